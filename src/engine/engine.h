@@ -1,0 +1,84 @@
+#pragma once
+// Engine: the small interface every I/O engine implements (psync, sync, libaio, io_uring, mmap, null).
+// Engines move bytes and report completions; they know nothing of statistics or timing policy.
+//
+// Lifecycle (one engine instance per worker thread, never shared):
+//   open(setup)  -> once, before any I/O: creates queues, registers files and buffers
+//   submit(batch)-> queue ios; returns how many were accepted (the rest stay with the caller)
+//   reap(min, max, out) -> waits for at least `min` completions (never more than `max`), fills `out`
+//   close()      -> once; waits for in-flight ios and releases everything (the destructor calls it too)
+// Synchronous engines (psync, sync, mmap, null) complete an io inside submit() and hand it back from the
+// next reap(); their caps().async is false and the runner records no slat for them (as fio).
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "common/direction.h"
+#include "spec/job_spec.h"
+
+namespace sluice {
+
+enum class IoOp : std::uint8_t { kRead, kWrite, kTrim, kFsync, kFdatasync };
+
+// One in-flight operation. The runner owns a fixed pool of these (iodepth of them), so the hot path
+// never allocates; engines may keep per-unit state in engine_data.
+struct IoUnit {
+  IoOp op = IoOp::kRead;
+  int file_index = 0;           // index into EngineSetup::fds
+  std::uint64_t offset = 0;
+  std::uint32_t length = 0;
+  void* buffer = nullptr;       // aligned, length bytes at least
+  int buffer_index = -1;        // index into EngineSetup::buffers (for fixed buffers), -1 if none
+  // Result, set by the engine: bytes transferred (>= 0) or -errno.
+  std::int64_t result = 0;
+  // Timestamps, set by the runner (monotonic ns).
+  std::uint64_t start_ns = 0;   // when the io was issued (or, open loop, scheduled)
+  std::uint64_t issue_ns = 0;   // when the submit call returned
+  std::uint64_t index = 0;      // the unit's index in the pool; engines use it as user data
+  void* engine_data = nullptr;
+};
+
+struct EngineCaps {
+  bool async = false;            // completions can arrive later than submit() returns
+  bool needs_fd = true;          // false for null
+  bool supports_trim = false;
+  bool supports_direct = true;
+};
+
+struct EngineBuffer {
+  void* data = nullptr;
+  std::size_t length = 0;
+};
+
+struct EngineSetup {
+  std::uint32_t depth = 1;                 // maximum ios in flight
+  std::vector<int> fds;                    // open file descriptors, indexed by IoUnit::file_index
+  std::vector<std::uint64_t> file_sizes;   // mmap maps these lengths
+  std::vector<EngineBuffer> buffers;       // io buffers (io_uring may register them as fixed buffers)
+  bool direct = false;
+  bool writes = false;                     // mmap maps writable
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string_view name() const noexcept = 0;
+  virtual EngineCaps caps() const noexcept = 0;
+
+  // Throws IoError / UserError with a clear message when the engine cannot start (no io_uring, ...).
+  virtual void open(const EngineSetup& setup) = 0;
+  // Queues up to batch.size() ios. Returns the number accepted (>= 0). A synchronous engine performs them
+  // now. Errors of individual ios are reported through IoUnit::result, not by throwing.
+  virtual int submit(std::span<IoUnit* const> batch) = 0;
+  // Waits until at least min_events completions are available (0 = do not wait), returns up to
+  // out.size() of them in out. Returns the number written.
+  virtual int reap(unsigned min_events, std::span<IoUnit*> out) = 0;
+  virtual void close() noexcept = 0;
+};
+
+// Makes the engine for the kind; throws UserError when the kernel lacks support (message says which).
+std::unique_ptr<Engine> make_engine(EngineKind kind);
+
+}  // namespace sluice

@@ -1,0 +1,1 @@
+namespace sluice { int engine_module_anchor = 0; }

@@ -1,0 +1,1 @@
+namespace sluice { int method_module_anchor = 0; }

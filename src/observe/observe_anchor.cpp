@@ -1,0 +1,1 @@
+namespace sluice { int observe_module_anchor = 0; }

@@ -1,0 +1,1 @@
+namespace sluice { int report_module_anchor = 0; }

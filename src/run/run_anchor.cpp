@@ -1,0 +1,1 @@
+namespace sluice { int run_module_anchor = 0; }

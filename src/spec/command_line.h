@@ -1,0 +1,24 @@
+#pragma once
+// fio's command-line form for `sluice run`: options before the first --name are global and apply to every
+// job; each --name=X starts a new job that starts from the globals; later options apply to the current job.
+// Run-level options (--output-format, --output, --allow-destructive, ...) are separated out.
+#include <string>
+#include <vector>
+
+#include "spec/job_spec.h"
+
+namespace sluice {
+
+struct ParsedCommandLine {
+  RunOptions run;
+  std::vector<JobSpec> jobs;            // one per --name (numjobs not yet expanded)
+  std::vector<std::string> job_files;   // positional arguments (job files, next issue)
+  bool show_help = false;               // --help
+  std::string cmdhelp;                  // --cmdhelp=OPTION
+  bool parse_only = false;              // --parse-only
+};
+
+// Parses the arguments after "run". Throws UserError with the option name and value on bad input.
+ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args);
+
+}  // namespace sluice

@@ -1,0 +1,168 @@
+#pragma once
+// JobSpec: one job as the user described it (fio semantics), typed and with fio's defaults.
+// Produced by the option table (command line, and job files later); consumed by validation and planning.
+// Plain data: no I/O, no behaviour beyond trivial helpers.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/direction.h"
+#include "common/error.h"
+
+namespace sluice {
+
+enum class RwMode {
+  kRead,       // sequential read
+  kWrite,      // sequential write
+  kRandRead,
+  kRandWrite,
+  kReadWrite,  // fio rw / readwrite: sequential mixed
+  kRandRW,
+  kTrim,
+  kRandTrim,
+};
+
+enum class EngineKind { kPsync, kSync, kLibaio, kIoUring, kMmap, kNull };
+enum class SyncMode { kNone, kSync, kDsync };
+enum class RateProcess { kLinear, kPoisson };
+enum class DistributionKind { kRandom, kZipf, kPareto, kNormal };
+enum class FallocateMode { kNone, kPosix, kKeep, kNative };
+
+// A size that fio lets be absolute or a percentage of the file/device ("size=10%").
+struct SizeOrPercent {
+  std::uint64_t bytes = 0;
+  double percent = 0.0;  // > 0 means "percent of the available size"; bytes is then ignored
+  bool is_set() const noexcept { return bytes != 0 || percent > 0.0; }
+};
+
+struct BlockSizeRange {
+  std::uint64_t min = 0;  // 0 = not set
+  std::uint64_t max = 0;
+};
+
+struct BlockSizeSplitEntry {
+  std::uint64_t size = 0;
+  double percent = 0.0;  // blank percentages in fio's bssplit share the remainder equally
+};
+
+struct Distribution {
+  DistributionKind kind = DistributionKind::kRandom;
+  double parameter = 0.0;  // zipf theta, pareto h, normal sigma (percent of the region)
+};
+
+struct JobSpec {
+  // --- identity and targets
+  std::string name;
+  std::string description;
+  std::vector<std::string> filenames;  // "filename" split on ':' (an escaped "\:" stays a colon)
+  std::string directory;
+  SizeOrPercent size;                  // total bytes of I/O region per job (fio "size")
+  std::uint64_t filesize = 0;          // per-file size; 0 = size / nrfiles
+  std::uint32_t nrfiles = 1;
+  SizeOrPercent offset;
+  bool create_on_open = false;
+  bool overwrite = false;
+  FallocateMode fallocate = FallocateMode::kNative;
+  bool unlink = false;  // only files sluice created are ever removed
+
+  // --- workload shape
+  RwMode rw = RwMode::kRead;
+  std::uint32_t rw_sequential_run = 0;  // "rw=randread:8": offset modifier (number of ios per new offset); 0 = none
+  std::uint32_t rwmixread = 50;         // percent of reads in mixed modes
+  PerDirection<std::uint64_t> bs = {4096, 4096, 4096};
+  PerDirection<BlockSizeRange> bsrange{};
+  PerDirection<std::vector<BlockSizeSplitEntry>> bssplit{};
+  PerDirection<std::uint64_t> blockalign = {0, 0, 0};  // 0 = the direction's minimum block size
+  Distribution random_distribution;
+  bool randrepeat = true;
+  std::uint64_t randseed = 0x89;  // fio's default seed base
+  bool norandommap = false;
+  bool refill_buffers = false;
+  bool zero_buffers = false;
+  std::uint32_t buffer_compress_percentage = 0;
+
+  // --- engine and queueing
+  EngineKind ioengine = EngineKind::kPsync;
+  std::uint32_t iodepth = 1;
+  std::uint32_t iodepth_batch_submit = 1;
+  std::uint32_t iodepth_batch_complete_min = 1;
+  std::uint32_t iodepth_batch_complete_max = 0;  // 0 = iodepth
+  std::uint32_t numjobs = 1;
+  bool thread = false;  // sluice always runs jobs as threads; accepted for compatibility
+  bool direct = false;
+  SyncMode sync = SyncMode::kNone;
+  std::uint32_t fsync_blocks = 0;      // fsync=N: fsync after every N writes
+  std::uint32_t fdatasync_blocks = 0;  // fdatasync=N
+  bool end_fsync = false;
+  bool fsync_on_close = false;
+
+  // --- time and termination
+  std::chrono::nanoseconds runtime{0};
+  bool time_based = false;
+  std::chrono::nanoseconds ramp_time{0};
+  std::chrono::nanoseconds startdelay{0};
+  std::uint32_t loops = 1;
+  std::uint64_t io_size = 0;    // bytes of I/O to do; 0 = size
+  std::uint64_t number_ios = 0; // stop after this many ios; 0 = no limit
+  bool continue_on_error = false;
+
+  // --- rate and think time
+  PerDirection<std::uint64_t> rate = {0, 0, 0};       // bytes per second
+  PerDirection<std::uint64_t> rate_iops = {0, 0, 0};
+  RateProcess rate_process = RateProcess::kLinear;
+  std::chrono::nanoseconds thinktime{0};
+  std::uint32_t thinktime_blocks = 1;
+  bool thinktime_spin_set = false;
+  std::chrono::nanoseconds thinktime_spin{0};
+
+  // --- reporting
+  bool group_reporting = false;
+  bool stonewall = false;
+  bool new_group = false;
+  std::vector<double> percentile_list = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+  bool clat_percentiles = true;
+  bool lat_percentiles = false;
+  bool slat_percentiles = false;
+  std::uint32_t kb_base = 1024;
+  std::string write_lat_log;
+  std::string write_iops_log;
+  std::string write_bw_log;
+  std::uint32_t log_avg_msec = 0;
+
+  // --- provenance, for "file:line" messages and the JSON "job options" echo
+  SourcePos where;                                  // where the job section / --name began
+  std::map<std::string, std::string> given_options; // option name -> value text, as given (fio echoes these)
+  std::map<std::string, SourcePos> option_pos;      // option name -> where it was set
+
+  // Helpers derived from rw.
+  bool is_random() const noexcept {
+    return rw == RwMode::kRandRead || rw == RwMode::kRandWrite || rw == RwMode::kRandRW || rw == RwMode::kRandTrim;
+  }
+  bool does_reads() const noexcept {
+    return rw == RwMode::kRead || rw == RwMode::kRandRead || rw == RwMode::kReadWrite || rw == RwMode::kRandRW;
+  }
+  bool does_writes() const noexcept {
+    return rw == RwMode::kWrite || rw == RwMode::kRandWrite || rw == RwMode::kReadWrite || rw == RwMode::kRandRW;
+  }
+  bool does_trims() const noexcept { return rw == RwMode::kTrim || rw == RwMode::kRandTrim; }
+  bool is_mixed() const noexcept { return rw == RwMode::kReadWrite || rw == RwMode::kRandRW; }
+};
+
+// Global options that are not per job (command line only): output selection and safety.
+struct RunOptions {
+  enum class OutputFormat { kNormal, kJson, kJsonPlus, kTerse };
+  std::vector<OutputFormat> output_formats = {OutputFormat::kNormal};  // "--output-format=normal,json"
+  std::string output_path;      // --output=FILE; empty = stdout
+  bool allow_destructive = false;
+  bool status_line = true;      // live status on a terminal (never when stdout/stderr is redirected)
+  std::optional<std::chrono::nanoseconds> status_interval;  // --status-interval
+  std::chrono::nanoseconds series_interval{std::chrono::seconds(1)};  // time-series resolution
+};
+
+std::string_view rw_mode_name(RwMode mode) noexcept;       // fio spelling: "randread", "rw", ...
+std::string_view engine_name(EngineKind kind) noexcept;    // "psync", "io_uring", ...
+
+}  // namespace sluice

@@ -1,0 +1,1 @@
+namespace sluice { int spec_module_anchor = 0; }

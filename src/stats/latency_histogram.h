@@ -1,0 +1,63 @@
+#pragma once
+// LatencyHistogram: a log-linear histogram of durations in nanoseconds.
+//
+// Layout: values below 2^kSubBits (128) ns each get their own bucket; above that, every power of two
+// [2^k, 2^(k+1)) is split into 2^(kSubBits-1) = 64 equal buckets. A bucket's representative value is its
+// midpoint, so the relative error of any reported value (percentile, bucket value) is at most
+// 1/(2*64) = 0.78% < 1%. The range covers 1 ns to 2^kMaxPower ns (~78 hours); larger values are clamped
+// into the last bucket and counted in overflow(). There is no 17 s clamp as in fio.
+//
+// Threads: not synchronised. Each worker owns its histograms; merge() them at intervals and at the end.
+// Recording is an index computation (one clz) and an increment: no allocation, no branch on the value's size
+// beyond that.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace sluice {
+
+class LatencyHistogram {
+ public:
+  static constexpr int kSubBits = 7;                      // 2^7 = 128 exact buckets below 128 ns
+  static constexpr int kSubBuckets = 1 << (kSubBits - 1); // 64 buckets per power of two above that
+  static constexpr int kMaxPower = 48;                    // 2^48 ns ~ 78 hours
+  static constexpr int kNumBuckets = (1 << kSubBits) + (kMaxPower - kSubBits) * kSubBuckets;
+  static constexpr double kMaxRelativeError = 1.0 / (2.0 * kSubBuckets);
+
+  LatencyHistogram();
+
+  void record(std::uint64_t value_ns) noexcept { ++counts_[bucket_of(value_ns)]; ++total_; }
+  void record_n(std::uint64_t value_ns, std::uint64_t n) noexcept { counts_[bucket_of(value_ns)] += n; total_ += n; }
+
+  void merge(const LatencyHistogram& other) noexcept;
+  void reset() noexcept;
+
+  std::uint64_t total() const noexcept { return total_; }
+  std::uint64_t overflow() const noexcept;  // samples clamped into the last bucket from above its range
+
+  // Value at percentile p in [0, 100]: the representative value of the bucket holding the sample of rank
+  // ceil(p/100 * total) (rank 1 for p = 0), as fio defines its percentiles. 0 when empty.
+  std::uint64_t percentile(double p) const noexcept;
+  std::vector<std::uint64_t> percentiles(const std::vector<double>& ps) const;
+
+  static int bucket_of(std::uint64_t value_ns) noexcept;
+  static std::uint64_t bucket_low(int bucket) noexcept;    // smallest value mapping to the bucket
+  static std::uint64_t bucket_high(int bucket) noexcept;   // largest value mapping to the bucket
+  static std::uint64_t bucket_value(int bucket) noexcept;  // representative (midpoint) value
+
+  std::uint64_t count_at(int bucket) const noexcept { return counts_[static_cast<std::size_t>(bucket)]; }
+
+  // Sparse serialization: {"bucket_scheme": "log-linear-64", "counts": [[bucket, count], ...]}.
+  // from_json rejects a different scheme with a UserError.
+  nlohmann::json to_json() const;
+  static LatencyHistogram from_json(const nlohmann::json& j);
+
+ private:
+  std::vector<std::uint64_t> counts_;  // kNumBuckets entries, allocated once in the constructor
+  std::uint64_t total_ = 0;
+  std::uint64_t overflow_ = 0;
+};
+
+}  // namespace sluice

@@ -1,0 +1,145 @@
+#pragma once
+// The Result tree: run > group > job > direction. Plain, mergeable, serializable data; no I/O.
+// Workers fill a JobResult each (one thread, no locks); the runner collects them into a RunResult;
+// reporters are pure functions of a RunResult.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/direction.h"
+#include "common/error.h"
+#include "stats/latency_stat.h"
+#include "stats/moments.h"
+#include "stats/time_series.h"
+
+namespace sluice {
+
+struct DirectionStats {
+  std::uint64_t ios = 0;        // completed operations
+  std::uint64_t bytes = 0;      // bytes completed
+  std::uint64_t short_ios = 0;  // completed with fewer bytes than asked
+  std::uint64_t errors = 0;     // failed operations (continue_on_error)
+  LatencyStat slat;             // submit start -> submit return (async engines only)
+  LatencyStat clat;             // submit return -> completion seen
+  LatencyStat lat;              // operation start (or scheduled arrival, open loop) -> completion seen
+  Moments iops_samples;         // per-interval IOPS, derived from the time series at the end
+  Moments bw_samples;           // per-interval bandwidth in bytes/s, ditto
+
+  void merge(const DirectionStats& other);
+};
+
+// fsync / fdatasync issued by fsync=N, fdatasync=N, end_fsync: fio's "sync" block.
+struct SyncStats {
+  std::uint64_t ios = 0;
+  LatencyStat lat;
+  void merge(const SyncStats& other);
+};
+
+// fio's iodepth_level (share of time at each depth, sampled at submission), iodepth_submit and
+// iodepth_complete (how many ios each submit / reap call handled). Buckets as fio:
+// level: 1, 2, 4, 8, 16, 32, >=64 ; submit/complete: 0, 4, 8, 16, 32, 64, >=64.
+struct IodepthDistribution {
+  std::array<std::uint64_t, 7> level{};
+  std::array<std::uint64_t, 7> submit{};
+  std::array<std::uint64_t, 7> complete{};
+  std::uint64_t total_submit_calls = 0;
+  std::uint64_t total_complete_calls = 0;
+
+  static int level_bucket(std::uint32_t depth) noexcept;   // 1->0, 2->1, 3..4->2, ... >=64->6
+  static int batch_bucket(std::uint32_t count) noexcept;   // 0->0, 1..4->1, 5..8->2, ... >64->6
+  void merge(const IodepthDistribution& other);
+};
+
+struct CpuUsage {
+  double user_seconds = 0;
+  double system_seconds = 0;
+  std::uint64_t context_switches = 0;  // voluntary + involuntary
+  std::uint64_t major_faults = 0;
+  std::uint64_t minor_faults = 0;
+  void merge(const CpuUsage& other);
+};
+
+// How the job was set up, as far as reports need it (the fio header line, percentile selection).
+struct JobReportSettings {
+  std::string rw = "read";                 // fio spelling
+  std::string ioengine = "psync";
+  std::uint32_t iodepth = 1;
+  PerDirection<std::uint64_t> bs_min = {4096, 4096, 4096};
+  PerDirection<std::uint64_t> bs_max = {4096, 4096, 4096};
+  std::vector<double> percentile_list = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+  bool clat_percentiles = true;
+  bool lat_percentiles = false;
+  bool slat_percentiles = false;
+  std::uint32_t kb_base = 1024;
+  bool time_based = false;
+};
+
+struct JobResult {
+  std::string name;
+  std::string description;
+  int jobnum = 0;    // clone index within the job (numjobs)
+  int groupid = 0;
+  int error = 0;     // errno of the failure that ended the job, 0 if none
+  std::string error_message;
+  std::uint64_t merged_jobs = 1;  // how many job results were merged into this one
+
+  PerDirection<DirectionStats> dirs{};
+  SyncStats sync;
+  IodepthDistribution depth;
+  CpuUsage cpu;
+  TimeSeries series;
+
+  std::uint64_t start_ns = 0;    // monotonic time the measured phase began (after ramp)
+  std::uint64_t end_ns = 0;      // monotonic time it ended
+  std::uint64_t runtime_ns = 0;  // measured time (end - start), excluding ramp_time and startdelay
+  bool interrupted = false;
+  bool stopped_by_max_latency = false;
+
+  JobReportSettings settings;
+  std::map<std::string, std::string> options;  // the options given, as fio echoes in "job options"
+
+  std::uint64_t total_ios() const noexcept;
+  // Adds another job's (or host's) result: counts and histograms add, runtime is the maximum
+  // (group_reporting sums what ran side by side; rates are then total / wall time, never sums of rates).
+  void merge(const JobResult& other);
+
+  nlohmann::json to_json() const;   // full serialization (for MPI and the results store)
+  static JobResult from_json(const nlohmann::json& j);
+};
+
+struct GroupResult {
+  int groupid = 0;
+  bool group_reporting = false;
+  std::vector<JobResult> jobs;  // per job clone, in start order
+  JobResult aggregate() const;  // all jobs merged (name of the first job), for group_reporting
+};
+
+// Block device counters over the run, from /sys/block/<dev>/stat (fio's disk_util).
+struct DiskUtilization {
+  std::string name;
+  std::uint64_t read_ios = 0, write_ios = 0;
+  std::uint64_t read_merges = 0, write_merges = 0;
+  std::uint64_t read_sectors = 0, write_sectors = 0;
+  std::uint64_t read_ticks_ms = 0, write_ticks_ms = 0;
+  std::uint64_t in_queue_ms = 0;
+  std::uint64_t io_ticks_ms = 0;
+  double util_percent = 0;  // io_ticks / wall time of the run
+};
+
+struct RunResult {
+  std::string version;
+  std::uint64_t timestamp_ms = 0;  // wall clock at the start
+  std::string clock_source;
+  std::vector<GroupResult> groups;
+  std::vector<DiskUtilization> disks;
+  std::vector<Problem> warnings;   // printed to stderr and kept under "sluice.warnings"
+  bool interrupted = false;
+  nlohmann::json environment = nlohmann::json::object();  // sluice.environment
+  nlohmann::json extra = nlohmann::json::object();         // further sluice-only sections (capacity, ...)
+};
+
+}  // namespace sluice

@@ -1,0 +1,1 @@
+namespace sluice { int stats_module_anchor = 0; }

@@ -1,0 +1,1 @@
+namespace sluice { int target_module_anchor = 0; }

@@ -1,0 +1,32 @@
+#pragma once
+// ArrivalSchedule: when the next io may start, for rate / rate_iops limits (rate_process=linear spaces
+// them evenly, poisson draws exponential gaps with the same mean) and thinktime. Closed loop by default:
+// the schedule only delays issue; open loop (later issue) measures lat from the scheduled time.
+#include <cstdint>
+
+#include "common/direction.h"
+#include "spec/job_spec.h"
+#include "workload/rng.h"
+
+namespace sluice {
+
+class ArrivalSchedule {
+ public:
+  ArrivalSchedule(const JobSpec& job, std::uint64_t seed);
+
+  bool limited() const noexcept { return limited_; }
+  // Monotonic ns at which an io of `bytes` in `direction` may start, given the previous schedule; the
+  // caller sleeps (or spins when close) until then. start_ns anchors the schedule at the measured start.
+  void start(std::uint64_t start_ns) noexcept;
+  std::uint64_t next_arrival(Direction direction, std::uint32_t bytes) noexcept;
+
+ private:
+  bool limited_ = false;
+  RateProcess process_ = RateProcess::kLinear;
+  PerDirection<double> ns_per_io_{};    // from rate_iops
+  PerDirection<double> ns_per_byte_{};  // from rate
+  PerDirection<double> next_ns_{};
+  Rng rng_;
+};
+
+}  // namespace sluice

@@ -1,0 +1,25 @@
+#pragma once
+// Write buffer contents: random and incompressible by default (storage that compresses or deduplicates must
+// not get a free ride), zeros with zero_buffers, or partly compressible with buffer_compress_percentage
+// (that share of each 4 KiB chunk is zeros, the rest random). refill_buffers refreshes them per write.
+#include <cstddef>
+#include <cstdint>
+
+#include "spec/job_spec.h"
+#include "workload/rng.h"
+
+namespace sluice {
+
+enum class BufferContent { kRandom, kZero, kCompressible };
+
+struct BufferFillPolicy {
+  BufferContent content = BufferContent::kRandom;
+  std::uint32_t compress_percentage = 0;  // for kCompressible
+  bool refill_each_write = false;
+  static BufferFillPolicy from_job(const JobSpec& job);
+};
+
+// Fills `length` bytes at `data` per the policy; fast (8 bytes per Rng step).
+void fill_buffer(void* data, std::size_t length, const BufferFillPolicy& policy, Rng& rng) noexcept;
+
+}  // namespace sluice

@@ -1,0 +1,52 @@
+#pragma once
+// IoPattern: decides, io after io, what a job does next: direction, file, offset, length. It combines the
+// direction chooser (rw, rwmixread), the block-size chooser (bs, bsrange, bssplit, blockalign), the offset
+// generator per file (sequential; uniform random with a coverage map so each block is touched once per pass
+// unless norandommap; zipf, pareto, normal) and the size-based termination (size x loops, io_size,
+// number_ios). Time-based jobs wrap around and never end on size.
+//
+// Threads: one per worker, not shared. next() never allocates.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/direction.h"
+#include "spec/job_spec.h"
+
+namespace sluice {
+
+// The part of one file a job does I/O on.
+struct FileRegion {
+  std::uint64_t start = 0;   // byte offset of the region in the file
+  std::uint64_t length = 0;  // bytes
+};
+
+struct NextIo {
+  Direction direction = Direction::kRead;
+  int file_index = 0;
+  std::uint64_t offset = 0;  // absolute offset in the file
+  std::uint32_t length = 0;
+};
+
+class IoPattern {
+ public:
+  // seed: the job clone's seed (randseed + jobnum unless randrepeat=0, decided by the caller).
+  IoPattern(const JobSpec& job, std::vector<FileRegion> regions, std::uint64_t seed);
+  ~IoPattern();
+  IoPattern(IoPattern&&) noexcept;
+  IoPattern& operator=(IoPattern&&) noexcept;
+
+  // Fills `out` with the next io; returns false when the size-based end is reached (never when time_based).
+  bool next(NextIo& out) noexcept;
+
+  // Bytes the job will transfer when size-based (for ETA); 0 when time_based or unknown.
+  std::uint64_t planned_bytes() const noexcept;
+  // Largest length next() can return (to size buffers).
+  std::uint32_t max_block_size() const noexcept;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sluice

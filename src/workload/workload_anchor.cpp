@@ -1,0 +1,1 @@
+namespace sluice { int workload_module_anchor = 0; }
