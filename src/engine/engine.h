@@ -31,7 +31,8 @@ struct IoUnit {
   std::uint32_t length = 0;
   void* buffer = nullptr;       // aligned, length bytes at least
   int buffer_index = -1;        // index into EngineSetup::buffers (for fixed buffers), -1 if none
-  // Result, set by the engine: bytes transferred (>= 0) or -errno.
+  // Result, set by the engine: bytes transferred (>= 0) or -errno. Trim, fsync and fdatasync report
+  // `length` on success, so result == length means "complete" for every op.
   std::int64_t result = 0;
   // Timestamps, set by the runner (monotonic ns).
   std::uint64_t start_ns = 0;   // when the io was issued (or, open loop, scheduled)
@@ -54,9 +55,9 @@ struct EngineBuffer {
 
 struct EngineSetup {
   std::uint32_t depth = 1;                 // maximum ios in flight
-  std::vector<int> fds;                    // open file descriptors, indexed by IoUnit::file_index
-  std::vector<std::uint64_t> file_sizes;   // mmap maps these lengths
-  std::vector<EngineBuffer> buffers;       // io buffers (io_uring may register them as fixed buffers)
+  std::vector<int> fds{};                  // open file descriptors, indexed by IoUnit::file_index
+  std::vector<std::uint64_t> file_sizes{}; // mmap maps these lengths
+  std::vector<EngineBuffer> buffers{};     // io buffers (io_uring may register them as fixed buffers)
   bool direct = false;
   bool writes = false;                     // mmap maps writable
 };

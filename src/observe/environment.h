@@ -9,6 +9,17 @@
 
 namespace sluice {
 
+// Schema (every leaf may be null when its file is missing or unreadable; never throws for missing files):
+//   host, kernel ("<release> <version>"), kernel_release, cpu {model, count}, memory_bytes (MemTotal),
+//   vm {dirty_ratio, dirty_background_ratio, dirty_bytes, dirty_background_bytes, dirty_expire_centisecs,
+//       dirty_writeback_centisecs},
+//   targets [{path, realpath, filesystem, mount_point, mount_options, mount_source, device}]
+//     (the mount is the longest mount point of <proc_root>/self/mountinfo holding the realpath; a target not
+//      created yet is resolved through its nearest existing parent; device is the whole-disk name, see
+//      devices_under),
+//   devices [{name, model, size_bytes, rotational (bool), logical_block_size, physical_block_size, scheduler
+//            (the active one), nr_requests, queue_depth, write_cache, read_ahead_kb, wbt_lat_usec}].
+// host and kernel come from <proc_root>/sys/kernel/{hostname,osrelease,version}, else from uname().
 nlohmann::json capture_environment(const std::vector<std::string>& target_paths, const std::string& proc_root = "/proc",
                                    const std::string& sys_root = "/sys");
 

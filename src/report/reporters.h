@@ -11,8 +11,21 @@ namespace sluice {
 // fio's normal (human) output, with units always named.
 std::string render_normal(const RunResult& result);
 
+struct NormalReportOptions {
+  bool show_warnings = false;  // append a "Warnings:" section listing result.warnings (the CLI decides)
+};
+std::string render_normal(const RunResult& result, const NormalReportOptions& options);
+
+// One job's banner as fio prints it before the run: "a: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) ...,
+// ioengine=libaio, iodepth=8" (no trailing newline).
+std::string render_job_banner(const JobResult& job);
+
 // fio's JSON schema key for key ("fio version", "jobs", ... "disk_util"), sluice's additions under "sluice".
 // json_plus adds the histogram "bins" to clat_ns / lat_ns / slat_ns as fio's json+ does.
+// nlohmann::json sorts keys; render_json_ordered keeps fio's key order (and percentiles in list order), and
+// render_json_text is that document as text (2-space indent, trailing newline): what a CLI should print.
 nlohmann::json render_json(const RunResult& result, bool json_plus);
+nlohmann::ordered_json render_json_ordered(const RunResult& result, bool json_plus);
+std::string render_json_text(const RunResult& result, bool json_plus);
 
 }  // namespace sluice

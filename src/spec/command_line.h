@@ -11,7 +11,10 @@ namespace sluice {
 
 struct ParsedCommandLine {
   RunOptions run;
-  std::vector<JobSpec> jobs;            // one per --name (numjobs not yet expanded)
+  // One per --name (numjobs not yet expanded). Job options given without any --name (and without job files)
+  // make one job named "sluice", so `sluice run --rw=randread --size=1g` works like fio with --name.
+  std::vector<JobSpec> jobs;
+  JobSpec globals;                      // options before the first --name; job files start from these
   std::vector<std::string> job_files;   // positional arguments (job files, next issue)
   bool show_help = false;               // --help
   std::string cmdhelp;                  // --cmdhelp=OPTION

@@ -158,6 +158,7 @@ struct RunOptions {
   std::string output_path;      // --output=FILE; empty = stdout
   bool allow_destructive = false;
   bool status_line = true;      // live status on a terminal (never when stdout/stderr is redirected)
+  bool status_line_forced = false;  // --eta=always: show the status line even when not on a terminal
   std::optional<std::chrono::nanoseconds> status_interval;  // --status-interval
   std::chrono::nanoseconds series_interval{std::chrono::seconds(1)};  // time-series resolution
 };

@@ -24,6 +24,8 @@ struct OptionDef {
   std::string help;           // one or two sentences
   bool flag = false;          // may be given without a value (means 1 / true)
   bool supported = true;      // false: fio knows it, sluice refuses it with a clear message
+  // Why the option is not supported (supported=false), or why it has no default (default_text "").
+  std::string reason;
   // Stores the value; throws UserError("<where>: <option>=<value>: <what is wrong>") on a bad value.
   std::function<void(JobSpec&, std::string_view value, const SourcePos& where)> apply;
 };

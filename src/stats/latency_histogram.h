@@ -11,6 +11,8 @@
 // Recording is an index computation (one clz) and an increment: no allocation, no branch on the value's size
 // beyond that.
 #include <array>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -25,31 +27,47 @@ class LatencyHistogram {
   static constexpr int kMaxPower = 48;                    // 2^48 ns ~ 78 hours
   static constexpr int kNumBuckets = (1 << kSubBits) + (kMaxPower - kSubBits) * kSubBuckets;
   static constexpr double kMaxRelativeError = 1.0 / (2.0 * kSubBuckets);
+  static constexpr std::uint64_t kMaxValue = (1ull << kMaxPower) - 1;  // largest value recorded unclamped
 
   LatencyHistogram();
 
-  void record(std::uint64_t value_ns) noexcept { ++counts_[bucket_of(value_ns)]; ++total_; }
-  void record_n(std::uint64_t value_ns, std::uint64_t n) noexcept { counts_[bucket_of(value_ns)] += n; total_ += n; }
+  // Hot path: one clz, a compare (compiled to a conditional move) and two increments.
+  void record(std::uint64_t value_ns) noexcept {
+    ++counts_[static_cast<std::size_t>(bucket_of(value_ns))];
+    ++total_;
+    overflow_ += value_ns > kMaxValue ? 1u : 0u;
+  }
+  void record_n(std::uint64_t value_ns, std::uint64_t n) noexcept {
+    counts_[static_cast<std::size_t>(bucket_of(value_ns))] += n;
+    total_ += n;
+    overflow_ += value_ns > kMaxValue ? n : 0u;
+  }
 
   void merge(const LatencyHistogram& other) noexcept;
   void reset() noexcept;
 
   std::uint64_t total() const noexcept { return total_; }
-  std::uint64_t overflow() const noexcept;  // samples clamped into the last bucket from above its range
+  std::uint64_t overflow() const noexcept { return overflow_; }  // samples clamped into the last bucket
 
   // Value at percentile p in [0, 100]: the representative value of the bucket holding the sample of rank
   // ceil(p/100 * total) (rank 1 for p = 0), as fio defines its percentiles. 0 when empty.
   std::uint64_t percentile(double p) const noexcept;
   std::vector<std::uint64_t> percentiles(const std::vector<double>& ps) const;
 
-  static int bucket_of(std::uint64_t value_ns) noexcept;
+  // Values up to 127 map to themselves; above, bucket = 64 * shift + (value >> shift) where
+  // shift = floor(log2(value)) - 6, so each power of two gets 64 buckets of width 2^shift.
+  static int bucket_of(std::uint64_t value_ns) noexcept {
+    const std::uint64_t v = value_ns < kMaxValue ? value_ns : kMaxValue;
+    const int shift = 63 - std::countl_zero(v | (1ull << (kSubBits - 1))) - (kSubBits - 1);
+    return (shift << (kSubBits - 1)) + static_cast<int>(v >> shift);
+  }
   static std::uint64_t bucket_low(int bucket) noexcept;    // smallest value mapping to the bucket
   static std::uint64_t bucket_high(int bucket) noexcept;   // largest value mapping to the bucket
   static std::uint64_t bucket_value(int bucket) noexcept;  // representative (midpoint) value
 
   std::uint64_t count_at(int bucket) const noexcept { return counts_[static_cast<std::size_t>(bucket)]; }
 
-  // Sparse serialization: {"bucket_scheme": "log-linear-64", "counts": [[bucket, count], ...]}.
+  // Sparse serialization: {"bucket_scheme": "log-linear-64", "counts": [[bucket, count], ...], "overflow": n}.
   // from_json rejects a different scheme with a UserError.
   nlohmann::json to_json() const;
   static LatencyHistogram from_json(const nlohmann::json& j);

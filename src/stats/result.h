@@ -42,6 +42,10 @@ struct SyncStats {
 // fio's iodepth_level (share of time at each depth, sampled at submission), iodepth_submit and
 // iodepth_complete (how many ios each submit / reap call handled). Buckets as fio:
 // level: 1, 2, 4, 8, 16, 32, >=64 ; submit/complete: 0, 4, 8, 16, 32, 64, >=64.
+// level_bucket follows fio's io_u_mark_depth: a bucket labelled N holds depths [N, 2N): 1, 2-3, 4-7, 8-15,
+// 16-31, 32-63, >=64 (depth 0, which fio would put in >=64, goes to the first bucket).
+// batch_bucket follows fio's io_u_mark_submit/complete: a bucket labelled N holds (N/2, N]: 0, 1-4, 5-8,
+// 9-16, 17-32, 33-64, >64.
 struct IodepthDistribution {
   std::array<std::uint64_t, 7> level{};
   std::array<std::uint64_t, 7> submit{};
@@ -49,7 +53,7 @@ struct IodepthDistribution {
   std::uint64_t total_submit_calls = 0;
   std::uint64_t total_complete_calls = 0;
 
-  static int level_bucket(std::uint32_t depth) noexcept;   // 1->0, 2->1, 3..4->2, ... >=64->6
+  static int level_bucket(std::uint32_t depth) noexcept;   // 0,1->0, 2..3->1, 4..7->2, ... >=64->6
   static int batch_bucket(std::uint32_t count) noexcept;   // 0->0, 1..4->1, 5..8->2, ... >64->6
   void merge(const IodepthDistribution& other);
 };

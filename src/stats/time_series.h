@@ -3,8 +3,11 @@
 // with bounded memory: when kMaxSamples is reached, adjacent samples are merged in pairs and the interval
 // doubles (p99 of a merged pair is the larger of the two, an upper bound; documented in the output).
 //
-// The worker that owns it calls close_interval() when its clock passes the interval's end; it never
-// allocates on the per-I/O path (the vector grows once per interval at most).
+// The worker that owns it calls append() once per base interval (the interval given to the constructor),
+// whatever the current resolution: after a halving, appended samples accumulate into the last stored sample
+// until it spans the current interval. So the worker never needs to know about halving. The last sample may
+// cover less than interval_ns() (a run rarely ends on an interval boundary). It never allocates on the
+// per-I/O path (the vector grows once per interval at most).
 #include <cstdint>
 #include <vector>
 
@@ -25,9 +28,11 @@ class TimeSeries {
  public:
   static constexpr std::size_t kMaxSamples = 4096;
 
-  explicit TimeSeries(std::uint64_t interval_ns = 1'000'000'000ull) : interval_ns_(interval_ns) {}
+  explicit TimeSeries(std::uint64_t interval_ns = 1'000'000'000ull)
+      : base_interval_ns_(interval_ns), interval_ns_(interval_ns) {}
 
-  std::uint64_t interval_ns() const noexcept { return interval_ns_; }
+  std::uint64_t interval_ns() const noexcept { return interval_ns_; }            // current resolution
+  std::uint64_t base_interval_ns() const noexcept { return base_interval_ns_; }  // the append() period
   std::size_t size() const noexcept { return samples_.size(); }
   const PerDirection<IntervalSample>& at(std::size_t i) const { return samples_[i]; }
   const std::vector<PerDirection<IntervalSample>>& samples() const noexcept { return samples_; }
@@ -44,9 +49,12 @@ class TimeSeries {
 
  private:
   void halve_resolution();
+  std::uint64_t factor() const noexcept { return base_interval_ns_ ? interval_ns_ / base_interval_ns_ : 1; }
 
+  std::uint64_t base_interval_ns_;
   std::uint64_t interval_ns_;
   std::vector<PerDirection<IntervalSample>> samples_;
+  std::uint64_t last_fill_ = 0;  // base intervals accumulated into samples_.back()
 };
 
 }  // namespace sluice

@@ -1,6 +1,7 @@
 #pragma once
 // ArrivalSchedule: when the next io may start, for rate / rate_iops limits (rate_process=linear spaces
-// them evenly, poisson draws exponential gaps with the same mean) and thinktime. Closed loop by default:
+// them evenly, poisson draws exponential gaps with the same mean). Thinktime is applied by the runner, not
+// here. Closed loop by default:
 // the schedule only delays issue; open loop (later issue) measures lat from the scheduled time.
 #include <cstdint>
 
@@ -17,15 +18,20 @@ class ArrivalSchedule {
   bool limited() const noexcept { return limited_; }
   // Monotonic ns at which an io of `bytes` in `direction` may start, given the previous schedule; the
   // caller sleeps (or spins when close) until then. start_ns anchors the schedule at the measured start.
+  // Returns 0 for a direction with no rate limit (the io may start at once; see limited(Direction)).
   void start(std::uint64_t start_ns) noexcept;
   std::uint64_t next_arrival(Direction direction, std::uint32_t bytes) noexcept;
+  bool limited(Direction direction) const noexcept {
+    return ns_per_io_[index_of(direction)] > 0.0 || ns_per_byte_[index_of(direction)] > 0.0;
+  }
 
  private:
   bool limited_ = false;
   RateProcess process_ = RateProcess::kLinear;
   PerDirection<double> ns_per_io_{};    // from rate_iops
   PerDirection<double> ns_per_byte_{};  // from rate
-  PerDirection<double> next_ns_{};
+  PerDirection<double> next_ns_{};     // schedule position per direction, ns after start_ns_
+  std::uint64_t start_ns_ = 0;
   Rng rng_;
 };
 

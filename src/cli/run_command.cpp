@@ -1,0 +1,99 @@
+// sluice run: fio's command-line form (job files in a later version).
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "common/error.h"
+#include "run/runner.h"
+#include "run/stop_signal.h"
+#include "spec/command_line.h"
+#include "spec/option_table.h"
+#include "spec/validate.h"
+
+namespace sluice {
+namespace {
+
+constexpr const char* kRunUsage = R"(usage: sluice run [run options] [--name=JOB job options]...
+
+Runs jobs given in fio's command-line form: options before the first --name apply to every job; each
+--name starts a job, and the options after it apply to that job. Several --name run several jobs side by
+side (stonewall / new_group start a new group that runs after the previous one).
+
+Run options:
+  --output-format=FMT   normal (default), json, json+ (fio's JSON with histogram bins); a comma list
+                        prints several. JSON is always valid: warnings and errors go to stderr.
+  --output=FILE         write the report to FILE instead of stdout
+  --allow-destructive   allow writes to block devices that carry a filesystem, partition table, RAID or
+                        LVM signature (mounted devices are always refused)
+  --parse-only          check the options and exit
+  --status-interval=T   live status refresh on a terminal (default 1s); --no-status or --eta=never hides it
+  --cmdhelp=OPTION      explain one job option
+  --help                this text, followed by every job option
+
+Latency definitions: slat = submit start to submit return (async engines only); clat = submit return to
+completion seen; lat = operation start to completion seen. Percentiles come from a log-linear histogram
+with at most 0.78% relative error from 1 ns to 78 hours. Sizes: k = 1024 (kb_base=1000 makes it 1000;
+KiB is always 1024). Output names its units: KiB/MiB for sizes, MiB/s and MB/s for bandwidth.
+
+Exit status: 0 success, 1 bad input or a failed job, 130 interrupted (results of the time measured so far
+are still printed, with "interrupted": true in JSON).
+
+Job options:
+)";
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args) {
+  ParsedCommandLine parsed = parse_run_command_line(args);
+  if (parsed.show_help) {
+    std::fputs(kRunUsage, stdout);
+    std::fputs(render_options_help().c_str(), stdout);
+    return kExitOk;
+  }
+  if (!parsed.cmdhelp.empty()) {
+    std::fputs(render_option_help(parsed.cmdhelp).c_str(), stdout);
+    return kExitOk;
+  }
+  if (!parsed.job_files.empty()) {
+    throw UserError(fmt::format("{}: job files are not supported yet; give the job on the command line "
+                                "(--name=... --rw=... )", parsed.job_files.front()));
+  }
+  if (parsed.jobs.empty()) throw UserError("no job given; try: sluice run --name=a --filename=FILE --size=1g --rw=randread");
+
+  std::vector<Problem> warnings;
+  bool failed = false;
+  for (const JobSpec& job : parsed.jobs) {
+    for (Problem& p : validate(job)) {
+      if (p.severity == Problem::Severity::kError) failed = true;
+      warnings.push_back(std::move(p));
+    }
+  }
+  print_warnings(warnings);
+  if (failed) return kExitError;
+  if (parsed.parse_only) return kExitOk;
+
+  RunnerOptions runner;
+  runner.allow_destructive = parsed.run.allow_destructive;
+  runner.status_line = parsed.run.status_line;
+  if (parsed.run.status_interval) runner.status_interval = *parsed.run.status_interval;
+  runner.series_interval = parsed.run.series_interval;
+  RunResult result = run_jobs(parsed.jobs, runner);
+  for (Problem& p : warnings) result.warnings.push_back(std::move(p));
+  write_outputs(result, parsed.run);
+
+  bool job_failed = false;
+  for (const GroupResult& g : result.groups) {
+    for (const JobResult& j : g.jobs) {
+      if (j.error != 0) {
+        job_failed = true;
+        std::fprintf(stderr, "sluice: job %s: %s\n", j.name.c_str(), j.error_message.c_str());
+      }
+    }
+  }
+  if (job_failed) return kExitError;
+  return result.interrupted ? kExitInterrupted : kExitOk;
+}
+
+}  // namespace sluice

@@ -1,1 +1,0 @@
-namespace sluice { int engine_module_anchor = 0; }

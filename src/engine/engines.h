@@ -1,0 +1,19 @@
+#pragma once
+// Constructors of the concrete engines (one per file); make_engine() picks among them.
+#include <memory>
+
+#include "engine/engine.h"
+
+namespace sluice {
+
+std::unique_ptr<Engine> make_null_engine();
+std::unique_ptr<Engine> make_psync_engine();
+std::unique_ptr<Engine> make_sync_engine();
+std::unique_ptr<Engine> make_mmap_engine();
+std::unique_ptr<Engine> make_libaio_engine();
+std::unique_ptr<Engine> make_io_uring_engine();
+
+// Throws UserError (naming --ioengine=libaio as the alternative) when the kernel refuses io_uring.
+void probe_io_uring();
+
+}  // namespace sluice

@@ -1,0 +1,185 @@
+// io_uring (liburing): a ring of `depth` entries; the job's files are registered (IOSQE_FIXED_FILE) and so
+// are its buffers when the kernel allows (read_fixed / write_fixed for ios with buffer_index >= 0). One
+// io_uring_submit per submit(); reap waits with io_uring_wait_cqe_nr and takes completions in a batch.
+// user_data is the IoUnit pointer. Trim on a regular file is IORING_OP_FALLOCATE (punch hole); on a block
+// device it is BLKDISCARD, performed synchronously (io_uring has no portable discard op), its completion
+// parked until the next reap().
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <liburing.h>
+#include <sys/uio.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "engine/completion_ring.h"
+#include "engine/engines.h"
+#include "engine/sync_ops.h"
+
+namespace sluice {
+namespace {
+
+[[noreturn]] void throw_unavailable(int err) {
+  throw UserError(std::string("io_uring is unavailable on this system (io_uring_queue_init: ") + std::strerror(err) +
+                  "); use --ioengine=libaio instead");
+}
+
+class IoUringEngine final : public Engine {
+ public:
+  ~IoUringEngine() override { close(); }
+  std::string_view name() const noexcept override { return "io_uring"; }
+  EngineCaps caps() const noexcept override { return {.async = true, .supports_trim = true}; }
+
+  void open(const EngineSetup& setup) override {
+    close();
+    depth_ = setup.depth == 0 ? 1 : setup.depth;
+    int rc = io_uring_queue_init(depth_, &ring_, 0);
+    if (rc < 0) throw_unavailable(-rc);
+    ring_ready_ = true;
+    fds_ = setup.fds;
+    is_block_ = detail::block_device_flags(fds_);
+    // Registration is an optimisation: when refused (old kernel, RLIMIT_MEMLOCK) ios use plain fds/buffers.
+    fixed_files_ = !fds_.empty() &&
+                   io_uring_register_files(&ring_, fds_.data(), static_cast<unsigned>(fds_.size())) == 0;
+    fixed_buffers_ = false;
+    if (!setup.buffers.empty()) {
+      std::vector<iovec> iov;
+      for (const EngineBuffer& b : setup.buffers) iov.push_back({b.data, b.length});
+      fixed_buffers_ = io_uring_register_buffers(&ring_, iov.data(), static_cast<unsigned>(iov.size())) == 0;
+    }
+    cqes_.assign(2 * static_cast<std::size_t>(depth_), nullptr);
+    ready_.reset(depth_);
+    in_flight_ = 0;
+  }
+
+  int submit(std::span<IoUnit* const> batch) override {
+    std::size_t accepted = 0;
+    unsigned prepared = 0;
+    for (; accepted < batch.size(); ++accepted) {
+      IoUnit& u = *batch[accepted];
+      auto file = static_cast<std::size_t>(u.file_index);
+      if (u.op == IoOp::kTrim && is_block_[file]) {
+        if (ready_.free() == 0) break;
+        u.result = detail::sync_trim(fds_[file], true, u.offset, u.length);
+        ready_.push(&u);
+        continue;
+      }
+      if (in_flight_ + prepared >= depth_) break;  // the CQ ring must never overflow
+      io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
+      if (sqe == nullptr) break;
+      prepare(sqe, u);
+      ++prepared;
+    }
+    if (prepared > 0) {
+      int rc;
+      do {
+        rc = io_uring_submit(&ring_);
+      } while (rc == -EINTR);
+      // On EAGAIN / EBUSY the entries stay in the SQ ring and go with the next io_uring_enter (reap or
+      // submit); they are accepted all the same.
+      in_flight_ += prepared;
+    }
+    return static_cast<int>(accepted);
+  }
+
+  int reap(unsigned min_events, std::span<IoUnit*> out) override {
+    std::size_t got = ready_.pop_into(out);
+    if (got >= out.size() || in_flight_ == 0) return static_cast<int>(got);
+    unsigned want = got >= min_events ? 0 : min_events - static_cast<unsigned>(got);
+    if (want > in_flight_) want = static_cast<unsigned>(in_flight_);
+    if (want > 0 || io_uring_sq_ready(&ring_) > 0) {
+      io_uring_cqe* cqe = nullptr;
+      int rc;
+      do {
+        rc = io_uring_sq_ready(&ring_) > 0 ? io_uring_submit_and_wait(&ring_, want)
+                                          : io_uring_wait_cqe_nr(&ring_, &cqe, want);
+      } while (rc == -EINTR);
+    }
+    std::size_t room = out.size() - got;
+    if (room > cqes_.size()) room = cqes_.size();
+    unsigned n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), static_cast<unsigned>(room));
+    for (unsigned i = 0; i < n; ++i) out[got++] = complete(*cqes_[i]);
+    io_uring_cq_advance(&ring_, n);
+    in_flight_ -= n;
+    return static_cast<int>(got);
+  }
+
+  void close() noexcept override {
+    if (!ring_ready_) return;
+    while (in_flight_ > 0) {
+      io_uring_cqe* cqe = nullptr;
+      int rc = io_uring_sq_ready(&ring_) > 0 ? io_uring_submit_and_wait(&ring_, 1) : io_uring_wait_cqe(&ring_, &cqe);
+      if (rc < 0 && rc != -EINTR) break;
+      unsigned n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), static_cast<unsigned>(cqes_.size()));
+      for (unsigned i = 0; i < n; ++i) complete(*cqes_[i]);
+      io_uring_cq_advance(&ring_, n);
+      in_flight_ -= n;
+    }
+    io_uring_queue_exit(&ring_);
+    ring_ready_ = false;
+  }
+
+ private:
+  void prepare(io_uring_sqe* sqe, IoUnit& u) noexcept {
+    int fd = fixed_files_ ? u.file_index : fds_[static_cast<std::size_t>(u.file_index)];
+    bool fixed_buffer = fixed_buffers_ && u.buffer_index >= 0;
+    auto offset = static_cast<__u64>(u.offset);
+    switch (u.op) {
+      case IoOp::kRead:
+        if (fixed_buffer) {
+          io_uring_prep_read_fixed(sqe, fd, u.buffer, u.length, offset, u.buffer_index);
+        } else {
+          io_uring_prep_read(sqe, fd, u.buffer, u.length, offset);
+        }
+        break;
+      case IoOp::kWrite:
+        if (fixed_buffer) {
+          io_uring_prep_write_fixed(sqe, fd, u.buffer, u.length, offset, u.buffer_index);
+        } else {
+          io_uring_prep_write(sqe, fd, u.buffer, u.length, offset);
+        }
+        break;
+      case IoOp::kTrim:
+        io_uring_prep_fallocate(sqe, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, u.length);
+        break;
+      case IoOp::kFsync:
+      case IoOp::kFdatasync:
+        io_uring_prep_fsync(sqe, fd, u.op == IoOp::kFdatasync ? IORING_FSYNC_DATASYNC : 0);
+        break;
+    }
+    if (fixed_files_) sqe->flags |= IOSQE_FIXED_FILE;
+    io_uring_sqe_set_data(sqe, &u);
+  }
+
+  static IoUnit* complete(const io_uring_cqe& cqe) noexcept {
+    auto* u = static_cast<IoUnit*>(io_uring_cqe_get_data(&cqe));
+    bool moves_data = u->op == IoOp::kRead || u->op == IoOp::kWrite;
+    // Trim and sync ops complete with 0; report their length, as the synchronous engines do.
+    u->result = (cqe.res < 0 || moves_data) ? cqe.res : static_cast<std::int64_t>(u->length);
+    return u;
+  }
+
+  io_uring ring_{};
+  bool ring_ready_ = false;
+  unsigned depth_ = 1;
+  bool fixed_files_ = false;
+  bool fixed_buffers_ = false;
+  std::vector<int> fds_;
+  std::vector<bool> is_block_;
+  std::vector<io_uring_cqe*> cqes_;
+  detail::CompletionRing ready_;  // synchronous block-device trims, handed out first
+  std::size_t in_flight_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_io_uring_engine() { return std::make_unique<IoUringEngine>(); }
+
+void probe_io_uring() {
+  io_uring ring{};
+  int rc = io_uring_queue_init(1, &ring, 0);
+  if (rc < 0) throw_unavailable(-rc);
+  io_uring_queue_exit(&ring);
+}
+
+}  // namespace sluice

@@ -1,0 +1,19 @@
+#include "engine/engines.h"
+
+namespace sluice {
+
+std::unique_ptr<Engine> make_engine(EngineKind kind) {
+  switch (kind) {
+    case EngineKind::kNull: return make_null_engine();
+    case EngineKind::kPsync: return make_psync_engine();
+    case EngineKind::kSync: return make_sync_engine();
+    case EngineKind::kMmap: return make_mmap_engine();
+    case EngineKind::kLibaio: return make_libaio_engine();
+    case EngineKind::kIoUring:
+      probe_io_uring();
+      return make_io_uring_engine();
+  }
+  throw UserError("unknown I/O engine");
+}
+
+}  // namespace sluice

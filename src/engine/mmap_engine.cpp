@@ -1,0 +1,99 @@
+// mmap: maps each file once (EngineSetup::file_sizes bytes, shared) and moves data with memcpy inside
+// submit(). An io that reaches past the mapped length is shortened there (a short read / write, as at EOF);
+// fsync and fdatasync become msync(MS_SYNC) of the whole mapping. Trim is not supported (-EOPNOTSUPP).
+// O_DIRECT has no meaning for mapped memory (caps().supports_direct is false).
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "engine/completion_ring.h"
+#include "engine/engines.h"
+
+namespace sluice {
+namespace {
+
+struct Mapping {
+  char* data = nullptr;
+  std::uint64_t length = 0;
+};
+
+class MmapEngine final : public Engine {
+ public:
+  ~MmapEngine() override { close(); }
+  std::string_view name() const noexcept override { return "mmap"; }
+  EngineCaps caps() const noexcept override { return {.async = false, .supports_direct = false}; }
+
+  void open(const EngineSetup& setup) override {
+    close();
+    writable_ = setup.writes;
+    int prot = PROT_READ | (writable_ ? PROT_WRITE : 0);
+    for (std::size_t i = 0; i < setup.fds.size(); ++i) {
+      std::uint64_t length = i < setup.file_sizes.size() ? setup.file_sizes[i] : 0;
+      Mapping m;
+      if (length > 0 && setup.fds[i] >= 0) {
+        void* p = mmap(nullptr, length, prot, MAP_SHARED, setup.fds[i], 0);
+        if (p == MAP_FAILED) {
+          int err = errno;
+          close();
+          throw IoError("mmap engine: cannot map file #" + std::to_string(i) + " (" + std::to_string(length) +
+                            " bytes): " + std::strerror(err),
+                        err);
+        }
+        m = {static_cast<char*>(p), length};
+      }
+      maps_.push_back(m);
+    }
+    done_.reset(setup.depth);
+  }
+
+  int submit(std::span<IoUnit* const> batch) override {
+    std::size_t n = batch.size() < done_.free() ? batch.size() : done_.free();
+    for (std::size_t i = 0; i < n; ++i) {
+      IoUnit& u = *batch[i];
+      u.result = perform(u);
+      done_.push(&u);
+    }
+    return static_cast<int>(n);
+  }
+
+  int reap(unsigned /*min_events*/, std::span<IoUnit*> out) override {
+    return static_cast<int>(done_.pop_into(out));
+  }
+
+  void close() noexcept override {
+    for (const Mapping& m : maps_) {
+      if (m.data != nullptr) munmap(m.data, m.length);
+    }
+    maps_.clear();
+  }
+
+ private:
+  std::int64_t perform(const IoUnit& u) noexcept {
+    const Mapping& m = maps_[static_cast<std::size_t>(u.file_index)];
+    if (u.op == IoOp::kTrim) return -EOPNOTSUPP;
+    if (u.op == IoOp::kFsync || u.op == IoOp::kFdatasync) {
+      if (m.data != nullptr && msync(m.data, m.length, MS_SYNC) != 0) return -errno;
+      return u.length;
+    }
+    if (u.op == IoOp::kWrite && !writable_) return -EBADF;  // mapped read-only (EngineSetup::writes false)
+    if (u.offset >= m.length) return 0;
+    std::uint64_t n = m.length - u.offset < u.length ? m.length - u.offset : u.length;
+    if (u.op == IoOp::kRead) {
+      std::memcpy(u.buffer, m.data + u.offset, n);
+    } else {
+      std::memcpy(m.data + u.offset, u.buffer, n);
+    }
+    return static_cast<std::int64_t>(n);
+  }
+
+  std::vector<Mapping> maps_;
+  bool writable_ = false;
+  detail::CompletionRing done_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_mmap_engine() { return std::make_unique<MmapEngine>(); }
+
+}  // namespace sluice

@@ -1,0 +1,62 @@
+// psync: pread / pwrite at the io's offset, performed inside submit() (fio's psync). Trim punches a hole in
+// a regular file or issues BLKDISCARD on a block device; fsync / fdatasync call the syscalls of that name.
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "engine/completion_ring.h"
+#include "engine/engines.h"
+#include "engine/sync_ops.h"
+
+namespace sluice {
+namespace {
+
+class PsyncEngine final : public Engine {
+ public:
+  std::string_view name() const noexcept override { return "psync"; }
+  EngineCaps caps() const noexcept override { return {.async = false, .supports_trim = true}; }
+
+  void open(const EngineSetup& setup) override {
+    fds_ = setup.fds;
+    is_block_ = detail::block_device_flags(fds_);
+    done_.reset(setup.depth);
+  }
+
+  int submit(std::span<IoUnit* const> batch) override {
+    std::size_t n = batch.size() < done_.free() ? batch.size() : done_.free();
+    for (std::size_t i = 0; i < n; ++i) {
+      IoUnit& u = *batch[i];
+      u.result = perform(u);
+      done_.push(&u);
+    }
+    return static_cast<int>(n);
+  }
+
+  int reap(unsigned /*min_events*/, std::span<IoUnit*> out) override {
+    return static_cast<int>(done_.pop_into(out));
+  }
+
+  void close() noexcept override {}
+
+ private:
+  std::int64_t perform(const IoUnit& u) noexcept {
+    int fd = fds_[static_cast<std::size_t>(u.file_index)];
+    ssize_t rc;
+    switch (u.op) {
+      case IoOp::kRead: rc = pread(fd, u.buffer, u.length, static_cast<off_t>(u.offset)); break;
+      case IoOp::kWrite: rc = pwrite(fd, u.buffer, u.length, static_cast<off_t>(u.offset)); break;
+      default: return detail::sync_non_data(u, fd, is_block_[static_cast<std::size_t>(u.file_index)]);
+    }
+    return rc >= 0 ? static_cast<std::int64_t>(rc) : -errno;
+  }
+
+  std::vector<int> fds_;
+  std::vector<bool> is_block_;
+  detail::CompletionRing done_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_psync_engine() { return std::make_unique<PsyncEngine>(); }
+
+}  // namespace sluice

@@ -1,1 +1,0 @@
-namespace sluice { int method_module_anchor = 0; }

@@ -1,1 +1,0 @@
-namespace sluice { int observe_module_anchor = 0; }

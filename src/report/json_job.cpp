@@ -1,0 +1,158 @@
+// One entry of fio's "jobs" array.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "report/json_parts.h"
+
+namespace sluice::report {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::string percentile_key(double p) { return fmt::format("{:.6f}", finite_or_zero(p)); }
+
+// bw_* in KiB/s and iops_* from the per-interval samples; integers where fio writes integers.
+void add_sample_stats(ojson& out, const DirectionStats& dir, std::uint64_t group_agg_bw_bytes) {
+  const Moments& bw = dir.bw_samples;
+  const Moments& iops = dir.iops_samples;
+  out["bw_min"] = static_cast<std::uint64_t>(finite_or_zero(bw.min()) / 1024.0);
+  out["bw_max"] = static_cast<std::uint64_t>(finite_or_zero(bw.max()) / 1024.0);
+  out["bw_agg"] = bw.count() ? percent_of_group(bw.mean(), group_agg_bw_bytes) : 0.0;
+  out["bw_mean"] = finite_or_zero(bw.mean() / 1024.0);
+  out["bw_dev"] = finite_or_zero(bw.stddev() / 1024.0);
+  out["bw_samples"] = bw.count();
+  out["iops_min"] = static_cast<std::uint64_t>(finite_or_zero(iops.min()));
+  out["iops_max"] = static_cast<std::uint64_t>(finite_or_zero(iops.max()));
+  out["iops_mean"] = finite_or_zero(iops.mean());
+  out["iops_stddev"] = finite_or_zero(iops.stddev());
+  out["iops_samples"] = iops.count();
+}
+
+ojson direction_json(const JobResult& job, Direction d, const GroupDirectionTotals& totals, bool json_plus) {
+  const DirectionStats& dir = job.dirs[static_cast<std::size_t>(index_of(d))];
+  const JobReportSettings& s = job.settings;
+  const DirectionRates r = direction_rates(job, d);
+  ojson out = ojson::object();
+  out["io_bytes"] = dir.bytes;
+  out["io_kbytes"] = dir.bytes >> 10;
+  out["bw_bytes"] = r.bw_bytes;
+  out["bw"] = r.bw_kib;
+  out["iops"] = r.iops;
+  out["runtime"] = r.runtime_ms;
+  out["total_ios"] = dir.ios;
+  out["short_ios"] = dir.short_ios;
+  out["drop_ios"] = std::uint64_t{0};
+  out["slat_ns"] = latency_json(dir.slat, s.slat_percentiles, s.percentile_list, json_plus);
+  out["clat_ns"] = latency_json(dir.clat, s.clat_percentiles, s.percentile_list, json_plus);
+  out["lat_ns"] = latency_json(dir.lat, s.lat_percentiles, s.percentile_list, json_plus);
+  add_sample_stats(out, dir, totals.agg_bw_bytes);
+  return out;
+}
+
+ojson sync_json(const JobResult& job, bool json_plus) {
+  ojson out = ojson::object();
+  out["total_ios"] = job.sync.ios;
+  out["lat_ns"] = latency_json(job.sync.lat, true, job.settings.percentile_list, json_plus);
+  return out;
+}
+
+template <std::size_t N, std::size_t M>
+ojson labelled(const std::array<std::string_view, N>& labels, const std::array<double, M>& values) {
+  static_assert(N == M);
+  ojson out = ojson::object();
+  for (std::size_t i = 0; i < N; ++i) out[std::string(labels[i])] = finite_or_zero(values[i]);
+  return out;
+}
+
+std::uint64_t sum_of(const std::array<std::uint64_t, 7>& a) {
+  std::uint64_t s = 0;
+  for (std::uint64_t v : a) s += v;
+  return s;
+}
+
+double cpu_percent(double seconds, std::uint64_t runtime_ns) {
+  if (runtime_ns == 0) return 0.0;
+  return finite_or_zero(100.0 * seconds * 1e9 / static_cast<double>(runtime_ns));
+}
+
+void add_depth_and_latency(ojson& out, const JobResult& job) {
+  const IodepthDistribution& depth = job.depth;
+  const std::uint64_t submit_total = depth.total_submit_calls ? depth.total_submit_calls : sum_of(depth.submit);
+  const std::uint64_t complete_total =
+      depth.total_complete_calls ? depth.total_complete_calls : sum_of(depth.complete);
+  out["iodepth_level"] = labelled(kDepthLevelLabels, depth_percentages(depth.level, sum_of(depth.level)));
+  out["iodepth_submit"] = labelled(kDepthBatchLabels, depth_percentages(depth.submit, submit_total));
+  out["iodepth_complete"] = labelled(kDepthBatchLabels, depth_percentages(depth.complete, complete_total));
+  const LatencyBuckets buckets = latency_buckets(job);
+  out["latency_ns"] = labelled(kLatencyLabels, buckets.ns);
+  out["latency_us"] = labelled(kLatencyLabels, buckets.us);
+  out["latency_ms"] = labelled(kLatencyMsLabels, buckets.ms);
+  // latency_target is not implemented by this report's input; fio's defaults for a job without it.
+  out["latency_depth"] = job.settings.iodepth;
+  out["latency_target"] = std::uint64_t{0};
+  out["latency_percentile"] = 100.0;
+  out["latency_window"] = std::uint64_t{0};
+}
+
+ojson options_json(const std::map<std::string, std::string>& options) {
+  ojson out = ojson::object();
+  for (const auto& [key, value] : options) out[key] = value;
+  return out;
+}
+
+}  // namespace
+
+ojson latency_json(const LatencyStat& stat, bool with_percentiles, const std::vector<double>& percentile_list,
+                   bool json_plus) {
+  const Moments& m = stat.moments;
+  ojson out = ojson::object();
+  out["min"] = static_cast<std::uint64_t>(finite_or_zero(m.min()));
+  out["max"] = static_cast<std::uint64_t>(finite_or_zero(m.max()));
+  out["mean"] = finite_or_zero(m.mean());
+  out["stddev"] = finite_or_zero(m.stddev());
+  out["N"] = m.count();
+  const LatencyHistogram& h = stat.histogram;
+  if (!with_percentiles || h.total() == 0) return out;
+  ojson percentiles = ojson::object();
+  for (double p : percentile_list) percentiles[percentile_key(p)] = h.percentile(p);
+  out["percentile"] = std::move(percentiles);
+  if (json_plus) {
+    ojson bins = ojson::object();
+    for (int b = 0; b < LatencyHistogram::kNumBuckets; ++b) {
+      if (h.count_at(b) != 0) bins[std::to_string(LatencyHistogram::bucket_value(b))] = h.count_at(b);
+    }
+    out["bins"] = std::move(bins);
+  }
+  return out;
+}
+
+ojson job_json(const ReportedJob& entry, const PerDirection<GroupDirectionTotals>& totals, bool json_plus) {
+  const JobResult& job = entry.job;
+  ojson out = ojson::object();
+  out["jobname"] = job.name;
+  out["groupid"] = job.groupid;
+  if (!job.description.empty()) out["desc"] = job.description;
+  out["error"] = job.error;
+  out["eta"] = 0;
+  const std::uint64_t wall_ns = job.end_ns > job.start_ns ? job.end_ns - job.start_ns : job.runtime_ns;
+  out["elapsed"] = (wall_ns + 999'999'999ull) / 1'000'000'000ull;
+  out["job options"] = options_json(job.options);
+  for (Direction d : kAllDirections) {
+    out[std::string(direction_name(d))] =
+        direction_json(job, d, totals[static_cast<std::size_t>(index_of(d))], json_plus);
+  }
+  out["sync"] = sync_json(job, json_plus);
+  out["job_runtime"] = ns_to_ms(entry.summed_runtime_ns);
+  out["usr_cpu"] = cpu_percent(job.cpu.user_seconds, entry.summed_runtime_ns);
+  out["sys_cpu"] = cpu_percent(job.cpu.system_seconds, entry.summed_runtime_ns);
+  out["ctx"] = job.cpu.context_switches;
+  out["majf"] = job.cpu.major_faults;
+  out["minf"] = job.cpu.minor_faults;
+  add_depth_and_latency(out, job);
+  return out;
+}
+
+}  // namespace sluice::report

@@ -1,1 +1,0 @@
-namespace sluice { int report_module_anchor = 0; }

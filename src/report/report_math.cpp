@@ -1,0 +1,134 @@
+#include "report/report_math.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace sluice::report {
+namespace {
+
+constexpr std::uint64_t kNsPerSec = 1'000'000'000ull;
+
+// Index into kLatencyMsLabels of a value in the range's own unit: [0,2) -> 0, [2,4) -> 1, ... [750,1000) -> 9,
+// [1000,2000) -> 10, >= 2000 -> 11.
+int latency_range_index(std::uint64_t v) noexcept {
+  static constexpr std::array<std::uint64_t, 11> kUpper = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
+  for (std::size_t i = 0; i < kUpper.size(); ++i) {
+    if (v < kUpper[i]) return static_cast<int>(i);
+  }
+  return 11;
+}
+
+double share_percent(std::uint64_t count, std::uint64_t total, double floor_percent) noexcept {
+  if (total == 0 || count == 0) return 0.0;
+  const double p = 100.0 * static_cast<double>(count) / static_cast<double>(total);
+  return std::max(p, floor_percent);
+}
+
+const LatencyHistogram& completion_histogram(const DirectionStats& dir) noexcept {
+  return dir.clat.histogram.total() > 0 ? dir.clat.histogram : dir.lat.histogram;
+}
+
+}  // namespace
+
+DirectionRates direction_rates(const JobResult& job, Direction d) {
+  const DirectionStats& dir = job.dirs[static_cast<std::size_t>(index_of(d))];
+  DirectionRates r;
+  r.io_bytes = dir.bytes;
+  if (dir.ios == 0 && dir.bytes == 0) return r;
+  r.runtime_ns = job.runtime_ns;
+  r.runtime_ms = ns_to_ms(job.runtime_ns);
+  if (job.runtime_ns == 0) return r;
+  const long double seconds = static_cast<long double>(job.runtime_ns) / kNsPerSec;
+  r.bw_bytes = static_cast<std::uint64_t>(static_cast<long double>(dir.bytes) / seconds);
+  r.bw_kib = r.bw_bytes / 1024;
+  r.iops = finite_or_zero(static_cast<double>(static_cast<long double>(dir.ios) / seconds));
+  return r;
+}
+
+LatencyBuckets latency_buckets(const JobResult& job) {
+  std::array<std::uint64_t, 10> ns{};
+  std::array<std::uint64_t, 10> us{};
+  std::array<std::uint64_t, 12> ms{};
+  std::uint64_t total = 0;
+  for (const DirectionStats& dir : job.dirs) {
+    const LatencyHistogram& h = completion_histogram(dir);
+    if (h.total() == 0) continue;
+    total += h.total();
+    for (int b = 0; b < LatencyHistogram::kNumBuckets; ++b) {
+      const std::uint64_t c = h.count_at(b);
+      if (c == 0) continue;
+      const std::uint64_t v = LatencyHistogram::bucket_value(b);
+      if (v < 1000) {
+        ns[static_cast<std::size_t>(latency_range_index(v))] += c;
+      } else if (v < 1'000'000) {
+        us[static_cast<std::size_t>(latency_range_index(v / 1000))] += c;
+      } else {
+        ms[static_cast<std::size_t>(latency_range_index(v / 1'000'000))] += c;
+      }
+    }
+  }
+  LatencyBuckets out;
+  for (std::size_t i = 0; i < ns.size(); ++i) out.ns[i] = share_percent(ns[i], total, 0.01);
+  for (std::size_t i = 0; i < us.size(); ++i) out.us[i] = share_percent(us[i], total, 0.01);
+  for (std::size_t i = 0; i < ms.size(); ++i) out.ms[i] = share_percent(ms[i], total, 0.01);
+  return out;
+}
+
+std::array<double, 7> depth_percentages(const std::array<std::uint64_t, 7>& counts, std::uint64_t total) {
+  std::array<double, 7> out{};
+  for (std::size_t i = 0; i < counts.size(); ++i) out[i] = share_percent(counts[i], total, 0.1);
+  return out;
+}
+
+PerDirection<GroupDirectionTotals> group_totals(const GroupResult& group) {
+  PerDirection<GroupDirectionTotals> totals{};
+  for (Direction d : kAllDirections) {
+    GroupDirectionTotals& t = totals[static_cast<std::size_t>(index_of(d))];
+    std::uint64_t max_runtime_ns = 0;
+    t.min_bw_bytes = std::numeric_limits<std::uint64_t>::max();
+    t.min_run_ms = std::numeric_limits<std::uint64_t>::max();
+    for (const JobResult& job : group.jobs) {
+      const DirectionRates r = direction_rates(job, d);
+      if (r.runtime_ns == 0) continue;
+      t.active = true;
+      t.io_bytes += r.io_bytes;
+      max_runtime_ns = std::max(max_runtime_ns, r.runtime_ns);
+      t.min_bw_bytes = std::min(t.min_bw_bytes, r.bw_bytes);
+      t.max_bw_bytes = std::max(t.max_bw_bytes, r.bw_bytes);
+      t.min_run_ms = std::min(t.min_run_ms, r.runtime_ms);
+      t.max_run_ms = std::max(t.max_run_ms, r.runtime_ms);
+    }
+    if (!t.active) {
+      t = GroupDirectionTotals{};
+      continue;
+    }
+    t.agg_bw_bytes = static_cast<std::uint64_t>(static_cast<long double>(t.io_bytes) * kNsPerSec /
+                                                 static_cast<long double>(max_runtime_ns));
+  }
+  return totals;
+}
+
+double percent_of_group(double mean_bw_bytes, std::uint64_t group_agg_bw_bytes) {
+  if (group_agg_bw_bytes == 0 || !(mean_bw_bytes > 0)) return 0.0;
+  const double p = 100.0 * mean_bw_bytes / static_cast<double>(group_agg_bw_bytes);
+  return std::min(finite_or_zero(p), 100.0);
+}
+
+std::vector<ReportedJob> reported_jobs(const GroupResult& group) {
+  std::vector<ReportedJob> out;
+  if (group.group_reporting && !group.jobs.empty()) {
+    std::uint64_t clones = 0;
+    std::uint64_t runtime_ns = 0;
+    for (const JobResult& job : group.jobs) {
+      clones += job.merged_jobs;
+      runtime_ns += job.runtime_ns;
+    }
+    out.push_back({group.aggregate(), clones, runtime_ns});
+    return out;
+  }
+  out.reserve(group.jobs.size());
+  for (const JobResult& job : group.jobs) out.push_back({job, job.merged_jobs, job.runtime_ns});
+  return out;
+}
+
+}  // namespace sluice::report

@@ -1,0 +1,170 @@
+// One job's section of the normal output, in fio's layout.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "report/report_format.h"
+#include "report/text_parts.h"
+
+namespace sluice::report {
+namespace {
+
+// "    clat (usec): min=31, max=38652, avg=262.99, stdev=489.13"
+void append_stat_line(std::string& out, std::string_view name, const LatencyStat& stat) {
+  const Moments& m = stat.moments;
+  if (m.count() == 0) return;
+  const auto min_ns = static_cast<std::uint64_t>(finite_or_zero(m.min()));
+  const auto max_ns = static_cast<std::uint64_t>(finite_or_zero(m.max()));
+  const double stdev = finite_or_zero(m.stddev());
+  const LatencyUnit unit = stat_line_unit(min_ns, max_ns, stdev);
+  const double div = static_cast<double>(unit.divisor);
+  out += fmt::format("    {} ({}): min={}, max={}, avg={:5.2f}, stdev={:5.2f}\n", name, unit.name,
+                     compact_number(static_cast<double>(min_ns / unit.divisor), 6, 1000, NumUnit::kNone),
+                     compact_number(static_cast<double>(max_ns / unit.divisor), 6, 1000, NumUnit::kNone),
+                     finite_or_zero(m.mean()) / div, stdev / div);
+}
+
+// "   bw (  KiB/s): ..." and "   iops        : ..." from the per-interval samples.
+void append_sample_lines(std::string& out, const DirectionStats& dir, std::uint64_t group_agg_bw_bytes,
+                         std::uint32_t kb_base) {
+  const Moments& bw = dir.bw_samples;
+  if (bw.count() > 0) {
+    const double base = kb_base == 1000 ? 1000.0 : 1024.0;
+    double scale = base;
+    std::string_view unit = kb_base == 1000 ? "kB" : "KiB";
+    if (bw.mean() / base > base * base) {
+      scale = base * base;
+      unit = kb_base == 1000 ? "MB" : "MiB";
+    }
+    out += fmt::format("   bw ({:>5}/s): min={:5}, max={:5}, per={:3.2f}%, avg={:5.2f}, stdev={:5.2f}, samples={}\n",
+                       unit, static_cast<std::uint64_t>(finite_or_zero(bw.min()) / scale),
+                       static_cast<std::uint64_t>(finite_or_zero(bw.max()) / scale),
+                       percent_of_group(bw.mean(), group_agg_bw_bytes), finite_or_zero(bw.mean()) / scale,
+                       finite_or_zero(bw.stddev()) / scale, bw.count());
+  }
+  const Moments& iops = dir.iops_samples;
+  if (iops.count() > 0) {
+    out += fmt::format("   iops        : min={:5}, max={:5}, avg={:5.2f}, stdev={:5.2f}, samples={}\n",
+                       static_cast<std::uint64_t>(finite_or_zero(iops.min())),
+                       static_cast<std::uint64_t>(finite_or_zero(iops.max())), finite_or_zero(iops.mean()),
+                       finite_or_zero(iops.stddev()), iops.count());
+  }
+}
+
+void append_direction(std::string& out, const JobResult& job, Direction d, const GroupDirectionTotals& totals) {
+  const DirectionRates r = direction_rates(job, d);
+  if (r.runtime_ns == 0) return;
+  const DirectionStats& dir = job.dirs[static_cast<std::size_t>(index_of(d))];
+  const JobReportSettings& s = job.settings;
+  const int base = s.kb_base == 1000 ? 1000 : 1024;
+  const int alt_base = base == 1000 ? 1024 : 1000;
+  const auto bw = static_cast<double>(r.bw_bytes);
+  out += fmt::format("  {}: IOPS={}, BW={}/s ({}/s)({}/{}msec)\n", direction_name(d),
+                     compact_number(r.iops, 4, 1000, NumUnit::kNone), compact_number(bw, 4, base, NumUnit::kBytes),
+                     compact_number(bw, 4, alt_base, NumUnit::kBytes),
+                     compact_number(static_cast<double>(r.io_bytes), 4, base, NumUnit::kBytes), r.runtime_ms);
+  append_stat_line(out, "slat", dir.slat);
+  append_stat_line(out, "clat", dir.clat);
+  append_stat_line(out, " lat", dir.lat);
+  if (s.slat_percentiles) append_percentile_table(out, dir.slat.histogram, s.percentile_list, "slat");
+  if (s.clat_percentiles) append_percentile_table(out, dir.clat.histogram, s.percentile_list, "clat");
+  if (s.lat_percentiles) append_percentile_table(out, dir.lat.histogram, s.percentile_list, "lat");
+  append_sample_lines(out, dir, totals.agg_bw_bytes, s.kb_base);
+}
+
+template <std::size_t N>
+void append_bucket_lines(std::string& out, std::string_view unit, const std::array<std::string_view, N>& labels,
+                         const std::array<double, N>& shares) {
+  int on_line = 0;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (shares[i] <= 0.0) continue;
+    if (on_line == 0) out += fmt::format("  lat ({})   : ", unit);
+    else out += ", ";
+    out += fmt::format("{}={:3.2f}%", labels[i], shares[i]);
+    if (++on_line == 5) {
+      out += "\n";
+      on_line = 0;
+    }
+  }
+  if (on_line != 0) out += "\n";
+}
+
+template <std::size_t N>
+std::string depth_line(const std::array<std::string_view, N>& labels, const std::array<double, N>& shares) {
+  std::string line;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (i) line += ", ";
+    line += fmt::format("{}={:3.1f}%", labels[i], shares[i]);
+  }
+  return line;
+}
+
+std::uint64_t sum_of(const std::array<std::uint64_t, 7>& a) {
+  std::uint64_t s = 0;
+  for (std::uint64_t v : a) s += v;
+  return s;
+}
+
+void append_depths(std::string& out, const JobResult& job) {
+  const IodepthDistribution& depth = job.depth;
+  const std::uint64_t submit_total = depth.total_submit_calls ? depth.total_submit_calls : sum_of(depth.submit);
+  const std::uint64_t complete_total =
+      depth.total_complete_calls ? depth.total_complete_calls : sum_of(depth.complete);
+  out += "  IO depths    : " + depth_line(kDepthLevelLabels, depth_percentages(depth.level, sum_of(depth.level))) + "\n";
+  out += "     submit    : " + depth_line(kDepthBatchLabels, depth_percentages(depth.submit, submit_total)) + "\n";
+  out += "     complete  : " + depth_line(kDepthBatchLabels, depth_percentages(depth.complete, complete_total)) + "\n";
+  const auto& dirs = job.dirs;
+  out += fmt::format("     issued rwts: total={},{},{},{} short={},{},{},0 dropped=0,0,0,0\n", dirs[0].ios,
+                     dirs[1].ios, dirs[2].ios, job.sync.ios, dirs[0].short_ios, dirs[1].short_ios, dirs[2].short_ios);
+  out += fmt::format("     latency   : target=0, window=0, percentile=100.00%, depth={}\n", job.settings.iodepth);
+}
+
+double cpu_percent(double seconds, std::uint64_t runtime_ns) {
+  if (runtime_ns == 0) return 0.0;
+  return finite_or_zero(100.0 * seconds * 1e9 / static_cast<double>(runtime_ns));
+}
+
+}  // namespace
+
+void append_percentile_table(std::string& out, const LatencyHistogram& h, const std::vector<double>& list,
+                             std::string_view name) {
+  if (h.total() == 0 || list.empty()) return;
+  const std::vector<std::uint64_t> values = h.percentiles(list);
+  const auto [min_it, max_it] = std::minmax_element(values.begin(), values.end());
+  const LatencyUnit unit = percentile_table_unit(*min_it, *max_it);
+  const auto scaled = [&](std::uint64_t v) { return (v + unit.divisor - 1) / unit.divisor; };
+  const std::size_t width = std::max<std::size_t>(5, std::to_string(scaled(*max_it)).size());
+  out += fmt::format("    {} percentiles ({}):\n", name, unit.name);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i % 4 == 0) out += "     |";
+    const bool last = i + 1 == values.size();
+    out += fmt::format(" {:5.2f}th=[{:>{}}]{}", list[i], scaled(values[i]), width, last ? "" : ",");
+    if (last || i % 4 == 3) out += "\n";
+  }
+}
+
+void append_job_section(std::string& out, const ReportedJob& entry, const PerDirection<GroupDirectionTotals>& totals) {
+  const JobResult& job = entry.job;
+  out += fmt::format("{}: (groupid={}, jobs={}): err={:2}", job.name, job.groupid, entry.jobs, job.error);
+  if (!job.error_message.empty()) out += " (" + job.error_message + ")";
+  if (job.interrupted) out += " (interrupted: partial results)";
+  out += "\n";
+  if (!job.description.empty()) out += "  Description  : [" + job.description + "]\n";
+  for (Direction d : kAllDirections) append_direction(out, job, d, totals[static_cast<std::size_t>(index_of(d))]);
+  const LatencyBuckets buckets = latency_buckets(job);
+  append_bucket_lines(out, "nsec", kLatencyLabels, buckets.ns);
+  append_bucket_lines(out, "usec", kLatencyLabels, buckets.us);
+  append_bucket_lines(out, "msec", kLatencyMsLabels, buckets.ms);
+  if (job.sync.lat.count() > 0) {
+    out += "  fsync/fdatasync/sync_file_range:\n";
+    append_stat_line(out, "sync", job.sync.lat);
+    append_percentile_table(out, job.sync.lat.histogram, job.settings.percentile_list, "sync");
+  }
+  out += fmt::format("  cpu          : usr={:.2f}%, sys={:.2f}%, ctx={}, majf={}, minf={}\n",
+                     cpu_percent(job.cpu.user_seconds, entry.summed_runtime_ns),
+                     cpu_percent(job.cpu.system_seconds, entry.summed_runtime_ns), job.cpu.context_switches,
+                     job.cpu.major_faults, job.cpu.minor_faults);
+  append_depths(out, job);
+}
+
+}  // namespace sluice::report

@@ -1,0 +1,97 @@
+// The normal (human) report: job sections, "Run status group", "Disk stats", sluice's own lines.
+#include <fmt/format.h>
+
+#include "observe/environment.h"
+#include "report/report_format.h"
+#include "report/reporters.h"
+#include "report/text_parts.h"
+
+namespace sluice {
+namespace {
+
+using report::compact_number;
+using report::NumUnit;
+
+// "   READ: bw=42.7MiB/s (44.8MB/s), 42.7MiB/s-42.7MiB/s (44.8MB/s-44.8MB/s), io=85.5MiB (89.6MB), run=2001-2001msec"
+void append_group_status(std::string& out, const GroupResult& group, int kb_base) {
+  static constexpr std::array<std::string_view, kNumDirections> kLabels = {"   READ", "  WRITE", "   TRIM"};
+  const int base = kb_base == 1000 ? 1000 : 1024;
+  const int alt = base == 1000 ? 1024 : 1000;
+  const auto rate = [](std::uint64_t v, int b) {
+    return compact_number(static_cast<double>(v), 4, b, NumUnit::kBytes) + "/s";
+  };
+  const PerDirection<report::GroupDirectionTotals> totals = report::group_totals(group);
+  out += fmt::format("\nRun status group {} (all jobs):\n", group.groupid);
+  for (Direction d : kAllDirections) {
+    const report::GroupDirectionTotals& t = totals[static_cast<std::size_t>(index_of(d))];
+    if (!t.active) continue;
+    out += fmt::format("{}: bw={} ({}), {}-{} ({}-{}), io={} ({}), run={}-{}msec\n",
+                       kLabels[static_cast<std::size_t>(index_of(d))], rate(t.agg_bw_bytes, base),
+                       rate(t.agg_bw_bytes, alt), rate(t.min_bw_bytes, base), rate(t.max_bw_bytes, base),
+                       rate(t.min_bw_bytes, alt), rate(t.max_bw_bytes, alt),
+                       compact_number(static_cast<double>(t.io_bytes), 4, base, NumUnit::kBytes),
+                       compact_number(static_cast<double>(t.io_bytes), 4, alt, NumUnit::kBytes), t.min_run_ms,
+                       t.max_run_ms);
+  }
+}
+
+void append_disk_stats(std::string& out, const std::vector<DiskUtilization>& disks) {
+  if (disks.empty()) return;
+  out += "\nDisk stats (read/write):\n";
+  for (const DiskUtilization& d : disks) {
+    out += fmt::format("  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:3.2f}%\n", d.name,
+                       d.read_ios, d.write_ios, d.read_merges, d.write_merges, d.read_ticks_ms, d.write_ticks_ms,
+                       d.in_queue_ms, report::finite_or_zero(d.util_percent));
+  }
+}
+
+void append_sluice_lines(std::string& out, const RunResult& result) {
+  out += "\n";
+  if (result.interrupted) out += "sluice: run interrupted; results cover the time measured before the stop\n";
+  out += fmt::format("sluice: clock={}\n", result.clock_source.empty() ? "unknown" : result.clock_source);
+  if (!result.environment.empty()) out += "sluice: environment: " + environment_summary(result.environment) + "\n";
+}
+
+void append_warnings(std::string& out, const std::vector<Problem>& warnings) {
+  if (warnings.empty()) return;
+  out += "\nWarnings:\n";
+  for (const Problem& w : warnings) {
+    out += "  " + w.where.describe() + ": ";
+    if (!w.option.empty()) out += w.option + ": ";
+    out += w.message + "\n";
+  }
+}
+
+int kb_base_of(const GroupResult& group) {
+  return group.jobs.empty() ? 1024 : static_cast<int>(group.jobs.front().settings.kb_base);
+}
+
+}  // namespace
+
+std::string render_job_banner(const JobResult& job) {
+  const JobReportSettings& s = job.settings;
+  const int base = s.kb_base == 1000 ? 1000 : 1024;
+  const auto size = [&](std::uint64_t v) { return compact_number(static_cast<double>(v), 4, base, NumUnit::kBytes); };
+  return fmt::format("{}: (g={}): rw={}, bs=(R) {}-{}, (W) {}-{}, (T) {}-{}, ioengine={}, iodepth={}", job.name,
+                     job.groupid, s.rw, size(s.bs_min[0]), size(s.bs_max[0]), size(s.bs_min[1]), size(s.bs_max[1]),
+                     size(s.bs_min[2]), size(s.bs_max[2]), s.ioengine, s.iodepth);
+}
+
+std::string render_normal(const RunResult& result) { return render_normal(result, NormalReportOptions{}); }
+
+std::string render_normal(const RunResult& result, const NormalReportOptions& options) {
+  std::string out;
+  for (const GroupResult& group : result.groups) {
+    const PerDirection<report::GroupDirectionTotals> totals = report::group_totals(group);
+    for (const report::ReportedJob& entry : report::reported_jobs(group)) {
+      report::append_job_section(out, entry, totals);
+    }
+  }
+  for (const GroupResult& group : result.groups) append_group_status(out, group, kb_base_of(group));
+  append_disk_stats(out, result.disks);
+  append_sluice_lines(out, result);
+  if (options.show_warnings) append_warnings(out, result.warnings);
+  return out;
+}
+
+}  // namespace sluice

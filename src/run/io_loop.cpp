@@ -1,0 +1,417 @@
+#include "run/io_loop.h"
+
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "run/stop_signal.h"
+
+namespace sluice {
+namespace {
+
+constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+constexpr std::uint32_t kBufferAlignment = 4096;
+
+std::vector<FileRegion> regions_of(const std::vector<TargetFile>& targets) {
+  std::vector<FileRegion> regions;
+  regions.reserve(targets.size());
+  for (const TargetFile& t : targets) regions.push_back({t.region_start, t.region_length});
+  return regions;
+}
+
+Direction direction_of(IoOp op) noexcept {
+  switch (op) {
+    case IoOp::kWrite: return Direction::kWrite;
+    case IoOp::kTrim: return Direction::kTrim;
+    default: return Direction::kRead;
+  }
+}
+
+IoOp op_of(Direction d) noexcept {
+  switch (d) {
+    case Direction::kWrite: return IoOp::kWrite;
+    case Direction::kTrim: return IoOp::kTrim;
+    default: return IoOp::kRead;
+  }
+}
+
+// Without refill_buffers the same buffer is written again and again; changing one word per 512-byte sector
+// per write keeps deduplicating storage from collapsing the writes (fio's scramble_buffers does the same).
+void scramble(void* buffer, std::uint32_t length, Rng& rng) noexcept {
+  auto* bytes = static_cast<unsigned char*>(buffer);
+  const std::uint64_t salt = rng.next();
+  for (std::uint32_t pos = 0; pos + sizeof(std::uint64_t) <= length; pos += 512) {
+    std::uint64_t word;
+    std::memcpy(&word, bytes + pos, sizeof word);
+    word ^= salt + pos;
+    std::memcpy(bytes + pos, &word, sizeof word);
+  }
+}
+
+double thread_cpu_seconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; }
+
+}  // namespace
+
+IoLoop::IoLoop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t series_interval_ns)
+    : instance_(instance),
+      job_(instance.spec),
+      targets_(targets),
+      pattern_(instance.spec, regions_of(targets), instance.seed),
+      schedule_(instance.spec, instance.seed ^ 0x5851f42d4c957f2dull),
+      fill_policy_(BufferFillPolicy::from_job(instance.spec)),
+      buffer_rng_(instance.seed ^ 0x2545f4914f6cdd1dull),
+      file_written_(targets.size(), false),
+      series_interval_ns_(series_interval_ns) {}
+
+IoLoop::~IoLoop() {
+  if (engine_) engine_->close();
+  std::free(buffer_memory_);
+}
+
+void IoLoop::prepare() {
+  engine_ = make_engine(job_.ioengine);
+  caps_ = engine_->caps();
+  depth_ = std::max<std::uint32_t>(1, job_.iodepth);
+  if (!caps_.async) depth_ = 1;  // a synchronous engine keeps one io in flight (validation warned)
+  submit_batch_size_ = std::clamp<std::uint32_t>(job_.iodepth_batch_submit, 1, depth_);
+  complete_min_ = std::clamp<std::uint32_t>(job_.iodepth_batch_complete_min, 1, depth_);
+  complete_max_ = job_.iodepth_batch_complete_max == 0 ? depth_ : std::clamp(job_.iodepth_batch_complete_max, 1u, depth_);
+
+  const std::uint32_t max_bs = std::max<std::uint32_t>(pattern_.max_block_size(), 512);
+  buffer_stride_ = (max_bs + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+  if (posix_memalign(&buffer_memory_, kBufferAlignment, static_cast<std::size_t>(buffer_stride_) * depth_) != 0) {
+    throw UserError(fmt::format("job {}: cannot allocate {} io buffers of {} bytes", job_.name, depth_, buffer_stride_));
+  }
+  fill_buffer(buffer_memory_, static_cast<std::size_t>(buffer_stride_) * depth_, fill_policy_, buffer_rng_);
+
+  units_.resize(depth_);
+  free_units_.clear();
+  EngineSetup setup;
+  setup.depth = depth_;
+  setup.direct = job_.direct;
+  setup.writes = job_.does_writes() || job_.does_trims();
+  for (const TargetFile& t : targets_) {
+    setup.fds.push_back(t.fd);
+    setup.file_sizes.push_back(t.size);
+  }
+  for (std::uint32_t i = 0; i < depth_; ++i) {
+    IoUnit& unit = units_[i];
+    unit.index = i;
+    unit.buffer = static_cast<char*>(buffer_memory_) + static_cast<std::size_t>(i) * buffer_stride_;
+    unit.buffer_index = static_cast<int>(i);
+    setup.buffers.push_back({unit.buffer, buffer_stride_});
+  }
+  for (std::uint32_t i = depth_; i > 0; --i) free_units_.push_back(&units_[i - 1]);
+  batch_.reserve(depth_);
+  completions_.resize(depth_);
+  engine_->open(setup);
+}
+
+void IoLoop::begin_measuring(std::uint64_t now) {
+  measuring_ = true;
+  live_->measuring.store(true, std::memory_order_relaxed);
+  result_->start_ns = now;
+  next_interval_ns_ = now + series_interval_ns_;
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  result_->cpu.user_seconds = -thread_cpu_seconds(usage.ru_utime);
+  result_->cpu.system_seconds = -thread_cpu_seconds(usage.ru_stime);
+  result_->cpu.context_switches = 0 - static_cast<std::uint64_t>(usage.ru_nvcsw + usage.ru_nivcsw);
+  result_->cpu.major_faults = 0 - static_cast<std::uint64_t>(usage.ru_majflt);
+  result_->cpu.minor_faults = 0 - static_cast<std::uint64_t>(usage.ru_minflt);
+}
+
+void IoLoop::run(JobResult& result, LiveCounters& live) {
+  result_ = &result;
+  live_ = &live;
+  result.series = TimeSeries(series_interval_ns_);
+  if (schedule_.limited() || job_.thinktime.count() > 0) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+
+  now_ = monotonic_ns();
+  if (job_.startdelay.count() > 0) {
+    sleep_until(now_ + static_cast<std::uint64_t>(job_.startdelay.count()));
+    now_ = monotonic_ns();
+  }
+  ramp_end_ns_ = now_ + static_cast<std::uint64_t>(job_.ramp_time.count());
+  end_ns_ = job_.runtime.count() > 0 ? ramp_end_ns_ + static_cast<std::uint64_t>(job_.runtime.count()) : kNever;
+  schedule_.start(now_);
+  if (job_.ramp_time.count() == 0) begin_measuring(now_);
+
+  while (end_reason_ == EndReason::kNone) {
+    if (stop_requested()) { end_reason_ = EndReason::kStop; break; }
+    if (now_ >= end_ns_) { end_reason_ = EndReason::kTime; break; }
+    if (!measuring_ && now_ >= ramp_end_ns_) begin_measuring(now_);
+
+    if (sync_due_ && in_flight_ == 0) {
+      issue_sync(job_.fdatasync_blocks ? IoOp::kFdatasync : IoOp::kFsync, last_write_file_);
+      continue;
+    }
+    fill_and_submit();
+    if (in_flight_ == 0) {
+      if (pattern_done_ && !has_pending_) { end_reason_ = EndReason::kPatternDone; break; }
+      if (waiting_for_rate_) {
+        sleep_until(std::min(pending_arrival_ns_, end_ns_));
+        now_ = monotonic_ns();
+      }
+      continue;
+    }
+    const bool can_issue = !free_units_.empty() && !(pattern_done_ && !has_pending_) && !waiting_for_rate_ && !sync_due_;
+    reap(can_issue ? 0 : complete_min_);
+    if (waiting_for_rate_ && now_ < pending_arrival_ns_) {
+      // In flight and waiting for the next arrival: poll completions at a fine grain.
+      sleep_until(std::min({pending_arrival_ns_, now_ + 20'000, end_ns_}));
+      now_ = monotonic_ns();
+    }
+  }
+  finish(now_);
+}
+
+void IoLoop::fill_and_submit() {
+  waiting_for_rate_ = false;
+  while (!free_units_.empty() && !sync_due_) {
+    if (!has_pending_) {
+      if (pattern_done_) break;
+      if (!pattern_.next(pending_)) { pattern_done_ = true; break; }
+      has_pending_ = true;
+      pending_arrival_ns_ = schedule_.limited() ? schedule_.next_arrival(pending_.direction, pending_.length) : 0;
+    }
+    if (pending_arrival_ns_ > now_) {
+      now_ = monotonic_ns();
+      if (pending_arrival_ns_ > now_) { waiting_for_rate_ = true; break; }
+    }
+    IoUnit* unit = free_units_.back();
+    free_units_.pop_back();
+    unit->op = op_of(pending_.direction);
+    unit->file_index = pending_.file_index;
+    unit->offset = pending_.offset;
+    unit->length = pending_.length;
+    has_pending_ = false;
+    if (unit->op == IoOp::kWrite) {
+      if (fill_policy_.refill_each_write) {
+        fill_buffer(unit->buffer, unit->length, fill_policy_, buffer_rng_);
+      } else if (fill_policy_.content != BufferContent::kZero) {
+        scramble(unit->buffer, unit->length, buffer_rng_);
+      }
+      last_write_file_ = unit->file_index;
+      file_written_[static_cast<std::size_t>(unit->file_index)] = true;
+      const std::uint32_t every = job_.fsync_blocks ? job_.fsync_blocks : job_.fdatasync_blocks;
+      if (every && ++writes_since_sync_ >= every) {
+        writes_since_sync_ = 0;
+        sync_due_ = true;
+      }
+    }
+    batch_.push_back(unit);
+    if (batch_.size() >= submit_batch_size_) submit_batch();
+  }
+  if (!batch_.empty()) submit_batch();
+}
+
+void IoLoop::submit_batch() {
+  const std::uint64_t start = monotonic_ns();
+  for (IoUnit* unit : batch_) unit->start_ns = start;
+  std::size_t done = 0;
+  while (done < batch_.size()) {
+    const int accepted = engine_->submit(std::span<IoUnit* const>(batch_.data() + done, batch_.size() - done));
+    const std::uint64_t issued = monotonic_ns();
+    for (std::size_t i = done; i < done + static_cast<std::size_t>(accepted); ++i) {
+      batch_[i]->issue_ns = caps_.async ? issued : start;
+    }
+    if (accepted > 0) {
+      in_flight_ += static_cast<std::uint32_t>(accepted);
+      done += static_cast<std::size_t>(accepted);
+      if (measuring_) {
+        result_->depth.submit[static_cast<std::size_t>(IodepthDistribution::batch_bucket(static_cast<std::uint32_t>(accepted)))]++;
+        result_->depth.total_submit_calls++;
+        result_->depth.level[static_cast<std::size_t>(IodepthDistribution::level_bucket(in_flight_))] +=
+            static_cast<std::uint64_t>(accepted);
+      }
+    }
+    now_ = issued;
+    if (!caps_.async) {
+      reap(0);  // a synchronous engine finished the io inside submit(); its completion time is `issued`
+    } else if (accepted == 0) {
+      reap(1);  // the queue is full: make room
+    }
+  }
+  batch_.clear();
+}
+
+void IoLoop::reap(unsigned min_events) {
+  min_events = std::min(min_events, in_flight_);
+  const std::size_t room = std::min<std::size_t>(complete_max_, in_flight_);
+  if (room == 0) return;
+  const int n = engine_->reap(min_events, std::span<IoUnit*>(completions_.data(), std::max<std::size_t>(room, 1)));
+  if (caps_.async) now_ = monotonic_ns();
+  if (n <= 0) return;
+  if (measuring_) {
+    result_->depth.complete[static_cast<std::size_t>(IodepthDistribution::batch_bucket(static_cast<std::uint32_t>(n)))]++;
+    result_->depth.total_complete_calls++;
+  }
+  for (int i = 0; i < n; ++i) complete(*completions_[static_cast<std::size_t>(i)], now_);
+  if (measuring_ && now_ >= next_interval_ns_) close_intervals(now_);
+}
+
+void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
+  --in_flight_;
+  free_units_.push_back(&unit);
+  if (unit.op == IoOp::kFsync || unit.op == IoOp::kFdatasync) {
+    if (unit.result < 0 && !job_.continue_on_error) fail(unit);
+    if (measuring_) {
+      result_->sync.ios++;
+      result_->sync.lat.record(now - unit.start_ns);
+    }
+    return;
+  }
+  if (unit.result < 0) {
+    if (!job_.continue_on_error) fail(unit);
+    else if (measuring_) result_->dirs[index_of(direction_of(unit.op))].errors++;
+    return;
+  }
+  if (measuring_ && now <= end_ns_) account_io(unit, now);
+  if (job_.thinktime.count() > 0 && ++ios_since_think_ >= std::max(1u, job_.thinktime_blocks)) {
+    ios_since_think_ = 0;
+    think();
+  }
+}
+
+void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
+  const Direction d = direction_of(unit.op);
+  DirectionStats& stats = result_->dirs[index_of(d)];
+  const auto bytes = static_cast<std::uint64_t>(unit.result);
+  const std::uint64_t lat = now - unit.start_ns;
+  stats.ios++;
+  stats.bytes += bytes;
+  if (bytes < unit.length) stats.short_ios++;
+  stats.lat.record(lat);
+  stats.clat.record(now - unit.issue_ns);
+  if (caps_.async) stats.slat.record(unit.issue_ns - unit.start_ns);
+  IntervalSample& sample = interval_[index_of(d)];
+  sample.ops++;
+  sample.bytes += bytes;
+  sample.lat_sum_ns += lat;
+  interval_lat_[index_of(d)].record(lat);
+  live_->add(d, bytes);
+}
+
+void IoLoop::fail(const IoUnit& unit) {
+  if (result_->error != 0) return;
+  const int err = static_cast<int>(-unit.result);
+  const std::string path = unit.file_index >= 0 && static_cast<std::size_t>(unit.file_index) < targets_.size()
+                               ? targets_[static_cast<std::size_t>(unit.file_index)].path
+                               : std::string("?");
+  static constexpr const char* kOpNames[] = {"read", "write", "trim", "fsync", "fdatasync"};
+  result_->error = err;
+  result_->error_message = fmt::format("{} of {} bytes at offset {} of {} failed: {}", kOpNames[static_cast<int>(unit.op)],
+                                       unit.length, unit.offset, path, std::strerror(err));
+  end_reason_ = EndReason::kError;
+}
+
+void IoLoop::issue_sync(IoOp op, int file_index) {
+  sync_due_ = false;
+  if (file_index < 0 || free_units_.empty()) return;
+  IoUnit* unit = free_units_.back();
+  free_units_.pop_back();
+  unit->op = op;
+  unit->file_index = file_index;
+  unit->offset = 0;
+  unit->length = 0;
+  batch_.push_back(unit);
+  submit_batch();
+  while (in_flight_ > 0) reap(1);
+}
+
+void IoLoop::think() {
+  const std::uint64_t start = monotonic_ns();
+  const std::uint64_t spin_until = start + static_cast<std::uint64_t>(job_.thinktime_spin.count());
+  while (monotonic_ns() < spin_until) {
+  }
+  sleep_until(start + static_cast<std::uint64_t>(job_.thinktime.count()));
+  now_ = monotonic_ns();
+}
+
+void IoLoop::sleep_until(std::uint64_t deadline_ns) {
+  constexpr std::uint64_t kSlice = 100'000'000;  // wake at least every 100 ms to notice a stop request
+  for (std::uint64_t now = monotonic_ns(); now < deadline_ns && !stop_requested(); now = monotonic_ns()) {
+    const std::uint64_t wait = std::min(deadline_ns - now, kSlice);
+    timespec ts{static_cast<time_t>(wait / 1'000'000'000ull), static_cast<long>(wait % 1'000'000'000ull)};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+void IoLoop::close_intervals(std::uint64_t now) {
+  while (now >= next_interval_ns_) {
+    for (Direction d : kAllDirections) {
+      interval_[index_of(d)].lat_p99_ns = interval_lat_[index_of(d)].percentile(99.0);
+    }
+    result_->series.append(interval_);
+    interval_ = {};
+    for (auto& h : interval_lat_) if (h.total()) h.reset();
+    next_interval_ns_ += series_interval_ns_;
+  }
+}
+
+void IoLoop::drain(bool account) {
+  while (in_flight_ > 0) {
+    const int n = engine_->reap(in_flight_, std::span<IoUnit*>(completions_.data(), in_flight_));
+    const std::uint64_t now = monotonic_ns();
+    if (n <= 0) break;
+    for (int i = 0; i < n; ++i) {
+      IoUnit& unit = *completions_[static_cast<std::size_t>(i)];
+      if (account) {
+        complete(unit, now);
+      } else {
+        --in_flight_;
+        free_units_.push_back(&unit);
+      }
+    }
+  }
+}
+
+void IoLoop::end_fsync() {
+  for (std::size_t i = 0; i < targets_.size(); ++i) {
+    if (file_written_[i]) issue_sync(IoOp::kFsync, static_cast<int>(i));
+  }
+}
+
+void IoLoop::finish(std::uint64_t now) {
+  // Ios still in flight at a time-based end or a stop complete after the measured window: not counted.
+  drain(end_reason_ == EndReason::kPatternDone);
+  now = std::max(now, monotonic_ns());
+  if (end_reason_ == EndReason::kTime) now = std::min(now, end_ns_);
+  if (!measuring_) begin_measuring(now);  // ended during ramp: an empty measured window
+  if (job_.end_fsync && end_reason_ != EndReason::kError) end_fsync();
+  close_intervals(now);
+  result_->end_ns = now;
+  result_->runtime_ns = now - result_->start_ns;
+  result_->interrupted = end_reason_ == EndReason::kStop;
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  result_->cpu.user_seconds += thread_cpu_seconds(usage.ru_utime);
+  result_->cpu.system_seconds += thread_cpu_seconds(usage.ru_stime);
+  result_->cpu.context_switches += static_cast<std::uint64_t>(usage.ru_nvcsw + usage.ru_nivcsw);
+  result_->cpu.major_faults += static_cast<std::uint64_t>(usage.ru_majflt);
+  result_->cpu.minor_faults += static_cast<std::uint64_t>(usage.ru_minflt);
+  const double interval_s = static_cast<double>(result_->series.interval_ns()) / 1e9;
+  for (const auto& sample : result_->series.samples()) {
+    for (Direction d : kAllDirections) {
+      const IntervalSample& s = sample[index_of(d)];
+      DirectionStats& stats = result_->dirs[index_of(d)];
+      if (stats.ios == 0) continue;
+      stats.iops_samples.add(static_cast<double>(s.ops) / interval_s);
+      stats.bw_samples.add(static_cast<double>(s.bytes) / interval_s);
+    }
+  }
+  live_->finished.store(true, std::memory_order_relaxed);
+}
+
+}  // namespace sluice

@@ -1,0 +1,101 @@
+#pragma once
+// IoLoop: the per-io hot path of a worker. Kept in one small file pair so a reader can hold it in mind:
+// fill a batch from the pattern (respecting the rate schedule and fsync=N), submit it, reap completions,
+// account them into the job's statistics and time series. Per io: no allocation, no lock, no syscall
+// beyond the I/O and the vDSO clock.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/engine.h"
+#include "run/live_counters.h"
+#include "run/plan.h"
+#include "stats/result.h"
+#include "target/target_file.h"
+#include "workload/arrival.h"
+#include "workload/buffer_fill.h"
+#include "workload/io_pattern.h"
+#include "workload/rng.h"
+
+namespace sluice {
+
+class IoLoop {
+ public:
+  IoLoop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t series_interval_ns);
+  ~IoLoop();
+
+  // Creates and opens the engine, allocates the io pool and its buffers. Throws UserError / IoError.
+  void prepare();
+  // Runs the job to its end; fills result (statistics, series, error) and publishes progress in live.
+  void run(JobResult& result, LiveCounters& live);
+  std::uint64_t planned_bytes() const noexcept { return pattern_.planned_bytes(); }
+
+ private:
+  enum class EndReason { kNone, kPatternDone, kTime, kStop, kError };
+
+  void fill_and_submit();
+  void submit_batch();
+  void reap(unsigned min_events);
+  void complete(IoUnit& unit, std::uint64_t now);
+  void account_io(IoUnit& unit, std::uint64_t now);
+  void fail(const IoUnit& unit);
+  void issue_sync(IoOp op, int file_index);
+  void begin_measuring(std::uint64_t now);
+  void close_intervals(std::uint64_t now);
+  void drain(bool account);
+  void end_fsync();
+  void think();
+  void sleep_until(std::uint64_t deadline_ns);
+  void finish(std::uint64_t now);
+
+  const JobInstance& instance_;
+  const JobSpec& job_;
+  const std::vector<TargetFile>& targets_;
+
+  std::unique_ptr<Engine> engine_;
+  EngineCaps caps_;
+  std::uint32_t depth_ = 1;
+  std::uint32_t submit_batch_size_ = 1;
+  std::uint32_t complete_min_ = 1;
+  std::uint32_t complete_max_ = 1;
+
+  std::vector<IoUnit> units_;
+  std::vector<IoUnit*> free_units_;
+  std::vector<IoUnit*> batch_;
+  std::vector<IoUnit*> completions_;
+  void* buffer_memory_ = nullptr;
+  std::uint32_t buffer_stride_ = 0;
+
+  IoPattern pattern_;
+  ArrivalSchedule schedule_;
+  BufferFillPolicy fill_policy_;
+  Rng buffer_rng_;
+
+  NextIo pending_{};
+  bool has_pending_ = false;
+  std::uint64_t pending_arrival_ns_ = 0;
+  bool pattern_done_ = false;
+  bool waiting_for_rate_ = false;
+  std::uint32_t in_flight_ = 0;
+  std::uint32_t writes_since_sync_ = 0;
+  bool sync_due_ = false;
+  int last_write_file_ = -1;
+  std::vector<bool> file_written_;
+  std::uint32_t ios_since_think_ = 0;
+
+  std::uint64_t now_ = 0;          // last clock reading
+  std::uint64_t end_ns_ = 0;       // time-based end (UINT64_MAX when none)
+  std::uint64_t ramp_end_ns_ = 0;
+  bool measuring_ = false;
+  EndReason end_reason_ = EndReason::kNone;
+
+  std::uint64_t series_interval_ns_;
+  std::uint64_t next_interval_ns_ = 0;
+  PerDirection<IntervalSample> interval_{};
+  PerDirection<LatencyHistogram> interval_lat_{};
+
+  JobResult* result_ = nullptr;
+  LiveCounters* live_ = nullptr;
+};
+
+}  // namespace sluice

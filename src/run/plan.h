@@ -1,0 +1,27 @@
+#pragma once
+// Planning: turns the parsed jobs into groups of job clones (numjobs expanded), as fio does.
+// A job with stonewall or new_group starts a new group; groups run one after another, the jobs of a group
+// side by side. Pure: no I/O.
+#include <cstdint>
+#include <vector>
+
+#include "spec/job_spec.h"
+
+namespace sluice {
+
+struct JobInstance {
+  JobSpec spec;
+  int jobnum = 0;         // clone index, 0 .. numjobs-1
+  int groupid = 0;
+  std::uint64_t seed = 0; // per clone: randseed + jobnum (randrepeat=0 mixes in the time)
+};
+
+struct GroupPlan {
+  int groupid = 0;
+  bool group_reporting = false;  // any job of the group asked for it
+  std::vector<JobInstance> jobs;
+};
+
+std::vector<GroupPlan> make_plan(const std::vector<JobSpec>& jobs, std::uint64_t time_seed = 0);
+
+}  // namespace sluice

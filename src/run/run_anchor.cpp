@@ -1,1 +1,0 @@
-namespace sluice { int run_module_anchor = 0; }

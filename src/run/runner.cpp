@@ -1,0 +1,197 @@
+#include "run/runner.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "observe/disk_stats.h"
+#include "observe/environment.h"
+#include "run/plan.h"
+#include "run/status_line.h"
+#include "run/stop_signal.h"
+#include "run/worker.h"
+#include "spec/units.h"
+#include "target/target_file.h"
+#include "version.h"
+
+namespace sluice {
+namespace {
+
+void default_notice(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_str()); }
+
+// The expected wall time of a group, for the ETA (0 when size-based).
+std::uint64_t expected_group_ns(const GroupPlan& group) {
+  std::uint64_t longest = 0;
+  for (const JobInstance& job : group.jobs) {
+    const JobSpec& s = job.spec;
+    if (s.runtime.count() == 0) return 0;
+    longest = std::max<std::uint64_t>(
+        longest, static_cast<std::uint64_t>((s.startdelay + s.ramp_time + s.runtime).count()));
+  }
+  return longest;
+}
+
+struct PreparedGroup {
+  std::vector<std::unique_ptr<Worker>> workers;
+};
+
+class LayoutReporter {
+ public:
+  LayoutReporter(const RunnerOptions& options) : options_(options), tty_(isatty(STDERR_FILENO) == 1) {}
+  LayoutProgress callback() {
+    return [this](const std::string& path, std::uint64_t done, std::uint64_t total) {
+      if (tty_) {
+        std::fprintf(stderr, "\r\033[Ksluice: laying out %s: %s of %s", path.c_str(), format_bytes(double(done)).c_str(),
+                     format_bytes(double(total)).c_str());
+        if (done >= total) std::fputs("\r\033[K", stderr);
+        std::fflush(stderr);
+      }
+      if (done >= total && total > 0) notice(fmt::format("sluice: laid out {} ({})", path, format_bytes(double(total))));
+    };
+  }
+  void notice(const std::string& text) { options_.notice ? options_.notice(text) : default_notice(text); }
+
+ private:
+  const RunnerOptions& options_;
+  bool tty_;
+};
+
+PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<TargetFile>>& targets_of_job,
+                            const RunnerOptions& options, std::set<std::string>& laid_out) {
+  LayoutReporter reporter(options);
+  PreparedGroup prepared;
+  for (std::size_t i = 0; i < group.jobs.size(); ++i) {
+    const JobInstance& instance = group.jobs[i];
+    std::vector<TargetFile>& targets = targets_of_job[i];
+    std::vector<TargetFile> to_lay_out;
+    for (const TargetFile& t : targets) {
+      if (!laid_out.count(t.path)) to_lay_out.push_back(t);
+    }
+    if (!to_lay_out.empty()) {
+      prepare_targets(to_lay_out, instance.spec, reporter.callback());
+      for (const TargetFile& t : to_lay_out) {
+        laid_out.insert(t.path);
+        for (TargetFile& mine : targets) {
+          if (mine.path == t.path) mine.created_by_sluice = t.created_by_sluice;
+        }
+      }
+    }
+    open_targets(targets, instance.spec);
+    auto worker = std::make_unique<Worker>(instance, targets, WorkerConfig{static_cast<std::uint64_t>(options.series_interval.count())});
+    worker->prepare();
+    prepared.workers.push_back(std::move(worker));
+  }
+  return prepared;
+}
+
+GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const RunnerOptions& options) {
+  StartGate gate;
+  std::vector<std::thread> threads;
+  std::vector<Worker*> workers;
+  std::uint64_t planned = 0;
+  for (auto& w : prepared.workers) {
+    workers.push_back(w.get());
+    planned += w->planned_bytes();
+    threads.emplace_back([worker = w.get(), &gate] { worker->run(gate); });
+  }
+  StatusLine status(options.status_line);
+  const std::uint64_t expected = expected_group_ns(group);
+  const std::uint64_t start = monotonic_ns();
+  gate.open();
+  const auto poll = std::chrono::milliseconds(50);
+  std::uint64_t next_status = start + static_cast<std::uint64_t>(options.status_interval.count());
+  for (;;) {
+    bool all_done = true;
+    for (Worker* w : workers) all_done = all_done && w->live().finished.load(std::memory_order_relaxed);
+    if (all_done) break;
+    std::this_thread::sleep_for(poll);
+    const std::uint64_t now = monotonic_ns();
+    if (now >= next_status) {
+      status.update(workers, now - start, expected, planned);
+      next_status = now + static_cast<std::uint64_t>(options.status_interval.count());
+    }
+  }
+  for (auto& t : threads) t.join();
+  status.clear();
+
+  GroupResult result;
+  result.groupid = group.groupid;
+  result.group_reporting = group.group_reporting;
+  for (auto& w : prepared.workers) {
+    const JobSpec& spec = w->instance().spec;
+    if (spec.fsync_on_close) {
+      for (const TargetFile& t : w->targets()) if (t.fd >= 0) ::fsync(t.fd);
+    }
+    close_targets(w->targets(), spec.unlink);
+    result.jobs.push_back(w->take_result());
+  }
+  return result;
+}
+
+std::vector<std::string> all_paths(const std::vector<std::vector<std::vector<TargetFile>>>& targets) {
+  std::vector<std::string> paths;
+  std::set<std::string> seen;
+  for (const auto& group : targets) {
+    for (const auto& job : group) {
+      for (const TargetFile& t : job) {
+        if (seen.insert(t.path).second) paths.push_back(t.path);
+      }
+    }
+  }
+  return paths;
+}
+
+}  // namespace
+
+RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& options) {
+  install_stop_signal_handlers();
+  RunResult result;
+  result.version = SLUICE_VERSION;
+  result.timestamp_ms = wall_clock_ms();
+  result.clock_source = kClockSource;
+
+  const std::vector<GroupPlan> plan = make_plan(jobs, monotonic_ns());
+  // Every target is resolved and checked before anything is written.
+  std::vector<std::vector<std::vector<TargetFile>>> targets(plan.size());
+  TargetOptions target_options;
+  target_options.allow_destructive = options.allow_destructive;
+  for (std::size_t g = 0; g < plan.size(); ++g) {
+    for (const JobInstance& instance : plan[g].jobs) {
+      std::vector<TargetFile> files;
+      if (instance.spec.ioengine != EngineKind::kNull) files = resolve_targets(instance.spec, instance.jobnum);
+      if (instance.spec.does_writes() || instance.spec.does_trims()) {
+        for (const TargetFile& t : files) check_write_safety(t, target_options);
+      }
+      targets[g].push_back(std::move(files));
+    }
+  }
+  const std::vector<std::string> paths = all_paths(targets);
+  if (options.capture_environment) result.environment = capture_environment(paths);
+  const std::vector<std::string> devices = devices_under(paths);
+  std::vector<DiskCounters> before(devices.size());
+  for (std::size_t i = 0; i < devices.size(); ++i) read_disk_counters(devices[i], before[i]);
+  const std::uint64_t run_start = monotonic_ns();
+
+  std::set<std::string> laid_out;
+  for (std::size_t g = 0; g < plan.size() && !stop_requested(); ++g) {
+    PreparedGroup prepared = prepare_group(plan[g], targets[g], options, laid_out);
+    result.groups.push_back(run_group(plan[g], prepared, options));
+  }
+  result.interrupted = stop_requested();
+
+  const std::uint64_t wall = monotonic_ns() - run_start;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    DiskCounters after;
+    if (read_disk_counters(devices[i], after)) result.disks.push_back(disk_utilization(before[i], after, wall));
+  }
+  return result;
+}
+
+}  // namespace sluice

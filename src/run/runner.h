@@ -1,0 +1,30 @@
+#pragma once
+// Runner: executes a plan. Resolves and checks every target before anything is written, lays files out,
+// runs the groups one after another (the jobs of a group side by side, all released by one start event),
+// shows the live status line on a terminal, and collects a RunResult with disk statistics and the
+// environment. A stop request (SIGINT) ends the current group at once and keeps what was measured.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "spec/job_spec.h"
+#include "stats/result.h"
+
+namespace sluice {
+
+struct RunnerOptions {
+  bool allow_destructive = false;
+  bool status_line = true;  // shown only when stderr is a terminal
+  std::chrono::nanoseconds status_interval{std::chrono::seconds(1)};
+  std::chrono::nanoseconds series_interval{std::chrono::seconds(1)};
+  bool capture_environment = true;
+  // Called on progress of laying out files and for one-line notices ("laid out ..."); default: stderr.
+  std::function<void(const std::string&)> notice;
+};
+
+// Throws UserError for problems found before any I/O (bad target, unsafe device, engine unavailable).
+RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& options);
+
+}  // namespace sluice

@@ -1,0 +1,41 @@
+#include "run/stop_signal.h"
+
+#include <csignal>
+
+namespace sluice {
+namespace {
+
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_signal{0};
+
+extern "C" void on_stop_signal(int signal_number) {
+  if (g_stop.load(std::memory_order_relaxed)) {
+    // Second signal: the user means it. Restore the default action and re-raise.
+    std::signal(signal_number, SIG_DFL);
+    std::raise(signal_number);
+    return;
+  }
+  g_signal.store(signal_number, std::memory_order_relaxed);
+  g_stop.store(true, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void install_stop_signal_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: blocking calls return EINTR so waits end promptly
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+bool stop_requested() noexcept { return g_stop.load(std::memory_order_relaxed); }
+int stop_signal_number() noexcept { return g_signal.load(std::memory_order_relaxed); }
+void request_stop() noexcept { g_stop.store(true, std::memory_order_relaxed); }
+void clear_stop_request() noexcept {
+  g_stop.store(false, std::memory_order_relaxed);
+  g_signal.store(0, std::memory_order_relaxed);
+}
+
+}  // namespace sluice

@@ -1,0 +1,90 @@
+#include "run/worker.h"
+
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "run/io_loop.h"
+
+namespace sluice {
+
+void StartGate::open() noexcept {
+  open_.store(true, std::memory_order_release);
+  open_.notify_all();
+}
+
+void StartGate::wait() const noexcept { open_.wait(false, std::memory_order_acquire); }
+
+struct Worker::Loop {
+  IoLoop io;
+  Loop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t interval)
+      : io(instance, targets, interval) {}
+};
+
+namespace {
+
+JobReportSettings settings_of(const JobSpec& job) {
+  JobReportSettings s;
+  s.rw = std::string(rw_mode_name(job.rw));
+  s.ioengine = std::string(engine_name(job.ioengine));
+  s.iodepth = job.iodepth;
+  for (Direction d : kAllDirections) {
+    const int i = index_of(d);
+    std::uint64_t lo = job.bs[i], hi = job.bs[i];
+    if (job.bsrange[i].min) {
+      lo = job.bsrange[i].min;
+      hi = job.bsrange[i].max;
+    }
+    if (!job.bssplit[i].empty()) {
+      lo = hi = job.bssplit[i].front().size;
+      for (const auto& e : job.bssplit[i]) {
+        lo = std::min(lo, e.size);
+        hi = std::max(hi, e.size);
+      }
+    }
+    s.bs_min[i] = lo;
+    s.bs_max[i] = hi;
+  }
+  s.percentile_list = job.percentile_list;
+  s.clat_percentiles = job.clat_percentiles;
+  s.lat_percentiles = job.lat_percentiles;
+  s.slat_percentiles = job.slat_percentiles;
+  s.kb_base = job.kb_base;
+  s.time_based = job.time_based;
+  return s;
+}
+
+}  // namespace
+
+Worker::Worker(JobInstance instance, std::vector<TargetFile> targets, WorkerConfig config)
+    : instance_(std::move(instance)), targets_(std::move(targets)), config_(config) {
+  result_.name = instance_.spec.name;
+  result_.description = instance_.spec.description;
+  result_.jobnum = instance_.jobnum;
+  result_.groupid = instance_.groupid;
+  result_.settings = settings_of(instance_.spec);
+  result_.options = instance_.spec.given_options;
+}
+
+Worker::~Worker() = default;
+
+void Worker::prepare() {
+  loop_ = std::make_unique<Loop>(instance_, targets_, config_.series_interval_ns);
+  loop_->io.prepare();
+}
+
+std::uint64_t Worker::planned_bytes() const noexcept { return loop_ ? loop_->io.planned_bytes() : 0; }
+
+void Worker::run(const StartGate& gate) noexcept {
+  gate.wait();
+  try {
+    loop_->io.run(result_, live_);
+  } catch (const std::exception& e) {
+    if (result_.error == 0) result_.error = EIO;
+    result_.error_message = e.what();
+    live_.finished.store(true, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace sluice

@@ -1,0 +1,62 @@
+#pragma once
+// Worker: runs one job clone on its own thread, from the start event to its end (size, runtime, number_ios,
+// error, max_latency or a stop request), and fills its JobResult. Owns its engine, io pool, buffers, pattern
+// and statistics: nothing on the per-io path is shared or locked.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "run/live_counters.h"
+#include "run/plan.h"
+#include "stats/result.h"
+#include "target/target_file.h"
+
+namespace sluice {
+
+// All workers of a group wait on one start event, so they begin together (diskspd's rule).
+class StartGate {
+ public:
+  void open() noexcept;
+  void wait() const noexcept;
+
+ private:
+  std::atomic<bool> open_{false};
+};
+
+struct WorkerConfig {
+  std::uint64_t series_interval_ns = 1'000'000'000ull;
+};
+
+class Worker {
+ public:
+  // targets: opened files (fd set) of this clone; the worker does not close them.
+  Worker(JobInstance instance, std::vector<TargetFile> targets, WorkerConfig config);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // Creates the engine and buffers (may throw UserError); call before starting the thread.
+  void prepare();
+  // The thread body: waits for the gate, runs, fills the result. Never throws: failures end up in the
+  // result's error fields.
+  void run(const StartGate& gate) noexcept;
+
+  const LiveCounters& live() const noexcept { return live_; }
+  const JobInstance& instance() const noexcept { return instance_; }
+  std::vector<TargetFile>& targets() noexcept { return targets_; }
+  std::uint64_t planned_bytes() const noexcept;
+  JobResult take_result() { return std::move(result_); }
+
+ private:
+  struct Loop;
+  JobInstance instance_;
+  std::vector<TargetFile> targets_;
+  WorkerConfig config_;
+  LiveCounters live_;
+  JobResult result_;
+  std::unique_ptr<Loop> loop_;
+};
+
+}  // namespace sluice

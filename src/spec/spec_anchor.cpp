@@ -1,1 +1,0 @@
-namespace sluice { int spec_module_anchor = 0; }

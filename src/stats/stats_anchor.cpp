@@ -1,1 +1,0 @@
-namespace sluice { int stats_module_anchor = 0; }

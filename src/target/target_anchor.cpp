@@ -1,1 +1,0 @@
-namespace sluice { int target_module_anchor = 0; }

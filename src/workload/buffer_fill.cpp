@@ -1,0 +1,58 @@
+#include "workload/buffer_fill.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace sluice {
+
+namespace {
+constexpr std::size_t kCompressChunk = 4096;
+
+void fill_random(unsigned char* data, std::size_t length, Rng& rng) noexcept {
+  std::size_t i = 0;
+  for (; i + 8 <= length; i += 8) {
+    const std::uint64_t word = rng.next();
+    std::memcpy(data + i, &word, 8);
+  }
+  if (i < length) {
+    const std::uint64_t word = rng.next();
+    std::memcpy(data + i, &word, length - i);
+  }
+}
+}  // namespace
+
+BufferFillPolicy BufferFillPolicy::from_job(const JobSpec& job) {
+  BufferFillPolicy policy;
+  policy.refill_each_write = job.refill_buffers;
+  if (job.zero_buffers || job.buffer_compress_percentage >= 100) {
+    policy.content = BufferContent::kZero;  // fio turns 100% compressible into zero_buffers too
+  } else if (job.buffer_compress_percentage > 0) {
+    policy.content = BufferContent::kCompressible;
+    policy.compress_percentage = job.buffer_compress_percentage;
+    // fio refills compressible buffers per write unless refill_buffers was given explicitly, so the
+    // data written over the whole file compresses as asked, not just one repeated buffer.
+    if (job.given_options.count("refill_buffers") == 0) policy.refill_each_write = true;
+  }
+  return policy;
+}
+
+void fill_buffer(void* data, std::size_t length, const BufferFillPolicy& policy, Rng& rng) noexcept {
+  auto* bytes = static_cast<unsigned char*>(data);
+  switch (policy.content) {
+    case BufferContent::kZero: std::memset(bytes, 0, length); return;
+    case BufferContent::kRandom: fill_random(bytes, length, rng); return;
+    case BufferContent::kCompressible: {
+      // In each 4 KiB chunk: random bytes first, then compress_percentage percent of zeros.
+      const std::size_t percent = std::min<std::size_t>(policy.compress_percentage, 100);
+      for (std::size_t at = 0; at < length; at += kCompressChunk) {
+        const std::size_t chunk = std::min(kCompressChunk, length - at);
+        const std::size_t random_part = chunk - chunk * percent / 100;
+        fill_random(bytes + at, random_part, rng);
+        std::memset(bytes + at + random_part, 0, chunk - random_part);
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace sluice

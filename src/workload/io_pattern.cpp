@@ -1,0 +1,350 @@
+// IoPattern implementation. Choices worth knowing (fio semantics unless said):
+//  - Files are served round robin, one io each (fio's file_service_type=roundrobin).
+//  - Sequential: each file keeps a position per direction (fio's last_pos[ddir]), so in rw/readwrite the
+//    reads and the writes each walk the file from its start. An io never crosses the region end: when the
+//    next one would, a shorter configured size that fits is used, else that file's pass ends.
+//  - rw_sequential_run ("rw=...:N", fio's offset modifier): for sequential modes N is a byte count added
+//    after each io, making holes ("rw=write:4k" skips 4 KiB after every write; the parser stores the size);
+//    for random modes a new random offset is drawn every N ios and the N-1 between continue sequentially
+//    from it (fio's default rw_sequencer=sequential).
+//  - Random with the map (default): the region is cut in units of the granularity g (gcd of every length
+//    and alignment); each unit is used once per pass. As in fio, an io that would overlap used units is
+//    shortened to the free run at its start. norandommap: uniform offsets, repeats allowed. Non-uniform
+//    distributions never use the map (fio turns norandommap on for them).
+//  - End (not time_based): after `loops` passes over all files, after (io_size or the sum of the regions)
+//    x loops bytes, or after number_ios ios, whichever comes first. The last io is shortened to a
+//    configured size that keeps the byte total exact. With io_size (or time_based) a file whose pass ends
+//    starts over at once, so io_size may exceed the region, as in fio.
+//  - Seeds: direction, size and offset choices use independent streams, so changing rwmixread or bs does
+//    not change the offset sequence's randomness.
+#include "workload/io_pattern.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "workload/block_size_chooser.h"
+#include "workload/distributions.h"
+#include "workload/random_map.h"
+#include "workload/rng.h"
+
+namespace sluice {
+
+namespace {
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) noexcept {
+  std::uint64_t z = seed ^ (stream * 0xd1b54a32d192ed03ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+struct IoPattern::Impl {
+  enum class Outcome { kIssued, kPassDone };
+
+  struct FileState {
+    FileRegion region;
+    std::uint64_t units = 0;                 // region.length / granularity
+    PerDirection<std::uint64_t> position{};  // relative offset of the next sequential io
+    PerDirection<std::uint32_t> run_left{};  // random: ios left in the current sequential run
+    bool done = false;
+    RandomMap map;
+    BlockDistribution distribution;
+  };
+
+  // --- configuration
+  bool random = false;
+  bool mixed = false;
+  Direction only_direction = Direction::kRead;
+  std::uint32_t rwmixread = 50;
+  bool use_map = false;
+  bool use_distribution = false;
+  std::uint64_t hole = 0;        // sequential: bytes skipped after each io
+  std::uint32_t run_length = 1;  // random: ios per random offset
+  bool wrap = false;             // a file whose pass ends starts over at once
+  std::uint32_t loops = 1;
+  std::uint64_t budget = 0;      // bytes; 0 = unlimited
+  std::uint64_t max_ios = 0;     // 0 = unlimited
+  std::uint64_t granularity = 4096;
+  PerDirection<BlockSizeChooser> choosers;
+  PerDirection<bool> active{};
+  std::uint64_t planned = 0;
+
+  // --- state
+  Rng direction_rng;
+  Rng size_rng;
+  Rng offset_rng;
+  std::vector<FileState> files;
+  std::size_t next_file = 0;
+  std::size_t files_done = 0;
+  std::uint32_t passes_done = 0;
+  std::uint64_t bytes_done = 0;
+  std::uint64_t ios_done = 0;
+  bool finished = false;
+
+  Impl(const JobSpec& job, std::vector<FileRegion> regions, std::uint64_t seed);
+  void configure_choosers(const JobSpec& job);
+  void compute_planned(const JobSpec& job);
+  bool next(NextIo& out) noexcept;
+  Direction pick_direction() noexcept;
+  bool start_new_pass() noexcept;
+  void reset_file(FileState& file) noexcept;
+  Outcome sequential(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  Outcome random_io(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  bool continue_run(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  bool pick_from_map(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  void pick_free_offset(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+};
+
+IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::uint64_t seed)
+    : direction_rng(derive_seed(seed, 1)), size_rng(derive_seed(seed, 2)), offset_rng(derive_seed(seed, 3)) {
+  random = job.is_random();
+  mixed = job.is_mixed();
+  only_direction = job.does_trims() ? Direction::kTrim : (job.does_writes() ? Direction::kWrite : Direction::kRead);
+  rwmixread = std::min<std::uint32_t>(job.rwmixread, 100);
+  active[index_of(Direction::kRead)] = job.does_reads();
+  active[index_of(Direction::kWrite)] = job.does_writes();
+  active[index_of(Direction::kTrim)] = job.does_trims();
+  configure_choosers(job);
+
+  use_distribution = random && job.random_distribution.kind != DistributionKind::kRandom;
+  use_map = random && !job.norandommap && !use_distribution;
+  if (random) run_length = std::max<std::uint32_t>(job.rw_sequential_run, 1);
+  else hole = job.rw_sequential_run;
+  wrap = job.time_based || job.io_size != 0;
+  loops = std::max<std::uint32_t>(job.loops, 1);
+  max_ios = job.number_ios;
+
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    FileState file;
+    file.region = regions[i];
+    file.units = regions[i].length / granularity;
+    if (use_map) file.map = RandomMap(file.units);
+    if (use_distribution) {
+      file.distribution = BlockDistribution(job.random_distribution, file.units, derive_seed(seed, 100 + i));
+    }
+    total += regions[i].length;
+    files.push_back(std::move(file));
+  }
+  if (!job.time_based) budget = (job.io_size != 0 ? job.io_size : total) * loops;
+  if (!job.time_based && budget == 0) finished = true;
+  if (files.empty()) finished = true;
+  compute_planned(job);
+}
+
+void IoPattern::Impl::configure_choosers(const JobSpec& job) {
+  std::uint64_t g = 0;
+  for (Direction d : kAllDirections) {
+    const int i = index_of(d);
+    choosers[i] = BlockSizeChooser(job.bs[i], job.bsrange[i], job.bssplit[i], job.blockalign[i]);
+    if (active[i]) g = std::gcd(g, std::uint64_t{choosers[i].granularity()});
+  }
+  granularity = g == 0 ? 4096 : g;
+}
+
+void IoPattern::Impl::compute_planned(const JobSpec& job) {
+  if (job.time_based || finished) return;
+  planned = budget;
+  if (!wrap && !random && !mixed && hole != 0) {
+    // Holes: a pass moves length + hole per io (exact for a fixed block size, an estimate otherwise).
+    const auto& chooser = choosers[index_of(only_direction)];
+    std::uint64_t pass = 0;
+    for (const auto& file : files) {
+      if (file.region.length < chooser.min()) continue;
+      const auto ios = (file.region.length - chooser.min()) / (chooser.min() + hole) + 1;
+      pass += ios * chooser.min();
+    }
+    planned = std::min(planned, pass * loops);
+  }
+  if (max_ios != 0) {
+    double mean = choosers[index_of(only_direction)].mean();
+    if (mixed) {
+      mean = (rwmixread * choosers[index_of(Direction::kRead)].mean() +
+              (100 - rwmixread) * choosers[index_of(Direction::kWrite)].mean()) / 100.0;
+    }
+    planned = std::min<std::uint64_t>(planned, static_cast<std::uint64_t>(static_cast<double>(max_ios) * mean));
+  }
+}
+
+Direction IoPattern::Impl::pick_direction() noexcept {
+  if (!mixed) return only_direction;
+  return direction_rng.below(100) < rwmixread ? Direction::kRead : Direction::kWrite;
+}
+
+void IoPattern::Impl::reset_file(FileState& file) noexcept {
+  file.position = {};
+  file.run_left = {};
+  file.done = false;
+  if (use_map) file.map.reset();
+}
+
+bool IoPattern::Impl::start_new_pass() noexcept {
+  ++passes_done;
+  if (!wrap && passes_done >= loops) return false;
+  for (auto& file : files) reset_file(file);
+  files_done = 0;
+  return true;
+}
+
+bool IoPattern::Impl::next(NextIo& out) noexcept {
+  if (finished) return false;
+  if ((max_ios != 0 && ios_done >= max_ios) || (budget != 0 && bytes_done >= budget)) {
+    finished = true;
+    return false;
+  }
+  const Direction direction = pick_direction();
+  const auto& chooser = choosers[index_of(direction)];
+  std::uint32_t length = chooser.choose(size_rng);
+  if (budget != 0 && length > budget - bytes_done) length = chooser.largest_fitting(budget - bytes_done);
+  // Each file gets at most two tries (once before and once after a new pass starts).
+  for (std::size_t attempt = 0; length != 0 && attempt < 2 * files.size() + 1; ++attempt) {
+    while (files[next_file].done) next_file = (next_file + 1) % files.size();
+    const std::size_t index = next_file;
+    next_file = (next_file + 1) % files.size();
+    FileState& file = files[index];
+    out.length = length;
+    const Outcome outcome =
+        random ? random_io(file, direction, length, out) : sequential(file, direction, length, out);
+    if (outcome == Outcome::kIssued) {
+      out.direction = direction;
+      out.file_index = static_cast<int>(index);
+      bytes_done += out.length;
+      ++ios_done;
+      return true;
+    }
+    file.done = true;
+    if (++files_done == files.size() && !start_new_pass()) break;
+  }
+  finished = true;
+  return false;
+}
+
+IoPattern::Impl::Outcome IoPattern::Impl::sequential(FileState& file, Direction direction, std::uint32_t length,
+                                                     NextIo& out) noexcept {
+  const int d = index_of(direction);
+  const std::uint64_t region_length = file.region.length;
+  for (int tries = 0; tries < 2; ++tries) {
+    const std::uint64_t position = file.position[d];
+    const std::uint64_t room = position < region_length ? region_length - position : 0;
+    const std::uint32_t fitting = length <= room ? length : choosers[d].largest_fitting(room);
+    if (fitting != 0) {
+      out.offset = file.region.start + position;
+      out.length = fitting;
+      file.position[d] = position + fitting + hole;
+      return Outcome::kIssued;
+    }
+    if (!wrap || position == 0) break;
+    file.position[d] = 0;  // time_based / io_size: this direction starts over (fio resets last_pos)
+  }
+  return Outcome::kPassDone;
+}
+
+IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction direction, std::uint32_t length,
+                                                    NextIo& out) noexcept {
+  const int d = index_of(direction);
+  if (run_length > 1 && file.run_left[d] > 0) {
+    --file.run_left[d];
+    if (continue_run(file, direction, length, out)) return Outcome::kIssued;
+  }
+  if (use_map) {
+    if (!pick_from_map(file, direction, length, out)) {
+      if (!wrap || file.map.free_blocks() == file.map.blocks()) return Outcome::kPassDone;
+      file.map.reset();  // a full map starts a new pass at once (time_based, io_size)
+      if (!pick_from_map(file, direction, length, out)) return Outcome::kPassDone;
+    }
+  } else {
+    const std::uint64_t region_length = file.region.length;
+    if (length > region_length) length = choosers[d].largest_fitting(region_length);
+    if (length == 0) return Outcome::kPassDone;
+    pick_free_offset(file, direction, length, out);
+  }
+  file.run_left[d] = run_length - 1;
+  file.position[d] = out.offset - file.region.start + out.length;
+  return Outcome::kIssued;
+}
+
+// Next io of a sequential run inside a random mode: right after the previous one, if it fits (and, with
+// the map, if its start is still free). Returns false to fall back to a new random offset.
+bool IoPattern::Impl::continue_run(FileState& file, Direction direction, std::uint32_t length,
+                                   NextIo& out) noexcept {
+  const std::uint64_t position = file.position[index_of(direction)];
+  if (position + length > file.region.length) return false;
+  if (use_map) {
+    const std::uint64_t unit = position / granularity;
+    const std::uint64_t run = file.map.free_run(unit, length / granularity);
+    if (run == 0) return false;
+    file.map.take(unit, run);
+    length = static_cast<std::uint32_t>(run * granularity);
+  }
+  out.offset = file.region.start + position;
+  out.length = length;
+  file.position[index_of(direction)] = position + length;
+  return true;
+}
+
+// Uniform random (norandommap) or distribution-driven offset, aligned, never crossing the region end.
+void IoPattern::Impl::pick_free_offset(FileState& file, Direction direction, std::uint32_t length,
+                                       NextIo& out) noexcept {
+  const std::uint64_t align = choosers[index_of(direction)].alignment();
+  const std::uint64_t last_start = (file.region.length - length) / align * align;
+  std::uint64_t offset;
+  if (use_distribution) {
+    offset = file.distribution(offset_rng) * granularity / align * align;
+    offset = std::min(offset, last_start);
+  } else {
+    offset = offset_rng.below(last_start / align + 1) * align;
+  }
+  out.offset = file.region.start + offset;
+  out.length = length;
+}
+
+// A random free unit (fio: pick a random block, and if it is taken, the next free one after it), aligned
+// for the direction; the io is shortened to the free run there. False when no aligned unit is free.
+bool IoPattern::Impl::pick_from_map(FileState& file, Direction direction, std::uint32_t length,
+                                    NextIo& out) noexcept {
+  RandomMap& map = file.map;
+  if (map.free_blocks() == 0) return false;
+  const std::uint64_t step = choosers[index_of(direction)].alignment() / granularity;
+  std::uint64_t unit = offset_rng.below(map.blocks());
+  unit -= unit % step;
+  for (int wraps = 0; wraps < 2;) {
+    unit = map.next_free(unit);
+    if (unit == RandomMap::kNone) {
+      unit = 0;
+      ++wraps;
+      continue;
+    }
+    if (unit % step != 0) {
+      unit += step - unit % step;
+      continue;
+    }
+    const std::uint64_t run = map.free_run(unit, std::max<std::uint64_t>(length / granularity, 1));
+    map.take(unit, run);
+    out.offset = file.region.start + unit * granularity;
+    out.length = static_cast<std::uint32_t>(run * granularity);
+    return true;
+  }
+  return false;
+}
+
+// ---- IoPattern
+
+IoPattern::IoPattern(const JobSpec& job, std::vector<FileRegion> regions, std::uint64_t seed)
+    : impl_(std::make_unique<Impl>(job, std::move(regions), seed)) {}
+IoPattern::~IoPattern() = default;
+IoPattern::IoPattern(IoPattern&&) noexcept = default;
+IoPattern& IoPattern::operator=(IoPattern&&) noexcept = default;
+
+bool IoPattern::next(NextIo& out) noexcept { return impl_->next(out); }
+
+std::uint64_t IoPattern::planned_bytes() const noexcept { return impl_->planned; }
+
+std::uint32_t IoPattern::max_block_size() const noexcept {
+  std::uint32_t largest = 0;
+  for (Direction d : kAllDirections) {
+    if (impl_->active[index_of(d)]) largest = std::max(largest, impl_->choosers[index_of(d)].max());
+  }
+  return largest;
+}
+
+}  // namespace sluice

@@ -1,1 +1,0 @@
-namespace sluice { int workload_module_anchor = 0; }

@@ -1,0 +1,77 @@
+// fio's own json+ consumer, fio_jsonplus_clat2csv, reads sluice's json+ and agrees with its bins.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "report/reporters.h"
+#include "report_test_support.h"
+
+namespace sluice {
+namespace {
+
+constexpr const char* kScript = "/usr/bin/fio_jsonplus_clat2csv";
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "sluice-report-XXXXXX").string();
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+int run_shell(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(JsonPlusClat2Csv, FiosScriptReadsAndValidatesOurBins) {
+  if (access(kScript, X_OK) != 0) GTEST_SKIP() << kScript << " not installed (Debian package fio)";
+  if (run_shell("python3 -c 'import six' >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3-six missing";
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  RunResult run = test::make_run({test::make_job("a", 2000, 1000), test::make_job("b", 0, 300)});
+  const std::string json_path = dir.path() + "/out.json";
+  std::ofstream(json_path) << render_json_text(run, true);
+  const std::string csv_stub = dir.path() + "/lat.csv";
+  const std::string args = json_path + " " + csv_stub + " >/dev/null 2>&1";
+  ASSERT_EQ(run_shell(std::string("python3 ") + kScript + " " + args), 0);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/lat_job0.csv"));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/lat_job1.csv"));
+  EXPECT_EQ(run_shell(std::string("python3 ") + kScript + " --validate " + args), 0);
+}
+
+TEST(JsonPlusClat2Csv, CsvRowsCoverEveryBin) {
+  if (access(kScript, X_OK) != 0) GTEST_SKIP() << kScript << " not installed (Debian package fio)";
+  if (run_shell("python3 -c 'import six' >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3-six missing";
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  JobResult job = test::make_job("a", 100, 0);
+  job.settings.lat_percentiles = false;
+  job.settings.slat_percentiles = false;
+  const std::string json_path = dir.path() + "/out.json";
+  std::ofstream(json_path) << render_json_text(test::make_run({job}), true);
+  ASSERT_EQ(run_shell("python3 " + std::string(kScript) + " " + json_path + " " + dir.path() + "/c.csv >/dev/null 2>&1"), 0);
+  std::ifstream csv(dir.path() + "/c_job0.csv");
+  std::string line;
+  int rows = -1;  // header
+  while (std::getline(csv, line)) ++rows;
+  const nlohmann::json doc = render_json(test::make_run({job}), true);
+  EXPECT_EQ(rows, static_cast<int>(doc.at("jobs").at(0).at("read").at("clat_ns").at("bins").size()));
+}
+
+}  // namespace
+}  // namespace sluice

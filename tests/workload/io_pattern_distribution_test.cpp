@@ -1,0 +1,102 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "workload/io_pattern.h"
+#include "workload_test_helpers.h"
+
+namespace sluice {
+namespace {
+
+using testing::drain;
+using testing::job_for;
+
+constexpr std::uint64_t kBlocks = 10'000;
+
+// Hits per 4 KiB block of a randread job over kBlocks blocks with the given distribution.
+std::vector<double> block_counts(Distribution distribution, std::size_t ios) {
+  JobSpec job = job_for(RwMode::kRandRead);
+  job.random_distribution = distribution;
+  job.time_based = true;
+  IoPattern pattern(job, {{0, kBlocks * 4096}}, 77);
+  std::vector<double> counts(kBlocks, 0.0);
+  for (const auto& io : drain(pattern, ios)) counts[io.offset / 4096] += 1.0;
+  return counts;
+}
+
+// Share of all hits that the hottest `fraction` of the blocks received.
+double hottest_share(std::vector<double> counts, double fraction) {
+  std::sort(counts.begin(), counts.end(), std::greater<>());
+  const auto top = static_cast<std::size_t>(fraction * static_cast<double>(counts.size()));
+  double hot = 0.0;
+  double all = 0.0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    all += counts[i];
+    if (i < top) hot += counts[i];
+  }
+  return hot / all;
+}
+
+TEST(IoPatternDistribution, ZipfTopOnePercentGetsTheZipfShare) {
+  const double theta = 1.2;
+  double top = 0.0;
+  double all = 0.0;
+  for (std::uint64_t k = 1; k <= kBlocks; ++k) {
+    const double p = std::pow(static_cast<double>(k), -theta);
+    all += p;
+    if (k <= kBlocks / 100) top += p;
+  }
+  const double share = hottest_share(block_counts({DistributionKind::kZipf, theta}, 1'000'000), 0.01);
+  EXPECT_NEAR(share, top / all, 0.01);
+}
+
+TEST(IoPatternDistribution, ZipfHotBlocksAreSpreadOverTheRegion) {
+  auto counts = block_counts({DistributionKind::kZipf, 1.2}, 200'000);
+  std::vector<std::size_t> order(counts.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::partial_sort(order.begin(), order.begin() + 20, order.end(),
+                    [&](std::size_t a, std::size_t b) { return counts[a] > counts[b]; });
+  const auto [lowest, highest] = std::minmax_element(order.begin(), order.begin() + 20);
+  EXPECT_GT(*highest - *lowest, kBlocks / 2);
+}
+
+TEST(IoPatternDistribution, ParetoHotFifthGetsEightyPercent) {
+  // fio's pareto:h sends the share h of the ios to the hottest 1-h of the blocks.
+  const double share = hottest_share(block_counts({DistributionKind::kPareto, 0.8}, 1'000'000), 0.2);
+  EXPECT_NEAR(share, 0.8, 0.01);
+}
+
+TEST(IoPatternDistribution, NormalIsCentredWithTheGivenSpread) {
+  auto counts = block_counts({DistributionKind::kNormal, 10.0}, 500'000);
+  double n = 0.0;
+  double sum = 0.0;
+  double sum_squares = 0.0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    const double x = static_cast<double>(i) + 0.5;
+    n += counts[i];
+    sum += counts[i] * x;
+    sum_squares += counts[i] * x * x;
+  }
+  const double mean = sum / n;
+  const double sigma = std::sqrt(sum_squares / n - mean * mean);
+  EXPECT_NEAR(mean, kBlocks / 2.0, kBlocks * 0.005);
+  EXPECT_NEAR(sigma, kBlocks * 0.10, kBlocks * 0.10 * 0.02);
+}
+
+TEST(IoPatternDistribution, NonUniformDistributionDoesNotUseTheMap) {
+  JobSpec job = job_for(RwMode::kRandRead);
+  job.random_distribution = {DistributionKind::kZipf, 1.2};
+  IoPattern pattern(job, {{0, 1000 * 4096}}, 1);
+  auto ios = drain(pattern);
+  ASSERT_EQ(ios.size(), 1000u);  // ends on bytes, not on coverage
+  std::vector<std::uint64_t> offsets;
+  for (const auto& io : ios) offsets.push_back(io.offset);
+  std::sort(offsets.begin(), offsets.end());
+  EXPECT_LT(std::unique(offsets.begin(), offsets.end()) - offsets.begin(), 900);
+}
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,95 @@
+#include <gtest/gtest.h>
+
+#include "workload/io_pattern.h"
+#include "workload_test_helpers.h"
+
+namespace sluice {
+namespace {
+
+using testing::drain;
+using testing::job_for;
+using testing::total_bytes;
+
+TEST(IoPatternSequential, OffsetsIncreaseByBsAndStopAtRegionEnd) {
+  const FileRegion region{8192, 10 * 4096 + 1000};  // the 1000-byte tail cannot hold a block
+  IoPattern pattern(job_for(RwMode::kRead), {region}, 1);
+  auto ios = drain(pattern);
+  ASSERT_EQ(ios.size(), 10u);
+  for (std::size_t i = 0; i < ios.size(); ++i) {
+    EXPECT_EQ(ios[i].direction, Direction::kRead);
+    EXPECT_EQ(ios[i].offset, 8192 + i * 4096);
+    EXPECT_EQ(ios[i].length, 4096u);
+  }
+}
+
+TEST(IoPatternSequential, WriteModeIssuesWrites) {
+  IoPattern pattern(job_for(RwMode::kWrite), {{0, 16384}}, 1);
+  auto ios = drain(pattern);
+  ASSERT_EQ(ios.size(), 4u);
+  for (const auto& io : ios) EXPECT_EQ(io.direction, Direction::kWrite);
+}
+
+TEST(IoPatternSequential, MixedModeKeepsOnePositionPerDirection) {
+  JobSpec job = job_for(RwMode::kReadWrite);
+  IoPattern pattern(job, {{0, 1 << 20}}, 5);
+  std::uint64_t next_read = 0;
+  std::uint64_t next_write = 0;
+  for (const auto& io : drain(pattern)) {
+    std::uint64_t& expected = io.direction == Direction::kRead ? next_read : next_write;
+    EXPECT_EQ(io.offset, expected);
+    expected += io.length;
+  }
+  EXPECT_GT(next_read, 0u);
+  EXPECT_GT(next_write, 0u);
+  EXPECT_EQ(next_read + next_write, 1u << 20);  // both directions together do `size` bytes
+}
+
+TEST(IoPatternSequential, OffsetModifierSkipsBytesAfterEachIo) {
+  JobSpec job = job_for(RwMode::kWrite);
+  job.rw_sequential_run = 4096;  // rw=write:4k
+  IoPattern pattern(job, {{0, 64 * 1024}}, 1);
+  auto ios = drain(pattern);
+  ASSERT_EQ(ios.size(), 8u);
+  for (std::size_t i = 0; i < ios.size(); ++i) EXPECT_EQ(ios[i].offset, i * 8192);
+  EXPECT_EQ(pattern.planned_bytes(), 8u * 4096);
+}
+
+TEST(IoPatternSequential, BsrangeNeverCrossesTheRegionEnd) {
+  JobSpec job = job_for(RwMode::kRead);
+  job.bsrange[0] = {4096, 65536};
+  const FileRegion region{4096, 1000 * 4096 + 512};
+  IoPattern pattern(job, {region}, 9);
+  auto ios = drain(pattern);
+  std::uint64_t expected_offset = region.start;
+  for (const auto& io : ios) {
+    EXPECT_EQ(io.offset, expected_offset);
+    EXPECT_LE(io.offset + io.length, region.start + region.length);
+    expected_offset += io.length;
+  }
+  EXPECT_EQ(total_bytes(ios), 1000u * 4096);  // the last ios shrink to fit; the 512-byte tail is left
+}
+
+TEST(IoPatternSequential, FilesAreServedRoundRobinEachFromItsOwnStart) {
+  std::vector<FileRegion> regions{{0, 8 * 4096}, {1 << 20, 8 * 4096}, {4096, 8 * 4096}};
+  IoPattern pattern(job_for(RwMode::kWrite), regions, 1);
+  auto ios = drain(pattern);
+  ASSERT_EQ(ios.size(), 24u);
+  for (std::size_t i = 0; i < ios.size(); ++i) {
+    const std::size_t file = i % 3;
+    EXPECT_EQ(ios[i].file_index, static_cast<int>(file));
+    EXPECT_EQ(ios[i].offset, regions[file].start + (i / 3) * 4096);
+  }
+}
+
+TEST(IoPatternSequential, TimeBasedWrapsToTheRegionStart) {
+  JobSpec job = job_for(RwMode::kRead);
+  job.time_based = true;
+  IoPattern pattern(job, {{4096, 4 * 4096}}, 1);
+  auto ios = drain(pattern, 10);
+  ASSERT_EQ(ios.size(), 10u);
+  for (std::size_t i = 0; i < ios.size(); ++i) EXPECT_EQ(ios[i].offset, 4096 + (i % 4) * 4096);
+  EXPECT_EQ(pattern.planned_bytes(), 0u);
+}
+
+}  // namespace
+}  // namespace sluice
