@@ -12,22 +12,22 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string percentile_key(double p) { return fmt::format("{:.6f}", finite_or_zero(p)); }
+std::string percentile_key(double p) { return fmt::format("{:.6f}", json_float(p)); }
 
 // bw_* in KiB/s and iops_* from the per-interval samples; integers where fio writes integers.
 void add_sample_stats(ojson& out, const DirectionStats& dir, std::uint64_t group_agg_bw_bytes) {
   const Moments& bw = dir.bw_samples;
   const Moments& iops = dir.iops_samples;
-  out["bw_min"] = static_cast<std::uint64_t>(finite_or_zero(bw.min()) / 1024.0);
-  out["bw_max"] = static_cast<std::uint64_t>(finite_or_zero(bw.max()) / 1024.0);
-  out["bw_agg"] = bw.count() ? percent_of_group(bw.mean(), group_agg_bw_bytes) : 0.0;
-  out["bw_mean"] = finite_or_zero(bw.mean() / 1024.0);
-  out["bw_dev"] = finite_or_zero(bw.stddev() / 1024.0);
+  out["bw_min"] = static_cast<std::uint64_t>(json_float(bw.min()) / 1024.0);
+  out["bw_max"] = static_cast<std::uint64_t>(json_float(bw.max()) / 1024.0);
+  out["bw_agg"] = bw.count() ? json_float(percent_of_group(bw.mean(), group_agg_bw_bytes)) : 0.0;
+  out["bw_mean"] = json_float(bw.mean() / 1024.0);
+  out["bw_dev"] = json_float(bw.stddev() / 1024.0);
   out["bw_samples"] = bw.count();
-  out["iops_min"] = static_cast<std::uint64_t>(finite_or_zero(iops.min()));
-  out["iops_max"] = static_cast<std::uint64_t>(finite_or_zero(iops.max()));
-  out["iops_mean"] = finite_or_zero(iops.mean());
-  out["iops_stddev"] = finite_or_zero(iops.stddev());
+  out["iops_min"] = static_cast<std::uint64_t>(json_float(iops.min()));
+  out["iops_max"] = static_cast<std::uint64_t>(json_float(iops.max()));
+  out["iops_mean"] = json_float(iops.mean());
+  out["iops_stddev"] = json_float(iops.stddev());
   out["iops_samples"] = iops.count();
 }
 
@@ -40,7 +40,7 @@ ojson direction_json(const JobResult& job, Direction d, const GroupDirectionTota
   out["io_kbytes"] = dir.bytes >> 10;
   out["bw_bytes"] = r.bw_bytes;
   out["bw"] = r.bw_kib;
-  out["iops"] = r.iops;
+  out["iops"] = json_float(r.iops);
   out["runtime"] = r.runtime_ms;
   out["total_ios"] = dir.ios;
   out["short_ios"] = dir.short_ios;
@@ -63,7 +63,7 @@ template <std::size_t N, std::size_t M>
 ojson labelled(const std::array<std::string_view, N>& labels, const std::array<double, M>& values) {
   static_assert(N == M);
   ojson out = ojson::object();
-  for (std::size_t i = 0; i < N; ++i) out[std::string(labels[i])] = finite_or_zero(values[i]);
+  for (std::size_t i = 0; i < N; ++i) out[std::string(labels[i])] = json_float(values[i]);
   return out;
 }
 
@@ -75,7 +75,7 @@ std::uint64_t sum_of(const std::array<std::uint64_t, 7>& a) {
 
 double cpu_percent(double seconds, std::uint64_t runtime_ns) {
   if (runtime_ns == 0) return 0.0;
-  return finite_or_zero(100.0 * seconds * 1e9 / static_cast<double>(runtime_ns));
+  return json_float(100.0 * seconds * 1e9 / static_cast<double>(runtime_ns));
 }
 
 void add_depth_and_latency(ojson& out, const JobResult& job) {
@@ -109,10 +109,10 @@ ojson latency_json(const LatencyStat& stat, bool with_percentiles, const std::ve
                    bool json_plus) {
   const Moments& m = stat.moments;
   ojson out = ojson::object();
-  out["min"] = static_cast<std::uint64_t>(finite_or_zero(m.min()));
-  out["max"] = static_cast<std::uint64_t>(finite_or_zero(m.max()));
-  out["mean"] = finite_or_zero(m.mean());
-  out["stddev"] = finite_or_zero(m.stddev());
+  out["min"] = static_cast<std::uint64_t>(json_float(m.min()));
+  out["max"] = static_cast<std::uint64_t>(json_float(m.max()));
+  out["mean"] = json_float(m.mean());
+  out["stddev"] = json_float(m.stddev());
   out["N"] = m.count();
   const LatencyHistogram& h = stat.histogram;
   if (!with_percentiles || h.total() == 0) return out;

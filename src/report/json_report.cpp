@@ -35,15 +35,15 @@ ojson disk_json(const DiskUtilization& d) {
   out["read_ticks"] = d.read_ticks_ms;
   out["write_ticks"] = d.write_ticks_ms;
   out["in_queue"] = d.in_queue_ms;
-  out["util"] = report::finite_or_zero(d.util_percent);
+  out["util"] = report::json_float(d.util_percent);
   return out;
 }
 
 ojson interval_json(const IntervalSample& s, double interval_s) {
   ojson out = ojson::object();
-  out["iops"] = report::finite_or_zero(static_cast<double>(s.ops) / interval_s);
-  out["bw_bytes"] = report::finite_or_zero(static_cast<double>(s.bytes) / interval_s);
-  out["lat_mean_ns"] = s.ops ? static_cast<double>(s.lat_sum_ns) / static_cast<double>(s.ops) : 0.0;
+  out["iops"] = report::json_float(static_cast<double>(s.ops) / interval_s);
+  out["bw_bytes"] = report::json_float(static_cast<double>(s.bytes) / interval_s);
+  out["lat_mean_ns"] = s.ops ? report::json_float(static_cast<double>(s.lat_sum_ns) / static_cast<double>(s.ops)) : 0.0;
   out["lat_p99_ns"] = s.lat_p99_ns;
   return out;
 }

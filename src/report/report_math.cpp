@@ -28,6 +28,26 @@ const LatencyHistogram& completion_histogram(const DirectionStats& dir) noexcept
   return dir.clat.histogram.total() > 0 ? dir.clat.histogram : dir.lat.histogram;
 }
 
+// Under group_reporting the entry's iops / bw samples describe the group's summed rate per interval (fio's
+// group entry shows the group's rate, not a typical job's): they are derived from the merged (summed) time
+// series the same way the runner derives a job's own samples from its series.
+void resample_from_series(JobResult& job) {
+  const TimeSeries& series = job.series;
+  if (series.size() == 0 || series.interval_ns() == 0) return;
+  const double interval_s = static_cast<double>(series.interval_ns()) / 1e9;
+  for (Direction d : kAllDirections) {
+    DirectionStats& dir = job.dirs[static_cast<std::size_t>(index_of(d))];
+    if (dir.ios == 0) continue;
+    dir.iops_samples.reset();
+    dir.bw_samples.reset();
+    for (const PerDirection<IntervalSample>& sample : series.samples()) {
+      const IntervalSample& s = sample[static_cast<std::size_t>(index_of(d))];
+      dir.iops_samples.add(static_cast<double>(s.ops) / interval_s);
+      dir.bw_samples.add(static_cast<double>(s.bytes) / interval_s);
+    }
+  }
+}
+
 }  // namespace
 
 DirectionRates direction_rates(const JobResult& job, Direction d) {
@@ -124,6 +144,7 @@ std::vector<ReportedJob> reported_jobs(const GroupResult& group) {
       runtime_ns += job.runtime_ns;
     }
     out.push_back({group.aggregate(), clones, runtime_ns});
+    resample_from_series(out.back().job);
     return out;
   }
   out.reserve(group.jobs.size());

@@ -15,6 +15,12 @@ namespace sluice::report {
 // Reports never carry NaN or infinity (nlohmann would write null): such values become 0.
 inline double finite_or_zero(double x) noexcept { return std::isfinite(x) ? x : 0.0; }
 
+// A float for the JSON reports: finite, and rounded to 6 decimals as fio prints its floats ("%.6f").
+inline double json_float(double x) noexcept {
+  x = finite_or_zero(x);
+  return std::fabs(x) < 1e12 ? std::round(x * 1e6) / 1e6 : x;
+}
+
 // Nanoseconds to whole milliseconds, rounded to nearest (fio reports runtimes in ms).
 inline std::uint64_t ns_to_ms(std::uint64_t ns) noexcept { return (ns + 500'000) / 1'000'000; }
 

@@ -1,5 +1,6 @@
 // One job's section of the normal output, in fio's layout.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -119,6 +120,18 @@ void append_depths(std::string& out, const JobResult& job) {
   out += fmt::format("     latency   : target=0, window=0, percentile=100.00%, depth={}\n", job.settings.iodepth);
 }
 
+// Decimals that show every entry of the percentile list exactly (2 for fio's default list, up to 6):
+// "99.999th", not "100.00th".
+int percentile_decimals(const std::vector<double>& list) {
+  int decimals = 2;
+  for (double p : list) {
+    while (decimals < 6 && std::fabs(p * std::pow(10.0, decimals) - std::round(p * std::pow(10.0, decimals))) > 1e-6) {
+      ++decimals;
+    }
+  }
+  return decimals;
+}
+
 double cpu_percent(double seconds, std::uint64_t runtime_ns) {
   if (runtime_ns == 0) return 0.0;
   return finite_or_zero(100.0 * seconds * 1e9 / static_cast<double>(runtime_ns));
@@ -134,11 +147,13 @@ void append_percentile_table(std::string& out, const LatencyHistogram& h, const 
   const LatencyUnit unit = percentile_table_unit(*min_it, *max_it);
   const auto scaled = [&](std::uint64_t v) { return (v + unit.divisor - 1) / unit.divisor; };
   const std::size_t width = std::max<std::size_t>(5, std::to_string(scaled(*max_it)).size());
+  const int decimals = percentile_decimals(list);
   out += fmt::format("    {} percentiles ({}):\n", name, unit.name);
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (i % 4 == 0) out += "     |";
     const bool last = i + 1 == values.size();
-    out += fmt::format(" {:5.2f}th=[{:>{}}]{}", list[i], scaled(values[i]), width, last ? "" : ",");
+    out += fmt::format(" {:{}.{}f}th=[{:>{}}]{}", list[i], decimals + 3, decimals, scaled(values[i]), width,
+                       last ? "" : ",");
     if (last || i % 4 == 3) out += "\n";
   }
 }

@@ -119,6 +119,8 @@ void IoLoop::prepare() {
 
 void IoLoop::begin_measuring(std::uint64_t now) {
   measuring_ = true;
+  // The measured window is runtime long from here, however late after ramp_time the loop noticed.
+  if (job_.runtime.count() > 0) end_ns_ = now + static_cast<std::uint64_t>(job_.runtime.count());
   live_->measuring.store(true, std::memory_order_relaxed);
   result_->start_ns = now;
   next_interval_ns_ = now + series_interval_ns_;
@@ -178,7 +180,9 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
 
 void IoLoop::fill_and_submit() {
   waiting_for_rate_ = false;
-  while (!free_units_.empty() && !sync_due_) {
+  // At most one queue's worth per turn: a synchronous engine frees its unit inside submit(), and the main
+  // loop must get to check the clock and the stop request between ios.
+  for (std::uint32_t issued = 0; issued < depth_ && !free_units_.empty() && !sync_due_; ++issued) {
     if (!has_pending_) {
       if (pattern_done_) break;
       if (!pattern_.next(pending_)) { pattern_done_ = true; break; }
@@ -211,7 +215,9 @@ void IoLoop::fill_and_submit() {
       }
     }
     batch_.push_back(unit);
-    if (batch_.size() >= submit_batch_size_) submit_batch();
+    // iodepth_batch_submit=N > 1 submits in groups of N; by default every io that is ready now goes in one
+    // call, which delays none of them and saves a syscall per io.
+    if (submit_batch_size_ > 1 && batch_.size() >= submit_batch_size_) submit_batch();
   }
   if (!batch_.empty()) submit_batch();
 }

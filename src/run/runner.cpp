@@ -71,7 +71,9 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     const JobInstance& instance = group.jobs[i];
     std::vector<TargetFile>& targets = targets_of_job[i];
     std::vector<TargetFile> to_lay_out;
+    const bool null_engine = instance.spec.ioengine == EngineKind::kNull;
     for (const TargetFile& t : targets) {
+      if (null_engine) break;
       if (!laid_out.count(t.path)) to_lay_out.push_back(t);
     }
     if (!to_lay_out.empty()) {
@@ -83,7 +85,7 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
         }
       }
     }
-    open_targets(targets, instance.spec);
+    if (!null_engine) open_targets(targets, instance.spec);
     auto worker = std::make_unique<Worker>(instance, targets, WorkerConfig{static_cast<std::uint64_t>(options.series_interval.count())});
     worker->prepare();
     prepared.workers.push_back(std::move(worker));
@@ -135,12 +137,28 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
   return result;
 }
 
+// The null engine does no I/O: its "file" is a region of `size` bytes that no one opens.
+std::vector<TargetFile> null_targets(const JobSpec& job) {
+  if (job.size.bytes == 0) {
+    throw UserError(fmt::format("job {}: ioengine=null needs --size (the amount of pretend I/O)", job.name));
+  }
+  const std::uint32_t files = std::max<std::uint32_t>(1, job.nrfiles);
+  std::vector<TargetFile> targets(files);
+  for (std::uint32_t i = 0; i < files; ++i) {
+    targets[i].path = fmt::format("(null:{}.{}.{})", job.name, 0, i);
+    targets[i].size = job.size.bytes / files;
+    targets[i].region_length = targets[i].size;
+  }
+  return targets;
+}
+
 std::vector<std::string> all_paths(const std::vector<std::vector<std::vector<TargetFile>>>& targets) {
   std::vector<std::string> paths;
   std::set<std::string> seen;
   for (const auto& group : targets) {
     for (const auto& job : group) {
       for (const TargetFile& t : job) {
+        if (t.fd < 0 && t.path.rfind("(null", 0) == 0) continue;
         if (seen.insert(t.path).second) paths.push_back(t.path);
       }
     }
@@ -164,8 +182,9 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   target_options.allow_destructive = options.allow_destructive;
   for (std::size_t g = 0; g < plan.size(); ++g) {
     for (const JobInstance& instance : plan[g].jobs) {
-      std::vector<TargetFile> files;
-      if (instance.spec.ioengine != EngineKind::kNull) files = resolve_targets(instance.spec, instance.jobnum);
+      std::vector<TargetFile> files = instance.spec.ioengine == EngineKind::kNull
+                                          ? null_targets(instance.spec)
+                                          : resolve_targets(instance.spec, instance.jobnum);
       if (instance.spec.does_writes() || instance.spec.does_trims()) {
         for (const TargetFile& t : files) check_write_safety(t, target_options);
       }

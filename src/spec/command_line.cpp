@@ -30,16 +30,15 @@ Argument split_argument(std::string_view arg) {
 }
 
 const std::vector<std::string>& run_level_names() {
-  static const std::vector<std::string> kNames = {"output-format", "output",       "allow-destructive",
-                                                  "parse-only",    "help",         "cmdhelp",
+  static const std::vector<std::string> kNames = {"output-format",   "output",    "allow-destructive",
+                                                  "parse-only",      "help",      "cmdhelp",
                                                   "status-interval", "no-status", "eta"};
   return kNames;
 }
 
 // Run-level options that take a value and may take it from the next argument.
 bool takes_value(std::string_view name) {
-  return name == "output-format" || name == "output" || name == "cmdhelp" || name == "status-interval" ||
-         name == "eta";
+  return name == "output-format" || name == "output" || name == "cmdhelp" || name == "status-interval" || name == "eta";
 }
 
 [[noreturn]] void cli_error(const Argument& arg, std::string_view what) {
@@ -123,8 +122,8 @@ void apply_job_argument(JobSpec& job, const Argument& arg) {
 // --name is seen (globals come first).
 void name_unnamed_logs(JobSpec& job) {
   const std::pair<const char*, std::string JobSpec::*> kLogs[] = {{"write_lat_log", &JobSpec::write_lat_log},
-                                                                   {"write_iops_log", &JobSpec::write_iops_log},
-                                                                   {"write_bw_log", &JobSpec::write_bw_log}};
+                                                                  {"write_iops_log", &JobSpec::write_iops_log},
+                                                                  {"write_bw_log", &JobSpec::write_bw_log}};
   for (const auto& [option, member] : kLogs) {
     const auto it = job.given_options.find(option);
     if (it != job.given_options.end() && it->second.empty()) job.*member = job.name;

@@ -26,8 +26,7 @@ void value_error(const SourcePos& where, std::string_view name, std::string_view
   throw UserError(option_context(where, name, value) + ": " + std::string(what));
 }
 
-std::uint64_t size_value(std::string_view name, std::string_view value, const SourcePos& where,
-                         std::uint32_t kb_base) {
+std::uint64_t size_value(std::string_view name, std::string_view value, const SourcePos& where, std::uint32_t kb_base) {
   const auto bytes = parse_size(value, kb_base);
   if (!bytes) value_error(where, name, value, kNotASize);
   return *bytes;
@@ -40,8 +39,8 @@ std::uint64_t size_part(std::string_view name, std::string_view part, std::strin
   return *bytes;
 }
 
-std::uint64_t unsigned_value(std::string_view name, std::string_view value, const SourcePos& where,
-                             std::uint64_t min, std::uint64_t max) {
+std::uint64_t unsigned_value(std::string_view name, std::string_view value, const SourcePos& where, std::uint64_t min,
+                             std::uint64_t max) {
   const auto number = parse_unsigned(value);
   if (!number) value_error(where, name, value, "not a whole number");
   if (*number < min || *number > max) {

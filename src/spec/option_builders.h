@@ -20,13 +20,12 @@ std::string option_context(const SourcePos& where, std::string_view name, std::s
 inline constexpr std::string_view kNotASize = "not a size; sizes look like 4k, 1m, 10%";
 
 // Value parsers that throw the standard messages.
-std::uint64_t size_value(std::string_view name, std::string_view value, const SourcePos& where,
-                         std::uint32_t kb_base);
+std::uint64_t size_value(std::string_view name, std::string_view value, const SourcePos& where, std::uint32_t kb_base);
 // A size inside a list: parses `part`, but a message quotes the whole value as the user wrote it.
 std::uint64_t size_part(std::string_view name, std::string_view part, std::string_view whole, const SourcePos& where,
                         std::uint32_t kb_base);
-std::uint64_t unsigned_value(std::string_view name, std::string_view value, const SourcePos& where,
-                             std::uint64_t min, std::uint64_t max);
+std::uint64_t unsigned_value(std::string_view name, std::string_view value, const SourcePos& where, std::uint64_t min,
+                             std::uint64_t max);
 bool bool_value(std::string_view name, std::string_view value, const SourcePos& where);
 std::chrono::nanoseconds duration_value(std::string_view name, std::string_view value, const SourcePos& where,
                                         std::chrono::nanoseconds bare_unit);
@@ -39,8 +38,8 @@ std::size_t choice_value(std::string_view name, std::string_view value, const So
 // fio's per-direction lists "r[,w[,t]]": an empty element leaves that direction alone; a last element that is
 // not followed by a comma also applies to the remaining directions ("4k,64k" -> trim 64k; ",64k," -> write only).
 template <typename T, typename Parse>
-void apply_per_direction(PerDirection<T>& target, std::string_view name, std::string_view value,
-                         const SourcePos& where, Parse parse) {
+void apply_per_direction(PerDirection<T>& target, std::string_view name, std::string_view value, const SourcePos& where,
+                         Parse parse) {
   std::vector<std::string_view> parts;
   std::size_t start = 0;
   while (true) {
@@ -57,7 +56,8 @@ void apply_per_direction(PerDirection<T>& target, std::string_view name, std::st
     if (!parts[i].empty()) result[i] = parse(parts[i]);
   }
   if (!parts.back().empty()) {
-    for (std::size_t i = parts.size(); i < static_cast<std::size_t>(kNumDirections); ++i) result[i] = result[parts.size() - 1];
+    for (std::size_t i = parts.size(); i < static_cast<std::size_t>(kNumDirections); ++i)
+      result[i] = result[parts.size() - 1];
   }
   target = result;
 }

@@ -10,16 +10,26 @@ constexpr const char* kCategoryOrder[] = {"target", "workload", "engine", "time"
 
 std::string_view type_name(OptionType type) {
   switch (type) {
-    case OptionType::kString: return "string";
-    case OptionType::kBool: return "bool";
-    case OptionType::kUnsigned: return "integer";
-    case OptionType::kSize: return "size";
-    case OptionType::kSizeList: return "per-direction list";
-    case OptionType::kDuration: return "duration";
-    case OptionType::kChoice: return "choice";
-    case OptionType::kPercent: return "percent";
-    case OptionType::kFloatList: return "number list";
-    case OptionType::kCustom: return "special";
+    case OptionType::kString:
+      return "string";
+    case OptionType::kBool:
+      return "bool";
+    case OptionType::kUnsigned:
+      return "integer";
+    case OptionType::kSize:
+      return "size";
+    case OptionType::kSizeList:
+      return "per-direction list";
+    case OptionType::kDuration:
+      return "duration";
+    case OptionType::kChoice:
+      return "choice";
+    case OptionType::kPercent:
+      return "percent";
+    case OptionType::kFloatList:
+      return "number list";
+    case OptionType::kCustom:
+      return "special";
   }
   return "?";
 }

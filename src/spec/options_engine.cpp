@@ -11,15 +11,61 @@ const std::vector<std::string>& supported_engines() {
 
 // fio engines sluice does not implement: refused by name rather than as an unknown value.
 bool is_fio_engine(std::string_view name) {
-  static const std::vector<std::string_view> kFioEngines = {
-      "posixaio", "pvsync",    "pvsync2",   "vsync",      "rbd",      "rdma",       "net",       "netsplice",
-      "splice",   "spdk",      "nfs",       "http",       "windowsaio", "solarisaio", "e4defrag", "falloc",
-      "ftruncate", "filecreate", "filestat", "filedelete", "dircreate", "dirstat",   "dirdelete", "dev-dax",
-      "libpmem",  "pmemblk",   "cpuio",     "exec",       "xnvme",    "io_uring_cmd", "sg",       "mtd",
-      "libhdfs",  "gfapi",     "gfapi_async", "dfs",      "nbd",      "libcufile",  "guasi",    "libzbc",
-      "binject",  "rados",     "http",      "ime_psync",  "ime_psyncv", "ime_aio",  "external", "librpma_apm_client",
-      "librpma_apm_server", "librpma_gpspm_client", "librpma_gpspm_server", "skeleton_external", "mmap_sync",
-      "syslet-rw", "sync_file_range"};
+  static const std::vector<std::string_view> kFioEngines = {"posixaio",
+                                                            "pvsync",
+                                                            "pvsync2",
+                                                            "vsync",
+                                                            "rbd",
+                                                            "rdma",
+                                                            "net",
+                                                            "netsplice",
+                                                            "splice",
+                                                            "spdk",
+                                                            "nfs",
+                                                            "http",
+                                                            "windowsaio",
+                                                            "solarisaio",
+                                                            "e4defrag",
+                                                            "falloc",
+                                                            "ftruncate",
+                                                            "filecreate",
+                                                            "filestat",
+                                                            "filedelete",
+                                                            "dircreate",
+                                                            "dirstat",
+                                                            "dirdelete",
+                                                            "dev-dax",
+                                                            "libpmem",
+                                                            "pmemblk",
+                                                            "cpuio",
+                                                            "exec",
+                                                            "xnvme",
+                                                            "io_uring_cmd",
+                                                            "sg",
+                                                            "mtd",
+                                                            "libhdfs",
+                                                            "gfapi",
+                                                            "gfapi_async",
+                                                            "dfs",
+                                                            "nbd",
+                                                            "libcufile",
+                                                            "guasi",
+                                                            "libzbc",
+                                                            "binject",
+                                                            "rados",
+                                                            "http",
+                                                            "ime_psync",
+                                                            "ime_psyncv",
+                                                            "ime_aio",
+                                                            "external",
+                                                            "librpma_apm_client",
+                                                            "librpma_apm_server",
+                                                            "librpma_gpspm_client",
+                                                            "librpma_gpspm_server",
+                                                            "skeleton_external",
+                                                            "mmap_sync",
+                                                            "syslet-rw",
+                                                            "sync_file_range"};
   for (std::string_view engine : kFioEngines) {
     if (engine == name) return true;
   }
@@ -44,8 +90,9 @@ void add_engine_choice(std::vector<OptionDef>& table) {
   ioengine.type = OptionType::kChoice;
   ioengine.default_text = "psync";
   ioengine.range = "psync|sync|libaio|io_uring|mmap|null";
-  ioengine.help = "How I/O is issued: psync (pread/pwrite), sync (read/write), libaio and io_uring (asynchronous, "
-                  "honour iodepth), mmap (memory copies), null (no I/O; measures the harness).";
+  ioengine.help =
+      "How I/O is issued: psync (pread/pwrite), sync (read/write), libaio and io_uring (asynchronous, "
+      "honour iodepth), mmap (memory copies), null (no I/O; measures the harness).";
   ioengine.apply = apply_ioengine;
   table.push_back(std::move(ioengine));
 }

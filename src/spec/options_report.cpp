@@ -88,8 +88,9 @@ void add_units_and_logs(std::vector<OptionDef>& table) {
   kb_base.type = OptionType::kChoice;
   kb_base.default_text = "1024";
   kb_base.range = "1000|1024";
-  kb_base.help = "Meaning of k/m/g in sizes given after it: 1024 (default: k = 1024, and kB, KiB too) or 1000 "
-                 "(k and kB = 1000, KiB = 1024). Unlike fio, KiB/MiB always mean powers of 1024.";
+  kb_base.help =
+      "Meaning of k/m/g in sizes given after it: 1024 (default: k = 1024, and kB, KiB too) or 1000 "
+      "(k and kB = 1000, KiB = 1024). Unlike fio, KiB/MiB always mean powers of 1024.";
   kb_base.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     static const std::vector<std::string> kChoices = {"1000", "1024"};
     job.kb_base = choice_value("kb_base", value, where, kChoices) == 0 ? 1000 : 1024;

@@ -99,8 +99,9 @@ void add_lifecycle(std::vector<OptionDef>& table) {
   fallocate.type = OptionType::kChoice;
   fallocate.default_text = "native";
   fallocate.range = "none|0|posix|1|keep|native";
-  fallocate.help = "How to preallocate created files: none, posix (posix_fallocate), keep (FALLOC_FL_KEEP_SIZE) "
-                   "or native (fallocate, falling back to none).";
+  fallocate.help =
+      "How to preallocate created files: none, posix (posix_fallocate), keep (FALLOC_FL_KEEP_SIZE) "
+      "or native (fallocate, falling back to none).";
   fallocate.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     static const std::vector<std::string> kChoices = {"none", "0", "posix", "1", "keep", "native"};
     static const FallocateMode kModes[] = {FallocateMode::kNone,  FallocateMode::kNone, FallocateMode::kPosix,

@@ -12,8 +12,9 @@ using std::chrono::seconds;
 void add_time(std::vector<OptionDef>& table) {
   OptionDef runtime = duration_option("runtime", &JobSpec::runtime, seconds(1), "0");
   runtime.aliases = {"timeout"};
-  runtime.help = "Stop the job after this long (bare number in seconds); 0 means no limit. With time_based the "
-                 "job runs exactly this long.";
+  runtime.help =
+      "Stop the job after this long (bare number in seconds); 0 means no limit. With time_based the "
+      "job runs exactly this long.";
   table.push_back(std::move(runtime));
 
   OptionDef time_based = bool_option("time_based", &JobSpec::time_based, "0");
@@ -47,11 +48,12 @@ void add_time(std::vector<OptionDef>& table) {
   coe.type = OptionType::kChoice;
   coe.default_text = "none";
   coe.range = "none|0|false|read|write|io|verify|all|1|true";
-  coe.help = "Keep going after I/O errors (counting them) instead of stopping the job; none stops. sluice does "
-             "not distinguish fio's error classes: any value but none/0/false continues on every error.";
+  coe.help =
+      "Keep going after I/O errors (counting them) instead of stopping the job; none stops. sluice does "
+      "not distinguish fio's error classes: any value but none/0/false continues on every error.";
   coe.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    static const std::vector<std::string> kChoices = {"none", "0", "false", "read", "write",
-                                                      "io",   "verify", "all", "1", "true"};
+    static const std::vector<std::string> kChoices = {"none", "0",      "false", "read", "write",
+                                                      "io",   "verify", "all",   "1",    "true"};
     job.continue_on_error = choice_value("continue_on_error", value, where, kChoices) >= 3;
   };
   table.push_back(std::move(coe));
@@ -79,9 +81,8 @@ void add_rate(std::vector<OptionDef>& table) {
   rate_iops.range = "read[,write[,trim]]";
   rate_iops.help = "Ios per second cap per direction, like bs; 0 means no cap.";
   rate_iops.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    apply_per_direction(job.rate_iops, "rate_iops", value, where, [&](std::string_view part) {
-      return unsigned_value("rate_iops", part, where, 0, UINT64_MAX);
-    });
+    apply_per_direction(job.rate_iops, "rate_iops", value, where,
+                        [&](std::string_view part) { return unsigned_value("rate_iops", part, where, 0, UINT64_MAX); });
   };
   table.push_back(std::move(rate_iops));
 
@@ -93,8 +94,8 @@ void add_rate(std::vector<OptionDef>& table) {
   process.help = "Arrival process of rate-limited ios: evenly spaced (linear) or exponential gaps (poisson).";
   process.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     static const std::vector<std::string> kChoices = {"linear", "poisson"};
-    job.rate_process = choice_value("rate_process", value, where, kChoices) == 0 ? RateProcess::kLinear
-                                                                                 : RateProcess::kPoisson;
+    job.rate_process =
+        choice_value("rate_process", value, where, kChoices) == 0 ? RateProcess::kLinear : RateProcess::kPoisson;
   };
   table.push_back(std::move(process));
 }

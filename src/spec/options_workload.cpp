@@ -8,11 +8,11 @@ namespace sluice::detail {
 namespace {
 
 void apply_rw(JobSpec& job, std::string_view value, const SourcePos& where) {
-  static const std::vector<std::string> kChoices = {"read", "write",     "randread", "randwrite", "rw",
+  static const std::vector<std::string> kChoices = {"read",      "write",  "randread", "randwrite", "rw",
                                                     "readwrite", "randrw", "trim",     "randtrim"};
-  static const RwMode kModes[] = {RwMode::kRead,      RwMode::kWrite,  RwMode::kRandRead, RwMode::kRandWrite,
-                                  RwMode::kReadWrite, RwMode::kReadWrite, RwMode::kRandRW, RwMode::kTrim,
-                                  RwMode::kRandTrim};
+  static const RwMode kModes[] = {RwMode::kRead,      RwMode::kWrite,     RwMode::kRandRead,
+                                  RwMode::kRandWrite, RwMode::kReadWrite, RwMode::kReadWrite,
+                                  RwMode::kRandRW,    RwMode::kTrim,      RwMode::kRandTrim};
   const std::size_t colon = value.find(':');
   const std::string_view mode = value.substr(0, colon);
   if (mode == "trimwrite" || mode == "randtrimwrite") {
@@ -37,8 +37,9 @@ OptionDef rw_option() {
   def.type = OptionType::kChoice;
   def.default_text = "read";
   def.range = "read|write|randread|randwrite|rw|readwrite|randrw|trim|randtrim[:N]";
-  def.help = "I/O pattern. rw/readwrite and randrw mix reads and writes (see rwmixread). A ':N' suffix issues N "
-             "ios per generated offset (fio's offset modifier).";
+  def.help =
+      "I/O pattern. rw/readwrite and randrw mix reads and writes (see rwmixread). A ':N' suffix issues N "
+      "ios per generated offset (fio's offset modifier).";
   def.apply = apply_rw;
   return def;
 }
@@ -59,8 +60,8 @@ OptionDef rwmix_option(std::string name, bool is_read) {
   return def;
 }
 
-OptionDef per_direction_size_option(std::string name, PerDirection<std::uint64_t> JobSpec::*member,
-                                    std::uint64_t min, std::string default_text) {
+OptionDef per_direction_size_option(std::string name, PerDirection<std::uint64_t> JobSpec::*member, std::uint64_t min,
+                                    std::string default_text) {
   OptionDef def;
   def.name = std::move(name);
   def.type = OptionType::kSizeList;
@@ -126,8 +127,9 @@ std::vector<BlockSizeSplitEntry> parse_split(std::string_view part, std::string_
 void add_block_sizes(std::vector<OptionDef>& table) {
   OptionDef bs = per_direction_size_option("bs", &JobSpec::bs, 1, "4k");
   bs.aliases = {"blocksize"};
-  bs.help = "Block size per I/O: '4k' for all directions, '4k,64k' for reads,writes (trims follow writes), "
-            "'4k,64k,8k' for reads,writes,trims; an empty element (',64k,') keeps that direction's value.";
+  bs.help =
+      "Block size per I/O: '4k' for all directions, '4k,64k' for reads,writes (trims follow writes), "
+      "'4k,64k,8k' for reads,writes,trims; an empty element (',64k,') keeps that direction's value.";
   table.push_back(std::move(bs));
 
   OptionDef bsrange;
@@ -149,8 +151,9 @@ void add_block_sizes(std::vector<OptionDef>& table) {
   bssplit.type = OptionType::kCustom;
   bssplit.unit = "bytes/percent";
   bssplit.range = "size/pct:size/pct...[,read-split[,trim-split]]";
-  bssplit.help = "Weighted block sizes, e.g. '4k/50:64k/50'; entries without a percentage share the remainder; "
-                 "per direction like bs.";
+  bssplit.help =
+      "Weighted block sizes, e.g. '4k/50:64k/50'; entries without a percentage share the remainder; "
+      "per direction like bs.";
   bssplit.reason = "by default every io uses bs";
   bssplit.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     apply_per_direction(job.bssplit, "bssplit", value, where,
@@ -202,8 +205,9 @@ void add_randomness(std::vector<OptionDef>& table) {
   dist.type = OptionType::kChoice;
   dist.default_text = "random";
   dist.range = "random|zipf[:theta]|pareto[:h]|normal[:sigma]";
-  dist.help = "Distribution of random offsets: uniform random; zipf (theta > 0, not 1, default 1.1); pareto "
-              "(0 < h < 1, default 0.2); normal (sigma in percent of the region, 0 <= sigma < 100, default 0).";
+  dist.help =
+      "Distribution of random offsets: uniform random; zipf (theta > 0, not 1, default 1.1); pareto "
+      "(0 < h < 1, default 0.2); normal (sigma in percent of the region, 0 <= sigma < 100, default 0).";
   dist.apply = apply_distribution;
   table.push_back(std::move(dist));
 
@@ -229,8 +233,8 @@ void add_buffers(std::vector<OptionDef>& table) {
   zero.help = "Fill write buffers with zeros.";
   table.push_back(std::move(zero));
 
-  OptionDef compress = u32_option("buffer_compress_percentage", &JobSpec::buffer_compress_percentage, 0, 100, "0",
-                                  "percent");
+  OptionDef compress =
+      u32_option("buffer_compress_percentage", &JobSpec::buffer_compress_percentage, 0, 100, "0", "percent");
   compress.help = "Make write buffers compressible by about this percentage.";
   table.push_back(std::move(compress));
 }

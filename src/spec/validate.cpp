@@ -83,8 +83,8 @@ void check_block_sizes(const JobSpec& job, Checker& check) {
       double sum = 0;
       for (const auto& entry : job.bssplit[i]) sum += entry.percent;
       if (std::fabs(sum - 100.0) > 0.01) {
-        check.error("bssplit", "bssplit for " + plural_name(d) + ": percentages add up to " + text_of(sum) +
-                                   ", not 100");
+        check.error("bssplit",
+                    "bssplit for " + plural_name(d) + ": percentages add up to " + text_of(sum) + ", not 100");
       }
     }
     if (job.direct) check_direct_alignment(job, check, d);
@@ -100,16 +100,15 @@ void check_engine(const JobSpec& job, Checker& check) {
     check.warning("iodepth", "iodepth=" + std::to_string(job.iodepth) + " has no effect with ioengine=" + engine +
                                  " (a synchronous engine keeps one io in flight per job); use io_uring or libaio");
   }
-  if (job.does_trims() && (job.ioengine == EngineKind::kLibaio || job.ioengine == EngineKind::kSync ||
-                           job.ioengine == EngineKind::kMmap)) {
+  if (job.does_trims() &&
+      (job.ioengine == EngineKind::kLibaio || job.ioengine == EngineKind::kSync || job.ioengine == EngineKind::kMmap)) {
     check.error("ioengine", "rw=" + std::string(rw_mode_name(job.rw)) + " cannot be done with ioengine=" + engine +
                                 " (trims work with psync, io_uring and null)");
   }
   if (job.iodepth_batch_complete_max != 0 && job.iodepth_batch_complete_min > job.iodepth_batch_complete_max) {
-    check.error("iodepth_batch_complete_min", "iodepth_batch_complete_min=" +
-                                                  std::to_string(job.iodepth_batch_complete_min) +
-                                                  " is above iodepth_batch_complete_max=" +
-                                                  std::to_string(job.iodepth_batch_complete_max));
+    check.error("iodepth_batch_complete_min",
+                "iodepth_batch_complete_min=" + std::to_string(job.iodepth_batch_complete_min) +
+                    " is above iodepth_batch_complete_max=" + std::to_string(job.iodepth_batch_complete_max));
   }
   if (!synchronous && job.iodepth > 0 && job.iodepth_batch_submit > job.iodepth) {
     check.warning("iodepth_batch_submit", "iodepth_batch_submit=" + std::to_string(job.iodepth_batch_submit) +
@@ -123,10 +122,10 @@ void check_engine(const JobSpec& job, Checker& check) {
 void check_time(const JobSpec& job, Checker& check) {
   if (job.time_based && job.runtime.count() == 0) check.error("time_based", "time_based needs runtime");
   if (job.time_based && job.runtime.count() > 0 && job.ramp_time >= job.runtime) {
-    check.warning("ramp_time", "ramp_time=" + format_duration_ns(static_cast<double>(job.ramp_time.count())) +
-                                   " is not shorter than runtime=" +
-                                   format_duration_ns(static_cast<double>(job.runtime.count())) +
-                                   ": nothing would be measured");
+    check.warning("ramp_time",
+                  "ramp_time=" + format_duration_ns(static_cast<double>(job.ramp_time.count())) +
+                      " is not shorter than runtime=" + format_duration_ns(static_cast<double>(job.runtime.count())) +
+                      ": nothing would be measured");
   }
   if (job.loops == 0) check.error("loops", "loops=0: must be at least 1");
 }
@@ -134,11 +133,11 @@ void check_time(const JobSpec& job, Checker& check) {
 void check_mix_and_randomness(const JobSpec& job, Checker& check) {
   if (job.rwmixread > 100) check.error("rwmixread", "rwmixread=" + std::to_string(job.rwmixread) + ": at most 100");
   if (job.norandommap && !job.is_random()) {
-    check.warning("norandommap", "norandommap has no effect with rw=" + std::string(rw_mode_name(job.rw)) +
-                                     " (sequential); ignored");
+    check.warning("norandommap",
+                  "norandommap has no effect with rw=" + std::string(rw_mode_name(job.rw)) + " (sequential); ignored");
   }
   const std::pair<const char*, bool> kSyncs[] = {{"fsync", job.fsync_blocks != 0},
-                                                  {"fdatasync", job.fdatasync_blocks != 0}};
+                                                 {"fdatasync", job.fdatasync_blocks != 0}};
   for (const auto& [option, set] : kSyncs) {
     if (set && !job.does_writes()) {
       check.warning(option, std::string(option) + " has no effect with rw=" + std::string(rw_mode_name(job.rw)) +
@@ -176,9 +175,9 @@ void check_reporting_and_buffers(const JobSpec& job, Checker& check) {
     check.error("kb_base", "kb_base=" + std::to_string(job.kb_base) + ": must be 1000 or 1024");
   }
   if (job.zero_buffers && job.buffer_compress_percentage > 0) {
-    check.error("buffer_compress_percentage", "zero_buffers and buffer_compress_percentage=" +
-                                                  std::to_string(job.buffer_compress_percentage) +
-                                                  " contradict each other; use one of them");
+    check.error("buffer_compress_percentage",
+                "zero_buffers and buffer_compress_percentage=" + std::to_string(job.buffer_compress_percentage) +
+                    " contradict each other; use one of them");
   }
   if (job.buffer_compress_percentage > 100) {
     check.error("buffer_compress_percentage", "buffer_compress_percentage: at most 100");

@@ -20,6 +20,7 @@
 #include "workload/io_pattern.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include "workload/block_size_chooser.h"
@@ -65,6 +66,7 @@ struct IoPattern::Impl {
   std::uint64_t budget = 0;      // bytes; 0 = unlimited
   std::uint64_t max_ios = 0;     // 0 = unlimited
   std::uint64_t granularity = 4096;
+  int granularity_shift = -1;    // log2(granularity) when a power of two: the hot path avoids divisions
   PerDirection<BlockSizeChooser> choosers;
   PerDirection<bool> active{};
   std::uint64_t planned = 0;
@@ -86,6 +88,12 @@ struct IoPattern::Impl {
   void compute_planned(const JobSpec& job);
   bool next(NextIo& out) noexcept;
   Direction pick_direction() noexcept;
+  void advance_file() noexcept {
+    if (++next_file == files.size()) next_file = 0;
+  }
+  std::uint64_t to_units(std::uint64_t bytes) const noexcept {
+    return granularity_shift >= 0 ? bytes >> granularity_shift : bytes / granularity;
+  }
   bool start_new_pass() noexcept;
   void reset_file(FileState& file) noexcept;
   Outcome sequential(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
@@ -140,11 +148,18 @@ void IoPattern::Impl::configure_choosers(const JobSpec& job) {
     if (active[i]) g = std::gcd(g, std::uint64_t{choosers[i].granularity()});
   }
   granularity = g == 0 ? 4096 : g;
+  if (std::has_single_bit(granularity)) granularity_shift = std::countr_zero(granularity);
 }
 
 void IoPattern::Impl::compute_planned(const JobSpec& job) {
   if (job.time_based || finished) return;
   planned = budget;
+  if (!wrap) {
+    // A pass covers whole units only: a tail shorter than the granularity is never used.
+    std::uint64_t pass = 0;
+    for (const auto& file : files) pass += file.units * granularity;
+    planned = std::min(planned, pass * loops);
+  }
   if (!wrap && !random && !mixed && hole != 0) {
     // Holes: a pass moves length + hole per io (exact for a fixed block size, an estimate otherwise).
     const auto& chooser = choosers[index_of(only_direction)];
@@ -198,9 +213,9 @@ bool IoPattern::Impl::next(NextIo& out) noexcept {
   if (budget != 0 && length > budget - bytes_done) length = chooser.largest_fitting(budget - bytes_done);
   // Each file gets at most two tries (once before and once after a new pass starts).
   for (std::size_t attempt = 0; length != 0 && attempt < 2 * files.size() + 1; ++attempt) {
-    while (files[next_file].done) next_file = (next_file + 1) % files.size();
+    while (files[next_file].done) advance_file();
     const std::size_t index = next_file;
-    next_file = (next_file + 1) % files.size();
+    advance_file();
     FileState& file = files[index];
     out.length = length;
     const Outcome outcome =
@@ -270,8 +285,8 @@ bool IoPattern::Impl::continue_run(FileState& file, Direction direction, std::ui
   const std::uint64_t position = file.position[index_of(direction)];
   if (position + length > file.region.length) return false;
   if (use_map) {
-    const std::uint64_t unit = position / granularity;
-    const std::uint64_t run = file.map.free_run(unit, length / granularity);
+    const std::uint64_t unit = to_units(position);
+    const std::uint64_t run = file.map.free_run(unit, to_units(length));
     if (run == 0) return false;
     file.map.take(unit, run);
     length = static_cast<std::uint32_t>(run * granularity);
@@ -306,7 +321,7 @@ bool IoPattern::Impl::pick_from_map(FileState& file, Direction direction, std::u
   if (map.free_blocks() == 0) return false;
   const std::uint64_t step = choosers[index_of(direction)].alignment() / granularity;
   std::uint64_t unit = offset_rng.below(map.blocks());
-  unit -= unit % step;
+  if (step > 1) unit -= unit % step;
   for (int wraps = 0; wraps < 2;) {
     unit = map.next_free(unit);
     if (unit == RandomMap::kNone) {
@@ -314,11 +329,11 @@ bool IoPattern::Impl::pick_from_map(FileState& file, Direction direction, std::u
       ++wraps;
       continue;
     }
-    if (unit % step != 0) {
+    if (step > 1 && unit % step != 0) {
       unit += step - unit % step;
       continue;
     }
-    const std::uint64_t run = map.free_run(unit, std::max<std::uint64_t>(length / granularity, 1));
+    const std::uint64_t run = map.free_run(unit, std::max<std::uint64_t>(to_units(length), 1));
     map.take(unit, run);
     out.offset = file.region.start + unit * granularity;
     out.length = static_cast<std::uint32_t>(run * granularity);

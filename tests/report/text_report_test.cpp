@@ -49,6 +49,13 @@ TEST(TextReport, PercentileTablesInFiosLayout) {
   EXPECT_TRUE(has_line(text, R"(^     \| 99\.99th=\[\s*\d+\]$)")) << text;
 }
 
+TEST(TextReport, PercentileLabelsKeepTheListsPrecision) {
+  JobResult job = test::make_job("a", 1000, 0);
+  job.settings.percentile_list = {50, 99.999};
+  const std::string text = render_normal(test::make_run({job}));
+  EXPECT_TRUE(has_line(text, R"(^     \| 50\.000th=\[\s*\d+\], 99\.999th=\[\s*\d+\]$)")) << text;
+}
+
 TEST(TextReport, SampleLinesNameUnits) {
   const std::string text = normal_of_one_job();
   EXPECT_TRUE(has_line(
@@ -113,6 +120,13 @@ TEST(TextReport, WarningsOnlyWhenAsked) {
   const std::string text = render_normal(run, NormalReportOptions{.show_warnings = true});
   EXPECT_TRUE(has_line(text, R"(^Warnings:$)"));
   EXPECT_TRUE(has_line(text, R"(^  job\.fio:3: iodepth: ignored by psync$)")) << text;
+}
+
+TEST(TextReport, EnvironmentSummaryWhenCaptured) {
+  RunResult run = test::make_run({test::make_job("a", 10, 0)});
+  EXPECT_FALSE(has_line(render_normal(run), R"(^sluice: environment: )"));
+  run.environment = {{"host", "h"}, {"kernel_release", "6.1"}};
+  EXPECT_TRUE(has_line(render_normal(run), R"(^sluice: environment: host h, Linux 6\.1)"));
 }
 
 TEST(TextReport, EmptyResultStillRenders) {

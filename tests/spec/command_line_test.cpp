@@ -69,9 +69,9 @@ TEST(CommandLine, KbBaseAppliesToSizesBeforeIt) {
 }
 
 TEST(CommandLine, RunLevelOptions) {
-  const auto parsed = parse_run_command_line({"--output-format=json,normal", "--output", "out.json",
-                                              "--allow-destructive", "--parse-only", "--status-interval=2",
-                                              "--name=a"});
+  const auto parsed =
+      parse_run_command_line({"--output-format=json,normal", "--output", "out.json", "--allow-destructive",
+                              "--parse-only", "--status-interval=2", "--name=a"});
   EXPECT_EQ(parsed.run.output_formats, (std::vector<Format>{Format::kJson, Format::kNormal}));
   EXPECT_EQ(parsed.run.output_path, "out.json");
   EXPECT_TRUE(parsed.run.allow_destructive);

@@ -90,8 +90,8 @@ TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
 }
 
 TEST(OptionTable, ListsUnsupportedFioOptions) {
-  for (const char* name : {"verify", "steadystate", "ss", "cpus_allowed", "ioscheduler", "exitall", "wait_for",
-                           "flow", "zonemode", "latency_target"}) {
+  for (const char* name : {"verify", "steadystate", "ss", "cpus_allowed", "ioscheduler", "exitall", "wait_for", "flow",
+                           "zonemode", "latency_target"}) {
     const OptionDef* def = find_option(name);
     ASSERT_NE(def, nullptr) << name;
     EXPECT_FALSE(def->supported) << name;
@@ -171,9 +171,7 @@ TEST(RangeErrors, NameTheRange) {
   EXPECT_EQ(error_of("rwmixread", "101"), "--rwmixread=101: out of range 0-100");
 }
 
-TEST(BoolErrors, SayWhatIsAccepted) {
-  EXPECT_THAT(error_of("direct", "2"), HasSubstr("--direct=2: not a boolean"));
-}
+TEST(BoolErrors, SayWhatIsAccepted) { EXPECT_THAT(error_of("direct", "2"), HasSubstr("--direct=2: not a boolean")); }
 
 TEST(IoEngine, FioEngineNotInSluice) {
   EXPECT_THAT(error_of("ioengine", "rbd"),
@@ -199,13 +197,9 @@ TEST(Bs, TwoValuesTrimFollowsWrite) {
   EXPECT_EQ(with("bs", "4k,64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536}));
 }
 
-TEST(Bs, ThreeValues) {
-  EXPECT_EQ(with("bs", "4k,64k,8k").bs, (PerDirection<std::uint64_t>{4096, 65536, 8192}));
-}
+TEST(Bs, ThreeValues) { EXPECT_EQ(with("bs", "4k,64k,8k").bs, (PerDirection<std::uint64_t>{4096, 65536, 8192})); }
 
-TEST(Bs, LeadingCommaKeepsRead) {
-  EXPECT_EQ(with("bs", ",64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536}));
-}
+TEST(Bs, LeadingCommaKeepsRead) { EXPECT_EQ(with("bs", ",64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536})); }
 
 TEST(Bs, TrailingCommaSetsOnlyThatDirection) {
   EXPECT_EQ(with("bs", ",64k,").bs, (PerDirection<std::uint64_t>{4096, 65536, 4096}));
@@ -259,9 +253,7 @@ TEST(Bssplit, PerDirection) {
   EXPECT_EQ(job.bssplit[2].size(), 2u);
 }
 
-TEST(Bssplit, OverfullRejected) {
-  EXPECT_THAT(error_of("bssplit", "4k/80:8k/30"), HasSubstr("more than 100"));
-}
+TEST(Bssplit, OverfullRejected) { EXPECT_THAT(error_of("bssplit", "4k/80:8k/30"), HasSubstr("more than 100")); }
 
 TEST(Rw, SuffixSetsSequentialRun) {
   const JobSpec job = with("rw", "randread:8");

@@ -34,16 +34,15 @@ INSTANTIATE_TEST_SUITE_P(
     Suffixes, SizeSuffixTest,
     ::testing::Values(SizeCase{"4096", 1024, 4096}, SizeCase{"512b", 1024, 512}, SizeCase{"512B", 1024, 512},
                       SizeCase{"4k", 1024, 4 * kKi}, SizeCase{"4K", 1024, 4 * kKi}, SizeCase{"4kb", 1024, 4 * kKi},
-                      SizeCase{"4KB", 1024, 4 * kKi}, SizeCase{"4KiB", 1024, 4 * kKi},
-                      SizeCase{"4kib", 1024, 4 * kKi}, SizeCase{"1m", 1024, kMi}, SizeCase{"1MiB", 1024, kMi},
-                      SizeCase{"1MB", 1024, kMi}, SizeCase{"2g", 1024, 2 * kGi}, SizeCase{"2GiB", 1024, 2 * kGi},
-                      SizeCase{"1t", 1024, kTi}, SizeCase{"1p", 1024, kPi}, SizeCase{"1.5m", 1024, kMi * 3 / 2},
-                      SizeCase{"0x1000", 1024, 4096}, SizeCase{"0X10", 1024, 16}, SizeCase{" 8k ", 1024, 8 * kKi},
+                      SizeCase{"4KB", 1024, 4 * kKi}, SizeCase{"4KiB", 1024, 4 * kKi}, SizeCase{"4kib", 1024, 4 * kKi},
+                      SizeCase{"1m", 1024, kMi}, SizeCase{"1MiB", 1024, kMi}, SizeCase{"1MB", 1024, kMi},
+                      SizeCase{"2g", 1024, 2 * kGi}, SizeCase{"2GiB", 1024, 2 * kGi}, SizeCase{"1t", 1024, kTi},
+                      SizeCase{"1p", 1024, kPi}, SizeCase{"1.5m", 1024, kMi * 3 / 2}, SizeCase{"0x1000", 1024, 4096},
+                      SizeCase{"0X10", 1024, 16}, SizeCase{" 8k ", 1024, 8 * kKi},
                       // kb_base=1000: SI prefixes are powers of 1000, IEC units stay powers of 1024.
                       SizeCase{"4k", 1000, 4000}, SizeCase{"4kB", 1000, 4000}, SizeCase{"4KB", 1000, 4000},
-                      SizeCase{"4KiB", 1000, 4096}, SizeCase{"1m", 1000, 1000000},
-                      SizeCase{"1MiB", 1000, kMi}, SizeCase{"1g", 1000, 1000000000ULL},
-                      SizeCase{"1GiB", 1000, kGi}));
+                      SizeCase{"4KiB", 1000, 4096}, SizeCase{"1m", 1000, 1000000}, SizeCase{"1MiB", 1000, kMi},
+                      SizeCase{"1g", 1000, 1000000000ULL}, SizeCase{"1GiB", 1000, kGi}));
 
 TEST(ParseSize, RejectsGarbage) {
   for (const char* text : {"", "4q", "k", "abc", "4kk", "4 kilo", "1.5", "0x", "0xZZ", "4k4"}) {
@@ -95,9 +94,7 @@ TEST(ParseDuration, Suffixes) {
   EXPECT_EQ(*parse_duration("1S", s), seconds(1));
 }
 
-TEST(ParseDuration, SuffixOverridesBareUnit) {
-  EXPECT_EQ(*parse_duration("2s", microseconds(1)), seconds(2));
-}
+TEST(ParseDuration, SuffixOverridesBareUnit) { EXPECT_EQ(*parse_duration("2s", microseconds(1)), seconds(2)); }
 
 TEST(ParseDuration, RejectsGarbageNegativesAndOverflow) {
   for (const char* text : {"", "x", "10x", "-5", "5 years", "999999999d"}) {

@@ -156,9 +156,10 @@ TEST(Validate, BatchAboveDepthWarns) {
 }
 
 TEST(Validate, CompletionMinAboveMax) {
-  const auto problems = validate(
-      job_with({{"ioengine", "io_uring"}, {"iodepth", "8"}, {"iodepth_batch_complete_min", "8"},
-                {"iodepth_batch_complete_max", "4"}}));
+  const auto problems = validate(job_with({{"ioengine", "io_uring"},
+                                           {"iodepth", "8"},
+                                           {"iodepth_batch_complete_min", "8"},
+                                           {"iodepth_batch_complete_max", "4"}}));
   EXPECT_EQ(only_problem(problems, "iodepth_batch_complete_min").severity, Severity::kError);
 }
 

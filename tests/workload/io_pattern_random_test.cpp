@@ -182,3 +182,31 @@ TEST(IoPatternRandom, NextWithMapIsFast) {
 
 }  // namespace
 }  // namespace sluice
+
+namespace sluice {
+namespace {
+
+TEST(IoPatternRandomFiles, EachFileIsCoveredOnceAndServedRoundRobin) {
+  const std::vector<FileRegion> regions{{0, 100 * 4096}, {4096, 100 * 4096}, {1 << 20, 100 * 4096}};
+  IoPattern pattern(testing::job_for(RwMode::kRandWrite), regions, 7);
+  auto ios = testing::drain(pattern);
+  ASSERT_EQ(ios.size(), 300u);
+  std::vector<std::set<std::uint64_t>> offsets(3);
+  for (std::size_t i = 0; i < ios.size(); ++i) {
+    EXPECT_EQ(ios[i].file_index, static_cast<int>(i % 3));
+    const auto& region = regions[ios[i].file_index];
+    EXPECT_GE(ios[i].offset, region.start);
+    EXPECT_LE(ios[i].offset + ios[i].length, region.start + region.length);
+    offsets[ios[i].file_index].insert(ios[i].offset);
+  }
+  for (const auto& file_offsets : offsets) EXPECT_EQ(file_offsets.size(), 100u);
+}
+
+TEST(IoPatternRandomFiles, PlannedBytesCountsWholeBlocksOnly) {
+  IoPattern pattern(testing::job_for(RwMode::kRandRead), {{0, 10 * 4096 + 100}}, 1);
+  EXPECT_EQ(pattern.planned_bytes(), 10u * 4096);
+  EXPECT_EQ(testing::total_bytes(testing::drain(pattern)), 10u * 4096);
+}
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""sluice against fio, side by side in one run, alternating, printed as ratios.
+
+Absolute numbers on a shared machine are noise; the ratio of two tools run back to back on the same file
+is not. Each case runs fio and sluice alternately ROUNDS times and reports the median of the per-round
+ratios.
+
+usage: bench/vs_fio.py [--sluice build/sluice] [--fio fio] [--dir DIR] [--rounds 3] [--runtime 5]
+                       [--case null|uring|psync ...]
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def run_json(cmd):
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out[out.index("{"):])
+
+
+def job_stats(doc, direction="read"):
+    job = doc["jobs"][0]
+    d = job[direction]
+    runtime_s = d["runtime"] / 1000.0
+    cpu_s = (job["usr_cpu"] + job["sys_cpu"]) / 100.0 * (job["job_runtime"] / 1000.0)
+    return {
+        "iops": d["iops"],
+        "clat_mean_ns": d["clat_ns"]["mean"],
+        "lat_mean_ns": d["lat_ns"]["mean"],
+        "cpu_per_io_ns": cpu_s * 1e9 / max(d["total_ios"], 1),
+        "runtime_s": runtime_s,
+    }
+
+
+def cases(args, path):
+    common = ["--name=bench", "--time_based", f"--runtime={args.runtime}", "--output-format=json"]
+    return {
+        "null": {
+            "what": "null engine, depth 1, latency recording on: IOPS (goal: sluice >= 2x fio)",
+            "options": ["--ioengine=null", "--rw=randread", "--bs=4k", "--size=1g", "--iodepth=1"] + common,
+            "metric": "iops", "goal": lambda r: r >= 2.0,
+        },
+        "uring": {
+            "what": "io_uring 4 KiB randread direct depth 32, 1 GiB file: IOPS (goal >= 0.97x), CPU per I/O (goal <= 0.8x)",
+            "options": [f"--filename={path}", "--ioengine=io_uring", "--rw=randread", "--bs=4k", "--size=1g",
+                        "--direct=1", "--iodepth=32"] + common,
+            "metric": "iops", "second": "cpu_per_io_ns",
+            "goal": lambda r: r >= 0.97, "goal2": lambda r: r <= 0.8,
+        },
+        "psync": {
+            "what": "psync 4 KiB randread direct depth 1: mean clat (goal: sluice <= 1.05x fio)",
+            "options": [f"--filename={path}", "--ioengine=psync", "--rw=randread", "--bs=4k", "--size=1g",
+                        "--direct=1", "--iodepth=1"] + common,
+            "metric": "clat_mean_ns", "goal": lambda r: r <= 1.05,
+        },
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sluice", default=os.path.join(os.path.dirname(__file__), "..", "build", "sluice"))
+    parser.add_argument("--fio", default="fio")
+    parser.add_argument("--dir", default=None, help="directory for the 1 GiB test file (default: a temp dir under .)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--runtime", type=int, default=5)
+    parser.add_argument("--case", action="append", choices=["null", "uring", "psync"])
+    args = parser.parse_args()
+    if not shutil.which(args.fio):
+        sys.exit("fio is not installed (scripts/install-deps.sh installs it)")
+    workdir = tempfile.mkdtemp(prefix="sluice-bench-", dir=args.dir or ".")
+    path = os.path.join(workdir, "bench.file")
+    try:
+        subprocess.run([args.fio, "--name=layout", f"--filename={path}", "--rw=write", "--bs=1m", "--size=1g",
+                        "--direct=1", "--output=/dev/null"], check=True)
+        fio_version = subprocess.run([args.fio, "--version"], capture_output=True, text=True).stdout.strip()
+        sluice_version = subprocess.run([args.sluice, "--version"], capture_output=True, text=True).stdout.strip()
+        print(f"# {sluice_version} vs {fio_version}, {args.rounds} alternating rounds of {args.runtime} s")
+        all_ok = True
+        for name in args.case or ["null", "uring", "psync"]:
+            case = cases(args, path)[name]
+            ratios, ratios2 = [], []
+            for _ in range(args.rounds):
+                fio = job_stats(run_json([args.fio] + case["options"]))
+                slu = job_stats(run_json([args.sluice, "run", "--no-status"] + case["options"]))
+                ratios.append(slu[case["metric"]] / fio[case["metric"]])
+                if "second" in case:
+                    ratios2.append(slu[case["second"]] / fio[case["second"]])
+                print(f"  {name}: fio {case['metric']}={fio[case['metric']]:.1f} sluice={slu[case['metric']]:.1f}"
+                      + (f"; fio {case['second']}={fio[case['second']]:.1f} sluice={slu[case['second']]:.1f}"
+                         if "second" in case else ""))
+            ratio = statistics.median(ratios)
+            ok = case["goal"](ratio)
+            line = f"{name}: {case['what']}\n  sluice/fio {case['metric']} ratio = {ratio:.3f} ({'ok' if ok else 'MISSED'})"
+            if ratios2:
+                r2 = statistics.median(ratios2)
+                ok2 = case["goal2"](r2)
+                ok = ok and ok2
+                line += f"; {case['second']} ratio = {r2:.3f} ({'ok' if ok2 else 'MISSED'})"
+            print(line)
+            all_ok = all_ok and ok
+        return 0 if all_ok else 1
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+#include "run/plan.h"
+
+#include <gtest/gtest.h>
+
+namespace sluice {
+namespace {
+
+JobSpec job(const std::string& name) {
+  JobSpec j;
+  j.name = name;
+  return j;
+}
+
+TEST(Plan, JobsWithoutStonewallShareOneGroup) {
+  const auto plan = make_plan({job("a"), job("b")});
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_EQ(plan[0].jobs.size(), 2u);
+}
+
+TEST(Plan, StonewallAndNewGroupStartGroups) {
+  JobSpec b = job("b");
+  b.stonewall = true;
+  JobSpec c = job("c");
+  c.new_group = true;
+  const auto plan = make_plan({job("a"), b, c});
+  ASSERT_EQ(plan.size(), 3u);
+  EXPECT_EQ(plan[2].groupid, 2);
+  EXPECT_EQ(plan[2].jobs[0].groupid, 2);
+}
+
+TEST(Plan, NumjobsClonesWithDistinctSeeds) {
+  JobSpec a = job("a");
+  a.numjobs = 3;
+  const auto plan = make_plan({a});
+  ASSERT_EQ(plan[0].jobs.size(), 3u);
+  EXPECT_EQ(plan[0].jobs[2].jobnum, 2);
+  EXPECT_NE(plan[0].jobs[0].seed, plan[0].jobs[1].seed);
+}
+
+TEST(Plan, GroupReportingOfAnyJobAppliesToItsGroup) {
+  JobSpec b = job("b");
+  b.group_reporting = true;
+  const auto plan = make_plan({job("a"), b});
+  EXPECT_TRUE(plan[0].group_reporting);
+}
+
+TEST(Plan, RandrepeatOffMixesInTheTimeSeed) {
+  JobSpec a = job("a");
+  a.randrepeat = false;
+  EXPECT_NE(make_plan({a}, 1)[0].jobs[0].seed, make_plan({a}, 2)[0].jobs[0].seed);
+  a.randrepeat = true;
+  EXPECT_EQ(make_plan({a}, 1)[0].jobs[0].seed, make_plan({a}, 2)[0].jobs[0].seed);
+}
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,218 @@
+// The runner end to end on the null engine and on files in a temporary directory.
+#include "run/runner.h"
+
+#include <sys/stat.h>
+
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "run/stop_signal.h"
+#include "support/temp_dir.h"
+
+namespace sluice {
+namespace {
+
+using namespace std::chrono_literals;
+
+RunnerOptions quiet() {
+  RunnerOptions options;
+  options.status_line = false;
+  options.capture_environment = false;
+  options.notice = [](const std::string&) {};
+  return options;
+}
+
+JobSpec null_job(RwMode rw, std::uint64_t size) {
+  JobSpec job;
+  job.name = "n";
+  job.ioengine = EngineKind::kNull;
+  job.rw = rw;
+  job.size.bytes = size;
+  return job;
+}
+
+const JobResult& only_job(const RunResult& r) { return r.groups.at(0).jobs.at(0); }
+
+TEST(Runner, SizeBasedJobDoesExactlyOnePass) {
+  const RunResult r = run_jobs({null_job(RwMode::kRandRead, 1 << 20)}, quiet());
+  const JobResult& job = only_job(r);
+  EXPECT_EQ(job.dirs[0].ios, 256u);
+  EXPECT_EQ(job.dirs[0].bytes, 1u << 20);
+  EXPECT_EQ(job.dirs[1].ios, 0u);
+  EXPECT_EQ(job.dirs[0].lat.count(), 256u);
+}
+
+TEST(Runner, LoopsRepeatThePass) {
+  JobSpec job = null_job(RwMode::kRead, 1 << 20);
+  job.loops = 3;
+  EXPECT_EQ(only_job(run_jobs({job}, quiet())).dirs[0].ios, 768u);
+}
+
+TEST(Runner, NumberIosCapsTheJob) {
+  JobSpec job = null_job(RwMode::kRandRead, 1 << 30);
+  job.number_ios = 1000;
+  EXPECT_EQ(only_job(run_jobs({job}, quiet())).dirs[0].ios, 1000u);
+}
+
+TEST(Runner, TimeBasedJobRunsForItsRuntime) {
+  JobSpec job = null_job(RwMode::kRandRead, 1 << 20);
+  job.time_based = true;
+  job.runtime = 300ms;
+  const RunResult run = run_jobs({job}, quiet());
+  const JobResult& r = only_job(run);
+  EXPECT_GE(r.runtime_ns, 300'000'000u);
+  EXPECT_LT(r.runtime_ns, 400'000'000u);
+  EXPECT_GT(r.dirs[0].ios, 256u);  // wrapped around the 1 MiB region many times
+}
+
+TEST(Runner, RampTimeIsExcludedFromTheMeasurement) {
+  JobSpec job = null_job(RwMode::kRandRead, 1 << 20);
+  job.time_based = true;
+  job.runtime = 200ms;
+  job.ramp_time = 300ms;
+  const auto start = std::chrono::steady_clock::now();
+  const JobResult r = only_job(run_jobs({job}, quiet()));
+  const auto wall = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(wall, 500ms);
+  EXPECT_GE(r.runtime_ns, 200'000'000u);
+  EXPECT_LT(r.runtime_ns, 300'000'000u);
+}
+
+TEST(Runner, MixedJobSplitsByRwmixread) {
+  JobSpec job = null_job(RwMode::kRandRW, 64 << 20);
+  job.rwmixread = 75;
+  const RunResult run = run_jobs({job}, quiet());
+  const JobResult& r = only_job(run);
+  const double reads = static_cast<double>(r.dirs[0].ios);
+  const double total = reads + static_cast<double>(r.dirs[1].ios);
+  EXPECT_EQ(total, 16384.0);
+  EXPECT_NEAR(reads / total, 0.75, 0.02);
+}
+
+TEST(Runner, GroupSumsAddJobsSideBySide) {
+  JobSpec a = null_job(RwMode::kRead, 1 << 20);
+  a.numjobs = 2;
+  a.group_reporting = true;
+  JobSpec b = null_job(RwMode::kWrite, 2 << 20);
+  b.name = "b";
+  const RunResult r = run_jobs({a, b}, quiet());
+  ASSERT_EQ(r.groups.size(), 1u);
+  ASSERT_EQ(r.groups[0].jobs.size(), 3u);
+  const JobResult sum = r.groups[0].aggregate();
+  EXPECT_EQ(sum.dirs[0].ios, 512u);
+  EXPECT_EQ(sum.dirs[1].ios, 512u);
+  EXPECT_EQ(sum.dirs[0].lat.count(), 512u);
+}
+
+TEST(Runner, StonewallRunsGroupsInOrder) {
+  JobSpec a = null_job(RwMode::kRead, 1 << 20);
+  JobSpec b = null_job(RwMode::kRead, 1 << 20);
+  b.stonewall = true;
+  const RunResult r = run_jobs({a, b}, quiet());
+  ASSERT_EQ(r.groups.size(), 2u);
+  EXPECT_LE(r.groups[0].jobs[0].end_ns, r.groups[1].jobs[0].start_ns);
+}
+
+TEST(Runner, StopRequestEndsTheRunAndMarksItInterrupted) {
+  JobSpec job = null_job(RwMode::kRandRead, 1 << 20);
+  job.time_based = true;
+  job.runtime = 60s;
+  std::thread stopper([] {
+    std::this_thread::sleep_for(200ms);
+    request_stop();
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const RunResult r = run_jobs({job}, quiet());
+  stopper.join();
+  clear_stop_request();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_TRUE(only_job(r).interrupted);
+  EXPECT_GT(only_job(r).dirs[0].ios, 0u);
+}
+
+TEST(Runner, TimeSeriesHasOneSamplePerInterval) {
+  JobSpec job = null_job(RwMode::kRandRead, 1 << 20);
+  job.time_based = true;
+  job.runtime = 550ms;
+  RunnerOptions options = quiet();
+  options.series_interval = 100ms;
+  const RunResult run = run_jobs({job}, options);
+  const JobResult& r = only_job(run);
+  EXPECT_EQ(r.series.size(), 5u);
+  std::uint64_t ops = 0;
+  for (const auto& s : r.series.samples()) ops += s[0].ops;
+  EXPECT_LE(ops, r.dirs[0].ios);
+  EXPECT_GT(ops, r.dirs[0].ios / 2);
+  EXPECT_EQ(r.dirs[0].iops_samples.count(), 5u);
+}
+
+TEST(Runner, FsyncEveryNWritesIsCounted) {
+  testing::TempDir dir;
+  JobSpec job;
+  job.name = "w";
+  job.filenames = {dir.file("f")};
+  job.size.bytes = 1 << 20;
+  job.rw = RwMode::kWrite;
+  job.fsync_blocks = 4;
+  const RunResult run = run_jobs({job}, quiet());
+  const JobResult& r = only_job(run);
+  EXPECT_EQ(r.dirs[1].ios, 256u);
+  EXPECT_EQ(r.sync.ios, 64u);
+}
+
+TEST(Runner, PsyncReadsTheLaidOutFile) {
+  testing::TempDir dir;
+  JobSpec job;
+  job.name = "r";
+  job.filenames = {dir.file("f")};
+  job.size.bytes = 4 << 20;
+  job.rw = RwMode::kRandRead;
+  job.direct = true;
+  const RunResult run = run_jobs({job}, quiet());
+  const JobResult& r = only_job(run);
+  EXPECT_EQ(r.error, 0) << r.error_message;
+  EXPECT_EQ(r.dirs[0].ios, 1024u);
+  EXPECT_EQ(r.dirs[0].short_ios, 0u);
+  struct stat st{};
+  ASSERT_EQ(stat(dir.file("f").c_str(), &st), 0);
+  EXPECT_EQ(static_cast<std::uint64_t>(st.st_size), 4u << 20);
+  EXPECT_GE(static_cast<std::uint64_t>(st.st_blocks) * 512, 4u << 20);  // written, not sparse
+}
+
+TEST(Runner, IoUringKeepsTheQueueFull) {
+  testing::TempDir dir;
+  JobSpec job;
+  job.name = "q";
+  job.filenames = {dir.file("f")};
+  job.size.bytes = 8 << 20;
+  job.rw = RwMode::kRandRead;
+  job.ioengine = EngineKind::kIoUring;
+  job.direct = true;  // buffered reads from the page cache complete inside submit and never queue
+  job.iodepth = 16;
+  RunResult r;
+  try {
+    r = run_jobs({job}, quiet());
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << "io_uring unavailable: " << e.what();
+  }
+  const JobResult& j = only_job(r);
+  EXPECT_EQ(j.dirs[0].ios, 2048u);
+  EXPECT_EQ(j.dirs[0].slat.count(), 2048u);
+  std::uint64_t deep = 0;
+  for (std::size_t b = 4; b < j.depth.level.size(); ++b) deep += j.depth.level[b];
+  EXPECT_GT(deep, 1000u);  // most submissions found 8+ ios in flight
+}
+
+TEST(Runner, MissingDirectoryIsAClearErrorBeforeAnyIo) {
+  JobSpec job;
+  job.name = "x";
+  job.directory = "/nonexistent/sluice";
+  job.size.bytes = 1 << 20;
+  EXPECT_THROW(run_jobs({job}, quiet()), UserError);
+}
+
+}  // namespace
+}  // namespace sluice
