@@ -9,6 +9,10 @@ namespace sluice {
 int run_command(const std::vector<std::string>& args);
 int quick_command(const std::vector<std::string>& args);
 int help_command(const std::vector<std::string>& args);
+int restore_command(const std::vector<std::string>& args);
+// Replays the kernel-knob journal a killed run left behind (see observe/knob_journal.h); prints what it did
+// to stderr; never throws. Costs one stat when there is no journal.
+void replay_knob_journal_at_start();
 
 // Exit codes.
 inline constexpr int kExitOk = 0;

@@ -18,6 +18,7 @@ Commands:
   quick [DIR]   the main job: sequential and random bandwidth, IOPS and latency of the storage under DIR
                 (default: the current directory), on a test file that is removed afterwards
   run           run jobs given in fio's command-line form (sluice run --help lists every option)
+  restore       write back kernel knobs a killed sluice run left changed (from its journal)
   help [run]    this text, or the run options
   version       print the version (also --version)
 

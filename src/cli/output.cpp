@@ -15,8 +15,8 @@ std::string render_all(const RunResult& result, const RunOptions& options) {
   for (RunOptions::OutputFormat format : options.output_formats) {
     switch (format) {
       case RunOptions::OutputFormat::kNormal: text += render_normal(result); break;
-      case RunOptions::OutputFormat::kJson: text += render_json(result, false).dump(2) + "\n"; break;
-      case RunOptions::OutputFormat::kJsonPlus: text += render_json(result, true).dump(2) + "\n"; break;
+      case RunOptions::OutputFormat::kJson: text += render_json_text(result, false); break;
+      case RunOptions::OutputFormat::kJsonPlus: text += render_json_text(result, true); break;
       case RunOptions::OutputFormat::kTerse: text += render_normal(result); break;
     }
   }

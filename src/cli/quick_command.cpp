@@ -74,7 +74,7 @@ int quick_command(const std::vector<std::string>& args) {
   }
   const QuickReport report = run_quick(options);
   print_warnings(report.run.warnings);
-  const std::string text = json ? render_json(report.run, false).dump(2) + "\n" : render_quick_table(report);
+  const std::string text = json ? render_json_text(report.run, false) : render_quick_table(report);
   if (output_path.empty()) {
     std::fputs(text.c_str(), stdout);
   } else {

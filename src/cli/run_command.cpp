@@ -1,4 +1,4 @@
-// sluice run: fio's command-line form (job files in a later version).
+// sluice run: fio's command-line form and fio job files.
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -9,6 +9,7 @@
 #include "run/runner.h"
 #include "run/stop_signal.h"
 #include "spec/command_line.h"
+#include "spec/job_file.h"
 #include "spec/option_table.h"
 #include "spec/validate.h"
 
@@ -16,10 +17,18 @@ namespace sluice {
 namespace {
 
 constexpr const char* kRunUsage = R"(usage: sluice run [run options] [--name=JOB job options]...
+       sluice run [run options] [job options] JOBFILE...
 
 Runs jobs given in fio's command-line form: options before the first --name apply to every job; each
 --name starts a job, and the options after it apply to that job. Several --name run several jobs side by
 side (stonewall / new_group start a new group that runs after the previous one).
+
+Job files are fio's: [sections] are jobs, sections named global* set defaults for the jobs below them,
+';' and '#' start comments, `include FILE` reads another file (relative to the including one), ${VAR} comes
+from the environment, $ncpus, $pagesize and $mb_memory are the machine's, and values in parentheses (or
+using those keywords) are arithmetic: size=(4k*2), size=$mb_memory*1m/4. Job options given on the command
+line before the files apply to every job; each file after the first starts with an implicit stonewall.
+Jobs given with --name run first, in the same group as the first file's jobs.
 
 Run options:
   --output-format=FMT   normal (default), json, json+ (fio's JSON with histogram bins); a comma list
@@ -27,7 +36,8 @@ Run options:
   --output=FILE         write the report to FILE instead of stdout
   --allow-destructive   allow writes to block devices that carry a filesystem, partition table, RAID or
                         LVM signature (mounted devices are always refused)
-  --parse-only          check the options and exit
+  --parse-only          check the options and job files and exit (errors as file:line: on stderr)
+  --showcmd             print each job of the job files as an equivalent sluice command line and exit
   --status-interval=T   live status refresh on a terminal (default 1s); --no-status or --eta=never hides it
   --cmdhelp=OPTION      explain one job option
   --help                this text, followed by every job option
@@ -43,28 +53,34 @@ are still printed, with "interrupted": true in JSON).
 Job options:
 )";
 
-}  // namespace
+// The command-line jobs, then the job files' jobs (fio's order).
+std::vector<JobSpec> all_jobs(ParsedCommandLine& parsed) {
+  std::vector<JobSpec> jobs = std::move(parsed.jobs);
+  if (parsed.job_files.empty()) return jobs;
+  JobFileSettings settings;
+  settings.globals = parsed.globals;
+  for (FileJob& job : parse_job_files(parsed.job_files, settings)) jobs.push_back(std::move(job.spec));
+  return jobs;
+}
 
-int run_command(const std::vector<std::string>& args) {
-  ParsedCommandLine parsed = parse_run_command_line(args);
-  if (parsed.show_help) {
-    std::fputs(kRunUsage, stdout);
-    std::fputs(render_options_help().c_str(), stdout);
-    return kExitOk;
+int show_commands(const ParsedCommandLine& parsed) {
+  if (parsed.job_files.empty()) throw UserError("--showcmd needs a job file: sluice run --showcmd job.fio");
+  JobFileSettings settings;
+  settings.globals = parsed.globals;
+  for (const FileJob& job : parse_job_files(parsed.job_files, settings)) {
+    std::fputs((showcmd_line(job) + "\n").c_str(), stdout);
   }
-  if (!parsed.cmdhelp.empty()) {
-    std::fputs(render_option_help(parsed.cmdhelp).c_str(), stdout);
-    return kExitOk;
-  }
-  if (!parsed.job_files.empty()) {
-    throw UserError(fmt::format("{}: job files are not supported yet; give the job on the command line "
-                                "(--name=... --rw=... )", parsed.job_files.front()));
-  }
-  if (parsed.jobs.empty()) throw UserError("no job given; try: sluice run --name=a --filename=FILE --size=1g --rw=randread");
+  return kExitOk;
+}
+
+int run_parsed(ParsedCommandLine& parsed) {
+  if (parsed.showcmd) return show_commands(parsed);
+  const std::vector<JobSpec> jobs = all_jobs(parsed);
+  if (jobs.empty()) throw UserError("no job given; try: sluice run --name=a --filename=FILE --size=1g --rw=randread");
 
   std::vector<Problem> warnings;
   bool failed = false;
-  for (const JobSpec& job : parsed.jobs) {
+  for (const JobSpec& job : jobs) {
     for (Problem& p : validate(job)) {
       if (p.severity == Problem::Severity::kError) failed = true;
       warnings.push_back(std::move(p));
@@ -79,7 +95,7 @@ int run_command(const std::vector<std::string>& args) {
   runner.status_line = parsed.run.status_line;
   if (parsed.run.status_interval) runner.status_interval = *parsed.run.status_interval;
   runner.series_interval = parsed.run.series_interval;
-  RunResult result = run_jobs(parsed.jobs, runner);
+  RunResult result = run_jobs(jobs, runner);
   for (Problem& p : warnings) result.warnings.push_back(std::move(p));
   write_outputs(result, parsed.run);
 
@@ -94,6 +110,27 @@ int run_command(const std::vector<std::string>& args) {
   }
   if (job_failed) return kExitError;
   return result.interrupted ? kExitInterrupted : kExitOk;
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args) {
+  ParsedCommandLine parsed = parse_run_command_line(args);
+  if (parsed.show_help) {
+    std::fputs(kRunUsage, stdout);
+    std::fputs(render_options_help().c_str(), stdout);
+    return kExitOk;
+  }
+  if (!parsed.cmdhelp.empty()) {
+    std::fputs(render_option_help(parsed.cmdhelp).c_str(), stdout);
+    return kExitOk;
+  }
+  try {
+    return run_parsed(parsed);
+  } catch (const JobFileError& e) {
+    for (const std::string& message : e.messages()) std::fprintf(stderr, "sluice: %s\n", message.c_str());
+    return kExitError;
+  }
 }
 
 }  // namespace sluice

@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -94,6 +95,7 @@ void IoLoop::prepare() {
   }
   fill_buffer(buffer_memory_, static_cast<std::size_t>(buffer_stride_) * depth_, fill_policy_, buffer_rng_);
 
+  logs_ = JobLogs::create(job_, instance_.jobnum);
   units_.resize(depth_);
   free_units_.clear();
   EngineSetup setup;
@@ -298,15 +300,21 @@ void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
   stats.ios++;
   stats.bytes += bytes;
   if (bytes < unit.length) stats.short_ios++;
-  stats.lat.record(lat);
   stats.clat.record(now - unit.issue_ns);
-  if (caps_.async) stats.slat.record(unit.issue_ns - unit.start_ns);
+  if (caps_.async) {
+    // For synchronous engines lat equals clat: it is recorded once and copied at the end.
+    stats.lat.record(lat);
+    stats.slat.record(unit.issue_ns - unit.start_ns);
+  }
   IntervalSample& sample = interval_[index_of(d)];
   sample.ops++;
   sample.bytes += bytes;
   sample.lat_sum_ns += lat;
-  interval_lat_[index_of(d)].record(lat);
   live_->add(d, bytes);
+  if (logs_) {
+    logs_->record(d, now - result_->start_ns, lat, now - unit.issue_ns, caps_.async ? unit.issue_ns - unit.start_ns : 0,
+                  static_cast<std::uint32_t>(bytes), unit.offset);
+  }
 }
 
 void IoLoop::fail(const IoUnit& unit) {
@@ -354,14 +362,34 @@ void IoLoop::sleep_until(std::uint64_t deadline_ns) {
   }
 }
 
+// The lat histogram of a direction as recorded so far (clat stands in for lat with synchronous engines).
+const LatencyHistogram& IoLoop::lat_histogram(Direction d) const noexcept {
+  const DirectionStats& stats = result_->dirs[index_of(d)];
+  return caps_.async ? stats.lat.histogram : stats.clat.histogram;
+}
+
+// p99 of the ios completed in the interval: the difference of the job's histogram now and at the interval's
+// start. Costs one pass over the buckets per interval instead of a second histogram record per io.
 void IoLoop::close_intervals(std::uint64_t now) {
   while (now >= next_interval_ns_) {
     for (Direction d : kAllDirections) {
-      interval_[index_of(d)].lat_p99_ns = interval_lat_[index_of(d)].percentile(99.0);
+      IntervalSample& sample = interval_[index_of(d)];
+      if (sample.ops == 0) continue;
+      const LatencyHistogram& current = lat_histogram(d);
+      LatencyHistogram& before = interval_start_[index_of(d)];
+      const auto rank = static_cast<std::uint64_t>(std::ceil(0.99 * static_cast<double>(sample.ops)));
+      std::uint64_t seen = 0;
+      for (int b = 0; b < LatencyHistogram::kNumBuckets; ++b) {
+        seen += current.count_at(b) - before.count_at(b);
+        if (seen >= std::max<std::uint64_t>(rank, 1)) {
+          sample.lat_p99_ns = LatencyHistogram::bucket_value(b);
+          break;
+        }
+      }
+      before = current;
     }
     result_->series.append(interval_);
     interval_ = {};
-    for (auto& h : interval_lat_) if (h.total()) h.reset();
     next_interval_ns_ += series_interval_ns_;
   }
 }
@@ -399,6 +427,10 @@ void IoLoop::finish(std::uint64_t now) {
   close_intervals(now);
   result_->end_ns = now;
   result_->runtime_ns = now - result_->start_ns;
+  if (!caps_.async) {
+    for (DirectionStats& stats : result_->dirs) stats.lat = stats.clat;
+  }
+  if (logs_) logs_->finish(result_->runtime_ns);
   result_->interrupted = end_reason_ == EndReason::kStop;
   rusage usage{};
   getrusage(RUSAGE_THREAD, &usage);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "run/job_logs.h"
 #include "run/live_counters.h"
 #include "run/plan.h"
 #include "stats/result.h"
@@ -42,6 +43,7 @@ class IoLoop {
   void issue_sync(IoOp op, int file_index);
   void begin_measuring(std::uint64_t now);
   void close_intervals(std::uint64_t now);
+  const LatencyHistogram& lat_histogram(Direction d) const noexcept;
   void drain(bool account);
   void end_fsync();
   void think();
@@ -92,7 +94,9 @@ class IoLoop {
   std::uint64_t series_interval_ns_;
   std::uint64_t next_interval_ns_ = 0;
   PerDirection<IntervalSample> interval_{};
-  PerDirection<LatencyHistogram> interval_lat_{};
+  PerDirection<LatencyHistogram> interval_start_{};  // lat histograms as they were when the interval began
+
+  std::unique_ptr<JobLogs> logs_;  // null unless write_*_log was given
 
   JobResult* result_ = nullptr;
   LiveCounters* live_ = nullptr;

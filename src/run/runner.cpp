@@ -170,10 +170,11 @@ std::vector<std::string> all_paths(const std::vector<std::vector<std::vector<Tar
 
 RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& options) {
   install_stop_signal_handlers();
+  init_clock();
   RunResult result;
   result.version = SLUICE_VERSION;
   result.timestamp_ms = wall_clock_ms();
-  result.clock_source = kClockSource;
+  result.clock_source = clock_source_name();
 
   const std::vector<GroupPlan> plan = make_plan(jobs, monotonic_ns());
   // Every target is resolved and checked before anything is written.

@@ -32,7 +32,8 @@ Argument split_argument(std::string_view arg) {
 const std::vector<std::string>& run_level_names() {
   static const std::vector<std::string> kNames = {"output-format",   "output",    "allow-destructive",
                                                   "parse-only",      "help",      "cmdhelp",
-                                                  "status-interval", "no-status", "eta"};
+                                                  "status-interval", "no-status", "eta",
+                                                  "showcmd"};
   return kNames;
 }
 
@@ -97,6 +98,7 @@ void apply_run_option(const Argument& arg, ParsedCommandLine& out) {
     if (arg.has_value) cli_error(arg, "takes no value");
     if (arg.name == "allow-destructive") run.allow_destructive = true;
     if (arg.name == "parse-only") out.parse_only = true;
+    if (arg.name == "showcmd") out.showcmd = true;
     if (arg.name == "help") out.show_help = true;
     if (arg.name == "no-status") run.status_line = false;
   }

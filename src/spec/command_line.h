@@ -15,10 +15,11 @@ struct ParsedCommandLine {
   // make one job named "sluice", so `sluice run --rw=randread --size=1g` works like fio with --name.
   std::vector<JobSpec> jobs;
   JobSpec globals;                      // options before the first --name; job files start from these
-  std::vector<std::string> job_files;   // positional arguments (job files, next issue)
+  std::vector<std::string> job_files;   // positional arguments: fio job files
   bool show_help = false;               // --help
   std::string cmdhelp;                  // --cmdhelp=OPTION
   bool parse_only = false;              // --parse-only
+  bool showcmd = false;                 // --showcmd: print the job files' jobs as command lines
 };
 
 // Parses the arguments after "run". Throws UserError with the option name and value on bad input.

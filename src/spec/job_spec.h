@@ -131,6 +131,7 @@ struct JobSpec {
   std::string write_iops_log;
   std::string write_bw_log;
   std::uint32_t log_avg_msec = 0;
+  bool log_offset = false;           // add the io's offset column to per-io logs (fio's log_offset)
 
   // --- provenance, for "file:line" messages and the JSON "job options" echo
   SourcePos where;                                  // where the job section / --name began

@@ -83,6 +83,7 @@ void add_engine_options(std::vector<OptionDef>& table);
 void add_time_rate_options(std::vector<OptionDef>& table);
 void add_report_options(std::vector<OptionDef>& table);
 void add_unsupported_options(std::vector<OptionDef>& table);
+void add_fio_engine_options(std::vector<OptionDef>& table);  // options of engines sluice lacks
 
 // Levenshtein distance, for "did you mean".
 std::size_t edit_distance(std::string_view a, std::string_view b);

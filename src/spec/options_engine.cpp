@@ -65,7 +65,9 @@ bool is_fio_engine(std::string_view name) {
                                                             "skeleton_external",
                                                             "mmap_sync",
                                                             "syslet-rw",
-                                                            "sync_file_range"};
+                                                            "sync_file_range",
+                                                            "libiscsi",
+                                                            "cpp_null"};
   for (std::string_view engine : kFioEngines) {
     if (engine == name) return true;
   }

@@ -28,13 +28,13 @@ void apply_percentile_list(JobSpec& job, std::string_view value, const SourcePos
   job.percentile_list = std::move(list);
 }
 
-OptionDef log_option(std::string name, std::string JobSpec::*member, std::string what) {
+OptionDef log_option(std::string name, std::string JobSpec::*member, std::string what, std::string detail) {
   OptionDef def;
   def.name = std::move(name);
   def.type = OptionType::kString;
   def.flag = true;
   def.help = "Write a fio-format " + what + " log to PREFIX_" + what.substr(0, what.find(' ')) +
-             ".N.log; given without a value the prefix is the job name.";
+             ".N.log (N: the clone's number from 1); given without a value the prefix is the job name. " + detail;
   def.reason = "no log is written unless asked for";
   // Without a value fio names the log after the job; the name known at this point is used.
   def.apply = [member](JobSpec& job, std::string_view value, const SourcePos&) {
@@ -97,13 +97,27 @@ void add_units_and_logs(std::vector<OptionDef>& table) {
   };
   table.push_back(std::move(kb_base));
 
-  table.push_back(log_option("write_lat_log", &JobSpec::write_lat_log, "lat (latency)"));
-  table.push_back(log_option("write_iops_log", &JobSpec::write_iops_log, "iops"));
-  table.push_back(log_option("write_bw_log", &JobSpec::write_bw_log, "bw (bandwidth)"));
+  table.push_back(log_option("write_lat_log", &JobSpec::write_lat_log, "lat (latency)",
+                             "Also writes PREFIX_clat.N.log and PREFIX_slat.N.log (slat lines only with "
+                             "libaio and io_uring, as fio). Values in nanoseconds."));
+  table.push_back(log_option("write_iops_log", &JobSpec::write_iops_log, "iops",
+                             "Without log_avg_msec each io is a line of value 1 (as fio); with it each line is "
+                             "the true rate of the window in ios per second."));
+  table.push_back(log_option("write_bw_log", &JobSpec::write_bw_log, "bw (bandwidth)",
+                             "Without log_avg_msec each io's line is its bytes over its clat in bytes per "
+                             "millisecond (as fio); with it each line is the window's KiB/s."));
 
   OptionDef avg = u32_option("log_avg_msec", &JobSpec::log_avg_msec, 0, UINT32_MAX, "0", "milliseconds");
-  avg.help = "Average log entries over this many milliseconds; 0 logs every io.";
+  avg.help =
+      "Log one line per window of this many milliseconds and direction instead of one per io (0): the mean "
+      "latency of the window's ios, and for iops and bw the true rate over the window, 0 for an idle window "
+      "(fio logs 1 per io without averaging). Windows are aligned on the job's measured start; a line's time "
+      "is its window's end.";
   table.push_back(std::move(avg));
+
+  OptionDef offset = bool_option("log_offset", &JobSpec::log_offset, "0");
+  offset.help = "Add each io's offset in bytes as a column of the per-io logs, before the priority column.";
+  table.push_back(std::move(offset));
 }
 
 }  // namespace

@@ -156,7 +156,6 @@ constexpr Unsupported kUnsupported[] = {
     {"log_hist_coarseness", nullptr, "histogram logs are not implemented"},
     {"write_hist_log", nullptr, "histogram logs are not implemented"},
     {"log_max_value", nullptr, "not implemented"},
-    {"log_offset", nullptr, "not implemented"},
     {"log_prio", nullptr, "not implemented"},
     {"log_compression", nullptr, "not implemented"},
     {"log_compression_cpus", nullptr, "not implemented"},

@@ -21,6 +21,11 @@ void apply_rw(JobSpec& job, std::string_view value, const SourcePos& where) {
   std::uint32_t run = 0;
   if (colon != std::string_view::npos) {
     const auto number = parse_unsigned(value.substr(colon + 1));
+    // fio's sequential holes ("write:4k") and backwards offsets ("read:-8k") are sizes, not counts.
+    if (!number && (value.substr(colon + 1).starts_with('-') || parse_size(value.substr(colon + 1)))) {
+      value_error(where, "rw", value,
+                  "offset modifiers that are sizes (holes, backwards) are not supported by sluice yet");
+    }
     if (!number || *number == 0 || *number > 1000000000) {
       value_error(where, "rw", value, "the ':N' suffix needs a whole number from 1 to 1000000000");
     }

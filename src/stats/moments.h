@@ -1,6 +1,9 @@
 #pragma once
 // Moments: count, min, max, mean and variance of a stream of values, with an exact parallel merge
-// (Welford's update, Chan et al.'s combination), so per-thread moments merge into job, group and host totals.
+// (Chan et al.'s combination), so per-thread moments merge into job, group and host totals.
+// add() is on the per-io path, so it keeps shifted sums (no division): with K the first value,
+// s1 = sum(x - K) and s2 = sum((x - K)^2); mean = K + s1/n and M2 = s2 - s1^2/n. Shifting by a value of the
+// stream keeps the cancellation in M2 small (the textbook "shifted data" algorithm).
 #include <cstdint>
 #include <limits>
 
@@ -11,12 +14,13 @@ namespace sluice {
 class Moments {
  public:
   void add(double x) noexcept {
+    if (n_ == 0) shift_ = x;
     ++n_;
     if (x < min_) min_ = x;
     if (x > max_) max_ = x;
-    const double delta = x - mean_;
-    mean_ += delta / static_cast<double>(n_);
-    m2_ += delta * (x - mean_);
+    const double d = x - shift_;
+    s1_ += d;
+    s2_ += d * d;
   }
   void merge(const Moments& other) noexcept;
   void reset() noexcept { *this = Moments{}; }
@@ -24,7 +28,7 @@ class Moments {
   std::uint64_t count() const noexcept { return n_; }
   double min() const noexcept { return n_ ? min_ : 0.0; }
   double max() const noexcept { return n_ ? max_ : 0.0; }
-  double mean() const noexcept { return n_ ? mean_ : 0.0; }
+  double mean() const noexcept { return n_ ? shift_ + s1_ / static_cast<double>(n_) : 0.0; }
   double variance() const noexcept;  // sample variance (n-1), as fio reports; 0 for n < 2
   double stddev() const noexcept;
 
@@ -35,8 +39,11 @@ class Moments {
   std::uint64_t n_ = 0;
   double min_ = std::numeric_limits<double>::infinity();
   double max_ = -std::numeric_limits<double>::infinity();
-  double mean_ = 0.0;
-  double m2_ = 0.0;
+  double shift_ = 0.0;
+  double s1_ = 0.0;
+  double s2_ = 0.0;
+
+  double m2() const noexcept;
 };
 
 }  // namespace sluice

@@ -148,7 +148,8 @@ TEST(JsonValues, GroupReportingMergesJobsIntoOneEntry) {
 
 TEST(JsonValues, GroupReportingSamplesAreOfTheGroupsSummedRate) {
   const RunResult run = test::make_run({test::make_job("a", 1000, 0), test::make_job("a", 1000, 0)}, true);
-  const nlohmann::json& read = first_job(render_json(run, false)).at("read");
+  const nlohmann::json doc = render_json(run, false);
+  const nlohmann::json& read = first_job(doc).at("read");
   EXPECT_DOUBLE_EQ(read.at("iops_mean").get<double>(), 1000.0);  // 500 per job per 1 s interval, summed
   EXPECT_EQ(read.at("iops_samples").get<std::uint64_t>(), 2u);   // one per interval
   EXPECT_DOUBLE_EQ(read.at("bw_agg").get<double>(), 100.0);

@@ -1,0 +1,47 @@
+#pragma once
+// LogFile: one fio-format log file ("time, value, ddir, bs[, offset], prio" per line), buffered in memory and
+// written with fwrite when the buffer passes kFlushBytes, so appending a line costs no syscall and, once the
+// buffer has grown, no allocation. Threads: owned by one writer.
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace sluice {
+
+struct LogLine {
+  std::uint64_t time_ms = 0;
+  std::uint64_t value = 0;
+  int ddir = 0;  // 0 read, 1 write, 2 trim (fio's numbering)
+  std::uint64_t block_size = 0;
+  std::uint64_t offset = 0;
+};
+
+class LogFile {
+ public:
+  static constexpr std::size_t kFlushBytes = 1 << 20;
+
+  // Creates (truncates) path. Throws UserError when it cannot be created. with_offset: write fio's
+  // log_offset=1 column.
+  LogFile(std::string path, bool with_offset);
+  ~LogFile();
+  LogFile(const LogFile&) = delete;
+  LogFile& operator=(const LogFile&) = delete;
+
+  void append(const LogLine& line) noexcept;
+  // Writes what is buffered and closes the file. Throws IoError when a write failed (also an earlier one).
+  void close();
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  void flush() noexcept;
+
+  std::string path_;
+  bool with_offset_;
+  std::FILE* file_ = nullptr;
+  std::vector<char> buffer_;
+  std::size_t used_ = 0;
+  int write_errno_ = 0;  // first write failure, reported by close()
+};
+
+}  // namespace sluice
