@@ -95,7 +95,7 @@ void IoLoop::prepare() {
   }
   fill_buffer(buffer_memory_, static_cast<std::size_t>(buffer_stride_) * depth_, fill_policy_, buffer_rng_);
 
-  logs_ = JobLogs::create(job_, instance_.jobnum);
+  logs_ = JobLogs::create(job_, instance_.lognum);
   units_.resize(depth_);
   free_units_.clear();
   EngineSetup setup;

@@ -15,7 +15,7 @@ namespace sluice {
 class JobLogs {
  public:
   // nullptr when the job asks for no log. Throws UserError when a log file cannot be created.
-  static std::unique_ptr<JobLogs> create(const JobSpec& job, int jobnum);
+  static std::unique_ptr<JobLogs> create(const JobSpec& job, int lognum);  // lognum: JobInstance::lognum
   virtual ~JobLogs() = default;
 
   // t_ns: time since the job's measured start. Latencies in ns; bytes: transferred; offset: of the io.

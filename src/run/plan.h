@@ -13,6 +13,7 @@ struct JobInstance {
   JobSpec spec;
   int jobnum = 0;         // clone index, 0 .. numjobs-1
   int groupid = 0;
+  int lognum = 0;         // position among all clones of the run (fio numbers log files by it, from 1)
   std::uint64_t seed = 0; // per clone: randseed + jobnum (randrepeat=0 mixes in the time)
 };
 

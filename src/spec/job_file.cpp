@@ -66,6 +66,10 @@ void apply_section(Scope& scope, const detail::RawSection& section, const Expans
                    std::vector<std::string>& errors) {
   for (int pass = 0; pass < 2; ++pass) {
     for (const detail::RawOption& raw : section.options) {
+      if (!raw.problem.empty()) {
+        if (pass == 1) errors.push_back(raw.problem);
+        continue;
+      }
       if (is_kb_base(raw) != (pass == 0)) continue;
       try {
         apply_raw(scope, raw, expansion);

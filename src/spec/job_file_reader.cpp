@@ -61,7 +61,15 @@ std::string canonical_of(const std::string& path) {
 void read_text(std::string_view text, const std::string& path, int depth, ReadState& state);
 
 void add_error(ReadState& state, const SourcePos& where, const std::string& what) {
-  state.errors.push_back(where.describe() + ": " + what);
+  std::string message = where.describe() + ": " + what;
+  if (state.sections.empty()) {
+    state.errors.push_back(std::move(message));
+    return;
+  }
+  RawOption problem;
+  problem.where = where;
+  problem.problem = std::move(message);
+  state.sections.back().options.push_back(std::move(problem));
 }
 
 std::string resolve_include(std::string_view written, const std::string& including_file, const ReaderLimits& limits) {

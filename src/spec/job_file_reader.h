@@ -15,6 +15,9 @@ struct RawOption {
   std::string value;       // trimmed, comments removed, not yet expanded
   bool has_value = false;  // "key=value" (possibly empty) rather than a bare "key"
   SourcePos where;
+  // Not an option but a problem found while reading ("file:line: ..."), kept in place so that problems are
+  // reported in file order with those found when the options are applied.
+  std::string problem;
 };
 
 struct RawSection {

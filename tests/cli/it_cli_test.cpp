@@ -65,7 +65,9 @@ TEST(CliHelp, RunHelpListsEveryOptionWithDefaultAndUnit) {
     }
     const std::string default_text = def.default_text.empty() ? "none" : def.default_text;
     EXPECT_THAT(line, HasSubstr("default " + default_text)) << def.name;
-    if (!def.unit.empty()) EXPECT_THAT(line, HasSubstr(def.unit)) << def.name;
+    if (!def.unit.empty()) {
+      EXPECT_THAT(line, HasSubstr(def.unit)) << def.name;
+    }
   }
 }
 

@@ -54,3 +54,21 @@ TEST(Plan, RandrepeatOffMixesInTheTimeSeed) {
 
 }  // namespace
 }  // namespace sluice
+
+namespace sluice {
+namespace {
+
+TEST(Plan, LogNumbersCountEveryCloneOfTheRun) {
+  JobSpec a;
+  a.name = "a";
+  a.numjobs = 2;
+  JobSpec b;
+  b.name = "b";
+  b.stonewall = true;
+  const auto plan = make_plan({a, b});
+  EXPECT_EQ(plan[0].jobs[1].lognum, 1);
+  EXPECT_EQ(plan[1].jobs[0].lognum, 2);
+}
+
+}  // namespace
+}  // namespace sluice

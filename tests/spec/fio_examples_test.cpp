@@ -27,7 +27,7 @@ std::vector<std::string> example_files() {
   return files;
 }
 
-// The reason a file is refused: its first message without the "file:line: " position.
+// The reason a file is refused: a message without the "file:line: " position.
 std::string reason_of(const std::string& message) {
   const std::size_t fio = message.find(".fio:");
   if (fio == std::string::npos) return message;
@@ -58,7 +58,14 @@ TEST(FioExamples, EveryExampleParsesOrNamesWhatIsUnsupported) {
       ++parsed;
       std::printf("| %s | parses (%zu jobs) |\n", name.c_str(), jobs.size());
     } catch (const JobFileError& e) {
-      std::printf("| %s | %s |\n", name.c_str(), reason_of(e.messages().front()).c_str());
+      std::vector<std::string> reasons;
+      for (const std::string& message : e.messages()) {
+        const std::string reason = reason_of(message);
+        if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) reasons.push_back(reason);
+      }
+      std::string joined;
+      for (const std::string& reason : reasons) joined += (joined.empty() ? "" : "; ") + reason;
+      std::printf("| %s | %s |\n", name.c_str(), joined.c_str());
       for (const std::string& message : e.messages()) {
         EXPECT_TRUE(is_unsupported(message)) << name << ": " << message;
       }

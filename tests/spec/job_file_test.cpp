@@ -305,6 +305,16 @@ TEST(ShowCmd, GlobalsThenJobOptionsExpanded) {
   EXPECT_EQ(showcmd_line(jobs[0]), "sluice run --name=a --bs=8k --time_based --size=4096 --filename='/tmp/a b'");
 }
 
+TEST(ShowCmd, IsARunOptionBeforeTheFiles) {
+  const auto parsed = parse_run_command_line({"--showcmd", "job.fio"});
+  EXPECT_TRUE(parsed.showcmd);
+  EXPECT_THAT(parsed.job_files, ElementsAre("job.fio"));
+}
+
+TEST(JobFile, MemoryKeywordArithmetic) {
+  EXPECT_EQ(parse("[a]\nsize=$mb_memory*1m/4\n")[0].spec.size.bytes, 2048ull * 1048576 / 4);
+}
+
 TEST(ShowCmd, ImplicitStonewallIsShown) {
   testing::TempDir dir;
   write_file(dir.file("one.fio"), "[a]\n");
