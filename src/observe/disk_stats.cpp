@@ -31,8 +31,13 @@ std::string disk_name_of(unsigned major_num, unsigned minor_num, const std::stri
 std::vector<std::string> devices_under(const std::vector<std::string>& paths, const std::string& sys_root) {
   std::vector<std::string> names;
   for (const auto& path : paths) {
+    // A file not laid out yet lives on the device of the nearest existing directory above it.
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) continue;
+    std::error_code ec;
+    fs::path at = fs::absolute(path, ec);
+    if (ec) at = path;
+    while (::stat(at.c_str(), &st) != 0 && at.has_relative_path()) at = at.parent_path();
+    if (::stat(at.c_str(), &st) != 0) continue;
     const dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
     const std::string name = disk_name_of(major(dev), minor(dev), sys_root);
     if (name.empty()) continue;

@@ -17,7 +17,8 @@ struct DiskCounters {
 };
 
 // The whole-disk device names (partitions resolved to their disk; dm / md kept as themselves) holding the
-// given paths; unknown ones are skipped. Paths may be files or block devices.
+// given paths; unknown ones are skipped. Paths may be files or block devices; a path that does not exist yet
+// (a file sluice will lay out) counts as the nearest existing directory above it.
 std::vector<std::string> devices_under(const std::vector<std::string>& paths, const std::string& sys_root = "/sys");
 
 // Reads /sys/block/<name>/stat. Returns false if it cannot.

@@ -61,8 +61,12 @@ TEST_F(DiskStatsTest, UnknownDeviceIsSkipped) {
   EXPECT_TRUE(devices_under({file_.string()}, sys_.string()).empty());
 }
 
-TEST_F(DiskStatsTest, MissingPathIsSkipped) {
+TEST_F(DiskStatsTest, MissingFileCountsAsItsDirectory) {
   link_device("vdz");
+  EXPECT_EQ(devices_under({(root_ / "nope" / "f").string()}, sys_.string()), std::vector<std::string>{"vdz"});
+}
+
+TEST_F(DiskStatsTest, MissingPathOnUnknownDeviceIsSkipped) {
   EXPECT_TRUE(devices_under({(root_ / "nope").string()}, sys_.string()).empty());
 }
 
