@@ -93,6 +93,7 @@ int run_parsed(ParsedCommandLine& parsed) {
   RunnerOptions runner;
   runner.allow_destructive = parsed.run.allow_destructive;
   runner.status_line = parsed.run.status_line;
+  runner.status_line_forced = parsed.run.status_line_forced;
   if (parsed.run.status_interval) runner.status_interval = *parsed.run.status_interval;
   runner.series_interval = parsed.run.series_interval;
   RunResult result = run_jobs(jobs, runner);

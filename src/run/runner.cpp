@@ -103,7 +103,7 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
     planned += w->planned_bytes();
     threads.emplace_back([worker = w.get(), &gate] { worker->run(gate); });
   }
-  StatusLine status(options.status_line);
+  StatusLine status(options.status_line, options.status_line_forced);
   const std::uint64_t expected = expected_group_ns(group);
   const std::uint64_t start = monotonic_ns();
   gate.open();

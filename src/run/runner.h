@@ -16,7 +16,8 @@ namespace sluice {
 
 struct RunnerOptions {
   bool allow_destructive = false;
-  bool status_line = true;  // shown only when stderr is a terminal
+  bool status_line = true;  // shown only when stderr is a terminal...
+  bool status_line_forced = false;  // ...unless forced (--eta=always)
   std::chrono::nanoseconds status_interval{std::chrono::seconds(1)};
   std::chrono::nanoseconds series_interval{std::chrono::seconds(1)};
   bool capture_environment = true;

@@ -36,7 +36,7 @@ std::string format_status(std::uint64_t elapsed_ns, std::uint64_t eta_ns, const 
   return line;
 }
 
-StatusLine::StatusLine(bool enabled) : active_(enabled && isatty(STDERR_FILENO) == 1) {}
+StatusLine::StatusLine(bool enabled, bool forced) : active_(enabled && (forced || isatty(STDERR_FILENO) == 1)) {}
 
 void StatusLine::update(const std::vector<Worker*>& workers, std::uint64_t elapsed_ns, std::uint64_t expected_ns,
                         std::uint64_t planned_bytes) {

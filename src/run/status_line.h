@@ -11,8 +11,8 @@ namespace sluice {
 
 class StatusLine {
  public:
-  // enabled: the caller's wish; the line still only appears when stderr is a terminal.
-  explicit StatusLine(bool enabled);
+  // enabled: the caller's wish; the line still only appears when stderr is a terminal, unless forced.
+  StatusLine(bool enabled, bool forced);
   bool active() const noexcept { return active_; }
   // Samples the workers' counters and redraws. expected_ns: planned duration of the group (0 = unknown);
   // planned_bytes: bytes a size-based group will move (0 = unknown).

@@ -70,7 +70,9 @@ struct JobSpec {
 
   // --- workload shape
   RwMode rw = RwMode::kRead;
-  std::uint32_t rw_sequential_run = 0;  // "rw=randread:8": offset modifier (number of ios per new offset); 0 = none
+  // fio's "rw=MODE:N" modifier; 0 = none. Random modes: ios per new random offset ("randread:8").
+  // Sequential modes: a hole of N bytes after each io ("write:4k").
+  std::uint32_t rw_sequential_run = 0;
   std::uint32_t rwmixread = 50;         // percent of reads in mixed modes
   PerDirection<std::uint64_t> bs = {4096, 4096, 4096};
   PerDirection<BlockSizeRange> bsrange{};

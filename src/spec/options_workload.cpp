@@ -20,14 +20,18 @@ void apply_rw(JobSpec& job, std::string_view value, const SourcePos& where) {
   }
   std::uint32_t run = 0;
   if (colon != std::string_view::npos) {
-    const auto number = parse_unsigned(value.substr(colon + 1));
-    // fio's sequential holes ("write:4k") and backwards offsets ("read:-8k") are sizes, not counts.
-    if (!number && (value.substr(colon + 1).starts_with('-') || parse_size(value.substr(colon + 1)))) {
-      value_error(where, "rw", value,
-                  "offset modifiers that are sizes (holes, backwards) are not supported by sluice yet");
+    const std::string_view suffix = value.substr(colon + 1);
+    // fio's modifier: for random modes a count of ios per random offset ("randread:8"); for sequential
+    // modes a hole in bytes after each io ("write:4k"). Backwards offsets ("read:-8k") are not supported.
+    const bool sequential = !mode.starts_with("rand");
+    if (suffix.starts_with('-')) {
+      value_error(where, "rw", value, "backwards offset modifiers are not supported by sluice yet");
     }
-    if (!number || *number == 0 || *number > 1000000000) {
-      value_error(where, "rw", value, "the ':N' suffix needs a whole number from 1 to 1000000000");
+    const auto number = sequential ? parse_size(suffix, job.kb_base) : parse_unsigned(suffix);
+    if (!number || (!sequential && *number == 0) || *number > 0xffffffffull) {
+      value_error(where, "rw", value,
+                  sequential ? "the ':N' suffix of a sequential mode is a hole size such as 4k"
+                             : "the ':N' suffix needs a whole number from 1 to 4294967295");
     }
     run = static_cast<std::uint32_t>(*number);
   }

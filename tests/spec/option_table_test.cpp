@@ -376,3 +376,33 @@ TEST(Help, UnknownOptionSuggests) {
 
 }  // namespace
 }  // namespace sluice
+
+namespace sluice {
+namespace {
+
+TEST(RwModifier, SequentialModeTakesAHoleSize) {
+  JobSpec job;
+  apply_option(job, "rw", "write:4k", SourcePos{});
+  EXPECT_EQ(job.rw, RwMode::kWrite);
+  EXPECT_EQ(job.rw_sequential_run, 4096u);
+}
+
+TEST(RwModifier, RandomModeTakesACount) {
+  JobSpec job;
+  apply_option(job, "rw", "randread:8", SourcePos{});
+  EXPECT_EQ(job.rw_sequential_run, 8u);
+  EXPECT_THROW(apply_option(job, "rw", "randread:4k", SourcePos{}), UserError);
+}
+
+TEST(RwModifier, BackwardsOffsetsAreRefusedByName) {
+  JobSpec job;
+  try {
+    apply_option(job, "rw", "read:-8k", SourcePos{});
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("backwards"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace sluice
