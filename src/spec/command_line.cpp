@@ -65,6 +65,9 @@ void parse_output_formats(const Argument& arg, RunOptions& run) {
                          (nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
     }
     const Format format = kFormats[it - kChoices.begin()];
+    if (format == Format::kTerse) {
+      cli_error(arg, "'terse' (fio's semicolon format) is not supported by sluice yet; use json");
+    }
     if (std::find(formats.begin(), formats.end(), format) == formats.end()) formats.push_back(format);
   }
   // json+ is json with the latency buckets added: one output, not two.

@@ -151,3 +151,18 @@ TEST(CommandLineErrors, UnsupportedEngine) {
 
 }  // namespace
 }  // namespace sluice
+
+namespace sluice {
+namespace {
+
+TEST(CommandLineTerse, TerseIsRefusedNotSilentlyReplaced) {
+  try {
+    parse_run_command_line({"--output-format=terse", "--name=a", "--ioengine=null", "--size=1m"});
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("not supported"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace sluice
