@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "engine/completion_ring.h"
+#include "engine/synchronous_engine.h"
 #include "engine/engines.h"
 
 namespace sluice {
@@ -18,7 +18,9 @@ struct Mapping {
   std::uint64_t length = 0;
 };
 
-class MmapEngine final : public Engine {
+class MmapEngine final : public detail::SynchronousEngine<MmapEngine> {
+  friend class detail::SynchronousEngine<MmapEngine>;
+
  public:
   ~MmapEngine() override { close(); }
   std::string_view name() const noexcept override { return "mmap"; }
@@ -44,21 +46,7 @@ class MmapEngine final : public Engine {
       }
       maps_.push_back(m);
     }
-    done_.reset(setup.depth);
-  }
-
-  int submit(std::span<IoUnit* const> batch) override {
-    std::size_t n = batch.size() < done_.free() ? batch.size() : done_.free();
-    for (std::size_t i = 0; i < n; ++i) {
-      IoUnit& u = *batch[i];
-      u.result = perform(u);
-      done_.push(&u);
-    }
-    return static_cast<int>(n);
-  }
-
-  int reap(unsigned /*min_events*/, std::span<IoUnit*> out) override {
-    return static_cast<int>(done_.pop_into(out));
+    reset_completions(setup.depth);
   }
 
   void close() noexcept override {
@@ -89,7 +77,6 @@ class MmapEngine final : public Engine {
 
   std::vector<Mapping> maps_;
   bool writable_ = false;
-  detail::CompletionRing done_;
 };
 
 }  // namespace

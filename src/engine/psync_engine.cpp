@@ -4,14 +4,16 @@
 
 #include <cerrno>
 
-#include "engine/completion_ring.h"
+#include "engine/synchronous_engine.h"
 #include "engine/engines.h"
 #include "engine/sync_ops.h"
 
 namespace sluice {
 namespace {
 
-class PsyncEngine final : public Engine {
+class PsyncEngine final : public detail::SynchronousEngine<PsyncEngine> {
+  friend class detail::SynchronousEngine<PsyncEngine>;
+
  public:
   std::string_view name() const noexcept override { return "psync"; }
   EngineCaps caps() const noexcept override { return {.async = false, .supports_trim = true}; }
@@ -19,21 +21,7 @@ class PsyncEngine final : public Engine {
   void open(const EngineSetup& setup) override {
     fds_ = setup.fds;
     is_block_ = detail::block_device_flags(fds_);
-    done_.reset(setup.depth);
-  }
-
-  int submit(std::span<IoUnit* const> batch) override {
-    std::size_t n = batch.size() < done_.free() ? batch.size() : done_.free();
-    for (std::size_t i = 0; i < n; ++i) {
-      IoUnit& u = *batch[i];
-      u.result = perform(u);
-      done_.push(&u);
-    }
-    return static_cast<int>(n);
-  }
-
-  int reap(unsigned /*min_events*/, std::span<IoUnit*> out) override {
-    return static_cast<int>(done_.pop_into(out));
+    reset_completions(setup.depth);
   }
 
   void close() noexcept override {}
@@ -52,7 +40,6 @@ class PsyncEngine final : public Engine {
 
   std::vector<int> fds_;
   std::vector<bool> is_block_;
-  detail::CompletionRing done_;
 };
 
 }  // namespace

@@ -4,7 +4,7 @@
 
 #include <cerrno>
 
-#include "engine/completion_ring.h"
+#include "engine/synchronous_engine.h"
 #include "engine/engines.h"
 #include "engine/sync_ops.h"
 
@@ -13,7 +13,9 @@ namespace {
 
 constexpr std::uint64_t kUnknownPosition = ~0ull;
 
-class SyncEngine final : public Engine {
+class SyncEngine final : public detail::SynchronousEngine<SyncEngine> {
+  friend class detail::SynchronousEngine<SyncEngine>;
+
  public:
   std::string_view name() const noexcept override { return "sync"; }
   EngineCaps caps() const noexcept override { return {.async = false, .supports_trim = true}; }
@@ -22,21 +24,7 @@ class SyncEngine final : public Engine {
     fds_ = setup.fds;
     is_block_ = detail::block_device_flags(fds_);
     position_.assign(fds_.size(), kUnknownPosition);
-    done_.reset(setup.depth);
-  }
-
-  int submit(std::span<IoUnit* const> batch) override {
-    std::size_t n = batch.size() < done_.free() ? batch.size() : done_.free();
-    for (std::size_t i = 0; i < n; ++i) {
-      IoUnit& u = *batch[i];
-      u.result = perform(u);
-      done_.push(&u);
-    }
-    return static_cast<int>(n);
-  }
-
-  int reap(unsigned /*min_events*/, std::span<IoUnit*> out) override {
-    return static_cast<int>(done_.pop_into(out));
+    reset_completions(setup.depth);
   }
 
   void close() noexcept override {}
@@ -62,7 +50,6 @@ class SyncEngine final : public Engine {
   std::vector<int> fds_;
   std::vector<bool> is_block_;
   std::vector<std::uint64_t> position_;
-  detail::CompletionRing done_;
 };
 
 }  // namespace
