@@ -20,6 +20,8 @@ std::string_view rw_mode_name(RwMode mode) noexcept {
       return "trim";
     case RwMode::kRandTrim:
       return "randtrim";
+    case RwMode::kRandRmw:
+      return "randrmw";
   }
   return "?";
 }

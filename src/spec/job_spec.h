@@ -23,6 +23,7 @@ enum class RwMode {
   kRandRW,
   kTrim,
   kRandTrim,
+  kRandRmw,    // sluice extension: read a random block, write it back, then the next (dependent I/O)
 };
 
 enum class EngineKind { kPsync, kSync, kLibaio, kIoUring, kMmap, kNull };
@@ -30,6 +31,9 @@ enum class SyncMode { kNone, kSync, kDsync };
 enum class RateProcess { kLinear, kPoisson };
 enum class DistributionKind { kRandom, kZipf, kPareto, kNormal };
 enum class FallocateMode { kNone, kPosix, kKeep, kNative };
+enum class JobRole { kForeground, kBackground };
+enum class VerifyKind { kNone, kCrc32c, kCrc32, kCrc64, kXxhash, kMd5, kSha256, kPattern, kMeta };
+enum class SteadyStateCriterion { kNone, kIopsSlope, kIops, kBwSlope, kBw };  // fio's ss= criteria
 
 // A size that fio lets be absolute or a percentage of the file/device ("size=10%").
 struct SizeOrPercent {
@@ -134,6 +138,46 @@ struct JobSpec {
   std::string write_bw_log;
   std::uint32_t log_avg_msec = 0;
   bool log_offset = false;           // add the io's offset column to per-io logs (fio's log_offset)
+  std::string write_hist_log;
+  std::uint32_t log_hist_msec = 0;
+  bool per_job_logs = true;
+  bool unified_rw_reporting = false;
+  bool disable_lat = false;
+  bool disable_clat = false;
+  bool disable_slat = false;
+
+  // --- job control beyond stonewall (fio)
+  std::string wait_for;                    // name of a job that must finish before this one starts
+  bool exitall = false;                    // when this job ends, stop every job of the group
+  std::int32_t flow = 0;                   // fio flow weight; 0 = not used
+  std::uint32_t flow_id = 0;
+  std::chrono::nanoseconds max_latency{0};  // stop the job when one io's completion latency exceeds this
+  PerDirection<std::uint64_t> rate_min = {0, 0, 0};       // bytes/s below which the job fails
+  PerDirection<std::uint64_t> rate_iops_min = {0, 0, 0};
+  std::uint32_t percentage_random = 100;   // random modes: share of ios at a random offset
+  std::string filename_format;             // fio's $jobname/$jobnum/$filenum template
+  std::uint64_t offset_increment = 0;      // offset += jobnum * offset_increment
+
+  // --- steady state (fio's steadystate / ss)
+  SteadyStateCriterion ss_criterion = SteadyStateCriterion::kNone;
+  double ss_limit = 0;                     // percent (ss=iops:10%) or absolute slope / deviation
+  bool ss_limit_is_percent = false;
+  std::chrono::nanoseconds ss_duration{0};
+  std::chrono::nanoseconds ss_ramp{0};
+  std::chrono::nanoseconds ss_interval{std::chrono::seconds(1)};
+
+  // --- data verification (fio's verify family)
+  VerifyKind verify = VerifyKind::kNone;
+  std::string verify_pattern;              // bytes of the pattern, already decoded
+  bool do_verify = true;
+  bool verify_only = false;
+  bool verify_fatal = false;
+  std::uint32_t verify_backlog = 0;
+  std::uint32_t verify_interval = 0;       // bytes per verify header; 0 = the block size
+
+  // --- sluice extensions
+  JobRole role = JobRole::kForeground;     // role=background: runs beside the group's foreground jobs
+  bool open_loop = false;                  // arrivals follow the rate schedule whatever earlier ios do
 
   // --- provenance, for "file:line" messages and the JSON "job options" echo
   SourcePos where;                                  // where the job section / --name began
@@ -142,13 +186,16 @@ struct JobSpec {
 
   // Helpers derived from rw.
   bool is_random() const noexcept {
-    return rw == RwMode::kRandRead || rw == RwMode::kRandWrite || rw == RwMode::kRandRW || rw == RwMode::kRandTrim;
+    return rw == RwMode::kRandRead || rw == RwMode::kRandWrite || rw == RwMode::kRandRW || rw == RwMode::kRandTrim ||
+           rw == RwMode::kRandRmw;
   }
   bool does_reads() const noexcept {
-    return rw == RwMode::kRead || rw == RwMode::kRandRead || rw == RwMode::kReadWrite || rw == RwMode::kRandRW;
+    return rw == RwMode::kRead || rw == RwMode::kRandRead || rw == RwMode::kReadWrite || rw == RwMode::kRandRW ||
+           rw == RwMode::kRandRmw;
   }
   bool does_writes() const noexcept {
-    return rw == RwMode::kWrite || rw == RwMode::kRandWrite || rw == RwMode::kReadWrite || rw == RwMode::kRandRW;
+    return rw == RwMode::kWrite || rw == RwMode::kRandWrite || rw == RwMode::kReadWrite || rw == RwMode::kRandRW ||
+           rw == RwMode::kRandRmw;
   }
   bool does_trims() const noexcept { return rw == RwMode::kTrim || rw == RwMode::kRandTrim; }
   bool is_mixed() const noexcept { return rw == RwMode::kReadWrite || rw == RwMode::kRandRW; }

@@ -28,6 +28,7 @@ json direction_to_json(const DirectionStats& d) {
           {"slat", latency_to_json(d.slat)},
           {"clat", latency_to_json(d.clat)},
           {"lat", latency_to_json(d.lat)},
+          {"queue_wait", latency_to_json(d.queue_wait)},
           {"iops_samples", d.iops_samples.to_json()},
           {"bw_samples", d.bw_samples.to_json()}};
 }
@@ -41,6 +42,7 @@ DirectionStats direction_from_json(const json& j) {
   d.slat = latency_from_json(j.at("slat"));
   d.clat = latency_from_json(j.at("clat"));
   d.lat = latency_from_json(j.at("lat"));
+  if (j.contains("queue_wait")) d.queue_wait = latency_from_json(j.at("queue_wait"));
   d.iops_samples = Moments::from_json(j.at("iops_samples"));
   d.bw_samples = Moments::from_json(j.at("bw_samples"));
   return d;
@@ -91,7 +93,10 @@ json settings_to_json(const JobReportSettings& s) {
           {"lat_percentiles", s.lat_percentiles},
           {"slat_percentiles", s.slat_percentiles},
           {"kb_base", s.kb_base},
-          {"time_based", s.time_based}};
+          {"time_based", s.time_based},
+          {"unified_rw_reporting", s.unified_rw_reporting},
+          {"open_loop", s.open_loop},
+          {"background", s.background}};
 }
 
 JobReportSettings settings_from_json(const json& j) {
@@ -107,6 +112,9 @@ JobReportSettings settings_from_json(const json& j) {
   s.slat_percentiles = j.at("slat_percentiles").get<bool>();
   s.kb_base = j.at("kb_base").get<std::uint32_t>();
   s.time_based = j.at("time_based").get<bool>();
+  s.unified_rw_reporting = j.value("unified_rw_reporting", false);
+  s.open_loop = j.value("open_loop", false);
+  s.background = j.value("background", false);
   return s;
 }
 
@@ -127,6 +135,7 @@ void DirectionStats::merge(const DirectionStats& other) {
   slat.merge(other.slat);
   clat.merge(other.clat);
   lat.merge(other.lat);
+  queue_wait.merge(other.queue_wait);
   iops_samples.merge(other.iops_samples);
   bw_samples.merge(other.bw_samples);
 }
@@ -187,6 +196,9 @@ void JobResult::merge(const JobResult& other) {
   runtime_ns = std::max(runtime_ns, other.runtime_ns);
   interrupted = interrupted || other.interrupted;
   stopped_by_max_latency = stopped_by_max_latency || other.stopped_by_max_latency;
+  rmw_transactions += other.rmw_transactions;
+  verified_ios += other.verified_ios;
+  verify_failures += other.verify_failures;
   if (error == 0 && other.error != 0) {
     error = other.error;
     error_message = other.error_message;
@@ -213,6 +225,10 @@ json JobResult::to_json() const {
           {"runtime_ns", runtime_ns},
           {"interrupted", interrupted},
           {"stopped_by_max_latency", stopped_by_max_latency},
+          {"rmw_transactions", rmw_transactions},
+          {"verified_ios", verified_ios},
+          {"verify_failures", verify_failures},
+          {"steadystate", steadystate},
           {"settings", settings_to_json(settings)},
           {"options", options}};
 }
@@ -239,6 +255,10 @@ JobResult JobResult::from_json(const json& j) {
   r.runtime_ns = j.at("runtime_ns").get<std::uint64_t>();
   r.interrupted = j.value("interrupted", false);
   r.stopped_by_max_latency = j.value("stopped_by_max_latency", false);
+  r.rmw_transactions = j.value("rmw_transactions", std::uint64_t{0});
+  r.verified_ios = j.value("verified_ios", std::uint64_t{0});
+  r.verify_failures = j.value("verify_failures", std::uint64_t{0});
+  if (j.contains("steadystate")) r.steadystate = j.at("steadystate");
   r.settings = settings_from_json(j.at("settings"));
   r.options = j.value("options", std::map<std::string, std::string>{});
   return r;

@@ -26,6 +26,7 @@ struct DirectionStats {
   LatencyStat slat;             // submit start -> submit return (async engines only)
   LatencyStat clat;             // submit return -> completion seen
   LatencyStat lat;              // operation start (or scheduled arrival, open loop) -> completion seen
+  LatencyStat queue_wait;       // open loop only: scheduled arrival -> submission (time spent queued)
   Moments iops_samples;         // per-interval IOPS, derived from the time series at the end
   Moments bw_samples;           // per-interval bandwidth in bytes/s, ditto
 
@@ -80,6 +81,9 @@ struct JobReportSettings {
   bool slat_percentiles = false;
   std::uint32_t kb_base = 1024;
   bool time_based = false;
+  bool unified_rw_reporting = false;  // fio's unified_rw_reporting: report read+write+trim as "mixed"
+  bool open_loop = false;
+  bool background = false;            // role=background: reported apart from the group's headline
 };
 
 struct JobResult {
@@ -102,6 +106,10 @@ struct JobResult {
   std::uint64_t runtime_ns = 0;  // measured time (end - start), excluding ramp_time and startdelay
   bool interrupted = false;
   bool stopped_by_max_latency = false;
+  std::uint64_t rmw_transactions = 0;  // rw=randrmw: completed read-then-write pairs
+  std::uint64_t verified_ios = 0;      // reads whose data verification passed
+  std::uint64_t verify_failures = 0;
+  nlohmann::json steadystate = nullptr;  // fio's "steadystate" block when ss= was given
 
   JobReportSettings settings;
   std::map<std::string, std::string> options;  // the options given, as fio echoes in "job options"

@@ -1,0 +1,117 @@
+#pragma once
+// sluice capacity: the highest IOPS a target serves while a latency statistic stays within a limit, found by
+// searching the concurrency (iodepth x numjobs): exponential ramp, then bisection, each point run until its
+// per-second series is steady (or its time share runs out), within a total time budget. Reports the whole
+// curve, the answer, the knee and the thrashing point. Contract shared by `sluice capacity` and `sluice quick`.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "spec/job_spec.h"
+#include "stats/result.h"
+
+namespace sluice {
+
+enum class SloStat { kMean, kP50, kP95, kP99, kP999 };
+enum class ConcurrencyScale { kIodepth, kNumjobs, kBoth };
+
+struct CapacityRequest {
+  // The workload of one stream: every job option (filename, size, rw, bs, ioengine, direct...). iodepth and
+  // numjobs are what the search varies. Several jobs = independent streams scaled together
+  // (--rw=randread,randwrite gives a reader job and a writer job).
+  std::vector<JobSpec> streams;
+  std::chrono::nanoseconds slo{std::chrono::milliseconds(10)};
+  SloStat slo_stat = SloStat::kMean;
+  ConcurrencyScale scale = ConcurrencyScale::kIodepth;
+  std::chrono::nanoseconds budget{std::chrono::seconds(120)};
+  std::uint32_t max_concurrency = 1024;
+  bool status_line = true;
+  std::function<void(const std::string&)> progress;  // one line per measured point; may be empty
+  // Added by the capacity implementation (defaults keep older callers working):
+  bool allow_destructive = false;
+  // Bisection stops when first-bad - last-good <= max(1, bisection_precision * last-good).
+  double bisection_precision = 0.10;
+  // Per point: unmeasured ramp before each run segment, per-sample interval of the IOPS series and the
+  // steady-state window in samples. Zero durations = derived from the budget (ramp min(500 ms, budget/40),
+  // interval min(250 ms, budget/80)).
+  std::chrono::nanoseconds ramp_time{0};
+  std::chrono::nanoseconds sample_interval{0};
+  std::size_t steady_window = 5;
+};
+
+struct CapacityPoint {
+  std::uint32_t iodepth = 1;
+  std::uint32_t numjobs = 1;
+  std::uint32_t concurrency() const noexcept { return iodepth * numjobs; }
+  double iops = 0;
+  double lat_mean_ns = 0;
+  std::uint64_t lat_p50_ns = 0;
+  std::uint64_t lat_p95_ns = 0;
+  std::uint64_t lat_p99_ns = 0;
+  std::uint64_t lat_p999_ns = 0;
+  double runtime_s = 0;
+  bool steady = false;        // the per-second series passed the steady-state test
+  bool within_slo = false;
+  double transactions_per_s = 0;  // rw=randrmw: read-then-write pairs per second; 0 otherwise
+  bool interrupted = false;       // the measurement was cut short by SIGINT
+};
+
+struct CapacityResult {
+  std::vector<CapacityPoint> curve;          // in concurrency order
+  std::optional<CapacityPoint> answer;       // best IOPS within the limit; none if even 1 exceeds it
+  std::optional<CapacityPoint> knee;         // where added concurrency stops adding IOPS but adds latency
+  std::optional<CapacityPoint> thrashing;    // where more concurrency loses IOPS, if reached
+  RunResult final_run;                       // the full result of the answer's point (fio-style jobs)
+  double elapsed_s = 0;
+  bool budget_exhausted = false;
+  bool interrupted = false;                  // SIGINT: the curve holds what was measured until then
+  std::string stop_reason;                   // why the ramp ended ("latency limit exceeded at concurrency 32")
+};
+
+// The rules, stated once (docs/capacity.md and the JSON "rules" say the same).
+inline constexpr double kKneeGain = 0.10;       // knee: doubling concurrency adds < 10% IOPS, and latency grows
+inline constexpr double kThrashingLoss = 0.05;  // thrashing: IOPS > 5% below the best at lower concurrency
+inline constexpr double kPlateauGain = 0.05;    // ramp stops after two doublings that each add < 5% IOPS
+// The ramp also stops after two doublings in a row that are each > kThrashingLoss below the best.
+
+// Measures one point (iodepth x numjobs) within `share` of wall time; sets runtime_s to the wall time
+// spent (ramp included) and within_slo is set by the search. nullopt: stopped before anything was measured.
+using MeasurePoint = std::function<std::optional<CapacityPoint>(std::uint32_t iodepth, std::uint32_t numjobs,
+                                                                std::chrono::nanoseconds share)>;
+
+// The search itself, a pure function of the measurements (tests drive it with a synthetic device): ramp
+// 1, 2, 4, ... until the statistic exceeds the limit, IOPS drop (thrashing) or plateau, then bisection
+// between the last good and the first bad concurrency. Budget accounting uses the points' runtime_s.
+// Fills curve, answer, knee, thrashing, budget_exhausted, interrupted, stop_reason (not final_run).
+CapacityResult search_capacity(const CapacityRequest& request, const MeasurePoint& measure);
+
+// How a total concurrency is split for a scale: iodepth -> (c, 1), numjobs -> (1, c), both -> numjobs the
+// largest power of two whose square is <= c, iodepth = c / numjobs (so the product may be below c).
+std::pair<std::uint32_t, std::uint32_t> split_concurrency(std::uint32_t concurrency, ConcurrencyScale scale);
+
+// Knee and thrashing of a curve sorted by concurrency (rules above); nullopt when not reached.
+std::optional<CapacityPoint> find_knee(const std::vector<CapacityPoint>& curve);
+std::optional<CapacityPoint> find_thrashing(const std::vector<CapacityPoint>& curve);
+
+// Parsing of the command-line values, with errors naming the option and the valid values.
+SloStat parse_slo_stat(std::string_view text);            // mean|p50|p95|p99|p99.9
+ConcurrencyScale parse_scale(std::string_view text);      // iodepth|numjobs|both
+std::string_view scale_name(ConcurrencyScale scale);
+
+// Throws UserError for bad requests (no stream, slo <= 0). Honors SIGINT: returns what was measured.
+CapacityResult find_capacity(const CapacityRequest& request);
+
+std::uint64_t slo_stat_value(const CapacityPoint& point, SloStat stat);  // the statistic compared with the slo
+std::string_view slo_stat_name(SloStat stat);                             // "mean", "p50", ..., "p99.9"
+
+std::string render_capacity_table(const CapacityRequest& request, const CapacityResult& result);
+nlohmann::json capacity_json(const CapacityRequest& request, const CapacityResult& result);  // "capacity" block
+
+}  // namespace sluice
