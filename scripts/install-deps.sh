@@ -10,8 +10,8 @@ export DEBIAN_FRONTEND=noninteractive
 packages=(
   build-essential cmake pkg-config
   liburing-dev libaio-dev libblkid-dev libfmt-dev nlohmann-json3-dev libcli11-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libxxhash-dev zlib1g-dev libsqlite3-dev
-  util-linux e2fsprogs python3
+  libgtest-dev libgmock-dev libbenchmark-dev libxxhash-dev zlib1g-dev libssl-dev libsqlite3-dev
+  util-linux e2fsprogs python3 python3-pandas
   fio fio-examples sysbench
 )
 missing=()

@@ -25,9 +25,12 @@ int cli_main(int argc, char** argv) {
     replay_knob_journal_at_start();
     if (command == "run") return run_command(rest);
     if (command == "quick") return quick_command(rest);
+    if (command == "precondition") return precondition_command(rest);
+    if (command == "capacity") return capacity_command(rest);
+    if (command == "interfere") return interfere_command(rest);
     // fio habit: "sluice --name=x ..." means "sluice run --name=x ...".
     if (command.rfind("--", 0) == 0) return run_command(args);
-    std::fprintf(stderr, "sluice: unknown command '%s'; commands: run, quick, restore, help, version\n", command.c_str());
+    std::fprintf(stderr, "sluice: unknown command '%s'; commands: run, quick, capacity, interfere, precondition, restore, help, version\n", command.c_str());
     return kExitError;
   } catch (const UserError& e) {
     std::fprintf(stderr, "sluice: %s\n", e.what());

@@ -8,6 +8,9 @@ namespace sluice {
 
 int run_command(const std::vector<std::string>& args);
 int quick_command(const std::vector<std::string>& args);
+int precondition_command(const std::vector<std::string>& args);
+int interfere_command(const std::vector<std::string>& args);
+int capacity_command(const std::vector<std::string>& args);
 int help_command(const std::vector<std::string>& args);
 int restore_command(const std::vector<std::string>& args);
 // Replays the kernel-knob journal a killed run left behind (see observe/knob_journal.h); prints what it did

@@ -10,16 +10,26 @@ int help_command(const std::vector<std::string>& args) {
     const std::vector<std::string> help = {"--help"};
     return run_command(help);
   }
+  if (!args.empty() && args.front() == "quick") return quick_command({"--help"});
+  if (!args.empty() && args.front() == "precondition") return precondition_command({"--help"});
+  if (!args.empty() && args.front() == "interfere") return interfere_command({"--help"});
   std::printf(R"(sluice %s: a storage benchmark that measures what a storage system can really do.
 
 usage: sluice COMMAND [options]
 
 Commands:
-  quick [DIR]   the main job: sequential and random bandwidth, IOPS and latency of the storage under DIR
-                (default: the current directory), on a test file that is removed afterwards
+  quick [DIR]   the main job, in about 2 minutes (--budget): sequential bandwidth, random read and write
+                capacity within a latency limit, depth-1 latency and fsync'd write IOPS of the storage under
+                DIR (default: the current directory), on a test file removed afterwards (sluice quick --help)
+  capacity      the highest IOPS within a latency limit (--slo=10ms): searches the concurrency, reports the
+                curve, the knee and the thrashing point (sluice capacity --help)
+  interfere     does a bulk buffered writer starve fsync'd small writes? idle vs loaded, a per-second
+                writeback timeline, why (dirty limits), and --try kernel knobs safely (sluice interfere --help)
+  precondition  write the area twice sequentially (SNIA preconditioning), then --until-steady runs the test
+                workload in rounds until its IOPS are steady (sluice precondition --help)
   run           run jobs given in fio's command-line form (sluice run --help lists every option)
   restore       write back kernel knobs a killed sluice run left changed (from its journal)
-  help [run]    this text, or the run options
+  help [CMD]    this text, or the options of run or quick
   version       print the version (also --version)
 
 Examples:

@@ -38,6 +38,11 @@ Run options:
                         LVM signature (mounted devices are always refused)
   --parse-only          check the options and job files and exit (errors as file:line: on stderr)
   --showcmd             print each job of the job files as an equivalent sluice command line and exit
+  --override=OPT=VAL    set a job option in every job after the job files (the last word; repeatable),
+                        e.g. --override=directory=/scratch (sluice only: fio has no such option)
+  --cap-size=SIZE       every job's size, filesize and io_size at most SIZE (sluice only)
+  --cap-runtime=TIME    every job's runtime at most TIME, size-based jobs too; also caps ramp_time,
+                        startdelay and steady-state durations (sluice only)
   --status-interval=T   live status refresh on a terminal (default 1s); --no-status or --eta=never hides it
   --cmdhelp=OPTION      explain one job option
   --help                this text, followed by every job option
@@ -56,10 +61,14 @@ Job options:
 // The command-line jobs, then the job files' jobs (fio's order).
 std::vector<JobSpec> all_jobs(ParsedCommandLine& parsed) {
   std::vector<JobSpec> jobs = std::move(parsed.jobs);
-  if (parsed.job_files.empty()) return jobs;
+  if (parsed.job_files.empty()) {
+    apply_run_overrides(jobs, parsed.overrides);
+    return jobs;
+  }
   JobFileSettings settings;
   settings.globals = parsed.globals;
   for (FileJob& job : parse_job_files(parsed.job_files, settings)) jobs.push_back(std::move(job.spec));
+  apply_run_overrides(jobs, parsed.overrides);
   return jobs;
 }
 

@@ -35,6 +35,7 @@ struct Problem {
   SourcePos where;
   std::string option;   // the option concerned, without dashes; may be empty
   std::string message;  // complete sentence fragment, no trailing newline
+  std::string code;     // stable identifier of the rule ("small-test-area"); empty for most findings
 };
 
 }  // namespace sluice

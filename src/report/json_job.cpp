@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "report/json_parts.h"
+#include "report/unified.h"
 
 namespace sluice::report {
 namespace {
@@ -48,6 +49,8 @@ ojson direction_json(const JobResult& job, Direction d, const GroupDirectionTota
   out["slat_ns"] = latency_json(dir.slat, s.slat_percentiles, s.percentile_list, json_plus);
   out["clat_ns"] = latency_json(dir.clat, s.clat_percentiles, s.percentile_list, json_plus);
   out["lat_ns"] = latency_json(dir.lat, s.lat_percentiles, s.percentile_list, json_plus);
+  // sluice extension, open loop only (fio has no such key; readers of fio's keys are unaffected).
+  if (s.open_loop) out["queue_wait_ns"] = latency_json(dir.queue_wait, true, s.percentile_list, json_plus);
   add_sample_stats(out, dir, totals.agg_bw_bytes);
   return out;
 }
@@ -97,6 +100,22 @@ void add_depth_and_latency(ojson& out, const JobResult& job) {
   out["latency_window"] = std::uint64_t{0};
 }
 
+// fio 3.33's key order for the "steadystate" block (JobResult keeps it as a sorted nlohmann::json).
+ojson steadystate_json(const nlohmann::json& ss) {
+  ojson out = ojson::object();
+  for (const char* key : {"ss", "duration", "attained", "criterion", "max_deviation", "slope"}) {
+    if (ss.contains(key)) out[key] = ss.at(key);
+  }
+  if (ss.contains("data")) {
+    ojson data = ojson::object();
+    for (const char* key : {"bw_mean", "iops_mean", "iops", "bw"}) {
+      if (ss.at("data").contains(key)) data[key] = ss.at("data").at(key);
+    }
+    out["data"] = std::move(data);
+  }
+  return out;
+}
+
 ojson options_json(const std::map<std::string, std::string>& options) {
   ojson out = ojson::object();
   for (const auto& [key, value] : options) out[key] = value;
@@ -140,11 +159,15 @@ ojson job_json(const ReportedJob& entry, const PerDirection<GroupDirectionTotals
   const std::uint64_t wall_ns = job.end_ns > job.start_ns ? job.end_ns - job.start_ns : job.runtime_ns;
   out["elapsed"] = (wall_ns + 999'999'999ull) / 1'000'000'000ull;
   out["job options"] = options_json(job.options);
-  for (Direction d : kAllDirections) {
-    out[std::string(direction_name(d))] =
-        direction_json(job, d, totals[static_cast<std::size_t>(index_of(d))], json_plus);
+  const bool unified = job.settings.unified_rw_reporting;
+  if (!unified || unified_both(job.options)) {
+    for (Direction d : kAllDirections) {
+      out[std::string(direction_name(d))] =
+          direction_json(job, d, totals[static_cast<std::size_t>(index_of(d))], json_plus);
+    }
+    out["sync"] = sync_json(job, json_plus);
   }
-  out["sync"] = sync_json(job, json_plus);
+  if (unified) out["mixed"] = direction_json(merge_directions(job), Direction::kRead, mixed_totals(totals), json_plus);
   out["job_runtime"] = ns_to_ms(entry.summed_runtime_ns);
   out["usr_cpu"] = cpu_percent(job.cpu.user_seconds, entry.summed_runtime_ns);
   out["sys_cpu"] = cpu_percent(job.cpu.system_seconds, entry.summed_runtime_ns);
@@ -152,6 +175,7 @@ ojson job_json(const ReportedJob& entry, const PerDirection<GroupDirectionTotals
   out["majf"] = job.cpu.major_faults;
   out["minf"] = job.cpu.minor_faults;
   add_depth_and_latency(out, job);
+  if (job.steadystate.is_object()) out["steadystate"] = steadystate_json(job.steadystate);
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "report/json_parts.h"
 #include "report/reporters.h"
+#include "report/sluice_extras.h"
 #include "version.h"
 
 namespace sluice {
@@ -78,6 +79,7 @@ ojson warnings_json(const std::vector<Problem>& warnings) {
     item["option"] = w.option;
     item["message"] = w.message;
     item["where"] = w.where.describe();
+    if (!w.code.empty()) item["code"] = w.code;  // methodology lint rules (run/lint.h)
     out.push_back(std::move(item));
   }
   return out;
@@ -89,9 +91,21 @@ ojson sluice_job_json(const JobResult& job) {
   out["groupid"] = job.groupid;
   out["interrupted"] = job.interrupted;
   out["stopped_by_max_latency"] = job.stopped_by_max_latency;
+  out["role"] = job.settings.background ? "background" : "foreground";
+  out["open_loop"] = job.settings.open_loop;
+  if (job.verified_ios != 0 || job.verify_failures != 0) {
+    out["verify"] = ojson{{"verified_ios", job.verified_ios}, {"failures", job.verify_failures}};
+  }
+  if (job.settings.rw == "randrmw") {
+    out["rmw"] = ojson{{"transactions", job.rmw_transactions},
+                       {"transactions_per_s", report::json_float(report::rmw_transactions_per_second(job))}};
+  }
   out["series"] = series_json(job);
   return out;
 }
+
+// fio writes the [global] section's options at the top level; the runner passes them in RunResult::extra.
+constexpr const char* kGlobalOptions = "global options";
 
 ojson sluice_json(const RunResult& result, ojson jobs) {
   ojson out = ojson::object();
@@ -102,7 +116,9 @@ ojson sluice_json(const RunResult& result, ojson jobs) {
   out["environment"] = ojson::parse(result.environment.dump());
   out["jobs"] = std::move(jobs);
   if (result.extra.is_object()) {
-    for (const auto& [key, value] : result.extra.items()) out[key] = ojson::parse(value.dump());
+    for (const auto& [key, value] : result.extra.items()) {
+      if (key != kGlobalOptions) out[key] = ojson::parse(value.dump());
+    }
   }
   return out;
 }
@@ -123,6 +139,16 @@ ojson render_json_ordered(const RunResult& result, bool json_plus) {
       jobs.push_back(report::job_json(entry, totals, json_plus));
       sluice_jobs.push_back(sluice_job_json(entry.job));
     }
+    // Background jobs follow their group's entries, each with its own totals and a "sluice" marker.
+    for (const report::ReportedJob& entry : report::background_jobs(group)) {
+      ojson job = report::job_json(entry, report::background_totals(entry.job), json_plus);
+      job["sluice"] = ojson{{"role", "background"}};
+      jobs.push_back(std::move(job));
+      sluice_jobs.push_back(sluice_job_json(entry.job));
+    }
+  }
+  if (result.extra.is_object() && result.extra.contains(kGlobalOptions)) {
+    doc[kGlobalOptions] = ojson::parse(result.extra.at(kGlobalOptions).dump());
   }
   doc["jobs"] = std::move(jobs);
   if (!result.disks.empty()) {

@@ -100,6 +100,31 @@ std::array<double, 7> depth_percentages(const std::array<std::uint64_t, 7>& coun
   return out;
 }
 
+GroupResult foreground_of(const GroupResult& group) {
+  GroupResult out;
+  out.groupid = group.groupid;
+  out.group_reporting = group.group_reporting;
+  for (const JobResult& job : group.jobs) {
+    if (!job.settings.background) out.jobs.push_back(job);
+  }
+  return out;
+}
+
+std::vector<ReportedJob> background_jobs(const GroupResult& group) {
+  std::vector<ReportedJob> out;
+  for (const JobResult& job : group.jobs) {
+    if (job.settings.background) out.push_back({job, job.merged_jobs, job.runtime_ns});
+  }
+  return out;
+}
+
+PerDirection<GroupDirectionTotals> background_totals(const JobResult& job) {
+  GroupResult alone;
+  alone.jobs.push_back(job);
+  alone.jobs.back().settings.background = false;
+  return group_totals(alone);
+}
+
 PerDirection<GroupDirectionTotals> group_totals(const GroupResult& group) {
   PerDirection<GroupDirectionTotals> totals{};
   for (Direction d : kAllDirections) {
@@ -108,6 +133,7 @@ PerDirection<GroupDirectionTotals> group_totals(const GroupResult& group) {
     t.min_bw_bytes = std::numeric_limits<std::uint64_t>::max();
     t.min_run_ms = std::numeric_limits<std::uint64_t>::max();
     for (const JobResult& job : group.jobs) {
+      if (job.settings.background) continue;
       const DirectionRates r = direction_rates(job, d);
       if (r.runtime_ns == 0) continue;
       t.active = true;
@@ -134,7 +160,8 @@ double percent_of_group(double mean_bw_bytes, std::uint64_t group_agg_bw_bytes) 
   return std::min(finite_or_zero(p), 100.0);
 }
 
-std::vector<ReportedJob> reported_jobs(const GroupResult& group) {
+std::vector<ReportedJob> reported_jobs(const GroupResult& all) {
+  const GroupResult group = foreground_of(all);
   std::vector<ReportedJob> out;
   if (group.group_reporting && !group.jobs.empty()) {
     std::uint64_t clones = 0;

@@ -82,6 +82,13 @@ struct ReportedJob {
   std::uint64_t jobs = 1;
   std::uint64_t summed_runtime_ns = 0;
 };
+// Background jobs (role=background) are not among them, nor in group_totals: they are reported apart.
 std::vector<ReportedJob> reported_jobs(const GroupResult& group);
+// The group's background jobs, one entry per clone, in start order.
+std::vector<ReportedJob> background_jobs(const GroupResult& group);
+// Totals of one background job as if it were a group of its own (its "bw_agg" base).
+PerDirection<GroupDirectionTotals> background_totals(const JobResult& job);
+// The group without its background jobs.
+GroupResult foreground_of(const GroupResult& group);
 
 }  // namespace sluice::report

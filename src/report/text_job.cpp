@@ -1,11 +1,14 @@
 // One job's section of the normal output, in fio's layout.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
 #include "report/report_format.h"
 #include "report/text_parts.h"
+#include "report/sluice_extras.h"
+#include "report/unified.h"
 
 namespace sluice::report {
 namespace {
@@ -52,7 +55,8 @@ void append_sample_lines(std::string& out, const DirectionStats& dir, std::uint6
   }
 }
 
-void append_direction(std::string& out, const JobResult& job, Direction d, const GroupDirectionTotals& totals) {
+void append_direction(std::string& out, const JobResult& job, Direction d, const GroupDirectionTotals& totals,
+                      std::string_view label) {
   const DirectionRates r = direction_rates(job, d);
   if (r.runtime_ns == 0) return;
   const DirectionStats& dir = job.dirs[static_cast<std::size_t>(index_of(d))];
@@ -60,13 +64,14 @@ void append_direction(std::string& out, const JobResult& job, Direction d, const
   const int base = s.kb_base == 1000 ? 1000 : 1024;
   const int alt_base = base == 1000 ? 1024 : 1000;
   const auto bw = static_cast<double>(r.bw_bytes);
-  out += fmt::format("  {}: IOPS={}, BW={}/s ({}/s)({}/{}msec)\n", direction_name(d),
+  out += fmt::format("  {}: IOPS={}, BW={}/s ({}/s)({}/{}msec)\n", label,
                      compact_number(r.iops, 4, 1000, NumUnit::kNone), compact_number(bw, 4, base, NumUnit::kBytes),
                      compact_number(bw, 4, alt_base, NumUnit::kBytes),
                      compact_number(static_cast<double>(r.io_bytes), 4, base, NumUnit::kBytes), r.runtime_ms);
   append_stat_line(out, "slat", dir.slat);
   append_stat_line(out, "clat", dir.clat);
   append_stat_line(out, " lat", dir.lat);
+  if (s.open_loop) append_stat_line(out, "queue_wait", dir.queue_wait);  // lat runs from the scheduled arrival
   if (s.slat_percentiles) append_percentile_table(out, dir.slat.histogram, s.percentile_list, "slat");
   if (s.clat_percentiles) append_percentile_table(out, dir.clat.histogram, s.percentile_list, "clat");
   if (s.lat_percentiles) append_percentile_table(out, dir.lat.histogram, s.percentile_list, "lat");
@@ -137,6 +142,13 @@ double cpu_percent(double seconds, std::uint64_t runtime_ns) {
   return finite_or_zero(100.0 * seconds * 1e9 / static_cast<double>(runtime_ns));
 }
 
+// rw=randrmw (sluice extension): "  rmw: transactions=1200, transactions/s=400.0"
+void append_rmw_line(std::string& out, const JobResult& job) {
+  if (job.settings.rw != "randrmw") return;
+  out += fmt::format("  rmw: transactions={}, transactions/s={:.1f} (read then write of the same block)\n",
+                     job.rmw_transactions, rmw_transactions_per_second(job));
+}
+
 }  // namespace
 
 void append_percentile_table(std::string& out, const LatencyHistogram& h, const std::vector<double>& list,
@@ -158,6 +170,24 @@ void append_percentile_table(std::string& out, const LatencyHistogram& h, const 
   }
 }
 
+// fio's "steadystate  : attained=yes, bw=4694MiB/s (4807MB/s), iops=1202k, iops mean dev=0.000%".
+void append_steadystate(std::string& out, const JobResult& job) {
+  const nlohmann::json& ss = job.steadystate;
+  if (!ss.is_object() || !ss.contains("data")) return;
+  const std::string name = ss.value("ss", std::string());
+  const std::string criterion = ss.value("criterion", std::string());
+  const bool percent = !criterion.empty() && criterion.back() == '%';
+  const double value = criterion.empty() ? 0.0 : std::strtod(criterion.c_str(), nullptr);
+  const auto bw = static_cast<double>(ss.at("data").value("bw_mean", std::uint64_t{0}));
+  const auto iops = static_cast<double>(ss.at("data").value("iops_mean", std::uint64_t{0}));
+  out += fmt::format("  steadystate  : attained={}, bw={}/s ({}/s), iops={}, {}{}={:.3f}{}\n",
+                     ss.value("attained", 0) ? "yes" : "no", compact_number(bw, 4, 1024, NumUnit::kBytes),
+                     compact_number(bw, 4, 1000, NumUnit::kBytes), compact_number(iops, 4, 1000, NumUnit::kNone),
+                     name.rfind("iops", 0) == 0 ? "iops" : "bw",
+                     name.find("_slope") != std::string::npos ? " mean slope" : " mean dev", value,
+                     percent ? "%" : "");
+}
+
 void append_job_section(std::string& out, const ReportedJob& entry, const PerDirection<GroupDirectionTotals>& totals) {
   const JobResult& job = entry.job;
   out += fmt::format("{}: (groupid={}, jobs={}): err={:2}", job.name, job.groupid, entry.jobs, job.error);
@@ -165,7 +195,14 @@ void append_job_section(std::string& out, const ReportedJob& entry, const PerDir
   if (job.interrupted) out += " (interrupted: partial results)";
   out += "\n";
   if (!job.description.empty()) out += "  Description  : [" + job.description + "]\n";
-  for (Direction d : kAllDirections) append_direction(out, job, d, totals[static_cast<std::size_t>(index_of(d))]);
+  const bool unified = job.settings.unified_rw_reporting;
+  if (!unified || unified_both(job.options)) {
+    for (Direction d : kAllDirections) {
+      append_direction(out, job, d, totals[static_cast<std::size_t>(index_of(d))], direction_name(d));
+    }
+  }
+  if (unified) append_direction(out, merge_directions(job), Direction::kRead, mixed_totals(totals), "mixed");
+  append_rmw_line(out, job);
   const LatencyBuckets buckets = latency_buckets(job);
   append_bucket_lines(out, "nsec", kLatencyLabels, buckets.ns);
   append_bucket_lines(out, "usec", kLatencyLabels, buckets.us);
@@ -180,6 +217,7 @@ void append_job_section(std::string& out, const ReportedJob& entry, const PerDir
                      cpu_percent(job.cpu.system_seconds, entry.summed_runtime_ns), job.cpu.context_switches,
                      job.cpu.major_faults, job.cpu.minor_faults);
   append_depths(out, job);
+  append_steadystate(out, job);
 }
 
 }  // namespace sluice::report

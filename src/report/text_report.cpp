@@ -5,6 +5,7 @@
 #include "report/report_format.h"
 #include "report/reporters.h"
 #include "report/text_parts.h"
+#include "report/unified.h"
 
 namespace sluice {
 namespace {
@@ -20,18 +21,52 @@ void append_group_status(std::string& out, const GroupResult& group, int kb_base
   const auto rate = [](std::uint64_t v, int b) {
     return compact_number(static_cast<double>(v), 4, b, NumUnit::kBytes) + "/s";
   };
-  const PerDirection<report::GroupDirectionTotals> totals = report::group_totals(group);
+  // unified_rw_reporting (every job of the group): one "MIXED" line over all directions, as fio.
+  bool unified = !group.jobs.empty();
+  for (const JobResult& job : group.jobs) unified = unified && job.settings.unified_rw_reporting;
+  const PerDirection<report::GroupDirectionTotals> totals =
+      report::group_totals(unified ? report::merge_directions(group) : group);
   out += fmt::format("\nRun status group {} (all jobs):\n", group.groupid);
   for (Direction d : kAllDirections) {
     const report::GroupDirectionTotals& t = totals[static_cast<std::size_t>(index_of(d))];
     if (!t.active) continue;
     out += fmt::format("{}: bw={} ({}), {}-{} ({}-{}), io={} ({}), run={}-{}msec\n",
-                       kLabels[static_cast<std::size_t>(index_of(d))], rate(t.agg_bw_bytes, base),
+                       unified ? std::string_view("  MIXED") : kLabels[static_cast<std::size_t>(index_of(d))],
+                       rate(t.agg_bw_bytes, base),
                        rate(t.agg_bw_bytes, alt), rate(t.min_bw_bytes, base), rate(t.max_bw_bytes, base),
                        rate(t.min_bw_bytes, alt), rate(t.max_bw_bytes, alt),
                        compact_number(static_cast<double>(t.io_bytes), 4, base, NumUnit::kBytes),
                        compact_number(static_cast<double>(t.io_bytes), 4, alt, NumUnit::kBytes), t.min_run_ms,
                        t.max_run_ms);
+  }
+}
+
+// role=background jobs, after their group's status: throughput and its per-second series.
+void append_background(std::string& out, const GroupResult& group, int kb_base) {
+  const std::vector<report::ReportedJob> jobs = report::background_jobs(group);
+  if (jobs.empty()) return;
+  const int base = kb_base == 1000 ? 1000 : 1024;
+  const char* unit = base == 1000 ? "MB/s" : "MiB/s";
+  out += fmt::format("\nBackground jobs of group {} (not in the group's results):\n", group.groupid);
+  for (const report::ReportedJob& entry : jobs) {
+    const JobResult& job = entry.job;
+    for (Direction d : kAllDirections) {
+      const report::DirectionRates r = report::direction_rates(job, d);
+      if (r.io_bytes == 0) continue;
+      out += fmt::format("  {}: {} bw={}/s, iops={}, io={}, run={}msec\n", job.name, direction_name(d),
+                         compact_number(static_cast<double>(r.bw_bytes), 4, base, NumUnit::kBytes),
+                         compact_number(r.iops, 4, 1000, NumUnit::kNone),
+                         compact_number(static_cast<double>(r.io_bytes), 4, base, NumUnit::kBytes), r.runtime_ms);
+      const double interval_s = static_cast<double>(job.series.interval_ns()) / 1e9;
+      if (job.series.size() == 0 || interval_s <= 0) continue;
+      out += fmt::format("    per {:g} s ({}):", interval_s, unit);
+      const double scale = base == 1000 ? 1e6 : 1048576.0;
+      for (const auto& sample : job.series.samples()) {
+        const double bw = static_cast<double>(sample[static_cast<std::size_t>(index_of(d))].bytes) / interval_s;
+        out += fmt::format(" {:.1f}", bw / scale);
+      }
+      out += "\n";
+    }
   }
 }
 
@@ -87,7 +122,10 @@ std::string render_normal(const RunResult& result, const NormalReportOptions& op
       report::append_job_section(out, entry, totals);
     }
   }
-  for (const GroupResult& group : result.groups) append_group_status(out, group, kb_base_of(group));
+  for (const GroupResult& group : result.groups) {
+    append_group_status(out, group, kb_base_of(group));
+    append_background(out, group, kb_base_of(group));
+  }
   append_disk_stats(out, result.disks);
   append_sluice_lines(out, result);
   if (options.show_warnings) append_warnings(out, result.warnings);

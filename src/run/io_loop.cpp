@@ -67,8 +67,9 @@ IoLoop::IoLoop(const JobInstance& instance, const std::vector<TargetFile>& targe
     : instance_(instance),
       job_(instance.spec),
       targets_(targets),
-      pattern_(instance.spec, regions_of(targets), instance.seed),
+      pattern_(RmwChains::pattern_spec(instance.spec), regions_of(targets), instance.seed),
       schedule_(instance.spec, instance.seed ^ 0x5851f42d4c957f2dull),
+      open_loop_(instance.spec, std::max<std::uint32_t>(1, instance.spec.iodepth)),
       fill_policy_(BufferFillPolicy::from_job(instance.spec)),
       buffer_rng_(instance.seed ^ 0x2545f4914f6cdd1dull),
       file_written_(targets.size(), false),
@@ -84,6 +85,8 @@ void IoLoop::prepare() {
   caps_ = engine_->caps();
   depth_ = std::max<std::uint32_t>(1, job_.iodepth);
   if (!caps_.async) depth_ = 1;  // a synchronous engine keeps one io in flight (validation warned)
+  if (job_.rw == RwMode::kRandRmw) rmw_ = std::make_unique<RmwChains>(depth_);
+  record_lat_ = caps_.async || open_loop_.enabled();
   submit_batch_size_ = std::clamp<std::uint32_t>(job_.iodepth_batch_submit, 1, depth_);
   complete_min_ = std::clamp<std::uint32_t>(job_.iodepth_batch_complete_min, 1, depth_);
   complete_max_ = job_.iodepth_batch_complete_max == 0 ? depth_ : std::clamp(job_.iodepth_batch_complete_max, 1u, depth_);
@@ -96,6 +99,10 @@ void IoLoop::prepare() {
   fill_buffer(buffer_memory_, static_cast<std::size_t>(buffer_stride_) * depth_, fill_policy_, buffer_rng_);
 
   logs_ = JobLogs::create(job_, instance_.lognum);
+  verifier_ = Verifier::create(instance_, targets_, depth_);
+  std::vector<std::string> paths;
+  for (const TargetFile& t : targets_) paths.push_back(t.path);
+  hooks_ = JobHooks::create(instance_, std::move(paths), control_);
   units_.resize(depth_);
   free_units_.clear();
   EngineSetup setup;
@@ -150,26 +157,37 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
   end_ns_ = job_.runtime.count() > 0 ? ramp_end_ns_ + static_cast<std::uint64_t>(job_.runtime.count()) : kNever;
   schedule_.start(now_);
   if (job_.ramp_time.count() == 0) begin_measuring(now_);
+  if (verifier_ && job_.verify_only) start_verify_only();
 
   while (end_reason_ == EndReason::kNone) {
     if (stop_requested()) { end_reason_ = EndReason::kStop; break; }
-    if (now_ >= end_ns_) { end_reason_ = EndReason::kTime; break; }
+    if (now_ >= end_ns_ || stopped_by_flag()) { end_reason_ = EndReason::kTime; break; }
     if (!measuring_ && now_ >= ramp_end_ns_) begin_measuring(now_);
+    if (hooks_) {
+      const JobHooks::Verdict verdict = hooks_->poll(now_, measuring_, *result_);
+      if (verdict != JobHooks::Verdict::kContinue) {
+        end_reason_ = verdict == JobHooks::Verdict::kEnd ? EndReason::kTime : EndReason::kError;
+        break;
+      }
+    }
 
     if (sync_due_ && in_flight_ == 0) {
       issue_sync(job_.fdatasync_blocks ? IoOp::kFdatasync : IoOp::kFsync, last_write_file_);
       continue;
     }
+    if (verifier_ && verifier_->map().backlog_due()) run_verify_reads(true);
     fill_and_submit();
     if (in_flight_ == 0) {
-      if (pattern_done_ && !has_pending_) { end_reason_ = EndReason::kPatternDone; break; }
+      if (pattern_done_ && !has_pending_ && !rmw_writes_due()) { end_reason_ = EndReason::kPatternDone; break; }
       if (waiting_for_rate_) {
         sleep_until(std::min(pending_arrival_ns_, end_ns_));
         now_ = monotonic_ns();
       }
       continue;
     }
-    const bool can_issue = !free_units_.empty() && !(pattern_done_ && !has_pending_) && !waiting_for_rate_ && !sync_due_;
+    const bool can_issue =
+        (rmw_writes_due() || (!free_units_.empty() && !(pattern_done_ && !has_pending_) && !waiting_for_rate_)) &&
+        !sync_due_;
     reap(can_issue ? 0 : complete_min_);
     if (waiting_for_rate_ && now_ < pending_arrival_ns_) {
       // In flight and waiting for the next arrival: poll completions at a fine grain.
@@ -177,6 +195,7 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
       now_ = monotonic_ns();
     }
   }
+  if (verifier_) finish_verify();
   finish(now_);
 }
 
@@ -184,26 +203,14 @@ void IoLoop::fill_and_submit() {
   waiting_for_rate_ = false;
   // At most one queue's worth per turn: a synchronous engine frees its unit inside submit(), and the main
   // loop must get to check the clock and the stop request between ios.
-  for (std::uint32_t issued = 0; issued < depth_ && !free_units_.empty() && !sync_due_; ++issued) {
-    if (!has_pending_) {
-      if (pattern_done_) break;
-      if (!pattern_.next(pending_)) { pattern_done_ = true; break; }
-      has_pending_ = true;
-      pending_arrival_ns_ = schedule_.limited() ? schedule_.next_arrival(pending_.direction, pending_.length) : 0;
-    }
-    if (pending_arrival_ns_ > now_) {
-      now_ = monotonic_ns();
-      if (pending_arrival_ns_ > now_) { waiting_for_rate_ = true; break; }
-    }
-    IoUnit* unit = free_units_.back();
-    free_units_.pop_back();
-    unit->op = op_of(pending_.direction);
-    unit->file_index = pending_.file_index;
-    unit->offset = pending_.offset;
-    unit->length = pending_.length;
-    has_pending_ = false;
+  for (std::uint32_t issued = 0; issued < depth_ && !sync_due_ && end_reason_ == EndReason::kNone; ++issued) {
+    // A chain's write goes before new arrivals: its transaction is already under way.
+    IoUnit* unit = rmw_writes_due() ? take_rmw_write() : take_pending();
+    if (unit == nullptr) break;
     if (unit->op == IoOp::kWrite) {
-      if (fill_policy_.refill_each_write) {
+      if (verifier_) {
+        verifier_->fill_write(*unit);
+      } else if (fill_policy_.refill_each_write) {
         fill_buffer(unit->buffer, unit->length, fill_policy_, buffer_rng_);
       } else if (fill_policy_.content != BufferContent::kZero) {
         scramble(unit->buffer, unit->length, buffer_rng_);
@@ -222,6 +229,67 @@ void IoLoop::fill_and_submit() {
     if (submit_batch_size_ > 1 && batch_.size() >= submit_batch_size_) submit_batch();
   }
   if (!batch_.empty()) submit_batch();
+}
+
+// Draws the next io from the pattern (and its arrival from the schedule) unless one is pending; true when
+// it may start now. Sets waiting_for_rate_ when its arrival is still ahead.
+bool IoLoop::pending_ready() {
+  if (!has_pending_) {
+    if (pattern_done_) return false;
+    if (!pattern_.next(pending_)) {
+      pattern_done_ = true;
+      return false;
+    }
+    has_pending_ = true;
+    pending_arrival_ns_ = schedule_.limited() ? schedule_.next_arrival(pending_.direction, pending_.length) : 0;
+  }
+  if (pending_arrival_ns_ > now_) {
+    now_ = monotonic_ns();
+    if (pending_arrival_ns_ > now_) {
+      waiting_for_rate_ = true;
+      return false;
+    }
+  }
+  return true;
+}
+
+// A free unit loaded with the pending io, or null when none may start now. Open loop: the io is the head
+// of the arrival queue; a backlog past OpenLoopQueue::kMaxBacklog ends the job with an error.
+IoUnit* IoLoop::take_pending() {
+  if (free_units_.empty() || !pending_ready()) return nullptr;
+  if (open_loop_.enabled() && now_ > pending_arrival_ns_ + 1'000'000'000ull && pending_arrival_ns_ != 0 &&
+      open_loop_.overflowing(pending_.direction, pending_.length, pending_arrival_ns_, now_)) {
+    if (result_->error == 0) {
+      result_->error = EOVERFLOW;
+      result_->error_message =
+          open_loop_.overflow_message(pending_.direction, pending_.length, pending_arrival_ns_, now_);
+    }
+    end_reason_ = EndReason::kError;
+    return nullptr;
+  }
+  IoUnit* unit = free_units_.back();
+  free_units_.pop_back();
+  unit->op = op_of(pending_.direction);
+  unit->file_index = pending_.file_index;
+  unit->offset = pending_.offset;
+  unit->length = pending_.length;
+  has_pending_ = false;
+  if (open_loop_.enabled()) open_loop_.start(static_cast<std::uint32_t>(unit->index), pending_arrival_ns_, now_);
+  return unit;
+}
+
+// The unit of the oldest rmw chain whose read completed, loaded with the write of the same block.
+IoUnit* IoLoop::take_rmw_write() {
+  std::uint32_t chain = 0;
+  NextIo write;
+  if (!rmw_->take_write(chain, write)) return nullptr;
+  IoUnit* unit = &units_[chain];
+  unit->op = IoOp::kWrite;
+  unit->file_index = write.file_index;
+  unit->offset = write.offset;
+  unit->length = write.length;
+  if (open_loop_.enabled()) open_loop_.start(chain, 0, now_);  // not an arrival: lat from its own start
+  return unit;
 }
 
 void IoLoop::submit_batch() {
@@ -271,7 +339,13 @@ void IoLoop::reap(unsigned min_events) {
 
 void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
   --in_flight_;
-  free_units_.push_back(&unit);
+  if (rmw_ && unit.op == IoOp::kRead && unit.result >= 0) {
+    // The chain keeps its unit: the write of the same block is due next (it reuses the buffer).
+    rmw_->read_done(static_cast<std::uint32_t>(unit.index),
+                    NextIo{Direction::kRead, unit.file_index, unit.offset, unit.length});
+  } else {
+    free_units_.push_back(&unit);
+  }
   if (unit.op == IoOp::kFsync || unit.op == IoOp::kFdatasync) {
     if (unit.result < 0 && !job_.continue_on_error) fail(unit);
     if (measuring_) {
@@ -285,7 +359,11 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
     else if (measuring_) result_->dirs[index_of(direction_of(unit.op))].errors++;
     return;
   }
-  if (measuring_ && now <= end_ns_) account_io(unit, now);
+  if (verifier_ && !verifier_->on_complete(unit, *result_)) end_reason_ = EndReason::kError;
+  if (measuring_ && now <= end_ns_) {
+    account_io(unit, now);
+    if (rmw_ && unit.op == IoOp::kWrite) result_->rmw_transactions++;
+  }
   if (job_.thinktime.count() > 0 && ++ios_since_think_ >= std::max(1u, job_.thinktime_blocks)) {
     ios_since_think_ = 0;
     think();
@@ -296,16 +374,17 @@ void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
   const Direction d = direction_of(unit.op);
   DirectionStats& stats = result_->dirs[index_of(d)];
   const auto bytes = static_cast<std::uint64_t>(unit.result);
-  const std::uint64_t lat = now - unit.start_ns;
+  // Open loop: lat runs from the scheduled arrival, and the time queued before submission is recorded.
+  const std::uint64_t arrival = open_loop_.enabled() ? open_loop_.arrival_of(static_cast<std::uint32_t>(unit.index)) : 0;
+  const std::uint64_t lat = now - (arrival != 0 ? std::min(arrival, unit.start_ns) : unit.start_ns);
   stats.ios++;
   stats.bytes += bytes;
   if (bytes < unit.length) stats.short_ios++;
   stats.clat.record(now - unit.issue_ns);
-  if (caps_.async) {
-    // For synchronous engines lat equals clat: it is recorded once and copied at the end.
-    stats.lat.record(lat);
-    stats.slat.record(unit.issue_ns - unit.start_ns);
-  }
+  if (arrival != 0) stats.queue_wait.record(unit.start_ns > arrival ? unit.start_ns - arrival : 0);
+  // For synchronous engines in closed loop lat equals clat: it is recorded once and copied at the end.
+  if (record_lat_) stats.lat.record(lat);
+  if (caps_.async) stats.slat.record(unit.issue_ns - unit.start_ns);
   IntervalSample& sample = interval_[index_of(d)];
   sample.ops++;
   sample.bytes += bytes;
@@ -314,6 +393,10 @@ void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
   if (logs_) {
     logs_->record(d, now - result_->start_ns, lat, now - unit.issue_ns, caps_.async ? unit.issue_ns - unit.start_ns : 0,
                   static_cast<std::uint32_t>(bytes), unit.offset);
+  }
+  if (hooks_ && hooks_->after_io(d, lat, unit.file_index, unit.offset, unit.length, *result_) ==
+                    JobHooks::Verdict::kFail) {
+    end_reason_ = EndReason::kError;
   }
 }
 
@@ -355,7 +438,7 @@ void IoLoop::think() {
 
 void IoLoop::sleep_until(std::uint64_t deadline_ns) {
   constexpr std::uint64_t kSlice = 100'000'000;  // wake at least every 100 ms to notice a stop request
-  for (std::uint64_t now = monotonic_ns(); now < deadline_ns && !stop_requested(); now = monotonic_ns()) {
+  for (std::uint64_t now = monotonic_ns(); now < deadline_ns && !stop_requested() && !stopped_by_flag(); now = monotonic_ns()) {
     const std::uint64_t wait = std::min(deadline_ns - now, kSlice);
     timespec ts{static_cast<time_t>(wait / 1'000'000'000ull), static_cast<long>(wait % 1'000'000'000ull)};
     nanosleep(&ts, nullptr);
@@ -365,7 +448,7 @@ void IoLoop::sleep_until(std::uint64_t deadline_ns) {
 // The lat histogram of a direction as recorded so far (clat stands in for lat with synchronous engines).
 const LatencyHistogram& IoLoop::lat_histogram(Direction d) const noexcept {
   const DirectionStats& stats = result_->dirs[index_of(d)];
-  return caps_.async ? stats.lat.histogram : stats.clat.histogram;
+  return record_lat_ ? stats.lat.histogram : stats.clat.histogram;
 }
 
 // p99 of the ios completed in the interval: the difference of the job's histogram now and at the interval's
@@ -394,6 +477,14 @@ void IoLoop::close_intervals(std::uint64_t now) {
   }
 }
 
+// At the end, writes still due (their transactions unfinished, never issued) give their units back, so
+// end_fsync finds a free one.
+void IoLoop::release_rmw_units() {
+  std::uint32_t chain = 0;
+  NextIo write;
+  while (rmw_ && rmw_->take_write(chain, write)) free_units_.push_back(&units_[chain]);
+}
+
 void IoLoop::drain(bool account) {
   while (in_flight_ > 0) {
     const int n = engine_->reap(in_flight_, std::span<IoUnit*>(completions_.data(), in_flight_));
@@ -420,6 +511,7 @@ void IoLoop::end_fsync() {
 void IoLoop::finish(std::uint64_t now) {
   // Ios still in flight at a time-based end or a stop complete after the measured window: not counted.
   drain(end_reason_ == EndReason::kPatternDone);
+  release_rmw_units();
   now = std::max(now, monotonic_ns());
   if (end_reason_ == EndReason::kTime) now = std::min(now, end_ns_);
   if (!measuring_) begin_measuring(now);  // ended during ramp: an empty measured window
@@ -427,10 +519,11 @@ void IoLoop::finish(std::uint64_t now) {
   close_intervals(now);
   result_->end_ns = now;
   result_->runtime_ns = now - result_->start_ns;
-  if (!caps_.async) {
+  if (!record_lat_) {
     for (DirectionStats& stats : result_->dirs) stats.lat = stats.clat;
   }
   if (logs_) logs_->finish(result_->runtime_ns);
+  if (hooks_) hooks_->finish(now, *result_);
   result_->interrupted = end_reason_ == EndReason::kStop;
   rusage usage{};
   getrusage(RUSAGE_THREAD, &usage);

@@ -3,19 +3,24 @@
 // fill a batch from the pattern (respecting the rate schedule and fsync=N), submit it, reap completions,
 // account them into the job's statistics and time series. Per io: no allocation, no lock, no syscall
 // beyond the I/O and the vDSO clock.
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "engine/engine.h"
+#include "run/job_hooks.h"
 #include "run/job_logs.h"
 #include "run/live_counters.h"
+#include "run/open_loop_queue.h"
 #include "run/plan.h"
+#include "run/verifier.h"
 #include "stats/result.h"
 #include "target/target_file.h"
 #include "workload/arrival.h"
 #include "workload/buffer_fill.h"
 #include "workload/io_pattern.h"
+#include "workload/rmw_chains.h"
 #include "workload/rng.h"
 
 namespace sluice {
@@ -29,12 +34,25 @@ class IoLoop {
   void prepare();
   // Runs the job to its end; fills result (statistics, series, error) and publishes progress in live.
   void run(JobResult& result, LiveCounters& live);
-  std::uint64_t planned_bytes() const noexcept { return pattern_.planned_bytes(); }
+  // rw=randrmw: the pattern plans the reads; each is written back too.
+  std::uint64_t planned_bytes() const noexcept {
+    return pattern_.planned_bytes() * (job_.rw == RwMode::kRandRmw ? 2 : 1);
+  }
+  // A flag, owned by the caller and outliving run(), that ends this job like its time limit would (the
+  // runner stops background jobs with it when the foreground jobs of the group are done). Set before run().
+  void set_stop_flag(const std::atomic<bool>* flag) noexcept { stop_flag_ = flag; }
+  // The group's job control (wait_for, exitall, flow); may be null. Set before prepare().
+  void set_group_control(GroupControl* control) noexcept { control_ = control; }
 
  private:
   enum class EndReason { kNone, kPatternDone, kTime, kStop, kError };
 
   void fill_and_submit();
+  bool pending_ready();
+  IoUnit* take_pending();
+  IoUnit* take_rmw_write();
+  void release_rmw_units();
+  bool rmw_writes_due() const noexcept { return rmw_ && rmw_->writes_due() > 0; }
   void submit_batch();
   void reap(unsigned min_events);
   void complete(IoUnit& unit, std::uint64_t now);
@@ -49,6 +67,10 @@ class IoLoop {
   void think();
   void sleep_until(std::uint64_t deadline_ns);
   void finish(std::uint64_t now);
+  // Data verification (io_loop_verify.cpp); used only when verifier_ is set.
+  void start_verify_only();
+  void run_verify_reads(bool backlog);
+  void finish_verify();
 
   const JobInstance& instance_;
   const JobSpec& job_;
@@ -70,6 +92,9 @@ class IoLoop {
 
   IoPattern pattern_;
   ArrivalSchedule schedule_;
+  OpenLoopQueue open_loop_;          // open_loop=1: arrivals queue while every slot is busy
+  std::unique_ptr<RmwChains> rmw_;   // rw=randrmw: each read is followed by the write of its block
+  bool record_lat_ = false;          // lat recorded per io (async engines, open loop); else lat = clat
   BufferFillPolicy fill_policy_;
   Rng buffer_rng_;
 
@@ -97,9 +122,14 @@ class IoLoop {
   PerDirection<LatencyHistogram> interval_start_{};  // lat histograms as they were when the interval began
 
   std::unique_ptr<JobLogs> logs_;  // null unless write_*_log was given
+  std::unique_ptr<Verifier> verifier_;  // null unless verify= was given
+  GroupControl* control_ = nullptr;
+  std::unique_ptr<JobHooks> hooks_;  // null unless the job uses fio's job-control features (job_hooks.h)
 
   JobResult* result_ = nullptr;
   LiveCounters* live_ = nullptr;
+  const std::atomic<bool>* stop_flag_ = nullptr;
+  bool stopped_by_flag() const noexcept { return stop_flag_ && stop_flag_->load(std::memory_order_relaxed); }
 };
 
 }  // namespace sluice

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "run/log_file.h"
+#include "run/log_naming.h"
 
 namespace sluice {
 namespace {
@@ -54,6 +55,7 @@ class FioJobLogs final : public JobLogs {
   void emit_window(std::uint64_t time_ms, std::uint64_t span_ns) noexcept;
 
   bool with_offset_;
+  bool per_job_;  // per_job_logs: one file per clone (else one shared file per log kind)
   bool log_slat_;
   std::uint64_t avg_ns_;
   File lat_, clat_, slat_, bw_, iops_;
@@ -64,6 +66,7 @@ class FioJobLogs final : public JobLogs {
 
 FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
     : with_offset_(job.log_offset),
+      per_job_(job.per_job_logs),
       log_slat_(engine_has_slat(job.ioengine)),
       avg_ns_(static_cast<std::uint64_t>(job.log_avg_msec) * kNsPerMs) {
   if (!job.write_lat_log.empty()) {
@@ -77,7 +80,7 @@ FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
 }
 
 FioJobLogs::File FioJobLogs::open(const std::string& prefix, const char* kind, int jobnum) const {
-  return std::make_unique<LogFile>(prefix + "_" + kind + "." + std::to_string(jobnum + 1) + ".log", with_offset_);
+  return std::make_unique<LogFile>(fio_log_path(prefix, kind, jobnum, per_job_), with_offset_, !per_job_);
 }
 
 void FioJobLogs::record(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns,

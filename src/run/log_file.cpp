@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "run/log_naming.h"
 
 namespace sluice {
 namespace {
@@ -24,11 +25,9 @@ char* put_separator(char* out) noexcept {
 
 }  // namespace
 
-LogFile::LogFile(std::string path, bool with_offset) : path_(std::move(path)), with_offset_(with_offset) {
-  file_ = std::fopen(path_.c_str(), "w");
-  if (file_ == nullptr) {
-    throw UserError("cannot create log file " + path_ + ": " + std::strerror(errno));
-  }
+LogFile::LogFile(std::string path, bool with_offset, bool shared)
+    : path_(std::move(path)), with_offset_(with_offset) {
+  file_ = open_fio_log(path_, shared);
   buffer_.resize(kFlushBytes + kMaxLineBytes);
 }
 

@@ -22,8 +22,8 @@ class LogFile {
   static constexpr std::size_t kFlushBytes = 1 << 20;
 
   // Creates (truncates) path. Throws UserError when it cannot be created. with_offset: write fio's
-  // log_offset=1 column.
-  LogFile(std::string path, bool with_offset);
+  // log_offset=1 column. shared: other jobs write the same file (per_job_logs=0; see log_naming.h).
+  LogFile(std::string path, bool with_offset, bool shared = false);
   ~LogFile();
   LogFile(const LogFile&) = delete;
   LogFile& operator=(const LogFile&) = delete;

@@ -1,8 +1,14 @@
 #include "run/plan.h"
 
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "run/job_control.h"
+
 namespace sluice {
 
 std::vector<GroupPlan> make_plan(const std::vector<JobSpec>& jobs, std::uint64_t time_seed) {
+  check_job_control(jobs);
   std::vector<GroupPlan> groups;
   int lognum = 0;
   for (const JobSpec& job : jobs) {
@@ -17,15 +23,34 @@ std::vector<GroupPlan> make_plan(const std::vector<JobSpec>& jobs, std::uint64_t
     for (std::uint32_t clone = 0; clone < job.numjobs; ++clone) {
       JobInstance instance;
       instance.spec = job;
+      // A background job repeats its workload until the foreground jobs end (time_based without a limit
+      // when it has no runtime of its own); the runner stops it.
+      if (job.role == JobRole::kBackground) instance.spec.time_based = true;
       instance.jobnum = static_cast<int>(clone);
       instance.groupid = group.groupid;
       instance.lognum = lognum++;
+      apply_clone_options(instance);  // filename_format, offset_increment
       // Clones must not replay each other's offsets; randrepeat=0 makes runs differ from each other too.
       instance.seed = job.randseed + clone * 0x9e3779b97f4a7c15ull + (job.randrepeat ? 0 : time_seed);
       group.jobs.push_back(std::move(instance));
     }
   }
+  for (const GroupPlan& group : groups) {
+    if (group.foreground_jobs() == 0) {
+      const JobSpec& first = group.jobs.front().spec;
+      throw UserError(fmt::format("{}job {}: group {} has only background jobs (role=background); a background job "
+                                  "runs beside foreground jobs of its group",
+                                  first.where.file.empty() ? "" : first.where.describe() + ": ", first.name,
+                                  group.groupid));
+    }
+  }
   return groups;
+}
+
+std::size_t GroupPlan::foreground_jobs() const noexcept {
+  std::size_t n = 0;
+  for (const JobInstance& job : jobs) n += job.spec.role == JobRole::kForeground ? 1 : 0;
+  return n;
 }
 
 }  // namespace sluice

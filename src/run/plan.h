@@ -1,7 +1,8 @@
 #pragma once
 // Planning: turns the parsed jobs into groups of job clones (numjobs expanded), as fio does.
 // A job with stonewall or new_group starts a new group; groups run one after another, the jobs of a group
-// side by side. Pure: no I/O.
+// side by side. Pure: no I/O. A role=background job is made time_based (it runs until the runner stops it when
+// the group's foreground jobs end); a group with no foreground job is refused (UserError).
 #include <cstdint>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct GroupPlan {
   int groupid = 0;
   bool group_reporting = false;  // any job of the group asked for it
   std::vector<JobInstance> jobs;
+  std::size_t foreground_jobs() const noexcept;  // clones with role=foreground
 };
 
 std::vector<GroupPlan> make_plan(const std::vector<JobSpec>& jobs, std::uint64_t time_seed = 0);

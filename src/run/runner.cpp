@@ -13,6 +13,8 @@
 #include "common/error.h"
 #include "observe/disk_stats.h"
 #include "observe/environment.h"
+#include "run/job_control.h"
+#include "run/lint.h"
 #include "run/plan.h"
 #include "run/status_line.h"
 #include "run/stop_signal.h"
@@ -24,6 +26,9 @@
 namespace sluice {
 namespace {
 
+// How long background jobs run before the foreground starts, so the foreground meets them at work.
+constexpr auto kBackgroundHeadStart = std::chrono::milliseconds(100);
+
 void default_notice(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_str()); }
 
 // The expected wall time of a group, for the ETA (0 when size-based).
@@ -31,6 +36,7 @@ std::uint64_t expected_group_ns(const GroupPlan& group) {
   std::uint64_t longest = 0;
   for (const JobInstance& job : group.jobs) {
     const JobSpec& s = job.spec;
+    if (s.role == JobRole::kBackground) continue;  // stopped with the foreground jobs
     if (s.runtime.count() == 0) return 0;
     longest = std::max<std::uint64_t>(
         longest, static_cast<std::uint64_t>((s.startdelay + s.ramp_time + s.runtime).count()));
@@ -39,6 +45,7 @@ std::uint64_t expected_group_ns(const GroupPlan& group) {
 }
 
 struct PreparedGroup {
+  std::unique_ptr<GroupControl> control;  // wait_for / exitall / flow; outlives the workers that use it
   std::vector<std::unique_ptr<Worker>> workers;
 };
 
@@ -67,13 +74,14 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
                             const RunnerOptions& options, std::set<std::string>& laid_out) {
   LayoutReporter reporter(options);
   PreparedGroup prepared;
+  prepared.control = GroupControl::create(group);
   for (std::size_t i = 0; i < group.jobs.size(); ++i) {
     const JobInstance& instance = group.jobs[i];
     std::vector<TargetFile>& targets = targets_of_job[i];
     std::vector<TargetFile> to_lay_out;
     const bool null_engine = instance.spec.ioengine == EngineKind::kNull;
     for (const TargetFile& t : targets) {
-      if (null_engine) break;
+      if (null_engine || instance.spec.create_on_open) break;  // create_on_open: open_targets creates it
       if (!laid_out.count(t.path)) to_lay_out.push_back(t);
     }
     if (!to_lay_out.empty()) {
@@ -87,32 +95,47 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     }
     if (!null_engine) open_targets(targets, instance.spec);
     auto worker = std::make_unique<Worker>(instance, targets, WorkerConfig{static_cast<std::uint64_t>(options.series_interval.count())});
+    worker->set_group_control(prepared.control.get());
     worker->prepare();
     prepared.workers.push_back(std::move(worker));
   }
   return prepared;
 }
 
+bool is_background(const Worker& w) { return w.instance().spec.role == JobRole::kBackground; }
+
 GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const RunnerOptions& options) {
+  // Background jobs are released first, on their own gate, so the foreground meets them already running.
+  StartGate background_gate;
   StartGate gate;
   std::vector<std::thread> threads;
   std::vector<Worker*> workers;
   std::uint64_t planned = 0;
   for (auto& w : prepared.workers) {
     workers.push_back(w.get());
-    planned += w->planned_bytes();
-    threads.emplace_back([worker = w.get(), &gate] { worker->run(gate); });
+    if (!is_background(*w)) planned += w->planned_bytes();
+    const StartGate& mine = is_background(*w) ? background_gate : gate;
+    threads.emplace_back([worker = w.get(), &mine] { worker->run(mine); });
   }
   StatusLine status(options.status_line, options.status_line_forced);
   const std::uint64_t expected = expected_group_ns(group);
+  background_gate.open();
+  if (group.foreground_jobs() < group.jobs.size()) std::this_thread::sleep_for(kBackgroundHeadStart);
   const std::uint64_t start = monotonic_ns();
   gate.open();
   const auto poll = std::chrono::milliseconds(50);
   std::uint64_t next_status = start + static_cast<std::uint64_t>(options.status_interval.count());
   for (;;) {
     bool all_done = true;
-    for (Worker* w : workers) all_done = all_done && w->live().finished.load(std::memory_order_relaxed);
-    if (all_done) break;
+    for (Worker* w : workers) {
+      if (!is_background(*w)) all_done = all_done && w->live().finished.load(std::memory_order_relaxed);
+    }
+    if (all_done) {
+      for (Worker* w : workers) {
+        if (is_background(*w)) w->request_stop();  // their own end never ended the group; the foreground's does
+      }
+      break;
+    }
     std::this_thread::sleep_for(poll);
     const std::uint64_t now = monotonic_ns();
     if (now >= next_status) {
@@ -177,6 +200,10 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   result.clock_source = clock_source_name();
 
   const std::vector<GroupPlan> plan = make_plan(jobs, monotonic_ns());
+  if (!jobs.empty()) {
+    const auto globals = global_options_of(jobs.front());
+    if (!globals.empty()) result.extra["global options"] = globals;  // fio's top-level "global options"
+  }
   // Every target is resolved and checked before anything is written.
   std::vector<std::vector<std::vector<TargetFile>>> targets(plan.size());
   TargetOptions target_options;
@@ -194,6 +221,10 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   }
   const std::vector<std::string> paths = all_paths(targets);
   if (options.capture_environment) result.environment = capture_environment(paths);
+  const LintNotice lint_notice = options.notice ? options.notice : LintNotice(default_notice);
+  if (options.lint) {
+    for (Problem& p : lint_plan(plan, targets, result.environment, lint_notice)) result.warnings.push_back(std::move(p));
+  }
   const std::vector<std::string> devices = devices_under(paths);
   std::vector<DiskCounters> before(devices.size());
   for (std::size_t i = 0; i < devices.size(); ++i) read_disk_counters(devices[i], before[i]);
@@ -205,6 +236,9 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
     result.groups.push_back(run_group(plan[g], prepared, options));
   }
   result.interrupted = stop_requested();
+  if (options.lint) {
+    for (Problem& p : lint_result(jobs, result, lint_notice)) result.warnings.push_back(std::move(p));
+  }
 
   const std::uint64_t wall = monotonic_ns() - run_start;
   for (std::size_t i = 0; i < devices.size(); ++i) {

@@ -23,6 +23,8 @@ struct RunnerOptions {
   bool capture_environment = true;
   // Called on progress of laying out files and for one-line notices ("laid out ..."); default: stderr.
   std::function<void(const std::string&)> notice;
+  // The methodology lint (run/lint.h): its warnings go to RunResult::warnings and, as one block, to notice.
+  bool lint = true;
 };
 
 // Throws UserError for problems found before any I/O (bad target, unsafe device, engine unavailable).

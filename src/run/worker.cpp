@@ -52,6 +52,9 @@ JobReportSettings settings_of(const JobSpec& job) {
   s.slat_percentiles = job.slat_percentiles;
   s.kb_base = job.kb_base;
   s.time_based = job.time_based;
+  s.open_loop = job.open_loop;
+  s.unified_rw_reporting = job.unified_rw_reporting;
+  s.background = job.role == JobRole::kBackground;
   return s;
 }
 
@@ -64,20 +67,27 @@ Worker::Worker(JobInstance instance, std::vector<TargetFile> targets, WorkerConf
   result_.jobnum = instance_.jobnum;
   result_.groupid = instance_.groupid;
   result_.settings = settings_of(instance_.spec);
-  result_.options = instance_.spec.given_options;
+  result_.options = own_options_of(instance_.spec);  // the globals go to the document's "global options"
 }
 
 Worker::~Worker() = default;
 
 void Worker::prepare() {
   loop_ = std::make_unique<Loop>(instance_, targets_, config_.series_interval_ns);
+  loop_->io.set_group_control(control_);
   loop_->io.prepare();
+  loop_->io.set_stop_flag(&stop_);
 }
 
 std::uint64_t Worker::planned_bytes() const noexcept { return loop_ ? loop_->io.planned_bytes() : 0; }
 
 void Worker::run(const StartGate& gate) noexcept {
   gate.wait();
+  if (control_ != nullptr && !control_->wait_turn(instance_)) {  // the group stopped before its turn came
+    control_->finished(instance_);
+    live_.finished.store(true, std::memory_order_relaxed);
+    return;
+  }
   try {
     loop_->io.run(result_, live_);
   } catch (const std::exception& e) {
@@ -85,6 +95,7 @@ void Worker::run(const StartGate& gate) noexcept {
     result_.error_message = e.what();
     live_.finished.store(true, std::memory_order_relaxed);
   }
+  if (control_ != nullptr) control_->finished(instance_);
 }
 
 }  // namespace sluice

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "run/job_control.h"
 #include "run/live_counters.h"
 #include "run/plan.h"
 #include "stats/result.h"
@@ -48,6 +49,11 @@ class Worker {
   std::vector<TargetFile>& targets() noexcept { return targets_; }
   std::uint64_t planned_bytes() const noexcept;
   JobResult take_result() { return std::move(result_); }
+  // Ends the job as its time limit would (thread-safe; used for role=background). Call after prepare().
+  void request_stop() noexcept { stop_.store(true, std::memory_order_relaxed); }
+  // The group's job control (wait_for, exitall, flow), shared with the group's other workers and outliving
+  // run(); null when the group uses none of them. Call before prepare().
+  void set_group_control(GroupControl* control) noexcept { control_ = control; }
 
  private:
   struct Loop;
@@ -55,6 +61,8 @@ class Worker {
   std::vector<TargetFile> targets_;
   WorkerConfig config_;
   LiveCounters live_;
+  std::atomic<bool> stop_{false};
+  GroupControl* control_ = nullptr;
   JobResult result_;
   std::unique_ptr<Loop> loop_;
 };

@@ -33,13 +33,15 @@ const std::vector<std::string>& run_level_names() {
   static const std::vector<std::string> kNames = {"output-format",   "output",    "allow-destructive",
                                                   "parse-only",      "help",      "cmdhelp",
                                                   "status-interval", "no-status", "eta",
-                                                  "showcmd"};
+                                                  "showcmd",         "override",  "cap-size",
+                                                  "cap-runtime"};
   return kNames;
 }
 
 // Run-level options that take a value and may take it from the next argument.
 bool takes_value(std::string_view name) {
-  return name == "output-format" || name == "output" || name == "cmdhelp" || name == "status-interval" || name == "eta";
+  return name == "output-format" || name == "output" || name == "cmdhelp" || name == "status-interval" || name == "eta" ||
+         name == "override" || name == "cap-size" || name == "cap-runtime";
 }
 
 [[noreturn]] void cli_error(const Argument& arg, std::string_view what) {
@@ -90,6 +92,8 @@ void apply_run_option(const Argument& arg, ParsedCommandLine& out) {
     const auto interval = parse_duration(arg.value, std::chrono::seconds(1));
     if (!interval || interval->count() <= 0) cli_error(arg, "not a positive duration; e.g. 1, 500ms, 10s");
     run.status_interval = *interval;
+  } else if (parse_run_override(arg.name, arg.value, out.overrides)) {
+    // --override / --cap-size / --cap-runtime: stored, applied after the job files
   } else if (arg.name == "eta") {
     static const std::vector<std::string> kChoices = {"never", "always", "auto"};
     if (std::find(kChoices.begin(), kChoices.end(), arg.value) == kChoices.end()) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "spec/job_spec.h"
+#include "spec/run_overrides.h"
 
 namespace sluice {
 
@@ -20,6 +21,7 @@ struct ParsedCommandLine {
   std::string cmdhelp;                  // --cmdhelp=OPTION
   bool parse_only = false;              // --parse-only
   bool showcmd = false;                 // --showcmd: print the job files' jobs as command lines
+  RunOverrides overrides;               // --override, --cap-size, --cap-runtime (applied after the files)
 };
 
 // Parses the arguments after "run". Throws UserError with the option name and value on bad input.

@@ -84,6 +84,9 @@ void add_time_rate_options(std::vector<OptionDef>& table);
 void add_report_options(std::vector<OptionDef>& table);
 void add_unsupported_options(std::vector<OptionDef>& table);
 void add_fio_engine_options(std::vector<OptionDef>& table);  // options of engines sluice lacks
+void add_fio_control_options(std::vector<OptionDef>& table);  // wait_for, exitall, ss, hist logs, ...
+void add_sluice_options(std::vector<OptionDef>& table);      // sluice extensions (role, open_loop)
+void add_verify_options(std::vector<OptionDef>& table);      // verify, verify_pattern, do_verify, ...
 
 // Levenshtein distance, for "did you mean".
 std::size_t edit_distance(std::string_view a, std::string_view b);

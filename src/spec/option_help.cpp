@@ -6,7 +6,8 @@
 namespace sluice {
 namespace {
 
-constexpr const char* kCategoryOrder[] = {"target", "workload", "engine", "time", "rate", "report", "unsupported"};
+constexpr const char* kCategoryOrder[] = {"target",       "workload", "engine", "time",   "rate",       "job control",
+                                          "steady state", "report",   "verify", "sluice", "unsupported"};
 
 std::string_view type_name(OptionType type) {
   switch (type) {

@@ -17,6 +17,9 @@ std::vector<OptionDef> build_table() {
   detail::add_report_options(table);
   detail::add_unsupported_options(table);
   detail::add_fio_engine_options(table);
+  detail::add_fio_control_options(table);
+  detail::add_sluice_options(table);
+  detail::add_verify_options(table);
   return table;
 }
 

@@ -91,10 +91,8 @@ constexpr EngineOption kEngineOptions[] = {
 }  // namespace
 
 void add_fio_engine_options(std::vector<OptionDef>& table) {
-  // fio accepts its tiobench profile's options in any job (fio's own steadystate example has threads=1).
-  table.push_back(unsupported_option("threads", "unsupported",
-                                     "Option of fio's tiobench profile; not supported by sluice.",
-                                     "an option of fio's tiobench profile; did you mean thread?"));
+  // "threads" (fio's tiobench profile option, without effect in other jobs) is accepted in
+  // options_fio_control.cpp.
   for (const EngineOption& entry : kEngineOptions) {
     const std::string engines = entry.engines;
     table.push_back(unsupported_option(entry.name, "unsupported",

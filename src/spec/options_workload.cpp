@@ -9,10 +9,10 @@ namespace {
 
 void apply_rw(JobSpec& job, std::string_view value, const SourcePos& where) {
   static const std::vector<std::string> kChoices = {"read",      "write",  "randread", "randwrite", "rw",
-                                                    "readwrite", "randrw", "trim",     "randtrim"};
-  static const RwMode kModes[] = {RwMode::kRead,      RwMode::kWrite,     RwMode::kRandRead,
-                                  RwMode::kRandWrite, RwMode::kReadWrite, RwMode::kReadWrite,
-                                  RwMode::kRandRW,    RwMode::kTrim,      RwMode::kRandTrim};
+                                                    "readwrite", "randrw", "trim",     "randtrim",  "randrmw"};
+  static const RwMode kModes[] = {RwMode::kRead,      RwMode::kWrite,     RwMode::kRandRead, RwMode::kRandWrite,
+                                  RwMode::kReadWrite, RwMode::kReadWrite, RwMode::kRandRW,   RwMode::kTrim,
+                                  RwMode::kRandTrim,  RwMode::kRandRmw};
   const std::size_t colon = value.find(':');
   const std::string_view mode = value.substr(0, colon);
   if (mode == "trimwrite" || mode == "randtrimwrite") {
@@ -45,10 +45,13 @@ OptionDef rw_option() {
   def.aliases = {"readwrite"};
   def.type = OptionType::kChoice;
   def.default_text = "read";
-  def.range = "read|write|randread|randwrite|rw|readwrite|randrw|trim|randtrim[:N]";
+  def.range = "read|write|randread|randwrite|rw|readwrite|randrw|trim|randtrim|randrmw[:N]";
   def.help =
       "I/O pattern. rw/readwrite and randrw mix reads and writes (see rwmixread). A ':N' suffix issues N "
-      "ios per generated offset (fio's offset modifier).";
+      "ios per generated offset (fio's offset modifier). randrmw (sluice extension, dependent I/O): each "
+      "transaction reads a random block and then writes the same block back before its chain starts the "
+      "next; iodepth=N runs N independent chains; a pass reads and writes every block once; transactions/s "
+      "is reported.";
   def.apply = apply_rw;
   return def;
 }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "spec/units.h"
+#include "spec/validate_verify.h"
 
 namespace sluice {
 namespace {
@@ -16,6 +17,7 @@ class Checker {
   void error(const std::string& option, std::string message) { add(Problem::Severity::kError, option, message); }
   void warning(const std::string& option, std::string message) { add(Problem::Severity::kWarning, option, message); }
   std::vector<Problem> take() { return std::move(problems_); }
+  void set_last_code(std::string code) { problems_.back().code = std::move(code); }
 
  private:
   void add(Problem::Severity severity, const std::string& option, std::string& message) {
@@ -99,6 +101,7 @@ void check_engine(const JobSpec& job, Checker& check) {
   if (synchronous && job.iodepth > 1) {
     check.warning("iodepth", "iodepth=" + std::to_string(job.iodepth) + " has no effect with ioengine=" + engine +
                                  " (a synchronous engine keeps one io in flight per job); use io_uring or libaio");
+    check.set_last_code("sync-engine-iodepth");  // a methodology lint rule too (run/lint.h)
   }
   if (job.does_trims() &&
       (job.ioengine == EngineKind::kLibaio || job.ioengine == EngineKind::kSync || job.ioengine == EngineKind::kMmap)) {
@@ -149,6 +152,22 @@ void check_mix_and_randomness(const JobSpec& job, Checker& check) {
   }
 }
 
+// open_loop (sluice extension) needs an arrival schedule, i.e. a rate for a direction the job issues.
+void check_open_loop(const JobSpec& job, Checker& check, bool limited) {
+  if (!job.open_loop) return;
+  bool scheduled = false;
+  for (Direction d : used_directions(job)) {
+    scheduled = scheduled || job.rate[index_of(d)] != 0 || job.rate_iops[index_of(d)] != 0;
+  }
+  if (!scheduled) {
+    check.error("open_loop", limited ? "open_loop=1 needs rate_iops or rate for a direction this job issues"
+                                     : "open_loop=1 needs a rate: give rate_iops (or rate) for the arrivals");
+  }
+  if (job.thinktime.count() > 0) {
+    check.warning("thinktime", "thinktime with open_loop=1 delays arrivals' submission and counts as queue wait");
+  }
+}
+
 void check_rates(const JobSpec& job, Checker& check) {
   for (Direction d : kAllDirections) {
     const int i = index_of(d);
@@ -161,6 +180,7 @@ void check_rates(const JobSpec& job, Checker& check) {
   if (job.rate_process == RateProcess::kPoisson && !limited) {
     check.warning("rate_process", "rate_process=poisson has no effect without rate or rate_iops");
   }
+  check_open_loop(job, check, limited);
 }
 
 void check_reporting_and_buffers(const JobSpec& job, Checker& check) {
@@ -194,7 +214,9 @@ std::vector<Problem> validate(const JobSpec& job) {
   check_mix_and_randomness(job, check);
   check_rates(job, check);
   check_reporting_and_buffers(job, check);
-  return check.take();
+  std::vector<Problem> problems = check.take();
+  validate_verify(job, problems);
+  return problems;
 }
 
 }  // namespace sluice

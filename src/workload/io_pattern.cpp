@@ -61,6 +61,7 @@ struct IoPattern::Impl {
   bool use_distribution = false;
   std::uint64_t hole = 0;        // sequential: bytes skipped after each io
   std::uint32_t run_length = 1;  // random: ios per random offset
+  std::uint32_t percentage_random = 100;  // random: share of ios at a new random offset (the rest sequential)
   bool wrap = false;             // a file whose pass ends starts over at once
   std::uint32_t loops = 1;
   std::uint64_t budget = 0;      // bytes; 0 = unlimited
@@ -118,6 +119,7 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   use_map = random && !job.norandommap && !use_distribution;
   if (random) run_length = std::max<std::uint32_t>(job.rw_sequential_run, 1);
   else hole = job.rw_sequential_run;
+  percentage_random = std::min<std::uint32_t>(job.percentage_random, 100);
   wrap = job.time_based || job.io_size != 0;
   loops = std::max<std::uint32_t>(job.loops, 1);
   max_ios = job.number_ios;
@@ -257,6 +259,11 @@ IoPattern::Impl::Outcome IoPattern::Impl::sequential(FileState& file, Direction 
 IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction direction, std::uint32_t length,
                                                     NextIo& out) noexcept {
   const int d = index_of(direction);
+  // percentage_random: the other ios continue right after the previous one (fio's mix of sequential ios).
+  if (percentage_random < 100 && offset_rng.next() % 100 >= percentage_random &&
+      continue_run(file, direction, length, out)) {
+    return Outcome::kIssued;
+  }
   if (run_length > 1 && file.run_left[d] > 0) {
     --file.run_left[d];
     if (continue_run(file, direction, length, out)) return Outcome::kIssued;

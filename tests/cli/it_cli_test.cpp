@@ -1,5 +1,5 @@
-// End-to-end tests of the sluice binary: help and version, JSON output, SIGINT, the live status line,
-// sluice quick. Jobs are small (null engine or a few MiB in a temporary directory).
+// End-to-end tests of the sluice binary: help and version, JSON output, SIGINT, the live status line
+// (sluice quick: it_quick_test.cpp). Jobs are small (null engine or a few MiB in a temporary directory).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -139,7 +139,10 @@ TEST(CliJson, WarningsGoToStderrAndJsonStaysValid) {
   ASSERT_TRUE(doc);
   EXPECT_EQ(total_ios((*doc)["jobs"][0], "read"), 512u);
   ASSERT_TRUE((*doc)["sluice"]["warnings"].is_array());
-  EXPECT_EQ((*doc)["sluice"]["warnings"].size(), 1u);
+  // One iodepth warning from validation; the methodology lint adds its own (small area, buffered, short).
+  std::size_t iodepth_warnings = 0;
+  for (const json& w : (*doc)["sluice"]["warnings"]) iodepth_warnings += w["option"] == "iodepth" ? 1 : 0;
+  EXPECT_EQ(iodepth_warnings, 1u);
 }
 
 TEST(CliJson, OutputOptionWritesTheFileAndNothingToStdout) {
@@ -213,38 +216,7 @@ TEST(CliStatus, StatusLineOnATerminal) {
   EXPECT_THAT(r.out, Not(HasSubstr("elapsed, eta")));
 }
 
-bool directory_is_empty(const std::string& path) {
-  return std::filesystem::is_empty(std::filesystem::path(path));
-}
-
-TEST(CliQuick, RunsTheSixTestsAndLeavesNothingBehind) {
-  TempDir dir;
-  RunOptions options;
-  options.timeout = std::chrono::milliseconds(40000);
-  const RunOutput r = run_binary({"quick", "--size=16m", "--runtime=500ms", "--no-status", dir.path()}, options);
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
-  for (const char* row : {"1 MiB sequential write, depth 8", "1 MiB sequential read, depth 8",
-                          "4 KiB random read, depth 1", "4 KiB random read, depth 32", "4 KiB random write, depth 1",
-                          "4 KiB random write, depth 32"}) {
-    EXPECT_THAT(r.out, HasSubstr(row)) << r.out;
-  }
-  EXPECT_TRUE(directory_is_empty(dir.path()));
-}
-
-TEST(CliQuick, JsonHasTheQuickSectionAndLeavesNothingBehind) {
-  TempDir dir;
-  RunOptions options;
-  options.timeout = std::chrono::milliseconds(40000);
-  const RunOutput r =
-      run_binary({"quick", "--size=16m", "--runtime=500ms", "--output-format=json", dir.path()}, options);
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
-  const auto doc = parse_document(r.out);
-  ASSERT_TRUE(doc);
-  ASSERT_TRUE((*doc)["sluice"].contains("quick")) << (*doc)["sluice"].dump().substr(0, 500);
-  EXPECT_EQ((*doc)["sluice"]["quick"]["tests"].size(), 6u);
-  EXPECT_EQ((*doc)["jobs"].size(), 6u);
-  EXPECT_TRUE(directory_is_empty(dir.path()));
-}
+// sluice quick's end-to-end tests are in it_quick_test.cpp.
 
 }  // namespace
 }  // namespace sluice::testing

@@ -144,8 +144,8 @@ TEST(JobFileErrors, UnknownOptionSuggestsNearest) {
 }
 
 TEST(JobFileErrors, UnsupportedOptionNamesLine) {
-  const std::string error = error_of("[a]\nverify=crc32c\n");
-  EXPECT_THAT(error, HasSubstr("job.fio:2: verify=crc32c"));
+  const std::string error = error_of("[a]\nverify_dump=1\n");
+  EXPECT_THAT(error, HasSubstr("job.fio:2: verify_dump=1"));
   EXPECT_THAT(error, HasSubstr("not supported by sluice"));
 }
 
@@ -176,7 +176,7 @@ TEST(JobFileErrors, BadExpressionNamesLineAndOption) {
 }
 
 TEST(JobFileErrors, EveryProblemIsReported) {
-  EXPECT_EQ(errors_of("[a]\nbsz=4k\nrw=sideways\n[b]\nverify=md5\n").size(), 3u);
+  EXPECT_EQ(errors_of("[a]\nbsz=4k\nrw=sideways\n[b]\nverify_async=2\n").size(), 3u);
 }
 
 TEST(JobFileErrors, MissingJobFile) {

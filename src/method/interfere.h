@@ -1,0 +1,106 @@
+#pragma once
+// sluice interfere: does a bulk buffered writer starve fsync'd small writes, and which kernel setting helps?
+// Per foreground thread count: an idle phase (foreground alone) and a loaded phase (foreground beside a
+// role=background writer of zeros), then each --try trial reruns the loaded phase with kernel knobs changed
+// through a KnobSession (root only; restored after each trial, on SIGINT/SIGTERM, and from the journal after
+// a crash). Everything compiles down to JobSpecs run by run_jobs.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "method/interfere_explain.h"
+#include "observe/knobs.h"
+#include "observe/writeback_sampler.h"
+#include "stats/result.h"
+
+namespace sluice {
+
+using KnobSetting = std::pair<std::string, std::string>;  // knob, value as the user wrote it
+
+struct InterfereOptions {
+  std::string filename;                       // the foreground file (laid out; removed after if sluice made it)
+  std::uint64_t size = 256ull << 20;          // foreground file size
+  std::uint64_t fg_bs = 16 << 10;
+  std::uint32_t fg_fsync = 1;                 // fsync after every N writes
+  std::vector<std::uint32_t> threads = {1, 10};
+  std::uint64_t bg_bs = 1 << 10;
+  std::uint64_t bg_size = 0;                  // 0: from the dirty limit (see background_size)
+  std::chrono::nanoseconds budget = std::chrono::seconds(120);
+  std::vector<std::vector<KnobSetting>> tries;  // one entry per --try (comma-separated settings = one trial)
+  bool status_line = false;
+  std::string proc_root = "/proc";            // where meminfo and vm settings are read
+  std::string sys_root = "/sys";
+  KnobSessionOptions knobs;                   // journal, knob roots, euid (tests point them elsewhere)
+};
+
+struct LatencySummary {
+  double mean_ns = 0;
+  std::uint64_t p95_ns = 0, p99_ns = 0, max_ns = 0;
+};
+
+struct TimelinePoint {
+  double t_s = 0;
+  double fg_iops = 0;
+  std::uint64_t fg_lat_p99_ns = 0;
+  WritebackSample wb;
+};
+
+struct PhaseResult {
+  std::string name;  // "idle", "loaded", "trial"
+  std::uint32_t threads = 0;
+  double seconds = 0;
+  double iops = 0;
+  LatencySummary lat;        // write
+  LatencySummary fsync_lat;  // the fsync after each write
+  double bg_bw_bytes = 0;    // background writer, bytes/s (0 when idle)
+  double device_write_bps = 0;
+  std::uint64_t peak_dirty = 0, peak_writeback = 0;
+  std::vector<TimelinePoint> timeline;
+  RunResult run;
+};
+
+struct TrialResult {
+  std::vector<KnobSetting> settings;
+  std::uint32_t threads = 0;
+  bool ran = false;
+  std::string skipped_reason;
+  PhaseResult phase;
+  std::vector<KnobChange> changes;  // what was changed and whether it was restored
+  std::vector<std::string> restore_failures;
+};
+
+struct InterfereReport {
+  InterfereOptions options;
+  std::string bg_file;
+  std::string device;
+  std::vector<PhaseResult> phases;  // idle, loaded per thread count, in order
+  std::vector<TrialResult> trials;
+  DirtyLimits limits;
+  VmDirtySettings vm;
+  Explanation explanation;
+  bool knobs_restored = true;
+  bool interrupted = false;
+  nlohmann::json environment;
+};
+
+// The background file's size: 1.25 x the dirty limit, at least 64 MiB, at most the free space less the
+// foreground file and a margin (max(1 GiB, 10% of free)). Throws UserError when less than 16 MiB fit.
+std::uint64_t background_size(const DirtyLimits& limits, std::uint64_t free_bytes, std::uint64_t fg_size);
+
+// Which trials can run: unknown knobs, bad values, no root, or a missing queue knob file make a trial skip
+// with a reason (the others run). Pure apart from checking that queue knob files exist.
+std::vector<TrialResult> plan_trials(const InterfereOptions& options, const std::string& device);
+
+// Runs the scenario. Throws UserError before any I/O for a bad filename or no room.
+InterfereReport run_interfere(const InterfereOptions& options);
+
+std::string render_interfere_text(const InterfereReport& report);
+nlohmann::json interference_json(const InterfereReport& report);
+// fio's JSON of all phases plus sluice.environment and sluice.interference.
+std::string render_interfere_json_text(const InterfereReport& report);
+
+}  // namespace sluice

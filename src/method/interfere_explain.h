@@ -1,0 +1,63 @@
+#pragma once
+// The arithmetic behind `sluice interfere`'s explanation: the kernel's dirty limits in bytes and what they
+// mean in seconds of device writing. Pure functions of numbers read from /proc, so tests feed synthetic ones.
+//
+// The kernel (mm/page-writeback.c, domain_dirty_limits) computes the limits against "dirtyable" memory:
+// free pages plus the file LRU pages (Active(file) + Inactive(file)), less a small reserve. sluice uses
+//   dirtyable ~= MemFree + Active(file) + Inactive(file)        (the reserve, tens of MiB, is ignored)
+//   limit      = vm.dirty_bytes            if non-zero, else vm.dirty_ratio% of dirtyable
+//   background = vm.dirty_background_bytes if non-zero, else vm.dirty_background_ratio% of dirtyable
+//   and, as the kernel does, background = limit / 2 when it is not below the limit.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "observe/writeback_sampler.h"
+
+namespace sluice {
+
+struct VmDirtySettings {
+  std::uint64_t dirty_ratio = 20;
+  std::uint64_t dirty_background_ratio = 10;
+  std::uint64_t dirty_bytes = 0;
+  std::uint64_t dirty_background_bytes = 0;
+  std::uint64_t dirty_expire_centisecs = 3000;
+};
+
+// Reads <proc_root>/sys/vm/dirty_*; fields that cannot be read keep their defaults.
+VmDirtySettings read_vm_dirty_settings(const std::string& proc_root = "/proc");
+
+struct DirtyLimits {
+  std::uint64_t dirtyable_bytes = 0;
+  std::uint64_t limit_bytes = 0;       // writers are throttled above this much dirty page cache
+  std::uint64_t background_bytes = 0;  // background writeback starts above this
+  bool limit_from_bytes = false;       // vm.dirty_bytes was set (else the ratio applied)
+  bool background_from_bytes = false;
+};
+
+DirtyLimits resolve_dirty_limits(const MemInfo& memory, const VmDirtySettings& vm);
+
+// What the explanation is computed from. Rates in bytes per second; 0 = not measured.
+struct ExplainInput {
+  DirtyLimits limits;
+  VmDirtySettings vm;
+  double device_write_bps = 0;  // the highest write rate the device showed in any phase (a lower bound of
+                                // what it can do, so the seconds below are upper bounds)
+  double background_bps = 0;    // the background writer's own rate (into the page cache)
+  std::uint64_t peak_dirty_bytes = 0;      // highest /proc/meminfo Dirty seen in the loaded phase
+  std::uint64_t peak_writeback_bytes = 0;
+  double slowdown = 0;          // idle fg IOPS / loaded fg IOPS (largest over thread counts)
+  double phase_seconds = 0;     // length of one loaded phase
+};
+
+struct Explanation {
+  double limit_seconds = 0;       // limit_bytes / device_write_bps
+  double background_seconds = 0;  // background_bytes / device_write_bps
+  double fill_seconds = 0;        // time for the background writer to reach the background threshold
+  bool reached_background = false;  // Dirty reached the background threshold during the loaded phase
+  std::string text;               // plain words, several lines
+};
+
+Explanation explain(const ExplainInput& in);
+
+}  // namespace sluice

@@ -1,0 +1,183 @@
+// Text and JSON of `sluice interfere`.
+#include <fmt/format.h>
+
+#include "method/interfere.h"
+#include "report/reporters.h"
+
+namespace sluice {
+namespace {
+
+std::string ms(double ns) { return fmt::format("{:.2f}", ns / 1e6); }
+
+const PhaseResult* find_phase(const InterfereReport& r, const std::string& name, std::uint32_t threads) {
+  for (const PhaseResult& p : r.phases) {
+    if (p.name == name && p.threads == threads) return &p;
+  }
+  return nullptr;
+}
+
+std::string settings_text(const std::vector<KnobSetting>& settings) {
+  std::string out;
+  for (const auto& [k, v] : settings) out += (out.empty() ? "" : ",") + k + "=" + v;
+  return out;
+}
+
+nlohmann::json lat_json(const LatencySummary& s) {
+  return {{"mean", s.mean_ns}, {"p95", s.p95_ns}, {"p99", s.p99_ns}, {"max", s.max_ns}};
+}
+
+void append_timeline(std::string& out, const PhaseResult& p) {
+  out += fmt::format("  timeline, {} threads {} (per second):\n", p.threads, p.name);
+  out += "      t_s   fg_iops  fg_p99_ms  dirty_MiB  writeback_MiB  util_%  in_flight  queue\n";
+  for (const TimelinePoint& t : p.timeline) {
+    out += fmt::format("  {:7.1f} {:9.0f} {:10} {:10.1f} {:14.1f} {:7.1f} {:10} {:6.1f}\n", t.t_s, t.fg_iops,
+                       ms(static_cast<double>(t.fg_lat_p99_ns)), static_cast<double>(t.wb.dirty_bytes) / 1048576.0,
+                       static_cast<double>(t.wb.writeback_bytes) / 1048576.0, t.wb.dev_util, t.wb.dev_in_flight,
+                       t.wb.dev_queue);
+  }
+}
+
+}  // namespace
+
+std::string render_interfere_text(const InterfereReport& r) {
+  const InterfereOptions& o = r.options;
+  std::string out;
+  out += fmt::format("sluice interfere: foreground {} KiB random writes, fsync after every {} write(s), psync, on {} "
+                     "({} MiB); background: buffered sequential writes of zeros, {} B blocks, to {} (up to {} MiB); "
+                     "device {}\n",
+                     o.fg_bs / 1024, o.fg_fsync, o.filename, o.size >> 20, o.bg_bs, r.bg_file, o.bg_size >> 20,
+                     r.device.empty() ? "unknown" : r.device);
+  out += "\n threads  phase     IOPS   write mean/p95/p99/max ms        fsync mean/p95/p99/max ms        bg MiB/s\n";
+  for (const PhaseResult& p : r.phases) {
+    out += fmt::format(" {:7}  {:6} {:8.1f}   {:>6}/{:>6}/{:>7}/{:>8}   {:>6}/{:>6}/{:>7}/{:>8}   {:8.1f}\n", p.threads,
+                       p.name, p.iops, ms(p.lat.mean_ns), ms(double(p.lat.p95_ns)), ms(double(p.lat.p99_ns)),
+                       ms(double(p.lat.max_ns)), ms(p.fsync_lat.mean_ns), ms(double(p.fsync_lat.p95_ns)),
+                       ms(double(p.fsync_lat.p99_ns)), ms(double(p.fsync_lat.max_ns)), p.bg_bw_bytes / 1048576.0);
+  }
+  out += "\n";
+  for (std::uint32_t threads : o.threads) {
+    const PhaseResult* idle = find_phase(r, "idle", threads);
+    const PhaseResult* loaded = find_phase(r, "loaded", threads);
+    if (!idle || !loaded || loaded->iops <= 0) continue;
+    out += fmt::format(" {} thread(s): slowdown {:.2f}x (IOPS {:.1f} -> {:.1f}; fsync p99 {} -> {} ms)\n", threads,
+                       idle->iops / loaded->iops, idle->iops, loaded->iops, ms(double(idle->fsync_lat.p99_ns)),
+                       ms(double(loaded->fsync_lat.p99_ns)));
+  }
+  if (!r.trials.empty()) {
+    out += "\n trial                                      threads  fg IOPS (vs baseline)  fg fsync p99 ms  bg MiB/s\n";
+    for (const TrialResult& t : r.trials) {
+      const PhaseResult* base = find_phase(r, "loaded", t.threads);
+      if (!t.ran || !t.skipped_reason.empty()) {
+        out += fmt::format(" {:42} {:7}  not run: {}\n", settings_text(t.settings), t.threads, t.skipped_reason);
+        continue;
+      }
+      const double ratio = base && base->iops > 0 ? t.phase.iops / base->iops : 0;
+      out += fmt::format(" {:42} {:7}  {:9.1f} ({:5.2f}x)     {:>14}  {:8.1f}\n", settings_text(t.settings), t.threads,
+                         t.phase.iops, ratio, ms(double(t.phase.fsync_lat.p99_ns)), t.phase.bg_bw_bytes / 1048576.0);
+    }
+    out += "\n knobs changed and restored:\n";
+    for (const TrialResult& t : r.trials) {
+      for (const KnobChange& c : t.changes) {
+        out += fmt::format("  {}{}: {} -> {} -> {}\n", c.knob, c.device.empty() ? "" : " (" + c.device + ")",
+                           c.original, c.applied, c.restored ? "restored" : "NOT RESTORED (run sluice restore)");
+      }
+      for (const std::string& f : t.restore_failures) out += "  restore failed: " + f + "\n";
+    }
+  }
+  out += "\n";
+  for (const PhaseResult& p : r.phases) append_timeline(out, p);
+  out += "\nWhy:\n" + r.explanation.text;
+  if (r.interrupted) out += "sluice: interrupted; the report covers the phases measured before the stop\n";
+  return out;
+}
+
+nlohmann::json interference_json(const InterfereReport& r) {
+  const InterfereOptions& o = r.options;
+  nlohmann::json j;
+  j["foreground"] = {{"file", o.filename}, {"size", o.size}, {"rw", "randwrite"}, {"bs", o.fg_bs},
+                     {"fsync", o.fg_fsync}, {"ioengine", "psync"}, {"threads", o.threads}};
+  double bg_bw = 0;
+  for (const PhaseResult& p : r.phases) bg_bw = std::max(bg_bw, p.bg_bw_bytes);
+  j["background"] = {{"file", r.bg_file}, {"size", o.bg_size}, {"rw", "write"}, {"bs", o.bg_bs},
+                     {"buffers", "zero"}, {"ioengine", "psync"}, {"bw_bytes", bg_bw}};
+  j["device"] = r.device;
+  nlohmann::json phases = nlohmann::json::array();
+  nlohmann::json timeline = nlohmann::json::array();
+  for (const PhaseResult& p : r.phases) {
+    phases.push_back({{"name", p.name}, {"threads", p.threads}, {"seconds", p.seconds}, {"iops", p.iops},
+                      {"lat_ns", lat_json(p.lat)}, {"fsync_lat_ns", lat_json(p.fsync_lat)},
+                      {"bg_bw_bytes", p.bg_bw_bytes}, {"device_write_bytes_per_s", p.device_write_bps}});
+    for (const TimelinePoint& t : p.timeline) {
+      timeline.push_back({{"phase", p.name}, {"threads", p.threads}, {"t_s", t.t_s}, {"fg_iops", t.fg_iops},
+                          {"fg_lat_p99_ns", t.fg_lat_p99_ns}, {"dirty_bytes", t.wb.dirty_bytes},
+                          {"writeback_bytes", t.wb.writeback_bytes}, {"dev_util", t.wb.dev_util},
+                          {"dev_in_flight", t.wb.dev_in_flight}, {"dev_queue", t.wb.dev_queue}});
+    }
+  }
+  j["phases"] = phases;
+  nlohmann::json trials = nlohmann::json::array();
+  for (const PhaseResult& p : r.phases) {
+    if (p.name != "loaded") continue;
+    trials.push_back({{"settings", nlohmann::json::object()}, {"baseline", true}, {"threads", p.threads},
+                      {"fg_iops", p.iops}, {"fg_lat_p99_ns", p.fsync_lat.p99_ns}, {"fg_write_lat_p99_ns", p.lat.p99_ns},
+                      {"bg_bw_bytes", p.bg_bw_bytes}});
+  }
+  nlohmann::json changes = nlohmann::json::array();
+  for (const TrialResult& t : r.trials) {
+    nlohmann::json settings = nlohmann::json::object();
+    for (const auto& [k, v] : t.settings) settings[k] = v;
+    nlohmann::json entry = {{"settings", settings}, {"baseline", false}, {"threads", t.threads}, {"ran", t.ran && t.skipped_reason.empty()}};
+    if (!t.skipped_reason.empty()) entry["skipped"] = t.skipped_reason;
+    if (t.ran && t.skipped_reason.empty()) {
+      entry["fg_iops"] = t.phase.iops;
+      entry["fg_lat_p99_ns"] = t.phase.fsync_lat.p99_ns;
+      entry["fg_write_lat_p99_ns"] = t.phase.lat.p99_ns;
+      entry["bg_bw_bytes"] = t.phase.bg_bw_bytes;
+    }
+    trials.push_back(entry);
+    for (const KnobChange& c : t.changes) {
+      changes.push_back({{"knob", c.knob}, {"device", c.device}, {"path", c.path}, {"original", c.original},
+                         {"applied", c.applied}, {"restored", c.restored}});
+    }
+  }
+  j["trials"] = trials;
+  j["timeline"] = timeline;
+  j["knob_changes"] = changes;
+  j["knobs_restored"] = r.knobs_restored;
+  j["dirty_limits"] = {{"dirtyable_bytes", r.limits.dirtyable_bytes}, {"limit_bytes", r.limits.limit_bytes},
+                       {"background_bytes", r.limits.background_bytes},
+                       {"limit_seconds", r.explanation.limit_seconds},
+                       {"background_seconds", r.explanation.background_seconds},
+                       {"formula", "dirtyable ~= MemFree + Active(file) + Inactive(file); limit = dirty_bytes or "
+                                   "dirty_ratio% of dirtyable; background likewise, halved limit when not below it"}};
+  j["explanation"] = r.explanation.text;
+  j["interrupted"] = r.interrupted;
+  return j;
+}
+
+std::string render_interfere_json_text(const InterfereReport& r) {
+  RunResult all;
+  int groupid = 0;
+  for (const PhaseResult& p : r.phases) {
+    if (all.version.empty()) {
+      all.version = p.run.version;
+      all.timestamp_ms = p.run.timestamp_ms;
+      all.clock_source = p.run.clock_source;
+    }
+    for (GroupResult g : p.run.groups) {
+      g.groupid = groupid;
+      for (JobResult& job : g.jobs) {
+        job.groupid = groupid;
+        job.name = fmt::format("{}-{}-{}t", job.name, p.name, p.threads);
+      }
+      all.groups.push_back(std::move(g));
+      ++groupid;
+    }
+  }
+  all.interrupted = r.interrupted;
+  all.environment = r.environment;
+  all.extra["interference"] = interference_json(r);
+  return render_json_text(all, false);
+}
+
+}  // namespace sluice

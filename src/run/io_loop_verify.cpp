@@ -1,0 +1,64 @@
+// IoLoop's part of data verification: the verify phase after the writes, the backlog during them, and the
+// replay of a verify_only job. The checks themselves are Verifier's (verifier.h); these functions only move
+// reads through the engine with the loop's own submit and reap, so verify reads are counted as reads (fio
+// counts them too).
+#include "run/io_loop.h"
+
+#include "common/clock.h"
+#include "run/stop_signal.h"
+
+namespace sluice {
+
+void IoLoop::start_verify_only() {
+  // The pattern is the same as in the run that wrote (same options and randseed): replaying its writes gives
+  // every chunk the generation that run gave it.
+  NextIo io;
+  while (pattern_.next(io)) {
+    if (io.direction == Direction::kWrite) verifier_->map().begin_write(io.file_index, io.offset, io.length, [](auto, auto) {});
+  }
+  pattern_done_ = true;
+  end_reason_ = EndReason::kPatternDone;
+}
+
+void IoLoop::run_verify_reads(bool backlog) {
+  drain(true);  // writes still in flight must land before their chunks are read back
+  VerifyMap& map = verifier_->map();
+  const std::uint32_t chunk = map.chunk();
+  const std::uint32_t max_length = std::max(buffer_stride_ / chunk, 1u) * chunk;
+  bool more = true;
+  while (end_reason_ != EndReason::kError) {
+    if (stop_requested()) {
+      end_reason_ = EndReason::kStop;
+      break;
+    }
+    NextIo io;
+    while (more && !free_units_.empty()) {
+      more = backlog ? map.next_backlog_read(io, max_length) : map.next_phase_read(io, max_length);
+      if (!more) break;
+      IoUnit* unit = free_units_.back();
+      free_units_.pop_back();
+      unit->op = IoOp::kRead;
+      unit->file_index = io.file_index;
+      unit->offset = io.offset;
+      unit->length = io.length;
+      verifier_->mark_verify_read(*unit);
+      batch_.push_back(unit);
+    }
+    if (!batch_.empty()) submit_batch();
+    if (!more && in_flight_ == 0) break;
+    if (in_flight_ > 0) reap(1);
+  }
+  drain(true);
+}
+
+void IoLoop::finish_verify() {
+  const bool wrote = end_reason_ == EndReason::kPatternDone || (end_reason_ == EndReason::kTime && !job_.time_based);
+  if (job_.does_writes() && wrote && (job_.do_verify || job_.verify_only) && !job_.time_based) {
+    drain(end_reason_ == EndReason::kPatternDone);
+    run_verify_reads(false);
+  }
+  verifier_->finish(*result_);
+  now_ = monotonic_ns();
+}
+
+}  // namespace sluice

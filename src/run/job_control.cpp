@@ -1,0 +1,210 @@
+#include "run/job_control.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "run/stop_signal.h"
+#include "spec/option_table.h"
+
+namespace sluice {
+namespace {
+
+std::string position_of(const JobSpec& job) {
+  const auto it = job.option_pos.find("wait_for");
+  const SourcePos& where = it != job.option_pos.end() ? it->second : job.where;
+  return where.file.empty() ? "" : where.describe() + ": ";
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string nearest_name(const std::string& wanted, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, wanted.size() / 3) + 1;
+  for (const std::string& name : names) {
+    const std::size_t d = edit_distance(wanted, name);
+    if (d < best_distance) {
+      best_distance = d;
+      best = name;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+void check_job_control(const std::vector<JobSpec>& jobs) {
+  std::vector<std::string> earlier;
+  for (const JobSpec& job : jobs) {
+    if (!job.wait_for.empty()) {
+      if (job.wait_for == job.name) {
+        throw UserError(fmt::format("{}job {}: wait_for={}: a job cannot wait for itself", position_of(job), job.name,
+                                    job.wait_for));
+      }
+      if (std::find(earlier.begin(), earlier.end(), job.wait_for) == earlier.end()) {
+        std::string message = fmt::format("{}job {}: wait_for={}: no earlier job is named '{}'", position_of(job),
+                                          job.name, job.wait_for, job.wait_for);
+        const std::string nearest = nearest_name(job.wait_for, earlier);
+        if (!nearest.empty()) message += fmt::format("; did you mean '{}'?", nearest);
+        throw UserError(message);
+      }
+    }
+    if (job.offset_increment != 0 && job.offset.percent > 0.0) {
+      throw UserError(fmt::format("job {}: offset_increment with a percentage offset is not supported", job.name));
+    }
+    earlier.push_back(job.name);
+  }
+}
+
+bool is_global_option(const JobSpec& job, const std::string& name) {
+  if (job.where.file.empty()) return false;
+  const auto it = job.option_pos.find(name);
+  if (it == job.option_pos.end()) return false;
+  const SourcePos& pos = it->second;
+  return pos.file.empty() || (pos.file == job.where.file && pos.line < job.where.line);
+}
+
+std::map<std::string, std::string> global_options_of(const JobSpec& job) {
+  std::map<std::string, std::string> out;
+  for (const auto& [name, value] : job.given_options) {
+    if (is_global_option(job, name)) out[name] = value;
+  }
+  return out;
+}
+
+std::map<std::string, std::string> own_options_of(const JobSpec& job) {
+  std::map<std::string, std::string> out;
+  for (const auto& [name, value] : job.given_options) {
+    if (!is_global_option(job, name)) out[name] = value;
+  }
+  return out;
+}
+
+std::string expand_filename_format(const std::string& format, const std::string& jobname, int jobnum, int filenum) {
+  std::string out;
+  for (std::size_t i = 0; i < format.size();) {
+    if (format.compare(i, 8, "$jobname") == 0) {
+      out += jobname;
+      i += 8;
+    } else if (format.compare(i, 7, "$jobnum") == 0) {
+      out += std::to_string(jobnum);
+      i += 7;
+    } else if (format.compare(i, 8, "$filenum") == 0) {
+      out += std::to_string(filenum);
+      i += 8;
+    } else {
+      out += format[i++];
+    }
+  }
+  return out;
+}
+
+void apply_clone_options(JobInstance& instance) {
+  JobSpec& spec = instance.spec;
+  if (!spec.filename_format.empty() && spec.filenames.empty()) {
+    const std::uint32_t files = std::max<std::uint32_t>(1, spec.nrfiles);
+    for (std::uint32_t i = 0; i < files; ++i) {
+      spec.filenames.push_back(expand_filename_format(spec.filename_format, spec.name, instance.jobnum,
+                                                      static_cast<int>(i)));
+    }
+  }
+  if (spec.offset_increment != 0 && spec.offset.percent <= 0.0) {
+    spec.offset.bytes += static_cast<std::uint64_t>(instance.jobnum) * spec.offset_increment;
+  }
+}
+
+std::size_t FlowGroup::join(std::uint32_t weight) {
+  if (jobs_ >= kMaxJobs) throw UserError(fmt::format("flow: at most {} jobs per flow_id", kMaxJobs));
+  const std::size_t slot = jobs_++;
+  weight_[slot] = std::max<std::uint32_t>(weight, 1);
+  total_weight_.fetch_add(weight_[slot], std::memory_order_relaxed);
+  return slot;
+}
+
+// A job is ahead when its share of the group's ios exceeds its share of the weights by more than a small
+// slack (so two jobs do not take turns sleeping on every io).
+bool FlowGroup::ahead(std::size_t slot) noexcept {
+  const std::uint64_t mine = ios_[slot].fetch_add(1, std::memory_order_relaxed) + 1;
+  const std::uint64_t total = total_ios_.fetch_add(1, std::memory_order_relaxed) + 1;
+  const std::uint64_t weights = total_weight_.load(std::memory_order_relaxed);
+  constexpr std::uint64_t kSlack = 16;
+  return mine * weights > (total + kSlack * weights) * weight_[slot];
+}
+
+void FlowGroup::leave(std::size_t slot) noexcept {
+  total_weight_.fetch_sub(weight_[slot], std::memory_order_relaxed);
+  total_ios_.fetch_sub(ios_[slot].load(std::memory_order_relaxed), std::memory_order_relaxed);
+}
+
+GroupControl::GroupControl(const GroupPlan& group) {
+  for (const JobInstance& job : group.jobs) {
+    running_clones_[job.spec.name]++;
+    if (job.spec.flow != 0) {
+      auto& flow = flows_[job.spec.flow_id];
+      if (!flow) flow = std::make_unique<FlowGroup>();
+      const auto weight = static_cast<std::uint32_t>(job.spec.flow < 0 ? -job.spec.flow : job.spec.flow);
+      flow_slots_[{job.spec.name, job.jobnum}] = flow->join(weight);
+    }
+  }
+}
+
+std::unique_ptr<GroupControl> GroupControl::create(const GroupPlan& group) {
+  for (const JobInstance& job : group.jobs) {
+    if (!job.spec.wait_for.empty() || job.spec.exitall || job.spec.flow != 0) {
+      return std::make_unique<GroupControl>(group);
+    }
+  }
+  return nullptr;
+}
+
+bool GroupControl::wait_turn(const JobInstance& me) noexcept {
+  const std::string& waitee = me.spec.wait_for;
+  if (waitee.empty()) return !stop_requested();
+  std::unique_lock lock(mutex_);
+  const auto it = running_clones_.find(waitee);
+  if (it == running_clones_.end()) return !stop_requested();  // in an earlier group: already done
+  while (it->second > 0 && !stop_requested() && !sluice::stop_requested()) {
+    changed_.wait_for(lock, std::chrono::milliseconds(50));
+  }
+  return !stop_requested() && !sluice::stop_requested();
+}
+
+void GroupControl::finished(const JobInstance& me) noexcept {
+  if (me.spec.flow != 0) {
+    if (FlowGroup* flow = flow_of(me.spec)) flow->leave(flow_slot(me));
+  }
+  {
+    std::lock_guard lock(mutex_);
+    running_clones_[me.spec.name]--;
+    if (me.spec.exitall) stop_.store(true, std::memory_order_relaxed);
+  }
+  changed_.notify_all();
+}
+
+FlowGroup* GroupControl::flow_of(const JobSpec& job) noexcept {
+  if (job.flow == 0) return nullptr;
+  const auto it = flows_.find(job.flow_id);
+  return it == flows_.end() ? nullptr : it->second.get();
+}
+
+std::size_t GroupControl::flow_slot(const JobInstance& me) const noexcept {
+  const auto it = flow_slots_.find({me.spec.name, me.jobnum});
+  return it == flow_slots_.end() ? 0 : it->second;
+}
+
+}  // namespace sluice

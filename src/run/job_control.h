@@ -1,0 +1,86 @@
+#pragma once
+// Job control across the jobs of a group, as fio: wait_for (a job starts when the named earlier job's
+// clones have all finished), exitall (when a job ends, the group's other jobs stop) and flow / flow_id
+// (jobs of a flow group complete ios in the ratio of their weights). Also the per-clone option expansion
+// done at planning (filename_format, offset_increment).
+//
+// Threads: one GroupControl per running group, shared by its workers. wait_turn() blocks (not on the io
+// path); finished() and stop_requested() are lock-free; FlowGroup::throttle() is one atomic add per io.
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "run/plan.h"
+#include "spec/job_spec.h"
+
+namespace sluice {
+
+// Throws UserError when a wait_for names no earlier job (with the nearest name), or names the job itself,
+// or when offset_increment is combined with a percentage offset.
+void check_job_control(const std::vector<JobSpec>& jobs);
+
+// Per clone: filename_format (when no filename is given) becomes the clone's file names; offset_increment
+// moves the clone's offset by jobnum * offset_increment.
+void apply_clone_options(JobInstance& instance);
+
+// fio's JSON splits a job's options into "global options" (from [global] sections, written once at the top)
+// and "job options" (its own section's). A job-file option set above the job's section in the same file
+// is global; a job given on the command line has no global options here.
+bool is_global_option(const JobSpec& job, const std::string& name);
+std::map<std::string, std::string> global_options_of(const JobSpec& job);
+std::map<std::string, std::string> own_options_of(const JobSpec& job);
+
+// "$jobname.$jobnum.$filenum" style expansion (fio's filename_format).
+std::string expand_filename_format(const std::string& format, const std::string& jobname, int jobnum, int filenum);
+
+// Shared by the jobs with one flow_id: each job's completed ios, weighted.
+class FlowGroup {
+ public:
+  // Registers a job of weight |flow| (> 0); returns its slot.
+  std::size_t join(std::uint32_t weight);
+  // Counts one completed io of `slot`; true when the job is ahead of its share and should sleep.
+  bool ahead(std::size_t slot) noexcept;
+  // A finished job no longer counts, so the others are not held back by its share.
+  void leave(std::size_t slot) noexcept;
+
+ private:
+  static constexpr std::size_t kMaxJobs = 64;
+  std::atomic<std::uint64_t> total_weight_{0};
+  std::atomic<std::uint64_t> total_ios_{0};
+  std::size_t jobs_ = 0;  // joined before the group starts (single-threaded)
+  std::uint32_t weight_[kMaxJobs]{};
+  std::atomic<std::uint64_t> ios_[kMaxJobs]{};
+};
+
+class GroupControl {
+ public:
+  explicit GroupControl(const GroupPlan& group);
+  // nullptr when no job of the group uses wait_for, exitall or flow.
+  static std::unique_ptr<GroupControl> create(const GroupPlan& group);
+
+  // Blocks until the clones of `me`'s wait_for job have finished, or a stop is requested. Returns false
+  // when the group was stopped (exitall or a signal) before the job could start.
+  bool wait_turn(const JobInstance& me) noexcept;
+  // Called once when a clone ends; exitall stops the group.
+  void finished(const JobInstance& me) noexcept;
+  bool stop_requested() const noexcept { return stop_.load(std::memory_order_relaxed); }
+  // The flow group of flow_id, or nullptr when the job does not use flow.
+  FlowGroup* flow_of(const JobSpec& job) noexcept;
+  // The slot of a job in its flow group (registered at construction).
+  std::size_t flow_slot(const JobInstance& me) const noexcept;
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::map<std::string, int> running_clones_;  // job name -> clones not finished yet
+  std::map<std::uint32_t, std::unique_ptr<FlowGroup>> flows_;
+  std::map<std::pair<std::string, int>, std::size_t> flow_slots_;
+};
+
+}  // namespace sluice

@@ -1,0 +1,140 @@
+#include "run/job_hooks.h"
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include <fmt/format.h>
+
+namespace sluice {
+namespace {
+
+constexpr std::uint64_t kRateWindowNs = 1'000'000'000;  // fio's rate_cycle default
+
+bool needs_hooks(const JobSpec& job) {
+  return job.max_latency.count() > 0 || job.flow != 0 || !job.write_hist_log.empty() ||
+         job.ss_criterion != SteadyStateCriterion::kNone || job.disable_lat || job.disable_clat ||
+         job.disable_slat || job.exitall || !job.wait_for.empty() ||
+         job.rate_min != PerDirection<std::uint64_t>{} || job.rate_iops_min != PerDirection<std::uint64_t>{};
+}
+
+const char* direction_word(Direction d) noexcept {
+  switch (d) {
+    case Direction::kWrite: return "write";
+    case Direction::kTrim: return "trim";
+    default: return "read";
+  }
+}
+
+void sleep_ns(std::uint64_t ns) noexcept {
+  timespec ts{static_cast<time_t>(ns / 1'000'000'000ull), static_cast<long>(ns % 1'000'000'000ull)};
+  nanosleep(&ts, nullptr);
+}
+
+}  // namespace
+
+std::unique_ptr<JobHooks> JobHooks::create(const JobInstance& instance, std::vector<std::string> paths,
+                                           GroupControl* control) {
+  // A group whose jobs use exitall must be able to stop every job, so any job with a control gets hooks.
+  if (control == nullptr && !needs_hooks(instance.spec)) return nullptr;
+  return std::make_unique<JobHooks>(instance, std::move(paths), control);
+}
+
+JobHooks::JobHooks(const JobInstance& instance, std::vector<std::string> paths, GroupControl* control)
+    : instance_(instance),
+      job_(instance.spec),
+      paths_(std::move(paths)),
+      control_(control),
+      max_latency_ns_(static_cast<std::uint64_t>(job_.max_latency.count())),
+      hist_(HistLog::create(instance.spec, instance.lognum)) {
+  for (int d = 0; d < kNumDirections; ++d) rate_checks_ = rate_checks_ || job_.rate_min[d] || job_.rate_iops_min[d];
+  if (control_ != nullptr) {
+    flow_ = control_->flow_of(job_);
+    if (flow_ != nullptr) flow_slot_ = control_->flow_slot(instance);
+  }
+  // flow_sleep has no JobSpec field; its value is kept in given_options (microseconds).
+  const auto sleep = job_.given_options.find("flow_sleep");
+  if (sleep != job_.given_options.end() && !sleep->second.empty()) {
+    flow_sleep_ns_ = std::max<std::uint64_t>(std::strtoull(sleep->second.c_str(), nullptr, 10), 1) * 1000;
+  }
+}
+
+JobHooks::Verdict JobHooks::after_io(Direction d, std::uint64_t lat_ns, int file_index, std::uint64_t offset,
+                                     std::uint32_t length, JobResult& result) {
+  if (max_latency_ns_ != 0 && lat_ns > max_latency_ns_) {
+    const std::string path = file_index >= 0 && static_cast<std::size_t>(file_index) < paths_.size()
+                                 ? paths_[static_cast<std::size_t>(file_index)]
+                                 : std::string("?");
+    if (result.error == 0) {
+      result.error = ETIMEDOUT;
+      result.error_message = fmt::format("latency of {} nsec exceeds specified max ({} nsec): {} {} {} {}", lat_ns,
+                                         max_latency_ns_, path, direction_word(d), offset, length);
+    }
+    result.stopped_by_max_latency = true;
+    return Verdict::kFail;
+  }
+  if (flow_ != nullptr && flow_->ahead(flow_slot_)) sleep_ns(flow_sleep_ns_);
+  return Verdict::kContinue;
+}
+
+JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult& result) {
+  if (control_ != nullptr && control_->stop_requested()) return Verdict::kEnd;
+  if (!measuring) return Verdict::kContinue;
+  if (hist_) hist_->update(now_ns - result.start_ns, result.dirs);
+  if (job_.ss_criterion != SteadyStateCriterion::kNone && job_.ss_duration.count() > 0) {
+    if (!steady_) steady_.emplace(job_, result.start_ns);
+    std::uint64_t bytes = 0, ios = 0;
+    for (const DirectionStats& dir : result.dirs) {
+      bytes += dir.bytes;
+      ios += dir.ios;
+    }
+    if (steady_->update(now_ns, bytes, ios)) return Verdict::kEnd;
+  }
+  if (rate_checks_) return check_rates(now_ns, result);
+  return Verdict::kContinue;
+}
+
+// fio's check_min_rate: over each 1000 ms window of the measured phase, every direction with a minimum must
+// reach it; the message and the error (EIO) are fio's.
+JobHooks::Verdict JobHooks::check_rates(std::uint64_t now_ns, JobResult& result) {
+  if (next_rate_check_ns_ == 0) {
+    next_rate_check_ns_ = result.start_ns + kRateWindowNs;
+    return Verdict::kContinue;
+  }
+  if (now_ns < next_rate_check_ns_) return Verdict::kContinue;
+  const double seconds = static_cast<double>(now_ns - (next_rate_check_ns_ - kRateWindowNs)) / 1e9;
+  const PerDirection<bool> issued = {job_.does_reads(), job_.does_writes(), job_.does_trims()};
+  for (int d = 0; d < kNumDirections; ++d) {
+    const DirectionStats& dir = result.dirs[d];
+    const auto bw = static_cast<std::uint64_t>(static_cast<double>(dir.bytes - window_bytes_[d]) / seconds);
+    const auto iops = static_cast<std::uint64_t>(static_cast<double>(dir.ios - window_ios_[d]) / seconds);
+    window_bytes_[d] = dir.bytes;
+    window_ios_[d] = dir.ios;
+    if (!issued[d] || result.error != 0) continue;
+    if (job_.rate_min[d] != 0 && bw < job_.rate_min[d]) {
+      result.error = EIO;
+      result.error_message = fmt::format("{}: rate_min={}B/s not met, got {}B/s", job_.name, job_.rate_min[d], bw);
+    } else if (job_.rate_iops_min[d] != 0 && iops < job_.rate_iops_min[d]) {
+      result.error = EIO;
+      result.error_message =
+          fmt::format("{}: rate_iops_min={} not met, got {} IOPS", job_.name, job_.rate_iops_min[d], iops);
+    }
+  }
+  next_rate_check_ns_ = now_ns + kRateWindowNs;
+  return result.error != 0 ? Verdict::kFail : Verdict::kContinue;
+}
+
+void JobHooks::finish(std::uint64_t now_ns, JobResult& result) {
+  if (hist_) hist_->finish(now_ns > result.start_ns ? now_ns - result.start_ns : 0, result.dirs);
+  if (job_.ss_criterion != SteadyStateCriterion::kNone) {
+    if (!steady_) steady_.emplace(job_, result.start_ns);
+    result.steadystate = steady_->to_json();
+  }
+  for (DirectionStats& dir : result.dirs) {
+    if (job_.disable_lat) dir.lat = LatencyStat{};
+    if (job_.disable_clat) dir.clat = LatencyStat{};
+    if (job_.disable_slat) dir.slat = LatencyStat{};
+  }
+}
+
+}  // namespace sluice

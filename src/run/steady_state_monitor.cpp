@@ -1,0 +1,110 @@
+#include "run/steady_state_monitor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "stats/steady_state.h"
+
+namespace sluice {
+namespace {
+
+const char* criterion_name(SteadyStateCriterion c) noexcept {
+  switch (c) {
+    case SteadyStateCriterion::kIops: return "iops";
+    case SteadyStateCriterion::kIopsSlope: return "iops_slope";
+    case SteadyStateCriterion::kBw: return "bw";
+    case SteadyStateCriterion::kBwSlope: return "bw_slope";
+    case SteadyStateCriterion::kNone: break;
+  }
+  return "none";
+}
+
+double mean_of(const std::deque<double>& v) {
+  if (v.empty()) return 0.0;
+  double sum = 0;
+  for (double x : v) sum += x;
+  return sum / static_cast<double>(v.size());
+}
+
+}  // namespace
+
+SteadyStateMonitor::SteadyStateMonitor(const JobSpec& job, std::uint64_t start_ns)
+    : criterion_(job.ss_criterion),
+      limit_(job.ss_limit),
+      percent_(job.ss_limit_is_percent),
+      duration_ns_(static_cast<std::uint64_t>(job.ss_duration.count())),
+      interval_ns_(std::max<std::uint64_t>(static_cast<std::uint64_t>(job.ss_interval.count()), 1'000'000)),
+      window_(std::max<std::size_t>(1, static_cast<std::size_t>(duration_ns_ / interval_ns_))),
+      next_ns_(start_ns + static_cast<std::uint64_t>(job.ss_ramp.count())) {}
+
+bool SteadyStateMonitor::update(std::uint64_t now_ns, std::uint64_t total_bytes, std::uint64_t total_ios) {
+  if (now_ns < next_ns_ || attained_ || criterion_ == SteadyStateCriterion::kNone || duration_ns_ == 0) {
+    return attained_;
+  }
+  if (!primed_) {  // the first boundary (end of ss_ramp) only sets the baseline
+    primed_ = true;
+  } else {
+    const double seconds = static_cast<double>(interval_ns_) / 1e9;
+    iops_.push_back(static_cast<double>(total_ios - last_ios_) / seconds);
+    bw_.push_back(static_cast<double>(total_bytes - last_bytes_) / seconds);
+    if (iops_.size() > window_) {
+      iops_.pop_front();
+      bw_.pop_front();
+    }
+    if (iops_.size() == window_) evaluate();
+  }
+  last_ios_ = total_ios;
+  last_bytes_ = total_bytes;
+  while (next_ns_ <= now_ns) next_ns_ += interval_ns_;
+  return attained_;
+}
+
+void SteadyStateMonitor::evaluate() {
+  const bool iops = criterion_ == SteadyStateCriterion::kIops || criterion_ == SteadyStateCriterion::kIopsSlope;
+  const bool slope = criterion_ == SteadyStateCriterion::kIopsSlope || criterion_ == SteadyStateCriterion::kBwSlope;
+  const std::deque<double>& series = iops ? iops_ : bw_;
+  const std::vector<double> samples(series.begin(), series.end());
+  SeriesShape shape = describe_series(samples);
+  // The series' slope is per sample step; fio's is per second.
+  shape.slope /= static_cast<double>(interval_ns_) / 1e9;
+  const double fraction = percent_ ? limit_ / 100.0 : limit_;
+  if (slope) {
+    attained_ = slope_within(shape, fraction, percent_);
+    slope_ = shape.slope;
+    max_deviation_ = 0;
+    criterion_value_ = percent_ ? (shape.mean != 0 ? std::fabs(shape.slope) / shape.mean * 100.0 : 0.0)
+                                : std::fabs(shape.slope);
+  } else {
+    attained_ = deviation_within(shape, fraction, percent_);
+    slope_ = 0;
+    max_deviation_ = shape.max_deviation;
+    criterion_value_ = percent_ ? (shape.mean != 0 ? shape.max_deviation / shape.mean * 100.0 : 0.0)
+                                : shape.max_deviation;
+  }
+}
+
+nlohmann::json SteadyStateMonitor::to_json() const {
+  nlohmann::json data = nlohmann::json::object();
+  data["bw_mean"] = static_cast<std::uint64_t>(std::llround(mean_of(bw_)));
+  data["iops_mean"] = static_cast<std::uint64_t>(std::llround(mean_of(iops_)));
+  nlohmann::json iops_list = nlohmann::json::array();
+  nlohmann::json bw_list = nlohmann::json::array();
+  for (double v : iops_) iops_list.push_back(static_cast<std::uint64_t>(std::llround(v)));
+  for (double v : bw_) bw_list.push_back(static_cast<std::uint64_t>(std::llround(v)));
+  data["iops"] = std::move(iops_list);
+  data["bw"] = std::move(bw_list);
+  nlohmann::json out = nlohmann::json::object();
+  out["ss"] = fmt::format("{}:{:.6f}{}", criterion_name(criterion_), limit_, percent_ ? "%" : "");
+  out["duration"] = duration_ns_ / 1'000'000'000ull;
+  out["attained"] = attained_ ? 1 : 0;
+  out["criterion"] = fmt::format("{:.6f}{}", criterion_value_, percent_ ? "%" : "");
+  out["max_deviation"] = max_deviation_;
+  out["slope"] = slope_;
+  out["data"] = std::move(data);
+  return out;  // keys sorted here; the JSON reporter writes them in fio's order
+}
+
+}  // namespace sluice

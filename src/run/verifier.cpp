@@ -1,0 +1,102 @@
+#include "run/verifier.h"
+
+#include <cerrno>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "spec/validate_verify.h"
+
+namespace sluice {
+namespace {
+
+constexpr std::uint64_t kMaxPrinted = 10;  // failures printed per job; the rest are counted
+
+std::vector<FileRegion> regions_of(const std::vector<TargetFile>& targets) {
+  std::vector<FileRegion> regions;
+  for (const TargetFile& t : targets) regions.push_back({t.region_start, t.region_length});
+  return regions;
+}
+
+}  // namespace
+
+static_assert(kVerifyHeaderBytes == kVerifyHeaderSize, "spec and workload disagree on the verify header size");
+
+std::unique_ptr<Verifier> Verifier::create(const JobInstance& instance, const std::vector<TargetFile>& targets,
+                                           std::uint32_t units) {
+  if (instance.spec.verify == VerifyKind::kNone) return nullptr;
+  return std::make_unique<Verifier>(instance, targets, units);
+}
+
+Verifier::Verifier(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint32_t units)
+    : job_name_(instance.spec.name),
+      format_{instance.spec.verify, verify_chunk_size(instance.spec), instance.spec.verify_pattern},
+      map_(regions_of(targets), verify_chunk_size(instance.spec), instance.spec.verify_backlog),
+      seed_(instance.seed),
+      check_all_reads_(!instance.spec.does_writes()),
+      fatal_(instance.spec.verify_fatal),
+      marked_(units, 0) {
+  for (const TargetFile& t : targets) paths_.push_back(t.path);
+}
+
+void Verifier::fill_write(IoUnit& unit) {
+  auto* base = static_cast<unsigned char*>(unit.buffer);
+  const int file = unit.file_index;
+  const std::uint64_t start = unit.offset;
+  map_.begin_write(file, start, unit.length, [&](std::uint64_t offset, std::uint64_t generation) {
+    fill_chunk(base + (offset - start), format_, {offset, generation, chunk_seed(seed_, file, offset, generation)});
+  });
+}
+
+bool Verifier::on_complete(const IoUnit& unit, JobResult& result) {
+  if (unit.op == IoOp::kWrite) {
+    map_.write_completed(unit.file_index, unit.offset, unit.length);
+    return true;
+  }
+  if (unit.op != IoOp::kRead || (!check_all_reads_ && !marked_[unit.index])) return true;
+  marked_[unit.index] = 0;
+  const auto* base = static_cast<const unsigned char*>(unit.buffer);
+  const std::uint32_t chunk = format_.chunk;
+  const auto got = static_cast<std::uint64_t>(unit.result);
+  bool ok = true;
+  for (std::uint64_t at = 0; at + chunk <= unit.length; at += chunk) {
+    ChunkExpectation expect;
+    expect.offset = unit.offset + at;
+    expect.generation = check_all_reads_ ? 0 : map_.generation(unit.file_index, expect.offset);
+    if (expect.generation != 0) expect.seed = chunk_seed(seed_, unit.file_index, expect.offset, expect.generation);
+    const auto valid = static_cast<std::uint32_t>(got > at ? std::min<std::uint64_t>(got - at, chunk) : 0);
+    if (auto failure = check_chunk(base + at, valid, format_, expect)) {
+      ok = false;
+      report(*failure, unit.file_index, result);
+      if (fatal_) {
+        result.error = EILSEQ;
+        result.error_message = first_failure_ + " (verify_fatal=1: job stopped)";
+        return false;
+      }
+    }
+  }
+  if (ok) result.verified_ios++;
+  return true;
+}
+
+void Verifier::report(const VerifyFailure& failure, int file, JobResult& result) {
+  ++failures_;
+  result.verify_failures++;
+  const std::string& path = paths_[static_cast<std::size_t>(file)];
+  const std::string text = describe_failure(failure, format_, path);
+  if (first_failure_.empty()) first_failure_ = text;
+  if (failures_ <= kMaxPrinted) {
+    std::fprintf(stderr, "sluice: job %s: %s\n", job_name_.c_str(), text.c_str());
+  } else if (failures_ == kMaxPrinted + 1) {
+    std::fprintf(stderr, "sluice: job %s: further verification failures are counted, not printed\n", job_name_.c_str());
+  }
+}
+
+void Verifier::finish(JobResult& result) const {
+  if (failures_ == 0 || result.error != 0) return;
+  result.error = EILSEQ;
+  result.error_message = fmt::format("{} verification failure{} ({} reads verified fine); first: {}", failures_,
+                                     failures_ == 1 ? "" : "s", result.verified_ios, first_failure_);
+}
+
+}  // namespace sluice

@@ -1,0 +1,61 @@
+#pragma once
+// Verifier: data verification for one worker (fio's verify= family). It fills write buffers with verify
+// chunks (workload/verify_block.h), tracks what was written (workload/verify_map.h), checks the reads that
+// verify (the verify phase, the backlog, every read of a read-only job) and reports failures.
+//
+// IoLoop owns one only when verify= is set, and calls it at four points: fill_write() for each write it
+// issues, on_complete() for each completed io, mark_verify_read() for each read it issues to verify, and
+// finish() at the end. The verify phase and the backlog are driven by IoLoop (io_loop_verify.cpp).
+// Threads: one per worker, not shared. Failures are printed to stderr as they are found.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "run/plan.h"
+#include "stats/result.h"
+#include "target/target_file.h"
+#include "workload/verify_block.h"
+#include "workload/verify_map.h"
+
+namespace sluice {
+
+class Verifier {
+ public:
+  // nullptr unless the job verifies.
+  static std::unique_ptr<Verifier> create(const JobInstance& instance, const std::vector<TargetFile>& targets,
+                                          std::uint32_t units);
+
+  Verifier(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint32_t units);
+
+  // Fills unit.buffer for the write of [unit.offset, unit.offset + unit.length) and records the new generation.
+  void fill_write(IoUnit& unit);
+  // The unit is a read issued to verify: its completion will be checked.
+  void mark_verify_read(const IoUnit& unit) noexcept { marked_[unit.index] = 1; }
+  // A completed io (result >= 0). Checks verify reads; queues writes for the backlog. Returns false when the
+  // job must stop (verify_fatal and a failure); result.error is then set.
+  bool on_complete(const IoUnit& unit, JobResult& result);
+  // At the end: with failures and no other error, the job fails (EILSEQ) with a summary.
+  void finish(JobResult& result) const;
+
+  VerifyMap& map() noexcept { return map_; }
+  const VerifyFormat& format() const noexcept { return format_; }
+  std::uint64_t failures() const noexcept { return failures_; }
+
+ private:
+  void report(const VerifyFailure& failure, int file, JobResult& result);
+
+  std::string job_name_;
+  VerifyFormat format_;
+  VerifyMap map_;
+  std::uint64_t seed_;
+  bool check_all_reads_;  // a read-only job: every read is checked (generation unknown)
+  bool fatal_;
+  std::vector<std::string> paths_;
+  std::vector<unsigned char> marked_;  // per io unit: a verify read is in flight
+  std::uint64_t failures_ = 0;
+  std::string first_failure_;
+};
+
+}  // namespace sluice

@@ -1,0 +1,105 @@
+#pragma once
+// The on-disk format of verified data and the pure functions that fill and check it.
+//
+// With verify=crc32c|crc32|crc64|xxhash|md5|sha256|meta every chunk (verify_interval bytes, else the block
+// size) starts with a 72-byte header, all fields little-endian:
+//   0  magic "SLVF" (0x46564c53)   4 version (1)   5 kind (VerifyKind)   6 header size (72)
+//   8  chunk length, header included          12 crc32c of the header with this field zeroed
+//   16 offset of the chunk in its file        24 generation (1 = first write of the chunk, +1 per rewrite)
+//   32 seed of the data after the header      40 digest of the data after the header (32 bytes, zero-padded)
+// The data after the header is random from the seed, or verify_pattern repeated when one is given. meta
+// checks the header only. verify=pattern has no header: the whole chunk is the pattern.
+// This is sluice's own format: fio cannot verify sluice's files, nor sluice fio's.
+//
+// What a check tells apart (VerifyDiagnosis): a lost write (intact chunk of an older generation), a torn
+// write (intact header, digest mismatch: part of the chunk is new, part old or garbage), a misdirected write
+// (intact chunk whose header names another offset), a chunk with no header at all, and pattern mismatches.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "spec/job_spec.h"
+#include "workload/verify_checksum.h"
+
+namespace sluice {
+
+inline constexpr std::uint32_t kVerifyMagic = 0x46564c53u;  // "SLVF" in file order
+inline constexpr std::uint8_t kVerifyVersion = 1;
+inline constexpr std::uint32_t kVerifyHeaderSize = 72;
+
+struct VerifyHeader {
+  std::uint32_t magic = kVerifyMagic;
+  std::uint8_t version = kVerifyVersion;
+  VerifyKind kind = VerifyKind::kNone;
+  std::uint16_t header_size = kVerifyHeaderSize;
+  std::uint32_t length = 0;
+  std::uint32_t header_crc = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t generation = 0;
+  std::uint64_t seed = 0;
+  Digest digest{};
+};
+
+void encode_header(const VerifyHeader& header, void* out) noexcept;  // writes kVerifyHeaderSize bytes
+VerifyHeader decode_header(const void* in) noexcept;
+std::uint32_t header_crc_of(const void* encoded) noexcept;           // crc32c with the crc field zeroed
+
+// How the chunks of one job look.
+struct VerifyFormat {
+  VerifyKind kind = VerifyKind::kNone;
+  std::uint32_t chunk = 4096;  // bytes per header (verify_interval, else the block size)
+  std::string pattern;         // verify_pattern bytes; empty = random data
+};
+
+// What the reader expects of a chunk. generation 0 = unknown (a read job checking what another job wrote):
+// then neither generation nor seed is compared.
+struct ChunkExpectation {
+  std::uint64_t offset = 0;
+  std::uint64_t generation = 0;
+  std::uint64_t seed = 0;
+};
+
+// Fills `format.chunk` bytes at `out` as the chunk at expect.offset of generation expect.generation.
+void fill_chunk(void* out, const VerifyFormat& format, const ChunkExpectation& expect);
+
+enum class VerifyDiagnosis {
+  kOk,
+  kShortRead,         // fewer bytes came back than the chunk holds
+  kNoHeader,          // no sluice header (never written, overwritten by something else, or written by fio)
+  kHeaderDamaged,     // magic right, header crc wrong: corruption inside the header
+  kFormatMismatch,    // a valid header of another kind or chunk length (different verify settings)
+  kMisdirected,       // an intact chunk meant for another offset
+  kTorn,              // header intact, digest of the data wrong
+  kLost,              // an intact chunk of an older generation: the last write never reached the medium
+  kNewer,             // an intact chunk of a newer generation than this run wrote
+  kForeign,           // an intact chunk of the right offset and generation but another run's seed
+  kPatternMismatch,   // verify=pattern (or verify_pattern): a byte differs from the pattern
+};
+
+std::string_view diagnosis_name(VerifyDiagnosis d) noexcept;
+
+struct VerifyFailure {
+  VerifyDiagnosis diagnosis = VerifyDiagnosis::kOk;
+  std::uint64_t offset = 0;          // of the chunk in the file
+  std::uint32_t length = 0;          // of the chunk
+  ChunkExpectation expected;
+  std::optional<VerifyHeader> found; // the header read, when its magic was right
+  Digest computed_digest{};          // digest of the data read (torn)
+  std::int64_t first_bad_byte = -1;  // within the chunk; -1 when not located
+  std::string expected_bytes;        // hex of up to 16 bytes from first_bad_byte
+  std::string found_bytes;
+};
+
+// Checks `valid` bytes at `data` (the read result; a chunk needs format.chunk bytes). nullopt = fine.
+std::optional<VerifyFailure> check_chunk(const void* data, std::uint32_t valid, const VerifyFormat& format,
+                                         const ChunkExpectation& expect);
+
+// One line for stderr: file, offset, length, diagnosis, expected vs found.
+std::string describe_failure(const VerifyFailure& failure, const VerifyFormat& format, std::string_view path);
+
+// The seed of a chunk's data, from the job's seed, the file, the offset and the generation (splitmix64), so
+// that a verify_only run with the same randseed expects exactly what the writing run wrote.
+std::uint64_t chunk_seed(std::uint64_t job_seed, int file_index, std::uint64_t offset, std::uint64_t generation) noexcept;
+
+}  // namespace sluice

@@ -1,0 +1,67 @@
+#pragma once
+// VerifyMap: what a job has written and not yet verified, chunk by chunk (a chunk = verify_interval bytes,
+// else the block size). Per chunk it keeps the generation (how many times this run wrote the chunk; 0 = never)
+// and whether the chunk was verified since its last write, in one 32-bit word: 4 bytes per chunk, so
+// 1 MiB per GiB of region at 4 KiB chunks.
+//
+// It plans the reads that check the data: the verify phase after the writes (every written, unverified chunk
+// in file and offset order, coalesced into reads of up to max_length bytes) and the backlog (the chunks of the
+// last verify_backlog completed writes). Offsets are absolute file offsets; ios must start on a chunk boundary
+// of their region (validation makes the block sizes and alignment multiples of the chunk).
+// Threads: one per worker, not shared. Pure bookkeeping: no I/O.
+#include <cstdint>
+#include <vector>
+
+#include "workload/io_pattern.h"
+
+namespace sluice {
+
+class VerifyMap {
+ public:
+  VerifyMap(std::vector<FileRegion> regions, std::uint32_t chunk, std::uint32_t backlog);
+
+  std::uint32_t chunk() const noexcept { return chunk_; }
+
+  // A write of [offset, offset + length) is about to be issued: each chunk's generation goes up by one.
+  // Calls on_chunk(chunk_offset, generation) for each chunk, in order.
+  template <typename OnChunk>
+  void begin_write(int file, std::uint64_t offset, std::uint32_t length, OnChunk&& on_chunk) {
+    for (std::uint64_t at = offset; at < offset + length; at += chunk_) {
+      std::uint32_t& word = word_of(file, at);
+      word = (word & kGenerationMask) + 1;  // a new write clears "verified"
+      on_chunk(at, static_cast<std::uint64_t>(word));
+    }
+  }
+  // The generation this run last wrote at the chunk holding `offset` (0 = never written).
+  std::uint64_t generation(int file, std::uint64_t offset) const noexcept;
+
+  // A write completed: with a backlog, its chunks are queued for verification.
+  void write_completed(int file, std::uint64_t offset, std::uint32_t length);
+  bool backlog_due() const noexcept { return backlog_ != 0 && queued_.size() >= backlog_; }
+  // The next backlog read (one completed write, or part of it); false when the queue is empty.
+  bool next_backlog_read(NextIo& out, std::uint32_t max_length);
+  // The next read of the verify phase; false when every written chunk has been planned.
+  bool next_phase_read(NextIo& out, std::uint32_t max_length);
+  // Restarts the verify phase's scan from the first file (chunks verified since are not read again).
+  void rewind() noexcept { cursor_file_ = 0; cursor_chunk_ = 0; }
+
+  std::uint64_t written_chunks() const noexcept;
+
+ private:
+  static constexpr std::uint32_t kVerified = 0x80000000u;
+  static constexpr std::uint32_t kGenerationMask = 0x7fffffffu;
+
+  std::uint32_t& word_of(int file, std::uint64_t offset) noexcept;
+  bool pending(int file, std::uint64_t index) const noexcept;
+
+  std::vector<FileRegion> regions_;
+  std::uint32_t chunk_;
+  std::uint32_t backlog_;
+  std::vector<std::vector<std::uint32_t>> words_;  // per file, per chunk of its region
+  std::vector<NextIo> queued_;                     // completed writes awaiting backlog verification
+  std::size_t queued_head_ = 0;
+  std::size_t cursor_file_ = 0;
+  std::uint64_t cursor_chunk_ = 0;
+};
+
+}  // namespace sluice

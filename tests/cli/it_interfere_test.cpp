@@ -1,0 +1,97 @@
+// End-to-end tests of `sluice interfere` with a tiny budget in a temporary directory. Kernel knobs are
+// changed only in a synthetic tree (--knob-root), never in the real /proc/sys or /sys.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/it_test_util.h"
+#include "cli/run_binary.h"
+#include "observe/disk_stats.h"
+#include "support/temp_dir.h"
+
+namespace sluice {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  std::string text = s.str();
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+class InterfereCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::create_directories(dir.file("work"));
+    const std::vector<std::string> devices = devices_under({dir.file("work")});
+    if (devices.empty()) GTEST_SKIP() << "the temporary directory is not on a block device";
+    knob_file = dir.file("knobs/sys/block/" + devices.front() + "/queue/wbt_lat_usec");
+    fs::create_directories(fs::path(knob_file).parent_path());
+    std::ofstream(knob_file) << "2000\n";
+  }
+  std::vector<std::string> args() const {
+    return {"interfere", "--filename=" + dir.file("work/fg"), "--size=8m", "--threads=1", "--budget=3s",
+            "--bg-size=64m", "--try", "queue.wbt_lat_usec=1000", "--knob-root=" + dir.file("knobs"),
+            "--output-format=json"};
+  }
+  bool work_dir_empty() const { return fs::is_empty(dir.file("work")); }
+
+  testing::TempDir dir;
+  std::string knob_file;
+};
+
+TEST_F(InterfereCli, TrialChangesKnobAndRestoresItAfterANormalRun) {
+  testing::RunOptions options;
+  options.timeout = 60000ms;
+  const testing::RunOutput r = testing::run_binary(args(), options);
+  ASSERT_EQ(r.exit_code, 0) << testing::describe(r);
+  const auto doc = testing::parse_document(r.out);
+  ASSERT_TRUE(doc);
+  const nlohmann::json& i = doc->at("sluice").at("interference");
+  EXPECT_TRUE(i.at("knobs_restored").get<bool>());
+  ASSERT_EQ(i.at("knob_changes").size(), 1u);
+  EXPECT_EQ(i["knob_changes"][0].at("original"), "2000");
+  EXPECT_EQ(i["knob_changes"][0].at("applied"), "1000");
+  EXPECT_EQ(i.at("phases").size(), 2u);
+  EXPECT_TRUE(i.at("trials").at(1).at("ran").get<bool>());
+  EXPECT_TRUE(doc->at("sluice").contains("environment"));
+  EXPECT_EQ(slurp(knob_file), "2000");
+  EXPECT_FALSE(fs::exists(dir.file("knobs/knobs.journal")));
+  EXPECT_TRUE(work_dir_empty()) << "interfere left its files behind";
+}
+
+TEST_F(InterfereCli, SigintDuringTrialRestoresKnobAndRemovesFiles) {
+  // idle 2 s, loaded 2 s, then the trial: the signal lands in the trial.
+  testing::RunOptions options;
+  options.signal_after = 5500ms;
+  options.timeout = 60000ms;
+  const testing::RunOutput r = testing::run_binary(args(), options);
+  ASSERT_EQ(r.exit_code, 130) << testing::describe(r);
+  const auto doc = testing::parse_document(r.out);
+  ASSERT_TRUE(doc);
+  const nlohmann::json& i = doc->at("sluice").at("interference");
+  EXPECT_TRUE(i.at("interrupted").get<bool>());
+  EXPECT_TRUE(i.at("knobs_restored").get<bool>());
+  EXPECT_EQ(i.at("knob_changes").size(), 1u) << "the signal did not land in the trial; timing too tight?";
+  EXPECT_EQ(slurp(knob_file), "2000");
+  EXPECT_FALSE(fs::exists(dir.file("knobs/knobs.journal")));
+  EXPECT_TRUE(work_dir_empty());
+}
+
+TEST_F(InterfereCli, BadTryIsRefusedBeforeAnyIo) {
+  const testing::RunOutput r = testing::run_binary({"interfere", "--filename=" + dir.file("work/fg"), "--try", "nonsense"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("KNOB=VALUE"), std::string::npos);
+  EXPECT_TRUE(work_dir_empty());
+}
+
+}  // namespace
+}  // namespace sluice

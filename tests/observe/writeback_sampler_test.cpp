@@ -1,0 +1,93 @@
+// The writeback timeline probe on synthetic /proc/meminfo and /sys/block/<dev>/stat.
+#include "observe/writeback_sampler.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "support/temp_dir.h"
+
+namespace sluice {
+namespace {
+
+using namespace std::chrono_literals;
+
+class SyntheticTree {
+ public:
+  SyntheticTree() {
+    std::filesystem::create_directories(dir.file("proc"));
+    std::filesystem::create_directories(dir.file("sys/block/vdb"));
+  }
+  void meminfo(std::uint64_t dirty_kb, std::uint64_t writeback_kb) {
+    std::ofstream(dir.file("proc/meminfo")) << "MemTotal:  1000000 kB\nMemFree:   500000 kB\nDirty:   " << dirty_kb
+                                            << " kB\nWriteback:   " << writeback_kb << " kB\n";
+  }
+  // read ios .. ; write sectors (field 7), in_flight (9), io_ticks (10), in_queue (11)
+  void stat(std::uint64_t write_sectors, std::uint64_t in_flight, std::uint64_t io_ticks, std::uint64_t in_queue) {
+    std::ofstream(dir.file("sys/block/vdb/stat"))
+        << "0 0 0 0 10 0 " << write_sectors << " 5 " << in_flight << " " << io_ticks << " " << in_queue << "\n";
+  }
+  testing::TempDir dir;
+};
+
+TEST(Meminfo, ParsesFieldsInBytes) {
+  const MemInfo m = parse_meminfo("MemFree: 100 kB\nActive(file): 2 kB\nInactive(file): 3 kB\nDirty: 7 kB\n");
+  EXPECT_EQ(m.mem_free, 102400u);
+  EXPECT_EQ(m.active_file, 2048u);
+  EXPECT_EQ(m.inactive_file, 3072u);
+  EXPECT_EQ(m.dirty, 7168u);
+  EXPECT_EQ(m.writeback, 0u);
+}
+
+TEST(WritebackProbe, SampleHasMeminfoAndDeviceDifferences) {
+  SyntheticTree tree;
+  tree.meminfo(2048, 512);
+  tree.stat(1000, 0, 100, 200);
+  WritebackProbe probe("vdb", tree.dir.file("proc"), tree.dir.file("sys"));
+  probe.begin();
+  tree.stat(3048, 7, 600, 2200);  // 1 s later: 2048 sectors written, busy 500 ms, queue 2000 ms
+  const WritebackSample s = probe.sample(1s, 1.0);
+  EXPECT_EQ(s.dirty_bytes, 2048u * 1024);
+  EXPECT_EQ(s.writeback_bytes, 512u * 1024);
+  EXPECT_DOUBLE_EQ(s.dev_util, 50.0);
+  EXPECT_DOUBLE_EQ(s.dev_queue, 2.0);
+  EXPECT_EQ(s.dev_in_flight, 7u);
+  EXPECT_EQ(s.dev_write_bytes, 2048u * 512);
+}
+
+TEST(WritebackProbe, UtilizationIsCappedAtHundredPercent) {
+  SyntheticTree tree;
+  tree.meminfo(0, 0);
+  tree.stat(0, 0, 0, 0);
+  WritebackProbe probe("vdb", tree.dir.file("proc"), tree.dir.file("sys"));
+  probe.begin();
+  tree.stat(0, 0, 1500, 0);
+  EXPECT_DOUBLE_EQ(probe.sample(1s, 1.0).dev_util, 100.0);
+}
+
+TEST(WritebackProbe, MissingDeviceStillGivesMeminfo) {
+  SyntheticTree tree;
+  tree.meminfo(4, 0);
+  WritebackProbe probe("nosuch", tree.dir.file("proc"), tree.dir.file("sys"));
+  probe.begin();
+  const WritebackSample s = probe.sample(1s, 1.0);
+  EXPECT_EQ(s.dirty_bytes, 4096u);
+  EXPECT_DOUBLE_EQ(s.dev_util, 0.0);
+}
+
+TEST(WritebackSampler, ThreadTakesOneSamplePerInterval) {
+  SyntheticTree tree;
+  tree.meminfo(1, 0);
+  tree.stat(0, 0, 0, 0);
+  WritebackSampler sampler("vdb", 20ms, tree.dir.file("proc"), tree.dir.file("sys"));
+  sampler.start();
+  std::this_thread::sleep_for(110ms);
+  sampler.stop();
+  EXPECT_GE(sampler.samples().size(), 3u);
+  EXPECT_LE(sampler.samples().size(), 6u);
+  EXPECT_GT(sampler.samples().back().t_s, sampler.samples().front().t_s);
+}
+
+}  // namespace
+}  // namespace sluice

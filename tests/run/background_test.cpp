@@ -1,0 +1,88 @@
+// role=background: planning and the runner on the null engine.
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+#include "run/plan.h"
+#include "run/runner.h"
+
+namespace sluice {
+namespace {
+
+using namespace std::chrono_literals;
+
+RunnerOptions quiet() {
+  RunnerOptions options;
+  options.status_line = false;
+  options.capture_environment = false;
+  options.notice = [](const std::string&) {};
+  return options;
+}
+
+JobSpec null_job(const std::string& name, RwMode rw, std::uint64_t size) {
+  JobSpec job;
+  job.name = name;
+  job.ioengine = EngineKind::kNull;
+  job.rw = rw;
+  job.size.bytes = size;
+  return job;
+}
+
+JobSpec background(JobSpec job) {
+  job.role = JobRole::kBackground;
+  return job;
+}
+
+TEST(BackgroundPlan, BackgroundJobIsMadeTimeBased) {
+  const auto plan = make_plan({null_job("fg", RwMode::kRead, 1 << 20), background(null_job("bg", RwMode::kWrite, 1 << 20))});
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_FALSE(plan[0].jobs[0].spec.time_based);
+  EXPECT_TRUE(plan[0].jobs[1].spec.time_based);
+  EXPECT_EQ(plan[0].foreground_jobs(), 1u);
+}
+
+TEST(BackgroundPlan, GroupOfOnlyBackgroundJobsIsRefused) {
+  EXPECT_THROW(make_plan({background(null_job("bg", RwMode::kWrite, 1 << 20))}), UserError);
+}
+
+TEST(BackgroundPlan, OnlyBackgroundInASecondGroupIsRefused) {
+  JobSpec second = background(null_job("bg", RwMode::kWrite, 1 << 20));
+  second.stonewall = true;
+  EXPECT_THROW(make_plan({null_job("fg", RwMode::kRead, 1 << 20), second}), UserError);
+}
+
+TEST(BackgroundRunner, BackgroundStopsWhenForegroundEnds) {
+  JobSpec fg = null_job("fg", RwMode::kRead, 1 << 20);
+  fg.time_based = true;
+  fg.runtime = 300ms;
+  const RunResult r = run_jobs({fg, background(null_job("bg", RwMode::kWrite, 1 << 20))}, quiet());
+  ASSERT_EQ(r.groups.at(0).jobs.size(), 2u);
+  const JobResult& bg = r.groups[0].jobs[1];
+  EXPECT_TRUE(bg.settings.background);
+  EXPECT_FALSE(bg.interrupted);
+  EXPECT_FALSE(r.interrupted);
+  // It started before the foreground, repeated its 1 MiB many times, and ended with it.
+  EXPECT_GT(bg.dirs[1].bytes, 1u << 20);
+  EXPECT_LT(bg.runtime_ns, 2'000'000'000u);
+  EXPECT_LE(bg.start_ns, r.groups[0].jobs[0].start_ns);
+}
+
+TEST(BackgroundRunner, BackgroundEndingFirstDoesNotEndTheGroup) {
+  JobSpec fg = null_job("fg", RwMode::kRead, 1 << 20);
+  fg.time_based = true;
+  fg.runtime = 400ms;
+  JobSpec bg = background(null_job("bg", RwMode::kWrite, 1 << 20));
+  bg.runtime = 50ms;
+  const RunResult r = run_jobs({fg, bg}, quiet());
+  EXPECT_GE(r.groups.at(0).jobs.at(0).runtime_ns, 390'000'000u);
+  EXPECT_LT(r.groups[0].jobs[1].runtime_ns, 300'000'000u);
+}
+
+TEST(BackgroundRunner, ForegroundResultIsUnchangedByTheBackgroundRole) {
+  const RunResult r = run_jobs({null_job("fg", RwMode::kRead, 1 << 20), background(null_job("bg", RwMode::kWrite, 4096))},
+                               quiet());
+  EXPECT_EQ(r.groups.at(0).jobs.at(0).dirs[0].bytes, 1u << 20);
+  EXPECT_FALSE(r.groups[0].jobs[0].settings.background);
+}
+
+}  // namespace
+}  // namespace sluice

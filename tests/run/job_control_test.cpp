@@ -1,0 +1,226 @@
+// fio's job control on the null engine: wait_for, exitall, flow, max_latency, rate_min, steadystate,
+// disable_*lat, and the per-clone expansion of filename_format and offset_increment.
+#include "run/job_control.h"
+
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+#include "run/plan.h"
+#include "run/runner.h"
+#include "workload/io_pattern.h"
+
+namespace sluice {
+namespace {
+
+using namespace std::chrono_literals;
+
+RunnerOptions quiet() {
+  RunnerOptions options;
+  options.status_line = false;
+  options.capture_environment = false;
+  options.notice = [](const std::string&) {};
+  return options;
+}
+
+JobSpec null_job(const std::string& name, RwMode rw = RwMode::kRandRead, std::uint64_t size = 1 << 20) {
+  JobSpec job;
+  job.name = name;
+  job.ioengine = EngineKind::kNull;
+  job.rw = rw;
+  job.size.bytes = size;
+  return job;
+}
+
+const JobResult& job_named(const RunResult& r, const std::string& name) {
+  for (const GroupResult& g : r.groups) {
+    for (const JobResult& j : g.jobs) {
+      if (j.name == name) return j;
+    }
+  }
+  throw std::runtime_error("no job " + name);
+}
+
+TEST(JobControl, WaitForUnknownNameSuggestsTheNearest) {
+  JobSpec first = null_job("writer");
+  JobSpec second = null_job("reader");
+  second.wait_for = "writr";
+  try {
+    check_job_control({first, second});
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("did you mean 'writer'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(JobControl, WaitForMustNameAnEarlierJob) {
+  JobSpec first = null_job("a");
+  first.wait_for = "b";
+  EXPECT_THROW(check_job_control({first, null_job("b")}), UserError);
+}
+
+TEST(JobControl, WaitForStartsAfterTheWaiteeEnds) {
+  JobSpec first = null_job("first");
+  first.time_based = true;
+  first.runtime = 300ms;
+  JobSpec second = null_job("second");
+  second.wait_for = "first";
+  const RunResult r = run_jobs({first, second}, quiet());
+  ASSERT_EQ(r.groups.size(), 1u);  // same group: no stonewall
+  EXPECT_GE(job_named(r, "second").start_ns, job_named(r, "first").end_ns);
+}
+
+TEST(JobControl, ExitallStopsTheGroup) {
+  JobSpec quick = null_job("quick", RwMode::kRandRead, 1 << 20);
+  quick.exitall = true;
+  JobSpec slow = null_job("slow");
+  slow.time_based = true;
+  slow.runtime = 20s;
+  const auto start = std::chrono::steady_clock::now();
+  const RunResult r = run_jobs({quick, slow}, quiet());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+  EXPECT_EQ(job_named(r, "slow").error, 0);
+  EXPECT_FALSE(job_named(r, "slow").interrupted);
+}
+
+TEST(JobControl, MaxLatencyStopsWithEtimedout) {
+  JobSpec job = null_job("m", RwMode::kRandRead, 1 << 30);
+  job.max_latency = 1ns;
+  const RunResult run = run_jobs({job}, quiet());
+  const JobResult& r = run.groups.at(0).jobs.at(0);
+  EXPECT_EQ(r.error, ETIMEDOUT);
+  EXPECT_TRUE(r.stopped_by_max_latency);
+  EXPECT_NE(r.error_message.find("exceeds specified max (1 nsec)"), std::string::npos) << r.error_message;
+  EXPECT_LT(r.dirs[0].ios, 1000u);
+}
+
+TEST(JobControl, RateIopsMinFailsASlowJob) {
+  JobSpec job = null_job("r", RwMode::kRead, 1 << 30);
+  job.thinktime = 10ms;
+  job.rate_iops_min = {1000, 1000, 1000};
+  job.time_based = true;
+  job.runtime = 3s;
+  const RunResult run = run_jobs({job}, quiet());
+  const JobResult& r = run.groups.at(0).jobs.at(0);
+  EXPECT_EQ(r.error, EIO);
+  EXPECT_NE(r.error_message.find("r: rate_iops_min=1000 not met, got "), std::string::npos) << r.error_message;
+  EXPECT_LT(r.runtime_ns, 2'500'000'000u);
+}
+
+TEST(JobControl, RateMinIgnoresDirectionsTheJobDoesNotIssue) {
+  JobSpec job = null_job("r", RwMode::kRead, 1 << 30);
+  job.rate_min = {0, 1 << 30, 0};  // writes only; the job reads
+  job.time_based = true;
+  job.runtime = 1200ms;
+  EXPECT_EQ(run_jobs({job}, quiet()).groups.at(0).jobs.at(0).error, 0);
+}
+
+TEST(JobControl, SteadyStateEndsTheJobEarly) {
+  JobSpec job = null_job("s", RwMode::kRandRead, 1 << 30);
+  job.time_based = true;
+  job.runtime = 20s;
+  job.ss_criterion = SteadyStateCriterion::kIops;
+  job.ss_limit = 90;  // within 90% of the mean: reached at once on the null engine
+  job.ss_limit_is_percent = true;
+  job.ss_duration = 1s;
+  job.ss_interval = 250ms;
+  const RunResult run = run_jobs({job}, quiet());
+  const JobResult& r = run.groups.at(0).jobs.at(0);
+  EXPECT_LT(r.runtime_ns, 5'000'000'000u);
+  ASSERT_TRUE(r.steadystate.is_object());
+  EXPECT_EQ(r.steadystate.at("attained"), 1);
+  EXPECT_EQ(r.steadystate.at("ss"), "iops:90.000000%");
+  EXPECT_EQ(r.steadystate.at("data").at("iops").size(), 4u);
+}
+
+TEST(JobControl, SteadyStateNotAttainedKeepsTheBlock) {
+  JobSpec job = null_job("s", RwMode::kRandRead, 1 << 30);
+  job.time_based = true;
+  job.runtime = 1500ms;
+  job.ss_criterion = SteadyStateCriterion::kBwSlope;
+  job.ss_limit = 0;
+  job.ss_duration = 5s;
+  const RunResult run = run_jobs({job}, quiet());
+  const JobResult& r = run.groups.at(0).jobs.at(0);
+  EXPECT_EQ(r.steadystate.at("attained"), 0);
+  EXPECT_GE(r.runtime_ns, 1'400'000'000u);
+}
+
+TEST(JobControl, DisableLatZeroesTheStatistics) {
+  JobSpec job = null_job("d");
+  job.disable_lat = true;
+  job.disable_clat = true;
+  const RunResult run = run_jobs({job}, quiet());
+  const JobResult& r = run.groups.at(0).jobs.at(0);
+  EXPECT_EQ(r.dirs[0].ios, 256u);
+  EXPECT_EQ(r.dirs[0].lat.count(), 0u);
+  EXPECT_EQ(r.dirs[0].clat.count(), 0u);
+}
+
+TEST(JobControl, FlowKeepsTheRatioOfWeights) {
+  JobSpec one = null_job("one", RwMode::kRandRead, 1 << 30);
+  one.time_based = true;
+  one.runtime = 1s;
+  one.flow = 1;
+  JobSpec four = one;
+  four.name = "four";
+  four.flow = 4;
+  one.given_options["flow_sleep"] = "100";
+  four.given_options["flow_sleep"] = "100";
+  const RunResult r = run_jobs({one, four}, quiet());
+  const double ratio = static_cast<double>(job_named(r, "four").dirs[0].ios) /
+                       static_cast<double>(std::max<std::uint64_t>(1, job_named(r, "one").dirs[0].ios));
+  EXPECT_NEAR(ratio, 4.0, 1.0);
+}
+
+TEST(JobControl, FilenameFormatNamesTheClonesFiles) {
+  EXPECT_EQ(expand_filename_format("$jobname-$jobnum/$filenum.dat", "j", 2, 1), "j-2/1.dat");
+  JobSpec job = null_job("j");
+  job.filename_format = "data.$jobnum.$filenum";
+  job.nrfiles = 2;
+  job.numjobs = 2;
+  const std::vector<GroupPlan> plan = make_plan({job});
+  EXPECT_EQ(plan[0].jobs[1].spec.filenames, (std::vector<std::string>{"data.1.0", "data.1.1"}));
+}
+
+TEST(JobControl, OffsetIncrementMovesEachClone) {
+  JobSpec job = null_job("j");
+  job.offset.bytes = 4096;
+  job.offset_increment = 1 << 20;
+  job.numjobs = 3;
+  const std::vector<GroupPlan> plan = make_plan({job});
+  EXPECT_EQ(plan[0].jobs[2].spec.offset.bytes, 4096u + 2 * (1u << 20));
+}
+
+int sequential_steps(std::uint32_t percentage_random) {
+  JobSpec job = null_job("p", RwMode::kRandRead, 1 << 24);
+  job.percentage_random = percentage_random;
+  IoPattern pattern(job, {{0, 1 << 24}}, 7);
+  NextIo io;
+  std::uint64_t next = ~0ull;
+  int sequential = 0;
+  for (int i = 0; i < 1000 && pattern.next(io); ++i) {
+    sequential += io.offset == next ? 1 : 0;
+    next = io.offset + io.length;
+  }
+  return sequential;
+}
+
+TEST(JobControl, PercentageRandomMixesSequentialIos) {
+  EXPECT_LT(sequential_steps(100), 20);   // random: a neighbour only by chance
+  EXPECT_GT(sequential_steps(0), 990);    // all sequential
+  const int half = sequential_steps(50);
+  EXPECT_GT(half, 400);
+  EXPECT_LT(half, 600);
+}
+
+TEST(JobControl, OptionsAboveTheSectionAreGlobal) {
+  JobSpec job = null_job("j");
+  job.where = {"a.fio", 10};
+  job.given_options = {{"bs", "8k"}, {"rw", "read"}};
+  job.option_pos = {{"bs", {"a.fio", 2}}, {"rw", {"a.fio", 11}}};
+  EXPECT_EQ(global_options_of(job), (std::map<std::string, std::string>{{"bs", "8k"}}));
+  EXPECT_EQ(own_options_of(job), (std::map<std::string, std::string>{{"rw", "read"}}));
+}
+
+}  // namespace
+}  // namespace sluice

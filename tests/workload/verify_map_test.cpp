@@ -1,0 +1,71 @@
+#include <gtest/gtest.h>
+
+#include "workload/verify_map.h"
+
+namespace sluice {
+namespace {
+
+void write(VerifyMap& map, int file, std::uint64_t offset, std::uint32_t length) {
+  map.begin_write(file, offset, length, [](std::uint64_t, std::uint64_t) {});
+}
+
+TEST(VerifyMap, GenerationCountsWritesPerChunk) {
+  VerifyMap map({{0, 64 * 1024}}, 4096, 0);
+  write(map, 0, 8192, 8192);
+  write(map, 0, 8192, 4096);
+  EXPECT_EQ(map.generation(0, 8192), 2u);
+  EXPECT_EQ(map.generation(0, 12288), 1u);
+  EXPECT_EQ(map.generation(0, 0), 0u);
+}
+
+TEST(VerifyMap, PhaseCoalescesWrittenChunksInOrder) {
+  VerifyMap map({{4096, 64 * 1024}}, 4096, 0);
+  write(map, 0, 4096 + 16384, 4096);
+  write(map, 0, 4096, 8192);
+  NextIo io;
+  ASSERT_TRUE(map.next_phase_read(io, 65536));
+  EXPECT_EQ(io.offset, 4096u);
+  EXPECT_EQ(io.length, 8192u);
+  ASSERT_TRUE(map.next_phase_read(io, 65536));
+  EXPECT_EQ(io.offset, 4096u + 16384);
+  EXPECT_EQ(io.length, 4096u);
+  EXPECT_FALSE(map.next_phase_read(io, 65536));
+}
+
+TEST(VerifyMap, PhaseReadsAreCappedAtMaxLength) {
+  VerifyMap map({{0, 64 * 1024}}, 4096, 0);
+  write(map, 0, 0, 16384);
+  NextIo io;
+  ASSERT_TRUE(map.next_phase_read(io, 8192));
+  EXPECT_EQ(io.length, 8192u);
+}
+
+TEST(VerifyMap, BacklogIsDueAfterNWritesAndSkippedByThePhase) {
+  VerifyMap map({{0, 64 * 1024}}, 4096, 2);
+  write(map, 0, 0, 4096);
+  map.write_completed(0, 0, 4096);
+  EXPECT_FALSE(map.backlog_due());
+  write(map, 0, 4096, 4096);
+  map.write_completed(0, 4096, 4096);
+  ASSERT_TRUE(map.backlog_due());
+  NextIo io;
+  int reads = 0;
+  while (map.next_backlog_read(io, 65536)) ++reads;
+  EXPECT_EQ(reads, 2);
+  EXPECT_FALSE(map.backlog_due());
+  EXPECT_FALSE(map.next_phase_read(io, 65536)) << "chunks verified by the backlog are not read again";
+}
+
+TEST(VerifyMap, RewriteAfterVerificationIsVerifiedAgain) {
+  VerifyMap map({{0, 64 * 1024}}, 4096, 0);
+  write(map, 0, 0, 4096);
+  NextIo io;
+  ASSERT_TRUE(map.next_phase_read(io, 65536));
+  write(map, 0, 0, 4096);
+  map.rewind();
+  EXPECT_TRUE(map.next_phase_read(io, 65536));
+  EXPECT_EQ(map.generation(0, 0), 2u);
+}
+
+}  // namespace
+}  // namespace sluice
