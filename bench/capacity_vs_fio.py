@@ -7,7 +7,7 @@ fio answers it with a sweep (iodepth 1, 2, 4, ... 128, RUNTIME s each, io_uring,
 and sluice's wall time / the sweep's wall time (goal <= 0.33).
 
 usage: bench/capacity_vs_fio.py [--sluice build/sluice] [--fio fio] [--dir DIR] [--size 4g] [--slo 500us]
-                                [--runtime 10] [--max-depth 128] [--budget 120s]
+                                [--runtime 10] [--max-depth 128] [--budget 25s]
 """
 import argparse
 import json
@@ -72,7 +72,7 @@ def main():
     parser.add_argument("--slo", default="500us", help="mean latency limit (default 500us)")
     parser.add_argument("--runtime", type=int, default=10, help="seconds per fio depth (default 10)")
     parser.add_argument("--max-depth", type=int, default=128)
-    parser.add_argument("--budget", default="120s", help="sluice's time budget (default 120s)")
+    parser.add_argument("--budget", default="25s", help="sluice's time budget (default 25s: under a third of the 8 x 10 s sweep)")
     args = parser.parse_args()
     if not shutil.which(args.fio):
         sys.exit("fio is not installed (scripts/install-deps.sh installs it)")
