@@ -254,6 +254,17 @@ InterfereReport run_interfere(const InterfereOptions& options) {
     in.background_bps = std::max(in.background_bps, p.bg_bw_bytes);
     in.peak_dirty_bytes = std::max(in.peak_dirty_bytes, p.peak_dirty);
     in.peak_writeback_bytes = std::max(in.peak_writeback_bytes, p.peak_writeback);
+    std::vector<double> times;
+    std::vector<std::uint64_t> dirty;
+    for (const TimelinePoint& point : p.timeline) {
+      times.push_back(point.t_s);
+      dirty.push_back(point.wb.dirty_bytes);
+    }
+    const DirtyPlateau plateau = find_dirty_plateau(times, dirty);
+    if (plateau.start_s >= 0 && in.plateau_start_s < 0) {
+      in.plateau_start_s = plateau.start_s;
+      in.plateau_bytes = plateau.bytes;
+    }
     if (p.iops > 0) in.slowdown = std::max(in.slowdown, idle_iops / p.iops);
   }
   report.explanation = explain(in);

@@ -1,5 +1,7 @@
 #include "method/interfere_explain.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -77,7 +79,14 @@ Explanation explain(const ExplainInput& in) {
                      "threshold.\n", in.background_bps / 1048576.0, e.fill_seconds);
   }
   e.reached_background = in.peak_dirty_bytes + in.peak_writeback_bytes >= d.background_bytes;
-  if (!e.reached_background) {
+  if (!e.reached_background && in.plateau_start_s >= 0) {
+    e.reached_background = true;
+    t += fmt::format("Dirty data levelled off at {} from t = {:.0f} s while the writer kept writing: that is the "
+                     "kernel's effective background threshold (below the estimate above, which counts memory the "
+                     "kernel keeps in reserve), so writeback ran from then on and competed with the foreground's "
+                     "fsyncs on the device.\n",
+                     mib(static_cast<double>(in.plateau_bytes)), in.plateau_start_s);
+  } else if (!e.reached_background) {
     t += fmt::format("Dirty data peaked at {} (+{} under writeback), below the background threshold: within a "
                      "{:.0f} s phase the kernel mostly kept the flood in memory, so the foreground competed with "
                      "little writeback. A longer --budget or a smaller vm.dirty_bytes (--try) shows the effect.\n",
@@ -94,6 +103,22 @@ Explanation explain(const ExplainInput& in) {
                             : fmt::format("Result: no marked slowdown (factor {:.2f}).\n", in.slowdown);
   }
   return e;
+}
+
+DirtyPlateau find_dirty_plateau(const std::vector<double>& t_s, const std::vector<std::uint64_t>& dirty_bytes,
+                                std::size_t run) {
+  constexpr std::uint64_t kFloor = 64ull << 20;
+  const std::size_t n = std::min(t_s.size(), dirty_bytes.size());
+  for (std::size_t i = 0; run > 0 && i + run <= n; ++i) {
+    const double level = static_cast<double>(dirty_bytes[i]);
+    if (dirty_bytes[i] < kFloor) continue;
+    bool flat = true;
+    for (std::size_t j = i + 1; j < i + run && flat; ++j) {
+      flat = std::abs(static_cast<double>(dirty_bytes[j]) - level) <= 0.05 * level;
+    }
+    if (flat) return DirtyPlateau{t_s[i], dirty_bytes[i]};
+  }
+  return DirtyPlateau{};
 }
 
 }  // namespace sluice

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "observe/writeback_sampler.h"
 
@@ -48,7 +49,19 @@ struct ExplainInput {
   std::uint64_t peak_writeback_bytes = 0;
   double slowdown = 0;          // idle fg IOPS / loaded fg IOPS (largest over thread counts)
   double phase_seconds = 0;     // length of one loaded phase
+  double plateau_start_s = -1;  // when Dirty levelled off in a loaded phase (find_dirty_plateau), -1 = never
+  std::uint64_t plateau_bytes = 0;
 };
+
+// Where Dirty stops growing while the writer keeps writing: the first run of >= `run` samples, all within 5%
+// of the run's first value and above 64 MiB. That level is the kernel's effective background threshold, which
+// the estimate from /proc/meminfo can overstate (the kernel's dirtyable memory excludes reserves).
+struct DirtyPlateau {
+  double start_s = -1;  // -1 = no plateau
+  std::uint64_t bytes = 0;
+};
+DirtyPlateau find_dirty_plateau(const std::vector<double>& t_s, const std::vector<std::uint64_t>& dirty_bytes,
+                                std::size_t run = 5);
 
 struct Explanation {
   double limit_seconds = 0;       // limit_bytes / device_write_bps

@@ -84,5 +84,32 @@ TEST(Explain, SaysWhenTheFloodStayedBelowTheBackgroundThreshold) {
   EXPECT_NE(e.text.find("not measured"), std::string::npos);
 }
 
+TEST(Explain, APlateauOfDirtyBelowTheEstimateCountsAsTheThreshold) {
+  ExplainInput in;
+  in.limits = resolve_dirty_limits(memory_of_mib(8000, 1000, 1000), VmDirtySettings{});  // bg 1000 MiB
+  in.peak_dirty_bytes = 900 * kMiB;
+  in.plateau_start_s = 12;
+  in.plateau_bytes = 880 * kMiB;
+  const Explanation e = explain(in);
+  EXPECT_TRUE(e.reached_background);
+  EXPECT_NE(e.text.find("levelled off at 880"), std::string::npos) << e.text;
+  EXPECT_EQ(e.text.find("below the background threshold"), std::string::npos);
+}
+
+TEST(DirtyPlateau, FindsTheFirstFlatRunAboveTheFloor) {
+  const std::vector<double> t = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const std::vector<std::uint64_t> dirty = {10 * kMiB, 200 * kMiB, 400 * kMiB, 600 * kMiB, 610 * kMiB,
+                                            605 * kMiB, 620 * kMiB, 600 * kMiB, 598 * kMiB};
+  const DirtyPlateau plateau = find_dirty_plateau(t, dirty);
+  EXPECT_EQ(plateau.start_s, 4);
+  EXPECT_EQ(plateau.bytes, 600 * kMiB);
+}
+
+TEST(DirtyPlateau, NoneWhileDirtyKeepsGrowingOrStaysSmall) {
+  const std::vector<double> t = {1, 2, 3, 4, 5, 6};
+  EXPECT_LT(find_dirty_plateau(t, {100 * kMiB, 200 * kMiB, 300 * kMiB, 400 * kMiB, 500 * kMiB, 600 * kMiB}).start_s, 0);
+  EXPECT_LT(find_dirty_plateau(t, {kMiB, kMiB, kMiB, kMiB, kMiB, kMiB}).start_s, 0);
+}
+
 }  // namespace
 }  // namespace sluice
