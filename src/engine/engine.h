@@ -53,6 +53,17 @@ struct EngineBuffer {
   std::size_t length = 0;
 };
 
+// io_uring ring setup; the other engines ignore it. Defaults: registered files and buffers, no polling.
+struct UringSetup {
+  bool register_files = true;
+  bool fixed_buffers = true;
+  bool sqpoll = false;
+  int sqpoll_cpu = -1;             // -1 = the kernel places the SQ thread
+  bool iopoll = false;             // completions are polled (hipri); needs O_DIRECT and device poll queues
+  bool vectored = false;           // READV/WRITEV with one iovec instead of READ/WRITE
+  std::uint32_t force_async_every = 0;  // every Nth sqe gets IOSQE_ASYNC; 0 = never
+};
+
 struct EngineSetup {
   std::uint32_t depth = 1;                 // maximum ios in flight
   std::vector<int> fds{};                  // open file descriptors, indexed by IoUnit::file_index
@@ -60,6 +71,7 @@ struct EngineSetup {
   std::vector<EngineBuffer> buffers{};     // io buffers (io_uring may register them as fixed buffers)
   bool direct = false;
   bool writes = false;                     // mmap maps writable
+  UringSetup uring{};
 };
 
 class Engine {

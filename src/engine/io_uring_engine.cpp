@@ -1,16 +1,21 @@
 // io_uring (liburing): a ring of `depth` entries; the job's files are registered (IOSQE_FIXED_FILE) and so
-// are its buffers when the kernel allows (read_fixed / write_fixed for ios with buffer_index >= 0). One
+// are its buffers when the kernel allows (read_fixed / write_fixed for ios with buffer_index >= 0), unless
+// UringSetup turns either off. UringSetup also selects SQPOLL, IOPOLL (hipri), vectored ops and IOSQE_ASYNC. One
 // io_uring_submit per submit(); reap waits with io_uring_wait_cqe_nr and takes completions in a batch.
 // user_data is the IoUnit pointer. Trim on a regular file is IORING_OP_FALLOCATE (punch hole); on a block
 // device it is BLKDISCARD, performed synchronously (io_uring has no portable discard op), its completion
 // parked until the next reap().
 #include <fcntl.h>
-#include <linux/falloc.h>
 #include <liburing.h>
+#include <linux/falloc.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "engine/completion_ring.h"
 #include "engine/engines.h"
@@ -33,26 +38,33 @@ class IoUringEngine final : public Engine {
   void open(const EngineSetup& setup) override {
     close();
     depth_ = setup.depth == 0 ? 1 : setup.depth;
-    int rc = io_uring_queue_init(depth_, &ring_, 0);
-    if (rc < 0) throw_unavailable(-rc);
-    ring_ready_ = true;
+    const UringSetup& opt = setup.uring;
+    if (opt.iopoll && !setup.direct) {
+      throw UserError("hipri (io_uring completion polling) needs direct=1: the kernel polls only O_DIRECT ios");
+    }
+    init_ring(opt);
     fds_ = setup.fds;
     is_block_ = detail::block_device_flags(fds_);
+    vectored_ = opt.vectored;
+    force_async_every_ = opt.force_async_every;
+    until_async_ = force_async_every_;
     // Registration is an optimisation: when refused (old kernel, RLIMIT_MEMLOCK) ios use plain fds/buffers.
-    fixed_files_ = !fds_.empty() &&
+    fixed_files_ = opt.register_files && !fds_.empty() &&
                    io_uring_register_files(&ring_, fds_.data(), static_cast<unsigned>(fds_.size())) == 0;
     fixed_buffers_ = false;
-    if (!setup.buffers.empty()) {
-      std::vector<iovec> iov;
-      for (const EngineBuffer& b : setup.buffers) iov.push_back({b.data, b.length});
-      fixed_buffers_ = io_uring_register_buffers(&ring_, iov.data(), static_cast<unsigned>(iov.size())) == 0;
+    iovecs_.clear();
+    for (const EngineBuffer& b : setup.buffers) iovecs_.push_back({b.data, b.length});
+    if (opt.fixed_buffers && !iovecs_.empty()) {
+      fixed_buffers_ = io_uring_register_buffers(&ring_, iovecs_.data(), static_cast<unsigned>(iovecs_.size())) == 0;
     }
     cqes_.assign(2 * static_cast<std::size_t>(depth_), nullptr);
     ready_.reset(depth_);
     in_flight_ = 0;
+    if (opt.iopoll) probe_iopoll(setup);
   }
 
   int submit(std::span<IoUnit* const> batch) override {
+    if (!enabled_) enable();
     std::size_t accepted = 0;
     unsigned prepared = 0;
     for (; accepted < batch.size(); ++accepted) {
@@ -87,12 +99,16 @@ class IoUringEngine final : public Engine {
     if (got >= out.size() || in_flight_ == 0) return static_cast<int>(got);
     unsigned want = got >= min_events ? 0 : min_events - static_cast<unsigned>(got);
     if (want > in_flight_) want = static_cast<unsigned>(in_flight_);
+    if (want == 0 && defer_taskrun_ && io_uring_cq_ready(&ring_) == 0 &&
+        (IO_URING_READ_ONCE(*ring_.sq.kflags) & IORING_SQ_TASKRUN) != 0) {
+      io_uring_get_events(&ring_);  // completions are waiting as deferred task work: post them
+    }
     if (want > 0 || io_uring_sq_ready(&ring_) > 0) {
       io_uring_cqe* cqe = nullptr;
       int rc;
       do {
         rc = io_uring_sq_ready(&ring_) > 0 ? io_uring_submit_and_wait(&ring_, want)
-                                          : io_uring_wait_cqe_nr(&ring_, &cqe, want);
+                                           : io_uring_wait_cqe_nr(&ring_, &cqe, want);
       } while (rc == -EINTR);
     }
     std::size_t room = out.size() - got;
@@ -120,6 +136,76 @@ class IoUringEngine final : public Engine {
   }
 
  private:
+  void init_ring(const UringSetup& opt) {
+    io_uring_params params{};
+    if (opt.sqpoll) {
+      params.flags |= IORING_SETUP_SQPOLL;
+      params.sq_thread_idle = 1000;  // ms the kernel thread keeps polling after the queue runs dry
+      if (opt.sqpoll_cpu >= 0) {
+        params.flags |= IORING_SETUP_SQ_AFF;
+        params.sq_thread_cpu = static_cast<__u32>(opt.sqpoll_cpu);
+      }
+    }
+    if (opt.iopoll) params.flags |= IORING_SETUP_IOPOLL;
+    // Completions run as task work. By default the kernel interrupts the task (an IPI, costly in a VM) to
+    // post each one; DEFER_TASKRUN posts them in one batch when the task next waits for completions, as
+    // fio's io_uring engine does since 3.32. It needs a single issuer: the ring starts disabled and the
+    // thread that first submits enables it (open() runs on the runner's thread, the ios on the worker's).
+    const unsigned base = params.flags;
+    defer_taskrun_ = !opt.sqpoll && !opt.iopoll;
+    if (defer_taskrun_) {
+      params.flags = base | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_R_DISABLED |
+                     IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
+    }
+    int rc = io_uring_queue_init_params(depth_, &ring_, &params);
+    if (rc == -EINVAL && defer_taskrun_) {  // before Linux 6.1
+      defer_taskrun_ = false;
+      params = io_uring_params{};
+      params.flags = base;
+      rc = io_uring_queue_init_params(depth_, &ring_, &params);
+    }
+    enabled_ = !defer_taskrun_;
+    if (rc < 0 && (opt.sqpoll || opt.iopoll)) {
+      throw UserError(
+          std::string("io_uring refused ") +
+          (opt.sqpoll ? "sqthread_poll (IORING_SETUP_SQPOLL" : "hipri (IORING_SETUP_IOPOLL") +
+          (opt.sqpoll && opt.sqpoll_cpu >= 0 ? " on cpu " + std::to_string(opt.sqpoll_cpu) : std::string()) +
+          "): " + std::strerror(-rc) + (rc == -EPERM ? " (this kernel needs root for SQPOLL)" : ""));
+    }
+    if (rc < 0) throw_unavailable(-rc);
+    ring_ready_ = true;
+  }
+
+  void enable() {
+    // liburing 2.3 declares io_uring_enable_rings() but does not export it: the register call itself.
+    if (syscall(__NR_io_uring_register, ring_.ring_fd, IORING_REGISTER_ENABLE_RINGS, nullptr, 0) < 0) {
+      const int err = errno;
+      throw IoError(std::string("io_uring: cannot enable the ring: ") + std::strerror(err), err);
+    }
+    enabled_ = true;
+  }
+
+  // IOPOLL on a file whose device has no poll queues fails every io with EOPNOTSUPP; one read at offset 0
+  // (of the first file, into the first buffer) finds out before the run starts, so the message can say why.
+  void probe_iopoll(const EngineSetup& setup) {
+    if (fds_.empty() || setup.buffers.empty()) return;
+    IoUnit probe;
+    probe.op = IoOp::kRead;
+    probe.length = static_cast<std::uint32_t>(std::min<std::size_t>(setup.buffers[0].length, 4096));
+    probe.buffer = setup.buffers[0].data;
+    probe.buffer_index = 0;
+    IoUnit* batch[] = {&probe};
+    submit(batch);
+    IoUnit* done[1] = {};
+    while (reap(1, done) == 0) {
+    }
+    if (probe.result == -EOPNOTSUPP || probe.result == -EINVAL) {
+      throw UserError(std::string("hipri: the device does not support polled io (") +
+                      std::strerror(static_cast<int>(-probe.result)) +
+                      "); it needs poll queues, e.g. NVMe with the nvme module's poll_queues > 0");
+    }
+  }
+
   void prepare(io_uring_sqe* sqe, IoUnit& u) noexcept {
     int fd = fixed_files_ ? u.file_index : fds_[static_cast<std::size_t>(u.file_index)];
     bool fixed_buffer = fixed_buffers_ && u.buffer_index >= 0;
@@ -128,6 +214,8 @@ class IoUringEngine final : public Engine {
       case IoOp::kRead:
         if (fixed_buffer) {
           io_uring_prep_read_fixed(sqe, fd, u.buffer, u.length, offset, u.buffer_index);
+        } else if (vectored_ && u.buffer_index >= 0) {
+          io_uring_prep_readv(sqe, fd, vector_of(u), 1, offset);
         } else {
           io_uring_prep_read(sqe, fd, u.buffer, u.length, offset);
         }
@@ -135,6 +223,8 @@ class IoUringEngine final : public Engine {
       case IoOp::kWrite:
         if (fixed_buffer) {
           io_uring_prep_write_fixed(sqe, fd, u.buffer, u.length, offset, u.buffer_index);
+        } else if (vectored_ && u.buffer_index >= 0) {
+          io_uring_prep_writev(sqe, fd, vector_of(u), 1, offset);
         } else {
           io_uring_prep_write(sqe, fd, u.buffer, u.length, offset);
         }
@@ -148,7 +238,19 @@ class IoUringEngine final : public Engine {
         break;
     }
     if (fixed_files_) sqe->flags |= IOSQE_FIXED_FILE;
+    if (force_async_every_ != 0 && --until_async_ == 0) {
+      sqe->flags |= IOSQE_ASYNC;
+      until_async_ = force_async_every_;
+    }
     io_uring_sqe_set_data(sqe, &u);
+  }
+
+  // The unit's iovec (one per buffer, set up in open()), trimmed to this io's length.
+  iovec* vector_of(const IoUnit& u) noexcept {
+    iovec& v = iovecs_[static_cast<std::size_t>(u.buffer_index)];
+    v.iov_base = u.buffer;
+    v.iov_len = u.length;
+    return &v;
   }
 
   static IoUnit* complete(const io_uring_cqe& cqe) noexcept {
@@ -164,6 +266,12 @@ class IoUringEngine final : public Engine {
   unsigned depth_ = 1;
   bool fixed_files_ = false;
   bool fixed_buffers_ = false;
+  bool defer_taskrun_ = false;  // SINGLE_ISSUER | DEFER_TASKRUN, enabled by the first submit()
+  bool enabled_ = true;
+  bool vectored_ = false;
+  std::uint32_t force_async_every_ = 0;
+  std::uint32_t until_async_ = 0;
+  std::vector<iovec> iovecs_;  // one per buffer: registered buffers, and readv/writev's vectors
   std::vector<int> fds_;
   std::vector<bool> is_block_;
   std::vector<io_uring_cqe*> cqes_;

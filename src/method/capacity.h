@@ -81,6 +81,15 @@ inline constexpr double kThrashingLoss = 0.05;  // thrashing: IOPS > 5% below th
 inline constexpr double kPlateauGain = 0.05;    // ramp stops after two doublings that each add < 5% IOPS
 // The ramp also stops after two doublings in a row that are each > kThrashingLoss below the best.
 
+// Dependent io (rw=randrmw): do c streams give c times one stream's transactions/s? The scaling efficiency
+// of a point is transactions/s / (c x transactions/s at concurrency 1); the report names the first
+// concurrency whose efficiency falls below kScalingFloor.
+inline constexpr double kScalingFloor = 0.80;
+// nullopt when the curve has no concurrency-1 point with transactions, or `point` has none.
+std::optional<double> scaling_efficiency(const std::vector<CapacityPoint>& curve, const CapacityPoint& point);
+// The lowest-concurrency point of a curve sorted by concurrency whose efficiency is < kScalingFloor.
+std::optional<CapacityPoint> scaling_limit(const std::vector<CapacityPoint>& curve);
+
 // Measures one point (iodepth x numjobs) within `share` of wall time; sets runtime_s to the wall time
 // spent (ramp included) and within_slo is set by the search. nullopt: stopped before anything was measured.
 using MeasurePoint = std::function<std::optional<CapacityPoint>(std::uint32_t iodepth, std::uint32_t numjobs,

@@ -47,14 +47,21 @@ std::string workload_line(const CapacityRequest& request) {
   return line;
 }
 
+// "trans/s" and "scaling" columns for dependent io: transactions/s and its scaling efficiency.
+std::string transactions_cells(const CapacityResult& result, const CapacityPoint& p) {
+  const std::optional<double> efficiency = scaling_efficiency(result.curve, p);
+  return fmt::format(" {:>9.0f} {:>7}", p.transactions_per_s, efficiency ? fmt::format("{:.2f}", *efficiency) : "-");
+}
+
 std::string curve_table(const CapacityResult& result) {
   const bool tps = has_transactions(result);
+  const std::string tps_header = tps ? fmt::format(" {:>9} {:>7}", "trans/s", "scaling") : "";
   std::string out = fmt::format("{:>6} {:>8} {:>8} {:>11}{} {:>10} {:>10} {:>10} {:>10} {:>6} {:>6}\n", "conc",
-                                "iodepth", "numjobs", "IOPS", tps ? fmt::format(" {:>9}", "trans/s") : "",
+                                "iodepth", "numjobs", "IOPS", tps_header,
                                 "lat mean", "lat p50", "lat p99", "lat p99.9", "limit", "steady");
   for (const CapacityPoint& p : result.curve) {
     out += fmt::format("{:>6} {:>8} {:>8} {:>11.0f}{} {:>10} {:>10} {:>10} {:>10} {:>6} {:>6}\n", p.concurrency(),
-                       p.iodepth, p.numjobs, p.iops, tps ? fmt::format(" {:>9.0f}", p.transactions_per_s) : "",
+                       p.iodepth, p.numjobs, p.iops, tps ? transactions_cells(result, p) : "",
                        ms(p.lat_mean_ns), ms(static_cast<double>(p.lat_p50_ns)),
                        ms(static_cast<double>(p.lat_p99_ns)), ms(static_cast<double>(p.lat_p999_ns)),
                        p.within_slo ? "ok" : "over", p.steady ? "yes" : "no");
@@ -77,6 +84,23 @@ nlohmann::json point_json(const CapacityPoint& p) {
                       {"within_slo", p.within_slo}};
   if (p.transactions_per_s > 0) j["transactions_per_s"] = p.transactions_per_s;
   return j;
+}
+
+// Where c streams stop giving c times one stream's transactions/s.
+std::string scaling_line(const CapacityResult& result) {
+  const std::optional<CapacityPoint> limit = scaling_limit(result.curve);
+  if (limit) {
+    return fmt::format("scaling: below {:.0f}% from {}: {:.0f} transactions/s = {:.2f} x (concurrency x the rate at "
+                       "concurrency 1)\n",
+                       kScalingFloor * 100, point_label(*limit), limit->transactions_per_s,
+                       scaling_efficiency(result.curve, *limit).value_or(0));
+  }
+  const bool has_one = std::any_of(result.curve.begin(), result.curve.end(), [&](const CapacityPoint& p) {
+    return scaling_efficiency(result.curve, p).has_value();
+  });
+  return has_one ? fmt::format("scaling: at least {:.0f}% at every measured concurrency (transactions/s grow with "
+                               "the streams)\n", kScalingFloor * 100)
+                 : std::string("scaling: unknown (concurrency 1 was not measured)\n");
 }
 
 nlohmann::json optional_point_json(const std::optional<CapacityPoint>& p) {
@@ -160,6 +184,7 @@ std::string render_capacity_table(const CapacityRequest& request, const Capacity
   } else {
     out += "thrashing: not reached\n";
   }
+  if (has_transactions(result)) out += scaling_line(result);
   out += fmt::format("search: {} points in {:.1f} s; ramp ended: {}\n", result.curve.size(), result.elapsed_s,
                      result.stop_reason.empty() ? "-" : result.stop_reason);
   if (result.interrupted) out += "interrupted: the table shows the points measured so far\n";
@@ -170,7 +195,13 @@ std::string render_capacity_table(const CapacityRequest& request, const Capacity
 
 nlohmann::json capacity_json(const CapacityRequest& request, const CapacityResult& result) {
   nlohmann::json curve = nlohmann::json::array();
-  for (const CapacityPoint& p : result.curve) curve.push_back(point_json(p));
+  for (const CapacityPoint& p : result.curve) {
+    nlohmann::json point = point_json(p);
+    const std::optional<double> efficiency = scaling_efficiency(result.curve, p);
+    if (efficiency) point["scaling_efficiency"] = *efficiency;
+    curve.push_back(std::move(point));
+  }
+  const std::optional<CapacityPoint> limit = scaling_limit(result.curve);
   nlohmann::json streams = nlohmann::json::array();
   for (const JobSpec& s : request.streams) streams.push_back(std::string(rw_mode_name(s.rw)));
   const std::optional<CapacityPoint>& a = result.answer;
@@ -187,6 +218,11 @@ nlohmann::json capacity_json(const CapacityRequest& request, const CapacityResul
       {"lat_ns", a ? nlohmann::json(slo_stat_value(*a, request.slo_stat)) : nlohmann::json(nullptr)},
       {"transactions_per_s", a && a->transactions_per_s > 0 ? nlohmann::json(a->transactions_per_s)
                                                              : nlohmann::json(nullptr)},
+      {"scaling",
+       has_transactions(result)
+           ? nlohmann::json{{"floor", kScalingFloor},
+                            {"below_floor_at", limit ? nlohmann::json(limit->concurrency()) : nlohmann::json(nullptr)}}
+           : nlohmann::json(nullptr)},
       {"knee", optional_point_json(result.knee)},
       {"thrashing", optional_point_json(result.thrashing)},
       {"curve", curve},

@@ -165,7 +165,7 @@ GroupControl::GroupControl(const GroupPlan& group) {
 
 std::unique_ptr<GroupControl> GroupControl::create(const GroupPlan& group) {
   for (const JobInstance& job : group.jobs) {
-    if (!job.spec.wait_for.empty() || job.spec.exitall || job.spec.flow != 0) {
+    if (!job.spec.wait_for.empty() || job.spec.exitall || job.spec.exitall_on_error || job.spec.flow != 0) {
       return std::make_unique<GroupControl>(group);
     }
   }
@@ -184,14 +184,14 @@ bool GroupControl::wait_turn(const JobInstance& me) noexcept {
   return !stop_requested() && !sluice::stop_requested();
 }
 
-void GroupControl::finished(const JobInstance& me) noexcept {
+void GroupControl::finished(const JobInstance& me, bool failed) noexcept {
   if (me.spec.flow != 0) {
     if (FlowGroup* flow = flow_of(me.spec)) flow->leave(flow_slot(me));
   }
   {
     std::lock_guard lock(mutex_);
     running_clones_[me.spec.name]--;
-    if (me.spec.exitall) stop_.store(true, std::memory_order_relaxed);
+    if (me.spec.exitall || (failed && me.spec.exitall_on_error)) stop_.store(true, std::memory_order_relaxed);
   }
   changed_.notify_all();
 }

@@ -66,8 +66,8 @@ class GroupControl {
   // Blocks until the clones of `me`'s wait_for job have finished, or a stop is requested. Returns false
   // when the group was stopped (exitall or a signal) before the job could start.
   bool wait_turn(const JobInstance& me) noexcept;
-  // Called once when a clone ends; exitall stops the group.
-  void finished(const JobInstance& me) noexcept;
+  // Called once when a clone ends; exitall, or exitall_on_error when the clone failed, stops the group.
+  void finished(const JobInstance& me, bool failed = false) noexcept;
   bool stop_requested() const noexcept { return stop_.load(std::memory_order_relaxed); }
   // The flow group of flow_id, or nullptr when the job does not use flow.
   FlowGroup* flow_of(const JobSpec& job) noexcept;

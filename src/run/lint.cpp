@@ -102,7 +102,11 @@ void check_unwritten_reads(const LintJob& job, Findings& out) {
 
 void check_buffers(const JobSpec& spec, Findings& out) {
   if (!spec.does_writes()) return;
-  if (spec.zero_buffers) {
+  if (!spec.buffer_pattern.empty()) {
+    out.add(spec, kLintCompressibleBuffers, "buffer_pattern",
+            "writes one repeated pattern (buffer_pattern): storage that compresses or deduplicates makes these "
+            "writes look faster than real data");
+  } else if (spec.zero_buffers) {
     out.add(spec, kLintCompressibleBuffers, "zero_buffers",
             "writes zeros (zero_buffers): storage that compresses, deduplicates or detects zeros makes them "
             "look faster than real data");

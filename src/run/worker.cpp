@@ -1,11 +1,14 @@
 #include "run/worker.h"
 
+#include <stdexcept>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "common/error.h"
 #include "run/io_loop.h"
+#include "run/stop_signal.h"
+#include "run/thread_placement.h"
 
 namespace sluice {
 
@@ -89,13 +92,15 @@ void Worker::run(const StartGate& gate) noexcept {
     return;
   }
   try {
+    const std::string placement_error = apply_thread_placement(instance_.spec, instance_.jobnum);
+    if (!placement_error.empty()) throw std::runtime_error(placement_error);
     loop_->io.run(result_, live_);
   } catch (const std::exception& e) {
     if (result_.error == 0) result_.error = EIO;
     result_.error_message = e.what();
     live_.finished.store(true, std::memory_order_relaxed);
   }
-  if (control_ != nullptr) control_->finished(instance_);
+  if (control_ != nullptr) control_->finished(instance_, result_.error != 0);
 }
 
 }  // namespace sluice

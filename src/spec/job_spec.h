@@ -175,6 +175,15 @@ struct JobSpec {
   std::uint32_t verify_backlog = 0;
   std::uint32_t verify_interval = 0;       // bytes per verify header; 0 = the block size
 
+  // --- placement, priority, buffer contents and fio corners (fio)
+  bool rw_backwards = false;               // "rw=read:-8k": rw_sequential_run bytes are a step back, not a hole
+  std::vector<std::uint32_t> cpus_allowed; // cpus_allowed / cpumask: CPUs the job's thread may run on; empty = any
+  bool cpus_allowed_split = false;         // cpus_allowed_policy=split: clone N runs on the N-th CPU of the set
+  std::int32_t ioprio_class = -1;          // prioclass (1 realtime, 2 best effort, 3 idle); -1 = not set
+  std::int32_t ioprio = -1;                // prio 0-7; -1 = not set
+  std::string buffer_pattern;              // bytes that fill write buffers, already decoded; empty = not set
+  bool exitall_on_error = false;           // a job that fails stops every job of the run
+
   // --- sluice extensions
   JobRole role = JobRole::kForeground;     // role=background: runs beside the group's foreground jobs
   bool open_loop = false;                  // arrivals follow the rate schedule whatever earlier ios do
@@ -183,6 +192,15 @@ struct JobSpec {
   SourcePos where;                                  // where the job section / --name began
   std::map<std::string, std::string> given_options; // option name -> value text, as given (fio echoes these)
   std::map<std::string, SourcePos> option_pos;      // option name -> where it was set
+
+  // --- io_uring setup (fio's io_uring engine options; ignored by the other engines)
+  bool uring_registerfiles = true;        // register the job's files (fio's registerfiles; fio's default is 0)
+  bool uring_fixedbufs = true;            // register the io buffers (fio's fixedbufs; fio's default is 0)
+  bool uring_sqthread_poll = false;       // IORING_SETUP_SQPOLL: a kernel thread polls the submission queue
+  std::int32_t uring_sqthread_poll_cpu = -1;  // IORING_SETUP_SQ_AFF: the CPU of that thread; -1 = unpinned
+  bool uring_hipri = false;               // IORING_SETUP_IOPOLL: poll for completions (needs poll queues)
+  bool uring_nonvectored = true;          // IORING_OP_READ/WRITE; false = READV/WRITEV with one iovec
+  std::uint32_t uring_force_async = 0;    // every Nth io gets IOSQE_ASYNC; 0 = never
 
   // Helpers derived from rw.
   bool is_random() const noexcept {

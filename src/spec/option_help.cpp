@@ -1,13 +1,18 @@
 // --help and --cmdhelp text, generated from the option table.
 #include <algorithm>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include "spec/option_table.h"
 
 namespace sluice {
 namespace {
 
-constexpr const char* kCategoryOrder[] = {"target",       "workload", "engine", "time",   "rate",       "job control",
-                                          "steady state", "report",   "verify", "sluice", "unsupported"};
+// The order of the sections in --help; a category missing here still gets a section, after these.
+constexpr const char* kCategoryOrder[] = {"target", "workload",     "engine", "placement", "time",   "rate",
+                                          "job control", "steady state", "report", "verify", "sluice", "compat",
+                                          "unsupported"};
 
 std::string_view type_name(OptionType type) {
   switch (type) {
@@ -66,9 +71,15 @@ std::string summary_line(const OptionDef& def) {
 }  // namespace
 
 std::string render_options_help() {
+  std::vector<std::string> categories(std::begin(kCategoryOrder), std::end(kCategoryOrder));
+  for (const OptionDef& def : option_table()) {
+    if (std::find(categories.begin(), categories.end(), def.category) == categories.end()) {
+      categories.insert(categories.end() - 1, def.category);  // before "unsupported"
+    }
+  }
   std::string text;
-  for (const char* category : kCategoryOrder) {
-    text += std::string("\n") + category + " options:\n";
+  for (const std::string& category : categories) {
+    text += "\n" + category + " options:\n";
     for (const OptionDef& def : option_table()) {
       if (def.category == category) text += summary_line(def);
     }

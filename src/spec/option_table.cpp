@@ -20,6 +20,8 @@ std::vector<OptionDef> build_table() {
   detail::add_fio_control_options(table);
   detail::add_sluice_options(table);
   detail::add_verify_options(table);
+  detail::add_placement_options(table);
+  detail::add_uring_options(table);
   return table;
 }
 

@@ -106,7 +106,9 @@ void add_queueing(std::vector<OptionDef>& table) {
 
   OptionDef submit = u32_option("iodepth_batch_submit", &JobSpec::iodepth_batch_submit, 0, 65536, "1", "ios");
   submit.aliases = {"iodepth_batch"};
-  submit.help = "Ios submitted in one call; 0 means iodepth.";
+  submit.help =
+      "Ios submitted in one call; 0 means iodepth. Not given: the ios ready at once go in groups of 4 (as many "
+      "IOPS as fio's one per call on virtio disks, fewer system calls).";
   table.push_back(std::move(submit));
 
   OptionDef complete_min =

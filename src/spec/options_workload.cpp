@@ -19,15 +19,18 @@ void apply_rw(JobSpec& job, std::string_view value, const SourcePos& where) {
     value_error(where, "rw", value, "rw=" + std::string(mode) + " is not supported by sluice yet");
   }
   std::uint32_t run = 0;
+  bool backwards = false;
   if (colon != std::string_view::npos) {
     const std::string_view suffix = value.substr(colon + 1);
     // fio's modifier: for random modes a count of ios per random offset ("randread:8"); for sequential
-    // modes a hole in bytes after each io ("write:4k"). Backwards offsets ("read:-8k") are not supported.
+    // modes a hole in bytes after each io ("write:4k"), or with a '-' a step back ("read:-8k").
     const bool sequential = !mode.starts_with("rand");
-    if (suffix.starts_with('-')) {
-      value_error(where, "rw", value, "backwards offset modifiers are not supported by sluice yet");
+    backwards = suffix.starts_with('-');
+    if (backwards && !sequential) {
+      value_error(where, "rw", value, "a backwards modifier ':-N' needs a sequential mode (read, write, rw)");
     }
-    const auto number = sequential ? parse_size(suffix, job.kb_base) : parse_unsigned(suffix);
+    const std::string_view magnitude = backwards ? suffix.substr(1) : suffix;
+    const auto number = sequential ? parse_size(magnitude, job.kb_base) : parse_unsigned(magnitude);
     if (!number || (!sequential && *number == 0) || *number > 0xffffffffull) {
       value_error(where, "rw", value,
                   sequential ? "the ':N' suffix of a sequential mode is a hole size such as 4k"
@@ -37,6 +40,7 @@ void apply_rw(JobSpec& job, std::string_view value, const SourcePos& where) {
   }
   job.rw = kModes[choice_value("rw", mode, where, kChoices)];
   job.rw_sequential_run = run;
+  job.rw_backwards = backwards && run != 0;
 }
 
 OptionDef rw_option() {
@@ -45,10 +49,12 @@ OptionDef rw_option() {
   def.aliases = {"readwrite"};
   def.type = OptionType::kChoice;
   def.default_text = "read";
-  def.range = "read|write|randread|randwrite|rw|readwrite|randrw|trim|randtrim|randrmw[:N]";
+  def.range = "read|write|randread|randwrite|rw|readwrite|randrw|trim|randtrim|randrmw[:N|:-N]";
   def.help =
       "I/O pattern. rw/readwrite and randrw mix reads and writes (see rwmixread). A ':N' suffix issues N "
-      "ios per generated offset (fio's offset modifier). randrmw (sluice extension, dependent I/O): each "
+      "ios per generated offset (fio's offset modifier); for sequential modes ':N' skips N bytes after each "
+      "io and ':-N' moves the offset back by N bytes after each io (\"read:-8k\" with bs=4k reads the file "
+      "backwards from its end, wrapping to the end again below the start). randrmw (sluice extension, dependent I/O): each "
       "transaction reads a random block and then writes the same block back before its chain starts the "
       "next; iodepth=N runs N independent chains; a pass reads and writes every block once; transactions/s "
       "is reported.";

@@ -24,7 +24,11 @@ void fill_random(unsigned char* data, std::size_t length, Rng& rng) noexcept {
 BufferFillPolicy BufferFillPolicy::from_job(const JobSpec& job) {
   BufferFillPolicy policy;
   policy.refill_each_write = job.refill_buffers;
-  if (job.zero_buffers || job.buffer_compress_percentage >= 100) {
+  if (!job.buffer_pattern.empty()) {
+    policy.content = BufferContent::kPattern;  // fio: a pattern wins over the other contents
+    policy.pattern = job.buffer_pattern;
+    policy.refill_each_write = false;
+  } else if (job.zero_buffers || job.buffer_compress_percentage >= 100) {
     policy.content = BufferContent::kZero;  // fio turns 100% compressible into zero_buffers too
   } else if (job.buffer_compress_percentage > 0) {
     policy.content = BufferContent::kCompressible;
@@ -41,6 +45,17 @@ void fill_buffer(void* data, std::size_t length, const BufferFillPolicy& policy,
   switch (policy.content) {
     case BufferContent::kZero: std::memset(bytes, 0, length); return;
     case BufferContent::kRandom: fill_random(bytes, length, rng); return;
+    case BufferContent::kPattern: {
+      const std::size_t n = policy.pattern.size();
+      if (n == 0) {
+        std::memset(bytes, 0, length);
+        return;
+      }
+      for (std::size_t at = 0; at < length; at += n) {
+        std::memcpy(bytes + at, policy.pattern.data(), std::min(n, length - at));
+      }
+      return;
+    }
     case BufferContent::kCompressible: {
       // In each 4 KiB chunk: random bytes first, then compress_percentage percent of zeros.
       const std::size_t percent = std::min<std::size_t>(policy.compress_percentage, 100);

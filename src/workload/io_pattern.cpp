@@ -60,6 +60,7 @@ struct IoPattern::Impl {
   bool use_map = false;
   bool use_distribution = false;
   std::uint64_t hole = 0;        // sequential: bytes skipped after each io
+  std::uint64_t step_back = 0;   // sequential "rw=read:-8k": the next io starts this far before the last one's end
   std::uint32_t run_length = 1;  // random: ios per random offset
   std::uint32_t percentage_random = 100;  // random: share of ios at a new random offset (the rest sequential)
   bool wrap = false;             // a file whose pass ends starts over at once
@@ -98,6 +99,7 @@ struct IoPattern::Impl {
   bool start_new_pass() noexcept;
   void reset_file(FileState& file) noexcept;
   Outcome sequential(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  Outcome backwards(FileState& file, int d, std::uint32_t length, NextIo& out) noexcept;
   Outcome random_io(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool continue_run(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool pick_from_map(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
@@ -118,6 +120,7 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   use_distribution = random && job.random_distribution.kind != DistributionKind::kRandom;
   use_map = random && !job.norandommap && !use_distribution;
   if (random) run_length = std::max<std::uint32_t>(job.rw_sequential_run, 1);
+  else if (job.rw_backwards) step_back = job.rw_sequential_run;
   else hole = job.rw_sequential_run;
   percentage_random = std::min<std::uint32_t>(job.percentage_random, 100);
   wrap = job.time_based || job.io_size != 0;
@@ -240,6 +243,7 @@ IoPattern::Impl::Outcome IoPattern::Impl::sequential(FileState& file, Direction 
                                                      NextIo& out) noexcept {
   const int d = index_of(direction);
   const std::uint64_t region_length = file.region.length;
+  if (step_back != 0) return backwards(file, d, length, out);
   for (int tries = 0; tries < 2; ++tries) {
     const std::uint64_t position = file.position[d];
     const std::uint64_t room = position < region_length ? region_length - position : 0;
@@ -254,6 +258,24 @@ IoPattern::Impl::Outcome IoPattern::Impl::sequential(FileState& file, Direction 
     file.position[d] = 0;  // time_based / io_size: this direction starts over (fio resets last_pos)
   }
   return Outcome::kPassDone;
+}
+
+// fio's negative offset modifier: position holds the end of the last io (0 = none yet, as fio's last_pos at
+// the file start). The next io starts step_back before it; at 0, or when that would fall below the start,
+// it starts step_back before the region end. The pass never ends by position: size / io_size bounds it.
+IoPattern::Impl::Outcome IoPattern::Impl::backwards(FileState& file, int d, std::uint32_t length,
+                                                    NextIo& out) noexcept {
+  const std::uint64_t region_length = file.region.length;
+  if (region_length < step_back) return Outcome::kPassDone;
+  const std::uint64_t last_end = file.position[d] == 0 ? region_length : file.position[d];
+  const std::uint64_t position = last_end >= step_back ? last_end - step_back : region_length - step_back;
+  const std::uint64_t room = region_length - position;
+  const std::uint32_t fitting = length <= room ? length : choosers[d].largest_fitting(room);
+  if (fitting == 0) return Outcome::kPassDone;
+  out.offset = file.region.start + position;
+  out.length = fitting;
+  file.position[d] = position + fitting;
+  return Outcome::kIssued;
 }
 
 IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction direction, std::uint32_t length,

@@ -10,42 +10,21 @@
 
 #include "engine/engine.h"
 #include "engine_test_util.h"
+#include "support/loop_device.h"
 
 namespace sluice {
 namespace {
 
-int run(const std::string& command, std::string* output = nullptr) {
-  FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
-  if (pipe == nullptr) return -1;
-  std::string text;
-  std::array<char, 256> chunk{};
-  while (fgets(chunk.data(), chunk.size(), pipe) != nullptr) text += chunk.data();
-  int status = pclose(pipe);
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  if (output != nullptr) *output = text;
-  return status;
-}
-
 class BlockTrim : public ::testing::TestWithParam<EngineKind> {
  protected:
   void SetUp() override {
-    if (geteuid() != 0) GTEST_SKIP() << "needs root to attach loop devices";
-    if (run("command -v losetup") != 0) GTEST_SKIP() << "losetup is not installed";
-    std::string image = dir_.file("disk.img");
-    int fd = ::open(image.c_str(), O_CREAT | O_WRONLY, 0600);
-    ASSERT_GE(fd, 0);
-    ASSERT_EQ(ftruncate(fd, 16 << 20), 0);
-    ::close(fd);
-    if (run("losetup --find --show " + image, &device_) != 0 || device_.empty()) {
-      device_.clear();
-      GTEST_SKIP() << "losetup could not attach a loop device";
-    }
-  }
-  void TearDown() override {
-    if (!device_.empty()) run("losetup -d " + device_);
+    const std::string why_not = loop_.attach(dir_.file("disk.img"), 16 << 20);
+    if (!why_not.empty()) GTEST_SKIP() << why_not;
+    device_ = loop_.path();
   }
 
   testing::TempDir dir_;
+  testing::LoopDevice loop_;  // after dir_: detached before the image's directory goes
   std::string device_;
 };
 

@@ -202,7 +202,9 @@ TEST(Runner, IoUringKeepsTheQueueFull) {
   EXPECT_EQ(j.dirs[0].ios, 2048u);
   EXPECT_EQ(j.dirs[0].slat.count(), 2048u);
   std::uint64_t deep = 0;
-  for (std::size_t b = 4; b < j.depth.level.size(); ++b) deep += j.depth.level[b];
+  // Buckets 3+ hold depths 8 and more. Submission goes in groups of 4, so a refill after a large reap
+  // passes through depths 4, 8, 12 before 16: most ios, not all, are submitted at 8+.
+  for (std::size_t b = 3; b < j.depth.level.size(); ++b) deep += j.depth.level[b];
   EXPECT_GT(deep, 1000u);  // most submissions found 8+ ios in flight
 }
 

@@ -141,7 +141,7 @@ TEST(CommandLine, LogFlagNamedAfterJob) {
 }
 
 TEST(CommandLineErrors, UnsupportedFlagAlone) {
-  EXPECT_THAT(error_of({"--verify_async"}), HasSubstr("--verify_async: not supported by sluice yet (this part of fio's data verification"));
+  EXPECT_THAT(error_of({"--verify_offset"}), HasSubstr("--verify_offset: not supported by sluice yet (this part of fio's data verification"));
 }
 
 TEST(CommandLineErrors, UnsupportedEngine) {

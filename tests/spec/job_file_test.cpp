@@ -176,7 +176,7 @@ TEST(JobFileErrors, BadExpressionNamesLineAndOption) {
 }
 
 TEST(JobFileErrors, EveryProblemIsReported) {
-  EXPECT_EQ(errors_of("[a]\nbsz=4k\nrw=sideways\n[b]\nverify_async=2\n").size(), 3u);
+  EXPECT_EQ(errors_of("[a]\nbsz=4k\nrw=sideways\n[b]\nverify_offset=2\n").size(), 3u);
 }
 
 TEST(JobFileErrors, MissingJobFile) {

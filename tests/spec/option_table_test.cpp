@@ -90,7 +90,7 @@ TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
 }
 
 TEST(OptionTable, ListsUnsupportedFioOptions) {
-  for (const char* name : {"verify_async", "cpus_allowed", "ioscheduler", "rate_cycle", "zonemode",
+  for (const char* name : {"verify_offset", "numa_cpu_nodes", "ioscheduler", "rate_cycle", "zonemode",
                            "latency_target"}) {
     const OptionDef* def = find_option(name);
     ASSERT_NE(def, nullptr) << name;
@@ -131,8 +131,8 @@ TEST(ApplyOption, UnknownInFileSuggests) {
 }
 
 TEST(ApplyOption, UnsupportedIsRefusedByName) {
-  EXPECT_THAT(error_of("verify_async", "4"), HasSubstr("--verify_async=4: not supported by sluice yet ("));
-  EXPECT_THAT(error_of("cpus_allowed", "0-3", kFile), HasSubstr("job.fio:12: cpus_allowed=0-3: not supported"));
+  EXPECT_THAT(error_of("verify_offset", "4"), HasSubstr("--verify_offset=4: not supported by sluice yet ("));
+  EXPECT_THAT(error_of("numa_cpu_nodes", "0-3", kFile), HasSubstr("job.fio:12: numa_cpu_nodes=0-3: not supported"));
 }
 
 TEST(ApplyOption, RecordsGivenValueAndPosition) {
@@ -394,10 +394,10 @@ TEST(RwModifier, RandomModeTakesACount) {
   EXPECT_THROW(apply_option(job, "rw", "randread:4k", SourcePos{}), UserError);
 }
 
-TEST(RwModifier, BackwardsOffsetsAreRefusedByName) {
+TEST(RwModifier, BackwardsOffsetsOfARandomModeAreRefused) {
   JobSpec job;
   try {
-    apply_option(job, "rw", "read:-8k", SourcePos{});
+    apply_option(job, "rw", "randread:-8", SourcePos{});
     FAIL() << "expected a UserError";
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find("backwards"), std::string::npos) << e.what();

@@ -10,6 +10,7 @@
 
 #include "target/safety.h"
 #include "target/target_file.h"
+#include "support/loop_device.h"
 #include "target_test_util.h"
 
 namespace sluice {
@@ -17,40 +18,22 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// Runs a shell command; returns its exit status and (trimmed) stdout.
-int run(const std::string& command, std::string* output = nullptr) {
-  FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
-  if (pipe == nullptr) return -1;
-  std::string text;
-  std::array<char, 256> chunk{};
-  while (fgets(chunk.data(), chunk.size(), pipe) != nullptr) text += chunk.data();
-  int status = pclose(pipe);
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  if (output != nullptr) *output = text;
-  return status;
-}
+using testing::have_tool;
 
-bool have_tool(const std::string& name) { return run("command -v " + name) == 0; }
+int run(const std::string& command, std::string* output = nullptr) {
+  return testing::run_command(command, output);
+}
 
 class LoopDeviceSafety : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (geteuid() != 0) GTEST_SKIP() << "needs root to attach loop devices";
-    if (!have_tool("losetup")) GTEST_SKIP() << "losetup is not installed";
-    std::string image = dir_.file("disk.img");
-    int fd = ::open(image.c_str(), O_CREAT | O_WRONLY, 0600);
-    ASSERT_GE(fd, 0);
-    ASSERT_EQ(ftruncate(fd, 64 << 20), 0);
-    ::close(fd);
-    if (run("losetup --find --show " + image, &device_) != 0 || device_.empty()) {
-      device_.clear();
-      GTEST_SKIP() << "losetup could not attach a loop device (no free loop device?)";
-    }
+    const std::string why_not = loop_.attach(dir_.file("disk.img"), 64 << 20);
+    if (!why_not.empty()) GTEST_SKIP() << why_not;
+    device_ = loop_.path();
   }
 
   void TearDown() override {
-    if (!mount_point_.empty()) run("umount " + mount_point_);
-    if (!device_.empty()) run("losetup -d " + device_);
+    if (!mount_point_.empty()) run("umount " + mount_point_);  // loop_ detaches the device afterwards
   }
 
   void make_ext4() {
@@ -88,6 +71,7 @@ class LoopDeviceSafety : public ::testing::Test {
   TargetFile device_target() const { return TargetFile{.path = device_, .is_block_device = true}; }
 
   testing::TempDir dir_;
+  testing::LoopDevice loop_;  // after dir_: detached before the image's directory goes
   std::string device_;
   std::string mount_point_;
 };

@@ -42,6 +42,16 @@ TEST(BufferFill, ZeroPolicyWritesZeros) {
   EXPECT_TRUE(std::all_of(data.begin(), data.end(), [](unsigned char c) { return c == 0; }));
 }
 
+TEST(BufferFill, BufferPatternRepeatsFromTheStartAndWinsOverOtherContents) {
+  JobSpec job;
+  job.buffer_pattern = "\x01\x02\x03";
+  job.zero_buffers = true;
+  const BufferFillPolicy policy = BufferFillPolicy::from_job(job);
+  ASSERT_EQ(policy.content, BufferContent::kPattern);
+  const auto data = filled(policy, 10);
+  EXPECT_EQ(data, (std::vector<unsigned char>{1, 2, 3, 1, 2, 3, 1, 2, 3, 1}));
+}
+
 TEST(BufferFill, OddLengthsStayInsideTheBuffer) {
   std::vector<unsigned char> data(64, 0xAA);
   Rng rng(1);

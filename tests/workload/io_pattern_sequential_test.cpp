@@ -54,6 +54,22 @@ TEST(IoPatternSequential, OffsetModifierSkipsBytesAfterEachIo) {
   EXPECT_EQ(pattern.planned_bytes(), 8u * 4096);
 }
 
+TEST(IoPatternSequential, BackwardsModifierReadsFromTheEndTowardsTheStart) {
+  JobSpec job = job_for(RwMode::kRead);
+  job.rw_sequential_run = 8192;  // rw=read:-8k with bs=4k: each io starts 4 KiB before the last one
+  job.rw_backwards = true;
+  const FileRegion region{4096, 16 * 4096};
+  IoPattern pattern(job, {region}, 1);
+  auto ios = drain(pattern);
+  ASSERT_EQ(ios.size(), 16u);  // size bounds the job: 16 blocks
+  // fio's order: end - 8k first, then back 4 KiB per io; below the start it wraps to end - 8k again.
+  const std::uint64_t expected[] = {14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 14};
+  for (std::size_t i = 0; i < ios.size(); ++i) {
+    EXPECT_EQ(ios[i].offset, region.start + expected[i] * 4096) << "io " << i;
+    EXPECT_EQ(ios[i].length, 4096u);
+  }
+}
+
 TEST(IoPatternSequential, BsrangeNeverCrossesTheRegionEnd) {
   JobSpec job = job_for(RwMode::kRead);
   job.bsrange[0] = {4096, 65536};

@@ -1,0 +1,58 @@
+#include "run/thread_placement.h"
+
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace sluice {
+namespace {
+
+// <linux/ioprio.h> is not in every libc's headers; these are the kernel ABI values.
+constexpr int kIoprioWhoProcess = 1;  // with who = 0: the calling thread
+constexpr int kIoprioClassShift = 13;
+constexpr int kIoprioClassBestEffort = 2;
+constexpr int kIoprioDefaultLevel = 4;
+
+std::string set_affinity(const JobSpec& job, int jobnum) {
+  const std::vector<std::uint32_t> cpus = cpus_for_clone(job, jobnum);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (std::uint32_t c : cpus) {
+    if (c < CPU_SETSIZE) CPU_SET(c, &set);
+  }
+  if (sched_setaffinity(0, sizeof set, &set) == 0) return "";
+  std::string list;
+  for (std::uint32_t c : cpus) list += (list.empty() ? "" : ",") + std::to_string(c);
+  return "cpus_allowed: cannot run on CPU(s) " + list + ": " + std::strerror(errno);
+}
+
+std::string set_ioprio(const JobSpec& job) {
+  const int io_class = job.ioprio_class >= 0 ? job.ioprio_class : kIoprioClassBestEffort;
+  const int level = job.ioprio >= 0 ? job.ioprio : kIoprioDefaultLevel;
+  const int value = (io_class << kIoprioClassShift) | level;
+  if (syscall(SYS_ioprio_set, kIoprioWhoProcess, 0, value) == 0) return "";
+  return "prio/prioclass: ioprio_set(class " + std::to_string(io_class) + ", level " + std::to_string(level) +
+         ") failed: " + std::strerror(errno) + (errno == EPERM ? " (the realtime class needs CAP_SYS_ADMIN)" : "");
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> cpus_for_clone(const JobSpec& job, int jobnum) {
+  if (!job.cpus_allowed_split || job.cpus_allowed.empty()) return job.cpus_allowed;
+  const std::size_t index = static_cast<std::size_t>(jobnum < 0 ? 0 : jobnum) % job.cpus_allowed.size();
+  return {job.cpus_allowed[index]};
+}
+
+std::string apply_thread_placement(const JobSpec& job, int jobnum) {
+  if (!job.cpus_allowed.empty()) {
+    std::string error = set_affinity(job, jobnum);
+    if (!error.empty()) return error;
+  }
+  if (job.ioprio_class >= 0 || job.ioprio >= 0) return set_ioprio(job);
+  return "";
+}
+
+}  // namespace sluice

@@ -1,0 +1,53 @@
+// fio options end to end through build/sluice: exitall_on_error, buffer_pattern on disk, and backwards
+// sequential reads (rw=read:-8k, fio's backwards-read example).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "cli/it_test_util.h"
+#include "support/temp_dir.h"
+
+namespace sluice::testing {
+namespace {
+
+using json = nlohmann::json;
+
+// DISABLED: fails today (the other job runs its full 15 s); the worker's request_stop() after a failed job does
+// not reach the group's other worker. To be fixed before exitall_on_error is advertised.
+TEST(FioOptionsEndToEnd, ExitallOnErrorStopsTheOtherJobsOfTheGroup) {
+  // "fails" cannot reach its rate_min, so it fails by its end (2 s); "long" alone would run 15 s.
+  const RunOutput r = run_binary({"run", "--output-format=json", "--name=fails", "--ioengine=null", "--size=1g",
+                                  "--rw=read", "--rate=1m", "--rate_min=1g", "--time_based", "--runtime=2s",
+                                  "--exitall_on_error", "--name=long", "--ioengine=null", "--size=1g", "--rw=read",
+                                  "--time_based", "--runtime=15s"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_LT(r.elapsed, std::chrono::seconds(8)) << describe(r);
+}
+
+TEST(FioOptionsEndToEnd, BufferPatternIsWhatLandsOnDisk) {
+  TempDir dir;
+  const std::string file = dir.file("pattern.dat");
+  const RunOutput r = run_binary({"run", "--name=p", "--filename=" + file, "--size=64k", "--rw=write",
+                                  "--buffer_pattern=0xdeadbeef"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  std::ifstream in(file, std::ios::binary);
+  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(data.size(), 65536u);
+  for (std::size_t i = 0; i < data.size(); i += 4) ASSERT_EQ(data.substr(i, 4), "\xde\xad\xbe\xef") << "at " << i;
+}
+
+TEST(FioOptionsEndToEnd, BackwardsReadDoesSizeBytes) {
+  TempDir dir;
+  const RunOutput r = run_binary({"run", "--output-format=json", "--name=b", "--filename=" + dir.file("b.dat"),
+                                  "--size=1m", "--bs=4k", "--rw=read:-8k"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(total_ios((*doc)["jobs"][0], "read"), 256u);
+}
+
+}  // namespace
+}  // namespace sluice::testing
