@@ -35,7 +35,7 @@ struct IoUnit {
   // `length` on success, so result == length means "complete" for every op.
   std::int64_t result = 0;
   // Timestamps, set by the runner (monotonic ns).
-  std::uint64_t start_ns = 0;   // when the io was issued (or, open loop, scheduled)
+  std::uint64_t start_ns = 0;   // when the io was issued (open loop keeps the scheduled arrival in OpenLoopQueue)
   std::uint64_t issue_ns = 0;   // when the submit call returned
   std::uint64_t index = 0;      // the unit's index in the pool; engines use it as user data
   void* engine_data = nullptr;
