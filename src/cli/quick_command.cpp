@@ -12,6 +12,7 @@
 #include "method/capacity.h"
 #include "method/quick.h"
 #include "report/reporters.h"
+#include "spec/option_builders.h"
 #include "spec/units.h"
 
 namespace sluice {
@@ -52,26 +53,11 @@ constexpr std::array<std::string_view, 10> kOptionNames = {"--budget", "--size",
                                                            "--output-format", "--output", "--keep", "--no-status",
                                                            "--help",   "-h"};
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 template <typename Names>
 std::string_view nearest(std::string_view word, const Names& names) {
   std::string_view best = names.front();
   for (std::string_view n : names) {
-    if (edit_distance(word, n) < edit_distance(word, best)) best = n;
+    if (detail::edit_distance(word, n) < detail::edit_distance(word, best)) best = n;
   }
   return best;
 }

@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "observe/knob_journal.h"
+#include "spec/option_builders.h"
 #include "spec/units.h"
 
 namespace sluice {
@@ -45,21 +46,6 @@ const KnobInfo* find_knob(const std::string& knob) {
     if (knob == info.name) return &info;
   }
   return nullptr;
-}
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 // "vm.dirty_bytes" -> "dirty_bytes": users often leave the prefix out.
@@ -99,7 +85,8 @@ void check_knob_name(const std::string& knob) {
   const KnobInfo* nearest = &kKnobs[0];
   std::size_t best = std::string::npos;
   for (const KnobInfo& info : kKnobs) {
-    const std::size_t d = std::min(edit_distance(knob, info.name), edit_distance(knob, short_name(info.name)));
+    const std::size_t d =
+        std::min(detail::edit_distance(knob, info.name), detail::edit_distance(knob, short_name(info.name)));
     if (d < best) {
       best = d;
       nearest = &info;

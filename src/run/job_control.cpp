@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "run/stop_signal.h"
+#include "spec/option_builders.h"
 #include "spec/option_table.h"
 
 namespace sluice {
@@ -16,34 +17,6 @@ std::string position_of(const JobSpec& job) {
   const auto it = job.option_pos.find("wait_for");
   const SourcePos& where = it != job.option_pos.end() ? it->second : job.where;
   return where.file.empty() ? "" : where.describe() + ": ";
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-std::string nearest_name(const std::string& wanted, const std::vector<std::string>& names) {
-  std::string best;
-  std::size_t best_distance = std::max<std::size_t>(2, wanted.size() / 3) + 1;
-  for (const std::string& name : names) {
-    const std::size_t d = edit_distance(wanted, name);
-    if (d < best_distance) {
-      best_distance = d;
-      best = name;
-    }
-  }
-  return best;
 }
 
 }  // namespace
@@ -59,7 +32,7 @@ void check_job_control(const std::vector<JobSpec>& jobs) {
       if (std::find(earlier.begin(), earlier.end(), job.wait_for) == earlier.end()) {
         std::string message = fmt::format("{}job {}: wait_for={}: no earlier job is named '{}'", position_of(job),
                                           job.name, job.wait_for, job.wait_for);
-        const std::string nearest = nearest_name(job.wait_for, earlier);
+        const std::string nearest = detail::nearest_of(job.wait_for, earlier);
         if (!nearest.empty()) message += fmt::format("; did you mean '{}'?", nearest);
         throw UserError(message);
       }
