@@ -1,24 +1,24 @@
 #!/usr/bin/env bash
-# Installs every Debian package sluice needs to build, test and compare against its peers.
-# Safe to run again: apt-get skips what is already installed.
+# Installs the Debian packages sluice needs to build; with --with-peers also what its tests need
+# (GoogleTest) and the peer tools they compare against (fio). Does nothing, and needs no root, when
+# everything is already installed.
 set -euo pipefail
-if [ "$(id -u)" -ne 0 ]; then
-  echo "install-deps.sh: run as root (it calls apt-get)" >&2
-  exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive
 packages=(
   build-essential cmake pkg-config
-  liburing-dev libaio-dev libblkid-dev libfmt-dev nlohmann-json3-dev libcli11-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libxxhash-dev zlib1g-dev libssl-dev libsqlite3-dev
-  util-linux e2fsprogs python3 python3-pandas
-  fio fio-examples sysbench
+  liburing-dev libaio-dev libblkid-dev libfmt-dev nlohmann-json3-dev libxxhash-dev zlib1g-dev libssl-dev
 )
+if [ "${1:-}" = "--with-peers" ]; then
+  packages+=(libgtest-dev libgmock-dev util-linux e2fsprogs python3 python3-pandas fio fio-examples linux-perf)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -gt 0 ]; then
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps.sh: missing packages: ${missing[*]}; run as root (it calls apt-get)" >&2
+  exit 1
 fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

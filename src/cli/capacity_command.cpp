@@ -8,10 +8,10 @@
 #include "common/error.h"
 #include "method/capacity.h"
 #include "report/reporters.h"
-#include "spec/command_line.h"
-#include "spec/option_table.h"
-#include "spec/units.h"
-#include "spec/validate.h"
+#include "job/command_line.h"
+#include "job/option_table.h"
+#include "job/units.h"
+#include "job/validate.h"
 
 namespace sluice {
 namespace {

@@ -7,7 +7,7 @@
 #include "common/error.h"
 #include "method/interfere.h"
 #include "run/stop_signal.h"
-#include "spec/units.h"
+#include "job/units.h"
 
 namespace sluice {
 namespace {

@@ -3,7 +3,7 @@
 // documents: they go to stderr (and into JSON only under "sluice.warnings").
 #include <string>
 
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 #include "stats/result.h"
 
 namespace sluice {

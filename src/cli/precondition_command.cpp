@@ -8,9 +8,9 @@
 #include "common/error.h"
 #include "method/precondition.h"
 #include "report/reporters.h"
-#include "spec/command_line.h"
-#include "spec/units.h"
-#include "spec/validate.h"
+#include "job/command_line.h"
+#include "job/units.h"
+#include "job/validate.h"
 
 namespace sluice {
 namespace {

@@ -12,8 +12,8 @@
 #include "method/capacity.h"
 #include "method/quick.h"
 #include "report/reporters.h"
-#include "spec/option_builders.h"
-#include "spec/units.h"
+#include "job/option_builders.h"
+#include "job/units.h"
 
 namespace sluice {
 namespace {

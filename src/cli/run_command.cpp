@@ -8,10 +8,10 @@
 #include "common/error.h"
 #include "run/runner.h"
 #include "run/stop_signal.h"
-#include "spec/command_line.h"
-#include "spec/job_file.h"
-#include "spec/option_table.h"
-#include "spec/validate.h"
+#include "job/command_line.h"
+#include "job/job_file.h"
+#include "job/option_table.h"
+#include "job/validate.h"
 
 namespace sluice {
 namespace {

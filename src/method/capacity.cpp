@@ -14,7 +14,7 @@
 #include "run/runner.h"
 #include "run/stop_signal.h"
 #include "stats/steady_state.h"
-#include "spec/units.h"
+#include "job/units.h"
 
 namespace sluice {
 namespace {

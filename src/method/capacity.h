@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 #include "stats/result.h"
 
 namespace sluice {

@@ -7,7 +7,7 @@
 
 #include "common/error.h"
 #include "method/capacity.h"
-#include "spec/units.h"
+#include "job/units.h"
 
 namespace sluice {
 namespace {

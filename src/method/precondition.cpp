@@ -16,7 +16,7 @@
 #include "engine/engine.h"
 #include "run/runner.h"
 #include "run/stop_signal.h"
-#include "spec/units.h"
+#include "job/units.h"
 #include "stats/steady_state.h"
 
 namespace sluice {

@@ -19,8 +19,8 @@
 #include "run/lint.h"
 #include "run/runner.h"
 #include "run/stop_signal.h"
-#include "spec/units.h"
-#include "target/target_file.h"
+#include "job/units.h"
+#include "targets/target_file.h"
 
 namespace sluice {
 namespace {

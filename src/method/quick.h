@@ -16,7 +16,7 @@
 
 #include "method/capacity.h"
 #include "method/quick_plan.h"
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 #include "stats/result.h"
 
 namespace sluice {

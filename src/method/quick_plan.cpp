@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "run/lint.h"
-#include "spec/units.h"
+#include "job/units.h"
 
 namespace sluice {
 namespace {

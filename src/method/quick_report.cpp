@@ -4,7 +4,7 @@
 
 #include "method/quick.h"
 #include "observe/environment.h"
-#include "spec/units.h"
+#include "job/units.h"
 
 namespace sluice {
 namespace {

@@ -14,8 +14,8 @@
 
 #include "common/error.h"
 #include "observe/knob_journal.h"
-#include "spec/option_builders.h"
-#include "spec/units.h"
+#include "job/option_builders.h"
+#include "job/units.h"
 
 namespace sluice {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "common/error.h"
 #include "run/stop_signal.h"
-#include "spec/option_builders.h"
-#include "spec/option_table.h"
+#include "job/option_builders.h"
+#include "job/option_table.h"
 
 namespace sluice {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "run/hist_log.h"
+#include "report/logs/hist_log.h"
 #include "run/job_control.h"
 #include "run/plan.h"
 #include "run/steady_state_monitor.h"

@@ -19,9 +19,9 @@
 
 #include "common/error.h"
 #include "run/plan.h"
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 #include "stats/result.h"
-#include "target/target_file.h"
+#include "targets/target_file.h"
 
 namespace sluice {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "common/direction.h"
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 
 namespace sluice {
 

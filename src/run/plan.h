@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 
 namespace sluice {
 

@@ -19,8 +19,8 @@
 #include "run/status_line.h"
 #include "run/stop_signal.h"
 #include "run/worker.h"
-#include "spec/units.h"
-#include "target/target_file.h"
+#include "job/units.h"
+#include "targets/target_file.h"
 #include "version.h"
 
 namespace sluice {

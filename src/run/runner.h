@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 #include "stats/result.h"
 
 namespace sluice {

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "spec/units.h"
+#include "job/units.h"
 
 namespace sluice {
 namespace {

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 
 namespace sluice {
 

@@ -4,7 +4,7 @@
 // affect only the calling thread (sched_setaffinity / ioprio_set with pid 0 = the calling thread).
 #include <string>
 
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 
 namespace sluice {
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "spec/validate_verify.h"
+#include "job/validate_verify.h"
 
 namespace sluice {
 namespace {

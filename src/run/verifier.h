@@ -15,7 +15,7 @@
 #include "engine/engine.h"
 #include "run/plan.h"
 #include "stats/result.h"
-#include "target/target_file.h"
+#include "targets/target_file.h"
 #include "workload/verify_block.h"
 #include "workload/verify_map.h"
 

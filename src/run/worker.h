@@ -12,7 +12,7 @@
 #include "run/live_counters.h"
 #include "run/plan.h"
 #include "stats/result.h"
-#include "target/target_file.h"
+#include "targets/target_file.h"
 
 namespace sluice {
 

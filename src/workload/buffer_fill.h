@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 #include "workload/rng.h"
 
 namespace sluice {

@@ -10,7 +10,7 @@
 // Normal is not scrambled: its point is a hot spot around the middle.
 #include <cstdint>
 
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 #include "workload/rng.h"
 
 namespace sluice {

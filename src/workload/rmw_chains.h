@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 #include "workload/io_pattern.h"
 
 namespace sluice {

@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 #include "workload/verify_checksum.h"
 
 namespace sluice {

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "spec/job_spec.h"
+#include "job/job_spec.h"
 
 namespace sluice {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/it_test_util.h"
-#include "spec/option_table.h"
+#include "support/it_test_util.h"
+#include "job/option_table.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {

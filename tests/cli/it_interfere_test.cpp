@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/it_test_util.h"
-#include "cli/run_binary.h"
+#include "support/it_test_util.h"
+#include "support/run_binary.h"
 #include "observe/disk_stats.h"
 #include "support/temp_dir.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/it_test_util.h"
+#include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {

@@ -7,7 +7,7 @@
 #include <iterator>
 #include <string>
 
-#include "cli/it_test_util.h"
+#include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {

@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/it_test_util.h"
-#include "cli/run_binary.h"
+#include "support/it_test_util.h"
+#include "support/run_binary.h"
 #include "support/temp_dir.h"
 
 namespace sluice {

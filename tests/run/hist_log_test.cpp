@@ -1,5 +1,5 @@
 // The histogram log in fio 3.33's layout, and per_job_logs=0 sharing one file among clones.
-#include "run/hist_log.h"
+#include "report/logs/hist_log.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,5 +1,5 @@
 // fio-format per-io logs: file names, line format, per-io values and averaged windows with true rates.
-#include "run/job_logs.h"
+#include "report/logs/job_logs.h"
 
 #include <filesystem>
 #include <fstream>

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "spec/validate.h"
+#include "job/validate.h"
 #include "support/temp_dir.h"
 
 namespace sluice {

@@ -1,0 +1,211 @@
+// fio-style command line of `sluice run`: job options only as --opt=value (or --flag), run-level options
+// also as "--opt value".
+#include "job/command_line.h"
+
+#include <algorithm>
+
+#include "job/option_builders.h"
+#include "job/option_table.h"
+#include "job/units.h"
+
+namespace sluice {
+namespace {
+
+struct Argument {
+  std::string name;
+  std::string value;
+  bool has_value = false;
+};
+
+Argument split_argument(std::string_view arg) {
+  Argument out;
+  const std::string_view body = arg.substr(2);
+  const std::size_t eq = body.find('=');
+  out.name = std::string(body.substr(0, eq));
+  if (eq != std::string_view::npos) {
+    out.value = std::string(body.substr(eq + 1));
+    out.has_value = true;
+  }
+  return out;
+}
+
+const std::vector<std::string>& run_level_names() {
+  static const std::vector<std::string> kNames = {"output-format",   "output",    "allow-destructive",
+                                                  "parse-only",      "help",      "cmdhelp",
+                                                  "status-interval", "no-status", "eta",
+                                                  "showcmd",         "override",  "cap-size",
+                                                  "cap-runtime"};
+  return kNames;
+}
+
+// Run-level options that take a value and may take it from the next argument.
+bool takes_value(std::string_view name) {
+  return name == "output-format" || name == "output" || name == "cmdhelp" || name == "status-interval" || name == "eta" ||
+         name == "override" || name == "cap-size" || name == "cap-runtime";
+}
+
+[[noreturn]] void cli_error(const Argument& arg, std::string_view what) {
+  std::string text = "--" + arg.name;
+  if (arg.has_value) text += "=" + arg.value;
+  throw UserError(text + ": " + std::string(what));
+}
+
+void parse_output_formats(const Argument& arg, RunOptions& run) {
+  using Format = RunOptions::OutputFormat;
+  static const std::vector<std::string> kChoices = {"normal", "json", "json+", "terse"};
+  static const Format kFormats[] = {Format::kNormal, Format::kJson, Format::kJsonPlus, Format::kTerse};
+  std::vector<Format> formats;
+  std::size_t start = 0;
+  while (start <= arg.value.size()) {
+    const std::size_t comma = std::min(arg.value.find(',', start), arg.value.size());
+    const std::string item = arg.value.substr(start, comma - start);
+    start = comma + 1;
+    const auto it = std::find(kChoices.begin(), kChoices.end(), item);
+    if (it == kChoices.end()) {
+      const std::string nearest = detail::nearest_of(item, kChoices);
+      cli_error(arg, "'" + item + "' is not one of normal, json, json+, terse" +
+                         (nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
+    }
+    const Format format = kFormats[it - kChoices.begin()];
+    if (format == Format::kTerse) {
+      cli_error(arg, "'terse' (fio's semicolon format) is not supported by sluice yet; use json");
+    }
+    if (std::find(formats.begin(), formats.end(), format) == formats.end()) formats.push_back(format);
+  }
+  // json+ is json with the latency buckets added: one output, not two.
+  if (std::find(formats.begin(), formats.end(), Format::kJsonPlus) != formats.end()) {
+    formats.erase(std::remove(formats.begin(), formats.end(), Format::kJson), formats.end());
+  }
+  run.output_formats = std::move(formats);
+}
+
+void apply_run_option(const Argument& arg, ParsedCommandLine& out) {
+  RunOptions& run = out.run;
+  if (arg.name == "output-format") {
+    parse_output_formats(arg, out.run);
+  } else if (arg.name == "output") {
+    if (arg.value.empty()) cli_error(arg, "value missing; use --output=FILE");
+    run.output_path = arg.value;
+  } else if (arg.name == "cmdhelp") {
+    out.cmdhelp = arg.value.empty() ? "all" : arg.value;
+  } else if (arg.name == "status-interval") {
+    const auto interval = parse_duration(arg.value, std::chrono::seconds(1));
+    if (!interval || interval->count() <= 0) cli_error(arg, "not a positive duration; e.g. 1, 500ms, 10s");
+    run.status_interval = *interval;
+  } else if (parse_run_override(arg.name, arg.value, out.overrides)) {
+    // --override / --cap-size / --cap-runtime: stored, applied after the job files
+  } else if (arg.name == "eta") {
+    static const std::vector<std::string> kChoices = {"never", "always", "auto"};
+    if (std::find(kChoices.begin(), kChoices.end(), arg.value) == kChoices.end()) {
+      cli_error(arg, "not one of never, always, auto");
+    }
+    run.status_line = arg.value != "never";
+    run.status_line_forced = arg.value == "always";
+  } else {
+    if (arg.has_value) cli_error(arg, "takes no value");
+    if (arg.name == "allow-destructive") run.allow_destructive = true;
+    if (arg.name == "parse-only") out.parse_only = true;
+    if (arg.name == "showcmd") out.showcmd = true;
+    if (arg.name == "help") out.show_help = true;
+    if (arg.name == "no-status") run.status_line = false;
+  }
+}
+
+[[noreturn]] void unknown_cli_option(const Argument& arg) {
+  std::vector<std::string> names = run_level_names();
+  const std::string job_nearest = nearest_option(arg.name);
+  if (!job_nearest.empty()) names.push_back(job_nearest);
+  names.push_back("name");
+  const std::string nearest = detail::nearest_of(arg.name, names);
+  cli_error(arg, "unknown option" + (nearest.empty() ? std::string() : "; did you mean --" + nearest + "?"));
+}
+
+void apply_job_argument(JobSpec& job, const Argument& arg) {
+  const OptionDef* def = find_option(arg.name);
+  if (def == nullptr) unknown_cli_option(arg);
+  if (!arg.has_value && !def->flag) cli_error(arg, "value missing; use --" + arg.name + "=VALUE");
+  apply_option(job, arg.name, arg.value, SourcePos{});
+}
+
+// A log option given without a value ("--write_bw_log") is named after the job, which is only known once
+// --name is seen (globals come first).
+void name_unnamed_logs(JobSpec& job) {
+  const std::pair<const char*, std::string JobSpec::*> kLogs[] = {{"write_lat_log", &JobSpec::write_lat_log},
+                                                                  {"write_iops_log", &JobSpec::write_iops_log},
+                                                                  {"write_bw_log", &JobSpec::write_bw_log}};
+  for (const auto& [option, member] : kLogs) {
+    const auto it = job.given_options.find(option);
+    if (it != job.given_options.end() && it->second.empty()) job.*member = job.name;
+  }
+}
+
+bool is_option(std::string_view arg) { return arg.size() > 2 && arg.substr(0, 2) == "--"; }
+
+// fio applies kb_base before the sizes of the same job whatever their order; so does sluice: the scope's
+// kb_base (globals, or one --name job) is applied first.
+void apply_scope_kb_base(JobSpec& job, const std::vector<std::string>& args, std::size_t from) {
+  for (std::size_t i = from; i < args.size(); ++i) {
+    if (!is_option(args[i])) continue;
+    const Argument arg = split_argument(args[i]);
+    if (arg.name == "name") return;
+    if (arg.name == "kb_base" && arg.has_value) apply_job_argument(job, arg);
+  }
+}
+
+}  // namespace
+
+ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args) {
+  ParsedCommandLine out;
+  bool global_options = false;
+  bool positional_only = false;
+  apply_scope_kb_base(out.globals, args, 0);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& text = args[i];
+    if (positional_only || text.empty() || text[0] != '-' || text == "-") {
+      out.job_files.push_back(text);
+      continue;
+    }
+    if (text == "--") {
+      positional_only = true;
+      continue;
+    }
+    if (text == "-h") {
+      out.show_help = true;
+      continue;
+    }
+    if (!is_option(text)) throw UserError(text + ": unknown option; options look like --name=value");
+    Argument arg = split_argument(text);
+    const auto& run_names = run_level_names();
+    if (std::find(run_names.begin(), run_names.end(), arg.name) != run_names.end()) {
+      if (!arg.has_value && takes_value(arg.name) && i + 1 < args.size() && !is_option(args[i + 1])) {
+        arg.value = args[++i];
+        arg.has_value = true;
+      }
+      if (!arg.has_value && takes_value(arg.name) && arg.name != "cmdhelp") {
+        cli_error(arg, "value missing; use --" + arg.name + "=VALUE");
+      }
+      apply_run_option(arg, out);
+      continue;
+    }
+    if (arg.name == "name") {
+      if (arg.value.empty()) cli_error(arg, "value missing; use --name=JOBNAME");
+      JobSpec job = out.globals;
+      job.where = SourcePos{};
+      apply_scope_kb_base(job, args, i + 1);
+      apply_job_argument(job, arg);
+      out.jobs.push_back(std::move(job));
+      continue;
+    }
+    apply_job_argument(out.jobs.empty() ? out.globals : out.jobs.back(), arg);
+    if (out.jobs.empty()) global_options = true;
+  }
+  if (out.jobs.empty() && global_options && out.job_files.empty()) {
+    JobSpec job = out.globals;
+    job.name = "sluice";
+    out.jobs.push_back(std::move(job));
+  }
+  for (JobSpec& job : out.jobs) name_unnamed_logs(job);
+  return out;
+}
+
+}  // namespace sluice

@@ -1,0 +1,30 @@
+#pragma once
+// fio's command-line form for `sluice run`: options before the first --name are global and apply to every
+// job; each --name=X starts a new job that starts from the globals; later options apply to the current job.
+// Run-level options (--output-format, --output, --allow-destructive, ...) are separated out.
+#include <string>
+#include <vector>
+
+#include "job/job_spec.h"
+#include "job/run_overrides.h"
+
+namespace sluice {
+
+struct ParsedCommandLine {
+  RunOptions run;
+  // One per --name (numjobs not yet expanded). Job options given without any --name (and without job files)
+  // make one job named "sluice", so `sluice run --rw=randread --size=1g` works like fio with --name.
+  std::vector<JobSpec> jobs;
+  JobSpec globals;                      // options before the first --name; job files start from these
+  std::vector<std::string> job_files;   // positional arguments: fio job files
+  bool show_help = false;               // --help
+  std::string cmdhelp;                  // --cmdhelp=OPTION
+  bool parse_only = false;              // --parse-only
+  bool showcmd = false;                 // --showcmd: print the job files' jobs as command lines
+  RunOverrides overrides;               // --override, --cap-size, --cap-runtime (applied after the files)
+};
+
+// Parses the arguments after "run". Throws UserError with the option name and value on bad input.
+ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args);
+
+}  // namespace sluice

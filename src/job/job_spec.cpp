@@ -1,0 +1,47 @@
+#include "job/job_spec.h"
+
+namespace sluice {
+
+std::string_view rw_mode_name(RwMode mode) noexcept {
+  switch (mode) {
+    case RwMode::kRead:
+      return "read";
+    case RwMode::kWrite:
+      return "write";
+    case RwMode::kRandRead:
+      return "randread";
+    case RwMode::kRandWrite:
+      return "randwrite";
+    case RwMode::kReadWrite:
+      return "rw";
+    case RwMode::kRandRW:
+      return "randrw";
+    case RwMode::kTrim:
+      return "trim";
+    case RwMode::kRandTrim:
+      return "randtrim";
+    case RwMode::kRandRmw:
+      return "randrmw";
+  }
+  return "?";
+}
+
+std::string_view engine_name(EngineKind kind) noexcept {
+  switch (kind) {
+    case EngineKind::kPsync:
+      return "psync";
+    case EngineKind::kSync:
+      return "sync";
+    case EngineKind::kLibaio:
+      return "libaio";
+    case EngineKind::kIoUring:
+      return "io_uring";
+    case EngineKind::kMmap:
+      return "mmap";
+    case EngineKind::kNull:
+      return "null";
+  }
+  return "?";
+}
+
+}  // namespace sluice

@@ -1,0 +1,98 @@
+#pragma once
+// Internal to the spec module: small builders that turn "this option is a size stored in JobSpec::x" into an
+// OptionDef, so the per-category tables stay declarative. Every apply() throws UserError whose message
+// starts with the option and value as the user wrote them (see value_error).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "job/option_table.h"
+
+namespace sluice::detail {
+
+// "--bs=4q" on the command line, "job.fio:12: bs=4q" in a job file.
+std::string option_context(const SourcePos& where, std::string_view name, std::string_view value);
+
+// Throws UserError("<context>: <what>").
+[[noreturn]] void value_error(const SourcePos& where, std::string_view name, std::string_view value,
+                              std::string_view what);
+
+inline constexpr std::string_view kNotASize = "not a size; sizes look like 4k, 1m, 10%";
+
+// Value parsers that throw the standard messages.
+std::uint64_t size_value(std::string_view name, std::string_view value, const SourcePos& where, std::uint32_t kb_base);
+// A size inside a list: parses `part`, but a message quotes the whole value as the user wrote it.
+std::uint64_t size_part(std::string_view name, std::string_view part, std::string_view whole, const SourcePos& where,
+                        std::uint32_t kb_base);
+std::uint64_t unsigned_value(std::string_view name, std::string_view value, const SourcePos& where, std::uint64_t min,
+                             std::uint64_t max);
+bool bool_value(std::string_view name, std::string_view value, const SourcePos& where);
+std::chrono::nanoseconds duration_value(std::string_view name, std::string_view value, const SourcePos& where,
+                                        std::chrono::nanoseconds bare_unit);
+SizeOrPercent size_or_percent_value(std::string_view name, std::string_view value, const SourcePos& where,
+                                    std::uint32_t kb_base);
+// Index of `value` in `choices`; on failure lists the choices and suggests the nearest.
+std::size_t choice_value(std::string_view name, std::string_view value, const SourcePos& where,
+                         const std::vector<std::string>& choices);
+
+// fio's per-direction lists "r[,w[,t]]": an empty element leaves that direction alone; a last element that is
+// not followed by a comma also applies to the remaining directions ("4k,64k" -> trim 64k; ",64k," -> write only).
+template <typename T, typename Parse>
+void apply_per_direction(PerDirection<T>& target, std::string_view name, std::string_view value, const SourcePos& where,
+                         Parse parse) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = value.find(',', start);
+    parts.push_back(value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  if (parts.size() > static_cast<std::size_t>(kNumDirections)) {
+    value_error(where, name, value, "at most 3 comma-separated values (read,write,trim)");
+  }
+  PerDirection<T> result = target;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (!parts[i].empty()) result[i] = parse(parts[i]);
+  }
+  if (!parts.back().empty()) {
+    for (std::size_t i = parts.size(); i < static_cast<std::size_t>(kNumDirections); ++i)
+      result[i] = result[parts.size() - 1];
+  }
+  target = result;
+}
+
+// Builders. Each returns an OptionDef with name, type, default, unit, range and apply filled in; callers set
+// category, help, aliases and flags.
+OptionDef bool_option(std::string name, bool JobSpec::*member, std::string default_text);
+OptionDef u32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min, std::uint64_t max,
+                     std::string default_text, std::string unit = "");
+OptionDef u64_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text);
+OptionDef size_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text);
+OptionDef duration_option(std::string name, std::chrono::nanoseconds JobSpec::*member,
+                          std::chrono::nanoseconds bare_unit, std::string default_text);
+OptionDef string_option(std::string name, std::string JobSpec::*member, std::string default_text);
+// A supported=false entry: refused by name with `reason`.
+OptionDef unsupported_option(std::string name, std::string category, std::string help, std::string reason,
+                             std::vector<std::string> aliases = {});
+
+// Per-category tables, concatenated by option_table().
+void add_target_options(std::vector<OptionDef>& table);
+void add_workload_options(std::vector<OptionDef>& table);
+void add_engine_options(std::vector<OptionDef>& table);
+void add_time_rate_options(std::vector<OptionDef>& table);
+void add_report_options(std::vector<OptionDef>& table);
+void add_unsupported_options(std::vector<OptionDef>& table);
+void add_fio_engine_options(std::vector<OptionDef>& table);  // options of engines sluice lacks
+void add_fio_control_options(std::vector<OptionDef>& table);  // wait_for, exitall, ss, hist logs, ...
+void add_sluice_options(std::vector<OptionDef>& table);      // sluice extensions (role, open_loop)
+void add_verify_options(std::vector<OptionDef>& table);      // verify, verify_pattern, do_verify, ...
+void add_placement_options(std::vector<OptionDef>& table);   // cpus_allowed, prio, buffer_pattern, ...
+void add_uring_options(std::vector<OptionDef>& table);       // io_uring: registerfiles, sqthread_poll, hipri, ...
+
+// Levenshtein distance, for "did you mean".
+std::size_t edit_distance(std::string_view a, std::string_view b);
+// The candidate nearest to `word` within max(2, len/3) edits; "" when none is that close.
+std::string nearest_of(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace sluice::detail

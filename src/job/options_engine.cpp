@@ -1,0 +1,190 @@
+// Options for the I/O engine, queueing, job count, caching and syncing.
+#include "job/option_builders.h"
+
+namespace sluice::detail {
+namespace {
+
+const std::vector<std::string>& supported_engines() {
+  static const std::vector<std::string> kEngines = {"psync", "sync", "libaio", "io_uring", "mmap", "null"};
+  return kEngines;
+}
+
+// fio engines sluice does not implement: refused by name rather than as an unknown value.
+bool is_fio_engine(std::string_view name) {
+  static const std::vector<std::string_view> kFioEngines = {"posixaio",
+                                                            "pvsync",
+                                                            "pvsync2",
+                                                            "vsync",
+                                                            "rbd",
+                                                            "rdma",
+                                                            "net",
+                                                            "netsplice",
+                                                            "splice",
+                                                            "spdk",
+                                                            "nfs",
+                                                            "http",
+                                                            "windowsaio",
+                                                            "solarisaio",
+                                                            "e4defrag",
+                                                            "falloc",
+                                                            "ftruncate",
+                                                            "filecreate",
+                                                            "filestat",
+                                                            "filedelete",
+                                                            "dircreate",
+                                                            "dirstat",
+                                                            "dirdelete",
+                                                            "dev-dax",
+                                                            "libpmem",
+                                                            "pmemblk",
+                                                            "cpuio",
+                                                            "exec",
+                                                            "xnvme",
+                                                            "io_uring_cmd",
+                                                            "sg",
+                                                            "mtd",
+                                                            "libhdfs",
+                                                            "gfapi",
+                                                            "gfapi_async",
+                                                            "dfs",
+                                                            "nbd",
+                                                            "libcufile",
+                                                            "guasi",
+                                                            "libzbc",
+                                                            "binject",
+                                                            "rados",
+                                                            "http",
+                                                            "ime_psync",
+                                                            "ime_psyncv",
+                                                            "ime_aio",
+                                                            "external",
+                                                            "librpma_apm_client",
+                                                            "librpma_apm_server",
+                                                            "librpma_gpspm_client",
+                                                            "librpma_gpspm_server",
+                                                            "skeleton_external",
+                                                            "mmap_sync",
+                                                            "syslet-rw",
+                                                            "sync_file_range",
+                                                            "libiscsi",
+                                                            "cpp_null"};
+  for (std::string_view engine : kFioEngines) {
+    if (engine == name) return true;
+  }
+  return name.rfind("external:", 0) == 0;
+}
+
+void apply_ioengine(JobSpec& job, std::string_view value, const SourcePos& where) {
+  if (is_fio_engine(value)) {
+    std::string message = where.file.empty() ? std::string("--") : where.describe() + ": ";
+    message.append("ioengine=").append(value);
+    message.append(" is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, null)");
+    throw UserError(message);
+  }
+  static const EngineKind kKinds[] = {EngineKind::kPsync,   EngineKind::kSync, EngineKind::kLibaio,
+                                      EngineKind::kIoUring, EngineKind::kMmap, EngineKind::kNull};
+  job.ioengine = kKinds[choice_value("ioengine", value, where, supported_engines())];
+}
+
+void add_engine_choice(std::vector<OptionDef>& table) {
+  OptionDef ioengine;
+  ioengine.name = "ioengine";
+  ioengine.type = OptionType::kChoice;
+  ioengine.default_text = "psync";
+  ioengine.range = "psync|sync|libaio|io_uring|mmap|null";
+  ioengine.help =
+      "How I/O is issued: psync (pread/pwrite), sync (read/write), libaio and io_uring (asynchronous, "
+      "honour iodepth), mmap (memory copies), null (no I/O; measures the harness).";
+  ioengine.apply = apply_ioengine;
+  table.push_back(std::move(ioengine));
+}
+
+void add_queueing(std::vector<OptionDef>& table) {
+  OptionDef iodepth = u32_option("iodepth", &JobSpec::iodepth, 1, 65536, "1", "ios");
+  iodepth.help = "Ios kept in flight per job; only asynchronous engines (libaio, io_uring) go above 1.";
+  table.push_back(std::move(iodepth));
+
+  OptionDef submit = u32_option("iodepth_batch_submit", &JobSpec::iodepth_batch_submit, 0, 65536, "1", "ios");
+  submit.aliases = {"iodepth_batch"};
+  submit.help =
+      "Ios submitted in one call; 0 means iodepth. Not given: the ios ready at once go in groups of 4 (as many "
+      "IOPS as fio's one per call on virtio disks, fewer system calls).";
+  table.push_back(std::move(submit));
+
+  OptionDef complete_min =
+      u32_option("iodepth_batch_complete_min", &JobSpec::iodepth_batch_complete_min, 0, 65536, "1", "ios");
+  complete_min.aliases = {"iodepth_batch_complete"};
+  complete_min.help = "Minimum completions to wait for in one reap; 0 polls without waiting.";
+  table.push_back(std::move(complete_min));
+
+  OptionDef complete_max =
+      u32_option("iodepth_batch_complete_max", &JobSpec::iodepth_batch_complete_max, 0, 65536, "0", "ios");
+  complete_max.help = "Maximum completions reaped in one call; 0 means iodepth.";
+  table.push_back(std::move(complete_max));
+
+  OptionDef numjobs = u32_option("numjobs", &JobSpec::numjobs, 1, 4096, "1", "jobs");
+  numjobs.help = "Number of clones of this job, each with its own thread and files.";
+  table.push_back(std::move(numjobs));
+
+  OptionDef thread = bool_option("thread", &JobSpec::thread, "0");
+  thread.help = "Accepted for fio compatibility: sluice always runs jobs as threads.";
+  table.push_back(std::move(thread));
+}
+
+void add_caching(std::vector<OptionDef>& table) {
+  OptionDef direct = bool_option("direct", &JobSpec::direct, "0");
+  direct.help = "Open files with O_DIRECT, bypassing the page cache; block sizes and offsets must be aligned.";
+  table.push_back(std::move(direct));
+
+  OptionDef buffered = bool_option("buffered", &JobSpec::direct, "1");
+  buffered.help = "The inverse of direct: buffered=0 is direct=1.";
+  buffered.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    job.direct = !bool_value("buffered", value, where);
+  };
+  table.push_back(std::move(buffered));
+
+  OptionDef sync;
+  sync.name = "sync";
+  sync.type = OptionType::kChoice;
+  sync.default_text = "none";
+  sync.range = "none|0|sync|1|dsync";
+  sync.help = "Open files with O_SYNC (sync or 1) or O_DSYNC (dsync); none or 0 for neither.";
+  sync.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"none", "0", "sync", "1", "dsync"};
+    static const SyncMode kModes[] = {SyncMode::kNone, SyncMode::kNone, SyncMode::kSync, SyncMode::kSync,
+                                      SyncMode::kDsync};
+    job.sync = kModes[choice_value("sync", value, where, kChoices)];
+  };
+  table.push_back(std::move(sync));
+}
+
+void add_syncing(std::vector<OptionDef>& table) {
+  OptionDef fsync = u32_option("fsync", &JobSpec::fsync_blocks, 0, UINT32_MAX, "0", "writes");
+  fsync.help = "Call fsync after every N writes; 0 never.";
+  table.push_back(std::move(fsync));
+
+  OptionDef fdatasync = u32_option("fdatasync", &JobSpec::fdatasync_blocks, 0, UINT32_MAX, "0", "writes");
+  fdatasync.help = "Call fdatasync after every N writes; 0 never.";
+  table.push_back(std::move(fdatasync));
+
+  OptionDef end_fsync = bool_option("end_fsync", &JobSpec::end_fsync, "0");
+  end_fsync.help = "Call fsync on the job's files when its writes are done (counted in its runtime).";
+  table.push_back(std::move(end_fsync));
+
+  OptionDef on_close = bool_option("fsync_on_close", &JobSpec::fsync_on_close, "0");
+  on_close.help = "Call fsync on every file before closing it.";
+  table.push_back(std::move(on_close));
+}
+
+}  // namespace
+
+void add_engine_options(std::vector<OptionDef>& table) {
+  const std::size_t first = table.size();
+  add_engine_choice(table);
+  add_queueing(table);
+  add_caching(table);
+  add_syncing(table);
+  for (std::size_t i = first; i < table.size(); ++i) table[i].category = "engine";
+}
+
+}  // namespace sluice::detail

@@ -1,0 +1,184 @@
+// fio options of CPU placement, I/O priority, buffer contents and a few corners that sluice either does for
+// real (cpus_allowed, cpumask, cpus_allowed_policy, prio, prioclass, buffer_pattern, exitall_on_error) or
+// accepts because sluice always behaves that way (create_serialize, verify_async, disable_bw_measurement).
+#include <charconv>
+#include <thread>
+
+#include "job/option_builders.h"
+#include "job/units.h"
+
+namespace sluice::detail {
+
+std::string decode_verify_pattern(std::string_view value, const SourcePos& where);  // options_verify.cpp
+
+namespace {
+
+constexpr std::uint32_t kMaxCpu = 4095;
+
+std::uint32_t cpu_number(std::string_view name, std::string_view text, std::string_view whole,
+                         const SourcePos& where) {
+  std::uint32_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty() || n > kMaxCpu) {
+    value_error(where, name, whole, "expected CPU numbers and ranges such as 0-3,6 (CPUs 0 to 4095)");
+  }
+  return n;
+}
+
+// "0-3,6,8-9" -> {0,1,2,3,6,8,9}, sorted and without repeats.
+std::vector<std::uint32_t> parse_cpu_list(std::string_view name, std::string_view value, const SourcePos& where) {
+  std::vector<bool> seen(kMaxCpu + 1, false);
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    const std::size_t comma = value.find(',', start);
+    const std::string_view part = value.substr(start, comma == std::string_view::npos ? value.npos : comma - start);
+    const std::size_t dash = part.find('-');
+    const std::uint32_t lo = cpu_number(name, part.substr(0, dash), value, where);
+    const std::uint32_t hi = dash == std::string_view::npos ? lo : cpu_number(name, part.substr(dash + 1), value, where);
+    if (hi < lo) value_error(where, name, value, "a range must go upwards (0-3, not 3-0)");
+    for (std::uint32_t c = lo; c <= hi; ++c) seen[c] = true;
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  std::vector<std::uint32_t> cpus;
+  for (std::uint32_t c = 0; c <= kMaxCpu; ++c) {
+    if (seen[c]) cpus.push_back(c);
+  }
+  return cpus;
+}
+
+OptionDef cpus_allowed_option() {
+  OptionDef def;
+  def.name = "cpus_allowed";
+  def.type = OptionType::kString;
+  def.category = "placement";
+  def.range = "CPU list, e.g. 0-3,6";
+  def.reason = "every CPU";
+  def.help =
+      "CPUs the job's worker thread may run on (sched_setaffinity on the thread; each job clone is one "
+      "thread). See cpus_allowed_policy.";
+  def.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    job.cpus_allowed = parse_cpu_list("cpus_allowed", value, where);
+  };
+  return def;
+}
+
+OptionDef cpumask_option() {
+  OptionDef def;
+  def.name = "cpumask";
+  def.type = OptionType::kString;
+  def.category = "placement";
+  def.range = "bit mask, e.g. 0x3 or 3";
+  def.reason = "every CPU";
+  def.help = "cpus_allowed as a bit mask: bit N set allows CPU N (0x5 = CPUs 0 and 2). The last of the two wins.";
+  def.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    const auto mask = parse_unsigned(value);
+    if (!mask || *mask == 0) value_error(where, "cpumask", value, "expected a non-zero bit mask such as 0x3");
+    job.cpus_allowed.clear();
+    for (std::uint32_t c = 0; c < 64; ++c) {
+      if ((*mask >> c) & 1u) job.cpus_allowed.push_back(c);
+    }
+  };
+  return def;
+}
+
+OptionDef cpus_allowed_policy_option() {
+  OptionDef def;
+  def.name = "cpus_allowed_policy";
+  def.type = OptionType::kChoice;
+  def.category = "placement";
+  def.default_text = "shared";
+  def.range = "shared|split";
+  def.help =
+      "shared: every clone of the job may run on any CPU of cpus_allowed. split: clone N runs on the "
+      "N-th CPU of the set only (wrapping around when there are more clones than CPUs).";
+  def.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    job.cpus_allowed_split = choice_value("cpus_allowed_policy", value, where, {"shared", "split"}) == 1;
+  };
+  return def;
+}
+
+OptionDef priority_option(bool is_class) {
+  OptionDef def;
+  def.name = is_class ? "prioclass" : "prio";
+  def.type = OptionType::kUnsigned;
+  def.category = "placement";
+  def.range = is_class ? "1-3" : "0-7";
+  def.reason = "the kernel's default I/O priority";
+  def.help = is_class ? "I/O priority class of the job's thread (ioprio_set): 1 realtime (needs CAP_SYS_ADMIN), "
+                        "2 best effort, 3 idle. Default level 4 unless prio is given."
+                      : "I/O priority level 0 (highest) to 7 of the job's thread (ioprio_set), in class "
+                        "prioclass (best effort when not given). Schedulers that ignore priorities (none, "
+                        "mq-deadline for some classes) accept it without effect, as with fio.";
+  def.apply = [is_class](JobSpec& job, std::string_view value, const SourcePos& where) {
+    const auto n = static_cast<std::int32_t>(
+        unsigned_value(is_class ? "prioclass" : "prio", value, where, is_class ? 1 : 0, is_class ? 3 : 7));
+    (is_class ? job.ioprio_class : job.ioprio) = n;
+  };
+  return def;
+}
+
+OptionDef buffer_pattern_option() {
+  OptionDef def;
+  def.name = "buffer_pattern";
+  def.type = OptionType::kString;
+  def.category = "workload";
+  def.range = "0x hex bytes and/or quoted strings";
+  def.reason = "random buffer contents";
+  def.help =
+      "Fill write buffers with this pattern repeated (0xdeadbeef, \"text\", or both concatenated). The "
+      "data is then highly compressible and deduplicable: `sluice lint` warns, as a device that compresses "
+      "gets a free ride. Verification, when on, writes its own contents instead.";
+  def.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    job.buffer_pattern = decode_verify_pattern(value, where);
+  };
+  return def;
+}
+
+// Options that sluice accepts because it always behaves the way they ask (or their effect does not apply).
+OptionDef accepted_flag(std::string name, std::string help, std::vector<std::string> aliases = {}) {
+  OptionDef def;
+  def.name = std::move(name);
+  def.aliases = std::move(aliases);
+  def.type = OptionType::kBool;
+  def.category = "compat";
+  def.default_text = "0";
+  def.range = "0|1";
+  def.flag = true;
+  def.help = std::move(help);
+  def.apply = [n = def.name](JobSpec&, std::string_view value, const SourcePos& where) { bool_value(n, value, where); };
+  return def;
+}
+
+}  // namespace
+
+void add_placement_options(std::vector<OptionDef>& table) {
+  table.push_back(cpus_allowed_option());
+  table.push_back(cpumask_option());
+  table.push_back(cpus_allowed_policy_option());
+  table.push_back(priority_option(false));
+  table.push_back(priority_option(true));
+  table.push_back(buffer_pattern_option());
+  OptionDef exitall_on_error = bool_option("exitall_on_error", &JobSpec::exitall_on_error, "0");
+  exitall_on_error.category = "control";
+  exitall_on_error.help =
+      "When this job ends with an error (an io error, verify failure, rate_min), stop the other jobs of its "
+      "group (sluice runs one group at a time; later groups still run); the run exits non-zero.";
+  table.push_back(std::move(exitall_on_error));
+  table.push_back(accepted_flag("create_serialize",
+                                "Accepted: sluice always lays out (creates and fills) files one after another, "
+                                "before the jobs start, so creation is always serialized."));
+  OptionDef verify_async = accepted_flag("verify_async",
+                                         "Accepted and ignored: sluice verifies inline in the job's thread as "
+                                         "each read completes; there are no separate verify threads.");
+  verify_async.type = OptionType::kUnsigned;
+  verify_async.flag = false;
+  verify_async.range = "0-64";
+  verify_async.unit = "threads";
+  verify_async.apply = [](JobSpec&, std::string_view value, const SourcePos& where) {
+    unsigned_value("verify_async", value, where, 0, 64);
+  };
+  table.push_back(std::move(verify_async));
+}
+
+}  // namespace sluice::detail

@@ -1,0 +1,133 @@
+// Options for reporting, grouping, logs and unit interpretation.
+#include <algorithm>
+
+#include "job/option_builders.h"
+#include "job/units.h"
+
+namespace sluice::detail {
+namespace {
+
+constexpr std::size_t kMaxPercentiles = 20;
+
+void apply_percentile_list(JobSpec& job, std::string_view value, const SourcePos& where) {
+  std::vector<double> list;
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    const std::size_t colon = std::min(value.find(':', start), value.size());
+    const std::string_view item = value.substr(start, colon - start);
+    start = colon + 1;
+    const auto number = parse_double(item);
+    if (!number) value_error(where, "percentile_list", value, "entries are numbers separated by ':', e.g. 50:99:99.9");
+    if (*number < 0.0 || *number > 100.0) {
+      value_error(where, "percentile_list", value, "each percentile must be from 0 to 100");
+    }
+    list.push_back(*number);
+  }
+  if (list.size() > kMaxPercentiles) value_error(where, "percentile_list", value, "at most 20 percentiles");
+  std::sort(list.begin(), list.end());
+  job.percentile_list = std::move(list);
+}
+
+OptionDef log_option(std::string name, std::string JobSpec::*member, std::string what, std::string detail) {
+  OptionDef def;
+  def.name = std::move(name);
+  def.type = OptionType::kString;
+  def.flag = true;
+  def.help = "Write a fio-format " + what + " log to PREFIX_" + what.substr(0, what.find(' ')) +
+             ".N.log (N: the clone's number from 1); given without a value the prefix is the job name. " + detail;
+  def.reason = "no log is written unless asked for";
+  // Without a value fio names the log after the job; the name known at this point is used.
+  def.apply = [member](JobSpec& job, std::string_view value, const SourcePos&) {
+    job.*member = value.empty() ? (job.name.empty() ? std::string("sluice") : job.name) : std::string(value);
+  };
+  return def;
+}
+
+void add_grouping(std::vector<OptionDef>& table) {
+  OptionDef group = bool_option("group_reporting", &JobSpec::group_reporting, "0");
+  group.help = "Report each group as a whole instead of each job (and each numjobs clone) separately.";
+  table.push_back(std::move(group));
+
+  OptionDef stonewall = bool_option("stonewall", &JobSpec::stonewall, "0");
+  stonewall.aliases = {"wait_for_previous"};
+  stonewall.help = "Wait for all earlier jobs to finish before starting; also starts a new reporting group.";
+  table.push_back(std::move(stonewall));
+
+  OptionDef new_group = bool_option("new_group", &JobSpec::new_group, "0");
+  new_group.help = "Start a new reporting group with this job.";
+  table.push_back(std::move(new_group));
+}
+
+void add_percentiles(std::vector<OptionDef>& table) {
+  OptionDef list;
+  list.name = "percentile_list";
+  list.type = OptionType::kFloatList;
+  list.default_text = "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99";
+  list.unit = "percent";
+  list.range = "up to 20 values 0-100, ':'-separated";
+  list.help = "Latency percentiles to report.";
+  list.apply = apply_percentile_list;
+  table.push_back(std::move(list));
+
+  OptionDef clat = bool_option("clat_percentiles", &JobSpec::clat_percentiles, "1");
+  clat.help = "Report completion-latency (clat) percentiles.";
+  table.push_back(std::move(clat));
+
+  OptionDef lat = bool_option("lat_percentiles", &JobSpec::lat_percentiles, "0");
+  lat.help = "Report total-latency (lat) percentiles.";
+  table.push_back(std::move(lat));
+
+  OptionDef slat = bool_option("slat_percentiles", &JobSpec::slat_percentiles, "0");
+  slat.help = "Report submission-latency (slat) percentiles.";
+  table.push_back(std::move(slat));
+}
+
+void add_units_and_logs(std::vector<OptionDef>& table) {
+  OptionDef kb_base;
+  kb_base.name = "kb_base";
+  kb_base.type = OptionType::kChoice;
+  kb_base.default_text = "1024";
+  kb_base.range = "1000|1024";
+  kb_base.help =
+      "Meaning of k/m/g in sizes given after it: 1024 (default: k = 1024, and kB, KiB too) or 1000 "
+      "(k and kB = 1000, KiB = 1024). Unlike fio, KiB/MiB always mean powers of 1024.";
+  kb_base.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"1000", "1024"};
+    job.kb_base = choice_value("kb_base", value, where, kChoices) == 0 ? 1000 : 1024;
+  };
+  table.push_back(std::move(kb_base));
+
+  table.push_back(log_option("write_lat_log", &JobSpec::write_lat_log, "lat (latency)",
+                             "Also writes PREFIX_clat.N.log and PREFIX_slat.N.log (slat lines only with "
+                             "libaio and io_uring, as fio). Values in nanoseconds."));
+  table.push_back(log_option("write_iops_log", &JobSpec::write_iops_log, "iops",
+                             "Without log_avg_msec each io is a line of value 1 (as fio); with it each line is "
+                             "the true rate of the window in ios per second."));
+  table.push_back(log_option("write_bw_log", &JobSpec::write_bw_log, "bw (bandwidth)",
+                             "Without log_avg_msec each io's line is its bytes over its clat in bytes per "
+                             "millisecond (as fio); with it each line is the window's KiB/s."));
+
+  OptionDef avg = u32_option("log_avg_msec", &JobSpec::log_avg_msec, 0, UINT32_MAX, "0", "milliseconds");
+  avg.help =
+      "Log one line per window of this many milliseconds and direction instead of one per io (0): the mean "
+      "latency of the window's ios, and for iops and bw the true rate over the window, 0 for an idle window "
+      "(fio logs 1 per io without averaging). Windows are aligned on the job's measured start; a line's time "
+      "is its window's end.";
+  table.push_back(std::move(avg));
+
+  OptionDef offset = bool_option("log_offset", &JobSpec::log_offset, "0");
+  offset.help = "Add each io's offset in bytes as a column of the per-io logs, before the priority column.";
+  table.push_back(std::move(offset));
+}
+
+}  // namespace
+
+void add_report_options(std::vector<OptionDef>& table) {
+  const std::size_t first = table.size();
+  add_grouping(table);
+  add_percentiles(table);
+  add_units_and_logs(table);
+  for (std::size_t i = first; i < table.size(); ++i) table[i].category = "report";
+}
+
+}  // namespace sluice::detail

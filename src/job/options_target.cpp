@@ -1,0 +1,128 @@
+// Options that say where the I/O goes: names, files, sizes and the file lifecycle.
+#include "job/option_builders.h"
+
+namespace sluice::detail {
+namespace {
+
+// "a:b\:c" -> {"a", "b:c"}; empty elements are dropped.
+std::vector<std::string> split_filenames(std::string_view value) {
+  std::vector<std::string> names;
+  std::string current;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (value[i] == '\\' && i + 1 < value.size() && value[i + 1] == ':') {
+      current += ':';
+      ++i;
+    } else if (value[i] == ':') {
+      if (!current.empty()) names.push_back(current);
+      current.clear();
+    } else {
+      current += value[i];
+    }
+  }
+  if (!current.empty()) names.push_back(current);
+  return names;
+}
+
+OptionDef size_or_percent_option(std::string name, SizeOrPercent JobSpec::*member, std::string default_text) {
+  OptionDef def;
+  def.name = std::move(name);
+  def.type = OptionType::kSize;
+  def.default_text = std::move(default_text);
+  def.unit = "bytes or percent";
+  def.apply = [member, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
+    job.*member = size_or_percent_value(n, value, where, job.kb_base);
+  };
+  return def;
+}
+
+void add_identity(std::vector<OptionDef>& table) {
+  OptionDef name = string_option("name", &JobSpec::name, "");
+  name.help = "Name of the job; on the command line each --name starts a new job.";
+  name.reason = "every job names itself; without --name the command-line job is called 'sluice'";
+  table.push_back(std::move(name));
+
+  OptionDef description = string_option("description", &JobSpec::description, "");
+  description.help = "Free text describing the job, echoed in the output.";
+  description.reason = "optional text";
+  table.push_back(std::move(description));
+
+  OptionDef filename;
+  filename.name = "filename";
+  filename.type = OptionType::kString;
+  filename.help = "File(s) or device(s) to use, separated by ':' (write \\: for a colon in a name).";
+  filename.reason = "by default sluice creates files named after the job in 'directory'";
+  filename.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    auto names = split_filenames(value);
+    if (names.empty()) value_error(where, "filename", value, "no file name given");
+    job.filenames = std::move(names);
+  };
+  table.push_back(std::move(filename));
+
+  OptionDef directory = string_option("directory", &JobSpec::directory, "");
+  directory.help = "Directory in which the job's files are created; default is the current directory.";
+  directory.reason = "the current directory";
+  table.push_back(std::move(directory));
+}
+
+void add_sizes(std::vector<OptionDef>& table) {
+  OptionDef size = size_or_percent_option("size", &JobSpec::size, "");
+  size.help = "Total bytes of the I/O region per job, split over its files; or a percentage of the files' size.";
+  size.reason = "by default the whole size of existing files or devices; required when files must be created";
+  table.push_back(std::move(size));
+
+  OptionDef filesize = size_option("filesize", &JobSpec::filesize, "0");
+  filesize.help = "Size of each file; 0 means size divided by nrfiles.";
+  table.push_back(std::move(filesize));
+
+  OptionDef nrfiles = u32_option("nrfiles", &JobSpec::nrfiles, 1, 1000000, "1", "files");
+  nrfiles.aliases = {"nr_files"};
+  nrfiles.help = "Number of files per job.";
+  table.push_back(std::move(nrfiles));
+
+  OptionDef offset = size_or_percent_option("offset", &JobSpec::offset, "0");
+  offset.aliases = {"fileoffset"};
+  offset.help = "Start of the I/O region in each file, in bytes or as a percentage of the file.";
+  table.push_back(std::move(offset));
+}
+
+void add_lifecycle(std::vector<OptionDef>& table) {
+  OptionDef create_on_open = bool_option("create_on_open", &JobSpec::create_on_open, "0");
+  create_on_open.help = "Create files when the job opens them, not during layout before the run.";
+  table.push_back(std::move(create_on_open));
+
+  OptionDef overwrite = bool_option("overwrite", &JobSpec::overwrite, "0");
+  overwrite.help = "Write the whole file before a write job so that its blocks are allocated (no holes).";
+  table.push_back(std::move(overwrite));
+
+  OptionDef fallocate;
+  fallocate.name = "fallocate";
+  fallocate.type = OptionType::kChoice;
+  fallocate.default_text = "native";
+  fallocate.range = "none|0|posix|1|keep|native";
+  fallocate.help =
+      "How to preallocate created files: none, posix (posix_fallocate), keep (FALLOC_FL_KEEP_SIZE) "
+      "or native (fallocate, falling back to none).";
+  fallocate.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"none", "0", "posix", "1", "keep", "native"};
+    static const FallocateMode kModes[] = {FallocateMode::kNone,  FallocateMode::kNone, FallocateMode::kPosix,
+                                           FallocateMode::kPosix, FallocateMode::kKeep, FallocateMode::kNative};
+    job.fallocate = kModes[choice_value("fallocate", value, where, kChoices)];
+  };
+  table.push_back(std::move(fallocate));
+
+  OptionDef unlink = bool_option("unlink", &JobSpec::unlink, "0");
+  unlink.help = "Remove the job's files when it ends (only files sluice created are ever removed).";
+  table.push_back(std::move(unlink));
+}
+
+}  // namespace
+
+void add_target_options(std::vector<OptionDef>& table) {
+  const std::size_t first = table.size();
+  add_identity(table);
+  add_sizes(table);
+  add_lifecycle(table);
+  for (std::size_t i = first; i < table.size(); ++i) table[i].category = "target";
+}
+
+}  // namespace sluice::detail

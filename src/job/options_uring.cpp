@@ -1,0 +1,66 @@
+// fio's io_uring engine options: ring setup flags (SQPOLL, IOPOLL) and the registration toggles. sluice
+// registers files and buffers by default (fio does not); registerfiles=0 / fixedbufs=0 match fio's defaults.
+#include "job/option_builders.h"
+
+namespace sluice::detail {
+
+void add_uring_options(std::vector<OptionDef>& table) {
+  const std::size_t first = table.size();
+
+  OptionDef files = bool_option("registerfiles", &JobSpec::uring_registerfiles, "1");
+  files.help =
+      "io_uring: register the job's files with the ring (IOSQE_FIXED_FILE), saving a file lookup per io. "
+      "sluice's default is 1; fio's is 0 (registerfiles=0 matches fio).";
+  table.push_back(std::move(files));
+
+  OptionDef bufs = bool_option("fixedbufs", &JobSpec::uring_fixedbufs, "1");
+  bufs.help =
+      "io_uring: register the io buffers (READ_FIXED/WRITE_FIXED), saving the page pinning per io; needs "
+      "RLIMIT_MEMLOCK room (falls back to plain buffers when refused). sluice's default is 1; fio's is 0.";
+  table.push_back(std::move(bufs));
+
+  OptionDef sqpoll = bool_option("sqthread_poll", &JobSpec::uring_sqthread_poll, "0");
+  sqpoll.help =
+      "io_uring: a kernel thread polls the submission queue (IORING_SETUP_SQPOLL), so submitting needs no "
+      "system call; the thread burns a CPU while busy. Older kernels require root.";
+  table.push_back(std::move(sqpoll));
+
+  OptionDef cpu;
+  cpu.name = "sqthread_poll_cpu";
+  cpu.type = OptionType::kUnsigned;
+  cpu.default_text = "";
+  cpu.reason = "unpinned: the kernel places the polling thread";
+  cpu.range = "0-4095";
+  cpu.unit = "cpu";
+  cpu.help = "io_uring with sqthread_poll: pin the submission polling thread to this CPU (IORING_SETUP_SQ_AFF).";
+  cpu.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    job.uring_sqthread_poll_cpu = static_cast<std::int32_t>(unsigned_value("sqthread_poll_cpu", value, where, 0, 4095));
+  };
+  table.push_back(std::move(cpu));
+
+  OptionDef hipri = bool_option("hipri", &JobSpec::uring_hipri, "0");
+  hipri.help =
+      "io_uring: poll for completions instead of waiting for interrupts (IORING_SETUP_IOPOLL). Needs direct=1 "
+      "and a block device with poll queues (NVMe with poll_queues > 0); the job fails at start otherwise.";
+  table.push_back(std::move(hipri));
+
+  OptionDef nonvectored = bool_option("nonvectored", &JobSpec::uring_nonvectored, "1");
+  nonvectored.help =
+      "io_uring: 1 issues IORING_OP_READ/WRITE (sluice's default), 0 issues READV/WRITEV with one iovec as "
+      "older fio did. Ignored for ios on registered buffers (READ_FIXED/WRITE_FIXED).";
+  nonvectored.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    // fio's -1 means "detect": sluice always can issue non-vectored ops.
+    job.uring_nonvectored = value == "-1" || bool_value("nonvectored", value, where);
+  };
+  table.push_back(std::move(nonvectored));
+
+  OptionDef async = u32_option("force_async", &JobSpec::uring_force_async, 0, UINT32_MAX, "0", "ios");
+  async.help =
+      "io_uring: every Nth io is flagged IOSQE_ASYNC, so the kernel hands it to a worker thread instead of "
+      "trying it inline first; 0 never.";
+  table.push_back(std::move(async));
+
+  for (std::size_t i = first; i < table.size(); ++i) table[i].category = "engine";
+}
+
+}  // namespace sluice::detail

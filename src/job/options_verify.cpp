@@ -1,0 +1,142 @@
+// fio's data verification options: verify, verify_pattern, do_verify, verify_only, verify_fatal,
+// verify_backlog, verify_interval. The on-disk format and the checks live in src/workload/verify_*.
+#include <cctype>
+
+#include "job/option_builders.h"
+
+namespace sluice::detail {
+namespace {
+
+// fio's verify kinds that sluice does not implement, with the nearest one it does.
+constexpr const char* kOtherFioKinds[] = {"crc16", "crc7", "sha1", "sha512", "sha3-224", "sha3-256", "sha3-384",
+                                          "sha3-512", "null"};
+
+VerifyKind verify_kind_value(std::string_view value, const SourcePos& where) {
+  for (const char* other : kOtherFioKinds) {
+    if (value == other) {
+      value_error(where, "verify", value,
+                  "this fio checksum is not supported by sluice; use crc32c, crc32, crc64, xxhash, md5 or sha256");
+    }
+  }
+  static const std::vector<std::string> kChoices = {"0",      "none", "crc32c", "crc32c-intel", "crc32", "crc64",
+                                                    "xxhash", "md5",  "sha256", "pattern",      "meta"};
+  static constexpr VerifyKind kKinds[] = {VerifyKind::kNone,   VerifyKind::kNone,   VerifyKind::kCrc32c,
+                                          VerifyKind::kCrc32c, VerifyKind::kCrc32,  VerifyKind::kCrc64,
+                                          VerifyKind::kXxhash, VerifyKind::kMd5,    VerifyKind::kSha256,
+                                          VerifyKind::kPattern, VerifyKind::kMeta};
+  return kKinds[choice_value("verify", value, where, kChoices)];
+}
+
+int hex_digit(char c) noexcept {
+  if (c >= '0' && c <= '9') return c - '0';
+  c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+}  // namespace
+
+// fio's verify_pattern forms, concatenated: 0x hex bytes in the order written ("0xdeadbeef" = de ad be ef; an
+// odd digit count gets a leading zero) and quoted strings ("abc" or 'abc'). fio's %o (the block offset) is
+// not supported.
+std::string decode_verify_pattern(std::string_view value, const SourcePos& where) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < value.size()) {
+    const char c = value[i];
+    if (c == ' ' || c == '\t' || c == ',') {
+      ++i;
+    } else if (c == '"' || c == '\'') {
+      const std::size_t end = value.find(c, i + 1);
+      if (end == std::string_view::npos) value_error(where, "verify_pattern", value, "unterminated quoted string");
+      out.append(value.substr(i + 1, end - i - 1));
+      i = end + 1;
+    } else if (c == '0' && i + 1 < value.size() && (value[i + 1] == 'x' || value[i + 1] == 'X')) {
+      std::size_t end = i + 2;
+      while (end < value.size() && hex_digit(value[end]) >= 0) ++end;
+      std::string digits(value.substr(i + 2, end - i - 2));
+      if (digits.empty()) value_error(where, "verify_pattern", value, "0x needs hex digits");
+      if (digits.size() % 2) digits.insert(digits.begin(), '0');
+      for (std::size_t d = 0; d < digits.size(); d += 2) {
+        out += static_cast<char>(hex_digit(digits[d]) * 16 + hex_digit(digits[d + 1]));
+      }
+      i = end;
+    } else if (c == '%' && i + 1 < value.size() && value[i + 1] == 'o') {
+      value_error(where, "verify_pattern", value, "%o (the block offset in the pattern) is not supported by sluice");
+    } else {
+      value_error(where, "verify_pattern", value, "expected 0x hex bytes (0xdeadbeef) or a quoted string (\"abc\")");
+    }
+  }
+  if (out.empty()) value_error(where, "verify_pattern", value, "the pattern is empty");
+  return out;
+}
+
+void add_verify_options(std::vector<OptionDef>& table) {
+  OptionDef verify;
+  verify.name = "verify";
+  verify.type = OptionType::kChoice;
+  verify.default_text = std::string(1, '0');
+  verify.range = "0|crc32c|crc32c-intel|crc32|crc64|xxhash|md5|sha256|pattern|meta";
+  verify.category = "verify";
+  verify.help =
+      "Write every block (or verify_interval chunk) with a header (offset, generation, seed) and a checksum, "
+      "and read it back to check it; failures name the file and offset and tell lost, torn and misdirected "
+      "writes apart. sluice's own format: fio cannot check sluice's files. 0 = off.";
+  verify.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    job.verify = verify_kind_value(value, where);
+  };
+  table.push_back(std::move(verify));
+
+  OptionDef pattern;
+  pattern.name = "verify_pattern";
+  pattern.type = OptionType::kString;
+  pattern.category = "verify";
+  pattern.reason = "no pattern unless given";
+  pattern.help =
+      "Data to write and expect instead of random bytes: 0x hex bytes (0xdeadbeef) and/or quoted strings, "
+      "repeated over the block. Implies verify=pattern unless verify is given.";
+  pattern.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    job.verify_pattern = decode_verify_pattern(value, where);
+    if (job.verify == VerifyKind::kNone && !job.given_options.count("verify")) job.verify = VerifyKind::kPattern;
+  };
+  table.push_back(std::move(pattern));
+
+  OptionDef do_verify = bool_option("do_verify", &JobSpec::do_verify, "1");
+  do_verify.category = "verify";
+  do_verify.help = "After a size-based write job finishes writing, read back everything it wrote and check it.";
+  table.push_back(std::move(do_verify));
+
+  OptionDef verify_only = bool_option("verify_only", &JobSpec::verify_only, "0");
+  verify_only.category = "verify";
+  verify_only.help =
+      "Write nothing: replay the job's writes (same job options and randseed) to know what a previous run "
+      "wrote, then read it back and check it.";
+  table.push_back(std::move(verify_only));
+
+  OptionDef fatal = bool_option("verify_fatal", &JobSpec::verify_fatal, "0");
+  fatal.category = "verify";
+  fatal.help = "Stop the job at the first verification failure; otherwise count failures and go on.";
+  table.push_back(std::move(fatal));
+
+  OptionDef backlog = u32_option("verify_backlog", &JobSpec::verify_backlog, 0, UINT32_MAX, "0", "blocks");
+  backlog.category = "verify";
+  backlog.help = "Verify during the write phase: after every N completed writes, read back and check those N.";
+  table.push_back(std::move(backlog));
+
+  OptionDef interval;
+  interval.name = "verify_interval";
+  interval.type = OptionType::kSize;
+  interval.default_text = std::string(1, '0');
+  interval.unit = "bytes";
+  interval.category = "verify";
+  interval.help =
+      "Bytes covered by one verify header; must divide the block sizes and be at least 72 (the header). 0 = "
+      "the block size.";
+  interval.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    const std::uint64_t bytes = size_value("verify_interval", value, where, job.kb_base);
+    if (bytes > UINT32_MAX) value_error(where, "verify_interval", value, "at most 4g");
+    job.verify_interval = static_cast<std::uint32_t>(bytes);
+  };
+  table.push_back(std::move(interval));
+}
+
+}  // namespace sluice::detail

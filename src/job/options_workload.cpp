@@ -1,0 +1,273 @@
+// Options that shape the workload: direction and mix, block sizes, offsets' distribution, buffer contents.
+#include <cmath>
+
+#include "job/option_builders.h"
+#include "job/units.h"
+
+namespace sluice::detail {
+namespace {
+
+void apply_rw(JobSpec& job, std::string_view value, const SourcePos& where) {
+  static const std::vector<std::string> kChoices = {"read",      "write",  "randread", "randwrite", "rw",
+                                                    "readwrite", "randrw", "trim",     "randtrim",  "randrmw"};
+  static const RwMode kModes[] = {RwMode::kRead,      RwMode::kWrite,     RwMode::kRandRead, RwMode::kRandWrite,
+                                  RwMode::kReadWrite, RwMode::kReadWrite, RwMode::kRandRW,   RwMode::kTrim,
+                                  RwMode::kRandTrim,  RwMode::kRandRmw};
+  const std::size_t colon = value.find(':');
+  const std::string_view mode = value.substr(0, colon);
+  if (mode == "trimwrite" || mode == "randtrimwrite") {
+    value_error(where, "rw", value, "rw=" + std::string(mode) + " is not supported by sluice yet");
+  }
+  std::uint32_t run = 0;
+  bool backwards = false;
+  if (colon != std::string_view::npos) {
+    const std::string_view suffix = value.substr(colon + 1);
+    // fio's modifier: for random modes a count of ios per random offset ("randread:8"); for sequential
+    // modes a hole in bytes after each io ("write:4k"), or with a '-' a step back ("read:-8k").
+    const bool sequential = !mode.starts_with("rand");
+    backwards = suffix.starts_with('-');
+    if (backwards && !sequential) {
+      value_error(where, "rw", value, "a backwards modifier ':-N' needs a sequential mode (read, write, rw)");
+    }
+    const std::string_view magnitude = backwards ? suffix.substr(1) : suffix;
+    const auto number = sequential ? parse_size(magnitude, job.kb_base) : parse_unsigned(magnitude);
+    if (!number || (!sequential && *number == 0) || *number > 0xffffffffull) {
+      value_error(where, "rw", value,
+                  sequential ? "the ':N' suffix of a sequential mode is a hole size such as 4k"
+                             : "the ':N' suffix needs a whole number from 1 to 4294967295");
+    }
+    run = static_cast<std::uint32_t>(*number);
+  }
+  job.rw = kModes[choice_value("rw", mode, where, kChoices)];
+  job.rw_sequential_run = run;
+  job.rw_backwards = backwards && run != 0;
+}
+
+OptionDef rw_option() {
+  OptionDef def;
+  def.name = "rw";
+  def.aliases = {"readwrite"};
+  def.type = OptionType::kChoice;
+  def.default_text = "read";
+  def.range = "read|write|randread|randwrite|rw|readwrite|randrw|trim|randtrim|randrmw[:N|:-N]";
+  def.help =
+      "I/O pattern. rw/readwrite and randrw mix reads and writes (see rwmixread). A ':N' suffix issues N "
+      "ios per generated offset (fio's offset modifier); for sequential modes ':N' skips N bytes after each "
+      "io and ':-N' moves the offset back by N bytes after each io (\"read:-8k\" with bs=4k reads the file "
+      "backwards from its end, wrapping to the end again below the start). randrmw (sluice extension, dependent I/O): each "
+      "transaction reads a random block and then writes the same block back before its chain starts the "
+      "next; iodepth=N runs N independent chains; a pass reads and writes every block once; transactions/s "
+      "is reported.";
+  def.apply = apply_rw;
+  return def;
+}
+
+OptionDef rwmix_option(std::string name, bool is_read) {
+  OptionDef def;
+  def.name = std::move(name);
+  def.type = OptionType::kUnsigned;
+  def.default_text = "50";
+  def.unit = "percent";
+  def.range = "0-100";
+  def.help = is_read ? "Percent of reads in a mixed workload; sets rwmixwrite to the rest."
+                     : "Percent of writes in a mixed workload; sets rwmixread to the rest.";
+  def.apply = [is_read, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
+    const auto percent = static_cast<std::uint32_t>(unsigned_value(n, value, where, 0, 100));
+    job.rwmixread = is_read ? percent : 100 - percent;
+  };
+  return def;
+}
+
+OptionDef per_direction_size_option(std::string name, PerDirection<std::uint64_t> JobSpec::*member, std::uint64_t min,
+                                    std::string default_text) {
+  OptionDef def;
+  def.name = std::move(name);
+  def.type = OptionType::kSizeList;
+  def.default_text = std::move(default_text);
+  def.unit = "bytes";
+  def.range = "read[,write[,trim]]";
+  def.apply = [member, min, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
+    apply_per_direction(job.*member, n, value, where, [&](std::string_view part) {
+      const std::uint64_t parsed = size_part(n, part, value, where, job.kb_base);
+      if (parsed < min) value_error(where, n, value, "must be at least " + std::to_string(min) + " byte");
+      return parsed;
+    });
+  };
+  return def;
+}
+
+BlockSizeRange parse_range(std::string_view part, std::string_view value, const SourcePos& where, std::uint32_t kb) {
+  const std::size_t sep = part.find_first_of("-:");
+  if (sep == std::string_view::npos) value_error(where, "bsrange", value, "a range looks like 4k-64k");
+  BlockSizeRange range;
+  range.min = size_part("bsrange", part.substr(0, sep), value, where, kb);
+  range.max = size_part("bsrange", part.substr(sep + 1), value, where, kb);
+  if (range.min == 0) value_error(where, "bsrange", value, "block sizes must be at least 1 byte");
+  if (range.min > range.max) value_error(where, "bsrange", value, "the minimum is above the maximum");
+  return range;
+}
+
+// "4k/50:64k:8k" -> entries; blank percentages share what the given ones leave of 100 equally.
+std::vector<BlockSizeSplitEntry> parse_split(std::string_view part, std::string_view value, const SourcePos& where,
+                                             std::uint32_t kb) {
+  std::vector<BlockSizeSplitEntry> entries;
+  std::vector<std::size_t> blanks;
+  double given = 0;
+  std::size_t start = 0;
+  while (start <= part.size()) {
+    const std::size_t colon = std::min(part.find(':', start), part.size());
+    const std::string_view item = part.substr(start, colon - start);
+    start = colon + 1;
+    if (item.empty()) continue;
+    const std::size_t slash = item.find('/');
+    BlockSizeSplitEntry entry;
+    entry.size = size_part("bssplit", item.substr(0, slash), value, where, kb);
+    if (entry.size == 0) value_error(where, "bssplit", value, "block sizes must be at least 1 byte");
+    const std::string_view percent = slash == std::string_view::npos ? "" : item.substr(slash + 1);
+    if (percent.empty()) {
+      blanks.push_back(entries.size());
+    } else {
+      const auto number = parse_double(percent);
+      if (!number || *number < 0 || *number > 100) {
+        value_error(where, "bssplit", value, "each percentage must be a number from 0 to 100");
+      }
+      entry.percent = *number;
+      given += *number;
+    }
+    entries.push_back(entry);
+  }
+  if (entries.empty()) value_error(where, "bssplit", value, "a split looks like 4k/50:64k/50");
+  if (given > 100.0 + 1e-9) value_error(where, "bssplit", value, "percentages add up to more than 100");
+  for (std::size_t index : blanks) entries[index].percent = (100.0 - given) / static_cast<double>(blanks.size());
+  return entries;
+}
+
+void add_block_sizes(std::vector<OptionDef>& table) {
+  OptionDef bs = per_direction_size_option("bs", &JobSpec::bs, 1, "4k");
+  bs.aliases = {"blocksize"};
+  bs.help =
+      "Block size per I/O: '4k' for all directions, '4k,64k' for reads,writes (trims follow writes), "
+      "'4k,64k,8k' for reads,writes,trims; an empty element (',64k,') keeps that direction's value.";
+  table.push_back(std::move(bs));
+
+  OptionDef bsrange;
+  bsrange.name = "bsrange";
+  bsrange.aliases = {"blocksize_range"};
+  bsrange.type = OptionType::kCustom;
+  bsrange.unit = "bytes";
+  bsrange.range = "min-max[,min-max[,min-max]]";
+  bsrange.help = "Block sizes drawn between min and max ('4k-64k' or '4k:64k'), per direction like bs.";
+  bsrange.reason = "by default every io uses bs";
+  bsrange.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    apply_per_direction(job.bsrange, "bsrange", value, where,
+                        [&](std::string_view part) { return parse_range(part, value, where, job.kb_base); });
+  };
+  table.push_back(std::move(bsrange));
+
+  OptionDef bssplit;
+  bssplit.name = "bssplit";
+  bssplit.type = OptionType::kCustom;
+  bssplit.unit = "bytes/percent";
+  bssplit.range = "size/pct:size/pct...[,read-split[,trim-split]]";
+  bssplit.help =
+      "Weighted block sizes, e.g. '4k/50:64k/50'; entries without a percentage share the remainder; "
+      "per direction like bs.";
+  bssplit.reason = "by default every io uses bs";
+  bssplit.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    apply_per_direction(job.bssplit, "bssplit", value, where,
+                        [&](std::string_view part) { return parse_split(part, value, where, job.kb_base); });
+  };
+  table.push_back(std::move(bssplit));
+
+  OptionDef blockalign = per_direction_size_option("blockalign", &JobSpec::blockalign, 0, "0");
+  blockalign.aliases = {"ba"};
+  blockalign.help = "Alignment of random offsets, per direction like bs; 0 means the direction's minimum block size.";
+  table.push_back(std::move(blockalign));
+}
+
+void apply_distribution(JobSpec& job, std::string_view value, const SourcePos& where) {
+  static const std::vector<std::string> kChoices = {"random", "zipf", "pareto", "normal"};
+  const std::size_t colon = value.find(':');
+  const std::string_view kind = value.substr(0, colon);
+  if (kind == "zoned" || kind == "zoned_abs") {
+    value_error(where, "random_distribution", value, std::string(kind) + " is not supported by sluice yet");
+  }
+  Distribution dist;
+  dist.kind = static_cast<DistributionKind>(choice_value("random_distribution", kind, where, kChoices));
+  // fio's defaults when no parameter is given.
+  dist.parameter = dist.kind == DistributionKind::kZipf ? 1.1 : dist.kind == DistributionKind::kPareto ? 0.2 : 0.0;
+  if (colon != std::string_view::npos) {
+    if (dist.kind == DistributionKind::kRandom) {
+      value_error(where, "random_distribution", value, "random takes no parameter");
+    }
+    const auto number = parse_double(value.substr(colon + 1));
+    if (!number) value_error(where, "random_distribution", value, "the parameter after ':' must be a number");
+    dist.parameter = *number;
+  }
+  const double p = dist.parameter;
+  if (dist.kind == DistributionKind::kZipf && (p <= 0.0 || p == 1.0)) {
+    value_error(where, "random_distribution", value, "zipf theta must be above 0 and not 1.0");
+  }
+  if (dist.kind == DistributionKind::kPareto && (p <= 0.0 || p >= 1.0)) {
+    value_error(where, "random_distribution", value, "pareto h must be between 0 and 1 (exclusive)");
+  }
+  if (dist.kind == DistributionKind::kNormal && (p < 0.0 || p >= 100.0)) {
+    value_error(where, "random_distribution", value, "normal deviation must be from 0 up to (not including) 100");
+  }
+  job.random_distribution = dist;
+}
+
+void add_randomness(std::vector<OptionDef>& table) {
+  OptionDef dist;
+  dist.name = "random_distribution";
+  dist.type = OptionType::kChoice;
+  dist.default_text = "random";
+  dist.range = "random|zipf[:theta]|pareto[:h]|normal[:sigma]";
+  dist.help =
+      "Distribution of random offsets: uniform random; zipf (theta > 0, not 1, default 1.1); pareto "
+      "(0 < h < 1, default 0.2); normal (sigma in percent of the region, 0 <= sigma < 100, default 0).";
+  dist.apply = apply_distribution;
+  table.push_back(std::move(dist));
+
+  OptionDef randrepeat = bool_option("randrepeat", &JobSpec::randrepeat, "1");
+  randrepeat.help = "Seed the random generators predictably so that runs repeat the same offsets.";
+  table.push_back(std::move(randrepeat));
+
+  OptionDef randseed = u64_option("randseed", &JobSpec::randseed, "0x89");
+  randseed.help = "Base seed of the random generators (used when randrepeat=1).";
+  table.push_back(std::move(randseed));
+
+  OptionDef norandommap = bool_option("norandommap", &JobSpec::norandommap, "0");
+  norandommap.help = "Do not track covered blocks: random offsets may repeat and some blocks may be missed.";
+  table.push_back(std::move(norandommap));
+}
+
+void add_buffers(std::vector<OptionDef>& table) {
+  OptionDef refill = bool_option("refill_buffers", &JobSpec::refill_buffers, "0");
+  refill.help = "Refill write buffers with new random data before every write.";
+  table.push_back(std::move(refill));
+
+  OptionDef zero = bool_option("zero_buffers", &JobSpec::zero_buffers, "0");
+  zero.help = "Fill write buffers with zeros.";
+  table.push_back(std::move(zero));
+
+  OptionDef compress =
+      u32_option("buffer_compress_percentage", &JobSpec::buffer_compress_percentage, 0, 100, "0", "percent");
+  compress.help = "Make write buffers compressible by about this percentage.";
+  table.push_back(std::move(compress));
+}
+
+}  // namespace
+
+void add_workload_options(std::vector<OptionDef>& table) {
+  const std::size_t first = table.size();
+  table.push_back(rw_option());
+  table.push_back(rwmix_option("rwmixread", true));
+  table.push_back(rwmix_option("rwmixwrite", false));
+  add_block_sizes(table);
+  add_randomness(table);
+  add_buffers(table);
+  for (std::size_t i = first; i < table.size(); ++i) table[i].category = "workload";
+}
+
+}  // namespace sluice::detail

@@ -1,0 +1,73 @@
+#include "job/run_overrides.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "job/option_table.h"
+#include "job/units.h"
+
+namespace sluice {
+namespace {
+
+void cap_size(JobSpec& job, std::uint64_t cap) {
+  if (job.size.percent > 0.0 || job.size.bytes == 0 || job.size.bytes > cap) {
+    job.size.percent = 0.0;
+    job.size.bytes = cap;
+  }
+  if (job.filesize > cap) job.filesize = cap;
+  if (job.io_size > cap) job.io_size = cap;
+  if (job.offset.percent <= 0.0 && job.offset.bytes > cap) job.offset.bytes = 0;
+  if (job.offset_increment > cap) job.offset_increment = cap;
+}
+
+void cap_runtime(JobSpec& job, std::chrono::nanoseconds cap) {
+  if (job.runtime.count() == 0 || job.runtime > cap) job.runtime = cap;
+  job.ramp_time = std::min(job.ramp_time, cap);
+  job.startdelay = std::min(job.startdelay, cap);
+  job.ss_ramp = std::min(job.ss_ramp, cap);
+  if (job.ss_duration > cap) {
+    job.ss_duration = cap;
+    job.ss_interval = std::min(job.ss_interval, cap);
+  }
+  job.thinktime = std::min(job.thinktime, cap);
+}
+
+}  // namespace
+
+bool parse_run_override(const std::string& name, const std::string& value, RunOverrides& out) {
+  if (name == "override") {
+    const std::size_t eq = value.find('=');
+    if (value.empty() || eq == 0) throw UserError("--override=" + value + ": use --override=OPTION=VALUE");
+    const std::string option = value.substr(0, eq);
+    if (find_option(option) == nullptr) {
+      const std::string nearest = nearest_option(option);
+      throw UserError("--override=" + value + ": unknown option '" + option + "'" +
+                      (nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
+    }
+    out.options.emplace_back(option, eq == std::string::npos ? std::string() : value.substr(eq + 1));
+    return true;
+  }
+  if (name == "cap-size") {
+    const auto size = parse_size(value);
+    if (!size || *size == 0) throw UserError("--cap-size=" + value + ": not a positive size; e.g. 1m");
+    out.cap_size = *size;
+    return true;
+  }
+  if (name == "cap-runtime") {
+    const auto time = parse_duration(value, std::chrono::seconds(1));
+    if (!time || time->count() <= 0) throw UserError("--cap-runtime=" + value + ": not a positive duration");
+    out.cap_runtime = *time;
+    return true;
+  }
+  return false;
+}
+
+void apply_run_overrides(std::vector<JobSpec>& jobs, const RunOverrides& overrides) {
+  for (JobSpec& job : jobs) {
+    for (const auto& [name, value] : overrides.options) apply_option(job, name, value, SourcePos{});
+    if (overrides.cap_size != 0) cap_size(job, overrides.cap_size);
+    if (overrides.cap_runtime.count() > 0) cap_runtime(job, overrides.cap_runtime);
+  }
+}
+
+}  // namespace sluice

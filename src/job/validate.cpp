@@ -1,0 +1,222 @@
+// Pure checks of one JobSpec. Each finding names the option and where it was set (or where the job began).
+#include "job/validate.h"
+
+#include <cmath>
+#include <string>
+
+#include "job/units.h"
+#include "job/validate_verify.h"
+
+namespace sluice {
+namespace {
+
+class Checker {
+ public:
+  explicit Checker(const JobSpec& job) : job_(job) {}
+
+  void error(const std::string& option, std::string message) { add(Problem::Severity::kError, option, message); }
+  void warning(const std::string& option, std::string message) { add(Problem::Severity::kWarning, option, message); }
+  std::vector<Problem> take() { return std::move(problems_); }
+  void set_last_code(std::string code) { problems_.back().code = std::move(code); }
+
+ private:
+  void add(Problem::Severity severity, const std::string& option, std::string& message) {
+    Problem problem;
+    problem.severity = severity;
+    const auto it = job_.option_pos.find(option);
+    problem.where = it != job_.option_pos.end() ? it->second : job_.where;
+    problem.option = option;
+    problem.message = std::move(message);
+    problems_.push_back(std::move(problem));
+  }
+
+  const JobSpec& job_;
+  std::vector<Problem> problems_;
+};
+
+// The directions the job issues, so that settings of unused directions do not produce findings.
+std::vector<Direction> used_directions(const JobSpec& job) {
+  std::vector<Direction> used;
+  if (job.does_reads()) used.push_back(Direction::kRead);
+  if (job.does_writes()) used.push_back(Direction::kWrite);
+  if (job.does_trims()) used.push_back(Direction::kTrim);
+  return used;
+}
+
+std::string plural_name(Direction d) { return std::string(direction_name(d)) + "s"; }
+
+std::string text_of(double value) {
+  std::string text = std::to_string(value);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+void check_direct_alignment(const JobSpec& job, Checker& check, Direction d) {
+  const int i = index_of(d);
+  const auto misaligned = [](std::uint64_t bytes) { return bytes % 512 != 0; };
+  const auto report = [&](const std::string& option, std::uint64_t bytes) {
+    check.error(option, option + "=" + std::to_string(bytes) +
+                            " with direct=1: O_DIRECT needs multiples of the logical block size (usually 512 or 4096)");
+  };
+  if (!job.bssplit[i].empty()) {
+    for (const auto& entry : job.bssplit[i]) {
+      if (misaligned(entry.size)) return report("bssplit", entry.size);
+    }
+  } else if (job.bsrange[i].min != 0) {
+    if (misaligned(job.bsrange[i].min)) return report("bsrange", job.bsrange[i].min);
+    if (misaligned(job.bsrange[i].max)) return report("bsrange", job.bsrange[i].max);
+  } else if (job.bs[i] != 0 && misaligned(job.bs[i])) {
+    report("bs", job.bs[i]);
+  }
+}
+
+void check_block_sizes(const JobSpec& job, Checker& check) {
+  for (Direction d : used_directions(job)) {
+    const int i = index_of(d);
+    if (job.bs[i] == 0 && job.bsrange[i].min == 0 && job.bssplit[i].empty()) {
+      check.error("bs", "bs=0 for " + plural_name(d) + ": a block size must be at least 1 byte");
+      continue;
+    }
+    if (job.bsrange[i].min > job.bsrange[i].max) {
+      check.error("bsrange", "bsrange for " + plural_name(d) + ": the minimum is above the maximum");
+    }
+    if (!job.bssplit[i].empty()) {
+      double sum = 0;
+      for (const auto& entry : job.bssplit[i]) sum += entry.percent;
+      if (std::fabs(sum - 100.0) > 0.01) {
+        check.error("bssplit",
+                    "bssplit for " + plural_name(d) + ": percentages add up to " + text_of(sum) + ", not 100");
+      }
+    }
+    if (job.direct) check_direct_alignment(job, check, d);
+  }
+}
+
+void check_engine(const JobSpec& job, Checker& check) {
+  const std::string engine(engine_name(job.ioengine));
+  const bool synchronous =
+      job.ioengine == EngineKind::kPsync || job.ioengine == EngineKind::kSync || job.ioengine == EngineKind::kMmap;
+  if (job.iodepth == 0) check.error("iodepth", "iodepth=0: must be at least 1");
+  if (synchronous && job.iodepth > 1) {
+    check.warning("iodepth", "iodepth=" + std::to_string(job.iodepth) + " has no effect with ioengine=" + engine +
+                                 " (a synchronous engine keeps one io in flight per job); use io_uring or libaio");
+    check.set_last_code("sync-engine-iodepth");  // a methodology lint rule too (run/lint.h)
+  }
+  if (job.does_trims() &&
+      (job.ioengine == EngineKind::kLibaio || job.ioengine == EngineKind::kSync || job.ioengine == EngineKind::kMmap)) {
+    check.error("ioengine", "rw=" + std::string(rw_mode_name(job.rw)) + " cannot be done with ioengine=" + engine +
+                                " (trims work with psync, io_uring and null)");
+  }
+  if (job.iodepth_batch_complete_max != 0 && job.iodepth_batch_complete_min > job.iodepth_batch_complete_max) {
+    check.error("iodepth_batch_complete_min",
+                "iodepth_batch_complete_min=" + std::to_string(job.iodepth_batch_complete_min) +
+                    " is above iodepth_batch_complete_max=" + std::to_string(job.iodepth_batch_complete_max));
+  }
+  if (!synchronous && job.iodepth > 0 && job.iodepth_batch_submit > job.iodepth) {
+    check.warning("iodepth_batch_submit", "iodepth_batch_submit=" + std::to_string(job.iodepth_batch_submit) +
+                                              " is above iodepth=" + std::to_string(job.iodepth) +
+                                              "; batches are capped at iodepth");
+  }
+  if (job.numjobs == 0) check.error("numjobs", "numjobs=0: must be at least 1");
+  if (job.nrfiles == 0) check.error("nrfiles", "nrfiles=0: must be at least 1");
+}
+
+void check_time(const JobSpec& job, Checker& check) {
+  if (job.time_based && job.runtime.count() == 0) check.error("time_based", "time_based needs runtime");
+  if (job.time_based && job.runtime.count() > 0 && job.ramp_time >= job.runtime) {
+    check.warning("ramp_time",
+                  "ramp_time=" + format_duration_ns(static_cast<double>(job.ramp_time.count())) +
+                      " is not shorter than runtime=" + format_duration_ns(static_cast<double>(job.runtime.count())) +
+                      ": nothing would be measured");
+  }
+  if (job.loops == 0) check.error("loops", "loops=0: must be at least 1");
+}
+
+void check_mix_and_randomness(const JobSpec& job, Checker& check) {
+  if (job.rwmixread > 100) check.error("rwmixread", "rwmixread=" + std::to_string(job.rwmixread) + ": at most 100");
+  if (job.norandommap && !job.is_random()) {
+    check.warning("norandommap",
+                  "norandommap has no effect with rw=" + std::string(rw_mode_name(job.rw)) + " (sequential); ignored");
+  }
+  const std::pair<const char*, bool> kSyncs[] = {{"fsync", job.fsync_blocks != 0},
+                                                 {"fdatasync", job.fdatasync_blocks != 0}};
+  for (const auto& [option, set] : kSyncs) {
+    if (set && !job.does_writes()) {
+      check.warning(option, std::string(option) + " has no effect with rw=" + std::string(rw_mode_name(job.rw)) +
+                                " (the job does not write); ignored");
+    }
+  }
+  if (job.thinktime_spin > job.thinktime && job.thinktime_spin_set) {
+    check.warning("thinktime_spin", "thinktime_spin is longer than thinktime; the whole think time is spun");
+  }
+}
+
+// open_loop (sluice extension) needs an arrival schedule, i.e. a rate for a direction the job issues.
+void check_open_loop(const JobSpec& job, Checker& check, bool limited) {
+  if (!job.open_loop) return;
+  bool scheduled = false;
+  for (Direction d : used_directions(job)) {
+    scheduled = scheduled || job.rate[index_of(d)] != 0 || job.rate_iops[index_of(d)] != 0;
+  }
+  if (!scheduled) {
+    check.error("open_loop", limited ? "open_loop=1 needs rate_iops or rate for a direction this job issues"
+                                     : "open_loop=1 needs a rate: give rate_iops (or rate) for the arrivals");
+  }
+  if (job.thinktime.count() > 0) {
+    check.warning("thinktime", "thinktime with open_loop=1 delays arrivals' submission and counts as queue wait");
+  }
+}
+
+void check_rates(const JobSpec& job, Checker& check) {
+  for (Direction d : kAllDirections) {
+    const int i = index_of(d);
+    if (job.rate[i] != 0 && job.rate_iops[i] != 0) {
+      check.error("rate_iops", "rate and rate_iops both limit " + plural_name(d) + "; use one of them");
+    }
+  }
+  bool limited = false;
+  for (int i = 0; i < kNumDirections; ++i) limited = limited || job.rate[i] != 0 || job.rate_iops[i] != 0;
+  if (job.rate_process == RateProcess::kPoisson && !limited) {
+    check.warning("rate_process", "rate_process=poisson has no effect without rate or rate_iops");
+  }
+  check_open_loop(job, check, limited);
+}
+
+void check_reporting_and_buffers(const JobSpec& job, Checker& check) {
+  if (job.percentile_list.size() > 20) check.error("percentile_list", "percentile_list: at most 20 percentiles");
+  for (double p : job.percentile_list) {
+    if (p < 0.0 || p > 100.0) {
+      check.error("percentile_list", "percentile_list: " + text_of(p) + " is not from 0 to 100");
+      break;
+    }
+  }
+  if (job.kb_base != 1000 && job.kb_base != 1024) {
+    check.error("kb_base", "kb_base=" + std::to_string(job.kb_base) + ": must be 1000 or 1024");
+  }
+  if (job.zero_buffers && job.buffer_compress_percentage > 0) {
+    check.error("buffer_compress_percentage",
+                "zero_buffers and buffer_compress_percentage=" + std::to_string(job.buffer_compress_percentage) +
+                    " contradict each other; use one of them");
+  }
+  if (job.buffer_compress_percentage > 100) {
+    check.error("buffer_compress_percentage", "buffer_compress_percentage: at most 100");
+  }
+}
+
+}  // namespace
+
+std::vector<Problem> validate(const JobSpec& job) {
+  Checker check(job);
+  check_block_sizes(job, check);
+  check_engine(job, check);
+  check_time(job, check);
+  check_mix_and_randomness(job, check);
+  check_rates(job, check);
+  check_reporting_and_buffers(job, check);
+  std::vector<Problem> problems = check.take();
+  validate_verify(job, problems);
+  return problems;
+}
+
+}  // namespace sluice

@@ -1,0 +1,132 @@
+#include "job/validate_verify.h"
+
+#include <fmt/format.h>
+
+namespace sluice {
+namespace {
+
+Direction header_direction(const JobSpec& job) noexcept {
+  return job.does_writes() ? Direction::kWrite : Direction::kRead;
+}
+
+// Every block size the direction can issue, and its alignment step.
+std::vector<std::uint64_t> sizes_of(const JobSpec& job, Direction d) {
+  const int i = index_of(d);
+  std::vector<std::uint64_t> sizes;
+  if (!job.bssplit[i].empty()) {
+    for (const BlockSizeSplitEntry& e : job.bssplit[i]) sizes.push_back(e.size);
+  } else if (job.bsrange[i].min != 0) {
+    sizes.push_back(job.bsrange[i].min);
+    sizes.push_back(job.bsrange[i].max);
+  } else {
+    sizes.push_back(job.bs[i]);
+  }
+  if (job.blockalign[i] != 0) sizes.push_back(job.blockalign[i]);
+  return sizes;
+}
+
+bool fixed_block_size(const JobSpec& job, Direction d) {
+  const int i = index_of(d);
+  if (job.bssplit[i].size() > 1) return false;
+  return job.bsrange[i].min == 0 || job.bsrange[i].min == job.bsrange[i].max;
+}
+
+class Findings {
+ public:
+  Findings(const JobSpec& job, std::vector<Problem>& out) : job_(job), out_(out) {}
+  void error(const std::string& option, std::string message) { add(Problem::Severity::kError, option, std::move(message)); }
+  void warning(const std::string& option, std::string message) {
+    add(Problem::Severity::kWarning, option, std::move(message));
+  }
+
+ private:
+  void add(Problem::Severity severity, const std::string& option, std::string message) {
+    Problem p;
+    p.severity = severity;
+    const auto it = job_.option_pos.find(option);
+    p.where = it != job_.option_pos.end() ? it->second : job_.where;
+    p.option = option;
+    p.message = std::move(message);
+    out_.push_back(std::move(p));
+  }
+  const JobSpec& job_;
+  std::vector<Problem>& out_;
+};
+
+void check_chunk(const JobSpec& job, Findings& f) {
+  const std::uint32_t chunk = verify_chunk_size(job);
+  const Direction d = header_direction(job);
+  if (chunk == 0) {
+    f.error("verify", fmt::format("verify with variable {} block sizes needs verify_interval (a size that divides all "
+                                  "of them)", direction_name(d)));
+    return;
+  }
+  const std::string option = job.verify_interval ? "verify_interval" : "bs";
+  if (job.verify != VerifyKind::kPattern && chunk < kVerifyHeaderBytes) {
+    f.error(option, fmt::format("verify: {} bytes per verify header is less than the header ({} bytes)", chunk,
+                                kVerifyHeaderBytes));
+  }
+  for (std::uint64_t size : sizes_of(job, d)) {
+    if (size % chunk != 0) {
+      f.error(option, fmt::format("verify_interval={} must divide every {} block size and alignment ({} does not)",
+                                  chunk, direction_name(d), size));
+      break;
+    }
+  }
+}
+
+void check_modes(const JobSpec& job, Findings& f) {
+  if (job.does_trims()) {
+    f.error("verify", "verify with trim workloads is not supported (fio's trim_* verification is not implemented)");
+  }
+  if (job.rw == RwMode::kRandRmw) f.error("verify", "verify with rw=randrmw is not supported");
+  if (job.ioengine == EngineKind::kNull) f.error("verify", "verify needs an engine that moves data, not ioengine=null");
+  if (job.verify == VerifyKind::kPattern && job.verify_pattern.empty()) {
+    f.error("verify", "verify=pattern needs verify_pattern (0x hex bytes or a quoted string)");
+  }
+  if (job.verify_only) {
+    if (!job.does_writes()) {
+      f.error("verify_only", fmt::format("verify_only replays the job's writes, and rw={} has none (a read job with "
+                                         "verify= checks every read without it)", rw_mode_name(job.rw)));
+    }
+    if (job.time_based) f.error("verify_only", "verify_only cannot replay a time_based job's writes");
+    if (!job.randrepeat) f.error("verify_only", "verify_only needs randrepeat=1 to replay the writes of the earlier run");
+    return;
+  }
+  if (!job.does_writes()) return;  // a read job checks every read against the headers it finds
+  if (job.time_based && job.do_verify && job.verify_backlog == 0) {
+    f.warning("verify", "time_based job: no verify phase after the writes (as in fio); use verify_backlog=N to "
+                        "verify during the run");
+  }
+  if (job.norandommap && job.is_random() && job.iodepth > 1) {
+    f.warning("norandommap", "verify with norandommap and iodepth > 1: two writes of one block in flight at once "
+                             "may complete in either order and be reported as a lost write");
+  }
+}
+
+}  // namespace
+
+std::uint32_t verify_chunk_size(const JobSpec& job) noexcept {
+  if (job.verify_interval != 0) return job.verify_interval;
+  const Direction d = header_direction(job);
+  if (!fixed_block_size(job, d)) return 0;
+  const int i = index_of(d);
+  std::uint64_t bs = job.bs[i];
+  if (!job.bssplit[i].empty()) bs = job.bssplit[i].front().size;
+  else if (job.bsrange[i].min != 0) bs = job.bsrange[i].min;
+  return bs > UINT32_MAX ? 0 : static_cast<std::uint32_t>(bs);
+}
+
+void validate_verify(const JobSpec& job, std::vector<Problem>& out) {
+  Findings f(job, out);
+  if (job.verify == VerifyKind::kNone) {
+    for (const char* option : {"verify_only", "verify_backlog", "verify_interval", "verify_fatal"}) {
+      if (job.given_options.count(option)) f.warning(option, fmt::format("{} has no effect without verify=", option));
+    }
+    return;
+  }
+  check_modes(job, f);
+  check_chunk(job, f);
+}
+
+}  // namespace sluice

@@ -1,0 +1,77 @@
+#include "report/logs/hist_log.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace sluice {
+
+std::unique_ptr<HistLog> HistLog::create(const JobSpec& job, int lognum) {
+  if (job.write_hist_log.empty()) return nullptr;
+  return std::make_unique<HistLog>(job, lognum);
+}
+
+HistLog::HistLog(const JobSpec& job, int lognum)
+    : shared_(!job.per_job_logs),
+      window_ns_(static_cast<std::uint64_t>(job.log_hist_msec) * 1'000'000ull),
+      next_ns_(window_ns_),
+      issued_{job.does_reads(), job.does_writes(), job.does_trims()} {
+  for (int d = 0; d < kNumDirections; ++d) {
+    const std::uint64_t bs = job.bsrange[d].max != 0 ? job.bsrange[d].max : job.bs[d];
+    block_size_[d] = bs;
+  }
+  file_ = open_fio_log(fio_log_path(job.write_hist_log, "clat_hist", lognum, job.per_job_logs), shared_);
+  line_.reserve(8 * kFioBins);
+}
+
+HistLog::~HistLog() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+void HistLog::write_windows(std::uint64_t t_ns, const PerDirection<DirectionStats>& dirs) {
+  // One line per direction for the window that just ended (idle windows in between are skipped, as fio).
+  const std::uint64_t end_ns = t_ns - t_ns % window_ns_;
+  for (int d = 0; d < kNumDirections; ++d) {
+    if (issued_[d]) write_line(end_ns / 1'000'000ull, d, dirs[d].clat.histogram);
+  }
+  while (next_ns_ <= t_ns) next_ns_ += window_ns_;
+}
+
+void HistLog::write_line(std::uint64_t time_ms, int d, const LatencyHistogram& now) {
+  LatencyHistogram& before = before_[d];
+  line_.clear();
+  fmt::format_to(std::back_inserter(line_), "{}, {}, {}", time_ms, d, block_size_[d]);
+  std::uint64_t tail = 0;
+  for (int b = 0; b < LatencyHistogram::kNumBuckets; ++b) {
+    const std::uint64_t delta = now.count_at(b) - before.count_at(b);
+    if (b < kFioBins - 1) {
+      fmt::format_to(std::back_inserter(line_), ", {}", delta);
+    } else {
+      tail += delta;
+    }
+  }
+  fmt::format_to(std::back_inserter(line_), ", {}\n", tail);
+  before = now;
+  std::fwrite(line_.data(), 1, line_.size(), file_);
+}
+
+void HistLog::finish(std::uint64_t t_ns, const PerDirection<DirectionStats>& dirs) {
+  if (file_ == nullptr) return;
+  for (int d = 0; d < kNumDirections; ++d) {
+    if (!issued_[d]) continue;
+    const LatencyHistogram& now = dirs[d].clat.histogram;
+    // Rounded up and at least 1 ms: fiologparser_hist.py cannot weigh a window that ends at time 0.
+    const std::uint64_t time_ms = std::max<std::uint64_t>(1, (t_ns + 999'999) / 1'000'000ull);
+    if (window_ns_ == 0 || now.total() != before_[d].total()) write_line(time_ms, d, now);
+  }
+  const bool failed = std::ferror(file_) != 0;
+  std::fclose(file_);
+  file_ = nullptr;
+  if (failed) throw IoError("writing the histogram log failed", EIO);
+}
+
+}  // namespace sluice

@@ -1,0 +1,179 @@
+// fio-format per-io logs. Two modes, as fio: without log_avg_msec every io is one line in each log; with
+// it, each log gets one line per window and direction. Unlike fio's, averaged iops and bw lines are the
+// true rate over a window aligned on the job's measured start, and a window in which a direction the job
+// issues did nothing is logged as 0 instead of being skipped.
+#include "report/logs/job_logs.h"
+
+#include <array>
+#include <cmath>
+
+#include "report/logs/log_file.h"
+#include "report/logs/log_naming.h"
+
+namespace sluice {
+namespace {
+
+constexpr std::uint64_t kNsPerMs = 1'000'000;
+constexpr std::uint64_t kNsPerSec = 1'000'000'000;
+
+// Per-io bw as fio 3.33 writes it: the io's bytes over its completion latency, in bytes per millisecond.
+std::uint64_t per_io_bw(std::uint32_t bytes, std::uint64_t clat_ns) noexcept {
+  return static_cast<std::uint64_t>(bytes) * 1'000'000 / (clat_ns == 0 ? 1 : clat_ns);
+}
+
+std::uint64_t rate_per_second(double amount, std::uint64_t span_ns) noexcept {
+  return static_cast<std::uint64_t>(std::llround(amount * static_cast<double>(kNsPerSec) / static_cast<double>(span_ns)));
+}
+
+// fio's engines record slat only when an io is queued and completes later; sluice's async engines do that.
+bool engine_has_slat(EngineKind engine) noexcept {
+  return engine == EngineKind::kLibaio || engine == EngineKind::kIoUring;
+}
+
+struct WindowSums {
+  std::uint64_t ios = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t lat_ns = 0;
+  std::uint64_t clat_ns = 0;
+  std::uint64_t slat_ns = 0;
+};
+
+class FioJobLogs final : public JobLogs {
+ public:
+  FioJobLogs(const JobSpec& job, int jobnum);
+  void record(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns, std::uint64_t slat_ns,
+              std::uint32_t bytes, std::uint64_t offset) noexcept override;
+  void finish(std::uint64_t t_ns) override;
+
+ private:
+  using File = std::unique_ptr<LogFile>;
+
+  File open(const std::string& prefix, const char* kind, int jobnum) const;
+  void record_one(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns,
+                  std::uint64_t slat_ns, std::uint32_t bytes, std::uint64_t offset) noexcept;
+  void advance_to(std::uint64_t t_ns) noexcept;
+  void emit_window(std::uint64_t time_ms, std::uint64_t span_ns) noexcept;
+
+  bool with_offset_;
+  bool per_job_;  // per_job_logs: one file per clone (else one shared file per log kind)
+  bool log_slat_;
+  std::uint64_t avg_ns_;
+  File lat_, clat_, slat_, bw_, iops_;
+  std::array<bool, kNumDirections> issued_{};  // directions the job issues: idle windows log 0 for them
+  std::uint64_t window_start_ns_ = 0;
+  std::array<WindowSums, kNumDirections> window_{};
+};
+
+FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
+    : with_offset_(job.log_offset),
+      per_job_(job.per_job_logs),
+      log_slat_(engine_has_slat(job.ioengine)),
+      avg_ns_(static_cast<std::uint64_t>(job.log_avg_msec) * kNsPerMs) {
+  if (!job.write_lat_log.empty()) {
+    lat_ = open(job.write_lat_log, "lat", jobnum);
+    clat_ = open(job.write_lat_log, "clat", jobnum);
+    slat_ = open(job.write_lat_log, "slat", jobnum);  // fio creates it even when the engine has no slat
+  }
+  if (!job.write_bw_log.empty()) bw_ = open(job.write_bw_log, "bw", jobnum);
+  if (!job.write_iops_log.empty()) iops_ = open(job.write_iops_log, "iops", jobnum);
+  issued_ = {job.does_reads(), job.does_writes(), job.does_trims()};
+}
+
+FioJobLogs::File FioJobLogs::open(const std::string& prefix, const char* kind, int jobnum) const {
+  return std::make_unique<LogFile>(fio_log_path(prefix, kind, jobnum, per_job_), with_offset_, !per_job_);
+}
+
+void FioJobLogs::record(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns,
+                        std::uint64_t slat_ns, std::uint32_t bytes, std::uint64_t offset) noexcept {
+  if (avg_ns_ == 0) return record_one(d, t_ns, lat_ns, clat_ns, slat_ns, bytes, offset);
+  if (t_ns >= window_start_ns_ + avg_ns_) advance_to(t_ns);
+  WindowSums& sums = window_[static_cast<std::size_t>(index_of(d))];
+  sums.ios++;
+  sums.bytes += bytes;
+  sums.lat_ns += lat_ns;
+  sums.clat_ns += clat_ns;
+  sums.slat_ns += slat_ns;
+}
+
+void FioJobLogs::record_one(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns,
+                            std::uint64_t slat_ns, std::uint32_t bytes, std::uint64_t offset) noexcept {
+  LogLine line{.time_ms = t_ns / kNsPerMs, .value = 0, .ddir = index_of(d), .block_size = bytes, .offset = offset};
+  if (lat_) {
+    line.value = lat_ns;
+    lat_->append(line);
+    line.value = clat_ns;
+    clat_->append(line);
+    if (log_slat_) {
+      line.value = slat_ns;
+      slat_->append(line);
+    }
+  }
+  if (bw_) {
+    line.value = per_io_bw(bytes, clat_ns);
+    bw_->append(line);
+  }
+  if (iops_) {
+    line.value = 1;
+    iops_->append(line);
+  }
+}
+
+// Closes the current window and every idle one before the window holding t_ns.
+void FioJobLogs::advance_to(std::uint64_t t_ns) noexcept {
+  while (t_ns >= window_start_ns_ + avg_ns_) {
+    window_start_ns_ += avg_ns_;
+    emit_window(window_start_ns_ / kNsPerMs, avg_ns_);
+  }
+}
+
+// Averaged lines have block size 0 and offset 0, as fio's.
+void FioJobLogs::emit_window(std::uint64_t time_ms, std::uint64_t span_ns) noexcept {
+  for (int i = 0; i < kNumDirections; ++i) {
+    WindowSums& sums = window_[static_cast<std::size_t>(i)];
+    const LogLine base{.time_ms = time_ms, .value = 0, .ddir = i, .block_size = 0, .offset = 0};
+    if (lat_ && sums.ios > 0) {
+      LogLine line = base;
+      line.value = sums.lat_ns / sums.ios;
+      lat_->append(line);
+      line.value = sums.clat_ns / sums.ios;
+      clat_->append(line);
+      if (log_slat_) {
+        line.value = sums.slat_ns / sums.ios;
+        slat_->append(line);
+      }
+    }
+    if (sums.ios > 0 || issued_[static_cast<std::size_t>(i)]) {
+      LogLine line = base;
+      if (iops_) {
+        line.value = rate_per_second(static_cast<double>(sums.ios), span_ns);
+        iops_->append(line);
+      }
+      if (bw_) {
+        line.value = rate_per_second(static_cast<double>(sums.bytes) / 1024.0, span_ns);
+        bw_->append(line);
+      }
+    }
+    sums = WindowSums{};
+  }
+}
+
+void FioJobLogs::finish(std::uint64_t t_ns) {
+  if (avg_ns_ != 0) {
+    if (t_ns >= window_start_ns_ + avg_ns_) advance_to(t_ns);
+    // The last, partial window: logged when it spans at least a millisecond (rates over less are noise).
+    const std::uint64_t span_ns = t_ns - window_start_ns_;
+    if (span_ns >= kNsPerMs) emit_window(t_ns / kNsPerMs, span_ns);
+  }
+  for (File* file : {&lat_, &clat_, &slat_, &bw_, &iops_}) {
+    if (*file) (*file)->close();
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<JobLogs> JobLogs::create(const JobSpec& job, int jobnum) {
+  if (job.write_lat_log.empty() && job.write_bw_log.empty() && job.write_iops_log.empty()) return nullptr;
+  return std::make_unique<FioJobLogs>(job, jobnum);
+}
+
+}  // namespace sluice

@@ -1,0 +1,172 @@
+// Laying out files before a job measures: create what is missing and write real random data (never holes,
+// never zeros) up to the size the job needs, in large sequential writes, O_DIRECT where allowed.
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <new>
+
+#include "targets/target_file.h"
+#include "targets/target_internal.h"
+
+namespace sluice {
+
+namespace detail {
+
+std::uint64_t block_device_size(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw UserError("cannot open " + path + " to read its size: " + std::strerror(errno));
+  std::uint64_t bytes = 0;
+  int rc = ioctl(fd, BLKGETSIZE64, &bytes);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0) throw UserError("cannot read the size of " + path + " (BLKGETSIZE64): " + std::strerror(err));
+  return bytes;
+}
+
+}  // namespace detail
+
+namespace {
+
+constexpr std::size_t kChunk = 4u << 20;                 // bytes per layout write
+constexpr std::uint64_t kProgressEvery = 64ull << 20;    // the contract: at least this often
+constexpr std::uint64_t kDirectAlign = 4096;
+
+struct FreeDeleter {
+  void operator()(void* p) const noexcept { free(p); }
+};
+
+// splitmix64: fast, and its output does not compress or deduplicate (each chunk is fresh).
+void fill_random(std::uint64_t* words, std::size_t count, std::uint64_t& state) noexcept {
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    words[i] = z ^ (z >> 31);
+  }
+}
+
+[[noreturn]] void throw_write_error(const std::string& path, std::uint64_t offset, int err) {
+  throw IoError("laying out " + path + " failed at offset " + std::to_string(offset) + ": " + std::strerror(err),
+                err);
+}
+
+// Reserves [from, to) when the job asks; a filesystem that cannot is not an error (data is written anyway).
+void preallocate(int fd, const std::string& path, FallocateMode mode, std::uint64_t from, std::uint64_t to) {
+  if (mode == FallocateMode::kNone) return;
+  int flags = mode == FallocateMode::kKeep ? FALLOC_FL_KEEP_SIZE : 0;
+  if (fallocate(fd, flags, static_cast<off_t>(from), static_cast<off_t>(to - from)) != 0 && errno == ENOSPC) {
+    // Reserve fails before the first write would: report it the same way.
+    throw IoError("not enough space to lay out " + path + " (" + std::to_string(to - from) +
+                      " bytes at offset " + std::to_string(from) + "): " + std::strerror(ENOSPC),
+                  ENOSPC);
+  }
+}
+
+void set_direct(int fd, bool on) noexcept {
+  int flags = fcntl(fd, F_GETFL);
+  fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT));
+}
+
+// Writes random data over [from, to) of fd. When fd is O_DIRECT, aligned pieces go direct and an unaligned
+// head or tail goes through the page cache (O_DIRECT toggled with fcntl).
+void write_random(int fd, const std::string& path, std::uint64_t from, std::uint64_t to,
+                  const LayoutProgress& progress, std::uint64_t seed) {
+  void* raw = nullptr;
+  if (posix_memalign(&raw, kDirectAlign, kChunk) != 0) throw std::bad_alloc();
+  std::unique_ptr<void, FreeDeleter> buffer(raw);
+  auto* words = static_cast<std::uint64_t*>(raw);
+  const bool can_direct = (fcntl(fd, F_GETFL) & O_DIRECT) != 0;
+  bool direct = can_direct;
+  std::uint64_t next_report = from + kProgressEvery;
+  for (std::uint64_t pos = from; pos < to;) {
+    std::size_t length = to - pos < kChunk ? static_cast<std::size_t>(to - pos) : kChunk;
+    bool aligned = pos % kDirectAlign == 0;
+    if (!aligned) {
+      length = std::min<std::size_t>(length, kDirectAlign - pos % kDirectAlign);
+    } else if (length > kDirectAlign) {
+      length -= length % kDirectAlign;
+    }
+    bool want_direct = can_direct && aligned && length % kDirectAlign == 0;
+    if (want_direct != direct) {
+      set_direct(fd, want_direct);
+      direct = want_direct;
+    }
+    fill_random(words, (length + 7) / 8, seed);
+    ssize_t n = pwrite(fd, raw, length, static_cast<off_t>(pos));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_write_error(path, pos, errno);
+    if (n == 0) throw_write_error(path, pos, ENOSPC);
+    pos += static_cast<std::uint64_t>(n);
+    if (progress && (pos >= next_report || pos == to)) {
+      progress(path, pos - from, to - from);
+      next_report = pos + kProgressEvery;
+    }
+  }
+  if (fdatasync(fd) != 0) throw_write_error(path, to, errno);
+}
+
+// Lays out one regular file; returns true when it created it. On failure, undoes what it did (a created
+// file is removed, an extended file is cut back to its old size) and rethrows.
+bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, std::uint64_t seed) {
+  int fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
+  if (fd < 0 && errno == EINVAL) fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  bool created = fd >= 0;
+  if (!created && errno == EEXIST) {
+    fd = ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC | O_DIRECT);
+    if (fd < 0 && errno == EINVAL) fd = ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC);
+  }
+  if (fd < 0) throw IoError("cannot create " + t.path + ": " + std::strerror(errno), errno);
+  struct stat st {};
+  fstat(fd, &st);
+  auto old_size = static_cast<std::uint64_t>(st.st_size);
+  try {
+    if (old_size < t.size) {
+      preallocate(fd, t.path, job.fallocate, old_size, t.size);
+      write_random(fd, t.path, old_size, t.size, progress, seed);
+    }
+  } catch (...) {
+    if (created) {
+      ::unlink(t.path.c_str());
+    } else if (ftruncate(fd, static_cast<off_t>(old_size)) != 0) {
+      // The original error matters more; the file keeps the partial tail.
+    }
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
+  return created;
+}
+
+}  // namespace
+
+void prepare_targets(std::vector<TargetFile>& targets, const JobSpec& job, const LayoutProgress& progress) {
+  std::vector<TargetFile*> created_now;
+  try {
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      TargetFile& t = targets[i];
+      if (t.is_block_device) continue;  // devices are never laid out
+      struct stat st {};
+      if (::stat(t.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) continue;  // character devices, fifos
+      if (lay_out(t, job, progress, job.randseed * 0x100000001b3ull + i)) {
+        t.created_by_sluice = true;
+        created_now.push_back(&t);
+      }
+    }
+  } catch (...) {
+    for (TargetFile* t : created_now) {
+      ::unlink(t->path.c_str());
+      t->created_by_sluice = false;
+    }
+    throw;
+  }
+}
+
+}  // namespace sluice

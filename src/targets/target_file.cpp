@@ -1,0 +1,151 @@
+// Resolving a job's files and sizes (fio semantics), opening and closing them.
+#include "targets/target_file.h"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <algorithm>
+
+#include "targets/target_internal.h"
+
+namespace sluice {
+namespace {
+
+std::string join_path(const std::string& dir, const std::string& name) {
+  if (dir.empty() || name.starts_with('/')) return name;
+  return dir.ends_with('/') ? dir + name : dir + "/" + name;
+}
+
+void check_directory(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) {
+    throw UserError("directory " + dir + " does not exist (" + std::strerror(errno) + ")");
+  }
+  if (!S_ISDIR(st.st_mode)) throw UserError("directory " + dir + " is not a directory");
+}
+
+std::vector<std::string> target_paths(const JobSpec& job, int jobnum) {
+  if (!job.directory.empty()) check_directory(job.directory);
+  std::vector<std::string> paths;
+  if (!job.filenames.empty()) {
+    for (const std::string& name : job.filenames) paths.push_back(join_path(job.directory, name));
+    return paths;
+  }
+  std::string dir = job.directory.empty() ? "." : job.directory;
+  std::uint32_t count = job.nrfiles == 0 ? 1 : job.nrfiles;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    paths.push_back(join_path(dir, job.name + "." + std::to_string(jobnum) + "." + std::to_string(i)));
+  }
+  return paths;
+}
+
+std::uint64_t percent_of(double percent, std::uint64_t whole) {
+  return static_cast<std::uint64_t>(std::floor(static_cast<double>(whole) * percent / 100.0));
+}
+
+// Existing size of the file or device at `path`, or nullopt when it does not exist.
+std::optional<std::uint64_t> existing_size(const std::string& path, bool& is_block) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return std::nullopt;
+    throw UserError("cannot access " + path + ": " + std::strerror(errno));
+  }
+  if (S_ISDIR(st.st_mode)) throw UserError(path + " is a directory; a file or block device is needed");
+  is_block = S_ISBLK(st.st_mode);
+  if (!is_block) return static_cast<std::uint64_t>(st.st_size);
+  return detail::block_device_size(path);
+}
+
+// The bytes of I/O region each file gets when the job gives a size; 0 when it does not.
+std::uint64_t planned_size(const JobSpec& job, std::size_t nfiles, std::optional<std::uint64_t> existing,
+                           const std::string& path) {
+  if (job.filesize > 0) return job.filesize;
+  if (job.size.percent > 0.0) {
+    if (!existing) throw UserError("--size is needed to create " + path + " (a percentage needs an existing file)");
+    return percent_of(job.size.percent, *existing);
+  }
+  if (job.size.bytes > 0) return job.size.bytes / nfiles;
+  if (!existing) throw UserError("--size is needed to create " + path);
+  return *existing;
+}
+
+TargetFile resolve_one(const JobSpec& job, const std::string& path, std::size_t nfiles) {
+  TargetFile t;
+  t.path = path;
+  std::optional<std::uint64_t> existing = existing_size(path, t.is_block_device);
+  std::uint64_t wanted = planned_size(job, nfiles, existing, path);
+  if (wanted == 0) throw UserError("the size of " + path + " is 0; give --size (or --filesize)");
+  std::uint64_t basis = existing ? *existing : wanted;  // what a percentage offset is a percentage of
+  t.region_start = job.offset.percent > 0.0 ? percent_of(job.offset.percent, basis) : job.offset.bytes;
+  // A device, or a file whose size the job derives from itself, cannot grow: the region ends at its end.
+  // Otherwise (like fio) the file is laid out up to offset + size when it is shorter.
+  bool fixed = t.is_block_device || (existing && job.filesize == 0 && job.size.bytes == 0);
+  if (fixed) {
+    if (t.region_start >= *existing) {
+      throw UserError("offset " + std::to_string(t.region_start) + " is beyond the end of " + path + " (" +
+                      std::to_string(*existing) + " bytes)");
+    }
+    t.region_length = std::min(wanted, *existing - t.region_start);
+  } else {
+    t.region_length = wanted;
+  }
+  t.size = t.is_block_device ? *existing : t.region_start + t.region_length;
+  return t;
+}
+
+}  // namespace
+
+std::vector<TargetFile> resolve_targets(const JobSpec& job, int jobnum) {
+  std::vector<std::string> paths = target_paths(job, jobnum);
+  std::vector<TargetFile> targets;
+  targets.reserve(paths.size());
+  for (const std::string& path : paths) targets.push_back(resolve_one(job, path, paths.size()));
+  return targets;
+}
+
+void open_targets(std::vector<TargetFile>& targets, const JobSpec& job) {
+  bool writes = job.does_writes() || job.does_trims();
+  int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+  if (job.direct) flags |= O_DIRECT;
+  if (job.sync == SyncMode::kSync) flags |= O_SYNC;
+  if (job.sync == SyncMode::kDsync) flags |= O_DSYNC;
+  for (TargetFile& t : targets) {
+    if (t.fd >= 0) continue;
+    int extra = 0;
+    if (writes && !t.is_block_device && ::access(t.path.c_str(), F_OK) != 0) extra = O_CREAT | O_EXCL;
+    int fd = ::open(t.path.c_str(), flags | extra, 0644);
+    if (fd < 0 && errno == EINVAL && job.direct) {
+      int err = errno;
+      close_targets(targets, false);
+      throw IoError("cannot open " + t.path + " with O_DIRECT: its filesystem does not support direct I/O "
+                    "(use --direct=0)", err);
+    }
+    if (fd < 0) {
+      int err = errno;
+      close_targets(targets, false);
+      throw IoError("cannot open " + t.path + ": " + std::strerror(err), err);
+    }
+    if (extra != 0) t.created_by_sluice = true;
+    t.fd = fd;
+  }
+}
+
+void close_targets(std::vector<TargetFile>& targets, bool unlink_created) noexcept {
+  for (TargetFile& t : targets) {
+    if (t.fd >= 0) ::close(t.fd);
+    t.fd = -1;
+    if (unlink_created && t.created_by_sluice && !t.is_block_device) {
+      ::unlink(t.path.c_str());
+      t.created_by_sluice = false;
+    }
+  }
+}
+
+}  // namespace sluice

@@ -1,0 +1,50 @@
+#pragma once
+// Targets: resolving a job's files (filename list, or directory + fio's "jobname.jobnum.filenum" names),
+// their sizes, opening them with the job's flags, laying them out before measuring, and cleanup.
+// Only files sluice created are ever unlinked or truncated.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "job/job_spec.h"
+
+namespace sluice {
+
+struct TargetFile {
+  std::string path;
+  bool is_block_device = false;
+  bool created_by_sluice = false;  // true when sluice created it in this run (may unlink it)
+  std::uint64_t size = 0;          // file size (or device size) the job uses
+  std::uint64_t region_start = 0;  // where the job's I/O region begins (offset option)
+  std::uint64_t region_length = 0; // bytes of the region
+  int fd = -1;
+};
+
+// Progress of a layout: bytes written so far of total.
+using LayoutProgress = std::function<void(const std::string& path, std::uint64_t done, std::uint64_t total)>;
+
+struct TargetOptions {
+  bool allow_destructive = false;  // --allow-destructive: writes to block devices with signatures allowed
+};
+
+// Resolves the files of one job clone (jobnum) without touching them. Throws UserError on bad paths
+// (non-existent directory, a directory where a file is needed, no size for a new file).
+std::vector<TargetFile> resolve_targets(const JobSpec& job, int jobnum);
+
+// Safety check before anything is written: for block devices, refuses (UserError naming the device and what
+// was found) when it or a partition is mounted or it carries a filesystem / partition table / RAID / LVM
+// signature, unless allow_destructive. Regular files pass. Call before prepare_targets for writing jobs.
+void check_write_safety(const TargetFile& target, const TargetOptions& options);
+
+// Creates missing files and lays them out with real random data (large sequential direct writes) so reads
+// never measure holes; extends files that are too short (when sluice may). Reports progress.
+void prepare_targets(std::vector<TargetFile>& targets, const JobSpec& job, const LayoutProgress& progress);
+
+// Opens every target with the job's flags (O_DIRECT for direct=1, O_SYNC/O_DSYNC for sync=...), filling fd.
+void open_targets(std::vector<TargetFile>& targets, const JobSpec& job);
+// Closes (fsync_on_close honoured by the caller before) and, when the job says unlink, removes the files
+// sluice created. Never throws.
+void close_targets(std::vector<TargetFile>& targets, bool unlink_created) noexcept;
+
+}  // namespace sluice

@@ -1,0 +1,111 @@
+// Parsing of fio's job-control, steady-state and log options (options_fio_control.cpp) and the run-level
+// overrides (run_overrides.cpp).
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+#include "job/option_table.h"
+#include "job/run_overrides.h"
+
+namespace sluice {
+namespace {
+
+JobSpec with(std::initializer_list<std::pair<const char*, const char*>> options) {
+  JobSpec job;
+  job.name = "j";
+  for (const auto& [name, value] : options) apply_option(job, name, value, SourcePos{});
+  return job;
+}
+
+TEST(FioControlOptions, SteadyStatePercentLimit) {
+  const JobSpec job = with({{"ss", "iops_slope:0.3%"}, {"ss_dur", "30"}, {"ss_ramp", "5s"}});
+  EXPECT_EQ(job.ss_criterion, SteadyStateCriterion::kIopsSlope);
+  EXPECT_DOUBLE_EQ(job.ss_limit, 0.3);
+  EXPECT_TRUE(job.ss_limit_is_percent);
+  EXPECT_EQ(job.ss_duration, std::chrono::seconds(30));
+  EXPECT_EQ(job.ss_ramp, std::chrono::seconds(5));
+}
+
+TEST(FioControlOptions, SteadyStateAbsoluteBwTakesASize) {
+  const JobSpec job = with({{"steadystate", "bw:1m"}});
+  EXPECT_EQ(job.ss_criterion, SteadyStateCriterion::kBw);
+  EXPECT_DOUBLE_EQ(job.ss_limit, 1048576.0);
+  EXPECT_FALSE(job.ss_limit_is_percent);
+}
+
+TEST(FioControlOptions, SteadyStateRejectsUnknownCriterion) {
+  EXPECT_THROW(with({{"ss", "lat:5%"}}), UserError);
+}
+
+TEST(FioControlOptions, FlowTakesNegativeWeights) {
+  EXPECT_EQ(with({{"flow", "-8"}}).flow, -8);
+  EXPECT_EQ(with({{"flow", "2"}, {"flow_id", "3"}}).flow_id, 3u);
+}
+
+TEST(FioControlOptions, PercentageRandomOneValueForAll) {
+  EXPECT_EQ(with({{"percentage_random", "30"}}).percentage_random, 30u);
+  EXPECT_EQ(with({{"percentage_random", "30,30"}}).percentage_random, 30u);
+  EXPECT_THROW(with({{"percentage_random", "30,50"}}), UserError);
+}
+
+TEST(FioControlOptions, FilenameFormatRefusesClientUid) {
+  EXPECT_EQ(with({{"filename_format", "$jobname.$filenum"}}).filename_format, "$jobname.$filenum");
+  EXPECT_THROW(with({{"filename_format", "f.$clientuid"}}), UserError);
+}
+
+TEST(FioControlOptions, UnifiedRwReportingChoices) {
+  EXPECT_TRUE(with({{"unified_rw_reporting", "1"}}).unified_rw_reporting);
+  EXPECT_TRUE(with({{"unified_rw_reporting", "both"}}).unified_rw_reporting);
+  EXPECT_FALSE(with({{"unified_rw_reporting", "none"}}).unified_rw_reporting);
+}
+
+TEST(FioControlOptions, MaxLatencyBareNumberIsMicroseconds) {
+  EXPECT_EQ(with({{"max_latency", "250"}}).max_latency, std::chrono::microseconds(250));
+}
+
+TEST(FioControlOptions, RateMinPerDirection) {
+  const JobSpec job = with({{"ratemin", ",1m"}, {"rate_iops_min", "100"}});
+  EXPECT_EQ(job.rate_min[0], 0u);
+  EXPECT_EQ(job.rate_min[1], 1048576u);
+  EXPECT_EQ(job.rate_iops_min[2], 100u);
+}
+
+TEST(FioControlOptions, EveryNewOptionHasHelp) {
+  for (const char* name : {"wait_for", "exitall", "flow", "flow_id", "flow_sleep", "max_latency", "rate_min",
+                           "rate_iops_min", "percentage_random", "random_generator", "filename_format",
+                           "offset_increment", "unified_rw_reporting", "disable_lat", "disable_clat",
+                           "disable_slat", "write_hist_log", "log_hist_msec", "per_job_logs", "steadystate",
+                           "ss_dur", "ss_ramp", "ss_interval"}) {
+    const OptionDef* def = find_option(name);
+    ASSERT_NE(def, nullptr) << name;
+    EXPECT_TRUE(def->supported) << name;
+    EXPECT_FALSE(def->help.empty()) << name;
+  }
+}
+
+TEST(RunOverrides, CapsSizeAndRuntime) {
+  RunOverrides overrides;
+  ASSERT_TRUE(parse_run_override("cap-size", "1m", overrides));
+  ASSERT_TRUE(parse_run_override("cap-runtime", "200ms", overrides));
+  ASSERT_TRUE(parse_run_override("override", "directory=/scratch", overrides));
+  std::vector<JobSpec> jobs = {with({{"size", "10g"}, {"runtime", "60"}}), with({{"size", "50%"}})};
+  apply_run_overrides(jobs, overrides);
+  EXPECT_EQ(jobs[0].size.bytes, 1048576u);
+  EXPECT_EQ(jobs[0].runtime, std::chrono::milliseconds(200));
+  EXPECT_EQ(jobs[1].size.bytes, 1048576u);
+  EXPECT_EQ(jobs[1].size.percent, 0.0);
+  EXPECT_EQ(jobs[1].runtime, std::chrono::milliseconds(200));  // size-based jobs stop by the cap too
+  EXPECT_EQ(jobs[0].directory, "/scratch");
+}
+
+TEST(RunOverrides, UnknownOptionSuggestsTheNearest) {
+  RunOverrides overrides;
+  try {
+    parse_run_override("override", "directry=/x", overrides);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("did you mean 'directory'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace sluice

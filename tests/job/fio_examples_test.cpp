@@ -1,0 +1,79 @@
+// Compatibility corpus: every job file of Debian's fio-examples must either parse, or be refused for an
+// option or engine that sluice does not support; never a crash, never an "unknown option" for an option fio
+// knows. Prints a table (the source of docs/fio-compatibility.md).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "job/job_file.h"
+
+namespace sluice {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kExamples = "/usr/share/doc/fio/examples";
+
+std::vector<std::string> example_files() {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(kExamples, ec)) {
+    if (entry.path().extension() == ".fio") files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The reason a file is refused: a message without the "file:line: " position.
+std::string reason_of(const std::string& message) {
+  const std::size_t fio = message.find(".fio:");
+  if (fio == std::string::npos) return message;
+  const std::size_t after = message.find(": ", fio);
+  return after == std::string::npos ? message : message.substr(after + 2);
+}
+
+bool is_unsupported(const std::string& message) { return message.find("not supported by sluice") != std::string::npos; }
+
+TEST(FioExamples, EveryExampleParsesOrNamesWhatIsUnsupported) {
+  const std::vector<std::string> files = example_files();
+  if (files.empty()) GTEST_SKIP() << kExamples << " is missing (Debian package fio-examples)";
+  JobFileSettings settings;
+  settings.expansion.system = SystemValues{4, 4096, 8192};  // the table must not depend on the machine
+  // The values the xnvme examples document in their headers; other variables stay unset (empty).
+  settings.expansion.env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "FIO_RW") return "randread";
+    if (name == "FIO_IODEPTH") return "1";
+    if (name == "FIO_BS") return "4k";
+    return std::nullopt;
+  };
+  int parsed = 0;
+  std::printf("| example | result |\n|---|---|\n");
+  for (const std::string& file : files) {
+    const std::string name = fs::path(file).filename().string();
+    try {
+      const auto jobs = parse_job_file(file, settings);
+      ++parsed;
+      std::printf("| %s | parses (%zu jobs) |\n", name.c_str(), jobs.size());
+    } catch (const JobFileError& e) {
+      std::vector<std::string> reasons;
+      for (const std::string& message : e.messages()) {
+        const std::string reason = reason_of(message);
+        if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) reasons.push_back(reason);
+      }
+      std::string joined;
+      for (const std::string& reason : reasons) joined += (joined.empty() ? "" : "; ") + reason;
+      std::printf("| %s | %s |\n", name.c_str(), joined.c_str());
+      for (const std::string& message : e.messages()) {
+        EXPECT_TRUE(is_unsupported(message)) << name << ": " << message;
+      }
+    }
+  }
+  std::printf("%d of %zu examples parse\n", parsed, files.size());
+  EXPECT_GT(parsed, 0);
+}
+
+}  // namespace
+}  // namespace sluice

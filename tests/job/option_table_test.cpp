@@ -1,0 +1,408 @@
+#include "job/option_table.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace sluice {
+namespace {
+
+using ::testing::HasSubstr;
+
+const SourcePos kCli{};
+const SourcePos kFile{"job.fio", 12};
+
+std::string error_of(JobSpec& job, std::string_view name, std::string_view value, const SourcePos& where = kCli) {
+  try {
+    apply_option(job, name, value, where);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string error_of(std::string_view name, std::string_view value, const SourcePos& where = kCli) {
+  JobSpec job;
+  return error_of(job, name, value, where);
+}
+
+JobSpec with(std::string_view name, std::string_view value) {
+  JobSpec job;
+  apply_option(job, name, value, kCli);
+  return job;
+}
+
+// ---- every entry
+
+TEST(OptionTable, EveryEntryHasHelpAndCategory) {
+  for (const OptionDef& def : option_table()) {
+    EXPECT_FALSE(def.help.empty()) << def.name;
+    EXPECT_FALSE(def.category.empty()) << def.name;
+    EXPECT_TRUE(def.apply) << def.name;
+  }
+}
+
+TEST(OptionTable, EveryDefaultParsesWithItsOwnApply) {
+  for (const OptionDef& def : option_table()) {
+    if (def.default_text.empty()) {
+      EXPECT_FALSE(def.reason.empty()) << def.name << " has no default and no reason";
+      continue;
+    }
+    JobSpec job;
+    EXPECT_NO_THROW(def.apply(job, def.default_text, kCli)) << def.name << "=" << def.default_text;
+  }
+}
+
+TEST(OptionTable, UnsupportedEntriesHaveAReason) {
+  for (const OptionDef& def : option_table()) {
+    if (!def.supported) {
+      EXPECT_FALSE(def.reason.empty()) << def.name;
+    }
+  }
+}
+
+TEST(OptionTable, NamesAndAliasesAreUnique) {
+  std::set<std::string> seen;
+  for (const OptionDef& def : option_table()) {
+    EXPECT_TRUE(seen.insert(def.name).second) << def.name;
+    for (const std::string& alias : def.aliases) EXPECT_TRUE(seen.insert(alias).second) << alias;
+  }
+}
+
+TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
+  JobSpec fresh;
+  JobSpec applied;
+  for (const OptionDef& def : option_table()) {
+    if (!def.default_text.empty() && def.supported) def.apply(applied, def.default_text, kCli);
+  }
+  EXPECT_EQ(applied.bs, fresh.bs);
+  EXPECT_EQ(applied.rw, fresh.rw);
+  EXPECT_EQ(applied.iodepth, fresh.iodepth);
+  EXPECT_EQ(applied.rwmixread, fresh.rwmixread);
+  EXPECT_EQ(applied.randseed, fresh.randseed);
+  EXPECT_EQ(applied.percentile_list, fresh.percentile_list);
+  EXPECT_EQ(applied.fallocate, fresh.fallocate);
+  EXPECT_EQ(applied.direct, fresh.direct);
+  EXPECT_EQ(applied.clat_percentiles, fresh.clat_percentiles);
+  EXPECT_EQ(applied.kb_base, fresh.kb_base);
+  EXPECT_EQ(applied.ioengine, fresh.ioengine);
+}
+
+TEST(OptionTable, ListsUnsupportedFioOptions) {
+  for (const char* name : {"verify_offset", "numa_cpu_nodes", "ioscheduler", "rate_cycle", "zonemode",
+                           "latency_target"}) {
+    const OptionDef* def = find_option(name);
+    ASSERT_NE(def, nullptr) << name;
+    EXPECT_FALSE(def->supported) << name;
+  }
+}
+
+// ---- lookup and suggestions
+
+TEST(FindOption, ByNameAndAlias) {
+  EXPECT_EQ(find_option("bs")->name, "bs");
+  EXPECT_EQ(find_option("blocksize")->name, "bs");
+  EXPECT_EQ(find_option("timeout")->name, "runtime");
+  EXPECT_EQ(find_option("iodepth_batch")->name, "iodepth_batch_submit");
+  EXPECT_EQ(find_option("iodepth_batch_complete")->name, "iodepth_batch_complete_min");
+  EXPECT_EQ(find_option("io_limit")->name, "io_size");
+  EXPECT_EQ(find_option("wait_for_previous")->name, "stonewall");
+  EXPECT_EQ(find_option("readwrite")->name, "rw");
+  EXPECT_EQ(find_option("nope"), nullptr);
+}
+
+TEST(NearestOption, SuggestsCloseNames) {
+  EXPECT_EQ(nearest_option("bsz"), "bs");
+  EXPECT_EQ(nearest_option("iodepht"), "iodepth");
+  EXPECT_EQ(nearest_option("runtim"), "runtime");
+  EXPECT_EQ(nearest_option("numjob"), "numjobs");
+  EXPECT_EQ(nearest_option("random_distributoin"), "random_distribution");
+}
+
+TEST(NearestOption, NothingWhenFar) { EXPECT_EQ(nearest_option("completelydifferent"), ""); }
+
+TEST(ApplyOption, UnknownOnCommandLineSuggests) {
+  EXPECT_EQ(error_of("bsz", "4k"), "--bsz=4k: unknown option; did you mean --bs?");
+}
+
+TEST(ApplyOption, UnknownInFileSuggests) {
+  EXPECT_EQ(error_of("bsz", "4k", kFile), "job.fio:12: unknown option 'bsz'; did you mean 'bs'?");
+}
+
+TEST(ApplyOption, UnsupportedIsRefusedByName) {
+  EXPECT_THAT(error_of("verify_offset", "4"), HasSubstr("--verify_offset=4: not supported by sluice yet ("));
+  EXPECT_THAT(error_of("numa_cpu_nodes", "0-3", kFile), HasSubstr("job.fio:12: numa_cpu_nodes=0-3: not supported"));
+}
+
+TEST(ApplyOption, RecordsGivenValueAndPosition) {
+  JobSpec job;
+  apply_option(job, "blocksize", "8k", kFile);
+  EXPECT_EQ(job.given_options.at("bs"), "8k");
+  EXPECT_EQ(job.option_pos.at("bs").line, 12);
+}
+
+TEST(ApplyOption, ValueMissingForNonFlag) {
+  EXPECT_EQ(error_of("iodepth", ""), "--iodepth: value missing; use --iodepth=VALUE");
+}
+
+// ---- value errors
+
+TEST(SizeErrors, CommandLineFormat) {
+  EXPECT_EQ(error_of("bs", "4q"), "--bs=4q: not a size; sizes look like 4k, 1m, 10%");
+}
+
+TEST(SizeErrors, FileFormat) {
+  EXPECT_EQ(error_of("bs", "4q", kFile), "job.fio:12: bs=4q: not a size; sizes look like 4k, 1m, 10%");
+}
+
+TEST(SizeErrors, ListQuotesTheWholeValue) {
+  EXPECT_EQ(error_of("bs", "4k,4q"), "--bs=4k,4q: not a size; sizes look like 4k, 1m, 10%");
+}
+
+TEST(ChoiceErrors, ListValuesAndSuggest) {
+  EXPECT_EQ(error_of("rw", "randwirte"),
+            "--rw=randwirte: not one of read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, "
+            "randrmw; did you mean 'randwrite'?");
+}
+
+TEST(RangeErrors, NameTheRange) {
+  EXPECT_EQ(error_of("iodepth", "0"), "--iodepth=0: out of range 1-65536");
+  EXPECT_EQ(error_of("rwmixread", "101"), "--rwmixread=101: out of range 0-100");
+}
+
+TEST(BoolErrors, SayWhatIsAccepted) { EXPECT_THAT(error_of("direct", "2"), HasSubstr("--direct=2: not a boolean")); }
+
+TEST(IoEngine, FioEngineNotInSluice) {
+  EXPECT_THAT(error_of("ioengine", "rbd"),
+              HasSubstr("ioengine=rbd is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, "
+                        "null)"));
+}
+
+TEST(IoEngine, TypoSuggests) { EXPECT_THAT(error_of("ioengine", "io_urin"), HasSubstr("did you mean 'io_uring'?")); }
+
+TEST(IoEngine, Supported) {
+  EXPECT_EQ(with("ioengine", "io_uring").ioengine, EngineKind::kIoUring);
+  EXPECT_EQ(with("ioengine", "libaio").ioengine, EngineKind::kLibaio);
+  EXPECT_EQ(with("ioengine", "null").ioengine, EngineKind::kNull);
+}
+
+// ---- per-option semantics
+
+TEST(Bs, SingleValueForAllDirections) {
+  EXPECT_EQ(with("bs", "64k").bs, (PerDirection<std::uint64_t>{65536, 65536, 65536}));
+}
+
+TEST(Bs, TwoValuesTrimFollowsWrite) {
+  EXPECT_EQ(with("bs", "4k,64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536}));
+}
+
+TEST(Bs, ThreeValues) { EXPECT_EQ(with("bs", "4k,64k,8k").bs, (PerDirection<std::uint64_t>{4096, 65536, 8192})); }
+
+TEST(Bs, LeadingCommaKeepsRead) { EXPECT_EQ(with("bs", ",64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536})); }
+
+TEST(Bs, TrailingCommaSetsOnlyThatDirection) {
+  EXPECT_EQ(with("bs", ",64k,").bs, (PerDirection<std::uint64_t>{4096, 65536, 4096}));
+}
+
+TEST(Bs, ZeroAndTooManyRejected) {
+  EXPECT_THAT(error_of("bs", "0"), HasSubstr("at least 1 byte"));
+  EXPECT_THAT(error_of("bs", "4k,4k,4k,4k"), HasSubstr("at most 3"));
+}
+
+TEST(KbBase, ChangesLaterSizes) {
+  JobSpec job;
+  apply_option(job, "kb_base", "1000", kCli);
+  apply_option(job, "bs", "4k", kCli);
+  EXPECT_EQ(job.bs[0], 4000u);
+  apply_option(job, "bs", "4KiB", kCli);
+  EXPECT_EQ(job.bs[0], 4096u);
+}
+
+TEST(KbBase, OnlyTwoValues) { EXPECT_THAT(error_of("kb_base", "1001"), HasSubstr("not one of 1000, 1024")); }
+
+TEST(Bsrange, DashAndColon) {
+  const JobSpec job = with("bsrange", "4k-64k,8k:16k");
+  EXPECT_EQ(job.bsrange[0].min, 4096u);
+  EXPECT_EQ(job.bsrange[0].max, 65536u);
+  EXPECT_EQ(job.bsrange[1].min, 8192u);
+  EXPECT_EQ(job.bsrange[2].max, 16384u);
+}
+
+TEST(Bsrange, MinAboveMaxRejected) { EXPECT_THAT(error_of("bsrange", "64k-4k"), HasSubstr("minimum is above")); }
+
+TEST(Bssplit, GivenPercentages) {
+  const JobSpec job = with("bssplit", "4k/50:64k/50");
+  ASSERT_EQ(job.bssplit[0].size(), 2u);
+  EXPECT_EQ(job.bssplit[0][1].size, 65536u);
+  EXPECT_DOUBLE_EQ(job.bssplit[0][1].percent, 50.0);
+  EXPECT_EQ(job.bssplit[2].size(), 2u);
+}
+
+TEST(Bssplit, BlanksShareTheRemainder) {
+  const JobSpec job = with("bssplit", "4k/40:8k:16k/");
+  ASSERT_EQ(job.bssplit[0].size(), 3u);
+  EXPECT_DOUBLE_EQ(job.bssplit[0][1].percent, 30.0);
+  EXPECT_DOUBLE_EQ(job.bssplit[0][2].percent, 30.0);
+}
+
+TEST(Bssplit, PerDirection) {
+  const JobSpec job = with("bssplit", "4k/100,64k/90:128k/10");
+  EXPECT_EQ(job.bssplit[0].size(), 1u);
+  EXPECT_EQ(job.bssplit[1].size(), 2u);
+  EXPECT_EQ(job.bssplit[2].size(), 2u);
+}
+
+TEST(Bssplit, OverfullRejected) { EXPECT_THAT(error_of("bssplit", "4k/80:8k/30"), HasSubstr("more than 100")); }
+
+TEST(Rw, SuffixSetsSequentialRun) {
+  const JobSpec job = with("rw", "randread:8");
+  EXPECT_EQ(job.rw, RwMode::kRandRead);
+  EXPECT_EQ(job.rw_sequential_run, 8u);
+}
+
+TEST(Rw, ReadwriteAliasesRw) {
+  EXPECT_EQ(with("rw", "readwrite").rw, RwMode::kReadWrite);
+  EXPECT_EQ(with("readwrite", "randrw").rw, RwMode::kRandRW);
+}
+
+TEST(Rw, BadSuffixRejected) { EXPECT_THAT(error_of("rw", "randread:x"), HasSubstr("':N' suffix")); }
+
+TEST(Rwmix, EachSetsTheOther) {
+  EXPECT_EQ(with("rwmixwrite", "30").rwmixread, 70u);
+  EXPECT_EQ(with("rwmixread", "30").rwmixread, 30u);
+}
+
+TEST(Filename, ColonSeparatedWithEscape) {
+  const JobSpec job = with("filename", "/dev/a:/tmp/b\\:c");
+  EXPECT_EQ(job.filenames, (std::vector<std::string>{"/dev/a", "/tmp/b:c"}));
+}
+
+TEST(Size, BytesOrPercent) {
+  EXPECT_EQ(with("size", "1g").size.bytes, 1ULL << 30);
+  EXPECT_DOUBLE_EQ(with("size", "10%").size.percent, 10.0);
+  EXPECT_DOUBLE_EQ(with("offset", "50%").offset.percent, 50.0);
+  EXPECT_THAT(error_of("size", "120%"), HasSubstr("percentage"));
+}
+
+TEST(Buffered, InvertsDirect) {
+  EXPECT_TRUE(with("buffered", "0").direct);
+  EXPECT_FALSE(with("buffered", "1").direct);
+}
+
+TEST(Flags, GivenAloneMeanTrue) {
+  EXPECT_TRUE(with("direct", "").direct);
+  EXPECT_TRUE(with("time_based", "").time_based);
+  EXPECT_TRUE(with("group_reporting", "").group_reporting);
+}
+
+TEST(Sync, Modes) {
+  EXPECT_EQ(with("sync", "1").sync, SyncMode::kSync);
+  EXPECT_EQ(with("sync", "dsync").sync, SyncMode::kDsync);
+  EXPECT_EQ(with("sync", "0").sync, SyncMode::kNone);
+}
+
+TEST(Durations, RuntimeSecondsThinktimeMicroseconds) {
+  EXPECT_EQ(with("runtime", "30").runtime, std::chrono::seconds(30));
+  EXPECT_EQ(with("timeout", "2m").runtime, std::chrono::minutes(2));
+  EXPECT_EQ(with("thinktime", "100").thinktime, std::chrono::microseconds(100));
+  EXPECT_TRUE(with("thinktime_spin", "10").thinktime_spin_set);
+  EXPECT_THAT(error_of("runtime", "ten"), HasSubstr("--runtime=ten: not a duration"));
+}
+
+TEST(Rate, PerDirection) {
+  EXPECT_EQ(with("rate", ",5m,").rate, (PerDirection<std::uint64_t>{0, 5u << 20, 0}));
+  EXPECT_EQ(with("rate_iops", "100,200").rate_iops, (PerDirection<std::uint64_t>{100, 200, 200}));
+}
+
+TEST(RandomDistribution, KindsAndDefaults) {
+  EXPECT_EQ(with("random_distribution", "zipf:1.2").random_distribution.kind, DistributionKind::kZipf);
+  EXPECT_DOUBLE_EQ(with("random_distribution", "zipf:1.2").random_distribution.parameter, 1.2);
+  EXPECT_DOUBLE_EQ(with("random_distribution", "zipf").random_distribution.parameter, 1.1);
+  EXPECT_DOUBLE_EQ(with("random_distribution", "pareto").random_distribution.parameter, 0.2);
+  EXPECT_DOUBLE_EQ(with("random_distribution", "normal:5").random_distribution.parameter, 5.0);
+}
+
+TEST(RandomDistribution, Ranges) {
+  EXPECT_THAT(error_of("random_distribution", "zipf:1"), HasSubstr("not 1.0"));
+  EXPECT_THAT(error_of("random_distribution", "pareto:1.5"), HasSubstr("between 0 and 1"));
+  EXPECT_THAT(error_of("random_distribution", "normal:100"), HasSubstr("up to (not including) 100"));
+  EXPECT_THAT(error_of("random_distribution", "zoned"), HasSubstr("not supported"));
+}
+
+TEST(PercentileList, ParsesAndLimits) {
+  EXPECT_EQ(with("percentile_list", "99:50").percentile_list, (std::vector<double>{50, 99}));
+  EXPECT_THAT(error_of("percentile_list", "50:101"), HasSubstr("from 0 to 100"));
+  EXPECT_THAT(error_of("percentile_list", "1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:19:20:21"),
+              HasSubstr("at most 20"));
+}
+
+TEST(ContinueOnError, FioValues) {
+  EXPECT_FALSE(with("continue_on_error", "none").continue_on_error);
+  EXPECT_FALSE(with("continue_on_error", "0").continue_on_error);
+  EXPECT_TRUE(with("continue_on_error", "io").continue_on_error);
+  EXPECT_TRUE(with("continue_on_error", "all").continue_on_error);
+}
+
+TEST(Fallocate, Modes) {
+  EXPECT_EQ(with("fallocate", "none").fallocate, FallocateMode::kNone);
+  EXPECT_EQ(with("fallocate", "1").fallocate, FallocateMode::kPosix);
+  EXPECT_EQ(with("fallocate", "keep").fallocate, FallocateMode::kKeep);
+}
+
+// ---- help
+
+TEST(Help, GroupsByCategory) {
+  const std::string help = render_options_help();
+  EXPECT_THAT(help, HasSubstr("workload options:"));
+  EXPECT_THAT(help, HasSubstr("bs (blocksize)"));
+  EXPECT_THAT(help, HasSubstr("KiB/MiB always mean powers of 1024"));
+}
+
+TEST(Help, OneOption) {
+  const std::string help = render_option_help("bs");
+  EXPECT_THAT(help, HasSubstr("aliases:  blocksize"));
+  EXPECT_THAT(help, HasSubstr("default:  4k"));
+}
+
+TEST(Help, UnknownOptionSuggests) {
+  EXPECT_THROW(render_option_help("bsz"), UserError);
+  try {
+    render_option_help("bsz");
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "unknown option 'bsz'; did you mean 'bs'?");
+  }
+}
+
+}  // namespace
+}  // namespace sluice
+
+namespace sluice {
+namespace {
+
+TEST(RwModifier, SequentialModeTakesAHoleSize) {
+  JobSpec job;
+  apply_option(job, "rw", "write:4k", SourcePos{});
+  EXPECT_EQ(job.rw, RwMode::kWrite);
+  EXPECT_EQ(job.rw_sequential_run, 4096u);
+}
+
+TEST(RwModifier, RandomModeTakesACount) {
+  JobSpec job;
+  apply_option(job, "rw", "randread:8", SourcePos{});
+  EXPECT_EQ(job.rw_sequential_run, 8u);
+  EXPECT_THROW(apply_option(job, "rw", "randread:4k", SourcePos{}), UserError);
+}
+
+TEST(RwModifier, BackwardsOffsetsOfARandomModeAreRefused) {
+  JobSpec job;
+  try {
+    apply_option(job, "rw", "randread:-8", SourcePos{});
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("backwards"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,60 @@
+// fio's io_uring engine options are parsed into JobSpec (no longer refused) and documented.
+#include <gtest/gtest.h>
+
+#include "job/option_table.h"
+
+namespace sluice {
+namespace {
+
+JobSpec with(std::string_view name, std::string_view value) {
+  JobSpec job;
+  apply_option(job, name, value, SourcePos{});
+  return job;
+}
+
+TEST(UringOptions, DefaultsRegisterFilesAndBuffersWithoutPolling) {
+  const JobSpec job;
+  EXPECT_TRUE(job.uring_registerfiles);
+  EXPECT_TRUE(job.uring_fixedbufs);
+  EXPECT_FALSE(job.uring_sqthread_poll);
+  EXPECT_EQ(job.uring_sqthread_poll_cpu, -1);
+  EXPECT_FALSE(job.uring_hipri);
+  EXPECT_TRUE(job.uring_nonvectored);
+  EXPECT_EQ(job.uring_force_async, 0u);
+}
+
+TEST(UringOptions, RegistrationTogglesMatchFiosDefaults) {
+  EXPECT_FALSE(with("registerfiles", "0").uring_registerfiles);
+  EXPECT_FALSE(with("fixedbufs", "0").uring_fixedbufs);
+  EXPECT_TRUE(with("fixedbufs", "1").uring_fixedbufs);
+}
+
+TEST(UringOptions, FlagsWithoutValueTurnOn) {
+  EXPECT_TRUE(with("sqthread_poll", "").uring_sqthread_poll);
+  EXPECT_TRUE(with("hipri", "").uring_hipri);
+}
+
+TEST(UringOptions, SqthreadPollCpuAndForceAsyncTakeNumbers) {
+  EXPECT_EQ(with("sqthread_poll_cpu", "1").uring_sqthread_poll_cpu, 1);
+  EXPECT_EQ(with("force_async", "4").uring_force_async, 4u);
+  EXPECT_THROW(with("sqthread_poll_cpu", "x"), UserError);
+}
+
+TEST(UringOptions, NonvectoredAcceptsFiosDetectValue) {
+  EXPECT_FALSE(with("nonvectored", "0").uring_nonvectored);
+  EXPECT_TRUE(with("nonvectored", "-1").uring_nonvectored);
+}
+
+TEST(UringOptions, EachHasHelpAndIsSupported) {
+  for (const char* name :
+       {"registerfiles", "fixedbufs", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored", "force_async"}) {
+    const OptionDef* def = find_option(name);
+    ASSERT_NE(def, nullptr) << name;
+    EXPECT_TRUE(def->supported) << name;
+    EXPECT_FALSE(def->help.empty()) << name;
+    EXPECT_NE(render_option_help(name).find("io_uring"), std::string::npos) << name;
+  }
+}
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,62 @@
+// Validation of the sluice extensions open_loop and rw=randrmw.
+#include <gtest/gtest.h>
+
+#include "job/option_table.h"
+#include "job/validate.h"
+
+namespace sluice {
+namespace {
+
+std::vector<Problem> errors_of(const JobSpec& job) {
+  std::vector<Problem> errors;
+  for (const Problem& p : validate(job)) {
+    if (p.severity == Problem::Severity::kError) errors.push_back(p);
+  }
+  return errors;
+}
+
+TEST(ValidateOpenLoop, WithoutARateIsAnErrorNamingTheOption) {
+  JobSpec job;
+  job.open_loop = true;
+  const std::vector<Problem> errors = errors_of(job);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].option, "open_loop");
+  EXPECT_NE(errors[0].message.find("rate_iops"), std::string::npos) << errors[0].message;
+}
+
+TEST(ValidateOpenLoop, ARateOfAnotherDirectionDoesNotCount) {
+  JobSpec job;
+  job.open_loop = true;
+  job.rw = RwMode::kRandRead;
+  job.rate_iops = {0, 1000, 0};
+  EXPECT_EQ(errors_of(job).size(), 1u);
+}
+
+TEST(ValidateOpenLoop, RateIopsOrRateIsEnough) {
+  JobSpec job;
+  job.open_loop = true;
+  job.rate_iops = {1000, 1000, 1000};
+  EXPECT_TRUE(errors_of(job).empty());
+  job.rate_iops = {0, 0, 0};
+  job.rate = {1 << 20, 0, 0};
+  EXPECT_TRUE(errors_of(job).empty());
+}
+
+TEST(ValidateOpenLoop, OptionParsesAsAFlag) {
+  JobSpec job;
+  apply_option(job, "open_loop", "", SourcePos{});
+  EXPECT_TRUE(job.open_loop);
+}
+
+TEST(RandRmwOption, ParsesAndIsRandomReadWrite) {
+  JobSpec job;
+  apply_option(job, "rw", "randrmw", SourcePos{});
+  EXPECT_EQ(job.rw, RwMode::kRandRmw);
+  EXPECT_TRUE(job.is_random());
+  EXPECT_TRUE(job.does_reads());
+  EXPECT_TRUE(job.does_writes());
+  EXPECT_EQ(rw_mode_name(job.rw), "randrmw");
+}
+
+}  // namespace
+}  // namespace sluice

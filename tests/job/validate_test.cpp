@@ -1,0 +1,167 @@
+#include "job/validate.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "job/option_table.h"
+
+namespace sluice {
+namespace {
+
+using ::testing::HasSubstr;
+using Severity = Problem::Severity;
+
+JobSpec job_with(const std::vector<std::pair<std::string, std::string>>& options) {
+  JobSpec job;
+  job.name = "t";
+  int line = 1;
+  for (const auto& [name, value] : options) apply_option(job, name, value, SourcePos{"job.fio", line++});
+  return job;
+}
+
+// The only problem about `option`, which must exist.
+Problem only_problem(const std::vector<Problem>& problems, const std::string& option) {
+  std::vector<Problem> matching;
+  for (const Problem& p : problems) {
+    if (p.option == option) matching.push_back(p);
+  }
+  EXPECT_EQ(matching.size(), 1u) << "problems about " << option;
+  return matching.empty() ? Problem{} : matching.front();
+}
+
+TEST(Validate, DefaultsAreClean) { EXPECT_TRUE(validate(JobSpec{}).empty()); }
+
+TEST(Validate, DirectNeedsSectorMultiples) {
+  const auto problems = validate(job_with({{"direct", "1"}, {"bs", "1000"}}));
+  const Problem p = only_problem(problems, "bs");
+  EXPECT_EQ(p.severity, Severity::kError);
+  EXPECT_EQ(p.message,
+            "bs=1000 with direct=1: O_DIRECT needs multiples of the logical block size (usually 512 or 4096)");
+  EXPECT_EQ(p.where.describe(), "job.fio:2");
+}
+
+TEST(Validate, DirectWithAlignedBsIsFine) { EXPECT_TRUE(validate(job_with({{"direct", "1"}, {"bs", "4k"}})).empty()); }
+
+TEST(Validate, DirectChecksBssplitSizes) {
+  const auto problems = validate(job_with({{"direct", "1"}, {"bssplit", "4k/50:1000/50"}}));
+  EXPECT_EQ(only_problem(problems, "bssplit").severity, Severity::kError);
+}
+
+TEST(Validate, ZeroBlockSize) {
+  JobSpec job;
+  job.bs = {0, 0, 0};
+  EXPECT_THAT(only_problem(validate(job), "bs").message, HasSubstr("bs=0"));
+}
+
+TEST(Validate, ZeroIodepthAndNumjobs) {
+  JobSpec job;
+  job.iodepth = 0;
+  job.numjobs = 0;
+  const auto problems = validate(job);
+  EXPECT_EQ(only_problem(problems, "iodepth").message, "iodepth=0: must be at least 1");
+  EXPECT_EQ(only_problem(problems, "numjobs").message, "numjobs=0: must be at least 1");
+}
+
+TEST(Validate, RwmixreadAboveHundred) {
+  JobSpec job;
+  job.rwmixread = 101;
+  EXPECT_EQ(only_problem(validate(job), "rwmixread").severity, Severity::kError);
+}
+
+TEST(Validate, TimeBasedNeedsRuntime) {
+  const Problem p = only_problem(validate(job_with({{"time_based", ""}})), "time_based");
+  EXPECT_EQ(p.severity, Severity::kError);
+  EXPECT_EQ(p.message, "time_based needs runtime");
+  EXPECT_EQ(p.where.describe(), "job.fio:1");
+}
+
+TEST(Validate, RampNotShorterThanRuntimeWarns) {
+  const auto problems = validate(job_with({{"time_based", "1"}, {"runtime", "10"}, {"ramp_time", "10"}}));
+  const Problem p = only_problem(problems, "ramp_time");
+  EXPECT_EQ(p.severity, Severity::kWarning);
+  EXPECT_THAT(p.message, HasSubstr("ramp_time=10 s is not shorter than runtime=10 s"));
+}
+
+TEST(Validate, NorandommapWithSequentialWarns) {
+  const Problem p = only_problem(validate(job_with({{"norandommap", "1"}})), "norandommap");
+  EXPECT_EQ(p.severity, Severity::kWarning);
+  EXPECT_THAT(p.message, HasSubstr("no effect with rw=read"));
+}
+
+TEST(Validate, PercentileOutOfRange) {
+  JobSpec job;
+  job.percentile_list = {50, 120};
+  EXPECT_EQ(only_problem(validate(job), "percentile_list").severity, Severity::kError);
+}
+
+TEST(Validate, BssplitMustSumToHundred) {
+  const Problem p = only_problem(validate(job_with({{"bssplit", "4k/50:8k/40"}})), "bssplit");
+  EXPECT_EQ(p.severity, Severity::kError);
+  EXPECT_EQ(p.message, "bssplit for reads: percentages add up to 90, not 100");
+}
+
+TEST(Validate, RateAndRateIopsOnSameDirection) {
+  const auto problems = validate(job_with({{"rw", "write"}, {"rate", ",10m,"}, {"rate_iops", ",100,"}}));
+  EXPECT_EQ(only_problem(problems, "rate_iops").message, "rate and rate_iops both limit writes; use one of them");
+}
+
+TEST(Validate, RateAndRateIopsOnDifferentDirectionsIsFine) {
+  EXPECT_TRUE(validate(job_with({{"rw", "rw"}, {"rate", "10m,0,0"}, {"rate_iops", "0,100,0"}})).empty());
+}
+
+TEST(Validate, TrimWithLibaioIsAnError) {
+  const Problem p = only_problem(validate(job_with({{"rw", "trim"}, {"ioengine", "libaio"}})), "ioengine");
+  EXPECT_EQ(p.severity, Severity::kError);
+  EXPECT_EQ(p.message, "rw=trim cannot be done with ioengine=libaio (trims work with psync, io_uring and null)");
+}
+
+TEST(Validate, TrimWithIoUringIsFine) {
+  EXPECT_TRUE(validate(job_with({{"rw", "randtrim"}, {"ioengine", "io_uring"}})).empty());
+}
+
+TEST(Validate, SyncEngineWithDepthWarns) {
+  const Problem p = only_problem(validate(job_with({{"iodepth", "32"}})), "iodepth");
+  EXPECT_EQ(p.severity, Severity::kWarning);
+  EXPECT_EQ(p.message,
+            "iodepth=32 has no effect with ioengine=psync (a synchronous engine keeps one io in flight per job); "
+            "use io_uring or libaio");
+}
+
+TEST(Validate, AsyncEngineWithDepthIsFine) {
+  EXPECT_TRUE(validate(job_with({{"ioengine", "io_uring"}, {"iodepth", "32"}})).empty());
+}
+
+TEST(Validate, ZeroBuffersConflictWithCompression) {
+  const auto problems = validate(job_with({{"zero_buffers", "1"}, {"buffer_compress_percentage", "50"}}));
+  EXPECT_EQ(only_problem(problems, "buffer_compress_percentage").severity, Severity::kError);
+}
+
+TEST(Validate, ProblemWithoutPositionUsesJobStart) {
+  JobSpec job;
+  job.where = SourcePos{"jobs.fio", 7};
+  job.iodepth = 0;
+  EXPECT_EQ(only_problem(validate(job), "iodepth").where.describe(), "jobs.fio:7");
+}
+
+TEST(Validate, FsyncOnReadOnlyJobWarns) {
+  const Problem p = only_problem(validate(job_with({{"fsync", "1"}})), "fsync");
+  EXPECT_EQ(p.severity, Severity::kWarning);
+  EXPECT_EQ(p.message, "fsync has no effect with rw=read (the job does not write); ignored");
+}
+
+TEST(Validate, BatchAboveDepthWarns) {
+  const auto problems =
+      validate(job_with({{"ioengine", "io_uring"}, {"iodepth", "8"}, {"iodepth_batch_submit", "16"}}));
+  EXPECT_EQ(only_problem(problems, "iodepth_batch_submit").severity, Severity::kWarning);
+}
+
+TEST(Validate, CompletionMinAboveMax) {
+  const auto problems = validate(job_with({{"ioengine", "io_uring"},
+                                           {"iodepth", "8"},
+                                           {"iodepth_batch_complete_min", "8"},
+                                           {"iodepth_batch_complete_max", "4"}}));
+  EXPECT_EQ(only_problem(problems, "iodepth_batch_complete_min").severity, Severity::kError);
+}
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,117 @@
+// The verify options: parsing (kinds, fio's pattern forms) and validation (chunk size, modes).
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "job/option_table.h"
+#include "job/validate.h"
+#include "job/validate_verify.h"
+
+namespace sluice {
+namespace {
+
+using ::testing::HasSubstr;
+
+JobSpec job_with(const std::vector<std::pair<std::string, std::string>>& options) {
+  JobSpec job;
+  job.name = "j";
+  for (const auto& [name, value] : options) apply_option(job, name, value, SourcePos{});
+  return job;
+}
+
+std::string apply_error(const std::string& name, const std::string& value) {
+  try {
+    job_with({{name, value}});
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::vector<std::string> errors_of(const JobSpec& job) {
+  std::vector<std::string> out;
+  for (const Problem& p : validate(job)) {
+    if (p.severity == Problem::Severity::kError) out.push_back(p.message);
+  }
+  return out;
+}
+
+bool any_contains(const std::vector<std::string>& messages, const std::string& text) {
+  return std::any_of(messages.begin(), messages.end(), [&](const std::string& m) { return m.find(text) != m.npos; });
+}
+
+TEST(VerifyOptions, KindsParse) {
+  EXPECT_EQ(job_with({{"verify", "crc32c"}}).verify, VerifyKind::kCrc32c);
+  EXPECT_EQ(job_with({{"verify", "crc32c-intel"}}).verify, VerifyKind::kCrc32c);
+  EXPECT_EQ(job_with({{"verify", "sha256"}}).verify, VerifyKind::kSha256);
+  EXPECT_EQ(job_with({{"verify", "0"}}).verify, VerifyKind::kNone);
+}
+
+TEST(VerifyOptions, OtherFioChecksumsAreRefusedWithAlternatives) {
+  EXPECT_THAT(apply_error("verify", "sha1"), HasSubstr("use crc32c, crc32, crc64, xxhash, md5 or sha256"));
+}
+
+TEST(VerifyOptions, HexPatternKeepsByteOrder) {
+  EXPECT_EQ(job_with({{"verify_pattern", "0xdeadbeef"}}).verify_pattern, std::string("\xde\xad\xbe\xef"));
+}
+
+TEST(VerifyOptions, QuotedAndHexPartsConcatenate) {
+  EXPECT_EQ(job_with({{"verify_pattern", "\"ab\"0x0a"}}).verify_pattern, std::string("ab\n"));
+}
+
+TEST(VerifyOptions, PatternAloneImpliesVerifyPattern) {
+  EXPECT_EQ(job_with({{"verify_pattern", "0xaa"}}).verify, VerifyKind::kPattern);
+  EXPECT_EQ(job_with({{"verify", "md5"}, {"verify_pattern", "0xaa"}}).verify, VerifyKind::kMd5);
+}
+
+TEST(VerifyOptions, OffsetInPatternIsRefused) { EXPECT_THAT(apply_error("verify_pattern", "%o"), HasSubstr("%o")); }
+
+TEST(VerifyValidate, WriteWithVerifyIsClean) {
+  EXPECT_TRUE(errors_of(job_with({{"rw", "randwrite"}, {"verify", "crc32c"}})).empty());
+}
+
+TEST(VerifyValidate, IntervalMustDivideBlockSize) {
+  EXPECT_TRUE(any_contains(errors_of(job_with({{"rw", "write"}, {"verify", "md5"}, {"verify_interval", "3k"}})),
+                           "must divide"));
+}
+
+TEST(VerifyValidate, IntervalMustHoldTheHeader) {
+  EXPECT_TRUE(any_contains(errors_of(job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "md5"}, {"verify_interval", "64"}})),
+                           "less than the header"));
+}
+
+TEST(VerifyValidate, VariableBlockSizesNeedInterval) {
+  EXPECT_TRUE(any_contains(errors_of(job_with({{"rw", "write"}, {"bsrange", "4k-16k"}, {"verify", "md5"}})),
+                           "needs verify_interval"));
+  EXPECT_TRUE(errors_of(job_with({{"rw", "write"}, {"bsrange", "4k-16k"}, {"verify", "md5"}, {"verify_interval", "4k"}}))
+                  .empty());
+}
+
+TEST(VerifyValidate, TrimIsRefused) {
+  EXPECT_TRUE(any_contains(errors_of(job_with({{"rw", "trim"}, {"verify", "md5"}})), "trim"));
+}
+
+TEST(VerifyValidate, VerifyOnlyNeedsWrites) {
+  EXPECT_TRUE(any_contains(errors_of(job_with({{"rw", "read"}, {"verify", "md5"}, {"verify_only", "1"}})),
+                           "verify_only replays the job's writes"));
+}
+
+TEST(VerifyValidate, ReadJobWithVerifyIsClean) {
+  EXPECT_TRUE(errors_of(job_with({{"rw", "randread"}, {"verify", "md5"}})).empty());
+}
+
+TEST(VerifyValidate, PatternKindNeedsPattern) {
+  EXPECT_TRUE(any_contains(errors_of(job_with({{"rw", "write"}, {"verify", "pattern"}})), "needs verify_pattern"));
+}
+
+TEST(VerifyValidate, ChunkIsIntervalElseWriteBlockSize) {
+  EXPECT_EQ(verify_chunk_size(job_with({{"rw", "write"}, {"bs", "4k,16k"}, {"verify", "md5"}})), 16384u);
+  EXPECT_EQ(verify_chunk_size(job_with({{"rw", "write"}, {"verify", "md5"}, {"verify_interval", "512"}})), 512u);
+}
+
+}  // namespace
+}  // namespace sluice

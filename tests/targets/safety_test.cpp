@@ -1,0 +1,26 @@
+#include <gtest/gtest.h>
+
+#include "targets/safety.h"
+#include "targets/target_file.h"
+#include "target_test_util.h"
+
+namespace sluice {
+namespace {
+
+TEST(DestructiveWriteHazard, RegularFileHasNone) {
+  testing::TempDir dir;
+  EXPECT_FALSE(destructive_write_hazard(dir.make_file("f", 4096)).has_value());
+}
+
+TEST(DestructiveWriteHazard, CharacterDeviceIsNotABlockDevice) {
+  EXPECT_FALSE(destructive_write_hazard("/dev/null").has_value());
+}
+
+TEST(CheckWriteSafety, RegularFilePasses) {
+  testing::TempDir dir;
+  TargetFile t{.path = dir.make_file("f", 4096)};
+  EXPECT_NO_THROW(check_write_safety(t, {}));
+}
+
+}  // namespace
+}  // namespace sluice
