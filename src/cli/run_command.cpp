@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "common/error.h"
+#include "method/lint.h"
 #include "run/runner.h"
 #include "run/stop_signal.h"
 #include "job/command_line.h"
@@ -87,16 +88,9 @@ int run_parsed(ParsedCommandLine& parsed) {
   const std::vector<JobSpec> jobs = all_jobs(parsed);
   if (jobs.empty()) throw UserError("no job given; try: sluice run --name=a --filename=FILE --size=1g --rw=randread");
 
-  std::vector<Problem> warnings;
-  bool failed = false;
-  for (const JobSpec& job : jobs) {
-    for (Problem& p : validate(job)) {
-      if (p.severity == Problem::Severity::kError) failed = true;
-      warnings.push_back(std::move(p));
-    }
-  }
+  std::vector<Problem> warnings = validate_all(jobs);
   print_warnings(warnings);
-  if (failed) return kExitError;
+  if (has_error(warnings)) return kExitError;
   if (parsed.parse_only) return kExitOk;
 
   RunnerOptions runner;
@@ -105,6 +99,7 @@ int run_parsed(ParsedCommandLine& parsed) {
   runner.status_line_forced = parsed.run.status_line_forced;
   if (parsed.run.status_interval) runner.status_interval = *parsed.run.status_interval;
   runner.series_interval = parsed.run.series_interval;
+  install_lint(runner);
   RunResult result = run_jobs(jobs, runner);
   for (Problem& p : warnings) result.warnings.push_back(std::move(p));
   write_outputs(result, parsed.run);

@@ -127,18 +127,6 @@ void apply_job_argument(JobSpec& job, const Argument& arg) {
   apply_option(job, arg.name, arg.value, SourcePos{});
 }
 
-// A log option given without a value ("--write_bw_log") is named after the job, which is only known once
-// --name is seen (globals come first).
-void name_unnamed_logs(JobSpec& job) {
-  const std::pair<const char*, std::string JobSpec::*> kLogs[] = {{"write_lat_log", &JobSpec::write_lat_log},
-                                                                  {"write_iops_log", &JobSpec::write_iops_log},
-                                                                  {"write_bw_log", &JobSpec::write_bw_log}};
-  for (const auto& [option, member] : kLogs) {
-    const auto it = job.given_options.find(option);
-    if (it != job.given_options.end() && it->second.empty()) job.*member = job.name;
-  }
-}
-
 bool is_option(std::string_view arg) { return arg.size() > 2 && arg.substr(0, 2) == "--"; }
 
 // fio applies kb_base before the sizes of the same job whatever their order; so does sluice: the scope's
@@ -204,7 +192,7 @@ ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args) {
     job.name = "sluice";
     out.jobs.push_back(std::move(job));
   }
-  for (JobSpec& job : out.jobs) name_unnamed_logs(job);
+  for (JobSpec& job : out.jobs) detail::name_unnamed_logs(job);
   return out;
 }
 

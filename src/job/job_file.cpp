@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "job/job_file_reader.h"
+#include "job/option_builders.h"
 #include "job/option_table.h"
 
 namespace sluice {
@@ -80,17 +81,6 @@ void apply_section(Scope& scope, const detail::RawSection& section, const Expans
   }
 }
 
-// A log option given as a bare flag is named after the job (as on the command line).
-void name_unnamed_logs(JobSpec& job) {
-  const std::pair<const char*, std::string JobSpec::*> kLogs[] = {{"write_lat_log", &JobSpec::write_lat_log},
-                                                                  {"write_iops_log", &JobSpec::write_iops_log},
-                                                                  {"write_bw_log", &JobSpec::write_bw_log}};
-  for (const auto& [option, member] : kLogs) {
-    const auto it = job.given_options.find(option);
-    if (it != job.given_options.end() && it->second.empty()) job.*member = job.name;
-  }
-}
-
 Scope command_line_scope(const JobFileSettings& settings) {
   Scope scope{settings.globals, {}};
   // given_options is ordered by name; kb_base first keeps the sizes' meaning on a replayed command line.
@@ -115,7 +105,7 @@ std::vector<FileJob> build_jobs(const std::vector<detail::RawSection>& sections,
     job.spec.name = section.name;
     job.spec.where = section.where;
     apply_section(job, section, settings.expansion, errors);
-    name_unnamed_logs(job.spec);
+    detail::name_unnamed_logs(job.spec);
     jobs.push_back(FileJob{std::move(job.spec), std::move(job.options)});
   }
   return jobs;

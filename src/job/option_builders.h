@@ -90,6 +90,10 @@ void add_verify_options(std::vector<OptionDef>& table);      // verify, verify_p
 void add_placement_options(std::vector<OptionDef>& table);   // cpus_allowed, prio, buffer_pattern, ...
 void add_uring_options(std::vector<OptionDef>& table);       // io_uring: registerfiles, sqthread_poll, hipri, ...
 
+// A log option given as a bare flag (write_lat_log with no prefix) is named after the job, once the job's
+// name is final; the command-line and job-file parsers call this after a job is complete.
+void name_unnamed_logs(JobSpec& job);
+
 // Levenshtein distance, for "did you mean".
 std::size_t edit_distance(std::string_view a, std::string_view b);
 // The candidate nearest to `word` within max(2, len/3) edits; "" when none is that close.

@@ -130,4 +130,14 @@ void add_report_options(std::vector<OptionDef>& table) {
   for (std::size_t i = first; i < table.size(); ++i) table[i].category = "report";
 }
 
+void name_unnamed_logs(JobSpec& job) {
+  const std::pair<const char*, std::string JobSpec::*> kLogs[] = {{"write_lat_log", &JobSpec::write_lat_log},
+                                                                  {"write_iops_log", &JobSpec::write_iops_log},
+                                                                  {"write_bw_log", &JobSpec::write_bw_log}};
+  for (const auto& [option, member] : kLogs) {
+    const auto it = job.given_options.find(option);
+    if (it != job.given_options.end() && it->second.empty()) job.*member = job.name;
+  }
+}
+
 }  // namespace sluice::detail

@@ -6,6 +6,7 @@
 
 #include "job/units.h"
 #include "job/validate_verify.h"
+#include "job/warning_codes.h"
 
 namespace sluice {
 namespace {
@@ -101,7 +102,7 @@ void check_engine(const JobSpec& job, Checker& check) {
   if (synchronous && job.iodepth > 1) {
     check.warning("iodepth", "iodepth=" + std::to_string(job.iodepth) + " has no effect with ioengine=" + engine +
                                  " (a synchronous engine keeps one io in flight per job); use io_uring or libaio");
-    check.set_last_code("sync-engine-iodepth");  // a methodology lint rule too (run/lint.h)
+    check.set_last_code(std::string(kLintSyncEngineIodepth));  // a methodology lint rule too (method/lint.h)
   }
   if (job.does_trims() &&
       (job.ioengine == EngineKind::kLibaio || job.ioengine == EngineKind::kSync || job.ioengine == EngineKind::kMmap)) {

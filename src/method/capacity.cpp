@@ -10,7 +10,7 @@
 
 #include "common/error.h"
 #include "method/capacity.h"
-#include "run/lint.h"
+#include "method/lint.h"
 #include "run/runner.h"
 #include "run/stop_signal.h"
 #include "stats/steady_state.h"
@@ -170,12 +170,12 @@ class PointRunner {
     options.status_line = false;
     options.series_interval = timing_.interval;
     options.capture_environment = first_;
-    options.lint = first_;
     // The lint block is printed once, by keep_lint, without the short-runtime findings: each segment is
     // short on purpose, and the steady-state test is the search's own.
     options.notice = [first = first_](const std::string& text) {
       if (first && text.rfind(kLintHeading, 0) != 0) std::fprintf(stderr, "%s\n", text.c_str());
     };
+    if (first_) install_lint(options);
     return options;
   }
 

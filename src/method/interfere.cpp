@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "observe/disk_stats.h"
 #include "observe/environment.h"
+#include "method/lint.h"
 #include "run/runner.h"
 #include "run/stop_signal.h"
 
@@ -81,6 +82,7 @@ PhaseResult run_phase(const InterfereOptions& o, const std::string& name, std::u
   ro.status_line = o.status_line;
   ro.capture_environment = false;
   ro.notice = [](const std::string&) {};
+  install_lint(ro);
   WritebackSampler sampler(device, std::chrono::seconds(1), o.proc_root, o.sys_root);
   sampler.start();
   PhaseResult p;

@@ -13,20 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "observe/vm_dirty_settings.h"
 #include "observe/writeback_sampler.h"
 
 namespace sluice {
-
-struct VmDirtySettings {
-  std::uint64_t dirty_ratio = 20;
-  std::uint64_t dirty_background_ratio = 10;
-  std::uint64_t dirty_bytes = 0;
-  std::uint64_t dirty_background_bytes = 0;
-  std::uint64_t dirty_expire_centisecs = 3000;
-};
-
-// Reads <proc_root>/sys/vm/dirty_*; fields that cannot be read keep their defaults.
-VmDirtySettings read_vm_dirty_settings(const std::string& proc_root = "/proc");
 
 struct DirtyLimits {
   std::uint64_t dirtyable_bytes = 0;

@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "engine/engine.h"
+#include "method/lint.h"
 #include "run/runner.h"
 #include "run/stop_signal.h"
 #include "job/units.h"
@@ -82,7 +83,7 @@ RunnerOptions runner_options(const PreconditionRequest& request, bool lint) {
   RunnerOptions options;
   options.allow_destructive = request.allow_destructive;
   options.status_line = request.status_line;
-  options.lint = lint;
+  if (lint) install_lint(options);
   return options;
 }
 

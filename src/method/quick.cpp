@@ -16,7 +16,7 @@
 #include "common/error.h"
 #include "engine/engine.h"
 #include "observe/environment.h"
-#include "run/lint.h"
+#include "method/lint.h"
 #include "run/runner.h"
 #include "run/stop_signal.h"
 #include "job/units.h"
@@ -243,6 +243,7 @@ void QuickDriver::run_fixed(QuickStep step, const char* key, std::string label, 
   runner.status_line = options_.status_line;
   runner.capture_environment = false;
   runner.notice = [this](const std::string& text) { notice(text); };
+  install_lint(runner);
   RunResult run = run_jobs({job}, runner);
   if (run.groups.empty()) return add_run(std::move(run));
   const JobResult merged = run.groups.front().aggregate();

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "run/lint.h"
+#include "method/lint.h"
 #include "job/units.h"
 
 namespace sluice {

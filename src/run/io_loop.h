@@ -21,7 +21,7 @@
 #include "workload/buffer_fill.h"
 #include "workload/io_pattern.h"
 #include "workload/rmw_chains.h"
-#include "workload/rng.h"
+#include "common/rng.h"
 
 namespace sluice {
 

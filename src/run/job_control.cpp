@@ -11,63 +11,6 @@
 #include "job/option_table.h"
 
 namespace sluice {
-namespace {
-
-std::string position_of(const JobSpec& job) {
-  const auto it = job.option_pos.find("wait_for");
-  const SourcePos& where = it != job.option_pos.end() ? it->second : job.where;
-  return where.file.empty() ? "" : where.describe() + ": ";
-}
-
-}  // namespace
-
-void check_job_control(const std::vector<JobSpec>& jobs) {
-  std::vector<std::string> earlier;
-  for (const JobSpec& job : jobs) {
-    if (!job.wait_for.empty()) {
-      if (job.wait_for == job.name) {
-        throw UserError(fmt::format("{}job {}: wait_for={}: a job cannot wait for itself", position_of(job), job.name,
-                                    job.wait_for));
-      }
-      if (std::find(earlier.begin(), earlier.end(), job.wait_for) == earlier.end()) {
-        std::string message = fmt::format("{}job {}: wait_for={}: no earlier job is named '{}'", position_of(job),
-                                          job.name, job.wait_for, job.wait_for);
-        const std::string nearest = detail::nearest_of(job.wait_for, earlier);
-        if (!nearest.empty()) message += fmt::format("; did you mean '{}'?", nearest);
-        throw UserError(message);
-      }
-    }
-    if (job.offset_increment != 0 && job.offset.percent > 0.0) {
-      throw UserError(fmt::format("job {}: offset_increment with a percentage offset is not supported", job.name));
-    }
-    earlier.push_back(job.name);
-  }
-}
-
-bool is_global_option(const JobSpec& job, const std::string& name) {
-  if (job.where.file.empty()) return false;
-  const auto it = job.option_pos.find(name);
-  if (it == job.option_pos.end()) return false;
-  const SourcePos& pos = it->second;
-  return pos.file.empty() || (pos.file == job.where.file && pos.line < job.where.line);
-}
-
-std::map<std::string, std::string> global_options_of(const JobSpec& job) {
-  std::map<std::string, std::string> out;
-  for (const auto& [name, value] : job.given_options) {
-    if (is_global_option(job, name)) out[name] = value;
-  }
-  return out;
-}
-
-std::map<std::string, std::string> own_options_of(const JobSpec& job) {
-  std::map<std::string, std::string> out;
-  for (const auto& [name, value] : job.given_options) {
-    if (!is_global_option(job, name)) out[name] = value;
-  }
-  return out;
-}
-
 std::string expand_filename_format(const std::string& format, const std::string& jobname, int jobnum, int filenum) {
   std::string out;
   for (std::size_t i = 0; i < format.size();) {

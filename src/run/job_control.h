@@ -5,7 +5,7 @@
 // done at planning (filename_format, offset_increment).
 //
 // Threads: one GroupControl per running group, shared by its workers. wait_turn() blocks (not on the io
-// path); finished() and stop_requested() are lock-free; FlowGroup::throttle() is one atomic add per io.
+// path); finished() and stop_requested() are lock-free; FlowGroup::ahead() is one atomic add per io.
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -20,20 +20,9 @@
 
 namespace sluice {
 
-// Throws UserError when a wait_for names no earlier job (with the nearest name), or names the job itself,
-// or when offset_increment is combined with a percentage offset.
-void check_job_control(const std::vector<JobSpec>& jobs);
-
 // Per clone: filename_format (when no filename is given) becomes the clone's file names; offset_increment
 // moves the clone's offset by jobnum * offset_increment.
 void apply_clone_options(JobInstance& instance);
-
-// fio's JSON splits a job's options into "global options" (from [global] sections, written once at the top)
-// and "job options" (its own section's). A job-file option set above the job's section in the same file
-// is global; a job given on the command line has no global options here.
-bool is_global_option(const JobSpec& job, const std::string& name);
-std::map<std::string, std::string> global_options_of(const JobSpec& job);
-std::map<std::string, std::string> own_options_of(const JobSpec& job);
 
 // "$jobname.$jobnum.$filenum" style expansion (fio's filename_format).
 std::string expand_filename_format(const std::string& format, const std::string& jobname, int jobnum, int filenum);

@@ -3,12 +3,16 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "job/validate.h"
 #include "run/job_control.h"
 
 namespace sluice {
 
 std::vector<GroupPlan> make_plan(const std::vector<JobSpec>& jobs, std::uint64_t time_seed) {
-  check_job_control(jobs);
+  // Callers validate first (validate_all); this keeps a library caller from running an impossible plan.
+  for (const Problem& p : validate_across_jobs(jobs)) {
+    if (p.severity == Problem::Severity::kError) throw UserError(p.where.describe() + ": " + p.message);
+  }
   std::vector<GroupPlan> groups;
   int lognum = 0;
   for (const JobSpec& job : jobs) {

@@ -13,8 +13,8 @@
 #include "common/error.h"
 #include "observe/disk_stats.h"
 #include "observe/environment.h"
+#include "job/option_scope.h"
 #include "run/job_control.h"
-#include "run/lint.h"
 #include "run/plan.h"
 #include "run/status_line.h"
 #include "run/stop_signal.h"
@@ -151,11 +151,16 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
   result.group_reporting = group.group_reporting;
   for (auto& w : prepared.workers) {
     const JobSpec& spec = w->instance().spec;
+    JobResult job = w->take_result();
     if (spec.fsync_on_close) {
-      for (const TargetFile& t : w->targets()) if (t.fd >= 0) ::fsync(t.fd);
+      // A failed fsync fails the job: its data may not be durable. The job's first error stays the one reported.
+      if (auto failure = fsync_targets(w->targets()); failure && job.error == 0) {
+        job.error = failure->error;
+        job.error_message = failure->message;
+      }
     }
     close_targets(w->targets(), spec.unlink);
-    result.jobs.push_back(w->take_result());
+    result.jobs.push_back(std::move(job));
   }
   return result;
 }
@@ -221,9 +226,10 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   }
   const std::vector<std::string> paths = all_paths(targets);
   if (options.capture_environment) result.environment = capture_environment(paths);
-  const LintNotice lint_notice = options.notice ? options.notice : LintNotice(default_notice);
-  if (options.lint) {
-    for (Problem& p : lint_plan(plan, targets, result.environment, lint_notice)) result.warnings.push_back(std::move(p));
+  if (options.before_run) {
+    for (Problem& p : options.before_run(RunPreview{plan, targets, result.environment})) {
+      result.warnings.push_back(std::move(p));
+    }
   }
   const std::vector<std::string> devices = devices_under(paths);
   std::vector<DiskCounters> before(devices.size());
@@ -236,8 +242,8 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
     result.groups.push_back(run_group(plan[g], prepared, options));
   }
   result.interrupted = stop_requested();
-  if (options.lint) {
-    for (Problem& p : lint_result(jobs, result, lint_notice)) result.warnings.push_back(std::move(p));
+  if (options.after_run) {
+    for (Problem& p : options.after_run(jobs, result)) result.warnings.push_back(std::move(p));
   }
 
   const std::uint64_t wall = monotonic_ns() - run_start;

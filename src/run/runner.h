@@ -9,10 +9,21 @@
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "job/job_spec.h"
+#include "run/plan.h"
 #include "stats/result.h"
+#include "targets/target_file.h"
 
 namespace sluice {
+
+// What a run is about to do, for checks before anything is written. Every reference outlives the call.
+struct RunPreview {
+  const std::vector<GroupPlan>& plan;
+  // targets[group][job in group]: the resolved files of each job (empty regions for the null engine).
+  const std::vector<std::vector<std::vector<TargetFile>>>& targets;
+  const nlohmann::json& environment;
+};
 
 struct RunnerOptions {
   bool allow_destructive = false;
@@ -23,8 +34,11 @@ struct RunnerOptions {
   bool capture_environment = true;
   // Called on progress of laying out files and for one-line notices ("laid out ..."); default: stderr.
   std::function<void(const std::string&)> notice;
-  // The methodology lint (run/lint.h): its warnings go to RunResult::warnings and, as one block, to notice.
-  bool lint = true;
+  // Checks of the run as a whole (the methodology lint of method/lint.h installs itself here). before_run is
+  // called once every target is resolved and the environment captured, before anything is laid out;
+  // after_run once the groups have run. What they return goes to RunResult::warnings.
+  std::function<std::vector<Problem>(const RunPreview&)> before_run;
+  std::function<std::vector<Problem>(const std::vector<JobSpec>&, const RunResult&)> after_run;
 };
 
 // Throws UserError for problems found before any I/O (bad target, unsafe device, engine unavailable).

@@ -9,6 +9,7 @@
 #include "run/io_loop.h"
 #include "run/stop_signal.h"
 #include "run/thread_placement.h"
+#include "job/option_scope.h"
 
 namespace sluice {
 

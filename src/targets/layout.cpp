@@ -13,6 +13,7 @@
 #include <memory>
 #include <new>
 
+#include "common/rng.h"
 #include "targets/target_file.h"
 #include "targets/target_internal.h"
 
@@ -43,16 +44,6 @@ struct FreeDeleter {
   void operator()(void* p) const noexcept { free(p); }
 };
 
-// splitmix64: fast, and its output does not compress or deduplicate (each chunk is fresh).
-void fill_random(std::uint64_t* words, std::size_t count, std::uint64_t& state) noexcept {
-  for (std::size_t i = 0; i < count; ++i) {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    words[i] = z ^ (z >> 31);
-  }
-}
-
 [[noreturn]] void throw_write_error(const std::string& path, std::uint64_t offset, int err) {
   throw IoError("laying out " + path + " failed at offset " + std::to_string(offset) + ": " + std::strerror(err),
                 err);
@@ -82,7 +73,7 @@ void write_random(int fd, const std::string& path, std::uint64_t from, std::uint
   void* raw = nullptr;
   if (posix_memalign(&raw, kDirectAlign, kChunk) != 0) throw std::bad_alloc();
   std::unique_ptr<void, FreeDeleter> buffer(raw);
-  auto* words = static_cast<std::uint64_t*>(raw);
+  Rng rng(seed);
   const bool can_direct = (fcntl(fd, F_GETFL) & O_DIRECT) != 0;
   bool direct = can_direct;
   std::uint64_t next_report = from + kProgressEvery;
@@ -99,7 +90,7 @@ void write_random(int fd, const std::string& path, std::uint64_t from, std::uint
       set_direct(fd, want_direct);
       direct = want_direct;
     }
-    fill_random(words, (length + 7) / 8, seed);
+    fill_random({static_cast<unsigned char*>(raw), length}, rng);
     ssize_t n = pwrite(fd, raw, length, static_cast<off_t>(pos));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw_write_error(path, pos, errno);

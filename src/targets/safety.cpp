@@ -4,108 +4,14 @@
 
 #include <blkid/blkid.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
+#include "observe/block_device_usage.h"
 #include "targets/target_file.h"
 
 namespace sluice {
 namespace {
-
-namespace fs = std::filesystem;
-
-struct BlockDev {
-  std::string path;   // "/dev/loop3" or, for a partition, "/dev/loop3p1"
-  dev_t dev = 0;
-  std::string label;  // "/dev/loop3p1 (partition of /dev/loop3)" or just the path
-};
-
-std::string dev_string(dev_t dev) { return std::to_string(major(dev)) + ":" + std::to_string(minor(dev)); }
-
-// The device itself and its partitions (from /sys/dev/block/M:m/<name>/partition).
-std::vector<BlockDev> device_and_partitions(const std::string& path, dev_t dev) {
-  std::vector<BlockDev> devs = {{path, dev, path}};
-  std::error_code ec;
-  fs::path sys = fs::path("/sys/dev/block") / dev_string(dev);
-  for (const auto& entry : fs::directory_iterator(sys, ec)) {
-    if (!fs::exists(entry.path() / "partition", ec)) continue;
-    std::ifstream in(entry.path() / "dev");
-    unsigned maj = 0, min = 0;
-    char colon = 0;
-    if (!(in >> maj >> colon >> min)) continue;
-    std::string part = "/dev/" + entry.path().filename().string();
-    devs.push_back({part, makedev(maj, min), part + " (partition of " + path + ")"});
-  }
-  return devs;
-}
-
-// Mountinfo's octal escapes ("\040" for a space) undone.
-std::string unescape(const std::string& s) {
-  auto octal = [](char c) { return c >= '0' && c <= '7'; };
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size() && octal(s[i + 1]) && octal(s[i + 2]) &&
-        octal(s[i + 3])) {
-      out += static_cast<char>((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
-      i += 3;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-bool same_device(const std::string& source, dev_t dev) {
-  struct stat st {};
-  return source.starts_with("/dev/") && ::stat(source.c_str(), &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == dev;
-}
-
-std::optional<std::string> mounted(const std::vector<BlockDev>& devs) {
-  std::ifstream in("/proc/self/mountinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    // id parent major:minor root mountpoint options... - fstype source superoptions
-    std::istringstream fields(line);
-    std::string id, parent, majmin, root, mountpoint, word;
-    fields >> id >> parent >> majmin >> root >> mountpoint;
-    while (fields >> word && word != "-") {}
-    std::string fstype, source;
-    fields >> fstype >> source;
-    for (const BlockDev& d : devs) {
-      if (majmin == dev_string(d.dev) || same_device(unescape(source), d.dev)) {
-        return d.label + " is mounted on " + unescape(mountpoint);
-      }
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> swap_in_use(const std::vector<BlockDev>& devs) {
-  std::ifstream in("/proc/swaps");
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::string source = unescape(line.substr(0, line.find_first_of(" \t")));
-    for (const BlockDev& d : devs) {
-      if (same_device(source, d.dev)) return d.label + " is in use as swap";
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> held(const std::vector<BlockDev>& devs) {
-  std::error_code ec;
-  for (const BlockDev& d : devs) {
-    for (const auto& holder : fs::directory_iterator(fs::path("/sys/dev/block") / dev_string(d.dev) / "holders", ec)) {
-      return d.label + " is held by /dev/" + holder.path().filename().string() + " (md / device-mapper)";
-    }
-  }
-  return std::nullopt;
-}
 
 std::optional<std::string> signature(const std::string& path) {
   blkid_probe probe = blkid_new_probe_from_filename(path.c_str());
@@ -139,13 +45,13 @@ std::optional<std::string> signature(const std::string& path) {
 
 }  // namespace
 
-std::optional<std::string> destructive_write_hazard(const std::string& path) {
+std::optional<std::string> destructive_write_hazard(const std::string& path, const SystemRoots& roots) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) return std::nullopt;
-  std::vector<BlockDev> devs = device_and_partitions(path, st.st_rdev);
-  if (auto why = mounted(devs)) return why;
-  if (auto why = swap_in_use(devs)) return why;
-  if (auto why = held(devs)) return why;
+  const std::vector<BlockDeviceNode> nodes = device_and_partitions(path, st.st_rdev, roots);
+  if (auto why = mounted_node(nodes, roots)) return why;
+  if (auto why = swap_node(nodes, roots)) return why;
+  if (auto why = held_node(nodes, roots)) return why;
   return signature(path);
 }
 

@@ -148,4 +148,14 @@ void close_targets(std::vector<TargetFile>& targets, bool unlink_created) noexce
   }
 }
 
+std::optional<TargetFailure> fsync_targets(const std::vector<TargetFile>& targets) {
+  std::optional<TargetFailure> first;
+  for (const TargetFile& t : targets) {
+    if (t.fd < 0 || ::fsync(t.fd) == 0) continue;
+    const int err = errno;
+    if (!first) first = TargetFailure{err, "fsync of " + t.path + " on close failed (fsync_on_close): " + std::strerror(err)};
+  }
+  return first;
+}
+
 }  // namespace sluice

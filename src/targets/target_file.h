@@ -4,6 +4,7 @@
 // Only files sluice created are ever unlinked or truncated.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,5 +47,13 @@ void open_targets(std::vector<TargetFile>& targets, const JobSpec& job);
 // Closes (fsync_on_close honoured by the caller before) and, when the job says unlink, removes the files
 // sluice created. Never throws.
 void close_targets(std::vector<TargetFile>& targets, bool unlink_created) noexcept;
+
+// A failed operation on a target: errno and "fsync of PATH on close failed (fsync_on_close): reason".
+struct TargetFailure {
+  int error = 0;
+  std::string message;
+};
+// fsyncs every open target (fsync_on_close); the first failure, or nullopt when all succeeded.
+std::optional<TargetFailure> fsync_targets(const std::vector<TargetFile>& targets);
 
 }  // namespace sluice

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "job/job_spec.h"
-#include "workload/rng.h"
+#include "common/rng.h"
 
 namespace sluice {
 

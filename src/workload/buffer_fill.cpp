@@ -8,17 +8,6 @@ namespace sluice {
 namespace {
 constexpr std::size_t kCompressChunk = 4096;
 
-void fill_random(unsigned char* data, std::size_t length, Rng& rng) noexcept {
-  std::size_t i = 0;
-  for (; i + 8 <= length; i += 8) {
-    const std::uint64_t word = rng.next();
-    std::memcpy(data + i, &word, 8);
-  }
-  if (i < length) {
-    const std::uint64_t word = rng.next();
-    std::memcpy(data + i, &word, length - i);
-  }
-}
 }  // namespace
 
 BufferFillPolicy BufferFillPolicy::from_job(const JobSpec& job) {
@@ -44,7 +33,7 @@ void fill_buffer(void* data, std::size_t length, const BufferFillPolicy& policy,
   auto* bytes = static_cast<unsigned char*>(data);
   switch (policy.content) {
     case BufferContent::kZero: std::memset(bytes, 0, length); return;
-    case BufferContent::kRandom: fill_random(bytes, length, rng); return;
+    case BufferContent::kRandom: fill_random({bytes, length}, rng); return;
     case BufferContent::kPattern: {
       const std::size_t n = policy.pattern.size();
       if (n == 0) {
@@ -62,7 +51,7 @@ void fill_buffer(void* data, std::size_t length, const BufferFillPolicy& policy,
       for (std::size_t at = 0; at < length; at += kCompressChunk) {
         const std::size_t chunk = std::min(kCompressChunk, length - at);
         const std::size_t random_part = chunk - chunk * percent / 100;
-        fill_random(bytes + at, random_part, rng);
+        fill_random({bytes + at, random_part}, rng);
         std::memset(bytes + at + random_part, 0, chunk - random_part);
       }
       return;

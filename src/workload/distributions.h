@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "job/job_spec.h"
-#include "workload/rng.h"
+#include "common/rng.h"
 
 namespace sluice {
 

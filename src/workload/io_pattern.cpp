@@ -26,16 +26,13 @@
 #include "workload/block_size_chooser.h"
 #include "workload/distributions.h"
 #include "workload/random_map.h"
-#include "workload/rng.h"
+#include "common/rng.h"
 
 namespace sluice {
 
 namespace {
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) noexcept {
-  std::uint64_t z = seed ^ (stream * 0xd1b54a32d192ed03ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  return mix64(seed ^ (stream * 0xd1b54a32d192ed03ull));
 }
 }  // namespace
 

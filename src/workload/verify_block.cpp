@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "workload/rng.h"
+#include "common/rng.h"
 
 namespace sluice {
 namespace {
@@ -33,17 +33,9 @@ void fill_pattern(unsigned char* out, std::size_t length, const std::string& pat
   }
 }
 
-void fill_random(unsigned char* out, std::size_t length, std::uint64_t seed) noexcept {
+void fill_seeded(unsigned char* out, std::size_t length, std::uint64_t seed) noexcept {
   Rng rng(seed);
-  std::size_t pos = 0;
-  for (; pos + 8 <= length; pos += 8) {
-    const std::uint64_t word = rng.next();
-    std::memcpy(out + pos, &word, 8);
-  }
-  if (pos < length) {
-    const std::uint64_t word = rng.next();
-    std::memcpy(out + pos, &word, length - pos);
-  }
+  fill_random({out, length}, rng);
 }
 
 std::string hex_bytes(const unsigned char* p, std::size_t n) {
@@ -79,7 +71,7 @@ VerifyFailure failure_of(VerifyDiagnosis d, const VerifyFormat& format, const Ch
 std::vector<unsigned char> expected_data(const VerifyFormat& format, std::uint64_t seed, std::size_t length) {
   std::vector<unsigned char> data(length);
   if (!format.pattern.empty()) fill_pattern(data.data(), length, format.pattern);
-  else fill_random(data.data(), length, seed);
+  else fill_seeded(data.data(), length, seed);
   return data;
 }
 
@@ -95,11 +87,8 @@ std::optional<VerifyFailure> check_pattern_chunk(const unsigned char* p, const V
 }  // namespace
 
 std::uint64_t chunk_seed(std::uint64_t job_seed, int file_index, std::uint64_t offset, std::uint64_t generation) noexcept {
-  std::uint64_t z = job_seed ^ (offset * 0x9e3779b97f4a7c15ull) ^ (generation << 48) ^
-                    (static_cast<std::uint64_t>(file_index) << 32) ^ generation;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  return mix64(job_seed ^ (offset * kGolden) ^ (generation << 48) ^ (static_cast<std::uint64_t>(file_index) << 32) ^
+               generation);
 }
 
 void encode_header(const VerifyHeader& h, void* out) noexcept {
@@ -149,7 +138,7 @@ void fill_chunk(void* out, const VerifyFormat& format, const ChunkExpectation& e
   unsigned char* data = p + kVerifyHeaderSize;
   const std::size_t data_length = format.chunk - kVerifyHeaderSize;
   if (!format.pattern.empty()) fill_pattern(data, data_length, format.pattern);
-  else fill_random(data, data_length, expect.seed);
+  else fill_seeded(data, data_length, expect.seed);
   VerifyHeader h;
   h.kind = format.kind;
   h.length = format.chunk;

@@ -42,6 +42,22 @@ TEST(CliErrors, UnknownOptionSuggestsTheNearest) {
                        "--sizee=1m: unknown option; did you mean --size?");
 }
 
+TEST(CliErrors, ParseOnlyFindsAWaitForThatNamesNoJobWithFileAndLine) {
+  TempDir dir;
+  const std::string job = dir.file("jobs.fio");
+  std::ofstream(job) << "[global]\nioengine=null\nsize=1m\n\n[writer]\nrw=write\n\n[reader]\nrw=read\nwait_for=writr\n";
+  expect_pre_run_error(run_binary({"run", "--parse-only", job}),
+                       job + ":10: job reader: wait_for=writr: no earlier job is named 'writr'; did you mean 'writer'?");
+}
+
+TEST(CliErrors, ParseOnlyAcceptsAWaitForThatNamesAnEarlierJob) {
+  TempDir dir;
+  const std::string job = dir.file("jobs.fio");
+  std::ofstream(job) << "[global]\nioengine=null\nsize=1m\n\n[writer]\nrw=write\n\n[reader]\nrw=read\nwait_for=writer\n";
+  const RunOutput r = run_binary({"run", "--parse-only", job});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+}
+
 TEST(CliErrors, UnknownEngineNamesTheValue) {
   const RunOutput r = run_binary({"run", "--name=a", "--ioengine=nul", "--size=1m"});
   expect_pre_run_error(r, "nul");

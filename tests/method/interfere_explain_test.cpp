@@ -48,16 +48,6 @@ TEST(DirtyLimits, BackgroundNotBelowLimitIsHalved) {
   EXPECT_EQ(d.background_bytes, 5 * kMiB);
 }
 
-TEST(DirtyLimits, ReadsVmSettingsFromProcRoot) {
-  testing::TempDir dir;
-  std::filesystem::create_directories(dir.file("proc/sys/vm"));
-  std::ofstream(dir.file("proc/sys/vm/dirty_ratio")) << "30\n";
-  std::ofstream(dir.file("proc/sys/vm/dirty_bytes")) << "0\n";
-  const VmDirtySettings vm = read_vm_dirty_settings(dir.file("proc"));
-  EXPECT_EQ(vm.dirty_ratio, 30u);
-  EXPECT_EQ(vm.dirty_background_ratio, 10u);  // missing file: default
-}
-
 TEST(Explain, LimitsInSecondsOfDeviceWriting) {
   ExplainInput in;
   in.limits = resolve_dirty_limits(memory_of_mib(800, 100, 100), VmDirtySettings{});

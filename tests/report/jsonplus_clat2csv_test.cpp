@@ -11,27 +11,12 @@
 
 #include "report/reporters.h"
 #include "report_test_support.h"
+#include "support/temp_dir.h"
 
 namespace sluice {
 namespace {
 
 constexpr const char* kScript = "/usr/bin/fio_jsonplus_clat2csv";
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "sluice-report-XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 int run_shell(const std::string& command) {
   const int status = std::system(command.c_str());
@@ -41,7 +26,7 @@ int run_shell(const std::string& command) {
 TEST(JsonPlusClat2Csv, FiosScriptReadsAndValidatesOurBins) {
   if (access(kScript, X_OK) != 0) GTEST_SKIP() << kScript << " not installed (Debian package fio)";
   if (run_shell("python3 -c 'import six' >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3-six missing";
-  TempDir dir;
+  testing::TempDir dir;
   ASSERT_FALSE(dir.path().empty());
   RunResult run = test::make_run({test::make_job("a", 2000, 1000), test::make_job("b", 0, 300)});
   const std::string json_path = dir.path() + "/out.json";
@@ -57,7 +42,7 @@ TEST(JsonPlusClat2Csv, FiosScriptReadsAndValidatesOurBins) {
 TEST(JsonPlusClat2Csv, CsvRowsCoverEveryBin) {
   if (access(kScript, X_OK) != 0) GTEST_SKIP() << kScript << " not installed (Debian package fio)";
   if (run_shell("python3 -c 'import six' >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3-six missing";
-  TempDir dir;
+  testing::TempDir dir;
   ASSERT_FALSE(dir.path().empty());
   JobResult job = test::make_job("a", 100, 0);
   job.settings.lat_percentiles = false;

@@ -40,22 +40,10 @@ const JobResult& job_named(const RunResult& r, const std::string& name) {
   throw std::runtime_error("no job " + name);
 }
 
-TEST(JobControl, WaitForUnknownNameSuggestsTheNearest) {
-  JobSpec first = null_job("writer");
-  JobSpec second = null_job("reader");
-  second.wait_for = "writr";
-  try {
-    check_job_control({first, second});
-    FAIL() << "expected a UserError";
-  } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("did you mean 'writer'"), std::string::npos) << e.what();
-  }
-}
-
-TEST(JobControl, WaitForMustNameAnEarlierJob) {
+TEST(JobControl, PlanningRefusesAWaitForThatNamesNoEarlierJob) {
   JobSpec first = null_job("a");
   first.wait_for = "b";
-  EXPECT_THROW(check_job_control({first, null_job("b")}), UserError);
+  EXPECT_THROW(make_plan({first, null_job("b")}, 1), UserError);
 }
 
 TEST(JobControl, WaitForStartsAfterTheWaiteeEnds) {
@@ -211,15 +199,6 @@ TEST(JobControl, PercentageRandomMixesSequentialIos) {
   const int half = sequential_steps(50);
   EXPECT_GT(half, 400);
   EXPECT_LT(half, 600);
-}
-
-TEST(JobControl, OptionsAboveTheSectionAreGlobal) {
-  JobSpec job = null_job("j");
-  job.where = {"a.fio", 10};
-  job.given_options = {{"bs", "8k"}, {"rw", "read"}};
-  job.option_pos = {{"bs", {"a.fio", 2}}, {"rw", {"a.fio", 11}}};
-  EXPECT_EQ(global_options_of(job), (std::map<std::string, std::string>{{"bs", "8k"}}));
-  EXPECT_EQ(own_options_of(job), (std::map<std::string, std::string>{{"rw", "read"}}));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace sluice::testing {
@@ -22,6 +23,12 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
   const std::string& path() const { return path_; }
   std::string file(const std::string& name) const { return path_ + "/" + name; }
+  // Creates a file of `bytes` bytes of 'x'; returns its path.
+  std::string make_file(const std::string& name, std::size_t bytes) const {
+    std::ofstream out(file(name), std::ios::binary);
+    out << std::string(bytes, 'x');
+    return file(name);
+  }
 
  private:
   std::string path_;

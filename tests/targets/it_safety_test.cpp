@@ -11,7 +11,7 @@
 #include "targets/safety.h"
 #include "targets/target_file.h"
 #include "support/loop_device.h"
-#include "target_test_util.h"
+#include "support/temp_dir.h"
 
 namespace sluice {
 namespace {

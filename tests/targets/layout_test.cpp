@@ -11,7 +11,7 @@
 #include <set>
 
 #include "targets/target_file.h"
-#include "target_test_util.h"
+#include "support/temp_dir.h"
 
 namespace sluice {
 namespace {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "targets/target_file.h"
-#include "target_test_util.h"
+#include "support/temp_dir.h"
 
 namespace sluice {
 namespace {

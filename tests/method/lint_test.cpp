@@ -1,5 +1,5 @@
 // The methodology lint on synthetic jobs and facts, and its probe of holes on real files.
-#include "run/lint.h"
+#include "method/lint.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -5,8 +5,9 @@
 // tests drive them with synthetic jobs and facts; gather_target_facts and facts_from_environment collect
 // the facts of a real run.
 //
-// A sync engine asked for iodepth > 1 is checked by validate() (spec/validate.cpp, code
-// kLintSyncEngineIodepth), so that --parse-only shows it too; the lint does not repeat it.
+// A sync engine asked for iodepth > 1 is checked by validate() (job/validate.cpp, code
+// kLintSyncEngineIodepth), so that --parse-only shows it too; the lint does not repeat it. The codes live in
+// job/warning_codes.h for that reason.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -19,19 +20,14 @@
 
 #include "common/error.h"
 #include "run/plan.h"
+#include "run/runner.h"
 #include "job/job_spec.h"
+#include "job/warning_codes.h"
 #include "stats/result.h"
 #include "targets/target_file.h"
 
 namespace sluice {
 
-inline constexpr std::string_view kLintSmallTestArea = "small-test-area";
-inline constexpr std::string_view kLintBufferedIo = "buffered-io";
-inline constexpr std::string_view kLintUnwrittenReads = "unwritten-reads";
-inline constexpr std::string_view kLintCompressibleBuffers = "compressible-buffers";
-inline constexpr std::string_view kLintSyncEngineIodepth = "sync-engine-iodepth";
-inline constexpr std::string_view kLintShortRuntime = "short-runtime";
-inline constexpr std::string_view kLintNoRampTime = "no-ramp-time";
 
 // Runs shorter than this (measured) give too few per-second samples for a steady-state judgement.
 inline constexpr std::uint64_t kLintMinSteadyRuntimeNs = 10'000'000'000ull;
@@ -86,6 +82,10 @@ std::vector<Problem> lint_plan(const std::vector<GroupPlan>& plan,
                                const std::vector<std::vector<std::vector<TargetFile>>>& targets,
                                const nlohmann::json& environment, const LintNotice& notice);
 std::vector<Problem> lint_result(const std::vector<JobSpec>& jobs, const RunResult& result, const LintNotice& notice);
+
+// Installs the methodology lint as options' before_run and after_run checks; each block of warnings is also
+// passed to options.notice (stderr when it has none). Replaces checks installed before.
+void install_lint(RunnerOptions& options);
 
 // The lint block for stderr: a heading and one line per warning; empty when there is none.
 std::string render_lint_block(const std::vector<Problem>& warnings);

@@ -2,19 +2,28 @@
 // Rng: xoshiro256** (Blackman & Vigna), fast and with a 2^256 period; seeded through splitmix64 so that
 // nearby seeds give unrelated streams. Not for cryptography. Deterministic for a given seed.
 #include <cstdint>
+#include <cstring>
+#include <span>
 
 namespace sluice {
+
+// 2^64 / golden ratio: splitmix64's increment, and a good odd multiplier for spreading indexes.
+inline constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ull;
+
+// splitmix64's finaliser: a bijection of 64-bit words under which nearby inputs give unrelated outputs.
+constexpr std::uint64_t mix64(std::uint64_t z) noexcept {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
 
 class Rng {
  public:
   explicit Rng(std::uint64_t seed = 0) noexcept { reseed(seed); }
   void reseed(std::uint64_t seed) noexcept {
     for (auto& word : state_) {
-      seed += 0x9e3779b97f4a7c15ull;
-      std::uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-      word = z ^ (z >> 31);
+      seed += kGolden;
+      word = mix64(seed);
     }
   }
   std::uint64_t next() noexcept {
@@ -39,5 +48,18 @@ class Rng {
   static std::uint64_t rotl(std::uint64_t x, int k) noexcept { return (x << k) | (x >> (64 - k)); }
   std::uint64_t state_[4];
 };
+
+// Fills `out` with the generator's output: incompressible, and fresh for every call.
+inline void fill_random(std::span<unsigned char> out, Rng& rng) noexcept {
+  std::size_t i = 0;
+  for (; i + 8 <= out.size(); i += 8) {
+    const std::uint64_t word = rng.next();
+    std::memcpy(out.data() + i, &word, 8);
+  }
+  if (i < out.size()) {
+    const std::uint64_t word = rng.next();
+    std::memcpy(out.data() + i, &word, out.size() - i);
+  }
+}
 
 }  // namespace sluice

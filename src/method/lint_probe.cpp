@@ -1,4 +1,4 @@
-// The facts the lint needs from real targets (stat, SEEK_HOLE, FIEMAP), and the runner hooks.
+// The facts the lint needs from real targets (stat, SEEK_HOLE, FIEMAP), and its checks of a run.
 #include <fcntl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
@@ -8,9 +8,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <vector>
 
-#include "run/lint.h"
+#include "method/lint.h"
 
 namespace sluice {
 namespace {
@@ -105,6 +106,17 @@ std::vector<Problem> lint_result(const std::vector<JobSpec>& jobs, const RunResu
   std::vector<Problem> warnings = lint_after_run(jobs, result);
   if (notice && !warnings.empty()) notice(render_lint_block(warnings));
   return warnings;
+}
+
+void install_lint(RunnerOptions& options) {
+  LintNotice notice = options.notice;
+  if (!notice) notice = [](const std::string& text) { std::fprintf(stderr, "%s\n", text.c_str()); };
+  options.before_run = [notice](const RunPreview& preview) {
+    return lint_plan(preview.plan, preview.targets, preview.environment, notice);
+  };
+  options.after_run = [notice](const std::vector<JobSpec>& jobs, const RunResult& result) {
+    return lint_result(jobs, result, notice);
+  };
 }
 
 }  // namespace sluice

@@ -1,5 +1,5 @@
 // The methodology lint's rules (pure) and its rendering. Facts of real targets: lint_probe.cpp.
-#include "run/lint.h"
+#include "method/lint.h"
 
 #include <set>
 #include <utility>

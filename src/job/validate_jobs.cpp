@@ -1,0 +1,69 @@
+// Checks that concern several jobs at once: wait_for names an earlier job, and options whose meaning
+// depends on the clones of a job (offset_increment).
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "job/option_builders.h"
+#include "job/validate.h"
+
+namespace sluice {
+namespace {
+
+Problem error_at(const JobSpec& job, const std::string& option, std::string message) {
+  Problem p;
+  p.severity = Problem::Severity::kError;
+  const auto it = job.option_pos.find(option);
+  p.where = it != job.option_pos.end() ? it->second : job.where;
+  p.option = option;
+  p.message = std::move(message);
+  return p;
+}
+
+void check_wait_for(const JobSpec& job, const std::vector<std::string>& earlier, std::vector<Problem>& out) {
+  if (job.wait_for.empty()) return;
+  if (job.wait_for == job.name) {
+    out.push_back(error_at(job, "wait_for",
+                           fmt::format("job {}: wait_for={}: a job cannot wait for itself", job.name, job.wait_for)));
+    return;
+  }
+  if (std::find(earlier.begin(), earlier.end(), job.wait_for) != earlier.end()) return;
+  std::string message =
+      fmt::format("job {}: wait_for={}: no earlier job is named '{}'", job.name, job.wait_for, job.wait_for);
+  const std::string nearest = detail::nearest_of(job.wait_for, earlier);
+  if (!nearest.empty()) message += fmt::format("; did you mean '{}'?", nearest);
+  out.push_back(error_at(job, "wait_for", std::move(message)));
+}
+
+}  // namespace
+
+std::vector<Problem> validate_across_jobs(const std::vector<JobSpec>& jobs) {
+  std::vector<Problem> out;
+  std::vector<std::string> earlier;
+  for (const JobSpec& job : jobs) {
+    check_wait_for(job, earlier, out);
+    if (job.offset_increment != 0 && job.offset.percent > 0.0) {
+      out.push_back(error_at(job, "offset_increment",
+                             fmt::format("job {}: offset_increment with a percentage offset is not supported",
+                                         job.name)));
+    }
+    earlier.push_back(job.name);
+  }
+  return out;
+}
+
+std::vector<Problem> validate_all(const std::vector<JobSpec>& jobs) {
+  std::vector<Problem> out;
+  for (const JobSpec& job : jobs) {
+    for (Problem& p : validate(job)) out.push_back(std::move(p));
+  }
+  for (Problem& p : validate_across_jobs(jobs)) out.push_back(std::move(p));
+  return out;
+}
+
+bool has_error(const std::vector<Problem>& problems) {
+  return std::any_of(problems.begin(), problems.end(),
+                     [](const Problem& p) { return p.severity == Problem::Severity::kError; });
+}
+
+}  // namespace sluice

@@ -1,0 +1,64 @@
+// Checks across jobs: wait_for must name an earlier job; offset_increment needs an absolute offset.
+#include <gtest/gtest.h>
+
+#include "job/validate.h"
+
+namespace sluice {
+namespace {
+
+JobSpec null_job(const std::string& name) {
+  JobSpec job;
+  job.name = name;
+  job.ioengine = EngineKind::kNull;
+  job.size.bytes = 1 << 20;
+  return job;
+}
+
+TEST(ValidateAcrossJobs, WaitForAnEarlierJobIsAccepted) {
+  JobSpec second = null_job("reader");
+  second.wait_for = "writer";
+  EXPECT_TRUE(validate_across_jobs({null_job("writer"), second}).empty());
+}
+
+TEST(ValidateAcrossJobs, WaitForUnknownNameSuggestsTheNearestAtTheOptionsLine) {
+  JobSpec second = null_job("reader");
+  second.wait_for = "writr";
+  second.option_pos["wait_for"] = SourcePos{"jobs.fio", 12};
+  const std::vector<Problem> problems = validate_across_jobs({null_job("writer"), second});
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].severity, Problem::Severity::kError);
+  EXPECT_EQ(problems[0].where.describe(), "jobs.fio:12");
+  EXPECT_EQ(problems[0].option, "wait_for");
+  EXPECT_NE(problems[0].message.find("did you mean 'writer'"), std::string::npos) << problems[0].message;
+}
+
+TEST(ValidateAcrossJobs, WaitForALaterJobIsRefused) {
+  JobSpec first = null_job("a");
+  first.wait_for = "b";
+  EXPECT_TRUE(has_error(validate_across_jobs({first, null_job("b")})));
+}
+
+TEST(ValidateAcrossJobs, AJobCannotWaitForItself) {
+  JobSpec job = null_job("a");
+  job.wait_for = "a";
+  const std::vector<Problem> problems = validate_across_jobs({job});
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].message.find("cannot wait for itself"), std::string::npos);
+}
+
+TEST(ValidateAcrossJobs, OffsetIncrementWithAPercentageOffsetIsRefused) {
+  JobSpec job = null_job("a");
+  job.offset_increment = 4096;
+  job.offset.percent = 10.0;
+  EXPECT_TRUE(has_error(validate_across_jobs({job})));
+}
+
+TEST(ValidateAll, CombinesPerJobAndCrossJobProblems) {
+  JobSpec second = null_job("b");
+  second.wait_for = "nobody";
+  EXPECT_TRUE(has_error(validate_all({null_job("a"), second})));
+  EXPECT_FALSE(has_error(validate_all({null_job("a"), null_job("b")})));
+}
+
+}  // namespace
+}  // namespace sluice
