@@ -1,39 +1,58 @@
 #include "cli/output.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "job/validate.h"
 #include "report/reporters.h"
 
 namespace sluice {
 
-std::string render_all(const RunResult& result, const RunOptions& options) {
-  std::string text;
-  for (RunOptions::OutputFormat format : options.output_formats) {
-    switch (format) {
-      case RunOptions::OutputFormat::kNormal: text += render_normal(result); break;
-      case RunOptions::OutputFormat::kJson: text += render_json_text(result, false); break;
-      case RunOptions::OutputFormat::kJsonPlus: text += render_json_text(result, true); break;
-      case RunOptions::OutputFormat::kTerse: text += render_normal(result); break;
-    }
-  }
-  return text;
+const std::vector<std::string>& output_format_choices() {
+  static const std::vector<std::string> kChoices = {"normal", "json", "json+"};
+  return kChoices;
 }
 
-void write_outputs(const RunResult& result, const RunOptions& options) {
-  const std::string text = render_all(result, options);
-  if (options.output_path.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
+std::vector<RunOptions::OutputFormat> output_formats_of(const std::vector<std::string>& names) {
+  using Format = RunOptions::OutputFormat;
+  std::vector<Format> formats;
+  for (const std::string& name : names) {
+    const Format format = name == "json+" ? Format::kJsonPlus : name == "json" ? Format::kJson : Format::kNormal;
+    if (std::find(formats.begin(), formats.end(), format) == formats.end()) formats.push_back(format);
+  }
+  if (std::find(formats.begin(), formats.end(), Format::kJsonPlus) != formats.end()) {
+    formats.erase(std::remove(formats.begin(), formats.end(), Format::kJson), formats.end());
+  }
+  return formats;
+}
+
+void write_documents(const std::vector<std::string>& documents, const std::string& path) {
+  if (path.empty()) {
+    for (const std::string& text : documents) std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
     return;
   }
-  std::ofstream out(options.output_path, std::ios::binary | std::ios::trunc);
-  out << text;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  for (const std::string& text : documents) out << text;
   out.close();
-  if (!out) throw UserError(fmt::format("--output={}: cannot write the file", options.output_path));
+  if (!out) throw UserError(fmt::format("--output={}: cannot write the file", path));
+}
+
+void write_outputs(const RunResult& result, const RunOptions& options) {
+  std::vector<std::string> documents;
+  for (RunOptions::OutputFormat format : options.output_formats) {
+    switch (format) {
+      case RunOptions::OutputFormat::kNormal: documents.push_back(render_normal(result)); break;
+      case RunOptions::OutputFormat::kJson: documents.push_back(render_json_text(result, false)); break;
+      case RunOptions::OutputFormat::kJsonPlus: documents.push_back(render_json_text(result, true)); break;
+      case RunOptions::OutputFormat::kTerse: documents.push_back(render_normal(result)); break;
+    }
+  }
+  write_documents(documents, options.output_path);
 }
 
 void print_warnings(const std::vector<Problem>& problems) {
@@ -41,6 +60,18 @@ void print_warnings(const std::vector<Problem>& problems) {
     const char* kind = p.severity == Problem::Severity::kError ? "error" : "warning";
     std::fprintf(stderr, "sluice: %s: %s: %s\n", kind, p.where.describe().c_str(), p.message.c_str());
   }
+}
+
+bool validate_all(const std::vector<JobSpec>& jobs, std::vector<Problem>& findings) {
+  bool ok = true;
+  for (const JobSpec& job : jobs) {
+    for (Problem& p : validate(job)) {
+      ok = ok && p.severity != Problem::Severity::kError;
+      findings.push_back(std::move(p));
+    }
+  }
+  print_warnings(findings);
+  return ok;
 }
 
 }  // namespace sluice

@@ -88,15 +88,7 @@ int run_parsed(ParsedCommandLine& parsed) {
   if (jobs.empty()) throw UserError("no job given; try: sluice run --name=a --filename=FILE --size=1g --rw=randread");
 
   std::vector<Problem> warnings;
-  bool failed = false;
-  for (const JobSpec& job : jobs) {
-    for (Problem& p : validate(job)) {
-      if (p.severity == Problem::Severity::kError) failed = true;
-      warnings.push_back(std::move(p));
-    }
-  }
-  print_warnings(warnings);
-  if (failed) return kExitError;
+  if (!validate_all(jobs, warnings)) return kExitError;
   if (parsed.parse_only) return kExitOk;
 
   RunnerOptions runner;
@@ -124,11 +116,12 @@ int run_parsed(ParsedCommandLine& parsed) {
 
 }  // namespace
 
+std::string run_command_help() { return kRunUsage + render_options_help(); }
+
 int run_command(const std::vector<std::string>& args) {
   ParsedCommandLine parsed = parse_run_command_line(args);
   if (parsed.show_help) {
-    std::fputs(kRunUsage, stdout);
-    std::fputs(render_options_help().c_str(), stdout);
+    std::fputs(run_command_help().c_str(), stdout);
     return kExitOk;
   }
   if (!parsed.cmdhelp.empty()) {

@@ -154,6 +154,11 @@ void apply_scope_kb_base(JobSpec& job, const std::vector<std::string>& args, std
 
 }  // namespace
 
+bool is_run_option(std::string_view name) {
+  const auto& names = run_level_names();
+  return name == "name" || std::find(names.begin(), names.end(), name) != names.end();
+}
+
 ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args) {
   ParsedCommandLine out;
   bool global_options = false;
