@@ -30,9 +30,13 @@ concurrency.
 )";
 
 CommandTable<CapacityArgs> make_table() {
-  CommandTable<CapacityArgs> t({"capacity", "the highest IOPS within a latency limit (--slo=10ms): searches the concurrency, "
-                                            "reports the curve, the knee and the thrashing point",
-                                kDescription, {}, {}, true, "", kNotes});
+  CommandInfo info = command_info("capacity",
+                                  "the highest IOPS within a latency limit (--slo=10ms): searches the concurrency, "
+                                  "reports the curve, the knee and the thrashing point",
+                                  kDescription);
+  info.passes_job_options = true;
+  info.notes = kNotes;
+  CommandTable<CapacityArgs> t(std::move(info));
   t.add(duration_arg("slo", "10ms", "the latency limit"), [](CapacityArgs& a, const OptionValue& v) { a.request.slo = v.duration; });
   OptionInfo stat = choice_arg("slo-stat", {"mean", "p50", "p95", "p99", "p99.9"}, "mean", "the latency statistic held to the limit");
   stat.value_name = "STAT";

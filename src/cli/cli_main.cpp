@@ -28,7 +28,7 @@ int dispatch(const std::vector<std::string>& args) {
   const std::string nearest = nearest_command(name);
   std::string names;
   for (const CommandEntry& e : command_registry()) names += (names.empty() ? "" : ", ") + e.name;
-  throw UserError(fmt::format("unknown command '{}'{}; commands: {} (sluice help describes them)", name,
+  throw UserError(fmt::format("unknown command '{}'{} (commands: {}; sluice help describes them)", name,
                               nearest.empty() ? "" : "; did you mean '" + nearest + "'?", names));
 }
 

@@ -144,6 +144,14 @@ void check_positionals(const CommandInfo& command, const std::vector<std::string
 
 }  // namespace
 
+CommandInfo command_info(std::string name, std::string summary, std::string description) {
+  CommandInfo info;
+  info.name = std::move(name);
+  info.summary = std::move(summary);
+  info.description = std::move(description);
+  return info;
+}
+
 OptionValue check_value(const OptionInfo& option, std::string where, std::string text) {
   OptionValue out;
   out.where = std::move(where);

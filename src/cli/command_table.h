@@ -60,6 +60,9 @@ struct CommandInfo {
   std::string notes;  // a closing paragraph of the help (defaults that differ from sluice run, ...)
 };
 
+// A CommandInfo with name, summary and description; the caller sets the rest.
+CommandInfo command_info(std::string name, std::string summary, std::string description);
+
 // A value that passed its type's checks. `where` is the argument as the user wrote it ("--slo=10ms").
 struct OptionValue {
   std::string where;

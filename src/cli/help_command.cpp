@@ -34,12 +34,14 @@ std::string overview() {
 }
 
 CommandInfo make_help_info() {
-  return {"help", "this text, or the help of one command", "Lists the commands, or shows the help of one.\n",
-          {{"COMMAND", "the command whose help to show", false}}, {}, false, "", ""};
+  CommandInfo info = command_info("help", "this text, or the help of one command",
+                                  "Lists the commands, or shows the help of one.\n");
+  info.positionals = {{"COMMAND", "the command whose help to show", false}};
+  return info;
 }
 
 CommandInfo make_version_info() {
-  return {"version", "print the version (also --version)", "Prints sluice's version.\n", {}, {}, false, "", ""};
+  return command_info("version", "print the version (also --version)", "Prints sluice's version.\n");
 }
 
 }  // namespace
@@ -68,7 +70,7 @@ int help_command(const std::vector<std::string>& args) {
   const CommandEntry* command = find_command(name);
   if (command == nullptr) {
     const std::string nearest = nearest_command(name);
-    throw UserError(fmt::format("{}: no such command{}; sluice help lists the commands", name,
+    throw UserError(fmt::format("{}: no such command{} (sluice help lists the commands)", name,
                                 nearest.empty() ? "" : "; did you mean " + nearest + "?"));
   }
   std::fputs(command->help().c_str(), stdout);

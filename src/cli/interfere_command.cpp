@@ -47,9 +47,12 @@ std::vector<KnobSetting> parse_try(const OptionValue& v) {
 }
 
 CommandTable<InterfereArgs> make_table() {
-  CommandTable<InterfereArgs> t({"interfere", "does a bulk buffered writer starve fsync'd small writes? idle vs loaded, "
-                                              "a per-second writeback timeline, why (dirty limits), and --try kernel knobs safely",
-                                 kDescription, {}, {}, false, "", kNotes});
+  CommandInfo info = command_info("interfere",
+                                  "does a bulk buffered writer starve fsync'd small writes? idle vs loaded, a "
+                                  "per-second writeback timeline, why (dirty limits), and --try kernel knobs safely",
+                                  kDescription);
+  info.notes = kNotes;
+  CommandTable<InterfereArgs> t(std::move(info));
   t.add(text_arg("filename", "FILE", "", "the foreground file (required)"),
         [](InterfereArgs& a, const OptionValue& v) { a.options.filename = v.text; });
   t.add(size_arg("size", 1 << 20, "256m", "foreground file size"),

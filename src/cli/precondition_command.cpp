@@ -31,9 +31,14 @@ OptionInfo before_marker(OptionInfo o) {
 }
 
 CommandTable<PreconditionArgs> make_table() {
-  CommandTable<PreconditionArgs> t({"precondition", "write the area twice sequentially (SNIA preconditioning), then "
-                                                    "--until-steady runs the test workload in rounds until its IOPS are steady",
-                                    kDescription, {}, {}, true, "until-steady", kNotes});
+  CommandInfo info = command_info("precondition",
+                                  "write the area twice sequentially (SNIA preconditioning), then --until-steady runs "
+                                  "the test workload in rounds until its IOPS are steady",
+                                  kDescription);
+  info.passes_job_options = true;
+  info.pass_through_after = "until-steady";
+  info.notes = kNotes;
+  CommandTable<PreconditionArgs> t(std::move(info));
   t.add(before_marker(text_arg("filename", "F", "",
                                "the file or block device to write (it is overwritten: block devices holding a filesystem, "
                                "partition table, RAID or LVM signature are refused unless --allow-destructive; mounted "

@@ -32,11 +32,13 @@ const std::vector<std::string> kEngines = {"io_uring", "libaio", "psync"};
 const EngineKind kEngineKinds[] = {EngineKind::kIoUring, EngineKind::kLibaio, EngineKind::kPsync};
 
 CommandTable<QuickArgs> make_table() {
-  CommandTable<QuickArgs> t({"quick", "the main job, in about 2 minutes (--budget): sequential bandwidth, random read and "
-                                      "write capacity within a latency limit, depth-1 latency and fsync'd write IOPS of "
-                                      "the storage under DIR, on a test file removed afterwards",
-                             kDescription, {{"DIR", "the filesystem to test (default: the current directory)", false}},
-                             {}, false, "", ""});
+  CommandInfo info = command_info("quick",
+                                  "the main job, in about 2 minutes (--budget): sequential bandwidth, random read and "
+                                  "write capacity within a latency limit, depth-1 latency and fsync'd write IOPS of "
+                                  "the storage under DIR, on a test file removed afterwards",
+                                  kDescription);
+  info.positionals = {{"DIR", "the filesystem to test (default: the current directory)", false}};
+  CommandTable<QuickArgs> t(std::move(info));
   t.add(duration_arg("budget", "120s", "total time"), [](QuickArgs& a, const OptionValue& v) { a.options.budget = v.duration; });
   t.add(size_arg("size", 1 << 20, "", "test file size, instead of the sizing rules"),
         [](QuickArgs& a, const OptionValue& v) { a.options.size = v.number; });

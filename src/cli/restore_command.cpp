@@ -16,8 +16,8 @@ Needs root when there is something to restore.
 )";
 
 CommandTable<RestoreArgs> make_table() {
-  CommandTable<RestoreArgs> t({"restore", "write back kernel knobs a killed sluice run left changed (from its journal)",
-                               kDescription, {}, {}, false, "", ""});
+  CommandTable<RestoreArgs> t(command_info(
+      "restore", "write back kernel knobs a killed sluice run left changed (from its journal)", kDescription));
   t.add(text_arg("journal", "FILE", "$SLUICE_STATE_DIR/knobs.journal, else /var/lib/sluice/knobs.journal", "the journal"),
         [](RestoreArgs& a, const OptionValue& v) { a.journal = v.text; });
   return t;

@@ -13,7 +13,8 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 CommandInfo sample() {
-  CommandInfo c{"sample", "a test command", "Tests the parser.\n", {{"DIR", "a directory", false}}, {}, false, "", ""};
+  CommandInfo c = command_info("sample", "a test command", "Tests the parser.\n");
+  c.positionals = {{"DIR", "a directory", false}};
   c.options.push_back(flag_arg("keep", "keep things"));
   c.options.push_back(duration_arg("budget", "120s", "total time"));
   c.options.push_back(size_arg("size", 1 << 20, "", "a size"));

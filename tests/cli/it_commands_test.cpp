@@ -41,7 +41,7 @@ TEST(CliCommands, UnknownOptionOfEveryCommandIsNamed) {
 TEST(CliCommands, UnknownCommandSuggestsTheNearest) {
   const RunOutput r = run_binary({"capacty"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.err, HasSubstr("unknown command 'capacty'; did you mean 'capacity'?"));
+  EXPECT_THAT(r.err, HasSubstr("unknown command 'capacty'; did you mean 'capacity'? (commands:"));
 }
 
 TEST(CliCommands, BareDurationIsRefusedWithTheUnitHint) {
