@@ -15,23 +15,19 @@ constexpr std::size_t kWidth = 110;
 
 void wrap(std::string& out, const std::string& text, std::size_t used) { out += wrap_help(text, kColumn, used); }
 
-std::string type_text(const OptionInfo& o) {
+// The accepted values beyond the unit: a range, the choices, "comma list of".
+std::string range_text(const OptionInfo& o) {
   const ValueType type = o.type == ValueType::kList ? o.element : o.type;
   std::string text;
-  switch (type) {
-    case ValueType::kUnsigned:
-      text = o.max == std::numeric_limits<std::uint64_t>::max() ? fmt::format("at least {}", o.min)
-                                                                   : fmt::format("range {}-{}", o.min, o.max);
-      break;
-    case ValueType::kSize:
-      text = "a size (4k, 1m, 10g)";
-      if (o.min > 1) text += fmt::format(" of at least {}", format_bytes(static_cast<double>(o.min)));
-      break;
-    case ValueType::kDuration: text = "a duration with its unit: 10ms, 2s, 500us, 2m"; break;
-    case ValueType::kChoice: text = fmt::format("{}", fmt::join(o.choices, "|")); break;
-    default: break;
+  if (type == ValueType::kUnsigned) {
+    text = o.max == std::numeric_limits<std::uint64_t>::max() ? fmt::format("at least {}", o.min)
+                                                                 : fmt::format("{}-{}", o.min, o.max);
+  } else if (type == ValueType::kSize && o.min > 1) {
+    text = fmt::format("at least {}", format_bytes(static_cast<double>(o.min)));
+  } else if (type == ValueType::kChoice) {
+    text = fmt::format("{}", fmt::join(o.choices, "|"));
   }
-  if (o.type == ValueType::kList) text = text.empty() ? "a comma list" : "a comma list of " + text;
+  if (o.type == ValueType::kList) text = text.empty() ? "a comma list" : "a comma list, each " + text;
   return text;
 }
 
@@ -44,8 +40,8 @@ std::string option_line(const OptionInfo& o) {
     if (part.empty()) return;
     details += details.empty() ? part : "; " + part;
   };
-  add(type_text(o));
-  if (!o.unit.empty()) add("unit: " + o.unit);
+  add(o.unit);
+  add(range_text(o));
   if (!o.default_text.empty()) add("default " + o.default_text);
   if (o.repeatable) add("repeatable");
   std::string help = o.help;

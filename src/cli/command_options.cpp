@@ -24,13 +24,15 @@ OptionInfo text_arg(std::string name, std::string value_name, std::string defaul
 }
 
 OptionInfo duration_arg(std::string name, std::string default_text, std::string help) {
-  return base(std::move(name), ValueType::kDuration, "T", std::move(default_text), std::move(help));
+  OptionInfo o = base(std::move(name), ValueType::kDuration, "T", std::move(default_text), std::move(help));
+  o.unit = "duration: 10ms, 2s, 500us, 2m";
+  return o;
 }
 
 OptionInfo size_arg(std::string name, std::uint64_t min, std::string default_text, std::string help) {
   OptionInfo o = base(std::move(name), ValueType::kSize, "S", std::move(default_text), std::move(help));
   o.min = min;
-  o.unit = "bytes (k = 1024)";
+  o.unit = "bytes, k = 1024";
   return o;
 }
 

@@ -64,11 +64,11 @@ CommandTable<InterfereArgs> make_table() {
     a.options.threads.clear();
     for (const std::string& n : v.list) a.options.threads.push_back(static_cast<std::uint32_t>(std::stoul(n)));
   });
-  t.add(size_arg("bs", 512, "16k", "foreground block size (4k is the other classic)"),
+  t.add(size_arg("bs", 512, "16k", "foreground block size; 4k is the other classic"),
         [](InterfereArgs& a, const OptionValue& v) { a.options.fg_bs = v.number; });
   t.add(size_arg("bg-bs", 1, "1k", "background block size"),
         [](InterfereArgs& a, const OptionValue& v) { a.options.bg_bs = v.number; });
-  t.add(size_arg("bg-size", 1 << 20, "", "background file size (default: 1.25 x the dirty limit, capped by free space)"),
+  t.add(size_arg("bg-size", 1 << 20, "", "background file size; without it 1.25 x the dirty limit, capped by free space"),
         [](InterfereArgs& a, const OptionValue& v) { a.options.bg_size = v.number; });
   t.add(duration_arg("budget", "2m", "total time of all phases, shared equally, at least 2 s a phase"),
         [](InterfereArgs& a, const OptionValue& v) { a.options.budget = v.duration; });

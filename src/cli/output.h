@@ -32,7 +32,7 @@ void add_output_options(CommandTable<Options>& table, OutputChoice Options::*mem
   format.value_name = "FMT";
   format.default_text = "normal";
   format.help = "normal is the table; json is fio's JSON with the command's section under \"sluice\"; json+ adds "
-                "the latency histogram bins; a comma list prints several";
+                "the latency histogram bins";
   table.add(std::move(format), [member](Options& o, const OptionValue& v) { (o.*member).formats = output_formats_of(v.list); });
   OptionInfo output;
   output.name = "output";

@@ -44,7 +44,7 @@ CommandTable<QuickArgs> make_table() {
         [](QuickArgs& a, const OptionValue& v) { a.options.size = v.number; });
   t.add(duration_arg("slo", "10ms", "mean latency limit of the capacity rows"),
         [](QuickArgs& a, const OptionValue& v) { a.options.slo = v.duration; });
-  OptionInfo engine = choice_arg("ioengine", kEngines, "io_uring", "the I/O engine (falls back when unavailable)");
+  OptionInfo engine = choice_arg("ioengine", kEngines, "io_uring", "the I/O engine; io_uring falls back to libaio, then psync, where unavailable");
   engine.value_name = "E";
   t.add(std::move(engine), [](QuickArgs& a, const OptionValue& v) { a.options.engine = kEngineKinds[v.choice]; });
   add_output_options(t, &QuickArgs::output);
