@@ -3,8 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "cli/command_registry.h"
 #include "support/it_test_util.h"
+#include "support/temp_dir.h"
 
 namespace sluice::testing {
 namespace {
@@ -52,6 +56,24 @@ TEST(CliCommands, BareDurationIsRefusedWithTheUnitHint) {
     EXPECT_EQ(r.exit_code, 1) << command << ": " << describe(r);
     EXPECT_THAT(r.err, HasSubstr(std::string(arg) + ": add a unit, e.g. 10ms")) << command;
   }
+}
+
+// --output-format=json+ and --output reach a command other than run and capacity the same way.
+TEST(CliCommands, PreconditionWritesJsonPlusToTheOutputFile) {
+  TempDir dir;
+  const std::string out = dir.file("out.json");
+  const RunOutput r = run_binary({"precondition", "--filename=" + dir.file("f"), "--size=4m", "--passes=1",
+                                  "--no-status", "--output-format", "json+", "--output", out});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.out, "");
+  std::ifstream in(out);
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto doc = parse_document(text.str());
+  ASSERT_TRUE(doc) << text.str().substr(0, 400);
+  EXPECT_TRUE((*doc)["sluice"].contains("precondition"));
+  ASSERT_FALSE((*doc)["jobs"].empty());
+  EXPECT_TRUE((*doc)["jobs"][0]["write"]["clat_ns"].contains("bins")) << "json+ without histogram bins";
 }
 
 }  // namespace
