@@ -132,8 +132,13 @@ bool wants_help(const std::vector<std::string>& args) {
 void check_positionals(const CommandInfo& command, const std::vector<std::string>& positionals) {
   if (positionals.size() > command.positionals.size()) {
     const std::string& extra = positionals[command.positionals.size()];
-    if (command.positionals.empty()) fail(extra, fmt::format("unexpected argument; {} takes options only", command.name));
-    fail(extra, fmt::format("unexpected argument; {} takes {} argument(s) at most", command.name, command.positionals.size()));
+    if (command.positionals.empty()) {
+      fail(extra, fmt::format("unexpected argument; {} takes options only{}", command.name,
+                              command.passes_job_options ? " (job options as --name=value, not job files)" : ""));
+    }
+    std::string names;
+    for (const PositionalInfo& p : command.positionals) names += (names.empty() ? "" : " ") + (p.required ? p.name : "[" + p.name + "]");
+    fail(extra, fmt::format("unexpected argument; {} takes {} and options", command.name, names));
   }
   for (std::size_t i = positionals.size(); i < command.positionals.size(); ++i) {
     if (command.positionals[i].required) {
