@@ -1,6 +1,5 @@
 #include "cli/output.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -15,19 +14,6 @@ namespace sluice {
 const std::vector<std::string>& output_format_choices() {
   static const std::vector<std::string> kChoices = {"normal", "json", "json+"};
   return kChoices;
-}
-
-std::vector<RunOptions::OutputFormat> output_formats_of(const std::vector<std::string>& names) {
-  using Format = RunOptions::OutputFormat;
-  std::vector<Format> formats;
-  for (const std::string& name : names) {
-    const Format format = name == "json+" ? Format::kJsonPlus : name == "json" ? Format::kJson : Format::kNormal;
-    if (std::find(formats.begin(), formats.end(), format) == formats.end()) formats.push_back(format);
-  }
-  if (std::find(formats.begin(), formats.end(), Format::kJsonPlus) != formats.end()) {
-    formats.erase(std::remove(formats.begin(), formats.end(), Format::kJson), formats.end());
-  }
-  return formats;
 }
 
 void write_documents(const std::vector<std::string>& documents, const std::string& path) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/command_table.h"
+#include "job/command_line.h"
 #include "job/job_spec.h"
 #include "stats/result.h"
 
@@ -16,10 +17,8 @@ struct OutputChoice {
   std::string path;  // empty = stdout
 };
 
-// "normal,json+" -> the formats in order, without repeats; json+ replaces json (one document, not two).
-// Elements are already checked against output_format_choices().
-std::vector<RunOptions::OutputFormat> output_formats_of(const std::vector<std::string>& names);
-const std::vector<std::string>& output_format_choices();  // normal, json, json+
+// The choices of --output-format: normal, json, json+ (job/command_line.h output_formats_of maps them).
+const std::vector<std::string>& output_format_choices();
 
 // Declares --output-format and --output in `table`, stored into options.*member.
 template <typename Options>
