@@ -4,34 +4,41 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "cli/command_registry.h"
 #include "cli/commands.h"
 #include "common/error.h"
-#include "version.h"
 
 namespace sluice {
+namespace {
+
+int dispatch(const std::vector<std::string>& args) {
+  const std::string& name = args.front();
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (const CommandEntry* command = find_command(name)) {
+    if (command->replays_journal) replay_knob_journal_at_start();
+    return command->run(rest);
+  }
+  // fio habit: "sluice --name=x ..." means "sluice run --name=x ...".
+  if (name.rfind("--", 0) == 0) {
+    replay_knob_journal_at_start();
+    return run_command(args);
+  }
+  const std::string nearest = nearest_command(name);
+  std::string names;
+  for (const CommandEntry& e : command_registry()) names += (names.empty() ? "" : ", ") + e.name;
+  throw UserError(fmt::format("unknown command '{}'{} (commands: {}; sluice help describes them)", name,
+                              nearest.empty() ? "" : "; did you mean '" + nearest + "'?", names));
+}
+
+}  // namespace
 
 int cli_main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) return help_command({});
-  const std::string command = args.front();
-  const std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
-    if (command == "--version" || command == "version") {
-      std::printf("sluice %s\n", SLUICE_VERSION);
-      return kExitOk;
-    }
-    if (command == "help" || command == "--help" || command == "-h") return help_command(rest);
-    if (command == "restore") return restore_command(rest);
-    replay_knob_journal_at_start();
-    if (command == "run") return run_command(rest);
-    if (command == "quick") return quick_command(rest);
-    if (command == "precondition") return precondition_command(rest);
-    if (command == "capacity") return capacity_command(rest);
-    if (command == "interfere") return interfere_command(rest);
-    // fio habit: "sluice --name=x ..." means "sluice run --name=x ...".
-    if (command.rfind("--", 0) == 0) return run_command(args);
-    std::fprintf(stderr, "sluice: unknown command '%s'; commands: run, quick, capacity, interfere, precondition, restore, help, version\n", command.c_str());
-    return kExitError;
+    if (args.empty()) return help_command({});
+    return dispatch(args);
   } catch (const UserError& e) {
     std::fprintf(stderr, "sluice: %s\n", e.what());
     return kExitError;

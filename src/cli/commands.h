@@ -1,8 +1,10 @@
 #pragma once
 // The subcommands. Each takes the arguments after its name and returns the process exit code;
-// UserError escapes to cli_main, which prints it and exits 1.
+// UserError escapes to cli_main, which prints it and exits 1. command_registry.h lists them.
 #include <string>
 #include <vector>
+
+#include "cli/command_table.h"
 
 namespace sluice {
 
@@ -12,7 +14,14 @@ int precondition_command(const std::vector<std::string>& args);
 int interfere_command(const std::vector<std::string>& args);
 int capacity_command(const std::vector<std::string>& args);
 int help_command(const std::vector<std::string>& args);
+int version_command(const std::vector<std::string>& args);
 int restore_command(const std::vector<std::string>& args);
+
+// `sluice run --help`: the run usage followed by every job option (render_options_help).
+std::string run_command_help();
+const CommandInfo& help_command_info();
+const CommandInfo& version_command_info();
+
 // Replays the kernel-knob journal a killed run left behind (see observe/knob_journal.h); prints what it did
 // to stderr; never throws. Costs one stat when there is no journal.
 void replay_knob_journal_at_start();

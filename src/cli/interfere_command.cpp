@@ -1,20 +1,23 @@
-// sluice interfere --filename=F [--size=S] [--budget=T] [--threads=1,10] [--try KNOB=VALUE]...
+// sluice interfere: does a bulk buffered writer starve fsync'd small writes? (method/interfere.h)
 #include <cstdio>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
+#include "cli/command_args.h"
+#include "cli/command_options.h"
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "common/error.h"
-#include "method/interfere.h"
-#include "run/stop_signal.h"
-#include "job/units.h"
 
 namespace sluice {
 namespace {
 
-constexpr const char* kInterfereUsage = R"(usage: sluice interfere --filename=FILE [options]
+// Test hook, not a user option: when set, knobs are read and written under $SLUICE_KNOB_ROOT/proc and
+// $SLUICE_KNOB_ROOT/sys and journalled at $SLUICE_KNOB_ROOT/knobs.journal, never in the real kernel.
+constexpr const char* kKnobRootVariable = "SLUICE_KNOB_ROOT";
 
-Does a bulk buffered copy starve synchronous small writes? For each foreground thread count, sluice runs
+constexpr const char* kDescription = R"(Does a bulk buffered copy starve synchronous small writes? For each foreground thread count, sluice runs
 16 KiB random writes with an fsync after every write (psync, on FILE, laid out first) alone (phase "idle"),
 then beside a background writer (phase "loaded"): buffered sequential writes of zeros in 1 KiB blocks to
 FILE.sluice-bg on the same filesystem, like `dd if=/dev/zero of=dump bs=1k`, sized above the kernel's dirty
@@ -23,129 +26,105 @@ throughput, a per-second timeline (foreground IOPS and p99, /proc/meminfo Dirty 
 utilization, in-flight ios and queue) and an explanation: the dirty limits in bytes (from vm.dirty_* against
 dirtyable memory ~ MemFree + Active(file) + Inactive(file)) and how many seconds of device writing they hold.
 The files sluice created are removed at the end, also when interrupted.
-
-Options:
-  --filename=FILE       the foreground file (required)
-  --size=S              foreground file size (default 256m)
-  --threads=LIST        foreground thread counts (default 1,10)
-  --bs=S                foreground block size (default 16k; 4k is the other classic)
-  --bg-bs=S             background block size (default 1k)
-  --bg-size=S           background file size (default: 1.25 x the dirty limit, capped by free space)
-  --budget=T            total time of all phases (default 2m), shared equally, at least 2 s a phase
-  --try KNOB=VALUE[,KNOB=VALUE]
-                        rerun the loaded phase with kernel knobs changed (repeatable; one trial each):
-                        vm.dirty_bytes=15M, vm.dirty_background_bytes=5M, vm.dirty_ratio=N,
-                        vm.dirty_background_ratio=N, queue.wbt_lat_usec=2000, queue.scheduler=none,
-                        queue.nr_requests=N, ... Root only; every knob is journalled first and restored
-                        after each trial, on SIGINT/SIGTERM, and after a crash (`sluice restore`).
-                        Without root the trials are listed as not run and the rest runs.
-  --output-format=FMT   normal (default) or json (fio's JSON of all phases plus sluice.interference)
-  --output=FILE         write the report to FILE
 )";
 
-std::string value_of(const std::string& arg, const std::string& name) {
-  const std::string prefix = name + "=";
-  if (arg.rfind(prefix, 0) != 0) return {};
-  std::string v = arg.substr(prefix.size());
-  if (v.empty()) throw UserError(fmt::format("{}: needs a value", name));
-  return v;
-}
+constexpr const char* kNotes = R"(--try knobs: vm.dirty_bytes=15M, vm.dirty_background_bytes=5M, vm.dirty_ratio=N, vm.dirty_background_ratio=N,
+queue.wbt_lat_usec=2000, queue.scheduler=none, queue.nr_requests=N, ... Root only; every knob is journalled
+first and restored after each trial, on SIGINT/SIGTERM, and after a crash (`sluice restore`). Without root
+the trials are listed as not run and the rest runs.
+)";
 
-std::uint64_t size_arg(const std::string& name, const std::string& v, std::uint64_t min) {
-  auto size = parse_size(v);
-  if (!size || *size < min) throw UserError(fmt::format("{}={}: not a size of at least {}", name, v, min));
-  return *size;
-}
-
-std::vector<KnobSetting> parse_try(const std::string& v) {
+std::vector<KnobSetting> parse_try(const OptionValue& v) {
   std::vector<KnobSetting> out;
-  std::size_t start = 0;
-  while (start <= v.size()) {
-    const std::size_t comma = std::min(v.find(',', start), v.size());
-    const std::string item = v.substr(start, comma - start);
+  for (const std::string& item : v.list) {
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
-      throw UserError(fmt::format("--try={}: write KNOB=VALUE, e.g. --try vm.dirty_bytes=15M", v));
+      throw UserError(fmt::format("{}: write KNOB=VALUE, e.g. --try vm.dirty_bytes=15M", v.where));
     }
     out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-    start = comma + 1;
   }
   return out;
 }
 
-std::vector<std::uint32_t> threads_arg(const std::string& v) {
-  std::vector<std::uint32_t> out;
-  std::size_t start = 0;
-  while (start <= v.size()) {
-    const std::size_t comma = std::min(v.find(',', start), v.size());
-    const std::string item = v.substr(start, comma - start);
-    char* end = nullptr;
-    const unsigned long n = std::strtoul(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || n == 0 || n > 256) throw UserError(fmt::format("--threads={}: counts 1-256, e.g. 1,10", v));
-    out.push_back(static_cast<std::uint32_t>(n));
-    start = comma + 1;
-  }
-  return out;
+CommandTable<InterfereArgs> make_table() {
+  CommandInfo info = command_info("interfere",
+                                  "does a bulk buffered writer starve fsync'd small writes? idle vs loaded, a "
+                                  "per-second writeback timeline, why (dirty limits), and --try kernel knobs safely",
+                                  kDescription);
+  info.notes = kNotes;
+  CommandTable<InterfereArgs> t(std::move(info));
+  t.add(text_arg("filename", "FILE", "", "the foreground file (required)"),
+        [](InterfereArgs& a, const OptionValue& v) { a.options.filename = v.text; });
+  t.add(size_arg("size", 1 << 20, "256m", "foreground file size"),
+        [](InterfereArgs& a, const OptionValue& v) { a.options.size = v.number; });
+  OptionInfo threads = list_arg("threads", "LIST", ValueType::kUnsigned, "1,10", "foreground thread counts");
+  threads.min = 1;
+  threads.max = 256;
+  t.add(std::move(threads), [](InterfereArgs& a, const OptionValue& v) {
+    a.options.threads.clear();
+    for (const std::string& n : v.list) a.options.threads.push_back(static_cast<std::uint32_t>(std::stoul(n)));
+  });
+  t.add(size_arg("bs", 512, "16k", "foreground block size; 4k is the other classic"),
+        [](InterfereArgs& a, const OptionValue& v) { a.options.fg_bs = v.number; });
+  t.add(size_arg("bg-bs", 1, "1k", "background block size"),
+        [](InterfereArgs& a, const OptionValue& v) { a.options.bg_bs = v.number; });
+  t.add(size_arg("bg-size", 1 << 20, "", "background file size; without it 1.25 x the dirty limit, capped by free space"),
+        [](InterfereArgs& a, const OptionValue& v) { a.options.bg_size = v.number; });
+  t.add(duration_arg("budget", "2m", "total time of all phases, shared equally, at least 2 s a phase"),
+        [](InterfereArgs& a, const OptionValue& v) { a.options.budget = v.duration; });
+  OptionInfo knobs = list_arg("try", "KNOB=VALUE", ValueType::kString, "",
+                              "rerun the loaded phase with kernel knobs changed; one trial per --try, its settings "
+                              "comma-separated (see below)");
+  knobs.repeatable = true;
+  t.add(std::move(knobs), [](InterfereArgs& a, const OptionValue& v) { a.options.tries.push_back(parse_try(v)); });
+  add_output_options(t, &InterfereArgs::output);
+  return t;
+}
+
+const CommandTable<InterfereArgs>& table() {
+  static const CommandTable<InterfereArgs> kTable = make_table();
+  return kTable;
+}
+
+void apply_knob_root(InterfereOptions& o) {
+  const char* root = std::getenv(kKnobRootVariable);
+  if (root == nullptr || *root == '\0') return;
+  const std::string dir = root;
+  o.knobs.roots.proc_root = dir + "/proc";
+  o.knobs.roots.sys_root = dir + "/sys";
+  o.knobs.journal_path = dir + "/knobs.journal";
 }
 
 }  // namespace
 
+const CommandInfo& interfere_command_info() { return table().info(); }
+
+InterfereArgs parse_interfere_args(const std::vector<std::string>& args, bool& help) {
+  const ParsedArgs parsed = parse_arguments(table().info(), args);
+  help = parsed.help;
+  InterfereArgs out;
+  table().apply(parsed, out, nullptr);
+  return out;
+}
+
 int interfere_command(const std::vector<std::string>& args) {
-  InterfereOptions o;
-  bool json = false;
-  std::string output_path;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kInterfereUsage, stdout);
-      return kExitOk;
-    }
-    if (arg == "--try") {
-      if (i + 1 >= args.size()) throw UserError("--try: needs KNOB=VALUE");
-      o.tries.push_back(parse_try(args[++i]));
-    } else if (auto v = value_of(arg, "--try"); !v.empty()) {
-      o.tries.push_back(parse_try(v));
-    } else if (auto v = value_of(arg, "--filename"); !v.empty()) {
-      o.filename = v;
-    } else if (auto v = value_of(arg, "--size"); !v.empty()) {
-      o.size = size_arg("--size", v, 1 << 20);
-    } else if (auto v = value_of(arg, "--bs"); !v.empty()) {
-      o.fg_bs = size_arg("--bs", v, 512);
-    } else if (auto v = value_of(arg, "--bg-bs"); !v.empty()) {
-      o.bg_bs = size_arg("--bg-bs", v, 1);
-    } else if (auto v = value_of(arg, "--bg-size"); !v.empty()) {
-      o.bg_size = size_arg("--bg-size", v, 1 << 20);
-    } else if (auto v = value_of(arg, "--threads"); !v.empty()) {
-      o.threads = threads_arg(v);
-    } else if (auto v = value_of(arg, "--budget"); !v.empty()) {
-      auto d = parse_duration(v, std::chrono::seconds(1));
-      if (!d || d->count() <= 0) throw UserError(fmt::format("--budget={}: not a duration; durations look like 60, 2m", v));
-      o.budget = *d;
-    } else if (auto v = value_of(arg, "--output-format"); !v.empty()) {
-      if (v != "normal" && v != "json") throw UserError(fmt::format("--output-format={}: choose normal or json", v));
-      json = v == "json";
-    } else if (auto v = value_of(arg, "--output"); !v.empty()) {
-      output_path = v;
-    } else if (auto v = value_of(arg, "--knob-root"); !v.empty()) {
-      // Test seam: knobs under DIR/proc and DIR/sys, journal at DIR/knobs.journal (never the real kernel).
-      o.knobs.roots.proc_root = v + "/proc";
-      o.knobs.roots.sys_root = v + "/sys";
-      o.knobs.journal_path = v + "/knobs.journal";
-    } else {
-      throw UserError(fmt::format("{}: unknown option for interfere (see sluice interfere --help)", arg));
-    }
+  bool help = false;
+  InterfereArgs cli = parse_interfere_args(args, help);
+  if (help) {
+    std::fputs(render_command_help(table().info()).c_str(), stdout);
+    return kExitOk;
   }
+  InterfereOptions& o = cli.options;
   if (o.size % o.fg_bs != 0) throw UserError(fmt::format("--size must be a multiple of --bs ({})", o.fg_bs));
+  apply_knob_root(o);
   const InterfereReport report = run_interfere(o);
-  const std::string text = json ? render_interfere_json_text(report) : render_interfere_text(report);
-  if (output_path.empty()) {
-    std::fputs(text.c_str(), stdout);
-  } else {
-    std::FILE* f = std::fopen(output_path.c_str(), "w");
-    if (!f || std::fputs(text.c_str(), f) < 0 || std::fclose(f) != 0) {
-      throw UserError(fmt::format("--output={}: cannot write the file", output_path));
-    }
+  std::vector<std::string> documents;
+  for (RunOptions::OutputFormat format : cli.output.formats) {
+    documents.push_back(format == RunOptions::OutputFormat::kNormal
+                            ? render_interfere_text(report)
+                            : render_interfere_json_text(report, format == RunOptions::OutputFormat::kJsonPlus));
   }
+  write_documents(documents, cli.output.path);
   if (!report.knobs_restored) return kExitError;
   return report.interrupted ? kExitInterrupted : kExitOk;
 }

@@ -6,34 +6,39 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "job/validate.h"
 #include "report/reporters.h"
 
 namespace sluice {
 
-std::string render_all(const RunResult& result, const RunOptions& options) {
-  std::string text;
-  for (RunOptions::OutputFormat format : options.output_formats) {
-    switch (format) {
-      case RunOptions::OutputFormat::kNormal: text += render_normal(result); break;
-      case RunOptions::OutputFormat::kJson: text += render_json_text(result, false); break;
-      case RunOptions::OutputFormat::kJsonPlus: text += render_json_text(result, true); break;
-      case RunOptions::OutputFormat::kTerse: text += render_normal(result); break;
-    }
-  }
-  return text;
+const std::vector<std::string>& output_format_choices() {
+  static const std::vector<std::string> kChoices = {"normal", "json", "json+"};
+  return kChoices;
 }
 
-void write_outputs(const RunResult& result, const RunOptions& options) {
-  const std::string text = render_all(result, options);
-  if (options.output_path.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
+void write_documents(const std::vector<std::string>& documents, const std::string& path) {
+  if (path.empty()) {
+    for (const std::string& text : documents) std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
     return;
   }
-  std::ofstream out(options.output_path, std::ios::binary | std::ios::trunc);
-  out << text;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  for (const std::string& text : documents) out << text;
   out.close();
-  if (!out) throw UserError(fmt::format("--output={}: cannot write the file", options.output_path));
+  if (!out) throw UserError(fmt::format("--output={}: cannot write the file", path));
+}
+
+void write_outputs(const RunResult& result, const RunOptions& options) {
+  std::vector<std::string> documents;
+  for (RunOptions::OutputFormat format : options.output_formats) {
+    switch (format) {
+      case RunOptions::OutputFormat::kNormal: documents.push_back(render_normal(result)); break;
+      case RunOptions::OutputFormat::kJson: documents.push_back(render_json_text(result, false)); break;
+      case RunOptions::OutputFormat::kJsonPlus: documents.push_back(render_json_text(result, true)); break;
+      case RunOptions::OutputFormat::kTerse: documents.push_back(render_normal(result)); break;
+    }
+  }
+  write_documents(documents, options.output_path);
 }
 
 void print_warnings(const std::vector<Problem>& problems) {
@@ -41,6 +46,14 @@ void print_warnings(const std::vector<Problem>& problems) {
     const char* kind = p.severity == Problem::Severity::kError ? "error" : "warning";
     std::fprintf(stderr, "sluice: %s: %s: %s\n", kind, p.where.describe().c_str(), p.message.c_str());
   }
+}
+
+bool check_jobs(const std::vector<JobSpec>& jobs, std::vector<Problem>& findings) {
+  std::vector<Problem> found = validate_all(jobs);
+  print_warnings(found);
+  const bool ok = !has_error(found);
+  for (Problem& p : found) findings.push_back(std::move(p));
+  return ok;
 }
 
 }  // namespace sluice

@@ -1,17 +1,57 @@
 #pragma once
-// Writing a RunResult in the formats the user chose, to --output or stdout. Warnings never enter the
-// documents: they go to stderr (and into JSON only under "sluice.warnings").
+// Writing reports in the formats the user chose, to --output or stdout. Warnings never enter the documents:
+// they go to stderr (and into JSON only under "sluice.warnings").
 #include <string>
+#include <vector>
 
+#include "cli/command_table.h"
+#include "job/command_line.h"
 #include "job/job_spec.h"
 #include "stats/result.h"
 
 namespace sluice {
 
-// Renders every chosen format, one after another. Throws UserError if --output cannot be written.
+// --output-format and --output as every measuring command takes them.
+struct OutputChoice {
+  std::vector<RunOptions::OutputFormat> formats = {RunOptions::OutputFormat::kNormal};
+  std::string path;  // empty = stdout
+};
+
+// The choices of --output-format: normal, json, json+ (job/command_line.h output_formats_of maps them).
+const std::vector<std::string>& output_format_choices();
+
+// Declares --output-format and --output in `table`, stored into options.*member.
+template <typename Options>
+void add_output_options(CommandTable<Options>& table, OutputChoice Options::*member) {
+  OptionInfo format;
+  format.name = "output-format";
+  format.type = ValueType::kList;
+  format.element = ValueType::kChoice;
+  format.choices = output_format_choices();
+  format.value_name = "FMT";
+  format.default_text = "normal";
+  format.help = "normal is the table; json is fio's JSON with the command's section under \"sluice\"; json+ adds "
+                "the latency histogram bins";
+  table.add(std::move(format), [member](Options& o, const OptionValue& v) { (o.*member).formats = output_formats_of(v.list); });
+  OptionInfo output;
+  output.name = "output";
+  output.value_name = "FILE";
+  output.help = "write the report to FILE instead of stdout";
+  table.add(std::move(output), [member](Options& o, const OptionValue& v) { (o.*member).path = v.text; });
+}
+
+// Writes the documents one after another to `path` (replaced) or to stdout. Throws UserError naming
+// --output when the file cannot be written.
+void write_documents(const std::vector<std::string>& documents, const std::string& path);
+
+// Renders every chosen format of a run, one after another, and writes them (write_documents).
 void write_outputs(const RunResult& result, const RunOptions& options);
 
 // Prints each warning to stderr as "sluice: warning: <where>: <message>".
 void print_warnings(const std::vector<Problem>& problems);
+
+// validate_all() of the jobs (each job, and the checks across jobs); prints the findings to stderr and
+// appends them to `findings`; false when any is an error.
+bool check_jobs(const std::vector<JobSpec>& jobs, std::vector<Problem>& findings);
 
 }  // namespace sluice

@@ -1,43 +1,55 @@
 // sluice restore [--journal=FILE]: writes back the kernel knobs a killed run left changed, from its journal.
 #include <cstdio>
 
-#include <fmt/format.h>
-
+#include "cli/command_args.h"
+#include "cli/command_options.h"
 #include "cli/commands.h"
-#include "common/error.h"
 #include "observe/knob_journal.h"
 
 namespace sluice {
 namespace {
 
-constexpr const char* kRestoreUsage = R"(usage: sluice restore [--journal=FILE]
-
-Writes back the original values of kernel knobs (vm.dirty_*, queue settings) that a sluice run changed
+constexpr const char* kDescription = R"(Writes back the original values of kernel knobs (vm.dirty_*, queue settings) that a sluice run changed
 and could not restore because it was killed. sluice records every original in a journal before it changes
 a knob; every sluice start replays a journal left behind, and this command does it on demand.
 Needs root when there is something to restore.
-
-Options:
-  --journal=FILE   the journal (default $SLUICE_STATE_DIR/knobs.journal, else /var/lib/sluice/knobs.journal)
 )";
+
+CommandTable<RestoreArgs> make_table() {
+  CommandTable<RestoreArgs> t(command_info(
+      "restore", "write back kernel knobs a killed sluice run left changed (from its journal)", kDescription));
+  t.add(text_arg("journal", "FILE", "$SLUICE_STATE_DIR/knobs.journal, else /var/lib/sluice/knobs.journal", "the journal"),
+        [](RestoreArgs& a, const OptionValue& v) { a.journal = v.text; });
+  return t;
+}
+
+const CommandTable<RestoreArgs>& table() {
+  static const CommandTable<RestoreArgs> kTable = make_table();
+  return kTable;
+}
 
 }  // namespace
 
+const CommandInfo& restore_command_info() { return table().info(); }
+
+RestoreArgs parse_restore_args(const std::vector<std::string>& args, bool& help) {
+  const ParsedArgs parsed = parse_arguments(table().info(), args);
+  help = parsed.help;
+  RestoreArgs out;
+  out.journal = default_knob_journal_path();
+  table().apply(parsed, out, nullptr);
+  return out;
+}
+
 int restore_command(const std::vector<std::string>& args) {
-  std::string journal = default_knob_journal_path();
-  for (const std::string& arg : args) {
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kRestoreUsage, stdout);
-      return kExitOk;
-    }
-    if (arg.rfind("--journal=", 0) == 0 && arg.size() > 10) {
-      journal = arg.substr(10);
-    } else {
-      throw UserError(fmt::format("{}: unknown option for restore (see sluice restore --help)", arg));
-    }
+  bool help = false;
+  const RestoreArgs cli = parse_restore_args(args, help);
+  if (help) {
+    std::fputs(render_command_help(table().info()).c_str(), stdout);
+    return kExitOk;
   }
-  const ReplayResult result = replay_journal(journal);
-  const std::string text = describe_replay(result, journal);
+  const ReplayResult result = replay_journal(cli.journal);
+  const std::string text = describe_replay(result, cli.journal);
   std::fputs(text.c_str(), result.failures.empty() ? stdout : stderr);
   return result.failures.empty() && !result.busy ? kExitOk : kExitError;
 }

@@ -88,9 +88,8 @@ int run_parsed(ParsedCommandLine& parsed) {
   const std::vector<JobSpec> jobs = all_jobs(parsed);
   if (jobs.empty()) throw UserError("no job given; try: sluice run --name=a --filename=FILE --size=1g --rw=randread");
 
-  std::vector<Problem> warnings = validate_all(jobs);
-  print_warnings(warnings);
-  if (has_error(warnings)) return kExitError;
+  std::vector<Problem> warnings;
+  if (!check_jobs(jobs, warnings)) return kExitError;
   if (parsed.parse_only) return kExitOk;
 
   RunnerOptions runner;
@@ -119,11 +118,12 @@ int run_parsed(ParsedCommandLine& parsed) {
 
 }  // namespace
 
+std::string run_command_help() { return kRunUsage + render_options_help(); }
+
 int run_command(const std::vector<std::string>& args) {
   ParsedCommandLine parsed = parse_run_command_line(args);
   if (parsed.show_help) {
-    std::fputs(kRunUsage, stdout);
-    std::fputs(render_options_help().c_str(), stdout);
+    std::fputs(run_command_help().c_str(), stdout);
     return kExitOk;
   }
   if (!parsed.cmdhelp.empty()) {

@@ -51,32 +51,22 @@ bool takes_value(std::string_view name) {
 }
 
 void parse_output_formats(const Argument& arg, RunOptions& run) {
-  using Format = RunOptions::OutputFormat;
   static const std::vector<std::string> kChoices = {"normal", "json", "json+", "terse"};
-  static const Format kFormats[] = {Format::kNormal, Format::kJson, Format::kJsonPlus, Format::kTerse};
-  std::vector<Format> formats;
+  std::vector<std::string> names;
   std::size_t start = 0;
   while (start <= arg.value.size()) {
     const std::size_t comma = std::min(arg.value.find(',', start), arg.value.size());
     const std::string item = arg.value.substr(start, comma - start);
     start = comma + 1;
-    const auto it = std::find(kChoices.begin(), kChoices.end(), item);
-    if (it == kChoices.end()) {
+    if (std::find(kChoices.begin(), kChoices.end(), item) == kChoices.end()) {
       const std::string nearest = detail::nearest_of(item, kChoices);
       cli_error(arg, "'" + item + "' is not one of normal, json, json+, terse" +
                          (nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
     }
-    const Format format = kFormats[it - kChoices.begin()];
-    if (format == Format::kTerse) {
-      cli_error(arg, "'terse' (fio's semicolon format) is not supported by sluice yet; use json");
-    }
-    if (std::find(formats.begin(), formats.end(), format) == formats.end()) formats.push_back(format);
+    if (item == "terse") cli_error(arg, "'terse' (fio's semicolon format) is not supported by sluice yet; use json");
+    names.push_back(item);
   }
-  // json+ is json with the latency buckets added: one output, not two.
-  if (std::find(formats.begin(), formats.end(), Format::kJsonPlus) != formats.end()) {
-    formats.erase(std::remove(formats.begin(), formats.end(), Format::kJson), formats.end());
-  }
-  run.output_formats = std::move(formats);
+  run.output_formats = output_formats_of(names);
 }
 
 void apply_run_option(const Argument& arg, ParsedCommandLine& out) {
@@ -141,6 +131,24 @@ void apply_scope_kb_base(JobSpec& job, const std::vector<std::string>& args, std
 }
 
 }  // namespace
+
+std::vector<RunOptions::OutputFormat> output_formats_of(const std::vector<std::string>& names) {
+  using Format = RunOptions::OutputFormat;
+  std::vector<Format> formats;
+  for (const std::string& name : names) {
+    const Format format = name == "json+" ? Format::kJsonPlus : name == "json" ? Format::kJson : Format::kNormal;
+    if (std::find(formats.begin(), formats.end(), format) == formats.end()) formats.push_back(format);
+  }
+  if (std::find(formats.begin(), formats.end(), Format::kJsonPlus) != formats.end()) {
+    formats.erase(std::remove(formats.begin(), formats.end(), Format::kJson), formats.end());
+  }
+  return formats;
+}
+
+bool is_run_option(std::string_view name) {
+  const auto& names = run_level_names();
+  return name == "name" || std::find(names.begin(), names.end(), name) != names.end();
+}
 
 ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args) {
   ParsedCommandLine out;

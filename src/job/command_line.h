@@ -3,6 +3,7 @@
 // job; each --name=X starts a new job that starts from the globals; later options apply to the current job.
 // Run-level options (--output-format, --output, --allow-destructive, ...) are separated out.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "job/job_spec.h"
@@ -26,5 +27,13 @@ struct ParsedCommandLine {
 
 // Parses the arguments after "run". Throws UserError with the option name and value on bad input.
 ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args);
+
+// The formats named in an --output-format list (already checked against normal, json, json+), in order and
+// without repeats; json+ replaces json (it is json with the histogram bins added: one document, not two).
+std::vector<RunOptions::OutputFormat> output_formats_of(const std::vector<std::string>& names);
+
+// True for the run-level options (--output-format, --parse-only, --eta, ...) and --name, which are not job
+// options but which parse_run_command_line takes; for commands that pass arguments on to it.
+bool is_run_option(std::string_view name);
 
 }  // namespace sluice

@@ -100,7 +100,7 @@ InterfereReport run_interfere(const InterfereOptions& options);
 
 std::string render_interfere_text(const InterfereReport& report);
 nlohmann::json interference_json(const InterfereReport& report);
-// fio's JSON of all phases plus sluice.environment and sluice.interference.
-std::string render_interfere_json_text(const InterfereReport& report);
+// fio's JSON of all phases plus sluice.environment and sluice.interference; json_plus adds histogram bins.
+std::string render_interfere_json_text(const InterfereReport& report, bool json_plus = false);
 
 }  // namespace sluice

@@ -155,7 +155,7 @@ nlohmann::json interference_json(const InterfereReport& r) {
   return j;
 }
 
-std::string render_interfere_json_text(const InterfereReport& r) {
+std::string render_interfere_json_text(const InterfereReport& r, bool json_plus) {
   RunResult all;
   int groupid = 0;
   for (const PhaseResult& p : r.phases) {
@@ -177,7 +177,7 @@ std::string render_interfere_json_text(const InterfereReport& r) {
   all.interrupted = r.interrupted;
   all.environment = r.environment;
   all.extra["interference"] = interference_json(r);
-  return render_json_text(all, false);
+  return render_json_text(all, json_plus);
 }
 
 }  // namespace sluice

@@ -1,5 +1,5 @@
 // End-to-end tests of `sluice interfere` with a tiny budget in a temporary directory. Kernel knobs are
-// changed only in a synthetic tree (--knob-root), never in the real /proc/sys or /sys.
+// changed only in a synthetic tree (the test hook SLUICE_KNOB_ROOT), never in the real /proc/sys or /sys.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -39,8 +39,14 @@ class InterfereCli : public ::testing::Test {
   }
   std::vector<std::string> args() const {
     return {"interfere", "--filename=" + dir.file("work/fg"), "--size=8m", "--threads=1", "--budget=3s",
-            "--bg-size=64m", "--try", "queue.wbt_lat_usec=1000", "--knob-root=" + dir.file("knobs"),
-            "--output-format=json"};
+            "--bg-size=64m", "--try", "queue.wbt_lat_usec=1000", "--output-format=json"};
+  }
+  // Knobs under DIR/knobs/{proc,sys}, journal at DIR/knobs/knobs.journal.
+  testing::RunOptions knob_root_options() const {
+    testing::RunOptions options;
+    options.timeout = 60000ms;
+    options.environment = {{"SLUICE_KNOB_ROOT", dir.file("knobs")}};
+    return options;
   }
   bool work_dir_empty() const { return fs::is_empty(dir.file("work")); }
 
@@ -49,8 +55,7 @@ class InterfereCli : public ::testing::Test {
 };
 
 TEST_F(InterfereCli, TrialChangesKnobAndRestoresItAfterANormalRun) {
-  testing::RunOptions options;
-  options.timeout = 60000ms;
+  const testing::RunOptions options = knob_root_options();
   const testing::RunOutput r = testing::run_binary(args(), options);
   ASSERT_EQ(r.exit_code, 0) << testing::describe(r);
   const auto doc = testing::parse_document(r.out);
@@ -70,9 +75,8 @@ TEST_F(InterfereCli, TrialChangesKnobAndRestoresItAfterANormalRun) {
 
 TEST_F(InterfereCli, SigintDuringTrialRestoresKnobAndRemovesFiles) {
   // idle 2 s, loaded 2 s, then the trial: the signal lands in the trial.
-  testing::RunOptions options;
+  testing::RunOptions options = knob_root_options();
   options.signal_after = 5500ms;
-  options.timeout = 60000ms;
   const testing::RunOutput r = testing::run_binary(args(), options);
   ASSERT_EQ(r.exit_code, 130) << testing::describe(r);
   const auto doc = testing::parse_document(r.out);

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sluice::testing {
@@ -24,6 +25,7 @@ struct RunOptions {
   int signal = SIGINT;
   std::chrono::milliseconds timeout{20000};
   bool stderr_to_terminal = false;  // the child's stderr is a pseudo-terminal (to see the live status line)
+  std::vector<std::pair<std::string, std::string>> environment;  // set in the child (e.g. SLUICE_KNOB_ROOT)
 };
 
 struct RunOutput {
@@ -68,6 +70,7 @@ inline bool open_terminal(int fds[2]) {
   if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
   ::dup2(out_fd, STDOUT_FILENO);
   ::dup2(err_fd, STDERR_FILENO);
+  for (const auto& [name, value] : options.environment) ::setenv(name.c_str(), value.c_str(), 1);
   std::vector<char*> argv;
   std::string program = options.program;
   argv.push_back(program.data());

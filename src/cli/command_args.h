@@ -1,0 +1,59 @@
+#pragma once
+// What each subcommand's arguments parse into, and the parsers (from the command tables in
+// <command>_command.cpp). Exposed so tests can check the parsed values without running anything.
+#include <string>
+#include <vector>
+
+#include "cli/command_table.h"
+#include "cli/output.h"
+#include "method/capacity.h"
+#include "method/interfere.h"
+#include "method/precondition.h"
+#include "method/quick.h"
+
+namespace sluice {
+
+struct CapacityArgs {
+  CapacityRequest request;               // streams are filled in later, from job_args
+  std::vector<std::string> rw_modes;     // --rw=A,B: one stream per mode; empty = the job's own rw
+  std::vector<std::string> job_args;     // for the run parser: the defaults, then the user's job options
+  OutputChoice output;
+};
+
+struct QuickArgs {
+  QuickOptions options;
+  OutputChoice output;
+};
+
+struct PreconditionArgs {
+  PreconditionRequest request;
+  bool until_steady = false;
+  std::vector<std::string> workload_args;  // job options after --until-steady
+  OutputChoice output;
+};
+
+struct InterfereArgs {
+  InterfereOptions options;
+  OutputChoice output;
+};
+
+struct RestoreArgs {
+  std::string journal;
+};
+
+// Each parses the arguments after the command's name. Throws UserError naming the option on bad input.
+// `help` is set (and nothing else checked) when -h/--help is among them.
+CapacityArgs parse_capacity_args(const std::vector<std::string>& args, bool& help);
+QuickArgs parse_quick_args(const std::vector<std::string>& args, bool& help);
+PreconditionArgs parse_precondition_args(const std::vector<std::string>& args, bool& help);
+InterfereArgs parse_interfere_args(const std::vector<std::string>& args, bool& help);
+RestoreArgs parse_restore_args(const std::vector<std::string>& args, bool& help);
+
+// The declarations behind them, for help and the registry.
+const CommandInfo& capacity_command_info();
+const CommandInfo& quick_command_info();
+const CommandInfo& precondition_command_info();
+const CommandInfo& interfere_command_info();
+const CommandInfo& restore_command_info();
+
+}  // namespace sluice

@@ -1,0 +1,23 @@
+#pragma once
+// Builders for the common kinds of command options, so the command tables read as declarations.
+// Each returns an OptionInfo with name, type, value name, unit, default and help set.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/command_table.h"
+
+namespace sluice {
+
+OptionInfo flag_arg(std::string name, std::string help);
+OptionInfo text_arg(std::string name, std::string value_name, std::string default_text, std::string help);
+// Positive, with a unit; a bare number is refused.
+OptionInfo duration_arg(std::string name, std::string default_text, std::string help);
+OptionInfo size_arg(std::string name, std::uint64_t min, std::string default_text, std::string help);
+OptionInfo count_arg(std::string name, std::uint64_t min, std::uint64_t max, std::string default_text, std::string help);
+OptionInfo choice_arg(std::string name, std::vector<std::string> choices, std::string default_text, std::string help);
+// A comma list whose elements are `element` (kString, kUnsigned within [min, max], or kChoice of `choices`).
+OptionInfo list_arg(std::string name, std::string value_name, ValueType element, std::string default_text,
+                    std::string help);
+
+}  // namespace sluice

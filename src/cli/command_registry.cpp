@@ -1,0 +1,65 @@
+#include "cli/command_registry.h"
+
+#include <algorithm>
+
+#include "cli/command_args.h"
+#include "cli/commands.h"
+#include "job/option_builders.h"
+
+namespace sluice {
+namespace {
+
+CommandEntry entry(const CommandInfo& info, std::function<int(const std::vector<std::string>&)> run) {
+  CommandEntry e;
+  e.name = info.name;
+  e.summary = info.summary;
+  e.run = std::move(run);
+  e.help = [&info] { return render_command_help(info); };
+  e.info = &info;
+  return e;
+}
+
+std::vector<CommandEntry> make_registry() {
+  std::vector<CommandEntry> r;
+  r.push_back(entry(quick_command_info(), quick_command));
+  r.push_back(entry(capacity_command_info(), capacity_command));
+  r.push_back(entry(interfere_command_info(), interfere_command));
+  r.push_back(entry(precondition_command_info(), precondition_command));
+  CommandEntry run;
+  run.name = "run";
+  run.summary = "run jobs given in fio's command-line form or fio job files (sluice run --help lists every option)";
+  run.run = run_command;
+  run.help = run_command_help;
+  r.push_back(std::move(run));
+  r.push_back(entry(restore_command_info(), restore_command));
+  r.back().replays_journal = false;
+  r.push_back(entry(help_command_info(), help_command));
+  r.back().aliases = {"--help", "-h"};
+  r.back().replays_journal = false;
+  r.push_back(entry(version_command_info(), version_command));
+  r.back().aliases = {"--version"};
+  r.back().replays_journal = false;
+  return r;
+}
+
+}  // namespace
+
+const std::vector<CommandEntry>& command_registry() {
+  static const std::vector<CommandEntry> kRegistry = make_registry();
+  return kRegistry;
+}
+
+const CommandEntry* find_command(std::string_view name) {
+  for (const CommandEntry& e : command_registry()) {
+    if (e.name == name || std::find(e.aliases.begin(), e.aliases.end(), name) != e.aliases.end()) return &e;
+  }
+  return nullptr;
+}
+
+std::string nearest_command(std::string_view name) {
+  std::vector<std::string> names;
+  for (const CommandEntry& e : command_registry()) names.push_back(e.name);
+  return detail::nearest_of(name, names);
+}
+
+}  // namespace sluice

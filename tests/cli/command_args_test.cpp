@@ -1,0 +1,120 @@
+// The commands' parsed arguments: the same duration means the same in every command, job options reach the
+// run parser in order, and the commands' own rules (capacity's --rw list, precondition's --until-steady).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "cli/command_args.h"
+#include "common/error.h"
+
+namespace sluice {
+namespace {
+
+using namespace std::chrono_literals;
+using ::testing::HasSubstr;
+
+template <typename Parse>
+std::string error_of(Parse parse, const std::vector<std::string>& args) {
+  bool help = false;
+  try {
+    parse(args, help);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CommandArgs, SloAndBudgetAreTheSameInQuickAndCapacity) {
+  bool help = false;
+  const QuickArgs quick = parse_quick_args({"--slo=500us", "--budget=2m"}, help);
+  const CapacityArgs capacity = parse_capacity_args({"--slo=500us", "--budget=2m"}, help);
+  EXPECT_EQ(quick.options.slo, 500us);
+  EXPECT_EQ(capacity.request.slo, 500us);
+  EXPECT_EQ(quick.options.budget, 2min);
+  EXPECT_EQ(capacity.request.budget, 2min);
+  EXPECT_EQ(parse_interfere_args({"--budget=2m"}, help).options.budget, 2min);
+  EXPECT_EQ(parse_precondition_args({"--round=10ms"}, help).request.round, 10ms);
+}
+
+TEST(CommandArgs, BareSloIsRefusedInQuickAndCapacity) {
+  EXPECT_THAT(error_of(parse_quick_args, {"--slo=10"}), HasSubstr("--slo=10: add a unit"));
+  EXPECT_THAT(error_of(parse_capacity_args, {"--slo=10"}), HasSubstr("--slo=10: add a unit"));
+}
+
+TEST(CommandArgs, QuickTakesADirectoryAndItsOptions) {
+  bool help = false;
+  const QuickArgs a = parse_quick_args({"/mnt/x", "--size=16m", "--keep", "--no-status", "--ioengine=psync",
+                                        "--output-format=json+", "--output", "q.json"},
+                                       help);
+  EXPECT_FALSE(help);
+  EXPECT_EQ(a.options.directory, "/mnt/x");
+  EXPECT_EQ(a.options.size, 16u << 20);
+  EXPECT_TRUE(a.options.keep);
+  EXPECT_FALSE(a.options.status_line);
+  EXPECT_EQ(a.options.engine, EngineKind::kPsync);
+  EXPECT_EQ(a.output.formats, std::vector<RunOptions::OutputFormat>{RunOptions::OutputFormat::kJsonPlus});
+  EXPECT_EQ(a.output.path, "q.json");
+}
+
+TEST(CommandArgs, QuickRefusesJobOptions) {
+  EXPECT_THAT(error_of(parse_quick_args, {"--runtime=10"}), HasSubstr("--runtime: unknown option for quick"));
+}
+
+TEST(CommandArgs, JsonPlusReplacesJsonAndListsKeepTheirOrder) {
+  bool help = false;
+  const CapacityArgs a = parse_capacity_args({"--output-format=json,normal,json+"}, help);
+  EXPECT_EQ(a.output.formats,
+            (std::vector<RunOptions::OutputFormat>{RunOptions::OutputFormat::kNormal, RunOptions::OutputFormat::kJsonPlus}));
+}
+
+TEST(CommandArgs, CapacityPassesJobOptionsAfterItsDefaults) {
+  bool help = false;
+  const CapacityArgs a = parse_capacity_args({"--ioengine=null", "--slo=1ms", "--rw=randwrite", "--name=x", "--iodepth=2"}, help);
+  EXPECT_EQ(a.job_args, (std::vector<std::string>{"--direct=1", "--ioengine=io_uring", "--rw=randread", "--bs=4k",
+                                                  "--ioengine=null", "--rw=randwrite", "--name=x", "--iodepth=2"}));
+  EXPECT_TRUE(a.rw_modes.empty());
+}
+
+TEST(CommandArgs, CapacityRwListMakesStreamsAndNamesABadMode) {
+  bool help = false;
+  EXPECT_EQ(parse_capacity_args({"--rw=randread,randwrite"}, help).rw_modes,
+            (std::vector<std::string>{"randread", "randwrite"}));
+  const std::string error = error_of(parse_capacity_args, {"--rw=randread,randwrit"});
+  EXPECT_THAT(error, HasSubstr("rw"));
+  EXPECT_THAT(error, HasSubstr("randwrit"));
+}
+
+TEST(CommandArgs, PreconditionJobOptionsOnlyAfterUntilSteady) {
+  EXPECT_THAT(error_of(parse_precondition_args, {"--filename=f", "--rw=randread"}), HasSubstr("--until-steady"));
+  bool help = false;
+  const PreconditionArgs a = parse_precondition_args(
+      {"--filename=f", "--bs=64k", "--until-steady", "--bs=4k", "--round=1s", "--rw=randread"}, help);
+  EXPECT_EQ(a.request.filename, "f");
+  EXPECT_EQ(a.request.block_size, 64u << 10);
+  EXPECT_TRUE(a.until_steady);
+  EXPECT_EQ(a.request.round, 1s);
+  EXPECT_EQ(a.workload_args, (std::vector<std::string>{"--bs=4k", "--rw=randread"}));
+}
+
+TEST(CommandArgs, InterfereTryIsRepeatableAndChecked) {
+  bool help = false;
+  const InterfereArgs a =
+      parse_interfere_args({"--try", "vm.dirty_bytes=15M,vm.dirty_background_bytes=5M", "--try=vm.dirty_ratio=5",
+                            "--threads=2,4"},
+                           help);
+  ASSERT_EQ(a.options.tries.size(), 2u);
+  EXPECT_EQ(a.options.tries[0].size(), 2u);
+  EXPECT_EQ(a.options.threads, (std::vector<std::uint32_t>{2, 4}));
+  EXPECT_THAT(error_of(parse_interfere_args, {"--try", "nonsense"}), HasSubstr("KNOB=VALUE"));
+}
+
+TEST(CommandArgs, KnobRootIsNotAUserOption) {
+  EXPECT_THAT(error_of(parse_interfere_args, {"--knob-root=/tmp"}), HasSubstr("--knob-root: unknown option"));
+}
+
+TEST(CommandArgs, RestoreTakesAJournal) {
+  bool help = false;
+  EXPECT_EQ(parse_restore_args({"--journal=/tmp/j"}, help).journal, "/tmp/j");
+}
+
+}  // namespace
+}  // namespace sluice
