@@ -91,7 +91,9 @@ struct ParsedArgs {
 // --flag, -h/--help, and `--` (everything after it is positional). Throws UserError naming the option:
 // unknown option (with a suggestion only when one is close), missing value, value out of range, a choice
 // not in the list (with the nearest), a bare number for a duration, missing or extra positionals.
+// The result points into `command`, which must outlive it (a temporary table is refused at compile time).
 ParsedArgs parse_arguments(const CommandInfo& command, const std::vector<std::string>& args);
+ParsedArgs parse_arguments(const CommandInfo&& command, const std::vector<std::string>& args) = delete;
 
 // Checks one value against the option's type (what parse_arguments does for each option). Throws UserError.
 OptionValue check_value(const OptionInfo& option, std::string where, std::string text);

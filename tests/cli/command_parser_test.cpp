@@ -12,20 +12,24 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-CommandInfo sample() {
-  CommandInfo c = command_info("sample", "a test command", "Tests the parser.\n");
-  c.positionals = {{"DIR", "a directory", false}};
-  c.options.push_back(flag_arg("keep", "keep things"));
-  c.options.push_back(duration_arg("budget", "120s", "total time"));
-  c.options.push_back(size_arg("size", 1 << 20, "", "a size"));
-  c.options.push_back(count_arg("max-concurrency", 1, 64, "8", "highest concurrency"));
-  c.options.push_back(choice_arg("output-format", {"normal", "json", "json+"}, "normal", "the format"));
-  OptionInfo threads = list_arg("threads", "LIST", ValueType::kUnsigned, "1,10", "thread counts");
-  threads.min = 1;
-  threads.max = 256;
-  c.options.push_back(threads);
-  c.options.push_back(text_arg("output", "FILE", "", "the output file"));
-  return c;
+// One table for the whole test: ParsedArgs points into it.
+const CommandInfo& sample() {
+  static const CommandInfo table = [] {
+    CommandInfo c = command_info("sample", "a test command", "Tests the parser.\n");
+    c.positionals = {{"DIR", "a directory", false}};
+    c.options.push_back(flag_arg("keep", "keep things"));
+    c.options.push_back(duration_arg("budget", "120s", "total time"));
+    c.options.push_back(size_arg("size", 1 << 20, "", "a size"));
+    c.options.push_back(count_arg("max-concurrency", 1, 64, "8", "highest concurrency"));
+    c.options.push_back(choice_arg("output-format", {"normal", "json", "json+"}, "normal", "the format"));
+    OptionInfo threads = list_arg("threads", "LIST", ValueType::kUnsigned, "1,10", "thread counts");
+    threads.min = 1;
+    threads.max = 256;
+    c.options.push_back(threads);
+    c.options.push_back(text_arg("output", "FILE", "", "the output file"));
+    return c;
+  }();
+  return table;
 }
 
 // The message of the UserError that parsing `args` throws; "" when it does not throw.
