@@ -9,23 +9,12 @@
 #include <filesystem>
 
 #include "job/job_file.h"
+#include "job/fio_examples.h"
 
 namespace sluice {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr const char* kExamples = "/usr/share/doc/fio/examples";
-
-std::vector<std::string> example_files() {
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(kExamples, ec)) {
-    if (entry.path().extension() == ".fio") files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 // The reason a file is refused: a message without the "file:line: " position.
 std::string reason_of(const std::string& message) {
@@ -38,8 +27,8 @@ std::string reason_of(const std::string& message) {
 bool is_unsupported(const std::string& message) { return message.find("not supported by sluice") != std::string::npos; }
 
 TEST(FioExamples, EveryExampleParsesOrNamesWhatIsUnsupported) {
-  const std::vector<std::string> files = example_files();
-  if (files.empty()) GTEST_SKIP() << kExamples << " is missing (Debian package fio-examples)";
+  const std::vector<std::string> files = testing::fio_example_files();
+  if (files.empty()) GTEST_SKIP() << testing::kFioExamplesDir << " is missing (Debian package fio-examples)";
   JobFileSettings settings;
   settings.expansion.system = SystemValues{4, 4096, 8192};  // the table must not depend on the machine
   // The values the xnvme examples document in their headers; other variables stay unset (empty).
