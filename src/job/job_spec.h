@@ -1,6 +1,6 @@
 #pragma once
 // JobSpec: one job as the user described it (fio semantics), typed and with fio's defaults.
-// Produced by the option table (command line, and job files later); consumed by validation and planning.
+// Produced by the option table (from the command line and job files); consumed by validation and planning.
 // Plain data: no I/O, no behaviour beyond trivial helpers.
 #include <chrono>
 #include <cstdint>

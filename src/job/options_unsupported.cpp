@@ -105,7 +105,7 @@ constexpr Unsupported kUnsupported[] = {
     {"dedupe_mode", nullptr, "not implemented"},
     {"dedupe_working_set_percentage", nullptr, "not implemented"},
     {"dedupe_global", nullptr, "not implemented"},
-    {"clocksource", nullptr, "sluice always uses CLOCK_MONOTONIC"},
+    {"clocksource", nullptr, "sluice uses the calibrated TSC where the CPU has an invariant one, else CLOCK_MONOTONIC; SLUICE_CLOCK=gettime forces CLOCK_MONOTONIC"},
     {"disable_bw_measurement", "disable_bw", "sluice's timing is cheap enough to keep on"},
     {"stats", nullptr, "statistics are always collected"},
     {"significant_figures", nullptr, "not implemented"},

@@ -16,10 +16,11 @@ class ArrivalSchedule {
   ArrivalSchedule(const JobSpec& job, std::uint64_t seed);
 
   bool limited() const noexcept { return limited_; }
-  // Monotonic ns at which an io of `bytes` in `direction` may start, given the previous schedule; the
-  // caller sleeps (or spins when close) until then. start_ns anchors the schedule at the measured start.
-  // Returns 0 for a direction with no rate limit (the io may start at once; see limited(Direction)).
+  // Anchors the schedule at the measured start (monotonic ns).
   void start(std::uint64_t start_ns) noexcept;
+  // Monotonic ns at which an io of `bytes` in `direction` may start, given the previous schedule; the
+  // caller sleeps (or spins when close) until then. Returns 0 for a direction with no rate limit (the io
+  // may start at once; see limited(Direction)).
   std::uint64_t next_arrival(Direction direction, std::uint32_t bytes) noexcept;
   bool limited(Direction direction) const noexcept {
     return ns_per_io_[index_of(direction)] > 0.0 || ns_per_byte_[index_of(direction)] > 0.0;
