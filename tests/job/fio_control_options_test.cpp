@@ -3,21 +3,17 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "job/job_with.h"
 #include "job/option_table.h"
 #include "job/run_overrides.h"
 
 namespace sluice {
 namespace {
 
-JobSpec with(std::initializer_list<std::pair<const char*, const char*>> options) {
-  JobSpec job;
-  job.name = "j";
-  for (const auto& [name, value] : options) apply_option(job, name, value, SourcePos{});
-  return job;
-}
+using testing::job_with;
 
 TEST(FioControlOptions, SteadyStatePercentLimit) {
-  const JobSpec job = with({{"ss", "iops_slope:0.3%"}, {"ss_dur", "30"}, {"ss_ramp", "5s"}});
+  const JobSpec job = job_with({{"ss", "iops_slope:0.3%"}, {"ss_dur", "30"}, {"ss_ramp", "5s"}});
   EXPECT_EQ(job.ss_criterion, SteadyStateCriterion::kIopsSlope);
   EXPECT_DOUBLE_EQ(job.ss_limit, 0.3);
   EXPECT_TRUE(job.ss_limit_is_percent);
@@ -26,44 +22,44 @@ TEST(FioControlOptions, SteadyStatePercentLimit) {
 }
 
 TEST(FioControlOptions, SteadyStateAbsoluteBwTakesASize) {
-  const JobSpec job = with({{"steadystate", "bw:1m"}});
+  const JobSpec job = job_with({{"steadystate", "bw:1m"}});
   EXPECT_EQ(job.ss_criterion, SteadyStateCriterion::kBw);
   EXPECT_DOUBLE_EQ(job.ss_limit, 1048576.0);
   EXPECT_FALSE(job.ss_limit_is_percent);
 }
 
 TEST(FioControlOptions, SteadyStateRejectsUnknownCriterion) {
-  EXPECT_THROW(with({{"ss", "lat:5%"}}), UserError);
+  EXPECT_THROW(job_with({{"ss", "lat:5%"}}), UserError);
 }
 
 TEST(FioControlOptions, FlowTakesNegativeWeights) {
-  EXPECT_EQ(with({{"flow", "-8"}}).flow, -8);
-  EXPECT_EQ(with({{"flow", "2"}, {"flow_id", "3"}}).flow_id, 3u);
+  EXPECT_EQ(job_with({{"flow", "-8"}}).flow, -8);
+  EXPECT_EQ(job_with({{"flow", "2"}, {"flow_id", "3"}}).flow_id, 3u);
 }
 
 TEST(FioControlOptions, PercentageRandomOneValueForAll) {
-  EXPECT_EQ(with({{"percentage_random", "30"}}).percentage_random, 30u);
-  EXPECT_EQ(with({{"percentage_random", "30,30"}}).percentage_random, 30u);
-  EXPECT_THROW(with({{"percentage_random", "30,50"}}), UserError);
+  EXPECT_EQ(job_with({{"percentage_random", "30"}}).percentage_random, 30u);
+  EXPECT_EQ(job_with({{"percentage_random", "30,30"}}).percentage_random, 30u);
+  EXPECT_THROW(job_with({{"percentage_random", "30,50"}}), UserError);
 }
 
 TEST(FioControlOptions, FilenameFormatRefusesClientUid) {
-  EXPECT_EQ(with({{"filename_format", "$jobname.$filenum"}}).filename_format, "$jobname.$filenum");
-  EXPECT_THROW(with({{"filename_format", "f.$clientuid"}}), UserError);
+  EXPECT_EQ(job_with({{"filename_format", "$jobname.$filenum"}}).filename_format, "$jobname.$filenum");
+  EXPECT_THROW(job_with({{"filename_format", "f.$clientuid"}}), UserError);
 }
 
 TEST(FioControlOptions, UnifiedRwReportingChoices) {
-  EXPECT_TRUE(with({{"unified_rw_reporting", "1"}}).unified_rw_reporting);
-  EXPECT_TRUE(with({{"unified_rw_reporting", "both"}}).unified_rw_reporting);
-  EXPECT_FALSE(with({{"unified_rw_reporting", "none"}}).unified_rw_reporting);
+  EXPECT_TRUE(job_with({{"unified_rw_reporting", "1"}}).unified_rw_reporting);
+  EXPECT_TRUE(job_with({{"unified_rw_reporting", "both"}}).unified_rw_reporting);
+  EXPECT_FALSE(job_with({{"unified_rw_reporting", "none"}}).unified_rw_reporting);
 }
 
 TEST(FioControlOptions, MaxLatencyBareNumberIsMicroseconds) {
-  EXPECT_EQ(with({{"max_latency", "250"}}).max_latency, std::chrono::microseconds(250));
+  EXPECT_EQ(job_with({{"max_latency", "250"}}).max_latency, std::chrono::microseconds(250));
 }
 
 TEST(FioControlOptions, RateMinPerDirection) {
-  const JobSpec job = with({{"ratemin", ",1m"}, {"rate_iops_min", "100"}});
+  const JobSpec job = job_with({{"ratemin", ",1m"}, {"rate_iops_min", "100"}});
   EXPECT_EQ(job.rate_min[0], 0u);
   EXPECT_EQ(job.rate_min[1], 1048576u);
   EXPECT_EQ(job.rate_iops_min[2], 100u);
@@ -87,7 +83,7 @@ TEST(RunOverrides, CapsSizeAndRuntime) {
   ASSERT_TRUE(parse_run_override("cap-size", "1m", overrides));
   ASSERT_TRUE(parse_run_override("cap-runtime", "200ms", overrides));
   ASSERT_TRUE(parse_run_override("override", "directory=/scratch", overrides));
-  std::vector<JobSpec> jobs = {with({{"size", "10g"}, {"runtime", "60"}}), with({{"size", "50%"}})};
+  std::vector<JobSpec> jobs = {job_with({{"size", "10g"}, {"runtime", "60"}}), job_with({{"size", "50%"}})};
   apply_run_overrides(jobs, overrides);
   EXPECT_EQ(jobs[0].size.bytes, 1048576u);
   EXPECT_EQ(jobs[0].runtime, std::chrono::milliseconds(200));

@@ -3,73 +3,69 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "job/job_with.h"
 #include "job/option_table.h"
 
 namespace sluice {
 namespace {
 
-JobSpec with(std::initializer_list<std::pair<const char*, const char*>> options) {
-  JobSpec job;
-  job.name = "j";
-  for (const auto& [name, value] : options) apply_option(job, name, value, SourcePos{});
-  return job;
-}
+using testing::job_with;
 
 TEST(PlacementOptions, CpusAllowedTakesListsAndRanges) {
-  EXPECT_EQ(with({{"cpus_allowed", "4,0-2,2"}}).cpus_allowed, (std::vector<std::uint32_t>{0, 1, 2, 4}));
+  EXPECT_EQ(job_with({{"cpus_allowed", "4,0-2,2"}}).cpus_allowed, (std::vector<std::uint32_t>{0, 1, 2, 4}));
 }
 
 TEST(PlacementOptions, CpusAllowedRefusesADownwardRange) {
-  EXPECT_THROW(with({{"cpus_allowed", "3-1"}}), UserError);
-  EXPECT_THROW(with({{"cpus_allowed", "a"}}), UserError);
+  EXPECT_THROW(job_with({{"cpus_allowed", "3-1"}}), UserError);
+  EXPECT_THROW(job_with({{"cpus_allowed", "a"}}), UserError);
 }
 
 TEST(PlacementOptions, CpumaskSetsTheSameListFromBits) {
-  EXPECT_EQ(with({{"cpumask", "0x5"}}).cpus_allowed, (std::vector<std::uint32_t>{0, 2}));
-  EXPECT_EQ(with({{"cpumask", "3"}}).cpus_allowed, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(job_with({{"cpumask", "0x5"}}).cpus_allowed, (std::vector<std::uint32_t>{0, 2}));
+  EXPECT_EQ(job_with({{"cpumask", "3"}}).cpus_allowed, (std::vector<std::uint32_t>{0, 1}));
 }
 
 TEST(PlacementOptions, CpusAllowedPolicySplit) {
-  EXPECT_FALSE(with({{"cpus_allowed_policy", "shared"}}).cpus_allowed_split);
-  EXPECT_TRUE(with({{"cpus_allowed_policy", "split"}}).cpus_allowed_split);
-  EXPECT_THROW(with({{"cpus_allowed_policy", "spread"}}), UserError);
+  EXPECT_FALSE(job_with({{"cpus_allowed_policy", "shared"}}).cpus_allowed_split);
+  EXPECT_TRUE(job_with({{"cpus_allowed_policy", "split"}}).cpus_allowed_split);
+  EXPECT_THROW(job_with({{"cpus_allowed_policy", "spread"}}), UserError);
 }
 
 TEST(PlacementOptions, PrioAndPrioclass) {
-  const JobSpec job = with({{"prio", "6"}, {"prioclass", "3"}});
+  const JobSpec job = job_with({{"prio", "6"}, {"prioclass", "3"}});
   EXPECT_EQ(job.ioprio, 6);
   EXPECT_EQ(job.ioprio_class, 3);
-  EXPECT_THROW(with({{"prio", "8"}}), UserError);
-  EXPECT_THROW(with({{"prioclass", "0"}}), UserError);
+  EXPECT_THROW(job_with({{"prio", "8"}}), UserError);
+  EXPECT_THROW(job_with({{"prioclass", "0"}}), UserError);
 }
 
 TEST(PlacementOptions, BufferPatternDecodesHexAndStrings) {
-  EXPECT_EQ(with({{"buffer_pattern", "0xdeadbeef"}}).buffer_pattern, std::string("\xde\xad\xbe\xef"));
-  EXPECT_EQ(with({{"buffer_pattern", "\"ab\""}}).buffer_pattern, "ab");
+  EXPECT_EQ(job_with({{"buffer_pattern", "0xdeadbeef"}}).buffer_pattern, std::string("\xde\xad\xbe\xef"));
+  EXPECT_EQ(job_with({{"buffer_pattern", "\"ab\""}}).buffer_pattern, "ab");
 }
 
 TEST(PlacementOptions, AcceptedOptionsParseAndChangeNothing) {
-  const JobSpec plain = with({});
-  const JobSpec job = with({{"create_serialize", "1"}, {"verify_async", "4"}});
+  const JobSpec plain = job_with({});
+  const JobSpec job = job_with({{"create_serialize", "1"}, {"verify_async", "4"}});
   EXPECT_EQ(job.cpus_allowed, plain.cpus_allowed);
   EXPECT_EQ(job.verify, plain.verify);
-  EXPECT_THROW(with({{"verify_async", "x"}}), UserError);
+  EXPECT_THROW(job_with({{"verify_async", "x"}}), UserError);
 }
 
 TEST(PlacementOptions, ExitallOnErrorIsAFlag) {
-  EXPECT_TRUE(with({{"exitall_on_error", ""}}).exitall_on_error);
+  EXPECT_TRUE(job_with({{"exitall_on_error", ""}}).exitall_on_error);
 }
 
 TEST(RwModifier, BackwardsStepOfASequentialMode) {
-  const JobSpec job = with({{"rw", "read:-8k"}});
+  const JobSpec job = job_with({{"rw", "read:-8k"}});
   EXPECT_EQ(job.rw, RwMode::kRead);
   EXPECT_TRUE(job.rw_backwards);
   EXPECT_EQ(job.rw_sequential_run, 8192u);
-  EXPECT_FALSE(with({{"rw", "write:4k"}}).rw_backwards);
+  EXPECT_FALSE(job_with({{"rw", "write:4k"}}).rw_backwards);
 }
 
 TEST(RwModifier, BackwardsIsRefusedForRandomModes) {
-  EXPECT_THROW(with({{"rw", "randread:-8"}}), UserError);
+  EXPECT_THROW(job_with({{"rw", "randread:-8"}}), UserError);
 }
 
 }  // namespace
