@@ -121,5 +121,25 @@ TEST(CommandUnits, BareNumberIsRefusedByEveryDurationOption) {
   }
 }
 
+// Every size option of every command reads a size string as `sluice run` reads it (k = 1024).
+TEST(CommandUnits, SizesMeanTheSameInEveryCommandAndInRun) {
+  int sizes = 0;
+  for (const char* text : {"4k", "1m", "3g", "1536k"}) {
+    JobSpec job;
+    apply_option(job, "size", text, SourcePos{});
+    for (const CommandEntry& e : command_registry()) {
+      if (e.info == nullptr) continue;
+      for (const OptionInfo& o : e.info->options) {
+        if (o.type != ValueType::kSize || job.size.bytes < o.min) continue;
+        ++sizes;
+        const ParsedArgs p = parse_arguments(*e.info, {"--" + o.name + "=" + text});
+        ASSERT_EQ(p.items.size(), 1u);
+        EXPECT_EQ(p.items[0].value.number, job.size.bytes) << e.name << " --" << o.name << "=" << text;
+      }
+    }
+  }
+  EXPECT_GE(sizes, 4 * 5);  // interfere --size --bs --bg-bs --bg-size, precondition --size --bs, quick --size
+}
+
 }  // namespace
 }  // namespace sluice
