@@ -178,7 +178,7 @@ class IoUringEngine final : public Engine {
       if (rc >= 0) break;
       if (rc == -EINTR) continue;
       if ((rc == -EAGAIN || rc == -EBUSY) && ++attempt <= kSubmitRetries) {
-        park_completion();
+        park_completion(prepared);
         continue;
       }
       throw IoError(std::string("io_uring: io_uring_enter refused ") + std::to_string(prepared) +
@@ -191,9 +191,12 @@ class IoUringEngine final : public Engine {
   }
 
   // Waits for one completion of an io the kernel already has and keeps it (and any others ready) in ready_
-  // for the next reap(); with nothing in the kernel, waits a moment instead.
-  void park_completion() {
-    const std::size_t in_kernel = in_flight_ - std::min<std::size_t>(in_flight_, io_uring_sq_ready(&ring_));
+  // for the next reap(); with nothing in the kernel, waits a moment instead. `prepared`: the sqes of the
+  // current submit(), still in the SQ ring and not yet counted in in_flight_.
+  void park_completion(unsigned prepared) {
+    const std::size_t unsent = io_uring_sq_ready(&ring_);
+    const std::size_t unsent_counted = unsent > prepared ? unsent - prepared : 0;  // left by an earlier submit()
+    const std::size_t in_kernel = in_flight_ > unsent_counted ? in_flight_ - unsent_counted : 0;
     if (in_kernel == 0 || ready_.free() == 0) {
       const timespec pause{0, 1'000'000};
       nanosleep(&pause, nullptr);
