@@ -112,8 +112,8 @@ std::string trim_engines() {
 void check_engine(const JobSpec& job, Checker& check) {
   const EngineTraits& traits = engine_traits(job.ioengine);
   const std::string engine(traits.name);
-  // One io in flight on storage. null keeps one too, but measures the harness: there is no device whose
-  // queue iodepth could fill, so neither iodepth warning applies to it.
+  // One io in flight on storage. null keeps one too, but it measures the harness: there is no device queue
+  // for iodepth to fill, so the "no effect" advice is not given for it.
   const bool synchronous = !traits.honours_iodepth() && traits.needs_fd;
   if (job.iodepth == 0) check.error("iodepth", "iodepth=0: must be at least 1");
   if (synchronous && job.iodepth > 1) {
