@@ -71,9 +71,8 @@ struct QuickCli {
 
 EngineKind parse_engine(const std::string& v) {
   static constexpr std::array<std::string_view, 3> kEngines = {"io_uring", "libaio", "psync"};
-  if (v == "io_uring") return EngineKind::kIoUring;
-  if (v == "libaio") return EngineKind::kLibaio;
-  if (v == "psync") return EngineKind::kPsync;
+  static_assert(std::all_of(kEngines.begin(), kEngines.end(), [](std::string_view n) { return engine_by_name(n); }));
+  if (std::find(kEngines.begin(), kEngines.end(), v) != kEngines.end()) return *engine_by_name(v);
   throw UserError(fmt::format("--ioengine={}: quick uses io_uring, libaio or psync; did you mean {}?", v,
                               nearest(v, kEngines)));
 }
