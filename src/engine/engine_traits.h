@@ -2,7 +2,8 @@
 // Engine traits: the one place that states what each I/O engine can do. Validation, the runner, the lint,
 // the methods and the engines themselves (Engine::name(), Engine::caps()) read this table; nothing else
 // compares EngineKind values to answer a capability question. tests/engine/engine_traits_test.cpp checks
-// every claim of every row against the engine itself.
+// every claim of every row against the engine itself (all but may_be_refused, which only a kernel that
+// refuses can show).
 //
 // Header-only and constexpr on purpose: job/ (option parsing, validation) and report/ read it without linking
 // the engines (liburing, libaio).
@@ -27,7 +28,9 @@ struct EngineTraits {
   // direct=1 bypasses the page cache (the files are opened O_DIRECT and the engine reads them). False for
   // mmap: a mapping is the page cache whatever the open flags.
   bool direct = false;
-  bool registers = false;  // registers the job's files and buffers with the kernel (io_uring fixed files/bufs)
+  // Registers the job's files and buffers with the kernel by default (io_uring fixed files and buffers;
+  // registerfiles=0 / fixedbufs=0 turn it off).
+  bool registers = false;
   // Works on the job's open files. False for null, which touches nothing: no file is laid out or opened,
   // no data moves, nothing can be verified.
   bool needs_fd = true;
