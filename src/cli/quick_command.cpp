@@ -5,6 +5,7 @@
 #include "cli/command_options.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "engine/engine_traits.h"
 #include "report/reporters.h"
 
 namespace sluice {
@@ -28,8 +29,8 @@ write capacity 20%, depth-1 read 5%, depth-1 write 5%, fsync writes 15%; what th
 the tests.
 )";
 
+// The engines quick may use, by their names in the engine table.
 const std::vector<std::string> kEngines = {"io_uring", "libaio", "psync"};
-const EngineKind kEngineKinds[] = {EngineKind::kIoUring, EngineKind::kLibaio, EngineKind::kPsync};
 
 CommandTable<QuickArgs> make_table() {
   CommandInfo info = command_info("quick",
@@ -46,7 +47,7 @@ CommandTable<QuickArgs> make_table() {
         [](QuickArgs& a, const OptionValue& v) { a.options.slo = v.duration; });
   OptionInfo engine = choice_arg("ioengine", kEngines, "io_uring", "the I/O engine; io_uring falls back to libaio, then psync, where unavailable");
   engine.value_name = "E";
-  t.add(std::move(engine), [](QuickArgs& a, const OptionValue& v) { a.options.engine = kEngineKinds[v.choice]; });
+  t.add(std::move(engine), [](QuickArgs& a, const OptionValue& v) { a.options.engine = *engine_by_name(kEngines[v.choice]); });
   add_output_options(t, &QuickArgs::output);
   t.add(flag_arg("keep", "keep the temporary directory and the test file"),
         [](QuickArgs& a, const OptionValue&) { a.options.keep = true; });

@@ -29,7 +29,7 @@ class CompletionRing {
   }
 
   // Moves up to out.size() units (oldest first) into out; returns how many.
-  std::size_t pop_into(std::span<IoUnit*> out) noexcept {
+  [[nodiscard]] std::size_t pop_into(std::span<IoUnit*> out) noexcept {
     std::size_t n = out.size() < count_ ? out.size() : count_;
     for (std::size_t i = 0; i < n; ++i) {
       out[i] = slots_[head_];

@@ -9,6 +9,7 @@
 //   close()      -> once; waits for in-flight ios and releases everything (the destructor calls it too)
 // Synchronous engines (psync, sync, mmap, null) complete an io inside submit() and hand it back from the
 // next reap(); their caps().async is false and the runner records no slat for them (as fio).
+// What each engine can do is stated once, in engine/engine_traits.h; caps() returns that row.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -16,7 +17,8 @@
 #include <vector>
 
 #include "common/direction.h"
-#include "job/job_spec.h"
+#include "common/error.h"
+#include "engine/engine_traits.h"
 
 namespace sluice {
 
@@ -41,12 +43,8 @@ struct IoUnit {
   void* engine_data = nullptr;
 };
 
-struct EngineCaps {
-  bool async = false;            // completions can arrive later than submit() returns
-  bool needs_fd = true;          // false for null
-  bool supports_trim = false;
-  bool supports_direct = true;
-};
+// An engine's capabilities are its row of the traits table (engine/engine_traits.h).
+using EngineCaps = EngineTraits;
 
 struct EngineBuffer {
   void* data = nullptr;
@@ -83,15 +81,21 @@ class Engine {
   // Throws IoError / UserError with a clear message when the engine cannot start (no io_uring, ...).
   virtual void open(const EngineSetup& setup) = 0;
   // Queues up to batch.size() ios. Returns the number accepted (>= 0). A synchronous engine performs them
-  // now. Errors of individual ios are reported through IoUnit::result, not by throwing.
-  virtual int submit(std::span<IoUnit* const> batch) = 0;
+  // now. Errors of individual ios are reported through IoUnit::result, not by throwing; IoError is thrown
+  // only when the engine itself can no longer work (e.g. the kernel refuses the io_uring ring).
+  [[nodiscard]] virtual int submit(std::span<IoUnit* const> batch) = 0;
   // Waits until at least min_events completions are available (0 = do not wait), returns up to
-  // out.size() of them in out. Returns the number written.
-  virtual int reap(unsigned min_events, std::span<IoUnit*> out) = 0;
+  // out.size() of them in out. Returns the number written. Throws IoError as submit() does.
+  [[nodiscard]] virtual int reap(unsigned min_events, std::span<IoUnit*> out) = 0;
   virtual void close() noexcept = 0;
 };
 
 // Makes the engine for the kind; throws UserError when the kernel lacks support (message says which).
-std::unique_ptr<Engine> make_engine(EngineKind kind);
+[[nodiscard]] std::unique_ptr<Engine> make_engine(EngineKind kind);
+
+// True when the engine can start here: made and opened (with no files) without error. io_uring may be
+// refused by the kernel, seccomp or kernel.io_uring_disabled. Costs a ring setup for engines whose traits
+// say may_be_refused; the others answer at once.
+[[nodiscard]] bool engine_available(EngineKind kind) noexcept;
 
 }  // namespace sluice

@@ -2,6 +2,8 @@
 // are its buffers when the kernel allows (read_fixed / write_fixed for ios with buffer_index >= 0), unless
 // UringSetup turns either off. UringSetup also selects SQPOLL, IOPOLL (hipri), vectored ops and IOSQE_ASYNC. One
 // io_uring_submit per submit(); reap waits with io_uring_wait_cqe_nr and takes completions in a batch.
+// A submit the kernel refuses for now (EAGAIN, EBUSY) is retried after a completion; any other refusal
+// throws IoError: entries the kernel will never take are not counted as in flight.
 // user_data is the IoUnit pointer. Trim on a regular file is IORING_OP_FALLOCATE (punch hole); on a block
 // device it is BLKDISCARD, performed synchronously (io_uring has no portable discard op), its completion
 // parked until the next reap().
@@ -10,6 +12,7 @@
 #include <linux/falloc.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +27,8 @@
 namespace sluice {
 namespace {
 
+constexpr unsigned kSubmitRetries = 1000;  // EAGAIN / EBUSY retries of one submit, each after a completion or 1 ms
+
 [[noreturn]] void throw_unavailable(int err) {
   throw UserError(std::string("io_uring is unavailable on this system (io_uring_queue_init: ") + std::strerror(err) +
                   "); use --ioengine=libaio instead");
@@ -32,8 +37,8 @@ namespace {
 class IoUringEngine final : public Engine {
  public:
   ~IoUringEngine() override { close(); }
-  std::string_view name() const noexcept override { return "io_uring"; }
-  EngineCaps caps() const noexcept override { return {.async = true, .supports_trim = true}; }
+  std::string_view name() const noexcept override { return engine_name(EngineKind::kIoUring); }
+  EngineCaps caps() const noexcept override { return engine_traits(EngineKind::kIoUring); }
 
   void open(const EngineSetup& setup) override {
     close();
@@ -58,7 +63,7 @@ class IoUringEngine final : public Engine {
       fixed_buffers_ = io_uring_register_buffers(&ring_, iovecs_.data(), static_cast<unsigned>(iovecs_.size())) == 0;
     }
     cqes_.assign(2 * static_cast<std::size_t>(depth_), nullptr);
-    ready_.reset(depth_);
+    ready_.reset(2 * static_cast<std::size_t>(depth_));  // block-device trims and completions parked by submit()
     in_flight_ = 0;
     if (opt.iopoll) probe_iopoll(setup);
   }
@@ -82,15 +87,7 @@ class IoUringEngine final : public Engine {
       prepare(sqe, u);
       ++prepared;
     }
-    if (prepared > 0) {
-      int rc;
-      do {
-        rc = io_uring_submit(&ring_);
-      } while (rc == -EINTR);
-      // On EAGAIN / EBUSY the entries stay in the SQ ring and go with the next io_uring_enter (reap or
-      // submit); they are accepted all the same.
-      in_flight_ += prepared;
-    }
+    if (prepared > 0) submit_prepared(prepared);
     return static_cast<int>(accepted);
   }
 
@@ -103,14 +100,7 @@ class IoUringEngine final : public Engine {
         (IO_URING_READ_ONCE(*ring_.sq.kflags) & IORING_SQ_TASKRUN) != 0) {
       io_uring_get_events(&ring_);  // completions are waiting as deferred task work: post them
     }
-    if (want > 0 || io_uring_sq_ready(&ring_) > 0) {
-      io_uring_cqe* cqe = nullptr;
-      int rc;
-      do {
-        rc = io_uring_sq_ready(&ring_) > 0 ? io_uring_submit_and_wait(&ring_, want)
-                                           : io_uring_wait_cqe_nr(&ring_, &cqe, want);
-      } while (rc == -EINTR);
-    }
+    if (want > 0 || io_uring_sq_ready(&ring_) > 0) wait_for(want);
     std::size_t room = out.size() - got;
     if (room > cqes_.size()) room = cqes_.size();
     unsigned n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), static_cast<unsigned>(room));
@@ -176,6 +166,68 @@ class IoUringEngine final : public Engine {
     ring_ready_ = true;
   }
 
+  // Hands the prepared sqes to the kernel; they count as in flight once it took them or may still take them.
+  // EAGAIN (no memory for requests now) and EBUSY (completions to reap first) are transient: waiting for a
+  // completion frees what the kernel lacks, and the call is retried. Any other error means the ring cannot
+  // be used: IoError, so the job fails with the reason instead of waiting for completions that never come.
+  void submit_prepared(unsigned prepared) {
+    for (unsigned attempt = 0;;) {
+      const int rc = io_uring_submit(&ring_);
+      // rc >= 0: the kernel took rc sqes; any it did not take stay in the SQ ring and go with the next
+      // io_uring_enter (reap() submits what is left before it waits).
+      if (rc >= 0) break;
+      if (rc == -EINTR) continue;
+      if ((rc == -EAGAIN || rc == -EBUSY) && ++attempt <= kSubmitRetries) {
+        park_completion(prepared);
+        continue;
+      }
+      throw IoError(std::string("io_uring: io_uring_enter refused ") + std::to_string(prepared) +
+                        " submissions: " + std::strerror(-rc) +
+                        (rc == -EAGAIN || rc == -EBUSY ? " (still after " + std::to_string(kSubmitRetries) + " retries)"
+                                                       : std::string()),
+                    -rc);
+    }
+    in_flight_ += prepared;
+  }
+
+  // Waits for one completion of an io the kernel already has and keeps it (and any others ready) in ready_
+  // for the next reap(); with nothing in the kernel, waits a moment instead. `prepared`: the sqes of the
+  // current submit(), still in the SQ ring and not yet counted in in_flight_.
+  void park_completion(unsigned prepared) {
+    const std::size_t unsent = io_uring_sq_ready(&ring_);
+    const std::size_t unsent_counted = unsent > prepared ? unsent - prepared : 0;  // left by an earlier submit()
+    const std::size_t in_kernel = in_flight_ > unsent_counted ? in_flight_ - unsent_counted : 0;
+    if (in_kernel == 0 || ready_.free() == 0) {
+      const timespec pause{0, 1'000'000};
+      nanosleep(&pause, nullptr);
+      return;
+    }
+    io_uring_cqe* cqe = nullptr;
+    const int rc = io_uring_wait_cqe(&ring_, &cqe);
+    if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) throw_enter_error("waiting for completions", rc);
+    const std::size_t room = std::min(ready_.free(), cqes_.size());
+    const unsigned n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), static_cast<unsigned>(room));
+    for (unsigned i = 0; i < n; ++i) ready_.push(complete(*cqes_[i]));
+    io_uring_cq_advance(&ring_, n);
+    in_flight_ -= n;
+  }
+
+  // Submits what is left in the SQ ring and waits until `want` completions are ready. EINTR retries; EAGAIN
+  // and EBUSY return (reap() hands out what is there and the next call tries again); anything else throws.
+  void wait_for(unsigned want) {
+    int rc;
+    do {
+      io_uring_cqe* cqe = nullptr;
+      rc = io_uring_sq_ready(&ring_) > 0 ? io_uring_submit_and_wait(&ring_, want)
+                                         : io_uring_wait_cqe_nr(&ring_, &cqe, want);
+    } while (rc == -EINTR);
+    if (rc < 0 && rc != -EAGAIN && rc != -EBUSY) throw_enter_error("waiting for completions", rc);
+  }
+
+  [[noreturn]] static void throw_enter_error(const char* what, int rc) {
+    throw IoError(std::string("io_uring: io_uring_enter failed ") + what + ": " + std::strerror(-rc), -rc);
+  }
+
   void enable() {
     // liburing 2.3 declares io_uring_enable_rings() but does not export it: the register call itself.
     if (syscall(__NR_io_uring_register, ring_.ring_fd, IORING_REGISTER_ENABLE_RINGS, nullptr, 0) < 0) {
@@ -195,7 +247,7 @@ class IoUringEngine final : public Engine {
     probe.buffer = setup.buffers[0].data;
     probe.buffer_index = 0;
     IoUnit* batch[] = {&probe};
-    submit(batch);
+    if (submit(batch) != 1) throw IoError("hipri: the ring did not accept the probe read", EIO);
     IoUnit* done[1] = {};
     while (reap(1, done) == 0) {
     }
@@ -275,7 +327,7 @@ class IoUringEngine final : public Engine {
   std::vector<int> fds_;
   std::vector<bool> is_block_;
   std::vector<io_uring_cqe*> cqes_;
-  detail::CompletionRing ready_;  // synchronous block-device trims, handed out first
+  detail::CompletionRing ready_;  // synchronous block-device trims and parked completions, handed out first
   std::size_t in_flight_ = 0;
 };
 

@@ -1,7 +1,7 @@
 // mmap: maps each file once (EngineSetup::file_sizes bytes, shared) and moves data with memcpy inside
 // submit(). An io that reaches past the mapped length is shortened there (a short read / write, as at EOF);
 // fsync and fdatasync become msync(MS_SYNC) of the whole mapping. Trim is not supported (-EOPNOTSUPP).
-// O_DIRECT has no meaning for mapped memory (caps().supports_direct is false).
+// O_DIRECT has no meaning for mapped memory (its traits say direct = false).
 #include <sys/mman.h>
 
 #include <cerrno>
@@ -23,8 +23,8 @@ class MmapEngine final : public detail::SynchronousEngine<MmapEngine> {
 
  public:
   ~MmapEngine() override { close(); }
-  std::string_view name() const noexcept override { return "mmap"; }
-  EngineCaps caps() const noexcept override { return {.async = false, .supports_direct = false}; }
+  std::string_view name() const noexcept override { return engine_name(EngineKind::kMmap); }
+  EngineCaps caps() const noexcept override { return engine_traits(EngineKind::kMmap); }
 
   void open(const EngineSetup& setup) override {
     close();

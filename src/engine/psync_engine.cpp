@@ -15,8 +15,8 @@ class PsyncEngine final : public detail::SynchronousEngine<PsyncEngine> {
   friend class detail::SynchronousEngine<PsyncEngine>;
 
  public:
-  std::string_view name() const noexcept override { return "psync"; }
-  EngineCaps caps() const noexcept override { return {.async = false, .supports_trim = true}; }
+  std::string_view name() const noexcept override { return engine_name(EngineKind::kPsync); }
+  EngineCaps caps() const noexcept override { return engine_traits(EngineKind::kPsync); }
 
   void open(const EngineSetup& setup) override {
     fds_ = setup.fds;

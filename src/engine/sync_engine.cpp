@@ -17,8 +17,8 @@ class SyncEngine final : public detail::SynchronousEngine<SyncEngine> {
   friend class detail::SynchronousEngine<SyncEngine>;
 
  public:
-  std::string_view name() const noexcept override { return "sync"; }
-  EngineCaps caps() const noexcept override { return {.async = false, .supports_trim = true}; }
+  std::string_view name() const noexcept override { return engine_name(EngineKind::kSync); }
+  EngineCaps caps() const noexcept override { return engine_traits(EngineKind::kSync); }
 
   void open(const EngineSetup& setup) override {
     fds_ = setup.fds;

@@ -9,13 +9,13 @@
 namespace sluice::detail {
 
 // For each fd: true when it refers to a block device (fstat once at open, never per io).
-std::vector<bool> block_device_flags(const std::vector<int>& fds);
+[[nodiscard]] std::vector<bool> block_device_flags(const std::vector<int>& fds);
 
-std::int64_t sync_trim(int fd, bool is_block_device, std::uint64_t offset, std::uint32_t length) noexcept;
-std::int64_t sync_flush(int fd, IoOp op, std::uint32_t length) noexcept;
+[[nodiscard]] std::int64_t sync_trim(int fd, bool is_block_device, std::uint64_t offset, std::uint32_t length) noexcept;
+[[nodiscard]] std::int64_t sync_flush(int fd, IoOp op, std::uint32_t length) noexcept;
 
 // Runs one non-data op (trim, fsync, fdatasync) synchronously; precondition: op is not read/write.
-inline std::int64_t sync_non_data(const IoUnit& unit, int fd, bool is_block_device) noexcept {
+[[nodiscard]] inline std::int64_t sync_non_data(const IoUnit& unit, int fd, bool is_block_device) noexcept {
   return unit.op == IoOp::kTrim ? sync_trim(fd, is_block_device, unit.offset, unit.length)
                                 : sync_flush(fd, unit.op, unit.length);
 }

@@ -26,22 +26,4 @@ std::string_view rw_mode_name(RwMode mode) noexcept {
   return "?";
 }
 
-std::string_view engine_name(EngineKind kind) noexcept {
-  switch (kind) {
-    case EngineKind::kPsync:
-      return "psync";
-    case EngineKind::kSync:
-      return "sync";
-    case EngineKind::kLibaio:
-      return "libaio";
-    case EngineKind::kIoUring:
-      return "io_uring";
-    case EngineKind::kMmap:
-      return "mmap";
-    case EngineKind::kNull:
-      return "null";
-  }
-  return "?";
-}
-
 }  // namespace sluice

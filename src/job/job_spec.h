@@ -11,6 +11,7 @@
 
 #include "common/direction.h"
 #include "common/error.h"
+#include "engine/engine_traits.h"  // EngineKind, engine_name()
 
 namespace sluice {
 
@@ -26,7 +27,6 @@ enum class RwMode {
   kRandRmw,    // sluice extension: read a random block, write it back, then the next (dependent I/O)
 };
 
-enum class EngineKind { kPsync, kSync, kLibaio, kIoUring, kMmap, kNull };
 enum class SyncMode { kNone, kSync, kDsync };
 enum class RateProcess { kLinear, kPoisson };
 enum class DistributionKind { kRandom, kZipf, kPareto, kNormal };
@@ -232,6 +232,5 @@ struct RunOptions {
 };
 
 std::string_view rw_mode_name(RwMode mode) noexcept;       // fio spelling: "randread", "rw", ...
-std::string_view engine_name(EngineKind kind) noexcept;    // "psync", "io_uring", ...
 
 }  // namespace sluice

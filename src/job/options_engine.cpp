@@ -4,9 +4,34 @@
 namespace sluice::detail {
 namespace {
 
+// The engine table's names, in EngineKind order (choice_value's index is then the kind).
 const std::vector<std::string>& supported_engines() {
-  static const std::vector<std::string> kEngines = {"psync", "sync", "libaio", "io_uring", "mmap", "null"};
+  static const std::vector<std::string> kEngines = [] {
+    std::vector<std::string> names;
+    for (std::string_view name : engine_names()) names.emplace_back(name);
+    return names;
+  }();
   return kEngines;
+}
+
+// "psync|sync|...", or with another separator.
+std::string joined_engines(std::string_view separator) {
+  std::string text;
+  for (const std::string& name : supported_engines()) {
+    if (!text.empty()) text += separator;
+    text += name;
+  }
+  return text;
+}
+
+// "psync (pread/pwrite), sync (...), ...": the --help text of ioengine.
+std::string engine_help() {
+  std::string text = "How I/O is issued: ";
+  for (const EngineTraits& t : kEngineTable) {
+    if (t.kind != kEngineTable.front().kind) text += ", ";
+    text.append(t.name).append(" (").append(t.summary).append(")");
+  }
+  return text + ".";
 }
 
 // fio engines sluice does not implement: refused by name rather than as an unknown value.
@@ -78,12 +103,10 @@ void apply_ioengine(JobSpec& job, std::string_view value, const SourcePos& where
   if (is_fio_engine(value)) {
     std::string message = where.file.empty() ? std::string("--") : where.describe() + ": ";
     message.append("ioengine=").append(value);
-    message.append(" is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, null)");
+    message.append(" is not supported by sluice (supported: ").append(joined_engines(", ")).append(")");
     throw UserError(message);
   }
-  static const EngineKind kKinds[] = {EngineKind::kPsync,   EngineKind::kSync, EngineKind::kLibaio,
-                                      EngineKind::kIoUring, EngineKind::kMmap, EngineKind::kNull};
-  job.ioengine = kKinds[choice_value("ioengine", value, where, supported_engines())];
+  job.ioengine = kEngineTable[choice_value("ioengine", value, where, supported_engines())].kind;
 }
 
 void add_engine_choice(std::vector<OptionDef>& table) {
@@ -91,10 +114,8 @@ void add_engine_choice(std::vector<OptionDef>& table) {
   ioengine.name = "ioengine";
   ioengine.type = OptionType::kChoice;
   ioengine.default_text = "psync";
-  ioengine.range = "psync|sync|libaio|io_uring|mmap|null";
-  ioengine.help =
-      "How I/O is issued: psync (pread/pwrite), sync (read/write), libaio and io_uring (asynchronous, "
-      "honour iodepth), mmap (memory copies), null (no I/O; measures the harness).";
+  ioengine.range = joined_engines("|");
+  ioengine.help = engine_help();
   ioengine.apply = apply_ioengine;
   table.push_back(std::move(ioengine));
 }

@@ -80,7 +80,10 @@ void check_modes(const JobSpec& job, Findings& f) {
     f.error("verify", "verify with trim workloads is not supported (fio's trim_* verification is not implemented)");
   }
   if (job.rw == RwMode::kRandRmw) f.error("verify", "verify with rw=randrmw is not supported");
-  if (job.ioengine == EngineKind::kNull) f.error("verify", "verify needs an engine that moves data, not ioengine=null");
+  if (!engine_traits(job.ioengine).needs_fd) {
+    f.error("verify",
+            fmt::format("verify needs an engine that moves data, not ioengine={}", engine_name(job.ioengine)));
+  }
   if (job.verify == VerifyKind::kPattern && job.verify_pattern.empty()) {
     f.error("verify", "verify=pattern needs verify_pattern (0x hex bytes or a quoted string)");
   }

@@ -69,7 +69,7 @@ void check_test_area(const LintJob& job, const LintFacts& facts, Findings& out) 
 
 void check_buffered(const LintJob& job, Findings& out) {
   const JobSpec& spec = *job.spec;
-  if (spec.direct || spec.ioengine == EngineKind::kMmap) return;  // mmap is the page cache by nature
+  if (spec.direct || !engine_traits(spec.ioengine).direct) return;  // mmap: the page cache whatever direct says
   const bool device = !job.targets.empty() && job.targets.front().is_block_device;
   out.add(spec, kLintBufferedIo, "direct",
           fmt::format("buffered I/O (direct=0) on {}: the page cache absorbs writes and serves rereads, so the "
@@ -140,7 +140,7 @@ void check_times(const LintJob& job, Findings& out) {
 std::vector<Problem> lint_before_run(const std::vector<LintJob>& jobs, const LintFacts& facts) {
   Findings out;
   for (const LintJob& job : jobs) {
-    if (job.spec == nullptr || job.spec->ioengine == EngineKind::kNull) continue;
+    if (job.spec == nullptr || !engine_traits(job.spec->ioengine).needs_fd) continue;  // null: no storage
     check_test_area(job, facts, out);
     check_buffered(job, out);
     check_unwritten_reads(job, out);
@@ -157,7 +157,9 @@ std::vector<Problem> lint_after_run(const std::vector<JobSpec>& jobs, const RunR
     for (const JobResult& r : group.jobs) {
       if (r.interrupted || r.error != 0 || r.runtime_ns >= kLintMinSteadyRuntimeNs) continue;
       for (const JobSpec& spec : jobs) {
-        if (spec.name != r.name || spec.ioengine == EngineKind::kNull || spec.role == JobRole::kBackground) continue;
+        if (spec.name != r.name || !engine_traits(spec.ioengine).needs_fd || spec.role == JobRole::kBackground) {
+          continue;
+        }
         const auto runtime = static_cast<std::uint64_t>(spec.runtime.count());
         if (runtime > 0 && runtime < kLintMinSteadyRuntimeNs) continue;  // said before the run
         out.add(spec, kLintShortRuntime, "runtime",

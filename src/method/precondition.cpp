@@ -25,20 +25,9 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
-bool engine_works(EngineKind kind) {
-  try {
-    auto engine = make_engine(kind);
-    engine->open(EngineSetup{});
-    engine->close();
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
 EngineKind best_async_engine() {
-  if (engine_works(EngineKind::kIoUring)) return EngineKind::kIoUring;
-  return engine_works(EngineKind::kLibaio) ? EngineKind::kLibaio : EngineKind::kPsync;
+  if (engine_available(EngineKind::kIoUring)) return EngineKind::kIoUring;
+  return engine_available(EngineKind::kLibaio) ? EngineKind::kLibaio : EngineKind::kPsync;
 }
 
 // Creates the file when missing (sparse, `size` bytes; the first pass fills it). Returns true if it did.
@@ -73,7 +62,7 @@ JobSpec pass_job(const PreconditionRequest& request, std::uint32_t number, bool 
   job.rw = RwMode::kWrite;
   job.bs = {request.block_size, request.block_size, request.block_size};
   job.ioengine = best_async_engine();
-  job.iodepth = job.ioengine == EngineKind::kPsync ? 1 : request.iodepth;
+  job.iodepth = engine_traits(job.ioengine).honours_iodepth() ? request.iodepth : 1;
   job.direct = direct;
   job.end_fsync = !direct;  // buffered: the pass is done when the data is on the device
   return job;

@@ -76,22 +76,11 @@ bool supports_o_direct(const std::string& dir) {
   return fd >= 0;
 }
 
-bool engine_works(EngineKind kind) {
-  try {
-    auto engine = make_engine(kind);
-    engine->open(EngineSetup{});
-    engine->close();
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
 // The asked engine if it starts, else the next of io_uring -> libaio -> psync (with a warning saying so).
 EngineKind choose_engine(EngineKind asked, std::vector<Problem>& warnings) {
-  if (asked == EngineKind::kPsync || engine_works(asked)) return asked;
+  if (engine_available(asked)) return asked;
   EngineKind chosen = EngineKind::kPsync;
-  if (asked == EngineKind::kIoUring && engine_works(EngineKind::kLibaio)) chosen = EngineKind::kLibaio;
+  if (asked == EngineKind::kIoUring && engine_available(EngineKind::kLibaio)) chosen = EngineKind::kLibaio;
   warnings.push_back(warning("ioengine", fmt::format("{} is not available here (kernel or permissions): using {}",
                                                      engine_name(asked), engine_name(chosen))));
   return chosen;
@@ -285,7 +274,8 @@ void QuickDriver::run_capacity(QuickStep step, const char* key, RwMode rw) {
   request.slo = options_.slo;
   request.slo_stat = SloStat::kMean;
   // A synchronous engine has one io in flight per job: concurrency then comes from jobs.
-  request.scale = engine_ == EngineKind::kPsync ? ConcurrencyScale::kNumjobs : ConcurrencyScale::kIodepth;
+  request.scale =
+      engine_traits(engine_).honours_iodepth() ? ConcurrencyScale::kIodepth : ConcurrencyScale::kNumjobs;
   request.budget = step_slot(step, remaining());
   request.max_concurrency = kMaxConcurrency;
   request.status_line = options_.status_line;
@@ -332,7 +322,7 @@ void QuickDriver::start(const std::string& dir) {
 }
 
 void QuickDriver::run_tests() {
-  const std::uint32_t seq_depth = engine_ == EngineKind::kPsync ? 1 : kSeqDepth;
+  const std::uint32_t seq_depth = engine_traits(engine_).honours_iodepth() ? kSeqDepth : 1;
   JobSpec seq_write = base_job("seq-write", RwMode::kWrite, 1 << 20);
   seq_write.iodepth = seq_depth;
   run_fixed(QuickStep::kSeqWrite, "seq_write", "1 MiB sequential write", seq_write);

@@ -79,9 +79,9 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     const JobInstance& instance = group.jobs[i];
     std::vector<TargetFile>& targets = targets_of_job[i];
     std::vector<TargetFile> to_lay_out;
-    const bool null_engine = instance.spec.ioengine == EngineKind::kNull;
+    const bool touches_files = engine_traits(instance.spec.ioengine).needs_fd;
     for (const TargetFile& t : targets) {
-      if (null_engine || instance.spec.create_on_open) break;  // create_on_open: open_targets creates it
+      if (!touches_files || instance.spec.create_on_open) break;  // create_on_open: open_targets creates it
       if (!laid_out.count(t.path)) to_lay_out.push_back(t);
     }
     if (!to_lay_out.empty()) {
@@ -93,7 +93,7 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
         }
       }
     }
-    if (!null_engine) open_targets(targets, instance.spec);
+    if (touches_files) open_targets(targets, instance.spec);
     auto worker = std::make_unique<Worker>(instance, targets, WorkerConfig{static_cast<std::uint64_t>(options.series_interval.count())});
     worker->set_group_control(prepared.control.get());
     worker->prepare();
@@ -215,9 +215,9 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   target_options.allow_destructive = options.allow_destructive;
   for (std::size_t g = 0; g < plan.size(); ++g) {
     for (const JobInstance& instance : plan[g].jobs) {
-      std::vector<TargetFile> files = instance.spec.ioengine == EngineKind::kNull
-                                          ? null_targets(instance.spec)
-                                          : resolve_targets(instance.spec, instance.jobnum);
+      std::vector<TargetFile> files = engine_traits(instance.spec.ioengine).needs_fd
+                                          ? resolve_targets(instance.spec, instance.jobnum)
+                                          : null_targets(instance.spec);
       if (instance.spec.does_writes() || instance.spec.does_trims()) {
         for (const TargetFile& t : files) check_write_safety(t, target_options);
       }

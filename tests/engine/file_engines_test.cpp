@@ -55,7 +55,7 @@ class FileEngineTest : public ::testing::TestWithParam<EngineKind> {
 
 TEST_P(FileEngineTest, WritesThenReadsBackThePattern) {
   constexpr std::size_t kBlocks = 64;
-  bool direct = make_engine(GetParam())->caps().supports_direct;
+  bool direct = make_engine(GetParam())->caps().direct;
   int fd = testing::open_test_file(dir_.file("data"), O_RDWR, direct);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(ftruncate(fd, kBlocks * kBlock), 0);
@@ -86,7 +86,7 @@ TEST_P(FileEngineTest, WritesThenReadsBackThePattern) {
 TEST_P(FileEngineTest, ManyInFlightEachCompletesOnceWithItsOwnData) {
   constexpr std::size_t kBlocks = 256;
   constexpr unsigned kDepth = 32;
-  bool direct = make_engine(GetParam())->caps().supports_direct;
+  bool direct = make_engine(GetParam())->caps().direct;
   int fd = make_patterned_file(dir_.file("data"), kBlocks, direct);
   OPEN_OR_SKIP(engine, (EngineSetup{.depth = kDepth, .fds = {fd}, .file_sizes = sizes(kBlocks * kBlock)}));
 
@@ -164,7 +164,7 @@ TEST_P(FileEngineTest, FsyncAndFdatasyncCompleteAfterWrites) {
 }
 
 TEST_P(FileEngineTest, TrimOfAFileReadsBackAsZeros) {
-  if (!make_engine(GetParam())->caps().supports_trim) GTEST_SKIP() << "engine does not support trim";
+  if (!make_engine(GetParam())->caps().trim) GTEST_SKIP() << "engine does not support trim";
   bool direct = false;
   int fd = make_patterned_file(dir_.file("trim"), 4, direct);
   OPEN_OR_SKIP(engine, (EngineSetup{.depth = 2, .fds = {fd}, .file_sizes = sizes(4 * kBlock)}));
@@ -182,29 +182,7 @@ TEST_P(FileEngineTest, TrimOfAFileReadsBackAsZeros) {
 INSTANTIATE_TEST_SUITE_P(Engines, FileEngineTest,
                          ::testing::Values(EngineKind::kPsync, EngineKind::kSync, EngineKind::kMmap,
                                            EngineKind::kLibaio, EngineKind::kIoUring),
-                         [](const auto& info) {
-                           switch (info.param) {
-                             case EngineKind::kPsync: return std::string("psync");
-                             case EngineKind::kSync: return std::string("sync");
-                             case EngineKind::kMmap: return std::string("mmap");
-                             case EngineKind::kLibaio: return std::string("libaio");
-                             case EngineKind::kIoUring: return std::string("io_uring");
-                             default: return std::string("other");
-                           }
-                         });
-
-TEST(MakeEngine, NamesMatchTheKinds) {
-  EXPECT_EQ(make_engine(EngineKind::kPsync)->name(), "psync");
-  EXPECT_EQ(make_engine(EngineKind::kSync)->name(), "sync");
-  EXPECT_EQ(make_engine(EngineKind::kMmap)->name(), "mmap");
-  EXPECT_EQ(make_engine(EngineKind::kLibaio)->name(), "libaio");
-  EXPECT_EQ(make_engine(EngineKind::kNull)->name(), "null");
-}
-
-TEST(MakeEngine, AsyncEnginesSayAsync) {
-  EXPECT_TRUE(make_engine(EngineKind::kLibaio)->caps().async);
-  EXPECT_FALSE(make_engine(EngineKind::kPsync)->caps().async);
-}
+                         [](const auto& info) { return std::string(engine_name(info.param)); });
 
 }  // namespace
 }  // namespace sluice

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "job/option_table.h"
 
 namespace sluice {
@@ -109,14 +111,35 @@ TEST(Validate, RateAndRateIopsOnDifferentDirectionsIsFine) {
   EXPECT_TRUE(validate(job_with({{"rw", "rw"}, {"rate", "10m,0,0"}, {"rate_iops", "0,100,0"}})).empty());
 }
 
-TEST(Validate, TrimWithLibaioIsAnError) {
-  const Problem p = only_problem(validate(job_with({{"rw", "trim"}, {"ioengine", "libaio"}})), "ioengine");
+TEST(Validate, TrimWithMmapIsAnError) {
+  const Problem p = only_problem(validate(job_with({{"rw", "trim"}, {"ioengine", "mmap"}})), "ioengine");
   EXPECT_EQ(p.severity, Severity::kError);
-  EXPECT_EQ(p.message, "rw=trim cannot be done with ioengine=libaio (trims work with psync, io_uring and null)");
+  EXPECT_EQ(p.message,
+            "rw=trim cannot be done with ioengine=mmap (trims work with psync, sync, libaio, io_uring and null)");
 }
 
 TEST(Validate, TrimWithIoUringIsFine) {
   EXPECT_TRUE(validate(job_with({{"rw", "randtrim"}, {"ioengine", "io_uring"}})).empty());
+}
+
+TEST(Validate, TrimWithLibaioIsFine) {
+  EXPECT_TRUE(validate(job_with({{"rw", "trim"}, {"ioengine", "libaio"}})).empty());
+}
+
+TEST(Validate, TrimWithSyncIsFine) {
+  EXPECT_TRUE(validate(job_with({{"rw", "randtrim"}, {"ioengine", "sync"}})).empty());
+}
+
+// The engine table's trim claim is what validation enforces (tests/engine/engine_traits_test.cpp checks the
+// claim against the engines).
+TEST(Validate, TrimIsRefusedExactlyOnEnginesWithoutTrim) {
+  for (const EngineTraits& t : kEngineTable) {
+    const auto problems = validate(job_with({{"rw", "trim"}, {"ioengine", std::string(t.name)}}));
+    const bool refused = std::any_of(problems.begin(), problems.end(), [](const Problem& p) {
+      return p.option == "ioengine" && p.severity == Severity::kError;
+    });
+    EXPECT_EQ(refused, !t.trim) << t.name;
+  }
 }
 
 TEST(Validate, SyncEngineWithDepthWarns) {

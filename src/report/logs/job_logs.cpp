@@ -26,9 +26,7 @@ std::uint64_t rate_per_second(double amount, std::uint64_t span_ns) noexcept {
 }
 
 // fio's engines record slat only when an io is queued and completes later; sluice's async engines do that.
-bool engine_has_slat(EngineKind engine) noexcept {
-  return engine == EngineKind::kLibaio || engine == EngineKind::kIoUring;
-}
+bool engine_has_slat(EngineKind engine) noexcept { return engine_traits(engine).async; }
 
 struct WindowSums {
   std::uint64_t ios = 0;
