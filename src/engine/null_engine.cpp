@@ -2,6 +2,7 @@
 // itself (the runner's cost per io), so it must stay this small. It is also the template for engines.
 #include "engine/completion_ring.h"
 #include "engine/engines.h"
+#include "engine/synchronous_engine.h"
 
 namespace sluice {
 namespace {
@@ -33,6 +34,8 @@ class NullEngine final : public Engine {
 };
 
 }  // namespace
+
+bool NullPerform::is(const Engine& engine) noexcept { return dynamic_cast<const NullEngine*>(&engine) != nullptr; }
 
 std::unique_ptr<Engine> make_null_engine() { return std::make_unique<NullEngine>(); }
 
