@@ -4,9 +4,9 @@
 // Per io: no allocation, no lock, no syscall beyond the I/O, and no virtual call with a synchronous engine
 // (psync, sync, mmap, null: the per-io path is instantiated for the engine's concrete type once per job).
 //
-// Files: io_loop.cpp is the per-io loop; io_loop_setup.cpp builds the pool and opens the engine;
-// io_loop_finish.cpp drains, closes the measured window and fills the result; io_loop_verify.cpp moves
-// verify reads through the same submit and reap.
+// Files: io_loop.cpp is the per-io loop; io_loop_account.cpp adds each io to the result;
+// io_loop_setup.cpp builds the pool and opens the engine; io_loop_finish.cpp drains, closes the measured
+// window and fills the result; io_loop_verify.cpp moves verify reads through the same submit and reap.
 //
 // The engine and the clock come from the caller (the Worker passes make_engine() and the process clock):
 // tests drive the loop with a fake engine on a fake clock.
@@ -74,10 +74,12 @@ class IoLoop {
   IoUnit* take_rmw_write();
   IoUnit& take_free_unit(IoOp op, const NextIo& io) noexcept;
   void prepare_write(IoUnit& unit);
+  void check_time(std::uint64_t now);
+
+  // --- accounting (io_loop_account.cpp)
+  void count_submitted(std::uint32_t accepted) noexcept;
   void complete(IoUnit& unit, std::uint64_t now);
   void account_io(IoUnit& unit, std::uint64_t now);
-  void count_submitted(std::uint32_t accepted) noexcept;
-  void check_time(std::uint64_t now);
 
   // The named parts of the loop's decision.
   bool write_due() const noexcept { return rmw_ && rmw_->writes_due() > 0; }  // an rmw chain's write waits
