@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/engines.h"
+#include "engine/synchronous_engine.h"
 #include "support/fake_engine.h"
 
 namespace sluice {
@@ -32,11 +34,8 @@ struct Outcome {
   std::size_t submit_calls = 0;
 };
 
-Outcome run_on_fake(const JobSpec& job, bool async, std::uint64_t service_ns,
-                    std::uint64_t series_interval_ns = 1'000'000'000) {
-  FakeClock clock(kStart);
-  auto engine = std::make_unique<FakeEngine>(clock, async, service_ns);
-  FakeEngine& fake = *engine;
+Outcome run_with(const JobSpec& job, std::unique_ptr<Engine> engine, FakeClock& clock,
+                 std::uint64_t series_interval_ns = 1'000'000'000) {
   const JobInstance instance{.spec = job, .jobnum = 0, .groupid = 0, .lognum = 1, .seed = 1};
   std::vector<TargetFile> targets(1);
   targets[0].path = "(fake)";
@@ -47,6 +46,15 @@ Outcome run_on_fake(const JobSpec& job, bool async, std::uint64_t service_ns,
   Outcome out;
   LiveCounters live;
   loop.run(out.result, live);
+  return out;
+}
+
+Outcome run_on_fake(const JobSpec& job, bool async, std::uint64_t service_ns,
+                    std::uint64_t series_interval_ns = 1'000'000'000) {
+  FakeClock clock(kStart);
+  auto engine = std::make_unique<FakeEngine>(clock, async, service_ns);
+  FakeEngine& fake = *engine;
+  Outcome out = run_with(job, std::move(engine), clock, series_interval_ns);
   out.max_in_flight = fake.max_in_flight();
   out.submit_calls = fake.submit_calls();
   return out;
@@ -155,6 +163,33 @@ TEST(IoLoopFakeClock, SizeBasedJobEndsWithThePass) {
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.dirs[0].ios, 256u);
   EXPECT_EQ(out.result.runtime_ns, 256u * 10'000u);
+}
+
+TEST(IoLoopFakeClock, NullEngineTakesTheInlinePathAndAccountsEachIo) {
+  std::unique_ptr<Engine> engine = make_null_engine();
+  ASSERT_TRUE(NullPerform::is(*engine));  // run() dispatches to the per-type path, not through submit/reap
+  JobSpec job = time_based_job(0ns);
+  job.time_based = false;
+  job.size.bytes = 1 << 20;
+  FakeClock clock(kStart);
+  const Outcome out = run_with(job, std::move(engine), clock);
+  EXPECT_EQ(out.result.dirs[0].ios, 256u);
+  EXPECT_EQ(out.result.dirs[0].clat.moments.max(), 0.0);  // the fake clock did not move: no io took time
+  EXPECT_EQ(out.result.depth.level[0], 256u);             // depth 1 for every io, as fio's sync engines
+  EXPECT_EQ(out.result.depth.total_submit_calls, 256u);
+  EXPECT_EQ(out.result.depth.total_complete_calls, 256u);
+}
+
+TEST(IoLoopFakeClock, EachSynchronousEngineIsRecognisedByItsOwnPerformOnly) {
+  const std::unique_ptr<Engine> null = make_null_engine();
+  const std::unique_ptr<Engine> psync = make_psync_engine();
+  const std::unique_ptr<Engine> sync = make_sync_engine();
+  const std::unique_ptr<Engine> mmap = make_mmap_engine();
+  EXPECT_TRUE(NullPerform::is(*null) && PsyncPerform::is(*psync) && SyncPerform::is(*sync) && MmapPerform::is(*mmap));
+  EXPECT_FALSE(NullPerform::is(*psync) || PsyncPerform::is(*sync) || SyncPerform::is(*mmap) || MmapPerform::is(*null));
+  FakeClock clock;
+  const FakeEngine fake(clock, false, 1);
+  EXPECT_FALSE(NullPerform::is(fake) || PsyncPerform::is(fake) || SyncPerform::is(fake) || MmapPerform::is(fake));
 }
 
 }  // namespace
