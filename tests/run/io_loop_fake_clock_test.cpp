@@ -165,6 +165,54 @@ TEST(IoLoopFakeClock, SizeBasedJobEndsWithThePass) {
   EXPECT_EQ(out.result.runtime_ns, 256u * 10'000u);
 }
 
+// Job control (run/job_hooks.h) reads the loop's clock too: its checks run on fake time.
+TEST(IoLoopFakeClock, RateIopsMinFailsASlowJob) {
+  JobSpec job = time_based_job(3s);
+  job.name = "r";
+  job.rw = RwMode::kRead;
+  job.thinktime = 10ms;  // about 100 IOPS
+  job.rate_iops_min = {1000, 1000, 1000};
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.error, EIO);
+  EXPECT_NE(out.result.error_message.find("r: rate_iops_min=1000 not met, got "), std::string::npos)
+      << out.result.error_message;
+  EXPECT_LT(out.result.runtime_ns, 2'500'000'000u);
+}
+
+TEST(IoLoopFakeClock, SteadyStateEndsTheJobEarly) {
+  JobSpec job = time_based_job(20s);
+  job.ss_criterion = SteadyStateCriterion::kIops;
+  job.ss_limit = 90;  // within 90% of the mean: the fake engine's IOPS never vary
+  job.ss_limit_is_percent = true;
+  job.ss_duration = 1s;
+  job.ss_interval = 250ms;
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_LT(out.result.runtime_ns, 5'000'000'000u);
+  ASSERT_TRUE(out.result.steadystate.is_object());
+  EXPECT_EQ(out.result.steadystate.at("attained"), 1);
+  EXPECT_EQ(out.result.steadystate.at("ss"), "iops:90.000000%");
+  EXPECT_EQ(out.result.steadystate.at("data").at("iops").size(), 4u);
+}
+
+TEST(IoLoopFakeClock, RateMinIgnoresDirectionsTheJobDoesNotIssue) {
+  JobSpec job = time_based_job(1200ms);
+  job.rw = RwMode::kRead;
+  job.rate_min = {0, 1 << 30, 0};  // writes only; the job reads
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.error, 0) << out.result.error_message;
+  EXPECT_EQ(out.result.runtime_ns, 1'200'000'000u);
+}
+
+TEST(IoLoopFakeClock, SteadyStateNotAttainedKeepsTheBlock) {
+  JobSpec job = time_based_job(1500ms);
+  job.ss_criterion = SteadyStateCriterion::kBwSlope;
+  job.ss_limit = 0;
+  job.ss_duration = 5s;
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.steadystate.at("attained"), 0);
+  EXPECT_EQ(out.result.runtime_ns, 1'500'000'000u);
+}
+
 TEST(IoLoopFakeClock, NullEngineTakesTheInlinePathAndAccountsEachIo) {
   std::unique_ptr<Engine> engine = make_null_engine();
   ASSERT_TRUE(NullPerform::is(*engine));  // run() dispatches to the per-type path, not through submit/reap
