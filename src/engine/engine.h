@@ -36,9 +36,10 @@ struct IoUnit {
   // Result, set by the engine: bytes transferred (>= 0) or -errno. Trim, fsync and fdatasync report
   // `length` on success, so result == length means "complete" for every op.
   std::int64_t result = 0;
-  // Timestamps, set by the runner (monotonic ns).
-  std::uint64_t start_ns = 0;   // when the io was issued (open loop keeps the scheduled arrival in OpenLoopQueue)
-  std::uint64_t issue_ns = 0;   // when the submit call returned
+  // Timestamps, set by the runner (monotonic ns). slat = submit_end - submit_begin; clat = completion seen -
+  // submit_end. Synchronous engines finish inside the call: their submit_end_ns is submit_begin_ns.
+  std::uint64_t submit_begin_ns = 0;  // the submit call began (open loop keeps the scheduled arrival in OpenLoopQueue)
+  std::uint64_t submit_end_ns = 0;    // the submit call returned
   std::uint64_t index = 0;      // the unit's index in the pool; engines use it as user data
   void* engine_data = nullptr;
 };

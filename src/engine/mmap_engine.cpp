@@ -20,6 +20,7 @@ struct Mapping {
 
 class MmapEngine final : public detail::SynchronousEngine<MmapEngine> {
   friend class detail::SynchronousEngine<MmapEngine>;
+  friend struct sluice::MmapPerform;
 
  public:
   ~MmapEngine() override { close(); }
@@ -80,6 +81,11 @@ class MmapEngine final : public detail::SynchronousEngine<MmapEngine> {
 };
 
 }  // namespace
+
+bool MmapPerform::is(const Engine& engine) noexcept { return dynamic_cast<const MmapEngine*>(&engine) != nullptr; }
+std::int64_t MmapPerform::perform(Engine& engine, const IoUnit& u) noexcept {
+  return static_cast<MmapEngine&>(engine).perform(u);
+}
 
 std::unique_ptr<Engine> make_mmap_engine() { return std::make_unique<MmapEngine>(); }
 

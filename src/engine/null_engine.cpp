@@ -22,6 +22,8 @@ class NullEngine final : public detail::SynchronousEngine<NullEngine> {
 
 }  // namespace
 
+bool NullPerform::is(const Engine& engine) noexcept { return dynamic_cast<const NullEngine*>(&engine) != nullptr; }
+
 std::unique_ptr<Engine> make_null_engine() { return std::make_unique<NullEngine>(); }
 
 }  // namespace sluice

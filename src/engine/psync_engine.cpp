@@ -13,6 +13,7 @@ namespace {
 
 class PsyncEngine final : public detail::SynchronousEngine<PsyncEngine> {
   friend class detail::SynchronousEngine<PsyncEngine>;
+  friend struct sluice::PsyncPerform;
 
  public:
   std::string_view name() const noexcept override { return engine_name(EngineKind::kPsync); }
@@ -43,6 +44,11 @@ class PsyncEngine final : public detail::SynchronousEngine<PsyncEngine> {
 };
 
 }  // namespace
+
+bool PsyncPerform::is(const Engine& engine) noexcept { return dynamic_cast<const PsyncEngine*>(&engine) != nullptr; }
+std::int64_t PsyncPerform::perform(Engine& engine, const IoUnit& u) noexcept {
+  return static_cast<PsyncEngine&>(engine).perform(u);
+}
 
 std::unique_ptr<Engine> make_psync_engine() { return std::make_unique<PsyncEngine>(); }
 

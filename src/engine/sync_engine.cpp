@@ -15,6 +15,7 @@ constexpr std::uint64_t kUnknownPosition = ~0ull;
 
 class SyncEngine final : public detail::SynchronousEngine<SyncEngine> {
   friend class detail::SynchronousEngine<SyncEngine>;
+  friend struct sluice::SyncPerform;
 
  public:
   std::string_view name() const noexcept override { return engine_name(EngineKind::kSync); }
@@ -53,6 +54,11 @@ class SyncEngine final : public detail::SynchronousEngine<SyncEngine> {
 };
 
 }  // namespace
+
+bool SyncPerform::is(const Engine& engine) noexcept { return dynamic_cast<const SyncEngine*>(&engine) != nullptr; }
+std::int64_t SyncPerform::perform(Engine& engine, const IoUnit& u) noexcept {
+  return static_cast<SyncEngine&>(engine).perform(u);
+}
 
 std::unique_ptr<Engine> make_sync_engine() { return std::make_unique<SyncEngine>(); }
 

@@ -36,3 +36,29 @@ class SynchronousEngine : public Engine {
 };
 
 }  // namespace sluice::detail
+
+namespace sluice {
+
+// Non-virtual entry points into the synchronous engines, for a run loop that finds its engine's concrete
+// type once per job and instantiates its per-io path for it (no virtual call per io). Each provides
+//   static bool is(const Engine&) noexcept;                        // the engine is of this kind
+//   static std::int64_t perform(Engine&, const IoUnit&) noexcept;  // does the io now: bytes or -errno
+// perform() is what submit() does for one io, without the completion ring: the caller completes the io.
+struct NullPerform {
+  static bool is(const Engine& engine) noexcept;
+  static std::int64_t perform(Engine&, const IoUnit& u) noexcept { return u.length; }
+};
+struct PsyncPerform {
+  static bool is(const Engine& engine) noexcept;
+  static std::int64_t perform(Engine& engine, const IoUnit& u) noexcept;
+};
+struct SyncPerform {
+  static bool is(const Engine& engine) noexcept;
+  static std::int64_t perform(Engine& engine, const IoUnit& u) noexcept;
+};
+struct MmapPerform {
+  static bool is(const Engine& engine) noexcept;
+  static std::int64_t perform(Engine& engine, const IoUnit& u) noexcept;
+};
+
+}  // namespace sluice

@@ -1,17 +1,27 @@
 #pragma once
-// IoLoop: the per-io hot path of a worker. Kept in one small file pair so a reader can hold it in mind:
-// fill a batch from the pattern (respecting the rate schedule and fsync=N), submit it, reap completions,
-// account them into the job's statistics and time series. Per io: no allocation, no lock, no syscall
-// beyond the I/O and the vDSO clock.
+// IoLoop: the per-io hot path of a worker. Per turn it takes free units, loads them from the pattern (or an
+// rmw chain's write), submits them, reaps completions and accounts them into the job's statistics.
+// Per io: no allocation, no lock, no syscall beyond the I/O, and no virtual call with a synchronous engine
+// (psync, sync, mmap, null: the per-io path is instantiated for the engine's concrete type once per job).
+//
+// Files: io_loop.cpp is the per-io loop; io_loop_account.cpp adds each io to the result;
+// io_loop_setup.cpp builds the pool and opens the engine; io_loop_finish.cpp drains, closes the measured
+// window and fills the result; io_loop_verify.cpp moves verify reads through the same submit and reap.
+//
+// The engine and the clock come from the caller (the Worker passes make_engine() and the process clock):
+// tests drive the loop with a fake engine on a fake clock.
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "engine/engine.h"
-#include "run/job_hooks.h"
 #include "report/logs/job_logs.h"
+#include "run/cpu_snapshot.h"
+#include "run/io_pool.h"
+#include "run/job_hooks.h"
 #include "run/live_counters.h"
+#include "run/loop_clock.h"
 #include "run/open_loop_queue.h"
 #include "run/plan.h"
 #include "run/verifier.h"
@@ -27,10 +37,14 @@ namespace sluice {
 
 class IoLoop {
  public:
-  IoLoop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t series_interval_ns);
+  // engine: not yet opened; prepare() opens it. clock: LoopClock() for the process clock.
+  IoLoop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t series_interval_ns,
+         std::unique_ptr<Engine> engine, LoopClock clock = {});
   ~IoLoop();
+  IoLoop(const IoLoop&) = delete;
+  IoLoop& operator=(const IoLoop&) = delete;
 
-  // Creates and opens the engine, allocates the io pool and its buffers. Throws UserError / IoError.
+  // Allocates the io pool and its buffers and opens the engine. Throws UserError / IoError.
   void prepare();
   // Runs the job to its end; fills result (statistics, series, error) and publishes progress in live.
   void run(JobResult& result, LiveCounters& live);
@@ -47,89 +61,112 @@ class IoLoop {
  private:
   enum class EndReason { kNone, kPatternDone, kTime, kStop, kError };
 
-  void fill_and_submit();
+  // --- the per-io loop (io_loop.cpp); Ops is VirtualOps or InlineOps<Perform> (see io_loop.cpp)
+  template <typename Ops> void run_loop(Ops& ops);
+  template <typename Ops> void fill_and_submit(Ops& ops);
+  template <typename Ops> void submit_batch(Ops& ops);
+  template <typename Ops> void reap(Ops& ops, unsigned min_events);
+  template <typename Ops> void perform_now(Ops& ops, IoUnit& unit);
+  void submit_batch();                // through the Engine interface (cold paths: sync, verify)
+  void reap(unsigned min_events);     // ditto
   bool pending_ready();
   IoUnit* take_pending();
   IoUnit* take_rmw_write();
-  void release_rmw_units();
-  bool rmw_writes_due() const noexcept { return rmw_ && rmw_->writes_due() > 0; }
-  void submit_batch();
-  void reap(unsigned min_events);
+  IoUnit& take_free_unit(IoOp op, const NextIo& io) noexcept;
+  void prepare_write(IoUnit& unit);
+  void check_time(std::uint64_t now);
+
+  // --- accounting (io_loop_account.cpp)
+  void count_submitted(std::uint32_t accepted) noexcept;
   void complete(IoUnit& unit, std::uint64_t now);
   void account_io(IoUnit& unit, std::uint64_t now);
+
+  // The named parts of the loop's decision.
+  bool write_due() const noexcept { return rmw_ && rmw_->writes_due() > 0; }  // an rmw chain's write waits
+  bool pattern_exhausted() const noexcept { return pattern_done_ && !has_pending_; }
+  bool may_start_new_io() const noexcept { return pool_.has_free() && !pattern_exhausted() && !waiting_for_rate_; }
+  // True when another io could be submitted now without waiting for a completion.
+  bool may_issue() const noexcept { return (write_due() || may_start_new_io()) && !sync_due_; }
+  bool stopped_by_flag() const noexcept { return stop_flag_ && stop_flag_->load(std::memory_order_relaxed); }
+  bool interrupted() const noexcept;
+
+  // --- setup (io_loop_setup.cpp)
+  void begin_measuring(std::uint64_t now);
+
+  // --- the end, and the cold paths (io_loop_finish.cpp)
   void fail(const IoUnit& unit);
   void issue_sync(IoOp op, int file_index);
-  void begin_measuring(std::uint64_t now);
-  void close_intervals(std::uint64_t now);
-  const LatencyHistogram& lat_histogram(Direction d) const noexcept;
-  void drain(bool account);
-  void end_fsync();
   void think();
   void sleep_until(std::uint64_t deadline_ns);
+  void close_intervals(std::uint64_t now);
+  const LatencyHistogram& lat_histogram(Direction d) const noexcept;
+  void release_rmw_units();
+  void drain(bool account);
+  void end_fsync();
   void finish(std::uint64_t now);
-  // Data verification (io_loop_verify.cpp); used only when verifier_ is set.
+
+  // --- data verification (io_loop_verify.cpp); used only when verifier_ is set
   void start_verify_only();
   void run_verify_reads(bool backlog);
   void finish_verify();
 
+  // What the job is and what it runs on.
   const JobInstance& instance_;
   const JobSpec& job_;
   const std::vector<TargetFile>& targets_;
-
   std::unique_ptr<Engine> engine_;
-  EngineCaps caps_;
-  std::uint32_t depth_ = 1;
-  std::uint32_t submit_batch_size_ = 1;
+  LoopClock clock_;
+  bool async_ = false;                 // the engine completes ios after submit returns
+  std::uint32_t submit_group_ = 1;     // ios per submit call (see submit_group_size())
   std::uint32_t complete_min_ = 1;
   std::uint32_t complete_max_ = 1;
+  IoPool pool_;
+  std::vector<IoUnit*> batch_;         // loaded, not yet submitted
+  std::vector<IoUnit*> completions_;   // reap's output
 
-  std::vector<IoUnit> units_;
-  std::vector<IoUnit*> free_units_;
-  std::vector<IoUnit*> batch_;
-  std::vector<IoUnit*> completions_;
-  void* buffer_memory_ = nullptr;
-  std::uint32_t buffer_stride_ = 0;
-
+  // Where the next io comes from.
   IoPattern pattern_;
   ArrivalSchedule schedule_;
   OpenLoopQueue open_loop_;          // open_loop=1: arrivals queue while every slot is busy
   std::unique_ptr<RmwChains> rmw_;   // rw=randrmw: each read is followed by the write of its block
-  bool record_lat_ = false;          // lat recorded per io (async engines, open loop); else lat = clat
   BufferFillPolicy fill_policy_;
   Rng buffer_rng_;
-
-  NextIo pending_{};
+  NextIo pending_{};                 // drawn from the pattern, not yet started
   bool has_pending_ = false;
   std::uint64_t pending_arrival_ns_ = 0;
   bool pattern_done_ = false;
-  bool waiting_for_rate_ = false;
+  bool waiting_for_rate_ = false;    // the pending io's arrival is still ahead
+
+  // The loop's state.
   std::uint32_t in_flight_ = 0;
   std::uint32_t writes_since_sync_ = 0;
-  bool sync_due_ = false;
+  bool sync_due_ = false;            // fsync=N / fdatasync=N: a sync is due once in-flight ios are done
   int last_write_file_ = -1;
   std::vector<bool> file_written_;
   std::uint32_t ios_since_think_ = 0;
-
-  std::uint64_t now_ = 0;          // last clock reading
-  std::uint64_t end_ns_ = 0;       // time-based end (UINT64_MAX when none)
+  std::uint64_t now_ = 0;            // last clock reading
+  std::uint64_t end_ns_ = 0;         // time-based end (kNever when none)
   std::uint64_t ramp_end_ns_ = 0;
   bool measuring_ = false;
   EndReason end_reason_ = EndReason::kNone;
 
+  // Accounting.
+  bool record_lat_ = false;          // lat recorded per io (async engines, open loop); else lat = clat
   std::uint64_t series_interval_ns_;
   std::uint64_t next_interval_ns_ = 0;
   PerDirection<IntervalSample> interval_{};
   PerDirection<LatencyHistogram> interval_start_{};  // lat histograms as they were when the interval began
+  CpuSnapshot cpu_at_start_{};
 
-  std::unique_ptr<JobLogs> logs_;  // null unless write_*_log was given
-  std::unique_ptr<Verifier> verifier_;  // null unless verify= was given
+  // Optional features, null when the job does not use them.
+  std::unique_ptr<JobLogs> logs_;       // write_*_log
+  std::unique_ptr<Verifier> verifier_;  // verify=
   GroupControl* control_ = nullptr;
-  std::unique_ptr<JobHooks> hooks_;  // null unless the job uses fio's job-control features (job_hooks.h)
+  std::unique_ptr<JobHooks> hooks_;     // fio's job-control features (job_hooks.h)
 
   JobResult* result_ = nullptr;
   LiveCounters* live_ = nullptr;
   const std::atomic<bool>* stop_flag_ = nullptr;
-  bool stopped_by_flag() const noexcept { return stop_flag_ && stop_flag_->load(std::memory_order_relaxed); }
 };
 
 }  // namespace sluice

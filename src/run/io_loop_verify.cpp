@@ -4,7 +4,6 @@
 // counts them too).
 #include "run/io_loop.h"
 
-#include "common/clock.h"
 #include "run/stop_signal.h"
 
 namespace sluice {
@@ -24,7 +23,7 @@ void IoLoop::run_verify_reads(bool backlog) {
   drain(true);  // writes still in flight must land before their chunks are read back
   VerifyMap& map = verifier_->map();
   const std::uint32_t chunk = map.chunk();
-  const std::uint32_t max_length = std::max(buffer_stride_ / chunk, 1u) * chunk;
+  const std::uint32_t max_length = std::max(pool_.buffer_stride() / chunk, 1u) * chunk;
   bool more = true;
   while (end_reason_ != EndReason::kError) {
     if (stop_requested()) {
@@ -32,17 +31,12 @@ void IoLoop::run_verify_reads(bool backlog) {
       break;
     }
     NextIo io;
-    while (more && !free_units_.empty()) {
+    while (more && pool_.has_free()) {
       more = backlog ? map.next_backlog_read(io, max_length) : map.next_phase_read(io, max_length);
       if (!more) break;
-      IoUnit* unit = free_units_.back();
-      free_units_.pop_back();
-      unit->op = IoOp::kRead;
-      unit->file_index = io.file_index;
-      unit->offset = io.offset;
-      unit->length = io.length;
-      verifier_->mark_verify_read(*unit);
-      batch_.push_back(unit);
+      IoUnit& unit = take_free_unit(IoOp::kRead, io);
+      verifier_->mark_verify_read(unit);
+      batch_.push_back(&unit);
     }
     if (!batch_.empty()) submit_batch();
     if (!more && in_flight_ == 0) break;
@@ -58,7 +52,7 @@ void IoLoop::finish_verify() {
     run_verify_reads(false);
   }
   verifier_->finish(*result_);
-  now_ = monotonic_ns();
+  now_ = clock_.now();
 }
 
 }  // namespace sluice

@@ -23,7 +23,7 @@ void StartGate::wait() const noexcept { open_.wait(false, std::memory_order_acqu
 struct Worker::Loop {
   IoLoop io;
   Loop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t interval)
-      : io(instance, targets, interval) {}
+      : io(instance, targets, interval, make_engine(instance.spec.ioengine)) {}
 };
 
 namespace {

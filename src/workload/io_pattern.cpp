@@ -345,7 +345,7 @@ bool IoPattern::Impl::pick_from_map(FileState& file, Direction direction, std::u
                                     NextIo& out) noexcept {
   RandomMap& map = file.map;
   if (map.free_blocks() == 0) return false;
-  const std::uint64_t step = choosers[index_of(direction)].alignment() / granularity;
+  const std::uint64_t step = to_units(choosers[index_of(direction)].alignment());  // no division per io
   std::uint64_t unit = offset_rng.below(map.blocks());
   if (step > 1) unit -= unit % step;
   for (int wraps = 0; wraps < 2;) {

@@ -1,5 +1,6 @@
-// fio's job control on the null engine: wait_for, exitall, flow, max_latency, rate_min, steadystate,
-// disable_*lat, and the per-clone expansion of filename_format and offset_increment.
+// fio's job control on the null engine: wait_for, exitall, flow, max_latency, disable_*lat, and the
+// per-clone expansion of filename_format and offset_increment. rate_iops_min, rate_min and steadystate run
+// on a fake clock in io_loop_fake_clock_test.cpp.
 #include "run/job_control.h"
 
 #include <gtest/gtest.h>
@@ -79,58 +80,6 @@ TEST(JobControl, MaxLatencyStopsWithEtimedout) {
   EXPECT_TRUE(r.stopped_by_max_latency);
   EXPECT_NE(r.error_message.find("exceeds specified max (1 nsec)"), std::string::npos) << r.error_message;
   EXPECT_LT(r.dirs[0].ios, 1000u);
-}
-
-TEST(JobControl, RateIopsMinFailsASlowJob) {
-  JobSpec job = null_job("r", RwMode::kRead, 1 << 30);
-  job.thinktime = 10ms;
-  job.rate_iops_min = {1000, 1000, 1000};
-  job.time_based = true;
-  job.runtime = 3s;
-  const RunResult run = run_jobs({job}, quiet());
-  const JobResult& r = run.groups.at(0).jobs.at(0);
-  EXPECT_EQ(r.error, EIO);
-  EXPECT_NE(r.error_message.find("r: rate_iops_min=1000 not met, got "), std::string::npos) << r.error_message;
-  EXPECT_LT(r.runtime_ns, 2'500'000'000u);
-}
-
-TEST(JobControl, RateMinIgnoresDirectionsTheJobDoesNotIssue) {
-  JobSpec job = null_job("r", RwMode::kRead, 1 << 30);
-  job.rate_min = {0, 1 << 30, 0};  // writes only; the job reads
-  job.time_based = true;
-  job.runtime = 1200ms;
-  EXPECT_EQ(run_jobs({job}, quiet()).groups.at(0).jobs.at(0).error, 0);
-}
-
-TEST(JobControl, SteadyStateEndsTheJobEarly) {
-  JobSpec job = null_job("s", RwMode::kRandRead, 1 << 30);
-  job.time_based = true;
-  job.runtime = 20s;
-  job.ss_criterion = SteadyStateCriterion::kIops;
-  job.ss_limit = 90;  // within 90% of the mean: reached at once on the null engine
-  job.ss_limit_is_percent = true;
-  job.ss_duration = 1s;
-  job.ss_interval = 250ms;
-  const RunResult run = run_jobs({job}, quiet());
-  const JobResult& r = run.groups.at(0).jobs.at(0);
-  EXPECT_LT(r.runtime_ns, 5'000'000'000u);
-  ASSERT_TRUE(r.steadystate.is_object());
-  EXPECT_EQ(r.steadystate.at("attained"), 1);
-  EXPECT_EQ(r.steadystate.at("ss"), "iops:90.000000%");
-  EXPECT_EQ(r.steadystate.at("data").at("iops").size(), 4u);
-}
-
-TEST(JobControl, SteadyStateNotAttainedKeepsTheBlock) {
-  JobSpec job = null_job("s", RwMode::kRandRead, 1 << 30);
-  job.time_based = true;
-  job.runtime = 1500ms;
-  job.ss_criterion = SteadyStateCriterion::kBwSlope;
-  job.ss_limit = 0;
-  job.ss_duration = 5s;
-  const RunResult run = run_jobs({job}, quiet());
-  const JobResult& r = run.groups.at(0).jobs.at(0);
-  EXPECT_EQ(r.steadystate.at("attained"), 0);
-  EXPECT_GE(r.runtime_ns, 1'400'000'000u);
 }
 
 TEST(JobControl, DisableLatZeroesTheStatistics) {

@@ -56,30 +56,6 @@ TEST(Runner, NumberIosCapsTheJob) {
   EXPECT_EQ(only_job(run_jobs({job}, quiet())).dirs[0].ios, 1000u);
 }
 
-TEST(Runner, TimeBasedJobRunsForItsRuntime) {
-  JobSpec job = null_job(RwMode::kRandRead, 1 << 20);
-  job.time_based = true;
-  job.runtime = 300ms;
-  const RunResult run = run_jobs({job}, quiet());
-  const JobResult& r = only_job(run);
-  EXPECT_GE(r.runtime_ns, 300'000'000u);
-  EXPECT_LT(r.runtime_ns, 400'000'000u);
-  EXPECT_GT(r.dirs[0].ios, 256u);  // wrapped around the 1 MiB region many times
-}
-
-TEST(Runner, RampTimeIsExcludedFromTheMeasurement) {
-  JobSpec job = null_job(RwMode::kRandRead, 1 << 20);
-  job.time_based = true;
-  job.runtime = 200ms;
-  job.ramp_time = 300ms;
-  const auto start = std::chrono::steady_clock::now();
-  const JobResult r = only_job(run_jobs({job}, quiet()));
-  const auto wall = std::chrono::steady_clock::now() - start;
-  EXPECT_GE(wall, 500ms);
-  EXPECT_GE(r.runtime_ns, 200'000'000u);
-  EXPECT_LT(r.runtime_ns, 300'000'000u);
-}
-
 TEST(Runner, MixedJobSplitsByRwmixread) {
   JobSpec job = null_job(RwMode::kRandRW, 64 << 20);
   job.rwmixread = 75;
@@ -131,22 +107,6 @@ TEST(Runner, StopRequestEndsTheRunAndMarksItInterrupted) {
   EXPECT_TRUE(r.interrupted);
   EXPECT_TRUE(only_job(r).interrupted);
   EXPECT_GT(only_job(r).dirs[0].ios, 0u);
-}
-
-TEST(Runner, TimeSeriesHasOneSamplePerInterval) {
-  JobSpec job = null_job(RwMode::kRandRead, 1 << 20);
-  job.time_based = true;
-  job.runtime = 550ms;
-  RunnerOptions options = quiet();
-  options.series_interval = 100ms;
-  const RunResult run = run_jobs({job}, options);
-  const JobResult& r = only_job(run);
-  EXPECT_EQ(r.series.size(), 5u);
-  std::uint64_t ops = 0;
-  for (const auto& s : r.series.samples()) ops += s[0].ops;
-  EXPECT_LE(ops, r.dirs[0].ios);
-  EXPECT_GT(ops, r.dirs[0].ios / 2);
-  EXPECT_EQ(r.dirs[0].iops_samples.count(), 5u);
 }
 
 TEST(Runner, FsyncEveryNWritesIsCounted) {
@@ -201,11 +161,10 @@ TEST(Runner, IoUringKeepsTheQueueFull) {
   const JobResult& j = only_job(r);
   EXPECT_EQ(j.dirs[0].ios, 2048u);
   EXPECT_EQ(j.dirs[0].slat.count(), 2048u);
-  std::uint64_t deep = 0;
-  // Buckets 3+ hold depths 8 and more. Submission goes in groups of 4, so a refill after a large reap
-  // passes through depths 4, 8, 12 before 16: most ios, not all, are submitted at 8+.
-  for (std::size_t b = 3; b < j.depth.level.size(); ++b) deep += j.depth.level[b];
-  EXPECT_GT(deep, 1000u);  // most submissions found 8+ ios in flight
+  // Bucket 4 holds depths 16..31. A reap takes at most one submit group (4), so every refill brings the
+  // queue back to 16: only the first fill (4, 8, 12 in flight) and the odd short refill are counted lower.
+  // Before reaps were capped, most refills passed through 4, 8 and 12 (the bucket held ~60%).
+  EXPECT_GE(j.depth.level[4], 2048u * 98 / 100);
 }
 
 TEST(Runner, MissingDirectoryIsAClearErrorBeforeAnyIo) {

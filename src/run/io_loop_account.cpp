@@ -1,0 +1,99 @@
+// IoLoop's accounting: what a submitted or completed io adds to the job's result (statistics, depth
+// distribution, interval series, live counters, logs, job-control hooks). Per io, no allocation or lock.
+#include <algorithm>
+
+#include "run/io_loop.h"
+
+namespace sluice {
+namespace {
+
+Direction direction_of(IoOp op) noexcept {
+  switch (op) {
+    case IoOp::kWrite: return Direction::kWrite;
+    case IoOp::kTrim: return Direction::kTrim;
+    default: return Direction::kRead;
+  }
+}
+
+}  // namespace
+
+// Ios just accepted by the engine: the depth distribution counts them at the depth they brought the queue
+// to, as fio's io_u_mark_depth does (fio counts every unit taken, and submits what it takes).
+void IoLoop::count_submitted(std::uint32_t accepted) noexcept {
+  if (accepted == 0) return;
+  in_flight_ += accepted;
+  if (!measuring_) return;
+  IodepthDistribution& depth = result_->depth;
+  depth.submit[static_cast<std::size_t>(IodepthDistribution::batch_bucket(accepted))]++;
+  depth.total_submit_calls++;
+  depth.level[static_cast<std::size_t>(IodepthDistribution::level_bucket(in_flight_))] += accepted;
+}
+
+void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
+  --in_flight_;
+  if (rmw_ && unit.op == IoOp::kRead && unit.result >= 0) {
+    // The chain keeps its unit: the write of the same block is due next (it reuses the buffer).
+    rmw_->read_done(static_cast<std::uint32_t>(unit.index),
+                    NextIo{Direction::kRead, unit.file_index, unit.offset, unit.length});
+  } else {
+    pool_.put(unit);
+  }
+  if (unit.op == IoOp::kFsync || unit.op == IoOp::kFdatasync) {
+    if (unit.result < 0 && !job_.continue_on_error) fail(unit);
+    if (measuring_) {
+      result_->sync.ios++;
+      result_->sync.lat.record(now - unit.submit_begin_ns);
+    }
+    return;
+  }
+  if (unit.result < 0) {
+    if (!job_.continue_on_error) fail(unit);
+    else if (measuring_) result_->dirs[index_of(direction_of(unit.op))].errors++;
+    return;
+  }
+  if (verifier_ && !verifier_->on_complete(unit, *result_)) end_reason_ = EndReason::kError;
+  if (measuring_ && now <= end_ns_) {
+    account_io(unit, now);
+    if (rmw_ && unit.op == IoOp::kWrite) result_->rmw_transactions++;
+  }
+  if (job_.thinktime.count() > 0 && ++ios_since_think_ >= std::max(1u, job_.thinktime_blocks)) {
+    ios_since_think_ = 0;
+    think();
+  }
+}
+
+void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
+  const Direction d = direction_of(unit.op);
+  DirectionStats& stats = result_->dirs[index_of(d)];
+  const auto bytes = static_cast<std::uint64_t>(unit.result);
+  // Open loop: lat runs from the scheduled arrival, and the time queued before submission is recorded.
+  const std::uint64_t arrival =
+      open_loop_.enabled() ? open_loop_.arrival_of(static_cast<std::uint32_t>(unit.index)) : 0;
+  const std::uint64_t began = arrival != 0 ? std::min(arrival, unit.submit_begin_ns) : unit.submit_begin_ns;
+  const std::uint64_t lat = now - began;
+  const std::uint64_t clat = now - unit.submit_end_ns;
+  const std::uint64_t slat = unit.submit_end_ns - unit.submit_begin_ns;
+  stats.ios++;
+  stats.bytes += bytes;
+  if (bytes < unit.length) stats.short_ios++;
+  stats.clat.record(clat);
+  if (arrival != 0) stats.queue_wait.record(unit.submit_begin_ns - began);
+  // For synchronous engines in closed loop lat equals clat: it is recorded once and copied at the end.
+  if (record_lat_) stats.lat.record(lat);
+  if (async_) stats.slat.record(slat);
+  IntervalSample& sample = interval_[index_of(d)];
+  sample.ops++;
+  sample.bytes += bytes;
+  sample.lat_sum_ns += lat;
+  live_->add(d, bytes);
+  if (logs_) {
+    logs_->record(d, now - result_->start_ns, lat, clat, async_ ? slat : 0, static_cast<std::uint32_t>(bytes),
+                  unit.offset);
+  }
+  if (hooks_ && hooks_->after_io(d, lat, unit.file_index, unit.offset, unit.length, *result_) ==
+                    JobHooks::Verdict::kFail) {
+    end_reason_ = EndReason::kError;
+  }
+}
+
+}  // namespace sluice

@@ -1,0 +1,158 @@
+// IoLoop's cold paths: failures, fsync, think time and sleeping, the per-interval series, and the end of
+// the job (drain, end_fsync, the measured window, CPU usage, the per-interval IOPS and bandwidth samples).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "run/io_loop.h"
+#include "run/stop_signal.h"
+
+namespace sluice {
+namespace {
+
+const char* op_name(IoOp op) noexcept {
+  switch (op) {
+    case IoOp::kRead: return "read";
+    case IoOp::kWrite: return "write";
+    case IoOp::kTrim: return "trim";
+    case IoOp::kFsync: return "fsync";
+    case IoOp::kFdatasync: return "fdatasync";
+  }
+  return "io";
+}
+
+}  // namespace
+
+bool IoLoop::interrupted() const noexcept { return stop_requested() || stopped_by_flag(); }
+
+void IoLoop::fail(const IoUnit& unit) {
+  if (result_->error != 0) return;
+  const int err = static_cast<int>(-unit.result);
+  const std::string path = unit.file_index >= 0 && static_cast<std::size_t>(unit.file_index) < targets_.size()
+                               ? targets_[static_cast<std::size_t>(unit.file_index)].path
+                               : std::string("?");
+  result_->error = err;
+  result_->error_message = fmt::format("{} of {} bytes at offset {} of {} failed: {}", op_name(unit.op),
+                                       unit.length, unit.offset, path, std::strerror(err));
+  end_reason_ = EndReason::kError;
+}
+
+// Submits one fsync / fdatasync of the file and waits for it (and anything else in flight).
+void IoLoop::issue_sync(IoOp op, int file_index) {
+  sync_due_ = false;
+  if (file_index < 0 || !pool_.has_free()) return;
+  batch_.push_back(&take_free_unit(op, NextIo{Direction::kWrite, file_index, 0, 0}));
+  submit_batch();
+  while (in_flight_ > 0) reap(1);
+}
+
+void IoLoop::think() {
+  const std::uint64_t start = clock_.now();
+  clock_.spin_until(start + static_cast<std::uint64_t>(job_.thinktime_spin.count()));
+  sleep_until(start + static_cast<std::uint64_t>(job_.thinktime.count()));
+  now_ = clock_.now();
+}
+
+void IoLoop::sleep_until(std::uint64_t deadline_ns) {
+  clock_.sleep_until(deadline_ns, [this] { return interrupted(); });
+}
+
+// The lat histogram of a direction as recorded so far (clat stands in for lat with synchronous engines).
+const LatencyHistogram& IoLoop::lat_histogram(Direction d) const noexcept {
+  const DirectionStats& stats = result_->dirs[index_of(d)];
+  return record_lat_ ? stats.lat.histogram : stats.clat.histogram;
+}
+
+// p99 of the ios completed in the interval: the difference of the job's histogram now and at the interval's
+// start. Costs one pass over the buckets per interval instead of a second histogram record per io.
+void IoLoop::close_intervals(std::uint64_t now) {
+  while (now >= next_interval_ns_) {
+    for (Direction d : kAllDirections) {
+      IntervalSample& sample = interval_[index_of(d)];
+      if (sample.ops == 0) continue;
+      const LatencyHistogram& current = lat_histogram(d);
+      LatencyHistogram& before = interval_start_[index_of(d)];
+      const auto rank = static_cast<std::uint64_t>(std::ceil(0.99 * static_cast<double>(sample.ops)));
+      std::uint64_t seen = 0;
+      for (int b = 0; b < LatencyHistogram::kNumBuckets; ++b) {
+        seen += current.count_at(b) - before.count_at(b);
+        if (seen >= std::max<std::uint64_t>(rank, 1)) {
+          sample.lat_p99_ns = LatencyHistogram::bucket_value(b);
+          break;
+        }
+      }
+      before = current;
+    }
+    result_->series.append(interval_);
+    interval_ = {};
+    next_interval_ns_ += series_interval_ns_;
+  }
+}
+
+// At the end, writes still due (their transactions unfinished, never issued) give their units back, so
+// end_fsync finds a free one.
+void IoLoop::release_rmw_units() {
+  std::uint32_t chain = 0;
+  NextIo write;
+  while (rmw_ && rmw_->take_write(chain, write)) pool_.put(pool_.unit(chain));
+}
+
+// Waits for every io in flight; account: complete them as usual, else just take their units back.
+void IoLoop::drain(bool account) {
+  while (in_flight_ > 0) {
+    const int n = engine_->reap(in_flight_, std::span<IoUnit*>(completions_.data(), in_flight_));
+    const std::uint64_t now = clock_.now();
+    if (n <= 0) break;
+    for (int i = 0; i < n; ++i) {
+      IoUnit& unit = *completions_[static_cast<std::size_t>(i)];
+      if (account) {
+        complete(unit, now);
+      } else {
+        --in_flight_;
+        pool_.put(unit);
+      }
+    }
+  }
+}
+
+void IoLoop::end_fsync() {
+  for (std::size_t i = 0; i < targets_.size(); ++i) {
+    if (file_written_[i]) issue_sync(IoOp::kFsync, static_cast<int>(i));
+  }
+}
+
+void IoLoop::finish(std::uint64_t now) {
+  // Ios still in flight at a time-based end or a stop complete after the measured window: not counted.
+  drain(end_reason_ == EndReason::kPatternDone);
+  release_rmw_units();
+  now = std::max(now, clock_.now());
+  if (end_reason_ == EndReason::kTime) now = std::min(now, end_ns_);
+  if (!measuring_) begin_measuring(now);  // ended during ramp: an empty measured window
+  if (job_.end_fsync && end_reason_ != EndReason::kError) end_fsync();
+  close_intervals(now);
+  result_->end_ns = now;
+  result_->runtime_ns = now - result_->start_ns;
+  if (!record_lat_) {
+    for (DirectionStats& stats : result_->dirs) stats.lat = stats.clat;
+  }
+  if (logs_) logs_->finish(result_->runtime_ns);
+  if (hooks_) hooks_->finish(now, *result_);
+  result_->interrupted = end_reason_ == EndReason::kStop;
+  result_->cpu = CpuSnapshot::of_this_thread() - cpu_at_start_;
+  const double interval_s = static_cast<double>(result_->series.interval_ns()) / 1e9;
+  for (const auto& sample : result_->series.samples()) {
+    for (Direction d : kAllDirections) {
+      const IntervalSample& s = sample[index_of(d)];
+      DirectionStats& stats = result_->dirs[index_of(d)];
+      if (stats.ios == 0) continue;
+      stats.iops_samples.add(static_cast<double>(s.ops) / interval_s);
+      stats.bw_samples.add(static_cast<double>(s.bytes) / interval_s);
+    }
+  }
+  live_->finished.store(true, std::memory_order_relaxed);
+}
+
+}  // namespace sluice

@@ -1,0 +1,46 @@
+#include "run/io_pool.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
+namespace sluice {
+
+namespace {
+constexpr std::uint32_t kBufferAlignment = 4096;
+}  // namespace
+
+IoPool::~IoPool() { std::free(memory_); }
+
+void IoPool::allocate(std::uint32_t depth, std::uint32_t max_block_size, const std::string& job_name) {
+  const std::uint32_t block = std::max<std::uint32_t>(max_block_size, 512);
+  stride_ = (block + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+  std::free(memory_);
+  memory_ = nullptr;
+  if (posix_memalign(&memory_, kBufferAlignment, static_cast<std::size_t>(stride_) * depth) != 0) {
+    memory_ = nullptr;
+    throw UserError(fmt::format("job {}: cannot allocate {} io buffers of {} bytes", job_name, depth, stride_));
+  }
+  units_.assign(depth, IoUnit{});
+  free_.clear();
+  free_.reserve(depth);
+  for (std::uint32_t i = 0; i < depth; ++i) {
+    IoUnit& unit = units_[i];
+    unit.index = i;
+    unit.buffer = static_cast<char*>(memory_) + static_cast<std::size_t>(i) * stride_;
+    unit.buffer_index = static_cast<int>(i);
+  }
+  for (std::uint32_t i = depth; i > 0; --i) free_.push_back(&units_[i - 1]);  // unit 0 is taken first
+}
+
+std::vector<EngineBuffer> IoPool::buffers() const {
+  std::vector<EngineBuffer> out;
+  out.reserve(units_.size());
+  for (const IoUnit& unit : units_) out.push_back({unit.buffer, stride_});
+  return out;
+}
+
+}  // namespace sluice

@@ -1,0 +1,48 @@
+#pragma once
+// IoPool: the fixed set of IoUnits a worker cycles through (iodepth of them), each with its own aligned
+// buffer, and the list of the free ones. Sized once before the run: take() and put() never allocate.
+// One thread.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace sluice {
+
+class IoPool {
+ public:
+  IoPool() = default;
+  ~IoPool();
+  IoPool(const IoPool&) = delete;
+  IoPool& operator=(const IoPool&) = delete;
+
+  // depth units, each with a buffer of max_block_size rounded up to 4 KiB, 4 KiB aligned; all free.
+  // Throws UserError (naming job_name) when the memory cannot be had.
+  void allocate(std::uint32_t depth, std::uint32_t max_block_size, const std::string& job_name);
+
+  bool has_free() const noexcept { return !free_.empty(); }
+  // Precondition: has_free().
+  IoUnit& take() noexcept {
+    IoUnit* unit = free_.back();
+    free_.pop_back();
+    return *unit;
+  }
+  void put(IoUnit& unit) noexcept { free_.push_back(&unit); }
+
+  IoUnit& unit(std::uint32_t index) noexcept { return units_[index]; }
+  std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(units_.size()); }
+  std::uint32_t buffer_stride() const noexcept { return stride_; }
+  void* memory() const noexcept { return memory_; }
+  std::size_t memory_bytes() const noexcept { return static_cast<std::size_t>(stride_) * units_.size(); }
+  // The units' buffers, in unit order (for engines that register them).
+  std::vector<EngineBuffer> buffers() const;
+
+ private:
+  std::vector<IoUnit> units_;
+  std::vector<IoUnit*> free_;
+  void* memory_ = nullptr;
+  std::uint32_t stride_ = 0;
+};
+
+}  // namespace sluice

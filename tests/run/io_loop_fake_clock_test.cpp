@@ -1,0 +1,244 @@
+// IoLoop on a fake engine and a fake clock: every number below follows from the fake service time, so the
+// tests are exact, take microseconds, and never sleep.
+#include "run/io_loop.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/engines.h"
+#include "engine/synchronous_engine.h"
+#include "support/fake_engine.h"
+
+namespace sluice {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::FakeClock;
+using testing::FakeEngine;
+
+constexpr std::uint64_t kStart = 1'000'000'000;  // the fake clock's first reading
+constexpr int kDepth32Bucket = 5;                 // IodepthDistribution::level: 32..63
+
+JobSpec time_based_job(std::chrono::nanoseconds runtime) {
+  JobSpec job;
+  job.name = "fake";
+  job.rw = RwMode::kRandRead;
+  job.size.bytes = 64 << 20;
+  job.time_based = true;
+  job.runtime = runtime;
+  return job;
+}
+
+struct Outcome {
+  JobResult result;
+  std::size_t max_in_flight = 0;
+  std::size_t submit_calls = 0;
+};
+
+Outcome run_with(const JobSpec& job, std::unique_ptr<Engine> engine, FakeClock& clock,
+                 std::uint64_t series_interval_ns = 1'000'000'000) {
+  const JobInstance instance{.spec = job, .jobnum = 0, .groupid = 0, .lognum = 1, .seed = 1};
+  std::vector<TargetFile> targets(1);
+  targets[0].path = "(fake)";
+  targets[0].size = job.size.bytes;
+  targets[0].region_length = job.size.bytes;
+  IoLoop loop(instance, targets, series_interval_ns, std::move(engine), LoopClock(clock));
+  loop.prepare();
+  Outcome out;
+  LiveCounters live;
+  loop.run(out.result, live);
+  return out;
+}
+
+Outcome run_on_fake(const JobSpec& job, bool async, std::uint64_t service_ns,
+                    std::uint64_t series_interval_ns = 1'000'000'000) {
+  FakeClock clock(kStart);
+  auto engine = std::make_unique<FakeEngine>(clock, async, service_ns);
+  FakeEngine& fake = *engine;
+  Outcome out = run_with(job, std::move(engine), clock, series_interval_ns);
+  out.max_in_flight = fake.max_in_flight();
+  out.submit_calls = fake.submit_calls();
+  return out;
+}
+
+std::uint64_t level_total(const IodepthDistribution& depth) {
+  std::uint64_t sum = 0;
+  for (std::uint64_t n : depth.level) sum += n;
+  return sum;
+}
+
+TEST(IoLoopFakeClock, RuntimeEndsAtExactlyTheFakeTime) {
+  const Outcome out = run_on_fake(time_based_job(1ms), false, 10'000);
+  EXPECT_EQ(out.result.start_ns, kStart);
+  EXPECT_EQ(out.result.runtime_ns, 1'000'000u);
+  EXPECT_EQ(out.result.dirs[0].ios, 100u);  // one per 10 us, the last completing exactly at the end
+}
+
+TEST(IoLoopFakeClock, RampTimeIsExcluded) {
+  JobSpec job = time_based_job(1ms);
+  job.ramp_time = 500us;
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.start_ns, kStart + 500'000);
+  EXPECT_EQ(out.result.runtime_ns, 1'000'000u);
+  EXPECT_EQ(out.result.dirs[0].ios, 100u);  // the 50 ios of the ramp are not counted
+}
+
+TEST(IoLoopFakeClock, SynchronousLatencyIsTheServiceTime) {
+  const Outcome out = run_on_fake(time_based_job(1ms), false, 10'000);
+  const DirectionStats& read = out.result.dirs[0];
+  EXPECT_EQ(read.clat.moments.count(), 100u);
+  EXPECT_EQ(read.clat.moments.min(), 10'000.0);
+  EXPECT_EQ(read.clat.moments.max(), 10'000.0);
+  EXPECT_EQ(read.lat.moments.mean(), 10'000.0);  // lat = clat for a synchronous engine
+  EXPECT_EQ(read.slat.moments.count(), 0u);      // no slat, as fio's sync engines
+}
+
+TEST(IoLoopFakeClock, AsynchronousLatencyIsTheServiceTime) {
+  JobSpec job = time_based_job(1ms);
+  job.iodepth = 4;
+  const Outcome out = run_on_fake(job, true, 100'000);
+  const DirectionStats& read = out.result.dirs[0];
+  ASSERT_GT(read.ios, 0u);
+  EXPECT_EQ(read.clat.moments.min(), 100'000.0);
+  EXPECT_EQ(read.clat.moments.max(), 100'000.0);
+  EXPECT_EQ(read.lat.moments.max(), 100'000.0);
+  EXPECT_EQ(read.slat.moments.max(), 0.0);  // the fake submit takes no time
+  EXPECT_EQ(read.slat.moments.count(), read.ios);
+}
+
+TEST(IoLoopFakeClock, AsyncEngineKeepsIodepthInFlight) {
+  JobSpec job = time_based_job(10ms);
+  job.iodepth = 32;
+  job.ramp_time = 1ms;  // the first fill (4, 8, ... 32 in flight) happens during the ramp
+  const Outcome out = run_on_fake(job, true, 100'000);
+  EXPECT_EQ(out.max_in_flight, 32u);
+  const IodepthDistribution& depth = out.result.depth;
+  ASSERT_GT(level_total(depth), 3000u);
+  // fio's "IO depths: 32=100.0%" when the engine always accepts: every submission finds 32 in flight.
+  EXPECT_EQ(depth.level[kDepth32Bucket], level_total(depth));
+  // 32 ios per 100 us of service for 10 ms, plus the ios of the ramp's last turn completed after it.
+  EXPECT_GE(out.result.dirs[0].ios, 3200u);
+  EXPECT_LE(out.result.dirs[0].ios, 3232u);
+}
+
+TEST(IoLoopFakeClock, GivenCompleteMaxIsHonoured) {
+  JobSpec job = time_based_job(10ms);
+  job.iodepth = 32;
+  job.ramp_time = 1ms;
+  job.iodepth_batch_complete_max = 0;  // 0: everything that completed, as iodepth
+  job.given_options["iodepth_batch_complete_max"] = "0";
+  const Outcome out = run_on_fake(job, true, 100'000);
+  // All 32 complete at once and are refilled in groups of 4: submissions see 4, 8, ... 32 in flight.
+  EXPECT_LT(out.result.depth.level[kDepth32Bucket], level_total(out.result.depth));
+}
+
+TEST(IoLoopFakeClock, RateIopsSpacesTheArrivals) {
+  JobSpec job = time_based_job(10ms);
+  job.rate_iops = {1000, 1000, 1000};
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.runtime_ns, 10'000'000u);
+  EXPECT_EQ(out.result.dirs[0].ios, 10u);  // one per ms
+  EXPECT_EQ(out.result.dirs[0].clat.moments.max(), 10'000.0);  // waiting for the rate is not latency
+}
+
+TEST(IoLoopFakeClock, ThinkTimeFollowsEachIo) {
+  JobSpec job = time_based_job(1ms);
+  job.thinktime = 90us;
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.dirs[0].ios, 10u);  // 10 us of service + 90 us of thinking per io
+  EXPECT_EQ(out.result.dirs[0].clat.moments.max(), 10'000.0);
+}
+
+TEST(IoLoopFakeClock, TimeSeriesHasOneSamplePerInterval) {
+  const Outcome out = run_on_fake(time_based_job(1ms), false, 10'000, 100'000);
+  EXPECT_EQ(out.result.series.size(), 10u);
+  for (const auto& sample : out.result.series.samples()) EXPECT_EQ(sample[0].ops, 10u);
+  EXPECT_EQ(out.result.dirs[0].iops_samples.count(), 10u);
+  EXPECT_EQ(out.result.dirs[0].iops_samples.mean(), 100'000.0);  // 10 ios per 100 us
+}
+
+TEST(IoLoopFakeClock, SizeBasedJobEndsWithThePass) {
+  JobSpec job = time_based_job(0ns);
+  job.time_based = false;
+  job.size.bytes = 1 << 20;
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.dirs[0].ios, 256u);
+  EXPECT_EQ(out.result.runtime_ns, 256u * 10'000u);
+}
+
+// Job control (run/job_hooks.h) reads the loop's clock too: its checks run on fake time.
+TEST(IoLoopFakeClock, RateIopsMinFailsASlowJob) {
+  JobSpec job = time_based_job(3s);
+  job.name = "r";
+  job.rw = RwMode::kRead;
+  job.thinktime = 10ms;  // about 100 IOPS
+  job.rate_iops_min = {1000, 1000, 1000};
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.error, EIO);
+  EXPECT_NE(out.result.error_message.find("r: rate_iops_min=1000 not met, got "), std::string::npos)
+      << out.result.error_message;
+  EXPECT_LT(out.result.runtime_ns, 2'500'000'000u);
+}
+
+TEST(IoLoopFakeClock, SteadyStateEndsTheJobEarly) {
+  JobSpec job = time_based_job(20s);
+  job.ss_criterion = SteadyStateCriterion::kIops;
+  job.ss_limit = 90;  // within 90% of the mean: the fake engine's IOPS never vary
+  job.ss_limit_is_percent = true;
+  job.ss_duration = 1s;
+  job.ss_interval = 250ms;
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_LT(out.result.runtime_ns, 5'000'000'000u);
+  ASSERT_TRUE(out.result.steadystate.is_object());
+  EXPECT_EQ(out.result.steadystate.at("attained"), 1);
+  EXPECT_EQ(out.result.steadystate.at("ss"), "iops:90.000000%");
+  EXPECT_EQ(out.result.steadystate.at("data").at("iops").size(), 4u);
+}
+
+TEST(IoLoopFakeClock, RateMinIgnoresDirectionsTheJobDoesNotIssue) {
+  JobSpec job = time_based_job(1200ms);
+  job.rw = RwMode::kRead;
+  job.rate_min = {0, 1 << 30, 0};  // writes only; the job reads
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.error, 0) << out.result.error_message;
+  EXPECT_EQ(out.result.runtime_ns, 1'200'000'000u);
+}
+
+TEST(IoLoopFakeClock, SteadyStateNotAttainedKeepsTheBlock) {
+  JobSpec job = time_based_job(1500ms);
+  job.ss_criterion = SteadyStateCriterion::kBwSlope;
+  job.ss_limit = 0;
+  job.ss_duration = 5s;
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.steadystate.at("attained"), 0);
+  EXPECT_EQ(out.result.runtime_ns, 1'500'000'000u);
+}
+
+TEST(IoLoopFakeClock, NullEngineTakesTheInlinePathAndAccountsEachIo) {
+  std::unique_ptr<Engine> engine = make_null_engine();
+  ASSERT_TRUE(NullPerform::is(*engine));  // run() dispatches to the per-type path, not through submit/reap
+  JobSpec job = time_based_job(0ns);
+  job.time_based = false;
+  job.size.bytes = 1 << 20;
+  FakeClock clock(kStart);
+  const Outcome out = run_with(job, std::move(engine), clock);
+  EXPECT_EQ(out.result.dirs[0].ios, 256u);
+  EXPECT_EQ(out.result.dirs[0].clat.moments.max(), 0.0);  // the fake clock did not move: no io took time
+  EXPECT_EQ(out.result.depth.level[0], 256u);             // depth 1 for every io, as fio's sync engines
+  EXPECT_EQ(out.result.depth.total_submit_calls, 256u);
+  EXPECT_EQ(out.result.depth.total_complete_calls, 256u);
+}
+
+TEST(IoLoopFakeClock, EachSynchronousEngineIsRecognisedByItsOwnPerformOnly) {
+  const std::unique_ptr<Engine> null = make_null_engine();
+  const std::unique_ptr<Engine> psync = make_psync_engine();
+  const std::unique_ptr<Engine> sync = make_sync_engine();
+  const std::unique_ptr<Engine> mmap = make_mmap_engine();
+  EXPECT_TRUE(NullPerform::is(*null) && PsyncPerform::is(*psync) && SyncPerform::is(*sync) && MmapPerform::is(*mmap));
+  EXPECT_FALSE(NullPerform::is(*psync) || PsyncPerform::is(*sync) || SyncPerform::is(*mmap) || MmapPerform::is(*null));
+  FakeClock clock;
+  const FakeEngine fake(clock, false, 1);
+  EXPECT_FALSE(NullPerform::is(fake) || PsyncPerform::is(fake) || SyncPerform::is(fake) || MmapPerform::is(fake));
+}
+
+}  // namespace
+}  // namespace sluice
