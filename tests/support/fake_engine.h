@@ -31,7 +31,15 @@ class FakeEngine final : public Engine {
       : clock_(clock), async_(async), service_ns_(service_ns) {}
 
   std::string_view name() const noexcept override { return "fake"; }
-  EngineCaps caps() const noexcept override { return {.async = async_, .needs_fd = false, .supports_trim = true}; }
+  EngineCaps caps() const noexcept override {
+    EngineCaps caps;
+    caps.name = "fake";
+    caps.async = async_;
+    caps.trim = true;
+    caps.flush = true;
+    caps.needs_fd = false;
+    return caps;
+  }
   void open(const EngineSetup& setup) override { depth_ = setup.depth; }
   void close() noexcept override {}
 
