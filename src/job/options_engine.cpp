@@ -140,7 +140,9 @@ void add_queueing(std::vector<OptionDef>& table) {
 
   OptionDef complete_max =
       u32_option("iodepth_batch_complete_max", &JobSpec::iodepth_batch_complete_max, 0, 65536, "0", "ios");
-  complete_max.help = "Maximum completions reaped in one call; 0 means iodepth.";
+  complete_max.help =
+      "Maximum completions reaped in one call. Not given: one submit group (4, or iodepth_batch_submit), so "
+      "every submission brings the queue back to iodepth, as fio's one-at-a-time reaping does; 0 means iodepth.";
   table.push_back(std::move(complete_max));
 
   OptionDef numjobs = u32_option("numjobs", &JobSpec::numjobs, 1, 4096, "1", "jobs");

@@ -13,22 +13,9 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "support/temp_dir.h"
 
 namespace sluice::testing {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "sluice-engine-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) std::abort();
-    path_ = tmpl;
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 struct FreeDeleter {
   void operator()(void* p) const noexcept { free(p); }
