@@ -4,28 +4,15 @@
 #include "common/error.h"
 #include "run/plan.h"
 #include "run/runner.h"
+#include "run/run_test_support.h"
 
 namespace sluice {
 namespace {
 
 using namespace std::chrono_literals;
 
-RunnerOptions quiet() {
-  RunnerOptions options;
-  options.status_line = false;
-  options.capture_environment = false;
-  options.notice = [](const std::string&) {};
-  return options;
-}
-
-JobSpec null_job(const std::string& name, RwMode rw, std::uint64_t size) {
-  JobSpec job;
-  job.name = name;
-  job.ioengine = EngineKind::kNull;
-  job.rw = rw;
-  job.size.bytes = size;
-  return job;
-}
+using testing::quiet;
+using testing::null_job;
 
 JobSpec background(JobSpec job) {
   job.role = JobRole::kBackground;

@@ -10,17 +10,12 @@
 
 #include "run/runner.h"
 #include "support/temp_dir.h"
+#include "run/run_test_support.h"
 
 namespace sluice {
 namespace {
 
-RunnerOptions quiet() {
-  RunnerOptions options;
-  options.status_line = false;
-  options.capture_environment = false;
-  options.notice = [](const std::string&) {};
-  return options;
-}
+using testing::quiet;
 
 std::vector<std::vector<std::uint64_t>> read_log(const std::string& path) {
   std::vector<std::vector<std::uint64_t>> rows;

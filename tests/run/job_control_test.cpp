@@ -9,28 +9,15 @@
 #include "run/plan.h"
 #include "run/runner.h"
 #include "workload/io_pattern.h"
+#include "run/run_test_support.h"
 
 namespace sluice {
 namespace {
 
 using namespace std::chrono_literals;
 
-RunnerOptions quiet() {
-  RunnerOptions options;
-  options.status_line = false;
-  options.capture_environment = false;
-  options.notice = [](const std::string&) {};
-  return options;
-}
-
-JobSpec null_job(const std::string& name, RwMode rw = RwMode::kRandRead, std::uint64_t size = 1 << 20) {
-  JobSpec job;
-  job.name = name;
-  job.ioengine = EngineKind::kNull;
-  job.rw = rw;
-  job.size.bytes = size;
-  return job;
-}
+using testing::quiet;
+using testing::null_job;
 
 const JobResult& job_named(const RunResult& r, const std::string& name) {
   for (const GroupResult& g : r.groups) {

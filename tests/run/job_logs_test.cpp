@@ -9,6 +9,7 @@
 
 #include "run/runner.h"
 #include "support/temp_dir.h"
+#include "run/run_test_support.h"
 
 namespace sluice {
 namespace {
@@ -216,13 +217,7 @@ TEST(JobLogs, LargeLogIsFlushedCompletely) {
   EXPECT_EQ(read_log(dir.file("p_iops.1.log")).size(), static_cast<std::size_t>(kIos));
 }
 
-RunnerOptions quiet() {
-  RunnerOptions options;
-  options.status_line = false;
-  options.capture_environment = false;
-  options.notice = [](const std::string&) {};
-  return options;
-}
+using testing::quiet;
 
 TEST(JobLogs, RunnerWritesOneLinePerIo) {
   testing::TempDir dir;

@@ -10,19 +10,14 @@
 
 #include "run/stop_signal.h"
 #include "support/temp_dir.h"
+#include "run/run_test_support.h"
 
 namespace sluice {
 namespace {
 
 using namespace std::chrono_literals;
 
-RunnerOptions quiet() {
-  RunnerOptions options;
-  options.status_line = false;
-  options.capture_environment = false;
-  options.notice = [](const std::string&) {};
-  return options;
-}
+using testing::quiet;
 
 JobSpec null_job(RwMode rw, std::uint64_t size) {
   JobSpec job;
