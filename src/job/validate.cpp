@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/engine_traits.h"
+#include "job/job_problems.h"
 #include "job/units.h"
 #include "job/validate_verify.h"
 #include "job/warning_codes.h"
@@ -13,29 +14,7 @@
 namespace sluice {
 namespace {
 
-class Checker {
- public:
-  explicit Checker(const JobSpec& job) : job_(job) {}
-
-  void error(const std::string& option, std::string message) { add(Problem::Severity::kError, option, message); }
-  void warning(const std::string& option, std::string message) { add(Problem::Severity::kWarning, option, message); }
-  std::vector<Problem> take() { return std::move(problems_); }
-  void set_last_code(std::string code) { problems_.back().code = std::move(code); }
-
- private:
-  void add(Problem::Severity severity, const std::string& option, std::string& message) {
-    Problem problem;
-    problem.severity = severity;
-    const auto it = job_.option_pos.find(option);
-    problem.where = it != job_.option_pos.end() ? it->second : job_.where;
-    problem.option = option;
-    problem.message = std::move(message);
-    problems_.push_back(std::move(problem));
-  }
-
-  const JobSpec& job_;
-  std::vector<Problem> problems_;
-};
+using Checker = detail::JobProblems;
 
 // The directions the job issues, so that settings of unused directions do not produce findings.
 std::vector<Direction> used_directions(const JobSpec& job) {

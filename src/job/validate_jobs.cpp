@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "job/job_problems.h"
 #include "job/option_builders.h"
 #include "job/validate.h"
 
@@ -11,13 +12,9 @@ namespace sluice {
 namespace {
 
 Problem error_at(const JobSpec& job, const std::string& option, std::string message) {
-  Problem p;
-  p.severity = Problem::Severity::kError;
-  const auto it = job.option_pos.find(option);
-  p.where = it != job.option_pos.end() ? it->second : job.where;
-  p.option = option;
-  p.message = std::move(message);
-  return p;
+  detail::JobProblems problems(job);
+  problems.error(option, std::move(message));
+  return std::move(problems.take().front());
 }
 
 void check_wait_for(const JobSpec& job, const std::vector<std::string>& earlier, std::vector<Problem>& out) {

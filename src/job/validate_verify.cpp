@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "job/job_problems.h"
+
 namespace sluice {
 namespace {
 
@@ -31,27 +33,7 @@ bool fixed_block_size(const JobSpec& job, Direction d) {
   return job.bsrange[i].min == 0 || job.bsrange[i].min == job.bsrange[i].max;
 }
 
-class Findings {
- public:
-  Findings(const JobSpec& job, std::vector<Problem>& out) : job_(job), out_(out) {}
-  void error(const std::string& option, std::string message) { add(Problem::Severity::kError, option, std::move(message)); }
-  void warning(const std::string& option, std::string message) {
-    add(Problem::Severity::kWarning, option, std::move(message));
-  }
-
- private:
-  void add(Problem::Severity severity, const std::string& option, std::string message) {
-    Problem p;
-    p.severity = severity;
-    const auto it = job_.option_pos.find(option);
-    p.where = it != job_.option_pos.end() ? it->second : job_.where;
-    p.option = option;
-    p.message = std::move(message);
-    out_.push_back(std::move(p));
-  }
-  const JobSpec& job_;
-  std::vector<Problem>& out_;
-};
+using Findings = detail::JobProblems;
 
 void check_chunk(const JobSpec& job, Findings& f) {
   const std::uint32_t chunk = verify_chunk_size(job);
@@ -107,6 +89,17 @@ void check_modes(const JobSpec& job, Findings& f) {
   }
 }
 
+void check_verify(const JobSpec& job, Findings& f) {
+  if (job.verify == VerifyKind::kNone) {
+    for (const char* option : {"verify_only", "verify_backlog", "verify_interval", "verify_fatal"}) {
+      if (job.given_options.count(option)) f.warning(option, fmt::format("{} has no effect without verify=", option));
+    }
+    return;
+  }
+  check_modes(job, f);
+  check_chunk(job, f);
+}
+
 }  // namespace
 
 std::uint32_t verify_chunk_size(const JobSpec& job) noexcept {
@@ -121,15 +114,9 @@ std::uint32_t verify_chunk_size(const JobSpec& job) noexcept {
 }
 
 void validate_verify(const JobSpec& job, std::vector<Problem>& out) {
-  Findings f(job, out);
-  if (job.verify == VerifyKind::kNone) {
-    for (const char* option : {"verify_only", "verify_backlog", "verify_interval", "verify_fatal"}) {
-      if (job.given_options.count(option)) f.warning(option, fmt::format("{} has no effect without verify=", option));
-    }
-    return;
-  }
-  check_modes(job, f);
-  check_chunk(job, f);
+  Findings f(job);
+  check_verify(job, f);
+  for (Problem& p : f.take()) out.push_back(std::move(p));
 }
 
 }  // namespace sluice
