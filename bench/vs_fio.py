@@ -41,16 +41,16 @@ def cases(args, path):
     common = ["--name=bench", "--time_based", f"--runtime={args.runtime}", "--output-format=json"]
     return {
         "null": {
-            "what": "null engine, depth 1, latency recording on: IOPS (goal: sluice >= 2x fio)",
+            "what": "null engine, depth 1, latency recording on: IOPS (goal: sluice >= 3.5x fio)",
             "options": ["--ioengine=null", "--rw=randread", "--bs=4k", "--size=1g", "--iodepth=1"] + common,
-            "metric": "iops", "goal": lambda r: r >= 2.0,
+            "metric": "iops", "goal": lambda r: r >= 3.5,
         },
         "uring": {
-            "what": "io_uring 4 KiB randread direct depth 32, 1 GiB file: IOPS (goal >= 0.97x), CPU per I/O (goal <= 0.8x)",
+            "what": "io_uring 4 KiB randread direct depth 32, 1 GiB file: IOPS (goal >= 0.97x), CPU per I/O (goal <= 0.5x)",
             "options": [f"--filename={path}", "--ioengine=io_uring", "--rw=randread", "--bs=4k", "--size=1g",
                         "--direct=1", "--iodepth=32"] + common,
             "metric": "iops", "second": "cpu_per_io_ns",
-            "goal": lambda r: r >= 0.97, "goal2": lambda r: r <= 0.8,
+            "goal": lambda r: r >= 0.97, "goal2": lambda r: r <= 0.5,
         },
         "psync": {
             "what": "psync 4 KiB randread direct depth 1: mean clat (goal: sluice <= 1.05x fio)",
