@@ -34,8 +34,9 @@ struct Outcome {
   std::size_t submit_calls = 0;
 };
 
+// `fake`, when given, is the engine passed in: its counters are read while the loop (which owns it) lives.
 Outcome run_with(const JobSpec& job, std::unique_ptr<Engine> engine, FakeClock& clock,
-                 std::uint64_t series_interval_ns = 1'000'000'000) {
+                 std::uint64_t series_interval_ns = 1'000'000'000, const FakeEngine* fake = nullptr) {
   const JobInstance instance{.spec = job, .jobnum = 0, .groupid = 0, .lognum = 1, .seed = 1};
   std::vector<TargetFile> targets(1);
   targets[0].path = "(fake)";
@@ -46,6 +47,10 @@ Outcome run_with(const JobSpec& job, std::unique_ptr<Engine> engine, FakeClock& 
   Outcome out;
   LiveCounters live;
   loop.run(out.result, live);
+  if (fake != nullptr) {
+    out.max_in_flight = fake->max_in_flight();
+    out.submit_calls = fake->submit_calls();
+  }
   return out;
 }
 
@@ -53,11 +58,8 @@ Outcome run_on_fake(const JobSpec& job, bool async, std::uint64_t service_ns,
                     std::uint64_t series_interval_ns = 1'000'000'000) {
   FakeClock clock(kStart);
   auto engine = std::make_unique<FakeEngine>(clock, async, service_ns);
-  FakeEngine& fake = *engine;
-  Outcome out = run_with(job, std::move(engine), clock, series_interval_ns);
-  out.max_in_flight = fake.max_in_flight();
-  out.submit_calls = fake.submit_calls();
-  return out;
+  const FakeEngine* fake = engine.get();
+  return run_with(job, std::move(engine), clock, series_interval_ns, fake);
 }
 
 std::uint64_t level_total(const IodepthDistribution& depth) {
