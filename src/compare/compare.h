@@ -1,0 +1,43 @@
+#pragma once
+// A compare of result sets: each later set against the first, with the environment and job-option
+// differences and one judged row per metric. Pure: the inputs are already loaded (result_source.h).
+#include <string>
+#include <vector>
+
+#include "compare/environment_diff.h"
+#include "compare/fail_on.h"
+#include "compare/result_source.h"
+#include "compare/verdict.h"
+
+namespace sluice {
+
+struct CompareOptions {
+  VerdictSettings verdict;
+  bool force = false;  // compare runs whose job options differ
+  std::vector<FailRule> fail_on;
+};
+
+struct Comparison {
+  std::string old_name;
+  std::string new_name;
+  std::size_t old_repetitions = 0;
+  std::size_t new_repetitions = 0;
+  bool environment_recorded = true;  // both sides carry sluice's environment record
+  std::vector<Difference> environment;
+  std::vector<Difference> job_options;
+  std::vector<CompareRow> rows;
+  std::vector<std::string> fail_on_hits;
+};
+
+struct CompareReport {
+  CompareOptions options;
+  std::vector<Comparison> comparisons;  // sets[1..] each against sets[0]
+  bool failed() const;                   // some --fail-on rule fired
+};
+
+// Compares sets[i] against sets[0] for every i >= 1 (at least two sets). The environment and the job
+// options are those of each set's first repetition. Throws UserError listing the differing job options when
+// they differ and options.force is off.
+CompareReport compare_sets(const std::vector<ResultSet>& sets, const CompareOptions& options);
+
+}  // namespace sluice
