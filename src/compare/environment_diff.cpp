@@ -59,7 +59,12 @@ Fields environment_fields(const json& doc) {
   return out;
 }
 
-std::vector<Difference> differences(const Fields& a, const Fields& b, bool missing_counts) {
+// fio leaves flags (time_based) out of "job options"; sluice writes them with an empty value.
+bool is_fio_flag_gap(const std::string& value_a, const std::string& value_b, bool fio_side) {
+  return fio_side && ((value_a == "-" && value_b.empty()) || (value_b == "-" && value_a.empty()));
+}
+
+std::vector<Difference> differences(const Fields& a, const Fields& b, bool missing_counts, bool fio_side = false) {
   std::set<std::string> keys;
   for (const auto& [k, v] : a) keys.insert(k);
   for (const auto& [k, v] : b) keys.insert(k);
@@ -70,7 +75,7 @@ std::vector<Difference> differences(const Fields& a, const Fields& b, bool missi
     if ((ia == a.end() || ib == b.end()) && !missing_counts) continue;
     const std::string va = ia == a.end() ? "-" : ia->second;
     const std::string vb = ib == b.end() ? "-" : ib->second;
-    if (va != vb) out.push_back(Difference{k, va, vb});
+    if (va != vb && !is_fio_flag_gap(va, vb, fio_side)) out.push_back(Difference{k, va, vb});
   }
   return out;
 }
@@ -111,7 +116,8 @@ std::vector<Difference> environment_differences(const json& old_doc, const json&
 }
 
 std::vector<Difference> job_option_differences(const json& old_doc, const json& new_doc) {
-  return differences(option_fields(old_doc), option_fields(new_doc), true);
+  const bool fio_side = !old_doc.contains("sluice") || !new_doc.contains("sluice");
+  return differences(option_fields(old_doc), option_fields(new_doc), true, fio_side);
 }
 
 }  // namespace sluice

@@ -23,7 +23,8 @@ std::vector<Difference> environment_differences(const nlohmann::json& old_doc, c
 bool has_environment(const nlohmann::json& doc);
 
 // The job options (each job's "job options", matched by job name, and fio's "global options") that differ.
-// Options that only shape the output (output, output-format, write_*_log, log_avg_msec, ...) are ignored.
+// Options that only shape the output (output, output-format, write_*_log, log_avg_msec, ...) are ignored, and
+// so is a flag (time_based) only sluice lists when one side is fio's (fio leaves flags out of "job options").
 std::vector<Difference> job_option_differences(const nlohmann::json& old_doc, const nlohmann::json& new_doc);
 
 }  // namespace sluice

@@ -49,3 +49,21 @@ TEST(EnvironmentDiff, JobOptionsThatDifferIgnoringOutputOptions) {
 
 }  // namespace
 }  // namespace sluice
+
+namespace sluice {
+namespace {
+
+TEST(EnvironmentDiff, FioLeavesFlagsOutOfItsJobOptions) {
+  const nlohmann::json fio = nlohmann::json::parse(R"({"jobs": [{"jobname": "j", "job options": {"rw": "read"}}]})");
+  nlohmann::json own = nlohmann::json::parse(R"({"jobs": [{"jobname": "j", "job options": {"rw": "read",
+    "time_based": ""}}], "sluice": {}})");
+  EXPECT_TRUE(job_option_differences(fio, own).empty());
+  own["jobs"][0]["job options"]["time_based"] = "1";
+  EXPECT_EQ(job_option_differences(fio, own).size(), 1u);
+  nlohmann::json other = own;
+  other["jobs"][0]["job options"].erase("time_based");
+  EXPECT_EQ(job_option_differences(other, own).size(), 1u);  // between two sluice runs a flag counts
+}
+
+}  // namespace
+}  // namespace sluice
