@@ -138,6 +138,13 @@ TEST(CommandParser, TooManyPositionalsAreRefused) {
   EXPECT_THAT(error_of(sample(), {"a", "b"}), HasSubstr("b: unexpected argument"));
 }
 
+TEST(CommandParser, RepeatingLastPositionalTakesTheRest) {
+  CommandInfo c = sample();
+  c.positionals = {{"A", "first", true}, {"C...", "more", false, true}};
+  EXPECT_EQ(parse_arguments(c, {"a", "b", "c", "--keep"}).positionals, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_THAT(error_of(c, {"--keep"}), HasSubstr("sample needs A"));
+}
+
 TEST(CommandParser, RequiredPositionalIsRequired) {
   CommandInfo c = sample();
   c.positionals[0].required = true;

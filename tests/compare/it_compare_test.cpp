@@ -1,5 +1,5 @@
-// End-to-end tests of `sluice compare`: real runs compared (iodepth 1 against 32), fio's JSON against a
-// sluice run, --fail-on exit codes, and bad input refused in one line.
+// End-to-end tests of `sluice compare`: real runs compared (iodepth 1 against 32, two identical
+// configurations), fio's JSON against a sluice run, --fail-on exit codes, and bad input refused in one line.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -86,6 +86,31 @@ TEST(CompareIt, IodepthOneAgainstThirtyTwo) {
   const RunOutput failed = run_binary({"compare", "--force", "--fail-on=mean:+10%", qd1, qd32});
   EXPECT_EQ(failed.exit_code, 1) << describe(failed);
   EXPECT_THAT(failed.out, HasSubstr("fail-on: job qd read mean: +"));
+}
+
+TEST(CompareIt, IdenticalConfigurationsAreWithinNoise) {
+  TempDir dir;
+  const std::string file = dir.file("data");
+  std::string a, b;
+  // Two identical configurations, alternating, 5 runs each. For identical configurations the test raises a
+  // false alarm on a row with probability alpha by construction; --alpha=0.01 (5 and 5 reach p = 0.0079)
+  // keeps this test from failing one run in twenty on a quiet machine.
+  for (int i = 0; i < 5; ++i) {
+    const std::string pa = dir.file("a" + std::to_string(i) + ".json");
+    const std::string pb = dir.file("b" + std::to_string(i) + ".json");
+    save_run(read_job(file, "8"), pa);
+    save_run(read_job(file, "8"), pb);
+    a += (i ? "," : "") + pa;
+    b += (i ? "," : "") + pb;
+  }
+  const RunOutput r = run_binary({"compare", "--alpha=0.01", "--output-format=json", a, b});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::optional<nlohmann::json> doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  EXPECT_TRUE(doc->at("sluice").at("compare").at("comparisons").at(0).at("job_option_differences").empty());
+  const nlohmann::json* iops = find_row(*doc, "qd", "read", "iops");
+  ASSERT_NE(iops, nullptr);
+  EXPECT_EQ(iops->at("verdict"), "within noise") << iops->dump();
 }
 
 TEST(CompareIt, FioResultAgainstSluiceRun) {
