@@ -57,7 +57,9 @@ std::vector<std::string> split_commas(std::string_view text) {
 std::vector<nlohmann::json> parse_result_text(const std::string& text, const std::string& name) {
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(document_part(text));
+    // The first document only: `--output-format=json,normal` writes the table after it.
+    std::istringstream in{std::string(document_part(text))};
+    in >> doc;
   } catch (const nlohmann::json::parse_error& e) {
     throw UserError(fmt::format("{}: not valid JSON (at byte {}); give the JSON that --output-format=json writes",
                                 name, e.byte));

@@ -28,7 +28,8 @@ using HistoryLookup = std::function<ResultSet(std::string_view id_or_label)>;
 ResultSet load_result_set(std::string_view ref, const HistoryLookup& lookup);
 
 // Parses the text of a result file named `name` (for messages) into its repetitions, as load_result_set
-// does for a file. Leading lines before the document (fio prints notes there) are skipped.
+// does for a file. Leading lines before the document (fio prints notes there) are skipped, and so is what
+// follows it (the normal report of --output-format=json,normal).
 std::vector<nlohmann::json> parse_result_text(const std::string& text, const std::string& name);
 
 }  // namespace sluice

@@ -61,6 +61,12 @@ TEST(ResultSource, SkipsNotesBeforeTheDocument) {
   EXPECT_EQ(load_result_set(write(dir, "fio.json", text), no_lookup).repetitions.size(), 1u);
 }
 
+TEST(ResultSource, ReadsTheDocumentBeforeANormalReport) {
+  TempDir dir;
+  const std::string text = std::string(kDoc) + "\nj: (groupid=0, jobs=1): err= 0\n";
+  EXPECT_EQ(load_result_set(write(dir, "both.json", text), no_lookup).repetitions.size(), 1u);
+}
+
 TEST(ResultSource, NotAFileGoesToTheLookup) {
   const ResultSet set = load_result_set("before", [](std::string_view ref) {
     return ResultSet{std::string(ref), "history", {nlohmann::json::parse(kDoc)}};
