@@ -130,7 +130,8 @@ bool wants_help(const std::vector<std::string>& args) {
 }
 
 void check_positionals(const CommandInfo& command, const std::vector<std::string>& positionals) {
-  if (positionals.size() > command.positionals.size()) {
+  const bool open_ended = !command.positionals.empty() && command.positionals.back().repeats;
+  if (positionals.size() > command.positionals.size() && !open_ended) {
     const std::string& extra = positionals[command.positionals.size()];
     if (command.positionals.empty()) {
       fail(extra, fmt::format("unexpected argument; {} takes options only{}", command.name,

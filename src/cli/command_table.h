@@ -45,6 +45,7 @@ struct PositionalInfo {
   std::string name;  // "DIR"
   std::string help;
   bool required = false;
+  bool repeats = false;  // the last positional only: takes every further argument (INPUT...)
 };
 
 struct CommandInfo {
