@@ -316,7 +316,9 @@ ChartSpec spectrum_chart(const std::string& id, const std::string& title, const 
   }
   const TimeUnit unit = latency_unit(max_ns);
   scale_y(c.series, Axis::kLeft, unit.divisor);
-  c.y.label = fmt::format("latency ({})", unit.name);
+  // Log latency: the body (microseconds) and the tail (milliseconds) are both readable.
+  c.y.log = true;
+  c.y.label = fmt::format("latency ({}), log scale", unit.name);
   c.x.lo = 1;
   c.x.hi = std::pow(10.0, std::ceil(std::log10(max_x) - 1e-9));
   static const std::vector<Tick> kTicks = {{1, "0%"},        {2, "50%"},       {10, "90%"},        {100, "99%"},

@@ -56,7 +56,7 @@ TEST(ResultCharts, SpectrumTicksAndLastPercentile) {
   std::vector<std::string> labels;
   for (const Tick& t : s->x.ticks) labels.push_back(t.label);
   EXPECT_EQ(labels, (std::vector<std::string>{"0%", "50%", "90%", "99%", "99.9%"}));
-  EXPECT_EQ(s->y.label, "latency (ms)");
+  EXPECT_EQ(s->y.label, "latency (ms), log scale");
   const auto more = result_charts(job_doc(1000000, 10), "", "");
   EXPECT_NEAR(find(more, "spectrum")->series[0].points.back().x, 1e4, 1e-6);
 }
@@ -109,6 +109,32 @@ TEST(ResultCharts, TimelineAndCapacityMarks) {
   ASSERT_EQ(c->levels.size(), 1u);
   EXPECT_DOUBLE_EQ(c->levels[0].y, 2.0);  // ms
   EXPECT_EQ(c->y2.label, "p99 latency (ms), dashed");
+}
+
+TEST(ResultCharts, InterferencePhasesRunOneAfterAnother) {
+  json doc = job_doc(1000, 0);
+  json timeline = json::array();
+  for (const char* phase : {"idle", "loaded"}) {
+    for (int t = 1; t <= 3; ++t) {
+      timeline.push_back({{"phase", phase}, {"threads", 1}, {"t_s", t}, {"fg_iops", 100}, {"fg_lat_p99_ns", 3e6},
+                          {"dirty_bytes", 1048576 * t}, {"writeback_bytes", 0}});
+    }
+  }
+  doc["sluice"]["interference"] = {{"timeline", timeline},
+                                   {"dirty_limits", {{"limit_bytes", 8 * 1048576}, {"background_bytes", 4 * 1048576}}}};
+  const auto charts = result_charts(doc, "", "");
+  const ChartSpec* fg = find(charts, "interference");
+  const ChartSpec* wb = find(charts, "dirty");
+  ASSERT_NE(fg, nullptr);
+  ASSERT_NE(wb, nullptr);
+  ASSERT_EQ(fg->markers.size(), 2u);
+  EXPECT_EQ(fg->markers[0].label, "idle x1");
+  EXPECT_DOUBLE_EQ(fg->markers[1].x, 3);  // loaded starts where idle ended
+  EXPECT_DOUBLE_EQ(fg->series[0].points.back().x, 6);
+  EXPECT_EQ(fg->y2.label, "fsync p99 (ms), dashed");
+  EXPECT_DOUBLE_EQ(wb->series[0].points[2].y, 3);  // MiB
+  ASSERT_EQ(wb->levels.size(), 2u);
+  EXPECT_DOUBLE_EQ(wb->levels[0].y, 8);
 }
 
 TEST(ResultTables, NumbersRoundedAsTheTextOutput) {
