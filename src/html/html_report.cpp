@@ -9,7 +9,7 @@
 namespace sluice::html {
 namespace {
 
-constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:24px auto;max-width:1100px;color:#1a1a1a;background:#fff}
+constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:24px auto;padding:0 16px;max-width:1100px;color:#1a1a1a;background:#fff}
 h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:32px}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
 th{background:#f0f0f0}td:first-child,td:nth-child(2){text-align:left}
