@@ -36,12 +36,13 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 class ReportIt : public ::testing::Test {
  protected:
-  // One 2 s psync run (json+, so the spectrum comes from the full histogram) shared by the tests.
+  // One 2 s psync run shared by the tests: its text output and then its json+ document (the full latency
+  // histogram: the spectrum's source) in one file, as `--output-format=normal,json+` writes them.
   static void SetUpTestSuite() {
     dir_ = new TempDir;
     const RunOutput r = run_binary({"run", "--name=small", "--filename=" + dir_->file("data"), "--size=8m",
                                     "--rw=randrw", "--bs=4k", "--ioengine=psync", "--runtime=2", "--time_based",
-                                    "--output-format=json+", "--output=" + dir_->file("run.json")},
+                                    "--output-format=normal,json+", "--output=" + dir_->file("run.json")},
                                    with_timeout(30));
     run_ok_ = r.exit_code == 0;
     if (!run_ok_) ADD_FAILURE() << describe(r);
@@ -138,6 +139,36 @@ TEST_F(ReportIt, RequestCheckCatchesAnExternalImage) {
   const RunOutput r = chromium({"--dump-dom", "file://" + dir_->file("leak.html")}, "leak");
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_EQ(page_requests("leak"), std::vector<std::string>{"http://example.com/x.png"});
+}
+
+// The report's numbers are the text output's, character for character: IOPS, BW, the clat line and the
+// p50/p99/p99.9 of the percentile table, for each direction.
+TEST_F(ReportIt, TableNumbersEqualTheTextOutput) {
+  const std::string text = read_file(dir_->file("run.json"));
+  const RunOutput rep = run_binary({"report", dir_->file("run.json")});
+  ASSERT_EQ(rep.exit_code, 0) << describe(rep);
+  const std::regex direction(
+      R"re(  (read|write): IOPS=([^,]+), BW=(\S+) .*\n    clat \((\w+)\): min=([^,]+), max=([^,]+), avg=\s*([^,]+), stdev=\s*(\S+)\n)re");
+  int found = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), direction); it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    const std::string row = "<td>" + m[1].str() + "</td><td>" + m[2].str() + "</td><td>" + m[3].str() + "</td>";
+    EXPECT_NE(rep.out.find(row), std::string::npos) << row;
+    const std::string clat = "<td>" + m[4].str() + "</td><td>" + m[5].str() + "</td><td>" + m[6].str() + "</td><td>" +
+                             m[7].str() + "</td><td>" + m[8].str() + "</td>";
+    // The percentile table that follows this direction's clat line.
+    const std::string rest = text.substr(static_cast<std::size_t>(m.position(0) + m.length(0)), 700);
+    std::smatch unit, p50, p99, p999;
+    ASSERT_TRUE(std::regex_search(rest, unit, std::regex(R"(clat percentiles \((\w+)\))")));
+    ASSERT_TRUE(std::regex_search(rest, p50, std::regex(R"(50\.00th=\[\s*(\d+)\])")));
+    ASSERT_TRUE(std::regex_search(rest, p99, std::regex(R"(99\.00th=\[\s*(\d+)\])")));
+    ASSERT_TRUE(std::regex_search(rest, p999, std::regex(R"(99\.90th=\[\s*(\d+)\])")));
+    const std::string pct = "<td>" + unit[1].str() + "</td><td>" + p50[1].str() + "</td><td>" + p99[1].str() +
+                            "</td><td>" + p999[1].str() + "</td></tr>";
+    EXPECT_NE(rep.out.find(clat + pct), std::string::npos) << clat + pct;
+    ++found;
+  }
+  EXPECT_EQ(found, 2) << text.substr(0, 1500);
 }
 
 TEST_F(ReportIt, ExportsOneChartAsSvgOrCsv) {
