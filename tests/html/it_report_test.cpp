@@ -171,6 +171,23 @@ TEST_F(ReportIt, TableNumbersEqualTheTextOutput) {
   EXPECT_EQ(found, 2) << text.substr(0, 1500);
 }
 
+// fio's own JSON (json+, with its histogram bins) is an input like sluice's, next to a sluice run.
+TEST_F(ReportIt, DrawsFiosJsonNextToASluiceRun) {
+  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  const RunOutput fio = run_binary({"--name=peer", "--filename=" + dir_->file("data"), "--size=8m", "--rw=randread",
+                                    "--bs=4k", "--ioengine=psync", "--runtime=1", "--time_based",
+                                    "--output-format=json+", "--output=" + dir_->file("fio.json")},
+                                   with_timeout(30, "fio"));
+  ASSERT_EQ(fio.exit_code, 0) << describe(fio);
+  const RunOutput rep = run_binary({"report", dir_->file("fio.json"), dir_->file("run.json")});
+  ASSERT_EQ(rep.exit_code, 0) << describe(rep);
+  EXPECT_NE(rep.out.find("<p class=\"meta\">fio result, fio-"), std::string::npos);
+  EXPECT_NE(rep.out.find("<tr><td>peer</td><td>read</td>"), std::string::npos);
+  EXPECT_NE(rep.out.find("id=\"chart-r1-spectrum\""), std::string::npos);
+  EXPECT_NE(rep.out.find("fio.json: peer read</text>"), std::string::npos);  // in the overlay's legend
+  EXPECT_NE(rep.out.find("run.json: small read</text>"), std::string::npos);
+}
+
 TEST_F(ReportIt, ExportsOneChartAsSvgOrCsv) {
   const RunOutput svg = run_binary({"report", dir_->file("run.json"), "--format=svg", "--chart=spectrum"});
   ASSERT_EQ(svg.exit_code, 0) << describe(svg);
