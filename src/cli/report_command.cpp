@@ -21,8 +21,8 @@ JavaScript off, and prints. The same inputs always give the same bytes.
 INPUT is a JSON file written by sluice run, quick, capacity, interfere or precondition with
 --output-format=json (json+ adds the full latency histogram: a finer spectrum), or by fio with
 --output-format=json. Charts: latency percentile spectrum and CDF per job and direction, IOPS with p99 and
-bandwidth per interval, the capacity curve (SLO, knee, thrashing) and the interference timeline (Dirty and
-Writeback, phases). With several inputs their spectra are also overlaid. Tables: the numbers as the text
+bandwidth per interval, the capacity curve (SLO, knee, thrashing), the interference timeline (Dirty and
+Writeback, phases) and, from --hist-log files, latency heatmaps over time. With several inputs their spectra are also overlaid. Tables: the numbers as the text
 output rounds them, the job options and the environment.
 )";
 
@@ -35,6 +35,7 @@ struct ReportArgs {
   std::string format = "html";
   std::string chart;
   std::string output;
+  std::vector<std::string> hist_logs;
 };
 
 CommandTable<ReportArgs> make_table() {
@@ -45,7 +46,7 @@ CommandTable<ReportArgs> make_table() {
   info.positionals = {{"INPUT...", "result JSON files (sluice's or fio's --output-format=json)", true, true}};
   info.notes = kNotes;
   CommandTable<ReportArgs> t(std::move(info));
-  OptionInfo output = text_arg("output", "FILE", "", "write to FILE instead of stdout");
+  OptionInfo output = text_arg("output", "FILE", "", "write to FILE instead of stdout; -o FILE is the same");
   output.default_text = "stdout";
   t.add(std::move(output), [](ReportArgs& a, const OptionValue& v) { a.output = v.text; });
   OptionInfo format = choice_arg("format", {"html", "svg", "csv"}, "html",
@@ -55,6 +56,13 @@ CommandTable<ReportArgs> make_table() {
   t.add(text_arg("chart", "NAME", "", "the chart --format=svg|csv exports: spectrum, cdf, timeline-JOB, bandwidth-JOB, "
                                       "capacity, interference, dirty (r2-... for the second input; overlay-spectrum)"),
         [](ReportArgs& a, const OptionValue& v) { a.chart = v.text; });
+  OptionInfo hist = list_arg("hist-log", "FILE,...", ValueType::kString, "",
+                             "completion-latency histogram logs (run with --write_hist_log=P --log_hist_msec=1000; "
+                             "fio's are the same format): one latency heatmap over time per file and direction");
+  hist.repeatable = true;
+  t.add(std::move(hist), [](ReportArgs& a, const OptionValue& v) {
+    a.hist_logs.insert(a.hist_logs.end(), v.list.begin(), v.list.end());
+  });
   return t;
 }
 
@@ -78,12 +86,17 @@ std::vector<std::string> expand_short_output(const std::vector<std::string>& arg
   return out;
 }
 
-std::string export_chart(const std::vector<html::ReportInput>& inputs, const ReportArgs& cli) {
+std::string export_chart(const std::vector<html::ReportInput>& inputs, const std::vector<html::Heatmap>& heatmaps,
+                         const ReportArgs& cli) {
   const std::vector<html::ChartSpec> charts = html::report_charts(inputs);
   std::vector<std::string> ids;
   for (const html::ChartSpec& c : charts) {
     if (c.id == cli.chart) return cli.format == "svg" ? html::render_svg(c) : html::render_csv(c);
     ids.push_back(c.id);
+  }
+  for (const html::Heatmap& m : heatmaps) {
+    if (m.id == cli.chart) return cli.format == "svg" ? html::render_heatmap_svg(m) : html::render_heatmap_csv(m);
+    ids.push_back(m.id);
   }
   if (ids.empty()) throw UserError("report: the inputs have no data to chart (no latency, series, capacity or interference)");
   std::string list;
@@ -114,7 +127,12 @@ int report_command(const std::vector<std::string>& args) {
   }
   std::vector<html::ReportInput> inputs;
   for (const std::string& path : cli.inputs) inputs.push_back(html::load_report_file(path));
-  const std::string document = cli.format == "html" ? html::render_html_report(inputs) : export_chart(inputs, cli);
+  std::vector<html::Heatmap> heatmaps;
+  for (const std::string& path : cli.hist_logs) {
+    for (html::Heatmap& m : html::load_heatmaps(path)) heatmaps.push_back(std::move(m));
+  }
+  const std::string document =
+      cli.format == "html" ? html::render_html_report(inputs, heatmaps) : export_chart(inputs, heatmaps, cli);
   write_documents({document}, cli.output);
   return kExitOk;
 }

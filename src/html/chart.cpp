@@ -103,7 +103,7 @@ std::string render_svg(const ChartSpec& chart) {
   const Scale y2(y2r.lo, y2r.hi, plot_bottom, kTop, chart.y2.log);
 
   std::string out = fmt::format(
-      R"(<svg xmlns="http://www.w3.org/2000/svg" id="chart-{}" class="chart" width="{}" height="{}" viewBox="0 0 {} {}" role="img" aria-labelledby="chart-{}-title">)"
+      R"(<svg xmlns="http://www.w3.org/2000/svg" id="chart-{}" class="chart" width="{}" height="{}" viewBox="0 0 {} {}" font-family="sans-serif" role="img" aria-labelledby="chart-{}-title">)"
       "\n",
       escape(chart.id), coord(kWidth), coord(height), coord(kWidth), coord(height), escape(chart.id));
   out += fmt::format(R"(<title id="chart-{}-title">{}</title>)" "\n", escape(chart.id), escape(chart.title));

@@ -68,7 +68,7 @@ std::vector<ChartSpec> report_charts(const std::vector<ReportInput>& inputs) {
   return out;
 }
 
-std::string render_html_report(const std::vector<ReportInput>& inputs) {
+std::string render_html_report(const std::vector<ReportInput>& inputs, const std::vector<Heatmap>& heatmaps) {
   std::string names;
   for (const ReportInput& input : inputs) names += (names.empty() ? "" : ", ") + input.name;
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -82,6 +82,16 @@ std::string render_html_report(const std::vector<ReportInput>& inputs) {
     out += "</section>\n";
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) out += input_section(inputs[i], i, inputs.size());
+  if (!heatmaps.empty()) {
+    out += "<section id=\"heatmaps\">\n<h2>Latency heatmaps</h2>\n";
+    for (const Heatmap& map : heatmaps) {
+      out += "<figure>\n" + render_heatmap_svg(map) +
+             fmt::format("<figcaption>{} I/Os in {} columns of time and {} log-spaced latency rows, from the "
+                         "completion-latency histogram of each logged window</figcaption>\n</figure>\n",
+                         map.total, map.counts.size(), map.row_edges_ns.size() - 1);
+    }
+    out += "</section>\n";
+  }
   out += "</body>\n</html>\n";
   return out;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "html/chart.h"
+#include "html/heatmap.h"
 #include "html/report_input.h"
 
 namespace sluice::html {
@@ -13,7 +14,7 @@ namespace sluice::html {
 // charts are prefixed "r1-", "r2-", ...; the overlays come first).
 std::vector<ChartSpec> report_charts(const std::vector<ReportInput>& inputs);
 
-// The whole HTML page.
-std::string render_html_report(const std::vector<ReportInput>& inputs);
+// The whole HTML page; `heatmaps` (from --hist-log files) get their own section after the inputs.
+std::string render_html_report(const std::vector<ReportInput>& inputs, const std::vector<Heatmap>& heatmaps = {});
 
 }  // namespace sluice::html

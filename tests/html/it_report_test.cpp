@@ -42,6 +42,7 @@ class ReportIt : public ::testing::Test {
     dir_ = new TempDir;
     const RunOutput r = run_binary({"run", "--name=small", "--filename=" + dir_->file("data"), "--size=8m",
                                     "--rw=randrw", "--bs=4k", "--ioengine=psync", "--runtime=2", "--time_based",
+                                    "--write_hist_log=" + dir_->file("hist"), "--log_hist_msec=100",
                                     "--output-format=normal,json+", "--output=" + dir_->file("run.json")},
                                    with_timeout(30));
     run_ok_ = r.exit_code == 0;
@@ -94,17 +95,18 @@ TEST_F(ReportIt, OpensInHeadlessChromiumWithEveryChartAndNoRequest) {
                                    with_timeout(40));
   ASSERT_EQ(cap.exit_code, 0) << describe(cap);
   const std::string html_path = dir_->file("report.html");
-  const RunOutput rep = run_binary({"report", dir_->file("run.json"), dir_->file("cap.json"), "-o", html_path});
+  const std::string hist = "--hist-log=" + dir_->file("hist_clat_hist.1.log");
+  const RunOutput rep = run_binary({"report", dir_->file("run.json"), dir_->file("cap.json"), hist, "-o", html_path});
   ASSERT_EQ(rep.exit_code, 0) << describe(rep);
   const std::string html = read_file(html_path);
   EXPECT_FALSE(std::regex_search(html, std::regex(R"((src|href)\s*=\s*["']?\s*(https?:)?//)", std::regex::icase)));
   EXPECT_EQ(html.find("<script"), std::string::npos);
   for (const char* id : {"overlay-spectrum", "r1-spectrum", "r1-cdf", "r1-timeline-small", "r1-bandwidth-small",
-                         "r2-spectrum", "r2-capacity"}) {
+                         "r2-spectrum", "r2-capacity", "heatmap-hist_clat_hist.1-read"}) {
     EXPECT_NE(html.find(std::string("id=\"chart-") + id + "\""), std::string::npos) << id;
   }
   // Deterministic: the same inputs, the same bytes.
-  const RunOutput again = run_binary({"report", dir_->file("run.json"), dir_->file("cap.json")});
+  const RunOutput again = run_binary({"report", dir_->file("run.json"), dir_->file("cap.json"), hist});
   EXPECT_EQ(again.out, html);
 
   skip_without_chromium();
@@ -113,7 +115,7 @@ TEST_F(ReportIt, OpensInHeadlessChromiumWithEveryChartAndNoRequest) {
   ASSERT_EQ(dom.exit_code, 0) << describe(dom);
   // Every chart the file holds is an <svg> in the parsed DOM, with its title.
   EXPECT_EQ(count(dom.out, "<svg "), count(html, "<svg "));
-  EXPECT_GE(count(dom.out, "<svg "), 7u);
+  EXPECT_GE(count(dom.out, "<svg "), 9u);
   EXPECT_EQ(count(dom.out, "<title id=\"chart-"), count(html, "<svg "));
   EXPECT_EQ(page_requests("dom"), std::vector<std::string>{});
 
@@ -169,6 +171,20 @@ TEST_F(ReportIt, TableNumbersEqualTheTextOutput) {
     ++found;
   }
   EXPECT_EQ(found, 2) << text.substr(0, 1500);
+}
+
+// The heatmap from the run's own clat histogram log holds every I/O the run's JSON counts, per direction.
+TEST_F(ReportIt, HeatmapFromTheRunsHistogramLogCountsEveryIo) {
+  const RunOutput rep = run_binary({"report", dir_->file("run.json"), "--hist-log=" + dir_->file("hist_clat_hist.1.log")});
+  ASSERT_EQ(rep.exit_code, 0) << describe(rep);
+  const std::string text = read_file(dir_->file("run.json"));
+  const auto doc = parse_document(text.substr(text.find("\n{") + 1));
+  ASSERT_TRUE(doc);
+  for (const char* dir : {"read", "write"}) {
+    EXPECT_NE(rep.out.find(std::string("id=\"chart-heatmap-hist_clat_hist.1-") + dir + "\""), std::string::npos) << dir;
+    const std::string caption = "<figcaption>" + std::to_string(total_ios(doc->at("jobs").at(0), dir)) + " I/Os in";
+    EXPECT_NE(rep.out.find(caption), std::string::npos) << caption;
+  }
 }
 
 // fio's own JSON (json+, with its histogram bins) is an input like sluice's, next to a sluice run.
