@@ -32,6 +32,7 @@ std::vector<CommandEntry> make_registry() {
   run.help = run_command_help;
   r.push_back(std::move(run));
   r.push_back(entry(compare_command_info(), compare_command));
+  r.push_back(entry(report_command_info(), report_command));
   r.back().replays_journal = false;
   r.push_back(entry(restore_command_info(), restore_command));
   r.back().replays_journal = false;

@@ -151,6 +151,12 @@ TEST(CommandParser, RequiredPositionalIsRequired) {
   EXPECT_THAT(error_of(c, {"--keep"}), HasSubstr("sample needs DIR"));
 }
 
+TEST(CommandParser, RepeatingLastPositionalTakesTheRest) {
+  CommandInfo c = sample();
+  c.positionals[0].repeats = true;
+  EXPECT_EQ(parse_arguments(c, {"a", "--keep", "b", "c"}).positionals, (std::vector<std::string>{"a", "b", "c"}));
+}
+
 TEST(CommandParser, PassesJobOptionsOnInOrder) {
   CommandInfo c = sample();
   c.passes_job_options = true;
