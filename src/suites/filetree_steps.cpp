@@ -70,6 +70,21 @@ std::vector<unsigned char>& thread_buffer() {
   return buffer;
 }
 
+// The data create writes: random, per thread and seed (a buffer of its own: the other steps' buffer holds
+// whatever they read last).
+std::vector<unsigned char>& random_buffer(std::uint64_t seed) {
+  thread_local std::vector<unsigned char> buffer(kFiletreeChunk);
+  thread_local std::uint64_t filled_for = 0;
+  thread_local bool filled = false;
+  if (!filled || filled_for != seed) {
+    Rng rng(seed ^ mix64(static_cast<std::uint64_t>(::gettid())));
+    fill_random(std::span(buffer), rng);
+    filled_for = seed;
+    filled = true;
+  }
+  return buffer;
+}
+
 }  // namespace
 
 void sync_file_system(const std::string& path, OpRecorder& recorder) {
@@ -95,13 +110,7 @@ StepResult create_tree(const FiletreePlan& plan, const std::string& root, std::u
   done = done && run_parallel(threads, plan.files.size(), [&](OpRecorder& rec, std::uint64_t i) {
     const PlannedFile& file = plan.files[i];
     const std::string path = root + "/" + plan.file_path(file);
-    std::vector<unsigned char>& chunk = thread_buffer();
-    thread_local std::uint64_t filled_for = ~0ull;
-    if (filled_for != seed) {
-      Rng rng(seed ^ mix64(static_cast<std::uint64_t>(::gettid())));
-      fill_random(std::span(chunk), rng);
-      filled_for = seed;
-    }
+    std::vector<unsigned char>& chunk = random_buffer(seed);
     const int fd = rec.timed(FileOp::kCreate, [&] {
       return ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, file.mode);
     });
