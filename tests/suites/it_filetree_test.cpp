@@ -77,7 +77,8 @@ TEST(ItFiletree, InterruptedRunReportsWhatItMeasuredAndRemovesItsFiles) {
   EXPECT_TRUE(j.at("sluice").at("filetree").at("interrupted").get<bool>());
   const nlohmann::json& steps = j.at("sluice").at("filetree").at("steps");
   ASSERT_FALSE(steps.empty());
-  EXPECT_FALSE(steps.back().at("completed").get<bool>());
+  // Stopped inside a step (reported incomplete) or, rarely, between two (the rest skipped).
+  EXPECT_TRUE(steps.size() < 6 || !steps.back().at("completed").get<bool>()) << steps.dump();
   EXPECT_TRUE(is_empty_dir(dir.path()));
 }
 
