@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "job/units.h"
+#include "observe/environment.h"
 #include "version.h"
 
 namespace sluice {
@@ -85,7 +86,10 @@ nlohmann::json filetree_json(const FiletreeResult& r) {
                              {"notes", r.notes},
                              {"steps", steps}};
   return {{"fio version", std::string("sluice-") + SLUICE_VERSION},
-          {"sluice", {{"version", SLUICE_VERSION}, {"command", "filetree"}, {"filetree", filetree}}}};
+          {"sluice", {{"version", SLUICE_VERSION},
+                      {"command", "filetree"},
+                      {"environment", r.environment.is_null() ? nlohmann::json::object() : r.environment},
+                      {"filetree", filetree}}}};
 }
 
 std::string render_filetree_text(const FiletreeResult& r) {
@@ -94,6 +98,9 @@ std::string render_filetree_text(const FiletreeResult& r) {
                                 r.plan.files.size(), r.plan.dirs, format_bytes(static_cast<double>(r.plan.total_bytes)),
                                 format_bytes(per_file), r.options.file_sizes.empty() ? "" : " on average",
                                 thread_text(r.options.threads), r.options.directory, drop_text(r));
+  if (r.environment.is_object() && !r.environment.empty()) {
+    out.insert(out.find('\n') + 1, "environment: " + environment_summary(r.environment) + "\n");
+  }
   out += fmt::format("{:<9} {:>10} {:>10} {:>11} {:>14} {:>9}\n", "step", "time (s)", "MB/s", "files/s", "bytes", "files");
   for (const StepResult& s : r.steps) {
     out += fmt::format("{:<9} {:>10.3f} {:>10.1f} {:>11.1f} {:>14} {:>9}{}\n", s.name, s.seconds, step_mb_per_second(s),

@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "job/units.h"
+#include "observe/environment.h"
 #include "run/stop_signal.h"
 #include "suites/filetree_tar.h"
 
@@ -76,6 +77,7 @@ FiletreeResult run_filetree(const FiletreeOptions& options) {
   if (!options.drop_caches && !result.drop_caches) {
     result.notes.push_back("page cache not dropped between steps (not root): the read steps may be served from memory");
   }
+  result.environment = capture_environment({options.directory});
   result.work_dir = make_work_dir(options.directory);
   const WorkDirGuard guard(result.work_dir);
   const std::string tree = result.work_dir + "/tree";

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "observe/page_cache.h"
 #include "suites/filetree_options.h"
 #include "suites/filetree_plan.h"
@@ -24,6 +26,7 @@ struct FiletreeResult {
   std::vector<StepResult> steps;        // in order; the last one may be incomplete when interrupted
   bool interrupted = false;
   std::vector<std::string> notes;       // for the report: what could not be done and why
+  nlohmann::json environment;           // observe/environment.h snapshot of the machine and DIR's file system
 };
 
 // Runs the whole procedure. Throws UserError before creating anything when DIR is missing or lacks the

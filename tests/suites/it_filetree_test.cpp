@@ -43,6 +43,7 @@ TEST(ItFiletree, RunsEveryStepReportsJsonAndLeavesTheDirectoryEmpty) {
   EXPECT_EQ(steps[3].at("files"), 32u);
   EXPECT_EQ(steps[5].at("files"), 64u);  // the tree and its copy (the archive was kept for the check below)
   EXPECT_FALSE(j.at("sluice").at("filetree").at("interrupted").get<bool>());
+  EXPECT_EQ(j.at("sluice").at("environment").at("targets").at(0).at("path"), work);
   EXPECT_TRUE(is_empty_dir(work));
   if (!fs::exists("/usr/bin/tar")) GTEST_SKIP() << "/usr/bin/tar is not installed";
   testing::RunOptions tar;
