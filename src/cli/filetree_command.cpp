@@ -14,7 +14,8 @@
 namespace sluice {
 namespace {
 
-constexpr const char* kDescription = R"(The lab notebook's shell procedure as one command, on the filesystem under DIR (default: the current
+constexpr const char* kDescription =
+    R"(The lab notebook's shell procedure as one command, on the filesystem under DIR (default: the current
 directory). In a new directory DIR/sluice-filetree.XXXXXX it
   create    makes --dirs directories and their files (--size of random data in total),
   read      reads every file,
@@ -86,8 +87,9 @@ FiletreeArgs parse_filetree_args(const std::vector<std::string>& args, bool& hel
   table().apply(parsed, out, nullptr);
   if (!parsed.positionals.empty()) out.options.directory = parsed.positionals.front();
   if (out.file_size_given && out.options.files_per_dir_given) {
-    throw UserError("--files-per-dir and --file-size both set the number of files; give one of them "
-                    "(--file-size draws files until --size is reached)");
+    throw UserError(
+        "--files-per-dir and --file-size both set the number of files; give one of them "
+        "(--file-size draws files until --size is reached)");
   }
   // Test hook (never an option): keep the archive for an outside check, moved to this path.
   if (const char* keep = std::getenv("SLUICE_FILETREE_KEEP_ARCHIVE"); keep && *keep) out.options.keep_archive = keep;

@@ -12,8 +12,8 @@ std::vector<FileSizePart> parse_file_size_spec(const std::string& text) {
   std::vector<FileSizePart> parts;
   if (text.empty()) return parts;
   const auto fail = [&](const std::string& why) {
-    throw UserError(fmt::format("--file-size={}: {}; give a size (64k) or sizes with weights (4k/50:64k/30:1m/20)",
-                                text, why));
+    throw UserError(
+        fmt::format("--file-size={}: {}; give a size (64k) or sizes with weights (4k/50:64k/30:1m/20)", text, why));
   };
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -25,7 +25,8 @@ std::vector<FileSizePart> parse_file_size_spec(const std::string& text) {
     FileSizePart part{*size, 1};
     if (slash != std::string::npos) {
       const std::optional<std::uint64_t> weight = parse_unsigned(item.substr(slash + 1));
-      if (!weight || *weight == 0 || *weight > 1'000'000) fail("'" + item.substr(slash + 1) + "' is not a weight from 1 to 1000000");
+      if (!weight || *weight == 0 || *weight > 1'000'000)
+        fail("'" + item.substr(slash + 1) + "' is not a weight from 1 to 1000000");
       part.weight = static_cast<std::uint32_t>(*weight);
     } else if (text.find(':') != std::string::npos) {
       fail("'" + item + "' has no /WEIGHT");
@@ -61,8 +62,10 @@ std::uint64_t draw_size(const std::vector<FileSizePart>& parts, std::uint64_t to
 
 void check_count(std::uint64_t count) {
   if (count > kMaxFiletreeFiles) {
-    throw UserError(fmt::format("filetree: {} files are more than the {} sluice creates; use a larger --file-size or a "
-                                "smaller --size", count, kMaxFiletreeFiles));
+    throw UserError(
+        fmt::format("filetree: {} files are more than the {} sluice creates; use a larger --file-size or a "
+                    "smaller --size",
+                    count, kMaxFiletreeFiles));
   }
 }
 

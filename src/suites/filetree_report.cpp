@@ -1,8 +1,8 @@
 #include "suites/filetree_report.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "job/units.h"
 #include "observe/environment.h"
@@ -86,22 +86,26 @@ nlohmann::json filetree_json(const FiletreeResult& r) {
                              {"notes", r.notes},
                              {"steps", steps}};
   return {{"fio version", std::string("sluice-") + SLUICE_VERSION},
-          {"sluice", {{"version", SLUICE_VERSION},
-                      {"command", "filetree"},
-                      {"environment", r.environment.is_null() ? nlohmann::json::object() : r.environment},
-                      {"filetree", filetree}}}};
+          {"sluice",
+           {{"version", SLUICE_VERSION},
+            {"command", "filetree"},
+            {"environment", r.environment.is_null() ? nlohmann::json::object() : r.environment},
+            {"filetree", filetree}}}};
 }
 
 std::string render_filetree_text(const FiletreeResult& r) {
-  const double per_file = r.plan.files.empty() ? 0 : static_cast<double>(r.plan.total_bytes) / static_cast<double>(r.plan.files.size());
-  std::string out = fmt::format("sluice filetree: {} files in {} directories, {} of data ({} per file{}), {}, in {}\n{}\n\n",
-                                r.plan.files.size(), r.plan.dirs, format_bytes(static_cast<double>(r.plan.total_bytes)),
-                                format_bytes(per_file), r.options.file_sizes.empty() ? "" : " on average",
-                                thread_text(r.options.threads), r.options.directory, drop_text(r));
+  const double per_file =
+      r.plan.files.empty() ? 0 : static_cast<double>(r.plan.total_bytes) / static_cast<double>(r.plan.files.size());
+  std::string out =
+      fmt::format("sluice filetree: {} files in {} directories, {} of data ({} per file{}), {}, in {}\n{}\n\n",
+                  r.plan.files.size(), r.plan.dirs, format_bytes(static_cast<double>(r.plan.total_bytes)),
+                  format_bytes(per_file), r.options.file_sizes.empty() ? "" : " on average",
+                  thread_text(r.options.threads), r.options.directory, drop_text(r));
   if (r.environment.is_object() && !r.environment.empty()) {
     out.insert(out.find('\n') + 1, "environment: " + environment_summary(r.environment) + "\n");
   }
-  out += fmt::format("{:<9} {:>10} {:>10} {:>11} {:>14} {:>9}\n", "step", "time (s)", "MB/s", "files/s", "bytes", "files");
+  out +=
+      fmt::format("{:<9} {:>10} {:>10} {:>11} {:>14} {:>9}\n", "step", "time (s)", "MB/s", "files/s", "bytes", "files");
   for (const StepResult& s : r.steps) {
     out += fmt::format("{:<9} {:>10.3f} {:>10.1f} {:>11.1f} {:>14} {:>9}{}\n", s.name, s.seconds, step_mb_per_second(s),
                        step_files_per_second(s), s.bytes, s.files, s.completed ? "" : "  (interrupted)");
@@ -115,12 +119,13 @@ std::string render_filetree_text(const FiletreeResult& r) {
       const std::uint64_t n = l.histogram.total();
       if (n == 0) continue;
       const auto us = [](double ns) { return ns / 1000.0; };
-      out += fmt::format("{:<9} {:<8} {:>9} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f}\n", s.name, file_op_name(op), n,
-                         us(static_cast<double>(l.sum_ns) / static_cast<double>(n)),
-                         us(at(l, 50)), us(at(l, 99)), us(at(l, 99.9)), us(static_cast<double>(l.max_ns)));
+      out += fmt::format("{:<9} {:<8} {:>9} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f}\n", s.name, file_op_name(op),
+                         n, us(static_cast<double>(l.sum_ns) / static_cast<double>(n)), us(at(l, 50)), us(at(l, 99)),
+                         us(at(l, 99.9)), us(static_cast<double>(l.max_ns)));
     }
   }
-  if (r.interrupted) out += "\ninterrupted: the steps above are what was measured; everything sluice created was removed\n";
+  if (r.interrupted)
+    out += "\ninterrupted: the steps above are what was measured; everything sluice created was removed\n";
   for (const std::string& note : r.notes) out += "note: " + note + "\n";
   return out;
 }

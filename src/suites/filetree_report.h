@@ -1,9 +1,8 @@
 #pragma once
 // The reports of `sluice filetree`: pure functions of a FiletreeResult. The JSON document is complete before
 // anything is printed (the command writes it as one document; later features such as --save take it whole).
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "suites/filetree_run.h"
 

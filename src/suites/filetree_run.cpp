@@ -1,11 +1,10 @@
 #include "suites/filetree_run.h"
 
+#include <fmt/format.h>
 #include <stdlib.h>
 #include <sys/statvfs.h>
 
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 #include "job/units.h"
@@ -38,16 +37,17 @@ void check_space(const FiletreeOptions& options, const FiletreePlan& plan) {
                                 options.directory, std::strerror(errno)));
   }
   if (!std::filesystem::is_directory(options.directory)) {
-    throw UserError(fmt::format("filetree: DIR '{}' is not a directory; give an existing directory", options.directory));
+    throw UserError(
+        fmt::format("filetree: DIR '{}' is not a directory; give an existing directory", options.directory));
   }
   const std::uint64_t available = static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize;
   const std::uint64_t needed = filetree_space_needed(plan, fs.f_frsize ? fs.f_frsize : 4096);
   if (needed > available) {
-    throw UserError(fmt::format("filetree: {} has {} free, the run needs about {} (the tree, its copy and the archive); "
-                                "use a smaller --size (at most about {})",
-                                options.directory, format_bytes(static_cast<double>(available)),
-                                format_bytes(static_cast<double>(needed)),
-                                format_bytes(static_cast<double>(available) / 3.2)));
+    throw UserError(
+        fmt::format("filetree: {} has {} free, the run needs about {} (the tree, its copy and the archive); "
+                    "use a smaller --size (at most about {})",
+                    options.directory, format_bytes(static_cast<double>(available)),
+                    format_bytes(static_cast<double>(needed)), format_bytes(static_cast<double>(available) / 3.2)));
   }
 }
 

@@ -4,11 +4,10 @@
 // archive and deletes everything, dropping the page cache before every step after the first when asked.
 // Whatever happens (error, SIGINT), the new directory and all in it are removed before returning, and
 // nothing outside it is touched: sluice never removes a path it did not create.
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "observe/page_cache.h"
 #include "suites/filetree_options.h"
@@ -20,13 +19,13 @@ namespace sluice {
 struct FiletreeResult {
   FiletreeOptions options;
   FiletreePlan plan;
-  std::string work_dir;                 // the directory sluice created (removed again)
-  bool drop_caches = false;             // asked for (or the default as root)
-  std::vector<CacheDrop> cache_drops;   // one per step after the first that ran, when drop_caches
-  std::vector<StepResult> steps;        // in order; the last one may be incomplete when interrupted
+  std::string work_dir;                // the directory sluice created (removed again)
+  bool drop_caches = false;            // asked for (or the default as root)
+  std::vector<CacheDrop> cache_drops;  // one per step after the first that ran, when drop_caches
+  std::vector<StepResult> steps;       // in order; the last one may be incomplete when interrupted
   bool interrupted = false;
-  std::vector<std::string> notes;       // for the report: what could not be done and why
-  nlohmann::json environment;           // observe/environment.h snapshot of the machine and DIR's file system
+  std::vector<std::string> notes;  // for the report: what could not be done and why
+  nlohmann::json environment;      // observe/environment.h snapshot of the machine and DIR's file system
 };
 
 // Runs the whole procedure. Throws UserError before creating anything when DIR is missing or lacks the

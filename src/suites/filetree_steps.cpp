@@ -1,6 +1,7 @@
 #include "suites/filetree_steps.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,8 +10,6 @@
 #include <cstring>
 #include <span>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 #include "common/rng.h"
@@ -104,28 +103,34 @@ StepResult create_tree(const FiletreePlan& plan, const std::string& root, std::u
   std::atomic<std::uint64_t> files{0};
   const std::uint64_t start = monotonic_ns();
   make_dir(root, 0755, step.latency);
-  bool done = run_parallel(threads, plan.dirs, [&](OpRecorder& rec, std::uint64_t d) {
-    make_dir(root + "/" + FiletreePlan::dir_name(static_cast<std::uint32_t>(d)), 0755, rec);
-  }, step.latency);
-  done = done && run_parallel(threads, plan.files.size(), [&](OpRecorder& rec, std::uint64_t i) {
-    const PlannedFile& file = plan.files[i];
-    const std::string path = root + "/" + plan.file_path(file);
-    std::vector<unsigned char>& chunk = random_buffer(seed);
-    const int fd = rec.timed(FileOp::kCreate, [&] {
-      return ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, file.mode);
-    });
-    if (fd < 0) fail("create", path);
-    std::uint64_t left = file.size;
-    for (std::uint64_t c = 0; left > 0 && !stop_requested(); ++c) {
-      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(left, chunk.size()));
-      stamp_chunk(chunk, file.index, c);
-      write_all(fd, chunk.data(), n, path, rec);
-      left -= n;
-      bytes.fetch_add(n, std::memory_order_relaxed);
-    }
-    close_file(fd, path, rec);
-    if (left == 0) files.fetch_add(1, std::memory_order_relaxed);
-  }, step.latency);
+  bool done = run_parallel(
+      threads, plan.dirs,
+      [&](OpRecorder& rec, std::uint64_t d) {
+        make_dir(root + "/" + FiletreePlan::dir_name(static_cast<std::uint32_t>(d)), 0755, rec);
+      },
+      step.latency);
+  done = done && run_parallel(
+                     threads, plan.files.size(),
+                     [&](OpRecorder& rec, std::uint64_t i) {
+                       const PlannedFile& file = plan.files[i];
+                       const std::string path = root + "/" + plan.file_path(file);
+                       std::vector<unsigned char>& chunk = random_buffer(seed);
+                       const int fd = rec.timed(FileOp::kCreate, [&] {
+                         return ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, file.mode);
+                       });
+                       if (fd < 0) fail("create", path);
+                       std::uint64_t left = file.size;
+                       for (std::uint64_t c = 0; left > 0 && !stop_requested(); ++c) {
+                         const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(left, chunk.size()));
+                         stamp_chunk(chunk, file.index, c);
+                         write_all(fd, chunk.data(), n, path, rec);
+                         left -= n;
+                         bytes.fetch_add(n, std::memory_order_relaxed);
+                       }
+                       close_file(fd, path, rec);
+                       if (left == 0) files.fetch_add(1, std::memory_order_relaxed);
+                     },
+                     step.latency);
   sync_file_system(root, step.latency);
   step.seconds = seconds_since(start);
   step.bytes = bytes;
@@ -140,18 +145,21 @@ StepResult read_tree(const FiletreePlan& plan, const std::string& root, std::uin
   std::atomic<std::uint64_t> bytes{0};
   std::atomic<std::uint64_t> files{0};
   const std::uint64_t start = monotonic_ns();
-  const bool done = run_parallel(threads, plan.files.size(), [&](OpRecorder& rec, std::uint64_t i) {
-    const std::string path = root + "/" + plan.file_path(plan.files[i]);
-    std::vector<unsigned char>& buffer = thread_buffer();
-    const int fd = rec.timed(FileOp::kOpen, [&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
-    if (fd < 0) fail("open", path);
-    ssize_t n = 0;
-    while (!stop_requested() && (n = read_some(fd, buffer.data(), buffer.size(), path, rec)) > 0) {
-      bytes.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
-    }
-    close_file(fd, path, rec);
-    if (n == 0) files.fetch_add(1, std::memory_order_relaxed);
-  }, step.latency);
+  const bool done = run_parallel(
+      threads, plan.files.size(),
+      [&](OpRecorder& rec, std::uint64_t i) {
+        const std::string path = root + "/" + plan.file_path(plan.files[i]);
+        std::vector<unsigned char>& buffer = thread_buffer();
+        const int fd = rec.timed(FileOp::kOpen, [&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
+        if (fd < 0) fail("open", path);
+        ssize_t n = 0;
+        while (!stop_requested() && (n = read_some(fd, buffer.data(), buffer.size(), path, rec)) > 0) {
+          bytes.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
+        }
+        close_file(fd, path, rec);
+        if (n == 0) files.fetch_add(1, std::memory_order_relaxed);
+      },
+      step.latency);
   sync_file_system(root, step.latency);
   step.seconds = seconds_since(start);
   step.bytes = bytes;
@@ -211,22 +219,35 @@ StepResult copy_tree(const FiletreePlan& plan, const std::string& from, const st
   const std::uint64_t start = monotonic_ns();
   const struct stat root_stat = stat_of(from);
   make_dir(to, 0700, step.latency);
-  bool done = run_parallel(threads, plan.dirs, [&](OpRecorder& rec, std::uint64_t d) {
-    make_dir(to + "/" + FiletreePlan::dir_name(static_cast<std::uint32_t>(d)), 0700, rec);
-  }, step.latency);
-  done = done && run_parallel(threads, plan.files.size(), [&](OpRecorder& rec, std::uint64_t i) {
-    const std::string relative = plan.file_path(plan.files[i]);
-    if (copy_file(from + "/" + relative, to + "/" + relative, bytes, rec)) files.fetch_add(1, std::memory_order_relaxed);
-  }, step.latency);
+  bool done = run_parallel(
+      threads, plan.dirs,
+      [&](OpRecorder& rec, std::uint64_t d) {
+        make_dir(to + "/" + FiletreePlan::dir_name(static_cast<std::uint32_t>(d)), 0700, rec);
+      },
+      step.latency);
+  done = done && run_parallel(
+                     threads, plan.files.size(),
+                     [&](OpRecorder& rec, std::uint64_t i) {
+                       const std::string relative = plan.file_path(plan.files[i]);
+                       if (copy_file(from + "/" + relative, to + "/" + relative, bytes, rec))
+                         files.fetch_add(1, std::memory_order_relaxed);
+                     },
+                     step.latency);
   // Directories last, as cp -a does: creating their entries changed their times.
-  done = done && run_parallel(threads, plan.dirs, [&](OpRecorder& rec, std::uint64_t d) {
-    const std::string name = FiletreePlan::dir_name(static_cast<std::uint32_t>(d));
-    const struct stat source = stat_of(from + "/" + name);
-    const std::string target = to + "/" + name;
-    if (::geteuid() == 0 && ::chown(target.c_str(), source.st_uid, source.st_gid) != 0) fail("chown", target);
-    if (rec.timed(FileOp::kChmod, [&] { return ::chmod(target.c_str(), source.st_mode & 07777); }) != 0) fail("chmod", target);
-    copy_times(target, source, rec);
-  }, step.latency);
+  done =
+      done && run_parallel(
+                  threads, plan.dirs,
+                  [&](OpRecorder& rec, std::uint64_t d) {
+                    const std::string name = FiletreePlan::dir_name(static_cast<std::uint32_t>(d));
+                    const struct stat source = stat_of(from + "/" + name);
+                    const std::string target = to + "/" + name;
+                    if (::geteuid() == 0 && ::chown(target.c_str(), source.st_uid, source.st_gid) != 0)
+                      fail("chown", target);
+                    if (rec.timed(FileOp::kChmod, [&] { return ::chmod(target.c_str(), source.st_mode & 07777); }) != 0)
+                      fail("chmod", target);
+                    copy_times(target, source, rec);
+                  },
+                  step.latency);
   if (done) {
     if (::geteuid() == 0 && ::chown(to.c_str(), root_stat.st_uid, root_stat.st_gid) != 0) fail("chown", to);
     if (step.latency.timed(FileOp::kChmod, [&] { return ::chmod(to.c_str(), root_stat.st_mode & 07777); }) != 0) {
@@ -264,12 +285,17 @@ StepResult delete_trees(const FiletreePlan& plan, const std::vector<std::string>
   for (const std::string& root : roots) {
     if (::access(root.c_str(), F_OK) != 0) continue;
     sync_path = root + "/..";
-    done = done && run_parallel(threads, plan.files.size(), [&](OpRecorder& rec, std::uint64_t i) {
-      remove_file(root + "/" + plan.file_path(plan.files[i]), rec);
-    }, step.latency);
-    done = done && run_parallel(threads, plan.dirs, [&](OpRecorder& rec, std::uint64_t d) {
-      remove_dir(root + "/" + FiletreePlan::dir_name(static_cast<std::uint32_t>(d)), rec);
-    }, step.latency);
+    done = done &&
+           run_parallel(
+               threads, plan.files.size(),
+               [&](OpRecorder& rec, std::uint64_t i) { remove_file(root + "/" + plan.file_path(plan.files[i]), rec); },
+               step.latency);
+    done = done && run_parallel(
+                       threads, plan.dirs,
+                       [&](OpRecorder& rec, std::uint64_t d) {
+                         remove_dir(root + "/" + FiletreePlan::dir_name(static_cast<std::uint32_t>(d)), rec);
+                       },
+                       step.latency);
     if (done) remove_dir(root, step.latency);
   }
   if (done) {

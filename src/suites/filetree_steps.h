@@ -15,11 +15,11 @@
 namespace sluice {
 
 struct StepResult {
-  std::string name;              // create, read, copy, tar, read-tar, delete
-  std::uint64_t bytes = 0;       // file data moved (tar, read-tar: the archive's bytes)
-  std::uint64_t files = 0;       // regular files handled
+  std::string name;         // create, read, copy, tar, read-tar, delete
+  std::uint64_t bytes = 0;  // file data moved (tar, read-tar: the archive's bytes)
+  std::uint64_t files = 0;  // regular files handled
   double seconds = 0;
-  bool completed = true;         // false: stopped by a signal part-way
+  bool completed = true;  // false: stopped by a signal part-way
   OpRecorder latency;
 };
 

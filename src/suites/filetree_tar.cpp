@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,8 +11,6 @@
 #include <cstring>
 #include <memory>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 #include "run/stop_signal.h"
@@ -62,7 +61,8 @@ la_ssize_t write_callback(archive* a, void* client, const void* data, size_t siz
 la_ssize_t read_callback(archive* a, void* client, const void** data) {
   auto* file = static_cast<ArchiveFile*>(client);
   for (;;) {
-    const ssize_t n = file->recorder->timed(FileOp::kRead, [&] { return ::read(file->fd, file->buffer.data(), file->buffer.size()); });
+    const ssize_t n = file->recorder->timed(FileOp::kRead,
+                                            [&] { return ::read(file->fd, file->buffer.data(), file->buffer.size()); });
     if (n >= 0) {
       *data = file->buffer.data();
       file->bytes += static_cast<std::uint64_t>(n);
@@ -83,7 +83,8 @@ void write_header(archive* a, const std::string& source, const std::string& name
   const EntryPtr entry(archive_entry_new(), archive_entry_free);
   archive_entry_copy_stat(entry.get(), &s);
   archive_entry_copy_pathname(entry.get(), name.c_str());
-  if (archive_write_header(a, entry.get()) != ARCHIVE_OK) fail_archive(a, "archiving", source + " into " + archive_path);
+  if (archive_write_header(a, entry.get()) != ARCHIVE_OK)
+    fail_archive(a, "archiving", source + " into " + archive_path);
 }
 
 // Adds one regular file; returns false when stopped part-way (the archive is then incomplete anyway).
@@ -126,9 +127,8 @@ StepResult write_tar(const FiletreePlan& plan, const std::string& root, const st
   ArchiveFile file;
   file.path = archive_path;
   file.recorder = &step.latency;
-  file.fd = step.latency.timed(FileOp::kCreate, [&] {
-    return ::open(archive_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  });
+  file.fd = step.latency.timed(
+      FileOp::kCreate, [&] { return ::open(archive_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644); });
   if (file.fd < 0) fail_errno("create", archive_path);
   const ArchivePtr a(archive_write_new(), archive_write_free);
   if (archive_write_set_format_gnutar(a.get()) != ARCHIVE_OK) fail_archive(a.get(), "tar format for", archive_path);
@@ -147,7 +147,8 @@ StepResult write_tar(const FiletreePlan& plan, const std::string& root, const st
     write_header(a.get(), root + "/" + dir, top + "/" + dir + "/", stat_of(root + "/" + dir), archive_path);
     for (const PlannedFile* f : by_dir[d]) {
       const std::string relative = plan.file_path(*f);
-      if (stop_requested() || !add_file(a.get(), root + "/" + relative, top + "/" + relative, archive_path, buffer, step.latency)) {
+      if (stop_requested() ||
+          !add_file(a.get(), root + "/" + relative, top + "/" + relative, archive_path, buffer, step.latency)) {
         done = false;
         break;
       }
@@ -193,7 +194,8 @@ StepResult read_tar(const std::string& archive_path) {
   if (rc < ARCHIVE_OK) fail_archive(a.get(), "reading", archive_path);
   // Past the end-of-archive blocks, so every byte of the file is read as `cat` would.
   while (!stop_requested() && rc == ARCHIVE_EOF) {
-    const ssize_t n = step.latency.timed(FileOp::kRead, [&] { return ::read(file.fd, file.buffer.data(), file.buffer.size()); });
+    const ssize_t n =
+        step.latency.timed(FileOp::kRead, [&] { return ::read(file.fd, file.buffer.data(), file.buffer.size()); });
     if (n <= 0) break;
     file.bytes += static_cast<std::uint64_t>(n);
   }

@@ -46,7 +46,8 @@ TEST(FiletreeReport, JsonHasOneEntryPerStepWithRates) {
   EXPECT_LE(write.at("percentile").at("99.000000").get<std::uint64_t>(), write.at("max").get<std::uint64_t>());
   EXPECT_FALSE(steps[0].at("latency_ns").contains("read"));  // kinds never used are left out
   EXPECT_TRUE(j.at("sluice").at("filetree").at("interrupted").get<bool>());
-  EXPECT_EQ(j.at("sluice").at("filetree").at("cache_drops")[1], "cannot write /proc/sys/vm/drop_caches: Permission denied");
+  EXPECT_EQ(j.at("sluice").at("filetree").at("cache_drops")[1],
+            "cannot write /proc/sys/vm/drop_caches: Permission denied");
 }
 
 TEST(FiletreeReport, TextSaysWhatWasDroppedAndWhatWasInterrupted) {

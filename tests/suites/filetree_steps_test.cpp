@@ -98,7 +98,8 @@ TEST(FiletreeSteps, CopyKeepsDataModesAndTimesAsCpA) {
   const timespec old_times[2] = {{1000000000, 123456789}, {1100000000, 987654321}};
   for (const PlannedFile& f : plan.files) ::utimensat(AT_FDCWD, (tree + "/" + plan.file_path(f)).c_str(), old_times, 0);
   ::chmod((tree + "/d0001").c_str(), 0750);
-  for (std::uint32_t d = 0; d < plan.dirs; ++d) ::utimensat(AT_FDCWD, (tree + "/" + FiletreePlan::dir_name(d)).c_str(), old_times, 0);
+  for (std::uint32_t d = 0; d < plan.dirs; ++d)
+    ::utimensat(AT_FDCWD, (tree + "/" + FiletreePlan::dir_name(d)).c_str(), old_times, 0);
   const StepResult step = copy_tree(plan, tree, dir.file("copy"), 3);
   EXPECT_TRUE(step.completed);
   EXPECT_EQ(step.bytes, plan.total_bytes);
@@ -137,7 +138,8 @@ TEST(FiletreeSteps, TarIsListedAndExtractedByGnuTarAsTheTree) {
   const testing::RunOutput list = testing::run_binary({"-tf", dir.file("tree.tar")}, tar);
   ASSERT_EQ(list.exit_code, 0) << list.err;
   EXPECT_NE(list.out.find("tree/" + plan.file_path(plan.files.back())), std::string::npos);
-  EXPECT_EQ(static_cast<std::size_t>(std::count(list.out.begin(), list.out.end(), '\n')), plan.files.size() + plan.dirs + 1);
+  EXPECT_EQ(static_cast<std::size_t>(std::count(list.out.begin(), list.out.end(), '\n')),
+            plan.files.size() + plan.dirs + 1);
   fs::create_directory(dir.file("out"));
   const testing::RunOutput extract = testing::run_binary({"-xpf", dir.file("tree.tar"), "-C", dir.file("out")}, tar);
   ASSERT_EQ(extract.exit_code, 0) << extract.err;
