@@ -38,7 +38,7 @@ StepResult read_tree(const FiletreePlan& plan, const std::string& root, std::uin
 StepResult copy_tree(const FiletreePlan& plan, const std::string& from, const std::string& to, std::uint32_t threads);
 
 // Removes the plan's files and directories under each root, then the roots, then every path in `extra_files`.
-// Paths that do not exist are skipped (an interrupted run deletes what it got to).
+// Paths that do not exist are skipped. Stopped part-way, it leaves the rest (the caller removes its directory).
 StepResult delete_trees(const FiletreePlan& plan, const std::vector<std::string>& roots,
                         const std::vector<std::string>& extra_files, std::uint32_t threads);
 

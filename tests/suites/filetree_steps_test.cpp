@@ -23,7 +23,7 @@ FiletreePlan small_plan() {
   FiletreeOptions o;
   o.total_size = 3 << 20;
   o.dirs = 3;
-  o.file_sizes = parse_file_size_spec("1k/2:100k/2:1500k/1");  // below, around and above one chunk
+  o.file_sizes = parse_file_size_spec("1k/2:100k/2:1500k/1");  // within one 1 MiB call and across two
   return make_filetree_plan(o);
 }
 
