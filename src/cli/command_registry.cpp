@@ -31,6 +31,8 @@ std::vector<CommandEntry> make_registry() {
   run.run = run_command;
   run.help = run_command_help;
   r.push_back(std::move(run));
+  r.push_back(entry(history_command_info(), history_command));
+  r.back().replays_journal = false;
   r.push_back(entry(restore_command_info(), restore_command));
   r.back().replays_journal = false;
   r.push_back(entry(help_command_info(), help_command));
