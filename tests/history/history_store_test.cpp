@@ -37,6 +37,12 @@ StoredResult sample(std::string label, std::string started_at = "2026-11-30T10:0
   return r;
 }
 
+HistoryFilter filter(std::string HistoryFilter::*field, std::string value) {
+  HistoryFilter f;
+  f.*field = std::move(value);
+  return f;
+}
+
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;
@@ -92,7 +98,9 @@ TEST(HistoryStore, FindsByUniquePrefixAndLabelMeansTheLatest) {
   store.save(sample("after", "2026-11-30T12:00:00Z"));
   EXPECT_EQ(store.load("before").id, newer);
   EXPECT_EQ(store.load(older.substr(0, 8)).id, older);
-  if (older.substr(0, 4) != newer.substr(0, 4)) EXPECT_EQ(store.load(older.substr(0, 4)).id, older);
+  if (older.substr(0, 4) != newer.substr(0, 4)) {
+    EXPECT_EQ(store.load(older.substr(0, 4)).id, older);
+  }
   EXPECT_THAT(user_error_of([&] { store.load("nosuchlabel"); }),
               HasSubstr("no result with the id or label 'nosuchlabel'"));
 }
@@ -107,11 +115,11 @@ TEST(HistoryStore, ListFiltersByLabelCommandHostAndDate) {
   store.save(quick);
   store.save(sample("a", "2026-11-30T10:00:00Z"));
   EXPECT_EQ(store.list({}).size(), 3u);
-  EXPECT_EQ(store.list({.label = "a"}).size(), 2u);
-  EXPECT_EQ(store.list({.command = "quick"}).size(), 1u);
-  EXPECT_EQ(store.list({.host = "hostB"}).front().label, "b");
-  EXPECT_EQ(store.list({.since = "2026-11-29"}).size(), 2u);
-  EXPECT_EQ(store.list({.until = "2026-11-29"}).size(), 1u);
+  EXPECT_EQ(store.list(filter(&HistoryFilter::label, "a")).size(), 2u);
+  EXPECT_EQ(store.list(filter(&HistoryFilter::command, "quick")).size(), 1u);
+  EXPECT_EQ(store.list(filter(&HistoryFilter::host, "hostB")).front().label, "b");
+  EXPECT_EQ(store.list(filter(&HistoryFilter::since, "2026-11-29")).size(), 2u);
+  EXPECT_EQ(store.list(filter(&HistoryFilter::until, "2026-11-29")).size(), 1u);
   const std::vector<StoredResult> all = store.list({});
   EXPECT_LT(all.front().started_at, all.back().started_at);  // oldest first
   EXPECT_EQ(all.front().repetitions.size(), 2u);
@@ -225,7 +233,7 @@ TEST(HistoryStore, TwoProcessesSavingAtOnceBothSucceed) {
     ASSERT_EQ(::waitpid(child, &status, 0), child);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   }
-  EXPECT_EQ(HistoryStore::open(path, false).list({.label = "concurrent"}).size(), 2u * kEach);
+  EXPECT_EQ(HistoryStore::open(path, false).list(filter(&HistoryFilter::label, "concurrent")).size(), 2u * kEach);
 }
 
 TEST(HistoryStore, DefaultPathFollowsSluiceDbThenHome) {
@@ -233,7 +241,9 @@ TEST(HistoryStore, DefaultPathFollowsSluiceDbThenHome) {
   EXPECT_EQ(default_history_path(), "/tmp/x/history.db");
   ::unsetenv("SLUICE_DB");
   const char* home = std::getenv("HOME");
-  if (home != nullptr) EXPECT_EQ(default_history_path(), std::string(home) + "/.local/share/sluice/history.db");
+  if (home != nullptr) {
+    EXPECT_EQ(default_history_path(), std::string(home) + "/.local/share/sluice/history.db");
+  }
 }
 
 }  // namespace
