@@ -111,6 +111,9 @@ HistoryStore HistoryStore::open(const std::string& path, bool create) {
   if (fs::is_directory(path, ec)) throw UserError(path + ": is a directory, not a history database; use --db=FILE");
   try {
     SqliteDb db(path, create);
+    // A database this process cannot write is still readable: SQLite cannot open a WAL database read-only
+    // without its -shm file, so it is read as an immutable file.
+    if (!create && db.read_only()) db = SqliteDb::open_immutable(path);
     sqlite3_busy_timeout(db.handle(), busy_timeout_ms());
     if (create) {
       if (db.read_only()) {

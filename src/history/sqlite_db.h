@@ -29,6 +29,9 @@ class SqliteDb {
   // Opens `path` for reading and writing (SQLite falls back to read-only for a file it cannot write: see
   // read_only()); `create` creates a missing file, otherwise a missing file is an error. Throws SqliteError.
   SqliteDb(const std::string& path, bool create);
+  // Opens `path` read-only as an immutable file (no locks, no -wal/-shm files): for reading a database this
+  // process cannot write, which SQLite cannot open normally once it is in WAL mode. Throws SqliteError.
+  static SqliteDb open_immutable(const std::string& path);
   SqliteDb(SqliteDb&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
   SqliteDb& operator=(SqliteDb&& other) noexcept;
   SqliteDb(const SqliteDb&) = delete;
@@ -46,6 +49,7 @@ class SqliteDb {
   void check(int rc, std::string_view what) const;
 
  private:
+  SqliteDb() = default;
   sqlite3* db_ = nullptr;
 };
 

@@ -227,14 +227,33 @@ TEST(HistoryCli, LockedDatabaseGetsOneLine) {
   expect_one_line_error(run_binary({"history", "show", "blocked", "--db=" + db}), "no result");
 }
 
-TEST(HistoryCli, ReadOnlyDatabaseGetsOneLine) {
-  if (is_root()) GTEST_SKIP() << "root writes read-only files; the read-only refusal cannot be shown as root";
+// Root writes read-only files, so as root sluice runs as nobody (setpriv) on a database it does not own.
+TEST(HistoryCli, ReadOnlyDatabaseGetsOneLineAndStaysReadable) {
   TempDir dir;
   const std::string db = dir.file("history.db");
-  ASSERT_EQ(run_binary(null_run(db)).exit_code, 0);
-  std::filesystem::permissions(db, std::filesystem::perms::owner_read);
+  ASSERT_EQ(run_binary(null_run(db, {"--label=kept"})).exit_code, 0);
+  std::filesystem::permissions(db, std::filesystem::perms::owner_read | std::filesystem::perms::group_read |
+                                       std::filesystem::perms::others_read);
+  RunOptions options;
+  std::vector<std::string> prefix;
+  if (is_root()) {
+    if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "as root the test needs setpriv (util-linux)";
+    std::filesystem::permissions(dir.path(), std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                                 std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                                 std::filesystem::perms::others_exec);
+    options.program = "/usr/bin/setpriv";
+    prefix = {"--reuid=65534", "--regid=65534", "--clear-groups", SLUICE_BINARY};
+  }
+  auto as_reader = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), prefix.begin(), prefix.end());
+    return run_binary(args, options);
+  };
   const std::string before = slurp(db);
-  expect_one_line_error(run_binary(null_run(db)), "read-only");
+  expect_one_line_error(as_reader(null_run(db)), "the history database is read-only");
+  expect_one_line_error(as_reader({"history", "delete", "kept", "--db=" + db}), "cannot write the history database");
+  const RunOutput show = as_reader({"history", "show", "kept", "--db=" + db});
+  EXPECT_EQ(show.exit_code, 0) << describe(show);
+  EXPECT_THAT(show.out, HasSubstr("label kept"));
   EXPECT_EQ(slurp(db), before);
 }
 
