@@ -236,6 +236,31 @@ TEST(HistoryStore, TwoProcessesSavingAtOnceBothSucceed) {
   EXPECT_EQ(HistoryStore::open(path, false).list(filter(&HistoryFilter::label, "concurrent")).size(), 2u * kEach);
 }
 
+// A process that dies inside a save's transaction (here: after the result row, before the repetitions and
+// the commit) leaves the database as before.
+TEST(HistoryStore, CrashMidSaveLeavesTheDatabaseAsBefore) {
+  testing::TempDir dir;
+  const std::string path = dir.file("h.db");
+  HistoryStore::open(path, true).save(sample("kept"));
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    SqliteDb db(path, false);
+    db.exec("BEGIN IMMEDIATE");
+    db.exec("INSERT INTO results VALUES('deadbeef', 'half', 'run', 'h', 'v', 'c', 'j', 's', 'e')");
+    ::_exit(0);  // no COMMIT, no ROLLBACK, no close: as if killed
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  HistoryStore store = HistoryStore::open(path, true);
+  const std::vector<StoredResult> all = store.list({});
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all.front().label, "kept");
+  EXPECT_EQ(all.front().repetitions.size(), 2u);
+  store.save(sample("after"));  // and the database still takes writes
+  EXPECT_EQ(store.list({}).size(), 2u);
+}
+
 TEST(HistoryStore, DefaultPathFollowsSluiceDbThenHome) {
   ::setenv("SLUICE_DB", "/tmp/x/history.db", 1);
   EXPECT_EQ(default_history_path(), "/tmp/x/history.db");
