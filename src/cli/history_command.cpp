@@ -1,9 +1,9 @@
 // sluice history [list|show ID|trend METRIC|delete ID|export ID]: the saved results (history/history_store.h).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <regex>
-
-#include <fmt/format.h>
 
 #include "cli/command_args.h"
 #include "cli/command_options.h"
@@ -17,7 +17,8 @@
 namespace sluice {
 namespace {
 
-constexpr const char* kDescription = R"(The results saved with --save (or --label) by run, quick, capacity, interfere and precondition:
+constexpr const char* kDescription =
+    R"(The results saved with --save (or --label) by run, quick, capacity, interfere and precondition:
   list            the saved results, oldest first (filters: --label, --command, --host, --since, --until)
   show ID         one result in full: command line, job text, environment, every repetition's headline metrics
   trend METRIC    a metric over comparable results (same command and job text) with the change between them
@@ -30,7 +31,8 @@ read.lat_ns.mean, read.clat_ns.max; a last part pNN is a percentile: read.lat_ns
 A path starting with / is a JSON pointer into the whole document: /sluice/environment/memory_bytes.
 )";
 
-constexpr const char* kNotes = R"(trend compares the results that share the command and the job text of the latest result matching the
+constexpr const char* kNotes =
+    R"(trend compares the results that share the command and the job text of the latest result matching the
 filters, or of --like=ID. Dates are ISO 8601 UTC as stored (2026-11-30 or 2026-11-30T18:20:00Z); --since
 includes, --until excludes.
 )";
@@ -64,10 +66,11 @@ std::string checked_date(const OptionValue& v) {
 }
 
 CommandTable<HistoryArgs> make_table() {
-  CommandInfo info = command_info("history",
-                                  "the saved results (--save): list, show ID, trend METRIC over comparable runs, delete "
-                                  "ID, export ID as JSON",
-                                  kDescription);
+  CommandInfo info =
+      command_info("history",
+                   "the saved results (--save): list, show ID, trend METRIC over comparable runs, delete "
+                   "ID, export ID as JSON",
+                   kDescription);
   info.positionals = {{"ACTION", "list (default), show, trend, delete or export", false},
                       {"ID|METRIC", "the result (show, delete, export) or the metric (trend)", false}};
   info.notes = kNotes;
@@ -134,7 +137,8 @@ int trend(HistoryStore& store, const HistoryArgs& a) {
     reference = store.load(a.like);
   } else {
     std::vector<StoredResult> matching = store.list(a.filter);
-    if (matching.empty()) throw UserError(store.path() + ": no saved result matches the filters; see sluice history list");
+    if (matching.empty())
+      throw UserError(store.path() + ": no saved result matches the filters; see sluice history list");
     reference = std::move(matching.back());
   }
   HistoryFilter comparable = a.filter;

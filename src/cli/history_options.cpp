@@ -1,17 +1,16 @@
 #include "cli/history_options.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdio>
-#include <optional>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "common/error.h"
 #include "history/history_store.h"
-#include "history/metric_path.h"
 #include "history/history_text.h"
+#include "history/metric_path.h"
 #include "history/spread.h"
 #include "version.h"
 
@@ -20,8 +19,8 @@ namespace {
 
 // Options that change where and how a result is shown or kept, not what is measured.
 bool is_presentation_option(std::string_view name) {
-  for (std::string_view o : {"save", "label", "db", "repeat", "output", "output-format", "no-status", "status-interval",
-                             "eta"}) {
+  for (std::string_view o :
+       {"save", "label", "db", "repeat", "output", "output-format", "no-status", "status-interval", "eta"}) {
     if (name == o) return true;
   }
   return false;
@@ -29,8 +28,9 @@ bool is_presentation_option(std::string_view name) {
 
 // Quotes an argument for a shell when it holds anything but plain characters.
 std::string shell_quoted(const std::string& arg) {
-  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:+%@") ==
-                          std::string::npos) {
+  if (!arg.empty() &&
+      arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:+%@") ==
+          std::string::npos) {
     return arg;
   }
   std::string out = "'";
@@ -73,7 +73,8 @@ nlohmann::ordered_json spread_json(const std::vector<MetricSpread>& spreads) {
 std::string repeated_json(const std::vector<std::string>& json_texts, const std::vector<MetricSpread>& spreads) {
   nlohmann::ordered_json doc = nlohmann::ordered_json::parse(json_texts.back());
   nlohmann::ordered_json earlier = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i + 1 < json_texts.size(); ++i) earlier.push_back(nlohmann::ordered_json::parse(json_texts[i]));
+  for (std::size_t i = 0; i + 1 < json_texts.size(); ++i)
+    earlier.push_back(nlohmann::ordered_json::parse(json_texts[i]));
   doc["sluice"]["repeat"] = {{"count", json_texts.size()}, {"spread", spread_json(spreads)}, {"earlier", earlier}};
   return doc.dump(2) + "\n";
 }

@@ -15,11 +15,14 @@ namespace sluice {
 
 // The help texts, shared with `sluice run --help`.
 inline constexpr const char* kSaveHelp = "store the result in the history database (sluice history lists it)";
-inline constexpr const char* kLabelHelp = "name the saved result (implies --save); sluice history and compare accept it";
-inline constexpr const char* kDbHelp = "the history database (implies --save); default $SLUICE_DB, else "
-                                       "~/.local/share/sluice/history.db";
-inline constexpr const char* kRepeatHelp = "run the measurement N times, keep every repetition and print the spread "
-                                           "(min/median/max, CV) of IOPS, bandwidth, mean and p99 latency";
+inline constexpr const char* kLabelHelp =
+    "name the saved result (implies --save); sluice history and compare accept it";
+inline constexpr const char* kDbHelp =
+    "the history database (implies --save); default $SLUICE_DB, else "
+    "~/.local/share/sluice/history.db";
+inline constexpr const char* kRepeatHelp =
+    "run the measurement N times, keep every repetition and print the spread "
+    "(min/median/max, CV) of IOPS, bandwidth, mean and p99 latency";
 
 // Declares --save, --label, --db and --repeat in `table`, stored into options.*member.
 template <typename Options>

@@ -1,5 +1,6 @@
 #include "history/history_store.h"
 
+#include <fmt/format.h>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -7,8 +8,6 @@
 #include <filesystem>
 #include <random>
 #include <system_error>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 #include "history/schema.h"
@@ -31,20 +30,23 @@ int busy_timeout_ms() {
   switch (e.code()) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-      throw UserError(fmt::format("{}: the history database is locked by another process (waited {} ms); try again; "
-                                  "nothing was changed",
-                                  path, busy_timeout_ms()));
+      throw UserError(
+          fmt::format("{}: the history database is locked by another process (waited {} ms); try again; "
+                      "nothing was changed",
+                      path, busy_timeout_ms()));
     case SQLITE_READONLY:
     case SQLITE_PERM:
     case SQLITE_CANTOPEN:
-      throw UserError(fmt::format("{}: cannot {} the history database ({}); use --db=PATH or SLUICE_DB for one you can "
-                                  "write; nothing was changed",
-                                  path, action, e.what()));
+      throw UserError(
+          fmt::format("{}: cannot {} the history database ({}); use --db=PATH or SLUICE_DB for one you can "
+                      "write; nothing was changed",
+                      path, action, e.what()));
     case SQLITE_NOTADB:
     case SQLITE_CORRUPT:
-      throw UserError(fmt::format("{}: not a sluice history database, or a damaged one ({}); move it away or use "
-                                  "--db=PATH; the file was not changed",
-                                  path, e.what()));
+      throw UserError(
+          fmt::format("{}: not a sluice history database, or a damaged one ({}); move it away or use "
+                      "--db=PATH; the file was not changed",
+                      path, e.what()));
     default:
       throw UserError(fmt::format("{}: history database error while trying to {}: {}", path, action, e.what()));
   }
@@ -105,8 +107,9 @@ HistoryStore HistoryStore::open(const std::string& path, bool create) {
                                   dir.string(), ec.message()));
     }
   } else if (!fs::exists(path, ec)) {
-    throw UserError(path + ": no history database there yet; save a result with --save first (or name another with "
-                           "--db=PATH or SLUICE_DB)");
+    throw UserError(path +
+                    ": no history database there yet; save a result with --save first (or name another with "
+                    "--db=PATH or SLUICE_DB)");
   }
   if (fs::is_directory(path, ec)) throw UserError(path + ": is a directory, not a history database; use --db=FILE");
   try {
@@ -117,8 +120,9 @@ HistoryStore HistoryStore::open(const std::string& path, bool create) {
     sqlite3_busy_timeout(db.handle(), busy_timeout_ms());
     if (create) {
       if (db.read_only()) {
-        throw UserError(path + ": the history database is read-only; use --db=PATH or SLUICE_DB for one you can "
-                               "write; nothing was saved");
+        throw UserError(path +
+                        ": the history database is read-only; use --db=PATH or SLUICE_DB for one you can "
+                        "write; nothing was saved");
       }
       if (schema_version(db) != kHistorySchemaVersion) migrate(db, path);
       SqliteStatement wal = db.prepare("PRAGMA journal_mode=WAL");
@@ -179,7 +183,8 @@ std::string HistoryStore::resolve(std::string_view key) {
       db_.prepare("SELECT id FROM results WHERE label = ? ORDER BY started_at DESC, rowid DESC LIMIT 1");
   label.bind(1, text);
   if (label.step()) return label.text(0);
-  throw UserError(fmt::format("{}: no result with the id or label '{}'; `sluice history list` shows them", path_, text));
+  throw UserError(
+      fmt::format("{}: no result with the id or label '{}'; `sluice history list` shows them", path_, text));
 }
 
 void HistoryStore::load_repetitions(StoredResult& result) {
@@ -189,7 +194,8 @@ void HistoryStore::load_repetitions(StoredResult& result) {
     try {
       result.repetitions.push_back(nlohmann::json::parse(s.text(0)));
     } catch (const nlohmann::json::exception& e) {
-      throw UserError(fmt::format("{}: result {}: a stored repetition is not valid JSON ({})", path_, result.id, e.what()));
+      throw UserError(
+          fmt::format("{}: result {}: a stored repetition is not valid JSON ({})", path_, result.id, e.what()));
     }
   }
 }

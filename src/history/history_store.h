@@ -20,7 +20,7 @@ std::string default_history_path();
 // "2026-11-30" means from the start of that day (since) or before it (until).
 struct HistoryFilter {
   std::string label, command, host, since, until;
-  std::string job_text;        // exact match when `match_job_text`
+  std::string job_text;  // exact match when `match_job_text`
   bool match_job_text = false;
 };
 

@@ -1,8 +1,8 @@
 #include "history/history_text.h"
 
-#include <optional>
-
 #include <fmt/format.h>
+
+#include <optional>
 
 namespace sluice {
 namespace {
@@ -41,10 +41,13 @@ std::vector<MetricSpread> spreads_of(const std::vector<nlohmann::json>& document
   return out;
 }
 
-std::string display_number(double v) { return v >= 100 || v <= -100 ? fmt::format("{:.0f}", v) : fmt::format("{:.4g}", v); }
+std::string display_number(double v) {
+  return v >= 100 || v <= -100 ? fmt::format("{:.0f}", v) : fmt::format("{:.4g}", v);
+}
 
 std::string render_spread_text(const std::vector<MetricSpread>& spreads, std::size_t repetitions) {
-  std::string out = fmt::format("\nSpread over {} repetitions (min / median / max, coefficient of variation):\n", repetitions);
+  std::string out =
+      fmt::format("\nSpread over {} repetitions (min / median / max, coefficient of variation):\n", repetitions);
   if (spreads.empty()) out += "  (no job did I/O)\n";
   for (const MetricSpread& s : spreads) {
     const std::string name =
@@ -91,7 +94,8 @@ std::string render_history_show(const StoredResult& r) {
     if (metrics.empty()) out += "  (no job did I/O)\n";
     for (const HeadlineMetric& m : metrics) {
       const std::optional<double> v = metric_value(r.repetitions[i], m.path, m.job);
-      out += fmt::format("  {:<34} {}\n", fmt::format("{}: {}{}", m.job, m.name, m.unit.empty() ? "" : " (" + m.unit + ")"),
+      out += fmt::format("  {:<34} {}\n",
+                         fmt::format("{}: {}{}", m.job, m.name, m.unit.empty() ? "" : " (" + m.unit + ")"),
                          v ? display_number(*v * m.scale) : std::string("-"));
     }
   }
@@ -115,8 +119,8 @@ std::vector<TrendPoint> trend_points(const std::vector<StoredResult>& results, c
 std::string render_trend_text(const std::vector<TrendPoint>& points, const std::string& metric) {
   std::string out = fmt::format("Trend of {} over {} comparable results (same command and job text), oldest first:\n",
                                 metric, points.size());
-  out += fmt::format("{:<8}  {:<20}  {:<16}  {:>4}  {:>12}  {:>12}  {:>12}  {:>7}  {}\n", "ID", "STARTED (UTC)", "LABEL",
-                     "REPS", "MIN", "MEDIAN", "MAX", "CV", "CHANGE");
+  out += fmt::format("{:<8}  {:<20}  {:<16}  {:>4}  {:>12}  {:>12}  {:>12}  {:>7}  {}\n", "ID", "STARTED (UTC)",
+                     "LABEL", "REPS", "MIN", "MEDIAN", "MAX", "CV", "CHANGE");
   std::optional<double> previous;
   for (const TrendPoint& p : points) {
     const std::string label = p.label.empty() ? "-" : p.label;
@@ -124,8 +128,8 @@ std::string render_trend_text(const std::vector<TrendPoint>& points, const std::
       out += fmt::format("{:<8}  {:<20}  {:<16}  {:>4}  {:>12}\n", p.id, p.started_at, label, 0, "(no such value)");
       continue;
     }
-    out += fmt::format("{:<8}  {:<20}  {:<16}  {:>4}  {:>12}  {:>12}  {:>12}  {:>6.2f}%  {}\n", p.id, p.started_at, label,
-                       p.spread.count, display_number(p.spread.min), display_number(p.spread.median),
+    out += fmt::format("{:<8}  {:<20}  {:<16}  {:>4}  {:>12}  {:>12}  {:>12}  {:>6.2f}%  {}\n", p.id, p.started_at,
+                       label, p.spread.count, display_number(p.spread.min), display_number(p.spread.median),
                        display_number(p.spread.max), p.spread.cv * 100.0, change_text(previous, p.spread.median));
     previous = p.spread.median;
   }

@@ -1,10 +1,9 @@
 #pragma once
 // Text for the history: the spread of headline metrics over repetitions, and the tables of
 // `sluice history list|show|trend`. Pure functions of stored documents.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "history/metric_path.h"
 #include "history/spread.h"

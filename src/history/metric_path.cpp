@@ -66,9 +66,10 @@ std::optional<double> metric_value(const nlohmann::json& document, std::string_v
   }
   std::vector<std::string> parts = split_dots(path);
   if (parts.front() != "read" && parts.front() != "write" && parts.front() != "trim") {
-    throw UserError(fmt::format("metric '{}': starts with read, write or trim (read.iops, write.lat_ns.p99) or is a "
-                                "JSON pointer (/sluice/...)",
-                                path));
+    throw UserError(
+        fmt::format("metric '{}': starts with read, write or trim (read.iops, write.lat_ns.p99) or is a "
+                    "JSON pointer (/sluice/...)",
+                    path));
   }
   // A percentile with a fraction ("p99.9") was split at its dot: join it back.
   if (parts.size() >= 2 && parts[parts.size() - 2].size() > 1 && parts[parts.size() - 2][0] == 'p' &&
@@ -77,7 +78,8 @@ std::optional<double> metric_value(const nlohmann::json& document, std::string_v
     parts[parts.size() - 2] += "." + parts.back();
     parts.pop_back();
   }
-  if (parts.size() < 2) throw UserError(fmt::format("metric '{}': names a section, not a number; e.g. {}.iops", path, parts.front()));
+  if (parts.size() < 2)
+    throw UserError(fmt::format("metric '{}': names a section, not a number; e.g. {}.iops", path, parts.front()));
   const nlohmann::json* node = find_job(document, job);
   const std::optional<std::string> percentile = percentile_key(parts.back());
   if (parts.back().size() > 1 && parts.back()[0] == 'p' && !percentile &&

@@ -7,12 +7,11 @@
 //                          "percentile"/"NN.000000" of that section; lat_ns without percentiles (fio prints
 //                          them under clat_ns unless lat_percentiles=1) falls back to clat_ns.
 //   /a/b/c                 a JSON pointer into the whole document: /sluice/capacity/iops.
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sluice {
 
@@ -22,11 +21,11 @@ std::optional<double> metric_value(const nlohmann::json& document, std::string_v
 
 // One headline metric of a job's direction, for the --repeat spread.
 struct HeadlineMetric {
-  std::string job;      // the job name ("jobname")
-  std::string path;     // metric path: read.iops
-  std::string name;     // for tables: "read IOPS"
-  std::string unit;     // "", "MiB/s", "us"
-  double scale = 1.0;   // value * scale is shown in `unit`
+  std::string job;     // the job name ("jobname")
+  std::string path;    // metric path: read.iops
+  std::string name;    // for tables: "read IOPS"
+  std::string unit;    // "", "MiB/s", "us"
+  double scale = 1.0;  // value * scale is shown in `unit`
 };
 
 // The headline metrics of a document: per job (with a name) and per direction that did I/O (total_ios > 0),

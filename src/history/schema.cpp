@@ -37,9 +37,10 @@ int table_count(SqliteDb& db) {
 }
 
 [[noreturn]] void newer_schema(const std::string& path, int version) {
-  throw UserError(fmt::format("{}: the history database has schema version {}, newer than this sluice's {} (written "
-                              "by a newer sluice); use that sluice or another --db; the file was not changed",
-                              path, version, kHistorySchemaVersion));
+  throw UserError(
+      fmt::format("{}: the history database has schema version {}, newer than this sluice's {} (written "
+                  "by a newer sluice); use that sluice or another --db; the file was not changed",
+                  path, version, kHistorySchemaVersion));
 }
 
 }  // namespace
@@ -59,12 +60,15 @@ void migrate(SqliteDb& db, const std::string& path) {
       const int version = schema_version(db);
       if (version > kHistorySchemaVersion) newer_schema(path, version);
       if (version == 0 && m.version == 1 && table_count(db) > 0) {
-        throw UserError(path + ": not a sluice history database (it holds other tables); use another --db; the file "
-                               "was not changed");
+        throw UserError(path +
+                        ": not a sluice history database (it holds other tables); use another --db; the file "
+                        "was not changed");
       }
       if (version >= m.version) return;
       db.exec(m.sql);
-      db.prepare("INSERT INTO migrations(version, description, applied_at) VALUES(?, ?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))")
+      db.prepare(
+            "INSERT INTO migrations(version, description, applied_at) VALUES(?, ?, "
+            "strftime('%Y-%m-%dT%H:%M:%SZ','now'))")
           .bind(1, std::int64_t{m.version})
           .bind(2, m.description)
           .step();
@@ -78,9 +82,10 @@ void require_current_schema(SqliteDb& db, const std::string& path) {
   if (version > kHistorySchemaVersion) newer_schema(path, version);
   if (version == 0) throw UserError(path + ": not a sluice history database (no schema version); use another --db");
   if (version < kHistorySchemaVersion) {
-    throw UserError(fmt::format("{}: the history database has the older schema version {}; save a result (--save) "
-                                "with this sluice to upgrade it",
-                                path, version));
+    throw UserError(
+        fmt::format("{}: the history database has the older schema version {}; save a result (--save) "
+                    "with this sluice to upgrade it",
+                    path, version));
   }
 }
 

@@ -39,7 +39,6 @@ SqliteDb::SqliteDb(const std::string& path, bool create) {
   db_ = open_or_throw(path, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0));
 }
 
-
 SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept {
   if (this != &other) {
     sqlite3_close(db_);
@@ -89,8 +88,9 @@ bool SqliteStatement::step() {
 
 std::string SqliteStatement::text(int column) const {
   const unsigned char* p = sqlite3_column_text(stmt_, column);
-  return p == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(p),
-                                                    static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
+  return p == nullptr ? std::string()
+                      : std::string(reinterpret_cast<const char*>(p),
+                                    static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
 }
 
 std::int64_t SqliteStatement::integer(int column) const { return sqlite3_column_int64(stmt_, column); }

@@ -21,7 +21,8 @@ nlohmann::json to_export(const StoredResult& r) {
 
 StoredResult from_export(const nlohmann::json& d) {
   auto text = [&d](const char* key) {
-    if (!d.contains(key) || !d[key].is_string()) throw UserError(std::string("exported result: \"") + key + "\" missing or not a string");
+    if (!d.contains(key) || !d[key].is_string())
+      throw UserError(std::string("exported result: \"") + key + "\" missing or not a string");
     return d[key].get<std::string>();
   };
   StoredResult r;

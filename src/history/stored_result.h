@@ -1,10 +1,9 @@
 #pragma once
 // One saved result of a measuring command: what was run, where and when, and the complete JSON document
 // of every repetition (the environment is inside each document, under "sluice.environment").
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sluice {
 

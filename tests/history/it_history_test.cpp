@@ -29,8 +29,8 @@ std::string slurp(const std::string& path) {
 }
 
 std::vector<std::string> null_run(const std::string& db, std::initializer_list<std::string> more = {}) {
-  std::vector<std::string> args = {"run", "--name=a", "--ioengine=null", "--size=4m", "--rw=randread", "--no-status",
-                                   "--db=" + db};
+  std::vector<std::string> args = {"run",           "--name=a",    "--ioengine=null", "--size=4m",
+                                   "--rw=randread", "--no-status", "--db=" + db};
   args.insert(args.end(), more);
   return args;
 }
@@ -65,6 +65,18 @@ TEST(HistoryCli, RunRoundTripKeepsDocumentCommandLineAndEnvironment) {
   ASSERT_EQ(e["repetitions"].size(), 1u);
   EXPECT_EQ(e["repetitions"][0], *printed);  // the whole printed document, environment included
   EXPECT_TRUE(e["repetitions"][0]["sluice"].contains("environment"));
+}
+
+TEST(HistoryCli, JobFileTextIsStoredAndPartOfTheComparabilityKey) {
+  TempDir dir;
+  const std::string db = dir.file("history.db");
+  const std::string job = "[a]\nioengine=null\nsize=1m\nrw=randread\n";
+  std::ofstream(dir.file("a.fio")) << job;
+  const RunOutput r = run_binary({"run", "--no-status", "--label=file", "--db=" + db, dir.file("a.fio")});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const nlohmann::json e = exported(db, "file");
+  EXPECT_EQ(e["job_text"], dir.file("a.fio") + "\n" + job);
+  EXPECT_THAT(e["command_line"].get<std::string>(), HasSubstr("a.fio"));
 }
 
 TEST(HistoryCli, RepeatKeepsEveryRepetitionAndPrintsTheSpread) {
@@ -161,7 +173,8 @@ TEST(HistoryCli, TwoSluiceProcessesSavingAtOnceBothSucceed) {
 TEST(HistoryCli, ListShowTrendAndDelete) {
   TempDir dir;
   const std::string db = dir.file("history.db");
-  for (const char* label : {"before", "after"}) ASSERT_EQ(run_binary(null_run(db, {std::string("--label=") + label})).exit_code, 0);
+  for (const char* label : {"before", "after"})
+    ASSERT_EQ(run_binary(null_run(db, {std::string("--label=") + label})).exit_code, 0);
   ASSERT_EQ(run_binary(null_run(db, {"--bs=8k", "--label=other"})).exit_code, 0);  // not comparable
   const RunOutput list = run_binary({"history", "--db=" + db, "--label=before"});
   ASSERT_EQ(list.exit_code, 0) << describe(list);
@@ -171,8 +184,8 @@ TEST(HistoryCli, ListShowTrendAndDelete) {
   ASSERT_EQ(show.exit_code, 0) << describe(show);
   EXPECT_THAT(show.out, HasSubstr("command line:  sluice run --name=a"));
   EXPECT_THAT(show.out, HasSubstr("a: read IOPS"));
-  const RunOutput trend = run_binary({"history", "trend", "read.lat_ns.p99", "--like=after", "--db=" + db,
-                                      "--output-format=json"});
+  const RunOutput trend =
+      run_binary({"history", "trend", "read.lat_ns.p99", "--like=after", "--db=" + db, "--output-format=json"});
   ASSERT_EQ(trend.exit_code, 0) << describe(trend);
   const auto points = parse_document(trend.out);
   ASSERT_TRUE(points);
@@ -181,7 +194,8 @@ TEST(HistoryCli, ListShowTrendAndDelete) {
   EXPECT_GT((*points)["points"][1]["median"].get<double>(), 0.0);
   const RunOutput del = run_binary({"history", "delete", "before", "--db=" + db});
   ASSERT_EQ(del.exit_code, 0) << describe(del);
-  expect_one_line_error(run_binary({"history", "show", "before", "--db=" + db}), "no result with the id or label 'before'");
+  expect_one_line_error(run_binary({"history", "show", "before", "--db=" + db}),
+                        "no result with the id or label 'before'");
 }
 
 TEST(HistoryCli, NewerSchemaIsRefusedBeforeMeasuringAndNotChanged) {
@@ -190,7 +204,8 @@ TEST(HistoryCli, NewerSchemaIsRefusedBeforeMeasuringAndNotChanged) {
   ASSERT_EQ(run_binary(null_run(db)).exit_code, 0);
   sqlite3* raw = nullptr;
   ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(raw, "PRAGMA journal_mode=DELETE; PRAGMA user_version=7", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, "PRAGMA journal_mode=DELETE; PRAGMA user_version=7", nullptr, nullptr, nullptr),
+            SQLITE_OK);
   sqlite3_close(raw);
   const std::string before = slurp(db);
   const RunOutput r = run_binary(null_run(db));
@@ -239,7 +254,8 @@ TEST(HistoryCli, ReadOnlyDatabaseGetsOneLineAndStaysReadable) {
   if (is_root()) {
     if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "as root the test needs setpriv (util-linux)";
     std::filesystem::permissions(dir.path(), std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
-                                                 std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                                 std::filesystem::perms::group_exec |
+                                                 std::filesystem::perms::others_read |
                                                  std::filesystem::perms::others_exec);
     options.program = "/usr/bin/setpriv";
     prefix = {"--reuid=65534", "--regid=65534", "--clear-groups", SLUICE_BINARY};

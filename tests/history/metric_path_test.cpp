@@ -32,7 +32,7 @@ TEST(MetricPath, FieldsPercentilesAndPointers) {
   EXPECT_EQ(metric_value(d, "read.lat_ns.mean"), 2000.0);
   EXPECT_EQ(metric_value(d, "read.clat_ns.p99"), 9000.0);
   EXPECT_EQ(metric_value(d, "read.clat_ns.p99.9"), 12000.0);
-  EXPECT_EQ(metric_value(d, "read.lat_ns.p99"), 9000.0);  // no lat percentiles: clat's
+  EXPECT_EQ(metric_value(d, "read.lat_ns.p99"), 9000.0);           // no lat percentiles: clat's
   EXPECT_EQ(metric_value(d, "write.lat_ns.p99", "second"), 77.0);  // lat percentiles when present
   EXPECT_EQ(metric_value(d, "write.iops", "second"), 50.0);
   EXPECT_EQ(metric_value(d, "/sluice/capacity/iops"), 123.0);
