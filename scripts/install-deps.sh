@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config
   liburing-dev libaio-dev libblkid-dev libfmt-dev nlohmann-json3-dev libxxhash-dev zlib1g-dev libssl-dev
   libarchive-dev
+  libsqlite3-dev
 )
 if [ "${1:-}" = "--with-peers" ]; then
   packages+=(libgtest-dev libgmock-dev util-linux e2fsprogs python3 python3-pandas fio fio-examples linux-perf)

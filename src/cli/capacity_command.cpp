@@ -6,6 +6,7 @@
 #include "cli/command_args.h"
 #include "cli/command_options.h"
 #include "cli/commands.h"
+#include "cli/history_options.h"
 #include "cli/output.h"
 #include "common/error.h"
 #include "job/command_line.h"
@@ -63,6 +64,7 @@ CommandTable<CapacityArgs> make_table() {
           a.rw_modes = v.list;
         });
   add_output_options(t, &CapacityArgs::output);
+  add_history_options(t, &CapacityArgs::history);
   t.add(flag_arg("allow-destructive", "allow writing a block device that carries a signature (as for sluice run)"),
         [](CapacityArgs& a, const OptionValue&) { a.request.allow_destructive = true; });
   t.add(flag_arg("no-status", "no live status line"), [](CapacityArgs& a, const OptionValue&) { a.request.status_line = false; });
@@ -97,19 +99,6 @@ std::vector<JobSpec> make_streams(const ParsedCommandLine& parsed, const std::ve
   return streams;
 }
 
-std::vector<std::string> render_reports(const CapacityRequest& request, const CapacityResult& result,
-                                        const OutputChoice& output) {
-  std::vector<std::string> documents;
-  for (RunOptions::OutputFormat format : output.formats) {
-    if (format == RunOptions::OutputFormat::kNormal) {
-      documents.push_back(render_capacity_table(request, result));
-    } else {
-      documents.push_back(render_json_text(result.final_run, format == RunOptions::OutputFormat::kJsonPlus));
-    }
-  }
-  return documents;
-}
-
 }  // namespace
 
 const CommandInfo& capacity_command_info() { return table().info(); }
@@ -141,10 +130,12 @@ int capacity_command(const std::vector<std::string>& args) {
   if (!check_jobs(request.streams, warnings)) return kExitError;
   if (parsed.parse_only) return kExitOk;
 
-  CapacityResult result = find_capacity(request);  // prints the lint block itself
-  for (Problem& p : warnings) result.final_run.warnings.push_back(std::move(p));
-  write_documents(render_reports(request, result, cli.output), cli.output.path);
-  return result.interrupted ? kExitInterrupted : kExitOk;
+  return run_measured({"capacity", args, ""}, cli.history, cli.output, [&](bool json_plus) {
+    CapacityResult result = find_capacity(request);  // prints the lint block itself
+    for (const Problem& p : warnings) result.final_run.warnings.push_back(p);
+    return Measurement{render_capacity_table(request, result), render_json_text(result.final_run, json_plus),
+                       result.interrupted ? kExitInterrupted : kExitOk};
+  });
 }
 
 }  // namespace sluice

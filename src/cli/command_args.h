@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/command_table.h"
+#include "job/history_choice.h"
 #include "cli/output.h"
 #include "method/capacity.h"
 #include "method/interfere.h"
@@ -18,11 +19,13 @@ struct CapacityArgs {
   std::vector<std::string> rw_modes;     // --rw=A,B: one stream per mode; empty = the job's own rw
   std::vector<std::string> job_args;     // for the run parser: the defaults, then the user's job options
   OutputChoice output;
+  HistoryChoice history;
 };
 
 struct QuickArgs {
   QuickOptions options;
   OutputChoice output;
+  HistoryChoice history;
 };
 
 struct PreconditionArgs {
@@ -30,11 +33,13 @@ struct PreconditionArgs {
   bool until_steady = false;
   std::vector<std::string> workload_args;  // job options after --until-steady
   OutputChoice output;
+  HistoryChoice history;
 };
 
 struct InterfereArgs {
   InterfereOptions options;
   OutputChoice output;
+  HistoryChoice history;
 };
 
 struct RestoreArgs {

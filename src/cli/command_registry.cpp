@@ -34,6 +34,7 @@ std::vector<CommandEntry> make_registry() {
   r.push_back(std::move(run));
   r.push_back(entry(compare_command_info(), compare_command));
   r.push_back(entry(report_command_info(), report_command));
+  r.push_back(entry(history_command_info(), history_command));
   r.back().replays_journal = false;
   r.push_back(entry(restore_command_info(), restore_command));
   r.back().replays_journal = false;

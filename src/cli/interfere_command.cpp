@@ -7,6 +7,7 @@
 #include "cli/command_args.h"
 #include "cli/command_options.h"
 #include "cli/commands.h"
+#include "cli/history_options.h"
 #include "cli/output.h"
 #include "common/error.h"
 
@@ -78,6 +79,7 @@ CommandTable<InterfereArgs> make_table() {
   knobs.repeatable = true;
   t.add(std::move(knobs), [](InterfereArgs& a, const OptionValue& v) { a.options.tries.push_back(parse_try(v)); });
   add_output_options(t, &InterfereArgs::output);
+  add_history_options(t, &InterfereArgs::history);
   return t;
 }
 
@@ -117,16 +119,11 @@ int interfere_command(const std::vector<std::string>& args) {
   InterfereOptions& o = cli.options;
   if (o.size % o.fg_bs != 0) throw UserError(fmt::format("--size must be a multiple of --bs ({})", o.fg_bs));
   apply_knob_root(o);
-  const InterfereReport report = run_interfere(o);
-  std::vector<std::string> documents;
-  for (RunOptions::OutputFormat format : cli.output.formats) {
-    documents.push_back(format == RunOptions::OutputFormat::kNormal
-                            ? render_interfere_text(report)
-                            : render_interfere_json_text(report, format == RunOptions::OutputFormat::kJsonPlus));
-  }
-  write_documents(documents, cli.output.path);
-  if (!report.knobs_restored) return kExitError;
-  return report.interrupted ? kExitInterrupted : kExitOk;
+  return run_measured({"interfere", args, ""}, cli.history, cli.output, [&](bool json_plus) {
+    const InterfereReport report = run_interfere(o);
+    const int exit_code = !report.knobs_restored ? kExitError : report.interrupted ? kExitInterrupted : kExitOk;
+    return Measurement{render_interfere_text(report), render_interfere_json_text(report, json_plus), exit_code};
+  });
 }
 
 }  // namespace sluice

@@ -4,6 +4,7 @@
 #include "cli/command_args.h"
 #include "cli/command_options.h"
 #include "cli/commands.h"
+#include "cli/history_options.h"
 #include "cli/output.h"
 #include "common/error.h"
 #include "job/command_line.h"
@@ -59,6 +60,7 @@ CommandTable<PreconditionArgs> make_table() {
   t.add(flag_arg("allow-destructive", "allow writing a block device that carries a signature (see --filename)"),
         [](PreconditionArgs& a, const OptionValue&) { a.request.allow_destructive = true; });
   add_output_options(t, &PreconditionArgs::output);
+  add_history_options(t, &PreconditionArgs::history);
   t.add(flag_arg("no-status", "no live status line"),
         [](PreconditionArgs& a, const OptionValue&) { a.request.status_line = false; });
   return t;
@@ -99,15 +101,11 @@ int precondition_command(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (cli.until_steady) cli.request.workload = workload_jobs(cli.workload_args);
-  const PreconditionResult result = run_precondition(cli.request);
-  std::vector<std::string> documents;
-  for (RunOptions::OutputFormat format : cli.output.formats) {
-    documents.push_back(format == RunOptions::OutputFormat::kNormal
-                            ? render_precondition_table(result)
-                            : render_json_text(result.last_run, format == RunOptions::OutputFormat::kJsonPlus));
-  }
-  write_documents(documents, cli.output.path);
-  return result.last_run.interrupted ? kExitInterrupted : kExitOk;
+  return run_measured({"precondition", args, ""}, cli.history, cli.output, [&](bool json_plus) {
+    const PreconditionResult result = run_precondition(cli.request);
+    return Measurement{render_precondition_table(result), render_json_text(result.last_run, json_plus),
+                       result.last_run.interrupted ? kExitInterrupted : kExitOk};
+  });
 }
 
 }  // namespace sluice

@@ -4,6 +4,7 @@
 #include "cli/command_args.h"
 #include "cli/command_options.h"
 #include "cli/commands.h"
+#include "cli/history_options.h"
 #include "cli/output.h"
 #include "engine/engine_traits.h"
 #include "report/reporters.h"
@@ -49,6 +50,7 @@ CommandTable<QuickArgs> make_table() {
   engine.value_name = "E";
   t.add(std::move(engine), [](QuickArgs& a, const OptionValue& v) { a.options.engine = *engine_by_name(kEngines[v.choice]); });
   add_output_options(t, &QuickArgs::output);
+  add_history_options(t, &QuickArgs::history);
   t.add(flag_arg("keep", "keep the temporary directory and the test file"),
         [](QuickArgs& a, const OptionValue&) { a.options.keep = true; });
   t.add(flag_arg("no-status", "no live status line"), [](QuickArgs& a, const OptionValue&) { a.options.status_line = false; });
@@ -80,18 +82,15 @@ int quick_command(const std::vector<std::string>& args) {
     std::fputs(render_command_help(table().info()).c_str(), stdout);
     return kExitOk;
   }
-  const QuickReport report = run_quick(cli.options, find_capacity);
-  std::vector<std::string> documents;
-  for (RunOptions::OutputFormat format : cli.output.formats) {
-    if (format == RunOptions::OutputFormat::kNormal) {
-      documents.push_back(render_quick_table(report));
-    } else {
-      print_warnings(report.run.warnings);  // the table carries them; JSON keeps them under "sluice.warnings"
-      documents.push_back(render_json_text(report.run, format == RunOptions::OutputFormat::kJsonPlus));
-    }
-  }
-  write_documents(documents, cli.output.path);
-  return report.run.interrupted ? kExitInterrupted : kExitOk;
+  bool json_only = true;
+  for (RunOptions::OutputFormat f : cli.output.formats) json_only = json_only && f != RunOptions::OutputFormat::kNormal;
+  return run_measured({"quick", args, ""}, cli.history, cli.output, [&](bool json_plus) {
+    const QuickReport report = run_quick(cli.options, find_capacity);
+    // The table carries the warnings; JSON keeps them under "sluice.warnings".
+    if (json_only) print_warnings(report.run.warnings);
+    return Measurement{render_quick_table(report), render_json_text(report.run, json_plus),
+                       report.run.interrupted ? kExitInterrupted : kExitOk};
+  });
 }
 
 }  // namespace sluice

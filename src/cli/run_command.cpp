@@ -1,9 +1,12 @@
 // sluice run: fio's command-line form and fio job files.
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/history_options.h"
 #include "cli/output.h"
 #include "common/error.h"
 #include "method/lint.h"
@@ -13,6 +16,7 @@
 #include "job/job_file.h"
 #include "job/option_table.h"
 #include "job/validate.h"
+#include "report/reporters.h"
 
 namespace sluice {
 namespace {
@@ -45,6 +49,12 @@ Run options:
   --cap-runtime=TIME    every job's runtime at most TIME, size-based jobs too; also caps ramp_time,
                         startdelay and steady-state durations (sluice only)
   --status-interval=T   live status refresh on a terminal (default 1s); --no-status or --eta=never hides it
+  --save                store the result in the history database (sluice history lists it)
+  --label=TEXT          name the saved result (implies --save); sluice history and compare accept it
+  --db=PATH             the history database (implies --save); default $SLUICE_DB, else
+                        ~/.local/share/sluice/history.db
+  --repeat=N            run the jobs N times (1 to 1000), keep every repetition and print the spread
+                        (min/median/max, CV) of IOPS, bandwidth, mean and p99 latency
   --cmdhelp=OPTION      explain one job option
   --help                this text, followed by every job option
 
@@ -83,7 +93,34 @@ int show_commands(const ParsedCommandLine& parsed) {
   return kExitOk;
 }
 
-int run_parsed(ParsedCommandLine& parsed) {
+// Reports each failed job on stderr; the exit code of a run.
+int exit_code_of(const RunResult& result) {
+  bool job_failed = false;
+  for (const GroupResult& g : result.groups) {
+    for (const JobResult& j : g.jobs) {
+      if (j.error != 0) {
+        job_failed = true;
+        std::fprintf(stderr, "sluice: job %s: %s\n", j.name.c_str(), j.error_message.c_str());
+      }
+    }
+  }
+  if (job_failed) return kExitError;
+  return result.interrupted ? kExitInterrupted : kExitOk;
+}
+
+// The job files' contents, one after another, for the saved record (empty without job files).
+std::string job_files_text(const std::vector<std::string>& files) {
+  std::string text;
+  for (const std::string& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream content;
+    content << in.rdbuf();
+    text += content.str();
+  }
+  return text;
+}
+
+int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) {
   if (parsed.showcmd) return show_commands(parsed);
   const std::vector<JobSpec> jobs = all_jobs(parsed);
   if (jobs.empty()) throw UserError("no job given; try: sluice run --name=a --filename=FILE --size=1g --rw=randread");
@@ -99,21 +136,12 @@ int run_parsed(ParsedCommandLine& parsed) {
   if (parsed.run.status_interval) runner.status_interval = *parsed.run.status_interval;
   runner.series_interval = parsed.run.series_interval;
   install_lint(runner);
-  RunResult result = run_jobs(jobs, runner);
-  for (Problem& p : warnings) result.warnings.push_back(std::move(p));
-  write_outputs(result, parsed.run);
-
-  bool job_failed = false;
-  for (const GroupResult& g : result.groups) {
-    for (const JobResult& j : g.jobs) {
-      if (j.error != 0) {
-        job_failed = true;
-        std::fprintf(stderr, "sluice: job %s: %s\n", j.name.c_str(), j.error_message.c_str());
-      }
-    }
-  }
-  if (job_failed) return kExitError;
-  return result.interrupted ? kExitInterrupted : kExitOk;
+  const OutputChoice output{parsed.run.output_formats, parsed.run.output_path};
+  return run_measured({"run", args, job_files_text(parsed.job_files)}, parsed.history, output, [&](bool json_plus) {
+    RunResult result = run_jobs(jobs, runner);
+    for (const Problem& p : warnings) result.warnings.push_back(p);
+    return Measurement{render_normal(result), render_json_text(result, json_plus), exit_code_of(result)};
+  });
 }
 
 }  // namespace
@@ -131,7 +159,7 @@ int run_command(const std::vector<std::string>& args) {
     return kExitOk;
   }
   try {
-    return run_parsed(parsed);
+    return run_parsed(parsed, args);
   } catch (const JobFileError& e) {
     for (const std::string& message : e.messages()) std::fprintf(stderr, "sluice: %s\n", message.c_str());
     return kExitError;

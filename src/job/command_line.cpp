@@ -3,6 +3,7 @@
 #include "job/command_line.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "job/option_builders.h"
 #include "job/option_table.h"
@@ -34,14 +35,16 @@ const std::vector<std::string>& run_level_names() {
                                                   "parse-only",      "help",      "cmdhelp",
                                                   "status-interval", "no-status", "eta",
                                                   "showcmd",         "override",  "cap-size",
-                                                  "cap-runtime"};
+                                                  "cap-runtime",     "save",      "label",
+                                                  "db",              "repeat"};
   return kNames;
 }
 
 // Run-level options that take a value and may take it from the next argument.
 bool takes_value(std::string_view name) {
   return name == "output-format" || name == "output" || name == "cmdhelp" || name == "status-interval" || name == "eta" ||
-         name == "override" || name == "cap-size" || name == "cap-runtime";
+         name == "override" || name == "cap-size" || name == "cap-runtime" || name == "label" || name == "db" ||
+         name == "repeat";
 }
 
 [[noreturn]] void cli_error(const Argument& arg, std::string_view what) {
@@ -82,6 +85,17 @@ void apply_run_option(const Argument& arg, ParsedCommandLine& out) {
     const auto interval = parse_duration(arg.value, std::chrono::seconds(1));
     if (!interval || interval->count() <= 0) cli_error(arg, "not a positive duration; e.g. 1, 500ms, 10s");
     run.status_interval = *interval;
+  } else if (arg.name == "label" || arg.name == "db") {
+    if (arg.value.empty()) cli_error(arg, "value missing; use --" + arg.name + (arg.name == "db" ? "=PATH" : "=TEXT"));
+    (arg.name == "db" ? out.history.db : out.history.label) = arg.value;
+    out.history.save = true;
+  } else if (arg.name == "repeat") {
+    std::uint64_t n = 0;
+    const auto [ptr, ec] = std::from_chars(arg.value.data(), arg.value.data() + arg.value.size(), n);
+    if (ec != std::errc() || ptr != arg.value.data() + arg.value.size() || n < 1 || n > kMaxRepeat) {
+      cli_error(arg, "not a count from 1 to " + std::to_string(kMaxRepeat));
+    }
+    out.history.repeat = static_cast<std::uint32_t>(n);
   } else if (parse_run_override(arg.name, arg.value, out.overrides)) {
     // --override / --cap-size / --cap-runtime: stored, applied after the job files
   } else if (arg.name == "eta") {
@@ -98,6 +112,7 @@ void apply_run_option(const Argument& arg, ParsedCommandLine& out) {
     if (arg.name == "showcmd") out.showcmd = true;
     if (arg.name == "help") out.show_help = true;
     if (arg.name == "no-status") run.status_line = false;
+    if (arg.name == "save") out.history.save = true;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "job/history_choice.h"
 #include "job/job_spec.h"
 #include "job/run_overrides.h"
 
@@ -23,6 +24,7 @@ struct ParsedCommandLine {
   bool parse_only = false;              // --parse-only
   bool showcmd = false;                 // --showcmd: print the job files' jobs as command lines
   RunOverrides overrides;               // --override, --cap-size, --cap-runtime (applied after the files)
+  HistoryChoice history;                // --save, --label, --db, --repeat
 };
 
 // Parses the arguments after "run". Throws UserError with the option name and value on bad input.

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "cli/command_args.h"
+#include "cli/history_options.h"
 #include "common/error.h"
+#include "job/command_line.h"
 
 namespace sluice {
 namespace {
@@ -105,6 +107,36 @@ TEST(CommandArgs, InterfereTryIsRepeatableAndChecked) {
   EXPECT_EQ(a.options.tries[0].size(), 2u);
   EXPECT_EQ(a.options.threads, (std::vector<std::uint32_t>{2, 4}));
   EXPECT_THAT(error_of(parse_interfere_args, {"--try", "nonsense"}), HasSubstr("KNOB=VALUE"));
+}
+
+// --save, --label, --db and --repeat mean the same in every measuring command and in sluice run.
+TEST(CommandArgs, HistoryOptionsAreTheSameInEveryMeasuringCommand) {
+  bool help = false;
+  const std::vector<std::string> args = {"--label=before", "--repeat=3", "--db=/tmp/h.db"};
+  const std::vector<HistoryChoice> choices = {
+      parse_quick_args(args, help).history, parse_capacity_args(args, help).history,
+      parse_interfere_args(args, help).history, parse_precondition_args(args, help).history,
+      parse_run_command_line({"--label=before", "--repeat", "3", "--db=/tmp/h.db", "--name=a"}).history};
+  for (const HistoryChoice& h : choices) {
+    EXPECT_TRUE(h.save);  // a label or a database implies --save
+    EXPECT_EQ(h.label, "before");
+    EXPECT_EQ(h.db, "/tmp/h.db");
+    EXPECT_EQ(h.repeat, 3u);
+  }
+  EXPECT_TRUE(parse_run_command_line({"--save", "--name=a"}).history.save);
+  EXPECT_FALSE(parse_run_command_line({"--name=a"}).history.save);
+  EXPECT_THAT(error_of(parse_quick_args, {"--repeat=0"}), HasSubstr("--repeat=0"));
+  EXPECT_THROW(parse_run_command_line({"--repeat=1001", "--name=a"}), UserError);
+  EXPECT_THROW(parse_run_command_line({"--label=", "--name=a"}), UserError);
+}
+
+// The comparability key leaves out what only changes where and how the result is shown or kept.
+TEST(CommandArgs, JobTextOmitsHistoryOutputAndStatusOptions) {
+  EXPECT_EQ(job_text_of({"--name=a", "--save", "--label", "x", "--repeat=3", "--output-format=json", "--no-status",
+                         "--bs=4k", "it's"},
+                        ""),
+            "--name=a --bs=4k 'it'\\''s'");
+  EXPECT_EQ(job_text_of({"job.fio"}, "[a]\nrw=read\n"), "job.fio\n[a]\nrw=read\n");
 }
 
 TEST(CommandArgs, KnobRootIsNotAUserOption) {
