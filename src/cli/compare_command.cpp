@@ -8,6 +8,7 @@
 
 #include "cli/command_options.h"
 #include "cli/commands.h"
+#include "cli/history_lookup.h"
 #include "cli/output.h"
 #include "common/error.h"
 #include "compare/compare.h"
@@ -37,6 +38,7 @@ struct CompareArgs {
   std::vector<std::string> fail_on;
   bool json = false;
   std::string output;
+  std::string db;
 };
 
 // A number in (0, max] for --alpha and --noise; "2%" and "2" are the same for --noise.
@@ -72,18 +74,15 @@ CommandTable<CompareArgs> make_table() {
         [](CompareArgs& a, const OptionValue& v) { a.json = v.choice == 1; });
   t.add(text_arg("output", "FILE", "", "write the report to FILE instead of stdout"),
         [](CompareArgs& a, const OptionValue& v) { a.output = v.text; });
+  t.add(text_arg("db", "PATH", "", "the history database ids and labels are looked up in; default $SLUICE_DB, else "
+                                   "~/.local/share/sluice/history.db"),
+        [](CompareArgs& a, const OptionValue& v) { a.db = v.text; });
   return t;
 }
 
 const CommandTable<CompareArgs>& table() {
   static const CommandTable<CompareArgs> kTable = make_table();
   return kTable;
-}
-
-// Until the history store is linked in, an input that is not a file cannot be looked up.
-ResultSet no_history(std::string_view ref) {
-  throw UserError(fmt::format("{}: no such file; looking up history ids and labels needs the history database, and "
-                              "there is no history database support in this build yet", ref));
 }
 
 }  // namespace
@@ -99,8 +98,9 @@ int compare_command(const std::vector<std::string>& args) {
   CompareArgs cli;
   table().apply(parsed, cli, nullptr);
   cli.options.fail_on = parse_fail_on(cli.fail_on);
+  const HistoryLookup lookup = history_lookup(cli.db);
   std::vector<ResultSet> sets;
-  for (const std::string& input : parsed.positionals) sets.push_back(load_result_set(input, no_history));
+  for (const std::string& input : parsed.positionals) sets.push_back(load_result_set(input, lookup));
   const CompareReport report = compare_sets(sets, cli.options);
   write_documents({cli.json ? compare_json(report).dump(2) + "\n" : render_compare_text(report)}, cli.output);
   return report.failed() ? kExitError : kExitOk;

@@ -4,6 +4,7 @@
 
 #include "cli/command_options.h"
 #include "cli/commands.h"
+#include "cli/history_options.h"
 #include "cli/output.h"
 #include "common/clock.h"
 #include "common/error.h"
@@ -35,6 +36,7 @@ copy and the archive (about 3 x --size).
 struct FiletreeArgs {
   FiletreeOptions options;
   OutputChoice output;
+  HistoryChoice history;
   bool file_size_given = false;
 };
 
@@ -71,6 +73,7 @@ CommandTable<FiletreeArgs> make_table() {
   t.add(count_arg("seed", 0, ~0ull, "24301", "seed of the file sizes drawn from --file-size and of the data"),
         [](FiletreeArgs& a, const OptionValue& v) { a.options.seed = v.number; });
   add_output_options(t, &FiletreeArgs::output);
+  add_history_options(t, &FiletreeArgs::history);
   return t;
 }
 
@@ -109,18 +112,11 @@ int filetree_command(const std::vector<std::string>& args) {
   }
   install_stop_signal_handlers();
   init_clock();
-  const FiletreeResult result = run_filetree(cli.options);
-  const nlohmann::json document = filetree_json(result);
-  std::vector<std::string> documents;
-  for (RunOptions::OutputFormat format : cli.output.formats) {
-    if (format == RunOptions::OutputFormat::kNormal) {
-      documents.push_back(render_filetree_text(result));
-    } else {
-      documents.push_back(document.dump(2) + "\n");
-    }
-  }
-  write_documents(documents, cli.output.path);
-  return result.interrupted ? kExitInterrupted : kExitOk;
+  return run_measured({"filetree", args, ""}, cli.history, cli.output, [&](bool) {
+    const FiletreeResult result = run_filetree(cli.options);
+    return Measurement{render_filetree_text(result), filetree_json(result).dump(2) + "\n",
+                       result.interrupted ? kExitInterrupted : kExitOk};
+  });
 }
 
 }  // namespace sluice

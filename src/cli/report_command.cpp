@@ -8,6 +8,9 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "common/error.h"
+#include "cli/history_lookup.h"
+#include "compare/compare.h"
+#include "html/compare_tables.h"
 #include "html/html_report.h"
 #include "html/report_input.h"
 #include "job/option_builders.h"
@@ -36,6 +39,7 @@ struct ReportArgs {
   std::string chart;
   std::string output;
   std::vector<std::string> hist_logs;
+  std::string db;
 };
 
 CommandTable<ReportArgs> make_table() {
@@ -63,7 +67,19 @@ CommandTable<ReportArgs> make_table() {
   t.add(std::move(hist), [](ReportArgs& a, const OptionValue& v) {
     a.hist_logs.insert(a.hist_logs.end(), v.list.begin(), v.list.end());
   });
+  t.add(text_arg("db", "PATH", "", "the history database ids and labels are looked up in; default $SLUICE_DB, else "
+                                   "~/.local/share/sluice/history.db"),
+        [](ReportArgs& a, const OptionValue& v) { a.db = v.text; });
   return t;
+}
+
+// With several inputs, sluice compare's verdicts of each against the first (its defaults; differing job
+// options are compared and listed, as a report of two configurations is what the user asked for).
+std::string verdict_tables(const std::vector<ResultSet>& sets) {
+  if (sets.size() < 2) return {};
+  CompareOptions options;
+  options.force = true;
+  return html::compare_tables(compare_sets(sets, options));
 }
 
 const CommandTable<ReportArgs>& table() {
@@ -125,14 +141,17 @@ int report_command(const std::vector<std::string>& args) {
   if (!cli.chart.empty() && cli.format == "html") {
     throw UserError(fmt::format("--chart={}: only with --format=svg or --format=csv (html draws every chart)", cli.chart));
   }
+  const HistoryLookup lookup = history_lookup(cli.db);
+  std::vector<ResultSet> sets;
+  for (const std::string& ref : cli.inputs) sets.push_back(load_result_set(ref, lookup));
   std::vector<html::ReportInput> inputs;
-  for (const std::string& path : cli.inputs) inputs.push_back(html::load_report_file(path));
+  for (const ResultSet& set : sets) inputs.push_back({set.name, set.repetitions});
   std::vector<html::Heatmap> heatmaps;
   for (const std::string& path : cli.hist_logs) {
     for (html::Heatmap& m : html::load_heatmaps(path)) heatmaps.push_back(std::move(m));
   }
   const std::string document =
-      cli.format == "html" ? html::render_html_report(inputs, heatmaps) : export_chart(inputs, heatmaps, cli);
+      cli.format == "html" ? html::render_html_report(inputs, heatmaps, verdict_tables(sets)) : export_chart(inputs, heatmaps, cli);
   write_documents({document}, cli.output);
   return kExitOk;
 }

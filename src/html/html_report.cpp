@@ -15,7 +15,7 @@ table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}th,td{border:1px
 th{background:#f0f0f0}td:first-child,td:nth-child(2){text-align:left}
 table.environment td{text-align:left}pre{background:#f6f6f6;padding:8px;font-size:12px;overflow-x:auto}
 figure{margin:12px 0 20px}figcaption{font-size:12px;color:#555}svg.chart{max-width:100%;height:auto}
-.meta{color:#555;font-size:13px}
+.meta{color:#555;font-size:13px}tr.better td{background:#d8f0d8}tr.worse td{background:#f6d6d6}
 @media print{h2{page-break-before:auto}figure{page-break-inside:avoid}})";
 
 std::string id_prefix(std::size_t index, std::size_t count) {
@@ -68,7 +68,8 @@ std::vector<ChartSpec> report_charts(const std::vector<ReportInput>& inputs) {
   return out;
 }
 
-std::string render_html_report(const std::vector<ReportInput>& inputs, const std::vector<Heatmap>& heatmaps) {
+std::string render_html_report(const std::vector<ReportInput>& inputs, const std::vector<Heatmap>& heatmaps,
+                               const std::string& verdicts) {
   std::string names;
   for (const ReportInput& input : inputs) names += (names.empty() ? "" : ", ") + input.name;
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -76,8 +77,8 @@ std::string render_html_report(const std::vector<ReportInput>& inputs, const std
   out += "<title>sluice report: " + escape(names) + "</title>\n<style>\n" + kStyle + "\n</style>\n</head>\n<body>\n";
   out += "<h1>sluice report: " + escape(names) + "</h1>\n";
   const std::vector<ChartSpec> overlays = overlay_charts(inputs);
-  if (!overlays.empty()) {
-    out += "<section id=\"compare\">\n<h2>Inputs compared</h2>\n";
+  if (!overlays.empty() || !verdicts.empty()) {
+    out += "<section id=\"compare\">\n<h2>Inputs compared</h2>\n" + verdicts;
     for (const ChartSpec& c : overlays) out += figure(c);
     out += "</section>\n";
   }

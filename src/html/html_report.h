@@ -14,7 +14,9 @@ namespace sluice::html {
 // charts are prefixed "r1-", "r2-", ...; the overlays come first).
 std::vector<ChartSpec> report_charts(const std::vector<ReportInput>& inputs);
 
-// The whole HTML page; `heatmaps` (from --hist-log files) get their own section after the inputs.
-std::string render_html_report(const std::vector<ReportInput>& inputs, const std::vector<Heatmap>& heatmaps = {});
+// The whole HTML page; `heatmaps` (from --hist-log files) get their own section after the inputs;
+// `verdicts` (compare_tables.h, empty for one input) goes into the "Inputs compared" section.
+std::string render_html_report(const std::vector<ReportInput>& inputs, const std::vector<Heatmap>& heatmaps = {},
+                               const std::string& verdicts = {});
 
 }  // namespace sluice::html

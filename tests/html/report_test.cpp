@@ -176,29 +176,5 @@ TEST(HtmlReport, SeveralInputsGetOverlaysAndPrefixes) {
   EXPECT_NE(spread_table(b).find("<td>2</td>"), std::string::npos);
 }
 
-TEST(ReportInput, BadFilesGetOneClearLine) {
-  testing::TempDir dir;
-  const auto write = [&](const std::string& name, const std::string& text) {
-    std::ofstream(dir.file(name)) << text;
-    return dir.file(name);
-  };
-  const auto message = [](const std::string& path) {
-    try {
-      load_report_file(path);
-    } catch (const UserError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_NE(message(dir.file("missing.json")).find("missing.json: cannot read"), std::string::npos);
-  EXPECT_NE(message(write("cut.json", "{\"jobs\": [")).find("cut.json: corrupt JSON"), std::string::npos);
-  EXPECT_NE(message(write("foreign.json", "{\"name\": 1}")).find("foreign.json: JSON but not a sluice or fio result"),
-            std::string::npos);
-  EXPECT_NE(message(write("text.txt", "hello\n")).find("not a JSON result"), std::string::npos);
-  const ReportInput ok = load_report_file(write("fio.json", "note: both iodepth >= 1 and synchronous I/O\n{\"jobs\": []}\n"));
-  EXPECT_EQ(ok.name, "fio.json");
-  EXPECT_EQ(result_kind(ok.repetitions.front()), "fio");
-}
-
 }  // namespace
 }  // namespace sluice::html
