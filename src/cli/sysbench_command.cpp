@@ -248,16 +248,9 @@ int sysbench_command(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (a.command == "prepare") {
-    std::fputs(banner().c_str(), stdout);
-    std::fputs(fmt::format("{} files, {}Kb each, {}Mb total\nCreating files for the test...\n", a.options.file_num,
-                           a.options.file_size() / 1024, a.options.file_size() * a.options.file_num / 1024 / 1024)
-                   .c_str(),
-               stdout);
+    std::fputs((banner() + render_sysbench_prepare_intro(a.options)).c_str(), stdout);
     std::fflush(stdout);
-    const SysbenchPrepareResult r = sysbench_prepare(a.options);
-    std::string text = render_sysbench_prepare(a.options, r);
-    text = text.substr(text.find("Extra file open flags"));  // the first two lines are printed before the work
-    write_documents({text}, "");
+    write_documents({render_sysbench_prepare(a.options, sysbench_prepare(a.options))}, "");
     return kExitOk;
   }
   if (a.command == "cleanup") {

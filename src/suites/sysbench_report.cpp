@@ -48,11 +48,13 @@ double sysbench_percentile_ms(const LatencyHistogram& h, unsigned percentile) {
   return std::exp(static_cast<double>(i) / mult + deduct);
 }
 
+std::string render_sysbench_prepare_intro(const SysbenchOptions& o) {
+  return fmt::format("{} files, {}Kb each, {}Mb total\nCreating files for the test...\n", o.file_num,
+                     o.file_size() / 1024, o.file_size() * o.file_num / 1024 / 1024);
+}
+
 std::string render_sysbench_prepare(const SysbenchOptions& o, const SysbenchPrepareResult& r) {
-  std::string s = fmt::format("{} files, {}Kb each, {}Mb total\n", o.file_num, o.file_size() / 1024,
-                              o.file_size() * o.file_num / 1024 / 1024);
-  s += "Creating files for the test...\n";
-  s += fmt::format("Extra file open flags: {}\n", sysbench_extra_flags_text(o));
+  std::string s = fmt::format("Extra file open flags: {}\n", sysbench_extra_flags_text(o));
   for (const std::string& line : r.lines) s += line + "\n";
   s += fmt::format("{} bytes written in {:.2f} seconds ({:.2f} MiB/sec).\n", r.bytes_written, r.seconds,
                    r.seconds > 0 ? static_cast<double>(r.bytes_written) / kMiB / r.seconds : 0.0);

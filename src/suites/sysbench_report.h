@@ -21,7 +21,10 @@ namespace sluice {
 // far narrower than sysbench's ~2.2%). 0 when empty or p = 0.
 double sysbench_percentile_ms(const LatencyHistogram& histogram, unsigned percentile);
 
-// The `prepare` report (after sysbench's banner): "4 files, 16384Kb each, 64Mb total" ... "N bytes written".
+// The `prepare` report (after sysbench's banner), in two parts as sysbench prints them: before the work
+// ("4 files, 16384Kb each, 64Mb total", "Creating files for the test...") and after it (flags, one line per
+// file, "N bytes written in S seconds (X MiB/sec).").
+std::string render_sysbench_prepare_intro(const SysbenchOptions& o);
 std::string render_sysbench_prepare(const SysbenchOptions& o, const SysbenchPrepareResult& r);
 
 // The lines before the run: options, file mode, "Threads started!". `seed` is the seed given, 0 = from time.
