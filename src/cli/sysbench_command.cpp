@@ -156,8 +156,9 @@ SysbenchArgs parse(const std::vector<std::string>& args, bool& help) {
     throw UserError(fmt::format("sysbench {}: sluice runs sysbench's fileio test only; did you mean fileio?", out.test));
   }
   if (std::find(kCommands.begin(), kCommands.end(), out.command) == kCommands.end()) {
+    const std::string nearest = detail::nearest_of(out.command, kCommands);
     throw UserError(fmt::format("sysbench fileio {}: unknown command; the commands are prepare, run and cleanup{}",
-                                out.command, "; did you mean " + detail::nearest_of(out.command, kCommands) + "?"));
+                                out.command, nearest.empty() ? "" : "; did you mean " + nearest + "?"));
   }
   normalise_sysbench_options(out.options);
   check_options(out);
