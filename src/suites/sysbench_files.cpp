@@ -67,7 +67,7 @@ SysbenchPrepareResult sysbench_prepare(const SysbenchOptions& o) {
   for (std::uint64_t i = 0; i < o.file_num; ++i) {
     const std::string path = sysbench_file_path(o, i);
     const std::string name = fmt::format("test_file.{}", i);
-    const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | sysbench_extra_open_flags(o), 0644);
+    const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | sysbench_extra_open_flags(o), 0600);
     if (fd < 0) throw UserError(fmt::format("sysbench fileio prepare: cannot create '{}': {}", path, errno_text(errno)));
     struct stat st{};
     ::fstat(fd, &st);
@@ -131,7 +131,7 @@ std::vector<int> sysbench_open_files(const SysbenchOptions& o) {
   for (std::uint64_t i = 0; i < o.file_num; ++i) {
     const std::string path = sysbench_file_path(o, i);
     if (recreate) ::unlink(path.c_str());
-    const int fd = ::open(path.c_str(), O_RDWR | (recreate ? O_CREAT : 0) | sysbench_extra_open_flags(o), 0644);
+    const int fd = ::open(path.c_str(), O_RDWR | (recreate ? O_CREAT : 0) | sysbench_extra_open_flags(o), 0600);
     if (fd < 0) {
       const int e = errno;
       sysbench_close_files(fds);

@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -84,6 +85,19 @@ TEST(ItSysbench, BadInputNamesSysbenchsOptionAndTheNearest) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("--file-test-mode"));
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(ItSysbench, InterruptedRunReportsWhatItMeasuredAndKeepsTheFiles) {
+  TempDir dir;
+  ASSERT_EQ(run_binary(sysbench(dir, {"prepare"})).exit_code, 0);
+  RunOptions o;
+  o.signal_after = std::chrono::milliseconds(800);
+  const RunOutput run = run_binary(sysbench(dir, {"--file-test-mode=rndrd", "--time=30", "run"}), o);
+  EXPECT_EQ(run.exit_code, 130) << describe(run);
+  EXPECT_LT(run.elapsed.count(), 10000);
+  EXPECT_THAT(run.out, HasSubstr("total number of events:"));
+  EXPECT_THAT(run.out, HasSubstr("interrupted"));
+  EXPECT_EQ(std::filesystem::file_size(dir.file("test_file.3")), 2u << 20);
 }
 
 }  // namespace
