@@ -40,7 +40,8 @@ sluice's exact percentiles, the engine and the environment. --output-format=json
 
 const std::vector<std::string> kModes = {"seqwr", "seqrewr", "seqrd", "rndrd", "rndwr", "rndrw"};
 const std::vector<std::string> kIoModes = {"sync", "async", "mmap"};
-const std::vector<std::string> kOnOff = {"on", "off"};
+// sysbench's boolean spellings; even indexes are true.
+const std::vector<std::string> kOnOff = {"on", "off", "yes", "no", "true", "false"};
 const std::vector<std::string> kCommands = {"prepare", "run", "cleanup"};
 
 struct SysbenchArgs {
@@ -88,9 +89,9 @@ CommandTable<SysbenchArgs> make_table() {
   t.add(count_arg("file-fsync-freq", 0, ~0ull, "100", "every N requests, one fsync per file (0: none)"),
         [](A& a, const V& v) { a.options.fsync_freq = v.number; });
   t.add(choice_arg("file-fsync-all", kOnOff, "off", "fsync after every write (turns off the periodic and end fsyncs)"),
-        [](A& a, const V& v) { a.options.fsync_all = v.choice == 0; });
+        [](A& a, const V& v) { a.options.fsync_all = v.choice % 2 == 0; });
   t.add(choice_arg("file-fsync-end", kOnOff, "on", "each thread fsyncs every file at the end (writing modes)"),
-        [](A& a, const V& v) { a.options.fsync_end = v.choice == 0; });
+        [](A& a, const V& v) { a.options.fsync_end = v.choice % 2 == 0; });
   t.add(choice_arg("file-fsync-mode", {"fsync", "fdatasync"}, "fsync", "the sync call (msync in mmap mode)"),
         [](A& a, const V& v) { a.options.fsync_mode = static_cast<SysbenchFsyncMode>(v.choice); });
   t.add(count_arg("file-merged-requests", 0, 1u << 20, "0", "sequential modes: requests of block size x N"),
@@ -100,11 +101,17 @@ CommandTable<SysbenchArgs> make_table() {
     if (!r || *r <= 0) throw UserError(v.where + ": not a positive number; e.g. --file-rw-ratio=1.5");
     a.options.rw_ratio = *r;
   });
-  t.add(count_arg("threads", 1, 4096, "1", "worker threads, sharing one request generator"),
+  OptionInfo threads = count_arg("threads", 1, 4096, "1", "worker threads, sharing one request generator");
+  threads.aliases = {"num-threads"};  // sysbench 0.x names, still accepted by 1.0
+  t.add(std::move(threads),
         [](A& a, const V& v) { a.options.threads = static_cast<std::uint32_t>(v.number); });
-  t.add(count_arg("time", 0, ~0ull, "10", "run time in seconds, as sysbench (a bare number); 0: no limit"),
+  OptionInfo time = count_arg("time", 0, ~0ull, "10", "run time in seconds, as sysbench (a bare number); 0: no limit");
+  time.aliases = {"max-time"};
+  t.add(std::move(time),
         [](A& a, const V& v) { a.options.time_s = v.number; });
-  t.add(count_arg("events", 0, ~0ull, "0", "stop after N events, fsync events included; 0: no limit"),
+  OptionInfo events = count_arg("events", 0, ~0ull, "0", "stop after N events, fsync events included; 0: no limit");
+  events.aliases = {"max-requests"};
+  t.add(std::move(events),
         [](A& a, const V& v) { a.options.events = v.number; });
   t.add(count_arg("report-interval", 0, 86400, "0", "print an intermediate line every N seconds; 0: none"),
         [](A& a, const V& v) { a.options.report_interval_s = v.number; });

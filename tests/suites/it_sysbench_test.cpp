@@ -64,6 +64,22 @@ TEST(ItSysbench, JsonHasTheSameNumbersInASysbenchBlock) {
   EXPECT_TRUE(doc->contains("fio version"));
 }
 
+TEST(ItSysbench, AcceptsSysbenchsOlderNamesAndBooleanSpellings) {
+  TempDir dir;
+  ASSERT_EQ(run_binary(sysbench(dir, {"prepare"})).exit_code, 0);
+  const RunOutput run = run_binary(sysbench(dir, {"--file-test-mode=rndwr", "--max-time=0", "--max-requests=50",
+                                                  "--num-threads=2", "--file-fsync-all=yes", "--output-format=json",
+                                                  "run"}));
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  const auto doc = parse_document(run.out);
+  ASSERT_TRUE(doc);
+  const nlohmann::json& s = (*doc)["sluice"]["sysbench"];
+  EXPECT_EQ(s["options"]["threads"], 2);
+  EXPECT_EQ(s["options"]["file-fsync-all"], true);
+  EXPECT_EQ(s["counts"]["writes"], 50);
+  EXPECT_EQ(s["counts"]["fsyncs"], 50);
+}
+
 TEST(ItSysbench, RunBeforePrepareNamesTheFileAndSize) {
   TempDir dir;
   const RunOutput run = run_binary(sysbench(dir, {"--file-test-mode=rndrd", "run"}));
