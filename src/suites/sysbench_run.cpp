@@ -59,6 +59,10 @@ struct Shared {
     }
     stop.store(true);
   }
+  bool failed() {
+    std::lock_guard lock(error_mutex);
+    return !error.empty();
+  }
 };
 
 class Worker {
@@ -96,7 +100,7 @@ class Worker {
     try {
       loop(deadline);
       drain();
-      if (shared_.options.fsync_end && sysbench_mode_writes(*shared_.options.mode) && shared_.error.empty()) {
+      if (shared_.options.fsync_end && sysbench_mode_writes(*shared_.options.mode) && !shared_.failed()) {
         end_fsyncs();
       }
     } catch (const std::exception& e) {
@@ -301,7 +305,7 @@ SysbenchRunResult run_sysbench(const SysbenchOptions& options, const std::vector
   }
   for (std::thread& t : threads) t.join();
   const std::uint64_t end_ns = monotonic_ns();
-  if (!shared.error.empty()) throw IoError(shared.error, shared.error_number);
+  if (shared.failed()) throw IoError(shared.error, shared.error_number);
 
   result.seed = seed;
   result.engine = engine;
