@@ -32,8 +32,8 @@ and statistics. As with sysbench, the files test_file.0 .. test_file.<N-1> live 
 Counted as sysbench counts: an event is one read, write or periodic fsync (every --file-fsync-freq requests
 one fsync per file, all threads together); the fsyncs each thread does at the end (--file-fsync-end) count
 in fsyncs/s and in the total time, not as events; with --file-fsync-all the fsync is inside its write's
-event. Sequential modes share one cursor over the files; rndrw steers its mix by the completed reads and
-writes. The report is sysbench 1.0.20's layout, its percentile from its own log-bucket grid, followed by
+event. Sequential modes share one cursor over the files; rndrw steers its mix by each thread's completed reads
+and writes. The report is sysbench 1.0.20's layout, its percentile from its own log-bucket grid, followed by
 sluice's exact percentiles, the engine and the environment. --output-format=json puts the same numbers in
 "sluice"."sysbench".
 )";

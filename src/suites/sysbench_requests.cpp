@@ -5,21 +5,22 @@
 namespace sluice {
 
 SysbenchRequests::SysbenchRequests(const SysbenchOptions& options, std::uint64_t seed)
-    : options_(options), file_size_(options.file_size()), rng_(seed) {}
+    : options_(options), file_size_(options.file_size()), rng_(seed), per_thread_(options.threads > 0 ? options.threads : 1) {}
 
-SysbenchOp SysbenchRequests::data_op() const noexcept {
+SysbenchOp SysbenchRequests::data_op(std::uint32_t thread) const noexcept {
   switch (*options_.mode) {
     case SysbenchMode::kSeqrd:
     case SysbenchMode::kRndrd: return SysbenchOp::kRead;
     case SysbenchMode::kRndrw: {
-      const double ratio = static_cast<double>(totals_.reads + 1) / static_cast<double>(totals_.writes + 1);
+      const SysbenchCounts& done = per_thread_[thread];
+      const double ratio = static_cast<double>(done.reads + 1) / static_cast<double>(done.writes + 1);
       return ratio < options_.rw_ratio ? SysbenchOp::kRead : SysbenchOp::kWrite;
     }
     default: return SysbenchOp::kWrite;
   }
 }
 
-SysbenchRequest SysbenchRequests::next() {
+SysbenchRequest SysbenchRequests::next(std::uint32_t thread) {
   std::lock_guard lock(mutex_);
   if (options_.events != 0 && handed_out_ >= options_.events) return {};
   ++handed_out_;
@@ -31,7 +32,7 @@ SysbenchRequest SysbenchRequests::next() {
     }
     return r;
   }
-  const SysbenchOp op = data_op();
+  const SysbenchOp op = data_op(thread);
   ++data_requests_;
   if (op == SysbenchOp::kWrite) dirty_ = true;
   return sysbench_mode_sequential(*options_.mode) ? next_sequential(op) : next_random(op);
@@ -58,9 +59,9 @@ SysbenchRequest SysbenchRequests::next_random(SysbenchOp op) {
 }
 
 void SysbenchRequests::complete(SysbenchOp op, std::uint64_t bytes, std::uint64_t latency_ns,
-                                std::uint32_t inner_fsyncs) {
+                                std::uint32_t inner_fsyncs, std::uint32_t thread) {
   std::lock_guard lock(mutex_);
-  for (SysbenchCounts* c : {&totals_, &interval_}) {
+  for (SysbenchCounts* c : {&totals_, &interval_, &per_thread_[thread]}) {
     if (op == SysbenchOp::kRead) {
       ++c->reads;
       c->bytes_read += bytes;

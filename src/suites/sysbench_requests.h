@@ -4,14 +4,15 @@
 //   - sequential modes: one cursor for all threads, requests of block x merged bytes cut at the end of a
 //     file, moving to the next file and wrapping from the last file to file 0;
 //   - random modes: offset = floor(U[0,1) x total) rounded down to a block, one block (cut at the file end);
-//   - rndrw: a read while (reads done + 1) / (writes done + 1) < rw ratio, else a write (steered by the
-//     completed counts, not drawn);
+//   - rndrw: a read while (reads done + 1) / (writes done + 1) < rw ratio, else a write, with the reads and
+//     writes the asking thread completed (sysbench 1.0's per-thread counters): a steered mix, not a draw;
 //   - periodic fsync: when some write was handed out and the count of data requests handed out is a
 //     multiple of --file-fsync-freq, one fsync request per file (test_file.0, .1, ...) comes first;
 //   - --events counts every request handed out, fsyncs included.
 // Completions feed the totals, the per-interval counts and the latency histograms.
 #include <cstdint>
 #include <mutex>
+#include <vector>
 
 #include "common/rng.h"
 #include "stats/latency_histogram.h"
@@ -43,11 +44,13 @@ class SysbenchRequests {
   // `options` must be normalised (normalise_sysbench_options) and have a mode.
   SysbenchRequests(const SysbenchOptions& options, std::uint64_t seed);
 
-  // The next request, or kStop when --events requests were handed out. Thread-safe.
-  SysbenchRequest next();
-  // Records a completed event: its operation, bytes moved, latency in ns, and the fsyncs done inside it
-  // (1 with --file-fsync-all after a write). Thread-safe.
-  void complete(SysbenchOp op, std::uint64_t bytes, std::uint64_t latency_ns, std::uint32_t inner_fsyncs);
+  // The next request for thread `thread` (< options.threads), or kStop when --events requests were handed
+  // out. Thread-safe.
+  SysbenchRequest next(std::uint32_t thread = 0);
+  // Records an event `thread` completed: its operation, bytes moved, latency in ns, and the fsyncs done
+  // inside it (1 with --file-fsync-all after a write). Thread-safe.
+  void complete(SysbenchOp op, std::uint64_t bytes, std::uint64_t latency_ns, std::uint32_t inner_fsyncs,
+                std::uint32_t thread = 0);
   // Records end-of-test fsyncs: counted as fsyncs, not as events. Thread-safe.
   void count_end_fsyncs(std::uint64_t n);
 
@@ -60,7 +63,7 @@ class SysbenchRequests {
  private:
   SysbenchRequest next_sequential(SysbenchOp op);
   SysbenchRequest next_random(SysbenchOp op);
-  SysbenchOp data_op() const noexcept;
+  SysbenchOp data_op(std::uint32_t thread) const noexcept;
 
   const SysbenchOptions options_;
   const std::uint64_t file_size_;
@@ -73,6 +76,7 @@ class SysbenchRequests {
   std::uint32_t seq_file_ = 0;
   std::uint64_t seq_pos_ = 0;
   SysbenchCounts totals_;
+  std::vector<SysbenchCounts> per_thread_;  // the completed reads and writes that steer rndrw
   SysbenchCounts interval_;
   LatencyHistogram histogram_;
   LatencyHistogram interval_histogram_;

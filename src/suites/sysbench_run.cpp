@@ -67,7 +67,8 @@ struct Shared {
 
 class Worker {
  public:
-  Worker(Shared& shared, const std::vector<int>& fds, EngineKind kind) : shared_(shared) {
+  Worker(Shared& shared, const std::vector<int>& fds, EngineKind kind, std::uint32_t index)
+      : shared_(shared), index_(index) {
     const SysbenchOptions& o = shared.options;
     depth_ = engine_traits(kind).async ? o.async_backlog : 1;
     const std::size_t buffer_bytes = (o.seq_request_size() + kAlignment - 1) / kAlignment * kAlignment;
@@ -118,8 +119,11 @@ class Worker {
     const SysbenchOptions& o = shared_.options;
     while (!shared_.stop.load(std::memory_order_relaxed) && !stop_requested()) {
       if (deadline != 0 && monotonic_ns() >= deadline) break;
-      const SysbenchRequest r = shared_.requests.next();
+      const SysbenchRequest r = shared_.requests.next(index_);
       if (r.op == SysbenchOp::kStop) break;
+      // sysbench waits for a completion inside the event whose submit filled the backlog; here the wait
+      // opens the next event, which times the same work.
+      const std::uint64_t begin = monotonic_ns();
       if (free_.empty()) reap(1);
       IoUnit* u = free_.back();
       free_.pop_back();
@@ -127,7 +131,7 @@ class Worker {
       u->file_index = static_cast<int>(r.file);
       u->offset = r.offset;
       u->length = r.length;
-      u->submit_begin_ns = monotonic_ns();
+      u->submit_begin_ns = begin;
       submit(u);
       u->submit_end_ns = monotonic_ns();
       reap(0);
@@ -177,7 +181,7 @@ class Worker {
     const std::uint64_t latency = end - u.submit_begin_ns;
     shared_.requests.complete(sysbench_op_of(u.op), static_cast<std::uint64_t>(u.result > 0 ? u.result : 0) *
                                                         (u.op == IoOp::kRead || u.op == IoOp::kWrite ? 1 : 0),
-                              latency, inner);
+                              latency, inner, index_);
     ++events_;
     busy_ns_ += latency;
     if (latency < latency_min_ns_) latency_min_ns_ = latency;
@@ -227,6 +231,7 @@ class Worker {
   }
 
   Shared& shared_;
+  const std::uint32_t index_;
   std::uint32_t depth_ = 1;
   std::unique_ptr<Engine> engine_;
   std::vector<IoUnit> units_;
@@ -255,7 +260,7 @@ SysbenchRunResult run_sysbench(const SysbenchOptions& options, const std::vector
   SysbenchRequests requests(options, seed);
   Shared shared(requests, options);
   std::vector<std::unique_ptr<Worker>> workers;
-  for (std::uint32_t i = 0; i < options.threads; ++i) workers.push_back(std::make_unique<Worker>(shared, fds, engine));
+  for (std::uint32_t i = 0; i < options.threads; ++i) workers.push_back(std::make_unique<Worker>(shared, fds, engine, i));
 
   install_stop_signal_handlers();
   std::latch start(static_cast<std::ptrdiff_t>(options.threads) + 1);

@@ -98,6 +98,17 @@ TEST(SysbenchRequests, RndrwMixIsSteeredByCompletedCounts) {
   EXPECT_NEAR(static_cast<double>(c.reads) / static_cast<double>(c.writes), 1.5, 0.01);
 }
 
+TEST(SysbenchRequests, RndrwIsSteeredByTheAskingThreadsCounts) {
+  SysbenchOptions o = options(SysbenchMode::kRndrw, 4, 1 << 20, 4096);
+  o.fsync_freq = 0;
+  o.threads = 2;
+  SysbenchRequests g(o, 7);
+  // Thread 0 completes two reads; thread 1 has done nothing, so its first request is a read all the same.
+  for (int i = 0; i < 2; ++i) g.complete(SysbenchOp::kRead, 4096, 10, 0, 0);
+  EXPECT_EQ(g.next(0).op, SysbenchOp::kWrite);  // (2+1)/(0+1) = 3 >= 1.5
+  EXPECT_EQ(g.next(1).op, SysbenchOp::kRead);   // (0+1)/(0+1) = 1 < 1.5
+}
+
 TEST(SysbenchRequests, RandomOffsetsAreBlockAlignedAndCoverEveryFile) {
   SysbenchOptions o = options(SysbenchMode::kRndrd, 3, (3 << 20) + 3 * 1000, 16 << 10);  // files not a block multiple
   SysbenchRequests g(o, 3);
