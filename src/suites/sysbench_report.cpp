@@ -38,7 +38,6 @@ double sysbench_percentile_ms(const LatencyHistogram& h, unsigned percentile) {
     grid[std::min<std::size_t>(i, kSysbenchBuckets - 1)] += n;
   }
   const auto wanted = static_cast<std::uint64_t>(std::floor(static_cast<double>(h.total()) * percentile / 100.0 + 0.5));
-  if (wanted == 0) return 0;
   std::uint64_t seen = 0;
   std::size_t i = 0;
   for (; i < grid.size(); ++i) {

@@ -18,7 +18,8 @@ namespace sluice {
 // sysbench's own percentile of a latency histogram, in ms: its 1024 log buckets from 0.001 ms to 100 s
 // (sb_histogram.c), the grid value of the first bucket whose cumulative count reaches
 // floor(N * p / 100 + 0.5). sluice's histogram is re-binned into that grid (sluice's buckets are < 1% wide,
-// far narrower than sysbench's ~2.2%). 0 when empty or p = 0.
+// far narrower than sysbench's ~2.2%). When the rank rounds to 0 it is the grid's first value, 0.001 ms, as in
+// sysbench; 0 when the histogram is empty or p = 0.
 double sysbench_percentile_ms(const LatencyHistogram& histogram, unsigned percentile);
 
 // The `prepare` report (after sysbench's banner), in two parts as sysbench prints them: before the work
