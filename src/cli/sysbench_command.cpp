@@ -239,7 +239,11 @@ int run_test(const SysbenchArgs& a) {
   for (RunOptions::OutputFormat format : a.output.formats) {
     if (format == RunOptions::OutputFormat::kNormal) {
       std::string text = render_sysbench_report(doc["sluice"]["sysbench"], environment);
-      if (!normal) text = banner() + render_sysbench_header(o) + text;
+      if (!normal) {  // not shown live: the whole text, interval lines included, goes to --output
+        std::string lines;
+        for (const nlohmann::json& iv : doc["sluice"]["sysbench"]["intervals"]) lines += render_sysbench_interval(iv, o.percentile);
+        text = banner() + render_sysbench_header(o) + lines + text;
+      }
       documents.push_back(std::move(text));
     } else {
       documents.push_back(doc.dump(2) + "\n");

@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -78,6 +80,21 @@ TEST(ItSysbench, AcceptsSysbenchsOlderNamesAndBooleanSpellings) {
   EXPECT_EQ(s["options"]["file-fsync-all"], true);
   EXPECT_EQ(s["counts"]["writes"], 50);
   EXPECT_EQ(s["counts"]["fsyncs"], 50);
+}
+
+TEST(ItSysbench, OutputFileGetsTheWholeTextWithIntervalLines) {
+  TempDir dir;
+  ASSERT_EQ(run_binary(sysbench(dir, {"prepare"})).exit_code, 0);
+  const std::string out = dir.file("report.txt");
+  const RunOutput run =
+      run_binary(sysbench(dir, {"--file-test-mode=rndrd", "--time=2", "--report-interval=1", "--output=" + out, "run"}));
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  EXPECT_EQ(run.out, "");
+  std::ifstream in(out);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(text, HasSubstr("Doing random read test\n"));
+  EXPECT_THAT(text, HasSubstr("[ 1s ] reads: "));
+  EXPECT_THAT(text, HasSubstr("Threads fairness:"));
 }
 
 TEST(ItSysbench, RunBeforePrepareNamesTheFileAndSize) {
