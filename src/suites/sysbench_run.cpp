@@ -293,7 +293,8 @@ SysbenchRunResult run_sysbench(const SysbenchOptions& options, const std::vector
         done_cv.wait(lock, [&] { return running.load() == 0; });
         break;
       }
-      const auto wait = std::chrono::nanoseconds(next > monotonic_ns() ? next - monotonic_ns() : 0);
+      const std::uint64_t now_ns = monotonic_ns();
+      const auto wait = std::chrono::nanoseconds(next > now_ns ? next - now_ns : 0);
       if (done_cv.wait_for(lock, wait, [&] { return running.load() == 0; })) break;
       const std::uint64_t now = monotonic_ns();
       SysbenchInterval interval;
