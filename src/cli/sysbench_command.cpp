@@ -119,6 +119,8 @@ CommandTable<SysbenchArgs> make_table() {
         [](A& a, const V& v) { a.options.percentile = static_cast<std::uint32_t>(v.number); });
   t.add(count_arg("rand-seed", 0, ~0ull, "0", "seed of the random offsets; 0: from the time"),
         [](A& a, const V& v) { a.options.rand_seed = v.number; });
+  t.add(choice_arg("histogram", kOnOff, "off", "print the latency histogram (sysbench's buckets) before the report"),
+        [](A& a, const V& v) { a.options.histogram = v.choice % 2 == 0; });
   t.add(text_arg("dir", "DIR", ".", "where the test files are (sysbench: the current directory)"),
         [](A& a, const V& v) { a.options.dir = v.text; });
   add_output_options(t, &A::output);

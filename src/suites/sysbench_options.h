@@ -33,6 +33,7 @@ struct SysbenchOptions {
   std::uint64_t report_interval_s = 0;
   std::uint32_t percentile = 95;          // 0 disables the percentile line
   std::uint64_t rand_seed = 0;            // 0 = seeded from the time
+  bool histogram = false;                 // --histogram: print the latency histogram before the report
   std::string dir = ".";                  // sluice's addition: where test_file.N live
 
   // Bytes per file: total / num, integer division as sysbench.

@@ -1,5 +1,6 @@
 #include "suites/sysbench_report.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -25,26 +26,56 @@ std::string percentile_key(double p) { return fmt::format("p{}", p); }
 
 }  // namespace
 
-double sysbench_percentile_ms(const LatencyHistogram& h, unsigned percentile) {
-  if (percentile == 0 || h.total() == 0) return 0;
-  const double deduct = std::log(kSysbenchMinMs);
-  const double mult = (kSysbenchBuckets - 1) / (std::log(kSysbenchMaxMs) - deduct);
-  std::array<std::uint64_t, kSysbenchBuckets> grid{};
+namespace {
+
+// sluice's histogram re-binned into sysbench's 1024 log buckets (sb_histogram_update's index).
+struct SysbenchGrid {
+  std::array<std::uint64_t, kSysbenchBuckets> counts{};
+  double deduct = std::log(kSysbenchMinMs);
+  double mult = (kSysbenchBuckets - 1) / (std::log(kSysbenchMaxMs) - std::log(kSysbenchMinMs));
+  double value_ms(std::size_t i) const { return std::exp(static_cast<double>(i) / mult + deduct); }
+};
+
+SysbenchGrid sysbench_grid(const LatencyHistogram& h) {
+  SysbenchGrid g;
   for (int b = 0; b < LatencyHistogram::kNumBuckets; ++b) {
     const std::uint64_t n = h.count_at(b);
     if (n == 0) continue;
     const double ms = std::clamp(static_cast<double>(LatencyHistogram::bucket_value(b)) / 1e6, kSysbenchMinMs, kSysbenchMaxMs);
-    const auto i = static_cast<std::size_t>(std::floor((std::log(ms) - deduct) * mult + 0.5));
-    grid[std::min<std::size_t>(i, kSysbenchBuckets - 1)] += n;
+    const auto i = static_cast<std::size_t>(std::floor((std::log(ms) - g.deduct) * g.mult + 0.5));
+    g.counts[std::min<std::size_t>(i, kSysbenchBuckets - 1)] += n;
   }
+  return g;
+}
+
+}  // namespace
+
+double sysbench_percentile_ms(const LatencyHistogram& h, unsigned percentile) {
+  if (percentile == 0 || h.total() == 0) return 0;
+  const SysbenchGrid g = sysbench_grid(h);
   const auto wanted = static_cast<std::uint64_t>(std::floor(static_cast<double>(h.total()) * percentile / 100.0 + 0.5));
   std::uint64_t seen = 0;
   std::size_t i = 0;
-  for (; i < grid.size(); ++i) {
-    seen += grid[i];
+  for (; i < g.counts.size(); ++i) {
+    seen += g.counts[i];
     if (seen >= wanted) break;
   }
-  return std::exp(static_cast<double>(i) / mult + deduct);
+  return g.value_ms(i);
+}
+
+std::string render_sysbench_histogram(const LatencyHistogram& h) {
+  const SysbenchGrid g = sysbench_grid(h);
+  std::uint64_t most = 0;
+  for (std::uint64_t n : g.counts) most = std::max(most, n);
+  std::string s = "Latency histogram (values are in milliseconds)\n";
+  if (most == 0) return s;
+  s += "       value  ------------- distribution ------------- count\n";
+  for (std::size_t i = 0; i < g.counts.size(); ++i) {
+    if (g.counts[i] == 0) continue;
+    const auto width = static_cast<std::size_t>(std::floor(static_cast<double>(g.counts[i]) * 40.0 / static_cast<double>(most) + 0.5));
+    s += fmt::format("{:12.3f} |{:<40} {}\n", g.value_ms(i), std::string(width, '*'), g.counts[i]);
+  }
+  return s + " \n";
 }
 
 std::string render_sysbench_prepare_intro(const SysbenchOptions& o) {
@@ -138,6 +169,7 @@ nlohmann::json sysbench_json(const SysbenchOptions& o, const SysbenchRunResult& 
                   {"report-interval", o.report_interval_s},
                   {"percentile", o.percentile},
                   {"rand-seed", o.rand_seed},
+                  {"histogram", o.histogram},
                   {"dir", o.dir}};
   j["seed_used"] = r.seed;
   j["engine"] = std::string(engine_name(r.engine));
@@ -194,7 +226,11 @@ std::string render_sysbench_report(const nlohmann::json& b, const nlohmann::json
   const auto& gs = b["general_statistics"];
   const auto& lat = b["latency_ms"];
   const auto& fair = b["threads_fairness"];
-  std::string s = "\n";
+  std::string s;
+  if (b.contains("options") && b["options"].value("histogram", false)) {
+    s += render_sysbench_histogram(LatencyHistogram::from_json(b["sluice_histogram"]));
+  }
+  s += "\n";
   s += "File operations:\n";
   s += fmt::format("    reads/s:                      {:.2f}\n", ops["reads_per_s"].get<double>());
   s += fmt::format("    writes/s:                     {:.2f}\n", ops["writes_per_s"].get<double>());

@@ -22,6 +22,10 @@ namespace sluice {
 // sysbench; 0 when the histogram is empty or p = 0.
 double sysbench_percentile_ms(const LatencyHistogram& histogram, unsigned percentile);
 
+// --histogram's table on sysbench's grid: "Latency histogram (values are in milliseconds)", the header line,
+// one "%12.3f |%-40s %lu" row per non-empty bucket (stars scaled to the largest count), then " ".
+std::string render_sysbench_histogram(const LatencyHistogram& histogram);
+
 // The `prepare` report (after sysbench's banner), in two parts as sysbench prints them: before the work
 // ("4 files, 16384Kb each, 64Mb total", "Creating files for the test...") and after it (flags, one line per
 // file, "N bytes written in S seconds (X MiB/sec).").

@@ -30,6 +30,25 @@ TEST(SysbenchReport, PercentileIsOnSysbenchsLogGrid) {
   EXPECT_NEAR(i, std::round(i), 1e-6);
 }
 
+TEST(SysbenchReport, HistogramTableAsSysbenchPrintsIt) {
+  LatencyHistogram h;
+  for (int i = 0; i < 76; ++i) h.record(3'956'000);
+  for (int i = 0; i < 109; ++i) h.record(4'028'000);
+  h.record(192'000);
+  const std::string t = render_sysbench_histogram(h);
+  EXPECT_EQ(t.rfind("Latency histogram (values are in milliseconds)\n"
+                    "       value  ------------- distribution ------------- count\n", 0),
+            0u)
+      << t;
+  // The rows of the sample in classic-suites.md (real sysbench 1.0.20 output).
+  EXPECT_NE(t.find("       0.192 |                                         1\n"
+                   "       3.956 |****************************             76\n"
+                   "       4.028 |**************************************** 109\n"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.substr(t.size() - 2), " \n");
+}
+
 SysbenchOptions sample_options() {
   SysbenchOptions o;
   o.total_size = 64 << 20;
