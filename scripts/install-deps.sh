@@ -12,6 +12,7 @@ packages=(
 if [ "${1:-}" = "--with-peers" ]; then
   packages+=(libgtest-dev libgmock-dev util-linux e2fsprogs python3 python3-pandas fio fio-examples linux-perf)
   packages+=(chromium)  # the report's test opens it in a headless browser
+  packages+=(sysbench)  # bench/vs_sysbench.py
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,283 @@
+// sluice sysbench fileio prepare|run|cleanup: sysbench 1.0's fileio test on sluice's engines (src/suites/).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/command_args.h"
+#include "cli/command_options.h"
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "common/clock.h"
+#include "version.h"
+#include "job/option_builders.h"
+#include "job/units.h"
+#include "observe/environment.h"
+#include "suites/sysbench_files.h"
+#include "suites/sysbench_report.h"
+#include "suites/sysbench_run.h"
+
+namespace sluice {
+namespace {
+
+constexpr const char* kDescription = R"(sysbench 1.0's fileio test with its options, defaults, counting and report, run on sluice's engines
+and statistics. As with sysbench, the files test_file.0 .. test_file.<N-1> live in the current directory
+(or --dir):
+  sluice sysbench fileio --file-total-size=1G prepare
+  sluice sysbench fileio --file-total-size=1G --file-test-mode=rndwr --file-fsync-freq=1 run
+  sluice sysbench fileio --file-total-size=1G cleanup
+Counted as sysbench counts: an event is one read, write or periodic fsync (every --file-fsync-freq requests
+one fsync per file, all threads together); the fsyncs each thread does at the end (--file-fsync-end) count
+in fsyncs/s and in the total time, not as events; with --file-fsync-all the fsync is inside its write's
+event. Sequential modes share one cursor over the files; rndrw steers its mix by each thread's completed reads
+and writes. The report is sysbench 1.0.20's layout, its percentile from its own log-bucket grid, followed by
+sluice's exact percentiles, the engine and the environment. --output-format=json puts the same numbers in
+"sluice"."sysbench".
+)";
+
+const std::vector<std::string> kModes = {"seqwr", "seqrewr", "seqrd", "rndrd", "rndwr", "rndrw"};
+const std::vector<std::string> kIoModes = {"sync", "async", "mmap"};
+// sysbench's boolean spellings; even indexes are true.
+const std::vector<std::string> kOnOff = {"on", "off", "yes", "no", "true", "false"};
+const std::vector<std::string> kCommands = {"prepare", "run", "cleanup"};
+
+struct SysbenchArgs {
+  SysbenchOptions options;
+  std::string test;
+  std::string command;
+  OutputChoice output;
+};
+
+CommandTable<SysbenchArgs> make_table() {
+  CommandInfo info = command_info("sysbench",
+                                  "sysbench 1.0's fileio test (prepare, run, cleanup) with its report, plus exact "
+                                  "latency percentiles, environment and JSON",
+                                  kDescription);
+  // Required, but checked in parse(): the table's generic checks (tests/cli) parse one option alone.
+  info.positionals = {{"fileio", "the test: fileio (sysbench's other tests are not file I/O)", false},
+                      {"COMMAND", "prepare, run or cleanup", false}};
+  CommandTable<SysbenchArgs> t(std::move(info));
+  using A = SysbenchArgs;
+  using V = OptionValue;
+  t.add(count_arg("file-num", 1, 1u << 20, "128", "number of files to create"),
+        [](A& a, const V& v) { a.options.file_num = v.number; });
+  t.add(size_arg("file-total-size", 1, "2G", "total size of the files; each is the total / --file-num"),
+        [](A& a, const V& v) { a.options.total_size = v.number; });
+  t.add(size_arg("file-block-size", 1, "16384", "bytes per request"),
+        [](A& a, const V& v) { a.options.block_size = v.number; });
+  t.add(choice_arg("file-test-mode", kModes, "", "the test, required for run: sequential write (new files), rewrite "
+                                               "or read; random read, write or read/write"),
+        [](A& a, const V& v) { a.options.mode = static_cast<SysbenchMode>(v.choice); });
+  t.add(choice_arg("file-io-mode", kIoModes, "sync", "sync: pread/pwrite (psync engine); async: libaio with "
+                                                    "--file-async-backlog in flight per thread; mmap: memcpy to a mapping"),
+        [](A& a, const V& v) { a.options.io_mode = static_cast<SysbenchIoMode>(v.choice); });
+  t.add(count_arg("file-async-backlog", 1, 65536, "128", "ios in flight per thread in async mode"),
+        [](A& a, const V& v) { a.options.async_backlog = static_cast<std::uint32_t>(v.number); });
+  OptionInfo flags = list_arg("file-extra-flags", "LIST", ValueType::kChoice, "",
+                              "extra open flags for prepare and run: sync (O_SYNC), dsync (O_DSYNC), direct (O_DIRECT)");
+  flags.choices = {"sync", "dsync", "direct"};
+  t.add(std::move(flags), [](A& a, const V& v) {
+    for (const std::string& f : v.list) {
+      a.options.o_sync |= f == "sync";
+      a.options.o_dsync |= f == "dsync";
+      a.options.o_direct |= f == "direct";
+    }
+  });
+  t.add(count_arg("file-fsync-freq", 0, ~0ull, "100", "every N requests, one fsync per file (0: none)"),
+        [](A& a, const V& v) { a.options.fsync_freq = v.number; });
+  t.add(choice_arg("file-fsync-all", kOnOff, "off", "fsync after every write (turns off the periodic and end fsyncs)"),
+        [](A& a, const V& v) { a.options.fsync_all = v.choice % 2 == 0; });
+  t.add(choice_arg("file-fsync-end", kOnOff, "on", "each thread fsyncs every file at the end (writing modes)"),
+        [](A& a, const V& v) { a.options.fsync_end = v.choice % 2 == 0; });
+  t.add(choice_arg("file-fsync-mode", {"fsync", "fdatasync"}, "fsync", "the sync call (msync in mmap mode)"),
+        [](A& a, const V& v) { a.options.fsync_mode = static_cast<SysbenchFsyncMode>(v.choice); });
+  t.add(count_arg("file-merged-requests", 0, 1u << 20, "0", "sequential modes: requests of block size x N"),
+        [](A& a, const V& v) { a.options.merged_requests = v.number; });
+  t.add(text_arg("file-rw-ratio", "R", "1.5", "rndrw: reads per write"), [](A& a, const V& v) {
+    const auto r = parse_double(v.text);
+    if (!r || *r <= 0) throw UserError(v.where + ": not a positive number; e.g. --file-rw-ratio=1.5");
+    a.options.rw_ratio = *r;
+  });
+  OptionInfo threads = count_arg("threads", 1, 4096, "1", "worker threads, sharing one request generator");
+  threads.aliases = {"num-threads"};  // sysbench 0.x names, still accepted by 1.0
+  t.add(std::move(threads),
+        [](A& a, const V& v) { a.options.threads = static_cast<std::uint32_t>(v.number); });
+  OptionInfo time = count_arg("time", 0, ~0ull, "10", "run time in seconds, as sysbench (a bare number); 0: no limit");
+  time.aliases = {"max-time"};
+  t.add(std::move(time),
+        [](A& a, const V& v) { a.options.time_s = v.number; });
+  OptionInfo events = count_arg("events", 0, ~0ull, "0", "stop after N events, fsync events included; 0: no limit");
+  events.aliases = {"max-requests"};
+  t.add(std::move(events),
+        [](A& a, const V& v) { a.options.events = v.number; });
+  t.add(count_arg("report-interval", 0, 86400, "0", "print an intermediate line every N seconds; 0: none"),
+        [](A& a, const V& v) { a.options.report_interval_s = v.number; });
+  t.add(count_arg("percentile", 0, 100, "95", "the latency percentile of the report; 0: none"),
+        [](A& a, const V& v) { a.options.percentile = static_cast<std::uint32_t>(v.number); });
+  t.add(count_arg("rand-seed", 0, ~0ull, "0", "seed of the random offsets; 0: from the time"),
+        [](A& a, const V& v) { a.options.rand_seed = v.number; });
+  t.add(choice_arg("histogram", kOnOff, "off", "print the latency histogram (sysbench's buckets) before the report"),
+        [](A& a, const V& v) { a.options.histogram = v.choice % 2 == 0; });
+  t.add(text_arg("dir", "DIR", ".", "where the test files are (sysbench: the current directory)"),
+        [](A& a, const V& v) { a.options.dir = v.text; });
+  add_output_options(t, &A::output);
+  return t;
+}
+
+const CommandTable<SysbenchArgs>& table() {
+  static const CommandTable<SysbenchArgs> kTable = make_table();
+  return kTable;
+}
+
+// What sysbench refuses before touching a file.
+void check_options(const SysbenchArgs& a) {
+  const SysbenchOptions& o = a.options;
+  if (o.file_size() == 0) {
+    throw UserError(fmt::format("--file-total-size={} is smaller than --file-num={} bytes: each file would be empty",
+                                o.total_size, o.file_num));
+  }
+  if (o.block_size > o.file_size()) {
+    throw UserError(fmt::format("--file-block-size={} is larger than each file ({}B = --file-total-size / --file-num)",
+                                o.block_size, sysbench_size_text(static_cast<double>(o.file_size()))));
+  }
+  if (o.o_direct && o.block_size % 512 != 0) {
+    throw UserError(fmt::format("--file-block-size={} with --file-extra-flags=direct: must be a multiple of 512, "
+                                "e.g. --file-block-size={}",
+                                o.block_size, (o.block_size / 512 + 1) * 512));
+  }
+  if (a.command == "run" && !o.mode) {
+    throw UserError("sysbench fileio run: missing required argument: --file-test-mode (one of seqwr, seqrewr, seqrd, "
+                    "rndrd, rndwr, rndrw)");
+  }
+}
+
+SysbenchArgs parse(const std::vector<std::string>& args, bool& help) {
+  const ParsedArgs parsed = parse_arguments(table().info(), args);
+  help = parsed.help;
+  SysbenchArgs out;
+  if (help) return out;
+  table().apply(parsed, out, nullptr);
+  if (parsed.positionals.size() < 2) {
+    throw UserError("sysbench needs the test and a command: sluice sysbench fileio [options] prepare|run|cleanup "
+                    "(sluice sysbench --help lists the options)");
+  }
+  out.test = parsed.positionals.at(0);
+  out.command = parsed.positionals.at(1);
+  if (out.test != "fileio") {
+    throw UserError(fmt::format("sysbench {}: sluice runs sysbench's fileio test only; did you mean fileio?", out.test));
+  }
+  if (std::find(kCommands.begin(), kCommands.end(), out.command) == kCommands.end()) {
+    const std::string nearest = detail::nearest_of(out.command, kCommands);
+    throw UserError(fmt::format("sysbench fileio {}: unknown command; the commands are prepare, run and cleanup{}",
+                                out.command, nearest.empty() ? "" : "; did you mean " + nearest + "?"));
+  }
+  normalise_sysbench_options(out.options);
+  check_options(out);
+  return out;
+}
+
+std::string banner() { return fmt::format("sluice {} (sysbench 1.0.20 fileio)\n\n", SLUICE_VERSION); }
+
+bool wants_normal(const OutputChoice& output) {
+  for (RunOptions::OutputFormat f : output.formats) {
+    if (f == RunOptions::OutputFormat::kNormal) return true;
+  }
+  return false;
+}
+
+// The whole result as one document: fio-like top-level keys, sluice's under "sluice", the test's numbers in
+// "sluice"."sysbench".
+nlohmann::json result_document(const SysbenchArgs& a, const SysbenchRunResult& r, const nlohmann::json& environment,
+                               const std::vector<Problem>& warnings) {
+  nlohmann::json doc;
+  doc["fio version"] = std::string("sluice-") + SLUICE_VERSION;
+  const std::time_t now = std::time(nullptr);
+  doc["timestamp"] = static_cast<std::int64_t>(now);
+  char when[64];
+  std::strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", std::localtime(&now));
+  doc["time"] = when;
+  nlohmann::json warn = nlohmann::json::array();
+  for (const Problem& p : warnings) warn.push_back({{"option", p.option}, {"message", p.message}, {"code", p.code}});
+  doc["sluice"] = {{"version", SLUICE_VERSION},
+                   {"command", "sysbench fileio run"},
+                   {"clock_source", clock_source_name()},
+                   {"interrupted", r.interrupted},
+                   {"warnings", warn},
+                   {"environment", environment},
+                   {"sysbench", sysbench_json(a.options, r)}};
+  return doc;
+}
+
+int run_test(const SysbenchArgs& a) {
+  const bool normal = wants_normal(a.output) && a.output.path.empty();
+  const SysbenchOptions& o = a.options;
+  std::vector<int> fds = sysbench_open_files(o);
+  const nlohmann::json environment = capture_environment({sysbench_file_path(o, 0)});
+  const std::vector<Problem> warnings = sysbench_warnings(o, environment);
+  const std::uint64_t seed = o.rand_seed != 0 ? o.rand_seed : wall_clock_ms();
+  // sysbench prints the header and the interval lines as it goes; so does the normal format on stdout.
+  if (normal) {
+    std::fputs((banner() + render_sysbench_header(o)).c_str(), stdout);
+    std::fflush(stdout);
+  }
+  SysbenchRunResult result;
+  try {
+    result = run_sysbench(o, fds, sysbench_engine_for(o.io_mode), seed, [&](const SysbenchInterval& iv) {
+      if (!normal) return;
+      std::fputs(render_sysbench_interval(sysbench_interval_json(iv, o.percentile), o.percentile).c_str(), stdout);
+      std::fflush(stdout);
+    });
+  } catch (...) {
+    sysbench_close_files(fds);
+    throw;
+  }
+  sysbench_close_files(fds);
+  const nlohmann::json doc = result_document(a, result, environment, warnings);
+  print_warnings(warnings);
+  std::vector<std::string> documents;
+  for (RunOptions::OutputFormat format : a.output.formats) {
+    if (format == RunOptions::OutputFormat::kNormal) {
+      std::string text = render_sysbench_report(doc["sluice"]["sysbench"], environment);
+      if (!normal) {  // not shown live: the whole text, interval lines included, goes to --output
+        std::string lines;
+        for (const nlohmann::json& iv : doc["sluice"]["sysbench"]["intervals"]) lines += render_sysbench_interval(iv, o.percentile);
+        text = banner() + render_sysbench_header(o) + lines + text;
+      }
+      documents.push_back(std::move(text));
+    } else {
+      documents.push_back(doc.dump(2) + "\n");
+    }
+  }
+  write_documents(documents, a.output.path);
+  return result.interrupted ? kExitInterrupted : kExitOk;
+}
+
+}  // namespace
+
+const CommandInfo& sysbench_command_info() { return table().info(); }
+
+int sysbench_command(const std::vector<std::string>& args) {
+  bool help = false;
+  const SysbenchArgs a = parse(args, help);
+  if (help) {
+    std::fputs(render_command_help(table().info()).c_str(), stdout);
+    return kExitOk;
+  }
+  if (a.command == "prepare") {
+    std::fputs((banner() + render_sysbench_prepare_intro(a.options)).c_str(), stdout);
+    std::fflush(stdout);
+    write_documents({render_sysbench_prepare(a.options, sysbench_prepare(a.options))}, "");
+    return kExitOk;
+  }
+  if (a.command == "cleanup") {
+    write_documents({banner() + "Removing test files...\n"}, "");
+    sysbench_cleanup(a.options);
+    return kExitOk;
+  }
+  return run_test(a);
+}
+
+}  // namespace sluice
