@@ -16,11 +16,13 @@ int capacity_command(const std::vector<std::string>& args);
 int help_command(const std::vector<std::string>& args);
 int version_command(const std::vector<std::string>& args);
 int restore_command(const std::vector<std::string>& args);
+int postmark_command(const std::vector<std::string>& args);
 
 // `sluice run --help`: the run usage followed by every job option (render_options_help).
 std::string run_command_help();
 const CommandInfo& help_command_info();
 const CommandInfo& version_command_info();
+const CommandInfo& postmark_command_info();
 
 // Replays the kernel-knob journal a killed run left behind (see observe/knob_journal.h); prints what it did
 // to stderr; never throws. Costs one stat when there is no journal.
