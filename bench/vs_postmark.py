@@ -2,7 +2,7 @@
 """sluice postmark against the real PostMark (Debian's postmark 1.53), alternating, printed as ratios.
 
 Both run the same configuration file on the same file system (a fresh directory under --dir for each run).
-PostMark's own clock counts whole seconds, so the comparison is the wall time of each process (measured
+The tools take turns going first. PostMark's own clock counts whole seconds, so the comparison is the wall time of each process (measured
 here), its transactions per second (transactions / that time), and the counts of its report, which must be
 identical (same seed, same sequence). Cases: PostMark's defaults (500 files, 500 transactions) and 10x the
 files and transactions (5000, 5000).
@@ -55,6 +55,7 @@ def main():
     if shutil.which(args.postmark) is None:
         sys.exit(f"{args.postmark}: not found (apt-get install postmark)")
 
+    print(f"load average at start: {os.getloadavg()[0]:.2f}")
     for name in args.case or ["defaults", "10x"]:
         case = CASES[name]
         ratios = []
@@ -62,7 +63,9 @@ def main():
         times = {t: [] for t in tools}
         reference = None
         for r in range(args.rounds):
-            for tool, cmd in tools.items():
+            # Alternate which tool goes first, so neither always inherits the other's writeback.
+            order = list(tools.items()) if r % 2 == 0 else list(reversed(tools.items()))
+            for tool, cmd in order:
                 work = tempfile.mkdtemp(prefix=f"vs_postmark_{tool}_", dir=args.dir)
                 try:
                     loc = os.path.join(work, "files")
