@@ -48,7 +48,7 @@ CommandTable<PostmarkArgs> make_table() {
   CommandTable<PostmarkArgs> t(std::move(info));
   OptionInfo set = text_arg("set", "NAME=VALUE", "",
                             "a PostMark setting, as `set NAME VALUE`: size=500,10000 number=1000 transactions=5000 "
-                            "location=/mnt/x bias-read=5 ...; repeatable; wins over CONFIG");
+                            "location=/mnt/x bias-read=5 ...; wins over CONFIG");
   set.repeatable = true;
   t.add(std::move(set), [](PostmarkArgs& a, const OptionValue& v) { a.sets.push_back(v.text); });
   add_output_options(t, &PostmarkArgs::output);

@@ -48,6 +48,53 @@ std::vector<std::string> make_subdirectories(const PostmarkConfig& config, const
 
 std::int64_t seconds_now() { return static_cast<std::int64_t>(std::time(nullptr)); }
 
+// The three timed phases: pool creation, transactions, deletion of what is left; time() at each boundary as
+// PostMark takes it, and the monotonic clock beside it.
+void run_phases(PostmarkWorkload& workload, PostmarkRunResult& r, const std::function<void(const std::string&)>& progress,
+                const std::function<bool()>& stop) {
+  r.start_s = seconds_now();
+  const std::uint64_t t0 = monotonic_ns();
+  progress("Creating files...");
+  const bool pool_complete = workload.create_pool(stop);
+  r.pool_created = workload.counts().created;
+  if (pool_complete) progress("Done\n");
+  const std::uint64_t t1 = monotonic_ns();
+
+  PostmarkWorkload::TransactionsEnd tx_end = PostmarkWorkload::TransactionsEnd::kStopped;
+  r.transactions_start_s = seconds_now();
+  if (pool_complete) {
+    progress("Performing transactions");
+    tx_end = workload.run_transactions(stop, [&] {
+      ++r.progress_ticks;
+      progress(".");
+    });
+  }
+  r.transactions_end_s = seconds_now();
+  const std::uint64_t t2 = monotonic_ns();
+  r.transactions_done = workload.transactions_done();
+  if (tx_end == PostmarkWorkload::TransactionsEnd::kDone) {
+    progress("Done\n");
+  } else if (tx_end == PostmarkWorkload::TransactionsEnd::kOutOfFiles) {
+    progress("out of files!\nFor this workload, either increase the number of files or\n"
+             "decrease the number of transactions.\n");
+    r.end = PostmarkRunResult::End::kOutOfFiles;
+  } else {
+    progress("interrupted\n");
+    r.end = PostmarkRunResult::End::kInterrupted;
+  }
+
+  progress("Deleting files...");
+  const std::int64_t deleted_before = workload.counts().deleted;
+  workload.delete_all();
+  r.deleted_alone = workload.counts().deleted - deleted_before;
+  progress("Done\n");
+  r.end_s = seconds_now();
+  const std::uint64_t t3 = monotonic_ns();
+  r.creation_ns = t1 - t0;
+  r.transactions_ns = t2 - t1;
+  r.deletion_ns = t3 - t2;
+}
+
 }  // namespace
 
 void check_postmark_locations(const PostmarkConfig& config) {
@@ -105,47 +152,7 @@ PostmarkRunResult run_postmark(const PostmarkConfig& config, const std::function
   };
 
   try {
-    r.start_s = seconds_now();
-    const std::uint64_t t0 = monotonic_ns();
-    progress("Creating files...");
-    const bool pool_complete = workload.create_pool(stop);
-    r.pool_created = workload.counts().created;
-    if (pool_complete) progress("Done\n");
-    const std::uint64_t t1 = monotonic_ns();
-
-    PostmarkWorkload::TransactionsEnd tx_end = PostmarkWorkload::TransactionsEnd::kStopped;
-    r.transactions_start_s = seconds_now();
-    if (pool_complete) {
-      progress("Performing transactions");
-      tx_end = workload.run_transactions(stop, [&] {
-        ++r.progress_ticks;
-        progress(".");
-      });
-    }
-    r.transactions_end_s = seconds_now();
-    const std::uint64_t t2 = monotonic_ns();
-    r.transactions_done = workload.transactions_done();
-    if (tx_end == PostmarkWorkload::TransactionsEnd::kDone) {
-      progress("Done\n");
-    } else if (tx_end == PostmarkWorkload::TransactionsEnd::kOutOfFiles) {
-      progress("out of files!\nFor this workload, either increase the number of files or\n"
-               "decrease the number of transactions.\n");
-      r.end = PostmarkRunResult::End::kOutOfFiles;
-    } else {
-      progress("interrupted\n");
-      r.end = PostmarkRunResult::End::kInterrupted;
-    }
-
-    progress("Deleting files...");
-    const std::int64_t deleted_before = workload.counts().deleted;
-    workload.delete_all();
-    r.deleted_alone = workload.counts().deleted - deleted_before;
-    progress("Done\n");
-    r.end_s = seconds_now();
-    const std::uint64_t t3 = monotonic_ns();
-    r.creation_ns = t1 - t0;
-    r.transactions_ns = t2 - t1;
-    r.deletion_ns = t3 - t2;
+    run_phases(workload, r, progress, stop);
   } catch (...) {
     for (const std::string& f : workload.remaining_files()) std::remove(f.c_str());
     remove_made();
