@@ -18,7 +18,8 @@
 namespace sluice {
 namespace {
 
-constexpr const char* kDescription = R"(PostMark (Katcher, NetApp 1997; v1.51) as a sluice command: a pool of small files is created, then
+constexpr const char* kDescription =
+    R"(PostMark (Katcher, NetApp 1997; v1.51) as a sluice command: a pool of small files is created, then
 transactions each read or append a random file and create or delete one, then the rest is deleted. The
 commands are PostMark's own (set size LOW [HIGH], set number, set transactions, set subdirectories, set read,
 set write, set buffering true|false, set bias read, set bias create, set location DIR|+DIR W|-DIR, set seed,
@@ -112,7 +113,7 @@ int postmark_command(const std::vector<std::string>& args) {
   std::vector<std::string> documents;
   for (RunOptions::OutputFormat format : cli.output.formats) {
     documents.push_back(format == RunOptions::OutputFormat::kNormal ? render_postmark_session(session)
-                                                                     : postmark_session_json(session).dump(2) + "\n");
+                                                                    : postmark_session_json(session).dump(2) + "\n");
   }
   write_documents(documents, cli.output.path);
   return session.interrupted ? kExitInterrupted : kExitOk;

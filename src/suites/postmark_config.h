@@ -1,10 +1,9 @@
 #pragma once
 // PostmarkConfig: PostMark 1.5x's settings with its defaults, and the text of its `show` command.
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace sluice {
 
@@ -18,18 +17,18 @@ struct PostmarkConfig {
   // Sizes are ints as in PostMark: its source buffer holds 2 x size_high bytes and sizes never exceed that.
   static constexpr int kMaxSize = 1 << 30;
 
-  int size_low = 500;        // bytes; files get size_low .. size_high - 1 (or exactly size_low when equal)
+  int size_low = 500;  // bytes; files get size_low .. size_high - 1 (or exactly size_low when equal)
   int size_high = 10000;
-  int number = 500;          // the initial pool of files
+  int number = 500;  // the initial pool of files
   int transactions = 500;
-  int subdirectories = 0;    // used only when > 1
+  int subdirectories = 0;  // used only when > 1
   int read_block = 512;
   int write_block = 512;
-  bool buffered = true;      // true: stdio fopen/fread/fwrite; false: open/read/write
-  int bias_read = 5;         // read rather than append when RND(10) < bias_read; -1: no read/append half
-  int bias_create = 5;       // create rather than delete when RND(10) < bias_create; -1: no create/delete half
+  bool buffered = true;  // true: stdio fopen/fread/fwrite; false: open/read/write
+  int bias_read = 5;     // read rather than append when RND(10) < bias_read; -1: no read/append half
+  int bias_create = 5;   // create rather than delete when RND(10) < bias_create; -1: no create/delete half
   std::uint32_t seed = 42;
-  bool terse = false;        // `set report terse`
+  bool terse = false;                       // `set report terse`
   std::vector<PostmarkLocation> locations;  // empty: the current directory
 
   int total_weight() const noexcept;

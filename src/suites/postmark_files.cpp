@@ -47,9 +47,8 @@ void PostmarkDiskFiles::write_file(const std::string& path, const char* source, 
   const int fd = ::open(path.c_str(), append ? (O_RDWR | O_APPEND) : (O_RDWR | O_CREAT), 0644);
   if (fd < 0) fail(append ? "open for append" : "open for writing", path);
   bool ok = true;
-  for_each_block(bytes, write_block_, [&](int offset, int n) {
-    ok = ok && ::write(fd, source + offset, static_cast<std::size_t>(n)) == n;
-  });
+  for_each_block(bytes, write_block_,
+                 [&](int offset, int n) { ok = ok && ::write(fd, source + offset, static_cast<std::size_t>(n)) == n; });
   if (::close(fd) != 0 || !ok) fail("write", path);
 }
 

@@ -1,8 +1,8 @@
 #include "suites/postmark_report.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "observe/environment.h"
 
@@ -52,15 +52,19 @@ std::string verbose_report(const PostmarkFigures& f) {
   o += "\nFiles:\n";
   o += fmt::format("\t{} created ({} per second)\n", f.created, f.created / f.elapsed);
   o += fmt::format("\t\tCreation alone: {} files ({} per second)\n", f.number, f.number / f.creation_interval);
-  o += fmt::format("\t\tMixed with transactions: {} files ({} per second)\n", f.created_mixed, f.created_mixed / f.t_elapsed);
+  o += fmt::format("\t\tMixed with transactions: {} files ({} per second)\n", f.created_mixed,
+                   f.created_mixed / f.t_elapsed);
   o += fmt::format("\t{} read ({} per second)\n", f.read, f.read / f.t_elapsed);
   o += fmt::format("\t{} appended ({} per second)\n", f.appended, f.appended / f.t_elapsed);
   // PostMark prints the number created on the deleted line; they are equal after a complete run.
   o += fmt::format("\t{} deleted ({} per second)\n", f.created, f.created / f.elapsed);
-  o += fmt::format("\t\tDeletion alone: {} files ({} per second)\n", f.deleted_alone, f.deleted_alone / f.deletion_interval);
-  o += fmt::format("\t\tMixed with transactions: {} files ({} per second)\n", f.deleted_mixed, f.deleted_mixed / f.t_elapsed);
+  o += fmt::format("\t\tDeletion alone: {} files ({} per second)\n", f.deleted_alone,
+                   f.deleted_alone / f.deletion_interval);
+  o += fmt::format("\t\tMixed with transactions: {} files ({} per second)\n", f.deleted_mixed,
+                   f.deleted_mixed / f.t_elapsed);
   o += "\nData:\n";
-  o += fmt::format("\t{} read ({} per second)\n", postmark_scalef(f.bytes_read), postmark_scalef(per(f.bytes_read, f.elapsed)));
+  o += fmt::format("\t{} read ({} per second)\n", postmark_scalef(f.bytes_read),
+                   postmark_scalef(per(f.bytes_read, f.elapsed)));
   o += fmt::format("\t{} written ({} per second)\n", postmark_scalef(f.bytes_written),
                    postmark_scalef(per(f.bytes_written, f.elapsed)));
   return o;
@@ -82,9 +86,12 @@ double rate(double count, std::uint64_t ns) { return ns ? count / seconds(ns) : 
 
 const char* end_name(PostmarkRunResult::End e) {
   switch (e) {
-    case PostmarkRunResult::End::kComplete: return "complete";
-    case PostmarkRunResult::End::kOutOfFiles: return "out of files";
-    case PostmarkRunResult::End::kInterrupted: return "interrupted";
+    case PostmarkRunResult::End::kComplete:
+      return "complete";
+    case PostmarkRunResult::End::kOutOfFiles:
+      return "out of files";
+    case PostmarkRunResult::End::kInterrupted:
+      return "interrupted";
   }
   return "";
 }
@@ -95,7 +102,9 @@ struct NamedLatency {
 };
 
 std::vector<NamedLatency> latencies_of(const PostmarkRunResult& r) {
-  return {{"create", &r.latencies.create}, {"read", &r.latencies.read}, {"append", &r.latencies.append},
+  return {{"create", &r.latencies.create},
+          {"read", &r.latencies.read},
+          {"append", &r.latencies.append},
           {"delete", &r.latencies.remove}};
 }
 
@@ -106,7 +115,8 @@ std::uint64_t percentile_of(const LatencyStat& s, double p) {
   return static_cast<std::uint64_t>(std::clamp(v, s.moments.min(), s.moments.max()));
 }
 
-const std::vector<double> kJsonPercentiles = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+const std::vector<double> kJsonPercentiles = {1,  5,  10, 20, 30,   40,   50,    60,   70,
+                                              80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
 
 nlohmann::json latency_json(const LatencyStat& s) {
   nlohmann::json j = {{"min", static_cast<std::uint64_t>(s.moments.min())},
@@ -139,7 +149,8 @@ std::string render_postmark_progress(const PostmarkRunResult& run) {
   }
   if (run.end == PostmarkRunResult::End::kComplete) o += "Done\n";
   if (run.end == PostmarkRunResult::End::kOutOfFiles) {
-    o += "out of files!\nFor this workload, either increase the number of files or\ndecrease the number of transactions.\n";
+    o += "out of files!\nFor this workload, either increase the number of files or\ndecrease the number of "
+         "transactions.\n";
   }
   if (run.end == PostmarkRunResult::End::kInterrupted) o += "interrupted\n";
   o += "Deleting files...Done\n";
@@ -158,12 +169,15 @@ std::string render_postmark_extras(const PostmarkRunResult& r) {
                    seconds(total), seconds(r.creation_ns), seconds(r.transactions_ns), seconds(r.deletion_ns));
   const double created_mixed = static_cast<double>(r.counts.created - r.pool_created);
   const double deleted_mixed = static_cast<double>(r.counts.deleted - r.deleted_alone);
-  o += fmt::format("\t{:.1f} transactions per second\n", rate(static_cast<double>(r.transactions_done), r.transactions_ns));
+  o += fmt::format("\t{:.1f} transactions per second\n",
+                   rate(static_cast<double>(r.transactions_done), r.transactions_ns));
   o += fmt::format("\tcreated {:.1f}/s (alone {:.1f}/s, mixed {:.1f}/s), read {:.1f}/s, appended {:.1f}/s\n",
-                   rate(static_cast<double>(r.counts.created), total), rate(static_cast<double>(r.pool_created), r.creation_ns),
-                   rate(created_mixed, r.transactions_ns), rate(static_cast<double>(r.counts.read), r.transactions_ns),
+                   rate(static_cast<double>(r.counts.created), total),
+                   rate(static_cast<double>(r.pool_created), r.creation_ns), rate(created_mixed, r.transactions_ns),
+                   rate(static_cast<double>(r.counts.read), r.transactions_ns),
                    rate(static_cast<double>(r.counts.appended), r.transactions_ns));
-  o += fmt::format("\tdeleted {:.1f}/s (alone {:.1f}/s, mixed {:.1f}/s)\n", rate(static_cast<double>(r.counts.deleted), total),
+  o += fmt::format("\tdeleted {:.1f}/s (alone {:.1f}/s, mixed {:.1f}/s)\n",
+                   rate(static_cast<double>(r.counts.deleted), total),
                    rate(static_cast<double>(r.deleted_alone), r.deletion_ns), rate(deleted_mixed, r.transactions_ns));
   o += fmt::format("\t{} bytes read ({:.2f} MiB/s), {} bytes written ({:.2f} MiB/s)\n", r.counts.bytes_read,
                    rate(static_cast<double>(r.counts.bytes_read), total) / 1048576.0, r.counts.bytes_written,
@@ -176,10 +190,11 @@ std::string render_postmark_extras(const PostmarkRunResult& r) {
       o += fmt::format("\t{:<10} {:>10}\n", l.name, 0);
       continue;
     }
-    o += fmt::format("\t{:<10} {:>10} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f}\n", l.name, s.count(),
-                     us(s.moments.min()), us(s.moments.mean()), us(static_cast<double>(percentile_of(s, 50))),
-                     us(static_cast<double>(percentile_of(s, 90))), us(static_cast<double>(percentile_of(s, 99))),
-                     us(static_cast<double>(percentile_of(s, 99.9))), us(s.moments.max()));
+    o +=
+        fmt::format("\t{:<10} {:>10} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f}\n", l.name,
+                    s.count(), us(s.moments.min()), us(s.moments.mean()), us(static_cast<double>(percentile_of(s, 50))),
+                    us(static_cast<double>(percentile_of(s, 90))), us(static_cast<double>(percentile_of(s, 99))),
+                    us(static_cast<double>(percentile_of(s, 99.9))), us(s.moments.max()));
   }
   if (!r.environment.is_null()) o += "\t" + environment_summary(r.environment) + "\n";
   return o;
@@ -221,8 +236,11 @@ nlohmann::json postmark_run_json(const PostmarkRunResult& r) {
   }
   const std::uint64_t total = r.creation_ns + r.transactions_ns + r.deletion_ns;
   j["measured"] = {
-      {"seconds", {{"total", seconds(total)}, {"creation", seconds(r.creation_ns)},
-                   {"transactions", seconds(r.transactions_ns)}, {"deletion", seconds(r.deletion_ns)}}},
+      {"seconds",
+       {{"total", seconds(total)},
+        {"creation", seconds(r.creation_ns)},
+        {"transactions", seconds(r.transactions_ns)},
+        {"deletion", seconds(r.deletion_ns)}}},
       {"transactions", r.transactions_done},
       {"transactions_per_second", rate(static_cast<double>(r.transactions_done), r.transactions_ns)},
       {"created", r.counts.created},

@@ -2,9 +2,8 @@
 // The reports of a PostMark run: PostMark's own (verbose or terse, computed as PostMark computes them, from
 // whole seconds and with integer or float division), sluice's additions (sub-second phase times and rates,
 // latency percentiles per operation) and the JSON of the run.
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "suites/postmark_run.h"
 

@@ -29,9 +29,9 @@ void PostmarkRng::refill() noexcept {
   for (int k = 0; k < kN; ++k) {
     const int next_index = (k + 1) % kN;
     const int far_index = (k + kM) % kN;
-    state_[static_cast<std::size_t>(k)] = twist(state_[static_cast<std::size_t>(k)],
-                                                state_[static_cast<std::size_t>(next_index)],
-                                                state_[static_cast<std::size_t>(far_index)]);
+    state_[static_cast<std::size_t>(k)] =
+        twist(state_[static_cast<std::size_t>(k)], state_[static_cast<std::size_t>(next_index)],
+              state_[static_cast<std::size_t>(far_index)]);
   }
   index_ = 0;
 }

@@ -1,5 +1,6 @@
 #include "suites/postmark_run.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -10,8 +11,6 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "common/clock.h"
 #include "common/error.h"
@@ -50,8 +49,8 @@ std::int64_t seconds_now() { return static_cast<std::int64_t>(std::time(nullptr)
 
 // The three timed phases: pool creation, transactions, deletion of what is left; time() at each boundary as
 // PostMark takes it, and the monotonic clock beside it.
-void run_phases(PostmarkWorkload& workload, PostmarkRunResult& r, const std::function<void(const std::string&)>& progress,
-                const std::function<bool()>& stop) {
+void run_phases(PostmarkWorkload& workload, PostmarkRunResult& r,
+                const std::function<void(const std::string&)>& progress, const std::function<bool()>& stop) {
   r.start_s = seconds_now();
   const std::uint64_t t0 = monotonic_ns();
   progress("Creating files...");
@@ -75,8 +74,9 @@ void run_phases(PostmarkWorkload& workload, PostmarkRunResult& r, const std::fun
   if (tx_end == PostmarkWorkload::TransactionsEnd::kDone) {
     progress("Done\n");
   } else if (tx_end == PostmarkWorkload::TransactionsEnd::kOutOfFiles) {
-    progress("out of files!\nFor this workload, either increase the number of files or\n"
-             "decrease the number of transactions.\n");
+    progress(
+        "out of files!\nFor this workload, either increase the number of files or\n"
+        "decrease the number of transactions.\n");
     r.end = PostmarkRunResult::End::kOutOfFiles;
   } else {
     progress("interrupted\n");

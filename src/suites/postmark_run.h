@@ -5,10 +5,9 @@
 // and to the nanosecond.
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "suites/postmark_config.h"
 #include "suites/postmark_files.h"
@@ -20,21 +19,21 @@ struct PostmarkRunResult {
   enum class End { kComplete, kOutOfFiles, kInterrupted };
 
   PostmarkConfig config;
-  std::string cwd;                     // the working directory PostMark's `show` prints
-  std::string report_file;             // `run FILE`: the report is appended there
-  std::int64_t timestamp_ms = 0;       // wall clock at the start
+  std::string cwd;                // the working directory PostMark's `show` prints
+  std::string report_file;        // `run FILE`: the report is appended there
+  std::int64_t timestamp_ms = 0;  // wall clock at the start
   End end = End::kComplete;
   PostmarkCounts counts;
-  std::int64_t pool_created = 0;       // files created by the pool phase (config.number when complete)
-  std::int64_t deleted_alone = 0;      // files deleted by the final phase
+  std::int64_t pool_created = 0;   // files created by the pool phase (config.number when complete)
+  std::int64_t deleted_alone = 0;  // files deleted by the final phase
   std::int64_t transactions_done = 0;
-  int progress_ticks = 0;              // PostMark's dots
+  int progress_ticks = 0;  // PostMark's dots
   // time() at the phase boundaries, as PostMark takes them.
   std::int64_t start_s = 0, transactions_start_s = 0, transactions_end_s = 0, end_s = 0;
   // The same boundaries from the monotonic clock.
   std::uint64_t creation_ns = 0, transactions_ns = 0, deletion_ns = 0;
   PostmarkLatencies latencies;
-  nlohmann::json environment;          // observe/environment.h, of the locations
+  nlohmann::json environment;  // observe/environment.h, of the locations
 };
 
 // The free space a run needs in each location and the check of it: every location must be an existing,

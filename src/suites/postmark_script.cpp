@@ -253,14 +253,38 @@ void apply_postmark_set(const PostmarkCommand& c, PostmarkConfig& config) {
   const std::string key = c.name.substr(4);
   if (key == "size") return set_size(c, config);
   if (key == "location") return set_location(c, config);
-  if (key == "number") { config.number = positive(c, c.param, 100000000); return; }
-  if (key == "seed") { config.seed = static_cast<std::uint32_t>(positive(c, c.param)); return; }
-  if (key == "transactions") { config.transactions = positive(c, c.param); return; }
-  if (key == "subdirectories") { config.subdirectories = positive(c, c.param, 1000000); return; }
-  if (key == "read") { config.read_block = positive(c, c.param, PostmarkConfig::kMaxSize); return; }
-  if (key == "write") { config.write_block = positive(c, c.param, PostmarkConfig::kMaxSize); return; }
-  if (key == "bias read") { config.bias_read = bias(c); return; }
-  if (key == "bias create") { config.bias_create = bias(c); return; }
+  if (key == "number") {
+    config.number = positive(c, c.param, 100000000);
+    return;
+  }
+  if (key == "seed") {
+    config.seed = static_cast<std::uint32_t>(positive(c, c.param));
+    return;
+  }
+  if (key == "transactions") {
+    config.transactions = positive(c, c.param);
+    return;
+  }
+  if (key == "subdirectories") {
+    config.subdirectories = positive(c, c.param, 1000000);
+    return;
+  }
+  if (key == "read") {
+    config.read_block = positive(c, c.param, PostmarkConfig::kMaxSize);
+    return;
+  }
+  if (key == "write") {
+    config.write_block = positive(c, c.param, PostmarkConfig::kMaxSize);
+    return;
+  }
+  if (key == "bias read") {
+    config.bias_read = bias(c);
+    return;
+  }
+  if (key == "bias create") {
+    config.bias_create = bias(c);
+    return;
+  }
   if (key == "buffering") {
     if (c.param != "true" && c.param != "false") bad(c, "expected true or false");
     config.buffered = c.param == "true";

@@ -30,7 +30,8 @@ std::string ctime_text(std::int64_t timestamp_ms) {
 
 }  // namespace
 
-void check_postmark_script(const std::vector<PostmarkCommand>& commands, const std::vector<PostmarkCommand>& overrides) {
+void check_postmark_script(const std::vector<PostmarkCommand>& commands,
+                           const std::vector<PostmarkCommand>& overrides) {
   PostmarkConfig scratch;
   for (const PostmarkCommand& c : commands) {
     if (c.kind == PostmarkCommand::Kind::kSet) apply_postmark_set(c, scratch);
@@ -63,7 +64,9 @@ PostmarkSession run_postmark_session(const std::vector<PostmarkCommand>& command
         break;
       case PostmarkCommand::Kind::kShow:
         session.items.push_back({PostmarkSessionItem::Kind::kShow,
-                                 render_postmark_show(with_overrides(config, overrides), current_directory()), c.param, {}});
+                                 render_postmark_show(with_overrides(config, overrides), current_directory()),
+                                 c.param,
+                                 {}});
         break;
       case PostmarkCommand::Kind::kHelp:
         session.items.push_back({PostmarkSessionItem::Kind::kHelp, render_postmark_help(), "", {}});
@@ -108,8 +111,9 @@ nlohmann::json postmark_session_json(const PostmarkSession& session) {
   doc["timestamp"] = timestamp_ms / 1000;
   doc["timestamp_ms"] = timestamp_ms;
   doc["time"] = ctime_text(timestamp_ms);
-  doc["sluice"] = {{"command", "postmark"},
-                   {"postmark", {{"config_files", session.config_files}, {"interrupted", session.interrupted}, {"runs", runs}}}};
+  doc["sluice"] = {
+      {"command", "postmark"},
+      {"postmark", {{"config_files", session.config_files}, {"interrupted", session.interrupted}, {"runs", runs}}}};
   return doc;
 }
 

@@ -3,11 +3,10 @@
 // --set overrides that win over the script's own `set`s, and every result kept for the reports. A script
 // without `run` runs once at its end, so `sluice postmark --set number=1000` measures.
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "suites/postmark_run.h"
 #include "suites/postmark_script.h"

@@ -101,7 +101,7 @@ bool PostmarkWorkload::create_pool(const std::function<bool()>& stop) {
 }
 
 PostmarkWorkload::TransactionsEnd PostmarkWorkload::run_transactions(const std::function<bool()>& stop,
-                                                                    const std::function<void()>& tick) {
+                                                                     const std::function<void()>& tick) {
   const int tenth = config_.transactions / 10;
   for (int i = 0; i < config_.transactions; ++i) {
     if (counts_.created == counts_.deleted) return TransactionsEnd::kOutOfFiles;

@@ -14,7 +14,9 @@ namespace {
 
 std::size_t entries_in(const std::string& dir) {
   std::size_t n = 0;
-  for (auto it = std::filesystem::recursive_directory_iterator(dir); it != std::filesystem::recursive_directory_iterator(); ++it) ++n;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir);
+       it != std::filesystem::recursive_directory_iterator(); ++it)
+    ++n;
   return n;
 }
 
@@ -26,7 +28,8 @@ std::string write_config(const TempDir& tmp, const std::string& name, const std:
 // The "Files:" and "Data:" lines without their per-second figures, which depend on the clock.
 std::string counts_of(const std::string& report) {
   std::string out;
-  static const std::regex kLine(R"(\t+(\d+ (created|read|appended|deleted)|(Creation|Deletion) alone: \d+ files|Mixed with transactions: \d+ files|[\d.]+ \w+bytes (read|written)) \()");
+  static const std::regex kLine(
+      R"(\t+(\d+ (created|read|appended|deleted)|(Creation|Deletion) alone: \d+ files|Mixed with transactions: \d+ files|[\d.]+ \w+bytes (read|written)) \()");
   for (auto it = std::sregex_iterator(report.begin(), report.end(), kLine); it != std::sregex_iterator(); ++it) {
     out += (*it)[1].str() + "\n";
   }
@@ -37,14 +40,18 @@ TEST(PostmarkCli, ConfigFileRunsAndReportsAsPostmarkAndRemovesItsFiles) {
   TempDir tmp;
   const std::string work = tmp.file("work");
   std::filesystem::create_directory(work);
-  const std::string cfg = write_config(tmp, "cfg", "set location " + work + "\nset number 100\nset transactions 400\n"
-                                                   "set subdirectories 4\nset size 200 5000\nshow\nrun\nquit\n");
+  const std::string cfg = write_config(tmp, "cfg",
+                                       "set location " + work +
+                                           "\nset number 100\nset transactions 400\n"
+                                           "set subdirectories 4\nset size 200 5000\nshow\nrun\nquit\n");
   const RunOutput r = run_binary({"postmark", cfg});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_NE(r.out.find("Reading configuration from file '" + cfg + "'"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\t" + work + " (weight=1)\n4 subdirectories will be used"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("Creating subdirectories...Done\nCreating files...Done\nPerforming transactions..........Done\n"),
-            std::string::npos) << r.out;
+  EXPECT_NE(
+      r.out.find("Creating subdirectories...Done\nCreating files...Done\nPerforming transactions..........Done\n"),
+      std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("Time:\n\t"), std::string::npos);
   EXPECT_NE(r.out.find("\t\tCreation alone: 100 files ("), std::string::npos);
   EXPECT_NE(r.out.find("latency (us)"), std::string::npos);
@@ -61,8 +68,8 @@ TEST(PostmarkCli, ConfigFileRunsAndReportsAsPostmarkAndRemovesItsFiles) {
 
 TEST(PostmarkCli, SetOptionsAloneRunOnceAndJsonHasTheNumbers) {
   TempDir tmp;
-  const RunOutput r = run_binary({"postmark", "--set", "location=" + tmp.path(), "--set=number=50", "--set=transactions=200",
-                                  "--set=seed=7", "--output-format=json"});
+  const RunOutput r = run_binary({"postmark", "--set", "location=" + tmp.path(), "--set=number=50",
+                                  "--set=transactions=200", "--set=seed=7", "--output-format=json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
@@ -85,7 +92,8 @@ TEST(PostmarkCli, BadInputNamesTheNearestValidCommandOrSetting) {
   const std::string cfg = write_config(tmp, "cfg", "set location " + tmp.path() + "\nset numbr 10\nrun\n");
   const RunOutput r = run_binary({"postmark", cfg});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
-  EXPECT_NE(r.err.find(cfg + ":2: unknown PostMark command 'set numbr 10'; did you mean 'set number'?"), std::string::npos)
+  EXPECT_NE(r.err.find(cfg + ":2: unknown PostMark command 'set numbr 10'; did you mean 'set number'?"),
+            std::string::npos)
       << r.err;
   const RunOutput s = run_binary({"postmark", "--set=transactons=5"});
   EXPECT_EQ(s.exit_code, 1) << describe(s);
@@ -95,8 +103,8 @@ TEST(PostmarkCli, BadInputNamesTheNearestValidCommandOrSetting) {
 
 TEST(PostmarkCli, LocationWithoutRoomOrMissingIsRefusedBeforeCreatingAnything) {
   TempDir tmp;
-  const RunOutput r = run_binary({"postmark", "--set=location=" + tmp.path(), "--set=size=1000000000",
-                                  "--set=number=100000000"});
+  const RunOutput r =
+      run_binary({"postmark", "--set=location=" + tmp.path(), "--set=size=1000000000", "--set=number=100000000"});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_NE(r.err.find("location '" + tmp.path() + "' has"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("free, but its share of the pool"), std::string::npos) << r.err;

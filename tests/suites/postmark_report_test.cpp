@@ -1,9 +1,9 @@
 // PostMark's report from a run's counters and time() stamps, against the real postmark's output for the
 // default configuration (seed 42): the verbose sample when every interval was under a second, and
 // `set report terse` from a run whose time() stamps fell 1 s, 1 s and 0 s apart.
-#include <gtest/gtest.h>
-
 #include "suites/postmark_report.h"
+
+#include <gtest/gtest.h>
 
 namespace sluice {
 namespace {
@@ -40,7 +40,8 @@ TEST(PostmarkReport, VerboseIsPostmarks) {
       "\t\tMixed with transactions: 264 files (264 per second)\n\t243 read (243 per second)\n"
       "\t257 appended (257 per second)\n\t764 deleted (764 per second)\n"
       "\t\tDeletion alone: 528 files (528 per second)\n\t\tMixed with transactions: 236 files (236 per second)\n\n"
-      "Data:\n\t1.36 megabytes read (1.36 megabytes per second)\n\t4.45 megabytes written (4.45 megabytes per second)\n";
+      "Data:\n\t1.36 megabytes read (1.36 megabytes per second)\n\t4.45 megabytes written (4.45 megabytes per "
+      "second)\n";
   EXPECT_EQ(render_postmark_report(default_run(100, 100, 100, 100)), expected);
 }
 
@@ -65,8 +66,10 @@ TEST(PostmarkReport, NoPostmarkReportForAnIncompleteRunButSluiceSaysWhatItMeasur
 TEST(PostmarkReport, ExtrasAndJsonCarryExactTimesAndLatency) {
   const PostmarkRunResult r = default_run(100, 100, 100, 100);
   const std::string extras = render_postmark_extras(r);
-  EXPECT_NE(extras.find("0.520000 seconds total: creation alone 0.300000, transactions 0.200000, deletion alone 0.020000"),
-            std::string::npos) << extras;
+  EXPECT_NE(
+      extras.find("0.520000 seconds total: creation alone 0.300000, transactions 0.200000, deletion alone 0.020000"),
+      std::string::npos)
+      << extras;
   EXPECT_NE(extras.find("2500.0 transactions per second"), std::string::npos) << extras;
   const nlohmann::json j = postmark_run_json(r);
   EXPECT_EQ(j["end"], "complete");

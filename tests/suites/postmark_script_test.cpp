@@ -1,9 +1,10 @@
 // PostMark's command language: parsing, --set, and the errors for bad input.
+#include "suites/postmark_script.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "suites/postmark_script.h"
 #include "suites/postmark_session.h"
 
 namespace sluice {
@@ -123,12 +124,14 @@ TEST(PostmarkShow, MatchesPostmarksLayout) {
             "Files range between 500 bytes and 9.77 kilobytes in size\nWorking directory: /home/u\n"
             "Block sizes are: read=512 bytes, write=512 bytes\nBiases are: read/append=5, create/delete=5\n"
             "Using Unix buffered file I/O\nRandom number generator seed is 42\nReport format is verbose.\n");
-  const PostmarkConfig c = apply_script("set location a\nset location +b 3\nset subdirectories 10\nset read 4096\n"
-                                        "set buffering false\nset size 1048576 2097152\n");
+  const PostmarkConfig c = apply_script(
+      "set location a\nset location +b 3\nset subdirectories 10\nset read 4096\n"
+      "set buffering false\nset size 1048576 2097152\n");
   const std::string show = render_postmark_show(c, "/home/u");
   EXPECT_NE(show.find("Files range between 1.00 megabytes and 2.00 megabytes in size\n"), std::string::npos) << show;
   EXPECT_NE(show.find("Working directories: \n\ta (weight=1)\n\tb (weight=3)\n10 subdirectories will be used\n"),
-            std::string::npos) << show;
+            std::string::npos)
+      << show;
   EXPECT_NE(show.find("read=4.00 kilobytes"), std::string::npos);
   EXPECT_NE(show.find("Not using Unix buffered file I/O"), std::string::npos);
 }

@@ -7,12 +7,12 @@
 //    kLocationsScript settings below;
 //  - counts: the verbose report ("Files:") of `postmark cfg` for each configuration; exact bytes from the
 //    terse report (bytes per second x elapsed seconds).
+#include "suites/postmark_workload.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
-
-#include "suites/postmark_workload.h"
 
 namespace sluice {
 namespace {
