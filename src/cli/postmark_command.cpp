@@ -1,0 +1,122 @@
+// sluice postmark: PostMark 1.5x's small-file workload and report (suites/postmark_*.h), from a PostMark
+// configuration file, stdin or --set.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "cli/command_args.h"
+#include "cli/command_options.h"
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "common/error.h"
+#include "run/stop_signal.h"
+#include "suites/postmark_report.h"
+#include "suites/postmark_session.h"
+
+namespace sluice {
+namespace {
+
+constexpr const char* kDescription =
+    R"(PostMark (Katcher, NetApp 1997; v1.51) as a sluice command: a pool of small files is created, then
+transactions each read or append a random file and create or delete one, then the rest is deleted. The
+commands are PostMark's own (set size LOW [HIGH], set number, set transactions, set subdirectories, set read,
+set write, set buffering true|false, set bias read, set bias create, set location DIR|+DIR W|-DIR, set seed,
+set report verbose|terse, run [FILE], show [FILE], load FILE, help, quit), read from CONFIG, or from stdin
+when CONFIG is absent and stdin is not a terminal ("-" reads stdin always). --set NAME=VALUE wins over the
+script's own settings; a script without `run` runs once at its end.
+
+The same seed creates, reads, appends and deletes the same files as PostMark (its Mersenne Twister with the
+1998 seeding and its order of draws), so the counts equal the original's. The report is PostMark's, computed
+as it computes it (whole seconds, integer rates); sluice adds the phase times to the microsecond, exact rates
+and latency percentiles of create, read, append and delete. Every location is checked (a writable directory
+with room for the pool) before anything is created. Ctrl-C stops the transactions, deletes the files the run
+created (only those) and reports what was measured.
+)";
+
+struct PostmarkArgs {
+  std::vector<std::string> sets;
+  OutputChoice output;
+};
+
+CommandTable<PostmarkArgs> make_table() {
+  CommandInfo info = command_info("postmark",
+                                  "PostMark's small-file benchmark with its commands and report, plus sub-second "
+                                  "timing and latency percentiles per operation",
+                                  kDescription);
+  info.positionals = {{"CONFIG", "a PostMark configuration file (\"-\": stdin)", false}};
+  CommandTable<PostmarkArgs> t(std::move(info));
+  OptionInfo set = text_arg("set", "NAME=VALUE", "",
+                            "a PostMark setting, as `set NAME VALUE`: size=500,10000 number=1000 transactions=5000 "
+                            "location=/mnt/x bias-read=5 ...; wins over CONFIG");
+  set.repeatable = true;
+  t.add(std::move(set), [](PostmarkArgs& a, const OptionValue& v) { a.sets.push_back(v.text); });
+  add_output_options(t, &PostmarkArgs::output);
+  return t;
+}
+
+const CommandTable<PostmarkArgs>& table() {
+  static const CommandTable<PostmarkArgs> kTable = make_table();
+  return kTable;
+}
+
+// Appends `text` to FILE of `run FILE` / `show FILE`, as PostMark does.
+void append_to(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::app);
+  if (!out || !(out << text)) throw UserError("postmark: cannot direct output to file '" + path + "'");
+}
+
+}  // namespace
+
+const CommandInfo& postmark_command_info() { return table().info(); }
+
+int postmark_command(const std::vector<std::string>& args) {
+  const ParsedArgs parsed = parse_arguments(table().info(), args);
+  if (parsed.help) {
+    std::fputs(render_command_help(table().info()).c_str(), stdout);
+    return kExitOk;
+  }
+  PostmarkArgs cli;
+  table().apply(parsed, cli, nullptr);
+
+  std::vector<PostmarkCommand> overrides;
+  for (const std::string& s : cli.sets) overrides.push_back(postmark_set_option(s));
+  std::vector<PostmarkCommand> commands;
+  std::vector<std::string> config_files;
+  const std::string config = parsed.positionals.empty() ? "" : parsed.positionals.front();
+  if (config == "-" || (config.empty() && isatty(STDIN_FILENO) != 1)) {
+    commands = parse_postmark_script(std::cin, "stdin");
+  } else if (!config.empty()) {
+    commands = parse_postmark_file(config);
+    config_files.push_back(config);
+  }
+  check_postmark_script(commands, overrides);
+
+  const bool normal_only = cli.output.formats.size() == 1 && cli.output.formats[0] == RunOptions::OutputFormat::kNormal;
+  const bool live = normal_only && isatty(STDERR_FILENO) == 1;
+  install_stop_signal_handlers();
+  PostmarkSession session = run_postmark_session(
+      commands, overrides,
+      [live](const std::string& text) {
+        if (!live) return;
+        std::fputs(text.c_str(), stderr);
+        std::fflush(stderr);
+      },
+      [] { return stop_requested(); });
+  session.config_files = config_files;
+
+  for (const PostmarkSessionItem& item : session.items) {
+    if (item.file.empty()) continue;
+    append_to(item.file, item.run ? render_postmark_report(*item.run) : item.text);
+  }
+  std::vector<std::string> documents;
+  for (RunOptions::OutputFormat format : cli.output.formats) {
+    documents.push_back(format == RunOptions::OutputFormat::kNormal ? render_postmark_session(session)
+                                                                    : postmark_session_json(session).dump(2) + "\n");
+  }
+  write_documents(documents, cli.output.path);
+  return session.interrupted ? kExitInterrupted : kExitOk;
+}
+
+}  // namespace sluice

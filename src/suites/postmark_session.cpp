@@ -1,0 +1,120 @@
+#include "suites/postmark_session.h"
+
+#include <ctime>
+#include <filesystem>
+
+#include "suites/postmark_report.h"
+#include "version.h"
+
+namespace sluice {
+namespace {
+
+PostmarkConfig with_overrides(PostmarkConfig config, const std::vector<PostmarkCommand>& overrides) {
+  for (const PostmarkCommand& o : overrides) apply_postmark_set(o, config);
+  return config;
+}
+
+std::string current_directory() {
+  std::error_code ec;
+  return std::filesystem::current_path(ec).string();
+}
+
+std::string ctime_text(std::int64_t timestamp_ms) {
+  const std::time_t seconds = static_cast<std::time_t>(timestamp_ms / 1000);
+  std::tm tm{};
+  if (localtime_r(&seconds, &tm) == nullptr) return "";
+  char buf[64];
+  const std::size_t n = std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
+  return std::string(buf, n);
+}
+
+}  // namespace
+
+void check_postmark_script(const std::vector<PostmarkCommand>& commands,
+                           const std::vector<PostmarkCommand>& overrides) {
+  PostmarkConfig scratch;
+  for (const PostmarkCommand& c : commands) {
+    if (c.kind == PostmarkCommand::Kind::kSet) apply_postmark_set(c, scratch);
+  }
+  with_overrides(scratch, overrides);
+}
+
+PostmarkSession run_postmark_session(const std::vector<PostmarkCommand>& commands,
+                                     const std::vector<PostmarkCommand>& overrides,
+                                     const std::function<void(const std::string&)>& progress,
+                                     const std::function<bool()>& stop) {
+  PostmarkSession session;
+  PostmarkConfig config;
+  bool ran = false;
+  auto run_once = [&](const std::string& file) {
+    PostmarkSessionItem item;
+    item.kind = PostmarkSessionItem::Kind::kRun;
+    item.file = file;
+    item.run = run_postmark(with_overrides(config, overrides), progress, stop);
+    item.run->report_file = file;
+    session.interrupted = item.run->end == PostmarkRunResult::End::kInterrupted;
+    session.items.push_back(std::move(item));
+    ran = true;
+  };
+  for (const PostmarkCommand& c : commands) {
+    if (session.interrupted || c.kind == PostmarkCommand::Kind::kQuit) break;
+    switch (c.kind) {
+      case PostmarkCommand::Kind::kSet:
+        apply_postmark_set(c, config);
+        break;
+      case PostmarkCommand::Kind::kShow:
+        session.items.push_back({PostmarkSessionItem::Kind::kShow,
+                                 render_postmark_show(with_overrides(config, overrides), current_directory()),
+                                 c.param,
+                                 {}});
+        break;
+      case PostmarkCommand::Kind::kHelp:
+        session.items.push_back({PostmarkSessionItem::Kind::kHelp, render_postmark_help(), "", {}});
+        break;
+      case PostmarkCommand::Kind::kRun:
+        run_once(c.param);
+        break;
+      case PostmarkCommand::Kind::kQuit:
+        break;
+    }
+  }
+  if (!ran && !session.interrupted) run_once("");
+  return session;
+}
+
+std::string render_postmark_session(const PostmarkSession& session) {
+  std::string o = "PostMark v1.51 : 8/14/01 (sluice " SLUICE_VERSION " postmark)\n";
+  for (const std::string& f : session.config_files) o += "Reading configuration from file '" + f + "'\n";
+  for (const PostmarkSessionItem& item : session.items) {
+    if (item.kind != PostmarkSessionItem::Kind::kRun) {
+      if (item.file.empty()) o += item.text;
+      continue;
+    }
+    const PostmarkRunResult& r = *item.run;
+    o += render_postmark_progress(r);
+    if (item.file.empty()) o += render_postmark_report(r);
+    o += render_postmark_extras(r);
+  }
+  return o;
+}
+
+nlohmann::json postmark_session_json(const PostmarkSession& session) {
+  nlohmann::json runs = nlohmann::json::array();
+  std::int64_t timestamp_ms = 0;
+  for (const PostmarkSessionItem& item : session.items) {
+    if (item.kind != PostmarkSessionItem::Kind::kRun) continue;
+    if (runs.empty()) timestamp_ms = item.run->timestamp_ms;
+    runs.push_back(postmark_run_json(*item.run));
+  }
+  nlohmann::json doc;
+  doc["fio version"] = "sluice-" SLUICE_VERSION;
+  doc["timestamp"] = timestamp_ms / 1000;
+  doc["timestamp_ms"] = timestamp_ms;
+  doc["time"] = ctime_text(timestamp_ms);
+  doc["sluice"] = {
+      {"command", "postmark"},
+      {"postmark", {{"config_files", session.config_files}, {"interrupted", session.interrupted}, {"runs", runs}}}};
+  return doc;
+}
+
+}  // namespace sluice
