@@ -9,6 +9,7 @@
 #include "cli/command_args.h"
 #include "cli/command_options.h"
 #include "cli/commands.h"
+#include "cli/history_options.h"
 #include "cli/output.h"
 #include "common/error.h"
 #include "run/stop_signal.h"
@@ -38,6 +39,7 @@ created (only those) and reports what was measured.
 struct PostmarkArgs {
   std::vector<std::string> sets;
   OutputChoice output;
+  HistoryChoice history;
 };
 
 CommandTable<PostmarkArgs> make_table() {
@@ -53,6 +55,7 @@ CommandTable<PostmarkArgs> make_table() {
   set.repeatable = true;
   t.add(std::move(set), [](PostmarkArgs& a, const OptionValue& v) { a.sets.push_back(v.text); });
   add_output_options(t, &PostmarkArgs::output);
+  add_history_options(t, &PostmarkArgs::history);
   return t;
 }
 
@@ -96,27 +99,28 @@ int postmark_command(const std::vector<std::string>& args) {
   const bool normal_only = cli.output.formats.size() == 1 && cli.output.formats[0] == RunOptions::OutputFormat::kNormal;
   const bool live = normal_only && isatty(STDERR_FILENO) == 1;
   install_stop_signal_handlers();
-  PostmarkSession session = run_postmark_session(
-      commands, overrides,
-      [live](const std::string& text) {
-        if (!live) return;
-        std::fputs(text.c_str(), stderr);
-        std::fflush(stderr);
-      },
-      [] { return stop_requested(); });
-  session.config_files = config_files;
-
-  for (const PostmarkSessionItem& item : session.items) {
-    if (item.file.empty()) continue;
-    append_to(item.file, item.run ? render_postmark_report(*item.run) : item.text);
+  std::string config_text;
+  for (const std::string& file : config_files) {
+    std::ifstream in(file);
+    config_text += std::string(std::istreambuf_iterator<char>(in), {});
   }
-  std::vector<std::string> documents;
-  for (RunOptions::OutputFormat format : cli.output.formats) {
-    documents.push_back(format == RunOptions::OutputFormat::kNormal ? render_postmark_session(session)
-                                                                    : postmark_session_json(session).dump(2) + "\n");
-  }
-  write_documents(documents, cli.output.path);
-  return session.interrupted ? kExitInterrupted : kExitOk;
+  return run_measured({"postmark", args, config_text}, cli.history, cli.output, [&](bool) {
+    PostmarkSession session = run_postmark_session(
+        commands, overrides,
+        [live](const std::string& text) {
+          if (!live) return;
+          std::fputs(text.c_str(), stderr);
+          std::fflush(stderr);
+        },
+        [] { return stop_requested(); });
+    session.config_files = config_files;
+    for (const PostmarkSessionItem& item : session.items) {
+      if (item.file.empty()) continue;
+      append_to(item.file, item.run ? render_postmark_report(*item.run) : item.text);
+    }
+    return Measurement{render_postmark_session(session), postmark_session_json(session).dump(2) + "\n",
+                       session.interrupted ? kExitInterrupted : kExitOk};
+  });
 }
 
 }  // namespace sluice

@@ -10,6 +10,7 @@
 #include "cli/command_args.h"
 #include "cli/command_options.h"
 #include "cli/commands.h"
+#include "cli/history_options.h"
 #include "cli/output.h"
 #include "common/clock.h"
 #include "version.h"
@@ -49,6 +50,7 @@ struct SysbenchArgs {
   std::string test;
   std::string command;
   OutputChoice output;
+  HistoryChoice history;
 };
 
 CommandTable<SysbenchArgs> make_table() {
@@ -124,6 +126,7 @@ CommandTable<SysbenchArgs> make_table() {
   t.add(text_arg("dir", "DIR", ".", "where the test files are (sysbench: the current directory)"),
         [](A& a, const V& v) { a.options.dir = v.text; });
   add_output_options(t, &A::output);
+  add_history_options(t, &A::history);
   return t;
 }
 
@@ -211,8 +214,9 @@ nlohmann::json result_document(const SysbenchArgs& a, const SysbenchRunResult& r
   return doc;
 }
 
-int run_test(const SysbenchArgs& a) {
-  const bool normal = wants_normal(a.output) && a.output.path.empty();
+// One repetition of `run`: the text report (without what was already shown live) and the JSON document.
+Measurement run_test(const SysbenchArgs& a) {
+  const bool normal = wants_normal(a.output) && a.output.path.empty() && a.history.repeat == 1;
   const SysbenchOptions& o = a.options;
   std::vector<int> fds = sysbench_open_files(o);
   const nlohmann::json environment = capture_environment({sysbench_file_path(o, 0)});
@@ -237,22 +241,13 @@ int run_test(const SysbenchArgs& a) {
   sysbench_close_files(fds);
   const nlohmann::json doc = result_document(a, result, environment, warnings);
   print_warnings(warnings);
-  std::vector<std::string> documents;
-  for (RunOptions::OutputFormat format : a.output.formats) {
-    if (format == RunOptions::OutputFormat::kNormal) {
-      std::string text = render_sysbench_report(doc["sluice"]["sysbench"], environment);
-      if (!normal) {  // not shown live: the whole text, interval lines included, goes to --output
-        std::string lines;
-        for (const nlohmann::json& iv : doc["sluice"]["sysbench"]["intervals"]) lines += render_sysbench_interval(iv, o.percentile);
-        text = banner() + render_sysbench_header(o) + lines + text;
-      }
-      documents.push_back(std::move(text));
-    } else {
-      documents.push_back(doc.dump(2) + "\n");
-    }
+  std::string text = render_sysbench_report(doc["sluice"]["sysbench"], environment);
+  if (!normal) {  // not shown live: the whole text, interval lines included
+    std::string lines;
+    for (const nlohmann::json& iv : doc["sluice"]["sysbench"]["intervals"]) lines += render_sysbench_interval(iv, o.percentile);
+    text = banner() + render_sysbench_header(o) + lines + text;
   }
-  write_documents(documents, a.output.path);
-  return result.interrupted ? kExitInterrupted : kExitOk;
+  return Measurement{std::move(text), doc.dump(2) + "\n", result.interrupted ? kExitInterrupted : kExitOk};
 }
 
 }  // namespace
@@ -277,7 +272,7 @@ int sysbench_command(const std::vector<std::string>& args) {
     sysbench_cleanup(a.options);
     return kExitOk;
   }
-  return run_test(a);
+  return run_measured({"sysbench", args, ""}, a.history, a.output, [&](bool) { return run_test(a); });
 }
 
 }  // namespace sluice
