@@ -11,7 +11,7 @@ packages=(
 )
 if [ "${1:-}" = "--with-peers" ]; then
   packages+=(libgtest-dev libgmock-dev util-linux e2fsprogs python3 python3-pandas fio fio-examples linux-perf)
-  packages+=(chromium)  # the report's test opens it in a headless browser
+  packages+=(chromium fonts-liberation)  # the report's test opens it in a headless browser (fonts: a recommends)
   packages+=(sysbench)  # bench/vs_sysbench.py
   packages+=(postmark)  # the real PostMark: it_postmark_test's cross-check and bench/vs_postmark.py
 fi
