@@ -151,7 +151,7 @@ TEST(CommandParser, RequiredPositionalIsRequired) {
   EXPECT_THAT(error_of(c, {"--keep"}), HasSubstr("sample needs DIR"));
 }
 
-TEST(CommandParser, RepeatingLastPositionalTakesTheRest) {
+TEST(CommandParser, RepeatingOnlyPositionalTakesEveryArgumentAroundOptions) {
   CommandInfo c = sample();
   c.positionals[0].repeats = true;
   EXPECT_EQ(parse_arguments(c, {"a", "--keep", "b", "c"}).positionals, (std::vector<std::string>{"a", "b", "c"}));
