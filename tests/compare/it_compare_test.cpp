@@ -181,7 +181,7 @@ TEST(CompareIt, BadInputIsOneClearLine) {
       {{"compare", good, dir.file("missing.json")}, "missing.json: no such file"},
       {{"compare", good, corrupt}, "corrupt.json: not valid JSON"},
       {{"compare", good, foreign}, "foreign.json: not a sluice or fio result"},
-      {{"compare", good, "before"}, "before: no such file; looking up history ids and labels needs the history"},
+      {{"compare", good, "before", "--db=" + dir.file("none.db")}, "before: no such file, and no history database at"},
       {{"compare", good}, "compare needs B"},
       {{"compare", "--alpha=2", good, good}, "--alpha=2: not a number from 0 to 1"},
       {{"compare", "--fail-on=p98:+1%", good, good}, "did you mean p99?"},
@@ -193,6 +193,26 @@ TEST(CompareIt, BadInputIsOneClearLine) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << describe(r);
     EXPECT_EQ(r.out, "");
   }
+}
+
+// The practitioner's loop: two labelled results saved with --repeat, compared by label from the history.
+TEST(CompareIt, ComparesLabelsFromTheHistory) {
+  TempDir dir;
+  const std::string db = "--db=" + dir.file("h.db");
+  for (const char* label : {"--label=before", "--label=after"}) {
+    const RunOutput saved = run_binary({"run", "--name=h", "--ioengine=null", "--rw=randread", "--size=64m",
+                                        "--io_size=8m", "--repeat=3", label, db, "--output-format=json"});
+    ASSERT_EQ(saved.exit_code, 0) << describe(saved);
+  }
+  const RunOutput r = run_binary({"compare", "before", "after", db});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_THAT(r.out, HasSubstr("old: before ("));
+  EXPECT_THAT(r.out, HasSubstr("(3 repetitions)"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("h +read +iops"));
+  const RunOutput unknown = run_binary({"compare", "before", "nothing", db});
+  EXPECT_EQ(unknown.exit_code, 1) << describe(unknown);
+  EXPECT_THAT(unknown.err, HasSubstr("nothing"));
+  EXPECT_EQ(std::count(unknown.err.begin(), unknown.err.end(), '\n'), 1) << describe(unknown);
 }
 
 }  // namespace

@@ -219,6 +219,24 @@ TEST_F(ReportIt, ExportsOneChartAsSvgOrCsv) {
   EXPECT_NE(wrong.err.find("did you mean spectrum?"), std::string::npos) << wrong.err;
 }
 
+// Labels from the history, several repetitions a side: the report carries compare's verdict table.
+TEST_F(ReportIt, LabelsFromTheHistoryGetTheVerdictTable) {
+  const std::string db = "--db=" + dir_->file("h.db");
+  for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
+    const RunOutput saved = run_binary({"run", "--name=h", "--ioengine=null", "--rw=randread", "--size=64m",
+                                        "--io_size=8m", depth, "--repeat=3",
+                                        std::string("--label=") + (depth[10] == '1' ? "qd1" : "qd8"), db});
+    ASSERT_EQ(saved.exit_code, 0) << describe(saved);
+  }
+  const RunOutput r = run_binary({"report", "qd1", "qd8", db, "-o", dir_->file("labels.html")});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::string html = read_file(dir_->file("labels.html"));
+  EXPECT_NE(html.find("<table class=\"verdicts\">"), std::string::npos);
+  EXPECT_NE(html.find("job option that differs"), std::string::npos);
+  EXPECT_NE(html.find("<td>h</td><td>read</td><td>iops</td>"), std::string::npos);
+  EXPECT_NE(html.find("3 and 3 repetitions"), std::string::npos);
+}
+
 TEST_F(ReportIt, BadInputIsOneLineAndExit1) {
   std::ofstream(dir_->file("cut.json")) << "{\"jobs\": [";
   for (const std::string& path : {dir_->file("missing.json"), dir_->file("cut.json")}) {
