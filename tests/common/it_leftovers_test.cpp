@@ -96,7 +96,7 @@ class Leftovers : public ::testing::Test {
 };
 
 std::vector<std::string> interfere_args(const std::string& fg) {
-  return {"interfere", "--filename=" + fg, "--size=8m", "--threads=1", "--budget=4s", "--bg-size=32m", "--no-status"};
+  return {"interfere", "--filename=" + fg, "--size=8m", "--threads=1", "--budget=4s", "--bg-size=32m"};
 }
 
 TEST_F(Leftovers, KilledInterfereLeavesItsBackgroundFileAndRestoreRemovesIt) {
