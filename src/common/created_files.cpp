@@ -239,7 +239,7 @@ CreatedFilesJournal::CreatedFilesJournal(std::string path) : path_(std::move(pat
   if (fd_ < 0) throw UserError(fmt::format("cannot create {}: {}", temp, errno_text()));
   try {
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) throw UserError(fmt::format("cannot lock {}: {}", temp, errno_text()));
-    append(fmt::format("{} pid={}\n", kHeader, static_cast<long>(::getpid())));
+    append(fmt::format("{} pid={}\n", kHeader, static_cast<long>(::getpid())), true);
     if (::rename(temp.c_str(), path_.c_str()) != 0) {
       throw UserError(fmt::format("cannot rename {} to {}: {}", temp, path_, errno_text()));
     }
@@ -255,7 +255,7 @@ CreatedFilesJournal::~CreatedFilesJournal() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void CreatedFilesJournal::append(const std::string& line) {
+void CreatedFilesJournal::append(const std::string& line, bool sync) {
   std::size_t done = 0;
   while (done < line.size()) {
     const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
@@ -263,18 +263,21 @@ void CreatedFilesJournal::append(const std::string& line) {
     if (n <= 0) throw UserError(fmt::format("cannot write {}: {}", path_, errno_text()));
     done += static_cast<std::size_t>(n);
   }
-  if (::fdatasync(fd_) != 0) throw UserError(fmt::format("cannot sync {}: {}", path_, errno_text()));
+  if (sync && ::fdatasync(fd_) != 0) throw UserError(fmt::format("cannot sync {}: {}", path_, errno_text()));
 }
 
-void CreatedFilesJournal::creating(const std::string& path) { append(fmt::format("+\t{}\n", path)); }
+void CreatedFilesJournal::creating(const std::string& path) { append(fmt::format("+\t{}\n", path), true); }
 
 void CreatedFilesJournal::created(const std::string& path) {
   FileIdentity id;
   if (!file_identity(path, id)) return;
-  append(fmt::format("=\t{}\t{}\t{}\t{}\n", id.dev, id.ino, id.birth_ns, path));
+  // Not synced: a kill cannot lose a written record, and after a power loss without it the file is kept
+  // (and said), never removed wrongly.
+  append(fmt::format("=\t{}\t{}\t{}\t{}\n", id.dev, id.ino, id.birth_ns, path), false);
 }
 
-void CreatedFilesJournal::removed(const std::string& path) { append(fmt::format("-\t{}\n", path)); }
+// Not synced either: without it a replay finds the path gone, or a different file there, and keeps it.
+void CreatedFilesJournal::removed(const std::string& path) { append(fmt::format("-\t{}\n", path), false); }
 
 void CreatedFilesJournal::discard() {
   ::unlink(path_.c_str());

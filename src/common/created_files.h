@@ -5,7 +5,7 @@
 // (the state dir is the knob journal's: $SLUICE_STATE_DIR, else /var/lib/sluice; a user who cannot write
 // there gets $XDG_STATE_HOME/sluice or ~/.local/state/sluice). It holds an flock on the journal for its
 // lifetime; the kernel drops it when the process dies, so a journal whose lock is free belongs to a dead run.
-// Records are appended and fdatasync'd, one a line, tab-separated, the path last:
+// Records are appended, one a line, tab-separated, the path last; the "+" one is fdatasync'd before the create:
 //   # sluice created-files journal v1 pid=<pid>
 //   +\t<path>                                    before sluice creates path
 //   =\t<dev>\t<inode>\t<birth ns or 0>\t<path>     once it exists: what tells it from a file made later
@@ -46,7 +46,7 @@ class CreatedFilesJournal {
   const std::string& path() const { return path_; }
 
  private:
-  void append(const std::string& line);
+  void append(const std::string& line, bool sync);
 
   std::string path_;
   int fd_ = -1;

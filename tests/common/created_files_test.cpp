@@ -2,6 +2,7 @@
 // is alive holds its lock exactly as a running sluice does; destroying it is what a killed process leaves.
 #include "common/created_files.h"
 
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -164,6 +165,8 @@ TEST_F(CreatedFiles, OtherFilesInTheStateDirectoryAreNotJournals) {
 }
 
 TEST_F(CreatedFiles, ProcessJournalLivesInTheStateDirAndANormalEndDeletesIt) {
+  const char* before = std::getenv("SLUICE_STATE_DIR");  // ctest sets one for every test
+  const std::string saved = before ? before : "";
   ::setenv("SLUICE_STATE_DIR", state_.path().c_str(), 1);
   EXPECT_EQ(created_files_dirs(), std::vector<std::string>{state_.path()});
   journal_removed(work("never"));  // nothing journaled yet: no journal is opened for this
@@ -178,7 +181,11 @@ TEST_F(CreatedFiles, ProcessJournalLivesInTheStateDirAndANormalEndDeletesIt) {
   end_created_files_journal();
   EXPECT_TRUE(fs::is_empty(state_.path()));
   EXPECT_TRUE(fs::exists(work("p")));  // a normal end keeps what it kept on purpose
-  ::unsetenv("SLUICE_STATE_DIR");
+  if (before) {
+    ::setenv("SLUICE_STATE_DIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("SLUICE_STATE_DIR");
+  }
 }
 
 TEST_F(CreatedFiles, UnwritableStateDirectoryThrowsOnOpen) {
