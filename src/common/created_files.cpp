@@ -266,7 +266,11 @@ void CreatedFilesJournal::append(const std::string& line, bool sync) {
   if (sync && ::fdatasync(fd_) != 0) throw UserError(fmt::format("cannot sync {}: {}", path_, errno_text()));
 }
 
-void CreatedFilesJournal::creating(const std::string& path) { append(fmt::format("+\t{}\n", path), true); }
+void CreatedFilesJournal::creating(const std::vector<std::string>& paths) {
+  std::string lines;
+  for (const std::string& path : paths) lines += fmt::format("+\t{}\n", path);
+  if (!lines.empty()) append(lines, true);
+}
 
 void CreatedFilesJournal::created(const std::string& path) {
   FileIdentity id;
@@ -300,8 +304,21 @@ std::vector<std::string> created_files_dirs() {
   return dirs;
 }
 
-void journal_creating(const std::string& path) {
-  process_journal().record(path, [](CreatedFilesJournal& j, const std::string& p) { j.creating(p); });
+void journal_creating(const std::string& path) { journal_creating(std::vector<std::string>{path}); }
+
+void journal_creating(const std::vector<std::string>& paths) {
+  std::vector<std::string> absolute_paths;
+  for (const std::string& path : paths) {
+    if (path.find('\n') == std::string::npos) absolute_paths.push_back(absolute(path));
+  }
+  if (absolute_paths.empty()) return;
+  ProcessJournal& pj = process_journal();
+  std::lock_guard<std::mutex> lock(pj.mutex);
+  try {
+    if (CreatedFilesJournal* j = pj.get()) j->creating(absolute_paths);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sluice: cannot write the journal of created files: %s\n", e.what());
+  }
 }
 
 void journal_created(const std::string& path) {

@@ -39,7 +39,7 @@ class CreatedFilesJournal {
   CreatedFilesJournal(const CreatedFilesJournal&) = delete;
   CreatedFilesJournal& operator=(const CreatedFilesJournal&) = delete;
 
-  void creating(const std::string& path);  // before the create call
+  void creating(const std::vector<std::string>& paths);  // before the create calls: one sync for them all
   void created(const std::string& path);   // after it succeeded: records the identity
   void removed(const std::string& path);   // after sluice removed it, or the create failed or found it there
   void discard();                          // deletes the journal (a normal end)
@@ -59,6 +59,7 @@ std::vector<std::string> created_files_dirs();
 // they say so once on stderr and the run goes on. Paths are made absolute; a path holding a newline is not
 // journaled. Thread-safe.
 void journal_creating(const std::string& path);
+void journal_creating(const std::vector<std::string>& paths);  // one sync for a batch about to be created
 void journal_created(const std::string& path);
 void journal_removed(const std::string& path);
 // A normal end: deletes this process's journal. Idempotent.

@@ -106,11 +106,11 @@ void write_random(int fd, const std::string& path, std::uint64_t from, std::uint
 }
 
 // Lays out one regular file; returns true when it created it. On failure, undoes what it did (a created
-// file is removed, an extended file is cut back to its old size) and rethrows.
+// file is removed, an extended file is cut back to its old size) and rethrows. A missing file must have been
+// journaled (journal_creating) by the caller.
 bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, std::uint64_t seed) {
   struct stat before {};
-  const bool may_create = ::stat(t.path.c_str(), &before) != 0 && errno == ENOENT;
-  if (may_create) journal_creating(t.path);
+  const bool may_create = ::stat(t.path.c_str(), &before) != 0 && errno == ENOENT;  // journaled by the caller
   int fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
   if (fd < 0 && errno == EINVAL) fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   bool created = fd >= 0;
@@ -152,6 +152,12 @@ bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, 
 
 void prepare_targets(std::vector<TargetFile>& targets, const JobSpec& job, const LayoutProgress& progress) {
   std::vector<TargetFile*> created_now;
+  std::vector<std::string> missing;  // journaled together: one sync, not one per file
+  for (const TargetFile& t : targets) {
+    struct stat st {};
+    if (!t.is_block_device && ::stat(t.path.c_str(), &st) != 0 && errno == ENOENT) missing.push_back(t.path);
+  }
+  journal_creating(missing);
   try {
     for (std::size_t i = 0; i < targets.size(); ++i) {
       TargetFile& t = targets[i];

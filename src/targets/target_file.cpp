@@ -117,11 +117,15 @@ void open_targets(std::vector<TargetFile>& targets, const JobSpec& job) {
   if (job.direct) flags |= O_DIRECT;
   if (job.sync == SyncMode::kSync) flags |= O_SYNC;
   if (job.sync == SyncMode::kDsync) flags |= O_DSYNC;
+  std::vector<std::string> missing;  // journaled together: one sync, not one per file
+  for (const TargetFile& t : targets) {
+    if (t.fd < 0 && writes && !t.is_block_device && ::access(t.path.c_str(), F_OK) != 0) missing.push_back(t.path);
+  }
+  journal_creating(missing);
   for (TargetFile& t : targets) {
     if (t.fd >= 0) continue;
     int extra = 0;
     if (writes && !t.is_block_device && ::access(t.path.c_str(), F_OK) != 0) extra = O_CREAT | O_EXCL;
-    if (extra != 0) journal_creating(t.path);
     int fd = ::open(t.path.c_str(), flags | extra, 0644);
     if (extra != 0) {
       const int open_errno = errno;

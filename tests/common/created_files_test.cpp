@@ -31,7 +31,7 @@ class CreatedFiles : public ::testing::Test {
   std::string work(const std::string& name) const { return work_.file(name); }
   // Creates a file the way sluice does: journal first, then the file, then its identity.
   void create(CreatedFilesJournal& j, const std::string& path) {
-    j.creating(path);
+    j.creating({path});
     std::ofstream(path) << "data";
     j.created(path);
   }
@@ -111,7 +111,7 @@ TEST_F(CreatedFiles, FileSluiceRemovedThenTheUserCreatedIsNotTouched) {
 
 TEST_F(CreatedFiles, KilledBetweenIntentAndIdentityKeepsTheFileAndSaysWhy) {
   { CreatedFilesJournal j(journal_path());
-    j.creating(work("f"));
+    j.creating({work("f")});
     std::ofstream(work("f")) << "?";
   }
   const LeftoverReport r = remove_leftovers({state_.path()});
@@ -122,7 +122,7 @@ TEST_F(CreatedFiles, KilledBetweenIntentAndIdentityKeepsTheFileAndSaysWhy) {
 
 TEST_F(CreatedFiles, DirectoryIsRemovedAfterTheFilesInIt) {
   { CreatedFilesJournal j(journal_path());
-    j.creating(work("d"));
+    j.creating({work("d")});
     fs::create_directory(work("d"));
     j.created(work("d"));
     create(j, work("d/file"));
@@ -134,7 +134,7 @@ TEST_F(CreatedFiles, DirectoryIsRemovedAfterTheFilesInIt) {
 
 TEST_F(CreatedFiles, DirectoryWithSomethingElseInsideIsKept) {
   { CreatedFilesJournal j(journal_path());
-    j.creating(work("d"));
+    j.creating({work("d")});
     fs::create_directory(work("d"));
     j.created(work("d"));
   }
