@@ -18,7 +18,7 @@ a knob; every sluice start replays a journal left behind, and this command does 
 It also removes the files and directories a killed run created and left behind (test files, interfere's
 background file, quick's temporary directory), listed in per-process journals of created files kept in the
 same directory; a file that is no longer the one sluice created (replaced since) is kept. It says what it
-removed. Needs root when there is something to restore.
+removed. Knobs need root; files need the permissions of the user who ran sluice.
 )";
 
 CommandTable<RestoreArgs> make_table() {

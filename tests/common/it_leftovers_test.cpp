@@ -173,6 +173,17 @@ TEST_F(Leftovers, KilledRunRemovesTheFileItCreatedAndKeepsTheUsersFile) {
   EXPECT_TRUE(fs::exists(work("mine")));
 }
 
+TEST_F(Leftovers, KilledPreconditionLeavesTheFileItCreatedAndRestoreRemovesIt) {
+  const pid_t pid = spawn({"precondition", "--filename=" + work("p"), "--size=256m", "--passes=2"});
+  ASSERT_TRUE(wait_for([&] { return fs::exists(work("p")); }));
+  stop(pid, SIGKILL);
+
+  const testing::RunOutput r = sluice({"restore"});
+  ASSERT_EQ(r.exit_code, 0) << testing::describe(r);
+  EXPECT_THAT(r.out, HasSubstr("removed " + work("p") + " (left by sluice pid " + std::to_string(pid) + ")"));
+  EXPECT_FALSE(fs::exists(work("p")));
+}
+
 TEST_F(Leftovers, FileReplacedAfterTheKillIsKept) {
   const pid_t pid = spawn({"run", "--name=t", "--filename=" + work("f"), "--size=2m", "--rw=read", "--bs=4k",
                            "--time_based", "--runtime=20s"});
