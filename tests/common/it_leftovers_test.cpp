@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -34,15 +35,21 @@ class Leftovers : public ::testing::Test {
     fs::create_directories(work_.file("w"));
     fs::create_directories(dir_.file("knobs"));
   }
+  // A failed assertion returns before stop(): no child outlives its test.
+  void TearDown() override {
+    const std::vector<pid_t> left = children_;
+    for (const pid_t pid : left) stop(pid, SIGKILL);
+  }
   std::string work(const std::string& name) const { return work_.file("w/" + name); }
   std::vector<std::pair<std::string, std::string>> environment() const {
     return {{"SLUICE_STATE_DIR", dir_.file("state")}, {"SLUICE_KNOB_ROOT", dir_.file("knobs")}};
   }
 
   // Starts build/sluice with the test's environment, output discarded.
-  pid_t spawn(const std::vector<std::string>& args) const {
+  pid_t spawn(const std::vector<std::string>& args) {
     const auto env = environment();
     const pid_t pid = ::fork();
+    if (pid > 0) children_.push_back(pid);
     if (pid != 0) return pid;
     const int null_fd = ::open("/dev/null", O_RDWR);
     ::dup2(null_fd, STDIN_FILENO);
@@ -68,8 +75,10 @@ class Leftovers : public ::testing::Test {
     return ready();
   }
 
-  // Sends `signal` and reaps; returns the wait status.
-  static int stop(pid_t pid, int signal) {
+  // Sends `signal` to the child and reaps it; returns the wait status.
+  int stop(pid_t pid, int signal) {
+    if (pid <= 0) return -1;  // fork failed: never kill(-1) or kill(0)
+    std::erase(children_, pid);
     ::kill(pid, signal);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -93,6 +102,7 @@ class Leftovers : public ::testing::Test {
 
   testing::TempDir dir_;   // state and knobs
   testing::TempDir work_;  // the files sluice creates
+  std::vector<pid_t> children_;  // started and not yet reaped
 };
 
 std::vector<std::string> interfere_args(const std::string& fg) {
