@@ -72,6 +72,22 @@ TEST_F(CreatedFiles, DeadProcessFilesAreRemovedAndTheJournalWithThem) {
                                                std::to_string(::getpid()) + ")"));
 }
 
+TEST_F(CreatedFiles, BatchIsJournaledBeforeAnyIsCreated) {
+  { CreatedFilesJournal j(journal_path());
+    j.creating({work("1"), work("2"), work("3")});
+    EXPECT_THAT(slurp(journal_path()), HasSubstr("+\t" + work("1") + "\n+\t" + work("2") + "\n+\t" + work("3") + "\n"));
+    for (const char* name : {"1", "2"}) {
+      std::ofstream(work(name)) << "x";
+      j.created(work(name));
+    }
+  }  // killed before creating the third
+  const LeftoverReport r = remove_leftovers({state_.path()});
+  EXPECT_THAT(r.removed, SizeIs(2));
+  EXPECT_THAT(r.kept, IsEmpty());
+  EXPECT_FALSE(fs::exists(work("1")));
+  EXPECT_FALSE(fs::exists(work("2")));
+}
+
 TEST_F(CreatedFiles, LiveProcessJournalIsLeftAlone) {
   CreatedFilesJournal j(journal_path());
   create(j, work("mine"));
