@@ -8,6 +8,7 @@
 
 #include "cli/command_registry.h"
 #include "cli/commands.h"
+#include "common/created_files.h"
 #include "common/error.h"
 
 namespace sluice {
@@ -38,11 +39,15 @@ int cli_main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (args.empty()) return help_command({});
-    return dispatch(args);
+    const int code = dispatch(args);
+    end_created_files_journal();  // a normal end: what is still listed was kept on purpose
+    return code;
   } catch (const UserError& e) {
+    end_created_files_journal();
     std::fprintf(stderr, "sluice: %s\n", e.what());
     return kExitError;
   } catch (const std::exception& e) {
+    end_created_files_journal();
     std::fprintf(stderr, "sluice: internal error: %s\n", e.what());
     return kExitError;
   }

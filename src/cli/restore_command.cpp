@@ -1,9 +1,12 @@
-// sluice restore [--journal=FILE]: writes back the kernel knobs a killed run left changed, from its journal.
+// sluice restore [--journal=FILE]: writes back the kernel knobs a killed run left changed, from its journal,
+// and removes the files a killed run left behind, from the journals of created files.
 #include <cstdio>
+#include <filesystem>
 
 #include "cli/command_args.h"
 #include "cli/command_options.h"
 #include "cli/commands.h"
+#include "common/created_files.h"
 #include "observe/knob_journal.h"
 
 namespace sluice {
@@ -12,13 +15,18 @@ namespace {
 constexpr const char* kDescription = R"(Writes back the original values of kernel knobs (vm.dirty_*, queue settings) that a sluice run changed
 and could not restore because it was killed. sluice records every original in a journal before it changes
 a knob; every sluice start replays a journal left behind, and this command does it on demand.
-Needs root when there is something to restore.
+It also removes the files and directories a killed run created and left behind (test files, interfere's
+background file, quick's temporary directory), listed in per-process journals of created files kept in the
+same directory; a file that is no longer the one sluice created (replaced since) is kept. It says what it
+removed. Knobs need root; files need the permissions of the user who ran sluice.
 )";
 
 CommandTable<RestoreArgs> make_table() {
   CommandTable<RestoreArgs> t(command_info(
-      "restore", "write back kernel knobs a killed sluice run left changed (from its journal)", kDescription));
-  t.add(text_arg("journal", "FILE", "$SLUICE_STATE_DIR/knobs.journal, else /var/lib/sluice/knobs.journal", "the journal"),
+      "restore", "write back kernel knobs and remove files a killed sluice run left behind (from its journals)",
+      kDescription));
+  t.add(text_arg("journal", "FILE", "$SLUICE_STATE_DIR/knobs.journal, else /var/lib/sluice/knobs.journal",
+                 "the knob journal; the created-files journals are looked for in its directory"),
         [](RestoreArgs& a, const OptionValue& v) { a.journal = v.text; });
   return t;
 }
@@ -51,11 +59,22 @@ int restore_command(const std::vector<std::string>& args) {
   const ReplayResult result = replay_journal(cli.journal);
   const std::string text = describe_replay(result, cli.journal);
   std::fputs(text.c_str(), result.failures.empty() ? stdout : stderr);
-  return result.failures.empty() && !result.busy ? kExitOk : kExitError;
+  const bool default_place = cli.journal == default_knob_journal_path();
+  const LeftoverReport files = remove_leftovers(
+      default_place ? created_files_dirs() : std::vector<std::string>{std::filesystem::path(cli.journal).parent_path().string()});
+  const std::string files_text = describe_leftovers(files);
+  std::fputs(files_text.c_str(), files.failures.empty() ? stdout : stderr);
+  return result.failures.empty() && !result.busy && files.failures.empty() ? kExitOk : kExitError;
 }
 
-// At every start: a journal left by a killed run means knobs are still changed. One stat when there is none.
+// At every start: a journal left by a killed run means knobs are still changed, or files left behind.
+// One stat and a directory listing or two when there is none.
 void replay_knob_journal_at_start() {
+  const LeftoverReport files = remove_leftovers();
+  if (!files.removed.empty() || !files.kept.empty() || !files.failures.empty()) {
+    std::fprintf(stderr, "sluice: a previous run was killed and left files behind:\n%s",
+                 describe_leftovers(files).c_str());
+  }
   const std::string journal = default_knob_journal_path();
   if (!knob_journal_exists(journal)) return;
   try {

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "common/created_files.h"
 #include "common/error.h"
 #include "observe/disk_stats.h"
 #include "observe/environment.h"
@@ -225,8 +226,8 @@ InterfereReport run_interfere(const InterfereOptions& options) {
     bool remove_fg;
     ~Cleanup() {
       std::error_code ec;
-      fs::remove(bg, ec);
-      if (remove_fg) fs::remove(fg, ec);
+      if (fs::remove(bg, ec)) journal_removed(bg);
+      if (remove_fg && fs::remove(fg, ec)) journal_removed(fg);
     }
   } cleanup{o.filename, report.bg_file, !existed};
 

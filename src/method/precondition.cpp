@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "common/created_files.h"
 #include "common/error.h"
 #include "engine/engine.h"
 #include "method/lint.h"
@@ -36,13 +37,20 @@ bool create_if_missing(const std::string& path, std::uint64_t size) {
   if (::stat(path.c_str(), &st) == 0) return false;
   if (errno != ENOENT) throw UserError(fmt::format("cannot access {}: {}", path, std::strerror(errno)));
   if (size == 0) throw UserError(fmt::format("--size is needed to create {}", path));
+  journal_creating(path);
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw UserError(fmt::format("cannot create {}: {}", path, std::strerror(errno)));
+  if (fd < 0) {
+    const int error = errno;
+    journal_removed(path);
+    throw UserError(fmt::format("cannot create {}: {}", path, std::strerror(error)));
+  }
+  journal_created(path);
   const bool sized = ::ftruncate(fd, static_cast<off_t>(size)) == 0;
   const int error = errno;
   ::close(fd);
   if (!sized) {
     ::unlink(path.c_str());
+    journal_removed(path);
     throw UserError(fmt::format("cannot size {} to {} bytes: {}", path, size, std::strerror(error)));
   }
   return true;

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "common/clock.h"
+#include "common/created_files.h"
 #include "common/error.h"
 #include "engine/engine.h"
 #include "observe/environment.h"
@@ -43,10 +44,15 @@ class QuickDir {
     }
     path_ = std::filesystem::absolute(pattern, ec).lexically_normal().string();
     if (ec) path_ = pattern;
+    // mkdtemp picks the name, so the journal learns it only now: a kill in between leaves an empty directory.
+    journal_creating(path_);
+    journal_created(path_);
   }
   ~QuickDir() {
     std::error_code ec;
-    if (!kept_) std::filesystem::remove_all(path_, ec);
+    if (kept_) return;
+    std::filesystem::remove_all(path_, ec);
+    journal_removed(path_);
   }
   QuickDir(const QuickDir&) = delete;
   QuickDir& operator=(const QuickDir&) = delete;

@@ -13,6 +13,7 @@
 #include <memory>
 #include <new>
 
+#include "common/created_files.h"
 #include "common/rng.h"
 #include "targets/target_file.h"
 #include "targets/target_internal.h"
@@ -105,11 +106,21 @@ void write_random(int fd, const std::string& path, std::uint64_t from, std::uint
 }
 
 // Lays out one regular file; returns true when it created it. On failure, undoes what it did (a created
-// file is removed, an extended file is cut back to its old size) and rethrows.
+// file is removed, an extended file is cut back to its old size) and rethrows. A missing file must have been
+// journaled (journal_creating) by the caller.
 bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, std::uint64_t seed) {
+  struct stat before {};
+  const bool may_create = ::stat(t.path.c_str(), &before) != 0 && errno == ENOENT;  // journaled by the caller
   int fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
   if (fd < 0 && errno == EINVAL) fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   bool created = fd >= 0;
+  const int open_errno = errno;
+  if (created) {
+    journal_created(t.path);
+  } else if (may_create) {
+    journal_removed(t.path);  // not created after all: someone else's file, or none
+  }
+  errno = open_errno;
   if (!created && errno == EEXIST) {
     fd = ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC | O_DIRECT);
     if (fd < 0 && errno == EINVAL) fd = ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC);
@@ -126,6 +137,7 @@ bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, 
   } catch (...) {
     if (created) {
       ::unlink(t.path.c_str());
+      journal_removed(t.path);
     } else if (ftruncate(fd, static_cast<off_t>(old_size)) != 0) {
       // The original error matters more; the file keeps the partial tail.
     }
@@ -140,6 +152,12 @@ bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, 
 
 void prepare_targets(std::vector<TargetFile>& targets, const JobSpec& job, const LayoutProgress& progress) {
   std::vector<TargetFile*> created_now;
+  std::vector<std::string> missing;  // journaled together: one sync, not one per file
+  for (const TargetFile& t : targets) {
+    struct stat st {};
+    if (!t.is_block_device && ::stat(t.path.c_str(), &st) != 0 && errno == ENOENT) missing.push_back(t.path);
+  }
+  journal_creating(missing);
   try {
     for (std::size_t i = 0; i < targets.size(); ++i) {
       TargetFile& t = targets[i];
@@ -154,6 +172,7 @@ void prepare_targets(std::vector<TargetFile>& targets, const JobSpec& job, const
   } catch (...) {
     for (TargetFile* t : created_now) {
       ::unlink(t->path.c_str());
+      journal_removed(t->path);
       t->created_by_sluice = false;
     }
     throw;

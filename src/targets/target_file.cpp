@@ -13,6 +13,7 @@
 #include <optional>
 #include <algorithm>
 
+#include "common/created_files.h"
 #include "targets/target_internal.h"
 
 namespace sluice {
@@ -116,11 +117,21 @@ void open_targets(std::vector<TargetFile>& targets, const JobSpec& job) {
   if (job.direct) flags |= O_DIRECT;
   if (job.sync == SyncMode::kSync) flags |= O_SYNC;
   if (job.sync == SyncMode::kDsync) flags |= O_DSYNC;
+  std::vector<std::string> missing;  // journaled together: one sync, not one per file
+  for (const TargetFile& t : targets) {
+    if (t.fd < 0 && writes && !t.is_block_device && ::access(t.path.c_str(), F_OK) != 0) missing.push_back(t.path);
+  }
+  journal_creating(missing);
   for (TargetFile& t : targets) {
     if (t.fd >= 0) continue;
     int extra = 0;
     if (writes && !t.is_block_device && ::access(t.path.c_str(), F_OK) != 0) extra = O_CREAT | O_EXCL;
     int fd = ::open(t.path.c_str(), flags | extra, 0644);
+    if (extra != 0) {
+      const int open_errno = errno;
+      fd >= 0 ? journal_created(t.path) : journal_removed(t.path);
+      errno = open_errno;
+    }
     if (fd < 0 && errno == EINVAL && job.direct) {
       int err = errno;
       close_targets(targets, false);
@@ -143,6 +154,7 @@ void close_targets(std::vector<TargetFile>& targets, bool unlink_created) noexce
     t.fd = -1;
     if (unlink_created && t.created_by_sluice && !t.is_block_device) {
       ::unlink(t.path.c_str());
+      journal_removed(t.path);
       t.created_by_sluice = false;
     }
   }
