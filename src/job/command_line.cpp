@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "job/fio_global_options.h"
 #include "job/option_builders.h"
 #include "job/option_table.h"
 #include "job/units.h"
@@ -30,18 +31,27 @@ Argument split_argument(std::string_view arg) {
 }
 
 const std::vector<std::string>& run_level_names() {
-  static const std::vector<std::string> kNames = {"output-format",   "output",    "allow-destructive",
-                                                  "parse-only",      "help",      "cmdhelp",
-                                                  "status-interval", "no-status", "eta",
-                                                  "showcmd",         "override",  "cap-size",
-                                                  "cap-runtime"};
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names = {"output-format",   "output",    "allow-destructive",
+                                      "parse-only",      "help",      "cmdhelp",
+                                      "status-interval", "no-status", "eta",
+                                      "showcmd",         "override",  "cap-size",
+                                      "cap-runtime"};
+    for (const std::string& name : fio_global_option_names()) names.push_back(name);
+    return names;
+  }();
   return kNames;
 }
 
 // Run-level options that take a value and may take it from the next argument.
 bool takes_value(std::string_view name) {
   return name == "output-format" || name == "output" || name == "cmdhelp" || name == "status-interval" || name == "eta" ||
-         name == "override" || name == "cap-size" || name == "cap-runtime";
+         name == "override" || name == "cap-size" || name == "cap-runtime" || fio_global_option_takes_value(name);
+}
+
+bool is_fio_global(std::string_view name) {
+  const auto& names = fio_global_option_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 [[noreturn]] void cli_error(const Argument& arg, std::string_view what) {
@@ -63,7 +73,6 @@ void parse_output_formats(const Argument& arg, RunOptions& run) {
       cli_error(arg, "'" + item + "' is not one of normal, json, json+, terse" +
                          (nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
     }
-    if (item == "terse") cli_error(arg, "'terse' (fio's semicolon format) is not supported by sluice yet; use json");
     names.push_back(item);
   }
   run.output_formats = output_formats_of(names);
@@ -71,7 +80,9 @@ void parse_output_formats(const Argument& arg, RunOptions& run) {
 
 void apply_run_option(const Argument& arg, ParsedCommandLine& out) {
   RunOptions& run = out.run;
-  if (arg.name == "output-format") {
+  if (is_fio_global(arg.name)) {
+    apply_fio_global_option(arg.name, arg.value, arg.has_value, run);
+  } else if (arg.name == "output-format") {
     parse_output_formats(arg, out.run);
   } else if (arg.name == "output") {
     if (arg.value.empty()) cli_error(arg, "value missing; use --output=FILE");
@@ -136,7 +147,10 @@ std::vector<RunOptions::OutputFormat> output_formats_of(const std::vector<std::s
   using Format = RunOptions::OutputFormat;
   std::vector<Format> formats;
   for (const std::string& name : names) {
-    const Format format = name == "json+" ? Format::kJsonPlus : name == "json" ? Format::kJson : Format::kNormal;
+    const Format format = name == "json+"   ? Format::kJsonPlus
+                          : name == "json"  ? Format::kJson
+                          : name == "terse" ? Format::kTerse
+                                            : Format::kNormal;
     if (std::find(formats.begin(), formats.end(), format) == formats.end()) formats.push_back(format);
   }
   if (std::find(formats.begin(), formats.end(), Format::kJsonPlus) != formats.end()) {
@@ -177,7 +191,7 @@ ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args) {
         arg.value = args[++i];
         arg.has_value = true;
       }
-      if (!arg.has_value && takes_value(arg.name) && arg.name != "cmdhelp") {
+      if (!arg.has_value && takes_value(arg.name) && arg.name != "cmdhelp" && !is_fio_global(arg.name)) {
         cli_error(arg, "value missing; use --" + arg.name + "=VALUE");
       }
       apply_run_option(arg, out);
