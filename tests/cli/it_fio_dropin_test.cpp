@@ -32,6 +32,12 @@ std::vector<std::string> with(std::vector<std::string> args, std::initializer_li
   return args;
 }
 
+// Options before a job: `first` then `job`.
+std::vector<std::string> before(std::vector<std::string> first, const std::vector<std::string>& job) {
+  first.insert(first.end(), job.begin(), job.end());
+  return first;
+}
+
 RunOutput run_sluice(std::vector<std::string> args) {
   args.insert(args.begin(), "run");
   return run_binary(args);
@@ -148,7 +154,9 @@ TEST(Terse, BadVersionIsRefusedAsFioRefusesIt) {
   const RunOutput r = run_sluice(with(kNullRead, {"--minimal", "--terse-version=6"}));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("--terse-version=6: bad terse version format; fio's are 2, 3"));
-  if (have_fio()) EXPECT_EQ(run_fio(with(kNullRead, {"--minimal", "--terse-version=6"})).exit_code, 1);
+  if (have_fio()) {
+    EXPECT_EQ(run_fio(with(kNullRead, {"--minimal", "--terse-version=6"})).exit_code, 1);
+  }
 }
 
 TEST(Terse, OutputFormatTerseAndAppendTerse) {
@@ -169,7 +177,9 @@ TEST(GlobalOptions, ReadonlyRefusesWritesAndTrimsAsFio) {
     EXPECT_EQ(r.exit_code, 1) << rw;
     EXPECT_THAT(r.err, HasSubstr("--readonly")) << rw;
     EXPECT_EQ(r.out, "") << rw;
-    if (have_fio()) EXPECT_EQ(run_fio(job).exit_code, 1) << "fio, rw=" << rw;
+    if (have_fio()) {
+      EXPECT_EQ(run_fio(job).exit_code, 1) << "fio, rw=" << rw;
+    }
   }
   const RunOutput read = run_sluice(with({"--readonly"}, {"--name=r", "--ioengine=null", "--size=1m", "--rw=read"}));
   EXPECT_EQ(read.exit_code, 0) << describe(read);
@@ -229,29 +239,31 @@ TEST(GlobalOptions, EtaOptionsAreCheckedAsFioChecksThem) {
   const RunOutput short_interval = run_sluice(with({"--eta-interval=100ms"}, {"--name=a", "--ioengine=null", "--size=1m"}));
   EXPECT_EQ(short_interval.exit_code, 1);
   EXPECT_THAT(short_interval.err, HasSubstr("eta interval time too short (250ms min"));
-  if (have_fio()) EXPECT_EQ(run_fio({"--eta-interval=100ms", "--name=a", "--ioengine=null", "--size=1m"}).exit_code, 1);
+  if (have_fio()) {
+    EXPECT_EQ(run_fio({"--eta-interval=100ms", "--name=a", "--ioengine=null", "--size=1m"}).exit_code, 1);
+  }
   EXPECT_EQ(run_sluice(with({"--eta-newline=soon"}, {"--name=a", "--ioengine=null", "--size=1m"})).exit_code, 1);
 }
 
 TEST(GlobalOptions, AcceptedOptionsRunTheJob) {
-  const RunOutput r = run_sluice(with({"--max-jobs=4", "--debug=io,file", "--aux-path=/tmp", "--minimal"}, kNullRead));
+  const RunOutput r = run_sluice(before({"--max-jobs=4", "--debug=io,file", "--aux-path=/tmp", "--minimal"}, kNullRead));
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(lines_of(r.out).size(), 1u);
 }
 
 TEST(GlobalOptions, BadValuesAreRefusedWithTheNearestValidOne) {
-  const RunOutput debug = run_sluice(with({"--debug=fle"}, kNullRead));
+  const RunOutput debug = run_sluice(before({"--debug=fle"}, kNullRead));
   EXPECT_EQ(debug.exit_code, 1);
   EXPECT_THAT(debug.err, HasSubstr("--debug=fle: debug mask 'fle' not found; did you mean 'file'?"));
-  const RunOutput jobs = run_sluice(with({"--max-jobs=0"}, kNullRead));
+  const RunOutput jobs = run_sluice(before({"--max-jobs=0"}, kNullRead));
   EXPECT_EQ(jobs.exit_code, 1);
   EXPECT_THAT(jobs.err, HasSubstr("--max-jobs=0: not a positive number of jobs"));
 }
 
 TEST(GlobalOptions, TriggersAreRefusedByNameWithTheReason) {
   for (const char* option : {"--trigger-file=/tmp/x", "--trigger-timeout=10", "--trigger=reboot", "--trigger-remote=x"}) {
-    const RunOutput r = run_sluice(with({option}, kNullRead));
+    const RunOutput r = run_sluice(before({option}, kNullRead));
     EXPECT_EQ(r.exit_code, 1) << option;
     EXPECT_THAT(r.err, HasSubstr(std::string(option) + ": not supported by sluice: fio's triggers")) << option;
   }
