@@ -138,10 +138,12 @@ int capacity_command(const std::vector<std::string>& args) {
   request.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
 
   std::vector<Problem> warnings;
-  if (!check_jobs(request.streams, warnings)) return kExitError;
+  if (!check_jobs(request.streams, warnings, parsed.parse_only ? WarningSink::kStderr : WarningSink::kReport)) {
+    return kExitError;
+  }
   if (parsed.parse_only) return kExitOk;
 
-  CapacityResult result = find_capacity(request);  // prints the lint block itself
+  CapacityResult result = find_capacity(request);
   for (Problem& p : warnings) result.final_run.warnings.push_back(std::move(p));
   write_documents(render_reports(request, result, cli.output), cli.output.path);
   return result.interrupted ? kExitInterrupted : kExitOk;

@@ -86,7 +86,7 @@ int quick_command(const std::vector<std::string>& args) {
     if (format == RunOptions::OutputFormat::kNormal) {
       documents.push_back(render_quick_table(report));
     } else {
-      print_warnings(report.run.warnings);  // the table carries them; JSON keeps them under "sluice.warnings"
+      // Warnings are in the document ("sluice.warnings"), as the table carries them; never on stderr.
       documents.push_back(render_json_text(report.run, format == RunOptions::OutputFormat::kJsonPlus));
     }
   }
