@@ -131,6 +131,7 @@ int capacity_command(const std::vector<std::string>& args) {
     return kExitOk;
   }
   ParsedCommandLine parsed = parse_run_command_line(cli.job_args);
+  refuse_fio_global_options(parsed, "capacity");
   CapacityRequest& request = cli.request;
   request.streams = make_streams(parsed, cli.rw_modes);
   request.allow_destructive = request.allow_destructive || parsed.run.allow_destructive;

@@ -82,6 +82,7 @@ void apply_run_option(const Argument& arg, ParsedCommandLine& out) {
   RunOptions& run = out.run;
   if (is_fio_global(arg.name)) {
     apply_fio_global_option(arg.name, arg.value, arg.has_value, run);
+    out.fio_globals.push_back("--" + arg.name + (arg.has_value ? "=" + arg.value : ""));
   } else if (arg.name == "output-format") {
     parse_output_formats(arg, out.run);
   } else if (arg.name == "output") {
@@ -157,6 +158,12 @@ std::vector<RunOptions::OutputFormat> output_formats_of(const std::vector<std::s
     formats.erase(std::remove(formats.begin(), formats.end(), Format::kJson), formats.end());
   }
   return formats;
+}
+
+void refuse_fio_global_options(const ParsedCommandLine& parsed, std::string_view command) {
+  if (parsed.fio_globals.empty()) return;
+  throw UserError(parsed.fio_globals.front() + ": one of fio's global options, which sluice run (and the fio link) "
+                  "takes; sluice " + std::string(command) + " does not");
 }
 
 bool is_run_option(std::string_view name) {

@@ -269,6 +269,13 @@ TEST(GlobalOptions, TriggersAreRefusedByNameWithTheReason) {
   }
 }
 
+TEST(GlobalOptions, OtherCommandsRefuseThem) {
+  const RunOutput r = run_binary({"capacity", "--ioengine=null", "--size=1m", "--minimal"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_THAT(r.err, HasSubstr("--minimal: one of fio's global options, which sluice run (and the fio link) takes; "
+                               "sluice capacity does not"));
+}
+
 // A clean run on a file sluice lays out, with lint warnings (small area, buffered I/O, short run): stderr
 // stays empty; the notes and warnings are at the top of the normal report and under "sluice" in JSON.
 TEST(CleanStderr, NotesAndWarningsAreInTheReport) {
