@@ -51,6 +51,7 @@ Run options:
                         startdelay and steady-state durations (sluice only)
   --status-interval=T   live status refresh on a terminal (default 1s); --no-status or --eta=never hides it
   --cmdhelp=OPTION      explain one job option
+  --help                this text, followed by every job option
 
 fio's global options (a link named fio to sluice runs `sluice run`; so does `sluice fio`):
   --minimal             fio's terse output only (--output-format=terse); --append-terse adds it
@@ -62,7 +63,6 @@ fio's global options (a link named fio to sluice runs `sluice run`; so does `slu
   --eta-interval=T      live status refresh (at least 250ms, as fio); --eta-newline=T keeps a line per T
   --max-jobs=N, --aux-path=DIR, --debug=CATS   accepted as fio accepts them (sluice has no job table,
                         writes no state files and has no debug trace); --trigger* are refused
-  --help                this text, followed by every job option
 
 Latency definitions: slat = submit start to submit return (async engines only); clat = submit return to
 completion seen; lat = operation start to completion seen. Percentiles come from a log-linear histogram
