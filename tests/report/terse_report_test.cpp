@@ -111,6 +111,18 @@ TEST(TerseReport, DescriptionAndErrorsAreAppended) {
   EXPECT_EQ(f[123], "hello there");
 }
 
+TEST(TerseReport, UnifiedReportingAsFio) {
+  // fio 3.33 on the same job: unified_rw_reporting=mixed 80 fields (one direction), both 162 (read, write, mixed).
+  JobResult job = test::make_job("a", 100, 50);
+  job.settings.unified_rw_reporting = true;
+  job.options["unified_rw_reporting"] = "mixed";
+  const std::vector<std::string> mixed = terse_fields(test::make_run({job}), 3);
+  ASSERT_EQ(mixed.size(), 80u);
+  EXPECT_EQ(mixed[5], "600");  // read_kb holds read + write: 150 x 4 KiB
+  job.options["unified_rw_reporting"] = "both";
+  EXPECT_EQ(terse_fields(test::make_run({job}), 3).size(), 162u);
+}
+
 TEST(TerseReport, OneLinePerJob) {
   const RunResult run = test::make_run({test::make_job("a", 10, 0), test::make_job("b", 10, 0)});
   const std::vector<std::string> lines = lines_of(render_terse(run, 3));
