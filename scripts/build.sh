@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what sluice needs (when something is missing) and builds only build/sluice (Release, no tests).
+# Installs what sluice needs (when something is missing) and builds only build/sluice (Release, no tests),
+# with the link build/fio -> sluice (a script written for fio runs sluice with build/ first in PATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh

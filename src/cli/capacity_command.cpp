@@ -120,6 +120,7 @@ int capacity_command(const std::vector<std::string>& args) {
     return kExitOk;
   }
   ParsedCommandLine parsed = parse_run_command_line(cli.job_args);
+  refuse_fio_global_options(parsed, "capacity");
   CapacityRequest& request = cli.request;
   request.streams = make_streams(parsed, cli.rw_modes);
   request.allow_destructive = request.allow_destructive || parsed.run.allow_destructive;
@@ -127,11 +128,13 @@ int capacity_command(const std::vector<std::string>& args) {
   request.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
 
   std::vector<Problem> warnings;
-  if (!check_jobs(request.streams, warnings)) return kExitError;
+  if (!check_jobs(request.streams, warnings, parsed.parse_only ? WarningSink::kStderr : WarningSink::kReport)) {
+    return kExitError;
+  }
   if (parsed.parse_only) return kExitOk;
 
   return run_measured({"capacity", args, ""}, cli.history, cli.output, [&](bool json_plus) {
-    CapacityResult result = find_capacity(request);  // prints the lint block itself
+    CapacityResult result = find_capacity(request);
     for (const Problem& p : warnings) result.final_run.warnings.push_back(p);
     return Measurement{render_capacity_table(request, result), render_json_text(result.final_run, json_plus),
                        result.interrupted ? kExitInterrupted : kExitOk};

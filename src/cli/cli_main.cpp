@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -33,11 +34,23 @@ int dispatch(const std::vector<std::string>& args) {
                               nearest.empty() ? "" : "; did you mean '" + nearest + "'?", names));
 }
 
+// True when the program was started through a link or copy named fio (scripts written for fio call it).
+bool called_as_fio(const char* argv0) {
+  const std::string_view path = argv0 == nullptr ? "" : argv0;
+  const std::size_t slash = path.rfind('/');
+  return path.substr(slash == std::string_view::npos ? 0 : slash + 1) == "fio";
+}
+
 }  // namespace
 
 int cli_main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
+    if (argc > 0 && called_as_fio(argv[0])) {
+      if (args.size() == 1 && args.front() == "--version") return version_command({});
+      replay_knob_journal_at_start();
+      return run_command(args);
+    }
     if (args.empty()) return help_command({});
     const int code = dispatch(args);
     end_created_files_journal();  // a normal end: what is still listed was kept on purpose

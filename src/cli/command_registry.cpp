@@ -33,6 +33,7 @@ std::vector<CommandEntry> make_registry() {
   run.summary = "run jobs given in fio's command-line form or fio job files (sluice run --help lists every option)";
   run.run = run_command;
   run.help = run_command_help;
+  run.aliases = {"fio"};  // `sluice fio ARGS`, as the fio link (cli_main) runs it
   r.push_back(std::move(run));
   r.push_back(entry(compare_command_info(), compare_command));
   r.push_back(entry(report_command_info(), report_command));

@@ -83,6 +83,12 @@ std::vector<std::string> render_documents(const OutputChoice& output, const std:
                                           const std::vector<MetricSpread>& spreads) {
   std::vector<std::string> documents;
   for (RunOptions::OutputFormat format : output.formats) {
+    if (format == RunOptions::OutputFormat::kTerse) {  // one line per job and repetition, as fio appends them
+      std::string lines;
+      for (const Measurement& m : runs) lines += m.terse;
+      documents.push_back(lines);
+      continue;
+    }
     if (format == RunOptions::OutputFormat::kJson || format == RunOptions::OutputFormat::kJsonPlus) {
       if (runs.size() == 1) {
         documents.push_back(runs.front().json_text);

@@ -45,6 +45,7 @@ struct Measurement {
   std::string text;       // the normal (text) report
   std::string json_text;  // the complete JSON document (json+ when asked for)
   int exit_code = 0;      // the command's exit code for this repetition
+  std::string terse;      // fio's terse lines, when --output-format has terse (run only)
 };
 
 // What was measured, for the saved record.

@@ -32,10 +32,12 @@ void write_outputs(const RunResult& result, const RunOptions& options) {
   std::vector<std::string> documents;
   for (RunOptions::OutputFormat format : options.output_formats) {
     switch (format) {
-      case RunOptions::OutputFormat::kNormal: documents.push_back(render_normal(result)); break;
+      case RunOptions::OutputFormat::kNormal:
+        documents.push_back(render_normal(result, NormalReportOptions{.show_warnings = true}));
+        break;
       case RunOptions::OutputFormat::kJson: documents.push_back(render_json_text(result, false)); break;
       case RunOptions::OutputFormat::kJsonPlus: documents.push_back(render_json_text(result, true)); break;
-      case RunOptions::OutputFormat::kTerse: documents.push_back(render_normal(result)); break;
+      case RunOptions::OutputFormat::kTerse: documents.push_back(render_terse(result, options.terse_version)); break;
     }
   }
   write_documents(documents, options.output_path);
@@ -48,9 +50,17 @@ void print_warnings(const std::vector<Problem>& problems) {
   }
 }
 
-bool check_jobs(const std::vector<JobSpec>& jobs, std::vector<Problem>& findings) {
+bool check_jobs(const std::vector<JobSpec>& jobs, std::vector<Problem>& findings, WarningSink warnings) {
   std::vector<Problem> found = validate_all(jobs);
-  print_warnings(found);
+  if (warnings == WarningSink::kStderr) {
+    print_warnings(found);
+  } else {
+    std::vector<Problem> errors;
+    for (const Problem& p : found) {
+      if (p.severity == Problem::Severity::kError) errors.push_back(p);
+    }
+    print_warnings(errors);
+  }
   const bool ok = !has_error(found);
   for (Problem& p : found) findings.push_back(std::move(p));
   return ok;

@@ -1,6 +1,7 @@
 #pragma once
 // Writing reports in the formats the user chose, to --output or stdout. Warnings never enter the documents:
-// they go to stderr (and into JSON only under "sluice.warnings").
+// they are printed at the top of the normal report and kept in JSON only under "sluice.warnings"; stderr
+// carries errors.
 #include <string>
 #include <vector>
 
@@ -50,8 +51,13 @@ void write_outputs(const RunResult& result, const RunOptions& options);
 // Prints each warning to stderr as "sluice: warning: <where>: <message>".
 void print_warnings(const std::vector<Problem>& problems);
 
-// validate_all() of the jobs (each job, and the checks across jobs); prints the findings to stderr and
-// appends them to `findings`; false when any is an error.
-bool check_jobs(const std::vector<JobSpec>& jobs, std::vector<Problem>& findings);
+// Where check_jobs sends warnings: stderr, or only `findings` (the caller puts them into its report).
+// Errors always go to stderr.
+enum class WarningSink { kStderr, kReport };
+
+// validate_all() of the jobs (each job, and the checks across jobs); prints the findings to stderr (the
+// warnings only with kStderr) and appends them to `findings`; false when any is an error.
+bool check_jobs(const std::vector<JobSpec>& jobs, std::vector<Problem>& findings,
+                WarningSink warnings = WarningSink::kStderr);
 
 }  // namespace sluice

@@ -82,12 +82,9 @@ int quick_command(const std::vector<std::string>& args) {
     std::fputs(render_command_help(table().info()).c_str(), stdout);
     return kExitOk;
   }
-  bool json_only = true;
-  for (RunOptions::OutputFormat f : cli.output.formats) json_only = json_only && f != RunOptions::OutputFormat::kNormal;
   return run_measured({"quick", args, ""}, cli.history, cli.output, [&](bool json_plus) {
     const QuickReport report = run_quick(cli.options, find_capacity);
-    // The table carries the warnings; JSON keeps them under "sluice.warnings".
-    if (json_only) print_warnings(report.run.warnings);
+    // The table carries the warnings, JSON keeps them under "sluice.warnings"; never on stderr.
     return Measurement{render_quick_table(report), render_json_text(report.run, json_plus),
                        report.run.interrupted ? kExitInterrupted : kExitOk};
   });

@@ -1,7 +1,9 @@
 // sluice run: fio's command-line form and fio job files.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -15,6 +17,7 @@
 #include "job/command_line.h"
 #include "job/job_file.h"
 #include "job/option_table.h"
+#include "report/logs/aggregate_bw_log.h"
 #include "job/validate.h"
 #include "report/reporters.h"
 
@@ -36,8 +39,10 @@ line before the files apply to every job; each file after the first starts with 
 Jobs given with --name run first, in the same group as the first file's jobs.
 
 Run options:
-  --output-format=FMT   normal (default), json, json+ (fio's JSON with histogram bins); a comma list
-                        prints several. JSON is always valid: warnings and errors go to stderr.
+  --output-format=FMT   normal (default), json, json+ (fio's JSON with histogram bins), terse (fio's
+                        semicolon lines, --terse-version); a comma list prints several. Warnings are
+                        part of the report (top of the normal output, "sluice.warnings" in JSON);
+                        stderr carries only errors.
   --output=FILE         write the report to FILE instead of stdout
   --allow-destructive   allow writes to block devices that carry a filesystem, partition table, RAID or
                         LVM signature (mounted devices are always refused)
@@ -58,6 +63,17 @@ Run options:
   --cmdhelp=OPTION      explain one job option
   --help                this text, followed by every job option
 
+fio's global options (a link named fio to sluice runs `sluice run`; so does `sluice fio`):
+  --minimal             fio's terse output only (--output-format=terse); --append-terse adds it
+  --terse-version=N     terse format 2, 3 (default), 4 or 5, field for field as fio 3.33
+  --readonly            refuse every job that writes or trims (before anything runs)
+  --section=NAME        run only the jobs (sections) named NAME; repeatable
+  --warnings-fatal      a warning about the jobs stops the run (exit 1)
+  --bandwidth-log       write agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log (all jobs' bandwidth)
+  --eta-interval=T      live status refresh (at least 250ms, as fio); --eta-newline=T keeps a line per T
+  --max-jobs=N, --aux-path=DIR, --debug=CATS   accepted as fio accepts them (sluice has no job table,
+                        writes no state files and has no debug trace); --trigger* are refused
+
 Latency definitions: slat = submit start to submit return (async engines only); clat = submit return to
 completion seen; lat = operation start to completion seen. Percentiles come from a log-linear histogram
 with at most 0.78% relative error from 1 ns to 78 hours. Sizes: k = 1024 (kb_base=1000 makes it 1000;
@@ -68,6 +84,31 @@ are still printed, with "interrupted": true in JSON).
 
 Job options:
 )";
+
+// --section: only the jobs of the named sections (command-line --name jobs included, as fio does).
+std::vector<JobSpec> select_sections(std::vector<JobSpec> jobs, const std::vector<std::string>& sections) {
+  if (sections.empty()) return jobs;
+  std::vector<JobSpec> kept;
+  std::string names;
+  for (JobSpec& job : jobs) {
+    names += (names.empty() ? "" : ", ") + job.name;
+    if (std::find(sections.begin(), sections.end(), job.name) != sections.end()) kept.push_back(std::move(job));
+  }
+  if (kept.empty()) {
+    throw UserError("--section=" + sections.front() + ": no job is named so (jobs: " + names + ")");
+  }
+  return kept;
+}
+
+// --readonly: fio refuses a job that writes or trims while parsing, before anything runs.
+void check_readonly(const std::vector<JobSpec>& jobs) {
+  for (const JobSpec& job : jobs) {
+    if (job.does_writes() || job.does_trims()) {
+      throw UserError("job " + job.name + " (rw=" + std::string(rw_mode_name(job.rw)) +
+                      ") writes or trims, but --readonly is set; drop --readonly or use a read-only rw=");
+    }
+  }
+}
 
 // The command-line jobs, then the job files' jobs (fio's order).
 std::vector<JobSpec> all_jobs(ParsedCommandLine& parsed) {
@@ -122,11 +163,17 @@ std::string job_files_text(const std::vector<std::string>& files) {
 
 int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) {
   if (parsed.showcmd) return show_commands(parsed);
-  const std::vector<JobSpec> jobs = all_jobs(parsed);
+  const std::vector<JobSpec> jobs = select_sections(all_jobs(parsed), parsed.run.sections);
   if (jobs.empty()) throw UserError("no job given; try: sluice run --name=a --filename=FILE --size=1g --rw=randread");
+  if (parsed.run.readonly) check_readonly(jobs);
 
+  // Warnings belong to the report; only --parse-only (which prints no report) shows them on stderr.
   std::vector<Problem> warnings;
-  if (!check_jobs(jobs, warnings)) return kExitError;
+  if (!check_jobs(jobs, warnings, parsed.parse_only ? WarningSink::kStderr : WarningSink::kReport)) return kExitError;
+  if (parsed.run.warnings_fatal && !warnings.empty()) {
+    if (!parsed.parse_only) print_warnings(warnings);
+    throw UserError("--warnings-fatal: the jobs have warnings (above)");
+  }
   if (parsed.parse_only) return kExitOk;
 
   RunnerOptions runner;
@@ -134,13 +181,26 @@ int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) 
   runner.status_line = parsed.run.status_line;
   runner.status_line_forced = parsed.run.status_line_forced;
   if (parsed.run.status_interval) runner.status_interval = *parsed.run.status_interval;
+  if (parsed.run.eta_newline) runner.status_newline = *parsed.run.eta_newline;
   runner.series_interval = parsed.run.series_interval;
+  // The lint's warnings reach the report through RunResult::warnings; its rendered block is not needed.
+  runner.notice = [](const std::string&) {};
   install_lint(runner);
+  std::vector<std::string> notes;
+  runner.notice = [&notes](const std::string& text) { notes.push_back(text); };
   const OutputChoice output{parsed.run.output_formats, parsed.run.output_path};
   return run_measured({"run", args, job_files_text(parsed.job_files)}, parsed.history, output, [&](bool json_plus) {
+    notes.clear();
     RunResult result = run_jobs(jobs, runner);
-    for (const Problem& p : warnings) result.warnings.push_back(p);
-    return Measurement{render_normal(result), render_json_text(result, json_plus), exit_code_of(result)};
+    result.warnings.insert(result.warnings.begin(), warnings.begin(), warnings.end());  // validation first
+    result.notes = notes;
+    if (parsed.run.bandwidth_log) write_aggregate_bw_logs(result, ".");  // fio writes them into the current directory
+    Measurement m{render_normal(result, NormalReportOptions{.show_warnings = true}), render_json_text(result, json_plus),
+                  exit_code_of(result)};
+    for (RunOptions::OutputFormat f : output.formats) {
+      if (f == RunOptions::OutputFormat::kTerse) m.terse = render_terse(result, parsed.run.terse_version);
+    }
+    return m;
   });
 }
 

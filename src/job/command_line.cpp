@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "job/fio_global_options.h"
 #include "job/option_builders.h"
 #include "job/option_table.h"
 #include "job/units.h"
@@ -31,12 +32,16 @@ Argument split_argument(std::string_view arg) {
 }
 
 const std::vector<std::string>& run_level_names() {
-  static const std::vector<std::string> kNames = {"output-format",   "output",    "allow-destructive",
-                                                  "parse-only",      "help",      "cmdhelp",
-                                                  "status-interval", "no-status", "eta",
-                                                  "showcmd",         "override",  "cap-size",
-                                                  "cap-runtime",     "save",      "label",
-                                                  "db",              "repeat"};
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names = {"output-format",   "output",    "allow-destructive",
+                                      "parse-only",      "help",      "cmdhelp",
+                                      "status-interval", "no-status", "eta",
+                                      "showcmd",         "override",  "cap-size",
+                                      "cap-runtime",     "save",      "label",
+                                      "db",              "repeat"};
+    for (const std::string& name : fio_global_option_names()) names.push_back(name);
+    return names;
+  }();
   return kNames;
 }
 
@@ -44,7 +49,12 @@ const std::vector<std::string>& run_level_names() {
 bool takes_value(std::string_view name) {
   return name == "output-format" || name == "output" || name == "cmdhelp" || name == "status-interval" || name == "eta" ||
          name == "override" || name == "cap-size" || name == "cap-runtime" || name == "label" || name == "db" ||
-         name == "repeat";
+         name == "repeat" || fio_global_option_takes_value(name);
+}
+
+bool is_fio_global(std::string_view name) {
+  const auto& names = fio_global_option_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 [[noreturn]] void cli_error(const Argument& arg, std::string_view what) {
@@ -66,7 +76,6 @@ void parse_output_formats(const Argument& arg, RunOptions& run) {
       cli_error(arg, "'" + item + "' is not one of normal, json, json+, terse" +
                          (nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
     }
-    if (item == "terse") cli_error(arg, "'terse' (fio's semicolon format) is not supported by sluice yet; use json");
     names.push_back(item);
   }
   run.output_formats = output_formats_of(names);
@@ -74,7 +83,10 @@ void parse_output_formats(const Argument& arg, RunOptions& run) {
 
 void apply_run_option(const Argument& arg, ParsedCommandLine& out) {
   RunOptions& run = out.run;
-  if (arg.name == "output-format") {
+  if (is_fio_global(arg.name)) {
+    apply_fio_global_option(arg.name, arg.value, arg.has_value, run);
+    out.fio_globals.push_back("--" + arg.name + (arg.has_value ? "=" + arg.value : ""));
+  } else if (arg.name == "output-format") {
     parse_output_formats(arg, out.run);
   } else if (arg.name == "output") {
     if (arg.value.empty()) cli_error(arg, "value missing; use --output=FILE");
@@ -151,13 +163,22 @@ std::vector<RunOptions::OutputFormat> output_formats_of(const std::vector<std::s
   using Format = RunOptions::OutputFormat;
   std::vector<Format> formats;
   for (const std::string& name : names) {
-    const Format format = name == "json+" ? Format::kJsonPlus : name == "json" ? Format::kJson : Format::kNormal;
+    const Format format = name == "json+"   ? Format::kJsonPlus
+                          : name == "json"  ? Format::kJson
+                          : name == "terse" ? Format::kTerse
+                                            : Format::kNormal;
     if (std::find(formats.begin(), formats.end(), format) == formats.end()) formats.push_back(format);
   }
   if (std::find(formats.begin(), formats.end(), Format::kJsonPlus) != formats.end()) {
     formats.erase(std::remove(formats.begin(), formats.end(), Format::kJson), formats.end());
   }
   return formats;
+}
+
+void refuse_fio_global_options(const ParsedCommandLine& parsed, std::string_view command) {
+  if (parsed.fio_globals.empty()) return;
+  throw UserError(parsed.fio_globals.front() + ": one of fio's global options, which sluice run (and the fio link) "
+                  "takes; sluice " + std::string(command) + " does not");
 }
 
 bool is_run_option(std::string_view name) {
@@ -192,7 +213,7 @@ ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args) {
         arg.value = args[++i];
         arg.has_value = true;
       }
-      if (!arg.has_value && takes_value(arg.name) && arg.name != "cmdhelp") {
+      if (!arg.has_value && takes_value(arg.name) && arg.name != "cmdhelp" && !is_fio_global(arg.name)) {
         cli_error(arg, "value missing; use --" + arg.name + "=VALUE");
       }
       apply_run_option(arg, out);

@@ -25,6 +25,7 @@ struct ParsedCommandLine {
   bool showcmd = false;                 // --showcmd: print the job files' jobs as command lines
   RunOverrides overrides;               // --override, --cap-size, --cap-runtime (applied after the files)
   HistoryChoice history;                // --save, --label, --db, --repeat
+  std::vector<std::string> fio_globals; // fio's global options given (--minimal, --readonly, ...), as given
 };
 
 // Parses the arguments after "run". Throws UserError with the option name and value on bad input.
@@ -33,6 +34,10 @@ ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args);
 // The formats named in an --output-format list (already checked against normal, json, json+), in order and
 // without repeats; json+ replaces json (it is json with the histogram bins added: one document, not two).
 std::vector<RunOptions::OutputFormat> output_formats_of(const std::vector<std::string>& names);
+
+// For commands other than `sluice run` that take job options: throws UserError naming the first of fio's
+// global options given (they only mean something to `sluice run` and the fio link).
+void refuse_fio_global_options(const ParsedCommandLine& parsed, std::string_view command);
 
 // True for the run-level options (--output-format, --parse-only, --eta, ...) and --name, which are not job
 // options but which parse_run_command_line takes; for commands that pass arguments on to it.

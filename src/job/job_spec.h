@@ -229,6 +229,13 @@ struct RunOptions {
   bool status_line_forced = false;  // --eta=always: show the status line even when not on a terminal
   std::optional<std::chrono::nanoseconds> status_interval;  // --status-interval
   std::chrono::nanoseconds series_interval{std::chrono::seconds(1)};  // time-series resolution
+  // fio's global command-line options (fio's --help names them).
+  int terse_version = 3;                 // --terse-version: 2, 3, 4 or 5 (fio's terse formats)
+  bool readonly = false;                 // --readonly: refuse every job that writes or trims
+  bool warnings_fatal = false;           // --warnings-fatal: a validation warning stops the run
+  std::vector<std::string> sections;     // --section=NAME (repeatable): run only the jobs of these names
+  bool bandwidth_log = false;            // --bandwidth-log: agg-{read,write,trim}_bw.log in the current dir
+  std::optional<std::chrono::nanoseconds> eta_newline;  // --eta-newline: keep a status line every period
 };
 
 std::string_view rw_mode_name(RwMode mode) noexcept;       // fio spelling: "randread", "rw", ...

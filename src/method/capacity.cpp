@@ -170,8 +170,8 @@ class PointRunner {
     options.status_line = false;
     options.series_interval = timing_.interval;
     options.capture_environment = first_;
-    // The lint block is printed once, by keep_lint, without the short-runtime findings: each segment is
-    // short on purpose, and the steady-state test is the search's own.
+    // The lint is kept once, by keep_lint, without the short-runtime findings (each segment is short on
+    // purpose, and the steady-state test is the search's own); the report shows it, not stderr.
     options.notice = [first = first_](const std::string& text) {
       if (first && text.rfind(kLintHeading, 0) != 0) std::fprintf(stderr, "%s\n", text.c_str());
     };
@@ -185,9 +185,7 @@ class PointRunner {
     for (Problem& p : segment.warnings) {
       if (p.code != kLintShortRuntime && p.code != kLintNoRampTime) lint_.push_back(std::move(p));
     }
-    segment.warnings.clear();
-    const std::string block = render_lint_block(lint_);
-    if (!block.empty()) std::fprintf(stderr, "%s\n", block.c_str());
+    segment.warnings.clear();  // the report shows them (final_run.warnings), never stderr
   }
 
   static void check_job_errors(const RunResult& run) {

@@ -153,10 +153,20 @@ ConcurrencyScale parse_scale(std::string_view text) {
   throw UserError(fmt::format("--scale={}: not one of iodepth, numjobs, both", text));
 }
 
+// The run's warnings (validation and the methodology lint), at the top of the table as `sluice run` shows them.
+std::string warnings_block(const RunResult& run) {
+  if (run.warnings.empty()) return {};
+  std::string out = "Warnings:\n";
+  for (const Problem& w : run.warnings) {
+    out += "  " + w.where.describe() + ": " + (w.option.empty() ? "" : w.option + ": ") + w.message + "\n";
+  }
+  return out + "\n";
+}
+
 std::string render_capacity_table(const CapacityRequest& request, const CapacityResult& result) {
   const std::string stat(slo_stat_name(request.slo_stat));
   const double slo = static_cast<double>(request.slo.count());
-  std::string out = workload_line(request);
+  std::string out = warnings_block(result.final_run) + workload_line(request);
   out += fmt::format("limit: {} lat <= {}; concurrency = iodepth x numjobs (scale: {}); budget {:.0f} s\n\n", stat,
                      ms(slo), scale_name(request.scale), std::chrono::duration<double>(request.budget).count());
   out += curve_table(result);

@@ -113,6 +113,7 @@ ojson sluice_json(const RunResult& result, ojson jobs) {
   out["clock_source"] = result.clock_source;
   out["interrupted"] = result.interrupted;
   out["warnings"] = warnings_json(result.warnings);
+  out["notes"] = result.notes;
   out["environment"] = ojson::parse(result.environment.dump());
   out["jobs"] = std::move(jobs);
   if (result.extra.is_object()) {

@@ -12,9 +12,15 @@ namespace sluice {
 std::string render_normal(const RunResult& result);
 
 struct NormalReportOptions {
-  bool show_warnings = false;  // append a "Warnings:" section listing result.warnings (the CLI decides)
+  // Start the report with result.notes and a "Warnings:" section listing result.warnings (the CLI decides:
+  // they are the report's, never stderr's).
+  bool show_warnings = false;
 };
 std::string render_normal(const RunResult& result, const NormalReportOptions& options);
+
+// fio's terse (--minimal) output: one semicolon-separated line per reported job, in fio's terse format
+// `version` (2, 3, 4 or 5) field for field; fields sluice cannot know are written as fio writes zeros.
+std::string render_terse(const RunResult& result, int version);
 
 // One job's banner as fio prints it before the run: "a: (g=0): rw=randrw, bs=(R) 4096B-4096B, (W) ...,
 // ioengine=libaio, iodepth=8" (no trailing newline).

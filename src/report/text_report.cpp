@@ -87,14 +87,18 @@ void append_sluice_lines(std::string& out, const RunResult& result) {
   if (!result.environment.empty()) out += "sluice: environment: " + environment_summary(result.environment) + "\n";
 }
 
-void append_warnings(std::string& out, const std::vector<Problem>& warnings) {
-  if (warnings.empty()) return;
-  out += "\nWarnings:\n";
-  for (const Problem& w : warnings) {
-    out += "  " + w.where.describe() + ": ";
-    if (!w.option.empty()) out += w.option + ": ";
-    out += w.message + "\n";
+// The head of the report: what the run did besides measuring, then its warnings, then a blank line.
+void append_notes_and_warnings(std::string& out, const RunResult& result) {
+  for (const std::string& note : result.notes) out += note + "\n";
+  if (!result.warnings.empty()) {
+    out += "Warnings:\n";
+    for (const Problem& w : result.warnings) {
+      out += "  " + w.where.describe() + ": ";
+      if (!w.option.empty()) out += w.option + ": ";
+      out += w.message + "\n";
+    }
   }
+  if (!out.empty()) out += "\n";
 }
 
 int kb_base_of(const GroupResult& group) {
@@ -116,6 +120,7 @@ std::string render_normal(const RunResult& result) { return render_normal(result
 
 std::string render_normal(const RunResult& result, const NormalReportOptions& options) {
   std::string out;
+  if (options.show_warnings) append_notes_and_warnings(out, result);
   for (const GroupResult& group : result.groups) {
     const PerDirection<report::GroupDirectionTotals> totals = report::group_totals(group);
     for (const report::ReportedJob& entry : report::reported_jobs(group)) {
@@ -128,7 +133,6 @@ std::string render_normal(const RunResult& result, const NormalReportOptions& op
   }
   append_disk_stats(out, result.disks);
   append_sluice_lines(out, result);
-  if (options.show_warnings) append_warnings(out, result.warnings);
   return out;
 }
 

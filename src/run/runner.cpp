@@ -117,7 +117,8 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
     const StartGate& mine = is_background(*w) ? background_gate : gate;
     threads.emplace_back([worker = w.get(), &mine] { worker->run(mine); });
   }
-  StatusLine status(options.status_line, options.status_line_forced);
+  StatusLine status(options.status_line, options.status_line_forced,
+                    static_cast<std::uint64_t>(options.status_newline.count()));
   const std::uint64_t expected = expected_group_ns(group);
   background_gate.open();
   if (group.foreground_jobs() < group.jobs.size()) std::this_thread::sleep_for(kBackgroundHeadStart);

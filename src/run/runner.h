@@ -30,6 +30,7 @@ struct RunnerOptions {
   bool status_line = true;  // shown only when stderr is a terminal...
   bool status_line_forced = false;  // ...unless forced (--eta=always)
   std::chrono::nanoseconds status_interval{std::chrono::seconds(1)};
+  std::chrono::nanoseconds status_newline{0};  // fio's --eta-newline: end the status line once per period (0 = never)
   std::chrono::nanoseconds series_interval{std::chrono::seconds(1)};
   bool capture_environment = true;
   // Called on progress of laying out files and for one-line notices ("laid out ..."); default: stderr.

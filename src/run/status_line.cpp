@@ -36,7 +36,8 @@ std::string format_status(std::uint64_t elapsed_ns, std::uint64_t eta_ns, const 
   return line;
 }
 
-StatusLine::StatusLine(bool enabled, bool forced) : active_(enabled && (forced || isatty(STDERR_FILENO) == 1)) {}
+StatusLine::StatusLine(bool enabled, bool forced, std::uint64_t newline_ns)
+    : active_(enabled && (forced || isatty(STDERR_FILENO) == 1)), newline_ns_(newline_ns) {}
 
 void StatusLine::update(const std::vector<Worker*>& workers, std::uint64_t elapsed_ns, std::uint64_t expected_ns,
                         std::uint64_t planned_bytes) {
@@ -70,6 +71,10 @@ void StatusLine::update(const std::vector<Worker*>& workers, std::uint64_t elaps
   last_ios_ = ios;
   last_bytes_ = bytes;
   const std::string line = format_status(elapsed_ns, eta, iops, bw);
+  if (newline_ns_ != 0 && elapsed_ns - last_newline_ns_ >= newline_ns_) {
+    std::fputc('\n', stderr);  // keeps the previous line; the new one starts below it
+    last_newline_ns_ = elapsed_ns;
+  }
   std::fprintf(stderr, "\r\033[K%s", line.c_str());
   std::fflush(stderr);
 }

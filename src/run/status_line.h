@@ -12,7 +12,8 @@ namespace sluice {
 class StatusLine {
  public:
   // enabled: the caller's wish; the line still only appears when stderr is a terminal, unless forced.
-  StatusLine(bool enabled, bool forced);
+  // newline_ns: when not 0, the line is ended (kept on screen) once per period, as fio's --eta-newline.
+  StatusLine(bool enabled, bool forced, std::uint64_t newline_ns = 0);
   bool active() const noexcept { return active_; }
   // Samples the workers' counters and redraws. expected_ns: planned duration of the group (0 = unknown);
   // planned_bytes: bytes a size-based group will move (0 = unknown).
@@ -22,6 +23,8 @@ class StatusLine {
 
  private:
   bool active_ = false;
+  std::uint64_t newline_ns_ = 0;
+  std::uint64_t last_newline_ns_ = 0;
   std::uint64_t last_ns_ = 0;
   PerDirection<std::uint64_t> last_ios_{};
   PerDirection<std::uint64_t> last_bytes_{};

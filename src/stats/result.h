@@ -148,7 +148,8 @@ struct RunResult {
   std::string clock_source;
   std::vector<GroupResult> groups;
   std::vector<DiskUtilization> disks;
-  std::vector<Problem> warnings;   // printed to stderr and kept under "sluice.warnings"
+  std::vector<Problem> warnings;   // in the report: at the top of the normal output, "sluice.warnings" in JSON
+  std::vector<std::string> notes;  // what the run did besides measuring ("laid out FILE (1 GiB)"): "sluice.notes"
   bool interrupted = false;
   nlohmann::json environment = nlohmann::json::object();  // sluice.environment
   nlohmann::json extra = nlohmann::json::object();         // further sluice-only sections (capacity, ...)

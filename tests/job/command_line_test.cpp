@@ -155,13 +155,35 @@ TEST(CommandLineErrors, UnsupportedEngine) {
 namespace sluice {
 namespace {
 
-TEST(CommandLineTerse, TerseIsRefusedNotSilentlyReplaced) {
-  try {
-    parse_run_command_line({"--output-format=terse", "--name=a", "--ioengine=null", "--size=1m"});
-    FAIL() << "expected a UserError";
-  } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("not supported"), std::string::npos) << e.what();
-  }
+TEST(CommandLineTerse, TerseIsFiosTerseFormatNotNormal) {
+  const ParsedCommandLine parsed =
+      parse_run_command_line({"--output-format=normal,terse", "--name=a", "--ioengine=null", "--size=1m"});
+  ASSERT_EQ(parsed.run.output_formats.size(), 2u);
+  EXPECT_EQ(parsed.run.output_formats[0], RunOptions::OutputFormat::kNormal);
+  EXPECT_EQ(parsed.run.output_formats[1], RunOptions::OutputFormat::kTerse);
+}
+
+TEST(CommandLineTerse, MinimalAndOutputFormatTheLastWins) {
+  EXPECT_EQ(parse_run_command_line({"--output-format=json", "--minimal"}).run.output_formats,
+            std::vector<RunOptions::OutputFormat>{RunOptions::OutputFormat::kTerse});
+  EXPECT_EQ(parse_run_command_line({"--minimal", "--output-format=json"}).run.output_formats,
+            std::vector<RunOptions::OutputFormat>{RunOptions::OutputFormat::kJson});
+}
+
+TEST(CommandLineFioGlobals, StoredInRunOptionsAndRecorded) {
+  const ParsedCommandLine parsed = parse_run_command_line(
+      {"--readonly", "--section", "b", "--section=c", "--terse-version=5", "--warnings-fatal", "--bandwidth-log",
+       "--eta-interval=500ms", "--eta-newline=2", "--name=b", "--ioengine=null"});
+  EXPECT_TRUE(parsed.run.readonly);
+  EXPECT_EQ(parsed.run.sections, (std::vector<std::string>{"b", "c"}));  // "--section b": the next argument
+  EXPECT_EQ(parsed.run.terse_version, 5);
+  EXPECT_TRUE(parsed.run.warnings_fatal);
+  EXPECT_TRUE(parsed.run.bandwidth_log);
+  EXPECT_EQ(parsed.run.status_interval, std::chrono::nanoseconds(std::chrono::milliseconds(500)));
+  EXPECT_EQ(parsed.run.eta_newline, std::chrono::nanoseconds(std::chrono::seconds(2)));
+  ASSERT_EQ(parsed.fio_globals.size(), 8u);
+  EXPECT_EQ(parsed.fio_globals[1], "--section=b");
+  EXPECT_EQ(parsed.jobs.size(), 1u);
 }
 
 }  // namespace

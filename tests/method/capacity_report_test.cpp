@@ -96,6 +96,18 @@ TEST(CapacityTable, PrintsCurveAnswerKneeAndThrashing) {
   EXPECT_NE(text.find("steady"), std::string::npos) << text;
 }
 
+TEST(CapacityTable, WarningsAreAtTheTopOfTheTable) {
+  Fixture f;
+  EXPECT_EQ(render_capacity_table(f.request, f.result).find("Warnings:"), std::string::npos);
+  Problem w;
+  w.option = "direct";
+  w.message = "buffered I/O (direct=0) on a file";
+  f.result.final_run.warnings.push_back(w);
+  const std::string text = render_capacity_table(f.request, f.result);
+  EXPECT_EQ(text.rfind("Warnings:\n", 0), 0u) << text;
+  EXPECT_NE(text.find(": direct: buffered I/O (direct=0) on a file\n"), std::string::npos) << text;
+}
+
 TEST(CapacityTable, SaysIndependentStreamsAreNotRandrw) {
   Fixture f;
   JobSpec writer = f.request.streams.front();
