@@ -42,6 +42,9 @@ void add_history_options(CommandTable<Options>& table, HistoryChoice Options::*m
 
 // One repetition's output.
 struct Measurement {
+  Measurement() = default;
+  Measurement(std::string text_report, std::string json_document, int exit)
+      : text(std::move(text_report)), json_text(std::move(json_document)), exit_code(exit) {}
   std::string text;       // the normal (text) report
   std::string json_text;  // the complete JSON document (json+ when asked for)
   int exit_code = 0;      // the command's exit code for this repetition
