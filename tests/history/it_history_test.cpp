@@ -136,6 +136,45 @@ TEST(HistoryCli, EveryMeasuringCommandRoundTrips) {
   }
 }
 
+// The classic suites go through the same helper: what they print as JSON is what is stored, every repetition.
+TEST(HistoryCli, ClassicSuitesRoundTripWithRepetitions) {
+  TempDir dir;
+  const std::string db = dir.file("history.db");
+  std::filesystem::create_directories(dir.file("sb"));
+  std::filesystem::create_directories(dir.file("pm"));
+  std::filesystem::create_directories(dir.file("ft"));
+  const std::vector<std::string> sysbench = {"sysbench", "fileio", "--file-num=2", "--file-total-size=2M",
+                                             "--dir=" + dir.file("sb")};
+  std::vector<std::string> prepare = sysbench;
+  prepare.push_back("prepare");
+  ASSERT_EQ(run_binary(prepare).exit_code, 0);
+  std::vector<std::string> sysbench_run = sysbench;
+  for (const char* a : {"--file-test-mode=rndrd", "--time=0", "--events=200", "run"}) sysbench_run.push_back(a);
+  const std::vector<std::vector<std::string>> commands = {
+      sysbench_run,
+      {"postmark", "--set=location=" + dir.file("pm"), "--set=number=50", "--set=transactions=100"},
+      {"filetree", dir.file("ft"), "--size=1m", "--drop-caches=off"},
+  };
+  for (std::vector<std::string> args : commands) {
+    args.push_back("--label=" + args.front());
+    args.push_back("--db=" + db);
+    args.push_back("--repeat=2");
+    args.push_back("--output-format=json");
+    RunOptions options;
+    options.timeout = 40000ms;
+    const RunOutput r = run_binary(args, options);
+    ASSERT_EQ(r.exit_code, 0) << args.front() << ": " << describe(r);
+    const auto printed = parse_document(r.out);
+    ASSERT_TRUE(printed) << r.out;
+    const nlohmann::json e = exported(db, args.front());
+    EXPECT_EQ(e["command"], args.front());
+    ASSERT_EQ(e["repetitions"].size(), 2u) << args.front();
+    nlohmann::json last = *printed;
+    last["sluice"].erase("repeat");  // the printed document carries the spread; the stored ones are plain
+    EXPECT_EQ(e["repetitions"][1], last) << args.front();
+  }
+}
+
 TEST(HistoryCli, InterfereRoundTrips) {
   TempDir dir;
   std::filesystem::create_directories(dir.file("work"));
