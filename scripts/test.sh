@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh --with-peers
 
 started=$(date +%s)
-scripts/build.sh
+SLUICE_WERROR=ON scripts/build.sh
 if compgen -G "build/test_*" >/dev/null || compgen -G "build/it_*" >/dev/null; then
   echo "test.sh: scripts/build.sh built test binaries; it must build only build/sluice" >&2
   exit 1
