@@ -1,0 +1,80 @@
+// Memory stays bounded whatever the duration (issue 15): 64 jobs run for a simulated day on the fake clock
+// (no waiting), and the process keeps every job's result, as the runner does until the report. What grows
+// with time — the per-interval series — must stay capped (TimeSeries::kMaxSamples, coarser intervals), so
+// the process's peak RSS stays under 64 MiB.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "engine/engine.h"
+#include "run/io_loop.h"
+#include "support/fake_engine.h"
+
+namespace sluice {
+namespace {
+
+using testing::FakeClock;
+using testing::FakeEngine;
+
+constexpr std::uint64_t kSecond = 1'000'000'000ull;
+constexpr std::uint64_t kDay = 86'400 * kSecond;
+
+// Peak resident set of this process in KiB (VmHWM), 0 when /proc does not say.
+std::uint64_t peak_rss_kib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6));
+  }
+  return 0;
+}
+
+JobResult run_one_simulated_day(int jobnum) {
+  JobSpec job;
+  job.name = "day";
+  job.rw = RwMode::kRandRead;
+  job.size.bytes = 1ull << 30;
+  job.time_based = true;
+  job.runtime = std::chrono::nanoseconds(kDay);
+  const JobInstance instance{.spec = job, .jobnum = jobnum, .groupid = 0, .lognum = jobnum + 1,
+                             .seed = static_cast<std::uint64_t>(jobnum + 1)};
+  std::vector<TargetFile> targets(1);
+  targets[0].path = "(fake)";
+  targets[0].size = job.size.bytes;
+  targets[0].region_length = job.size.bytes;
+  FakeClock clock(kSecond);
+  // One io per ten simulated seconds: 8,640 ios per job; the series still gets 86,400 one-second intervals.
+  IoLoop loop(instance, targets, kSecond, std::make_unique<FakeEngine>(clock, false, 10 * kSecond), LoopClock(clock));
+  loop.prepare();
+  JobResult result;
+  LiveCounters live;
+  loop.run(result, live);
+  return result;
+}
+
+TEST(IoLoopMemory, SixtyFourJobsForASimulatedDayStayUnder64MiB) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "RSS means nothing under AddressSanitizer (shadow memory, quarantine)";
+#else
+  constexpr int kJobs = 64;
+  std::vector<JobResult> results;
+  results.reserve(kJobs);
+  for (int i = 0; i < kJobs; ++i) results.push_back(run_one_simulated_day(i));
+
+  for (const JobResult& r : results) {
+    EXPECT_EQ(r.runtime_ns, kDay);
+    EXPECT_EQ(r.total_ios(), 8'640u);
+    EXPECT_LE(r.series.size(), TimeSeries::kMaxSamples);
+    // 86,400 one-second samples halve to 32 s intervals: the first resolution that fits 4,096 samples.
+    EXPECT_EQ(r.series.interval_ns(), 32 * kSecond);
+  }
+  const std::uint64_t peak = peak_rss_kib();
+  ASSERT_GT(peak, 0u) << "/proc/self/status has no VmHWM";
+  EXPECT_LT(peak, 64u * 1024u) << "peak RSS " << peak << " KiB for " << kJobs << " jobs of a simulated day";
+  RecordProperty("peak_rss_kib", std::to_string(peak));
+#endif
+}
+
+}  // namespace
+}  // namespace sluice
