@@ -29,7 +29,7 @@ enum class RwMode {
 
 enum class SyncMode { kNone, kSync, kDsync };
 enum class RateProcess { kLinear, kPoisson };
-enum class DistributionKind { kRandom, kZipf, kPareto, kNormal };
+enum class DistributionKind { kRandom, kZipf, kPareto, kNormal, kZoned, kZonedAbs };
 enum class FallocateMode { kNone, kPosix, kKeep, kNative };
 enum class JobRole { kForeground, kBackground };
 enum class VerifyKind { kNone, kCrc32c, kCrc32, kCrc64, kXxhash, kMd5, kSha256, kPattern, kMeta };
@@ -52,9 +52,19 @@ struct BlockSizeSplitEntry {
   double percent = 0.0;  // blank percentages in fio's bssplit share the remainder equally
 };
 
+// One zone of random_distribution=zoned|zoned_abs (fio's zone_split): `access_percent` of the ios of a
+// direction fall uniformly in the next `size` of the region (a percentage for zoned, bytes for zoned_abs).
+struct AccessZone {
+  std::uint32_t access_percent = 0;
+  std::uint64_t size = 0;
+  bool operator==(const AccessZone&) const = default;
+};
+
 struct Distribution {
   DistributionKind kind = DistributionKind::kRandom;
   double parameter = 0.0;  // zipf theta, pareto h, normal sigma (percent of the region)
+  // zoned, zoned_abs: the zones per direction, in region order; a direction without zones is uniform.
+  PerDirection<std::vector<AccessZone>> zones{};
 };
 
 struct JobSpec {

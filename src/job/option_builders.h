@@ -62,6 +62,9 @@ void apply_per_direction(PerDirection<T>& target, std::string_view name, std::st
   target = result;
 }
 
+// random_distribution=zoned:... or zoned_abs:... (zoned_distribution.cpp); throws the standard messages.
+Distribution parse_zoned_distribution(std::string_view value, const SourcePos& where, std::uint32_t kb_base);
+
 // Builders. Each returns an OptionDef with name, type, default, unit, range and apply filled in; callers set
 // category, help, aliases and flags.
 OptionDef bool_option(std::string name, bool JobSpec::*member, std::string default_text);

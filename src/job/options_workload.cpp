@@ -186,11 +186,12 @@ void add_block_sizes(std::vector<OptionDef>& table) {
 }
 
 void apply_distribution(JobSpec& job, std::string_view value, const SourcePos& where) {
-  static const std::vector<std::string> kChoices = {"random", "zipf", "pareto", "normal"};
+  static const std::vector<std::string> kChoices = {"random", "zipf", "pareto", "normal", "zoned", "zoned_abs"};
   const std::size_t colon = value.find(':');
   const std::string_view kind = value.substr(0, colon);
   if (kind == "zoned" || kind == "zoned_abs") {
-    value_error(where, "random_distribution", value, std::string(kind) + " is not supported by sluice yet");
+    job.random_distribution = parse_zoned_distribution(value, where, job.kb_base);
+    return;
   }
   Distribution dist;
   dist.kind = static_cast<DistributionKind>(choice_value("random_distribution", kind, where, kChoices));
@@ -222,10 +223,12 @@ void add_randomness(std::vector<OptionDef>& table) {
   dist.name = "random_distribution";
   dist.type = OptionType::kChoice;
   dist.default_text = "random";
-  dist.range = "random|zipf[:theta]|pareto[:h]|normal[:sigma]";
+  dist.range = "random|zipf[:theta]|pareto[:h]|normal[:sigma]|zoned:a/s:...|zoned_abs:a/size:...";
   dist.help =
       "Distribution of random offsets: uniform random; zipf (theta > 0, not 1, default 1.1); pareto "
-      "(0 < h < 1, default 0.2); normal (sigma in percent of the region, 0 <= sigma < 100, default 0).";
+      "(0 < h < 1, default 0.2); normal (sigma in percent of the region, 0 <= sigma < 100, default 0); "
+      "zoned:60/10:30/20:10/70 (60% of the ios in the first 10% of the region, ...; access shares add up "
+      "to 100, per direction like bssplit); zoned_abs:60/20g:40/100g (absolute zone sizes).";
   dist.apply = apply_distribution;
   table.push_back(std::move(dist));
 

@@ -166,16 +166,19 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
   return result;
 }
 
-// The null engine does no I/O: its "file" is a region of `size` bytes that no one opens.
+// The null engine does no I/O: its "file" is a region of `size` bytes that no one opens. As in fio,
+// `filesize` alone gives each file's size (and the job's size is nrfiles x filesize).
 std::vector<TargetFile> null_targets(const JobSpec& job) {
-  if (job.size.bytes == 0) {
-    throw UserError(fmt::format("job {}: ioengine=null needs --size (the amount of pretend I/O)", job.name));
+  if (job.size.bytes == 0 && job.filesize == 0) {
+    throw UserError(
+        fmt::format("job {}: ioengine=null needs --size or --filesize (the amount of pretend I/O)", job.name));
   }
   const std::uint32_t files = std::max<std::uint32_t>(1, job.nrfiles);
+  const std::uint64_t per_file = job.size.bytes != 0 ? job.size.bytes / files : job.filesize;
   std::vector<TargetFile> targets(files);
   for (std::uint32_t i = 0; i < files; ++i) {
     targets[i].path = fmt::format("(null:{}.{}.{})", job.name, 0, i);
-    targets[i].size = job.size.bytes / files;
+    targets[i].size = per_file;
     targets[i].region_length = targets[i].size;
   }
   return targets;

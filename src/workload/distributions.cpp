@@ -74,10 +74,12 @@ std::uint64_t ZipfSampler::operator()(Rng& rng) const noexcept {
 // ---- BlockDistribution
 
 BlockDistribution::BlockDistribution(const Distribution& distribution, std::uint64_t n,
-                                     std::uint64_t scramble_key) noexcept
+                                     std::uint64_t scramble_key, std::uint64_t unit_bytes) noexcept
     : kind_(distribution.kind), n_(n == 0 ? 1 : n), scrambler_(n_, scramble_key) {
   const double p = distribution.parameter;
   switch (kind_) {
+    case DistributionKind::kZoned:
+    case DistributionKind::kZonedAbs: build_zones(distribution, unit_bytes == 0 ? 1 : unit_bytes); break;
     case DistributionKind::kZipf:
       if (!(p > 0.0)) kind_ = DistributionKind::kRandom;
       else zipf_ = ZipfSampler(n_, p);
@@ -92,6 +94,41 @@ BlockDistribution::BlockDistribution(const Distribution& distribution, std::uint
       break;
     case DistributionKind::kRandom: break;
   }
+}
+
+void BlockDistribution::build_zones(const Distribution& distribution, std::uint64_t unit_bytes) noexcept {
+  const bool absolute = kind_ == DistributionKind::kZonedAbs;
+  for (int d = 0; d < kNumDirections; ++d) {
+    ZoneTable& table = zone_tables_[d];
+    std::uint64_t size_before = 0;  // percent (zoned) or bytes (zoned_abs) of the zones before this one
+    std::size_t percent = 0;
+    for (const AccessZone& zone : distribution.zones[d]) {
+      ZoneRange range;
+      if (absolute) {
+        range.start = size_before / unit_bytes;
+        range.length = std::max<std::uint64_t>((size_before + zone.size) / unit_bytes - range.start, 1);
+        zones_end_ = std::max(zones_end_, range.start + range.length);
+      } else {
+        range.start = size_before * n_ / 100;
+        range.length = std::max<std::uint64_t>(n_ * zone.size / 100, 1);
+      }
+      size_before += zone.size;
+      for (std::uint32_t i = 0; i < zone.access_percent && percent < table.by_percent.size(); ++i) {
+        table.by_percent[percent++] = static_cast<std::uint8_t>(table.zones.size());
+      }
+      table.zones.push_back(range);
+    }
+  }
+}
+
+std::uint64_t BlockDistribution::operator()(Rng& rng, Direction direction) noexcept {
+  if (kind_ != DistributionKind::kZoned && kind_ != DistributionKind::kZonedAbs) return (*this)(rng);
+  const ZoneTable& table = zone_tables_[index_of(direction)];
+  if (table.zones.empty()) return rng.below(n_);
+  const ZoneRange& zone = table.zones[table.by_percent[rng.below(100)]];
+  // A zone that reaches past the region (zoned_abs; refused before the run) is clipped, never overrun.
+  const std::uint64_t start = std::min(zone.start, n_ - 1);
+  return start + rng.below(std::min(zone.length, n_ - start));
 }
 
 std::uint64_t BlockDistribution::normal(Rng& rng) noexcept {
@@ -123,6 +160,8 @@ std::uint64_t BlockDistribution::operator()(Rng& rng) noexcept {
       return scrambler_(hot_rank);
     }
     case DistributionKind::kNormal: return normal(rng);
+    case DistributionKind::kZoned:
+    case DistributionKind::kZonedAbs:
     case DistributionKind::kRandom: break;
   }
   return rng.below(n_);

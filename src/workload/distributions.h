@@ -8,7 +8,11 @@
 // Zipf and pareto ranks go through BlockScrambler so the hot blocks are spread over the region instead of
 // sitting at its start (fio hashes the rank for the same reason; a bijection keeps the shape exact).
 // Normal is not scrambled: its point is a hot spot around the middle.
+//  - zoned, zoned_abs (fio's zone_split): a direction's ios pick a zone by its access share, then a uniform
+//                 block in it; zones follow each other from the region's start (fio, io_u.c).
+#include <array>
 #include <cstdint>
+#include <vector>
 
 #include "job/job_spec.h"
 #include "common/rng.h"
@@ -52,13 +56,30 @@ class ZipfSampler {
 class BlockDistribution {
  public:
   BlockDistribution() = default;
-  BlockDistribution(const Distribution& distribution, std::uint64_t n, std::uint64_t scramble_key) noexcept;
-  std::uint64_t operator()(Rng& rng) noexcept;
+  // n blocks of unit_bytes each (unit_bytes converts zoned_abs sizes to blocks).
+  BlockDistribution(const Distribution& distribution, std::uint64_t n, std::uint64_t scramble_key,
+                    std::uint64_t unit_bytes = 4096) noexcept;
+  std::uint64_t operator()(Rng& rng) noexcept;  // the distribution of directions without zones
+  std::uint64_t operator()(Rng& rng, Direction direction) noexcept;
   std::uint64_t size() const noexcept { return n_; }
+  // zoned_abs: the blocks the zones end at (the largest over directions); 0 for other kinds. A value above
+  // size() means the zones do not fit the region (fio: "zoned_abs sizes exceed file size").
+  std::uint64_t zones_end() const noexcept { return zones_end_; }
 
  private:
+  struct ZoneRange {
+    std::uint64_t start = 0;   // first block
+    std::uint64_t length = 1;  // blocks (at least one)
+  };
+  struct ZoneTable {
+    std::vector<ZoneRange> zones;             // empty: uniform over the region
+    std::array<std::uint8_t, 100> by_percent{};  // zone index for each percent of the ios (fio's zone_state_index)
+  };
+  void build_zones(const Distribution& distribution, std::uint64_t unit_bytes) noexcept;
   std::uint64_t normal(Rng& rng) noexcept;
   DistributionKind kind_ = DistributionKind::kRandom;
+  PerDirection<ZoneTable> zone_tables_{};
+  std::uint64_t zones_end_ = 0;
   std::uint64_t n_ = 1;
   ZipfSampler zipf_;
   double pareto_power_ = 1.0;

@@ -23,9 +23,12 @@
 #include <bit>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "workload/block_size_chooser.h"
 #include "workload/distributions.h"
 #include "workload/random_map.h"
+#include "common/error.h"
 #include "common/rng.h"
 
 namespace sluice {
@@ -131,7 +134,14 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
     file.units = regions[i].length / granularity;
     if (use_map) file.map = RandomMap(file.units);
     if (use_distribution) {
-      file.distribution = BlockDistribution(job.random_distribution, file.units, derive_seed(seed, 100 + i));
+      file.distribution =
+          BlockDistribution(job.random_distribution, file.units, derive_seed(seed, 100 + i), granularity);
+      if (file.distribution.zones_end() > file.units) {
+        throw UserError(fmt::format(
+            "job {}: random_distribution=zoned_abs: the zones end at {} bytes, beyond the {} bytes of the region "
+            "of file {} (fio: zoned_abs sizes exceed file size); make the zones smaller or the file larger",
+            job.name, file.distribution.zones_end() * granularity, file.units * granularity, i + 1));
+      }
     }
     total += regions[i].length;
     files.push_back(std::move(file));
@@ -330,7 +340,7 @@ void IoPattern::Impl::pick_free_offset(FileState& file, Direction direction, std
   const std::uint64_t last_start = (file.region.length - length) / align * align;
   std::uint64_t offset;
   if (use_distribution) {
-    offset = file.distribution(offset_rng) * granularity / align * align;
+    offset = file.distribution(offset_rng, direction) * granularity / align * align;
     offset = std::min(offset, last_start);
   } else {
     offset = offset_rng.below(last_start / align + 1) * align;

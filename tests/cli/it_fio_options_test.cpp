@@ -49,5 +49,25 @@ TEST(FioOptionsEndToEnd, BackwardsReadDoesSizeBytes) {
   EXPECT_EQ(total_ios((*doc)["jobs"][0], "read"), 256u);
 }
 
+TEST(FioOptionsEndToEnd, FilesizeAloneGivesTheSizeOnTheNullEngine) {
+  // fio 3.33 does 16 MiB here: nrfiles x filesize.
+  const RunOutput r = run_binary({"run", "--output-format=json", "--name=n", "--ioengine=null", "--rw=read",
+                                  "--bs=4k", "--nrfiles=2", "--filesize=8m"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ((*doc)["jobs"][0]["read"]["io_bytes"].get<std::uint64_t>(), 16u << 20);
+}
+
+TEST(FioOptionsEndToEnd, ZonedAbsBeyondTheFileIsRefusedBeforeTheRun) {
+  const RunOutput r = run_binary({"run", "--name=z", "--ioengine=null", "--rw=randread", "--size=10m",
+                                  "--random_distribution=zoned_abs:100/20m"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("job z: random_distribution=zoned_abs: the zones end at 20971520 bytes, beyond the "
+                       "10485760 bytes"),
+            std::string::npos)
+      << describe(r);
+}
+
 }  // namespace
 }  // namespace sluice::testing

@@ -327,7 +327,34 @@ TEST(RandomDistribution, Ranges) {
   EXPECT_THAT(error_of("random_distribution", "zipf:1"), HasSubstr("not 1.0"));
   EXPECT_THAT(error_of("random_distribution", "pareto:1.5"), HasSubstr("between 0 and 1"));
   EXPECT_THAT(error_of("random_distribution", "normal:100"), HasSubstr("up to (not including) 100"));
-  EXPECT_THAT(error_of("random_distribution", "zoned"), HasSubstr("not supported"));
+  EXPECT_THAT(error_of("random_distribution", "zoned"), HasSubstr("zones follow 'zoned:'"));
+}
+
+TEST(RandomDistribution, ZonedAsFioParsesIt) {
+  const Distribution d = with("random_distribution", "zoned:60/10:30/20:8/30:2/40").random_distribution;
+  EXPECT_EQ(d.kind, DistributionKind::kZoned);
+  const std::vector<AccessZone> zones = {{60, 10}, {30, 20}, {8, 30}, {2, 40}};
+  for (int dir = 0; dir < kNumDirections; ++dir) EXPECT_EQ(d.zones[dir], zones) << dir;
+  // fio's rand-zones.fio: a zone without a size shares what the others leave of 100%.
+  EXPECT_EQ(with("random_distribution", "zoned:50/5:30/15:20/").random_distribution.zones[0],
+            (std::vector<AccessZone>{{50, 5}, {30, 15}, {20, 80}}));
+  // Per direction like bssplit; an empty element leaves that direction uniform.
+  const Distribution rw = with("random_distribution", "zoned:100/10,,50/50:50/50").random_distribution;
+  EXPECT_EQ(rw.zones[0], (std::vector<AccessZone>{{100, 10}}));
+  EXPECT_TRUE(rw.zones[1].empty());
+  EXPECT_EQ(rw.zones[2], (std::vector<AccessZone>{{50, 50}, {50, 50}}));
+  const Distribution abs = with("random_distribution", "zoned_abs:60/20g:30/100g:10/500g").random_distribution;
+  EXPECT_EQ(abs.kind, DistributionKind::kZonedAbs);
+  EXPECT_EQ(abs.zones[1], (std::vector<AccessZone>{{60, 20ull << 30}, {30, 100ull << 30}, {10, 500ull << 30}}));
+}
+
+TEST(RandomDistribution, ZonedErrorsNameTheProblem) {
+  EXPECT_THAT(error_of("random_distribution", "zoned:60/10:30/20"),
+              HasSubstr("--random_distribution=zoned:60/10:30/20: the access percentages add up to 90, not 100"));
+  EXPECT_THAT(error_of("random_distribution", "zoned:50/60:50/60"), HasSubstr("add up to 120% of the region"));
+  EXPECT_THAT(error_of("random_distribution", "zoned:x/10"), HasSubstr("whole percentage"));
+  EXPECT_THAT(error_of("random_distribution", "zoned_abs:100"), HasSubstr("needs a size after '/'"));
+  EXPECT_THAT(error_of("random_distribution", "zoned_abs:100/1q"), HasSubstr("not a size"));
 }
 
 TEST(PercentileList, ParsesAndLimits) {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "common/error.h"
 #include "workload/io_pattern.h"
 #include "workload_test_helpers.h"
 
@@ -96,6 +97,87 @@ TEST(IoPatternDistribution, NonUniformDistributionDoesNotUseTheMap) {
   for (const auto& io : ios) offsets.push_back(io.offset);
   std::sort(offsets.begin(), offsets.end());
   EXPECT_LT(std::unique(offsets.begin(), offsets.end()) - offsets.begin(), 900);
+}
+
+// Share of the hits in blocks [from, to) of the region.
+double share_between(const std::vector<double>& counts, std::size_t from, std::size_t to) {
+  double in = 0.0, all = 0.0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    all += counts[i];
+    if (i >= from && i < to) in += counts[i];
+  }
+  return in / all;
+}
+
+Distribution zoned(std::vector<AccessZone> zones, DistributionKind kind = DistributionKind::kZoned) {
+  Distribution d;
+  d.kind = kind;
+  d.zones = {zones, zones, zones};
+  return d;
+}
+
+TEST(IoPatternDistribution, ZonedSendsEachZoneItsShare) {
+  // JESD219's example as fio documents it: 60% of the ios in the first 10%, 30% in the next 20%, ...
+  const auto counts = block_counts(zoned({{60, 10}, {30, 20}, {8, 30}, {2, 40}}), 200'000);
+  EXPECT_NEAR(share_between(counts, 0, 1'000), 0.60, 0.01);
+  EXPECT_NEAR(share_between(counts, 1'000, 3'000), 0.30, 0.01);
+  EXPECT_NEAR(share_between(counts, 3'000, 6'000), 0.08, 0.01);
+  EXPECT_NEAR(share_between(counts, 6'000, 10'000), 0.02, 0.005);
+  // Uniform inside a zone: the two halves of the first zone get about the same.
+  EXPECT_NEAR(share_between(counts, 0, 500), share_between(counts, 500, 1'000), 0.01);
+}
+
+TEST(IoPatternDistribution, ZonedSizesUnder100LeaveTheRestUntouched) {
+  const auto counts = block_counts(zoned({{50, 5}, {50, 15}}), 50'000);
+  EXPECT_DOUBLE_EQ(share_between(counts, 2'000, 10'000), 0.0);
+  EXPECT_NEAR(share_between(counts, 0, 500), 0.5, 0.015);
+}
+
+TEST(IoPatternDistribution, ZonedAbsUsesBytes) {
+  // 4 KiB blocks: 90% of the ios in the first 4 MiB (1024 blocks), 10% in the next 35 MiB (to block 9984);
+  // the last 16 blocks of the region are in no zone.
+  const auto counts = block_counts(zoned({{90, 4u << 20}, {10, 35u << 20}}, DistributionKind::kZonedAbs), 100'000);
+  EXPECT_NEAR(share_between(counts, 0, 1'024), 0.90, 0.01);
+  EXPECT_NEAR(share_between(counts, 1'024, 9'984), 0.10, 0.01);
+  EXPECT_DOUBLE_EQ(share_between(counts, 9'984, 10'000), 0.0);
+}
+
+TEST(IoPatternDistribution, ZonedAbsBeyondTheRegionIsRefused) {
+  JobSpec job = job_for(RwMode::kRandRead);
+  job.name = "z";
+  job.random_distribution = zoned({{100, 1ull << 30}}, DistributionKind::kZonedAbs);
+  try {
+    IoPattern pattern(job, {{0, kBlocks * 4096}}, 1);
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("job z: random_distribution=zoned_abs: the zones end at 1073741824 bytes, "
+                                         "beyond the 40960000 bytes"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(IoPatternDistribution, ZonedPerDirection) {
+  // Reads in the first 10%, writes uniform (no zones for writes).
+  JobSpec job = job_for(RwMode::kRandRW);
+  Distribution d;
+  d.kind = DistributionKind::kZoned;
+  d.zones[index_of(Direction::kRead)] = {{100, 10}};
+  job.random_distribution = d;
+  job.time_based = true;
+  IoPattern pattern(job, {{0, kBlocks * 4096}}, 5);
+  std::size_t reads_outside = 0, writes_outside = 0, writes = 0;
+  for (const auto& io : drain(pattern, 20'000)) {
+    const bool outside = io.offset >= 1'000 * 4096;
+    if (io.direction == Direction::kRead) reads_outside += outside;
+    else {
+      ++writes;
+      writes_outside += outside;
+    }
+  }
+  EXPECT_EQ(reads_outside, 0u);
+  EXPECT_GT(writes, 5'000u);
+  EXPECT_NEAR(static_cast<double>(writes_outside) / static_cast<double>(writes), 0.9, 0.02);
 }
 
 }  // namespace
