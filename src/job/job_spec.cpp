@@ -22,6 +22,10 @@ std::string_view rw_mode_name(RwMode mode) noexcept {
       return "randtrim";
     case RwMode::kRandRmw:
       return "randrmw";
+    case RwMode::kTrimWrite:
+      return "trimwrite";
+    case RwMode::kRandTrimWrite:
+      return "randtrimwrite";
   }
   return "?";
 }

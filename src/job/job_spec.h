@@ -25,6 +25,8 @@ enum class RwMode {
   kTrim,
   kRandTrim,
   kRandRmw,    // sluice extension: read a random block, write it back, then the next (dependent I/O)
+  kTrimWrite,      // fio trimwrite: trim a block, then write it, block after block
+  kRandTrimWrite,  // fio randtrimwrite: trim a random block, then write it
 };
 
 enum class SyncMode { kNone, kSync, kDsync };
@@ -215,7 +217,7 @@ struct JobSpec {
   // Helpers derived from rw.
   bool is_random() const noexcept {
     return rw == RwMode::kRandRead || rw == RwMode::kRandWrite || rw == RwMode::kRandRW || rw == RwMode::kRandTrim ||
-           rw == RwMode::kRandRmw;
+           rw == RwMode::kRandRmw || rw == RwMode::kRandTrimWrite;
   }
   bool does_reads() const noexcept {
     return rw == RwMode::kRead || rw == RwMode::kRandRead || rw == RwMode::kReadWrite || rw == RwMode::kRandRW ||
@@ -223,9 +225,12 @@ struct JobSpec {
   }
   bool does_writes() const noexcept {
     return rw == RwMode::kWrite || rw == RwMode::kRandWrite || rw == RwMode::kReadWrite || rw == RwMode::kRandRW ||
-           rw == RwMode::kRandRmw;
+           rw == RwMode::kRandRmw || is_trimwrite();
   }
-  bool does_trims() const noexcept { return rw == RwMode::kTrim || rw == RwMode::kRandTrim; }
+  bool does_trims() const noexcept { return rw == RwMode::kTrim || rw == RwMode::kRandTrim || is_trimwrite(); }
+  bool is_trimwrite() const noexcept { return rw == RwMode::kTrimWrite || rw == RwMode::kRandTrimWrite; }
+  // Each io of the pattern (a read, or a trim) is followed by the write of the same block (workload/rmw_chains.h).
+  bool is_chained() const noexcept { return rw == RwMode::kRandRmw || is_trimwrite(); }
   bool is_mixed() const noexcept { return rw == RwMode::kReadWrite || rw == RwMode::kRandRW; }
 };
 

@@ -8,16 +8,14 @@ namespace sluice::detail {
 namespace {
 
 void apply_rw(JobSpec& job, std::string_view value, const SourcePos& where) {
-  static const std::vector<std::string> kChoices = {"read",      "write",  "randread", "randwrite", "rw",
-                                                    "readwrite", "randrw", "trim",     "randtrim",  "randrmw"};
+  static const std::vector<std::string> kChoices = {"read",     "write",   "randread",  "randwrite",    "rw",
+                                                    "readwrite", "randrw", "trim",      "randtrim",     "randrmw",
+                                                    "trimwrite", "randtrimwrite"};
   static const RwMode kModes[] = {RwMode::kRead,      RwMode::kWrite,     RwMode::kRandRead, RwMode::kRandWrite,
                                   RwMode::kReadWrite, RwMode::kReadWrite, RwMode::kRandRW,   RwMode::kTrim,
-                                  RwMode::kRandTrim,  RwMode::kRandRmw};
+                                  RwMode::kRandTrim,  RwMode::kRandRmw,   RwMode::kTrimWrite, RwMode::kRandTrimWrite};
   const std::size_t colon = value.find(':');
   const std::string_view mode = value.substr(0, colon);
-  if (mode == "trimwrite" || mode == "randtrimwrite") {
-    value_error(where, "rw", value, "rw=" + std::string(mode) + " is not supported by sluice yet");
-  }
   std::uint32_t run = 0;
   bool backwards = false;
   if (colon != std::string_view::npos) {
@@ -49,7 +47,7 @@ OptionDef rw_option() {
   def.aliases = {"readwrite"};
   def.type = OptionType::kChoice;
   def.default_text = "read";
-  def.range = "read|write|randread|randwrite|rw|readwrite|randrw|trim|randtrim|randrmw[:N|:-N]";
+  def.range = "read|write|randread|randwrite|rw|readwrite|randrw|trim|randtrim|randrmw|trimwrite|randtrimwrite[:N|:-N]";
   def.help =
       "I/O pattern. rw/readwrite and randrw mix reads and writes (see rwmixread). A ':N' suffix issues N "
       "ios per generated offset (fio's offset modifier); for sequential modes ':N' skips N bytes after each "
@@ -57,7 +55,8 @@ OptionDef rw_option() {
       "backwards from its end, wrapping to the end again below the start). randrmw (sluice extension, dependent I/O): each "
       "transaction reads a random block and then writes the same block back before its chain starts the "
       "next; iodepth=N runs N independent chains; a pass reads and writes every block once; transactions/s "
-      "is reported.";
+      "is reported. trimwrite (randtrimwrite): trim a block (a random block), then write it; as fio, every byte "
+      "is trimmed once and written once; the write waits for its trim.";
   def.apply = apply_rw;
   return def;
 }

@@ -50,7 +50,7 @@ class IoLoop {
   void run(JobResult& result, LiveCounters& live);
   // rw=randrmw: the pattern plans the reads; each is written back too.
   std::uint64_t planned_bytes() const noexcept {
-    return pattern_.planned_bytes() * (job_.rw == RwMode::kRandRmw ? 2 : 1);
+    return pattern_.planned_bytes() * (job_.is_chained() ? 2 : 1);
   }
   // A flag, owned by the caller and outliving run(), that ends this job like its time limit would (the
   // runner stops background jobs with it when the foreground jobs of the group are done). Set before run().

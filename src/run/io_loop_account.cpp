@@ -31,10 +31,10 @@ void IoLoop::count_submitted(std::uint32_t accepted) noexcept {
 
 void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
   --in_flight_;
-  if (rmw_ && unit.op == IoOp::kRead && unit.result >= 0) {
+  if (rmw_ && unit.op != IoOp::kWrite && unit.result >= 0) {
     // The chain keeps its unit: the write of the same block is due next (it reuses the buffer).
     rmw_->read_done(static_cast<std::uint32_t>(unit.index),
-                    NextIo{Direction::kRead, unit.file_index, unit.offset, unit.length});
+                    NextIo{direction_of(unit.op), unit.file_index, unit.offset, unit.length});
   } else {
     pool_.put(unit);
   }

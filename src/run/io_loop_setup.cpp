@@ -67,7 +67,7 @@ void IoLoop::prepare() {
   async_ = engine_->caps().async;
   // A synchronous engine keeps one io in flight (validation warned).
   const std::uint32_t depth = async_ ? std::max<std::uint32_t>(1, job_.iodepth) : 1;
-  if (job_.rw == RwMode::kRandRmw) rmw_ = std::make_unique<RmwChains>(depth);
+  if (job_.is_chained()) rmw_ = std::make_unique<RmwChains>(depth);
   record_lat_ = async_ || open_loop_.enabled();
   submit_group_ = submit_group_size(job_, depth);
   complete_min_ = std::clamp<std::uint32_t>(job_.iodepth_batch_complete_min, 1, depth);

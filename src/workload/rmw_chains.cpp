@@ -7,6 +7,8 @@ RmwChains::RmwChains(std::uint32_t chains) : blocks_(chains == 0 ? 1 : chains), 
 JobSpec RmwChains::pattern_spec(const JobSpec& job) {
   JobSpec reads = job;
   if (job.rw == RwMode::kRandRmw) reads.rw = RwMode::kRandRead;
+  if (job.rw == RwMode::kTrimWrite) reads.rw = RwMode::kTrim;
+  if (job.rw == RwMode::kRandTrimWrite) reads.rw = RwMode::kRandTrim;
   return reads;
 }
 

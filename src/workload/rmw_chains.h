@@ -1,7 +1,9 @@
 #pragma once
-// RmwChains: the sequencing of rw=randrmw (sluice extension, dependent I/O). A transaction reads a random
-// block and then writes the same block back (fresh buffer content) before its chain starts the next
-// transaction. With iodepth N there are N independent chains: chain i is the io slot i, so a chain never
+// RmwChains: the sequencing of rw=randrmw (sluice extension, dependent I/O) and of fio's trimwrite and
+// randtrimwrite. A transaction reads (trims) a block and then writes the same block (fresh buffer
+// content) before its chain starts the next transaction. For trimwrite fio issues the write without waiting
+// for the trim, so at iodepth > 1 a trim may land after the write of its block and discard it; sluice
+// waits for the trim (the write is what the mode means to measure after a trim). With iodepth N there are N independent chains: chain i is the io slot i, so a chain never
 // has more than one io in flight and chains never wait for each other.
 //
 // The pattern supplies the reads (a random-read pattern over the job's region, see pattern_spec); this
@@ -20,11 +22,12 @@ class RmwChains {
   // chains: the job's io depth (one chain per io slot).
   explicit RmwChains(std::uint32_t chains);
 
-  // The spec the read pattern is built from: rw=randrmw reads like rw=randread (same region, block sizes,
-  // distribution and termination: a pass reads every block once, and writes it once).
+  // The spec the first ios are drawn from: rw=randrmw reads like rw=randread (same region, block sizes,
+  // distribution and termination: a pass reads every block once, and writes it once); trimwrite trims like
+  // rw=trim, randtrimwrite like rw=randtrim.
   static JobSpec pattern_spec(const JobSpec& job);
 
-  // The read `read` of `chain` completed successfully: the chain's write of the same block is now due.
+  // The read (or trim) `read` of `chain` completed successfully: the chain's write of the same block is due.
   // Contract: chain < chains() and the chain has no write due.
   void read_done(std::uint32_t chain, const NextIo& read) noexcept;
   // Takes the oldest due write: sets chain and write (same file, offset and length as its read, direction

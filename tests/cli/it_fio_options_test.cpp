@@ -69,5 +69,29 @@ TEST(FioOptionsEndToEnd, ZonedAbsBeyondTheFileIsRefusedBeforeTheRun) {
       << describe(r);
 }
 
+TEST(FioOptionsEndToEnd, TrimwriteTrimsThenWritesEveryBlock) {
+  for (const std::string mode : {"trimwrite", "randtrimwrite"}) {
+    TempDir dir;
+    const std::string file = dir.file("tw.dat");
+    const RunOutput r = run_binary({"run", "--output-format=json", "--name=tw", "--filename=" + file, "--size=1m",
+                                    "--bs=64k", "--rw=" + mode, "--iodepth=4", "--ioengine=io_uring"});
+    ASSERT_EQ(r.exit_code, 0) << mode << ": " << describe(r);
+    const auto doc = parse_document(r.out);
+    ASSERT_TRUE(doc);
+    const auto& job = (*doc)["jobs"][0];
+    // As fio: every byte trimmed once and written once (fio doubles the job's byte total for these modes).
+    EXPECT_EQ(job["trim"]["io_bytes"].get<std::uint64_t>(), 1u << 20) << mode;
+    EXPECT_EQ(job["write"]["io_bytes"].get<std::uint64_t>(), 1u << 20) << mode;
+    EXPECT_EQ(job["read"]["io_bytes"].get<std::uint64_t>(), 0u) << mode;
+    // Each write followed its block's trim: the file holds written data, no hole of zeros is left.
+    std::ifstream in(file, std::ios::binary);
+    const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_EQ(data.size(), 1u << 20) << mode;
+    for (std::size_t block = 0; block < 16; ++block) {
+      EXPECT_NE(data.substr(block * 65536, 65536), std::string(65536, '\0')) << mode << " block " << block;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sluice::testing

@@ -163,7 +163,7 @@ TEST(SizeErrors, ListQuotesTheWholeValue) {
 TEST(ChoiceErrors, ListValuesAndSuggest) {
   EXPECT_EQ(error_of("rw", "randwirte"),
             "--rw=randwirte: not one of read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, "
-            "randrmw; did you mean 'randwrite'?");
+            "randrmw, trimwrite, randtrimwrite; did you mean 'randwrite'?");
 }
 
 TEST(RangeErrors, NameTheRange) {

@@ -85,6 +85,15 @@ TEST(RmwChains, PatternSpecReadsRandomly) {
   EXPECT_EQ(RmwChains::pattern_spec(job).rw, RwMode::kWrite);  // other modes untouched
 }
 
+TEST(RmwChains, PatternSpecOfTrimwriteTrims) {
+  JobSpec job;
+  job.rw = RwMode::kTrimWrite;
+  EXPECT_EQ(RmwChains::pattern_spec(job).rw, RwMode::kTrim);
+  job.rw = RwMode::kRandTrimWrite;
+  EXPECT_EQ(RmwChains::pattern_spec(job).rw, RwMode::kRandTrim);
+  EXPECT_TRUE(job.is_chained() && job.does_trims() && job.does_writes() && !job.does_reads() && job.is_random());
+}
+
 TEST(RmwChains, ReadPatternCoversEachBlockOncePerPass) {
   JobSpec job;
   job.rw = RwMode::kRandRmw;
