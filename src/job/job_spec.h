@@ -181,6 +181,7 @@ struct JobSpec {
   // --- data verification (fio's verify family)
   VerifyKind verify = VerifyKind::kNone;
   std::string verify_pattern;              // bytes of the pattern, already decoded
+  std::vector<std::uint32_t> verify_pattern_offset_slots;  // %o: where the chunk offset goes (8 bytes each)
   bool do_verify = true;
   bool verify_only = false;
   bool verify_fatal = false;

@@ -65,6 +65,15 @@ void apply_per_direction(PerDirection<T>& target, std::string_view name, std::st
 // random_distribution=zoned:... or zoned_abs:... (zoned_distribution.cpp); throws the standard messages.
 Distribution parse_zoned_distribution(std::string_view value, const SourcePos& where, std::uint32_t kb_base);
 
+// A data pattern (verify_pattern, buffer_pattern) as fio parses it (data_pattern.cpp): its bytes, and where
+// %o (the chunk offset, 8 bytes) goes. allow_offset: %o is accepted (verify_pattern only, as in fio).
+struct DataPattern {
+  std::string bytes;
+  std::vector<std::uint32_t> offset_slots;
+};
+DataPattern decode_data_pattern(std::string_view value, const SourcePos& where, std::string_view option,
+                                bool allow_offset);
+
 // Builders. Each returns an OptionDef with name, type, default, unit, range and apply filled in; callers set
 // category, help, aliases and flags.
 OptionDef bool_option(std::string name, bool JobSpec::*member, std::string default_text);

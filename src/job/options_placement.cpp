@@ -9,8 +9,6 @@
 
 namespace sluice::detail {
 
-std::string decode_verify_pattern(std::string_view value, const SourcePos& where);  // options_verify.cpp
-
 namespace {
 
 constexpr std::uint32_t kMaxCpu = 4095;
@@ -123,14 +121,15 @@ OptionDef buffer_pattern_option() {
   def.name = "buffer_pattern";
   def.type = OptionType::kString;
   def.category = "workload";
-  def.range = "0x hex bytes and/or quoted strings";
+  def.range = "\"text\", 'file', 0x hex bytes, decimal numbers";
   def.reason = "random buffer contents";
   def.help =
-      "Fill write buffers with this pattern repeated (0xdeadbeef, \"text\", or both concatenated). The "
+      "Fill write buffers with this pattern repeated (0xdeadbeef, \"text\", 'file', decimal numbers, "
+      "concatenated, as fio). The "
       "data is then highly compressible and deduplicable: `sluice lint` warns, as a device that compresses "
       "gets a free ride. Verification, when on, writes its own contents instead.";
   def.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.buffer_pattern = decode_verify_pattern(value, where);
+    job.buffer_pattern = decode_data_pattern(value, where, "buffer_pattern", false).bytes;
   };
   return def;
 }

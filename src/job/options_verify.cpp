@@ -27,48 +27,8 @@ VerifyKind verify_kind_value(std::string_view value, const SourcePos& where) {
   return kKinds[choice_value("verify", value, where, kChoices)];
 }
 
-int hex_digit(char c) noexcept {
-  if (c >= '0' && c <= '9') return c - '0';
-  c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
 
 }  // namespace
-
-// fio's verify_pattern forms, concatenated: 0x hex bytes in the order written ("0xdeadbeef" = de ad be ef; an
-// odd digit count gets a leading zero) and quoted strings ("abc" or 'abc'). fio's %o (the block offset) is
-// not supported.
-std::string decode_verify_pattern(std::string_view value, const SourcePos& where) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < value.size()) {
-    const char c = value[i];
-    if (c == ' ' || c == '\t' || c == ',') {
-      ++i;
-    } else if (c == '"' || c == '\'') {
-      const std::size_t end = value.find(c, i + 1);
-      if (end == std::string_view::npos) value_error(where, "verify_pattern", value, "unterminated quoted string");
-      out.append(value.substr(i + 1, end - i - 1));
-      i = end + 1;
-    } else if (c == '0' && i + 1 < value.size() && (value[i + 1] == 'x' || value[i + 1] == 'X')) {
-      std::size_t end = i + 2;
-      while (end < value.size() && hex_digit(value[end]) >= 0) ++end;
-      std::string digits(value.substr(i + 2, end - i - 2));
-      if (digits.empty()) value_error(where, "verify_pattern", value, "0x needs hex digits");
-      if (digits.size() % 2) digits.insert(digits.begin(), '0');
-      for (std::size_t d = 0; d < digits.size(); d += 2) {
-        out += static_cast<char>(hex_digit(digits[d]) * 16 + hex_digit(digits[d + 1]));
-      }
-      i = end;
-    } else if (c == '%' && i + 1 < value.size() && value[i + 1] == 'o') {
-      value_error(where, "verify_pattern", value, "%o (the block offset in the pattern) is not supported by sluice");
-    } else {
-      value_error(where, "verify_pattern", value, "expected 0x hex bytes (0xdeadbeef) or a quoted string (\"abc\")");
-    }
-  }
-  if (out.empty()) value_error(where, "verify_pattern", value, "the pattern is empty");
-  return out;
-}
 
 void add_verify_options(std::vector<OptionDef>& table) {
   OptionDef verify;
@@ -92,10 +52,14 @@ void add_verify_options(std::vector<OptionDef>& table) {
   pattern.category = "verify";
   pattern.reason = "no pattern unless given";
   pattern.help =
-      "Data to write and expect instead of random bytes: 0x hex bytes (0xdeadbeef) and/or quoted strings, "
-      "repeated over the block. Implies verify=pattern unless verify is given.";
+      "Data to write and expect instead of random bytes, repeated over the block, as fio: \"text\", 'file' "
+      "(its contents), 0x hex bytes (0xdeadbeef), decimal numbers (66 = one byte 0x42, -12 = f4 ff ff ff) "
+      "and %o (the chunk's offset, 8 bytes little-endian), concatenated. Implies verify=pattern unless "
+      "verify is given.";
   pattern.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.verify_pattern = decode_verify_pattern(value, where);
+    DataPattern pattern = decode_data_pattern(value, where, "verify_pattern", true);
+    job.verify_pattern = std::move(pattern.bytes);
+    job.verify_pattern_offset_slots = std::move(pattern.offset_slots);
     if (job.verify == VerifyKind::kNone && !job.given_options.count("verify")) job.verify = VerifyKind::kPattern;
   };
   table.push_back(std::move(pattern));

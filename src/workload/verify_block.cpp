@@ -25,11 +25,21 @@ T get(const unsigned char* p) noexcept {
   return static_cast<T>(v);
 }
 
-// Repeats `pattern` over [0, length) of out, the pattern's first byte at out[0].
-void fill_pattern(unsigned char* out, std::size_t length, const std::string& pattern) noexcept {
+// Repeats the format's pattern over [0, length) of out, the pattern's first byte at out[0]; each %o slot of
+// each repetition gets chunk_offset (little-endian, cut where the repetition is cut).
+void fill_pattern(unsigned char* out, std::size_t length, const VerifyFormat& format,
+                  std::uint64_t chunk_offset) noexcept {
+  const std::string& pattern = format.pattern;
   if (pattern.empty()) return;
+  unsigned char offset_bytes[8];
+  for (int i = 0; i < 8; ++i) offset_bytes[i] = static_cast<unsigned char>(chunk_offset >> (8 * i));
   for (std::size_t pos = 0; pos < length; pos += pattern.size()) {
-    std::memcpy(out + pos, pattern.data(), std::min(pattern.size(), length - pos));
+    const std::size_t copied = std::min(pattern.size(), length - pos);
+    std::memcpy(out + pos, pattern.data(), copied);
+    for (std::uint32_t slot : format.pattern_offset_slots) {
+      if (slot >= copied) break;
+      std::memcpy(out + pos + slot, offset_bytes, std::min<std::size_t>(8, copied - slot));
+    }
   }
 }
 
@@ -68,9 +78,10 @@ VerifyFailure failure_of(VerifyDiagnosis d, const VerifyFormat& format, const Ch
 }
 
 // The data area as the header's seed (or the pattern) says it should be.
-std::vector<unsigned char> expected_data(const VerifyFormat& format, std::uint64_t seed, std::size_t length) {
+std::vector<unsigned char> expected_data(const VerifyFormat& format, std::uint64_t seed, std::uint64_t offset,
+                                         std::size_t length) {
   std::vector<unsigned char> data(length);
-  if (!format.pattern.empty()) fill_pattern(data.data(), length, format.pattern);
+  if (!format.pattern.empty()) fill_pattern(data.data(), length, format, offset);
   else fill_seeded(data.data(), length, seed);
   return data;
 }
@@ -78,7 +89,7 @@ std::vector<unsigned char> expected_data(const VerifyFormat& format, std::uint64
 std::optional<VerifyFailure> check_pattern_chunk(const unsigned char* p, const VerifyFormat& format,
                                                  const ChunkExpectation& expect) {
   std::vector<unsigned char> want(format.chunk);
-  fill_pattern(want.data(), want.size(), format.pattern);
+  fill_pattern(want.data(), want.size(), format, expect.offset);
   VerifyFailure f = failure_of(VerifyDiagnosis::kPatternMismatch, format, expect);
   if (locate_difference(p, want.data(), want.size(), 0, f)) return f;
   return std::nullopt;
@@ -132,12 +143,12 @@ std::uint32_t header_crc_of(const void* encoded) noexcept {
 void fill_chunk(void* out, const VerifyFormat& format, const ChunkExpectation& expect) {
   auto* p = static_cast<unsigned char*>(out);
   if (format.kind == VerifyKind::kPattern) {
-    fill_pattern(p, format.chunk, format.pattern);
+    fill_pattern(p, format.chunk, format, expect.offset);
     return;
   }
   unsigned char* data = p + kVerifyHeaderSize;
   const std::size_t data_length = format.chunk - kVerifyHeaderSize;
-  if (!format.pattern.empty()) fill_pattern(data, data_length, format.pattern);
+  if (!format.pattern.empty()) fill_pattern(data, data_length, format, expect.offset);
   else fill_seeded(data, data_length, expect.seed);
   VerifyHeader h;
   h.kind = format.kind;
@@ -179,13 +190,13 @@ std::optional<VerifyFailure> check_chunk(const void* chunk, std::uint32_t valid,
     f.computed_digest = compute_digest(format.kind, data, data_length);
     if (f.computed_digest != h.digest) {
       f.diagnosis = VerifyDiagnosis::kTorn;
-      const std::vector<unsigned char> want = expected_data(format, h.seed, data_length);
+      const std::vector<unsigned char> want = expected_data(format, h.seed, h.offset, data_length);
       locate_difference(data, want.data(), data_length, kVerifyHeaderSize, f);
       return f;
     }
   }
   if (!format.pattern.empty()) {
-    const std::vector<unsigned char> want = expected_data(format, h.seed, data_length);
+    const std::vector<unsigned char> want = expected_data(format, h.seed, h.offset, data_length);
     if (locate_difference(data, want.data(), data_length, kVerifyHeaderSize, f)) {
       f.diagnosis = VerifyDiagnosis::kPatternMismatch;
       return f;

@@ -7,7 +7,8 @@
 //   8  chunk length, header included          12 crc32c of the header with this field zeroed
 //   16 offset of the chunk in its file        24 generation (1 = first write of the chunk, +1 per rewrite)
 //   32 seed of the data after the header      40 digest of the data after the header (32 bytes, zero-padded)
-// The data after the header is random from the seed, or verify_pattern repeated when one is given. meta
+// The data after the header is random from the seed, or verify_pattern repeated when one is given (with
+// %o, each repetition carries the chunk's offset, 8 bytes little-endian, as fio pastes it). meta
 // checks the header only. verify=pattern has no header: the whole chunk is the pattern.
 // This is sluice's own format: fio cannot verify sluice's files, nor sluice fio's.
 //
@@ -18,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "job/job_spec.h"
 #include "workload/verify_checksum.h"
@@ -50,6 +52,7 @@ struct VerifyFormat {
   VerifyKind kind = VerifyKind::kNone;
   std::uint32_t chunk = 4096;  // bytes per header (verify_interval, else the block size)
   std::string pattern;         // verify_pattern bytes; empty = random data
+  std::vector<std::uint32_t> pattern_offset_slots;  // %o: where each repetition gets the chunk offset
 };
 
 // What the reader expects of a chunk. generation 0 = unknown (a read job checking what another job wrote):

@@ -1,5 +1,7 @@
 // The verify options: parsing (kinds, fio's pattern forms) and validation (chunk size, modes).
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,7 +70,34 @@ TEST(VerifyOptions, PatternAloneImpliesVerifyPattern) {
   EXPECT_EQ(job_with({{"verify", "md5"}, {"verify_pattern", "0xaa"}}).verify, VerifyKind::kMd5);
 }
 
-TEST(VerifyOptions, OffsetInPatternIsRefused) { EXPECT_THAT(apply_error("verify_pattern", "%o"), HasSubstr("%o")); }
+// fio's lib/pattern.c examples, byte for byte.
+TEST(VerifyOptions, PatternsAsFioParsesThem) {
+  using namespace std::string_literals;
+  EXPECT_EQ(job_with({{"verify_pattern", "-1024"}}).verify_pattern, "\x00\xfc\xff\xff"s);
+  EXPECT_EQ(job_with({{"verify_pattern", "66"}}).verify_pattern, "\x42"s);
+  EXPECT_EQ(job_with({{"verify_pattern", "0"}}).verify_pattern, "\x00"s);
+  EXPECT_EQ(job_with({{"verify_pattern", "0xFF0X1"}}).verify_pattern, "\xff\x01"s);
+  EXPECT_EQ(job_with({{"verify_pattern", "\"123\"0xFFeeCC"}}).verify_pattern, "123\xff\xee\xcc"s);
+  // The example: "abcd", then -12 (the number ends where 0x begins), then 0xdeadface.
+  EXPECT_EQ(job_with({{"verify_pattern", "\"abcd\"-120xdeadface"}}).verify_pattern,
+            "abcd\xf4\xff\xff\xff\xde\xad\xfa\xce"s);
+  const JobSpec with_offset = job_with({{"verify_pattern", "-100xab\"1\"%o\"2\""}});
+  EXPECT_EQ(with_offset.verify_pattern, "\xf6\xff\xff\xff\xab" "1" "\0\0\0\0\0\0\0\0" "2"s);
+  EXPECT_EQ(with_offset.verify_pattern_offset_slots, (std::vector<std::uint32_t>{6}));
+}
+
+TEST(VerifyOptions, PatternFileAndErrors) {
+  const std::string path = ::testing::TempDir() + "/sluice_pattern_file";
+  {
+    std::ofstream(path, std::ios::binary) << "xyz";
+  }
+  EXPECT_EQ(job_with({{"verify_pattern", "'" + path + "'0x01"}}).verify_pattern, std::string("xyz\x01"));
+  std::remove(path.c_str());
+  EXPECT_THAT(apply_error("verify_pattern", "'/nonexistent/p'"), HasSubstr("cannot read the pattern file"));
+  EXPECT_THAT(apply_error("verify_pattern", "3000000000"), HasSubstr("from -2147483648 to 2147483647"));
+  EXPECT_THAT(apply_error("buffer_pattern", "%o"), HasSubstr("%o (the block offset) is only for verify_pattern"));
+  EXPECT_THAT(apply_error("verify_pattern", "xyz"), HasSubstr("expected \"text\""));
+}
 
 TEST(VerifyValidate, WriteWithVerifyIsClean) {
   EXPECT_TRUE(errors_of(job_with({{"rw", "randwrite"}, {"verify", "crc32c"}})).empty());

@@ -21,7 +21,7 @@ constexpr std::uint64_t kSecond = 1'000'000'000ull;
 constexpr std::uint64_t kDay = 86'400 * kSecond;
 
 // Peak resident set of this process in KiB (VmHWM), 0 when /proc does not say.
-std::uint64_t peak_rss_kib() {
+[[maybe_unused]] std::uint64_t peak_rss_kib() {
   std::ifstream status("/proc/self/status");
   std::string line;
   while (std::getline(status, line)) {
@@ -30,7 +30,7 @@ std::uint64_t peak_rss_kib() {
   return 0;
 }
 
-JobResult run_one_simulated_day(int jobnum) {
+[[maybe_unused]] JobResult run_one_simulated_day(int jobnum) {
   JobSpec job;
   job.name = "day";
   job.rw = RwMode::kRandRead;

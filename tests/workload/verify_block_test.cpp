@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <cstring>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -66,7 +68,7 @@ TEST(VerifyHeader, RoundTrips) {
 
 class VerifyChunkKinds : public ::testing::TestWithParam<VerifyKind> {
  protected:
-  VerifyFormat format() const { return VerifyFormat{GetParam(), 4096, GetParam() == VerifyKind::kPattern ? "\xaa\x55" : ""}; }
+  VerifyFormat format() const { return VerifyFormat{GetParam(), 4096, GetParam() == VerifyKind::kPattern ? "\xaa\x55" : "", {}}; }
   ChunkExpectation expect(std::uint64_t offset = 8192, std::uint64_t generation = 3) const {
     return {offset, generation, chunk_seed(42, 0, offset, generation)};
   }
@@ -102,7 +104,7 @@ INSTANTIATE_TEST_SUITE_P(AllKinds, VerifyChunkKinds,
                                            VerifyKind::kMeta, VerifyKind::kPattern),
                          [](const auto& info) { return std::string(verify_kind_name(info.param)); });
 
-VerifyFormat crc_format() { return VerifyFormat{VerifyKind::kCrc32c, 4096, ""}; }
+VerifyFormat crc_format() { return VerifyFormat{VerifyKind::kCrc32c, 4096, "", {}}; }
 ChunkExpectation at(std::uint64_t offset, std::uint64_t generation) {
   return {offset, generation, chunk_seed(42, 0, offset, generation)};
 }
@@ -169,7 +171,7 @@ TEST(VerifyDiagnose, UnknownGenerationAcceptsAnyIntactChunk) {
 }
 
 TEST(VerifyDiagnose, ChecksumWithPatternLocatesTheByte) {
-  const VerifyFormat format{VerifyKind::kMd5, 4096, "\xde\xad\xbe\xef"};
+  const VerifyFormat format{VerifyKind::kMd5, 4096, "\xde\xad\xbe\xef", {}};
   std::vector<unsigned char> buf(4096);
   fill_chunk(buf.data(), format, at(0, 1));
   EXPECT_EQ(buf[kVerifyHeaderSize], 0xde);
@@ -177,6 +179,21 @@ TEST(VerifyDiagnose, ChecksumWithPatternLocatesTheByte) {
   const auto failure = check_chunk(buf.data(), 4096, format, at(0, 1));
   ASSERT_TRUE(failure.has_value());
   EXPECT_EQ(failure->first_bad_byte, 100);
+}
+
+// verify_pattern=%o"ab": every 10-byte repetition carries the chunk's offset, little-endian, as fio pastes it.
+TEST(VerifyPatternOffset, EachRepetitionCarriesTheChunkOffset) {
+  VerifyFormat format{VerifyKind::kPattern, 4096, std::string(8, '\0') + "ab", {0}};
+  std::vector<unsigned char> buf(4096);
+  fill_chunk(buf.data(), format, ChunkExpectation{0x0102030405060708ull, 0, 0});
+  const unsigned char first[10] = {8, 7, 6, 5, 4, 3, 2, 1, 'a', 'b'};
+  EXPECT_EQ(std::memcmp(buf.data(), first, 10), 0);
+  EXPECT_EQ(std::memcmp(buf.data() + 4090, first, 6), 0);  // the last repetition is cut after 6 bytes
+  EXPECT_FALSE(check_chunk(buf.data(), 4096, format, ChunkExpectation{0x0102030405060708ull, 0, 0}).has_value());
+  // Read back at another offset (a misdirected block): the pasted offset no longer matches.
+  const auto failure = check_chunk(buf.data(), 4096, format, ChunkExpectation{8192, 0, 0});
+  ASSERT_TRUE(failure.has_value());
+  EXPECT_EQ(failure->diagnosis, VerifyDiagnosis::kPatternMismatch);
 }
 
 }  // namespace
