@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -25,7 +26,7 @@ std::vector<std::string> rows_of(const std::string& out) {
   std::vector<std::string> rows;
   std::istringstream in(out);
   for (std::string line; std::getline(in, line);) {
-    if (line.size() >= 24 && line[15] >= '0' && line[15] <= '9' && line.find_first_not_of(' ') < 16 &&
+    if (line.size() >= 24 && std::isdigit(static_cast<unsigned char>(line[15])) && std::isdigit(static_cast<unsigned char>(line[23])) && line.find_first_not_of(' ') < 16 &&
         line.find('"') == std::string::npos) {
       rows.push_back(line);
     }
