@@ -35,6 +35,7 @@ std::string option_line(const OptionInfo& o) {
   std::string names = "--" + o.name;
   for (const std::string& alias : o.aliases) names += ", --" + alias;
   if (o.type != ValueType::kFlag) names += "=" + o.value_name;
+  for (const std::string& d : o.dash_names) names += ", " + d + (o.type == ValueType::kFlag ? "" : " " + o.value_name);
   std::string details;
   const auto add = [&details](const std::string& part) {
     if (part.empty()) return;
@@ -104,6 +105,11 @@ std::string render_command_help(const CommandInfo& c) {
   out += "\nOptions:\n";
   for (const OptionInfo& o : c.options) out += option_line(o);
   out += "  -h, --help            this text\n";
+  if (!c.refused.empty()) {
+    std::string refused;
+    for (const RefusedOption& r : c.refused) refused += (refused.empty() ? "" : ", ") + r.spelling + " (" + r.what + ")";
+    out += "\n" + wrap_help(fmt::format("Not implemented, refused by name: {}.", refused), 0, 0);
+  }
   if (c.passes_job_options) {
     const std::string where = c.pass_through_after.empty() ? "" : "after --" + c.pass_through_after + ", ";
     out += "\n" + wrap_help(fmt::format("Job options: {}every job option of sluice run is accepted too, with fio's "

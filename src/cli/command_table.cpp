@@ -121,6 +121,64 @@ std::vector<std::string> split_commas(std::string_view text) {
   return out;
 }
 
+bool has_dash_names(const CommandInfo& command) {
+  return std::any_of(command.options.begin(), command.options.end(),
+                     [](const OptionInfo& o) { return !o.dash_names.empty(); });
+}
+
+// The own option whose dash name is the longest prefix of `text` ("-i0" -> "-i"); sets `spelled`.
+const OptionInfo* find_dash(const CommandInfo& command, std::string_view text, std::size_t& index, std::string& spelled) {
+  const OptionInfo* best = nullptr;
+  for (std::size_t i = 0; i < command.options.size(); ++i) {
+    for (const std::string& d : command.options[i].dash_names) {
+      if (text.rfind(d, 0) == 0 && d.size() > spelled.size()) {
+        best = &command.options[i];
+        index = i;
+        spelled = d;
+      }
+    }
+  }
+  return best;
+}
+
+[[noreturn]] void unknown_dash(const CommandInfo& command, std::string_view text) {
+  for (const RefusedOption& r : command.refused) {
+    if (text.rfind(r.spelling, 0) == 0) {
+      fail(r.spelling, fmt::format("{} is an option of the original {} that sluice {} does not implement ({})", r.what,
+                                   command.name, command.name, see_help(command)));
+    }
+  }
+  fail(text.substr(0, text.size() > 1 && text[1] == '+' ? 3 : 2), fmt::format("unknown option for {}; {}", command.name, see_help(command)));
+}
+
+// One getopt-style group ("-Ra", "-i0", "-i 0", "-+u") at args[i]; returns the index of the last argument used.
+std::size_t parse_dash_group(const CommandInfo& command, const std::vector<std::string>& args, std::size_t i,
+                             ParsedArgs& parsed) {
+  const std::string& arg = args[i];
+  for (std::size_t pos = 1; pos < arg.size();) {
+    const std::string text = "-" + arg.substr(pos);
+    std::size_t index = 0;
+    std::string spelled;
+    const OptionInfo* own = find_dash(command, text, index, spelled);
+    if (own == nullptr) unknown_dash(command, text);
+    pos += spelled.size() - 1;
+    if (own->type == ValueType::kFlag) {
+      parsed.items.push_back(ParsedItem{own, index, check_value(*own, spelled, ""), {}});
+      continue;
+    }
+    std::string value = arg.substr(pos);
+    std::string where = spelled + value;
+    if (value.empty() && i + 1 < args.size()) {
+      value = args[++i];
+      where = spelled + " " + value;
+    }
+    if (value.empty()) fail(spelled, fmt::format("needs a value; use {} {}", spelled, own->value_name));
+    parsed.items.push_back(ParsedItem{own, index, check_value(*own, std::move(where), std::move(value)), {}});
+    break;
+  }
+  return i;
+}
+
 bool wants_help(const std::vector<std::string>& args) {
   for (const std::string& arg : args) {
     if (arg == "--") return false;
@@ -191,6 +249,10 @@ ParsedArgs parse_arguments(const CommandInfo& command, const std::vector<std::st
     }
     if (arg == "--") {
       positional_only = true;
+      continue;
+    }
+    if (arg[1] != '-' && has_dash_names(command)) {
+      i = parse_dash_group(command, args, i, parsed);
       continue;
     }
     if (arg.size() < 3 || arg[1] != '-') fail(arg, "unknown option; options look like --name=value");

@@ -39,6 +39,15 @@ struct OptionInfo {
   bool repeatable = false;           // may be given several times (each one is applied); else the last wins
   // Only before the pass-through marker (CommandInfo::pass_through_after); after it the job takes the name.
   bool before_pass_through = false;
+  // A foreign tool's single-dash spellings ("-a", "-+u"), read getopt-style: flags may be grouped ("-Ra"), a
+  // value may be attached ("-s256k") or be the next argument ("-s 256k").
+  std::vector<std::string> dash_names;
+};
+
+// One of the foreign tool's options that the command does not implement: refused by name, never ignored.
+struct RefusedOption {
+  std::string spelling;  // "-t"
+  std::string what;      // "throughput mode"
 };
 
 struct PositionalInfo {
@@ -59,6 +68,7 @@ struct CommandInfo {
   bool passes_job_options = false;
   std::string pass_through_after;
   std::string notes;  // a closing paragraph of the help (defaults that differ from sluice run, ...)
+  std::vector<RefusedOption> refused;  // single-dash spellings refused by name (with dash_names options)
 };
 
 // A CommandInfo with name, summary and description; the caller sets the rest.
@@ -89,7 +99,8 @@ struct ParsedArgs {
 };
 
 // Parses the arguments after the command name: --name=value, --name value (for options with a value),
-// --flag, -h/--help, and `--` (everything after it is positional). Throws UserError naming the option:
+// --flag, -h/--help, `--` (everything after it is positional), and where the command declares dash_names,
+// single-dash groups as getopt reads them. Throws UserError naming the option:
 // unknown option (with a suggestion only when one is close), missing value, value out of range, a choice
 // not in the list (with the nearest), a bare number for a duration, missing or extra positionals.
 // The result points into `command`, which must outlive it (a temporary table is refused at compile time).

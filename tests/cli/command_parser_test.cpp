@@ -206,5 +206,52 @@ TEST(CommandTable, AppliesInCommandLineOrderAndPassesTheRestOn) {
   EXPECT_EQ(passed, std::vector<std::string>{"--bs=4k"});
 }
 
+
+// A foreign tool's single-dash options (dash_names), read as getopt reads them.
+const CommandInfo& dashed() {
+  static const CommandInfo table = [] {
+    CommandInfo c = command_info("dashed", "a test command", "Tests single-dash spellings.\n");
+    OptionInfo all = flag_arg("auto", "auto mode");
+    all.dash_names = {"-a"};
+    c.options.push_back(all);
+    OptionInfo excel = flag_arg("excel", "tables");
+    excel.dash_names = {"-R"};
+    c.options.push_back(excel);
+    OptionInfo test = count_arg("test", 0, 12, "", "a test");
+    test.dash_names = {"-i"};
+    test.repeatable = true;
+    c.options.push_back(test);
+    OptionInfo cpu = flag_arg("cpu", "cpu");
+    cpu.dash_names = {"-+u"};
+    c.options.push_back(cpu);
+    c.refused = {{"-t", "throughput mode"}, {"-+m", "cluster mode"}};
+    return c;
+  }();
+  return table;
+}
+
+std::vector<std::string> names_of(const ParsedArgs& p) {
+  std::vector<std::string> out;
+  for (const ParsedItem& item : p.items) out.push_back(item.option->name + "=" + item.value.text);
+  return out;
+}
+
+TEST(CommandParser, DashGroupsAreReadAsGetoptReadsThem) {
+  EXPECT_EQ(names_of(parse_arguments(dashed(), {"-Ra", "-i0", "-i", "1", "-+u", "--test=2"})),
+            (std::vector<std::string>{"excel=", "auto=", "test=0", "test=1", "cpu=", "test=2"}));
+  EXPECT_EQ(names_of(parse_arguments(dashed(), {"-ai", "5"})), (std::vector<std::string>{"auto=", "test=5"}));
+  EXPECT_EQ(parse_arguments(dashed(), {"-i", "7"}).items[0].value.where, "-i 7");
+}
+
+TEST(CommandParser, DashOptionsAreCheckedAndRefusedByName) {
+  EXPECT_THAT(error_of(dashed(), {"-i", "13"}), HasSubstr("-i 13: not a number in 0-12"));
+  EXPECT_THAT(error_of(dashed(), {"-i"}), HasSubstr("-i: needs a value"));
+  EXPECT_THAT(error_of(dashed(), {"-t", "4"}), HasSubstr("-t: throughput mode is an option of the original dashed"));
+  EXPECT_THAT(error_of(dashed(), {"-a+m"}), HasSubstr("-+m: cluster mode"));
+  EXPECT_THAT(error_of(dashed(), {"-Q"}), HasSubstr("-Q: unknown option for dashed"));
+  // A table without dash names keeps refusing single-dash arguments as before.
+  EXPECT_THAT(error_of(sample(), {"-k"}), HasSubstr("options look like --name=value"));
+}
+
 }  // namespace
 }  // namespace sluice
