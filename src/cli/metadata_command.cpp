@@ -64,12 +64,10 @@ CommandTable<MetadataArgs> make_table() {
         [](A& a, const V& v) { a.options.items_per_dir = v.number; });
   t.add(flag_arg("unique-dir", "-u: a tree of its own for each task"),
         [](A& a, const V&) { a.options.unique_dir = true; });
-  OptionInfo write = size_arg("write-bytes", 0, "0", "-w: bytes written to each file when it is created");
-  write.max = 1ull << 30;
-  t.add(std::move(write), [](A& a, const V& v) { a.options.write_bytes = v.number; });
-  OptionInfo read = size_arg("read-bytes", 0, "0", "-e: bytes read from each file in the read phase");
-  read.max = 1ull << 30;
-  t.add(std::move(read), [](A& a, const V& v) { a.options.read_bytes = v.number; });
+  t.add(size_arg("write-bytes", 0, "0", "-w: bytes written to each file when it is created (at most 1g)"),
+        [](A& a, const V& v) { a.options.write_bytes = v.number; });
+  t.add(size_arg("read-bytes", 0, "0", "-e: bytes read from each file in the read phase (at most 1g)"),
+        [](A& a, const V& v) { a.options.read_bytes = v.number; });
   t.add(flag_arg("files-only", "-F: only the file phases"), [](A& a, const V&) { a.options.files_only = true; });
   t.add(flag_arg("dirs-only", "-D: only the directory phases"), [](A& a, const V&) { a.options.dirs_only = true; });
   t.add(count_arg("iterations", 1, 100000, "1", "-i: iterations (the summary is across them)"),

@@ -131,6 +131,13 @@ MetadataPlan make_metadata_plan(const MetadataOptions& o) {
         plan.items, plan.workers, all_items == kSaturated ? std::string("more than 2^64") : std::to_string(all_items),
         kMaxMetadataItems));
   }
+  if (o.write_bytes > kMaxMetadataBytes || o.read_bytes > kMaxMetadataBytes) {
+    throw UserError(fmt::format(
+        "{}={}: sluice metadata writes and reads each file with one call from a buffer per task, of at most 1 GiB; "
+        "use at most 1g (for large files, sluice run)",
+        o.write_bytes > kMaxMetadataBytes ? "-w/--write-bytes" : "-e/--read-bytes",
+        o.write_bytes > kMaxMetadataBytes ? o.write_bytes : o.read_bytes));
+  }
   const bool all_phases = !o.only_create && !o.only_stat && !o.only_read && !o.only_remove;
   if (plan.file_test && (all_phases || (o.only_create && o.only_read)) && o.read_bytes > o.write_bytes) {
     throw UserError(fmt::format(

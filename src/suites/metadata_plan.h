@@ -40,6 +40,7 @@ std::string_view metadata_phase_key(MetadataPhase phase);
 
 inline constexpr std::uint64_t kMaxMetadataTreeDirs = 1ull << 20;  // directories in one tree
 inline constexpr std::uint64_t kMaxMetadataItems = 1ull << 26;     // items of all workers together
+inline constexpr std::uint64_t kMaxMetadataBytes = 1ull << 30;     // -w and -e: one buffer per worker
 
 struct MetadataPlan {
   std::uint64_t tree_dirs = 1;       // num_dirs_in_tree

@@ -81,6 +81,9 @@ TEST(MetadataPlan, RefusesImpossibleTreesBeforeAnythingIsCreated) {
   MetadataOptions reads = tree(10, 0, 1);
   reads.read_bytes = 4096;  // more than -w 0
   EXPECT_THROW(make_metadata_plan(reads), UserError);
+  MetadataOptions huge = tree(10, 0, 1);
+  huge.write_bytes = huge.read_bytes = 2ull << 30;
+  EXPECT_THROW(make_metadata_plan(huge), UserError);
 }
 
 TEST(MetadataPlan, PhaseSelectionStillCreatesAndRemoves) {
