@@ -66,6 +66,7 @@ struct Listed {
   std::string path;
   std::optional<FileIdentity> identity;
   bool removed = false;
+  bool recursive = false;  // an "R" record: a scratch directory
 };
 
 // Records in first-mention order; a "+" after a "-" starts the path over. A torn last line (the process
@@ -105,6 +106,8 @@ std::vector<Listed> parse_records(const std::string& text, long& pid) {
       entry.removed = false;
     } else if (line[0] == '-') {
       entry.removed = true;
+    } else if (line[0] == 'R') {
+      entry.recursive = true;
     }
   }
   return listed;
@@ -126,7 +129,14 @@ void remove_listed(const Listed& entry, long pid, LeftoverReport& report) {
   }
   struct stat st {};
   if (::lstat(entry.path.c_str(), &st) != 0) return;
-  if (S_ISDIR(st.st_mode)) {
+  if (S_ISDIR(st.st_mode) && entry.recursive) {
+    std::error_code ec;
+    fs::remove_all(entry.path, ec);  // never follows a symlink inside
+    if (ec) {
+      report.failures.push_back(fmt::format("cannot remove {} (left by sluice pid {}): {}", entry.path, pid, ec.message()));
+      return;
+    }
+  } else if (S_ISDIR(st.st_mode)) {
     if (::rmdir(entry.path.c_str()) != 0) {
       report.kept.push_back(fmt::format("kept {}: {} (something sluice did not create is inside)", entry.path, errno_text()));
       return;
@@ -283,6 +293,8 @@ void CreatedFilesJournal::created(const std::string& path) {
 // Not synced either: without it a replay finds the path gone, or a different file there, and keeps it.
 void CreatedFilesJournal::removed(const std::string& path) { append(fmt::format("-\t{}\n", path), false); }
 
+void CreatedFilesJournal::recursive(const std::string& path) { append(fmt::format("R\t{}\n", path), false); }
+
 void CreatedFilesJournal::discard() {
   ::unlink(path_.c_str());
   if (fd_ >= 0) ::close(fd_);
@@ -323,6 +335,13 @@ void journal_creating(const std::vector<std::string>& paths) {
 
 void journal_created(const std::string& path) {
   process_journal().record(path, [](CreatedFilesJournal& j, const std::string& p) { j.created(p); });
+}
+
+void journal_created_tree(const std::string& path) {
+  process_journal().record(path, [](CreatedFilesJournal& j, const std::string& p) {
+    j.created(p);
+    j.recursive(p);
+  });
 }
 
 void journal_removed(const std::string& path) {

@@ -161,6 +161,36 @@ TEST_F(CreatedFiles, DirectoryWithSomethingElseInsideIsKept) {
   EXPECT_THAT(r.kept.front(), HasSubstr("kept " + work("d")));
 }
 
+TEST_F(CreatedFiles, ScratchDirectoryIsRemovedWithEverythingInside) {
+  { CreatedFilesJournal j(journal_path());
+    j.creating({work("scratch")});
+    fs::create_directories(work("scratch/tree.0/tree.1"));
+    j.created(work("scratch"));
+    j.recursive(work("scratch"));
+  }
+  std::ofstream(work("scratch/tree.0/tree.1/file.0")) << "x";  // never journaled one by one
+  const LeftoverReport r = remove_leftovers({state_.path()});
+  EXPECT_FALSE(fs::exists(work("scratch")));
+  EXPECT_THAT(r.removed, SizeIs(1));
+  EXPECT_THAT(r.failures, IsEmpty());
+}
+
+TEST_F(CreatedFiles, ScratchDirectoryReplacedByTheUserIsKept) {
+  { CreatedFilesJournal j(journal_path());
+    j.creating({work("scratch")});
+    fs::create_directory(work("scratch"));
+    j.created(work("scratch"));
+    j.recursive(work("scratch"));
+  }
+  fs::create_directory(work("users"));  // created while sluice's still exists: a different inode
+  std::ofstream(work("users/precious")) << "x";
+  fs::remove(work("scratch"));
+  fs::rename(work("users"), work("scratch"));
+  const LeftoverReport r = remove_leftovers({state_.path()});
+  EXPECT_TRUE(fs::exists(work("scratch/precious")));
+  EXPECT_THAT(r.kept, SizeIs(1));
+}
+
 TEST_F(CreatedFiles, TornLastLineIsIgnored) {
   { CreatedFilesJournal j(journal_path());
     create(j, work("f"));
