@@ -14,6 +14,7 @@ if [ "${1:-}" = "--with-peers" ]; then
   packages+=(chromium fonts-liberation)  # the report's test opens it in a headless browser (fonts: a recommends)
   packages+=(sysbench)  # bench/vs_sysbench.py
   packages+=(postmark)  # the real PostMark: it_postmark_test's cross-check and bench/vs_postmark.py
+  packages+=(nginx-light wrk apache2-utils)  # it_net's local nginx; bench/vs_wrk.py (wrk, ab)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -11,6 +11,9 @@
 #include "common/error.h"
 #include "job/command_line.h"
 #include "job/option_table.h"
+#include "net/http_capacity.h"
+#include "run/stop_signal.h"
+#include "version.h"
 #include "report/reporters.h"
 
 namespace sluice {
@@ -22,6 +25,8 @@ growing, then bisection between the last concurrency within the limit and the fi
 runs until its per-interval IOPS series is steady (SNIA's rule: 5 samples within 20% of their mean, trend
 under 10%) or its share of the budget is spent. A slow I/O is a sample, never a reason to stop.
 The target is a job option: --filename=F (a file or a device) and --size=S for a new file.
+With --target=http --url=URL the points are closed-loop HTTP load (sluice http) and the concurrency is the
+number of connections: the highest requests/s whose latency stays within the limit.
 )";
 
 constexpr const char* kNotes = R"(Defaults differing from sluice run: --direct=1 --ioengine=io_uring --rw=randread --bs=4k; iodepth and
@@ -67,6 +72,20 @@ CommandTable<CapacityArgs> make_table() {
   add_history_options(t, &CapacityArgs::history);
   t.add(flag_arg("allow-destructive", "allow writing a block device that carries a signature (as for sluice run)"),
         [](CapacityArgs& a, const OptionValue&) { a.request.allow_destructive = true; });
+  t.add(choice_arg("target", {"storage", "http"}, "storage",
+                   "what is loaded: storage (job options name the file or device) or http (--url)"),
+        [](CapacityArgs& a, const OptionValue& v) { a.http = v.choice == 1; });
+  OptionInfo url = text_arg("url", "URL", "", "--target=http: a URL to fetch (http:// only); repeatable");
+  url.repeatable = true;
+  t.add(std::move(url), [](CapacityArgs& a, const OptionValue& v) {
+    a.http_load.urls.push_back(parse_http_url(v.text, "--url"));
+  });
+  t.add(text_arg("urls", "FILE", "", "--target=http: a file of URLs, one per line"),
+        [](CapacityArgs& a, const OptionValue& v) {
+          for (HttpUrl& u : read_url_file(v.text)) a.http_load.urls.push_back(std::move(u));
+        });
+  t.add(flag_arg("no-keepalive", "--target=http: one connection per request"),
+        [](CapacityArgs& a, const OptionValue&) { a.http_load.keepalive = false; });
   t.add(flag_arg("no-status", "no live status line"), [](CapacityArgs& a, const OptionValue&) { a.request.status_line = false; });
   return t;
 }
@@ -99,6 +118,42 @@ std::vector<JobSpec> make_streams(const ParsedCommandLine& parsed, const std::ve
   return streams;
 }
 
+constexpr std::size_t kDefaultJobArgs = 4;  // parse_capacity_args's defaults
+
+// capacity --target=http: the search over HTTP connections; the document holds "sluice"."capacity".
+int http_capacity(CapacityArgs& cli, const std::vector<std::string>& args) {
+  if (cli.http_load.urls.empty()) {
+    throw UserError("capacity --target=http needs a URL: --url=http://HOST[:PORT]/PATH or --urls=FILE");
+  }
+  if (cli.job_args.size() > kDefaultJobArgs || !cli.rw_modes.empty()) {
+    throw UserError(fmt::format("capacity --target=http: {} is a storage job option; with --target=http give --url",
+                                cli.rw_modes.empty() ? cli.job_args[kDefaultJobArgs] : "--rw"));
+  }
+  CapacityRequest& request = cli.request;
+  request.status_line = false;
+  request.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+  std::string urls;
+  for (const HttpUrl& u : cli.http_load.urls) urls += (urls.empty() ? "" : " ") + u.text;
+  request.workload = fmt::format("sluice capacity: HTTP {} {}, keep-alive {}; IOPS = responses/s, concurrency = "
+                                 "connections (closed loop), lat = request start to the last response byte",
+                                 cli.http_load.method, urls, cli.http_load.keepalive ? "on" : "off");
+  install_stop_signal_handlers();
+  return run_measured({"capacity", args, ""}, cli.history, cli.output, [&](bool) {
+    const CapacityResult result = find_http_capacity(request, cli.http_load);
+    nlohmann::json doc;
+    doc["fio version"] = std::string("sluice-") + SLUICE_VERSION;
+    doc["jobs"] = nlohmann::json::array();
+    doc["sluice"] = {{"version", SLUICE_VERSION},
+                     {"command", "capacity"},
+                     {"target", "http"},
+                     {"urls", urls},
+                     {"interrupted", result.interrupted},
+                     {"capacity", capacity_json(request, result)}};
+    return Measurement{render_capacity_table(request, result), doc.dump(2) + "\n",
+                       result.interrupted ? kExitInterrupted : kExitOk};
+  });
+}
+
 }  // namespace
 
 const CommandInfo& capacity_command_info() { return table().info(); }
@@ -119,6 +174,8 @@ int capacity_command(const std::vector<std::string>& args) {
     std::fputs(render_command_help(table().info()).c_str(), stdout);
     return kExitOk;
   }
+  if (cli.http) return http_capacity(cli, args);
+  if (!cli.http_load.urls.empty()) throw UserError("--url is for --target=http; add --target=http");
   ParsedCommandLine parsed = parse_run_command_line(cli.job_args);
   refuse_fio_global_options(parsed, "capacity");
   CapacityRequest& request = cli.request;

@@ -11,6 +11,7 @@
 #include "method/interfere.h"
 #include "method/precondition.h"
 #include "method/quick.h"
+#include "net/http_load.h"
 
 namespace sluice {
 
@@ -20,6 +21,8 @@ struct CapacityArgs {
   std::vector<std::string> job_args;     // for the run parser: the defaults, then the user's job options
   OutputChoice output;
   HistoryChoice history;
+  bool http = false;                     // --target=http: the points are HTTP load on `http_load`
+  HttpLoadOptions http_load;             // --url/--urls/--no-keepalive
 };
 
 struct QuickArgs {

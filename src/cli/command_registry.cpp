@@ -31,6 +31,7 @@ std::vector<CommandEntry> make_registry() {
   r.push_back(entry(iozone_command_info(), iozone_command));
   r.push_back(entry(metadata_command_info(), metadata_command));
   r.push_back(entry(bonnie_command_info(), bonnie_command));
+  r.push_back(entry(http_command_info(), http_command));
   CommandEntry run;
   run.name = "run";
   run.summary = "run jobs given in fio's command-line form or fio job files (sluice run --help lists every option)";

@@ -25,6 +25,7 @@ int postmark_command(const std::vector<std::string>& args);
 int iozone_command(const std::vector<std::string>& args);
 int metadata_command(const std::vector<std::string>& args);
 int bonnie_command(const std::vector<std::string>& args);
+int http_command(const std::vector<std::string>& args);
 
 // `sluice run --help`: the run usage followed by every job option (render_options_help).
 std::string run_command_help();
@@ -39,6 +40,7 @@ const CommandInfo& postmark_command_info();
 const CommandInfo& iozone_command_info();
 const CommandInfo& metadata_command_info();
 const CommandInfo& bonnie_command_info();
+const CommandInfo& http_command_info();
 
 // Replays the kernel-knob journal a killed run left behind (see observe/knob_journal.h); prints what it did
 // to stderr; never throws. Costs one stat when there is no journal.

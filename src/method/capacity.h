@@ -44,6 +44,8 @@ struct CapacityRequest {
   std::chrono::nanoseconds ramp_time{0};
   std::chrono::nanoseconds sample_interval{0};
   std::size_t steady_window = 5;
+  // What is measured, for the report's first line, when it is not the streams (capacity --target=http).
+  std::string workload;
 };
 
 struct CapacityPoint {

@@ -31,6 +31,7 @@ std::string point_label(const CapacityPoint& p) {
 
 // What ran: the streams' workloads, and for several streams that they are independent, not randrw.
 std::string workload_line(const CapacityRequest& request) {
+  if (!request.workload.empty()) return request.workload + "\n";
   if (request.streams.empty()) return "no stream";
   const JobSpec& first = request.streams.front();
   std::string modes;
