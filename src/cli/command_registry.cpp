@@ -28,6 +28,8 @@ std::vector<CommandEntry> make_registry() {
   r.push_back(entry(filetree_command_info(), filetree_command));
   r.push_back(entry(sysbench_command_info(), sysbench_command));
   r.push_back(entry(postmark_command_info(), postmark_command));
+  r.push_back(entry(smtp_command_info(), smtp_command));
+  r.push_back(entry(scale_command_info(), scale_command));
   CommandEntry run;
   run.name = "run";
   run.summary = "run jobs given in fio's command-line form or fio job files (sluice run --help lists every option)";

@@ -22,6 +22,8 @@ int filetree_command(const std::vector<std::string>& args);
 int history_command(const std::vector<std::string>& args);
 int sysbench_command(const std::vector<std::string>& args);
 int postmark_command(const std::vector<std::string>& args);
+int scale_command(const std::vector<std::string>& args);
+int smtp_command(const std::vector<std::string>& args);
 
 // `sluice run --help`: the run usage followed by every job option (render_options_help).
 std::string run_command_help();
@@ -33,6 +35,8 @@ const CommandInfo& filetree_command_info();
 const CommandInfo& history_command_info();
 const CommandInfo& sysbench_command_info();
 const CommandInfo& postmark_command_info();
+const CommandInfo& scale_command_info();
+const CommandInfo& smtp_command_info();
 
 // Replays the kernel-knob journal a killed run left behind (see observe/knob_journal.h); prints what it did
 // to stderr; never throws. Costs one stat when there is no journal.
