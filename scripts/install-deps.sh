@@ -14,7 +14,9 @@ if [ "${1:-}" = "--with-peers" ]; then
   packages+=(chromium fonts-liberation)  # the report's test opens it in a headless browser (fonts: a recommends)
   packages+=(sysbench)  # bench/vs_sysbench.py
   packages+=(postmark)  # the real PostMark: it_postmark_test's cross-check and bench/vs_postmark.py
+  packages+=(bonnie++)  # bench/vs_bonnie*.py and the bon_csv2html check of sluice bonnie's CSV
   packages+=(nginx-light wrk apache2-utils)  # it_net's local nginx; bench/vs_wrk.py (wrk, ab)
+  packages+=(python3-aiosmtpd postal make gcc)  # it_smtp_test's sink, bench/vs_postal.py, it_scale_test's make project
 fi
 missing=()
 for p in "${packages[@]}"; do

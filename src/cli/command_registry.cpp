@@ -32,6 +32,8 @@ std::vector<CommandEntry> make_registry() {
   r.push_back(entry(metadata_command_info(), metadata_command));
   r.push_back(entry(bonnie_command_info(), bonnie_command));
   r.push_back(entry(http_command_info(), http_command));
+  r.push_back(entry(smtp_command_info(), smtp_command));
+  r.push_back(entry(scale_command_info(), scale_command));
   CommandEntry run;
   run.name = "run";
   run.summary = "run jobs given in fio's command-line form or fio job files (sluice run --help lists every option)";
