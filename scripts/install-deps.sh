@@ -14,6 +14,7 @@ if [ "${1:-}" = "--with-peers" ]; then
   packages+=(chromium fonts-liberation)  # the report's test opens it in a headless browser (fonts: a recommends)
   packages+=(sysbench)  # bench/vs_sysbench.py
   packages+=(postmark)  # the real PostMark: it_postmark_test's cross-check and bench/vs_postmark.py
+  packages+=(clang libfuzzer-14-dev)  # scripts/fuzz.sh (libFuzzer targets in fuzz/)
 fi
 missing=()
 for p in "${packages[@]}"; do
