@@ -141,7 +141,18 @@ class Evaluator {
     return Num{std::fmod(a.value, b.value), a.integer && b.integer};
   }
 
+  // Each nesting (a parenthesis, a sign) is a recursion; a limit keeps "((((..." from overflowing the stack.
+  static constexpr int kMaxDepth = 256;
+  struct Nesting {
+    explicit Nesting(Evaluator& e) : e_(e) {
+      if (++e_.depth_ > kMaxDepth) e_.fail(fmt::format("nests deeper than {} levels", kMaxDepth));
+    }
+    ~Nesting() { --e_.depth_; }
+    Evaluator& e_;
+  };
+
   Num unary() {
+    const Nesting nesting(*this);
     if (accept('-')) {
       Num value = unary();
       value.value = -value.value;
@@ -215,6 +226,7 @@ class Evaluator {
   ExprUnits units_;
   std::uint32_t kb_base_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
   bool used_time_suffix_ = false;
 };
 
@@ -250,8 +262,8 @@ bool has_operator(std::string_view text) { return text.find_first_of("+-*/%^()")
 std::string format_number(Real value, bool keep_fraction) {
   if (!keep_fraction || is_integral(value)) {
     const Real whole = std::trunc(value);
+    if (std::fabs(whole) >= 18446744073709551616.0L) throw UserError("result does not fit in 64 bits");
     if (whole < 0) return fmt::format("-{}", static_cast<unsigned long long>(-whole));
-    if (whole >= 18446744073709551616.0L) throw UserError("result does not fit in 64 bits");
     return fmt::format("{}", static_cast<unsigned long long>(whole));
   }
   return fmt::format("{:.6g}", static_cast<double>(value));

@@ -202,6 +202,11 @@ std::string nearest_of(std::string_view word, const std::vector<std::string>& ca
   std::string best;
   std::size_t best_distance = limit + 1;
   for (const std::string& candidate : candidates) {
+    // The distance is at least the difference in length: skip what cannot beat the best (a long unknown
+    // word against ~500 option names was most of the parser's time).
+    const std::size_t length_gap =
+        word.size() > candidate.size() ? word.size() - candidate.size() : candidate.size() - word.size();
+    if (length_gap >= best_distance) continue;
     const std::size_t distance = edit_distance(word, candidate);
     if (distance < best_distance) {
       best_distance = distance;

@@ -199,7 +199,20 @@ bool parse_postmark_line(const std::string& raw, const SourcePos& where, Postmar
   return true;
 }
 
-std::vector<PostmarkCommand> parse_postmark_script(std::istream& in, const std::string& source) {
+namespace {
+
+// `load` may nest (PostMark allows it) but a file that loads itself would recurse until the stack overflows.
+constexpr int kMaxLoadDepth = 16;
+
+std::vector<PostmarkCommand> parse_script(std::istream& in, const std::string& source, int depth);
+
+std::vector<PostmarkCommand> parse_file(const std::string& path, int depth) {
+  std::ifstream in(path);
+  if (!in) throw UserError("postmark: cannot read configuration file '" + path + "'");
+  return parse_script(in, path, depth);
+}
+
+std::vector<PostmarkCommand> parse_script(std::istream& in, const std::string& source, int depth) {
   std::vector<PostmarkCommand> commands;
   int number = 0;
   for (std::string line; std::getline(in, line);) {
@@ -207,7 +220,11 @@ std::vector<PostmarkCommand> parse_postmark_script(std::istream& in, const std::
     if (!parse_postmark_line(line, SourcePos{source, ++number}, c)) continue;
     if (c.name == "load") {
       if (c.param.empty()) throw UserError(c.where.describe() + ": 'load' needs a file name");
-      std::vector<PostmarkCommand> loaded = parse_postmark_file(c.param);
+      if (depth >= kMaxLoadDepth) {
+        throw UserError(c.where.describe() + ": load " + c.param + ": loads nest deeper than " +
+                        std::to_string(kMaxLoadDepth) + " (does a file load itself?)");
+      }
+      std::vector<PostmarkCommand> loaded = parse_file(c.param, depth + 1);
       commands.insert(commands.end(), loaded.begin(), loaded.end());
       continue;
     }
@@ -216,11 +233,13 @@ std::vector<PostmarkCommand> parse_postmark_script(std::istream& in, const std::
   return commands;
 }
 
-std::vector<PostmarkCommand> parse_postmark_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UserError("postmark: cannot read configuration file '" + path + "'");
-  return parse_postmark_script(in, path);
+}  // namespace
+
+std::vector<PostmarkCommand> parse_postmark_script(std::istream& in, const std::string& source) {
+  return parse_script(in, source, 0);
 }
+
+std::vector<PostmarkCommand> parse_postmark_file(const std::string& path) { return parse_file(path, 0); }
 
 PostmarkCommand postmark_set_option(const std::string& assignment) {
   const auto eq = assignment.find('=');

@@ -110,5 +110,20 @@ TEST(ExpandValue, BadExpressionNamesTheText) {
   EXPECT_THAT(expand_error("size", "($ncpus*)"), HasSubstr("cannot evaluate '(4*)'"));
 }
 
+// Review for the fuzz targets (docs/reliability.md): the recursive evaluator had no depth limit, so a long
+// run of parentheses or signs overflowed the stack (a crash on a one-line job file), and a negative result
+// beyond 64 bits was converted to an integer without a check (undefined behaviour).
+TEST(ExpandValue, DeepNestingIsAMessageNotACrash) {
+  EXPECT_THAT(expand_error("size", "(" + std::string(100000, '(') + "1" + std::string(100001, ')')),
+              HasSubstr("nests deeper than 256 levels"));
+  EXPECT_THAT(expand_error("size", "(" + std::string(100000, '-') + "1)"), HasSubstr("nests deeper than 256 levels"));
+  EXPECT_EQ(expand("size", "(" + std::string(100, '(') + "4k" + std::string(100, ')') + ")"), "4096");
+}
+
+TEST(ExpandValue, ANegativeResultBeyond64BitsIsRefused) {
+  EXPECT_THAT(expand_error("size", "(-1" + std::string(30, '0') + ")"), HasSubstr("does not fit in 64 bits"));
+  EXPECT_EQ(expand("offset_increment", "(0-4k)"), "-4096");
+}
+
 }  // namespace
 }  // namespace sluice

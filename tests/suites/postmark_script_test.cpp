@@ -3,9 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "suites/postmark_session.h"
+#include "support/temp_dir.h"
 
 namespace sluice {
 namespace {
@@ -115,6 +117,16 @@ TEST(PostmarkScript, CheckFindsABadSetBeforeAnyRun) {
   const std::vector<PostmarkCommand> commands = parse_postmark_script(in, "cfg");
   const std::string e = error_of([&] { check_postmark_script(commands, {}); });
   EXPECT_NE(e.find("cfg:3"), std::string::npos) << e;
+}
+
+// Found by reviewing the load path for the fuzz target: a file that loads itself recursed until the stack
+// overflowed (a crash instead of a message).
+TEST(PostmarkScript, AFileThatLoadsItselfIsRefusedNotACrash) {
+  const sluice::testing::TempDir dir;
+  const std::string path = dir.path() + "/self.pm";
+  std::ofstream(path) << "set number 10\nload " << path << "\n";
+  const std::string e = error_of([&] { parse_postmark_file(path); });
+  EXPECT_NE(e.find("self.pm:2: load " + path + ": loads nest deeper than 16"), std::string::npos) << e;
 }
 
 TEST(PostmarkShow, MatchesPostmarksLayout) {

@@ -1,0 +1,3 @@
+load missing.pm
+set location +/tmp/a 2
+run

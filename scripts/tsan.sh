@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# ThreadSanitizer run of the tests that involve threads: the runner and its workers, background jobs, the
+# status line, the open-loop queue, job control (tests/run: test_run), the methods that drive runs
+# (test_method), and, unless --unit-only, the integration tests that run a TSan-built sluice (it_run: open
+# loop, verify). Builds build-tsan (SLUICE_TSAN, -O1 -g1); run before each release (docs/reliability.md).
+# usage: scripts/tsan.sh [--unit-only]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+targets=(test_run test_method)
+[ "${1:-}" = "--unit-only" ] || targets+=(sluice it_run)
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DSLUICE_TSAN=ON -DSLUICE_TESTS=ON \
+  -DSLUICE_WERROR=ON "${launcher[@]}" >/dev/null
+cmake --build build-tsan -j"$(nproc)" --target "${targets[@]}"
+# halt_on_error: the first race fails the test that showed it; second_deadlock_stack for lock-order reports.
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+export SLUICE_STATE_DIR="$PWD/build-tsan/test-state"  # as ctest sets it: journals stay in the build dir
+failed=0
+for t in "${targets[@]}"; do
+  [ "$t" = sluice ] && continue
+  echo "tsan.sh: $t"
+  build-tsan/"$t" --gtest_brief=1 || failed=1
+done
+[ "$failed" = 0 ] && echo "tsan.sh: no data race reported" || { echo "tsan.sh: failures above" >&2; exit 1; }
