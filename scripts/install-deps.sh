@@ -14,6 +14,7 @@ if [ "${1:-}" = "--with-peers" ]; then
   packages+=(chromium fonts-liberation)  # the report's test opens it in a headless browser (fonts: a recommends)
   packages+=(sysbench)  # bench/vs_sysbench.py
   packages+=(postmark)  # the real PostMark: it_postmark_test's cross-check and bench/vs_postmark.py
+  packages+=(libfuse3-dev fuse3)  # tests/support/faultfs, the fault-injecting filesystem of it_faults_test
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -10,6 +10,8 @@
 //   +\t<path>                                    before sluice creates path
 //   =\t<dev>\t<inode>\t<birth ns or 0>\t<path>     once it exists: what tells it from a file made later
 //   -\t<path>                                    sluice removed it (or did not create it after all)
+//   T\t<path>                                    the directory and everything in it is sluice's (a tree:
+//                                                filetree's work directory, postmark's subdirectories)
 // A normal end deletes the journal (files a run keeps on purpose stay). The next start and `sluice restore`
 // remove what a dead run's journal lists, newest first, but only a path that is still the very file sluice
 // created (same device, inode and birth time): a file the user put there later is kept.
@@ -41,6 +43,7 @@ class CreatedFilesJournal {
 
   void creating(const std::vector<std::string>& paths);  // before the create calls: one sync for them all
   void created(const std::string& path);   // after it succeeded: records the identity
+  void tree(const std::string& path);      // after created(): a replay removes the directory recursively
   void removed(const std::string& path);   // after sluice removed it, or the create failed or found it there
   void discard();                          // deletes the journal (a normal end)
   const std::string& path() const { return path_; }
@@ -61,6 +64,9 @@ std::vector<std::string> created_files_dirs();
 void journal_creating(const std::string& path);
 void journal_creating(const std::vector<std::string>& paths);  // one sync for a batch about to be created
 void journal_created(const std::string& path);
+// A directory sluice just created and fills with a tree only it writes: journaled as created, and a replay
+// removes it with everything in it (only while it is still the directory sluice created).
+void journal_created_tree(const std::string& path);
 void journal_removed(const std::string& path);
 // A normal end: deletes this process's journal. Idempotent.
 void end_created_files_journal();
