@@ -18,6 +18,7 @@ if [ "${1:-}" = "--with-peers" ]; then
   packages+=(nginx-light wrk apache2-utils)  # it_net's local nginx; bench/vs_wrk.py (wrk, ab)
   packages+=(python3-aiosmtpd postal make gcc)  # it_smtp_test's sink, bench/vs_postal.py, it_scale_test's make project
   packages+=(clang libfuzzer-14-dev)  # scripts/fuzz.sh (libFuzzer targets in fuzz/)
+  packages+=(libfuse3-dev fuse3)  # tests/support/faultfs, the fault-injecting filesystem of it_faults_test
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -142,6 +142,9 @@ int exit_code_of(const RunResult& result) {
       if (j.error != 0) {
         job_failed = true;
         std::fprintf(stderr, "sluice: job %s: %s\n", j.name.c_str(), j.error_message.c_str());
+      } else if (!j.error_message.empty()) {  // error 0: the first failure continue_on_error let pass
+        std::fprintf(stderr, "sluice: job %s: errors ignored (continue_on_error); first: %s\n", j.name.c_str(),
+                     j.error_message.c_str());
       }
     }
   }

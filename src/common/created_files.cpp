@@ -66,7 +66,7 @@ struct Listed {
   std::string path;
   std::optional<FileIdentity> identity;
   bool removed = false;
-  bool recursive = false;  // an "R" record: a scratch directory
+  bool tree = false;  // remove with everything inside
 };
 
 // Records in first-mention order; a "+" after a "-" starts the path over. A torn last line (the process
@@ -96,18 +96,19 @@ std::vector<Listed> parse_records(const std::string& text, long& pid) {
     }
     if (rest.empty() || rest.front() != '/') continue;
     auto [it, fresh] = index.emplace(rest, listed.size());
-    if (fresh) listed.push_back({rest, std::nullopt, false});
+    if (fresh) listed.push_back({rest, std::nullopt, false, false});
     Listed& entry = listed[it->second];
     if (line[0] == '+') {
       entry.identity.reset();
       entry.removed = false;
+      entry.tree = false;
+    } else if (line[0] == 'T') {
+      entry.tree = true;
     } else if (line[0] == '=') {
       entry.identity = id;
       entry.removed = false;
     } else if (line[0] == '-') {
       entry.removed = true;
-    } else if (line[0] == 'R') {
-      entry.recursive = true;
     }
   }
   return listed;
@@ -129,14 +130,20 @@ void remove_listed(const Listed& entry, long pid, LeftoverReport& report) {
   }
   struct stat st {};
   if (::lstat(entry.path.c_str(), &st) != 0) return;
-  if (S_ISDIR(st.st_mode) && entry.recursive) {
+  if (S_ISDIR(st.st_mode) && entry.tree) {
+    // The directory is the one sluice created (its identity says so), so what is inside is sluice's tree.
     std::error_code ec;
-    fs::remove_all(entry.path, ec);  // never follows a symlink inside
+    const auto count = std::filesystem::remove_all(entry.path, ec);
     if (ec) {
-      report.failures.push_back(fmt::format("cannot remove {} (left by sluice pid {}): {}", entry.path, pid, ec.message()));
+      report.failures.push_back(
+          fmt::format("cannot remove {} (left by sluice pid {}): {}", entry.path, pid, ec.message()));
       return;
     }
-  } else if (S_ISDIR(st.st_mode)) {
+    report.removed.push_back(
+        fmt::format("{} and the {} entries in it (left by sluice pid {})", entry.path, count - 1, pid));
+    return;
+  }
+  if (S_ISDIR(st.st_mode)) {
     if (::rmdir(entry.path.c_str()) != 0) {
       report.kept.push_back(fmt::format("kept {}: {} (something sluice did not create is inside)", entry.path, errno_text()));
       return;
@@ -293,7 +300,7 @@ void CreatedFilesJournal::created(const std::string& path) {
 // Not synced either: without it a replay finds the path gone, or a different file there, and keeps it.
 void CreatedFilesJournal::removed(const std::string& path) { append(fmt::format("-\t{}\n", path), false); }
 
-void CreatedFilesJournal::recursive(const std::string& path) { append(fmt::format("R\t{}\n", path), false); }
+void CreatedFilesJournal::tree(const std::string& path) { append(fmt::format("T\t{}\n", path), false); }
 
 void CreatedFilesJournal::discard() {
   ::unlink(path_.c_str());
@@ -338,10 +345,8 @@ void journal_created(const std::string& path) {
 }
 
 void journal_created_tree(const std::string& path) {
-  process_journal().record(path, [](CreatedFilesJournal& j, const std::string& p) {
-    j.created(p);
-    j.recursive(p);
-  });
+  journal_created(path);
+  process_journal().record(path, [](CreatedFilesJournal& j, const std::string& p) { j.tree(p); });
 }
 
 void journal_removed(const std::string& path) {

@@ -10,7 +10,8 @@
 //   +\t<path>                                    before sluice creates path
 //   =\t<dev>\t<inode>\t<birth ns or 0>\t<path>     once it exists: what tells it from a file made later
 //   -\t<path>                                    sluice removed it (or did not create it after all)
-//   R\t<path>                                    a scratch directory: remove it with all inside, not only empty
+//   T\t<path>                                    the directory and everything in it is sluice's (a tree:
+//                                                filetree's work directory, postmark's subdirectories)
 // A normal end deletes the journal (files a run keeps on purpose stay). The next start and `sluice restore`
 // remove what a dead run's journal lists, newest first, but only a path that is still the very file sluice
 // created (same device, inode and birth time): a file the user put there later is kept.
@@ -42,8 +43,8 @@ class CreatedFilesJournal {
 
   void creating(const std::vector<std::string>& paths);  // before the create calls: one sync for them all
   void created(const std::string& path);   // after it succeeded: records the identity
+  void tree(const std::string& path);      // after created(): a replay removes the directory recursively
   void removed(const std::string& path);   // after sluice removed it, or the create failed or found it there
-  void recursive(const std::string& path); // after created(): a scratch directory, removed with its contents
   void discard();                          // deletes the journal (a normal end)
   const std::string& path() const { return path_; }
 
@@ -63,9 +64,8 @@ std::vector<std::string> created_files_dirs();
 void journal_creating(const std::string& path);
 void journal_creating(const std::vector<std::string>& paths);  // one sync for a batch about to be created
 void journal_created(const std::string& path);
-// After creating a scratch directory that sluice fills with many files of its own and empties itself (too
-// many to journal one by one): journal_created, and a replay removes it with everything inside (still only
-// when it is the very directory sluice created).
+// A directory sluice just created and fills with a tree only it writes: journaled as created, and a replay
+// removes it with everything in it (only while it is still the directory sluice created).
 void journal_created_tree(const std::string& path);
 void journal_removed(const std::string& path);
 // A normal end: deletes this process's journal. Idempotent.

@@ -1,6 +1,7 @@
 // One entry of fio's "jobs" array.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include <fmt/format.h>
@@ -10,6 +11,17 @@
 
 namespace sluice::report {
 namespace {
+
+// The errno whose text ends a failure message ("...: Input/output error" -> 5); 0 if none does.
+int errno_of_message(const std::string& message) {
+  for (int e = 1; e < 134; ++e) {
+    const std::string text = std::string(": ") + std::strerror(e);
+    if (message.size() >= text.size() && message.compare(message.size() - text.size(), text.size(), text) == 0) {
+      return e;
+    }
+  }
+  return 0;
+}
 
 using ojson = nlohmann::ordered_json;
 
@@ -155,6 +167,12 @@ ojson job_json(const ReportedJob& entry, const PerDirection<GroupDirectionTotals
   out["groupid"] = job.groupid;
   if (!job.description.empty()) out["desc"] = job.description;
   out["error"] = job.error;
+  if (job.options.count("continue_on_error") != 0) {  // fio writes these two only with continue_on_error
+    std::uint64_t errors = 0;
+    for (const DirectionStats& dir : job.dirs) errors += dir.errors;
+    out["total_err"] = errors;
+    out["first_error"] = job.error == 0 ? errno_of_message(job.error_message) : job.error;
+  }
   out["eta"] = 0;
   const std::uint64_t wall_ns = job.end_ns > job.start_ns ? job.end_ns - job.start_ns : job.runtime_ns;
   out["elapsed"] = (wall_ns + 999'999'999ull) / 1'000'000'000ull;

@@ -191,9 +191,14 @@ void append_steadystate(std::string& out, const JobResult& job) {
 void append_job_section(std::string& out, const ReportedJob& entry, const PerDirection<GroupDirectionTotals>& totals) {
   const JobResult& job = entry.job;
   out += fmt::format("{}: (groupid={}, jobs={}): err={:2}", job.name, job.groupid, entry.jobs, job.error);
-  if (!job.error_message.empty()) out += " (" + job.error_message + ")";
+  if (job.error != 0 && !job.error_message.empty()) out += " (" + job.error_message + ")";
   if (job.interrupted) out += " (interrupted: partial results)";
   out += "\n";
+  if (job.error == 0 && !job.error_message.empty()) {  // the first failure continue_on_error let pass
+    std::uint64_t errors = 0;
+    for (const DirectionStats& dir : job.dirs) errors += dir.errors;
+    out += fmt::format("  errors       : {} ignored (continue_on_error); first: {}\n", errors, job.error_message);
+  }
   if (!job.description.empty()) out += "  Description  : [" + job.description + "]\n";
   const bool unified = job.settings.unified_rw_reporting;
   if (!unified || unified_both(job.options)) {

@@ -95,6 +95,8 @@ class IoLoop {
 
   // --- the end, and the cold paths (io_loop_finish.cpp)
   void fail(const IoUnit& unit);
+  void note_ignored(const IoUnit& unit);  // continue_on_error: keeps the first failure let pass as error_message
+  std::string describe_failure(const IoUnit& unit) const;
   void issue_sync(IoOp op, int file_index);
   void think();
   void sleep_until(std::uint64_t deadline_ns);

@@ -40,6 +40,10 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
   }
   if (unit.op == IoOp::kFsync || unit.op == IoOp::kFdatasync) {
     if (unit.result < 0 && !job_.continue_on_error) fail(unit);
+    if (unit.result < 0 && job_.continue_on_error) {
+      note_ignored(unit);
+      if (measuring_) result_->dirs[index_of(Direction::kWrite)].errors++;  // a sync belongs to the writes
+    }
     if (measuring_) {
       result_->sync.ios++;
       result_->sync.lat.record(now - unit.submit_begin_ns);
@@ -47,8 +51,12 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
     return;
   }
   if (unit.result < 0) {
-    if (!job_.continue_on_error) fail(unit);
-    else if (measuring_) result_->dirs[index_of(direction_of(unit.op))].errors++;
+    if (!job_.continue_on_error) {
+      fail(unit);
+    } else {
+      note_ignored(unit);
+      if (measuring_) result_->dirs[index_of(direction_of(unit.op))].errors++;
+    }
     return;
   }
   if (verifier_ && !verifier_->on_complete(unit, *result_)) end_reason_ = EndReason::kError;

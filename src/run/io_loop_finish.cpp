@@ -28,16 +28,31 @@ const char* op_name(IoOp op) noexcept {
 
 bool IoLoop::interrupted() const noexcept { return stop_requested() || stopped_by_flag(); }
 
-void IoLoop::fail(const IoUnit& unit) {
-  if (result_->error != 0) return;
+// "write of 4096 bytes at offset 8192 of /d/f failed: Input/output error"; "fsync of /d/f failed: ...".
+std::string IoLoop::describe_failure(const IoUnit& unit) const {
   const int err = static_cast<int>(-unit.result);
   const std::string path = unit.file_index >= 0 && static_cast<std::size_t>(unit.file_index) < targets_.size()
                                ? targets_[static_cast<std::size_t>(unit.file_index)].path
                                : std::string("?");
-  result_->error = err;
-  result_->error_message = fmt::format("{} of {} bytes at offset {} of {} failed: {}", op_name(unit.op),
-                                       unit.length, unit.offset, path, std::strerror(err));
+  if (unit.op == IoOp::kFsync || unit.op == IoOp::kFdatasync) {
+    return fmt::format("{} of {} failed: {}", op_name(unit.op), path, std::strerror(err));
+  }
+  return fmt::format("{} of {} bytes at offset {} of {} failed: {}", op_name(unit.op), unit.length, unit.offset,
+                     path, std::strerror(err));
+}
+
+void IoLoop::fail(const IoUnit& unit) {
+  if (result_->error != 0) return;
+  result_->error = static_cast<int>(-unit.result);
+  result_->error_message = describe_failure(unit);
   end_reason_ = EndReason::kError;
+}
+
+// With error still 0, error_message holds the first failure continue_on_error let pass; a later fatal
+// error (verify, open-loop backlog) replaces it.
+void IoLoop::note_ignored(const IoUnit& unit) {
+  if (result_->error != 0 || !result_->error_message.empty()) return;
+  result_->error_message = describe_failure(unit);
 }
 
 // Submits one fsync / fdatasync of the file and waits for it (and anything else in flight).

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <set>
 #include <thread>
@@ -30,6 +32,23 @@ namespace {
 constexpr auto kBackgroundHeadStart = std::chrono::milliseconds(100);
 
 void default_notice(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_str()); }
+
+// How long past its expected end a time-bound group may run before the watchdog gives up on a stuck I/O
+// (a stalled device): 10 s, or $SLUICE_STALL_GRACE_MS (a test hook, not an option).
+std::uint64_t stall_grace_ns() {
+  const char* ms = std::getenv("SLUICE_STALL_GRACE_MS");
+  if (ms != nullptr && *ms != '\0') return std::strtoull(ms, nullptr, 10) * 1'000'000ull;
+  return 10'000'000'000ull;
+}
+
+// A worker still running past the runtime plus the grace: stuck in an I/O the device does not complete.
+std::string stall_message(const Worker& w, std::uint64_t expected_ns, std::uint64_t waited_ns) {
+  std::uint64_t ios = 0;
+  for (Direction d : kAllDirections) ios += w.live().ios[index_of(d)].load(std::memory_order_relaxed);
+  return fmt::format("stalled: an I/O has not completed {:.1f} s after the job's {:.1f} s were up; sluice stopped "
+                     "waiting for it ({} ios completed before; their statistics are lost with the stuck thread)",
+                     static_cast<double>(waited_ns) / 1e9, static_cast<double>(expected_ns) / 1e9, ios);
+}
 
 // The expected wall time of a group, for the ETA (0 when size-based).
 std::uint64_t expected_group_ns(const GroupPlan& group) {
@@ -126,10 +145,28 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
   gate.open();
   const auto poll = std::chrono::milliseconds(50);
   std::uint64_t next_status = start + static_cast<std::uint64_t>(options.status_interval.count());
+  // The watchdog: a time-bound group that runs past its end plus the grace has a stuck I/O; its workers are
+  // stopped, and those still stuck a moment later are abandoned (their threads detached, never joined).
+  const std::uint64_t give_up = expected != 0 ? start + expected + stall_grace_ns() : 0;
+  std::vector<bool> stuck(workers.size(), false);
   for (;;) {
     bool all_done = true;
     for (Worker* w : workers) {
       if (!is_background(*w)) all_done = all_done && w->live().finished.load(std::memory_order_relaxed);
+    }
+    if (!all_done && give_up != 0 && monotonic_ns() >= give_up) {
+      for (Worker* w : workers) w->request_stop();
+      const std::uint64_t until = monotonic_ns() + 1'000'000'000ull;  // a last chance to notice the stop
+      while (monotonic_ns() < until) {
+        bool done = true;
+        for (Worker* w : workers) done = done && w->live().finished.load(std::memory_order_relaxed);
+        if (done) break;
+        std::this_thread::sleep_for(poll);
+      }
+      for (std::size_t i = 0; i < workers.size(); ++i) {
+        stuck[i] = !workers[i]->live().finished.load(std::memory_order_relaxed);
+      }
+      all_done = true;
     }
     if (all_done) {
       for (Worker* w : workers) {
@@ -144,13 +181,27 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
       next_status = now + static_cast<std::uint64_t>(options.status_interval.count());
     }
   }
-  for (auto& t : threads) t.join();
+  // A stuck thread that returns later reports to its group control: that must outlive the group too.
+  if (std::find(stuck.begin(), stuck.end(), true) != stuck.end()) (void)prepared.control.release();
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    if (stuck[i]) {
+      threads[i].detach();  // blocked in the kernel; the worker it uses is leaked below, never freed under it
+    } else {
+      threads[i].join();
+    }
+  }
   status.clear();
 
   GroupResult result;
   result.groupid = group.groupid;
   result.group_reporting = group.group_reporting;
-  for (auto& w : prepared.workers) {
+  for (std::size_t i = 0; i < prepared.workers.size(); ++i) {
+    auto& w = prepared.workers[i];
+    if (stuck[i]) {
+      result.jobs.push_back(w->stalled_result(stall_message(*w, expected, monotonic_ns() - start - expected)));
+      (void)w.release();  // its thread may still return from the I/O and touch it; its files stay open
+      continue;
+    }
     const JobSpec& spec = w->instance().spec;
     JobResult job = w->take_result();
     if (spec.fsync_on_close) {

@@ -28,6 +28,7 @@ void install_stop_signal_handlers() {
   action.sa_flags = 0;  // no SA_RESTART: blocking calls return EINTR so waits end promptly
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGHUP, &action, nullptr);  // a closed terminal or ssh session: stop and clean up as for SIGTERM
 }
 
 bool stop_requested() noexcept { return g_stop.load(std::memory_order_relaxed); }

@@ -1,11 +1,11 @@
 #pragma once
-// The process-wide stop request: set by SIGINT / SIGTERM (first one: stop at once and report what was
+// The process-wide stop request: set by SIGINT / SIGTERM / SIGHUP (first one: stop at once and report what was
 // measured; a second one: default action) or by the runner itself. Workers poll it once per loop turn.
 #include <atomic>
 
 namespace sluice {
 
-// Installs the SIGINT/SIGTERM handlers (idempotent).
+// Installs the SIGINT/SIGTERM/SIGHUP handlers (idempotent).
 void install_stop_signal_handlers();
 // True once a stop was requested. Cheap: one relaxed atomic load.
 bool stop_requested() noexcept;

@@ -1,5 +1,6 @@
 #include "run/worker.h"
 
+#include <cerrno>
 #include <stdexcept>
 #include <thread>
 
@@ -75,6 +76,19 @@ Worker::Worker(JobInstance instance, std::vector<TargetFile> targets, WorkerConf
 }
 
 Worker::~Worker() = default;
+
+JobResult Worker::stalled_result(const std::string& message) const {
+  JobResult r;
+  r.name = instance_.spec.name;
+  r.description = instance_.spec.description;
+  r.jobnum = instance_.jobnum;
+  r.groupid = instance_.groupid;
+  r.settings = settings_of(instance_.spec);
+  r.options = own_options_of(instance_.spec);
+  r.error = ETIMEDOUT;
+  r.error_message = message;
+  return r;
+}
 
 void Worker::prepare() {
   loop_ = std::make_unique<Loop>(instance_, targets_, config_.series_interval_ns);

@@ -49,6 +49,9 @@ class Worker {
   std::vector<TargetFile>& targets() noexcept { return targets_; }
   std::uint64_t planned_bytes() const noexcept;
   JobResult take_result() { return std::move(result_); }
+  // The result of a job whose thread is stuck in an I/O that does not return (a stalled device): its
+  // identity and `message` as the error (ETIMEDOUT), built without touching what the stuck thread owns.
+  JobResult stalled_result(const std::string& message) const;
   // Ends the job as its time limit would (thread-safe; used for role=background). Call after prepare().
   void request_stop() noexcept { stop_.store(true, std::memory_order_relaxed); }
   // The group's job control (wait_for, exitall, flow), shared with the group's other workers and outliving

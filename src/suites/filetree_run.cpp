@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "common/created_files.h"
 #include "common/error.h"
 #include "job/units.h"
 #include "observe/environment.h"
@@ -22,6 +23,7 @@ class WorkDirGuard {
   ~WorkDirGuard() {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
+    if (!ec) journal_removed(path_);
   }
   WorkDirGuard(const WorkDirGuard&) = delete;
   WorkDirGuard& operator=(const WorkDirGuard&) = delete;
@@ -57,6 +59,9 @@ std::string make_work_dir(const std::string& directory) {
     throw UserError(fmt::format("filetree: cannot create a directory in {}: {}; give a directory you can write to",
                                 directory, std::strerror(errno)));
   }
+  // mkdtemp picks the name, so the journal learns it only now (as quick's): a kill in between leaves it empty.
+  journal_creating(pattern);
+  journal_created_tree(pattern);
   return pattern;
 }
 

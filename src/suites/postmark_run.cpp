@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "common/clock.h"
+#include "common/created_files.h"
 #include "common/error.h"
 #include "observe/environment.h"
 
@@ -39,7 +40,15 @@ std::vector<std::string> make_subdirectories(const PostmarkConfig& config, const
   for (const PostmarkLocation& l : bases_of(config)) {
     for (const std::string& n : names) {
       const std::string path = config.locations.empty() ? n : l.path + "/" + n;
-      if (::mkdir(path.c_str(), 0700) == 0) created.push_back(path);
+      struct stat st {};
+      if (::stat(path.c_str(), &st) == 0) continue;  // the user's: never journaled, never removed
+      journal_creating(path);
+      if (::mkdir(path.c_str(), 0700) == 0) {
+        journal_created_tree(path);  // a killed run's subdirectory is removed, files and all, by the next start
+        created.push_back(path);
+      } else {
+        journal_removed(path);
+      }
     }
   }
   return created;
@@ -148,7 +157,9 @@ PostmarkRunResult run_postmark(const PostmarkConfig& config, const std::function
     progress("Done\n");
   }
   auto remove_made = [&] {
-    for (const std::string& d : made) ::rmdir(d.c_str());
+    for (const std::string& d : made) {
+      if (::rmdir(d.c_str()) == 0) journal_removed(d);
+    }
   };
 
   try {

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "common/clock.h"
+#include "common/created_files.h"
 #include "common/error.h"
 #include "engine/engine.h"
 
@@ -64,11 +66,21 @@ SysbenchPrepareResult sysbench_prepare(const SysbenchOptions& o) {
   const std::uint64_t file_size = o.file_size();
   auto buffer = zero_buffer(o.block_size);
   const std::uint64_t start = monotonic_ns();
+  // The files prepare creates are kept for `run`, but one killed mid-prepare is removed by the next start.
+  std::vector<std::string> missing;
+  for (std::uint64_t i = 0; i < o.file_num; ++i) {
+    struct stat st{};
+    if (::stat(sysbench_file_path(o, i).c_str(), &st) != 0 && errno == ENOENT) missing.push_back(sysbench_file_path(o, i));
+  }
+  journal_creating(missing);
   for (std::uint64_t i = 0; i < o.file_num; ++i) {
     const std::string path = sysbench_file_path(o, i);
     const std::string name = fmt::format("test_file.{}", i);
+    const bool is_new = std::find(missing.begin(), missing.end(), path) != missing.end();
     const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | sysbench_extra_open_flags(o), 0600);
+    if (fd < 0 && is_new) journal_removed(path);
     if (fd < 0) throw UserError(fmt::format("sysbench fileio prepare: cannot create '{}': {}", path, errno_text(errno)));
+    if (is_new) journal_created(path);
     struct stat st{};
     ::fstat(fd, &st);
     std::uint64_t pos = static_cast<std::uint64_t>(st.st_size);

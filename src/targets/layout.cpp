@@ -45,8 +45,10 @@ struct FreeDeleter {
   void operator()(void* p) const noexcept { free(p); }
 };
 
-[[noreturn]] void throw_write_error(const std::string& path, std::uint64_t offset, int err) {
-  throw IoError("laying out " + path + " failed at offset " + std::to_string(offset) + ": " + std::strerror(err),
+// "laying out /d/f failed: a write of 4194304 bytes at offset 8388608 returned: No space left on device".
+[[noreturn]] void throw_write_error(const std::string& path, std::uint64_t offset, std::size_t length, int err) {
+  throw IoError("laying out " + path + " failed: a write of " + std::to_string(length) + " bytes at offset " +
+                    std::to_string(offset) + " returned: " + std::strerror(err),
                 err);
 }
 
@@ -94,15 +96,18 @@ void write_random(int fd, const std::string& path, std::uint64_t from, std::uint
     fill_random({static_cast<unsigned char*>(raw), length}, rng);
     ssize_t n = pwrite(fd, raw, length, static_cast<off_t>(pos));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw_write_error(path, pos, errno);
-    if (n == 0) throw_write_error(path, pos, ENOSPC);
+    if (n < 0) throw_write_error(path, pos, length, errno);
+    if (n == 0) throw_write_error(path, pos, length, ENOSPC);
     pos += static_cast<std::uint64_t>(n);
     if (progress && (pos >= next_report || pos == to)) {
       progress(path, pos - from, to - from);
       next_report = pos + kProgressEvery;
     }
   }
-  if (fdatasync(fd) != 0) throw_write_error(path, to, errno);
+  if (fdatasync(fd) != 0) {
+    const int err = errno;
+    throw IoError("laying out " + path + " failed: fdatasync returned: " + std::strerror(err), err);
+  }
 }
 
 // Lays out one regular file; returns true when it created it. On failure, undoes what it did (a created
@@ -125,6 +130,11 @@ bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, 
     fd = ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC | O_DIRECT);
     if (fd < 0 && errno == EINVAL) fd = ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC);
   }
+  if (fd < 0 && !created && open_errno == EEXIST) {
+    throw IoError("cannot open " + t.path + " to lay it out (it is smaller than the job's size): " +
+                      std::strerror(errno),
+                  errno);
+  }
   if (fd < 0) throw IoError("cannot create " + t.path + ": " + std::strerror(errno), errno);
   struct stat st {};
   fstat(fd, &st);
@@ -134,6 +144,17 @@ bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, 
       preallocate(fd, t.path, job.fallocate, old_size, t.size);
       write_random(fd, t.path, old_size, t.size, progress, seed);
     }
+  } catch (const IoError& e) {
+    if (!created && ftruncate(fd, static_cast<off_t>(old_size)) != 0) {
+      // The original error matters more; the file keeps the partial tail.
+    }
+    ::close(fd);
+    if (!created) throw;
+    // Nothing half-written stays behind as if it were a laid-out file.
+    ::unlink(t.path.c_str());
+    journal_removed(t.path);
+    throw IoError(std::string(e.what()) + " (the partly written file, which sluice created, was removed)",
+                  e.error_number());
   } catch (...) {
     if (created) {
       ::unlink(t.path.c_str());

@@ -161,34 +161,34 @@ TEST_F(CreatedFiles, DirectoryWithSomethingElseInsideIsKept) {
   EXPECT_THAT(r.kept.front(), HasSubstr("kept " + work("d")));
 }
 
-TEST_F(CreatedFiles, ScratchDirectoryIsRemovedWithEverythingInside) {
+TEST_F(CreatedFiles, TreeIsRemovedWithEverythingInIt) {
   { CreatedFilesJournal j(journal_path());
-    j.creating({work("scratch")});
-    fs::create_directories(work("scratch/tree.0/tree.1"));
-    j.created(work("scratch"));
-    j.recursive(work("scratch"));
+    j.creating({work("t")});
+    fs::create_directories(work("t/a/b"));
+    j.created(work("t"));
+    j.tree(work("t"));
   }
-  std::ofstream(work("scratch/tree.0/tree.1/file.0")) << "x";  // never journaled one by one
+  std::ofstream(work("t/a/b/f")) << "x";  // written after the journal record, as filetree's files are
   const LeftoverReport r = remove_leftovers({state_.path()});
-  EXPECT_FALSE(fs::exists(work("scratch")));
-  EXPECT_THAT(r.removed, SizeIs(1));
-  EXPECT_THAT(r.failures, IsEmpty());
+  EXPECT_FALSE(fs::exists(work("t")));
+  ASSERT_THAT(r.removed, SizeIs(1));
+  EXPECT_THAT(r.removed.front(), HasSubstr(work("t") + " and the 3 entries in it (left by sluice pid"));
 }
 
-TEST_F(CreatedFiles, ScratchDirectoryReplacedByTheUserIsKept) {
+TEST_F(CreatedFiles, TreeReplacedByAnotherDirectoryIsKept) {
   { CreatedFilesJournal j(journal_path());
-    j.creating({work("scratch")});
-    fs::create_directory(work("scratch"));
-    j.created(work("scratch"));
-    j.recursive(work("scratch"));
+    j.creating({work("t")});
+    fs::create_directory(work("t"));
+    j.created(work("t"));
+    j.tree(work("t"));
   }
-  fs::create_directory(work("users"));  // created while sluice's still exists: a different inode
-  std::ofstream(work("users/precious")) << "x";
-  fs::remove(work("scratch"));
-  fs::rename(work("users"), work("scratch"));
+  fs::rename(work("t"), work("old"));
+  fs::create_directory(work("t"));  // the user's directory now: a new inode
+  std::ofstream(work("t/users")) << "x";
   const LeftoverReport r = remove_leftovers({state_.path()});
-  EXPECT_TRUE(fs::exists(work("scratch/precious")));
-  EXPECT_THAT(r.kept, SizeIs(1));
+  EXPECT_TRUE(fs::exists(work("t/users")));
+  ASSERT_THAT(r.kept, SizeIs(1));
+  EXPECT_THAT(r.kept.front(), HasSubstr("replaced since"));
 }
 
 TEST_F(CreatedFiles, TornLastLineIsIgnored) {

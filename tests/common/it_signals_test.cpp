@@ -1,0 +1,302 @@
+// Signals at a moment when files exist: SIGINT, SIGTERM and SIGHUP end every command normally (its own
+// clean-up runs, no journal is left, a --save'd history is intact), SIGKILL leaves what the next
+// `sluice restore` removes and says it removed. Knobs go to a synthetic SLUICE_KNOB_ROOT and journals to a
+// temporary SLUICE_STATE_DIR, never the real ones. Each kill waits (polling, bounded) for the files to exist.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "observe/disk_stats.h"
+#include "support/it_test_util.h"
+#include "support/loop_device.h"
+#include "support/run_binary.h"
+#include "support/temp_dir.h"
+
+namespace sluice {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using ::testing::HasSubstr;
+
+class Signals : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::create_directories(work_.file("w"));
+    fs::create_directories(dir_.file("knobs"));
+  }
+  void TearDown() override {
+    const std::vector<pid_t> left = children_;
+    for (const pid_t pid : left) stop(pid, SIGKILL);
+  }
+  std::string work(const std::string& name = "") const { return work_.file("w") + (name.empty() ? "" : "/" + name); }
+  std::vector<std::pair<std::string, std::string>> environment() const {
+    return {{"SLUICE_STATE_DIR", dir_.file("state")}, {"SLUICE_KNOB_ROOT", dir_.file("knobs")}};
+  }
+
+  pid_t spawn(const std::vector<std::string>& args) {
+    const auto env = environment();
+    const pid_t pid = ::fork();
+    if (pid > 0) children_.push_back(pid);
+    if (pid != 0) return pid;
+    const int null_fd = ::open("/dev/null", O_RDWR);
+    ::dup2(null_fd, STDIN_FILENO);
+    ::dup2(null_fd, STDOUT_FILENO);
+    ::dup2(null_fd, STDERR_FILENO);
+    for (const auto& [name, value] : env) ::setenv(name.c_str(), value.c_str(), 1);
+    std::vector<std::string> copy = args;
+    std::vector<char*> argv = {const_cast<char*>(SLUICE_BINARY)};
+    for (std::string& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(SLUICE_BINARY, argv.data());
+    ::_exit(127);
+  }
+
+  template <typename Ready>
+  static bool wait_for(Ready ready, std::chrono::milliseconds bound = 8000ms) {
+    const auto end = std::chrono::steady_clock::now() + bound;
+    while (std::chrono::steady_clock::now() < end) {
+      if (ready()) return true;
+      std::this_thread::sleep_for(10ms);
+    }
+    return ready();
+  }
+
+  // Sends `signal` and reaps the child (SIGKILL after 10 s: a caught signal must end it well before).
+  int stop(pid_t pid, int signal) {
+    if (pid <= 0) return -1;
+    std::erase(children_, pid);
+    ::kill(pid, signal);
+    int status = 0;
+    for (int i = 0; i < 1000; ++i) {
+      const pid_t r = ::waitpid(pid, &status, WNOHANG);
+      if (r == pid) return status;
+      if (r < 0 && errno != EINTR) return -1;
+      std::this_thread::sleep_for(10ms);
+    }
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    ADD_FAILURE() << "the child outlived signal " << signal << " by 10 s";
+    return status;
+  }
+
+  // Starts the command, waits for `ready`, sends `signal`; the wait status.
+  template <typename Ready>
+  int kill_when(const std::vector<std::string>& args, Ready ready, int signal,
+                std::chrono::milliseconds bound = 8000ms) {
+    const pid_t pid = spawn(args);
+    EXPECT_TRUE(wait_for(ready, bound)) << "the files never appeared";
+    return stop(pid, signal);
+  }
+
+  testing::RunOutput sluice(const std::vector<std::string>& args) const {
+    testing::RunOptions options;
+    options.timeout = 10000ms;
+    options.environment = environment();
+    return testing::run_binary(args, options);
+  }
+
+  int journals() const {
+    int n = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir_.file("state"), ec)) n += e.path().string().ends_with(".journal");
+    return n;
+  }
+  bool has_entries(const std::string& dir) const {
+    std::error_code ec;
+    return fs::exists(dir, ec) && !fs::is_empty(dir, ec);
+  }
+  // A caught signal ends the command like a normal end: exit status, not death by the signal.
+  static void expect_handled(int status, int signal) {
+    EXPECT_TRUE(WIFEXITED(status)) << "killed by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0)
+                                   << " instead of handling " << signal;
+  }
+
+  testing::TempDir dir_;
+  testing::TempDir work_;
+  std::vector<pid_t> children_;
+};
+
+std::string integrity(const std::string& db) {
+  std::string out;
+  testing::run_command("sqlite3 " + db + " 'PRAGMA integrity_check'", &out);
+  return out;
+}
+
+std::vector<std::string> run_args(const std::string& file, const std::string& db) {
+  return {"run", "--name=s", "--filename=" + file, "--size=16m", "--rw=randread", "--bs=4k", "--ioengine=psync",
+          "--runtime=20", "--time_based", "--save", "--db=" + db};
+}
+
+TEST_F(Signals, RunEndsOnSigintAndSighupWithAnIntactHistoryAndNoJournal) {
+  for (const int signal : {SIGINT, SIGHUP}) {
+    const std::string db = dir_.file("h" + std::to_string(signal) + ".db");
+    const std::string f = work("f" + std::to_string(signal));
+    // Laid out, then measuring for a moment (the journal entry for f exists from before the layout).
+    const auto start = std::chrono::steady_clock::now();
+    const int status = kill_when(run_args(f, db), [&] {
+      std::error_code ec;
+      return fs::file_size(f, ec) == (16u << 20) && std::chrono::steady_clock::now() - start > 500ms;
+    }, signal);
+    expect_handled(status, signal);
+    EXPECT_EQ(WEXITSTATUS(status), 130) << "signal " << signal;
+    EXPECT_EQ(integrity(db), "ok");
+    EXPECT_EQ(journals(), 0);
+    EXPECT_TRUE(fs::exists(f)) << "a run keeps its laid-out file, as fio does";
+  }
+}
+
+TEST_F(Signals, RunKilledDuringLayoutLeavesAFileRestoreRemoves) {
+  const std::string f = work("f");
+  const std::string db = dir_.file("h.db");
+  std::vector<std::string> args = run_args(f, db);
+  args[3] = "--size=512m";  // long enough a layout to be caught in it
+  const int status = kill_when(args, [&] { return fs::exists(f); }, SIGKILL);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  const testing::RunOutput r = sluice({"restore"});
+  EXPECT_THAT(r.out, HasSubstr("removed " + f + " (left by sluice pid"));
+  EXPECT_FALSE(fs::exists(f));
+  EXPECT_TRUE(!fs::exists(db) || integrity(db) == "ok");
+}
+
+TEST_F(Signals, QuickOnSighupRemovesItsDirectory) {
+  const int status = kill_when({"quick", "--budget=20s", "--size=16m", "--no-status", work()}, [&] {
+    for (const auto& e : fs::directory_iterator(work())) if (has_entries(e.path().string())) return true;
+    return false;
+  }, SIGHUP);
+  expect_handled(status, SIGHUP);
+  EXPECT_FALSE(has_entries(work()));
+  EXPECT_EQ(journals(), 0);
+}
+
+TEST_F(Signals, InterfereOnSighupRemovesItsFiles) {
+  const int status = kill_when({"interfere", "--filename=" + work("fg"), "--size=8m", "--threads=1",
+                                "--budget=4s", "--bg-size=32m"},
+                               [&] { return fs::exists(work("fg.sluice-bg")); }, SIGHUP);
+  expect_handled(status, SIGHUP);
+  EXPECT_FALSE(has_entries(work()));
+  EXPECT_EQ(journals(), 0);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  std::string text = s.str();
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+TEST_F(Signals, InterfereKilledInItsTrialHasItsKnobRestoredAndItsFilesRemoved) {
+  const std::vector<std::string> devices = devices_under({work()});
+  if (devices.empty()) GTEST_SKIP() << "the temporary directory is not on a block device";
+  const std::string knob = dir_.file("knobs/sys/block/" + devices.front() + "/queue/wbt_lat_usec");
+  fs::create_directories(fs::path(knob).parent_path());
+  std::ofstream(knob) << "2000\n";
+  const int status = kill_when({"interfere", "--filename=" + work("fg"), "--size=8m", "--threads=1", "--budget=3s",
+                                "--bg-size=64m", "--try", "queue.wbt_lat_usec=1000"},
+                               [&] { return slurp(knob) == "1000"; }, SIGKILL, 15000ms);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  const testing::RunOutput r = sluice({"restore", "--journal=" + dir_.file("knobs/knobs.journal")});
+  EXPECT_EQ(r.exit_code, 0) << testing::describe(r);
+  EXPECT_EQ(slurp(knob), "2000");
+  // With --journal, restore looks for created-files journals beside that knob journal; the files' journal is
+  // in SLUICE_STATE_DIR, which a plain restore reads.
+  const testing::RunOutput files = sluice({"restore"});
+  EXPECT_THAT(files.out, HasSubstr("removed " + work("fg") + " (left by sluice pid"));
+  EXPECT_FALSE(has_entries(work()));
+}
+
+TEST_F(Signals, PreconditionOnSigtermEndsAndLeavesNoJournal) {
+  const std::string p = work("p");
+  const int status = kill_when({"precondition", "--filename=" + p, "--size=256m", "--passes=2"},
+                               [&] { return fs::exists(p); }, SIGTERM);
+  expect_handled(status, SIGTERM);
+  EXPECT_EQ(journals(), 0);
+}
+
+std::vector<std::string> sysbench_args(const std::string& dir, const std::string& step) {
+  return {"sysbench", "fileio", "--dir=" + dir, "--file-num=4", "--file-total-size=256m",
+          "--file-test-mode=rndrw", "--time=20", step};
+}
+
+TEST_F(Signals, SysbenchPrepareKilledIsUndoneAndRunOnSigtermKeepsThePreparedFiles) {
+  const int killed = kill_when(sysbench_args(work(), "prepare"), [&] { return fs::exists(work("test_file.0")); },
+                               SIGKILL);
+  ASSERT_TRUE(WIFSIGNALED(killed));
+  const testing::RunOutput r = sluice({"restore"});
+  EXPECT_THAT(r.out, HasSubstr("removed " + work("test_file.0") + " (left by sluice pid"));
+  EXPECT_FALSE(has_entries(work())) << "a half-prepared file was left";
+
+  std::vector<std::string> small = sysbench_args(work(), "prepare");
+  small[4] = "--file-total-size=16m";
+  ASSERT_EQ(sluice(small).exit_code, 0);
+  std::vector<std::string> run = sysbench_args(work(), "run");
+  run[4] = "--file-total-size=16m";
+  const auto start = std::chrono::steady_clock::now();
+  const int status = kill_when(run, [&] { return std::chrono::steady_clock::now() - start > 700ms; }, SIGTERM);
+  expect_handled(status, SIGTERM);
+  EXPECT_EQ(journals(), 0);
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(fs::exists(work("test_file." + std::to_string(i)))) << "prepare's files stay";
+}
+
+std::vector<std::string> postmark_args(const std::string& dir) {
+  return {"postmark", "--set=location=" + dir, "--set=subdirectories=2", "--set=number=20000",
+          "--set=transactions=10000000"};
+}
+
+TEST_F(Signals, PostmarkKilledLeavesItsSubdirectoriesAndRestoreRemovesThem) {
+  const int status = kill_when(postmark_args(work()), [&] { return has_entries(work("s1")); }, SIGKILL);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  const testing::RunOutput r = sluice({"restore"});
+  EXPECT_THAT(r.out, HasSubstr("removed " + work("s0") + " and the "));
+  EXPECT_FALSE(has_entries(work())) << testing::describe(r);
+}
+
+TEST_F(Signals, PostmarkOnSigintRemovesItsFiles) {
+  const int status = kill_when(postmark_args(work()), [&] { return has_entries(work("s1")); }, SIGINT);
+  expect_handled(status, SIGINT);
+  EXPECT_FALSE(has_entries(work()));
+  EXPECT_EQ(journals(), 0);
+}
+
+std::string filetree_dir(const std::string& work) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(work, ec)) return e.path().string();
+  return "";
+}
+
+TEST_F(Signals, FiletreeKilledLeavesItsTreeAndRestoreRemovesIt) {
+  const std::vector<std::string> args = {"filetree", work(), "--size=64m", "--file-size=4k", "--drop-caches=off"};
+  const int status = kill_when(args, [&] { return has_entries(filetree_dir(work())); }, SIGKILL);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  const std::string tree = filetree_dir(work());
+  ASSERT_FALSE(tree.empty());
+  const testing::RunOutput r = sluice({"restore"});
+  EXPECT_THAT(r.out, HasSubstr("removed " + tree + " and the "));
+  EXPECT_FALSE(has_entries(work()));
+}
+
+TEST_F(Signals, FiletreeOnSighupRemovesItsTree) {
+  const std::vector<std::string> args = {"filetree", work(), "--size=64m", "--file-size=4k", "--drop-caches=off"};
+  const int status = kill_when(args, [&] { return has_entries(filetree_dir(work())); }, SIGHUP);
+  expect_handled(status, SIGHUP);
+  EXPECT_FALSE(has_entries(work()));
+  EXPECT_EQ(journals(), 0);
+}
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,253 @@
+// Injected faults, real ones: sluice runs on tests/support/faultfs (a FUSE passthrough that fails, shortens
+// or delays chosen operations) and on a small loop-mounted ext4 that fills up. Each test checks the exact
+// message (job, operation, offset, file), the exit status, and that the results measured before the fault
+// are reported. Skips when faultfs was not built, /dev/fuse is unusable, or (ext4) not root.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "support/faultfs_mount.h"
+#include "support/it_test_util.h"
+#include "support/loop_device.h"
+#include "support/temp_dir.h"
+
+namespace sluice::testing {
+namespace {
+
+// A 1 MiB file of random-ish bytes in the backing directory, and faultfs over it at <tmp>/mnt.
+class Faults : public ::testing::Test {
+ protected:
+  void mount(const std::vector<std::string>& faults) {
+    std::filesystem::create_directory(tmp_.file("backing"));
+    std::ofstream(tmp_.file("backing/f"), std::ios::binary) << std::string(1 << 20, 'x');
+    mount_ = std::make_unique<FaultFsMount>(tmp_.file("backing"), mnt(), faults, tmp_.file("faults.log"));
+  }
+  std::string mnt() const { return tmp_.file("mnt"); }
+  std::string injected() const {
+    std::ifstream in(tmp_.file("faults.log"));
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  RunOutput sluice(std::vector<std::string> args) {
+    args.insert(args.begin(), "run");
+    for (const char* a : {"--ioengine=psync", "--bs=4k", "--output-format=json"}) args.emplace_back(a);
+    RunOptions options;
+    options.timeout = std::chrono::seconds(15);
+    return run_binary(args, options);
+  }
+  void TearDown() override { mount_.reset(); }  // unmount before TempDir removes the directory
+
+  TempDir tmp_;
+  std::unique_ptr<FaultFsMount> mount_;
+};
+
+#define SKIP_UNLESS_MOUNTED()                                          \
+  if (!mount_->usable()) GTEST_SKIP() << mount_->skip_reason()
+
+TEST_F(Faults, ReadEioStopsTheJobNamesWhereAndKeepsWhatWasMeasured) {
+  mount({"read:eio:at=524288"});
+  SKIP_UNLESS_MOUNTED();
+  const std::string f = mnt() + "/f";
+  const RunOutput r = sluice({"--name=bad", "--filename=" + f, "--size=1m", "--rw=read", "--direct=1"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("sluice: job bad: read of 4096 bytes at offset 524288 of " + f +
+                       " failed: Input/output error\n"),
+            std::string::npos)
+      << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  const auto& job = doc->at("jobs").at(0);
+  EXPECT_EQ(job.at("error"), 5);
+  EXPECT_EQ(total_ios(job, "read"), 128u);  // the 128 blocks before the bad one, measured and reported
+  EXPECT_EQ(injected(), "read eio offset=524288 size=4096 path=/f\n");
+}
+
+TEST_F(Faults, ContinueOnErrorCountsTheErrorAndGoesOn) {
+  mount({"read:eio:at=524288"});
+  SKIP_UNLESS_MOUNTED();
+  const std::string f = mnt() + "/f";
+  const RunOutput r = sluice({"--name=coe", "--filename=" + f, "--size=1m", "--rw=read", "--direct=1",
+                              "--continue_on_error=all"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.err.find("sluice: job coe: errors ignored (continue_on_error); first: read of 4096 bytes at offset "
+                       "524288 of " + f + " failed: Input/output error\n"),
+            std::string::npos)
+      << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  const auto& job = doc->at("jobs").at(0);
+  EXPECT_EQ(job.at("error"), 0);
+  EXPECT_EQ(job.at("total_err"), 1);  // fio's keys
+  EXPECT_EQ(job.at("first_error"), 5);
+  EXPECT_EQ(total_ios(job, "read"), 255u);
+}
+
+TEST_F(Faults, WriteEnospcStopsTheJob) {
+  mount({"write:enospc:after=50"});
+  SKIP_UNLESS_MOUNTED();
+  const std::string f = mnt() + "/f";
+  const RunOutput r = sluice({"--name=full", "--filename=" + f, "--size=1m", "--rw=write", "--direct=1"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("sluice: job full: write of 4096 bytes at offset 204800 of " + f +
+                       " failed: No space left on device\n"),
+            std::string::npos)
+      << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(doc->at("jobs").at(0).at("error"), 28);
+  EXPECT_EQ(total_ios(doc->at("jobs").at(0), "write"), 50u);
+}
+
+TEST_F(Faults, FsyncFailureFailsTheJob) {
+  mount({"fsync:eio"});
+  SKIP_UNLESS_MOUNTED();
+  const std::string f = mnt() + "/f";
+  const RunOutput r =
+      sluice({"--name=sync", "--filename=" + f, "--size=1m", "--rw=write", "--direct=0", "--fsync=16"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("sluice: job sync: fsync of " + f + " failed: Input/output error\n"), std::string::npos)
+      << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(total_ios(doc->at("jobs").at(0), "write"), 16u);  // the writes before the failed fsync
+}
+
+TEST_F(Faults, ShortWriteIsCountedNotFatal) {
+  mount({"write:short:at=8192"});
+  SKIP_UNLESS_MOUNTED();
+  const RunOutput r = sluice({"--name=short", "--filename=" + mnt() + "/f", "--size=1m", "--rw=write", "--direct=0"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  const auto& write = doc->at("jobs").at(0).at("write");
+  EXPECT_EQ(write.at("short_ios"), 1);
+  EXPECT_EQ(write.at("io_bytes"), (1 << 20) - 2048);  // half of one block was not written, and not counted
+}
+
+TEST_F(Faults, LayoutEnospcRemovesThePartlyWrittenFile) {
+  mount({"write:enospc:after=2"});
+  SKIP_UNLESS_MOUNTED();
+  const std::string f = mnt() + "/new";
+  const RunOutput r = sluice({"--name=lay", "--filename=" + f, "--size=8m", "--rw=read", "--direct=1"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("laying out " + f + " failed: a write of 4194304 bytes at offset 0 returned: No space "
+                       "left on device (the partly written file, which sluice created, was removed)"),
+            std::string::npos)
+      << describe(r);
+  EXPECT_FALSE(std::filesystem::exists(tmp_.file("backing/new")));
+}
+
+TEST_F(Faults, StallShowsAsLatencyAndTheRunEndsOnTime) {
+  mount({"read:delay=300:after=20:count=2"});
+  SKIP_UNLESS_MOUNTED();
+  const RunOutput r = sluice({"--name=stall", "--filename=" + mnt() + "/f", "--size=1m", "--rw=randread",
+                              "--direct=1", "--runtime=1", "--time_based"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_LT(r.elapsed, std::chrono::seconds(4)) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  const auto& clat = doc->at("jobs").at(0).at("read").at("clat_ns");
+  EXPECT_GE(clat.at("max").get<std::uint64_t>(), 300'000'000u);
+  EXPECT_NE(injected().find("read delay"), std::string::npos);
+}
+
+TEST_F(Faults, StuckIoPastTheRuntimeIsAbandonedAndReported) {
+  mount({"read:delay=6000:after=20:count=1"});  // one read that takes 6 s: longer than runtime + grace
+  SKIP_UNLESS_MOUNTED();
+  RunOptions options;
+  options.timeout = std::chrono::seconds(15);
+  options.environment = {{"SLUICE_STALL_GRACE_MS", "500"}};
+  const RunOutput r = run_binary({"run", "--name=stuck", "--filename=" + mnt() + "/f", "--size=1m", "--rw=randread",
+                                  "--bs=4k", "--ioengine=psync", "--direct=1", "--runtime=1", "--time_based"},
+                                 options);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  // The report is printed at 1 s + 0.5 s grace + 1 s; the process itself exits only when the kernel lets go
+  // of the stuck thread (here when faultfs answers, at 6 s), so the elapsed time is not checked.
+  EXPECT_NE(r.err.find("sluice: job stuck: stalled: an I/O has not completed "), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find("after the job's 1.0 s were up; sluice stopped waiting for it (20 ios completed before"),
+            std::string::npos)
+      << describe(r);
+  EXPECT_NE(r.out.find("stuck: (groupid=0, jobs=1): err=110"), std::string::npos) << describe(r);
+}
+
+// A 16 MiB ext4 on a loop device, mounted at <tmp>/ext4 (root only).
+class OutOfSpace : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!is_root() || !have_tool("mkfs.ext4")) GTEST_SKIP() << "needs root and mkfs.ext4 to mount a loop ext4";
+    const std::string image = tmp_.file("img");
+    mnt_ = tmp_.file("ext4");
+    std::filesystem::create_directory(mnt_);
+    if (run_command("truncate -s 16M " + image + " && mkfs.ext4 -q -F " + image + " && mount -o loop " + image +
+                    " " + mnt_) != 0) {
+      GTEST_SKIP() << "cannot mount a loop ext4 here";
+    }
+    mounted_ = true;
+  }
+  void TearDown() override {
+    if (mounted_) run_command("umount " + mnt_);
+  }
+  TempDir tmp_;
+  std::string mnt_;
+  bool mounted_ = false;
+};
+
+TEST_F(OutOfSpace, LayoutLargerThanTheFilesystemIsRefusedAndNothingIsLeft) {
+  const std::string f = mnt_ + "/big";
+  const RunOutput r = run_binary({"run", "--name=big", "--filename=" + f, "--size=64m", "--rw=read", "--bs=4k",
+                                  "--ioengine=psync"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << describe(r);
+  EXPECT_FALSE(std::filesystem::exists(f)) << "a half laid-out file was left";
+}
+
+// A read-only bind mount of a temporary directory (root only).
+TEST(FilesystemRefusals, ReadOnlyFilesystemIsNamedBeforeAnyIo) {
+  if (!is_root()) GTEST_SKIP() << "needs root to bind-mount read-only";
+  TempDir tmp;
+  std::filesystem::create_directory(tmp.file("d"));
+  std::filesystem::create_directory(tmp.file("ro"));
+  tmp.make_file("d/small", 100);
+  if (run_command("mount --bind " + tmp.file("d") + " " + tmp.file("ro") + " && mount -o remount,ro,bind " +
+                  tmp.file("ro")) != 0) {
+    run_command("umount " + tmp.file("ro"));
+    GTEST_SKIP() << "cannot bind-mount read-only here";
+  }
+  const RunOutput fresh = run_binary({"run", "--name=ro", "--filename=" + tmp.file("ro/new"), "--size=1m", "--rw=read"});
+  const RunOutput small =
+      run_binary({"run", "--name=ro", "--filename=" + tmp.file("ro/small"), "--size=1m", "--rw=write"});
+  run_command("umount " + tmp.file("ro"));
+  EXPECT_EQ(fresh.exit_code, 1) << describe(fresh);
+  EXPECT_NE(fresh.err.find("sluice: cannot create " + tmp.file("ro/new") + ": Read-only file system"),
+            std::string::npos)
+      << describe(fresh);
+  EXPECT_EQ(small.exit_code, 1) << describe(small);
+  EXPECT_NE(small.err.find("sluice: cannot open " + tmp.file("ro/small") +
+                           " to lay it out (it is smaller than the job's size): Read-only file system"),
+            std::string::npos)
+      << describe(small);
+}
+
+// A directory the user may not enter: run as nobody through setpriv (root only, so the test can switch).
+TEST(FilesystemRefusals, DirectoryWithoutPermissionIsNamed) {
+  if (!is_root() || !have_tool("setpriv")) GTEST_SKIP() << "needs root and setpriv to run as another user";
+  TempDir tmp;
+  std::filesystem::create_directory(tmp.file("closed"));
+  ::chmod(tmp.path().c_str(), 0755);
+  ::chmod(tmp.file("closed").c_str(), 0700);
+  RunOptions options;
+  options.program = "setpriv";
+  options.environment = {{"SLUICE_STATE_DIR", tmp.file("state")}};
+  const RunOutput r = run_binary({"--reuid=65534", "--regid=65534", "--clear-groups", SLUICE_BINARY, "run",
+                                  "--name=np", "--filename=" + tmp.file("closed/f"), "--size=1m", "--rw=read"},
+                                 options);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("sluice: cannot access " + tmp.file("closed/f") + ": Permission denied"), std::string::npos)
+      << describe(r);
+}
+
+}  // namespace
+}  // namespace sluice::testing
