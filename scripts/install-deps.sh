@@ -8,11 +8,13 @@ packages=(
   liburing-dev libaio-dev libblkid-dev libfmt-dev nlohmann-json3-dev libxxhash-dev zlib1g-dev libssl-dev
   libarchive-dev
   libsqlite3-dev
+  libopenmpi-dev openmpi-bin  # sluice under mpirun (src/mpi)
 )
 if [ "${1:-}" = "--with-peers" ]; then
   packages+=(libgtest-dev libgmock-dev util-linux e2fsprogs python3 python3-pandas fio fio-examples linux-perf)
   packages+=(chromium fonts-liberation)  # the report's test opens it in a headless browser (fonts: a recommends)
   packages+=(sysbench)  # bench/vs_sysbench.py
+  packages+=(iproute2)  # it_mpi's network-namespace hosts
   packages+=(postmark)  # the real PostMark: it_postmark_test's cross-check and bench/vs_postmark.py
   packages+=(bonnie++)  # bench/vs_bonnie*.py and the bon_csv2html check of sluice bonnie's CSV
   packages+=(nginx-light wrk apache2-utils)  # it_net's local nginx; bench/vs_wrk.py (wrk, ab)

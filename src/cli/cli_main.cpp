@@ -1,6 +1,8 @@
 #include "cli/cli_main.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +13,8 @@
 #include "cli/commands.h"
 #include "common/created_files.h"
 #include "common/error.h"
+#include "job/units.h"
+#include "mpi/world.h"
 
 namespace sluice {
 namespace {
@@ -34,6 +38,35 @@ int dispatch(const std::vector<std::string>& args) {
                               nearest.empty() ? "" : "; did you mean '" + nearest + "'?", names));
 }
 
+// --mpi and --mpi-timeout=T, wherever they are, are sluice's own (not a command's): they are taken out of
+// `args`. Joins the MPI world when asked or when started by mpirun; then only `sluice run` may follow.
+void join_mpi_if_asked(std::vector<std::string>& args) {
+  bool asked = false;
+  std::vector<std::string> rest;
+  for (const std::string& a : args) {
+    if (a == "--mpi") {
+      asked = true;
+    } else if (a.rfind("--mpi-timeout=", 0) == 0) {
+      const auto limit = parse_duration(a.substr(14), std::chrono::seconds(1));
+      if (!limit || limit->count() <= 0) {
+        throw UserError("--mpi-timeout=" + a.substr(14) + ": not a duration; durations look like 90s, 10m, 1h");
+      }
+      mpi::set_time_limit(*limit);
+    } else {
+      rest.push_back(a);
+    }
+  }
+  args = std::move(rest);
+  const bool launched = mpi::launched_by_mpi([](const char* name) { return std::getenv(name); });
+  if (!asked && !launched) return;
+  mpi::init();
+  const std::string first = args.empty() ? "" : args.front();
+  if (first != "run" && first != "fio" && first.rfind("--", 0) != 0) {
+    throw UserError("under MPI only `sluice run` (or its fio form) runs on every rank; '" +
+                    (first.empty() ? std::string("(no command)") : first) + "' does not");
+  }
+}
+
 // True when the program was started through a link or copy named fio (scripts written for fio call it).
 bool called_as_fio(const char* argv0) {
   const std::string_view path = argv0 == nullptr ? "" : argv0;
@@ -41,26 +74,40 @@ bool called_as_fio(const char* argv0) {
   return path.substr(slash == std::string_view::npos ? 0 : slash + 1) == "fio";
 }
 
+// Under MPI an error that escapes the command leaves the other ranks waiting in a collective: this rank says
+// what went wrong, prefixed with its host and rank, and ends them all.
+void fail_rank(const std::string& message) {
+  if (!mpi::active()) return;
+  std::fprintf(stderr, "sluice[%s]: %s\n", mpi::where().c_str(), message.c_str());
+  mpi::abort(kExitError);
+}
+
 }  // namespace
 
 int cli_main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
+    join_mpi_if_asked(args);
     if (argc > 0 && called_as_fio(argv[0])) {
       if (args.size() == 1 && args.front() == "--version") return version_command({});
       replay_knob_journal_at_start();
-      return run_command(args);
+      const int code = run_command(args);
+      mpi::finalize();
+      return code;
     }
     if (args.empty()) return help_command({});
     const int code = dispatch(args);
     end_created_files_journal();  // a normal end: what is still listed was kept on purpose
+    mpi::finalize();
     return code;
   } catch (const UserError& e) {
     end_created_files_journal();
+    fail_rank(e.what());
     std::fprintf(stderr, "sluice: %s\n", e.what());
     return kExitError;
   } catch (const std::exception& e) {
     end_created_files_journal();
+    fail_rank(std::string("internal error: ") + e.what());
     std::fprintf(stderr, "sluice: internal error: %s\n", e.what());
     return kExitError;
   }

@@ -12,6 +12,8 @@
 #include "cli/output.h"
 #include "common/error.h"
 #include "method/lint.h"
+#include "mpi/cluster_report.h"
+#include "mpi/world.h"
 #include "run/runner.h"
 #include "run/stop_signal.h"
 #include "job/command_line.h"
@@ -164,6 +166,24 @@ std::string job_files_text(const std::vector<std::string>& files) {
   return text;
 }
 
+// Under MPI: the jobs on every rank in step (mpi/cluster_run.h); rank 0's measurement is the cluster's report.
+Measurement measure_on_all_ranks(const std::vector<JobSpec>& jobs, const RunnerOptions& runner,
+                                 const std::vector<Problem>& warnings, const std::vector<std::string>& notes,
+                                 const ParsedCommandLine& parsed, bool json_plus) {
+  mpi::ClusterRun cluster = mpi::run_cluster(jobs, runner);
+  if (mpi::rank() != 0) return Measurement{"", "", cluster.exit_code};
+  for (const std::string& failure : cluster.failures) std::fprintf(stderr, "sluice: failed on %s\n", failure.c_str());
+  RunResult& result = cluster.combined;
+  result.warnings.insert(result.warnings.begin(), warnings.begin(), warnings.end());
+  result.notes = notes;
+  if (parsed.run.bandwidth_log) write_aggregate_bw_logs(result, ".");
+  Measurement m{mpi::render_cluster_text(cluster), mpi::render_cluster_json(cluster, json_plus), cluster.exit_code};
+  for (RunOptions::OutputFormat f : parsed.run.output_formats) {
+    if (f == RunOptions::OutputFormat::kTerse) m.terse = render_terse(result, parsed.run.terse_version);
+  }
+  return m;
+}
+
 int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) {
   if (parsed.showcmd) return show_commands(parsed);
   const std::vector<JobSpec> jobs = select_sections(all_jobs(parsed), parsed.run.sections);
@@ -192,8 +212,9 @@ int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) 
   std::vector<std::string> notes;
   runner.notice = [&notes](const std::string& text) { notes.push_back(text); };
   const OutputChoice output{parsed.run.output_formats, parsed.run.output_path};
-  return run_measured({"run", args, job_files_text(parsed.job_files)}, parsed.history, output, [&](bool json_plus) {
+  const auto measure = [&](bool json_plus) {
     notes.clear();
+    if (mpi::active()) return measure_on_all_ranks(jobs, runner, warnings, notes, parsed, json_plus);
     RunResult result = run_jobs(jobs, runner);
     result.warnings.insert(result.warnings.begin(), warnings.begin(), warnings.end());  // validation first
     result.notes = notes;
@@ -204,7 +225,14 @@ int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) 
       if (f == RunOptions::OutputFormat::kTerse) m.terse = render_terse(result, parsed.run.terse_version);
     }
     return m;
-  });
+  };
+  if (mpi::active() && mpi::rank() != 0) {
+    // Only rank 0 writes reports and saves; the others run each repetition in step with it.
+    int code = kExitOk;
+    for (std::uint32_t i = 0; i < std::max<std::uint32_t>(1, parsed.history.repeat); ++i) code = measure(false).exit_code;
+    return code;
+  }
+  return run_measured({"run", args, job_files_text(parsed.job_files)}, parsed.history, output, measure);
 }
 
 }  // namespace

@@ -139,6 +139,7 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
   StatusLine status(options.status_line, options.status_line_forced,
                     static_cast<std::uint64_t>(options.status_newline.count()));
   const std::uint64_t expected = expected_group_ns(group);
+  if (options.before_measure) options.before_measure();
   background_gate.open();
   if (group.foreground_jobs() < group.jobs.size()) std::this_thread::sleep_for(kBackgroundHeadStart);
   const std::uint64_t start = monotonic_ns();
@@ -191,6 +192,7 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
     }
   }
   status.clear();
+  if (options.after_measure) options.after_measure();
 
   GroupResult result;
   result.groupid = group.groupid;

@@ -40,6 +40,10 @@ struct RunnerOptions {
   // after_run once the groups have run. What they return goes to RunResult::warnings.
   std::function<std::vector<Problem>(const RunPreview&)> before_run;
   std::function<std::vector<Problem>(const std::vector<JobSpec>&, const RunResult&)> after_run;
+  // Called in each group once its workers are ready (files laid out and open), just before they are released,
+  // and once they have all finished, before the files are closed: an MPI run synchronizes its ranks there.
+  std::function<void()> before_measure;
+  std::function<void()> after_measure;
 };
 
 // Throws UserError for problems found before any I/O (bad target, unsafe device, engine unavailable).

@@ -1,0 +1,183 @@
+#include "mpi/cluster_run.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+#include "run/plan.h"
+#include "run/stop_signal.h"
+
+namespace sluice::mpi {
+namespace {
+
+constexpr int kExitFailed = 1;
+constexpr int kExitInterrupted = 130;
+constexpr auto kGrace = std::chrono::seconds(120);
+
+// Ends every rank when the run is not over after `limit` (0 = never): a rank that hangs must not hang the run.
+class Watchdog {
+ public:
+  explicit Watchdog(std::chrono::nanoseconds limit) {
+    if (limit.count() <= 0) return;
+    thread_ = std::thread([this, limit] {
+      std::unique_lock lock(mutex_);
+      if (wake_.wait_for(lock, limit, [this] { return done_; })) return;
+      std::fprintf(stderr,
+                   "sluice[%s]: the MPI run did not finish within its time limit of %.0f s (the jobs' time plus a "
+                   "grace; --mpi-timeout sets it): a rank hangs or cannot reach the others; ending every rank\n",
+                   where().c_str(), std::chrono::duration<double>(limit).count());
+      abort(kExitFailed);
+    });
+  }
+  ~Watchdog() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+// The meeting points of a run: each is a vote of every rank (all_ok). Once a vote fails, this rank stops
+// (request_stop) and meets no more, so every rank goes on to the gather together.
+class MeetingPoints {
+ public:
+  explicit MeetingPoints(std::size_t expected) : expected_(expected) {}
+  void meet() {
+    if (failed_seen_ || done_ >= expected_) return;
+    ++done_;
+    if (!all_ok(true)) stop();
+  }
+  // This rank failed or stopped early: tells the others at their next meeting point (if one is left).
+  void fail() {
+    if (failed_seen_ || done_ >= expected_) return;
+    ++done_;
+    all_ok(false);
+    stop();
+  }
+  // A rank that ran fewer groups than the others (stopped by a signal) must not leave them waiting.
+  void finish() {
+    if (done_ < expected_) fail();
+  }
+  bool failed_seen() const noexcept { return failed_seen_; }
+
+ private:
+  void stop() {
+    failed_seen_ = true;
+    request_stop();
+  }
+  std::size_t expected_;
+  std::size_t done_ = 0;
+  bool failed_seen_ = false;
+};
+
+std::string job_failures(const RankReport& r) {
+  std::string out;
+  for (const GroupResult& g : r.groups) {
+    for (const JobResult& j : g.jobs) {
+      if (j.error != 0) out += fmt::format("{}job {}: {}", out.empty() ? "" : "; ", j.name, j.error_message);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<JobSpec> per_rank_jobs(std::vector<JobSpec> jobs, int rank) {
+  for (JobSpec& job : jobs) {
+    if (!job.filenames.empty()) continue;
+    const std::string format = job.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.filename_format;
+    job.filename_format = format + ".rank" + std::to_string(rank);
+  }
+  return jobs;
+}
+
+std::chrono::nanoseconds default_time_limit(const std::vector<JobSpec>& jobs) {
+  std::map<int, std::chrono::nanoseconds> longest;  // per group
+  for (const GroupPlan& group : make_plan(jobs)) {
+    for (const JobInstance& job : group.jobs) {
+      if (job.spec.runtime.count() == 0) return std::chrono::nanoseconds(0);
+      const auto total = job.spec.startdelay + job.spec.ramp_time + job.spec.runtime;
+      longest[group.groupid] = std::max(longest[group.groupid], total);
+    }
+  }
+  std::chrono::nanoseconds sum = kGrace;
+  for (const auto& [id, t] : longest) sum += t;
+  return sum;
+}
+
+ClusterRun run_cluster(const std::vector<JobSpec>& jobs, RunnerOptions options) {
+  const std::vector<JobSpec> mine = per_rank_jobs(jobs, rank());
+  const std::chrono::nanoseconds limit = time_limit().count() > 0 ? time_limit() : default_time_limit(mine);
+  Watchdog watchdog(limit);
+  const std::vector<ClockOffset> offsets = clock_offsets();
+  MeetingPoints meetings(2 * make_plan(mine).size());
+  options.before_measure = [&meetings] { meetings.meet(); };
+  options.after_measure = [&meetings] { meetings.meet(); };
+
+  RunResult local;
+  RankReport report;
+  report.rank = rank();
+  report.host = hostname();
+  try {
+    local = run_jobs(mine, options);
+    meetings.finish();
+  } catch (const std::exception& e) {
+    report.failure = e.what();
+    std::fprintf(stderr, "sluice[%s]: %s\n", where().c_str(), e.what());
+    meetings.fail();
+  }
+  report.interrupted = local.interrupted;
+  report.environment = local.environment.dump();
+  report.groups = local.groups;
+  const std::vector<std::string> texts = gather(encode_rank_report(report));
+
+  ClusterRun out;
+  const bool failed_here = !report.failure.empty() || !job_failures(report).empty();
+  out.exit_code = failed_here ? kExitFailed : (local.interrupted ? kExitInterrupted : 0);
+  if (rank() != 0) return out;
+
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    RankReport r = decode_rank_report(texts[i]);
+    if (i < offsets.size()) r.clock = offsets[i];
+    std::string failure = r.failure.empty() ? job_failures(r) : r.failure;
+    if (!failure.empty()) out.failures.push_back(fmt::format("{} (rank {}): {}", r.host, r.rank, failure));
+    out.ranks.push_back(std::move(r));
+  }
+  std::size_t groups = 0;
+  for (const RankReport& r : out.ranks) groups = std::max(groups, r.groups.size());
+  out.combined = std::move(local);
+  out.combined.groups.clear();
+  for (std::size_t g = 0; g < groups; ++g) {
+    GroupAggregate aggregate = aggregate_group(out.ranks, g);
+    GroupResult group;
+    group.groupid = aggregate.groupid;
+    group.group_reporting = true;  // the entry's bw/iops samples then come from the summed series
+    group.jobs.push_back(aggregate.all);
+    out.combined.groups.push_back(std::move(group));
+    out.groups.push_back(std::move(aggregate));
+  }
+  bool interrupted = false;
+  for (const RankReport& r : out.ranks) interrupted = interrupted || r.interrupted;
+  out.combined.interrupted = interrupted || !out.failures.empty();
+  out.exit_code = !out.failures.empty() ? kExitFailed : (interrupted ? kExitInterrupted : 0);
+  return out;
+}
+
+}  // namespace sluice::mpi

@@ -1,0 +1,64 @@
+#pragma once
+// The MPI world a sluice process runs in: which rank it is, how many there are, and the few collective
+// operations a many-host run needs (barrier, a status vote, gather to rank 0, broadcast, clock offsets,
+// abort). world_mpi.cpp implements it on the MPI C API when sluice is built with MPI (SLUICE_MPI);
+// world_single.cpp is the single-process world otherwise. Nothing here calls MPI until init(): a normal run
+// pays no start-up cost and behaves as before.
+//
+// Threads: init(), finalize() and the collectives are called from the main thread; abort() from any thread.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sluice::mpi {
+
+// A rank's monotonic clock relative to rank 0's: its clock reads offset_ns more than rank 0's at the same
+// instant, give or take uncertainty_ns (half the round trip of the best of several ping-pongs).
+struct ClockOffset {
+  std::int64_t offset_ns = 0;
+  std::uint64_t uncertainty_ns = 0;
+};
+
+// True when this sluice was built with MPI.
+bool built_with_mpi() noexcept;
+
+// True when the environment says the process was started by mpirun / mpiexec / srun: OMPI_COMM_WORLD_SIZE
+// (Open MPI), PMIX_RANK (PMIx) or PMI_SIZE (PMI-1/2, MPICH, Slurm). `getenv` is std::getenv or a test's map.
+bool launched_by_mpi(const std::function<const char*(const char*)>& getenv);
+
+// Joins the MPI world (MPI_Init_thread). On ranks other than 0, stdout is sent to /dev/null (rank 0 prints
+// the report). Throws UserError when sluice was built without MPI. Idempotent.
+void init();
+// True between init() and finalize().
+bool active() noexcept;
+int rank() noexcept;  // 0 when not active
+int size() noexcept;  // 1 when not active
+// This host's name (MPI_Get_processor_name, else gethostname).
+std::string hostname();
+// "host:rank", the prefix of this rank's messages on stderr.
+std::string where();
+
+// Collectives: every rank must call them in the same order.
+void barrier();
+// True when every rank passes `mine` true (a barrier that also tells whether some rank failed).
+bool all_ok(bool mine);
+// Rank 0 receives every rank's string, in rank order (its own first); the other ranks receive {}.
+std::vector<std::string> gather(const std::string& mine);
+// Every rank receives rank 0's `text`.
+std::string broadcast(const std::string& text);
+// Rank 0 receives each rank's clock offset against its own (its own entry is {0, 0}); others receive {}.
+std::vector<ClockOffset> clock_offsets();
+
+// Ends every rank at once (MPI_Abort) with exit status `code`; when not active, exits the process.
+[[noreturn]] void abort(int code);
+// Leaves the MPI world (MPI_Finalize) when active.
+void finalize();
+
+// The longest an MPI run may take before its ranks are ended as hung (--mpi-timeout; 0 = computed from the
+// jobs' runtime). Set by the command line, read by the run.
+void set_time_limit(std::chrono::nanoseconds limit) noexcept;
+std::chrono::nanoseconds time_limit() noexcept;
+
+}  // namespace sluice::mpi

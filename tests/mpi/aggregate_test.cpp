@@ -1,0 +1,162 @@
+// Aggregation of per-rank results on synthetic ranks: exact windows, merged percentiles, skew, and the
+// per-rank file names and time limit of an MPI run.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "mpi/aggregate.h"
+#include "mpi/cluster_run.h"
+#include "mpi/world.h"
+
+namespace sluice::mpi {
+namespace {
+
+constexpr std::uint64_t kSecond = 1'000'000'000ull;
+
+// A rank that ran one job from `start` (its own clock) for `seconds` 1 s intervals of `ops_per_second`
+// reads of 4 KiB, each taking `latency_ns`.
+RankReport synthetic_rank(int rank, std::uint64_t start, int seconds, std::uint64_t ops_per_second,
+                          std::uint64_t latency_ns, std::int64_t offset_ns = 0) {
+  JobResult job;
+  job.name = "j";
+  job.series = TimeSeries(kSecond);
+  DirectionStats& read = job.dirs[index_of(Direction::kRead)];
+  for (int s = 0; s < seconds; ++s) {
+    PerDirection<IntervalSample> sample{};
+    sample[index_of(Direction::kRead)] = {ops_per_second, ops_per_second * 4096, ops_per_second * latency_ns, latency_ns};
+    job.series.append(sample);
+    for (std::uint64_t i = 0; i < ops_per_second; ++i) read.lat.record(latency_ns);
+  }
+  read.ios = ops_per_second * static_cast<std::uint64_t>(seconds);
+  read.bytes = read.ios * 4096;
+  job.start_ns = start;
+  job.runtime_ns = static_cast<std::uint64_t>(seconds) * kSecond;
+  job.end_ns = start + job.runtime_ns;
+  RankReport r;
+  r.rank = rank;
+  r.host = "host" + std::to_string(rank);
+  r.clock.offset_ns = offset_ns;
+  GroupResult group;
+  group.jobs.push_back(job);
+  r.groups.push_back(group);
+  return r;
+}
+
+TEST(Aggregate, WindowAndAllActiveAreExactAndClockOffsetsAreApplied) {
+  // Rank 1's clock reads 5 s more than rank 0's: its start at 7 s is rank 0's 2 s.
+  const std::vector<RankReport> ranks = {synthetic_rank(0, 0, 10, 100, 1000),
+                                         synthetic_rank(1, 7 * kSecond, 10, 200, 1000, 5 * kSecond)};
+  const GroupAggregate g = aggregate_group(ranks, 0);
+  ASSERT_EQ(g.hosts.size(), 2u);
+  EXPECT_EQ(g.window.span_ns(), 12 * kSecond);
+  EXPECT_DOUBLE_EQ(g.window.ios, 3000.0);
+  EXPECT_DOUBLE_EQ(g.window.iops(), 250.0);
+  // All active: 2 s -> 10 s; rank 0's seconds 2..9 (800 ios) and rank 1's 0..7 (1600 ios).
+  EXPECT_EQ(g.all_active.span_ns(), 8 * kSecond);
+  EXPECT_DOUBLE_EQ(g.all_active.ios, 2400.0);
+  EXPECT_DOUBLE_EQ(g.all_active.iops(), 300.0);
+  EXPECT_DOUBLE_EQ(g.all_active.bytes_per_second(), 300.0 * 4096);
+  EXPECT_EQ(g.max_start_skew_ns, static_cast<std::int64_t>(2 * kSecond));
+  EXPECT_EQ(g.hosts[0].start_skew_ns, 0);
+  EXPECT_EQ(g.hosts[1].start_skew_ns, static_cast<std::int64_t>(2 * kSecond));
+  EXPECT_EQ(g.hosts[0].end_skew_ns, static_cast<std::int64_t>(2 * kSecond));
+  EXPECT_DOUBLE_EQ(g.hosts[1].own.iops(), 200.0);  // each host's own rate, over its own run
+  EXPECT_EQ(g.all.total_ios(), 3000u);
+  EXPECT_EQ(g.all.runtime_ns, 12 * kSecond);
+}
+
+TEST(Aggregate, AnIntervalCutByTheWindowCountsProRata) {
+  const std::vector<RankReport> ranks = {synthetic_rank(0, 0, 4, 100, 1000),
+                                         synthetic_rank(1, kSecond / 2, 4, 100, 1000)};
+  const GroupAggregate g = aggregate_group(ranks, 0);
+  // 0.5 s -> 4 s: rank 0 has 3.5 intervals inside, rank 1 3.5 as well.
+  EXPECT_EQ(g.all_active.span_ns(), 3 * kSecond + kSecond / 2);
+  EXPECT_DOUBLE_EQ(g.all_active.ios, 700.0);
+}
+
+TEST(Aggregate, MergedP99OfDisjointDistributionsIsTheUnionsP99) {
+  // Rank 0: 900 ios at 10 us; rank 1: 100 ios at 1 ms. Of the union, p99 (rank 990) is 1 ms and p50 10 us;
+  // an average of the ranks' own p99s (10 us and 1 ms) would say 505 us.
+  const std::vector<RankReport> ranks = {synthetic_rank(0, 0, 9, 100, 10'000), synthetic_rank(1, 0, 1, 100, 1'000'000)};
+  LatencyHistogram both;
+  both.record_n(10'000, 900);
+  both.record_n(1'000'000, 100);
+  const GroupAggregate g = aggregate_group(ranks, 0);
+  const LatencyStat& lat = g.all.dirs[index_of(Direction::kRead)].lat;
+  for (double p : {50.0, 90.0, 91.0, 99.0, 99.9}) EXPECT_EQ(lat.histogram.percentile(p), both.percentile(p)) << p;
+  EXPECT_EQ(lat.histogram.percentile(99), LatencyHistogram::bucket_value(LatencyHistogram::bucket_of(1'000'000)));
+  EXPECT_EQ(lat.histogram.percentile(90), LatencyHistogram::bucket_value(LatencyHistogram::bucket_of(10'000)));
+  EXPECT_DOUBLE_EQ(lat.moments.min(), 10'000.0);
+  EXPECT_DOUBLE_EQ(lat.moments.max(), 1'000'000.0);
+  EXPECT_DOUBLE_EQ(lat.moments.mean(), (900 * 10'000.0 + 100 * 1'000'000.0) / 1000);
+}
+
+TEST(Aggregate, RankReportsSurviveTheirEncoding) {
+  RankReport r = synthetic_rank(2, 5 * kSecond, 3, 50, 2000);
+  r.failure = "job j: EIO";
+  r.environment = R"({"host":"h","kernel_release":"6.1"})";
+  const RankReport back = decode_rank_report(encode_rank_report(r));
+  EXPECT_EQ(back.rank, 2);
+  EXPECT_EQ(back.host, "host2");
+  EXPECT_EQ(back.failure, "job j: EIO");
+  EXPECT_EQ(back.environment, r.environment);
+  ASSERT_EQ(back.groups.size(), 1u);
+  EXPECT_EQ(back.groups[0].jobs[0].total_ios(), 150u);
+  EXPECT_EQ(back.groups[0].jobs[0].series.size(), 3u);
+  EXPECT_EQ(back.groups[0].jobs[0].start_ns, 5 * kSecond);
+}
+
+TEST(ClusterRun, GeneratedFileNamesArePerRankNamedFilesAreShared) {
+  JobSpec generated;
+  generated.name = "a";
+  JobSpec named;
+  named.name = "b";
+  named.filenames = {"/dev/shared"};
+  JobSpec formatted;
+  formatted.name = "c";
+  formatted.filename_format = "$jobname.f$filenum";
+  const std::vector<JobSpec> jobs = per_rank_jobs({generated, named, formatted}, 3);
+  EXPECT_EQ(jobs[0].filename_format, "$jobname.$jobnum.$filenum.rank3");
+  EXPECT_TRUE(jobs[1].filename_format.empty());
+  EXPECT_EQ(jobs[1].filenames, std::vector<std::string>{"/dev/shared"});
+  EXPECT_EQ(jobs[2].filename_format, "$jobname.f$filenum.rank3");
+}
+
+TEST(ClusterRun, DefaultTimeLimitIsTheJobsTimePlusAGraceOrNone) {
+  JobSpec timed;
+  timed.name = "t";
+  timed.runtime = std::chrono::seconds(10);
+  timed.ramp_time = std::chrono::seconds(2);
+  EXPECT_EQ(default_time_limit({timed}), std::chrono::seconds(132));
+  JobSpec sized;
+  sized.name = "s";
+  EXPECT_EQ(default_time_limit({timed, sized}), std::chrono::nanoseconds(0));
+}
+
+TEST(World, LaunchedByMpiReadsTheLaunchersVariables) {
+  const auto with = [](std::map<std::string, std::string> env) {
+    return launched_by_mpi([&env](const char* name) -> const char* {
+      const auto it = env.find(name);
+      return it == env.end() ? nullptr : it->second.c_str();
+    });
+  };
+  EXPECT_FALSE(with({}));
+  EXPECT_FALSE(with({{"OMPI_COMM_WORLD_SIZE", ""}}));
+  EXPECT_TRUE(with({{"OMPI_COMM_WORLD_SIZE", "3"}}));
+  EXPECT_TRUE(with({{"PMIX_RANK", "0"}}));
+  EXPECT_TRUE(with({{"PMI_SIZE", "2"}}));
+}
+
+TEST(World, WithoutInitThereIsOneRank) {
+  EXPECT_FALSE(active());
+  EXPECT_EQ(rank(), 0);
+  EXPECT_EQ(size(), 1);
+  EXPECT_EQ(gather("x"), std::vector<std::string>{"x"});
+  EXPECT_EQ(broadcast("y"), "y");
+  EXPECT_TRUE(all_ok(true));
+  EXPECT_FALSE(all_ok(false));
+}
+
+}  // namespace
+}  // namespace sluice::mpi

@@ -1,0 +1,132 @@
+// sluice under mpirun on this machine: three ranks (--oversubscribe), with the null engine and with files,
+// a failing rank, a hung run ended by the time limit, and three "hosts" in network namespaces. Each mpirun
+// is bounded by timeout -k so nothing is left behind.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/it_test_util.h"
+#include "support/run_binary.h"
+#include "support/temp_dir.h"
+
+namespace sluice::testing {
+namespace {
+
+using json = nlohmann::json;
+
+bool have_mpirun() { return have_program("mpirun"); }
+
+// mpirun -n N build/sluice ARGS, bounded by timeout; `mpmd` appends ": -n 1 build/sluice MPMD..." (one
+// rank running other arguments).
+RunOutput mpirun(int ranks, const std::vector<std::string>& args, const std::vector<std::string>& mpmd = {},
+                 int seconds = 40) {
+  std::vector<std::string> command = {"-k", "5", std::to_string(seconds), "mpirun", "--allow-run-as-root",
+                                      "--oversubscribe", "--mca", "btl", "self,tcp", "-n", std::to_string(ranks),
+                                      SLUICE_BINARY};
+  command.insert(command.end(), args.begin(), args.end());
+  if (!mpmd.empty()) {
+    command.insert(command.end(), {":", "-n", "1", SLUICE_BINARY});
+    command.insert(command.end(), mpmd.begin(), mpmd.end());
+  }
+  RunOptions o;
+  o.program = "timeout";
+  o.timeout = std::chrono::seconds(seconds + 10);
+  return run_binary(command, o);
+}
+
+std::uint64_t read_ios(const json& entry) { return entry.at("read").at("total_ios").get<std::uint64_t>(); }
+
+TEST(Mpi, ThreeRanksNullEngineGiveClientStatsAndAnExactAggregate) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  const RunOutput r = mpirun(3, {"run", "--name=r", "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1g",
+                                 "--runtime=1", "--time_based", "--output-format=json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  const json& clients = doc->at("client_stats");
+  ASSERT_EQ(clients.size(), 4u) << clients.dump(1).substr(0, 2000);
+  std::uint64_t sum = 0;
+  std::vector<int> ranks;
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(clients[i].at("hostname").is_string());
+    EXPECT_TRUE(clients[i].contains("port"));
+    EXPECT_GT(read_ios(clients[i]), 0u);
+    ranks.push_back(clients[i].at("rank").get<int>());
+    sum += read_ios(clients[i]);
+  }
+  EXPECT_EQ(ranks, (std::vector<int>{0, 1, 2}));
+  const json& all = clients[3];
+  EXPECT_EQ(all.at("jobname"), "All clients");
+  EXPECT_EQ(read_ios(all), sum);
+  const json& group = doc->at("sluice").at("mpi").at("groups").at(0);
+  EXPECT_DOUBLE_EQ(group.at("window").at("ios").get<double>(), static_cast<double>(sum));
+  EXPECT_LE(group.at("all_active").at("ios").get<double>(), static_cast<double>(sum));
+  EXPECT_GT(group.at("all_active").at("ios").get<double>(), 0.0);
+  // The aggregate rate is the sum of ios over the window, not a sum of rates.
+  const double window_s = group.at("window").at("seconds").get<double>();
+  EXPECT_NEAR(group.at("window").at("iops").get<double>(), static_cast<double>(sum) / window_s, 1e-6 * sum);
+  ASSERT_EQ(doc->at("sluice").at("hosts").size(), 3u);
+  EXPECT_TRUE(doc->at("sluice").at("hosts")[1].at("environment").is_object());
+  EXPECT_EQ(doc->at("jobs").at(0).at("jobname"), "All clients");  // fio tools reading "jobs" see the aggregate
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(Mpi, ThreeRanksOnFilesInOneDirectoryUseTheirOwnFilesAndPrintTheHostTable) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  TempDir dir;
+  const RunOutput r = mpirun(3, {"run", "--name=w", "--ioengine=psync", "--rw=randwrite", "--bs=4k", "--size=2m",
+                                 "--runtime=1", "--time_based", "--directory=" + dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  for (int rank = 0; rank < 3; ++rank) {
+    EXPECT_TRUE(std::filesystem::exists(dir.file("w.0.0.rank" + std::to_string(rank)))) << rank;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("w.0.0")));
+  EXPECT_NE(r.out.find("MPI run: 3 ranks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Group 0, per host"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("start skew"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("All clients, window"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("All clients, all active"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("merged histograms"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("All clients: (groupid=0"), std::string::npos) << r.out;  // fio's report of the aggregate
+}
+
+TEST(Mpi, AFailingRankStopsTheOthersAndIsNamed) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  TempDir dir;
+  const std::vector<std::string> common = {"run", "--name=r", "--ioengine=psync", "--rw=read", "--bs=4k",
+                                           "--size=1m", "--runtime=20", "--time_based", "--output-format=json"};
+  std::vector<std::string> good = common;
+  good.push_back("--directory=" + dir.path());
+  std::vector<std::string> bad = common;
+  bad.push_back("--filename=" + dir.file("no-such-dir/f"));
+  const RunOutput r = mpirun(2, good, bad);
+  EXPECT_NE(r.exit_code, 0) << describe(r);
+  EXPECT_LT(r.elapsed, std::chrono::seconds(15)) << "the others did not stop: " << describe(r);
+  EXPECT_NE(r.err.find(":2]"), std::string::npos) << describe(r);  // "sluice[host:2]: ..."
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  const json& failures = doc->at("sluice").at("mpi").at("failures");
+  ASSERT_EQ(failures.size(), 1u) << failures;
+  EXPECT_NE(failures[0].get<std::string>().find("(rank 2)"), std::string::npos) << failures;
+}
+
+TEST(Mpi, ARunBeyondItsTimeLimitIsEndedWithAClearMessage) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  const RunOutput r = mpirun(2, {"run", "--mpi-timeout=1s", "--name=r", "--ioengine=null", "--size=1g",
+                                 "--runtime=30", "--time_based"});
+  EXPECT_NE(r.exit_code, 0) << describe(r);
+  EXPECT_LT(r.elapsed, std::chrono::seconds(15)) << describe(r);
+  EXPECT_NE(r.err.find("did not finish within its time limit of 1 s"), std::string::npos) << describe(r);
+}
+
+TEST(Mpi, OnlyRunRunsUnderMpi) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  const RunOutput r = mpirun(1, {"capacity", "--help"}, {}, 20);
+  EXPECT_NE(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.err.find("under MPI only `sluice run`"), std::string::npos) << describe(r);
+}
+
+}  // namespace
+}  // namespace sluice::testing
