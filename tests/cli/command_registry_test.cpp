@@ -15,7 +15,7 @@ using namespace std::chrono_literals;
 using ::testing::HasSubstr;
 
 TEST(CommandRegistry, HasEveryCommand) {
-  for (const char* name : {"quick", "capacity", "interfere", "precondition", "run", "compare", "report", "history", "filetree", "restore", "help", "version"}) {
+  for (const char* name : {"quick", "capacity", "interfere", "precondition", "run", "compare", "report", "history", "filetree", "restore", "help", "version", "sysbench", "postmark", "iozone", "bonnie", "metadata", "http", "smtp", "scale"}) {
     EXPECT_NE(find_command(name), nullptr) << name;
   }
   EXPECT_EQ(find_command("--version")->name, "version");
