@@ -11,6 +11,18 @@
 namespace sluice::testing {
 namespace {
 
+RunOptions within_a_minute() {
+  RunOptions o;
+  o.timeout = std::chrono::milliseconds(60000);
+  return o;
+}
+
+RunOptions through_sh() {
+  RunOptions o;
+  o.program = "sh";
+  return o;
+}
+
 std::size_t entries_in(const std::string& dir) {
   std::size_t n = 0;
   for (auto it = std::filesystem::recursive_directory_iterator(dir);
@@ -47,7 +59,7 @@ std::vector<std::string> args_with(const std::string& dir, std::vector<std::stri
 
 TEST(BonnieCli, RunsEveryPhaseReportsAsBonnieAndRemovesItsFiles) {
   TempDir tmp;
-  const RunOutput r = run_binary(args_with(tmp.path(), {}), {.timeout = std::chrono::milliseconds(60000)});
+  const RunOutput r = run_binary(args_with(tmp.path(), {}), within_a_minute());
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_NE(r.out.find("Version 2.00a       ------Sequential Output------ --Sequential Input- --Random-\n"),
             std::string::npos) << r.out;
@@ -70,7 +82,7 @@ TEST(BonnieCli, RunsEveryPhaseReportsAsBonnieAndRemovesItsFiles) {
 TEST(BonnieCli, JsonHoldsEveryPhaseWithItsBytes) {
   TempDir tmp;
   const RunOutput r =
-      run_binary(args_with(tmp.path(), {"-q", "--output-format=json"}), {.timeout = std::chrono::milliseconds(60000)});
+      run_binary(args_with(tmp.path(), {"-q", "--output-format=json"}), within_a_minute());
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc) << r.out;
@@ -93,19 +105,19 @@ TEST(BonnieCli, CsvIsReadByBonnieOwnTools) {
   TempDir tmp;
   const std::string work = tmp.file("work");
   std::filesystem::create_directory(work);
-  const RunOutput r = run_binary(args_with(work, {"-x", "1", "-q"}), {.timeout = std::chrono::milliseconds(60000)});
+  const RunOutput r = run_binary(args_with(work, {"-x", "1", "-q"}), within_a_minute());
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const std::string line = csv_line(r.out);
   ASSERT_FALSE(line.empty()) << r.out;
   std::ofstream(tmp.file("run.csv")) << line << "\n";
   const std::vector<std::string> f = csv_fields(line);
-  const RunOutput txt = run_binary({"-c", "bon_csv2txt < " + tmp.file("run.csv")}, {.program = "sh"});
+  const RunOutput txt = run_binary({"-c", "bon_csv2txt < " + tmp.file("run.csv")}, through_sh());
   ASSERT_EQ(txt.exit_code, 0) << describe(txt);
   EXPECT_NE(txt.out.find("testhost"), std::string::npos) << txt.out;
   EXPECT_NE(txt.out.find("Latency             " + std::string(9 - f[38].size(), ' ') + f[38]), std::string::npos)
       << txt.out;
   EXPECT_NE(txt.out.find(f[44]), std::string::npos) << txt.out;
-  const RunOutput html = run_binary({"-c", "bon_csv2html < " + tmp.file("run.csv")}, {.program = "sh"});
+  const RunOutput html = run_binary({"-c", "bon_csv2html < " + tmp.file("run.csv")}, through_sh());
   ASSERT_EQ(html.exit_code, 0) << describe(html);
   EXPECT_NE(html.out.find("testhost"), std::string::npos);
   EXPECT_NE(html.out.find(">" + f[38] + "<"), std::string::npos) << html.out;
