@@ -71,7 +71,7 @@ CommandTable<BonnieArgs> make_table() {
                  "-n: N x 1024 files (0 skips the file tests) of MIN to MAX bytes (0; -1 hard links, -2 symbolic "
                  "links) in DIRS directories"),
         [](A& a, const V& v) { apply_bonnie_files(v.text, a.options); });
-  t.add(count_arg("ram", 0, 1u << 30, "the machine's", "-r: the RAM in MiB for bonnie++'s size rules; 0 turns them off"),
+  t.add(count_arg("ram", 0, 1u << 30, "", "-r: the RAM in MiB for bonnie++'s size rules (default: the machine's); 0 turns them off"),
         [](A& a, const V& v) {
           a.options.ram_mib = static_cast<std::int64_t>(v.number);
           a.ram_given = true;
@@ -88,7 +88,7 @@ CommandTable<BonnieArgs> make_table() {
         [](A& a, const V& v) { a.options.machine = v.text; });
   t.add(text_arg("user", "USER[:GROUP]", "", "-u: accepted and ignored: sluice bonnie never changes user"),
         [](A&, const V&) {});
-  t.add(count_arg("seed", 0, 0xffffffffu, "pid ^ time", "-z: the random seed (seek tickets, file names, sizes, order)"),
+  t.add(count_arg("seed", 0, 0xffffffffu, "", "-z: the random seed (seek tickets, file names, sizes, order; default: pid ^ time, as bonnie++)"),
         [](A& a, const V& v) {
           a.options.seed = static_cast<std::uint32_t>(v.number);
           a.options.seed_given = true;
