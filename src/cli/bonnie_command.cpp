@@ -93,8 +93,13 @@ CommandTable<BonnieArgs> make_table() {
           a.options.seed = static_cast<std::uint32_t>(v.number);
           a.options.seed_given = true;
         });
-  t.add(count_arg("concurrency", 1, 1, "1", "-c: bonnie++'s concurrent copies; only 1 is implemented"),
-        [](A&, const V&) {});
+  t.add(count_arg("concurrency", 1, 1000, "1", "-c: bonnie++'s concurrent copies; only 1 is implemented"),
+        [](A&, const V& v) {
+          if (v.number > 1) {
+            throw UserError("-c " + v.text + ": concurrent copies are not implemented by sluice bonnie (only -c 1); "
+                            "for concurrent load use sluice run with numjobs");
+          }
+        });
   add_output_options(t, &BonnieArgs::output);
   add_history_options(t, &BonnieArgs::history);
   return t;

@@ -141,6 +141,10 @@ TEST(BonnieCli, BadInputIsRefusedBeforeAnythingIsWritten) {
   const RunOutput space = run_binary({"bonnie", "-d", tmp.path(), "-s", "1t", "-r", "0", "-n", "0"});
   EXPECT_EQ(space.exit_code, 1);
   EXPECT_NE(space.err.find("MiB free"), std::string::npos) << space.err;
+  const RunOutput copies = run_binary({"bonnie", "-d", tmp.path(), "-c", "4"});
+  EXPECT_EQ(copies.exit_code, 1);
+  EXPECT_NE(copies.err.find("-c 4: concurrent copies are not implemented by sluice bonnie"), std::string::npos)
+      << copies.err;
   EXPECT_EQ(entries_in(tmp.path()), 0u);
 }
 
