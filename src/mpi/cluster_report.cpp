@@ -45,6 +45,19 @@ json environment_doc(const std::string& environment_text) {
   json env = json::object();
   if (!environment_text.empty()) env = json::parse(environment_text, nullptr, false);
   if (env.is_discarded() || !env.is_object()) env = json::object();
+  // Each rank's own files end in ".rank<N>" (cluster_run.h): compared as one name, so that only what really
+  // differs between the hosts' targets (device, file system, mount) is reported.
+  if (env.contains("targets") && env["targets"].is_array()) {
+    for (json& target : env["targets"]) {
+      if (!target.is_object() || !target.contains("path") || !target["path"].is_string()) continue;
+      std::string path = target["path"].get<std::string>();
+      const std::size_t at = path.rfind(".rank");
+      if (at != std::string::npos && at + 5 < path.size() &&
+          path.find_first_not_of("0123456789", at + 5) == std::string::npos) {
+        target["path"] = path.substr(0, at) + ".rank<N>";
+      }
+    }
+  }
   return json{{"sluice", {{"environment", env}}}};
 }
 

@@ -1,9 +1,13 @@
 // sluice under mpirun on this machine: three ranks (--oversubscribe), with the null engine and with files,
-// a failing rank, and a hung run ended by the time limit. Each mpirun is bounded by timeout -k so nothing is
-// left behind. (Ranks in separate network namespaces are not tested yet: see docs/multi-host.md.)
+// a failing rank, a hung run ended by the time limit, and three "hosts" in network namespaces (root only).
+// Each mpirun is bounded by timeout -k so nothing is left behind.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -89,6 +93,8 @@ TEST(Mpi, ThreeRanksOnFilesInOneDirectoryUseTheirOwnFilesAndPrintTheHostTable) {
   EXPECT_NE(r.out.find("All clients, window"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("All clients, all active"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("merged histograms"), std::string::npos) << r.out;
+  // Each rank's own file (.rank<N>) is not a difference between the hosts.
+  EXPECT_NE(r.out.find("Hosts' environments: no differences from rank 0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("All clients: (groupid=0"), std::string::npos) << r.out;  // fio's report of the aggregate
 }
 
@@ -126,6 +132,86 @@ TEST(Mpi, OnlyRunRunsUnderMpi) {
   const RunOutput r = mpirun(1, {"capacity", "--help"}, {}, 20);
   EXPECT_NE(r.exit_code, 0) << describe(r);
   EXPECT_NE(r.err.find("under MPI only `sluice run`"), std::string::npos) << describe(r);
+}
+
+// Three hosts on one machine: network namespaces joined by veth pairs to a bridge, each with its own address
+// on a private /24 and (through unshare --uts) its own host name. mpirun reaches them with a launcher agent
+// that runs `ip netns exec` instead of ssh (Open MPI's plm_rsh_agent), its traffic restricted to that /24.
+// Everything is removed when the object goes.
+class NamespaceHosts {
+ public:
+  explicit NamespaceHosts(const std::string& dir) {
+    const int tag = static_cast<int>(::getpid() % 100000);
+    subnet_ = "10.78." + std::to_string(20 + ::getpid() % 200);
+    bridge_ = "slbr" + std::to_string(tag);
+    std::string launcher = "#!/bin/sh\n# launcher HOST COMMAND...: COMMAND in HOST's network namespace\nhost=\"$1\"; shift\ncase \"$host\" in\n";
+    ok_ = sh("ip link add " + bridge_ + " type bridge && ip addr add " + subnet_ + ".1/24 dev " + bridge_ +
+             " && ip link set " + bridge_ + " up");
+    for (int i = 1; ok_ && i <= 3; ++i) {
+      const std::string ns = "sl" + std::to_string(tag) + "-" + std::to_string(i);
+      const std::string veth = "slv" + std::to_string(tag) + "x" + std::to_string(i);
+      const std::string address = subnet_ + "." + std::to_string(i + 1);
+      namespaces_.push_back(ns);
+      ok_ = sh("ip netns add " + ns + " && ip link add " + veth + " type veth peer name eth0 netns " + ns +
+               " && ip link set " + veth + " master " + bridge_ + " up && ip netns exec " + ns +
+               " ip addr add " + address + "/24 dev eth0 && ip netns exec " + ns + " ip link set eth0 up" +
+               " && ip netns exec " + ns + " ip link set lo up");
+      hosts_ += (hosts_.empty() ? "" : ",") + address;
+      launcher += "  " + address + ") ns=" + ns + " ;;\n";
+    }
+    launcher += "  *) echo \"launcher: unknown host $host\" >&2; exit 1 ;;\nesac\n"
+                "exec ip netns exec \"$ns\" unshare --uts sh -c \"hostname $ns; $*\"\n";
+    launcher_ = dir + "/launcher.sh";
+    std::ofstream(launcher_) << launcher;
+    std::filesystem::permissions(launcher_, std::filesystem::perms::owner_all);
+  }
+  ~NamespaceHosts() {
+    for (const std::string& ns : namespaces_) sh("ip netns del " + ns);
+    sh("ip link del " + bridge_);
+  }
+  NamespaceHosts(const NamespaceHosts&) = delete;
+  NamespaceHosts& operator=(const NamespaceHosts&) = delete;
+
+  bool ok() const { return ok_; }
+  const std::vector<std::string>& names() const { return namespaces_; }
+  // mpirun's arguments that place one rank on each namespace.
+  std::vector<std::string> mpirun_args() const {
+    return {"--mca", "plm_rsh_agent", launcher_, "--mca", "plm_rsh_no_tree_spawn", "1",
+            "--mca", "oob_tcp_if_include", subnet_ + ".0/24", "--mca", "btl_tcp_if_include", subnet_ + ".0/24",
+            "--host", hosts_, "-n", "3"};
+  }
+
+ private:
+  static bool sh(const std::string& command) { return std::system((command + " >/dev/null 2>&1").c_str()) == 0; }
+  std::string subnet_, bridge_, hosts_, launcher_;
+  std::vector<std::string> namespaces_;
+  bool ok_ = false;
+};
+
+TEST(Mpi, ThreeNetworkNamespacesAreThreeHosts) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  if (::geteuid() != 0) GTEST_SKIP() << "network namespaces need root";
+  if (!have_program("ip") || !have_program("unshare")) GTEST_SKIP() << "ip (iproute2) or unshare missing";
+  TempDir dir;
+  const NamespaceHosts hosts(dir.path());
+  ASSERT_TRUE(hosts.ok()) << "could not create the namespaces and bridge";
+  std::vector<std::string> command = {"-k", "5", "60", "mpirun", "--allow-run-as-root", "--mca", "btl", "self,tcp"};
+  for (const std::string& a : hosts.mpirun_args()) command.push_back(a);
+  const std::vector<std::string> sluice = {SLUICE_BINARY, "run", "--name=r", "--ioengine=psync", "--rw=randread",
+                                          "--bs=4k", "--size=4m", "--runtime=2", "--time_based",
+                                          "--directory=" + dir.path()};
+  command.insert(command.end(), sluice.begin(), sluice.end());
+  RunOptions o;
+  o.program = "timeout";
+  o.timeout = std::chrono::seconds(70);
+  const RunOutput r = run_binary(command, o);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.out.find("MPI run: 3 ranks on 3 hosts"), std::string::npos) << r.out;
+  for (const std::string& name : hosts.names()) EXPECT_NE(r.out.find("  " + name + " "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Hosts' environments: no differences from rank 0"), std::string::npos) << r.out;
+  for (int rank = 0; rank < 3; ++rank) {
+    EXPECT_TRUE(std::filesystem::exists(dir.file("r.0.0.rank" + std::to_string(rank)))) << rank;
+  }
 }
 
 }  // namespace
