@@ -18,8 +18,9 @@ import time
 
 PHASES = ["putc", "put_block", "rewrite", "getc", "get_block", "seeks",
           "seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del"]
-# 1.98 CSV: rate and %CP of the IO phases from field 9, of the file phases from field 24; latencies from 38.
-RATE_FIELD = {p: (9 + 2 * i if i < 6 else 24 + 2 * (i - 6)) for i, p in enumerate(PHASES)}
+# 1.98 CSV rows (bonnie++ 2.00a writes two more fields than its header names): rate and %CP of the IO phases
+# from field 9, of the file phases from field 26 (after num_files..file_chunk_size at 21-25); latencies from 38.
+RATE_FIELD = {p: (9 + 2 * i if i < 6 else 26 + 2 * (i - 6)) for i, p in enumerate(PHASES)}
 LATENCY_FIELD = {p: 38 + i for i, p in enumerate(PHASES)}
 
 
