@@ -34,8 +34,9 @@ std::vector<AccessZone> parse_zone_list(std::string_view list, bool absolute, st
     const std::string_view access = entry.substr(0, slash);
     const std::string_view size = slash == std::string_view::npos ? std::string_view{} : entry.substr(slash + 1);
     const auto percent = parse_double(access);
-    if (!percent || *percent < 0 || *percent != static_cast<double>(static_cast<std::uint32_t>(*percent)) ||
-        *percent > 100) {
+    // The range first: casting a value outside uint32_t (or NaN) is undefined (found by the option_value fuzzer).
+    if (!percent || !(*percent >= 0 && *percent <= 100) ||
+        *percent != static_cast<double>(static_cast<std::uint32_t>(*percent))) {
       value_error(where, "random_distribution", whole,
                   fmt::format("'{}': the access share before '/' must be a whole percentage (0-100)", entry));
     }
@@ -53,7 +54,7 @@ std::vector<AccessZone> parse_zone_list(std::string_view list, bool absolute, st
       size_missing.push_back(false);
     } else {
       const auto size_percent = size.empty() ? std::optional<double>(0.0) : parse_double(size);
-      if (!size_percent || *size_percent < 0) {
+      if (!size_percent || !(*size_percent >= 0)) {  // also NaN, which the cast below must never see
         value_error(where, "random_distribution", whole,
                     fmt::format("'{}': the zone size after '/' must be a percentage of the region", entry));
       }

@@ -355,6 +355,11 @@ TEST(RandomDistribution, ZonedErrorsNameTheProblem) {
   EXPECT_THAT(error_of("random_distribution", "zoned:x/10"), HasSubstr("whole percentage"));
   EXPECT_THAT(error_of("random_distribution", "zoned_abs:100"), HasSubstr("needs a size after '/'"));
   EXPECT_THAT(error_of("random_distribution", "zoned_abs:100/1q"), HasSubstr("not a size"));
+  // Found by the option_value fuzzer: a share beyond uint32_t was cast before its range was checked (UB).
+  EXPECT_THAT(error_of("random_distribution", "zoned:5/85:5000000000000000000000000000000/9"),
+              HasSubstr("whole percentage"));
+  EXPECT_THAT(error_of("random_distribution", "zoned:nan/10"), HasSubstr("whole percentage"));
+  EXPECT_THAT(error_of("random_distribution", "zoned:100/nan"), HasSubstr("must be a percentage of the region"));
 }
 
 TEST(PercentileList, ParsesAndLimits) {
