@@ -143,10 +143,13 @@ int run_measured(const MeasuredCommand& command, const HistoryChoice& history, c
   StoredResult record;
   record.started_at = utc_now_iso8601();
   std::vector<Measurement> runs;
+  // The documents are parsed only to be saved or compared across repetitions: a long run's report can be
+  // tens of MB of text, and its parsed form several times that (docs/reliability.md, "Long runs").
+  const bool keep_documents = store.has_value() || history.repeat > 1;
   for (std::uint32_t i = 0; i < history.repeat; ++i) {
     if (history.repeat > 1) std::fprintf(stderr, "sluice: repetition %u of %u\n", i + 1, history.repeat);
     runs.push_back(measure(json_plus));
-    record.repetitions.push_back(parse_document(runs.back().json_text));
+    if (keep_documents) record.repetitions.push_back(parse_document(runs.back().json_text));
     if (runs.back().exit_code != 0) break;
   }
   record.ended_at = utc_now_iso8601();

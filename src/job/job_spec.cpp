@@ -1,6 +1,22 @@
 #include "job/job_spec.h"
 
+#include <algorithm>
+#include <cerrno>
+
 namespace sluice {
+
+ErrorClass error_class_of(bool is_read, int error) noexcept {
+  if (error == EILSEQ) return ErrorClass::kVerify;
+  return is_read ? ErrorClass::kRead : ErrorClass::kWrite;
+}
+
+bool error_is_non_fatal(const JobSpec& job, ErrorClass c, int error) noexcept {
+  const auto index = static_cast<std::size_t>(c);
+  if ((job.continue_on_error & (1u << index)) == 0) return false;
+  const std::vector<int>& listed = job.ignore_errors[index];
+  if (listed.empty()) return error == EIO || error == EILSEQ;
+  return std::find(listed.begin(), listed.end(), error) != listed.end();
+}
 
 std::string_view rw_mode_name(RwMode mode) noexcept {
   switch (mode) {

@@ -2,6 +2,7 @@
 // JobSpec: one job as the user described it (fio semantics), typed and with fio's defaults.
 // Produced by the option table (from the command line and job files); consumed by validation and planning.
 // Plain data: no I/O, no behaviour beyond trivial helpers.
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -69,6 +70,9 @@ struct Distribution {
   PerDirection<std::vector<AccessZone>> zones{};
 };
 
+// fio's fadvise_hint: none, the job's pattern (random or sequential), or one of the two always.
+enum class FadviseHint { kNone, kWorkload, kSequential, kRandom, kNoReuse };
+
 struct JobSpec {
   // --- identity and targets
   std::string name;
@@ -80,6 +84,11 @@ struct JobSpec {
   std::uint32_t nrfiles = 1;
   SizeOrPercent offset;
   bool create_on_open = false;
+  bool create_fsync = true;   // fdatasync a file after laying it out
+  bool create_only = false;   // lay out the files, then end the job without I/O
+  bool invalidate = true;     // drop the files' cached pages before the job (fio's default)
+  bool pre_read = false;      // read the files into the page cache before the job (then no invalidate)
+  FadviseHint fadvise_hint = FadviseHint::kWorkload;
   bool overwrite = false;
   FallocateMode fallocate = FallocateMode::kNative;
   bool unlink = false;  // only files sluice created are ever removed
@@ -125,7 +134,11 @@ struct JobSpec {
   std::uint32_t loops = 1;
   std::uint64_t io_size = 0;    // bytes of I/O to do; 0 = size
   std::uint64_t number_ios = 0; // stop after this many ios; 0 = no limit
-  bool continue_on_error = false;
+  // continue_on_error / ignore_error, as fio's td_non_fatal_error: an error of a class whose bit is set and
+  // whose errno is in that class's list is counted and passed; any other error stops the job.
+  std::uint32_t continue_on_error = 0;  // ErrorClass bits (fio: none 0, read 1, write 2, io 3, verify 4, all)
+  std::array<std::vector<int>, 3> ignore_errors;  // per ErrorClass; empty: fio's default list {EIO, EILSEQ}
+  bool error_dump = false;               // print every error as it happens, also those passed
 
   // --- rate and think time
   PerDirection<std::uint64_t> rate = {0, 0, 0};       // bytes per second
@@ -194,6 +207,9 @@ struct JobSpec {
   bool cpus_allowed_split = false;         // cpus_allowed_policy=split: clone N runs on the N-th CPU of the set
   std::int32_t ioprio_class = -1;          // prioclass (1 realtime, 2 best effort, 3 idle); -1 = not set
   std::int32_t ioprio = -1;                // prio 0-7; -1 = not set
+  std::optional<int> nice;                 // nice value of the job's thread, -20..19
+  std::string exec_prerun;                 // shell command before the job's I/O (output in NAME.prerun.txt)
+  std::string exec_postrun;                // and after it (NAME.postrun.txt)
   std::string buffer_pattern;              // bytes that fill write buffers, already decoded; empty = not set
   bool exitall_on_error = false;           // a job that fails stops every job of the run
 
@@ -253,6 +269,15 @@ struct RunOptions {
   bool bandwidth_log = false;            // --bandwidth-log: agg-{read,write,trim}_bw.log in the current dir
   std::optional<std::chrono::nanoseconds> eta_newline;  // --eta-newline: keep a status line every period
 };
+
+// fio's error classes (td_error.h): EILSEQ is a verify error, any other error of a read a read error, of a
+// write, trim or sync a write error.
+enum class ErrorClass { kRead = 0, kWrite = 1, kVerify = 2 };
+constexpr std::uint32_t kContinueOnAllErrors = 0xffff;  // fio's ERROR_TYPE_ANY
+ErrorClass error_class_of(bool is_read, int error) noexcept;
+
+// Whether the job counts `error` (an errno) of class `c` and goes on (fio's td_non_fatal_error).
+bool error_is_non_fatal(const JobSpec& job, ErrorClass c, int error) noexcept;
 
 std::string_view rw_mode_name(RwMode mode) noexcept;       // fio spelling: "randread", "rw", ...
 

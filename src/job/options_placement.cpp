@@ -116,6 +116,25 @@ OptionDef priority_option(bool is_class) {
   return def;
 }
 
+OptionDef nice_option() {
+  OptionDef def;
+  def.name = "nice";
+  def.type = OptionType::kString;
+  def.category = "placement";
+  def.range = "-20..19";
+  def.reason = "the nice value sluice was started with";
+  def.help = "Nice value of the job's thread (setpriority), as nice(1): 19 lowest priority; below 0 needs root.";
+  def.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    int n = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc{} || end != value.data() + value.size() || n < -20 || n > 19) {
+      value_error(where, "nice", value, "not a nice value: an integer from -20 to 19");
+    }
+    job.nice = n;
+  };
+  return def;
+}
+
 OptionDef buffer_pattern_option() {
   OptionDef def;
   def.name = "buffer_pattern";
@@ -157,6 +176,18 @@ void add_placement_options(std::vector<OptionDef>& table) {
   table.push_back(cpus_allowed_policy_option());
   table.push_back(priority_option(false));
   table.push_back(priority_option(true));
+  table.push_back(nice_option());
+  for (const bool pre : {true, false}) {
+    OptionDef exec = string_option(pre ? "exec_prerun" : "exec_postrun",
+                                   pre ? &JobSpec::exec_prerun : &JobSpec::exec_postrun, "");
+    exec.category = "placement";
+    exec.reason = "no command";
+    exec.help = pre ? "Shell command the job runs before its I/O; output in JOBNAME.prerun.txt. A failure "
+                      "(non-zero status) fails the job, which then does no I/O."
+                    : "Shell command the job runs after its I/O; output in JOBNAME.postrun.txt. A failure "
+                      "fails the job.";
+    table.push_back(std::move(exec));
+  }
   table.push_back(buffer_pattern_option());
   OptionDef exitall_on_error = bool_option("exitall_on_error", &JobSpec::exitall_on_error, "0");
   exitall_on_error.category = "control";

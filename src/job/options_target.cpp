@@ -90,6 +90,41 @@ void add_lifecycle(std::vector<OptionDef>& table) {
   create_on_open.help = "Create files when the job opens them, not during layout before the run.";
   table.push_back(std::move(create_on_open));
 
+  OptionDef create_fsync = bool_option("create_fsync", &JobSpec::create_fsync, "1");
+  create_fsync.help = "fdatasync each file after laying it out (before the job's clock starts).";
+  table.push_back(std::move(create_fsync));
+
+  OptionDef create_only = bool_option("create_only", &JobSpec::create_only, "0");
+  create_only.help = "Only lay out the job's files; the job then ends without doing its I/O.";
+  table.push_back(std::move(create_only));
+
+  OptionDef invalidate = bool_option("invalidate", &JobSpec::invalidate, "1");
+  invalidate.help =
+      "Drop the files' pages from the page cache before the job (posix_fadvise DONTNEED), so buffered reads "
+      "start from the storage; pre_read turns it off.";
+  table.push_back(std::move(invalidate));
+
+  OptionDef pre_read = bool_option("pre_read", &JobSpec::pre_read, "0");
+  pre_read.help = "Read the files' I/O regions into the page cache before the job (buffered); measures the cache.";
+  table.push_back(std::move(pre_read));
+
+  OptionDef fadvise;
+  fadvise.name = "fadvise_hint";
+  fadvise.type = OptionType::kChoice;
+  fadvise.default_text = "1";
+  fadvise.range = "0|1|sequential|random|noreuse";
+  fadvise.help =
+      "posix_fadvise on the files before the job: 1 the job's pattern (RANDOM for random, SEQUENTIAL "
+      "otherwise), sequential, random, noreuse, or 0 for none.";
+  fadvise.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"0", "1", "sequential", "random", "noreuse", "false", "true"};
+    static const FadviseHint kHints[] = {FadviseHint::kNone,   FadviseHint::kWorkload, FadviseHint::kSequential,
+                                         FadviseHint::kRandom, FadviseHint::kNoReuse,  FadviseHint::kNone,
+                                         FadviseHint::kWorkload};
+    job.fadvise_hint = kHints[choice_value("fadvise_hint", value, where, kChoices)];
+  };
+  table.push_back(std::move(fadvise));
+
   OptionDef overwrite = bool_option("overwrite", &JobSpec::overwrite, "0");
   overwrite.help = "Write the whole file before a write job so that its blocks are allocated (no holes).";
   table.push_back(std::move(overwrite));

@@ -1,5 +1,9 @@
 // Options for time spans and termination, rate limits and think time.
 // (std::string(1, '0') below sidesteps GCC 12's false -Wrestrict on assigning one-character literals.)
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
 #include "job/option_builders.h"
 #include "job/units.h"
 
@@ -8,6 +12,54 @@ namespace {
 
 using std::chrono::microseconds;
 using std::chrono::seconds;
+
+// An errno as fio's ignore_error takes it: a name starting with 'E' ("ENOSPC") or a decimal or 0x number;
+// a negative number counts as its absolute value.
+int errno_value(std::string_view item, std::string_view whole, const SourcePos& where) {
+  const std::string text(item);
+  if (text[0] == 'E') {
+    for (int e = 1; e < 4096; ++e) {
+      const char* name = strerrorname_np(e);
+      if (name != nullptr && text == name) return e;
+    }
+    value_error(where, "ignore_error", whole, "unknown error name '" + text + "' (use its number)");
+  }
+  const bool hex = text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0;
+  char* end = nullptr;
+  errno = 0;
+  const long n = std::strtol(text.c_str(), &end, hex ? 16 : 10);
+  if (end == text.c_str() || *end != '\0' || errno != 0 || n == 0 || n < -4095 || n > 4095) {
+    value_error(where, "ignore_error", whole, "'" + text + "' is not an error name (EIO) or number (5)");
+  }
+  return static_cast<int>(n < 0 ? -n : n);
+}
+
+void apply_ignore_error(JobSpec& job, std::string_view value, const SourcePos& where) {
+  std::size_t start = 0;
+  for (std::size_t cls = 0;; ++cls) {
+    const std::size_t comma = value.find(',', start);
+    const std::string_view list = value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    if (cls >= job.ignore_errors.size()) {
+      value_error(where, "ignore_error", value, "at most 3 comma-separated lists (read, write, verify)");
+    }
+    std::vector<int> errors;
+    std::size_t at = 0;
+    while (at < list.size()) {  // as fio: the list ends at its first empty item
+      const std::size_t colon = list.find(':', at);
+      const std::string_view item = list.substr(at, colon == std::string_view::npos ? std::string_view::npos : colon - at);
+      if (item.empty()) break;
+      errors.push_back(errno_value(item, value, where));
+      if (colon == std::string_view::npos) break;
+      at = colon + 1;
+    }
+    if (!errors.empty()) {
+      job.continue_on_error |= 1u << cls;
+      job.ignore_errors[cls] = std::move(errors);
+    }
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+}
 
 void add_time(std::vector<OptionDef>& table) {
   OptionDef runtime = duration_option("runtime", &JobSpec::runtime, seconds(1), "0");
@@ -49,14 +101,36 @@ void add_time(std::vector<OptionDef>& table) {
   coe.default_text = "none";
   coe.range = "none|0|false|read|write|io|verify|all|1|true";
   coe.help =
-      "Keep going after I/O errors (counting them) instead of stopping the job; none stops. sluice does "
-      "not distinguish fio's error classes: any value but none/0/false continues on every error.";
+      "Count and pass errors of these classes instead of stopping the job: read, write (also trims and "
+      "syncs), io (both), verify (EILSEQ), all; none stops at the first error. As in fio, only the errors "
+      "in the class's ignore_error list pass (by default EIO and EILSEQ); any other error still stops the job.";
   coe.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     static const std::vector<std::string> kChoices = {"none", "0",      "false", "read", "write",
                                                       "io",   "verify", "all",   "1",    "true"};
-    job.continue_on_error = choice_value("continue_on_error", value, where, kChoices) >= 3;
+    static const std::uint32_t kMasks[] = {0, 0, 0, 1, 2, 3, 4, kContinueOnAllErrors, kContinueOnAllErrors,
+                                           kContinueOnAllErrors};
+    job.continue_on_error = kMasks[choice_value("continue_on_error", value, where, kChoices)];
   };
   table.push_back(std::move(coe));
+
+  OptionDef ignore;
+  ignore.name = "ignore_error";
+  ignore.type = OptionType::kString;
+  ignore.default_text = "";
+  ignore.reason = "continue_on_error's default list: EIO and EILSEQ";
+  ignore.range = "READ_ERRS,WRITE_ERRS,VERIFY_ERRS (each E-names or numbers separated by ':')";
+  ignore.help =
+      "The errors to count and pass, per class: 'EAGAIN,ENOSPC:122' passes EAGAIN on reads and ENOSPC or "
+      "errno 122 on writes. Sets continue_on_error for each class given, and replaces its default list "
+      "(EIO, EILSEQ).";
+  ignore.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    apply_ignore_error(job, value, where);
+  };
+  table.push_back(std::move(ignore));
+
+  OptionDef dump = bool_option("error_dump", &JobSpec::error_dump, "0");
+  dump.help = "Print every error as it happens, also those continue_on_error passes (fio's io_u error line).";
+  table.push_back(std::move(dump));
 }
 
 void add_rate(std::vector<OptionDef>& table) {

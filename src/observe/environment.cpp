@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "observe/disk_stats.h"
+#include "observe/virtualization.h"
 
 namespace sluice {
 
@@ -238,6 +239,16 @@ std::string target_summary(const json& env, const json& t) {
   return s;
 }
 
+// The machine's own CPUID is asked only for the real /proc (tests pass synthetic trees); the container
+// markers are looked for beside the synthetic proc_root, so a test tree never sees the real /.dockerenv.
+json virtualization_json(const std::string& proc_root, const std::string& sys_root) {
+  const bool real = proc_root == "/proc";
+  const Virtualization v =
+      detect_virtualization(proc_root, sys_root, real ? "/" : fs::path(proc_root).parent_path().string(), real);
+  return {{"kind", v.kind},           {"what", v.what}, {"vm", v.vm}, {"container", v.container},
+          {"evidence", v.evidence}, {"summary", v.describe()}};
+}
+
 }  // namespace
 
 std::string environment_summary(const json& env) {
@@ -251,6 +262,10 @@ std::string environment_summary(const json& env) {
   }
   if (const auto mem = env.find("memory_bytes"); mem != env.end() && mem->is_number()) {
     s += fmt::format(", {:.1f} GiB RAM", mem->get<double>() / (1024.0 * 1024.0 * 1024.0));
+  }
+  if (const auto virt = env.find("virtualization"); virt != env.end() && virt->is_object()) {
+    const std::string summary = str_or(*virt, "summary", "none");
+    if (summary != "none") s += ", " + summary;
   }
   if (const auto targets = env.find("targets"); targets != env.end() && targets->is_array()) {
     for (const auto& t : *targets) s += "; " + target_summary(env, t);
@@ -266,6 +281,7 @@ json capture_environment(const std::vector<std::string>& target_paths, const std
   env["cpu"] = cpu_info(proc_root);
   env["memory_bytes"] = memory_bytes(proc_root);
   env["vm"] = vm_knobs(proc_root);
+  env["virtualization"] = virtualization_json(proc_root, sys_root);
   const auto mounts = read_mounts(proc_root);
   json targets = json::array();
   std::vector<std::string> device_names;

@@ -13,6 +13,8 @@ namespace sluice {
 //   host, kernel ("<release> <version>"), kernel_release, cpu {model, count}, memory_bytes (MemTotal),
 //   vm {dirty_ratio, dirty_background_ratio, dirty_bytes, dirty_background_bytes, dirty_expire_centisecs,
 //       dirty_writeback_centisecs},
+//   virtualization {kind, what, vm, container, evidence, summary} (observe/virtualization.h: both layers of
+//       a container in a VM),
 //   targets [{path, realpath, filesystem, mount_point, mount_options, mount_source, device}]
 //     (the mount is the longest mount point of <proc_root>/self/mountinfo holding the realpath; a target not
 //      created yet is resolved through its nearest existing parent; device is the whole-disk name, see

@@ -87,17 +87,30 @@ std::string container_kind(const std::string& proc_root, const std::string& root
 
 }  // namespace
 
+std::string Virtualization::describe() const {
+  if (container.empty() && vm.empty()) return "none";
+  if (container.empty()) return "vm (" + vm + ")";
+  if (vm.empty()) return "container (" + container + ")";
+  return "container (" + container + ") in a vm (" + vm + ")";
+}
+
 Virtualization detect_virtualization(const std::string& proc_root, const std::string& sys_root, const std::string& root,
                                      bool use_cpuid) {
-  if (const std::string c = container_kind(proc_root, root); !c.empty()) return {"container", c, "container markers"};
-  if (use_cpuid) {
-    if (const std::string v = cpuid_hypervisor(); !v.empty()) return {"vm", v, "cpuid"};
+  Virtualization v{"none", "", use_cpuid ? "cpuid, /sys/hypervisor, dmi" : "/sys/hypervisor, dmi", "", ""};
+  if (const std::string hv = use_cpuid ? cpuid_hypervisor() : ""; !hv.empty()) {
+    v = {"vm", hv, "cpuid", hv, ""};
+  } else if (const std::string xen = read_text(sys_root + "/hypervisor/type"); !xen.empty()) {
+    v = {"vm", xen, "/sys/hypervisor/type", xen, ""};
+  } else if (const std::string dmi = dmi_vendor(sys_root); !dmi.empty()) {
+    v = {"vm", dmi, "dmi", dmi, ""};
   }
-  if (const std::string xen = read_text(sys_root + "/hypervisor/type"); !xen.empty()) {
-    return {"vm", xen, "/sys/hypervisor/type"};
+  if (const std::string c = container_kind(proc_root, root); !c.empty()) {
+    v.kind = "container";
+    v.what = c;
+    v.container = c;
+    v.evidence = v.vm.empty() ? "container markers" : "container markers; " + v.evidence;
   }
-  if (const std::string v = dmi_vendor(sys_root); !v.empty()) return {"vm", v, "dmi"};
-  return {"none", "", use_cpuid ? "cpuid, /sys/hypervisor, dmi" : "/sys/hypervisor, dmi"};
+  return v;
 }
 
 }  // namespace sluice

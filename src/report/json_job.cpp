@@ -12,17 +12,6 @@
 namespace sluice::report {
 namespace {
 
-// The errno whose text ends a failure message ("...: Input/output error" -> 5); 0 if none does.
-int errno_of_message(const std::string& message) {
-  for (int e = 1; e < 134; ++e) {
-    const std::string text = std::string(": ") + std::strerror(e);
-    if (message.size() >= text.size() && message.compare(message.size() - text.size(), text.size(), text) == 0) {
-      return e;
-    }
-  }
-  return 0;
-}
-
 using ojson = nlohmann::ordered_json;
 
 std::string percentile_key(double p) { return fmt::format("{:.6f}", json_float(p)); }
@@ -55,7 +44,7 @@ ojson direction_json(const JobResult& job, Direction d, const GroupDirectionTota
   out["bw"] = r.bw_kib;
   out["iops"] = json_float(r.iops);
   out["runtime"] = r.runtime_ms;
-  out["total_ios"] = dir.ios;
+  out["total_ios"] = dir.ios + dir.errors + dir.fatal_ios;  // as fio: failed ios were issued ios
   out["short_ios"] = dir.short_ios;
   out["drop_ios"] = std::uint64_t{0};
   out["slat_ns"] = latency_json(dir.slat, s.slat_percentiles, s.percentile_list, json_plus);
@@ -166,12 +155,12 @@ ojson job_json(const ReportedJob& entry, const PerDirection<GroupDirectionTotals
   out["jobname"] = job.name;
   out["groupid"] = job.groupid;
   if (!job.description.empty()) out["desc"] = job.description;
-  out["error"] = job.error;
-  if (job.options.count("continue_on_error") != 0) {  // fio writes these two only with continue_on_error
+  out["error"] = reported_error(job);
+  if (continues_on_error(job)) {  // fio writes these two only when the job passes some errors
     std::uint64_t errors = 0;
     for (const DirectionStats& dir : job.dirs) errors += dir.errors;
     out["total_err"] = errors;
-    out["first_error"] = job.error == 0 ? errno_of_message(job.error_message) : job.error;
+    out["first_error"] = job.error == 0 ? first_passed_error(job) : job.error;
   }
   out["eta"] = 0;
   const std::uint64_t wall_ns = job.end_ns > job.start_ns ? job.end_ns - job.start_ns : job.runtime_ns;

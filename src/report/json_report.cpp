@@ -1,5 +1,8 @@
 // The fio JSON document: header keys, "jobs", "disk_util", and sluice's own "sluice" section.
+#include <unistd.h>
+
 #include <ctime>
+#include <random>
 #include <string>
 
 #include "report/json_parts.h"
@@ -49,26 +52,100 @@ ojson interval_json(const IntervalSample& s, double interval_s) {
   return out;
 }
 
-// The job's time series: one sample per interval, "t_s" at the interval's end.
-ojson series_json(const JobResult& job) {
-  const TimeSeries& series = job.series;
-  const double interval_s = static_cast<double>(series.interval_ns()) / 1e9;
-  const bool any_trim = job.dirs[static_cast<std::size_t>(index_of(Direction::kTrim))].ios > 0;
-  ojson samples = ojson::array();
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    const PerDirection<IntervalSample>& at = series.at(i);
-    ojson sample = ojson::object();
-    sample["t_s"] = static_cast<double>(i + 1) * interval_s;
-    for (Direction d : kAllDirections) {
-      if (d == Direction::kTrim && !any_trim) continue;
-      sample[std::string(direction_name(d))] =
-          interval_s > 0 ? interval_json(at[static_cast<std::size_t>(index_of(d))], interval_s) : ojson::object();
-    }
-    samples.push_back(std::move(sample));
+// One sample of a job's time series: "t_s" at the interval's end, then each direction's rates.
+ojson series_sample_json(const TimeSeries& series, std::size_t i, double interval_s, bool any_trim) {
+  const PerDirection<IntervalSample>& at = series.at(i);
+  ojson sample = ojson::object();
+  sample["t_s"] = static_cast<double>(i + 1) * interval_s;
+  for (Direction d : kAllDirections) {
+    if (d == Direction::kTrim && !any_trim) continue;
+    sample[std::string(direction_name(d))] =
+        interval_s > 0 ? interval_json(at[static_cast<std::size_t>(index_of(d))], interval_s) : ojson::object();
   }
+  return sample;
+}
+
+bool any_trim_of(const JobResult& job) { return job.dirs[static_cast<std::size_t>(index_of(Direction::kTrim))].ios > 0; }
+
+double interval_seconds(const TimeSeries& series) { return static_cast<double>(series.interval_ns()) / 1e9; }
+
+// A series whose samples the printed text writes out later: a copy (the reported job may be a temporary
+// merge of a group's jobs), about half the size of its text.
+struct PendingSeries {
+  TimeSeries series;
+  bool any_trim = false;
+};
+
+// How the series' samples go into the document: as JSON values (a document to work on), or as a placeholder
+// string that render_json_text replaces with the samples written out one by one (a document to print: a
+// day's series of 64 jobs would otherwise be a few hundred MB of JSON nodes; see docs/reliability.md).
+struct SeriesPlaceholders {
+  std::string marker;                 // unique per rendering; never in a user's string by accident
+  std::vector<PendingSeries> series;  // the samples of placeholder i
+};
+
+// The job's time series: one sample per interval, "t_s" at the interval's end.
+ojson series_json(const JobResult& job, SeriesPlaceholders* placeholders) {
+  const TimeSeries& series = job.series;
   ojson out = ojson::object();
   out["interval_ns"] = series.interval_ns();
+  if (placeholders != nullptr) {
+    out["samples"] = placeholders->marker + std::to_string(placeholders->series.size());
+    placeholders->series.push_back({series, any_trim_of(job)});
+    return out;
+  }
+  const double interval_s = interval_seconds(series);
+  const bool any_trim = any_trim_of(job);
+  ojson samples = ojson::array();
+  for (std::size_t i = 0; i < series.size(); ++i) samples.push_back(series_sample_json(series, i, interval_s, any_trim));
   out["samples"] = std::move(samples);
+  return out;
+}
+
+// A sample's line, at most: indentation, "t_s" and three directions of four numbers of up to 24 characters.
+constexpr std::size_t kMaxSampleTextBytes = 512;
+
+// Appends the samples as a JSON array, one compact sample per line, at the given indentation.
+void append_samples_text(const PendingSeries& pending, std::size_t indent, std::string& out) {
+  const TimeSeries& series = pending.series;
+  if (series.size() == 0) {
+    out += "[]";
+    return;
+  }
+  const double interval_s = interval_seconds(series);
+  out += "[\n";
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    out.append(indent + 2, ' ');
+    out += series_sample_json(series, i, interval_s, pending.any_trim).dump();
+    out += i + 1 < series.size() ? ",\n" : "\n";
+  }
+  out.append(indent, ' ');
+  out += ']';
+}
+
+// The document's text with each placeholder string (a quoted marker and number) replaced by its samples.
+std::string splice_samples(const std::string& text, SeriesPlaceholders& placeholders) {
+  std::string needle = ojson(placeholders.marker).dump();  // the marker as the dump writes it: quoted, escaped
+  needle.pop_back();                                           // without its closing quote: the number follows
+  std::string out;
+  // Capacity never written is never resident: reserving for the longest samples saves the copies a growing
+  // string makes (which would briefly hold the text twice).
+  std::size_t samples = 0;
+  for (const PendingSeries& p : placeholders.series) samples += p.series.size();
+  out.reserve(text.size() + samples * kMaxSampleTextBytes);
+  std::size_t from = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, from)) {
+    const std::size_t digits = at + needle.size();
+    const std::size_t close = text.find('"', digits);
+    const std::size_t index = std::stoul(text.substr(digits, close - digits));
+    const std::size_t line = text.rfind('\n', at);
+    const std::size_t indent = text.find_first_not_of(' ', line + 1) - (line + 1);
+    out.append(text, from, at - from);
+    append_samples_text(placeholders.series.at(index), indent, out);
+    placeholders.series[index].series = TimeSeries();  // written: its memory goes back before the next
+    from = close + 1;
+  }
+  out.append(text, from, std::string::npos);
   return out;
 }
 
@@ -85,7 +162,7 @@ ojson warnings_json(const std::vector<Problem>& warnings) {
   return out;
 }
 
-ojson sluice_job_json(const JobResult& job) {
+ojson sluice_job_json(const JobResult& job, SeriesPlaceholders* placeholders) {
   ojson out = ojson::object();
   out["jobname"] = job.name;
   out["groupid"] = job.groupid;
@@ -100,7 +177,7 @@ ojson sluice_job_json(const JobResult& job) {
     out["rmw"] = ojson{{"transactions", job.rmw_transactions},
                        {"transactions_per_s", report::json_float(report::rmw_transactions_per_second(job))}};
   }
-  out["series"] = series_json(job);
+  out["series"] = series_json(job, placeholders);
   return out;
 }
 
@@ -124,9 +201,7 @@ ojson sluice_json(const RunResult& result, ojson jobs) {
   return out;
 }
 
-}  // namespace
-
-ojson render_json_ordered(const RunResult& result, bool json_plus) {
+ojson render_document(const RunResult& result, bool json_plus, SeriesPlaceholders* placeholders) {
   ojson doc = ojson::object();
   doc["fio version"] = "sluice-" + version_of(result);
   doc["timestamp"] = result.timestamp_ms / 1000;
@@ -138,14 +213,14 @@ ojson render_json_ordered(const RunResult& result, bool json_plus) {
     const PerDirection<report::GroupDirectionTotals> totals = report::group_totals(group);
     for (const report::ReportedJob& entry : report::reported_jobs(group)) {
       jobs.push_back(report::job_json(entry, totals, json_plus));
-      sluice_jobs.push_back(sluice_job_json(entry.job));
+      sluice_jobs.push_back(sluice_job_json(entry.job, placeholders));
     }
     // Background jobs follow their group's entries, each with its own totals and a "sluice" marker.
     for (const report::ReportedJob& entry : report::background_jobs(group)) {
       ojson job = report::job_json(entry, report::background_totals(entry.job), json_plus);
       job["sluice"] = ojson{{"role", "background"}};
       jobs.push_back(std::move(job));
-      sluice_jobs.push_back(sluice_job_json(entry.job));
+      sluice_jobs.push_back(sluice_job_json(entry.job, placeholders));
     }
   }
   if (result.extra.is_object() && result.extra.contains(kGlobalOptions)) {
@@ -161,12 +236,24 @@ ojson render_json_ordered(const RunResult& result, bool json_plus) {
   return doc;
 }
 
+// A marker no job name, path or option value contains: a control character and a per-process random tag.
+std::string series_marker() {
+  static const std::string tag = std::to_string(std::random_device{}()) + std::to_string(::getpid());
+  return "\x01sluice-series-" + tag + "-";
+}
+
+}  // namespace
+
+ojson render_json_ordered(const RunResult& result, bool json_plus) { return render_document(result, json_plus, nullptr); }
+
 nlohmann::json render_json(const RunResult& result, bool json_plus) {
   return nlohmann::json::parse(render_json_ordered(result, json_plus).dump());
 }
 
 std::string render_json_text(const RunResult& result, bool json_plus) {
-  return render_json_ordered(result, json_plus).dump(2) + "\n";
+  SeriesPlaceholders placeholders{series_marker(), {}};
+  const std::string text = render_document(result, json_plus, &placeholders).dump(2) + "\n";
+  return splice_samples(text, placeholders);
 }
 
 }  // namespace sluice

@@ -1,6 +1,8 @@
 #include "report/report_math.h"
 
 #include <algorithm>
+#include <cstring>
+#include <string>
 #include <limits>
 
 namespace sluice::report {
@@ -161,9 +163,15 @@ double percent_of_group(double mean_bw_bytes, std::uint64_t group_agg_bw_bytes) 
 }
 
 std::vector<ReportedJob> reported_jobs(const GroupResult& all) {
-  const GroupResult group = foreground_of(all);
   std::vector<ReportedJob> out;
-  if (group.group_reporting && !group.jobs.empty()) {
+  if (!all.group_reporting) {  // each foreground job as it is (one copy: a long run's series are large)
+    for (const JobResult& job : all.jobs) {
+      if (!job.settings.background) out.push_back({job, job.merged_jobs, job.runtime_ns});
+    }
+    return out;
+  }
+  const GroupResult group = foreground_of(all);
+  if (!group.jobs.empty()) {
     std::uint64_t clones = 0;
     std::uint64_t runtime_ns = 0;
     for (const JobResult& job : group.jobs) {
@@ -177,6 +185,28 @@ std::vector<ReportedJob> reported_jobs(const GroupResult& all) {
   out.reserve(group.jobs.size());
   for (const JobResult& job : group.jobs) out.push_back({job, job.merged_jobs, job.runtime_ns});
   return out;
+}
+
+bool continues_on_error(const JobResult& job) {
+  const auto coe = job.options.find("continue_on_error");
+  if (coe != job.options.end() && coe->second != "none" && coe->second != "0" && coe->second != "false") return true;
+  const auto ignore = job.options.find("ignore_error");
+  return ignore != job.options.end() && ignore->second.find_first_not_of(",:") != std::string::npos;
+}
+
+int first_passed_error(const JobResult& job) {
+  if (job.error != 0) return 0;
+  for (int e = 1; e < 134; ++e) {
+    const std::string text = std::string(": ") + std::strerror(e);
+    const std::string& m = job.error_message;
+    if (m.size() >= text.size() && m.compare(m.size() - text.size(), text.size(), text) == 0) return e;
+  }
+  return 0;
+}
+
+int reported_error(const JobResult& job) {
+  if (job.error != 0) return job.error;
+  return continues_on_error(job) ? first_passed_error(job) : 0;
 }
 
 }  // namespace sluice::report

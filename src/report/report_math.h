@@ -21,6 +21,14 @@ inline double json_float(double x) noexcept {
   return std::fabs(x) < 1e12 ? std::round(x * 1e6) / 1e6 : x;
 }
 
+// Whether the job passes some errors (continue_on_error other than none, or a non-empty ignore_error): fio
+// writes total_err and first_error (JSON) and the error fields (terse) only then.
+bool continues_on_error(const JobResult& job);
+// The errno of the first error continue_on_error passed (from error_message), 0 when none.
+int first_passed_error(const JobResult& job);
+// fio's "error" of a job: the error that ended it, else (when it passes errors) the first one it passed.
+int reported_error(const JobResult& job);
+
 // Nanoseconds to whole milliseconds, rounded to nearest (fio reports runtimes in ms).
 inline std::uint64_t ns_to_ms(std::uint64_t ns) noexcept { return (ns + 500'000) / 1'000'000; }
 

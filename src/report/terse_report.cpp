@@ -102,18 +102,13 @@ void append_distributions(std::string& out, const JobResult& job) {
   for (double share : buckets.ms) out += fmt::format(";{:3.2f}%", share);
 }
 
-bool continues_on_error(const JobResult& job) {
-  const auto it = job.options.find("continue_on_error");
-  return it != job.options.end() && it->second != "none" && it->second != "0";
-}
-
 std::string terse_line(const RunResult& result, const ReportedJob& entry,
                        const PerDirection<GroupDirectionTotals>& totals, int version) {
   const JobResult& job = entry.job;
-  std::string out = version == 2 ? fmt::format("2;{};{};{}", job.name, job.groupid, job.error)
+  std::string out = version == 2 ? fmt::format("2;{};{};{}", job.name, job.groupid, report::reported_error(job))
                                  : fmt::format("{};sluice-{};{};{};{}", version,
                                                result.version.empty() ? SLUICE_VERSION : result.version, job.name,
-                                               job.groupid, job.error);
+                                               job.groupid, report::reported_error(job));
   const bool mixed_only = job.settings.unified_rw_reporting && !report::unified_both(job.options);
   if (mixed_only) {
     append_direction(out, report::merge_directions(job), Direction::kRead, report::mixed_totals(totals), version);
@@ -136,10 +131,10 @@ std::string terse_line(const RunResult& result, const ReportedJob& entry,
                          report::finite_or_zero(d.util_percent));
     }
   }
-  if (continues_on_error(job)) {
+  if (report::continues_on_error(job)) {
     std::uint64_t errors = 0;
     for (const DirectionStats& dir : job.dirs) errors += dir.errors;
-    out += fmt::format(";{};{}", errors, job.error);
+    out += fmt::format(";{};{}", errors, report::reported_error(job));
   }
   if (!job.description.empty()) out += (version == 2 ? "\n;" : ";") + job.description;
   return out + "\n";

@@ -95,6 +95,8 @@ class IoLoop {
 
   // --- the end, and the cold paths (io_loop_finish.cpp)
   void fail(const IoUnit& unit);
+  // continue_on_error / ignore_error: whether the failed unit's error is counted and passed (fio's classes).
+  bool passes_error(const IoUnit& unit) const noexcept;
   void note_ignored(const IoUnit& unit);  // continue_on_error: keeps the first failure let pass as error_message
   std::string describe_failure(const IoUnit& unit) const;
   void issue_sync(IoOp op, int file_index);

@@ -17,6 +17,11 @@ Direction direction_of(IoOp op) noexcept {
 
 }  // namespace
 
+bool IoLoop::passes_error(const IoUnit& unit) const noexcept {
+  const int error = static_cast<int>(-unit.result);
+  return error_is_non_fatal(job_, error_class_of(unit.op == IoOp::kRead, error), error);
+}
+
 // Ios just accepted by the engine: the depth distribution counts them at the depth they brought the queue
 // to, as fio's io_u_mark_depth does (fio counts every unit taken, and submits what it takes).
 void IoLoop::count_submitted(std::uint32_t accepted) noexcept {
@@ -39,8 +44,8 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
     pool_.put(unit);
   }
   if (unit.op == IoOp::kFsync || unit.op == IoOp::kFdatasync) {
-    if (unit.result < 0 && !job_.continue_on_error) fail(unit);
-    if (unit.result < 0 && job_.continue_on_error) {
+    if (unit.result < 0 && !passes_error(unit)) fail(unit);
+    if (unit.result < 0 && passes_error(unit)) {
       note_ignored(unit);
       if (measuring_) result_->dirs[index_of(Direction::kWrite)].errors++;  // a sync belongs to the writes
     }
@@ -51,7 +56,7 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
     return;
   }
   if (unit.result < 0) {
-    if (!job_.continue_on_error) {
+    if (!passes_error(unit)) {
       fail(unit);
     } else {
       note_ignored(unit);

@@ -2,6 +2,7 @@
 // the job (drain, end_fsync, the measured window, CPU usage, the per-interval IOPS and bandwidth samples).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -43,6 +44,12 @@ std::string IoLoop::describe_failure(const IoUnit& unit) const {
 
 void IoLoop::fail(const IoUnit& unit) {
   if (result_->error != 0) return;
+  if (measuring_ && (unit.op == IoOp::kRead || unit.op == IoOp::kWrite || unit.op == IoOp::kTrim)) {
+    result_->dirs[index_of(unit.op == IoOp::kRead ? Direction::kRead
+                           : unit.op == IoOp::kWrite ? Direction::kWrite
+                                                     : Direction::kTrim)]
+        .fatal_ios++;
+  }
   result_->error = static_cast<int>(-unit.result);
   result_->error_message = describe_failure(unit);
   end_reason_ = EndReason::kError;
@@ -50,7 +57,12 @@ void IoLoop::fail(const IoUnit& unit) {
 
 // With error still 0, error_message holds the first failure continue_on_error let pass; a later fatal
 // error (verify, open-loop backlog) replaces it.
+// error_dump prints each passed error as it happens.
 void IoLoop::note_ignored(const IoUnit& unit) {
+  if (job_.error_dump) {
+    std::fprintf(stderr, "sluice: job %s: %s (passed: continue_on_error)\n", result_->name.c_str(),
+                 describe_failure(unit).c_str());
+  }
   if (result_->error != 0 || !result_->error_message.empty()) return;
   result_->error_message = describe_failure(unit);
 }

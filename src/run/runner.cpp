@@ -22,6 +22,7 @@
 #include "run/stop_signal.h"
 #include "run/worker.h"
 #include "job/units.h"
+#include "targets/cache_hints.h"
 #include "targets/target_file.h"
 #include "version.h"
 
@@ -112,7 +113,15 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
         }
       }
     }
-    if (touches_files) open_targets(targets, instance.spec);
+    if (touches_files) {
+      open_targets(targets, instance.spec);
+      try {
+        apply_cache_hints(targets, instance.spec);
+      } catch (...) {
+        close_targets(targets, false);
+        throw;
+      }
+    }
     auto worker = std::make_unique<Worker>(instance, targets, WorkerConfig{static_cast<std::uint64_t>(options.series_interval.count())});
     worker->set_group_control(prepared.control.get());
     worker->prepare();

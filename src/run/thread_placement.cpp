@@ -1,6 +1,7 @@
 #include "run/thread_placement.h"
 
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -38,6 +39,13 @@ std::string set_ioprio(const JobSpec& job) {
          ") failed: " + std::strerror(errno) + (errno == EPERM ? " (the realtime class needs CAP_SYS_ADMIN)" : "");
 }
 
+// The nice value of the calling thread (on Linux a thread has its own; fio's jobs are processes).
+std::string set_nice(int value) {
+  if (setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), value) == 0) return "";
+  return "nice: setpriority(" + std::to_string(value) + ") failed: " + std::strerror(errno) +
+         (errno == EPERM || errno == EACCES ? " (a negative nice value needs CAP_SYS_NICE)" : "");
+}
+
 }  // namespace
 
 std::vector<std::uint32_t> cpus_for_clone(const JobSpec& job, int jobnum) {
@@ -49,6 +57,10 @@ std::vector<std::uint32_t> cpus_for_clone(const JobSpec& job, int jobnum) {
 std::string apply_thread_placement(const JobSpec& job, int jobnum) {
   if (!job.cpus_allowed.empty()) {
     std::string error = set_affinity(job, jobnum);
+    if (!error.empty()) return error;
+  }
+  if (job.nice) {
+    std::string error = set_nice(*job.nice);
     if (!error.empty()) return error;
   }
   if (job.ioprio_class >= 0 || job.ioprio >= 0) return set_ioprio(job);

@@ -36,7 +36,8 @@ class Verifier {
   // A completed io (result >= 0). Checks verify reads; queues writes for the backlog. Returns false when the
   // job must stop (verify_fatal and a failure); result.error is then set.
   bool on_complete(const IoUnit& unit, JobResult& result);
-  // At the end: with failures and no other error, the job fails (EILSEQ) with a summary.
+  // At the end: with failures and no other error, the job fails (EILSEQ) with a summary, unless
+  // continue_on_error passes verify errors: then they count as errors of the job, which does not fail.
   void finish(JobResult& result) const;
 
   VerifyMap& map() noexcept { return map_; }
@@ -52,6 +53,7 @@ class Verifier {
   std::uint64_t seed_;
   bool check_all_reads_;  // a read-only job: every read is checked (generation unknown)
   bool fatal_;
+  bool passed_;  // continue_on_error=verify (or all): failures are counted as errors, the job does not fail
   std::vector<std::string> paths_;
   std::vector<unsigned char> marked_;  // per io unit: a verify read is in flight
   std::uint64_t failures_ = 0;

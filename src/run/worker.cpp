@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "run/exec_hooks.h"
 #include "run/io_loop.h"
 #include "run/stop_signal.h"
 #include "run/thread_placement.h"
@@ -109,7 +110,26 @@ void Worker::run(const StartGate& gate) noexcept {
   try {
     const std::string placement_error = apply_thread_placement(instance_.spec, instance_.jobnum);
     if (!placement_error.empty()) throw std::runtime_error(placement_error);
-    loop_->io.run(result_, live_);
+    const JobSpec& spec = instance_.spec;
+    if (!spec.exec_prerun.empty()) {
+      const std::string failed = run_exec_hook("exec_prerun", spec.exec_prerun, spec.name + ".prerun.txt");
+      if (!failed.empty()) {
+        result_.error = ECANCELED;  // fio reports error 0 and does no I/O: a failure that looks like a result
+        throw std::runtime_error(failed + ": the job did not run");
+      }
+    }
+    if (spec.create_only) {
+      live_.finished.store(true, std::memory_order_relaxed);  // the files are laid out: that was the job
+    } else {
+      loop_->io.run(result_, live_);
+    }
+    if (!spec.exec_postrun.empty()) {
+      const std::string failed = run_exec_hook("exec_postrun", spec.exec_postrun, spec.name + ".postrun.txt");
+      if (!failed.empty() && result_.error == 0) {
+        result_.error = ECANCELED;
+        throw std::runtime_error(failed);
+      }
+    }
   } catch (const std::exception& e) {
     if (result_.error == 0) result_.error = EIO;
     result_.error_message = e.what();

@@ -94,9 +94,9 @@ nlohmann::json scale_json(const ScaleResult& r) {
   }
   nlohmann::json values = scale_values(r.options, r.cpus);
   nlohmann::json environment = r.environment.is_object() ? r.environment : nlohmann::json::object();
-  environment["virtualization"] = {{"kind", r.virtualization.kind},
-                                   {"what", r.virtualization.what},
-                                   {"evidence", r.virtualization.evidence}};
+  environment["virtualization"] = {{"kind", r.virtualization.kind},         {"what", r.virtualization.what},
+                                   {"vm", r.virtualization.vm},             {"container", r.virtualization.container},
+                                   {"evidence", r.virtualization.evidence}, {"summary", r.virtualization.describe()}};
   nlohmann::json scale = {{"command", r.options.command},
                           {"shell", r.options.shell},
                           {"prepare", r.options.prepare},
@@ -120,8 +120,7 @@ std::string render_scale_text(const ScaleResult& r) {
   if (r.environment.is_object() && !r.environment.empty()) {
     out += "environment: " + environment_summary(r.environment) + "\n";
   }
-  out += fmt::format("virtualization: {}{}\n\n", r.virtualization.kind,
-                     r.virtualization.what.empty() ? "" : " (" + r.virtualization.what + ")");
+  out += fmt::format("virtualization: {}\n\n", r.virtualization.describe());
   out += fmt::format("{:>5} {:>10} {:>10} {:>10} {:>8} {:>10} {:>10} {:>10} {:>9} {:>6}\n", "N", "wall (s)", "min",
                      "max", "speedup", "efficiency", "user (s)", "sys (s)", "busy CPUs", "util");
   for (const ScaleRowStats& s : stats) {

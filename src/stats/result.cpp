@@ -25,6 +25,7 @@ json direction_to_json(const DirectionStats& d) {
           {"bytes", d.bytes},
           {"short_ios", d.short_ios},
           {"errors", d.errors},
+          {"fatal_ios", d.fatal_ios},
           {"slat", latency_to_json(d.slat)},
           {"clat", latency_to_json(d.clat)},
           {"lat", latency_to_json(d.lat)},
@@ -39,6 +40,7 @@ DirectionStats direction_from_json(const json& j) {
   d.bytes = j.at("bytes").get<std::uint64_t>();
   d.short_ios = j.value("short_ios", std::uint64_t{0});
   d.errors = j.value("errors", std::uint64_t{0});
+  d.fatal_ios = j.value("fatal_ios", std::uint64_t{0});
   d.slat = latency_from_json(j.at("slat"));
   d.clat = latency_from_json(j.at("clat"));
   d.lat = latency_from_json(j.at("lat"));
@@ -132,6 +134,7 @@ void DirectionStats::merge(const DirectionStats& other) {
   bytes += other.bytes;
   short_ios += other.short_ios;
   errors += other.errors;
+  fatal_ios += other.fatal_ios;
   slat.merge(other.slat);
   clat.merge(other.clat);
   lat.merge(other.lat);

@@ -22,7 +22,8 @@ struct DirectionStats {
   std::uint64_t ios = 0;        // completed operations
   std::uint64_t bytes = 0;      // bytes completed
   std::uint64_t short_ios = 0;  // completed with fewer bytes than asked
-  std::uint64_t errors = 0;     // failed operations (continue_on_error)
+  std::uint64_t errors = 0;     // failed operations continue_on_error passed
+  std::uint64_t fatal_ios = 0;  // the failed operation that ended the job (0 or 1; fio counts it in total_ios)
   LatencyStat slat;             // submit start -> submit return (async engines only)
   LatencyStat clat;             // submit return -> completion seen
   LatencyStat lat;              // operation start (or scheduled arrival, open loop) -> completion seen

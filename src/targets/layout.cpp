@@ -70,9 +70,9 @@ void set_direct(int fd, bool on) noexcept {
 }
 
 // Writes random data over [from, to) of fd. When fd is O_DIRECT, aligned pieces go direct and an unaligned
-// head or tail goes through the page cache (O_DIRECT toggled with fcntl).
+// head or tail goes through the page cache (O_DIRECT toggled with fcntl). `sync`: fdatasync at the end.
 void write_random(int fd, const std::string& path, std::uint64_t from, std::uint64_t to,
-                  const LayoutProgress& progress, std::uint64_t seed) {
+                  const LayoutProgress& progress, std::uint64_t seed, bool sync) {
   void* raw = nullptr;
   if (posix_memalign(&raw, kDirectAlign, kChunk) != 0) throw std::bad_alloc();
   std::unique_ptr<void, FreeDeleter> buffer(raw);
@@ -104,7 +104,7 @@ void write_random(int fd, const std::string& path, std::uint64_t from, std::uint
       next_report = pos + kProgressEvery;
     }
   }
-  if (fdatasync(fd) != 0) {
+  if (sync && fdatasync(fd) != 0) {
     const int err = errno;
     throw IoError("laying out " + path + " failed: fdatasync returned: " + std::strerror(err), err);
   }
@@ -142,7 +142,7 @@ bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, 
   try {
     if (old_size < t.size) {
       preallocate(fd, t.path, job.fallocate, old_size, t.size);
-      write_random(fd, t.path, old_size, t.size, progress, seed);
+      write_random(fd, t.path, old_size, t.size, progress, seed, job.create_fsync);
     }
   } catch (const IoError& e) {
     if (!created && ftruncate(fd, static_cast<off_t>(old_size)) != 0) {

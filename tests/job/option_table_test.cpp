@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <set>
 
 namespace sluice {
@@ -369,11 +370,71 @@ TEST(PercentileList, ParsesAndLimits) {
               HasSubstr("at most 20"));
 }
 
-TEST(ContinueOnError, FioValues) {
-  EXPECT_FALSE(with("continue_on_error", "none").continue_on_error);
-  EXPECT_FALSE(with("continue_on_error", "0").continue_on_error);
-  EXPECT_TRUE(with("continue_on_error", "io").continue_on_error);
-  EXPECT_TRUE(with("continue_on_error", "all").continue_on_error);
+TEST(ContinueOnError, FioValuesAreClassBits) {
+  EXPECT_EQ(with("continue_on_error", "none").continue_on_error, 0u);
+  EXPECT_EQ(with("continue_on_error", "0").continue_on_error, 0u);
+  EXPECT_EQ(with("continue_on_error", "read").continue_on_error, 1u);
+  EXPECT_EQ(with("continue_on_error", "write").continue_on_error, 2u);
+  EXPECT_EQ(with("continue_on_error", "io").continue_on_error, 3u);
+  EXPECT_EQ(with("continue_on_error", "verify").continue_on_error, 4u);
+  EXPECT_EQ(with("continue_on_error", "all").continue_on_error, 0xffffu);
+  EXPECT_EQ(with("continue_on_error", "1").continue_on_error, 0xffffu);
+}
+
+// fio's td_non_fatal_error: the class must be set, and the errno in the class's list (default EIO, EILSEQ).
+TEST(ContinueOnError, OnlyListedErrorsOfASetClassPass) {
+  const JobSpec io = with("continue_on_error", "io");
+  EXPECT_TRUE(error_is_non_fatal(io, ErrorClass::kRead, EIO));
+  EXPECT_TRUE(error_is_non_fatal(io, ErrorClass::kWrite, EIO));
+  EXPECT_FALSE(error_is_non_fatal(io, ErrorClass::kWrite, ENOSPC));
+  EXPECT_FALSE(error_is_non_fatal(io, ErrorClass::kVerify, EILSEQ));
+  EXPECT_FALSE(error_is_non_fatal(with("continue_on_error", "write"), ErrorClass::kRead, EIO));
+  EXPECT_EQ(error_class_of(true, EILSEQ), ErrorClass::kVerify);
+  EXPECT_EQ(error_class_of(false, EIO), ErrorClass::kWrite);
+}
+
+TEST(IgnoreError, FiosExampleSetsListsAndClasses) {
+  const JobSpec job = with("ignore_error", "EAGAIN,ENOSPC:122");  // fio's HOWTO example
+  EXPECT_EQ(job.continue_on_error, 3u);
+  EXPECT_EQ(job.ignore_errors[0], std::vector<int>({EAGAIN}));
+  EXPECT_EQ(job.ignore_errors[1], std::vector<int>({ENOSPC, 122}));
+  EXPECT_TRUE(job.ignore_errors[2].empty());
+  EXPECT_TRUE(error_is_non_fatal(job, ErrorClass::kWrite, EDQUOT));
+  EXPECT_FALSE(error_is_non_fatal(job, ErrorClass::kRead, EIO));  // the list replaces the default
+  EXPECT_EQ(with("ignore_error", ",0x1c,-5").ignore_errors[1], std::vector<int>({28}));
+  EXPECT_EQ(with("ignore_error", ",,EILSEQ").continue_on_error, 4u);
+  EXPECT_EQ(with("ignore_error", "EIO::ENOSPC").ignore_errors[0], std::vector<int>({EIO}));  // stops at ""
+}
+
+TEST(IgnoreError, BadValuesAreNamed) {
+  EXPECT_THAT(error_of("ignore_error", "EFOO"), HasSubstr("unknown error name 'EFOO' (use its number)"));
+  EXPECT_THAT(error_of("ignore_error", "five"), HasSubstr("'five' is not an error name (EIO) or number (5)"));
+  EXPECT_THAT(error_of("ignore_error", "0"), HasSubstr("is not an error name"));
+  EXPECT_THAT(error_of("ignore_error", "EIO,EIO,EIO,EIO"), HasSubstr("at most 3 comma-separated lists"));
+  EXPECT_THAT(error_of("ignore_error", "EFOO"), HasSubstr("ignore_error=EFOO"));
+}
+
+TEST(CacheHints, FioDefaultsAndValues) {
+  const JobSpec defaults;
+  EXPECT_TRUE(defaults.invalidate);
+  EXPECT_TRUE(defaults.create_fsync);
+  EXPECT_FALSE(defaults.pre_read);
+  EXPECT_FALSE(defaults.create_only);
+  EXPECT_EQ(defaults.fadvise_hint, FadviseHint::kWorkload);
+  EXPECT_EQ(with("fadvise_hint", "0").fadvise_hint, FadviseHint::kNone);
+  EXPECT_EQ(with("fadvise_hint", "random").fadvise_hint, FadviseHint::kRandom);
+  EXPECT_EQ(with("fadvise_hint", "sequential").fadvise_hint, FadviseHint::kSequential);
+  EXPECT_EQ(with("fadvise_hint", "noreuse").fadvise_hint, FadviseHint::kNoReuse);
+  EXPECT_FALSE(with("invalidate", "0").invalidate);
+  EXPECT_FALSE(with("create_fsync", "0").create_fsync);
+  EXPECT_TRUE(with("pre_read", "1").pre_read);
+  EXPECT_TRUE(with("create_only", "1").create_only);
+  EXPECT_THAT(error_of("fadvise_hint", "randum"), HasSubstr("random"));
+}
+
+TEST(ErrorDump, IsABool) {
+  EXPECT_FALSE(with("error_dump", "0").error_dump);
+  EXPECT_TRUE(with("error_dump", "1").error_dump);
 }
 
 TEST(Fallocate, Modes) {

@@ -181,6 +181,18 @@ TEST(EnvironmentReal, SmokeOnThisMachine) {
   EXPECT_TRUE(env["vm"]["dirty_ratio"].is_number());
   EXPECT_TRUE(env["targets"].at(0)["filesystem"].is_string());
   EXPECT_FALSE(environment_summary(env).empty());
+  EXPECT_TRUE(env["virtualization"]["summary"].is_string());
+}
+
+TEST_F(EnvironmentTest, SummaryNamesAContainerAndTheVmBeneath) {
+  populate();
+  write(proc_.parent_path() / ".dockerenv", "");
+  write(sys_ / "class/dmi/id/sys_vendor", "QEMU\n");
+  const json env = capture();
+  EXPECT_EQ(env["virtualization"]["container"], "docker");
+  EXPECT_EQ(env["virtualization"]["vm"], "qemu");
+  const std::string s = environment_summary(env);
+  EXPECT_NE(s.find(", container (docker) in a vm (qemu);"), std::string::npos) << s;
 }
 
 }  // namespace

@@ -32,5 +32,27 @@ TEST(Virtualization, ReadsDmiHypervisorAndContainerMarkers) {
   EXPECT_EQ(v.what, "kubepods");
 }
 
+// A container inside a VM names both: the VM is what the I/O and CPU pass through.
+TEST(Virtualization, AContainerInAVmNamesBothLayers) {
+  testing::TempDir tmp;
+  const std::string proc = tmp.file("proc"), sys = tmp.file("sys"), root = tmp.file("root");
+  write(root + "/.dockerenv", "");
+  Virtualization v = detect_virtualization(proc, sys, root, false);
+  EXPECT_EQ(v.kind, "container");
+  EXPECT_EQ(v.container, "docker");
+  EXPECT_EQ(v.vm, "");
+  EXPECT_EQ(v.describe(), "container (docker)");
+  write(sys + "/class/dmi/id/sys_vendor", "Amazon EC2\n");
+  v = detect_virtualization(proc, sys, root, false);
+  EXPECT_EQ(v.kind, "container");
+  EXPECT_EQ(v.what, "docker");
+  EXPECT_EQ(v.vm, "amazon");
+  EXPECT_EQ(v.evidence, "container markers; dmi");
+  EXPECT_EQ(v.describe(), "container (docker) in a vm (amazon)");
+  std::filesystem::remove(root + "/.dockerenv");
+  EXPECT_EQ(detect_virtualization(proc, sys, root, false).describe(), "vm (amazon)");
+  EXPECT_EQ(Virtualization{}.describe(), "none");
+}
+
 }  // namespace
 }  // namespace sluice

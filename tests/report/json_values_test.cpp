@@ -220,6 +220,19 @@ TEST(JsonValues, SeriesHasOneSamplePerInterval) {
   EXPECT_FALSE(first.contains("trim"));
 }
 
+// The printed text writes the series sample by sample (not as one JSON tree): it must be the same document.
+TEST(JsonValues, PrintedTextIsTheSameDocumentWithItsSeries) {
+  JobResult odd = test::make_job("\x01sluice-series-1-0", 1000, 500);  // a name like the text's own marker
+  RunResult run = test::make_run({test::make_job("a", 1000, 500), odd, test::make_job("c", 0, 0)});
+  run.groups[0].jobs[2].series = TimeSeries{};
+  const std::string text = render_json_text(run, false);
+  EXPECT_EQ(nlohmann::json::parse(text), render_json(run, false));
+  EXPECT_EQ(nlohmann::json::parse(text).at("sluice").at("jobs").at(1).at("jobname"), odd.name);
+  EXPECT_NE(text.find("\"samples\": []"), std::string::npos);          // an empty series
+  EXPECT_NE(text.find("\n            {\"t_s\":1.0,"), std::string::npos) << text;  // one compact sample a line
+  EXPECT_EQ(text.back(), '\n');
+}
+
 TEST(JsonValues, TimeIsCtimeLayout) {
   const nlohmann::json doc = render_json(test::make_run({}), false);
   EXPECT_EQ(doc.at("timestamp").get<std::uint64_t>(), 1'795'993'098u);

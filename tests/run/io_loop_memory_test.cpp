@@ -1,13 +1,17 @@
 // Memory stays bounded whatever the duration (issue 15): 64 jobs run for a simulated day on the fake clock
 // (no waiting), and the process keeps every job's result, as the runner does until the report. What grows
 // with time — the per-interval series — must stay capped (TimeSeries::kMaxSamples, coarser intervals), so
-// the process's peak RSS stays under 64 MiB.
+// the process's peak RSS stays under 64 MiB. Then the JSON report of those 64 jobs is written: its text
+// holds every sample, so it is as large as the series are long; building it may cost little beyond it.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/engine.h"
+#include "report/reporters.h"
 #include "run/io_loop.h"
 #include "support/fake_engine.h"
 
@@ -28,6 +32,24 @@ constexpr std::uint64_t kDay = 86'400 * kSecond;
     if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6));
   }
   return 0;
+}
+
+// The current resident set in KiB (VmRSS), 0 when /proc does not say.
+[[maybe_unused]] std::uint64_t rss_kib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6));
+  }
+  return 0;
+}
+
+// Resets VmHWM to the current RSS (proc(5), clear_refs "5"); false when the kernel does not allow it.
+[[maybe_unused]] bool reset_peak_rss() {
+  std::ofstream clear("/proc/self/clear_refs");
+  clear << "5";
+  clear.flush();
+  return clear.good();
 }
 
 [[maybe_unused]] JobResult run_one_simulated_day(int jobnum) {
@@ -73,6 +95,25 @@ TEST(IoLoopMemory, SixtyFourJobsForASimulatedDayStayUnder64MiB) {
   ASSERT_GT(peak, 0u) << "/proc/self/status has no VmHWM";
   EXPECT_LT(peak, 64u * 1024u) << "peak RSS " << peak << " KiB for " << kJobs << " jobs of a simulated day";
   RecordProperty("peak_rss_kib", std::to_string(peak));
+
+  // The report: its text is what it is (every sample of every job), but building it must not multiply it
+  // (a JSON node per number cost ~8 times the text's size in the one-hour run of bench/README.md).
+  RunResult run;
+  run.groups.push_back(GroupResult{});
+  run.groups[0].jobs = std::move(results);
+  if (!reset_peak_rss()) GTEST_SKIP() << "cannot reset VmHWM (/proc/self/clear_refs)";
+  const std::uint64_t before = rss_kib();
+  const std::string text = render_json_text(run, false);
+  const std::uint64_t growth = peak_rss_kib() - before;
+  const std::uint64_t text_kib = text.size() / 1024;
+  EXPECT_LT(growth, 2 * text_kib + 8 * 1024) << "building " << text_kib << " KiB of JSON took " << growth
+                                               << " KiB more at its peak";
+  RecordProperty("report_kib", std::to_string(text_kib));
+  RecordProperty("report_peak_growth_kib", std::to_string(growth));
+  const nlohmann::json doc = nlohmann::json::parse(text);  // still one valid document, every sample in it
+  ASSERT_EQ(doc["sluice"]["jobs"].size(), 64u);
+  EXPECT_EQ(doc["sluice"]["jobs"][63]["series"]["samples"].size(), run.groups[0].jobs[63].series.size());
+  EXPECT_EQ(doc["sluice"]["jobs"][0]["series"]["interval_ns"], 32 * kSecond);
 #endif
 }
 

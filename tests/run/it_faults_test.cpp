@@ -61,7 +61,8 @@ TEST_F(Faults, ReadEioStopsTheJobNamesWhereAndKeepsWhatWasMeasured) {
   ASSERT_TRUE(doc);
   const auto& job = doc->at("jobs").at(0);
   EXPECT_EQ(job.at("error"), 5);
-  EXPECT_EQ(total_ios(job, "read"), 128u);  // the 128 blocks before the bad one, measured and reported
+  EXPECT_EQ(total_ios(job, "read"), 129u);  // as fio: the 128 blocks before the bad one, and the bad one
+  EXPECT_EQ(job.at("read").at("io_bytes"), 128 * 4096);  // what was read is measured and reported
   EXPECT_EQ(injected(), "read eio offset=524288 size=4096 path=/f\n");
 }
 
@@ -79,10 +80,83 @@ TEST_F(Faults, ContinueOnErrorCountsTheErrorAndGoesOn) {
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
   const auto& job = doc->at("jobs").at(0);
-  EXPECT_EQ(job.at("error"), 0);
-  EXPECT_EQ(job.at("total_err"), 1);  // fio's keys
+  EXPECT_EQ(job.at("error"), 5);  // as fio 3.33: a job that passed errors reports the first as its error
+  EXPECT_EQ(job.at("total_err"), 1);
   EXPECT_EQ(job.at("first_error"), 5);
-  EXPECT_EQ(total_ios(job, "read"), 255u);
+  EXPECT_EQ(total_ios(job, "read"), 256u);  // issued ios, the failed one too (fio)
+  EXPECT_EQ(job.at("read").at("io_bytes"), 255 * 4096);
+}
+
+// fio's error classes: continue_on_error passes only the errors in the class's list (EIO and EILSEQ unless
+// ignore_error says otherwise); fio itself runs the same job on the same faults when it is installed.
+TEST_F(Faults, ContinueOnErrorDoesNotPassEnospcButIgnoreErrorDoes) {
+  const std::string f = mnt() + "/f";
+  const std::vector<std::string> job = {"--name=full", "--filename=" + f, "--size=1m", "--rw=write", "--direct=1"};
+  struct Case {
+    std::string option;
+    int exit_code, error;
+    std::uint64_t writes, total_err;
+  };
+  // ENOSPC is not in the default list: continue_on_error=all still stops at the 51st write (fio counts
+  // the failed write among the issued ios: 51). ignore_error=,ENOSPC passes it: the 206 failed writes are
+  // errors, the job goes through all 256 and exits 0, its "error" the first passed one (28), as fio 3.33.
+  const std::vector<Case> cases = {{"--continue_on_error=all", 1, 28, 51, 0}, {"--ignore_error=,ENOSPC", 0, 28, 256, 206}};
+  for (const Case& c : cases) {
+    std::vector<std::string> args = job;
+    args.push_back(c.option);
+    mount_.reset();  // a fresh mount per run: faultfs counts the writes since it mounted
+    mount({"write:enospc:after=50"});
+    SKIP_UNLESS_MOUNTED();
+    const RunOutput r = sluice(args);
+    EXPECT_EQ(r.exit_code, c.exit_code) << c.option << describe(r);
+    const auto doc = parse_document(r.out);
+    ASSERT_TRUE(doc) << c.option << describe(r);
+    const auto& j = doc->at("jobs").at(0);
+    EXPECT_EQ(j.at("error"), c.error) << c.option;
+    EXPECT_EQ(total_ios(j, "write"), c.writes) << c.option;
+    EXPECT_EQ(j.at("write").at("io_bytes"), 50 * 4096) << c.option;
+    if (c.exit_code == 0) {
+      EXPECT_EQ(j.at("total_err"), c.total_err) << c.option;
+      EXPECT_EQ(j.at("first_error"), 28) << c.option;
+    }
+    if (!have_tool("fio")) continue;
+    mount_.reset();
+    mount({"write:enospc:after=50"});
+    SKIP_UNLESS_MOUNTED();
+    RunOptions fio_options;
+    fio_options.program = "fio";
+    fio_options.timeout = std::chrono::seconds(15);
+    args.insert(args.end(), {"--ioengine=psync", "--bs=4k", "--output-format=json"});
+    const RunOutput fio = run_binary(args, fio_options);
+    const auto fio_doc = parse_document(fio.out.substr(std::min(fio.out.find('{'), fio.out.size())));
+    ASSERT_TRUE(fio_doc) << c.option << describe(fio);
+    const auto& fj = fio_doc->at("jobs").at(0);
+    EXPECT_EQ(fj.at("error"), j.at("error")) << "fio " << c.option;
+    EXPECT_EQ(total_ios(fj, "write"), total_ios(j, "write")) << "fio " << c.option;
+    EXPECT_EQ(fj.at("write").at("io_bytes"), j.at("write").at("io_bytes")) << "fio " << c.option;
+    if (c.exit_code == 0) {
+      EXPECT_EQ(fj.at("total_err"), j.at("total_err")) << "fio " << c.option;
+      EXPECT_EQ(fj.at("first_error"), j.at("first_error")) << "fio " << c.option;
+    }
+  }
+}
+
+TEST_F(Faults, ErrorDumpPrintsEachPassedError) {
+  mount({"read:eio:at=524288", "read:eio:at=655360"});
+  SKIP_UNLESS_MOUNTED();
+  const std::string f = mnt() + "/f";
+  const RunOutput r = sluice({"--name=dump", "--filename=" + f, "--size=1m", "--rw=read", "--direct=1",
+                              "--continue_on_error=read", "--error_dump=1"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  for (const char* offset : {"524288", "655360"}) {
+    EXPECT_NE(r.err.find(std::string("sluice: job dump: read of 4096 bytes at offset ") + offset + " of " + f +
+                         " failed: Input/output error (passed: continue_on_error)\n"),
+              std::string::npos)
+        << describe(r);
+  }
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(doc->at("jobs").at(0).at("total_err"), 2);
 }
 
 TEST_F(Faults, WriteEnospcStopsTheJob) {
@@ -98,7 +172,7 @@ TEST_F(Faults, WriteEnospcStopsTheJob) {
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
   EXPECT_EQ(doc->at("jobs").at(0).at("error"), 28);
-  EXPECT_EQ(total_ios(doc->at("jobs").at(0), "write"), 50u);
+  EXPECT_EQ(total_ios(doc->at("jobs").at(0), "write"), 51u);  // the 50 written and the failed one, as fio
 }
 
 TEST_F(Faults, FsyncFailureFailsTheJob) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -65,6 +66,16 @@ TEST(ThreadPlacement, PrioAndPrioclassSetTheThreadsIoPriority) {
     EXPECT_EQ(value >> 13, 2);
     EXPECT_EQ(value & 0x1fff, 6);
   });
+}
+
+TEST(ThreadPlacement, NiceSetsTheThreadsNiceValue) {
+  JobSpec job;
+  job.nice = 7;
+  on_thread([&] {
+    ASSERT_EQ(apply_thread_placement(job, 0), "");
+    EXPECT_EQ(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), 7);
+  });
+  EXPECT_NE(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), 7);  // the test's own thread kept its own
 }
 
 }  // namespace

@@ -1,0 +1,16 @@
+#pragma once
+// What a job tells the page cache about its files before it starts, as fio does at file open:
+// pre_read (read the I/O region in), invalidate (drop its cached pages) and fadvise_hint (the access pattern).
+#include <vector>
+
+#include "job/job_spec.h"
+#include "targets/target_file.h"
+
+namespace sluice {
+
+// Applies the job's pre_read, invalidate and fadvise_hint to its opened targets (fd >= 0). With pre_read the
+// region is read through a separate buffered descriptor and nothing is invalidated. posix_fadvise is advice:
+// a file system that refuses it (EINVAL, ESPIPE) is not an error. Throws IoError when pre_read cannot read.
+void apply_cache_hints(const std::vector<TargetFile>& targets, const JobSpec& job);
+
+}  // namespace sluice
