@@ -89,6 +89,9 @@ struct JobSpec {
   bool invalidate = true;     // drop the files' cached pages before the job (fio's default)
   bool pre_read = false;      // read the files into the page cache before the job (then no invalidate)
   FadviseHint fadvise_hint = FadviseHint::kWorkload;
+  int write_hint = 0;         // fcntl F_SET_RW_HINT value (1 none .. 5 extreme); 0 = not set
+  bool allow_file_create = true;  // false: a missing file is an error, never created
+  bool unique_filename = true;    // under MPI, generated file names get the rank (fio: the client's name)
   bool overwrite = false;
   FallocateMode fallocate = FallocateMode::kNative;
   bool unlink = false;  // only files sluice created are ever removed
@@ -151,6 +154,8 @@ struct JobSpec {
 
   // --- reporting
   bool group_reporting = false;
+  bool stats = true;      // false: the job runs but is left out of every report and total (fio's stats=0)
+  bool disk_util = true;  // false: the devices under this job's files are not in disk_util
   bool stonewall = false;
   bool new_group = false;
   std::vector<double> percentile_list = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};

@@ -48,6 +48,15 @@ void add_grouping(std::vector<OptionDef>& table) {
   group.help = "Report each group as a whole instead of each job (and each numjobs clone) separately.";
   table.push_back(std::move(group));
 
+  OptionDef stats = bool_option("stats", &JobSpec::stats, "1");
+  stats.help = "0: the job runs but is left out of the report and of its group's totals (fio's stats=0).";
+  table.push_back(std::move(stats));
+
+  OptionDef disk_util = bool_option("disk_util", &JobSpec::disk_util, "1");
+  disk_util.help = "0: the devices under this job's files are not in the report's disk utilization "
+                   "(fio's disk_util); with 0 in every job, no disk_util at all.";
+  table.push_back(std::move(disk_util));
+
   OptionDef stonewall = bool_option("stonewall", &JobSpec::stonewall, "0");
   stonewall.aliases = {"wait_for_previous"};
   stonewall.help = "Wait for all earlier jobs to finish before starting; also starts a new reporting group.";

@@ -125,6 +125,30 @@ void add_lifecycle(std::vector<OptionDef>& table) {
   };
   table.push_back(std::move(fadvise));
 
+  OptionDef write_hint;
+  write_hint.name = "write_hint";
+  write_hint.type = OptionType::kChoice;
+  write_hint.default_text = "";
+  write_hint.reason = "no hint";
+  write_hint.range = "none|short|medium|long|extreme";
+  write_hint.help =
+      "Expected lifetime of the data written, given to the kernel with fcntl(F_SET_RW_HINT) on each file "
+      "(devices with data placement use it); a kernel that refuses it fails the job.";
+  write_hint.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"none", "short", "medium", "long", "extreme"};
+    job.write_hint = static_cast<int>(choice_value("write_hint", value, where, kChoices)) + 1;
+  };
+  table.push_back(std::move(write_hint));
+
+  OptionDef unique = bool_option("unique_filename", &JobSpec::unique_filename, "1");
+  unique.help = "Under MPI, generated file names end in .rank<N> so hosts sharing a directory never write each "
+                "other's files (fio prefixes the client's name); 0: every host uses the same names.";
+  table.push_back(std::move(unique));
+
+  OptionDef allow_create = bool_option("allow_file_create", &JobSpec::allow_file_create, "1");
+  allow_create.help = "0: never create a file; a job whose file does not exist fails before anything is written.";
+  table.push_back(std::move(allow_create));
+
   OptionDef overwrite = bool_option("overwrite", &JobSpec::overwrite, "0");
   overwrite.help = "Write the whole file before a write job so that its blocks are allocated (no holes).";
   table.push_back(std::move(overwrite));

@@ -101,7 +101,7 @@ std::string job_failures(const RankReport& r) {
 
 std::vector<JobSpec> per_rank_jobs(std::vector<JobSpec> jobs, int rank) {
   for (JobSpec& job : jobs) {
-    if (!job.filenames.empty()) continue;
+    if (!job.filenames.empty() || !job.unique_filename) continue;
     const std::string format = job.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.filename_format;
     job.filename_format = format + ".rank" + std::to_string(rank);
   }

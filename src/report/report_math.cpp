@@ -107,7 +107,7 @@ GroupResult foreground_of(const GroupResult& group) {
   out.groupid = group.groupid;
   out.group_reporting = group.group_reporting;
   for (const JobResult& job : group.jobs) {
-    if (!job.settings.background) out.jobs.push_back(job);
+    if (!job.settings.background && job.settings.stats) out.jobs.push_back(job);
   }
   return out;
 }
@@ -115,7 +115,7 @@ GroupResult foreground_of(const GroupResult& group) {
 std::vector<ReportedJob> background_jobs(const GroupResult& group) {
   std::vector<ReportedJob> out;
   for (const JobResult& job : group.jobs) {
-    if (job.settings.background) out.push_back({job, job.merged_jobs, job.runtime_ns});
+    if (job.settings.background && job.settings.stats) out.push_back({job, job.merged_jobs, job.runtime_ns});
   }
   return out;
 }
@@ -135,7 +135,7 @@ PerDirection<GroupDirectionTotals> group_totals(const GroupResult& group) {
     t.min_bw_bytes = std::numeric_limits<std::uint64_t>::max();
     t.min_run_ms = std::numeric_limits<std::uint64_t>::max();
     for (const JobResult& job : group.jobs) {
-      if (job.settings.background) continue;
+      if (job.settings.background || !job.settings.stats) continue;
       const DirectionRates r = direction_rates(job, d);
       if (r.runtime_ns == 0) continue;
       t.active = true;
@@ -166,7 +166,7 @@ std::vector<ReportedJob> reported_jobs(const GroupResult& all) {
   std::vector<ReportedJob> out;
   if (!all.group_reporting) {  // each foreground job as it is (one copy: a long run's series are large)
     for (const JobResult& job : all.jobs) {
-      if (!job.settings.background) out.push_back({job, job.merged_jobs, job.runtime_ns});
+      if (!job.settings.background && job.settings.stats) out.push_back({job, job.merged_jobs, job.runtime_ns});
     }
     return out;
   }

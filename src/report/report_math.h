@@ -91,6 +91,7 @@ struct ReportedJob {
   std::uint64_t summed_runtime_ns = 0;
 };
 // Background jobs (role=background) are not among them, nor in group_totals: they are reported apart.
+// Jobs with stats=0 are in none of them.
 std::vector<ReportedJob> reported_jobs(const GroupResult& group);
 // The group's background jobs, one entry per clone, in start order.
 std::vector<ReportedJob> background_jobs(const GroupResult& group);

@@ -246,12 +246,15 @@ std::vector<TargetFile> null_targets(const JobSpec& job) {
   return targets;
 }
 
-std::vector<std::string> all_paths(const std::vector<std::vector<std::vector<TargetFile>>>& targets) {
+// The paths of every job's targets, once each; with `plan`, only of the jobs that keep disk_util on.
+std::vector<std::string> all_paths(const std::vector<std::vector<std::vector<TargetFile>>>& targets,
+                                   const std::vector<GroupPlan>* plan = nullptr) {
   std::vector<std::string> paths;
   std::set<std::string> seen;
-  for (const auto& group : targets) {
-    for (const auto& job : group) {
-      for (const TargetFile& t : job) {
+  for (std::size_t g = 0; g < targets.size(); ++g) {
+    for (std::size_t j = 0; j < targets[g].size(); ++j) {
+      if (plan != nullptr && !(*plan)[g].jobs[j].spec.disk_util) continue;
+      for (const TargetFile& t : targets[g][j]) {
         if (t.fd < 0 && t.path.rfind("(null", 0) == 0) continue;
         if (seen.insert(t.path).second) paths.push_back(t.path);
       }
@@ -297,7 +300,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
       result.warnings.push_back(std::move(p));
     }
   }
-  const std::vector<std::string> devices = devices_under(paths);
+  const std::vector<std::string> devices = devices_under(all_paths(targets, &plan));  // fio's disk_util
   std::vector<DiskCounters> before(devices.size());
   for (std::size_t i = 0; i < devices.size(); ++i) read_disk_counters(devices[i], before[i]);
   const std::uint64_t run_start = monotonic_ns();

@@ -61,6 +61,7 @@ JobReportSettings settings_of(const JobSpec& job) {
   s.open_loop = job.open_loop;
   s.unified_rw_reporting = job.unified_rw_reporting;
   s.background = job.role == JobRole::kBackground;
+  s.stats = job.stats;
   return s;
 }
 

@@ -98,7 +98,8 @@ json settings_to_json(const JobReportSettings& s) {
           {"time_based", s.time_based},
           {"unified_rw_reporting", s.unified_rw_reporting},
           {"open_loop", s.open_loop},
-          {"background", s.background}};
+          {"background", s.background},
+          {"stats", s.stats}};
 }
 
 JobReportSettings settings_from_json(const json& j) {
@@ -117,6 +118,7 @@ JobReportSettings settings_from_json(const json& j) {
   s.unified_rw_reporting = j.value("unified_rw_reporting", false);
   s.open_loop = j.value("open_loop", false);
   s.background = j.value("background", false);
+  s.stats = j.value("stats", true);
   return s;
 }
 

@@ -85,6 +85,7 @@ struct JobReportSettings {
   bool unified_rw_reporting = false;  // fio's unified_rw_reporting: report read+write+trim as "mixed"
   bool open_loop = false;
   bool background = false;            // role=background: reported apart from the group's headline
+  bool stats = true;                  // fio's stats=0: the job is left out of the reports
 };
 
 struct JobResult {

@@ -1,6 +1,7 @@
 #pragma once
-// What a job tells the page cache about its files before it starts, as fio does at file open:
-// pre_read (read the I/O region in), invalidate (drop its cached pages) and fadvise_hint (the access pattern).
+// What a job tells the kernel about its files before it starts, as fio does at file open: pre_read (read
+// the I/O region in), invalidate (drop its cached pages), fadvise_hint (the access pattern) and write_hint
+// (the data's expected lifetime).
 #include <vector>
 
 #include "job/job_spec.h"
@@ -10,7 +11,8 @@ namespace sluice {
 
 // Applies the job's pre_read, invalidate and fadvise_hint to its opened targets (fd >= 0). With pre_read the
 // region is read through a separate buffered descriptor and nothing is invalidated. posix_fadvise is advice:
-// a file system that refuses it (EINVAL, ESPIPE) is not an error. Throws IoError when pre_read cannot read.
+// a file system that refuses it (EINVAL, ESPIPE) is not an error. Throws IoError when pre_read cannot read
+// or the kernel refuses the write hint.
 void apply_cache_hints(const std::vector<TargetFile>& targets, const JobSpec& job);
 
 }  // namespace sluice

@@ -81,6 +81,9 @@ TargetFile resolve_one(const JobSpec& job, const std::string& path, std::size_t 
   TargetFile t;
   t.path = path;
   std::optional<std::uint64_t> existing = existing_size(path, t.is_block_device);
+  if (!existing && !job.allow_file_create) {
+    throw UserError(path + " does not exist, and allow_file_create=0 forbids creating it");
+  }
   std::uint64_t wanted = planned_size(job, nfiles, existing, path);
   if (wanted == 0) throw UserError("the size of " + path + " is 0; give --size (or --filesize)");
   std::uint64_t basis = existing ? *existing : wanted;  // what a percentage offset is a percentage of

@@ -2,6 +2,7 @@
 // sequential reads (rw=read:-8k, fio's backwards-read example).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -37,6 +38,31 @@ TEST(FioOptionsEndToEnd, BufferPatternIsWhatLandsOnDisk) {
   const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_EQ(data.size(), 65536u);
   for (std::size_t i = 0; i < data.size(); i += 4) ASSERT_EQ(data.substr(i, 4), "\xde\xad\xbe\xef") << "at " << i;
+}
+
+// fio 3.33 on the same command lines: the stats=0 job is not in "jobs" (nor in the terse lines), and with
+// disk_util=0 in every job there is no "disk_util" key.
+TEST(FioOptionsEndToEnd, StatsZeroLeavesTheJobOutAndDiskUtilZeroTheDisks) {
+  const RunOutput r = run_binary({"run", "--output-format=json", "--name=a", "--ioengine=null", "--size=1m",
+                                  "--name=b", "--ioengine=null", "--size=2m", "--stats=0"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  ASSERT_EQ((*doc)["jobs"].size(), 1u);
+  EXPECT_EQ((*doc)["jobs"][0]["jobname"], "a");
+  const RunOutput terse = run_binary({"run", "--minimal", "--name=a", "--ioengine=null", "--size=1m", "--name=b",
+                                      "--ioengine=null", "--size=2m", "--stats=0"});
+  EXPECT_EQ(std::count(terse.out.begin(), terse.out.end(), '\n'), 1) << describe(terse);
+
+  TempDir dir;
+  for (const bool on : {true, false}) {
+    const RunOutput d = run_binary({"run", "--output-format=json", "--name=d", "--filename=" + dir.file("d.dat"),
+                                    "--size=1m", std::string("--disk_util=") + (on ? "1" : "0")});
+    ASSERT_EQ(d.exit_code, 0) << describe(d);
+    const auto ddoc = parse_document(d.out);
+    ASSERT_TRUE(ddoc);
+    EXPECT_EQ(ddoc->contains("disk_util"), on) << "disk_util=" << on;
+  }
 }
 
 TEST(FioOptionsEndToEnd, BackwardsReadDoesSizeBytes) {

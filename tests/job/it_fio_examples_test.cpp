@@ -60,10 +60,16 @@ TEST_P(FioExampleRun, RunsShrunkWhenItParses) {
   std::vector<std::string> args = {"run", "--no-status", "--output-format=json", "--cap-size=1m",
                                    "--cap-runtime=200ms", "--override=directory=" + dir.path()};
   if (names_files) args.push_back("--override=filename=example.dat");
+  // allow_file_create=0 (xnvme-compare.fio: "avoid accidentally creating device files") would refuse the
+  // scratch files the test gives it instead of the example's devices.
+  const bool forbids_create =
+      std::any_of(jobs.begin(), jobs.end(), [](const FileJob& j) { return !j.spec.allow_file_create; });
+  if (forbids_create) args.push_back("--override=allow_file_create=1");
   if (!supports_direct_io(dir.path())) args.push_back("--override=direct=0");
   args.push_back(file);
   testing::RunOptions options;
   options.timeout = 20s;
+  options.environment = {{"FIO_RW", "randread"}, {"FIO_IODEPTH", "1"}, {"FIO_BS", "4k"}};  // as corpus_settings
   const testing::RunOutput out = testing::run_binary(args, options);
   EXPECT_EQ(out.exit_code, 0) << name << ":\n" << out.err.substr(0, 2000);
   EXPECT_FALSE(out.timed_out) << name;

@@ -430,6 +430,11 @@ TEST(CacheHints, FioDefaultsAndValues) {
   EXPECT_TRUE(with("pre_read", "1").pre_read);
   EXPECT_TRUE(with("create_only", "1").create_only);
   EXPECT_THAT(error_of("fadvise_hint", "randum"), HasSubstr("random"));
+  EXPECT_EQ(defaults.write_hint, 0);
+  EXPECT_EQ(with("write_hint", "none").write_hint, 1);
+  EXPECT_EQ(with("write_hint", "extreme").write_hint, 5);
+  EXPECT_TRUE(defaults.allow_file_create);
+  EXPECT_FALSE(with("allow_file_create", "0").allow_file_create);
 }
 
 TEST(ErrorDump, IsABool) {

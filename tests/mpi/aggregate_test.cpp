@@ -116,11 +116,14 @@ TEST(ClusterRun, GeneratedFileNamesArePerRankNamedFilesAreShared) {
   JobSpec formatted;
   formatted.name = "c";
   formatted.filename_format = "$jobname.f$filenum";
-  const std::vector<JobSpec> jobs = per_rank_jobs({generated, named, formatted}, 3);
+  JobSpec shared = generated;
+  shared.unique_filename = false;  // fio's unique_filename=0: the hosts share the generated names
+  const std::vector<JobSpec> jobs = per_rank_jobs({generated, named, formatted, shared}, 3);
   EXPECT_EQ(jobs[0].filename_format, "$jobname.$jobnum.$filenum.rank3");
   EXPECT_TRUE(jobs[1].filename_format.empty());
   EXPECT_EQ(jobs[1].filenames, std::vector<std::string>{"/dev/shared"});
   EXPECT_EQ(jobs[2].filename_format, "$jobname.f$filenum.rank3");
+  EXPECT_TRUE(jobs[3].filename_format.empty());
 }
 
 TEST(ClusterRun, DefaultTimeLimitIsTheJobsTimePlusAGraceOrNone) {

@@ -88,6 +88,21 @@ TEST(CacheHints, PreReadBringsTheRegionIn) {
   EXPECT_LT(share, 0.5);  // readahead brings some more (up to two windows), never the whole file
 }
 
+// F_GET_RW_HINT reads the hint back from the inode, which stays in memory while the test holds it open.
+TEST(CacheHints, WriteHintIsSetOnTheFile) {
+  TempDir tmp;
+  const std::string f = tmp.file("f");
+  write_cached(f);
+  const int fd = ::open(f.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  const RunOutput r = create_only(f, {"--write_hint=long", "--rw=write"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  std::uint64_t hint = 0;
+  ASSERT_EQ(::fcntl(fd, F_GET_RW_HINT, &hint), 0);
+  EXPECT_EQ(hint, 4u);  // RWH_WRITE_LIFE_LONG
+  ::close(fd);
+}
+
 TEST(CacheHints, CreateOnlyLaysOutAndDoesNoIo) {
   TempDir tmp;
   const std::string f = tmp.file("new");

@@ -78,6 +78,17 @@ TEST(ResolveTargets, ExistingFileGivesItsSize) {
   EXPECT_EQ(t.region_length, 40960u);
 }
 
+TEST(ResolveTargets, AllowFileCreateZeroRefusesAMissingFileButUsesAnExistingOne) {
+  testing::TempDir dir;
+  JobSpec job = job_in(dir.path());
+  job.filenames = {"f"};
+  job.size.bytes = 1 << 20;
+  job.allow_file_create = false;
+  EXPECT_THAT(error_of(job), HasSubstr(dir.file("f") + " does not exist, and allow_file_create=0 forbids creating it"));
+  dir.make_file("f", 4096);
+  EXPECT_EQ(resolve_targets(job, 0)[0].region_length, 1u << 20);  // an existing file may still be extended
+}
+
 TEST(ResolveTargets, PercentSizeIsOfTheExistingFile) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
