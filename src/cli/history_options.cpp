@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 
 #include "common/error.h"
 #include "history/history_store.h"
@@ -79,40 +80,51 @@ std::string repeated_json(const std::vector<std::string>& json_texts, const std:
   return doc.dump(2) + "\n";
 }
 
-std::vector<std::string> render_documents(const OutputChoice& output, const std::vector<Measurement>& runs,
-                                          const std::vector<MetricSpread>& spreads) {
-  std::vector<std::string> documents;
+std::vector<Document> render_documents(const OutputChoice& output, const std::vector<Measurement>& runs,
+                                       const std::vector<MetricSpread>& spreads) {
+  std::vector<Document> documents;
   for (RunOptions::OutputFormat format : output.formats) {
     if (format == RunOptions::OutputFormat::kTerse) {  // one line per job and repetition, as fio appends them
       std::string lines;
       for (const Measurement& m : runs) lines += m.terse;
-      documents.push_back(lines);
+      documents.push_back({lines, {}});
       continue;
     }
     if (format == RunOptions::OutputFormat::kJson || format == RunOptions::OutputFormat::kJsonPlus) {
       if (runs.size() == 1) {
-        documents.push_back(runs.front().json_text);
+        if (runs.front().json_writer) {
+          documents.push_back({{}, runs.front().json_writer});
+        } else {
+          documents.push_back({runs.front().json_text, {}});
+        }
         continue;
       }
       std::vector<std::string> texts;
-      for (const Measurement& m : runs) texts.push_back(m.json_text);
-      documents.push_back(repeated_json(texts, spreads));
+      for (const Measurement& m : runs) texts.push_back(m.json());
+      documents.push_back({repeated_json(texts, spreads), {}});
       continue;
     }
     if (runs.size() == 1) {
-      documents.push_back(runs.front().text);
+      documents.push_back({runs.front().text, {}});
       continue;
     }
     std::string text;
     for (std::size_t i = 0; i < runs.size(); ++i) {
       text += fmt::format("{}Repetition {} of {}:\n{}", i == 0 ? "" : "\n", i + 1, runs.size(), runs[i].text);
     }
-    documents.push_back(text + render_spread_text(spreads, runs.size()));
+    documents.push_back({text + render_spread_text(spreads, runs.size()), {}});
   }
   return documents;
 }
 
 }  // namespace
+
+std::string Measurement::json() const {
+  if (!json_writer) return json_text;
+  std::ostringstream out;
+  json_writer(out);
+  return std::move(out).str();
+}
 
 std::string job_text_of(const std::vector<std::string>& args, const std::string& files_text) {
   std::string line;
@@ -149,19 +161,22 @@ int run_measured(const MeasuredCommand& command, const HistoryChoice& history, c
   for (std::uint32_t i = 0; i < history.repeat; ++i) {
     if (history.repeat > 1) std::fprintf(stderr, "sluice: repetition %u of %u\n", i + 1, history.repeat);
     runs.push_back(measure(json_plus));
-    if (keep_documents) record.repetitions.push_back(parse_document(runs.back().json_text));
+    if (keep_documents) record.repetitions.push_back(parse_document(runs.back().json()));
     if (runs.back().exit_code != 0) break;
   }
   record.ended_at = utc_now_iso8601();
   const std::vector<MetricSpread> spreads = spreads_of(record.repetitions);
-  write_documents(render_documents(output, runs, spreads), output.path);
+  write_report_documents(render_documents(output, runs, spreads), output.path);
 
   const int exit_code = runs.back().exit_code;
   if (!store) return exit_code;
-  if (exit_code != 0) {
-    std::fprintf(stderr, "sluice: not saved: repetition %zu of %u ended with exit code %d\n", runs.size(),
-                 history.repeat, exit_code);
-    return exit_code;
+  // A failed run is saved too (what was measured before the failure is kept), its failing repetition's
+  // document marked with sluice.exit_code so that `history` shows it and `compare` names it.
+  for (std::size_t i = 0; i < record.repetitions.size(); ++i) {
+    nlohmann::json& doc = record.repetitions[i];
+    if (runs[i].exit_code != 0 && doc.is_object() && doc.contains("sluice") && doc.at("sluice").is_object()) {
+      doc["sluice"]["exit_code"] = runs[i].exit_code;
+    }
   }
   record.label = history.label;
   record.command = command.name;
@@ -171,8 +186,11 @@ int run_measured(const MeasuredCommand& command, const HistoryChoice& history, c
   for (const std::string& a : command.args) record.command_line += " " + shell_quoted(a);
   record.job_text = job_text_of(command.args, command.job_text);
   const std::string id = store->save(record);
-  std::fprintf(stderr, "sluice: saved as %s%s in %s\n", id.c_str(),
-               history.label.empty() ? "" : (" (label " + history.label + ")").c_str(), store->path().c_str());
+  std::fprintf(stderr, "sluice: saved as %s%s in %s%s\n", id.c_str(),
+               history.label.empty() ? "" : (" (label " + history.label + ")").c_str(), store->path().c_str(),
+               exit_code == 0 ? ""
+                              : fmt::format(" (FAILED: repetition {} of {} ended with exit code {}; saved with what "
+                                            "it measured)", runs.size(), history.repeat, exit_code).c_str());
   return exit_code;
 }
 

@@ -14,7 +14,8 @@
 namespace sluice {
 
 // The help texts, shared with `sluice run --help`.
-inline constexpr const char* kSaveHelp = "store the result in the history database (sluice history lists it)";
+inline constexpr const char* kSaveHelp =
+    "store the result in the history database (sluice history lists it; a failed run too, marked FAILED)";
 inline constexpr const char* kLabelHelp =
     "name the saved result (implies --save); sluice history and compare accept it";
 inline constexpr const char* kDbHelp =
@@ -46,9 +47,14 @@ struct Measurement {
   Measurement(std::string text_report, std::string json_document, int exit)
       : text(std::move(text_report)), json_text(std::move(json_document)), exit_code(exit) {}
   std::string text;       // the normal (text) report
-  std::string json_text;  // the complete JSON document (json+ when asked for)
+  std::string json_text;  // the complete JSON document (json+ when asked for), unless json_writer is set
   int exit_code = 0;      // the command's exit code for this repetition
   std::string terse;      // fio's terse lines, when --output-format has terse (run only)
+  // When set, writes the JSON document (json_text stays empty): a long run's report is then printed without
+  // ever being one string, unless it must be parsed (--save, --repeat).
+  std::function<void(std::ostream&)> json_writer;
+
+  std::string json() const;  // the JSON document's text, from json_text or json_writer
 };
 
 // What was measured, for the saved record.

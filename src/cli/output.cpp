@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 
 #include <fmt/format.h>
 
@@ -16,16 +17,37 @@ const std::vector<std::string>& output_format_choices() {
   return kChoices;
 }
 
-void write_documents(const std::vector<std::string>& documents, const std::string& path) {
+void write_report_documents(const std::vector<Document>& documents, const std::string& path) {
   if (path.empty()) {
-    for (const std::string& text : documents) std::fwrite(text.data(), 1, text.size(), stdout);
+    for (const Document& d : documents) {
+      if (d.writer) {
+        std::fflush(stdout);  // std::cout shares stdout's order (sync_with_stdio), flushed around it all the same
+        d.writer(std::cout);
+        std::cout.flush();
+      } else {
+        std::fwrite(d.text.data(), 1, d.text.size(), stdout);
+      }
+    }
     std::fflush(stdout);
     return;
   }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  for (const std::string& text : documents) out << text;
+  for (const Document& d : documents) {
+    if (d.writer) {
+      d.writer(out);
+    } else {
+      out << d.text;
+    }
+  }
   out.close();
   if (!out) throw UserError(fmt::format("--output={}: cannot write the file", path));
+}
+
+void write_documents(const std::vector<std::string>& documents, const std::string& path) {
+  std::vector<Document> wrapped;
+  wrapped.reserve(documents.size());
+  for (const std::string& text : documents) wrapped.push_back(Document{text, {}});
+  write_report_documents(wrapped, path);
 }
 
 void write_outputs(const RunResult& result, const RunOptions& options) {

@@ -2,6 +2,8 @@
 // Writing reports in the formats the user chose, to --output or stdout. Warnings never enter the documents:
 // they are printed at the top of the normal report and kept in JSON only under "sluice.warnings"; stderr
 // carries errors.
+#include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -41,8 +43,16 @@ void add_output_options(CommandTable<Options>& table, OutputChoice Options::*mem
   table.add(std::move(output), [member](Options& o, const OptionValue& v) { (o.*member).path = v.text; });
 }
 
+// A report to write: its text, or, when `writer` is set, a function that writes it piece by piece (a long
+// run's JSON, which then never exists as one string).
+struct Document {
+  std::string text;
+  std::function<void(std::ostream&)> writer;
+};
+
 // Writes the documents one after another to `path` (replaced) or to stdout. Throws UserError naming
 // --output when the file cannot be written.
+void write_report_documents(const std::vector<Document>& documents, const std::string& path);
 void write_documents(const std::vector<std::string>& documents, const std::string& path);
 
 // Renders every chosen format of a run, one after another, and writes them (write_documents).

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <filesystem>
 
@@ -219,11 +220,14 @@ int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) 
     result.warnings.insert(result.warnings.begin(), warnings.begin(), warnings.end());  // validation first
     result.notes = notes;
     if (parsed.run.bandwidth_log) write_aggregate_bw_logs(result, ".");  // fio writes them into the current directory
-    Measurement m{render_normal(result, NormalReportOptions{.show_warnings = true}), render_json_text(result, json_plus),
+    Measurement m{render_normal(result, NormalReportOptions{.show_warnings = true}), std::string(),
                   exit_code_of(result)};
     for (RunOptions::OutputFormat f : output.formats) {
       if (f == RunOptions::OutputFormat::kTerse) m.terse = render_terse(result, parsed.run.terse_version);
     }
+    // The JSON is written when it is printed, from the result kept until then (docs/reliability.md, "Long runs").
+    auto kept = std::make_shared<const RunResult>(std::move(result));
+    m.json_writer = [kept, json_plus](std::ostream& out) { write_json_text(*kept, json_plus, out); };
     return m;
   };
   if (mpi::active() && mpi::rank() != 0) {

@@ -13,6 +13,27 @@ std::vector<std::vector<Metric>> metrics_of(const ResultSet& set) {
   return out;
 }
 
+// "old A, repetition 2: ended with exit code 1 ..." for each repetition that did not end cleanly.
+void add_caveats(const char* side, const ResultSet& set, std::vector<std::string>& out) {
+  for (std::size_t i = 0; i < set.repetitions.size(); ++i) {
+    const nlohmann::json& doc = set.repetitions[i];
+    const nlohmann::json& sluice = doc.contains("sluice") ? doc.at("sluice") : nlohmann::json::object();
+    const std::string where = fmt::format("{} {}{}", side, set.name,
+                                          set.repetitions.size() > 1 ? fmt::format(", repetition {}", i + 1) : "");
+    const int exit_code = sluice.is_object() && sluice.contains("exit_code") && sluice.at("exit_code").is_number_integer()
+                              ? sluice.at("exit_code").get<int>()
+                              : 0;
+    const bool interrupted = sluice.is_object() && sluice.value("interrupted", false);
+    if (exit_code != 0) {
+      out.push_back(fmt::format("{}: ended with exit code {} (saved after a failure): its figures cover only what "
+                                "was measured before it",
+                                where, exit_code));
+    } else if (interrupted) {
+      out.push_back(fmt::format("{}: was interrupted: its figures cover only what was measured before", where));
+    }
+  }
+}
+
 Comparison compare_pair(const ResultSet& old_set, const ResultSet& new_set, const CompareOptions& options) {
   Comparison c;
   c.old_name = old_set.name;
@@ -34,6 +55,8 @@ Comparison compare_pair(const ResultSet& old_set, const ResultSet& new_set, cons
   }
   c.rows = compare_metrics(metrics_of(old_set), metrics_of(new_set), options.verdict);
   c.fail_on_hits = fail_on_hits(c.rows, options.fail_on);
+  add_caveats("old", old_set, c.caveats);
+  add_caveats("new", new_set, c.caveats);
   return c;
 }
 

@@ -27,6 +27,9 @@ struct Comparison {
   std::vector<Difference> job_options;
   std::vector<CompareRow> rows;
   std::vector<std::string> fail_on_hits;
+  // Repetitions that did not end cleanly (interrupted, or saved after a failure with sluice.exit_code):
+  // their figures cover only what was measured before; one line each, naming the side and repetition.
+  std::vector<std::string> caveats;
 };
 
 struct CompareReport {

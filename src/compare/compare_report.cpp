@@ -49,6 +49,7 @@ std::string comparison_text(const Comparison& c) {
   }
   if (!c.environment_recorded) out += "  (a fio result records no environment: only the versions are compared)\n";
   if (!c.job_options.empty()) out += "job options that differ (compared because of --force):\n" + differences_text(c.job_options);
+  for (const std::string& caveat : c.caveats) out += "caveat: " + caveat + "\n";
   out += "\n";
   Table t = {{"job", "dir", "metric", "old", "new", "change", "p", "verdict"}};
   std::vector<std::string> reasons;
@@ -163,7 +164,8 @@ nlohmann::json compare_json(const CompareReport& report) {
                            {"environment_differences", differences_json(c.environment)},
                            {"job_option_differences", differences_json(c.job_options)},
                            {"rows", rows},
-                           {"fail_on_hits", c.fail_on_hits}});
+                           {"fail_on_hits", c.fail_on_hits},
+                           {"caveats", c.caveats}});
   }
   nlohmann::json rules = nlohmann::json::array();
   for (const FailRule& r : report.options.fail_on) rules.push_back(r.text);

@@ -21,6 +21,15 @@ std::string first_headline(const StoredResult& r) {
                      s.metric.unit.empty() ? "" : " " + s.metric.unit);
 }
 
+// The first non-zero sluice.exit_code of the repetitions (a run saved after a failure), 0 if none.
+int failed_exit_code(const StoredResult& r) {
+  for (const nlohmann::json& d : r.repetitions) {
+    const nlohmann::json::json_pointer p("/sluice/exit_code");
+    if (d.contains(p) && d.at(p).is_number_integer() && d.at(p).get<int>() != 0) return d.at(p).get<int>();
+  }
+  return 0;
+}
+
 std::string change_text(const std::optional<double>& previous, double now) {
   if (!previous || *previous == 0) return "";
   return fmt::format("{:+.1f}%", (now - *previous) / *previous * 100.0);
@@ -63,8 +72,10 @@ std::string render_history_list(const std::vector<StoredResult>& results) {
   std::string out = fmt::format("{:<8}  {:<20}  {:<12}  {:<16}  {:>4}  {:<12}  {}\n", "ID", "STARTED (UTC)", "COMMAND",
                                 "LABEL", "REPS", "HOST", "HEADLINE (median)");
   for (const StoredResult& r : results) {
-    out += fmt::format("{:<8}  {:<20}  {:<12}  {:<16}  {:>4}  {:<12}  {}\n", r.id, r.started_at, r.command,
-                       r.label.empty() ? "-" : r.label, r.repetitions.size(), r.host, first_headline(r));
+    const int failed = failed_exit_code(r);
+    out += fmt::format("{:<8}  {:<20}  {:<12}  {:<16}  {:>4}  {:<12}  {}{}\n", r.id, r.started_at, r.command,
+                       r.label.empty() ? "-" : r.label, r.repetitions.size(), r.host, first_headline(r),
+                       failed ? fmt::format(" [FAILED: exit code {}]", failed) : "");
   }
   return out;
 }
@@ -80,6 +91,10 @@ std::string render_history_show(const StoredResult& r) {
     out += fmt::format("  kernel:        {}\n", text_at(r.repetitions.back(), "/sluice/environment/kernel_release"));
   }
   out += fmt::format("  repetitions:   {}\n", r.repetitions.size());
+  if (const int failed = failed_exit_code(r)) {
+    out += fmt::format("  outcome:       FAILED (exit code {}): saved after the failure; the figures cover only "
+                       "what was measured before it\n", failed);
+  }
   out += "Job text (the comparability key):\n";
   std::size_t start = 0;
   while (start < r.job_text.size()) {

@@ -2,8 +2,11 @@
 #include <unistd.h>
 
 #include <ctime>
+#include <functional>
+#include <ostream>
 #include <random>
 #include <string>
+#include <string_view>
 
 #include "report/json_parts.h"
 #include "report/reporters.h"
@@ -69,11 +72,13 @@ bool any_trim_of(const JobResult& job) { return job.dirs[static_cast<std::size_t
 
 double interval_seconds(const TimeSeries& series) { return static_cast<double>(series.interval_ns()) / 1e9; }
 
-// A series whose samples the printed text writes out later: a copy (the reported job may be a temporary
-// merge of a group's jobs), about half the size of its text.
+// A series whose samples the printed text writes out later, taken from the reported job (a copy of the
+// result's, or a temporary merge of a group's jobs), about half the size of its text.
 struct PendingSeries {
-  TimeSeries series;
+  TimeSeries owned;                       // a merged group's series, moved out of its reported entry
+  const TimeSeries* borrowed = nullptr;   // or the result's own, which outlives the writing
   bool any_trim = false;
+  const TimeSeries& series() const noexcept { return borrowed ? *borrowed : owned; }
 };
 
 // How the series' samples go into the document: as JSON values (a document to work on), or as a placeholder
@@ -84,14 +89,21 @@ struct SeriesPlaceholders {
   std::vector<PendingSeries> series;  // the samples of placeholder i
 };
 
-// The job's time series: one sample per interval, "t_s" at the interval's end.
-ojson series_json(const JobResult& job, SeriesPlaceholders* placeholders) {
-  const TimeSeries& series = job.series;
+// The job's time series: one sample per interval, "t_s" at the interval's end. With placeholders the
+// series is borrowed from the result, or moves out of the entry when the entry owns it (a merge).
+ojson series_json(report::ReportedJob& entry, SeriesPlaceholders* placeholders) {
+  const JobResult& job = entry.job;
+  const TimeSeries& series = entry.series();
   ojson out = ojson::object();
   out["interval_ns"] = series.interval_ns();
   if (placeholders != nullptr) {
     out["samples"] = placeholders->marker + std::to_string(placeholders->series.size());
-    placeholders->series.push_back({series, any_trim_of(job)});
+    const bool any_trim = any_trim_of(job);
+    if (entry.borrowed_series != nullptr) {
+      placeholders->series.push_back({TimeSeries(), entry.borrowed_series, any_trim});
+    } else {
+      placeholders->series.push_back({std::move(entry.job.series), nullptr, any_trim});
+    }
     return out;
   }
   const double interval_s = interval_seconds(series);
@@ -105,34 +117,36 @@ ojson series_json(const JobResult& job, SeriesPlaceholders* placeholders) {
 // A sample's line, at most: indentation, "t_s" and three directions of four numbers of up to 24 characters.
 constexpr std::size_t kMaxSampleTextBytes = 512;
 
-// Appends the samples as a JSON array, one compact sample per line, at the given indentation.
-void append_samples_text(const PendingSeries& pending, std::size_t indent, std::string& out) {
-  const TimeSeries& series = pending.series;
+// Where the spliced text goes: appended to a string, or written to a stream piece by piece.
+using TextOut = std::function<void(std::string_view)>;
+
+// Writes the samples as a JSON array, one compact sample per line, at the given indentation.
+void write_samples_text(const PendingSeries& pending, std::size_t indent, const TextOut& out) {
+  const TimeSeries& series = pending.series();
   if (series.size() == 0) {
-    out += "[]";
+    out("[]");
     return;
   }
   const double interval_s = interval_seconds(series);
-  out += "[\n";
+  out("[\n");
+  std::string line;
   for (std::size_t i = 0; i < series.size(); ++i) {
-    out.append(indent + 2, ' ');
-    out += series_sample_json(series, i, interval_s, pending.any_trim).dump();
-    out += i + 1 < series.size() ? ",\n" : "\n";
+    line.assign(indent + 2, ' ');
+    line += series_sample_json(series, i, interval_s, pending.any_trim).dump();
+    line += i + 1 < series.size() ? ",\n" : "\n";
+    out(line);
   }
-  out.append(indent, ' ');
-  out += ']';
+  line.assign(indent, ' ');
+  line += ']';
+  out(line);
 }
 
-// The document's text with each placeholder string (a quoted marker and number) replaced by its samples.
-std::string splice_samples(const std::string& text, SeriesPlaceholders& placeholders) {
+// Writes the document's text with each placeholder string (a quoted marker and number) replaced by its
+// samples; each series is released once written.
+void splice_samples(const std::string& text, SeriesPlaceholders& placeholders, const TextOut& out) {
   std::string needle = ojson(placeholders.marker).dump();  // the marker as the dump writes it: quoted, escaped
   needle.pop_back();                                           // without its closing quote: the number follows
-  std::string out;
-  // Capacity never written is never resident: reserving for the longest samples saves the copies a growing
-  // string makes (which would briefly hold the text twice).
-  std::size_t samples = 0;
-  for (const PendingSeries& p : placeholders.series) samples += p.series.size();
-  out.reserve(text.size() + samples * kMaxSampleTextBytes);
+  const std::string_view all(text);
   std::size_t from = 0;
   for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, from)) {
     const std::size_t digits = at + needle.size();
@@ -140,13 +154,12 @@ std::string splice_samples(const std::string& text, SeriesPlaceholders& placehol
     const std::size_t index = std::stoul(text.substr(digits, close - digits));
     const std::size_t line = text.rfind('\n', at);
     const std::size_t indent = text.find_first_not_of(' ', line + 1) - (line + 1);
-    out.append(text, from, at - from);
-    append_samples_text(placeholders.series.at(index), indent, out);
-    placeholders.series[index].series = TimeSeries();  // written: its memory goes back before the next
+    out(all.substr(from, at - from));
+    write_samples_text(placeholders.series.at(index), indent, out);
+    placeholders.series[index].owned = TimeSeries();  // written: its memory goes back before the next
     from = close + 1;
   }
-  out.append(text, from, std::string::npos);
-  return out;
+  out(all.substr(from));
 }
 
 ojson warnings_json(const std::vector<Problem>& warnings) {
@@ -162,7 +175,8 @@ ojson warnings_json(const std::vector<Problem>& warnings) {
   return out;
 }
 
-ojson sluice_job_json(const JobResult& job, SeriesPlaceholders* placeholders) {
+ojson sluice_job_json(report::ReportedJob& entry, SeriesPlaceholders* placeholders) {
+  const JobResult& job = entry.job;
   ojson out = ojson::object();
   out["jobname"] = job.name;
   out["groupid"] = job.groupid;
@@ -177,7 +191,7 @@ ojson sluice_job_json(const JobResult& job, SeriesPlaceholders* placeholders) {
     out["rmw"] = ojson{{"transactions", job.rmw_transactions},
                        {"transactions_per_s", report::json_float(report::rmw_transactions_per_second(job))}};
   }
-  out["series"] = series_json(job, placeholders);
+  out["series"] = series_json(entry, placeholders);
   return out;
 }
 
@@ -211,16 +225,18 @@ ojson render_document(const RunResult& result, bool json_plus, SeriesPlaceholder
   ojson sluice_jobs = ojson::array();
   for (const GroupResult& group : result.groups) {
     const PerDirection<report::GroupDirectionTotals> totals = report::group_totals(group);
-    for (const report::ReportedJob& entry : report::reported_jobs(group)) {
+    // Series are borrowed from `result`, which outlives the text (render_json_text, write_json_text).
+    const report::SeriesCopy copy = placeholders ? report::SeriesCopy::kBorrow : report::SeriesCopy::kCopy;
+    for (report::ReportedJob& entry : report::reported_jobs(group, copy)) {
       jobs.push_back(report::job_json(entry, totals, json_plus));
-      sluice_jobs.push_back(sluice_job_json(entry.job, placeholders));
+      sluice_jobs.push_back(sluice_job_json(entry, placeholders));  // last: may move the series out
     }
     // Background jobs follow their group's entries, each with its own totals and a "sluice" marker.
-    for (const report::ReportedJob& entry : report::background_jobs(group)) {
+    for (report::ReportedJob& entry : report::background_jobs(group, copy)) {
       ojson job = report::job_json(entry, report::background_totals(entry.job), json_plus);
       job["sluice"] = ojson{{"role", "background"}};
       jobs.push_back(std::move(job));
-      sluice_jobs.push_back(sluice_job_json(entry.job, placeholders));
+      sluice_jobs.push_back(sluice_job_json(entry, placeholders));
     }
   }
   if (result.extra.is_object() && result.extra.contains(kGlobalOptions)) {
@@ -253,7 +269,21 @@ nlohmann::json render_json(const RunResult& result, bool json_plus) {
 std::string render_json_text(const RunResult& result, bool json_plus) {
   SeriesPlaceholders placeholders{series_marker(), {}};
   const std::string text = render_document(result, json_plus, &placeholders).dump(2) + "\n";
-  return splice_samples(text, placeholders);
+  std::string out;
+  // Capacity never written is never resident: reserving for the longest samples saves the copies a growing
+  // string makes (which would briefly hold the text twice).
+  std::size_t samples = 0;
+  for (const PendingSeries& p : placeholders.series) samples += p.series().size();
+  out.reserve(text.size() + samples * kMaxSampleTextBytes);
+  splice_samples(text, placeholders, [&out](std::string_view piece) { out.append(piece); });
+  return out;
+}
+
+void write_json_text(const RunResult& result, bool json_plus, std::ostream& out) {
+  SeriesPlaceholders placeholders{series_marker(), {}};
+  const std::string text = render_document(result, json_plus, &placeholders).dump(2) + "\n";
+  splice_samples(text, placeholders,
+                 [&out](std::string_view piece) { out.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
 }
 
 }  // namespace sluice

@@ -112,10 +112,20 @@ GroupResult foreground_of(const GroupResult& group) {
   return out;
 }
 
-std::vector<ReportedJob> background_jobs(const GroupResult& group) {
+namespace {
+// One job reported as it is: a copy, without its series when the series may be borrowed.
+ReportedJob reported_as_is(const JobResult& job, SeriesCopy series) {
+  if (series == SeriesCopy::kCopy) return {job, job.merged_jobs, job.runtime_ns};
+  JobResult copy = job;  // the series' copy lives only until the next line: one at a time
+  copy.series = TimeSeries(job.series.base_interval_ns());
+  return {std::move(copy), job.merged_jobs, job.runtime_ns, &job.series};
+}
+}  // namespace
+
+std::vector<ReportedJob> background_jobs(const GroupResult& group, SeriesCopy series) {
   std::vector<ReportedJob> out;
   for (const JobResult& job : group.jobs) {
-    if (job.settings.background && job.settings.stats) out.push_back({job, job.merged_jobs, job.runtime_ns});
+    if (job.settings.background && job.settings.stats) out.push_back(reported_as_is(job, series));
   }
   return out;
 }
@@ -162,11 +172,11 @@ double percent_of_group(double mean_bw_bytes, std::uint64_t group_agg_bw_bytes) 
   return std::min(finite_or_zero(p), 100.0);
 }
 
-std::vector<ReportedJob> reported_jobs(const GroupResult& all) {
+std::vector<ReportedJob> reported_jobs(const GroupResult& all, SeriesCopy series) {
   std::vector<ReportedJob> out;
   if (!all.group_reporting) {  // each foreground job as it is (one copy: a long run's series are large)
     for (const JobResult& job : all.jobs) {
-      if (!job.settings.background && job.settings.stats) out.push_back({job, job.merged_jobs, job.runtime_ns});
+      if (!job.settings.background && job.settings.stats) out.push_back(reported_as_is(job, series));
     }
     return out;
   }

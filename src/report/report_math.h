@@ -89,12 +89,18 @@ struct ReportedJob {
   JobResult job;
   std::uint64_t jobs = 1;
   std::uint64_t summed_runtime_ns = 0;
+  // With SeriesCopy::kBorrow, an unmerged job's copy has an empty series and this points at the group's.
+  const TimeSeries* borrowed_series = nullptr;
+  const TimeSeries& series() const noexcept { return borrowed_series ? *borrowed_series : job.series; }
 };
+// kBorrow leaves the per-interval series in the group (a long run's largest part) for reporters that only
+// read them while the group lives; a merged group's series is always the entry's own.
+enum class SeriesCopy { kCopy, kBorrow };
 // Background jobs (role=background) are not among them, nor in group_totals: they are reported apart.
 // Jobs with stats=0 are in none of them.
-std::vector<ReportedJob> reported_jobs(const GroupResult& group);
+std::vector<ReportedJob> reported_jobs(const GroupResult& group, SeriesCopy series = SeriesCopy::kCopy);
 // The group's background jobs, one entry per clone, in start order.
-std::vector<ReportedJob> background_jobs(const GroupResult& group);
+std::vector<ReportedJob> background_jobs(const GroupResult& group, SeriesCopy series = SeriesCopy::kCopy);
 // Totals of one background job as if it were a group of its own (its "bw_agg" base).
 PerDirection<GroupDirectionTotals> background_totals(const JobResult& job);
 // The group without its background jobs.

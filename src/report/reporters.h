@@ -1,5 +1,6 @@
 #pragma once
 // Reporters: pure functions of a RunResult. Nothing global, no I/O beyond returning text.
+#include <iosfwd>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -33,5 +34,8 @@ std::string render_job_banner(const JobResult& job);
 nlohmann::json render_json(const RunResult& result, bool json_plus);
 nlohmann::ordered_json render_json_ordered(const RunResult& result, bool json_plus);
 std::string render_json_text(const RunResult& result, bool json_plus);
+// The same text written to `out` as it is produced: the per-interval series (most of a long run's report)
+// never exist as one string, so printing a day's report costs about the skeleton, not the text.
+void write_json_text(const RunResult& result, bool json_plus, std::ostream& out);
 
 }  // namespace sluice

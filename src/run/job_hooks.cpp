@@ -41,8 +41,7 @@ std::unique_ptr<JobHooks> JobHooks::create(const JobInstance& instance, std::vec
 }
 
 JobHooks::JobHooks(const JobInstance& instance, std::vector<std::string> paths, GroupControl* control)
-    : instance_(instance),
-      job_(instance.spec),
+    : job_(instance.spec),
       paths_(std::move(paths)),
       control_(control),
       max_latency_ns_(static_cast<std::uint64_t>(job_.max_latency.count())),

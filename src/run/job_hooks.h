@@ -38,7 +38,6 @@ class JobHooks {
  private:
   Verdict check_rates(std::uint64_t now_ns, JobResult& result);
 
-  const JobInstance& instance_;
   const JobSpec& job_;
   std::vector<std::string> paths_;
   GroupControl* control_;

@@ -14,10 +14,15 @@ constexpr const char* kScheme = "log-linear-64";
 constexpr int kExactBuckets = 1 << LatencyHistogram::kSubBits;
 }  // namespace
 
-LatencyHistogram::LatencyHistogram() : counts_(static_cast<std::size_t>(kNumBuckets), 0) {}
+LatencyHistogram::LatencyHistogram() = default;
+
+void LatencyHistogram::allocate() noexcept { counts_.assign(static_cast<std::size_t>(kNumBuckets), 0); }
 
 void LatencyHistogram::merge(const LatencyHistogram& other) noexcept {
-  for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
+  if (!other.counts_.empty()) {
+    if (counts_.empty()) allocate();
+    for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += other.counts_[i];
+  }
   total_ += other.total_;
   overflow_ += other.overflow_;
 }
@@ -49,7 +54,7 @@ std::uint64_t LatencyHistogram::bucket_value(int bucket) noexcept {
 // fio's rank: the first bucket whose cumulative count reaches p/100 * total (computed in long double as fio
 // does, so boundary cases agree), but at least rank 1 so p = 0 gives the smallest recorded value.
 std::uint64_t LatencyHistogram::percentile(double p) const noexcept {
-  if (total_ == 0) return 0;
+  if (total_ == 0 || counts_.empty()) return 0;
   const long double clamped = std::clamp(static_cast<long double>(p), 0.0L, 100.0L);
   long double target = clamped / 100.0L * static_cast<long double>(total_);
   if (target < 1.0L) target = 1.0L;
@@ -70,7 +75,7 @@ std::vector<std::uint64_t> LatencyHistogram::percentiles(const std::vector<doubl
 
 nlohmann::json LatencyHistogram::to_json() const {
   nlohmann::json counts = nlohmann::json::array();
-  for (int b = 0; b < kNumBuckets; ++b) {
+  for (int b = 0; b < static_cast<int>(counts_.size()); ++b) {
     const std::uint64_t c = counts_[static_cast<std::size_t>(b)];
     if (c != 0) counts.push_back({b, c});
   }
@@ -86,6 +91,8 @@ LatencyHistogram LatencyHistogram::from_json(const nlohmann::json& j) {
     const int b = entry.at(0).get<int>();
     if (b < 0 || b >= kNumBuckets) throw UserError("latency histogram: bucket index out of range");
     const auto c = entry.at(1).get<std::uint64_t>();
+    if (c == 0) continue;
+    if (h.counts_.empty()) h.allocate();
     h.counts_[static_cast<std::size_t>(b)] += c;
     h.total_ += c;
   }

@@ -8,8 +8,11 @@
 // into the last bucket and counted in overflow(). There is no 17 s clamp as in fio.
 //
 // Threads: not synchronised. Each worker owns its histograms; merge() them at intervals and at the end.
-// Recording is an index computation (one clz) and an increment: no allocation, no branch on the value's size
-// beyond that.
+// Recording is an index computation (one clz) and an increment, no branch on the value's size beyond that.
+//
+// Memory: the bucket array (kNumBuckets counts, 22 KiB) is allocated by the first record() or merge() of a
+// sample, so the many histograms a job never uses (slat of a sync engine, queue_wait of a closed loop, the
+// directions it does not do) cost nothing: 64 jobs keep 13 histograms each, and their copies.
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -33,11 +36,13 @@ class LatencyHistogram {
 
   // Hot path: one clz, a compare (compiled to a conditional move) and two increments.
   void record(std::uint64_t value_ns) noexcept {
+    if (counts_.empty()) [[unlikely]] allocate();
     ++counts_[static_cast<std::size_t>(bucket_of(value_ns))];
     ++total_;
     overflow_ += value_ns > kMaxValue ? 1u : 0u;
   }
   void record_n(std::uint64_t value_ns, std::uint64_t n) noexcept {
+    if (counts_.empty()) [[unlikely]] allocate();
     counts_[static_cast<std::size_t>(bucket_of(value_ns))] += n;
     total_ += n;
     overflow_ += value_ns > kMaxValue ? n : 0u;
@@ -47,6 +52,7 @@ class LatencyHistogram {
   void reset() noexcept;
 
   std::uint64_t total() const noexcept { return total_; }
+  std::size_t heap_bytes() const noexcept { return counts_.capacity() * sizeof(std::uint64_t); }  // 0 until used
   std::uint64_t overflow() const noexcept { return overflow_; }  // samples clamped into the last bucket
 
   // Value at percentile p in [0, 100]: the representative value of the bucket holding the sample of rank
@@ -65,7 +71,9 @@ class LatencyHistogram {
   static std::uint64_t bucket_high(int bucket) noexcept;   // largest value mapping to the bucket
   static std::uint64_t bucket_value(int bucket) noexcept;  // representative (midpoint) value
 
-  std::uint64_t count_at(int bucket) const noexcept { return counts_[static_cast<std::size_t>(bucket)]; }
+  std::uint64_t count_at(int bucket) const noexcept {
+    return counts_.empty() ? 0 : counts_[static_cast<std::size_t>(bucket)];
+  }
 
   // Sparse serialization: {"bucket_scheme": "log-linear-64", "counts": [[bucket, count], ...], "overflow": n}.
   // from_json rejects a different scheme with a UserError.
@@ -73,7 +81,9 @@ class LatencyHistogram {
   static LatencyHistogram from_json(const nlohmann::json& j);
 
  private:
-  std::vector<std::uint64_t> counts_;  // kNumBuckets entries, allocated once in the constructor
+  void allocate() noexcept;  // sizes counts_ to kNumBuckets zeros (terminates if memory is exhausted)
+
+  std::vector<std::uint64_t> counts_;  // empty until the first sample, then kNumBuckets entries
   std::uint64_t total_ = 0;
   std::uint64_t overflow_ = 0;
 };

@@ -156,6 +156,9 @@ TEST_F(Signals, RunEndsOnSigintAndSighupWithAnIntactHistoryAndNoJournal) {
     EXPECT_EQ(integrity(db), "ok");
     EXPECT_EQ(journals(), 0);
     EXPECT_TRUE(fs::exists(f)) << "a run keeps its laid-out file, as fio does";
+    // What it measured before the signal is saved, marked as a failure (exit code 130).
+    const testing::RunOutput list = sluice({"history", "--db=" + db});
+    EXPECT_THAT(list.out, HasSubstr("[FAILED: exit code 130]")) << "signal " << signal;
   }
 }
 

@@ -237,6 +237,44 @@ TEST(HistoryCli, ListShowTrendAndDelete) {
                         "no result with the id or label 'before'");
 }
 
+// A run whose job fails (here: max_latency exceeded at the first io) keeps what it measured: it is printed,
+// saved with sluice.exit_code, marked FAILED by `history`, and named in `compare`'s caveats.
+TEST(HistoryCli, AFailedRunIsSavedMarkedAndNamedByCompare) {
+  TempDir dir;
+  const std::string db = dir.file("history.db");
+  ASSERT_EQ(run_binary(null_run(db, {"--label=good"})).exit_code, 0);
+  const RunOutput failed = run_binary(null_run(db, {"--label=bad", "--max_latency=1ns", "--output-format=json"}));
+  ASSERT_EQ(failed.exit_code, 1) << describe(failed);
+  EXPECT_THAT(failed.err, HasSubstr("exceeds specified max"));
+  EXPECT_THAT(failed.err, HasSubstr("saved as "));
+  EXPECT_THAT(failed.err, HasSubstr("(FAILED: repetition 1 of 1 ended with exit code 1; saved with what it measured)"));
+  const auto printed = parse_document(failed.out);
+  ASSERT_TRUE(printed);
+  EXPECT_FALSE((*printed)["sluice"].contains("exit_code")) << "the printed document is fio's and sluice's as ever";
+
+  const nlohmann::json e = exported(db, "bad");
+  ASSERT_EQ(e["repetitions"].size(), 1u);
+  EXPECT_EQ(e["repetitions"][0]["sluice"]["exit_code"], 1);
+  EXPECT_EQ(e["repetitions"][0]["jobs"][0]["error"], (*printed)["jobs"][0]["error"]);
+  EXPECT_FALSE(exported(db, "good")["repetitions"][0]["sluice"].contains("exit_code"));
+
+  const RunOutput list = run_binary({"history", "--db=" + db});
+  ASSERT_EQ(list.exit_code, 0) << describe(list);
+  EXPECT_THAT(list.out, HasSubstr("[FAILED: exit code 1]"));
+  EXPECT_EQ(std::count(list.out.begin(), list.out.end(), '['), 1) << list.out;  // the good run is not marked
+  const RunOutput show = run_binary({"history", "show", "bad", "--db=" + db});
+  EXPECT_THAT(show.out, HasSubstr("outcome:       FAILED (exit code 1)"));
+
+  const RunOutput compared = run_binary({"compare", "good", "bad", "--force", "--db=" + db});
+  ASSERT_EQ(compared.exit_code, 0) << describe(compared);
+  EXPECT_THAT(compared.out, HasSubstr("caveat: new bad ("));
+  EXPECT_THAT(compared.out, HasSubstr("): ended with exit code 1 (saved after a failure)"));
+  const RunOutput as_json = run_binary({"compare", "good", "bad", "--force", "--db=" + db, "--output-format=json"});
+  const auto doc = parse_document(as_json.out);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ((*doc)["sluice"]["compare"]["comparisons"][0]["caveats"].size(), 1u);
+}
+
 TEST(HistoryCli, NewerSchemaIsRefusedBeforeMeasuringAndNotChanged) {
   TempDir dir;
   const std::string db = dir.file("history.db");

@@ -179,6 +179,27 @@ TEST(LatencyHistogram, MergeEqualsRecordingAllSamplesIntoOne) {
   for (int bucket = 0; bucket < H::kNumBuckets; ++bucket) ASSERT_EQ(a.count_at(bucket), all.count_at(bucket));
 }
 
+TEST(LatencyHistogram, TheBucketArrayExistsOnlyOnceASampleArrives) {
+  H unused, other_unused, used;
+  EXPECT_EQ(unused.heap_bytes(), 0u);
+  unused.merge(other_unused);
+  EXPECT_EQ(unused.heap_bytes(), 0u);
+  EXPECT_EQ(unused.percentile(99), 0u);
+  EXPECT_EQ(unused.count_at(H::bucket_of(5000)), 0u);
+  EXPECT_EQ(H::from_json(unused.to_json()).heap_bytes(), 0u);
+  const H copy = unused;
+  EXPECT_EQ(copy.heap_bytes(), 0u);
+
+  used.record(5000);
+  EXPECT_EQ(used.heap_bytes(), H::kNumBuckets * sizeof(std::uint64_t));
+  unused.merge(used);  // an empty histogram takes the other's buckets
+  EXPECT_EQ(unused.count_at(H::bucket_of(5000)), 1u);
+  EXPECT_EQ(unused.percentile(50), used.percentile(50));
+  used.merge(other_unused);  // and merging an empty one changes nothing
+  EXPECT_EQ(used.total(), 1u);
+  EXPECT_EQ(used.count_at(H::bucket_of(5000)), 1u);
+}
+
 TEST(LatencyHistogram, ResetEmpties) {
   H h;
   h.record(10);
