@@ -65,8 +65,15 @@ def run_postal(args, port, users, sink):
            f"[127.0.0.1]{port}", users]
     before = sink.count()
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(args.seconds)
+    # postal writes postal.log into its working directory: a temporary one, not the caller's.
+    with tempfile.TemporaryDirectory() as workdir:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=workdir)
+        time.sleep(args.seconds)
+        return stop_postal(proc, sink, before, start)
+
+
+def stop_postal(proc, sink, before, start):
+    """Sends postal SIGINT and returns (messages the sink saw since `before`, seconds since `start`)."""
     proc.send_signal(signal.SIGINT)
     # postal stops sending on SIGINT; let the messages in flight reach the counter, then end the window.
     time.sleep(0.2)
