@@ -301,5 +301,91 @@ TEST_F(Signals, FiletreeOnSighupRemovesItsTree) {
   EXPECT_EQ(journals(), 0);
 }
 
+// The one entry a command made in the work directory ("" while there is none).
+std::string only_entry(const std::string& work) { return filetree_dir(work); }
+
+std::vector<std::string> bonnie_args(const std::string& dir) {
+  return {"bonnie", "-d", dir, "-s", "256", "-r", "0", "-n", "0"};
+}
+
+TEST_F(Signals, BonnieKilledLeavesItsTestFileAndRestoreRemovesIt) {
+  const int status = kill_when(bonnie_args(work()), [&] { return !only_entry(work()).empty(); }, SIGKILL);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  const std::string left = only_entry(work());
+  ASSERT_FALSE(left.empty());
+  const testing::RunOutput r = sluice({"restore"});
+  EXPECT_THAT(r.out, HasSubstr("removed " + left)) << testing::describe(r);
+  EXPECT_FALSE(has_entries(work())) << testing::describe(r);
+}
+
+TEST_F(Signals, BonnieOnSigintRemovesItsFiles) {
+  const int status = kill_when(bonnie_args(work()), [&] { return !only_entry(work()).empty(); }, SIGINT);
+  expect_handled(status, SIGINT);
+  EXPECT_FALSE(has_entries(work()));
+  EXPECT_EQ(journals(), 0);
+}
+
+std::vector<std::string> iozone_args(const std::string& file) {
+  return {"iozone", "-i", "0", "-i", "1", "-s", "512m", "-r", "4k", "-f", file};
+}
+
+TEST_F(Signals, IozoneKilledLeavesItsFileAndRestoreRemovesIt) {
+  const int status = kill_when(iozone_args(work("iozone.tmp")), [&] { return fs::exists(work("iozone.tmp")); }, SIGKILL);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  const testing::RunOutput r = sluice({"restore"});
+  EXPECT_THAT(r.out, HasSubstr("removed " + work("iozone.tmp") + " (left by sluice pid")) << testing::describe(r);
+  EXPECT_FALSE(has_entries(work()));
+}
+
+TEST_F(Signals, IozoneOnSigtermRemovesItsFile) {
+  const int status = kill_when(iozone_args(work("iozone.tmp")), [&] { return fs::exists(work("iozone.tmp")); }, SIGTERM);
+  expect_handled(status, SIGTERM);
+  EXPECT_FALSE(has_entries(work()));
+  EXPECT_EQ(journals(), 0);
+}
+
+std::vector<std::string> metadata_args(const std::string& dir) {
+  return {"metadata", "-d", dir, "-n", "200000", "-i", "3"};
+}
+
+TEST_F(Signals, MetadataKilledLeavesItsTreeAndRestoreRemovesIt) {
+  const int status = kill_when(metadata_args(work()), [&] { return has_entries(only_entry(work())); }, SIGKILL);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  const std::string left = only_entry(work());
+  ASSERT_FALSE(left.empty());
+  const testing::RunOutput r = sluice({"restore"});
+  EXPECT_THAT(r.out, HasSubstr("removed " + left)) << testing::describe(r);
+  EXPECT_FALSE(has_entries(work())) << testing::describe(r);
+}
+
+TEST_F(Signals, MetadataOnSighupRemovesItsTree) {
+  const int status = kill_when(metadata_args(work()), [&] { return has_entries(only_entry(work())); }, SIGHUP);
+  expect_handled(status, SIGHUP);
+  EXPECT_FALSE(has_entries(work()));
+  EXPECT_EQ(journals(), 0);
+}
+
+std::vector<std::string> capacity_args(const std::string& file) {
+  return {"capacity", "--filename=" + file, "--size=512m", "--ioengine=psync", "--rw=randread", "--bs=4k",
+          "--slo=100ms"};
+}
+
+TEST_F(Signals, CapacityKilledInItsLayoutLeavesAFileRestoreRemoves) {
+  const int status = kill_when(capacity_args(work("cap")), [&] { return fs::exists(work("cap")); }, SIGKILL);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  const testing::RunOutput r = sluice({"restore"});
+  EXPECT_THAT(r.out, HasSubstr("removed " + work("cap") + " (left by sluice pid")) << testing::describe(r);
+  EXPECT_FALSE(has_entries(work()));
+}
+
+TEST_F(Signals, CapacityOnSigtermEndsAndLeavesNoJournal) {
+  std::error_code ec;
+  const int status = kill_when(capacity_args(work("cap")),
+                               [&] { return fs::exists(work("cap")) && fs::file_size(work("cap"), ec) == (512u << 20); },
+                               SIGTERM, 30000ms);
+  expect_handled(status, SIGTERM);
+  EXPECT_EQ(journals(), 0);
+}
+
 }  // namespace
 }  // namespace sluice
