@@ -63,6 +63,8 @@ std::vector<nlohmann::json> parse_result_text(const std::string& text, const std
   } catch (const nlohmann::json::parse_error& e) {
     throw UserError(fmt::format("{}: not valid JSON (at byte {}); give the JSON that --output-format=json writes",
                                 name, e.byte));
+  } catch (const nlohmann::json::out_of_range& e) {  // a number beyond a double's range: 1e400
+    throw UserError(fmt::format("{}: not a result sluice can read: {}", name, e.what()));
   }
   std::vector<nlohmann::json> out;
   if (doc.is_object() && doc.contains("repetitions") && doc.at("repetitions").is_array()) {

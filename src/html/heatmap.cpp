@@ -123,11 +123,16 @@ std::vector<Heatmap> load_heatmaps(const std::string& path, std::size_t max_colu
       throw UserError(fmt::format("--hist-log={}: line {} is not \"msec, ddir, bs, bins...\" (write it with "
                                   "write_hist_log and log_hist_msec)", path, number));
     }
+    if (fields.size() - 3 > static_cast<std::size_t>(LatencyHistogram::kNumBuckets)) {
+      throw UserError(fmt::format("--hist-log={}: line {} has {} bins, more than the {} a histogram log holds", path,
+                                  number, fields.size() - 3, LatencyHistogram::kNumBuckets));
+    }
     Window w;
     w.t_s = msec / 1000.0;
     for (std::size_t i = 3; i < fields.size(); ++i) {
       double n = 0;
-      if (!parse_number(fields[i], n) || n < 0) {
+      // A count is a whole number of ios that fits 64 bits (NaN fails the comparison too).
+      if (!parse_number(fields[i], n) || !(n >= 0 && n < 18446744073709551616.0)) {
         throw UserError(fmt::format("--hist-log={}: line {}: bin {} is not a count", path, number, i - 3));
       }
       w.bins.push_back(static_cast<std::uint64_t>(n));

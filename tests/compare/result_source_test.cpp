@@ -86,5 +86,14 @@ TEST(ResultSource, CorruptAndForeignJsonAreRefusedInOneLine) {
   EXPECT_EQ(foreign.find('\n'), std::string::npos);
 }
 
+// Found by the result_input fuzzer (2026-12-01): a number beyond a double's range made the JSON reader throw
+// out_of_range, which reached the user as an internal error.
+TEST(ResultSource, ANumberBeyondADoublesRangeIsRefusedInOneLine) {
+  TempDir dir;
+  const std::string huge = error_of(write(dir, "n.json", R"({"jobs": [], "x": 1795e93168301})"));
+  EXPECT_NE(huge.find("n.json: not a result sluice can read"), std::string::npos) << huge;
+  EXPECT_EQ(huge.find('\n'), std::string::npos);
+}
+
 }  // namespace
 }  // namespace sluice

@@ -73,5 +73,26 @@ TEST(Heatmap, BadLogsNameTheLine) {
   EXPECT_THROW(load_heatmaps(dir.file("empty.log")), UserError);
 }
 
+// Found by the hist_log fuzzer (2026-12-01): a bin of 8.9e67 was cast to an integer (undefined behaviour).
+TEST(Heatmap, CountsBeyond64BitsAndTooManyBinsAreRefused) {
+  testing::TempDir dir;
+  std::ofstream(dir.file("huge.log")) << "100, 0, 4096, 1, 88888888888888888888888888888888888888888888888888888888888888888888\n";
+  try {
+    load_heatmaps(dir.file("huge.log"));
+    FAIL() << "accepted a count beyond 64 bits";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("huge.log: line 1: bin 1 is not a count"), std::string::npos) << e.what();
+  }
+  std::string many = "100, 0, 4096";
+  for (int i = 0; i <= LatencyHistogram::kNumBuckets; ++i) many += ", 1";
+  std::ofstream(dir.file("many.log")) << many << "\n";
+  try {
+    load_heatmaps(dir.file("many.log"));
+    FAIL() << "accepted more bins than a histogram has";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than the"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace sluice::html
