@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -75,6 +76,39 @@ TEST(Mpi, ThreeRanksNullEngineGiveClientStatsAndAnExactAggregate) {
   EXPECT_TRUE(doc->at("sluice").at("hosts")[1].at("environment").is_object());
   EXPECT_EQ(doc->at("jobs").at(0).at("jobname"), "All clients");  // fio tools reading "jobs" see the aggregate
   EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+// --repeat and --save under MPI: every rank runs each repetition in step, rank 0 alone saves the aggregate
+// documents (one result, two repetitions, each with the clients and "All clients").
+TEST(Mpi, RepeatAndSaveStoreTheAggregateOnceFromRankZero) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  TempDir dir;
+  const std::string db = dir.file("history.db");
+  const RunOutput r = mpirun(2, {"run", "--name=r", "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1g",
+                                 "--runtime=1", "--time_based", "--output-format=json", "--repeat=2",
+                                 "--label=mpi", "--db=" + db});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto printed = parse_document(r.out);
+  ASSERT_TRUE(printed);
+  EXPECT_EQ(printed->at("sluice").at("repeat").at("count"), 2);
+  std::size_t saved = 0;
+  for (std::size_t at = r.err.find("saved as "); at != std::string::npos; at = r.err.find("saved as ", at + 1)) ++saved;
+  EXPECT_EQ(saved, 1u) << r.err;
+
+  const RunOutput exported = run_binary({"history", "export", "mpi", "--db=" + db});
+  ASSERT_EQ(exported.exit_code, 0) << describe(exported);
+  const auto e = parse_document(exported.out);
+  ASSERT_TRUE(e);
+  ASSERT_EQ(e->at("repetitions").size(), 2u);
+  for (const json& repetition : e->at("repetitions")) {
+    const json& clients = repetition.at("client_stats");
+    ASSERT_EQ(clients.size(), 3u);
+    EXPECT_EQ(clients[2].at("jobname"), "All clients");
+    EXPECT_EQ(read_ios(clients[2]), read_ios(clients[0]) + read_ios(clients[1]));
+    EXPECT_EQ(repetition.at("sluice").at("hosts").size(), 2u);
+  }
+  const RunOutput list = run_binary({"history", "--db=" + db});
+  EXPECT_EQ(std::count(list.out.begin(), list.out.end(), '\n'), 2) << list.out;  // the header and one result
 }
 
 TEST(Mpi, ThreeRanksOnFilesInOneDirectoryUseTheirOwnFilesAndPrintTheHostTable) {
