@@ -4,21 +4,25 @@
 # inputs go to build-fuzz/corpus/<target> (kept between runs, never into the repository); a crash, a hang
 # (-timeout), a sanitizer report or an input over -rss_limit_mb stops with the input saved as
 # build-fuzz/artifacts/<target>-crash-... and exit status 1. Prints each target's executions.
-# usage: scripts/fuzz.sh [SECONDS] [--jobs=N] [--only=TARGET]    a long run: scripts/fuzz.sh 3600
+# usage: scripts/fuzz.sh [SECONDS] [--jobs=N] [--only=TARGET] [--timeout=S]    a long run: scripts/fuzz.sh 3600
+#        (--timeout: seconds one input may take before it counts as a hang, default 10; raise it on a loaded
+#        machine, where a starved input can exceed 10 s and replay in under one)
 #        scripts/fuzz.sh --regen    rewrites the dictionaries and generated seeds from the option tables
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=20
 jobs=1
 only=""
+timeout=10
 regen=0
 for arg in "$@"; do
   case "$arg" in
     --regen) regen=1 ;;
     --jobs=*) jobs=${arg#--jobs=} ;;
     --only=*) only=${arg#--only=} ;;
+    --timeout=*) timeout=${arg#--timeout=} ;;
     [0-9]*) seconds=$arg ;;
-    *) echo "usage: scripts/fuzz.sh [SECONDS] [--jobs=N] [--only=TARGET] | --regen" >&2; exit 2 ;;
+    *) echo "usage: scripts/fuzz.sh [SECONDS] [--jobs=N] [--only=TARGET] [--timeout=S] | --regen" >&2; exit 2 ;;
   esac
 done
 targets=(job_file option_value command_line result_input hist_log postmark_script)
@@ -42,7 +46,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
 failed=0
 for t in "${targets[@]}"; do
   mkdir -p "build-fuzz/corpus/$t"
-  options=(-timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 "-artifact_prefix=build-fuzz/artifacts/$t-")
+  options=("-timeout=$timeout" -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 "-artifact_prefix=build-fuzz/artifacts/$t-")
   [ -f "fuzz/$t.dict" ] && options+=("-dict=fuzz/$t.dict")
   log="build-fuzz/fuzz-$t.log"
   rm -f fuzz-*.log  # libFuzzer's per-worker logs of --jobs, counted below

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/json_read.h"
 #include "common/error.h"
 
 namespace sluice {
@@ -23,7 +24,7 @@ void add_caveats(const char* side, const ResultSet& set, std::vector<std::string
     const int exit_code = sluice.is_object() && sluice.contains("exit_code") && sluice.at("exit_code").is_number_integer()
                               ? sluice.at("exit_code").get<int>()
                               : 0;
-    const bool interrupted = sluice.is_object() && sluice.value("interrupted", false);
+    const bool interrupted = sluice.is_object() && flag_or(sluice, "interrupted", false);
     if (exit_code != 0) {
       out.push_back(fmt::format("{}: ended with exit code {} (saved after a failure): its figures cover only what "
                                 "was measured before it",

@@ -1,4 +1,5 @@
 #include "compare/environment_diff.h"
+#include "common/json_read.h"
 
 #include <map>
 #include <set>
@@ -45,13 +46,13 @@ Fields environment_fields(const json& doc) {
   if (env->contains("vm")) copy_fields(out, "vm.", env->at("vm"), {});
   if (env->contains("targets") && env->at("targets").is_array()) {
     for (const json& t : env->at("targets")) {
-      copy_fields(out, "target " + t.value("path", std::string("?")) + " ", t,
+      copy_fields(out, "target " + text_or(t, "path", "?") + " ", t,
                   {"filesystem", "mount_options", "mount_source", "device"});
     }
   }
   if (env->contains("devices") && env->at("devices").is_array()) {
     for (const json& d : env->at("devices")) {
-      copy_fields(out, "device " + d.value("name", std::string("?")) + " ", d,
+      copy_fields(out, "device " + text_or(d, "name", "?") + " ", d,
                   {"model", "scheduler", "wbt_lat_usec", "nr_requests", "queue_depth", "write_cache", "read_ahead_kb",
                    "rotational", "logical_block_size", "physical_block_size", "size_bytes"});
     }
@@ -98,7 +99,7 @@ Fields option_fields(const json& doc) {
   std::map<std::string, int> seen;
   for (const json& job : doc.at("jobs")) {
     if (!job.is_object()) continue;
-    std::string name = job.value("jobname", std::string("job"));
+    std::string name = text_or(job, "jobname", "job");
     if (++seen[name] > 1) name += " #" + std::to_string(seen[name]);
     out["job " + name] = "present";  // a job only one side has is a difference too
     if (job.contains("job options")) copy("job " + name + ": ", job.at("job options"));

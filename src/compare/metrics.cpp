@@ -1,4 +1,5 @@
 #include "compare/metrics.h"
+#include "common/json_read.h"
 
 #include <map>
 
@@ -58,10 +59,10 @@ void interference_metrics(std::vector<Metric>& out, const json& interference) {
   if (!interference.contains("phases") || !interference.at("phases").is_array()) return;
   std::map<double, double> idle;
   for (const json& phase : interference.at("phases")) {
-    if (phase.value("name", "") == "idle") idle[number_at(phase, "threads")] = number_at(phase, "iops");
+    if (text_or(phase, "name", "") == "idle") idle[number_at(phase, "threads")] = number_at(phase, "iops");
   }
   for (const json& phase : interference.at("phases")) {
-    if (phase.value("name", "") != "loaded") continue;
+    if (text_or(phase, "name", "") != "loaded") continue;
     const double threads = number_at(phase, "threads");
     const double loaded = number_at(phase, "iops");
     const auto base = idle.find(threads);
@@ -84,7 +85,7 @@ std::vector<Metric> extract_metrics(const json& doc) {
   if (doc.contains("jobs") && doc.at("jobs").is_array()) {
     for (const json& job : doc.at("jobs")) {
       if (!job.is_object()) continue;
-      std::string name = job.value("jobname", std::string("job"));
+      std::string name = text_or(job, "jobname", "job");
       if (++seen[name] > 1) name += fmt::format(" #{}", seen[name]);  // fio allows repeated names
       for (const char* dir : {"read", "write", "trim"}) {
         if (job.contains(dir) && job.at(dir).is_object()) direction_metrics(out, name, dir, job.at(dir));

@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "common/json_read.h"
 #include "common/error.h"
 
 namespace sluice {
@@ -102,7 +103,7 @@ std::vector<HeadlineMetric> headline_metrics(const nlohmann::json& document) {
   std::vector<HeadlineMetric> out;
   if (!document.contains("jobs") || !document["jobs"].is_array()) return out;
   for (const nlohmann::json& job : document["jobs"]) {
-    const std::string name = job.value("jobname", std::string());
+    const std::string name = text_or(job, "jobname", "");
     for (const char* dir : {"read", "write", "trim"}) {
       const nlohmann::json* section = child(&job, dir);
       const std::optional<double> ios = number_at(child(section, "total_ios"));

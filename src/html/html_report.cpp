@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/json_read.h"
 #include "html/result_charts.h"
 #include "html/result_tables.h"
 #include "html/svg_text.h"
@@ -36,7 +37,7 @@ std::string input_section(const ReportInput& input, std::size_t index, std::size
   const nlohmann::json& doc = input.repetitions.front();
   std::string out = fmt::format("<section id=\"input-{}\">\n<h2>{}</h2>\n", index + 1, escape(input.name));
   out += fmt::format("<p class=\"meta\">{} result, {} {}{}</p>\n", escape(result_kind(doc)),
-                     escape(doc.value("fio version", std::string("unknown version"))),
+                     escape(text_or(doc, "fio version", "unknown version")),
                      doc.contains("time") && doc["time"].is_string() ? "from " + escape(doc["time"].get<std::string>()) : std::string(),
                      input.repetitions.size() > 1 ? fmt::format("; {} repetitions, charts show the first", input.repetitions.size())
                                                   : std::string());

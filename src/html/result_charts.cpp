@@ -1,4 +1,6 @@
 #include "html/result_charts.h"
+#include "common/json_read.h"
+#include "html/json_numbers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,10 +16,6 @@ using nlohmann::json;
 
 constexpr const char* kDirections[] = {"read", "write", "trim"};
 
-double number(const json& j, const char* key, double fallback = 0) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
-}
 
 const json* latency_section(const json& dir) {
   for (const char* key : {"clat_ns", "lat_ns"}) {
@@ -58,7 +56,7 @@ std::vector<ChartPoint> from_percentiles(const json& percentiles) {
 }
 
 std::string job_label(const json& job, std::size_t index) {
-  std::string name = job.value("jobname", fmt::format("job{}", index));
+  std::string name = text_or(job, "jobname", fmt::format("job{}", index));
   const auto s = job.find("sluice");
   if (s != job.end() && s->is_object() && s->value("role", "") == "background") name += " (background)";
   return name;
@@ -163,7 +161,7 @@ void capacity_chart(const json& cap, const std::string& id_prefix, const std::st
                     std::vector<ChartSpec>& out) {
   const auto curve = cap.find("curve");
   if (curve == cap.end() || !curve->is_array() || curve->empty()) return;
-  const std::string stat = cap.value("stat", "mean");
+  const std::string stat = text_or(cap, "stat", "mean");
   const char* key = stat_key(stat);
   ChartSpec c;
   c.id = id_prefix + "capacity";
@@ -197,7 +195,7 @@ void capacity_chart(const json& cap, const std::string& id_prefix, const std::st
     const auto p = cap.find(mark);
     if (p == cap.end() || !p->is_object()) continue;
     c.highlights.push_back({{number(*p, "concurrency"), number(*p, "iops")}, Axis::kLeft,
-                            fmt::format("{} ({})", mark, static_cast<std::uint64_t>(number(*p, "concurrency")))});
+                            fmt::format("{} ({})", mark, whole_number(number(*p, "concurrency")))});
   }
   c.note = "dots are measured points; red circles mark the knee and the thrashing point, the dashed red line the SLO";
   out.push_back(std::move(c));
@@ -225,7 +223,7 @@ void interference_charts(const json& inter, const std::string& id_prefix, const 
   double offset = 0;
   double last_t = 0;
   for (const json& point : *timeline) {
-    const std::string name = fmt::format("{} x{}", point.value("phase", "?"), static_cast<std::uint64_t>(number(point, "threads")));
+    const std::string name = fmt::format("{} x{}", text_or(point, "phase", "?"), whole_number(number(point, "threads")));
     if (name != phase) {
       offset += last_t;
       last_t = 0;
@@ -279,7 +277,7 @@ std::vector<LatencyCurve> latency_curves(const json& doc) {
       if (lat == nullptr) continue;
       LatencyCurve curve;
       curve.name = job_label(job, i) + " " + dir;
-      curve.ios = static_cast<std::uint64_t>(number(*d, "total_ios"));
+      curve.ios = whole_number(number(*d, "total_ios"));
       const auto bins = lat->find("bins");
       const auto pct = lat->find("percentile");
       if (bins != lat->end() && bins->is_object() && !bins->empty()) {

@@ -1,4 +1,6 @@
 #include "html/result_tables.h"
+#include "common/json_read.h"
+#include "html/json_numbers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,10 +20,6 @@ using report::NumUnit;
 
 constexpr const char* kDirections[] = {"read", "write", "trim"};
 
-double number(const json& j, const char* key, double fallback = 0) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
-}
 
 std::string cell(const std::string& text) { return "<td>" + escape(text) + "</td>"; }
 
@@ -39,8 +37,8 @@ std::string scalar_text(const json& v) {
 
 // As text_job.cpp's stat line: min and max truncated to the unit, avg and stdev with 2 decimals.
 std::string stat_cells(const json& lat) {
-  const auto min_ns = static_cast<std::uint64_t>(number(lat, "min"));
-  const auto max_ns = static_cast<std::uint64_t>(number(lat, "max"));
+  const std::uint64_t min_ns = whole_number(number(lat, "min"));
+  const std::uint64_t max_ns = whole_number(number(lat, "max"));
   const double stdev = number(lat, "stddev");
   const report::LatencyUnit unit = report::stat_line_unit(min_ns, max_ns, stdev);
   const double div = static_cast<double>(unit.divisor);
@@ -57,15 +55,16 @@ std::string percentile_cells(const json& lat) {
   std::uint64_t lo = UINT64_MAX, hi = 0;
   for (const auto& [key, v] : pct->items()) {
     if (!v.is_number()) continue;
-    lo = std::min(lo, v.get<std::uint64_t>());
-    hi = std::max(hi, v.get<std::uint64_t>());
+    lo = std::min(lo, whole_number(v.get<double>()));
+    hi = std::max(hi, whole_number(v.get<double>()));
   }
   const report::LatencyUnit unit = report::percentile_table_unit(lo == UINT64_MAX ? 0 : lo, hi);
   std::string out = cell(std::string(unit.name));
   for (const char* key : {"50.000000", "99.000000", "99.900000"}) {
     const auto v = pct->find(key);
     out += v != pct->end() && v->is_number()
-               ? cell(fmt::format("{}", (v->get<std::uint64_t>() + unit.divisor - 1) / unit.divisor))
+               ? cell(fmt::format("{}", whole_number(v->get<double>()) / unit.divisor +
+                                            (whole_number(v->get<double>()) % unit.divisor != 0 ? 1 : 0)))
                : cell("-");
   }
   return out;
@@ -89,10 +88,10 @@ std::string results_table(const json& doc) {
       const auto d = job.find(dir);
       if (d == job.end() || !d->is_object() || number(*d, "total_ios") <= 0) continue;
       const double bw = number(*d, "bw_bytes");
-      rows += "<tr>" + cell(job.value("jobname", "?")) + cell(dir) +
+      rows += "<tr>" + cell(text_or(job, "jobname", "?")) + cell(dir) +
               cell(compact_number(number(*d, "iops"), 4, 1000, NumUnit::kNone)) +
               cell(compact_number(bw, 4, 1024, NumUnit::kBytes) + "/s") +
-              cell(fmt::format("{}", static_cast<std::uint64_t>(number(*d, "total_ios"))));
+              cell(fmt::format("{}", whole_number(number(*d, "total_ios"))));
       const json* lat = latency_of(*d);
       if (lat != nullptr) {
         rows += stat_cells(*lat) + percentile_cells(*lat);
@@ -131,7 +130,7 @@ std::string spread_table(const ReportInput& input) {
       double var = 0;
       for (double v : values) var += (v - mean) * (v - mean);
       const double cv = mean > 0 ? std::sqrt(var / static_cast<double>(n - 1)) / mean * 100 : 0;
-      rows += "<tr>" + cell(first["jobs"][j].value("jobname", "?")) + cell(dir) + cell(fmt::format("{}", n)) +
+      rows += "<tr>" + cell(text_or(first["jobs"][j], "jobname", "?")) + cell(dir) + cell(fmt::format("{}", n)) +
               cell(compact_number(values.front(), 4, 1000, NumUnit::kNone)) +
               cell(compact_number(median, 4, 1000, NumUnit::kNone)) +
               cell(compact_number(values.back(), 4, 1000, NumUnit::kNone)) + cell(fmt::format("{:.1f}%", cv)) + "</tr>\n";
@@ -149,7 +148,7 @@ std::string capacity_table(const json& doc) {
   if (!cap.contains("curve") || !cap["curve"].is_array()) return "";
   const double slo_ms = number(cap, "slo_ns") / 1e6;
   std::string out = fmt::format("<p>Limit: {} latency &lt;= {:.3f} ms. Capacity: {}.</p>\n",
-                                escape(cap.value("stat", "mean")), slo_ms,
+                                escape(text_or(cap, "stat", "mean")), slo_ms,
                                 cap.contains("iops") && cap["iops"].is_number()
                                     ? fmt::format("{:.0f} IOPS at concurrency {}", number(cap, "iops"), scalar_text(cap["concurrency"]))
                                     : std::string("none within the limit"));
@@ -160,12 +159,12 @@ std::string capacity_table(const json& doc) {
     for (const char* m : {"knee", "thrashing"}) {
       if (cap.contains(m) && cap[m].is_object() && number(cap[m], "concurrency") == number(p, "concurrency")) mark += m;
     }
-    out += "<tr>" + cell(scalar_text(p.value("concurrency", json()))) + cell(scalar_text(p.value("iodepth", json()))) +
-           cell(scalar_text(p.value("numjobs", json()))) + cell(fmt::format("{:.0f}", number(p, "iops")));
+    out += "<tr>" + cell(scalar_text(field_or(p, "concurrency", json()))) + cell(scalar_text(field_or(p, "iodepth", json()))) +
+           cell(scalar_text(field_or(p, "numjobs", json()))) + cell(fmt::format("{:.0f}", number(p, "iops")));
     for (const char* k : {"lat_mean_ns", "lat_p50_ns", "lat_p99_ns", "lat_p999_ns"}) {
       out += cell(fmt::format("{:.3f}", number(p, k) / 1e6));
     }
-    out += cell(p.value("steady", false) ? "yes" : "no") + cell(p.value("within_slo", false) ? "yes" : "no") + cell(mark) + "</tr>\n";
+    out += cell(flag_or(p, "steady", false) ? "yes" : "no") + cell(flag_or(p, "within_slo", false) ? "yes" : "no") + cell(mark) + "</tr>\n";
   }
   return out + "</table>\n";
 }
@@ -176,27 +175,28 @@ std::string interference_tables(const json& doc) {
   const json& in = s->at("interference");
   std::string out = "<table class=\"phases\">\n" +
                     header_row({"phase", "threads", "seconds", "fg IOPS", "fsync p99 ms", "bg MiB/s"});
-  for (const json& p : in.value("phases", json::array())) {
+  for (const json& p : field_or(in, "phases", json::array())) {
     const double p99 = p.contains("fsync_lat_ns") ? number(p["fsync_lat_ns"], "p99_ns") : 0;
-    out += "<tr>" + cell(p.value("name", "?")) + cell(scalar_text(p.value("threads", json()))) +
+    out += "<tr>" + cell(text_or(p, "name", "?")) + cell(scalar_text(field_or(p, "threads", json()))) +
            cell(fmt::format("{:.1f}", number(p, "seconds"))) + cell(fmt::format("{:.1f}", number(p, "iops"))) +
            cell(fmt::format("{:.3f}", p99 / 1e6)) + cell(fmt::format("{:.1f}", number(p, "bg_bw_bytes") / 1048576.0)) + "</tr>\n";
   }
   out += "</table>\n";
-  const json trials = in.value("trials", json::array());
+  const json trials = field_or(in, "trials", json::array());
   if (!trials.empty()) {
     out += "<table class=\"trials\">\n" + header_row({"knob trial", "threads", "fg IOPS", "fg fsync p99 ms", "bg MiB/s"});
     for (const json& t : trials) {
       std::string settings;
-      for (const auto& [k, v] : t.value("settings", json::object()).items()) {
+      const json knob_settings = field_or(t, "settings", json::object());  // named: items() refers to it
+      for (const auto& [k, v] : knob_settings.items()) {
         settings += (settings.empty() ? "" : ", ") + k + "=" + scalar_text(v);
       }
-      if (t.value("baseline", false)) settings = "baseline (no change)";
-      const bool ran = t.value("baseline", false) || t.value("ran", false);
-      out += "<tr>" + cell(settings) + cell(scalar_text(t.value("threads", json())));
+      if (flag_or(t, "baseline", false)) settings = "baseline (no change)";
+      const bool ran = flag_or(t, "baseline", false) || flag_or(t, "ran", false);
+      out += "<tr>" + cell(settings) + cell(scalar_text(field_or(t, "threads", json())));
       out += ran ? cell(fmt::format("{:.1f}", number(t, "fg_iops"))) + cell(fmt::format("{:.3f}", number(t, "fg_lat_p99_ns") / 1e6)) +
                        cell(fmt::format("{:.1f}", number(t, "bg_bw_bytes") / 1048576.0))
-                 : "<td colspan=\"3\">not run: " + escape(t.value("skipped", std::string("-"))) + "</td>";
+                 : "<td colspan=\"3\">not run: " + escape(text_or(t, "skipped", "-")) + "</td>";
       out += "</tr>\n";
     }
     out += "</table>\n";
@@ -242,7 +242,7 @@ std::string job_file_block(const json& doc) {
   for (const json& job : doc.at("jobs")) {
     if (!job.is_object() || !job.contains("job options") || !job["job options"].is_object()) continue;
     if (!text.empty()) text += "\n";
-    add_section(job.value("jobname", "job"), job["job options"]);
+    add_section(text_or(job, "jobname", "job"), job["job options"]);
   }
   if (text.empty()) return "";
   return "<pre class=\"jobfile\">" + escape(text) + "</pre>\n";

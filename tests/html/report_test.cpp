@@ -149,6 +149,25 @@ TEST(ResultTables, NumbersRoundedAsTheTextOutput) {
   EXPECT_NE(environment_table(job_doc(1000, 0)).find("<td>cpu.count</td><td>2</td>"), std::string::npos);
 }
 
+// Found by the result_input fuzzer (2026-12-01): a percentile of 8.9e90 was converted to an integer
+// (undefined behaviour), and a field of an unexpected type ("jobname": 5, "steady": "yes") made nlohmann's
+// value() throw, which reached the user as an internal error. Corrupt values now read as 0, "-" or the
+// default; UBSan (the CI's sanitizer build) fails this test if a conversion comes back.
+TEST(HtmlReport, CorruptNumbersAndTypesAreShownNotFatal) {
+  json doc = job_doc(1000, 3);
+  doc["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"] = 8.88889e90;
+  doc["jobs"][0]["read"]["clat_ns"]["min"] = -5.0;
+  doc["jobs"][0]["read"]["total_ios"] = 1e300;
+  doc["jobs"][0]["jobname"] = 5;
+  doc["fio version"] = json::array();
+  doc["sluice"]["interference"] = {{"phases", json::array({json::array({1, 2}), {{"name", 7}, {"threads", "x"}}})},
+                                   {"trials", json::array({{{"settings", 3}, {"baseline", "yes"}, {"skipped", 1}}})}};
+  const std::string table = results_table(doc);
+  EXPECT_NE(table.find("<td>?</td>"), std::string::npos) << "a job name that is not a string shows as ?";
+  const std::string html = render_html_report({ReportInput{"corrupt.json", {doc}}});
+  EXPECT_NE(html.find("unknown version"), std::string::npos);
+}
+
 TEST(HtmlReport, DeterministicSelfContainedAndSmallForADay) {
   ReportInput input{"day.json", {job_doc(100000, 86400)}};
   const std::string html = render_html_report({input});
