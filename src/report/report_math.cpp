@@ -113,9 +113,10 @@ GroupResult foreground_of(const GroupResult& group) {
 }
 
 namespace {
-// One job reported as it is: a copy, without its series when the series may be borrowed.
+// One job reported as it is: a copy, without its series when the series may be borrowed (unless the
+// report derives the mixed direction's samples from the entry's own series: unified_rw_reporting).
 ReportedJob reported_as_is(const JobResult& job, SeriesCopy series) {
-  if (series == SeriesCopy::kCopy) return {job, job.merged_jobs, job.runtime_ns};
+  if (series == SeriesCopy::kCopy || job.settings.unified_rw_reporting) return {job, job.merged_jobs, job.runtime_ns};
   JobResult copy = job;  // the series' copy lives only until the next line: one at a time
   copy.series = TimeSeries(job.series.base_interval_ns());
   return {std::move(copy), job.merged_jobs, job.runtime_ns, &job.series};

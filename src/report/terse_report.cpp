@@ -146,8 +146,10 @@ std::string render_terse(const RunResult& result, int version) {
   std::string out;
   for (const GroupResult& group : result.groups) {
     const PerDirection<GroupDirectionTotals> totals = report::group_totals(group);
-    for (const ReportedJob& entry : report::reported_jobs(group)) out += terse_line(result, entry, totals, version);
-    for (const ReportedJob& entry : report::background_jobs(group)) {
+    for (const ReportedJob& entry : report::reported_jobs(group, report::SeriesCopy::kBorrow)) {
+      out += terse_line(result, entry, totals, version);
+    }
+    for (const ReportedJob& entry : report::background_jobs(group, report::SeriesCopy::kBorrow)) {
       out += terse_line(result, entry, report::background_totals(entry.job), version);
     }
   }

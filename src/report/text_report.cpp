@@ -24,8 +24,10 @@ void append_group_status(std::string& out, const GroupResult& group, int kb_base
   // unified_rw_reporting (every job of the group): one "MIXED" line over all directions, as fio.
   bool unified = !group.jobs.empty();
   for (const JobResult& job : group.jobs) unified = unified && job.settings.unified_rw_reporting;
+  // Not `group_totals(unified ? merge_directions(group) : group)`: the conditional would copy the whole
+  // group, every job's series with it, to make both branches one type.
   const PerDirection<report::GroupDirectionTotals> totals =
-      report::group_totals(unified ? report::merge_directions(group) : group);
+      unified ? report::group_totals(report::merge_directions(group)) : report::group_totals(group);
   out += fmt::format("\nRun status group {} (all jobs):\n", group.groupid);
   for (Direction d : kAllDirections) {
     const report::GroupDirectionTotals& t = totals[static_cast<std::size_t>(index_of(d))];
@@ -43,7 +45,7 @@ void append_group_status(std::string& out, const GroupResult& group, int kb_base
 
 // role=background jobs, after their group's status: throughput and its per-second series.
 void append_background(std::string& out, const GroupResult& group, int kb_base) {
-  const std::vector<report::ReportedJob> jobs = report::background_jobs(group);
+  const std::vector<report::ReportedJob> jobs = report::background_jobs(group, report::SeriesCopy::kBorrow);
   if (jobs.empty()) return;
   const int base = kb_base == 1000 ? 1000 : 1024;
   const char* unit = base == 1000 ? "MB/s" : "MiB/s";
@@ -57,11 +59,11 @@ void append_background(std::string& out, const GroupResult& group, int kb_base) 
                          compact_number(static_cast<double>(r.bw_bytes), 4, base, NumUnit::kBytes),
                          compact_number(r.iops, 4, 1000, NumUnit::kNone),
                          compact_number(static_cast<double>(r.io_bytes), 4, base, NumUnit::kBytes), r.runtime_ms);
-      const double interval_s = static_cast<double>(job.series.interval_ns()) / 1e9;
-      if (job.series.size() == 0 || interval_s <= 0) continue;
+      const double interval_s = static_cast<double>(entry.series().interval_ns()) / 1e9;
+      if (entry.series().size() == 0 || interval_s <= 0) continue;
       out += fmt::format("    per {:g} s ({}):", interval_s, unit);
       const double scale = base == 1000 ? 1e6 : 1048576.0;
-      for (const auto& sample : job.series.samples()) {
+      for (const auto& sample : entry.series().samples()) {
         const double bw = static_cast<double>(sample[static_cast<std::size_t>(index_of(d))].bytes) / interval_s;
         out += fmt::format(" {:.1f}", bw / scale);
       }
@@ -123,7 +125,8 @@ std::string render_normal(const RunResult& result, const NormalReportOptions& op
   if (options.show_warnings) append_notes_and_warnings(out, result);
   for (const GroupResult& group : result.groups) {
     const PerDirection<report::GroupDirectionTotals> totals = report::group_totals(group);
-    for (const report::ReportedJob& entry : report::reported_jobs(group)) {
+    // The series stay in `result` (a long run's largest part): the sections read none of them.
+    for (const report::ReportedJob& entry : report::reported_jobs(group, report::SeriesCopy::kBorrow)) {
       report::append_job_section(out, entry, totals);
     }
   }

@@ -133,6 +133,15 @@ TEST(IoLoopMemory, SixtyFourJobsForASimulatedDayStayUnder64MiB) {
   }
   std::remove(path.c_str());
 
+  // The normal text (which `sluice run` renders too) borrows the series as well: it holds none of them.
+  if (!reset_peak_rss()) GTEST_SKIP() << "cannot reset VmHWM (/proc/self/clear_refs)";
+  const std::uint64_t before_normal = rss_kib();
+  const std::string normal = render_normal(run, NormalReportOptions{});
+  const std::uint64_t normal_growth = peak_rss_kib() - before_normal;
+  EXPECT_LT(normal_growth, 8u * 1024u) << "the normal text of a day's 64 jobs took " << normal_growth << " KiB";
+  RecordProperty("normal_text_peak_growth_kib", std::to_string(normal_growth));
+  EXPECT_NE(normal.find(": (groupid=0, jobs=1): err= 0"), std::string::npos) << normal.substr(0, 600);
+
   const nlohmann::json doc = nlohmann::json::parse(text);  // still one valid document, every sample in it
   ASSERT_EQ(doc["sluice"]["jobs"].size(), 64u);
   EXPECT_EQ(doc["sluice"]["jobs"][63]["series"]["samples"].size(), run.groups[0].jobs[63].series.size());
