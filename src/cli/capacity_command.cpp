@@ -1,8 +1,10 @@
 // sluice capacity: the highest IOPS within a latency limit (method/capacity.h), from the command line.
 #include <cstdio>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "cli/capacity_mpi.h"
 #include "cli/command_args.h"
 #include "cli/command_options.h"
 #include "cli/commands.h"
@@ -11,6 +13,7 @@
 #include "common/error.h"
 #include "job/command_line.h"
 #include "job/option_table.h"
+#include "mpi/world.h"
 #include "net/http_capacity.h"
 #include "run/stop_signal.h"
 #include "version.h"
@@ -33,6 +36,8 @@ constexpr const char* kNotes = R"(Defaults differing from sluice run: --direct=1
 numjobs are what the search varies. The knee is the lowest concurrency whose doubling adds < 10% IOPS with
 more latency; thrashing is the first concurrency whose IOPS fall more than 5% below the best at lower
 concurrency.
+Under mpirun every rank runs each point in step and the concurrency is iodepth x numjobs x hosts: the
+capacity of the shared storage, with each host's share (docs/multi-host.md).
 )";
 
 CommandTable<CapacityArgs> make_table() {
@@ -190,10 +195,19 @@ int capacity_command(const std::vector<std::string>& args) {
   }
   if (parsed.parse_only) return kExitOk;
 
+  if (mpi::active() && mpi::rank() != 0) return follow_capacity(request);
+  std::optional<CapacityLeader> leader;  // under MPI: the search runs every segment on all ranks
+  if (mpi::active()) leader.emplace(request);
   return run_measured({"capacity", args, ""}, cli.history, cli.output, [&](bool json_plus) {
+    if (leader) leader->start_search();
     CapacityResult result = find_capacity(request);
     for (const Problem& p : warnings) result.final_run.warnings.push_back(p);
-    return Measurement{render_capacity_table(request, result), render_json_text(result.final_run, json_plus),
+    std::string text = render_capacity_table(request, result);
+    if (leader) {
+      text += leader->render_text(result);
+      leader->add_to_document(result);
+    }
+    return Measurement{std::move(text), render_json_text(result.final_run, json_plus),
                        result.interrupted ? kExitInterrupted : kExitOk};
   });
 }

@@ -61,8 +61,8 @@ void join_mpi_if_asked(std::vector<std::string>& args) {
   if (!asked && !launched) return;
   mpi::init();
   const std::string first = args.empty() ? "" : args.front();
-  if (first != "run" && first != "fio" && first.rfind("--", 0) != 0) {
-    throw UserError("under MPI only `sluice run` (or its fio form) runs on every rank; '" +
+  if (first != "run" && first != "fio" && first != "capacity" && first.rfind("--", 0) != 0) {
+    throw UserError("under MPI only `sluice run` (or its fio form) and `sluice capacity` run on every rank; '" +
                     (first.empty() ? std::string("(no command)") : first) + "' does not");
   }
 }

@@ -119,7 +119,10 @@ class PointRunner {
       const nanoseconds left = share - std::chrono::duration_cast<nanoseconds>(Clock::now() - start);
       if (!run.groups.empty() && left < timing_.ramp + timing_.interval * 2) break;
       measured = std::clamp<nanoseconds>(left - timing_.ramp, timing_.interval * 2, measured);
-      RunResult segment = run_jobs(segment_jobs(iodepth, numjobs, measured), runner_options());
+      const CapacitySegment plan{iodepth, numjobs, measured, first_};
+      const std::vector<JobSpec> jobs = capacity_segment_jobs(request_, plan);
+      const RunnerOptions options = runner_options(plan);
+      RunResult segment = request_.run_segment ? request_.run_segment(plan, jobs, options) : run_jobs(jobs, options);
       keep_lint(segment);
       if (segment.groups.empty()) break;
       check_job_errors(segment);
@@ -131,6 +134,7 @@ class PointRunner {
     }
     if (run.groups.empty()) return std::nullopt;
     CapacityPoint point = summarize(run, iodepth, numjobs);
+    point.hosts = request_.hosts;
     point.steady = steady;
     point.runtime_s = std::chrono::duration<double>(Clock::now() - start).count();
     keep_if_best(point, std::move(run));
@@ -145,37 +149,14 @@ class PointRunner {
   }
 
  private:
-  std::vector<JobSpec> segment_jobs(std::uint32_t iodepth, std::uint32_t numjobs, nanoseconds measured) const {
-    std::vector<JobSpec> jobs;
-    for (const JobSpec& stream : request_.streams) {
-      JobSpec job = stream;
-      job.iodepth = iodepth;
-      job.numjobs = numjobs;
-      job.time_based = true;
-      job.runtime = measured;
-      job.ramp_time = timing_.ramp;
-      job.group_reporting = true;
-      job.stonewall = false;
-      job.new_group = false;
-      job.max_latency = nanoseconds(0);  // one slow I/O must not end a point
-      if (job.percentile_list.empty()) job.percentile_list = {50, 95, 99, 99.9};
-      jobs.push_back(std::move(job));
-    }
-    return jobs;
-  }
-
-  RunnerOptions runner_options() {
-    RunnerOptions options;
-    options.allow_destructive = request_.allow_destructive;
-    options.status_line = false;
-    options.series_interval = timing_.interval;
-    options.capture_environment = first_;
+  RunnerOptions runner_options(const CapacitySegment& plan) const {
+    RunnerOptions options = capacity_segment_options(request_, plan);
     // The lint is kept once, by keep_lint, without the short-runtime findings (each segment is short on
     // purpose, and the steady-state test is the search's own); the report shows it, not stderr.
-    options.notice = [first = first_](const std::string& text) {
+    options.notice = [first = plan.first](const std::string& text) {
       if (first && text.rfind(kLintHeading, 0) != 0) std::fprintf(stderr, "%s\n", text.c_str());
     };
-    if (first_) install_lint(options);
+    if (plan.first) install_lint(options);
     return options;
   }
 
@@ -212,8 +193,10 @@ class PointRunner {
 
   void report(const CapacityPoint& p) const {
     if (!request_.progress) return;
-    request_.progress(fmt::format("capacity: concurrency {:>4} ({} x {}): {:.0f} IOPS, mean lat {}, p99 {}{}",
-                                  p.concurrency(), p.iodepth, p.numjobs, p.iops, format_duration_ns(p.lat_mean_ns),
+    request_.progress(fmt::format("capacity: concurrency {:>4} ({} x {}{}): {:.0f} IOPS, mean lat {}, p99 {}{}",
+                                  p.concurrency(), p.iodepth, p.numjobs,
+                                  p.hosts > 1 ? fmt::format(" x {} hosts", p.hosts) : "", p.iops,
+                                  format_duration_ns(p.lat_mean_ns),
                                   format_duration_ns(static_cast<double>(p.lat_p99_ns)),
                                   p.steady ? "" : " (not steady)"));
   }
@@ -229,6 +212,34 @@ class PointRunner {
 };
 
 }  // namespace
+
+std::vector<JobSpec> capacity_segment_jobs(const CapacityRequest& request, const CapacitySegment& segment) {
+  std::vector<JobSpec> jobs;
+  for (const JobSpec& stream : request.streams) {
+    JobSpec job = stream;
+    job.iodepth = segment.iodepth;
+    job.numjobs = segment.numjobs;
+    job.time_based = true;
+    job.runtime = segment.measured;
+    job.ramp_time = timing_of(request).ramp;
+    job.group_reporting = true;
+    job.stonewall = false;
+    job.new_group = false;
+    job.max_latency = nanoseconds(0);  // one slow I/O must not end a point
+    if (job.percentile_list.empty()) job.percentile_list = {50, 95, 99, 99.9};
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+RunnerOptions capacity_segment_options(const CapacityRequest& request, const CapacitySegment& segment) {
+  RunnerOptions options;
+  options.allow_destructive = request.allow_destructive;
+  options.status_line = false;
+  options.series_interval = timing_of(request).interval;
+  options.capture_environment = segment.first;
+  return options;
+}
 
 CapacityResult find_capacity(const CapacityRequest& request) {
   if (request.streams.empty()) throw UserError("capacity: no workload stream given");

@@ -15,12 +15,24 @@
 #include <nlohmann/json.hpp>
 
 #include "job/job_spec.h"
+#include "run/runner.h"
 #include "stats/result.h"
 
 namespace sluice {
 
 enum class SloStat { kMean, kP50, kP95, kP99, kP999 };
 enum class ConcurrencyScale { kIodepth, kNumjobs, kBoth };
+
+// One run segment of a point: what rank 0 of an MPI capacity run tells the other ranks to run.
+struct CapacitySegment {
+  std::uint32_t iodepth = 1;
+  std::uint32_t numjobs = 1;
+  std::chrono::nanoseconds measured{0};  // the segment's measured time (after its ramp)
+  bool first = false;                    // the search's first segment (environment captured, lint run)
+};
+// Runs one segment's jobs and returns their result. The default (empty) is run_jobs on this host; under MPI
+// (cli/capacity_mpi.cpp) every rank runs the same segment in step and the result is the aggregate.
+using RunSegment = std::function<RunResult(const CapacitySegment&, const std::vector<JobSpec>&, const RunnerOptions&)>;
 
 struct CapacityRequest {
   // The workload of one stream: every job option (filename, size, rw, bs, ioengine, direct...). iodepth and
@@ -46,12 +58,18 @@ struct CapacityRequest {
   std::size_t steady_window = 5;
   // What is measured, for the report's first line, when it is not the streams (capacity --target=http).
   std::string workload;
+  // Hosts (MPI ranks) that each run the streams: the concurrency of a point is iodepth x numjobs x hosts.
+  std::uint32_t hosts = 1;
+  RunSegment run_segment;
 };
 
 struct CapacityPoint {
   std::uint32_t iodepth = 1;
   std::uint32_t numjobs = 1;
-  std::uint32_t concurrency() const noexcept { return iodepth * numjobs; }
+  std::uint32_t hosts = 1;  // MPI ranks that each ran iodepth x numjobs
+  // What the search varies (one host's iodepth x numjobs), and the total offered to the target.
+  std::uint32_t per_host_concurrency() const noexcept { return iodepth * numjobs; }
+  std::uint32_t concurrency() const noexcept { return iodepth * numjobs * hosts; }
   double iops = 0;
   double lat_mean_ns = 0;
   std::uint64_t lat_p50_ns = 0;
@@ -84,10 +102,11 @@ inline constexpr double kPlateauGain = 0.05;    // ramp stops after two doubling
 // The ramp also stops after two doublings in a row that are each > kThrashingLoss below the best.
 
 // Dependent io (rw=randrmw): do c streams give c times one stream's transactions/s? The scaling efficiency
-// of a point is transactions/s / (c x transactions/s at concurrency 1); the report names the first
-// concurrency whose efficiency falls below kScalingFloor.
+// of a point is transactions/s / ((c / c0) x transactions/s at c0), c0 the curve's lowest concurrency (1, or
+// the number of hosts under MPI); the report names the first concurrency whose efficiency falls below
+// kScalingFloor.
 inline constexpr double kScalingFloor = 0.80;
-// nullopt when the curve has no concurrency-1 point with transactions, or `point` has none.
+// nullopt when the curve's lowest-concurrency point has no transactions, or `point` has none.
 std::optional<double> scaling_efficiency(const std::vector<CapacityPoint>& curve, const CapacityPoint& point);
 // The lowest-concurrency point of a curve sorted by concurrency whose efficiency is < kScalingFloor.
 std::optional<CapacityPoint> scaling_limit(const std::vector<CapacityPoint>& curve);
@@ -118,6 +137,11 @@ std::string_view scale_name(ConcurrencyScale scale);
 
 // Throws UserError for bad requests (no stream, slo <= 0). Honors SIGINT: returns what was measured.
 CapacityResult find_capacity(const CapacityRequest& request);
+
+// The jobs and runner options of a segment, as find_capacity runs them (an MPI follower rank runs the same
+// for rank 0's segment). The options carry no lint: find_capacity installs it on its first segment.
+std::vector<JobSpec> capacity_segment_jobs(const CapacityRequest& request, const CapacitySegment& segment);
+RunnerOptions capacity_segment_options(const CapacityRequest& request, const CapacitySegment& segment);
 
 std::uint64_t slo_stat_value(const CapacityPoint& point, SloStat stat);  // the statistic compared with the slo
 std::string_view slo_stat_name(SloStat stat);                             // "mean", "p50", ..., "p99.9"

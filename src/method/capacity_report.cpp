@@ -26,6 +26,9 @@ bool has_transactions(const CapacityResult& result) {
 }
 
 std::string point_label(const CapacityPoint& p) {
+  if (p.hosts > 1) {
+    return fmt::format("concurrency {} ({} x {} on each of {} hosts)", p.concurrency(), p.iodepth, p.numjobs, p.hosts);
+  }
   return fmt::format("concurrency {} ({} x {})", p.concurrency(), p.iodepth, p.numjobs);
 }
 
@@ -74,6 +77,7 @@ nlohmann::json point_json(const CapacityPoint& p) {
   nlohmann::json j = {{"concurrency", p.concurrency()},
                       {"iodepth", p.iodepth},
                       {"numjobs", p.numjobs},
+                      {"hosts", p.hosts},
                       {"iops", p.iops},
                       {"lat_mean_ns", p.lat_mean_ns},
                       {"lat_p50_ns", p.lat_p50_ns},
@@ -92,7 +96,7 @@ std::string scaling_line(const CapacityResult& result) {
   const std::optional<CapacityPoint> limit = scaling_limit(result.curve);
   if (limit) {
     return fmt::format("scaling: below {:.0f}% from {}: {:.0f} transactions/s = {:.2f} x (concurrency x the rate at "
-                       "concurrency 1)\n",
+                       "one stream per host)\n",
                        kScalingFloor * 100, point_label(*limit), limit->transactions_per_s,
                        scaling_efficiency(result.curve, *limit).value_or(0));
   }
@@ -168,8 +172,15 @@ std::string render_capacity_table(const CapacityRequest& request, const Capacity
   const std::string stat(slo_stat_name(request.slo_stat));
   const double slo = static_cast<double>(request.slo.count());
   std::string out = warnings_block(result.final_run) + workload_line(request);
-  out += fmt::format("limit: {} lat <= {}; concurrency = iodepth x numjobs (scale: {}); budget {:.0f} s\n\n", stat,
-                     ms(slo), scale_name(request.scale), std::chrono::duration<double>(request.budget).count());
+  out += fmt::format("limit: {} lat <= {}; concurrency = iodepth x numjobs{} (scale: {}); budget {:.0f} s\n", stat,
+                     ms(slo), request.hosts > 1 ? " x hosts" : "", scale_name(request.scale),
+                     std::chrono::duration<double>(request.budget).count());
+  if (request.hosts > 1) {
+    out += fmt::format("{} hosts (MPI ranks) ran each point in step; IOPS are all hosts' ios over the common window, "
+                       "latencies those of every io (merged histograms)\n",
+                       request.hosts);
+  }
+  out += "\n";
   out += curve_table(result);
   out += "\n";
   if (result.answer) {
@@ -178,7 +189,8 @@ std::string render_capacity_table(const CapacityRequest& request, const Capacity
                        ms(static_cast<double>(slo_stat_value(a, request.slo_stat))), ms(slo));
     if (a.transactions_per_s > 0) out += fmt::format("          {:.0f} read-modify-write transactions/s\n", a.transactions_per_s);
   } else if (!result.curve.empty()) {
-    out += fmt::format("capacity: none: even concurrency 1 exceeds the limit ({} lat {} > {})\n", stat,
+    out += fmt::format("capacity: none: even concurrency {} exceeds the limit ({} lat {} > {})\n",
+                       result.curve.front().concurrency(), stat,
                        ms(static_cast<double>(slo_stat_value(result.curve.front(), request.slo_stat))), ms(slo));
   } else {
     out += "capacity: nothing was measured\n";
@@ -226,6 +238,7 @@ nlohmann::json capacity_json(const CapacityRequest& request, const CapacityResul
       {"concurrency", a ? nlohmann::json(a->concurrency()) : nlohmann::json(nullptr)},
       {"iodepth", a ? nlohmann::json(a->iodepth) : nlohmann::json(nullptr)},
       {"numjobs", a ? nlohmann::json(a->numjobs) : nlohmann::json(nullptr)},
+      {"hosts", request.hosts},
       {"lat_ns", a ? nlohmann::json(slo_stat_value(*a, request.slo_stat)) : nlohmann::json(nullptr)},
       {"transactions_per_s", a && a->transactions_per_s > 0 ? nlohmann::json(a->transactions_per_s)
                                                              : nlohmann::json(nullptr)},

@@ -7,11 +7,13 @@
 namespace sluice {
 
 std::optional<double> scaling_efficiency(const std::vector<CapacityPoint>& curve, const CapacityPoint& point) {
+  // The lowest point: one stream per host (concurrency 1, or the number of hosts under MPI).
   const auto one = std::find_if(curve.begin(), curve.end(), [](const CapacityPoint& p) {
-    return p.concurrency() == 1 && p.transactions_per_s > 0;
+    return p.per_host_concurrency() == 1 && p.transactions_per_s > 0;
   });
   if (one == curve.end() || point.transactions_per_s <= 0 || point.concurrency() == 0) return std::nullopt;
-  return point.transactions_per_s / (static_cast<double>(point.concurrency()) * one->transactions_per_s);
+  const double ratio = static_cast<double>(point.concurrency()) / static_cast<double>(one->concurrency());
+  return point.transactions_per_s / (ratio * one->transactions_per_s);
 }
 
 std::optional<CapacityPoint> scaling_limit(const std::vector<CapacityPoint>& curve) {

@@ -33,6 +33,7 @@ class Search {
       result_.interrupted = true;
       return std::nullopt;
     }
+    point->hosts = request_.hosts;
     spent_ += std::chrono::duration_cast<nanoseconds>(std::chrono::duration<double>(point->runtime_s));
     point->within_slo = static_cast<double>(slo_stat_value(*point, request_.slo_stat)) <=
                         static_cast<double>(request_.slo.count());
@@ -100,29 +101,33 @@ RampEnd ramp(Search& search, const CapacityRequest& request) {
     const auto point = search.measure(c, ramp_points_left(c, request.max_concurrency, request.bisection_precision));
     if (!point) return end;
     if (point->interrupted) return end;
-    const std::uint32_t actual = point->concurrency();
+    // The search varies one host's concurrency; the reasons name the total (x hosts under MPI).
+    const std::uint32_t actual = point->per_host_concurrency();
+    const std::uint32_t total = point->concurrency();
     if (!point->within_slo) {
       end.first_bad = actual;
-      search.set_reason(fmt::format("latency limit exceeded at concurrency {}", actual));
+      search.set_reason(fmt::format("latency limit exceeded at concurrency {}", total));
       return end;
     }
     end.last_good = actual;
     // Two drops in a row, so that one noisy point does not end the ramp.
     drops = best_iops > 0 && point->iops < best_iops * (1 - kThrashingLoss) ? drops + 1 : 0;
     if (drops >= 2) {
-      search.set_reason(fmt::format("IOPS dropped at concurrency {} and {} (thrashing)", actual / 2, actual));
+      search.set_reason(fmt::format("IOPS dropped at concurrency {} and {} (thrashing)", total / 2, total));
       return end;
     }
     flat_doublings = previous_iops > 0 && point->iops < previous_iops * (1 + kPlateauGain) ? flat_doublings + 1 : 0;
     if (flat_doublings >= 2) {
-      search.set_reason(fmt::format("IOPS stopped growing by concurrency {}", actual));
+      search.set_reason(fmt::format("IOPS stopped growing by concurrency {}", total));
       return end;
     }
     best_iops = std::max(best_iops, point->iops);
     previous_iops = point->iops;
     if (c > request.max_concurrency / 2) break;
   }
-  search.set_reason(fmt::format("maximum concurrency {} reached", request.max_concurrency));
+  search.set_reason(request.hosts > 1 ? fmt::format("maximum concurrency {} per host ({} in all) reached",
+                                                    request.max_concurrency, request.max_concurrency * request.hosts)
+                                      : fmt::format("maximum concurrency {} reached", request.max_concurrency));
   return end;
 }
 

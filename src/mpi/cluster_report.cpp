@@ -118,6 +118,38 @@ std::vector<std::string> timing_warnings(const ClusterRun& run) {
   return out;
 }
 
+std::string host_differences_text(const std::vector<RankReport>& ranks) {
+  std::string differences;
+  for (std::size_t i = 1; i < ranks.size(); ++i) {
+    for (const Difference& d : host_differences(ranks.front(), ranks[i])) {
+      differences += fmt::format("  {} (rank {}): {}: {} (rank 0: {})\n", ranks[i].host, ranks[i].rank, d.what,
+                                 d.new_value, d.old_value);
+    }
+  }
+  return differences.empty() ? "Hosts' environments: no differences from rank 0\n"
+                             : "Hosts' environments differ from rank 0:\n" + differences;
+}
+
+nlohmann::ordered_json hosts_json(const std::vector<RankReport>& ranks) {
+  ordered_json hosts = ordered_json::array();
+  for (const RankReport& r : ranks) {
+    ordered_json differences = ordered_json::array();
+    if (&r != &ranks.front()) {
+      for (const Difference& d : host_differences(ranks.front(), r)) {
+        differences.push_back({{"what", d.what}, {"value", d.new_value}, {"rank0_value", d.old_value}});
+      }
+    }
+    hosts.push_back({{"rank", r.rank},
+                     {"hostname", r.host},
+                     {"clock_offset_ns", r.clock.offset_ns},
+                     {"clock_uncertainty_ns", r.clock.uncertainty_ns},
+                     {"failure", r.failure.empty() ? ordered_json(nullptr) : ordered_json(r.failure)},
+                     {"differences", std::move(differences)},
+                     {"environment", ordered_json::parse(environment_doc(r.environment)["sluice"]["environment"].dump())}});
+  }
+  return hosts;
+}
+
 std::string render_cluster_text(const ClusterRun& run) {
   std::set<std::string> hosts;
   for (const RankReport& r : run.ranks) hosts.insert(r.host);
@@ -161,15 +193,7 @@ std::string render_cluster_text(const ClusterRun& run) {
     out += fmt::format("  Start skew: {} (latest start - earliest start)\n",
                        format_ns(static_cast<double>(g.max_start_skew_ns)));
   }
-  std::string differences;
-  for (std::size_t i = 1; i < run.ranks.size(); ++i) {
-    for (const Difference& d : host_differences(run.ranks.front(), run.ranks[i])) {
-      differences += fmt::format("  {} (rank {}): {}: {} (rank 0: {})\n", run.ranks[i].host, run.ranks[i].rank, d.what,
-                                 d.new_value, d.old_value);
-    }
-  }
-  out += differences.empty() ? "\nHosts' environments: no differences from rank 0\n"
-                             : "\nHosts' environments differ from rank 0:\n" + differences;
+  out += "\n" + host_differences_text(run.ranks);
   out += "\nAll clients (every rank's ios, over the window):\n";
   out += render_normal(run.combined, NormalReportOptions{.show_warnings = true});
   return out;
@@ -207,24 +231,8 @@ std::string render_cluster_json(const ClusterRun& run, bool json_plus) {
   }
   doc["client_stats"] = std::move(clients);
 
-  ordered_json hosts = ordered_json::array();
-  for (const RankReport& r : run.ranks) {
-    ordered_json differences = ordered_json::array();
-    if (&r != &run.ranks.front()) {
-      for (const Difference& d : host_differences(run.ranks.front(), r)) {
-        differences.push_back({{"what", d.what}, {"value", d.new_value}, {"rank0_value", d.old_value}});
-      }
-    }
-    hosts.push_back({{"rank", r.rank},
-                     {"hostname", r.host},
-                     {"clock_offset_ns", r.clock.offset_ns},
-                     {"clock_uncertainty_ns", r.clock.uncertainty_ns},
-                     {"failure", r.failure.empty() ? ordered_json(nullptr) : ordered_json(r.failure)},
-                     {"differences", std::move(differences)},
-                     {"environment", ordered_json::parse(environment_doc(r.environment)["sluice"]["environment"].dump())}});
-  }
   ordered_json& sluice = doc["sluice"];
-  sluice["hosts"] = std::move(hosts);
+  sluice["hosts"] = hosts_json(run.ranks);
   sluice["mpi"] = {{"ranks", run.ranks.size()},
                    {"groups", std::move(groups)},
                    {"failures", run.failures},

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "mpi/cluster_run.h"
 
 namespace sluice::mpi {
@@ -15,6 +17,11 @@ namespace sluice::mpi {
 std::vector<std::string> timing_warnings(const ClusterRun& run);
 
 std::string render_cluster_text(const ClusterRun& run);
+
+// "Hosts' environments ...": what differs in each rank's environment from rank 0's (the host name aside).
+std::string host_differences_text(const std::vector<RankReport>& ranks);
+// sluice.hosts: each rank's host, clock offset, failure, environment and its differences from rank 0's.
+nlohmann::ordered_json hosts_json(const std::vector<RankReport>& ranks);
 std::string render_cluster_json(const ClusterRun& run, bool json_plus);
 
 }  // namespace sluice::mpi

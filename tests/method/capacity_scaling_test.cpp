@@ -55,6 +55,17 @@ TEST(CapacityScaling, UnknownWithoutConcurrencyOne) {
   EXPECT_FALSE(scaling_limit(curve).has_value());
 }
 
+// Under MPI the lowest point is one stream on each host: efficiency is relative to it.
+TEST(CapacityScaling, WithSeveralHostsTheBaseIsOneStreamPerHost) {
+  std::vector<CapacityPoint> curve = saturating_curve();
+  for (CapacityPoint& p : curve) p.hosts = 3;
+  EXPECT_DOUBLE_EQ(scaling_efficiency(curve, curve[0]).value(), 1.0);
+  EXPECT_DOUBLE_EQ(scaling_efficiency(curve, curve[2]).value(), 0.95);
+  const auto limit = scaling_limit(curve);
+  ASSERT_TRUE(limit.has_value());
+  EXPECT_EQ(limit->concurrency(), 24u);
+}
+
 TEST(CapacityScaling, TableShowsEfficiencyColumnAndLimitLine) {
   CapacityResult result;
   result.curve = saturating_curve();

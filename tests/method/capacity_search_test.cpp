@@ -69,6 +69,26 @@ CapacityRequest request_with(std::chrono::nanoseconds slo, SloStat stat = SloSta
   return r;
 }
 
+// Under MPI each of `hosts` ranks runs iodepth x numjobs: the search varies one host's concurrency (so it asks
+// for the same per-host points as on one host) and the points count every host's streams.
+TEST(CapacitySearch, WithSeveralHostsThePerHostConcurrencyIsSearchedAndPointsCountEveryHost) {
+  Model one = saturating();
+  const CapacityResult single = search_capacity(request_with(milliseconds(1)), one.measure());
+  Model three = saturating();
+  CapacityRequest request = request_with(milliseconds(1));
+  request.hosts = 3;
+  const CapacityResult r = search_capacity(request, three.measure());
+  EXPECT_EQ(three.asked, one.asked);
+  ASSERT_TRUE(r.answer.has_value());
+  ASSERT_TRUE(single.answer.has_value());
+  EXPECT_EQ(r.answer->hosts, 3u);
+  EXPECT_EQ(r.answer->per_host_concurrency(), single.answer->concurrency());
+  EXPECT_EQ(r.answer->concurrency(), 3 * single.answer->concurrency());
+  for (const CapacityPoint& p : r.curve) EXPECT_EQ(p.concurrency(), 3 * p.iodepth * p.numjobs);
+  EXPECT_NE(r.stop_reason.find(std::to_string(3 * r.curve.back().per_host_concurrency())), std::string::npos)
+      << r.stop_reason;
+}
+
 TEST(CapacitySearch, AnswerIsTheHighestConcurrencyWithinTheLimitToBisectionPrecision) {
   Model m = saturating();  // mean lat (1 + c/10) / 10000 s <= 1 ms  <=>  c <= 90
   const CapacityResult r = search_capacity(request_with(milliseconds(1)), m.measure());

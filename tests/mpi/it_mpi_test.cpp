@@ -161,11 +161,75 @@ TEST(Mpi, ARunBeyondItsTimeLimitIsEndedWithAClearMessage) {
   EXPECT_NE(r.err.find("did not finish within its time limit of 1 s"), std::string::npos) << describe(r);
 }
 
-TEST(Mpi, OnlyRunRunsUnderMpi) {
+// sluice capacity across ranks: every point runs on all three in step, the concurrency counts every host,
+// and the point's IOPS and ios are those of all hosts (the answer's All-clients ios = the hosts' sum).
+TEST(Mpi, CapacityScalesAcrossRanksAndReportsTheAggregateAndEachHost) {
   if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
-  const RunOutput r = mpirun(1, {"capacity", "--help"}, {}, 20);
+  const RunOutput r = mpirun(3, {"capacity", "--ioengine=null", "--size=1g", "--slo=1s", "--budget=6s",
+                                 "--max-concurrency=4", "--output-format=json"}, {}, 60);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << r.out;
+  const json& capacity = doc->at("sluice").at("capacity");
+  EXPECT_EQ(capacity.at("hosts"), 3);
+  const json& curve = capacity.at("curve");
+  ASSERT_GE(curve.size(), 2u) << capacity.dump(1);
+  for (const json& point : curve) {
+    EXPECT_EQ(point.at("hosts"), 3);
+    EXPECT_EQ(point.at("concurrency").get<int>(),
+              3 * point.at("iodepth").get<int>() * point.at("numjobs").get<int>());
+  }
+  EXPECT_EQ(curve.front().at("concurrency"), 3);  // one stream per host first
+  const int answer = capacity.at("concurrency").get<int>();
+  const json& points = doc->at("sluice").at("mpi").at("points");
+  ASSERT_EQ(points.size(), curve.size());
+  double hosts_ios = 0;
+  for (const json& point : points) {
+    ASSERT_EQ(point.at("hosts").size(), 3u) << point.dump(1);
+    for (int rank = 0; rank < 3; ++rank) {
+      EXPECT_EQ(point.at("hosts")[rank].at("rank"), rank);
+      EXPECT_GT(point.at("hosts")[rank].at("ios").get<double>(), 0.0);
+    }
+    if (point.at("concurrency") != answer) continue;
+    for (const json& host : point.at("hosts")) hosts_ios += host.at("ios").get<double>();
+  }
+  const json& all = doc->at("jobs").at(0);
+  EXPECT_EQ(all.at("jobname"), "All clients");
+  EXPECT_DOUBLE_EQ(static_cast<double>(read_ios(all)), hosts_ios);
+  EXPECT_EQ(doc->at("sluice").at("hosts").size(), 3u);
+}
+
+TEST(Mpi, CapacityOnFilesPrintsEachHostAndNamesAFailingRank) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  TempDir dir;
+  const std::vector<std::string> common = {"capacity", "--ioengine=psync", "--direct=0", "--size=1m",
+                                           "--slo=1s", "--budget=4s", "--max-concurrency=2"};
+  std::vector<std::string> good = common;
+  good.push_back("--directory=" + dir.path());
+  const RunOutput ok = mpirun(3, good, {}, 60);
+  ASSERT_EQ(ok.exit_code, 0) << describe(ok);
+  EXPECT_NE(ok.out.find("concurrency = iodepth x numjobs x hosts"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("3 hosts (MPI ranks) ran each point in step"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("Per host at the answer (concurrency "), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("Hosts' environments: no differences from rank 0"), std::string::npos) << ok.out;
+
+  std::vector<std::string> bad = common;
+  bad.push_back("--filename=" + dir.file("no-such-dir/f"));
+  const RunOutput failed = mpirun(2, good, bad, 60);
+  EXPECT_NE(failed.exit_code, 0) << describe(failed);
+  EXPECT_LT(failed.elapsed, std::chrono::seconds(30)) << describe(failed);
+  EXPECT_NE(failed.err.find("capacity: failed on "), std::string::npos) << describe(failed);
+  EXPECT_NE(failed.err.find("(rank 2)"), std::string::npos) << describe(failed);
+}
+
+TEST(Mpi, OnlyRunAndCapacityRunUnderMpi) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  const RunOutput r = mpirun(1, {"bonnie", "--help"}, {}, 20);
   EXPECT_NE(r.exit_code, 0) << describe(r);
-  EXPECT_NE(r.err.find("under MPI only `sluice run`"), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find("under MPI only `sluice run` (or its fio form) and `sluice capacity` run on every rank; "
+                       "'bonnie' does not"),
+            std::string::npos)
+      << describe(r);
 }
 
 // Three hosts on one machine: network namespaces joined by veth pairs to a bridge, each with its own address
