@@ -61,8 +61,9 @@ void join_mpi_if_asked(std::vector<std::string>& args) {
   if (!asked && !launched) return;
   mpi::init();
   const std::string first = args.empty() ? "" : args.front();
-  if (first != "run" && first != "fio" && first != "capacity" && first.rfind("--", 0) != 0) {
-    throw UserError("under MPI only `sluice run` (or its fio form) and `sluice capacity` run on every rank; '" +
+  if (first != "run" && first != "fio" && first != "capacity" && first != "metadata" && first.rfind("--", 0) != 0) {
+    throw UserError("under MPI only `sluice run` (or its fio form), `sluice capacity` and `sluice metadata` run on "
+                    "every rank; '" +
                     (first.empty() ? std::string("(no command)") : first) + "' does not");
   }
 }

@@ -1,6 +1,7 @@
 // sluice metadata: mdtest's metadata rates (suites/metadata_*.h), with mdtest's single-letter options.
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -8,9 +9,12 @@
 #include "cli/command_options.h"
 #include "cli/commands.h"
 #include "cli/history_options.h"
+#include "cli/mpi_steps.h"
 #include "cli/output.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "mpi/watchdog.h"
+#include "mpi/world.h"
 #include "run/stop_signal.h"
 #include "suites/metadata_report.h"
 #include "suites/metadata_run.h"
@@ -27,8 +31,8 @@ and removes many directories and small files. Each iteration, in a new directory
   File creation       open(O_CREAT), one write of -w bytes, close of -n files per task, then stat, read
                       (open, one read of -e bytes, close) and unlink of each,
   Tree removal        removes the tree.
-The tasks are --threads threads, which wait for each other before and after every phase as mdtest's MPI
-ranks do; a phase's rate is the items of all tasks over the time between those barriers (tree rates count
+The tasks are --threads threads (under mpirun: --threads on every rank, all ranks' threads together),
+which wait for each other before and after every phase as mdtest's MPI ranks do; a phase's rate is the items of all tasks over the time between those barriers (tree rates count
 one tree), and the summary gives Max, Min, Mean and Std Dev (n-1) across the -i iterations, in mdtest
 4.0.0's layout. sluice adds latency percentiles of each phase's items.
 mdtest's letters are accepted: -d DIR, -n, -z, -b, -I, -u, -w, -e, -F, -D, -i, -C, -T, -E, -r, -y, -Y. With
@@ -169,14 +173,30 @@ int metadata_command(const std::vector<std::string>& args) {
     std::fputs(render_command_help(table().info()).c_str(), stdout);
     return kExitOk;
   }
-  (void)make_metadata_plan(cli.options);  // refuse an impossible tree before anything is opened or created
+  // Under MPI every rank runs --threads workers; all ranks' workers are mdtest's tasks (docs/multi-host.md).
+  std::optional<MpiProcessGroup> ranks;
+  if (mpi::active()) ranks.emplace();
+  ProcessGroup* processes = ranks ? &*ranks : nullptr;
+  // Refuse an impossible tree before anything is opened or created.
+  (void)make_metadata_plan(cli.options, processes == nullptr ? 1 : processes->size());
   install_stop_signal_handlers();
   init_clock();
-  return run_measured({"metadata", args, ""}, cli.history, cli.output, [&](bool) {
-    const MetadataResult result = run_metadata(cli.options, args);
+  const mpi::Watchdog watchdog(mpi::active() ? mpi::time_limit() : std::chrono::nanoseconds(0));
+  if (processes != nullptr && processes->rank() != 0) {
+    return MpiRepetitions::follow([&] {
+      const MetadataResult result = run_metadata(cli.options, args, processes);
+      return result.failed ? kExitError : (result.interrupted ? kExitInterrupted : kExitOk);
+    });
+  }
+  MpiRepetitions repetitions;
+  const int code = run_measured({"metadata", args, ""}, cli.history, cli.output, [&](bool) {
+    repetitions.next();
+    const MetadataResult result = run_metadata(cli.options, args, processes);
     return Measurement{render_metadata_text(result), metadata_json(result).dump(2) + "\n",
                        result.interrupted ? kExitInterrupted : kExitOk};
   });
+  repetitions.done();
+  return code;
 }
 
 }  // namespace sluice

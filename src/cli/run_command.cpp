@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/history_options.h"
+#include "cli/mpi_steps.h"
 #include "cli/output.h"
 #include "common/error.h"
 #include "method/lint.h"
@@ -213,9 +214,13 @@ int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) 
   std::vector<std::string> notes;
   runner.notice = [&notes](const std::string& text) { notes.push_back(text); };
   const OutputChoice output{parsed.run.output_formats, parsed.run.output_path};
+  MpiRepetitions repetitions;
   const auto measure = [&](bool json_plus) {
     notes.clear();
-    if (mpi::active()) return measure_on_all_ranks(jobs, runner, warnings, notes, parsed, json_plus);
+    if (mpi::active()) {
+      if (mpi::rank() == 0) repetitions.next();
+      return measure_on_all_ranks(jobs, runner, warnings, notes, parsed, json_plus);
+    }
     RunResult result = run_jobs(jobs, runner);
     result.warnings.insert(result.warnings.begin(), warnings.begin(), warnings.end());  // validation first
     result.notes = notes;
@@ -231,12 +236,12 @@ int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) 
     return m;
   };
   if (mpi::active() && mpi::rank() != 0) {
-    // Only rank 0 writes reports and saves; the others run each repetition in step with it.
-    int code = kExitOk;
-    for (std::uint32_t i = 0; i < std::max<std::uint32_t>(1, parsed.history.repeat); ++i) code = measure(false).exit_code;
-    return code;
+    // Only rank 0 writes reports and saves; the others run each of its repetitions in step with it.
+    return MpiRepetitions::follow([&] { return measure(false).exit_code; });
   }
-  return run_measured({"run", args, job_files_text(parsed.job_files)}, parsed.history, output, measure);
+  const int code = run_measured({"run", args, job_files_text(parsed.job_files)}, parsed.history, output, measure);
+  repetitions.done();
+  return code;
 }
 
 }  // namespace

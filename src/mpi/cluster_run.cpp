@@ -1,16 +1,14 @@
 #include "mpi/cluster_run.h"
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstdio>
 #include <map>
-#include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "mpi/watchdog.h"
 #include "run/plan.h"
 #include "run/stop_signal.h"
 
@@ -20,39 +18,6 @@ namespace {
 constexpr int kExitFailed = 1;
 constexpr int kExitInterrupted = 130;
 constexpr auto kGrace = std::chrono::seconds(120);
-
-// Ends every rank when the run is not over after `limit` (0 = never): a rank that hangs must not hang the run.
-class Watchdog {
- public:
-  explicit Watchdog(std::chrono::nanoseconds limit) {
-    if (limit.count() <= 0) return;
-    thread_ = std::thread([this, limit] {
-      std::unique_lock lock(mutex_);
-      if (wake_.wait_for(lock, limit, [this] { return done_; })) return;
-      std::fprintf(stderr,
-                   "sluice[%s]: the MPI run did not finish within its time limit of %.0f s (the jobs' time plus a "
-                   "grace; --mpi-timeout sets it): a rank hangs or cannot reach the others; ending every rank\n",
-                   where().c_str(), std::chrono::duration<double>(limit).count());
-      abort(kExitFailed);
-    });
-  }
-  ~Watchdog() {
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-  Watchdog(const Watchdog&) = delete;
-  Watchdog& operator=(const Watchdog&) = delete;
-
- private:
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool done_ = false;
-  std::thread thread_;
-};
 
 // The meeting points of a run: each is a vote of every rank (all_ok). Once a vote fails, this rank stops
 // (request_stop) and meets no more, so every rank goes on to the gather together.

@@ -48,6 +48,9 @@ bool all_ok(bool mine);
 std::vector<std::string> gather(const std::string& mine);
 // Every rank receives rank 0's `text`.
 std::string broadcast(const std::string& text);
+// Every rank receives the sum / the maximum of every rank's `mine`.
+std::uint64_t sum(std::uint64_t mine);
+double max(double mine);
 // Rank 0 receives each rank's clock offset against its own (its own entry is {0, 0}); others receive {}.
 std::vector<ClockOffset> clock_offsets();
 

@@ -106,6 +106,20 @@ std::string broadcast(const std::string& text) {
   return out;
 }
 
+std::uint64_t sum(std::uint64_t mine) {
+  if (!g_active) return mine;
+  std::uint64_t out = 0;
+  MPI_Allreduce(&mine, &out, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return out;
+}
+
+double max(double mine) {
+  if (!g_active) return mine;
+  double out = 0;
+  MPI_Allreduce(&mine, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
 std::vector<ClockOffset> clock_offsets() {
   init_clock();
   if (!g_active) return {ClockOffset{}};

@@ -67,9 +67,9 @@ std::uint64_t metadata_tree_dirs(std::uint32_t depth, std::uint32_t branching) {
   return total;
 }
 
-MetadataPlan make_metadata_plan(const MetadataOptions& o) {
+MetadataPlan make_metadata_plan(const MetadataOptions& o, std::uint32_t processes) {
   MetadataPlan plan;
-  plan.workers = o.threads == 0 ? 1 : o.threads;
+  plan.workers = (o.threads == 0 ? 1 : o.threads) * (processes == 0 ? 1 : processes);
   plan.dir_test = !o.files_only || o.dirs_only;
   plan.file_test = !o.dirs_only || o.files_only;
   plan.tree_dirs = metadata_tree_dirs(o.depth, o.branching);

@@ -61,8 +61,9 @@ struct MetadataPlan {
 std::uint64_t metadata_tree_dirs(std::uint32_t depth, std::uint32_t branching);
 
 // Checks the options as mdtest does (and sluice's bounds) and computes the plan. Throws UserError naming the
-// option (mdtest's letter and sluice's name) before anything is created.
-MetadataPlan make_metadata_plan(const MetadataOptions& options);
+// option (mdtest's letter and sluice's name) before anything is created. `processes`: the MPI ranks that
+// each run options.threads workers (workers = threads x processes).
+MetadataPlan make_metadata_plan(const MetadataOptions& options, std::uint32_t processes = 1);
 
 // The path of tree directory `index` relative to the test directory: "mdtest_tree.0/mdtest_tree.2".
 std::string metadata_tree_path(std::uint64_t index, std::uint32_t branching, const std::string& base);

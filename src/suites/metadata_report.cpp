@@ -1,9 +1,10 @@
 #include "suites/metadata_report.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <set>
+
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "version.h"
@@ -36,6 +37,29 @@ std::string quoted_command_line(const std::vector<std::string>& args) {
   return out;
 }
 
+// The host of each task (worker): process p runs tasks p x threads ... (p + 1) x threads - 1.
+std::vector<std::string> task_hosts(const MetadataResult& r) {
+  std::vector<std::string> hosts;
+  for (std::uint32_t task = 0; task < r.plan.workers; ++task) {
+    const std::size_t process = task / std::max<std::uint32_t>(r.threads_per_process, 1);
+    hosts.push_back(process < r.hosts.size() ? r.hosts[process] : std::string());
+  }
+  return hosts;
+}
+
+// mdtest's "Nodemap": per task, 1 when it is the first task on its node, else 0.
+std::string metadata_nodemap(const MetadataResult& r) {
+  std::set<std::string> seen;
+  std::string map;
+  for (const std::string& host : task_hosts(r)) map += seen.insert(host).second ? '1' : '0';
+  return map;
+}
+
+std::size_t metadata_node_count(const MetadataResult& r) {
+  const std::vector<std::string> hosts = task_hosts(r);
+  return std::max<std::size_t>(std::set<std::string>(hosts.begin(), hosts.end()).size(), 1);
+}
+
 std::string header(const MetadataResult& r) {
   const MetadataFsUsage& fs = r.fs;
   const double gib = static_cast<double>(fs.total_bytes) / (1ull << 30);
@@ -50,14 +74,14 @@ std::string header(const MetadataResult& r) {
                      : r.plan.file_test                  ? "files"
                                                          : "directories";
   std::string out = fmt::format("-- started at {} --\n\n", r.started);
-  out += fmt::format("sluice-metadata (mdtest-4.0.0 semantics and layout) was launched with {} total task(s) on 1 "
+  out += fmt::format("sluice-metadata (mdtest-4.0.0 semantics and layout) was launched with {} total task(s) on {} "
                      "node(s)\n",
-                     r.plan.workers);
+                     r.plan.workers, metadata_node_count(r));
   out += fmt::format("Command line used: {}\n", quoted_command_line(r.command_line));
   out += fmt::format("Path: {}\n", r.path);
   out += fmt::format("FS: {:.1f} GiB   Used FS: {:2.1f}%   Inodes: {:.1f} Mi   Used Inodes: {:2.1f}%\n\n", gib, used,
                      inodes, used_inodes);
-  out += fmt::format("Nodemap: {}\n", std::string(r.plan.workers, '1'));
+  out += fmt::format("Nodemap: {}\n", metadata_nodemap(r));
   out += fmt::format("{} tasks, {} {}\n", r.plan.workers, r.plan.items * r.plan.workers, what);
   return out;
 }
@@ -193,6 +217,8 @@ nlohmann::json metadata_json(const MetadataResult& r) {
         {"items_per_dir", r.plan.items_per_dir},
         {"items_per_task", r.plan.items},
         {"tasks", r.plan.workers},
+        {"threads_per_process", r.threads_per_process},
+        {"hosts", r.hosts},
         {"items_total", r.plan.items * r.plan.workers}}},
       {"iterations", iterations},
       {"summary", summary},

@@ -9,7 +9,10 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
@@ -19,6 +22,12 @@
 
 namespace sluice {
 namespace {
+
+std::string local_host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "localhost";
+  return name;
+}
 
 std::string now_text() {
   const std::time_t t = std::time(nullptr);
@@ -98,33 +107,125 @@ class WorkDirGuard {
   std::string path_;
 };
 
+// The work directory another process named: used as it is on a shared file system, created (and removed
+// afterwards) where this process does not see it.
+class JoinedWorkDir {
+ public:
+  explicit JoinedWorkDir(std::string path) : path_(std::move(path)) {
+    journal_creating(path_);
+    if (::mkdir(path_.c_str(), 0755) == 0) {
+      created_ = true;
+      journal_created_tree(path_);
+      return;
+    }
+    const int error = errno;
+    journal_removed(path_);
+    if (error != EEXIST) {
+      throw UserError(fmt::format("-d/--dir: cannot create {} on this host: {}", path_, std::strerror(error)));
+    }
+  }
+  ~JoinedWorkDir() {
+    if (!created_) return;
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+    if (!ec) journal_removed(path_);
+  }
+  JoinedWorkDir(const JoinedWorkDir&) = delete;
+  JoinedWorkDir& operator=(const JoinedWorkDir&) = delete;
+
+ private:
+  std::string path_;
+  bool created_ = false;
+};
+
+nlohmann::json latency_json(const std::array<OpLatency, kMetadataPhaseCount>& latency) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const OpLatency& l : latency) {
+    out.push_back({{"histogram", l.histogram.to_json()}, {"sum_ns", l.sum_ns}, {"max_ns", l.max_ns}});
+  }
+  return out;
+}
+
+void merge_latency_json(std::array<OpLatency, kMetadataPhaseCount>& into, const nlohmann::json& j) {
+  for (std::size_t p = 0; p < kMetadataPhaseCount && p < j.size(); ++p) {
+    OpLatency l;
+    l.histogram = LatencyHistogram::from_json(j[p].at("histogram"));
+    l.sum_ns = j[p].at("sum_ns").get<std::uint64_t>();
+    l.max_ns = j[p].at("max_ns").get<std::uint64_t>();
+    into[p].merge(l);
+  }
+}
+
+// Process 0 learns every process's host, latencies and first error; the others keep their own.
+void gather_processes(ProcessGroup& processes, MetadataResult& r, std::string& error) {
+  const nlohmann::json mine = {{"host", processes.host()}, {"error", error}, {"latency", latency_json(r.latency)}};
+  const std::vector<std::string> all = processes.gather(mine.dump());
+  r.hosts = {processes.host()};
+  if (processes.rank() != 0) return;
+  r.hosts.clear();
+  r.latency = {};
+  for (std::size_t rank = 0; rank < all.size(); ++rank) {
+    const nlohmann::json theirs = nlohmann::json::parse(all[rank]);
+    const std::string host = theirs.at("host").get<std::string>();
+    r.hosts.push_back(host);
+    merge_latency_json(r.latency, theirs.at("latency"));
+    const std::string their_error = theirs.at("error").get<std::string>();
+    if (error.empty() && !their_error.empty()) error = fmt::format("{} (rank {}): {}", host, rank, their_error);
+  }
+}
+
 }  // namespace
 
-MetadataResult run_metadata(const MetadataOptions& options, std::vector<std::string> command_line) {
+MetadataResult run_metadata(const MetadataOptions& options, std::vector<std::string> command_line,
+                            ProcessGroup* processes) {
   MetadataResult r;
   r.options = options;
-  r.plan = make_metadata_plan(options);
+  r.plan = make_metadata_plan(options, processes == nullptr ? 1 : processes->size());
+  r.threads_per_process = options.threads == 0 ? 1 : options.threads;
   r.command_line = std::move(command_line);
-  r.fs = fs_usage(options.directory);
-  std::error_code ec;
-  r.path = std::filesystem::absolute(options.directory, ec).lexically_normal().string();
-  if (ec) r.path = options.directory;
-  if (r.path.size() > 1 && r.path.back() == '/') r.path.pop_back();
-  check_inodes(r);
+  std::string problem;  // under MPI: every rank checks its DIR, then they agree before anything is created
+  try {
+    r.fs = fs_usage(options.directory);
+    std::error_code ec;
+    r.path = std::filesystem::absolute(options.directory, ec).lexically_normal().string();
+    if (ec) r.path = options.directory;
+    if (r.path.size() > 1 && r.path.back() == '/') r.path.pop_back();
+    check_inodes(r);
+  } catch (const UserError& e) {
+    if (processes == nullptr) throw;
+    problem = e.what();
+  }
+  if (processes != nullptr) {
+    const std::uint64_t failing = processes->sum(problem.empty() ? 0 : 1);
+    if (!problem.empty()) throw UserError(problem);
+    if (failing > 0) {
+      throw UserError("metadata: another rank cannot use its -d/--dir (its message says why); nothing was created");
+    }
+  }
   r.notes = r.plan.notes;
   r.started = now_text();
-  r.work_dir = make_work_dir(r.path);
-  const WorkDirGuard guard(r.work_dir);
+  std::optional<WorkDirGuard> guard;
+  std::optional<JoinedWorkDir> joined;
+  if (processes == nullptr || processes->rank() == 0) {
+    r.work_dir = make_work_dir(r.path);
+    guard.emplace(r.work_dir);
+    if (processes != nullptr) processes->broadcast(r.work_dir);
+  } else {
+    r.work_dir = processes->broadcast("");
+    joined.emplace(r.work_dir);
+  }
+  // Every process has its work directory before any worker uses it.
+  if (processes != nullptr) processes->barrier();
 
-  const std::uint32_t workers = r.plan.workers;
-  ThreadTeam team(workers);
-  std::vector<MetadataWorkerOutput> outputs(workers);
+  const std::uint32_t threads = r.threads_per_process;
+  ThreadTeam team(threads, processes);
+  std::vector<MetadataWorkerOutput> outputs(threads);
   {
-    std::vector<std::jthread> threads;
-    for (std::uint32_t rank = 1; rank < workers; ++rank) {
-      threads.emplace_back([&, rank] {
-        const auto comm = team.member(rank);
-        run_metadata_worker(*comm, r.options, r.plan, r.work_dir, outputs[rank]);
+    std::vector<std::jthread> workers;
+    for (std::uint32_t thread = 1; thread < threads; ++thread) {
+      workers.emplace_back([&, thread] {
+        const auto comm = team.member(thread);
+        run_metadata_worker(*comm, r.options, r.plan, r.work_dir, outputs[thread]);
       });
     }
     const auto comm = team.member(0);
@@ -135,10 +236,22 @@ MetadataResult run_metadata(const MetadataOptions& options, std::vector<std::str
   for (const MetadataWorkerOutput& out : outputs) {
     for (std::size_t p = 0; p < kMetadataPhaseCount; ++p) r.latency[p].merge(out.latency[p]);
   }
+  std::string error;
   for (const MetadataWorkerOutput& out : outputs) {
-    if (!out.error.empty()) throw IoError(fmt::format("metadata: {}", out.error), 0);
+    if (error.empty() && !out.error.empty()) error = out.error;
   }
   r.interrupted = outputs[0].stopped || stop_requested();
+  if (processes != nullptr) {
+    gather_processes(*processes, r, error);
+    processes->barrier();  // every process is done with the directory before process 0 removes it
+  } else {
+    r.hosts = {local_host_name()};
+  }
+  if (processes != nullptr && processes->rank() != 0) {
+    r.failed = !error.empty();
+    return r;
+  }
+  if (!error.empty()) throw IoError(fmt::format("metadata: {}", error), 0);
   return r;
 }
 

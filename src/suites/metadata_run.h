@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "suites/metadata_comm.h"
 #include "suites/metadata_worker.h"
 
 namespace sluice {
@@ -32,11 +33,21 @@ struct MetadataResult {
   std::array<OpLatency, kMetadataPhaseCount> latency;       // per item, all workers and iterations
   bool interrupted = false;
   std::vector<std::string> notes;
+  std::vector<std::string> hosts;  // the host of each process (one without MPI), in rank order
+  bool failed = false;             // processes other than 0: a call failed here (process 0 reports it)
+  std::uint32_t threads_per_process = 1;
 };
 
 // Checks the options (make_metadata_plan) and DIR before creating anything, runs every iteration and
 // cleans up. Throws UserError on bad input or an unusable DIR, IoError (after cleaning up) when a call
 // fails during the run.
-MetadataResult run_metadata(const MetadataOptions& options, std::vector<std::string> command_line);
+//
+// With `processes` (MPI ranks; every process calls it with the same options) the workers are options.threads
+// on each process: process 0 creates the work directory and tells the others its name (on a shared file
+// system it is the same directory; elsewhere each process creates it too), and after the run gathers every
+// process's latencies and errors. Only process 0's result is complete (the others' carry their own part), and
+// only process 0 throws for a failed call (naming the host and rank); the others set `failed`.
+MetadataResult run_metadata(const MetadataOptions& options, std::vector<std::string> command_line,
+                            ProcessGroup* processes = nullptr);
 
 }  // namespace sluice

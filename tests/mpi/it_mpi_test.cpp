@@ -1,6 +1,7 @@
 // sluice under mpirun on this machine: three ranks (--oversubscribe), with the null engine and with files,
 // a failing rank, a hung run ended by the time limit, and three "hosts" in network namespaces (root only).
-// Each mpirun is bounded by timeout -k so nothing is left behind.
+// Each mpirun is bounded by timeout -k so nothing is left behind. Ranks waiting in a collective yield the CPU
+// (mpi_yield_when_idle): on two cores shared with other tests a spinning rank would starve the one working.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -28,7 +29,8 @@ bool have_mpirun() { return have_program("mpirun"); }
 RunOutput mpirun(int ranks, const std::vector<std::string>& args, const std::vector<std::string>& mpmd = {},
                  int seconds = 40) {
   std::vector<std::string> command = {"-k", "5", std::to_string(seconds), "mpirun", "--allow-run-as-root",
-                                      "--oversubscribe", "--mca", "btl", "self,tcp", "-n", std::to_string(ranks),
+                                      "--oversubscribe", "--mca", "btl", "self,tcp", "--mca", "mpi_yield_when_idle",
+                                      "1", "-n", std::to_string(ranks),
                                       SLUICE_BINARY};
   command.insert(command.end(), args.begin(), args.end());
   if (!mpmd.empty()) {
@@ -222,12 +224,47 @@ TEST(Mpi, CapacityOnFilesPrintsEachHostAndNamesAFailingRank) {
   EXPECT_NE(failed.err.find("(rank 2)"), std::string::npos) << describe(failed);
 }
 
-TEST(Mpi, OnlyRunAndCapacityRunUnderMpi) {
+// sluice metadata across ranks: mdtest's tasks are every rank's threads; phases are in step across all of
+// them, the items and latencies count every task, and the one work directory is gone afterwards.
+TEST(Mpi, MetadataTasksAreEveryRanksThreads) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  TempDir dir;
+  const RunOutput r = mpirun(3, {"metadata", "-d", dir.path(), "-n", "60", "-i", "2", "--threads=2",
+                                 "--output-format=normal,json"}, {}, 60);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.out.find("was launched with 6 total task(s) on 1 node(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Nodemap: 100000\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("6 tasks, 360 files/directories"), std::string::npos) << r.out;
+  const std::size_t brace = r.out.find("\n{");
+  ASSERT_NE(brace, std::string::npos) << r.out;
+  const auto doc = parse_document(r.out.substr(brace + 1));
+  ASSERT_TRUE(doc) << r.out;
+  const json& metadata = doc->at("sluice").at("metadata");
+  EXPECT_EQ(metadata.at("plan").at("tasks"), 6);
+  EXPECT_EQ(metadata.at("plan").at("hosts").size(), 3u);
+  // Every task's items of both iterations were timed: 6 tasks x 60 items x 2 iterations per phase.
+  EXPECT_EQ(metadata.at("latency_ns").at("file_create").at("count"), 720) << metadata.at("latency_ns").dump(1);
+  EXPECT_EQ(metadata.at("iterations").at(0).at("phases").at("file_create").at("items"), 360);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "the work directory was left behind";
+}
+
+TEST(Mpi, MetadataStopsEveryRankWhenOneCannotUseItsDirectoryAndCreatesNothing) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  TempDir dir;
+  const RunOutput r = mpirun(2, {"metadata", "-d", dir.path(), "-n", "60"},
+                             {"metadata", "-d", dir.file("no-such-dir"), "-n", "60"}, 40);
+  EXPECT_NE(r.exit_code, 0) << describe(r);
+  EXPECT_LT(r.elapsed, std::chrono::seconds(30)) << describe(r);
+  EXPECT_NE(r.err.find(":2]: -d/--dir '" + dir.file("no-such-dir") + "'"), std::string::npos) << describe(r);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "something was created";
+}
+
+TEST(Mpi, OtherCommandsAreRefusedUnderMpi) {
   if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
   const RunOutput r = mpirun(1, {"bonnie", "--help"}, {}, 20);
   EXPECT_NE(r.exit_code, 0) << describe(r);
-  EXPECT_NE(r.err.find("under MPI only `sluice run` (or its fio form) and `sluice capacity` run on every rank; "
-                       "'bonnie' does not"),
+  EXPECT_NE(r.err.find("under MPI only `sluice run` (or its fio form), `sluice capacity` and `sluice metadata` "
+                       "run on every rank; 'bonnie' does not"),
             std::string::npos)
       << describe(r);
 }
@@ -293,7 +330,8 @@ TEST(Mpi, ThreeNetworkNamespacesAreThreeHosts) {
   TempDir dir;
   const NamespaceHosts hosts(dir.path());
   ASSERT_TRUE(hosts.ok()) << "could not create the namespaces and bridge";
-  std::vector<std::string> command = {"-k", "5", "60", "mpirun", "--allow-run-as-root", "--mca", "btl", "self,tcp"};
+  std::vector<std::string> command = {"-k", "5", "60", "mpirun", "--allow-run-as-root", "--mca", "btl", "self,tcp",
+                                      "--mca", "mpi_yield_when_idle", "1"};
   for (const std::string& a : hosts.mpirun_args()) command.push_back(a);
   const std::vector<std::string> sluice = {SLUICE_BINARY, "run", "--name=r", "--ioengine=psync", "--rw=randread",
                                           "--bs=4k", "--size=4m", "--runtime=2", "--time_based",
