@@ -38,14 +38,17 @@ int dispatch(const std::vector<std::string>& args) {
                               nearest.empty() ? "" : "; did you mean '" + nearest + "'?", names));
 }
 
-// --mpi and --mpi-timeout=T, wherever they are, are sluice's own (not a command's): they are taken out of
-// `args`. Joins the MPI world when asked or when started by mpirun; then only `sluice run` may follow.
+// --mpi, --mpi-timeout=T and --mpi-wearout, wherever they are, are sluice's own (not a command's): they are
+// taken out of `args`. Joins the MPI world when asked or when started by mpirun; then only `sluice run` may follow.
 void join_mpi_if_asked(std::vector<std::string>& args) {
   bool asked = false;
+  bool wearout = false;
   std::vector<std::string> rest;
   for (const std::string& a : args) {
     if (a == "--mpi") {
       asked = true;
+    } else if (a == "--mpi-wearout") {
+      wearout = true;
     } else if (a.rfind("--mpi-timeout=", 0) == 0) {
       const auto limit = parse_duration(a.substr(14), std::chrono::seconds(1));
       if (!limit || limit->count() <= 0) {
@@ -58,8 +61,12 @@ void join_mpi_if_asked(std::vector<std::string>& args) {
   }
   args = std::move(rest);
   const bool launched = mpi::launched_by_mpi([](const char* name) { return std::getenv(name); });
-  if (!asked && !launched) return;
+  if (!asked && !launched) {
+    if (wearout) throw UserError("--mpi-wearout is for runs under mpirun (or with --mpi): it evens out the ranks' work");
+    return;
+  }
   mpi::init();
+  mpi::set_wearout(wearout);
   const std::string first = args.empty() ? "" : args.front();
   if (first != "run" && first != "fio" && first != "capacity" && first != "metadata" && first.rfind("--", 0) != 0) {
     throw UserError("under MPI only `sluice run` (or its fio form), `sluice capacity` and `sluice metadata` run on "

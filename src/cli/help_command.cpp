@@ -18,7 +18,8 @@ Examples:
   sluice run --name=rr --filename=/tmp/f --size=1g --rw=randread --bs=4k --direct=1 \
              --ioengine=io_uring --iodepth=32 --runtime=10 --time_based --output-format=json
   mpirun -n 4 --host h1,h2,h3,h4 sluice run JOBFILE   (many hosts, one test: docs/multi-host.md;
-             sluice's own --mpi joins MPI when not started by mpirun, --mpi-timeout=T bounds the run)
+             sluice's own --mpi joins MPI when not started by mpirun, --mpi-timeout=T bounds the run,
+             --mpi-wearout evens out the ranks' work after the deadline, as IOR's stonewall wear-out)
 
 sluice reads fio's options with fio's meaning and writes fio's JSON key for key, so scripts written for fio
 read it unchanged. Writes go only to files sluice creates or that the user names; block devices that carry a

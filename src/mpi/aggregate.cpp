@@ -49,9 +49,14 @@ std::string encode_rank_report(const RankReport& report) {
     for (const JobResult& j : g.jobs) jobs.push_back(j.to_json());
     groups.push_back({{"groupid", g.groupid}, {"group_reporting", g.group_reporting}, {"jobs", std::move(jobs)}});
   }
+  json wearout = json::array();
+  for (const RankWearOut& w : report.wearout) {
+    wearout.push_back({w.deadline_ios, w.extra_ios, w.extra_bytes, w.start_ns, w.end_ns});
+  }
   return json{{"rank", report.rank},         {"host", report.host},
               {"failure", report.failure},   {"interrupted", report.interrupted},
-              {"environment", report.environment}, {"groups", std::move(groups)}}
+              {"environment", report.environment}, {"groups", std::move(groups)},
+              {"wearout", std::move(wearout)}}
       .dump();
 }
 
@@ -69,6 +74,11 @@ RankReport decode_rank_report(const std::string& text) {
     group.group_reporting = g.at("group_reporting").get<bool>();
     for (const json& job : g.at("jobs")) group.jobs.push_back(JobResult::from_json(job));
     r.groups.push_back(std::move(group));
+  }
+  for (const json& w : j.at("wearout")) {
+    r.wearout.push_back(RankWearOut{w.at(0).get<std::uint64_t>(), w.at(1).get<std::uint64_t>(),
+                                    w.at(2).get<std::uint64_t>(), w.at(3).get<std::uint64_t>(),
+                                    w.at(4).get<std::uint64_t>()});
   }
   return r;
 }
@@ -146,6 +156,33 @@ GroupAggregate aggregate_group(const std::vector<RankReport>& ranks, std::size_t
   out.all.start_ns = 0;
   out.all.end_ns = out.window.span_ns();
   out.all.runtime_ns = out.window.span_ns();
+  return out;
+}
+
+std::optional<GroupWearOut> aggregate_wearout(const std::vector<RankReport>& ranks, std::size_t index,
+                                              const GroupAggregate& group) {
+  GroupWearOut out;
+  out.total.start_ns = group.window.start_ns;
+  out.total.end_ns = group.window.end_ns;
+  out.total.ios = group.window.ios;
+  out.total.bytes = group.window.bytes;
+  bool first = true;
+  for (const RankReport& r : ranks) {
+    if (index >= r.wearout.size()) continue;
+    const RankWearOut& w = r.wearout[index];
+    HostWearOut h{r.rank, r.host, w, 0.0};
+    if (w.end_ns > w.start_ns) {
+      h.seconds = static_cast<double>(w.end_ns - w.start_ns) / 1e9;
+      out.total.end_ns = std::max(out.total.end_ns, static_cast<std::int64_t>(w.end_ns) - r.clock.offset_ns);
+    }
+    out.total.ios += static_cast<double>(w.extra_ios);
+    out.total.bytes += static_cast<double>(w.extra_bytes);
+    out.deadline_min_ios = first ? w.deadline_ios : std::min(out.deadline_min_ios, w.deadline_ios);
+    out.deadline_max_ios = std::max(out.deadline_max_ios, w.deadline_ios);
+    first = false;
+    out.hosts.push_back(std::move(h));
+  }
+  if (out.hosts.empty()) return std::nullopt;
   return out;
 }
 

@@ -10,6 +10,7 @@
 // - Latency: the ranks' histograms added bucket by bucket and their moments merged, so percentiles, min,
 //   max and mean are those of all ios. Per-rank rates are never added.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,16 @@
 
 namespace sluice::mpi {
 
+// One rank's stonewall wear-out of one group (--mpi-wearout): what it had done by the deadline and what it
+// did after, to catch up with the busiest rank.
+struct RankWearOut {
+  std::uint64_t deadline_ios = 0;  // the group's ios by the deadline (its measured run)
+  std::uint64_t extra_ios = 0;     // ios of the wear-out
+  std::uint64_t extra_bytes = 0;
+  std::uint64_t start_ns = 0;      // the wear-out's start and end on the rank's own clock; 0 when it had
+  std::uint64_t end_ns = 0;        // nothing to catch up
+};
+
 // What one rank sends to rank 0 after its run.
 struct RankReport {
   int rank = 0;
@@ -29,6 +40,7 @@ struct RankReport {
   bool interrupted = false;
   std::string environment;  // the rank's sluice.environment as JSON text
   std::vector<GroupResult> groups;
+  std::vector<RankWearOut> wearout;  // per group, with --mpi-wearout; empty otherwise
 };
 
 // Serialization for the gather (full results: histograms and series included).
@@ -71,6 +83,25 @@ struct GroupAggregate {
 // per-interval series, an interval cut by the bounds counting pro rata; without a series, its totals pro
 // rata of its runtime.
 WindowFigures work_within(const JobResult& job, std::int64_t start_ns, std::int64_t from, std::int64_t to);
+
+// The wear-out of one group over all ranks (IOR's stonewall wear-out): every rank ends with as many ios as
+// the busiest did by the deadline, so the total is over the time until the last rank caught up.
+struct HostWearOut {
+  int rank = 0;
+  std::string host;
+  RankWearOut figures;
+  double seconds = 0;  // the wear-out's own duration on this rank (0: nothing to catch up)
+};
+struct GroupWearOut {
+  std::vector<HostWearOut> hosts;
+  WindowFigures total;  // every io, measured and worn out, from the first start to the last rank's end
+  std::uint64_t deadline_min_ios = 0;
+  std::uint64_t deadline_max_ios = 0;
+};
+
+// nullopt when no rank reported a wear-out for group `index`.
+std::optional<GroupWearOut> aggregate_wearout(const std::vector<RankReport>& ranks, std::size_t index,
+                                              const GroupAggregate& group);
 
 // Aggregates group `index` (position in each rank's groups) over the ranks that have it. Throws UserError when
 // the ranks' histograms have different layouts (from_json refuses them earlier) or no rank ran the group.

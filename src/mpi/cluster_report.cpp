@@ -93,6 +93,37 @@ ordered_json host_entry(const HostFigures& h, const GroupAggregate& g, bool json
   return entry;
 }
 
+// --mpi-wearout: what each rank did after the deadline and the cluster's figures over the whole time.
+std::string wearout_text(const GroupWearOut& w) {
+  std::string out = fmt::format("  Stonewall wear-out: by the deadline the ranks had done {} to {} ios; each then went "
+                                "on until every job clone had done as many as on the busiest rank:\n",
+                                w.deadline_min_ios, w.deadline_max_ios);
+  for (const HostWearOut& h : w.hosts) {
+    out += fmt::format("    {:<20} {:>4}  +{} ios in {:.3f} s\n", h.host, h.rank, h.figures.extra_ios, h.seconds);
+  }
+  out += fmt::format("  All clients with the wear-out (first start to the last rank's end, {:.3f} s): IOPS={}, BW={}, "
+                     "{:.0f} ios\n",
+                     static_cast<double>(w.total.span_ns()) / 1e9, format_iops(w.total.iops()),
+                     format_rate(w.total.bytes_per_second()), w.total.ios);
+  return out;
+}
+
+ordered_json wearout_json(const GroupWearOut& w) {
+  ordered_json hosts = ordered_json::array();
+  for (const HostWearOut& h : w.hosts) {
+    hosts.push_back({{"rank", h.rank},
+                     {"hostname", h.host},
+                     {"deadline_ios", h.figures.deadline_ios},
+                     {"extra_ios", h.figures.extra_ios},
+                     {"extra_bytes", h.figures.extra_bytes},
+                     {"seconds", h.seconds}});
+  }
+  return {{"deadline_min_ios", w.deadline_min_ios},
+          {"deadline_max_ios", w.deadline_max_ios},
+          {"total", window_json(w.total)},
+          {"hosts", std::move(hosts)}};
+}
+
 }  // namespace
 
 std::vector<std::string> timing_warnings(const ClusterRun& run) {
@@ -192,6 +223,8 @@ std::string render_cluster_text(const ClusterRun& run) {
                        format_ns(static_cast<double>(lat.histogram.percentile(99.9))), format_ns(lat.moments.max()));
     out += fmt::format("  Start skew: {} (latest start - earliest start)\n",
                        format_ns(static_cast<double>(g.max_start_skew_ns)));
+    const std::size_t index = static_cast<std::size_t>(&g - run.groups.data());
+    if (index < run.wearouts.size() && run.wearouts[index]) out += wearout_text(*run.wearouts[index]);
   }
   out += "\n" + host_differences_text(run.ranks);
   out += "\nAll clients (every rank's ios, over the window):\n";
@@ -223,11 +256,13 @@ std::string render_cluster_json(const ClusterRun& run, bool json_plus) {
     for (const auto& entry : doc.at("jobs")) {
       if (entry.value("groupid", -1) == g.groupid) clients.push_back(entry);
     }
-    groups.push_back({{"groupid", g.groupid},
-                      {"window", window_json(g.window)},
-                      {"all_active", window_json(g.all_active)},
-                      {"max_start_skew_ns", g.max_start_skew_ns},
-                      {"hosts", std::move(hosts)}});
+    ordered_json group = {{"groupid", g.groupid},
+                          {"window", window_json(g.window)},
+                          {"all_active", window_json(g.all_active)},
+                          {"max_start_skew_ns", g.max_start_skew_ns},
+                          {"hosts", std::move(hosts)}};
+    if (gi < run.wearouts.size() && run.wearouts[gi]) group["wearout"] = wearout_json(*run.wearouts[gi]);
+    groups.push_back(std::move(group));
   }
   doc["client_stats"] = std::move(clients);
 

@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "mpi/watchdog.h"
+#include "mpi/wearout_run.h"
 #include "run/plan.h"
 #include "run/stop_signal.h"
 
@@ -52,9 +53,9 @@ class MeetingPoints {
   bool failed_seen_ = false;
 };
 
-std::string job_failures(const RankReport& r) {
+std::string job_failures(const std::vector<GroupResult>& groups) {
   std::string out;
-  for (const GroupResult& g : r.groups) {
+  for (const GroupResult& g : groups) {
     for (const JobResult& j : g.jobs) {
       if (j.error != 0) out += fmt::format("{}job {}: {}", out.empty() ? "" : "; ", j.name, j.error_message);
     }
@@ -89,7 +90,8 @@ std::chrono::nanoseconds default_time_limit(const std::vector<JobSpec>& jobs) {
 
 ClusterRun run_cluster(const std::vector<JobSpec>& jobs, RunnerOptions options) {
   const std::vector<JobSpec> mine = per_rank_jobs(jobs, rank());
-  const std::chrono::nanoseconds limit = time_limit().count() > 0 ? time_limit() : default_time_limit(mine);
+  std::chrono::nanoseconds limit = time_limit().count() > 0 ? time_limit() : default_time_limit(mine);
+  if (wearout() && time_limit().count() == 0) limit *= 2;  // a rank half as fast needs a runtime more
   Watchdog watchdog(limit);
   const std::vector<ClockOffset> offsets = clock_offsets();
   MeetingPoints meetings(2 * make_plan(mine).size());
@@ -108,20 +110,32 @@ ClusterRun run_cluster(const std::vector<JobSpec>& jobs, RunnerOptions options) 
     std::fprintf(stderr, "sluice[%s]: %s\n", where().c_str(), e.what());
     meetings.fail();
   }
+  if (wearout()) {
+    // Collective: either every rank catches up or none (one failed or was interrupted).
+    const bool ready = report.failure.empty() && !local.interrupted && job_failures(local.groups).empty();
+    if (all_ok(ready)) {
+      try {
+        report.wearout = run_wearout(mine, local, options);
+      } catch (const std::exception& e) {
+        report.failure = std::string("stonewall wear-out: ") + e.what();
+        std::fprintf(stderr, "sluice[%s]: %s\n", where().c_str(), report.failure.c_str());
+      }
+    }
+  }
   report.interrupted = local.interrupted;
   report.environment = local.environment.dump();
   report.groups = local.groups;
   const std::vector<std::string> texts = gather(encode_rank_report(report));
 
   ClusterRun out;
-  const bool failed_here = !report.failure.empty() || !job_failures(report).empty();
+  const bool failed_here = !report.failure.empty() || !job_failures(report.groups).empty();
   out.exit_code = failed_here ? kExitFailed : (local.interrupted ? kExitInterrupted : 0);
   if (rank() != 0) return out;
 
   for (std::size_t i = 0; i < texts.size(); ++i) {
     RankReport r = decode_rank_report(texts[i]);
     if (i < offsets.size()) r.clock = offsets[i];
-    std::string failure = r.failure.empty() ? job_failures(r) : r.failure;
+    std::string failure = r.failure.empty() ? job_failures(r.groups) : r.failure;
     if (!failure.empty()) out.failures.push_back(fmt::format("{} (rank {}): {}", r.host, r.rank, failure));
     out.ranks.push_back(std::move(r));
   }
@@ -136,6 +150,7 @@ ClusterRun run_cluster(const std::vector<JobSpec>& jobs, RunnerOptions options) 
     group.group_reporting = true;  // the entry's bw/iops samples then come from the summed series
     group.jobs.push_back(aggregate.all);
     out.combined.groups.push_back(std::move(group));
+    out.wearouts.push_back(aggregate_wearout(out.ranks, g, aggregate));
     out.groups.push_back(std::move(aggregate));
   }
   bool interrupted = false;

@@ -8,6 +8,7 @@
 // Files: a job without filename= gets per-rank names ($jobname.$jobnum.$filenum.rank<N>, or its
 // filename_format followed by .rank<N>), so ranks sharing a directory never touch each other's files; a
 // job that names its files (filename=) uses them as given on every rank (a shared file, or per-host devices).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct ClusterRun {
   RunResult combined;
   std::vector<RankReport> ranks;
   std::vector<GroupAggregate> groups;
+  std::vector<std::optional<GroupWearOut>> wearouts;  // per group: --mpi-wearout's figures, when it ran
   std::vector<std::string> failures;  // "host (rank N): message", one per failed rank or job
   int exit_code = 0;                  // this rank's; rank 0's covers every rank
 };

@@ -51,6 +51,9 @@ std::string broadcast(const std::string& text);
 // Every rank receives the sum / the maximum of every rank's `mine`.
 std::uint64_t sum(std::uint64_t mine);
 double max(double mine);
+// Element by element: every rank receives, for each i, the largest mine[i] of all ranks. Every rank must
+// pass as many elements.
+std::vector<std::uint64_t> max_each(const std::vector<std::uint64_t>& mine);
 // Rank 0 receives each rank's clock offset against its own (its own entry is {0, 0}); others receive {}.
 std::vector<ClockOffset> clock_offsets();
 
@@ -63,5 +66,10 @@ void finalize();
 // jobs' runtime). Set by the command line, read by the run.
 void set_time_limit(std::chrono::nanoseconds limit) noexcept;
 std::chrono::nanoseconds time_limit() noexcept;
+
+// Stonewall wear-out (--mpi-wearout, IOR's stoneWallingWearOut): after a time-based run's deadline every rank
+// goes on until each of its job clones has done as many ios as that clone did on the busiest rank.
+void set_wearout(bool on) noexcept;
+bool wearout() noexcept;
 
 }  // namespace sluice::mpi

@@ -7,6 +7,7 @@
 namespace sluice::mpi {
 namespace {
 std::atomic<std::int64_t> g_time_limit_ns{0};
+std::atomic<bool> g_wearout{false};
 }  // namespace
 
 bool launched_by_mpi(const std::function<const char*(const char*)>& getenv) {
@@ -21,5 +22,8 @@ std::string where() { return hostname() + ":" + std::to_string(rank()); }
 
 void set_time_limit(std::chrono::nanoseconds limit) noexcept { g_time_limit_ns.store(limit.count()); }
 std::chrono::nanoseconds time_limit() noexcept { return std::chrono::nanoseconds(g_time_limit_ns.load()); }
+
+void set_wearout(bool on) noexcept { g_wearout.store(on); }
+bool wearout() noexcept { return g_wearout.load(); }
 
 }  // namespace sluice::mpi

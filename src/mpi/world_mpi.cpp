@@ -120,6 +120,13 @@ double max(double mine) {
   return out;
 }
 
+std::vector<std::uint64_t> max_each(const std::vector<std::uint64_t>& mine) {
+  if (!g_active || mine.empty()) return mine;
+  std::vector<std::uint64_t> out(mine.size());
+  MPI_Allreduce(mine.data(), out.data(), checked_int(mine.size()), MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
 std::vector<ClockOffset> clock_offsets() {
   init_clock();
   if (!g_active) return {ClockOffset{}};

@@ -7,6 +7,7 @@
 
 #include "mpi/aggregate.h"
 #include "mpi/cluster_run.h"
+#include "mpi/wearout_run.h"
 #include "mpi/world.h"
 
 namespace sluice::mpi {
@@ -105,6 +106,57 @@ TEST(Aggregate, RankReportsSurviveTheirEncoding) {
   EXPECT_EQ(back.groups[0].jobs[0].total_ios(), 150u);
   EXPECT_EQ(back.groups[0].jobs[0].series.size(), 3u);
   EXPECT_EQ(back.groups[0].jobs[0].start_ns, 5 * kSecond);
+}
+
+// Stonewall wear-out: rank 1 (clock 5 s ahead) did 600 ios by the deadline, rank 0 1,000; rank 1 caught up
+// with 400 more, ending 2 s after its deadline. The total counts 2,000 ios over first start -> last end.
+TEST(Aggregate, WearOutCountsEveryRankUpToTheLastOnesEnd) {
+  std::vector<RankReport> ranks = {synthetic_rank(0, 0, 10, 100, 1000),
+                                   synthetic_rank(1, 5 * kSecond, 10, 60, 1000, 5 * kSecond)};
+  ranks[0].wearout = {RankWearOut{1000, 0, 0, 0, 0}};
+  ranks[1].wearout = {RankWearOut{600, 400, 400 * 4096, 15 * kSecond, 17 * kSecond}};
+  const GroupAggregate g = aggregate_group(ranks, 0);
+  const std::optional<GroupWearOut> w = aggregate_wearout(ranks, 0, g);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->deadline_min_ios, 600u);
+  EXPECT_EQ(w->deadline_max_ios, 1000u);
+  EXPECT_DOUBLE_EQ(w->total.ios, 2000.0);
+  EXPECT_EQ(w->total.span_ns(), 12 * kSecond);  // 0 -> rank 1's 17 s, which is rank 0's 12 s
+  EXPECT_DOUBLE_EQ(w->hosts[1].seconds, 2.0);
+  EXPECT_DOUBLE_EQ(w->hosts[0].seconds, 0.0);
+  ranks[0].wearout.clear();
+  ranks[1].wearout.clear();
+  EXPECT_FALSE(aggregate_wearout(ranks, 0, g).has_value());
+  // The figures travel with the rank's report.
+  ranks[1].wearout = {RankWearOut{600, 400, 400 * 4096, 15 * kSecond, 17 * kSecond}};
+  const RankReport back = decode_rank_report(encode_rank_report(ranks[1]));
+  ASSERT_EQ(back.wearout.size(), 1u);
+  EXPECT_EQ(back.wearout[0].extra_ios, 400u);
+  EXPECT_EQ(back.wearout[0].end_ns, 17 * kSecond);
+}
+
+// A clone's catch-up job keeps the clone's own files (its number in the name) and ends by count, not time.
+TEST(WearOut, TheCatchUpJobOfACloneUsesItsFilesAndEndsByCount) {
+  JobSpec clone;
+  clone.name = "r";
+  clone.numjobs = 4;
+  clone.time_based = true;
+  clone.runtime = std::chrono::seconds(10);
+  clone.ramp_time = std::chrono::seconds(2);
+  clone.filename_format = "$jobname.$jobnum.$filenum.rank1";
+  clone.bs = {4096, 65536, 4096};
+  const JobSpec job = wearout_job(clone, 3, 500);
+  EXPECT_EQ(job.numjobs, 1u);
+  EXPECT_EQ(job.filename_format, "$jobname.3.$filenum.rank1");
+  EXPECT_FALSE(job.time_based);
+  EXPECT_EQ(job.runtime.count(), 0);
+  EXPECT_EQ(job.ramp_time.count(), 0);
+  EXPECT_EQ(job.number_ios, 500u);
+  EXPECT_EQ(job.io_size, 500u * 65536u);
+  JobSpec named = clone;
+  named.filenames = {"/dev/shared"};
+  named.filename_format.clear();
+  EXPECT_TRUE(wearout_job(named, 3, 5).filename_format.empty());
 }
 
 TEST(ClusterRun, GeneratedFileNamesArePerRankNamedFilesAreShared) {

@@ -259,6 +259,44 @@ TEST(Mpi, MetadataStopsEveryRankWhenOneCannotUseItsDirectoryAndCreatesNothing) {
   EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "something was created";
 }
 
+// --mpi-wearout (IOR's stonewall wear-out): rank 2 runs at half the rate; after the 1 s deadline it goes on
+// until it has done what the others did, and the cluster's wear-out figures count every rank at the busiest
+// rank's work.
+TEST(Mpi, StonewallWearOutEvensOutTheRanksWork) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  const std::vector<std::string> job = {"--mpi-wearout", "run", "--name=r", "--ioengine=null", "--rw=randread",
+                                        "--bs=4k", "--size=1g", "--runtime=1", "--time_based",
+                                        "--output-format=json"};
+  std::vector<std::string> fast = job;
+  fast.push_back("--rate_iops=2000");
+  std::vector<std::string> slow = job;
+  slow.push_back("--rate_iops=1000");
+  const RunOutput r = mpirun(2, fast, slow, 60);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << r.out;
+  const json& wearout = doc->at("sluice").at("mpi").at("groups").at(0).at("wearout");
+  const std::uint64_t most = wearout.at("deadline_max_ios").get<std::uint64_t>();
+  EXPECT_LT(wearout.at("deadline_min_ios").get<std::uint64_t>(), most * 3 / 4) << wearout.dump(1);
+  const json& hosts = wearout.at("hosts");
+  ASSERT_EQ(hosts.size(), 3u);
+  for (const json& h : hosts) {
+    // One clone per rank: each ends with exactly the busiest rank's ios.
+    EXPECT_EQ(h.at("deadline_ios").get<std::uint64_t>() + h.at("extra_ios").get<std::uint64_t>(), most) << h;
+  }
+  EXPECT_GT(hosts[2].at("extra_ios").get<std::uint64_t>(), 0u);
+  EXPECT_GT(hosts[2].at("seconds").get<double>(), 0.3);
+  EXPECT_DOUBLE_EQ(wearout.at("total").at("ios").get<double>(), 3.0 * static_cast<double>(most));
+  EXPECT_GT(wearout.at("total").at("seconds").get<double>(),
+            doc->at("sluice").at("mpi").at("groups").at(0).at("window").at("seconds").get<double>());
+}
+
+TEST(Mpi, WearOutWithoutMpiIsRefused) {
+  const RunOutput r = run_binary({"--mpi-wearout", "run", "--name=r", "--ioengine=null", "--size=1m"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("--mpi-wearout is for runs under mpirun (or with --mpi)"), std::string::npos) << describe(r);
+}
+
 TEST(Mpi, OtherCommandsAreRefusedUnderMpi) {
   if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
   const RunOutput r = mpirun(1, {"bonnie", "--help"}, {}, 20);
