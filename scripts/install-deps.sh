@@ -19,7 +19,7 @@ if [ "${1:-}" = "--with-peers" ]; then
   packages+=(bonnie++)  # bench/vs_bonnie*.py and the bon_csv2html check of sluice bonnie's CSV
   packages+=(nginx-light wrk apache2-utils)  # it_net's local nginx; bench/vs_wrk.py (wrk, ab)
   packages+=(python3-aiosmtpd postal make gcc)  # it_smtp_test's sink, bench/vs_postal.py, it_scale_test's make project
-  packages+=(clang libfuzzer-14-dev)  # scripts/fuzz.sh (libFuzzer targets in fuzz/)
+  packages+=(clang libfuzzer-14-dev)  # the sanitizer build of scripts/test.sh and the fuzz targets (fuzz/)
   packages+=(libfuse3-dev fuse3)  # tests/support/faultfs, the fault-injecting filesystem of it_faults_test
 fi
 missing=()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs dependencies, then: the README's first build (scripts/build.sh: the binary only, checked to build
-# no test), then sluice and its tests with -Werror (Release, then ASan+UBSan), and runs them all.
+# no test), then sluice and its tests with -Werror (Release, then clang with ASan+UBSan), runs them all, and
+# runs each fuzz target briefly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --with-peers
@@ -16,8 +17,11 @@ echo "test.sh: scripts/build.sh built only build/sluice in $(( $(date +%s) - sta
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSLUICE_TESTS=ON -DSLUICE_WERROR=ON >/dev/null
 cmake --build build -j"$(nproc)"
 (cd build && ctest --output-on-failure -j"$(nproc)" --timeout 300)
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSLUICE_TESTS=ON -DSLUICE_INTEGRATION_TESTS=OFF \
-  -DSLUICE_SANITIZE=ON -DSLUICE_WERROR=ON >/dev/null
+# The sanitizer build: clang with ASan, UBSan and libFuzzer's coverage (SLUICE_FUZZ, -O0 to compile fast): every
+# unit test runs under the sanitizers, then each fuzz target replays its seeds and fuzzes briefly.
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DSLUICE_FUZZ=ON -DSLUICE_FUZZ_OPT=-O0 \
+  -DSLUICE_TESTS=ON -DSLUICE_INTEGRATION_TESTS=OFF -DSLUICE_WERROR=ON >/dev/null
 cmake --build build-asan -j"$(nproc)"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --output-on-failure -j"$(nproc)" --timeout 600 -L unit)
+scripts/fuzz.sh 10 --build-dir=build-asan

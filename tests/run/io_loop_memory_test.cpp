@@ -17,6 +17,7 @@
 #include "report/reporters.h"
 #include "run/io_loop.h"
 #include "support/fake_engine.h"
+#include "support/sanitizers.h"
 
 namespace sluice {
 namespace {
@@ -79,7 +80,7 @@ constexpr std::uint64_t kDay = 86'400 * kSecond;
 }
 
 TEST(IoLoopMemory, SixtyFourJobsForASimulatedDayStayUnder64MiB) {
-#if defined(__SANITIZE_ADDRESS__)
+#if SLUICE_TEST_ASAN
   GTEST_SKIP() << "RSS means nothing under AddressSanitizer (shadow memory, quarantine)";
 #else
   constexpr int kJobs = 64;

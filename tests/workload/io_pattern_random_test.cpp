@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "support/sanitizers.h"
 #include "workload/io_pattern.h"
 #include "workload_test_helpers.h"
 
@@ -158,7 +159,7 @@ TEST(IoPatternRandom, TimeBasedMapStartsANewPassWhenFull) {
 }
 
 TEST(IoPatternRandom, NextWithMapIsFast) {
-#if defined(__SANITIZE_ADDRESS__) || !defined(__OPTIMIZE__)
+#if SLUICE_TEST_ASAN || !defined(__OPTIMIZE__)
   const std::uint64_t calls = 1'000'000;
   const double bound_ns = 5000;  // sanitizer or debug build: only catch pathological slowness
 #else
