@@ -39,7 +39,9 @@ std::string workload_line(const CapacityRequest& request) {
   const JobSpec& first = request.streams.front();
   std::string modes;
   for (const JobSpec& s : request.streams) modes += (modes.empty() ? "" : " + ") + std::string(rw_mode_name(s.rw));
-  std::string target = first.filenames.empty() ? std::string("(no file)") : first.filenames.front();
+  std::string target = !first.filenames.empty()  ? first.filenames.front()
+                       : !first.directory.empty() ? "files in " + first.directory
+                                                  : std::string("(no file)");
   std::string line = fmt::format("sluice capacity: {} {}, {} {}, {}\n", modes,
                                  format_bytes(static_cast<double>(first.bs[0])), engine_name(first.ioengine),
                                  first.direct ? "direct" : "buffered", target);
