@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # ThreadSanitizer run of the tests that involve threads: the runner and its workers, background jobs, the
 # status line, the open-loop queue, job control (tests/run: test_run), the methods that drive runs
-# (test_method), and, unless --unit-only, the integration tests that run a TSan-built sluice (it_run: open
+# (test_method), the suites' worker threads (test_suites: metadata's thread team and its communicator, the
+# file-tree steps), and, unless --unit-only, the integration tests that run a TSan-built sluice (it_run: open
 # loop, verify). Builds build-tsan (SLUICE_TSAN, -O1 -g1); run before each release (docs/reliability.md).
 # usage: scripts/tsan.sh [--unit-only]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(test_run test_method)
+targets=(test_run test_method test_suites)
 [ "${1:-}" = "--unit-only" ] || targets+=(sluice it_run)
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)

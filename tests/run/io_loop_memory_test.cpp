@@ -80,8 +80,8 @@ constexpr std::uint64_t kDay = 86'400 * kSecond;
 }
 
 TEST(IoLoopMemory, SixtyFourJobsForASimulatedDayStayUnder64MiB) {
-#if SLUICE_TEST_ASAN
-  GTEST_SKIP() << "RSS means nothing under AddressSanitizer (shadow memory, quarantine)";
+#if SLUICE_TEST_ASAN || SLUICE_TEST_TSAN
+  GTEST_SKIP() << "RSS means nothing under AddressSanitizer or ThreadSanitizer (shadow memory, quarantine)";
 #else
   constexpr int kJobs = 64;
   std::vector<JobResult> results;
