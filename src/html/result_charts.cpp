@@ -35,7 +35,7 @@ std::vector<ChartPoint> from_bins(const json& bins, std::uint64_t& total) {
   std::sort(values.begin(), values.end());
   double sum = 0;
   for (const auto& v : values) sum += v.second;
-  total = static_cast<std::uint64_t>(sum);
+  total = whole_number(sum);  // counts beyond 64 bits (a corrupt document) read as 0, not undefined behaviour
   std::vector<ChartPoint> out;
   double upto = 0;
   for (const auto& [ns, count] : values) {

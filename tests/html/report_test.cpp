@@ -168,6 +168,15 @@ TEST(HtmlReport, CorruptNumbersAndTypesAreShownNotFatal) {
   EXPECT_NE(html.find("unknown version"), std::string::npos);
 }
 
+// Found by fuzzing (2026-12-01, result_input): json+ bins whose counts sum beyond 64 bits were converted to
+// an integer (UBSan: float-cast-overflow in the latency curves).
+TEST(HtmlReport, HistogramBinCountsBeyond64BitsAreNotFatal) {
+  json doc = job_doc(1000, 3);
+  doc["jobs"][0]["read"]["clat_ns"]["bins"] = {{"1000", 2.22222e118}, {"2000", 5}};
+  const std::string html = render_html_report({ReportInput{"bins.json", {doc}}});
+  EXPECT_NE(html.find("bins.json"), std::string::npos);
+}
+
 TEST(HtmlReport, DeterministicSelfContainedAndSmallForADay) {
   ReportInput input{"day.json", {job_doc(100000, 86400)}};
   const std::string html = render_html_report({input});
