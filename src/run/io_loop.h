@@ -94,11 +94,13 @@ class IoLoop {
   void begin_measuring(std::uint64_t now);
 
   // --- the end, and the cold paths (io_loop_finish.cpp)
-  void fail(const IoUnit& unit);
+  void fail(const IoUnit& unit, bool moved_nothing = false);
   // continue_on_error / ignore_error: whether the failed unit's error is counted and passed (fio's classes).
   bool passes_error(const IoUnit& unit) const noexcept;
-  void note_ignored(const IoUnit& unit);  // continue_on_error: keeps the first failure let pass as error_message
-  std::string describe_failure(const IoUnit& unit) const;
+  // continue_on_error: keeps the first failure let pass as error_message
+  void note_ignored(const IoUnit& unit, bool moved_nothing = false);
+  // moved_nothing: a read or write that completed with 0 bytes (reported as EIO, as fio's "full resid").
+  std::string describe_failure(const IoUnit& unit, bool moved_nothing = false) const;
   void issue_sync(IoOp op, int file_index);
   void think();
   void sleep_until(std::uint64_t deadline_ns);

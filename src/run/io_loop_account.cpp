@@ -1,6 +1,7 @@
 // IoLoop's accounting: what a submitted or completed io adds to the job's result (statistics, depth
 // distribution, interval series, live counters, logs, job-control hooks). Per io, no allocation or lock.
 #include <algorithm>
+#include <cerrno>
 
 #include "run/io_loop.h"
 
@@ -36,6 +37,10 @@ void IoLoop::count_submitted(std::uint32_t accepted) noexcept {
 
 void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
   --in_flight_;
+  // A read or write that moved nothing (a read past the end of a file truncated under the job) is an error,
+  // EIO as fio's "full resid", never an io of 0 bytes counted as done.
+  const bool moved_nothing = unit.result == 0 && unit.length > 0 && (unit.op == IoOp::kRead || unit.op == IoOp::kWrite);
+  if (moved_nothing) unit.result = -EIO;
   if (rmw_ && unit.op != IoOp::kWrite && unit.result >= 0) {
     // The chain keeps its unit: the write of the same block is due next (it reuses the buffer).
     rmw_->read_done(static_cast<std::uint32_t>(unit.index),
@@ -57,9 +62,9 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
   }
   if (unit.result < 0) {
     if (!passes_error(unit)) {
-      fail(unit);
+      fail(unit, moved_nothing);
     } else {
-      note_ignored(unit);
+      note_ignored(unit, moved_nothing);
       if (measuring_) result_->dirs[index_of(direction_of(unit.op))].errors++;
     }
     return;

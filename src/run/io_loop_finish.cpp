@@ -30,7 +30,7 @@ const char* op_name(IoOp op) noexcept {
 bool IoLoop::interrupted() const noexcept { return stop_requested() || stopped_by_flag(); }
 
 // "write of 4096 bytes at offset 8192 of /d/f failed: Input/output error"; "fsync of /d/f failed: ...".
-std::string IoLoop::describe_failure(const IoUnit& unit) const {
+std::string IoLoop::describe_failure(const IoUnit& unit, bool moved_nothing) const {
   const int err = static_cast<int>(-unit.result);
   const std::string path = unit.file_index >= 0 && static_cast<std::size_t>(unit.file_index) < targets_.size()
                                ? targets_[static_cast<std::size_t>(unit.file_index)].path
@@ -38,11 +38,18 @@ std::string IoLoop::describe_failure(const IoUnit& unit) const {
   if (unit.op == IoOp::kFsync || unit.op == IoOp::kFdatasync) {
     return fmt::format("{} of {} failed: {}", op_name(unit.op), path, std::strerror(err));
   }
+  if (moved_nothing) {
+    return fmt::format("{} of {} bytes at offset {} of {} returned 0 bytes ({}): {}", op_name(unit.op), unit.length,
+                       unit.offset, path,
+                       unit.op == IoOp::kRead ? "end of file: was it truncated or removed while the job ran?"
+                                              : "nothing was written",
+                       std::strerror(err));
+  }
   return fmt::format("{} of {} bytes at offset {} of {} failed: {}", op_name(unit.op), unit.length, unit.offset,
                      path, std::strerror(err));
 }
 
-void IoLoop::fail(const IoUnit& unit) {
+void IoLoop::fail(const IoUnit& unit, bool moved_nothing) {
   if (result_->error != 0) return;
   if (measuring_ && (unit.op == IoOp::kRead || unit.op == IoOp::kWrite || unit.op == IoOp::kTrim)) {
     result_->dirs[index_of(unit.op == IoOp::kRead ? Direction::kRead
@@ -51,20 +58,20 @@ void IoLoop::fail(const IoUnit& unit) {
         .fatal_ios++;
   }
   result_->error = static_cast<int>(-unit.result);
-  result_->error_message = describe_failure(unit);
+  result_->error_message = describe_failure(unit, moved_nothing);
   end_reason_ = EndReason::kError;
 }
 
 // With error still 0, error_message holds the first failure continue_on_error let pass; a later fatal
 // error (verify, open-loop backlog) replaces it.
 // error_dump prints each passed error as it happens.
-void IoLoop::note_ignored(const IoUnit& unit) {
+void IoLoop::note_ignored(const IoUnit& unit, bool moved_nothing) {
   if (job_.error_dump) {
     std::fprintf(stderr, "sluice: job %s: %s (passed: continue_on_error)\n", result_->name.c_str(),
-                 describe_failure(unit).c_str());
+                 describe_failure(unit, moved_nothing).c_str());
   }
   if (result_->error != 0 || !result_->error_message.empty()) return;
-  result_->error_message = describe_failure(unit);
+  result_->error_message = describe_failure(unit, moved_nothing);
 }
 
 // Submits one fsync / fdatasync of the file and waits for it (and anything else in flight).

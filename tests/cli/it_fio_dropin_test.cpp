@@ -203,12 +203,14 @@ TEST(GlobalOptions, SectionSelectsJobsOfAFile) {
 }
 
 TEST(GlobalOptions, WarningsFatalStopsOnAWarning) {
-  const std::vector<std::string> job = {"--name=w", "--ioengine=psync", "--iodepth=8", "--filename=/dev/null",
+  TempDir dir;
+  const std::vector<std::string> job = {"--name=w", "--ioengine=psync", "--iodepth=8", "--filename=" + dir.file("f"),
                                         "--size=1m", "--rw=read"};
   const RunOutput lax = run_sluice(with(job, {"--output-format=json"}));
   ASSERT_EQ(lax.exit_code, 0) << describe(lax);
-  const RunOutput strict = run_sluice(with({"--warnings-fatal"}, {"--name=w", "--ioengine=psync", "--iodepth=8",
-                                                                  "--filename=/dev/null", "--size=1m", "--rw=read"}));
+  std::vector<std::string> strict_args = {"--warnings-fatal"};
+  strict_args.insert(strict_args.end(), job.begin(), job.end());
+  const RunOutput strict = run_sluice(strict_args);
   EXPECT_EQ(strict.exit_code, 1);
   EXPECT_THAT(strict.err, HasSubstr("iodepth"));
   EXPECT_THAT(strict.err, HasSubstr("--warnings-fatal"));

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/faultfs_mount.h"
@@ -321,6 +322,29 @@ TEST(FilesystemRefusals, DirectoryWithoutPermissionIsNamed) {
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_NE(r.err.find("sluice: cannot access " + tmp.file("closed/f") + ": Permission denied"), std::string::npos)
       << describe(r);
+}
+
+// The file is truncated under a running job: reads past its new end return 0 bytes. fio 3.33 stops the job
+// with err=5 ("full resid"); sluice did count them as done ios of 0 bytes (345k "IOPS", exit 0).
+TEST(FileChangedUnderTheJob, TruncatedFileStopsTheJobWithEndOfFile) {
+  TempDir tmp;
+  const std::string file = tmp.file("f");
+  std::thread truncate_later([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    std::filesystem::resize_file(file, 0);
+  });
+  const RunOutput r = run_binary({"run", "--name=t", "--filename=" + file, "--size=16m", "--rw=randread", "--bs=4k",
+                                  "--ioengine=psync", "--runtime=4", "--time_based", "--output-format=json"});
+  truncate_later.join();
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("returned 0 bytes (end of file: was it truncated or removed while the job ran?): "
+                       "Input/output error"),
+            std::string::npos)
+      << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << r.out;
+  EXPECT_EQ(doc->at("jobs").at(0).at("error"), 5);
+  EXPECT_GT(doc->at("jobs").at(0).at("read").at("total_ios").get<std::uint64_t>(), 0u);  // what came before
 }
 
 }  // namespace
