@@ -107,36 +107,21 @@ class WorkDirGuard {
   std::string path_;
 };
 
-// The work directory another process named: used as it is on a shared file system, created (and removed
-// afterwards) where this process does not see it.
-class JoinedWorkDir {
- public:
-  explicit JoinedWorkDir(std::string path) : path_(std::move(path)) {
-    journal_creating(path_);
-    if (::mkdir(path_.c_str(), 0755) == 0) {
-      created_ = true;
-      journal_created_tree(path_);
-      return;
-    }
-    const int error = errno;
-    journal_removed(path_);
-    if (error != EEXIST) {
-      throw UserError(fmt::format("-d/--dir: cannot create {} on this host: {}", path_, std::strerror(error)));
-    }
+// The work directory another process named: used as it is on a shared file system, created where this
+// process does not see it. True when created here (the caller then removes it, as its own).
+bool join_work_dir(const std::string& path) {
+  journal_creating(path);
+  if (::mkdir(path.c_str(), 0755) == 0) {
+    journal_created_tree(path);
+    return true;
   }
-  ~JoinedWorkDir() {
-    if (!created_) return;
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-    if (!ec) journal_removed(path_);
+  const int error = errno;
+  journal_removed(path);
+  if (error != EEXIST) {
+    throw UserError(fmt::format("-d/--dir: cannot create {} on this host: {}", path, std::strerror(error)));
   }
-  JoinedWorkDir(const JoinedWorkDir&) = delete;
-  JoinedWorkDir& operator=(const JoinedWorkDir&) = delete;
-
- private:
-  std::string path_;
-  bool created_ = false;
-};
+  return false;
+}
 
 nlohmann::json latency_json(const std::array<OpLatency, kMetadataPhaseCount>& latency) {
   nlohmann::json out = nlohmann::json::array();
@@ -205,14 +190,13 @@ MetadataResult run_metadata(const MetadataOptions& options, std::vector<std::str
   r.notes = r.plan.notes;
   r.started = now_text();
   std::optional<WorkDirGuard> guard;
-  std::optional<JoinedWorkDir> joined;
   if (processes == nullptr || processes->rank() == 0) {
     r.work_dir = make_work_dir(r.path);
     guard.emplace(r.work_dir);
     if (processes != nullptr) processes->broadcast(r.work_dir);
   } else {
     r.work_dir = processes->broadcast("");
-    joined.emplace(r.work_dir);
+    if (join_work_dir(r.work_dir)) guard.emplace(r.work_dir);
   }
   // Every process has its work directory before any worker uses it.
   if (processes != nullptr) processes->barrier();
