@@ -1,7 +1,8 @@
 // Injected faults, real ones: sluice runs on tests/support/faultfs (a FUSE passthrough that fails, shortens
 // or delays chosen operations) and on a small loop-mounted ext4 that fills up. Each test checks the exact
 // message (job, operation, offset, file), the exit status, and that the results measured before the fault
-// are reported. Skips when faultfs was not built, /dev/fuse is unusable, or (ext4) not root.
+// are reported; and files and loop devices changed under a running job. Skips when faultfs was not built,
+// /dev/fuse is unusable, or (ext4, loop devices) not root.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -341,6 +342,79 @@ TEST(FileChangedUnderTheJob, TruncatedFileStopsTheJobWithEndOfFile) {
                        "Input/output error"),
             std::string::npos)
       << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << r.out;
+  EXPECT_EQ(doc->at("jobs").at(0).at("error"), 5);
+  EXPECT_GT(doc->at("jobs").at(0).at("read").at("total_ios").get<std::uint64_t>(), 0u);  // what came before
+}
+
+// The file is unlinked under a running job: the open descriptor keeps its data, so the job runs to its end
+// and succeeds, as fio 3.33 does; the name is gone afterwards (sluice does not recreate it).
+TEST(FileChangedUnderTheJob, UnlinkedFileLetsTheJobFinishOnTheOpenDescriptor) {
+  TempDir tmp;
+  const std::string file = tmp.file("f");
+  std::thread unlink_later([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    std::filesystem::remove(file);
+  });
+  const RunOutput r = run_binary({"run", "--name=u", "--filename=" + file, "--size=16m", "--rw=randread", "--bs=4k",
+                                  "--ioengine=psync", "--runtime=3", "--time_based", "--output-format=json"});
+  unlink_later.join();
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << r.out;
+  EXPECT_EQ(doc->at("jobs").at(0).at("error"), 0);
+  EXPECT_GE(doc->at("jobs").at(0).at("read").at("runtime").get<std::uint64_t>(), 2900u);  // ran to its end
+  EXPECT_FALSE(std::filesystem::exists(file));
+}
+
+// A loop device under a running job. `losetup -d` of a device in use only marks it to detach on its last
+// close (the kernel's autoclear): the job runs to its end and the device goes when sluice closes it. A
+// device whose capacity drops to nothing (the backing file truncated, `losetup -c`) fails every I/O with EIO:
+// the job stops and names the device and offset, keeping what it measured. fio 3.33: the same in both.
+class LoopDeviceUnderTheJob : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string why_not = loop_.attach(tmp_.file("disk.img"), 64 << 20);
+    if (!why_not.empty()) GTEST_SKIP() << why_not;
+  }
+  RunOutput run_while(const std::string& command) {
+    std::thread later([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+      run_command(command);
+    });
+    const RunOutput r = run_binary({"run", "--name=l", "--filename=" + loop_.path(), "--rw=randread", "--bs=4k",
+                                    "--direct=1", "--ioengine=io_uring", "--iodepth=4", "--runtime=3",
+                                    "--time_based", "--output-format=json"});
+    later.join();
+    return r;
+  }
+  TempDir tmp_;
+  LoopDevice loop_;  // after tmp_: detached before the image's directory goes
+};
+
+TEST_F(LoopDeviceUnderTheJob, DetachedDeviceGoesWhenTheJobClosesIt) {
+  const RunOutput r = run_while("losetup -d " + loop_.path());
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << r.out;
+  EXPECT_EQ(doc->at("jobs").at(0).at("error"), 0);
+  EXPECT_GE(doc->at("jobs").at(0).at("read").at("runtime").get<std::uint64_t>(), 2900u);
+  // The kernel detaches in a work item after the last close and io_uring lets go of the file in its own exit work: wait up to 10 s.
+  std::string attached;
+  for (int i = 0; i < 100; ++i) {
+    run_command("losetup -a", &attached);
+    if (attached.find(tmp_.file("disk.img")) == std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(attached.find(tmp_.file("disk.img")), std::string::npos) << "still attached after the job:\n" << attached;
+}
+
+TEST_F(LoopDeviceUnderTheJob, DeviceShrunkToNothingStopsTheJobWithEio) {
+  const RunOutput r = run_while("truncate -s 0 " + tmp_.file("disk.img") + " && losetup -c " + loop_.path());
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("sluice: job l: read of 4096 bytes at offset "), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find(" of " + loop_.path() + " failed: Input/output error"), std::string::npos) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc) << r.out;
   EXPECT_EQ(doc->at("jobs").at(0).at("error"), 5);
