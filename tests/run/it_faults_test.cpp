@@ -400,7 +400,8 @@ TEST_F(LoopDeviceUnderTheJob, DetachedDeviceGoesWhenTheJobClosesIt) {
   ASSERT_TRUE(doc) << r.out;
   EXPECT_EQ(doc->at("jobs").at(0).at("error"), 0);
   EXPECT_GE(doc->at("jobs").at(0).at("read").at("runtime").get<std::uint64_t>(), 2900u);
-  // The kernel detaches in a work item after the last close and io_uring lets go of the file in its own exit work: wait up to 10 s.
+  // The kernel detaches after the last close, and io_uring lets go of the file in its own exit work: wait up
+  // to 10 s.
   std::string attached;
   for (int i = 0; i < 100; ++i) {
     run_command("losetup -a", &attached);
