@@ -72,7 +72,7 @@ CommandTable<CompareArgs> make_table() {
         [](CompareArgs& a, const OptionValue& v) { a.fail_on = v.list; });
   t.add(choice_arg("output-format", {"normal", "json"}, "normal", "normal is the table; json everything under \"sluice.compare\""),
         [](CompareArgs& a, const OptionValue& v) { a.json = v.choice == 1; });
-  t.add(text_arg("output", "FILE", "", "write the report to FILE instead of stdout"),
+  t.add(text_arg("output", "FILE", "", "write the report to FILE instead of stdout; FILE is replaced only once complete (when it cannot be written, the report goes to stdout and the exit is 1)"),
         [](CompareArgs& a, const OptionValue& v) { a.output = v.text; });
   t.add(text_arg("db", "PATH", "", "the history database ids and labels are looked up in; default $SLUICE_DB, else "
                                    "~/.local/share/sluice/history.db"),

@@ -1,11 +1,14 @@
 #include "cli/output.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
 
+#include "cli/report_file.h"
 #include "common/error.h"
 #include "job/validate.h"
 #include "report/reporters.h"
@@ -17,21 +20,9 @@ const std::vector<std::string>& output_format_choices() {
   return kChoices;
 }
 
-void write_report_documents(const std::vector<Document>& documents, const std::string& path) {
-  if (path.empty()) {
-    for (const Document& d : documents) {
-      if (d.writer) {
-        std::fflush(stdout);  // std::cout shares stdout's order (sync_with_stdio), flushed around it all the same
-        d.writer(std::cout);
-        std::cout.flush();
-      } else {
-        std::fwrite(d.text.data(), 1, d.text.size(), stdout);
-      }
-    }
-    std::fflush(stdout);
-    return;
-  }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+namespace {
+
+void write_all(const std::vector<Document>& documents, std::ostream& out) {
   for (const Document& d : documents) {
     if (d.writer) {
       d.writer(out);
@@ -39,8 +30,44 @@ void write_report_documents(const std::vector<Document>& documents, const std::s
       out << d.text;
     }
   }
-  out.close();
-  if (!out) throw UserError(fmt::format("--output={}: cannot write the file", path));
+}
+
+// Writes to stdout; "" or why it failed (a full disk behind a redirection, a closed descriptor).
+std::string write_to_stdout(const std::vector<Document>& documents) {
+  std::fflush(stdout);  // std::cout shares stdout's order (sync_with_stdio), flushed around it all the same
+  errno = 0;
+  for (const Document& d : documents) {
+    if (d.writer) {
+      d.writer(std::cout);
+      std::cout.flush();
+    } else {
+      std::fwrite(d.text.data(), 1, d.text.size(), stdout);
+    }
+  }
+  const int flushed = std::fflush(stdout);
+  if (flushed == 0 && !std::ferror(stdout) && std::cout.good()) return "";
+  const int error_number = errno != 0 ? errno : EIO;
+  std::clearerr(stdout);
+  std::cout.clear();
+  return std::strerror(error_number);
+}
+
+}  // namespace
+
+void write_report_documents(const std::vector<Document>& documents, const std::string& path) {
+  if (path.empty()) {
+    const std::string failure = write_to_stdout(documents);
+    if (!failure.empty()) throw UserError(fmt::format("cannot write the report to stdout: {}", failure));
+    return;
+  }
+  const std::string failure =
+      write_report_file(path, [&documents](std::ostream& out) { write_all(documents, out); });
+  if (failure.empty()) return;
+  // The measurements must not be lost with the file: they go to stdout, and the exit says it failed.
+  const std::string fallback = write_to_stdout(documents);
+  throw UserError(fmt::format("--output={}: cannot write the file: {}; {}", path, failure,
+                              fallback.empty() ? "the report was written to stdout instead"
+                                               : "writing it to stdout failed too: " + fallback));
 }
 
 void write_documents(const std::vector<std::string>& documents, const std::string& path) {

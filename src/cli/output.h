@@ -39,7 +39,7 @@ void add_output_options(CommandTable<Options>& table, OutputChoice Options::*mem
   OptionInfo output;
   output.name = "output";
   output.value_name = "FILE";
-  output.help = "write the report to FILE instead of stdout";
+  output.help = "write the report to FILE instead of stdout; FILE is replaced only once complete (when it cannot be written, the report goes to stdout and the exit is 1)";
   table.add(std::move(output), [member](Options& o, const OptionValue& v) { (o.*member).path = v.text; });
 }
 
@@ -50,8 +50,9 @@ struct Document {
   std::function<void(std::ostream&)> writer;
 };
 
-// Writes the documents one after another to `path` (replaced) or to stdout. Throws UserError naming
-// --output when the file cannot be written.
+// Writes the documents one after another to `path` (replaced whole, see cli/report_file.h) or to stdout.
+// When the file cannot be written, the report goes to stdout so nothing measured is lost, and a UserError
+// naming --output and the reason follows; a failed write to stdout throws too (no silent truncated report).
 void write_report_documents(const std::vector<Document>& documents, const std::string& path);
 void write_documents(const std::vector<std::string>& documents, const std::string& path);
 

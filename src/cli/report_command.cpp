@@ -50,7 +50,7 @@ CommandTable<ReportArgs> make_table() {
   info.positionals = {{"INPUT...", "result JSON files (sluice's or fio's --output-format=json)", true, true}};
   info.notes = kNotes;
   CommandTable<ReportArgs> t(std::move(info));
-  OptionInfo output = text_arg("output", "FILE", "", "write to FILE instead of stdout; -o FILE is the same");
+  OptionInfo output = text_arg("output", "FILE", "", "write to FILE instead of stdout (replaced only once complete; when it cannot be written, the page goes to stdout and the exit is 1); -o FILE is the same");
   output.default_text = "stdout";
   t.add(std::move(output), [](ReportArgs& a, const OptionValue& v) { a.output = v.text; });
   OptionInfo format = choice_arg("format", {"html", "svg", "csv"}, "html",

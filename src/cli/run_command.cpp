@@ -47,7 +47,8 @@ Run options:
                         semicolon lines, --terse-version); a comma list prints several. Warnings are
                         part of the report (top of the normal output, "sluice.warnings" in JSON);
                         stderr carries only errors.
-  --output=FILE         write the report to FILE instead of stdout
+  --output=FILE         write the report to FILE instead of stdout; FILE is replaced only once the report
+                        is complete (if it cannot be written, the report goes to stdout and the exit is 1)
   --allow-destructive   allow writes to block devices that carry a filesystem, partition table, RAID or
                         LVM signature (mounted devices are always refused)
   --parse-only          check the options and job files and exit (errors as file:line: on stderr)

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -172,6 +173,39 @@ TEST_F(Signals, RunEndsOnSigintAndSighupWithAnIntactHistoryAndNoJournal) {
     const testing::RunOutput list = sluice({"history", "--db=" + db});
     EXPECT_THAT(list.out, HasSubstr("[FAILED: exit code 130]")) << "signal " << signal;
   }
+}
+
+// SIGKILL at random moments of `run --repeat=2 --save` (measuring, rendering, saving): the history stays a
+// valid database, and every result in it is whole (both repetitions, each a valid JSON document): a save is
+// one transaction. The moments are drawn from a fixed seed over a little more than a normal run's duration.
+TEST_F(Signals, RunKilledAtRandomMomentsLeavesTheHistoryWhole) {
+  const std::string db = dir_.file("k.db");
+  const std::vector<std::string> args = {"run", "--name=k", "--ioengine=null", "--size=256m", "--rw=randread",
+                                         "--bs=4k", "--repeat=2", "--save", "--db=" + db, "--output-format=json"};
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(sluice(args).exit_code, 0);
+  const auto normal = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+  std::mt19937 random(20261201);
+  std::uniform_int_distribution<long> moment(0, normal.count() * 12 / 10);
+  int killed = 0;
+  for (int i = 0; i < 12; ++i) {
+    const pid_t pid = spawn(args);
+    const long at = moment(random);
+    std::this_thread::sleep_for(std::chrono::milliseconds(at));
+    killed += WIFSIGNALED(stop(pid, SIGKILL)) ? 1 : 0;
+  }
+  EXPECT_GT(killed, 0) << "no run was killed before its end (a normal run took " << normal.count() << " ms)";
+  EXPECT_EQ(integrity(db), "ok");
+  std::string partial, invalid;
+  testing::run_command("sqlite3 " + db + " 'SELECT count(*) FROM results r WHERE (SELECT count(*) FROM repetitions "
+                       "WHERE result_id = r.id) != 2'", &partial);
+  testing::run_command("sqlite3 " + db + " 'SELECT count(*) FROM repetitions WHERE NOT json_valid(document)'",
+                       &invalid);
+  EXPECT_EQ(partial, "0") << "results saved with a repetition missing";
+  EXPECT_EQ(invalid, "0") << "repetitions saved half-written";
+  EXPECT_EQ(sluice({"history", "--db=" + db}).exit_code, 0);
+  sluice({"restore"});  // journals of the killed runs (their files are the null engine's: none)
+  EXPECT_EQ(journals(), 0);
 }
 
 TEST_F(Signals, RunKilledDuringLayoutLeavesAFileRestoreRemoves) {

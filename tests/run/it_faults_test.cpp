@@ -280,6 +280,41 @@ TEST_F(OutOfSpace, LayoutLargerThanTheFilesystemIsRefusedAndNothingIsLeft) {
   EXPECT_FALSE(std::filesystem::exists(f)) << "a half laid-out file was left";
 }
 
+// The report itself does not fit: --output on the full filesystem. The measurements go to stdout, the file
+// that was there stays whole (not truncated), no temporary file stays, exit 1. A redirected stdout on a full
+// device is an error too (fio 3.33 exits 0 with nothing written).
+TEST_F(OutOfSpace, ReportThatDoesNotFitGoesToStdoutAndTheOldReportStaysWhole) {
+  const std::string report = mnt_ + "/report.json";
+  std::ofstream(report) << "the previous report\n";
+  // Until ENOSPC, in the filesystem's 1 KiB blocks (root fills the reserve too).
+  run_command("(dd if=/dev/zero of=" + mnt_ + "/fill bs=64k; dd if=/dev/zero of=" + mnt_ + "/fill2 bs=1k)");
+  const RunOutput r = run_binary({"run", "--name=n", "--ioengine=null", "--size=64m", "--rw=randread", "--bs=4k",
+                                  "--output-format=json+", "--output=" + report});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("sluice: --output=" + report +
+                       ": cannot write the file: No space left on device; the report was written to stdout instead"),
+            std::string::npos)
+      << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << r.out;
+  EXPECT_EQ(doc->at("jobs").at(0).at("read").at("total_ios"), 16384);
+  std::ifstream in(report);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "the previous report\n");
+  for (const auto& entry : std::filesystem::directory_iterator(mnt_)) {
+    EXPECT_EQ(entry.path().filename().string().find(".sluice-tmp"), std::string::npos) << entry.path();
+  }
+
+  RunOptions shell;
+  shell.program = "sh";
+  const RunOutput redirected = run_binary(
+      {"-c", std::string(SLUICE_BINARY) + " run --name=n --ioengine=null --size=1m --rw=read > " + mnt_ + "/stdout"},
+      shell);
+  EXPECT_EQ(redirected.exit_code, 1) << describe(redirected);
+  EXPECT_NE(redirected.err.find("sluice: cannot write the report to stdout: No space left on device"),
+            std::string::npos)
+      << describe(redirected);
+}
+
 // A read-only bind mount of a temporary directory (root only).
 TEST(FilesystemRefusals, ReadOnlyFilesystemIsNamedBeforeAnyIo) {
   if (!is_root()) GTEST_SKIP() << "needs root to bind-mount read-only";
