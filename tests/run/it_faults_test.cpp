@@ -230,6 +230,28 @@ TEST_F(Faults, StallShowsAsLatencyAndTheRunEndsOnTime) {
   EXPECT_NE(injected().find("read delay"), std::string::npos);
 }
 
+// The same stall under open-loop load: ios keep arriving on schedule (500/s) while the one slot is held for
+// 400 ms, so they queue: the wait in the queue, and the latency from the scheduled arrival, show the stall
+// for every io that arrived during it, and no arrival is dropped.
+TEST_F(Faults, StallUnderOpenLoopLoadShowsAsQueueGrowth) {
+  mount({"read:delay=400:after=100:count=1"});
+  SKIP_UNLESS_MOUNTED();
+  const RunOutput r = sluice({"--name=open", "--filename=" + mnt() + "/f", "--size=1m", "--rw=randread",
+                              "--direct=1", "--open_loop=1", "--rate_iops=500", "--iodepth=1", "--runtime=1500ms",
+                              "--time_based"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_LT(r.elapsed, std::chrono::seconds(5)) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << r.out;
+  const auto& read = doc->at("jobs").at(0).at("read");
+  // The io that arrived just after the stalled one waited about the whole stall in the queue.
+  EXPECT_GE(read.at("queue_wait_ns").at("max").get<std::uint64_t>(), 300'000'000u) << read.dump();
+  EXPECT_GE(read.at("lat_ns").at("max").get<std::uint64_t>(), 400'000'000u) << read.dump();
+  // About 200 arrivals fell in the stall: their mean wait is far above the milliseconds of a free slot.
+  EXPECT_GE(read.at("queue_wait_ns").at("mean").get<double>(), 20e6) << read.dump();
+  EXPECT_GE(read.at("total_ios").get<std::uint64_t>(), 700u) << "arrivals were lost: " << read.dump();
+}
+
 TEST_F(Faults, StuckIoPastTheRuntimeIsAbandonedAndReported) {
   mount({"read:delay=6000:after=20:count=1"});  // one read that takes 6 s: longer than runtime + grace
   SKIP_UNLESS_MOUNTED();
