@@ -421,5 +421,78 @@ TEST_F(Signals, CapacityOnSigtermEndsAndLeavesNoJournal) {
   EXPECT_EQ(journals(), 0);
 }
 
+// Every file-creating command, signalled at random moments (drawn from a fixed seed over its normal duration,
+// at most 1.5 s): SIGKILL, SIGINT, SIGTERM and SIGHUP in turn. Afterwards, and after `sluice restore` when the
+// process died, nothing of it is left in the work directory and no journal stays. A caught signal that
+// arrives once the process is running (past 100 ms) must be handled, not kill it.
+struct SmallCommand {
+  const char* name;
+  std::vector<std::string> (*args)(const std::string& work);
+};
+
+class SignalsAtRandomMoments : public Signals, public ::testing::WithParamInterface<SmallCommand> {};
+
+TEST_P(SignalsAtRandomMoments, LeaveNothingBehind) {
+  const std::vector<std::string> args = GetParam().args(work());
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(sluice(args).exit_code, 0);
+  const long normal_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_FALSE(has_entries(work())) << "a normal end left files";
+  std::mt19937 random(20261201);
+  std::uniform_int_distribution<long> moment(0, std::min(normal_ms * 12 / 10, 1500L));
+  const int signals[] = {SIGKILL, SIGINT, SIGTERM, SIGHUP};
+  for (int i = 0; i < 4; ++i) {
+    const pid_t pid = spawn(args);
+    const long at = moment(random);
+    std::this_thread::sleep_for(std::chrono::milliseconds(at));
+    const int status = stop(pid, signals[i]);
+    const std::string what = "signal " + std::to_string(signals[i]) + " at " + std::to_string(at) + " ms";
+    if (WIFSIGNALED(status)) {
+      EXPECT_TRUE(signals[i] == SIGKILL || at < 100) << what << " killed it instead of being handled";
+      sluice({"restore"});
+    }
+    EXPECT_FALSE(has_entries(work())) << what << " left files";
+    EXPECT_EQ(journals(), 0) << what;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Commands, SignalsAtRandomMoments,
+    ::testing::Values(
+        SmallCommand{"postmark",
+                     [](const std::string& w) {
+                       return std::vector<std::string>{"postmark", "--set=location=" + w, "--set=subdirectories=2",
+                                                       "--set=number=500", "--set=transactions=2000"};
+                     }},
+        SmallCommand{"filetree",
+                     [](const std::string& w) {
+                       return std::vector<std::string>{"filetree", w, "--size=4m", "--file-size=4k",
+                                                       "--drop-caches=off"};
+                     }},
+        SmallCommand{"bonnie",
+                     [](const std::string& w) {
+                       return std::vector<std::string>{"bonnie", "-d", w, "-s", "16", "-r", "0", "-n", "0"};
+                     }},
+        SmallCommand{"iozone",
+                     [](const std::string& w) {
+                       return std::vector<std::string>{"iozone", "-i", "0", "-i", "1", "-s", "16m", "-r", "4k",
+                                                       "-f", w + "/iozone.tmp"};
+                     }},
+        SmallCommand{"metadata",
+                     [](const std::string& w) {
+                       return std::vector<std::string>{"metadata", "-d", w, "-n", "2000", "-i", "1"};
+                     }},
+        SmallCommand{"quick",
+                     [](const std::string& w) {
+                       return std::vector<std::string>{"quick", "--budget=2s", "--size=16m", "--no-status", w};
+                     }},
+        SmallCommand{"interfere",
+                     [](const std::string& w) {
+                       return std::vector<std::string>{"interfere", "--filename=" + w + "/fg", "--size=8m",
+                                                       "--threads=1", "--budget=2s", "--bg-size=16m"};
+                     }}),
+    [](const ::testing::TestParamInfo<SmallCommand>& info) { return std::string(info.param.name); });
+
 }  // namespace
 }  // namespace sluice
