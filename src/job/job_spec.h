@@ -95,6 +95,9 @@ struct JobSpec {
   bool overwrite = false;
   FallocateMode fallocate = FallocateMode::kNative;
   bool unlink = false;  // only files sluice created are ever removed
+  // fio's fill_device: without a size, a file's size is its filesystem's free space; a write that fails with
+  // ENOSPC or EDQUOT ends the job as its end (not an error); a read job's file is filled first.
+  bool fill_device = false;
 
   // --- workload shape
   RwMode rw = RwMode::kRead;

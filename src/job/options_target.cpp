@@ -153,6 +153,13 @@ void add_lifecycle(std::vector<OptionDef>& table) {
   overwrite.help = "Write the whole file before a write job so that its blocks are allocated (no holes).";
   table.push_back(std::move(overwrite));
 
+  OptionDef fill = bool_option("fill_device", &JobSpec::fill_device, "0");
+  fill.aliases = {"fill_fs"};
+  fill.help = "Write until the filesystem is full: without size, the file's size is the free space of its "
+              "filesystem, and ENOSPC (or EDQUOT) ends the job without an error. For rw=write; a read job "
+              "fills its file first, then reads what fitted.";
+  table.push_back(std::move(fill));
+
   OptionDef fallocate;
   fallocate.name = "fallocate";
   fallocate.type = OptionType::kChoice;

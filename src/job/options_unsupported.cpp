@@ -68,7 +68,6 @@ constexpr Unsupported kUnsupported[] = {
     {"file_service_type", nullptr, "files are served round-robin"},
     {"openfiles", nullptr, "all files stay open"},
     {"file_append", nullptr, "not implemented"},
-    {"fill_device", "fill_fs", "not implemented"},
     {"offset_align", nullptr, "not implemented"},
     {"allrandrepeat", nullptr, "not implemented"},
     {"rw_sequencer", nullptr, "not implemented"},

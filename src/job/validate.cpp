@@ -144,6 +144,14 @@ void check_mix_and_randomness(const JobSpec& job, Checker& check) {
                                 " (the job does not write); ignored");
     }
   }
+  // fio's fill_device writes sequentially until ENOSPC; random writes would leave holes (fio itself fails
+  // allocating its random map), and mixed or trim modes have no "full".
+  const bool fills = job.rw == RwMode::kWrite || job.rw == RwMode::kRead || job.rw == RwMode::kRandRead;
+  if (job.fill_device && !fills) {
+    check.error("fill_device", "fill_device=1 needs rw=write (sequential writes until the filesystem is full), or "
+                               "rw=read or randread (the file is filled first); not rw=" +
+                                   std::string(rw_mode_name(job.rw)));
+  }
   if (job.thinktime_spin > job.thinktime && job.thinktime_spin_set) {
     check.warning("thinktime_spin", "thinktime_spin is longer than thinktime; the whole think time is spun");
   }

@@ -182,6 +182,7 @@ ojson sluice_job_json(report::ReportedJob& entry, SeriesPlaceholders* placeholde
   out["groupid"] = job.groupid;
   out["interrupted"] = job.interrupted;
   out["stopped_by_max_latency"] = job.stopped_by_max_latency;
+  if (job.filled_up) out["filled_up"] = true;  // fill_device: ENOSPC ended the job
   out["role"] = job.settings.background ? "background" : "foreground";
   out["open_loop"] = job.settings.open_loop;
   if (job.verified_ios != 0 || job.verify_failures != 0) {

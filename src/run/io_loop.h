@@ -97,6 +97,8 @@ class IoLoop {
   void fail(const IoUnit& unit, bool moved_nothing = false);
   // continue_on_error / ignore_error: whether the failed unit's error is counted and passed (fio's classes).
   bool passes_error(const IoUnit& unit) const noexcept;
+  // fill_device: a write that failed because the filesystem is full (ENOSPC, EDQUOT) ends the job cleanly.
+  bool fills_up(const IoUnit& unit) const noexcept;
   // continue_on_error: keeps the first failure let pass as error_message
   void note_ignored(const IoUnit& unit, bool moved_nothing = false);
   // moved_nothing: a read or write that completed with 0 bytes (reported as EIO, as fio's "full resid").

@@ -23,6 +23,10 @@ bool IoLoop::passes_error(const IoUnit& unit) const noexcept {
   return error_is_non_fatal(job_, error_class_of(unit.op == IoOp::kRead, error), error);
 }
 
+bool IoLoop::fills_up(const IoUnit& unit) const noexcept {
+  return job_.fill_device && unit.op == IoOp::kWrite && (unit.result == -ENOSPC || unit.result == -EDQUOT);
+}
+
 // Ios just accepted by the engine: the depth distribution counts them at the depth they brought the queue
 // to, as fio's io_u_mark_depth does (fio counts every unit taken, and submits what it takes).
 void IoLoop::count_submitted(std::uint32_t accepted) noexcept {
@@ -58,6 +62,14 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
       result_->sync.ios++;
       result_->sync.lat.record(now - unit.submit_begin_ns);
     }
+    return;
+  }
+  if (unit.result < 0 && fills_up(unit)) {
+    // fill_device: the filesystem is full, which is this job's end, as reaching its size would be.
+    // fio counts the write that met the full filesystem in total_ios (issued), as a fatal one.
+    if (measuring_ && !result_->filled_up) result_->dirs[index_of(Direction::kWrite)].fatal_ios++;
+    result_->filled_up = true;
+    end_reason_ = EndReason::kPatternDone;
     return;
   }
   if (unit.result < 0) {

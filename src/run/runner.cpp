@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -100,16 +102,22 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     std::vector<TargetFile>& targets = targets_of_job[i];
     std::vector<TargetFile> to_lay_out;
     const bool touches_files = engine_traits(instance.spec.ioengine).needs_fd;
+    // create_on_open: open_targets creates the file. fill_device writes: the job itself fills the
+    // filesystem (a layout first would fill it before measuring, as fio does not).
+    const bool lays_out = touches_files && !instance.spec.create_on_open &&
+                          !(instance.spec.fill_device && instance.spec.does_writes());
     for (const TargetFile& t : targets) {
-      if (!touches_files || instance.spec.create_on_open) break;  // create_on_open: open_targets creates it
-      if (!laid_out.count(t.path)) to_lay_out.push_back(t);
+      if (lays_out && !laid_out.count(t.path)) to_lay_out.push_back(t);
     }
     if (!to_lay_out.empty()) {
       prepare_targets(to_lay_out, instance.spec, reporter.callback());
       for (const TargetFile& t : to_lay_out) {
         laid_out.insert(t.path);
         for (TargetFile& mine : targets) {
-          if (mine.path == t.path) mine.created_by_sluice = t.created_by_sluice;
+          if (mine.path != t.path) continue;
+          mine.created_by_sluice = t.created_by_sluice;
+          mine.size = t.size;  // fill_device: what fitted
+          mine.region_length = t.region_length;
         }
       }
     }
@@ -222,6 +230,12 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
         job.error_message = failure->message;
       }
     }
+    if (job.filled_up) {
+      const std::uint64_t written = job.dirs[index_of(Direction::kWrite)].bytes;
+      const std::string text = fmt::format("sluice: job {}: the filesystem filled up (fill_device) after {} written",
+                                           job.name, format_bytes(double(written)));
+      options.notice ? options.notice(text) : default_notice(text);
+    }
     close_targets(w->targets(), spec.unlink);
     result.jobs.push_back(std::move(job));
   }
@@ -244,6 +258,50 @@ std::vector<TargetFile> null_targets(const JobSpec& job) {
     targets[i].region_length = targets[i].size;
   }
   return targets;
+}
+
+// True when every file of the job is one an earlier group writes and none exists yet: its size is known
+// only once that group ran (fio sets each job's files up at its start: a verify phase after a fill_device
+// write phase reads what fitted).
+bool produced_earlier(const JobInstance& instance, const std::set<std::string>& written_before) {
+  std::vector<std::string> paths;
+  try {
+    paths = target_paths(instance.spec, instance.jobnum);
+  } catch (const UserError&) {
+    return false;
+  }
+  for (const std::string& path : paths) {
+    if (!written_before.count(path) || ::access(path.c_str(), F_OK) == 0) return false;
+  }
+  return !paths.empty();
+}
+
+// Resolves the group's deferred jobs now that the groups before it ran. When one cannot be resolved (the
+// earlier group did not create its file), the group does not run: every job gets the error as its result.
+std::optional<GroupResult> resolve_deferred(const GroupPlan& group, const std::vector<bool>& deferred,
+                                            std::vector<std::vector<TargetFile>>& targets,
+                                            const TargetOptions& target_options) {
+  std::string failure;
+  for (std::size_t i = 0; i < group.jobs.size() && failure.empty(); ++i) {
+    if (!deferred[i]) continue;
+    const JobInstance& instance = group.jobs[i];
+    try {
+      targets[i] = resolve_targets(instance.spec, instance.jobnum);
+      if (instance.spec.does_writes() || instance.spec.does_trims()) {
+        for (const TargetFile& t : targets[i]) check_write_safety(t, target_options);
+      }
+    } catch (const UserError& e) {
+      failure = e.what();
+    }
+  }
+  if (failure.empty()) return std::nullopt;
+  GroupResult result;
+  result.groupid = group.groupid;
+  result.group_reporting = group.group_reporting;
+  for (const JobInstance& instance : group.jobs) {
+    result.jobs.push_back(Worker(instance, {}, WorkerConfig{}).failed_result(ENOENT, failure));
+  }
+  return result;
 }
 
 // The paths of every job's targets, once each; with `plan`, only of the jobs that keep disk_util on.
@@ -278,20 +336,35 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
     const auto globals = global_options_of(jobs.front());
     if (!globals.empty()) result.extra["global options"] = globals;  // fio's top-level "global options"
   }
-  // Every target is resolved and checked before anything is written.
+  // Every target is resolved and checked before anything is written, but for a file an earlier group
+  // writes that does not exist yet and has no size: that job is resolved when its group starts.
   std::vector<std::vector<std::vector<TargetFile>>> targets(plan.size());
+  std::vector<std::vector<bool>> deferred(plan.size());
   TargetOptions target_options;
   target_options.allow_destructive = options.allow_destructive;
+  std::set<std::string> written_before;  // paths the groups so far write
   for (std::size_t g = 0; g < plan.size(); ++g) {
+    std::set<std::string> written_here;
     for (const JobInstance& instance : plan[g].jobs) {
-      std::vector<TargetFile> files = engine_traits(instance.spec.ioengine).needs_fd
-                                          ? resolve_targets(instance.spec, instance.jobnum)
-                                          : null_targets(instance.spec);
-      if (instance.spec.does_writes() || instance.spec.does_trims()) {
-        for (const TargetFile& t : files) check_write_safety(t, target_options);
+      const bool files_job = engine_traits(instance.spec.ioengine).needs_fd;
+      std::vector<TargetFile> files;
+      bool later = false;
+      try {
+        files = files_job ? resolve_targets(instance.spec, instance.jobnum) : null_targets(instance.spec);
+        if (instance.spec.does_writes() || instance.spec.does_trims()) {
+          for (const TargetFile& t : files) check_write_safety(t, target_options);
+        }
+      } catch (const UserError&) {
+        later = files_job && produced_earlier(instance, written_before);
+        if (!later) throw;
+      }
+      if (files_job && (instance.spec.does_writes() || instance.spec.fill_device)) {
+        for (const std::string& path : target_paths(instance.spec, instance.jobnum)) written_here.insert(path);
       }
       targets[g].push_back(std::move(files));
+      deferred[g].push_back(later);
     }
+    written_before.insert(written_here.begin(), written_here.end());
   }
   const std::vector<std::string> paths = all_paths(targets);
   if (options.capture_environment) result.environment = capture_environment(paths);
@@ -307,6 +380,10 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
 
   std::set<std::string> laid_out;
   for (std::size_t g = 0; g < plan.size() && !stop_requested(); ++g) {
+    if (std::optional<GroupResult> failed = resolve_deferred(plan[g], deferred[g], targets[g], target_options)) {
+      result.groups.push_back(std::move(*failed));
+      continue;
+    }
     PreparedGroup prepared = prepare_group(plan[g], targets[g], options, laid_out);
     result.groups.push_back(run_group(plan[g], prepared, options));
   }

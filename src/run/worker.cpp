@@ -79,7 +79,9 @@ Worker::Worker(JobInstance instance, std::vector<TargetFile> targets, WorkerConf
 
 Worker::~Worker() = default;
 
-JobResult Worker::stalled_result(const std::string& message) const {
+JobResult Worker::stalled_result(const std::string& message) const { return failed_result(ETIMEDOUT, message); }
+
+JobResult Worker::failed_result(int error, const std::string& message) const {
   JobResult r;
   r.name = instance_.spec.name;
   r.description = instance_.spec.description;
@@ -87,7 +89,7 @@ JobResult Worker::stalled_result(const std::string& message) const {
   r.groupid = instance_.groupid;
   r.settings = settings_of(instance_.spec);
   r.options = own_options_of(instance_.spec);
-  r.error = ETIMEDOUT;
+  r.error = error;
   r.error_message = message;
   return r;
 }

@@ -52,6 +52,9 @@ class Worker {
   // The result of a job whose thread is stuck in an I/O that does not return (a stalled device): its
   // identity and `message` as the error (ETIMEDOUT), built without touching what the stuck thread owns.
   JobResult stalled_result(const std::string& message) const;
+  // The result of a job that could not start (its files could not be set up): its identity, `error` and
+  // `message`, no I/O. Needs no prepare().
+  JobResult failed_result(int error, const std::string& message) const;
   // Ends the job as its time limit would (thread-safe; used for role=background). Call after prepare().
   void request_stop() noexcept { stop_.store(true, std::memory_order_relaxed); }
   // The group's job control (wait_for, exitall, flow), shared with the group's other workers and outliving

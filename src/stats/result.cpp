@@ -201,6 +201,7 @@ void JobResult::merge(const JobResult& other) {
   runtime_ns = std::max(runtime_ns, other.runtime_ns);
   interrupted = interrupted || other.interrupted;
   stopped_by_max_latency = stopped_by_max_latency || other.stopped_by_max_latency;
+  filled_up = filled_up || other.filled_up;
   rmw_transactions += other.rmw_transactions;
   verified_ios += other.verified_ios;
   verify_failures += other.verify_failures;
@@ -230,6 +231,7 @@ json JobResult::to_json() const {
           {"runtime_ns", runtime_ns},
           {"interrupted", interrupted},
           {"stopped_by_max_latency", stopped_by_max_latency},
+          {"filled_up", filled_up},
           {"rmw_transactions", rmw_transactions},
           {"verified_ios", verified_ios},
           {"verify_failures", verify_failures},
@@ -260,6 +262,7 @@ JobResult JobResult::from_json(const json& j) {
   r.runtime_ns = j.at("runtime_ns").get<std::uint64_t>();
   r.interrupted = j.value("interrupted", false);
   r.stopped_by_max_latency = j.value("stopped_by_max_latency", false);
+  r.filled_up = j.value("filled_up", false);
   r.rmw_transactions = j.value("rmw_transactions", std::uint64_t{0});
   r.verified_ios = j.value("verified_ios", std::uint64_t{0});
   r.verify_failures = j.value("verify_failures", std::uint64_t{0});

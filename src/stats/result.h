@@ -108,6 +108,7 @@ struct JobResult {
   std::uint64_t runtime_ns = 0;  // measured time (end - start), excluding ramp_time and startdelay
   bool interrupted = false;
   bool stopped_by_max_latency = false;
+  bool filled_up = false;  // fill_device: a write met ENOSPC/EDQUOT, which ended the job (not an error)
   std::uint64_t rmw_transactions = 0;  // rw=randrmw: completed read-then-write pairs
   std::uint64_t verified_ios = 0;      // reads whose data verification passed
   std::uint64_t verify_failures = 0;

@@ -110,6 +110,49 @@ void write_random(int fd, const std::string& path, std::uint64_t from, std::uint
   }
 }
 
+bool is_full(int error_number) noexcept { return error_number == ENOSPC || error_number == EDQUOT; }
+
+// fill_device for a read job: writes [from, t.size) until the filesystem is full, keeps what fitted (synced),
+// and shrinks the target to it, so the job reads exactly what was written (fio reads the filled file).
+// The large layout writes stop a chunk short of full; the rest is filled one block (`piece`) at a time, as
+// fio lays out in blocks.
+void fill_up(int fd, TargetFile& t, std::uint64_t from, std::uint64_t piece, const LayoutProgress& progress,
+             std::uint64_t seed, bool sync) {
+  try {
+    write_random(fd, t.path, from, t.size, progress, seed, sync);
+    return;
+  } catch (const IoError& e) {
+    if (!is_full(e.error_number())) throw;
+  }
+  struct stat st {};
+  for (;;) {
+    if (::fstat(fd, &st) != 0) break;
+    const auto at = static_cast<std::uint64_t>(st.st_size);
+    if (at >= t.size) break;
+    try {
+      write_random(fd, t.path, at, std::min(t.size, at + piece), {}, seed + at, false);
+    } catch (const IoError& e) {
+      if (!is_full(e.error_number())) throw;
+      break;
+    }
+  }
+  if (::fdatasync(fd) != 0 || ::fstat(fd, &st) != 0) {
+    const int err = errno;
+    throw IoError("laying out " + t.path + " failed: fdatasync after filling the filesystem returned: " +
+                      std::strerror(err),
+                  err);
+  }
+  const auto filled = static_cast<std::uint64_t>(st.st_size);
+  if (filled <= t.region_start) {
+    throw IoError("fill_device: the filesystem of " + t.path + " filled up before the job's offset " +
+                      std::to_string(t.region_start) + " (" + std::to_string(filled) + " bytes fitted)",
+                  ENOSPC);
+  }
+  t.size = filled;
+  t.region_length = std::min(t.region_length, filled - t.region_start);
+  if (progress) progress(t.path, filled - from, filled - from);
+}
+
 // Lays out one regular file; returns true when it created it. On failure, undoes what it did (a created
 // file is removed, an extended file is cut back to its old size) and rethrows. A missing file must have been
 // journaled (journal_creating) by the caller.
@@ -140,7 +183,10 @@ bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, 
   fstat(fd, &st);
   auto old_size = static_cast<std::uint64_t>(st.st_size);
   try {
-    if (old_size < t.size) {
+    if (old_size < t.size && job.fill_device) {
+      const std::uint64_t piece = std::max<std::uint64_t>(job.bs[index_of(Direction::kRead)], 4096);
+      fill_up(fd, t, old_size, piece, progress, seed, job.create_fsync);
+    } else if (old_size < t.size) {
       preallocate(fd, t.path, job.fallocate, old_size, t.size);
       write_random(fd, t.path, old_size, t.size, progress, seed, job.create_fsync);
     }

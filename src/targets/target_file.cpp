@@ -5,6 +5,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -32,6 +33,8 @@ void check_directory(const std::string& dir) {
   if (!S_ISDIR(st.st_mode)) throw UserError("directory " + dir + " is not a directory");
 }
 
+}  // namespace
+
 std::vector<std::string> target_paths(const JobSpec& job, int jobnum) {
   if (!job.directory.empty()) check_directory(job.directory);
   std::vector<std::string> paths;
@@ -46,6 +49,8 @@ std::vector<std::string> target_paths(const JobSpec& job, int jobnum) {
   }
   return paths;
 }
+
+namespace {
 
 std::uint64_t percent_of(double percent, std::uint64_t whole) {
   return static_cast<std::uint64_t>(std::floor(static_cast<double>(whole) * percent / 100.0));
@@ -64,9 +69,28 @@ std::optional<std::uint64_t> existing_size(const std::string& path, bool& is_blo
   return detail::block_device_size(path);
 }
 
+// The free bytes of the filesystem that holds (or will hold) `path`: what root may write (the reserved
+// blocks too), else what an ordinary user may.
+std::uint64_t free_space_for(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  struct statvfs fs {};
+  if (::statvfs(dir.c_str(), &fs) != 0) {
+    throw UserError("fill_device: cannot read the free space of " + dir + ": " + std::strerror(errno));
+  }
+  const std::uint64_t blocks = ::geteuid() == 0 ? fs.f_bfree : fs.f_bavail;
+  return blocks * static_cast<std::uint64_t>(fs.f_frsize);
+}
+
 // The bytes of I/O region each file gets when the job gives a size; 0 when it does not.
 std::uint64_t planned_size(const JobSpec& job, std::size_t nfiles, std::optional<std::uint64_t> existing,
-                           const std::string& path) {
+                           const std::string& path, bool is_block) {
+  if (job.fill_device && !is_block && job.filesize == 0 && job.size.bytes == 0 && job.size.percent <= 0.0) {
+    // fio's "really large" size: the file may grow by all the space there is; ENOSPC ends the job first.
+    const std::uint64_t grow = free_space_for(path) / nfiles;
+    if (grow == 0 && !existing) throw UserError("fill_device: the filesystem of " + path + " has no free space");
+    return existing.value_or(0) + grow;
+  }
   if (job.filesize > 0) return job.filesize;
   if (job.size.percent > 0.0) {
     if (!existing) throw UserError("--size is needed to create " + path + " (a percentage needs an existing file)");
@@ -84,13 +108,13 @@ TargetFile resolve_one(const JobSpec& job, const std::string& path, std::size_t 
   if (!existing && !job.allow_file_create) {
     throw UserError(path + " does not exist, and allow_file_create=0 forbids creating it");
   }
-  std::uint64_t wanted = planned_size(job, nfiles, existing, path);
+  std::uint64_t wanted = planned_size(job, nfiles, existing, path, t.is_block_device);
   if (wanted == 0) throw UserError("the size of " + path + " is 0; give --size (or --filesize)");
   std::uint64_t basis = existing ? *existing : wanted;  // what a percentage offset is a percentage of
   t.region_start = job.offset.percent > 0.0 ? percent_of(job.offset.percent, basis) : job.offset.bytes;
   // A device, or a file whose size the job derives from itself, cannot grow: the region ends at its end.
   // Otherwise (like fio) the file is laid out up to offset + size when it is shorter.
-  bool fixed = t.is_block_device || (existing && job.filesize == 0 && job.size.bytes == 0);
+  bool fixed = t.is_block_device || (existing && job.filesize == 0 && job.size.bytes == 0 && !job.fill_device);
   if (fixed) {
     if (t.region_start >= *existing) {
       throw UserError("offset " + std::to_string(t.region_start) + " is beyond the end of " + path + " (" +

@@ -29,6 +29,10 @@ struct TargetOptions {
   bool allow_destructive = false;  // --allow-destructive: writes to block devices with signatures allowed
 };
 
+// The paths of one job clone's files (filename, or names generated in directory), without resolving sizes.
+// Throws UserError when directory= does not exist.
+std::vector<std::string> target_paths(const JobSpec& job, int jobnum);
+
 // Resolves the files of one job clone (jobnum) without touching them. Throws UserError on bad paths
 // (non-existent directory, a directory where a file is needed, no size for a new file).
 std::vector<TargetFile> resolve_targets(const JobSpec& job, int jobnum);

@@ -49,6 +49,17 @@ TEST(Validate, DirectChecksBssplitSizes) {
   EXPECT_EQ(only_problem(problems, "bssplit").severity, Severity::kError);
 }
 
+TEST(Validate, FillDeviceNeedsSequentialWritesOrAReadJob) {
+  const Problem p = only_problem(validate(job_with({{"rw", "randwrite"}, {"fill_fs", "1"}})), "fill_device");
+  EXPECT_EQ(p.severity, Severity::kError);
+  EXPECT_EQ(p.message, "fill_device=1 needs rw=write (sequential writes until the filesystem is full), or rw=read or "
+                       "randread (the file is filled first); not rw=randwrite");
+  EXPECT_EQ(p.where.describe(), "job.fio:2");
+  for (const char* rw : {"write", "read", "randread"}) {
+    EXPECT_TRUE(validate(job_with({{"rw", rw}, {"fill_device", "1"}})).empty()) << rw;
+  }
+}
+
 TEST(Validate, ZeroBlockSize) {
   JobSpec job;
   job.bs = {0, 0, 0};

@@ -302,6 +302,68 @@ TEST_F(OutOfSpace, LayoutLargerThanTheFilesystemIsRefusedAndNothingIsLeft) {
   EXPECT_FALSE(std::filesystem::exists(f)) << "a half laid-out file was left";
 }
 
+// fio's fill_device for real: a sequential write job without a size writes until the filesystem is full, and
+// ENOSPC ends it without an error; fio 3.33 on the same 16 MiB ext4 writes the same 14,024,704 bytes in 214
+// writes and counts the 215th, the one that met ENOSPC, in total_ios.
+TEST_F(OutOfSpace, FillDeviceWritesUntilTheFilesystemIsFull) {
+  const std::string f = mnt_ + "/fill";
+  const RunOutput r = run_binary({"run", "--name=fill", "--filename=" + f, "--rw=write", "--bs=64k",
+                                  "--ioengine=psync", "--fill_device=1", "--output-format=json"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.err, "");
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << r.out;
+  const auto& job = doc->at("jobs").at(0);
+  EXPECT_EQ(job.at("error"), 0);
+  const auto written = job.at("write").at("io_bytes").get<std::uint64_t>();
+  EXPECT_GT(written, 12u << 20);
+  EXPECT_EQ(written % (64 << 10), 0u);
+  EXPECT_EQ(job.at("write").at("total_ios").get<std::uint64_t>(), written / (64 << 10) + 1);
+  EXPECT_EQ(std::filesystem::file_size(f), written);
+  EXPECT_EQ(doc->at("sluice").at("jobs").at(0).at("filled_up"), true);
+  EXPECT_NE(doc->at("sluice").at("notes").dump().find("job fill: the filesystem filled up (fill_device) after "),
+            std::string::npos)
+      << doc->at("sluice").at("notes").dump();
+  // Full: not even one more block of the job's size fits (ext4 keeps a little for its metadata).
+  EXPECT_NE(run_command("dd if=/dev/zero of=" + mnt_ + "/more bs=64k count=1 oflag=direct"), 0)
+      << "the filesystem was not filled";
+}
+
+// fio's surface-scan example, as it is (only its directory is ours): the write phase fills the filesystem,
+// the verify phase (a later group, its file not there when the run starts) reads and verifies what fitted.
+// fio 3.33: write 14,024,704 bytes (215 ios), verify-phase read 14,024,704 (214), error 0 in both.
+TEST_F(OutOfSpace, FioSurfaceScanExampleFillsThenVerifiesWhatFitted) {
+  const std::string example = "/usr/share/doc/fio/examples/surface-scan.fio";
+  if (!std::filesystem::exists(example)) GTEST_SKIP() << "fio-examples is not installed";
+  const RunOutput r = run_binary({"run", "--output-format=json", "--override=directory=" + mnt_, example});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << r.out;
+  const auto& jobs = doc->at("jobs");
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs.at(0).at("error"), 0);
+  EXPECT_EQ(jobs.at(1).at("error"), 0);
+  const auto written = jobs.at(0).at("write").at("io_bytes").get<std::uint64_t>();
+  EXPECT_GT(written, 12u << 20);
+  EXPECT_EQ(jobs.at(1).at("read").at("io_bytes").get<std::uint64_t>(), written);
+  const auto reads = jobs.at(1).at("read").at("total_ios").get<std::uint64_t>();
+  EXPECT_EQ(doc->at("sluice").at("jobs").at(1).at("verify").at("verified_ios").get<std::uint64_t>(), reads);
+  EXPECT_EQ(doc->at("sluice").at("jobs").at(1).at("verify").at("failures"), 0);
+}
+
+// A read job with fill_device fills its new file first, then reads what fitted (fio 3.33: 14,024,704 bytes).
+TEST_F(OutOfSpace, FillDeviceReadJobFillsItsFileFirst) {
+  const std::string f = mnt_ + "/read";
+  const RunOutput r = run_binary({"run", "--name=r", "--filename=" + f, "--rw=read", "--bs=64k", "--ioengine=psync",
+                                  "--fill_device=1", "--output-format=json"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << r.out;
+  const auto read = doc->at("jobs").at(0).at("read").at("io_bytes").get<std::uint64_t>();
+  EXPECT_GT(read, 12u << 20);
+  EXPECT_EQ(std::filesystem::file_size(f), read);
+}
+
 // The report itself does not fit: --output on the full filesystem. The measurements go to stdout, the file
 // that was there stays whole (not truncated), no temporary file stays, exit 1. A redirected stdout on a full
 // device is an error too (fio 3.33 exits 0 with nothing written).
@@ -477,6 +539,25 @@ TEST_F(LoopDeviceUnderTheJob, DeviceShrunkToNothingStopsTheJobWithEio) {
   ASSERT_TRUE(doc) << r.out;
   EXPECT_EQ(doc->at("jobs").at(0).at("error"), 5);
   EXPECT_GT(doc->at("jobs").at(0).at("read").at("total_ios").get<std::uint64_t>(), 0u);  // what came before
+}
+
+// A later group's file that an earlier group writes is set up when that group starts (so a verify phase can
+// read what a fill_device phase wrote). When it is not there then (the writer had unlink=1), the later job
+// fails with ENOENT and the earlier job's results stay, as in fio 3.33 (err=2, func=open).
+TEST(FileChangedUnderTheJob, LaterGroupsFileGoneWhenItStartsFailsThatGroupOnly) {
+  TempDir tmp;
+  const std::string file = tmp.file("F");
+  const std::string job = tmp.file("j.fio");
+  std::ofstream(job) << "[w]\nfilename=" << file << "\nrw=write\nsize=1m\nunlink=1\n\n[r]\nstonewall\nfilename="
+                     << file << "\nrw=read\n";
+  const RunOutput r = run_binary({"run", "--output-format=json", job});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find("sluice: job r: --size is needed to create " + file), std::string::npos) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << r.out;
+  EXPECT_EQ(doc->at("jobs").at(0).at("error"), 0);
+  EXPECT_EQ(doc->at("jobs").at(0).at("write").at("io_bytes"), 1 << 20);
+  EXPECT_EQ(doc->at("jobs").at(1).at("error"), 2);
 }
 
 }  // namespace
