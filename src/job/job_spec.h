@@ -224,6 +224,7 @@ struct JobSpec {
   // --- sluice extensions
   JobRole role = JobRole::kForeground;     // role=background: runs beside the group's foreground jobs
   bool open_loop = false;                  // arrivals follow the rate schedule whatever earlier ios do
+  bool submit_offload = false;             // fio's io_submit_mode=offload: with a rate, sluice's open loop
 
   // --- provenance, for "file:line" messages and the JSON "job options" echo
   SourcePos where;                                  // where the job section / --name began
@@ -256,6 +257,16 @@ struct JobSpec {
   bool is_trimwrite() const noexcept { return rw == RwMode::kTrimWrite || rw == RwMode::kRandTrimWrite; }
   // Each io of the pattern (a read, or a trim) is followed by the write of the same block (workload/rmw_chains.h).
   bool is_chained() const noexcept { return rw == RwMode::kRandRmw || is_trimwrite(); }
+  // Open-loop arrivals: open_loop=1, or fio's io_submit_mode=offload with a rate (fio offloads submission so
+  // that its rate does not follow completions; sluice's open loop is that, without fio's limit at iodepth).
+  bool open_loop_active() const noexcept {
+    if (open_loop) return true;
+    if (!submit_offload) return false;
+    for (int i = 0; i < kNumDirections; ++i) {
+      if (rate[i] != 0 || rate_iops[i] != 0) return true;
+    }
+    return false;
+  }
   bool is_mixed() const noexcept { return rw == RwMode::kReadWrite || rw == RwMode::kRandRW; }
 };
 

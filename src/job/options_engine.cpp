@@ -145,6 +145,21 @@ void add_queueing(std::vector<OptionDef>& table) {
       "every submission brings the queue back to iodepth, as fio's one-at-a-time reaping does; 0 means iodepth.";
   table.push_back(std::move(complete_max));
 
+  OptionDef submit_mode;
+  submit_mode.name = "io_submit_mode";
+  submit_mode.type = OptionType::kChoice;
+  submit_mode.default_text = "inline";
+  submit_mode.range = "inline|offload";
+  submit_mode.help =
+      "offload: with rate_iops or rate, ios are submitted on the rate's schedule whatever the device's "
+      "completions do (fio's reason for offload: no coordinated omission), which is sluice's open_loop=1: lat "
+      "from the scheduled arrival, queue_wait reported. Without a rate it changes nothing (inline).";
+  submit_mode.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"inline", "offload"};
+    job.submit_offload = choice_value("io_submit_mode", value, where, kChoices) == 1;
+  };
+  table.push_back(std::move(submit_mode));
+
   OptionDef numjobs = u32_option("numjobs", &JobSpec::numjobs, 1, 4096, "1", "jobs");
   numjobs.help = "Number of clones of this job, each with its own thread and files.";
   table.push_back(std::move(numjobs));

@@ -75,7 +75,6 @@ constexpr Unsupported kUnsupported[] = {
     {"bs_is_seq_rand", nullptr, "not implemented"},
     {"iodepth_low", nullptr, "not implemented"},
     {"serialize_overlap", nullptr, "not implemented"},
-    {"io_submit_mode", nullptr, "submission is always inline"},
     {"write_barrier", nullptr, "not implemented"},
     {"sync_file_range", nullptr, "not implemented"},
     {"atomic", nullptr, "not implemented"},

@@ -27,7 +27,7 @@ class OpenLoopQueue {
  public:
   static constexpr std::uint64_t kMaxBacklog = 10'000'000;
 
-  // slots: the io depth. Disabled (every call a no-op) unless job.open_loop.
+  // slots: the io depth. Disabled (every call a no-op) unless job.open_loop_active().
   OpenLoopQueue(const JobSpec& job, std::uint32_t slots);
 
   bool enabled() const noexcept { return enabled_; }

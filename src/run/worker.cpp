@@ -58,7 +58,7 @@ JobReportSettings settings_of(const JobSpec& job) {
   s.slat_percentiles = job.slat_percentiles;
   s.kb_base = job.kb_base;
   s.time_based = job.time_based;
-  s.open_loop = job.open_loop;
+  s.open_loop = job.open_loop_active();
   s.unified_rw_reporting = job.unified_rw_reporting;
   s.background = job.role == JobRole::kBackground;
   s.stats = job.stats;

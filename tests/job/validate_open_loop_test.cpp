@@ -24,6 +24,18 @@ TEST(ValidateOpenLoop, WithoutARateIsAnErrorNamingTheOption) {
   EXPECT_NE(errors[0].message.find("rate_iops"), std::string::npos) << errors[0].message;
 }
 
+TEST(ValidateOpenLoop, IoSubmitModeOffloadIsTheOpenLoopOnlyWithARate) {
+  JobSpec job;
+  apply_option(job, "io_submit_mode", "offload", SourcePos{});
+  EXPECT_TRUE(job.submit_offload);
+  EXPECT_FALSE(job.open_loop_active());  // no rate: fio's offload then only moves submission to a thread
+  apply_option(job, "rate_iops", "50", SourcePos{});
+  EXPECT_TRUE(job.open_loop_active());
+  EXPECT_TRUE(errors_of(job).empty());
+  apply_option(job, "io_submit_mode", "inline", SourcePos{});
+  EXPECT_FALSE(job.open_loop_active());
+}
+
 TEST(ValidateOpenLoop, ARateOfAnotherDirectionDoesNotCount) {
   JobSpec job;
   job.open_loop = true;

@@ -83,6 +83,24 @@ TEST_F(OpenLoop, FileEngineBelowCapacityHoldsTheRateWithinOnePercent) {
   EXPECT_NEAR(doc["jobs"][0]["read"]["iops"].get<double>(), 1000.0, 10.0);
 }
 
+// fio's io_submit_mode=offload exists so that a rate does not follow the device's completions (fio's own
+// words: the coordinated omission problem): with a rate it is the open loop; without one it changes nothing.
+TEST_F(OpenLoop, IoSubmitModeOffloadWithARateIsTheOpenLoop) {
+  const json doc = run_json({"--name=x", "--ioengine=null", "--rw=randread", "--size=1g", "--time_based",
+                             "--runtime=1", "--rate_iops=2000", "--io_submit_mode=offload"});
+  ASSERT_TRUE(doc.is_object());
+  EXPECT_NEAR(doc["jobs"][0]["read"]["iops"].get<double>(), 2000.0, 20.0);
+  EXPECT_TRUE(doc["jobs"][0]["read"].contains("queue_wait_ns"));
+  EXPECT_TRUE(doc["sluice"]["jobs"][0]["open_loop"].get<bool>());
+  const json closed = run_json({"--name=x", "--ioengine=null", "--rw=randread", "--size=1m", "--io_submit_mode=offload"});
+  ASSERT_TRUE(closed.is_object());
+  EXPECT_FALSE(closed["sluice"]["jobs"][0]["open_loop"].get<bool>());
+  const RunOutput bad = run_binary({"run", "--name=x", "--ioengine=null", "--size=1m", "--io_submit_mode=ofload"});
+  EXPECT_EQ(bad.exit_code, 1) << describe(bad);
+  EXPECT_NE(bad.err.find("io_submit_mode=ofload"), std::string::npos) << describe(bad);
+  EXPECT_NE(bad.err.find("offload"), std::string::npos) << describe(bad);
+}
+
 TEST_F(OpenLoop, ClosedLoopJobsHaveNoQueueWaitKey) {
   const json doc = run_json({"--name=x", "--ioengine=null", "--rw=randread", "--size=1m", "--rate_iops=100000"});
   ASSERT_TRUE(doc.is_object());
