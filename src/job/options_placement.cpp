@@ -1,6 +1,7 @@
 // fio options of CPU placement, I/O priority, buffer contents and a few corners that sluice either does for
 // real (cpus_allowed, cpumask, cpus_allowed_policy, prio, prioclass, buffer_pattern, exitall_on_error) or
-// accepts because sluice always behaves that way (create_serialize, verify_async, disable_bw_measurement).
+// accepts because sluice always behaves that way (create_serialize, verify_async, disable_bw_measurement,
+// log_entries, gtod_cpu).
 #include <charconv>
 #include <thread>
 
@@ -209,6 +210,35 @@ void add_placement_options(std::vector<OptionDef>& table) {
     unsigned_value("verify_async", value, where, 0, 64);
   };
   table.push_back(std::move(verify_async));
+  // fio preallocates its in-memory logs with log_entries entries (1024 to 1048576, as fio checks) and grows
+  // them as needed; sluice's logs stream to their files, so the number only has to be valid.
+  OptionDef log_entries = accepted_flag("log_entries",
+                                        "Accepted and ignored: fio's initial size of an in-memory log; sluice "
+                                        "writes its logs as it goes.");
+  log_entries.type = OptionType::kUnsigned;
+  log_entries.flag = false;
+  log_entries.default_text = "1024";
+  log_entries.range = "1024-1048576";
+  log_entries.unit = "entries";
+  log_entries.apply = [](JobSpec&, std::string_view value, const SourcePos& where) {
+    unsigned_value("log_entries", value, where, 1024, 1048576);
+  };
+  table.push_back(std::move(log_entries));
+  // fio can dedicate a CPU to a thread that keeps the time, because its gettimeofday calls are costly;
+  // sluice reads the TSC (or CLOCK_MONOTONIC) in each job's thread and has no such thread to place.
+  OptionDef gtod_cpu = accepted_flag("gtod_cpu",
+                                     "Accepted and ignored: fio's CPU for a time-keeping thread; sluice reads the "
+                                     "TSC in each job's thread, so no CPU is set aside.");
+  gtod_cpu.type = OptionType::kUnsigned;
+  gtod_cpu.flag = false;
+  gtod_cpu.default_text = "";
+  gtod_cpu.reason = "no CPU is set aside unless one is named";
+  gtod_cpu.range = "0-4095";
+  gtod_cpu.unit = "CPU";
+  gtod_cpu.apply = [](JobSpec&, std::string_view value, const SourcePos& where) {
+    unsigned_value("gtod_cpu", value, where, 0, 4095);
+  };
+  table.push_back(std::move(gtod_cpu));
 }
 
 }  // namespace sluice::detail

@@ -50,6 +50,12 @@ TEST(PlacementOptions, AcceptedOptionsParseAndChangeNothing) {
   EXPECT_EQ(job.cpus_allowed, plain.cpus_allowed);
   EXPECT_EQ(job.verify, plain.verify);
   EXPECT_THROW(job_with({{"verify_async", "x"}}), UserError);
+  const JobSpec more = job_with({{"log_entries", "1048576"}, {"gtod_cpu", "1"}});
+  EXPECT_EQ(more.cpus_allowed, plain.cpus_allowed);
+  // fio 3.33's limits: log_entries from 1024 to 1048576.
+  EXPECT_THROW(job_with({{"log_entries", "10"}}), UserError);
+  EXPECT_THROW(job_with({{"log_entries", "1048577"}}), UserError);
+  EXPECT_THROW(job_with({{"gtod_cpu", "x"}}), UserError);
 }
 
 TEST(PlacementOptions, ExitallOnErrorIsAFlag) {
