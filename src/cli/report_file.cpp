@@ -15,16 +15,22 @@ namespace {
 
 std::string error_text(int error_number) { return std::strerror(error_number != 0 ? error_number : EIO); }
 
-// Writes in place (truncating): for paths that are not plain files, where a rename would replace the node.
-std::string write_in_place(const std::string& path, const std::function<void(std::ostream&)>& write) {
+// Opens `path` truncated and writes what `write` produces: 0, or the errno of the failure.
+int write_stream(const std::string& path, const std::function<void(std::ostream&)>& write) {
   errno = 0;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return error_text(errno);
+  if (!out) return errno != 0 ? errno : EIO;
   write(out);
   out.flush();
   const int flush_errno = errno;
   out.close();
-  return out ? "" : error_text(flush_errno);
+  return out ? 0 : (flush_errno != 0 ? flush_errno : EIO);
+}
+
+// Writes in place (truncating): for paths that are not plain files, where a rename would replace the node.
+std::string write_in_place(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  const int failed = write_stream(path, write);
+  return failed == 0 ? "" : error_text(failed);
 }
 
 // Makes the new file look like the one it replaces: its permission bits and (as root) its owner.
@@ -61,16 +67,7 @@ std::string write_report_file(const std::string& path, const std::function<void(
     journal_removed(temporary);
     return error_text(error_number);
   };
-  {
-    errno = 0;
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return give_up(errno);
-    write(out);
-    out.flush();
-    const int flush_errno = errno;
-    out.close();
-    if (!out) return give_up(flush_errno);
-  }
+  if (const int failed = write_stream(temporary, write); failed != 0) return give_up(failed);
   if (::fsync(fd) != 0) return give_up(errno);  // a crash after the rename must not leave an empty report
   if (::rename(temporary.c_str(), path.c_str()) != 0) return give_up(errno);
   ::close(fd);

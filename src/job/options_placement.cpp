@@ -169,6 +169,21 @@ OptionDef accepted_flag(std::string name, std::string help, std::vector<std::str
   return def;
 }
 
+// A fio number option sluice accepts without effect: the value is checked against [min, max], nothing else.
+OptionDef accepted_number(std::string name, std::uint64_t min, std::uint64_t max, std::string default_text,
+                          std::string unit, std::string help) {
+  OptionDef def = accepted_flag(std::move(name), std::move(help));
+  def.type = OptionType::kUnsigned;
+  def.flag = false;
+  def.default_text = std::move(default_text);
+  def.range = std::to_string(min) + "-" + std::to_string(max);
+  def.unit = std::move(unit);
+  def.apply = [n = def.name, min, max](JobSpec&, std::string_view value, const SourcePos& where) {
+    unsigned_value(n, value, where, min, max);
+  };
+  return def;
+}
+
 }  // namespace
 
 void add_placement_options(std::vector<OptionDef>& table) {
@@ -199,45 +214,20 @@ void add_placement_options(std::vector<OptionDef>& table) {
   table.push_back(accepted_flag("create_serialize",
                                 "Accepted: sluice always lays out (creates and fills) files one after another, "
                                 "before the jobs start, so creation is always serialized."));
-  OptionDef verify_async = accepted_flag("verify_async",
-                                         "Accepted and ignored: sluice verifies inline in the job's thread as "
-                                         "each read completes; there are no separate verify threads.");
-  verify_async.type = OptionType::kUnsigned;
-  verify_async.flag = false;
-  verify_async.range = "0-64";
-  verify_async.unit = "threads";
-  verify_async.apply = [](JobSpec&, std::string_view value, const SourcePos& where) {
-    unsigned_value("verify_async", value, where, 0, 64);
-  };
-  table.push_back(std::move(verify_async));
+  table.push_back(accepted_number("verify_async", 0, 64, "0", "threads",
+                                  "Accepted and ignored: sluice verifies inline in the job's thread as each read "
+                                  "completes; there are no separate verify threads."));
   // fio preallocates its in-memory logs with log_entries entries (1024 to 1048576, as fio checks) and grows
   // them as needed; sluice's logs stream to their files, so the number only has to be valid.
-  OptionDef log_entries = accepted_flag("log_entries",
-                                        "Accepted and ignored: fio's initial size of an in-memory log; sluice "
-                                        "writes its logs as it goes.");
-  log_entries.type = OptionType::kUnsigned;
-  log_entries.flag = false;
-  log_entries.default_text = "1024";
-  log_entries.range = "1024-1048576";
-  log_entries.unit = "entries";
-  log_entries.apply = [](JobSpec&, std::string_view value, const SourcePos& where) {
-    unsigned_value("log_entries", value, where, 1024, 1048576);
-  };
-  table.push_back(std::move(log_entries));
+  table.push_back(accepted_number("log_entries", 1024, 1048576, "1024", "entries",
+                                  "Accepted and ignored: fio's initial size of an in-memory log; sluice writes its "
+                                  "logs as it goes."));
   // fio can dedicate a CPU to a thread that keeps the time, because its gettimeofday calls are costly;
   // sluice reads the TSC (or CLOCK_MONOTONIC) in each job's thread and has no such thread to place.
-  OptionDef gtod_cpu = accepted_flag("gtod_cpu",
-                                     "Accepted and ignored: fio's CPU for a time-keeping thread; sluice reads the "
-                                     "TSC in each job's thread, so no CPU is set aside.");
-  gtod_cpu.type = OptionType::kUnsigned;
-  gtod_cpu.flag = false;
-  gtod_cpu.default_text = "";
+  OptionDef gtod_cpu = accepted_number("gtod_cpu", 0, 4095, "", "CPU",
+                                       "Accepted and ignored: fio's CPU for a time-keeping thread; sluice reads the "
+                                       "TSC in each job's thread, so no CPU is set aside.");
   gtod_cpu.reason = "no CPU is set aside unless one is named";
-  gtod_cpu.range = "0-4095";
-  gtod_cpu.unit = "CPU";
-  gtod_cpu.apply = [](JobSpec&, std::string_view value, const SourcePos& where) {
-    unsigned_value("gtod_cpu", value, where, 0, 4095);
-  };
   table.push_back(std::move(gtod_cpu));
 }
 
