@@ -31,7 +31,7 @@ for arg in "$@"; do
        exit 2 ;;
   esac
 done
-targets=(job_file option_value command_line result_input hist_log postmark_script)
+targets=(job_file option_value command_line result_input hist_log postmark_script iolog)
 [ -n "$only" ] && targets=("$only")
 
 launcher=()

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ enum class RateProcess { kLinear, kPoisson };
 enum class DistributionKind { kRandom, kZipf, kPareto, kNormal, kZoned, kZonedAbs };
 enum class FallocateMode { kNone, kPosix, kKeep, kNative };
 enum class JobRole { kForeground, kBackground };
+
+struct IoLog;  // workload/iolog.h
+// replay_skip's bits (fio's read, write, trim, sync).
+inline constexpr std::uint32_t kReplaySkipRead = 1, kReplaySkipWrite = 2, kReplaySkipTrim = 4, kReplaySkipSync = 8;
 enum class VerifyKind { kNone, kCrc32c, kCrc32, kCrc64, kXxhash, kMd5, kSha256, kPattern, kMeta };
 enum class SteadyStateCriterion { kNone, kIopsSlope, kIops, kBwSlope, kBw };  // fio's ss= criteria
 
@@ -220,6 +225,17 @@ struct JobSpec {
   std::string exec_postrun;                // and after it (NAME.postrun.txt)
   std::string buffer_pattern;              // bytes that fill write buffers, already decoded; empty = not set
   bool exitall_on_error = false;           // a job that fails stops every job of the run
+
+  // --- I/O logs and their replay (fio's write_iolog / read_iolog family)
+  std::string write_iolog;                 // append every issued io to this file (fio's iolog version 3)
+  std::vector<std::string> read_iolog;     // logs to replay ("a:b": one per clone in turn); empty = none
+  bool replay_no_stall = false;            // ignore the log's timing
+  std::uint32_t replay_time_scale = 100;   // percent of the log's rate
+  std::string replay_redirect;             // every io of the log goes to this file
+  std::uint32_t replay_scale = 1;          // offsets divided by this (0 = 1)
+  std::uint32_t replay_align = 0;          // offsets rounded down to a multiple (power of 2; 0 = none)
+  std::uint32_t replay_skip = 0;           // kReplaySkip* bits: actions of the log left out
+  std::shared_ptr<const IoLog> replay_log; // the clone's log, read by the runner (run/replay_binding.h)
 
   // --- sluice extensions
   JobRole role = JobRole::kForeground;     // role=background: runs beside the group's foreground jobs

@@ -19,6 +19,9 @@ std::string option_context(const SourcePos& where, std::string_view name, std::s
 
 inline constexpr std::string_view kNotASize = "not a size; sizes look like 4k, 1m, 10%";
 
+// fio's list of file names: "a:b\:c" -> {"a", "b:c"}; empty elements are dropped.
+std::vector<std::string> split_filenames(std::string_view value);
+
 // Value parsers that throw the standard messages.
 std::uint64_t size_value(std::string_view name, std::string_view value, const SourcePos& where, std::uint32_t kb_base);
 // A size inside a list: parses `part`, but a message quotes the whole value as the user wrote it.
@@ -100,7 +103,8 @@ void add_fio_control_options(std::vector<OptionDef>& table);  // wait_for, exita
 void add_sluice_options(std::vector<OptionDef>& table);      // sluice extensions (role, open_loop)
 void add_verify_options(std::vector<OptionDef>& table);      // verify, verify_pattern, do_verify, ...
 void add_placement_options(std::vector<OptionDef>& table);   // cpus_allowed, prio, buffer_pattern, ...
-void add_uring_options(std::vector<OptionDef>& table);       // io_uring: registerfiles, sqthread_poll, hipri, ...
+void add_uring_options(std::vector<OptionDef>& table);
+void add_iolog_options(std::vector<OptionDef>& table);       // write_iolog, read_iolog, replay_*       // io_uring: registerfiles, sqthread_poll, hipri, ...
 
 // A log option given as a bare flag (write_lat_log with no prefix) is named after the job, once the job's
 // name is final; the command-line and job-file parsers call this after a job is complete.

@@ -2,9 +2,7 @@
 #include "job/option_builders.h"
 
 namespace sluice::detail {
-namespace {
 
-// "a:b\:c" -> {"a", "b:c"}; empty elements are dropped.
 std::vector<std::string> split_filenames(std::string_view value) {
   std::vector<std::string> names;
   std::string current;
@@ -22,6 +20,8 @@ std::vector<std::string> split_filenames(std::string_view value) {
   if (!current.empty()) names.push_back(current);
   return names;
 }
+
+namespace {
 
 OptionDef size_or_percent_option(std::string name, SizeOrPercent JobSpec::*member, std::string default_text) {
   OptionDef def;

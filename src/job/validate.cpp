@@ -209,6 +209,28 @@ void check_reporting_and_buffers(const JobSpec& job, Checker& check) {
   }
 }
 
+// read_iolog replaces the job's pattern with the log's ios and timing; what would have to act on both is
+// refused by name rather than half done.
+void check_iolog(const JobSpec& job, Checker& check) {
+  if (job.read_iolog.empty()) return;
+  if (!job.write_iolog.empty()) {
+    check.error("write_iolog", "read_iolog and write_iolog together: fio drops write_iolog (\"read iolog overrides "
+                               "write_iolog\"); give one of them");
+  }
+  if (job.verify != VerifyKind::kNone) check.error("verify", "verify with read_iolog is not supported yet");
+  if (job.open_loop) check.error("open_loop", "open_loop with read_iolog: the log's timestamps are the arrivals");
+  if (job.fill_device) check.error("fill_device", "fill_device with read_iolog: the log says what is written");
+  if (job.is_chained()) {
+    check.error("rw", "rw=" + std::string(rw_mode_name(job.rw)) + " with read_iolog: the log's ios are replayed as "
+                      "they are; leave rw out");
+  }
+  if (job.read_iolog.size() > 1 && job.numjobs < job.read_iolog.size()) {
+    check.warning("read_iolog", std::to_string(job.read_iolog.size()) + " logs for " + std::to_string(job.numjobs) +
+                                    " clone(s): the logs after the first " + std::to_string(job.numjobs) +
+                                    " are not replayed");
+  }
+}
+
 }  // namespace
 
 std::vector<Problem> validate(const JobSpec& job) {
@@ -219,6 +241,7 @@ std::vector<Problem> validate(const JobSpec& job) {
   check_mix_and_randomness(job, check);
   check_rates(job, check);
   check_reporting_and_buffers(job, check);
+  check_iolog(job, check);
   std::vector<Problem> problems = check.take();
   validate_verify(job, problems);
   return problems;

@@ -82,6 +82,7 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
     sleep_until(now_ + static_cast<std::uint64_t>(job_.startdelay.count()));
     now_ = clock_.now();
   }
+  loop_start_ns_ = last_start_ns_ = now_;
   ramp_end_ns_ = now_ + static_cast<std::uint64_t>(job_.ramp_time.count());
   end_ns_ = job_.runtime.count() > 0 ? ramp_end_ns_ + static_cast<std::uint64_t>(job_.runtime.count()) : kNever;
   schedule_.start(now_);
@@ -116,7 +117,7 @@ void IoLoop::run_loop(Ops& ops) {
     check_time(now_);
     if (end_reason_ != EndReason::kNone) break;
     if (sync_due_ && in_flight_ == 0) {
-      issue_sync(job_.fdatasync_blocks ? IoOp::kFdatasync : IoOp::kFsync, last_write_file_);
+      issue_sync(due_sync_op_, due_sync_file_);
       continue;
     }
     if (verifier_ && verifier_->map().backlog_due()) run_verify_reads(true);
@@ -173,6 +174,7 @@ void IoLoop::fill_and_submit(Ops& ops) {
     IoUnit* unit = write_due() ? take_rmw_write() : take_pending();
     if (unit == nullptr) break;
     if (unit->op == IoOp::kWrite) prepare_write(*unit);
+    log_issue(*unit);
     if constexpr (Ops::kInline) {
       perform_now(ops, *unit);
     } else {
@@ -200,6 +202,8 @@ void IoLoop::prepare_write(IoUnit& unit) {
   if (every && ++writes_since_sync_ >= every) {
     writes_since_sync_ = 0;
     sync_due_ = true;
+    due_sync_op_ = job_.fdatasync_blocks ? IoOp::kFdatasync : IoOp::kFsync;
+    due_sync_file_ = last_write_file_;
   }
 }
 
@@ -207,13 +211,8 @@ void IoLoop::prepare_write(IoUnit& unit) {
 // it may start now. Sets waiting_for_rate_ when its arrival is still ahead.
 bool IoLoop::pending_ready() {
   if (!has_pending_) {
-    if (pattern_done_) return false;
-    if (!pattern_.next(pending_)) {
-      pattern_done_ = true;
-      return false;
-    }
-    has_pending_ = true;
-    pending_arrival_ns_ = schedule_.limited() ? schedule_.next_arrival(pending_.direction, pending_.length) : 0;
+    if (pattern_done_ || sync_due_) return false;
+    if (!(replay_ ? next_from_log() : next_from_pattern())) return false;
   }
   if (pending_arrival_ns_ > now_) {
     now_ = clock_.now();
@@ -223,6 +222,57 @@ bool IoLoop::pending_ready() {
     }
   }
   return true;
+}
+
+bool IoLoop::next_from_pattern() {
+  if (!pattern_.next(pending_)) {
+    pattern_done_ = true;
+    return false;
+  }
+  has_pending_ = true;
+  pending_arrival_ns_ = schedule_.limited() ? schedule_.next_arrival(pending_.direction, pending_.length) : 0;
+  return true;
+}
+
+// The log's next io becomes the pending one, due its delay after the last io started (and not before a v2
+// wait's time, nor the rate's schedule). A sync is left to the main loop (sync_due_) once the ios before
+// it are done; its time passes to the next io.
+bool IoLoop::next_from_log() {
+  std::uint64_t delay_us = 0;
+  while (replay_next_ < replay_->entries.size()) {
+    const IoLogEntry& entry = replay_->entries[replay_next_++];
+    delay_us += entry.delay_us;
+    switch (entry.kind) {
+      case IoLogEntry::Kind::kWait:
+        replay_hold_until_ns_ = std::max(replay_hold_until_ns_, loop_start_ns_ + entry.offset * 1'000'000);
+        continue;
+      case IoLogEntry::Kind::kSync:
+      case IoLogEntry::Kind::kDatasync:
+        sync_due_ = true;
+        due_sync_op_ = entry.kind == IoLogEntry::Kind::kSync ? IoOp::kFsync : IoOp::kFdatasync;
+        due_sync_file_ = static_cast<int>(entry.file);
+        carried_delay_us_ += delay_us;  // not lost: the next io counts it
+        return false;
+      default:
+        break;
+    }
+    delay_us += carried_delay_us_;
+    carried_delay_us_ = 0;
+    pending_.direction = entry.kind == IoLogEntry::Kind::kRead    ? Direction::kRead
+                         : entry.kind == IoLogEntry::Kind::kWrite ? Direction::kWrite
+                                                                  : Direction::kTrim;
+    pending_.file_index = static_cast<int>(entry.file);
+    pending_.offset = entry.offset;
+    pending_.length = entry.length;
+    has_pending_ = true;
+    std::uint64_t arrival = delay_us > 0 ? last_start_ns_ + delay_us * 1000 : 0;
+    arrival = std::max(arrival, replay_hold_until_ns_);
+    if (schedule_.limited()) arrival = std::max(arrival, schedule_.next_arrival(pending_.direction, pending_.length));
+    pending_arrival_ns_ = arrival;
+    return true;
+  }
+  pattern_done_ = true;
+  return false;
 }
 
 IoUnit& IoLoop::take_free_unit(IoOp op, const NextIo& io) noexcept {
@@ -248,6 +298,7 @@ IoUnit* IoLoop::take_pending() {
   }
   IoUnit& unit = take_free_unit(op_of(pending_.direction), pending_);
   has_pending_ = false;
+  last_start_ns_ = now_;
   if (open_loop_.enabled()) open_loop_.start(static_cast<std::uint32_t>(unit.index), pending_arrival_ns_, now_);
   return &unit;
 }

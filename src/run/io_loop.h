@@ -18,6 +18,7 @@
 #include "engine/engine.h"
 #include "report/logs/job_logs.h"
 #include "run/cpu_snapshot.h"
+#include "run/iolog_writer.h"
 #include "run/io_pool.h"
 #include "run/job_hooks.h"
 #include "run/live_counters.h"
@@ -30,6 +31,7 @@
 #include "workload/arrival.h"
 #include "workload/buffer_fill.h"
 #include "workload/io_pattern.h"
+#include "workload/iolog.h"
 #include "workload/rmw_chains.h"
 #include "common/rng.h"
 
@@ -50,6 +52,7 @@ class IoLoop {
   void run(JobResult& result, LiveCounters& live);
   // rw=randrmw: the pattern plans the reads; each is written back too.
   std::uint64_t planned_bytes() const noexcept {
+    if (replay_ != nullptr) return replay_->bytes;
     return pattern_.planned_bytes() * (job_.is_chained() ? 2 : 1);
   }
   // A flag, owned by the caller and outliving run(), that ends this job like its time limit would (the
@@ -70,6 +73,11 @@ class IoLoop {
   void submit_batch();                // through the Engine interface (cold paths: sync, verify)
   void reap(unsigned min_events);     // ditto
   bool pending_ready();
+  bool next_from_pattern();
+  bool next_from_log();
+  void log_issue(const IoUnit& unit) noexcept {
+    if (iolog_writer_) iolog_writer_->io(now_, unit.file_index, unit.op, unit.offset, unit.length);
+  }
   IoUnit* take_pending();
   IoUnit* take_rmw_write();
   IoUnit& take_free_unit(IoOp op, const NextIo& io) noexcept;
@@ -144,6 +152,15 @@ class IoLoop {
   std::uint64_t pending_arrival_ns_ = 0;
   bool pattern_done_ = false;
   bool waiting_for_rate_ = false;    // the pending io's arrival is still ahead
+  // read_iolog: the log's ios replace the pattern's (null when the job replays none).
+  const IoLog* replay_ = nullptr;
+  std::size_t replay_next_ = 0;          // the log's next entry
+  std::uint64_t replay_hold_until_ns_ = 0;  // a v2 "wait": no io starts before this
+  std::uint64_t last_start_ns_ = 0;     // when the last io started (a v3 io's delay counts from it)
+  std::uint64_t loop_start_ns_ = 0;
+  std::uint64_t carried_delay_us_ = 0;  // the time of a sync, passed on to the next io
+  IoOp due_sync_op_ = IoOp::kFsync;     // the sync sync_due_ asks for, and its file
+  int due_sync_file_ = -1;
 
   // The loop's state.
   std::uint32_t in_flight_ = 0;
@@ -168,6 +185,7 @@ class IoLoop {
 
   // Optional features, null when the job does not use them.
   std::unique_ptr<JobLogs> logs_;       // write_*_log
+  std::unique_ptr<IoLogWriter> iolog_writer_;  // write_iolog
   std::unique_ptr<Verifier> verifier_;  // verify=
   GroupControl* control_ = nullptr;
   std::unique_ptr<JobHooks> hooks_;     // fio's job-control features (job_hooks.h)

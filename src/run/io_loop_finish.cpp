@@ -1,6 +1,7 @@
 // IoLoop's cold paths: failures, fsync, think time and sleeping, the per-interval series, and the end of
 // the job (drain, end_fsync, the measured window, CPU usage, the per-interval IOPS and bandwidth samples).
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -78,7 +79,9 @@ void IoLoop::note_ignored(const IoUnit& unit, bool moved_nothing) {
 void IoLoop::issue_sync(IoOp op, int file_index) {
   sync_due_ = false;
   if (file_index < 0 || !pool_.has_free()) return;
-  batch_.push_back(&take_free_unit(op, NextIo{Direction::kWrite, file_index, 0, 0}));
+  IoUnit& unit = take_free_unit(op, NextIo{Direction::kWrite, file_index, 0, 0});
+  log_issue(unit);
+  batch_.push_back(&unit);
   submit_batch();
   while (in_flight_ > 0) reap(1);
 }
@@ -173,6 +176,13 @@ void IoLoop::finish(std::uint64_t now) {
     for (DirectionStats& stats : result_->dirs) stats.lat = stats.clat;
   }
   if (logs_) logs_->finish(result_->runtime_ns);
+  if (iolog_writer_) {
+    const std::string failed = iolog_writer_->close(clock_.now());
+    if (!failed.empty() && result_->error == 0) {
+      result_->error = EIO;
+      result_->error_message = failed;
+    }
+  }
   if (hooks_) hooks_->finish(now, *result_);
   result_->interrupted = end_reason_ == EndReason::kStop;
   result_->cpu = CpuSnapshot::of_this_thread() - cpu_at_start_;

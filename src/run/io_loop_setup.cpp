@@ -79,6 +79,12 @@ void IoLoop::prepare() {
   completions_.resize(depth);
 
   logs_ = JobLogs::create(job_, instance_.lognum);
+  replay_ = job_.replay_log.get();
+  if (!job_.write_iolog.empty()) {
+    std::vector<std::string> files;
+    for (const TargetFile& t : targets_) files.push_back(t.path);
+    iolog_writer_ = std::make_unique<IoLogWriter>(job_.write_iolog, std::move(files), clock_.now());
+  }
   verifier_ = Verifier::create(instance_, targets_, depth);
   std::vector<std::string> paths;
   for (const TargetFile& t : targets_) paths.push_back(t.path);

@@ -35,6 +35,7 @@ void IoLoop::run_verify_reads(bool backlog) {
       more = backlog ? map.next_backlog_read(io, max_length) : map.next_phase_read(io, max_length);
       if (!more) break;
       IoUnit& unit = take_free_unit(IoOp::kRead, io);
+      log_issue(unit);
       verifier_->mark_verify_read(unit);
       batch_.push_back(&unit);
     }

@@ -20,6 +20,7 @@
 #include "job/option_scope.h"
 #include "run/job_control.h"
 #include "run/plan.h"
+#include "run/replay_binding.h"
 #include "run/status_line.h"
 #include "run/stop_signal.h"
 #include "run/worker.h"
@@ -331,7 +332,8 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   result.timestamp_ms = wall_clock_ms();
   result.clock_source = clock_source_name();
 
-  const std::vector<GroupPlan> plan = make_plan(jobs, monotonic_ns());
+  std::vector<GroupPlan> plan = make_plan(jobs, monotonic_ns());
+  bind_replay_logs(plan);
   if (!jobs.empty()) {
     const auto globals = global_options_of(jobs.front());
     if (!globals.empty()) result.extra["global options"] = globals;  // fio's top-level "global options"

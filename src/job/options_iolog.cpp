@@ -1,0 +1,112 @@
+// fio's I/O log options: write_iolog (record the issued ios) and read_iolog with its replay_* settings
+// (replay a log; workload/iolog.h reads it, run/replay_binding.h gives each clone its log).
+#include "job/option_builders.h"
+
+namespace sluice::detail {
+namespace {
+
+OptionDef replay_skip_option() {
+  OptionDef def;
+  def.name = "replay_skip";
+  def.type = OptionType::kString;
+  def.default_text = "";
+  def.reason = "nothing is skipped";
+  def.help = "Comma-separated actions of the log not replayed: read, write, trim, sync (their time is left out "
+             "too, as fio).";
+  def.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"read", "write", "trim", "sync"};
+    std::uint32_t mask = 0;
+    std::size_t start = 0;
+    while (start <= value.size()) {
+      const std::size_t comma = value.find(',', start);
+      const std::string_view part =
+          value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+      const std::size_t index = choice_value("replay_skip", part, where, kChoices);
+      mask |= 1u << index;  // kReplaySkipRead, Write, Trim, Sync in the order of kChoices
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+    job.replay_skip = mask;
+  };
+  return def;
+}
+
+OptionDef replay_align_option() {
+  OptionDef def = u32_option("replay_align", &JobSpec::replay_align, 0, UINT32_MAX, "0", "bytes");
+  def.help = "Round every offset of the log down to a multiple of this power of 2 (0: as logged).";
+  def.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    const auto align = static_cast<std::uint32_t>(unsigned_value("replay_align", value, where, 0, UINT32_MAX));
+    if ((align & (align - 1)) != 0) value_error(where, "replay_align", value, "must be a power of 2 (or 0)");
+    job.replay_align = align;
+  };
+  return def;
+}
+
+}  // namespace
+
+void add_iolog_options(std::vector<OptionDef>& table) {
+  OptionDef write = string_option("write_iolog", &JobSpec::write_iolog, "");
+  write.category = "report";
+  write.reason = "no io log is written unless asked for";
+  write.help = "Append every issued io (and sync) to this file in fio's iolog version 3 (microseconds since "
+               "the job's start, file, action, offset, length); read_iolog replays it, in fio or sluice.";
+  table.push_back(std::move(write));
+
+  OptionDef read;
+  read.name = "read_iolog";
+  read.type = OptionType::kString;
+  read.category = "workload";
+  read.default_text = "";
+  read.reason = "the job's own pattern, no replay";
+  read.help = "Replay this fio iolog (version 2 or 3) instead of the job's pattern: its files, ios and timing. "
+              "'a:b' gives the job's clones one log each in turn; '-' reads standard input.";
+  read.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    job.read_iolog = split_filenames(value);
+    if (job.read_iolog.empty()) value_error(where, "read_iolog", value, "names no log");
+  };
+  table.push_back(std::move(read));
+
+  OptionDef chunked;
+  chunked.name = "read_iolog_chunked";
+  chunked.type = OptionType::kBool;
+  chunked.flag = true;
+  chunked.category = "workload";
+  chunked.default_text = "0";
+  chunked.help = "Accepted as fio's; sluice reads the whole log before the job starts either way.";
+  chunked.apply = [](JobSpec&, std::string_view value, const SourcePos& where) {
+    if (!value.empty()) (void)bool_value("read_iolog_chunked", value, where);
+  };
+  table.push_back(std::move(chunked));
+
+  OptionDef no_stall = bool_option("replay_no_stall", &JobSpec::replay_no_stall, "0");
+  no_stall.category = "workload";
+  no_stall.help = "Replay the log as fast as its order allows, ignoring its timestamps and waits.";
+  table.push_back(std::move(no_stall));
+
+  OptionDef time_scale =
+      u32_option("replay_time_scale", &JobSpec::replay_time_scale, 1, UINT32_MAX, "100", "percent");
+  time_scale.category = "workload";
+  time_scale.help = "Replay at this percentage of the log's rate: 200 halves every wait, 50 doubles it.";
+  table.push_back(std::move(time_scale));
+
+  OptionDef redirect = string_option("replay_redirect", &JobSpec::replay_redirect, "");
+  redirect.category = "workload";
+  redirect.reason = "each io goes to the file the log names";
+  redirect.help = "Replay every io of the log on this one file or device, whatever file the log names.";
+  table.push_back(std::move(redirect));
+
+  OptionDef scale = u32_option("replay_scale", &JobSpec::replay_scale, 0, UINT32_MAX, "1", "factor");
+  scale.category = "workload";
+  scale.help = "Divide every offset of the log by this factor (use replay_align too).";
+  table.push_back(std::move(scale));
+
+  OptionDef align = replay_align_option();
+  align.category = "workload";
+  table.push_back(std::move(align));
+
+  OptionDef skip = replay_skip_option();
+  skip.category = "workload";
+  table.push_back(std::move(skip));
+}
+
+}  // namespace sluice::detail

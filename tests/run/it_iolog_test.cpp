@@ -1,0 +1,205 @@
+// write_iolog and read_iolog against fio 3.33: a log fio wrote replays in sluice with fio's counts, a log
+// sluice wrote replays in fio with sluice's, the replay keeps the log's order and offsets, and its timing
+// (replay_no_stall, replay_time_scale) follows the log's timestamps. Skips the fio halves without fio.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/it_test_util.h"
+#include "support/temp_dir.h"
+
+namespace sluice::testing {
+namespace {
+
+struct Counts {
+  std::uint64_t reads = 0, writes = 0, read_bytes = 0, write_bytes = 0;
+  bool operator==(const Counts&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& os, const Counts& c) {
+  return os << c.reads << " reads (" << c.read_bytes << " B), " << c.writes << " writes (" << c.write_bytes << " B)";
+}
+
+// The first job's counts in a fio-shaped JSON document (fio may print notes before it).
+std::optional<Counts> counts_of(const RunOutput& r) {
+  const std::size_t start = r.out.find("{\n");
+  const auto doc = parse_document(start == std::string::npos ? r.out : r.out.substr(start));
+  if (!doc) return std::nullopt;
+  const nlohmann::json& job = (*doc)["jobs"][0];
+  return Counts{job["read"]["total_ios"].get<std::uint64_t>(), job["write"]["total_ios"].get<std::uint64_t>(),
+                job["read"]["io_bytes"].get<std::uint64_t>(), job["write"]["io_bytes"].get<std::uint64_t>()};
+}
+
+std::uint64_t runtime_ms(const RunOutput& r) {
+  const auto doc = parse_document(r.out);
+  return doc ? (*doc)["jobs"][0]["job_runtime"].get<std::uint64_t>() : 0;
+}
+
+// The log's io lines without their timestamps ("FILE ACTION OFFSET LENGTH").
+std::vector<std::string> io_lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string time, file, action, offset, length;
+    if (fields >> time >> file >> action >> offset >> length) lines.push_back(file + " " + action + " " + offset + " " + length);
+  }
+  return lines;
+}
+
+RunOutput fio(std::vector<std::string> args) {
+  RunOptions options;
+  options.program = "fio";
+  args.insert(args.begin(), "--output-format=json");
+  return run_binary(args, options);
+}
+
+RunOutput sluice(std::vector<std::string> args) {
+  args.insert(args.begin(), {"run", "--output-format=json"});
+  return run_binary(args);
+}
+
+class IoLogReplay : public ::testing::Test {
+ protected:
+  std::string file(const std::string& name) const { return tmp_.file(name); }
+  // A timed v3 log: `count` reads of 4 KiB, `spacing_us` apart, on the file "t" in the temporary directory.
+  std::string timed_log(int count, int spacing_us) {
+    const std::string path = file("timed.log");
+    std::ofstream out(path);
+    out << "fio version 3 iolog\n0 " << file("t") << " add\n10 " << file("t") << " open\n";
+    for (int i = 0; i < count; ++i) out << 1000 + i * spacing_us << " " << file("t") << " read " << i * 4096 << " 4096\n";
+    return path;
+  }
+  TempDir tmp_;
+};
+
+TEST_F(IoLogReplay, ALogFioWroteReplaysWithFiosCounts) {
+  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  const std::string data = file("data");
+  const RunOutput wrote = fio({"--name=w", "--filename=" + data, "--size=512k", "--bs=4k", "--bsrange=4k-16k",
+                               "--rw=randrw", "--fsync=5", "--write_iolog=" + file("fio.log")});
+  ASSERT_EQ(wrote.exit_code, 0) << describe(wrote);
+  const RunOutput replayed_by_fio = fio({"--name=r", "--read_iolog=" + file("fio.log")});
+  const RunOutput replayed_by_sluice = sluice({"--name=r", "--read_iolog=" + file("fio.log")});
+  ASSERT_EQ(replayed_by_sluice.exit_code, 0) << describe(replayed_by_sluice);
+  ASSERT_EQ(replayed_by_fio.exit_code, 0) << describe(replayed_by_fio);
+  const auto by_fio = counts_of(replayed_by_fio);
+  const auto by_sluice = counts_of(replayed_by_sluice);
+  ASSERT_TRUE(by_fio && by_sluice);
+  EXPECT_EQ(*by_sluice, *by_fio);
+  EXPECT_EQ(by_sluice->reads + by_sluice->writes, 0u + counts_of(wrote)->reads + counts_of(wrote)->writes);
+  EXPECT_TRUE(replayed_by_sluice.err.empty()) << replayed_by_sluice.err;
+}
+
+TEST_F(IoLogReplay, ALogSluiceWroteReplaysInFioWithSluicesCounts) {
+  const std::string data = file("data");
+  const RunOutput wrote = sluice({"--name=w", "--filename=" + data, "--size=512k", "--bs=4k", "--rw=randrw",
+                                  "--fsync=3", "--write_iolog=" + file("sluice.log")});
+  ASSERT_EQ(wrote.exit_code, 0) << describe(wrote);
+  const auto written = counts_of(wrote);
+  ASSERT_TRUE(written);
+  const std::vector<std::string> lines = io_lines(file("sluice.log"));
+  std::uint64_t reads = 0, writes = 0, syncs = 0;
+  for (const std::string& l : lines) {
+    reads += l.find(" read ") != std::string::npos;
+    writes += l.find(" write ") != std::string::npos;
+    syncs += l.find(" sync ") != std::string::npos;
+  }
+  EXPECT_EQ(reads, written->reads);
+  EXPECT_EQ(writes, written->writes);
+  EXPECT_EQ(syncs, written->writes / 3);
+  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  const RunOutput replayed = fio({"--name=r", "--read_iolog=" + file("sluice.log")});
+  ASSERT_EQ(replayed.exit_code, 0) << describe(replayed);
+  EXPECT_EQ(*counts_of(replayed), *written);
+}
+
+TEST_F(IoLogReplay, TheReplayIssuesTheLogsIosInOrder) {
+  const std::string data = file("data");
+  ASSERT_EQ(sluice({"--name=w", "--filename=" + data, "--size=256k", "--bs=4k", "--bsrange=4k-12k", "--rw=randrw",
+                    "--write_iolog=" + file("first.log")})
+                .exit_code,
+            0);
+  // Replayed with its own write_iolog through a second job file: the two logs' ios are the same, line by line.
+  const RunOutput replayed = sluice({"--name=r", "--read_iolog=" + file("first.log"), "--replay_no_stall=1",
+                                     "--write_lat_log=" + file("lat"), "--log_offset=1"});
+  ASSERT_EQ(replayed.exit_code, 0) << describe(replayed);
+  std::vector<std::string> expected;
+  for (const std::string& l : io_lines(file("first.log"))) {
+    std::istringstream f(l);
+    std::string name, action, offset, length;
+    f >> name >> action >> offset >> length;
+    expected.push_back((action == "read" ? "0 " : "1 ") + length + " " + offset);
+  }
+  // fio's per-io log: "time, value, ddir, bs, offset"; psync issues one io at a time, so completion order
+  // is issue order.
+  std::ifstream lat(file("lat_clat.1.log"));
+  std::vector<std::string> got;
+  std::string line;
+  while (std::getline(lat, line)) {
+    std::vector<std::string> cols;
+    std::stringstream ss(line);
+    std::string col;
+    while (std::getline(ss, col, ',')) cols.push_back(col.substr(col.find_first_not_of(' ')));
+    ASSERT_GE(cols.size(), 5u) << line;
+    got.push_back(cols[2] + " " + cols[3] + " " + cols[4]);
+  }
+  EXPECT_EQ(got, expected);
+}
+
+TEST_F(IoLogReplay, TimingFollowsTheTimestampsAndItsScale) {
+  const std::string log = timed_log(20, 20'000);  // 19 gaps of 20 ms: 380 ms
+  const RunOutput timed = sluice({"--name=r", "--read_iolog=" + log});
+  ASSERT_EQ(timed.exit_code, 0) << describe(timed);
+  EXPECT_GE(runtime_ms(timed), 375u);
+  EXPECT_LT(runtime_ms(timed), 2000u);
+  const RunOutput fast = sluice({"--name=r", "--read_iolog=" + log, "--replay_no_stall=1"});
+  ASSERT_EQ(fast.exit_code, 0) << describe(fast);
+  EXPECT_LT(runtime_ms(fast), 200u);
+  const RunOutput doubled = sluice({"--name=r", "--read_iolog=" + log, "--replay_time_scale=200"});
+  ASSERT_EQ(doubled.exit_code, 0) << describe(doubled);
+  EXPECT_GE(runtime_ms(doubled), 185u);
+  EXPECT_LT(runtime_ms(doubled), runtime_ms(timed));
+}
+
+TEST_F(IoLogReplay, EachCloneReplaysItsOwnLog) {
+  const std::string a = file("a.log"), b = file("b.log");
+  std::ofstream(a) << "fio version 2 iolog\n" << file("fa") << " add\n" << file("fa") << " read 0 4096\n";
+  std::ofstream(b) << "fio version 2 iolog\n" << file("fb") << " add\n" << file("fb") << " read 0 4096\n"
+                   << file("fb") << " read 4096 8192\n";
+  const RunOutput r = sluice({"--name=r", "--numjobs=2", "--read_iolog=" + a + ":" + b});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ((*doc)["jobs"][0]["read"]["io_bytes"], 4096);
+  EXPECT_EQ((*doc)["jobs"][1]["read"]["io_bytes"], 4096 + 8192);
+}
+
+TEST_F(IoLogReplay, BadLogsAndCombinationsAreRefusedWithTheirReason) {
+  const RunOutput missing = sluice({"--name=r", "--read_iolog=" + file("none.log")});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("read_iolog=" + file("none.log") + ": cannot open the log: No such file or directory"),
+            std::string::npos)
+      << missing.err;
+  std::ofstream(file("bad.log")) << "fio version 2 iolog\nf add\nf read 0 4096\nf reed 0 4096\n";
+  const RunOutput bad = sluice({"--name=r", "--read_iolog=" + file("bad.log")});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find(file("bad.log") + ":4: unknown io action 'reed'"), std::string::npos) << bad.err;
+  const RunOutput readonly = sluice({"--readonly", "--name=r", "--read_iolog=" + file("bad.log")});
+  EXPECT_EQ(readonly.exit_code, 1);
+  EXPECT_NE(readonly.err.find("add replay_skip=write,trim"), std::string::npos) << readonly.err;
+  const RunOutput clones = sluice({"--name=w", "--filename=" + file("d"), "--size=64k", "--numjobs=2",
+                                   "--write_iolog=" + file("w.log")});
+  EXPECT_EQ(clones.exit_code, 1);
+  EXPECT_NE(clones.err.find("with numjobs=2: the clones would interleave"), std::string::npos) << clones.err;
+  const RunOutput skip = sluice({"--name=r", "--read_iolog=" + file("bad.log"), "--replay_skip=read,wirte"});
+  EXPECT_EQ(skip.exit_code, 1);
+  EXPECT_NE(skip.err.find("write"), std::string::npos) << skip.err;
+}
+
+}  // namespace
+}  // namespace sluice::testing
