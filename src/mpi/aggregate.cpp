@@ -1,6 +1,7 @@
 #include "mpi/aggregate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include <nlohmann/json.hpp>
@@ -55,6 +56,7 @@ std::string encode_rank_report(const RankReport& report) {
   }
   return json{{"rank", report.rank},         {"host", report.host},
               {"failure", report.failure},   {"interrupted", report.interrupted},
+              {"stop_signal", report.stop_signal},
               {"environment", report.environment}, {"groups", std::move(groups)},
               {"wearout", std::move(wearout)}}
       .dump();
@@ -67,6 +69,7 @@ RankReport decode_rank_report(const std::string& text) {
   r.host = j.at("host").get<std::string>();
   r.failure = j.at("failure").get<std::string>();
   r.interrupted = j.at("interrupted").get<bool>();
+  r.stop_signal = j.at("stop_signal").get<int>();
   r.environment = j.at("environment").get<std::string>();
   for (const json& g : j.at("groups")) {
     GroupResult group;
@@ -110,6 +113,61 @@ WindowFigures work_within(const JobResult& job, std::int64_t start_ns, std::int6
   return w;
 }
 
+namespace {
+
+// Adds `part` of `sample` (a fraction of its span) to `first` and the rest to `second` (null when nothing
+// is left): whole ios, bytes and latency sums, so the totals are kept exactly; a p99 cannot be split, so
+// each side takes the largest p99 of the samples that reach it.
+void split_sample(const IntervalSample& sample, double part, IntervalSample& first, IntervalSample* second) {
+  const auto share = [part](std::uint64_t v) { return static_cast<std::uint64_t>(std::llround(static_cast<double>(v) * part)); };
+  const std::uint64_t ops = share(sample.ops), bytes = share(sample.bytes), lat = share(sample.lat_sum_ns);
+  first.ops += ops;
+  first.bytes += bytes;
+  first.lat_sum_ns += lat;
+  if (ops > 0) first.lat_p99_ns = std::max(first.lat_p99_ns, sample.lat_p99_ns);
+  if (second == nullptr) return;
+  second->ops += sample.ops - ops;
+  second->bytes += sample.bytes - bytes;
+  second->lat_sum_ns += sample.lat_sum_ns - lat;
+  if (sample.ops > ops) second->lat_p99_ns = std::max(second->lat_p99_ns, sample.lat_p99_ns);
+}
+
+// The All-clients series on rank 0's clock: the bins of a common grid from the earliest start (at the
+// coarsest interval of the ranks) each get, of every rank's samples, the share of their span that falls in
+// them. Each rank's samples start at its own start, offset-corrected; its last sample ends with its run.
+TimeSeries aligned_series(const std::vector<HostFigures>& hosts, std::int64_t origin) {
+  std::uint64_t interval = 0;
+  for (const HostFigures& h : hosts) interval = std::max(interval, h.job.series.interval_ns());
+  if (interval == 0) return TimeSeries{};
+  const auto grid = static_cast<std::int64_t>(interval);
+  std::vector<PerDirection<IntervalSample>> bins;
+  const auto bin = [&bins](std::size_t j) -> PerDirection<IntervalSample>& {
+    if (j >= bins.size()) bins.resize(j + 1);
+    return bins[j];
+  };
+  for (const HostFigures& h : hosts) {
+    const TimeSeries& series = h.job.series;
+    const auto step = static_cast<std::int64_t>(series.interval_ns());
+    for (std::size_t k = 0; k < series.size(); ++k) {
+      const std::int64_t begin = std::max(origin, h.start_ns + static_cast<std::int64_t>(k) * step);
+      const std::int64_t span = k + 1 == series.size() ? std::clamp<std::int64_t>(h.end_ns - begin, 1, step) : step;
+      const auto j = static_cast<std::size_t>((begin - origin) / grid);
+      const std::int64_t first_end = origin + static_cast<std::int64_t>(j + 1) * grid;
+      const double part = std::min(1.0, static_cast<double>(first_end - begin) / static_cast<double>(span));
+      for (int d = 0; d < kNumDirections; ++d) {
+        const IntervalSample& sample = series.at(k)[d];
+        IntervalSample* rest = part < 1.0 ? &bin(j + 1)[d] : nullptr;
+        split_sample(sample, part, bin(j)[d], rest);
+      }
+    }
+  }
+  TimeSeries out(interval);
+  for (const PerDirection<IntervalSample>& b : bins) out.append(b);
+  return out;
+}
+
+}  // namespace
+
 GroupAggregate aggregate_group(const std::vector<RankReport>& ranks, std::size_t index) {
   GroupAggregate out;
   for (const RankReport& r : ranks) {
@@ -143,6 +201,7 @@ GroupAggregate aggregate_group(const std::vector<RankReport>& ranks, std::size_t
 
   out.all = out.hosts.front().job;
   for (std::size_t i = 1; i < out.hosts.size(); ++i) out.all.merge(out.hosts[i].job);
+  out.all.series = aligned_series(out.hosts, min_start);
   for (HostFigures& h : out.hosts) {
     h.start_skew_ns = h.start_ns - min_start;
     h.end_skew_ns = max_end - h.end_ns;

@@ -38,6 +38,7 @@ struct RankReport {
   ClockOffset clock;        // filled in by rank 0 (the rank does not know it)
   std::string failure;      // why this rank stopped early (an error before or while measuring); empty if none
   bool interrupted = false;
+  int stop_signal = 0;      // the signal that stopped this rank itself (0: none, or stopped by another's)
   std::string environment;  // the rank's sluice.environment as JSON text
   std::vector<GroupResult> groups;
   std::vector<RankWearOut> wearout;  // per group, with --mpi-wearout; empty otherwise

@@ -62,8 +62,10 @@ json environment_doc(const std::string& environment_text) {
 }
 
 // What differs between rank 0's environment and `other`'s (the host name aside: hosts differ by name).
+// A rank that failed before capturing its environment has none: nothing to compare (not every field "differs").
 std::vector<Difference> host_differences(const RankReport& first, const RankReport& other) {
   std::vector<Difference> out;
+  if (first.environment.empty() || other.environment.empty()) return out;
   for (Difference& d : environment_differences(environment_doc(first.environment), environment_doc(other.environment))) {
     if (d.what != "host") out.push_back(std::move(d));
   }
@@ -152,6 +154,10 @@ std::vector<std::string> timing_warnings(const ClusterRun& run) {
 std::string host_differences_text(const std::vector<RankReport>& ranks) {
   std::string differences;
   for (std::size_t i = 1; i < ranks.size(); ++i) {
+    if (ranks[i].environment.empty()) {
+      differences += fmt::format("  {} (rank {}): its environment was not captured (it failed first)\n",
+                                 ranks[i].host, ranks[i].rank);
+    }
     for (const Difference& d : host_differences(ranks.front(), ranks[i])) {
       differences += fmt::format("  {} (rank {}): {}: {} (rank 0: {})\n", ranks[i].host, ranks[i].rank, d.what,
                                  d.new_value, d.old_value);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 #include <fmt/format.h>
@@ -53,6 +54,11 @@ class MeetingPoints {
   bool failed_seen_ = false;
 };
 
+std::string signal_name(int signal) {
+  const char* abbreviation = sigabbrev_np(signal);  // "TERM"
+  return abbreviation != nullptr ? std::string("SIG") + abbreviation : "signal " + std::to_string(signal);
+}
+
 std::string job_failures(const std::vector<GroupResult>& groups) {
   std::string out;
   for (const GroupResult& g : groups) {
@@ -102,6 +108,7 @@ ClusterRun run_cluster(const std::vector<JobSpec>& jobs, RunnerOptions options) 
   RankReport report;
   report.rank = rank();
   report.host = hostname();
+  start_stop_relay();
   try {
     local = run_jobs(mine, options);
     meetings.finish();
@@ -110,6 +117,8 @@ ClusterRun run_cluster(const std::vector<JobSpec>& jobs, RunnerOptions options) 
     std::fprintf(stderr, "sluice[%s]: %s\n", where().c_str(), e.what());
     meetings.fail();
   }
+  end_stop_relay();
+  report.stop_signal = stop_signal_number();
   if (wearout()) {
     // Collective: either every rank catches up or none (one failed or was interrupted).
     const bool ready = report.failure.empty() && !local.interrupted && job_failures(local.groups).empty();
@@ -123,7 +132,8 @@ ClusterRun run_cluster(const std::vector<JobSpec>& jobs, RunnerOptions options) 
     }
   }
   report.interrupted = local.interrupted;
-  report.environment = local.environment.dump();
+  // Empty when the rank failed before capturing it.
+  report.environment = local.environment.empty() ? std::string() : local.environment.dump();
   report.groups = local.groups;
   const std::vector<std::string> texts = gather(encode_rank_report(report));
 
@@ -132,12 +142,22 @@ ClusterRun run_cluster(const std::vector<JobSpec>& jobs, RunnerOptions options) 
   out.exit_code = failed_here ? kExitFailed : (local.interrupted ? kExitInterrupted : 0);
   if (rank() != 0) return out;
 
+  std::size_t signalled = 0;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     RankReport r = decode_rank_report(texts[i]);
     if (i < offsets.size()) r.clock = offsets[i];
     std::string failure = r.failure.empty() ? job_failures(r.groups) : r.failure;
     if (!failure.empty()) out.failures.push_back(fmt::format("{} (rank {}): {}", r.host, r.rank, failure));
+    signalled += r.stop_signal != 0 ? 1 : 0;
     out.ranks.push_back(std::move(r));
+  }
+  // A signal to some ranks only (a host's own kill, not ^C on mpirun) is that host's failure: name it.
+  if (signalled > 0 && signalled < out.ranks.size()) {
+    for (const RankReport& r : out.ranks) {
+      if (r.stop_signal == 0) continue;
+      out.failures.push_back(fmt::format("{} (rank {}): stopped by {}; the other ranks were stopped with it", r.host,
+                                         r.rank, signal_name(r.stop_signal)));
+    }
   }
   std::size_t groups = 0;
   for (const RankReport& r : out.ranks) groups = std::max(groups, r.groups.size());

@@ -57,6 +57,14 @@ std::vector<std::uint64_t> max_each(const std::vector<std::uint64_t>& mine);
 // Rank 0 receives each rank's clock offset against its own (its own entry is {0, 0}); others receive {}.
 std::vector<ClockOffset> clock_offsets();
 
+// While a run measures, a rank stopped by a signal (SIGINT, SIGTERM, SIGHUP to that rank alone) stops every
+// other rank (request_stop) within a few tens of milliseconds: a thread of each rank takes part in a
+// non-blocking vote on a communicator of its own every 20 ms. Both calls are collective: start once the
+// ranks are joined, end once this rank's run (and its meeting points) are over; end returns when every
+// rank's run is over. Without MPI, or when MPI grants less than MPI_THREAD_MULTIPLE, they do nothing.
+void start_stop_relay();
+void end_stop_relay();
+
 // Ends every rank at once (MPI_Abort) with exit status `code`; when not active, exits the process.
 [[noreturn]] void abort(int code);
 // Leaves the MPI world (MPI_Finalize) when active.

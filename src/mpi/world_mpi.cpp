@@ -4,12 +4,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <limits>
+#include <thread>
 
 #include "common/clock.h"
 #include "common/error.h"
 #include "mpi/world.h"
+#include "run/stop_signal.h"
 
 namespace sluice::mpi {
 namespace {
@@ -17,6 +21,7 @@ namespace {
 bool g_active = false;
 int g_rank = 0;
 int g_size = 1;
+int g_thread_level = MPI_THREAD_SINGLE;  // what MPI_Init_thread granted
 
 constexpr int kPingTag = 7301;
 constexpr int kPongTag = 7302;
@@ -36,11 +41,13 @@ void init() {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
-    int provided = 0;
-    // Multiple: the hang watchdog may call MPI_Abort while the main thread waits in a collective.
-    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+    // Multiple: the hang watchdog may call MPI_Abort, and the stop relay votes, while the main thread waits
+    // in a collective.
+    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &g_thread_level) != MPI_SUCCESS) {
       throw UserError("MPI_Init failed: is this process started by a working mpirun?");
     }
+  } else {
+    MPI_Query_thread(&g_thread_level);
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
@@ -159,6 +166,55 @@ std::vector<ClockOffset> clock_offsets() {
     }
   }
   return offsets;
+}
+
+namespace {
+
+// The stop relay's state: its communicator (so its votes never match the main thread's collectives), its
+// thread, and whether this rank's run is over.
+struct StopRelay {
+  MPI_Comm comm = MPI_COMM_NULL;
+  std::atomic<bool> done{false};
+  std::thread thread;
+};
+StopRelay* g_relay = nullptr;
+
+// Each round every rank says whether a signal stopped it and whether its run is still going; the round's
+// maximum stops this rank when another was signalled, and ends the relay once no run is going. Polled with
+// MPI_Test and short sleeps: a blocking collective would spin on a CPU the jobs need.
+void relay_rounds(StopRelay& relay) {
+  using namespace std::chrono_literals;
+  while (true) {
+    int mine[2] = {stop_signal_number() != 0 ? 1 : 0, relay.done.load(std::memory_order_acquire) ? 0 : 1};
+    int all[2] = {0, 0};
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Iallreduce(mine, all, 2, MPI_INT, MPI_MAX, relay.comm, &request);
+    int complete = 0;
+    while (MPI_Test(&request, &complete, MPI_STATUS_IGNORE) == MPI_SUCCESS && complete == 0) {
+      std::this_thread::sleep_for(5ms);
+    }
+    if (all[0] != 0 && !stop_requested()) request_stop();
+    if (all[1] == 0) return;
+    std::this_thread::sleep_for(20ms);
+  }
+}
+
+}  // namespace
+
+void start_stop_relay() {
+  if (!g_active || g_relay != nullptr || g_thread_level < MPI_THREAD_MULTIPLE) return;
+  g_relay = new StopRelay;
+  MPI_Comm_dup(MPI_COMM_WORLD, &g_relay->comm);
+  g_relay->thread = std::thread(relay_rounds, std::ref(*g_relay));
+}
+
+void end_stop_relay() {
+  if (g_relay == nullptr) return;
+  g_relay->done.store(true, std::memory_order_release);
+  g_relay->thread.join();
+  MPI_Comm_free(&g_relay->comm);
+  delete g_relay;
+  g_relay = nullptr;
 }
 
 void abort(int code) {

@@ -35,6 +35,8 @@ std::uint64_t sum(std::uint64_t mine) { return mine; }
 double max(double mine) { return mine; }
 std::vector<std::uint64_t> max_each(const std::vector<std::uint64_t>& mine) { return mine; }
 std::vector<ClockOffset> clock_offsets() { return {ClockOffset{}}; }
+void start_stop_relay() {}
+void end_stop_relay() {}
 void abort(int code) { std::_Exit(code); }
 void finalize() {}
 

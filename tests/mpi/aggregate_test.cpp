@@ -76,6 +76,25 @@ TEST(Aggregate, AnIntervalCutByTheWindowCountsProRata) {
   EXPECT_DOUBLE_EQ(g.all_active.ios, 700.0);
 }
 
+TEST(Aggregate, TheAllClientsSeriesIsOnRankZerosClock) {
+  // Rank 1 starts 0.5 s after rank 0 (its clock reads 3 s more): its seconds straddle rank 0's.
+  const std::vector<RankReport> ranks = {synthetic_rank(0, 0, 2, 100, 1000),
+                                         synthetic_rank(1, 3 * kSecond + kSecond / 2, 2, 60, 3000, 3 * kSecond)};
+  const TimeSeries& series = aggregate_group(ranks, 0).all.series;
+  ASSERT_EQ(series.size(), 3u);
+  const auto read = [&series](std::size_t k) { return series.at(k)[index_of(Direction::kRead)]; };
+  EXPECT_EQ(read(0).ops, 100u + 30u);        // rank 0's first second, half of rank 1's first
+  EXPECT_EQ(read(1).ops, 100u + 30u + 30u);  // rank 0's second, the other half and half of rank 1's second
+  EXPECT_EQ(read(2).ops, 30u);
+  EXPECT_EQ(read(1).bytes, 160u * 4096);
+  EXPECT_EQ(read(2).lat_sum_ns, 30u * 3000);
+  EXPECT_EQ(read(0).lat_p99_ns, 3000u);  // the largest p99 of the samples a bin overlaps
+  EXPECT_EQ(read(2).lat_p99_ns, 3000u);
+  std::uint64_t total = 0;
+  for (std::size_t k = 0; k < series.size(); ++k) total += read(k).ops;
+  EXPECT_EQ(total, 320u);
+}
+
 TEST(Aggregate, MergedP99OfDisjointDistributionsIsTheUnionsP99) {
   // Rank 0: 900 ios at 10 us; rank 1: 100 ios at 1 ms. Of the union, p99 (rank 990) is 1 ms and p50 10 us;
   // an average of the ranks' own p99s (10 us and 1 ms) would say 505 us.
@@ -96,11 +115,13 @@ TEST(Aggregate, MergedP99OfDisjointDistributionsIsTheUnionsP99) {
 TEST(Aggregate, RankReportsSurviveTheirEncoding) {
   RankReport r = synthetic_rank(2, 5 * kSecond, 3, 50, 2000);
   r.failure = "job j: EIO";
+  r.stop_signal = 15;
   r.environment = R"({"host":"h","kernel_release":"6.1"})";
   const RankReport back = decode_rank_report(encode_rank_report(r));
   EXPECT_EQ(back.rank, 2);
   EXPECT_EQ(back.host, "host2");
   EXPECT_EQ(back.failure, "job j: EIO");
+  EXPECT_EQ(back.stop_signal, 15);
   EXPECT_EQ(back.environment, r.environment);
   ASSERT_EQ(back.groups.size(), 1u);
   EXPECT_EQ(back.groups[0].jobs[0].total_ios(), 150u);

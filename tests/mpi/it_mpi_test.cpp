@@ -24,17 +24,17 @@ using json = nlohmann::json;
 
 bool have_mpirun() { return have_program("mpirun"); }
 
-// mpirun -n N build/sluice ARGS, bounded by timeout; `mpmd` appends ": -n 1 build/sluice MPMD..." (one
-// rank running other arguments).
+// mpirun -n N build/sluice ARGS, bounded by timeout; `mpmd` appends ": -n 1 PROGRAM MPMD..." (one more rank
+// running other arguments, or another program: build/sluice by default).
 RunOutput mpirun(int ranks, const std::vector<std::string>& args, const std::vector<std::string>& mpmd = {},
-                 int seconds = 40) {
+                 int seconds = 40, const std::string& mpmd_program = SLUICE_BINARY) {
   std::vector<std::string> command = {"-k", "5", std::to_string(seconds), "mpirun", "--allow-run-as-root",
                                       "--oversubscribe", "--mca", "btl", "self,tcp", "--mca", "mpi_yield_when_idle",
                                       "1", "-n", std::to_string(ranks),
                                       SLUICE_BINARY};
   command.insert(command.end(), args.begin(), args.end());
   if (!mpmd.empty()) {
-    command.insert(command.end(), {":", "-n", "1", SLUICE_BINARY});
+    command.insert(command.end(), {":", "-n", "1", mpmd_program});
     command.insert(command.end(), mpmd.begin(), mpmd.end());
   }
   RunOptions o;
@@ -152,6 +152,28 @@ TEST(Mpi, AFailingRankStopsTheOthersAndIsNamed) {
   const json& failures = doc->at("sluice").at("mpi").at("failures");
   ASSERT_EQ(failures.size(), 1u) << failures;
   EXPECT_NE(failures[0].get<std::string>().find("(rank 2)"), std::string::npos) << failures;
+}
+
+// SIGTERM to one rank alone (a host's own kill, not ^C on mpirun): every rank stops soon after, and rank 0
+// names the signalled one.
+TEST(Mpi, ASignalToOneRankStopsTheOthersAndNamesIt) {
+  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  const std::vector<std::string> args = {"run", "--name=r", "--ioengine=null", "--rw=randread", "--bs=4k",
+                                         "--size=1g", "--runtime=30", "--time_based", "--output-format=json"};
+  std::string signalled = "(sleep 3; kill -TERM $$) & exec " SLUICE_BINARY;
+  for (const std::string& a : args) signalled += " " + a;
+  const RunOutput r = mpirun(2, args, {"-c", signalled}, 40, "sh");
+  EXPECT_NE(r.exit_code, 0) << describe(r);
+  EXPECT_LT(r.elapsed, std::chrono::seconds(15)) << "the others did not stop: " << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc) << describe(r);
+  const json& failures = doc->at("sluice").at("mpi").at("failures");
+  ASSERT_EQ(failures.size(), 1u) << failures;
+  EXPECT_NE(failures[0].get<std::string>().find("(rank 2): stopped by SIGTERM"), std::string::npos) << failures;
+  const json& clients = doc->at("client_stats");
+  for (std::size_t i = 0; i + 1 < clients.size(); ++i) {
+    EXPECT_LT(clients[i].at("job_runtime").get<std::uint64_t>(), 10'000u) << clients[i].at("hostname");
+  }
 }
 
 TEST(Mpi, ARunBeyondItsTimeLimitIsEndedWithAClearMessage) {
