@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mpi/aggregate.h"
+#include "mpi/cluster_report.h"
 #include "mpi/cluster_run.h"
 #include "mpi/wearout_run.h"
 #include "mpi/world.h"
@@ -93,6 +94,33 @@ TEST(Aggregate, TheAllClientsSeriesIsOnRankZerosClock) {
   std::uint64_t total = 0;
   for (std::size_t k = 0; k < series.size(); ++k) total += read(k).ops;
   EXPECT_EQ(total, 320u);
+}
+
+TEST(HostDifferences, AKernelAndASchedulerThatDifferAreListedAndAHostNameIsNot) {
+  const auto rank_with = [](int rank, const char* host, const char* kernel, const char* scheduler) {
+    RankReport r;
+    r.rank = rank;
+    r.host = host;
+    r.environment = nlohmann::json{{"host", host},
+                                   {"kernel_release", kernel},
+                                   {"devices", {{{"name", "vda"}, {"scheduler", scheduler}}}}}
+                        .dump();
+    return r;
+  };
+  const std::vector<RankReport> same = {rank_with(0, "a", "6.1.0", "none"), rank_with(1, "b", "6.1.0", "none")};
+  EXPECT_EQ(host_differences_text(same), "Hosts' environments: no differences from rank 0\n");
+  const std::vector<RankReport> differ = {rank_with(0, "a", "6.1.0", "none"),
+                                          rank_with(1, "b", "6.18.4", "mq-deadline")};
+  const std::string text = host_differences_text(differ);
+  EXPECT_NE(text.find("b (rank 1): kernel_release: 6.18.4 (rank 0: 6.1.0)"), std::string::npos) << text;
+  EXPECT_NE(text.find("b (rank 1): device vda scheduler: mq-deadline (rank 0: none)"), std::string::npos) << text;
+  EXPECT_EQ(text.find(": host:"), std::string::npos) << text;
+  RankReport failed_first;
+  failed_first.rank = 2;
+  failed_first.host = "c";
+  const std::string missing = host_differences_text({same[0], failed_first});
+  EXPECT_NE(missing.find("c (rank 2): its environment was not captured"), std::string::npos) << missing;
+  EXPECT_EQ(missing.find("kernel"), std::string::npos) << missing;
 }
 
 TEST(Aggregate, MergedP99OfDisjointDistributionsIsTheUnionsP99) {
