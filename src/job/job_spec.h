@@ -211,6 +211,7 @@ struct JobSpec {
   bool do_verify = true;
   bool verify_only = false;
   bool verify_fatal = false;
+  bool verify_dump = false;                // a failed chunk is written to BASENAME.OFFSET.received / .expected
   std::uint32_t verify_backlog = 0;
   std::uint32_t verify_interval = 0;       // bytes per verify header; 0 = the block size
 

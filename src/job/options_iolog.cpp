@@ -58,7 +58,8 @@ void add_iolog_options(std::vector<OptionDef>& table) {
   read.category = "workload";
   read.default_text = "";
   read.reason = "the job's own pattern, no replay";
-  read.help = "Replay this fio iolog (version 2 or 3) instead of the job's pattern: its files, ios and timing. "
+  read.help = "Replay this fio iolog (version 2 or 3) or blktrace binary trace (blkparse -d) instead of the job's "
+              "pattern: its files, ios and timing. "
               "'a:b' gives the job's clones one log each in turn; '-' reads standard input.";
   read.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     job.read_iolog = split_filenames(value);

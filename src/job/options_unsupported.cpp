@@ -13,7 +13,6 @@ struct Unsupported {
 
 constexpr Unsupported kUnsupported[] = {
     {"verify_offset", nullptr, "this part of fio's data verification is not implemented"},
-    {"verify_dump", nullptr, "this part of fio's data verification is not implemented"},
     {"verify_backlog_batch", nullptr, "this part of fio's data verification is not implemented"},
     {"verify_state_load", nullptr, "this part of fio's data verification is not implemented"},
     {"verify_state_save", nullptr, "this part of fio's data verification is not implemented"},
@@ -36,9 +35,9 @@ constexpr Unsupported kUnsupported[] = {
     {"ignore_zone_limits", nullptr, "zoned I/O is not implemented"},
     {"zone_reset_threshold", nullptr, "zoned I/O is not implemented"},
     {"zone_reset_frequency", nullptr, "zoned I/O is not implemented"},
-    {"merge_blktrace_file", nullptr, "blktrace binary traces are not read by sluice yet"},
-    {"merge_blktrace_scalars", nullptr, "blktrace binary traces are not read by sluice yet"},
-    {"merge_blktrace_iters", nullptr, "blktrace binary traces are not read by sluice yet"},
+    {"merge_blktrace_file", nullptr, "merging several blktrace traces is not implemented"},
+    {"merge_blktrace_scalars", nullptr, "merging several blktrace traces is not implemented"},
+    {"merge_blktrace_iters", nullptr, "merging several blktrace traces is not implemented"},
     {"cmdprio_percentage", nullptr, "process priorities are not implemented"},
     {"uid", nullptr, "sluice does not switch users"},
     {"gid", nullptr, "sluice does not switch users"},

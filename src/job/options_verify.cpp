@@ -81,6 +81,13 @@ void add_verify_options(std::vector<OptionDef>& table) {
   fatal.help = "Stop the job at the first verification failure; otherwise count failures and go on.";
   table.push_back(std::move(fatal));
 
+  OptionDef dump = bool_option("verify_dump", &JobSpec::verify_dump, "0");
+  dump.category = "verify";
+  dump.help = "On a verification failure, write the chunk read to FILE.OFFSET.received and the chunk expected to "
+              "FILE.OFFSET.expected in the current directory (FILE: the target's base name), as fio; the first "
+              "10 failures of a job.";
+  table.push_back(std::move(dump));
+
   OptionDef backlog = u32_option("verify_backlog", &JobSpec::verify_backlog, 0, UINT32_MAX, "0", "blocks");
   backlog.category = "verify";
   backlog.help = "Verify during the write phase: after every N completed writes, read back and check those N.";

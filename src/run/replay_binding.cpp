@@ -1,13 +1,20 @@
 #include "run/replay_binding.h"
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
+#include <sstream>
 
 #include "common/error.h"
+#include "workload/blktrace.h"
 #include "workload/iolog.h"
 
 namespace sluice {
@@ -27,12 +34,39 @@ ReplaySettings settings_of(const JobSpec& job) {
   return s;
 }
 
-// The log at `path` ("-" is standard input).
+// The block device major:minor under /dev (symbolic links aside, as fio's lookup), or "".
+std::string block_device_named(unsigned major_number, unsigned minor_number) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::recursive_directory_iterator it("/dev", fs::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) continue;
+    if (major(st.st_rdev) == major_number && minor(st.st_rdev) == minor_number) return it->path().string();
+  }
+  return "";
+}
+
+// The log or blktrace trace at `path` ("-" is standard input), told apart by its first bytes as fio does.
 IoLog read_iolog_file(const std::string& path, const ReplaySettings& settings) {
-  if (path == "-") return parse_iolog(std::cin, "standard input", settings);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError("read_iolog=" + path + ": cannot open the log: " + std::strerror(errno));
-  return parse_iolog(in, path, settings);
+  std::istringstream from_stdin;
+  std::ifstream from_file;
+  std::istream* in = &from_file;
+  const std::string source = path == "-" ? "standard input" : path;
+  if (path == "-") {
+    from_stdin.str(std::string(std::istreambuf_iterator<char>(std::cin), {}));
+    in = &from_stdin;
+  } else {
+    from_file.open(path, std::ios::binary);
+    if (!from_file) throw UserError("read_iolog=" + path + ": cannot open the log: " + std::strerror(errno));
+  }
+  std::string head(kBlktraceRecordSize, '\0');
+  in->read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in->gcount()));
+  in->clear();
+  in->seekg(0);
+  if (looks_like_blktrace(head)) return parse_blktrace(*in, source, settings, block_device_named);
+  return parse_iolog(*in, source, settings);
 }
 
 // The rw that opens the files as the log needs (read-only unless it writes or trims). Never a chained
@@ -62,6 +96,8 @@ void bind(JobInstance& instance) {
     spec.bsrange[d] = {};
     spec.bssplit[d].clear();
   }
+  // fio replays a blktrace at the depth the trace reached, unless iodepth is given.
+  if (log->depth != 0 && spec.given_options.count("iodepth") == 0) spec.iodepth = log->depth;
   spec.replay_log = std::move(log);
 }
 

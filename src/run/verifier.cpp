@@ -37,6 +37,7 @@ Verifier::Verifier(const JobInstance& instance, const std::vector<TargetFile>& t
       seed_(instance.seed),
       check_all_reads_(!instance.spec.does_writes()),
       fatal_(instance.spec.verify_fatal),
+      dump_(instance.spec.verify_dump),
       passed_(error_is_non_fatal(instance.spec, ErrorClass::kVerify, EILSEQ)),
       marked_(units, 0) {
   for (const TargetFile& t : targets) paths_.push_back(t.path);
@@ -71,6 +72,7 @@ bool Verifier::on_complete(const IoUnit& unit, JobResult& result) {
     if (auto failure = check_chunk(base + at, valid, format_, expect)) {
       ok = false;
       report(*failure, unit.file_index, result);
+      if (dump_ && failures_ <= kMaxPrinted) dump(base + at, *failure, unit.file_index);
       if (fatal_) {
         result.error = EILSEQ;
         result.error_message = first_failure_ + " (verify_fatal=1: job stopped)";
@@ -93,6 +95,47 @@ void Verifier::report(const VerifyFailure& failure, int file, JobResult& result)
   } else if (failures_ == kMaxPrinted + 1) {
     std::fprintf(stderr, "sluice: job %s: further verification failures are counted, not printed\n", job_name_.c_str());
   }
+}
+
+namespace {
+
+// Writes `length` bytes to `name` (created or truncated) and says so on stderr, as fio's dump_buf.
+void write_dump(const std::string& job, const std::string& name, const char* kind, const unsigned char* data,
+                std::size_t length) {
+  std::FILE* out = std::fopen(name.c_str(), "wb");
+  const bool written = out != nullptr && std::fwrite(data, 1, length, out) == length;
+  const bool closed = out != nullptr && std::fclose(out) == 0;
+  if (written && closed) {
+    std::fprintf(stderr, "sluice: job %s: %s data dumped as %s\n", job.c_str(), kind, name.c_str());
+  } else {
+    std::fprintf(stderr, "sluice: job %s: cannot dump the %s data to %s: %s\n", job.c_str(), kind, name.c_str(),
+                 std::strerror(errno));
+  }
+}
+
+}  // namespace
+
+void Verifier::dump(const unsigned char* received, const VerifyFailure& failure, int file) const {
+  const std::string& path = paths_[static_cast<std::size_t>(file)];
+  const std::size_t slash = path.rfind('/');
+  const std::string prefix =
+      (slash == std::string::npos ? path : path.substr(slash + 1)) + "." + std::to_string(failure.offset) + ".";
+  write_dump(job_name_, prefix + "received", "received", received, format_.chunk);
+  // What was expected: this run's own write, else (a job that only reads) what the chunk's intact header
+  // says it holds; a chunk without a usable header has no known content, unless it is a plain pattern.
+  ChunkExpectation expect = failure.expected;
+  if (expect.generation == 0 && failure.found && failure.diagnosis != VerifyDiagnosis::kHeaderDamaged) {
+    expect.generation = failure.found->generation;
+    expect.seed = failure.found->seed;
+  }
+  if (expect.generation == 0 && format_.kind != VerifyKind::kPattern) {
+    std::fprintf(stderr, "sluice: job %s: the expected data of offset %llu is not known (no intact header)\n",
+                 job_name_.c_str(), static_cast<unsigned long long>(failure.offset));
+    return;
+  }
+  std::vector<unsigned char> expected(format_.chunk);
+  fill_chunk(expected.data(), format_, expect);
+  write_dump(job_name_, prefix + "expected", "expected", expected.data(), expected.size());
 }
 
 void Verifier::finish(JobResult& result) const {

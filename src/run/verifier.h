@@ -46,6 +46,8 @@ class Verifier {
 
  private:
   void report(const VerifyFailure& failure, int file, JobResult& result);
+  // verify_dump: the chunk read, and the chunk expected when it is known, to files in the current directory.
+  void dump(const unsigned char* received, const VerifyFailure& failure, int file) const;
 
   std::string job_name_;
   VerifyFormat format_;
@@ -53,6 +55,7 @@ class Verifier {
   std::uint64_t seed_;
   bool check_all_reads_;  // a read-only job: every read is checked (generation unknown)
   bool fatal_;
+  bool dump_;     // verify_dump
   bool passed_;  // continue_on_error=verify (or all): failures are counted as errors, the job does not fail
   std::vector<std::string> paths_;
   std::vector<unsigned char> marked_;  // per io unit: a verify read is in flight

@@ -41,13 +41,14 @@ struct IoLogEntry {
 };
 
 struct IoLog {
-  int version = 0;
+  int version = 0;                     // 2 or 3; 0 for a blktrace
   std::vector<std::string> files;      // in the order the log adds them; the redirect target alone
   std::vector<IoLogEntry> entries;     // in log order
   std::vector<std::uint64_t> extents;  // per file: the end of its farthest io (offset + length)
   std::uint64_t reads = 0, writes = 0, trims = 0, syncs = 0, waits = 0;
   std::uint64_t bytes = 0;             // read + written + trimmed
   std::uint32_t max_length[3] = {0, 0, 0};  // largest io per direction (read, write, trim)
+  std::uint32_t depth = 0;             // blktrace: the deepest queue of the trace (0: a text log says none)
 };
 
 // The longest io a log may hold: buffers are sized for it, iodepth times.

@@ -42,6 +42,27 @@ JobFileSettings corpus_settings() {
   return settings;
 }
 
+// Examples that may end with an error by design, in fio too, and the error both report. enospc-pressure.fio's
+// aio-dio-verifier is a read job with verify=crc32c: it checks every block for a verify header, but the
+// blocks were written by the example's other jobs without one (fio 3.33: "verify: bad magic header", error
+// 84, EILSEQ). Its real use is the ENOSPC race it provokes, with the verifier on its own file at 128G. With
+// exitall in every job, the shrunk punch-hole job may end the group before the verifier reads a block (on a
+// loaded machine): then the run ends cleanly.
+struct ExpectedFailure {
+  const char* example;
+  const char* error;  // a part of sluice's stderr
+};
+constexpr ExpectedFailure kExpectedFailures[] = {
+    {"enospc-pressure.fio", "no verify header: expected magic 53 4c 56 46"},
+};
+
+const ExpectedFailure* expected_failure_of(const std::string& name) {
+  for (const ExpectedFailure& f : kExpectedFailures) {
+    if (name == f.example) return &f;
+  }
+  return nullptr;
+}
+
 class FioExampleRun : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FioExampleRun, RunsShrunkWhenItParses) {
@@ -69,8 +90,15 @@ TEST_P(FioExampleRun, RunsShrunkWhenItParses) {
   args.push_back(file);
   testing::RunOptions options;
   options.timeout = 20s;
+  options.cwd = dir.path();  // verify_dump writes its dumps in the current directory
   options.environment = {{"FIO_RW", "randread"}, {"FIO_IODEPTH", "1"}, {"FIO_BS", "4k"}};  // as corpus_settings
   const testing::RunOutput out = testing::run_binary(args, options);
+  if (const ExpectedFailure* failure = expected_failure_of(name); failure != nullptr && out.exit_code != 0) {
+    EXPECT_EQ(out.exit_code, 1) << name << ":\n" << out.err.substr(0, 2000);
+    EXPECT_NE(out.err.find(failure->error), std::string::npos) << name << ":\n" << out.err.substr(0, 2000);
+    EXPECT_FALSE(out.timed_out) << name;
+    return;
+  }
   EXPECT_EQ(out.exit_code, 0) << name << ":\n" << out.err.substr(0, 2000);
   EXPECT_FALSE(out.timed_out) << name;
 }

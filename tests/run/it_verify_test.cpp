@@ -105,6 +105,28 @@ TEST_F(VerifyRun, CorruptByteFailsVerifyOnlyWithOffset) {
   EXPECT_EQ(verify_counts(o).value("failures", 0), 1);
 }
 
+TEST_F(VerifyRun, VerifyDumpWritesTheChunkReadAndTheChunkExpected) {
+  ASSERT_EQ(sluice("--rw=randwrite --verify=crc32c").exit_code, 0);
+  corrupt(8192 + 100);
+  // fio's names: the target's base name, the chunk's offset, received / expected; in the current directory.
+  const Outcome o = run("cd " + dir_.path() + " && " SLUICE_BINARY,
+                        "run --output-format=json --name=w --filename=" + data() +
+                            " --size=256k --bs=4k --rw=randwrite --verify=crc32c --verify_only=1 --verify_dump=1");
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_THAT(o.err, HasSubstr("received data dumped as data.8192.received"));
+  EXPECT_THAT(o.err, HasSubstr("expected data dumped as data.8192.expected"));
+  const std::string received = slurp(dir_.file("data.8192.received"));
+  const std::string expected = slurp(dir_.file("data.8192.expected"));
+  ASSERT_EQ(received.size(), 4096u);
+  ASSERT_EQ(expected.size(), 4096u);
+  EXPECT_EQ(received, slurp(data()).substr(8192, 4096));
+  std::vector<std::size_t> differing;
+  for (std::size_t i = 0; i < received.size(); ++i) {
+    if (received[i] != expected[i]) differing.push_back(i);
+  }
+  EXPECT_EQ(differing, std::vector<std::size_t>{100}) << "only the flipped byte differs";
+}
+
 TEST_F(VerifyRun, BlockCopiedElsewhereIsMisdirected) {
   ASSERT_EQ(sluice("--rw=write --verify=md5").exit_code, 0);
   copy_block(data(), 3, 5);

@@ -26,6 +26,7 @@ struct RunOptions {
   std::chrono::milliseconds timeout{20000};
   bool stderr_to_terminal = false;  // the child's stderr is a pseudo-terminal (to see the live status line)
   std::vector<std::pair<std::string, std::string>> environment;  // set in the child (e.g. SLUICE_KNOB_ROOT)
+  std::string cwd;  // the child's working directory (files it writes there, e.g. verify_dump's); empty = ours
 };
 
 struct RunOutput {
@@ -71,6 +72,7 @@ inline bool open_terminal(int fds[2]) {
   ::dup2(out_fd, STDOUT_FILENO);
   ::dup2(err_fd, STDERR_FILENO);
   for (const auto& [name, value] : options.environment) ::setenv(name.c_str(), value.c_str(), 1);
+  if (!options.cwd.empty() && ::chdir(options.cwd.c_str()) != 0) ::_exit(126);
   std::vector<char*> argv;
   std::string program = options.program;
   argv.push_back(program.data());
