@@ -5,6 +5,19 @@
 
 namespace sluice {
 
+std::uint64_t JobSpec::min_block_size() const noexcept {
+  std::uint64_t smallest = UINT64_MAX;
+  for (int d = 0; d < kNumDirections; ++d) {
+    std::uint64_t m = bsrange[d].min ? bsrange[d].min : bs[d];
+    if (!bssplit[d].empty()) {
+      m = UINT64_MAX;
+      for (const BlockSizeSplitEntry& e : bssplit[d]) m = std::min(m, e.size);
+    }
+    smallest = std::min(smallest, m);
+  }
+  return smallest;
+}
+
 ErrorClass error_class_of(bool is_read, int error) noexcept {
   if (error == EILSEQ) return ErrorClass::kVerify;
   return is_read ? ErrorClass::kRead : ErrorClass::kWrite;

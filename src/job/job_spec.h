@@ -195,6 +195,10 @@ struct JobSpec {
   std::uint32_t percentage_random = 100;   // random modes: share of ios at a random offset
   std::string filename_format;             // fio's $jobname/$jobnum/$filenum template
   std::uint64_t offset_increment = 0;      // offset += jobnum * offset_increment
+  std::uint64_t offset_align = 0;          // a percentage offset is aligned up to this (not given: the min block size)
+  bool file_append = false;                // regular files: the region starts at the file's end (fio's file_append)
+  bool scramble_buffers = true;            // write buffers change slightly per write (defeats naive dedupe)
+  std::uint64_t lockmem = 0;               // bytes each job clone pins with mlock while it runs (fio's lockmem)
 
   // --- steady state (fio's steadystate / ss)
   SteadyStateCriterion ss_criterion = SteadyStateCriterion::kNone;
@@ -262,6 +266,8 @@ struct JobSpec {
     return rw == RwMode::kRandRead || rw == RwMode::kRandWrite || rw == RwMode::kRandRW || rw == RwMode::kRandTrim ||
            rw == RwMode::kRandRmw || rw == RwMode::kRandTrimWrite;
   }
+  // fio's td_min_bs: the smallest block size of any direction (bs, bsrange's minimum, bssplit's smallest).
+  std::uint64_t min_block_size() const noexcept;
   bool does_reads() const noexcept {
     return rw == RwMode::kRead || rw == RwMode::kRandRead || rw == RwMode::kReadWrite || rw == RwMode::kRandRW ||
            rw == RwMode::kRandRmw;

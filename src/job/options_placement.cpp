@@ -229,6 +229,11 @@ void add_placement_options(std::vector<OptionDef>& table) {
                                        "TSC in each job's thread, so no CPU is set aside.");
   gtod_cpu.reason = "no CPU is set aside unless one is named";
   table.push_back(std::move(gtod_cpu));
+  OptionDef lockmem = size_option("lockmem", &JobSpec::lockmem, "0");
+  lockmem.category = "placement";
+  lockmem.help = "Pin this much memory with mlock(2) in each job clone while it runs, to leave the page cache "
+                 "less (fio's way to simulate a smaller machine); a failed mlock fails the job.";
+  table.push_back(std::move(lockmem));
 }
 
 }  // namespace sluice::detail

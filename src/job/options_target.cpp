@@ -83,6 +83,14 @@ void add_sizes(std::vector<OptionDef>& table) {
   offset.aliases = {"fileoffset"};
   offset.help = "Start of the I/O region in each file, in bytes or as a percentage of the file.";
   table.push_back(std::move(offset));
+
+  OptionDef align = size_option("offset_align", &JobSpec::offset_align, "0");
+  align.help = "Align a percentage offset up to this many bytes; not given (or 0): to the smallest block size.";
+  table.push_back(std::move(align));
+
+  OptionDef append = bool_option("file_append", &JobSpec::file_append, "0");
+  append.help = "Do the I/O after the end of each regular file (the region starts at its size): writes append.";
+  table.push_back(std::move(append));
 }
 
 void add_lifecycle(std::vector<OptionDef>& table) {

@@ -249,6 +249,11 @@ void add_buffers(std::vector<OptionDef>& table) {
   refill.help = "Refill write buffers with new random data before every write.";
   table.push_back(std::move(refill));
 
+  OptionDef scramble = bool_option("scramble_buffers", &JobSpec::scramble_buffers, "1");
+  scramble.help = "Without refill_buffers, change one word per 512 bytes of each write buffer before every "
+                  "write, so deduplicating storage does not collapse the writes; 0 writes the same buffer again.";
+  table.push_back(std::move(scramble));
+
   OptionDef zero = bool_option("zero_buffers", &JobSpec::zero_buffers, "0");
   zero.help = "Fill write buffers with zeros.";
   table.push_back(std::move(zero));

@@ -32,6 +32,8 @@ IoOp op_of(Direction d) noexcept {
   }
 }
 
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) noexcept { return b > kNever - a ? kNever : a + b; }
+
 void load(IoUnit& unit, IoOp op, const NextIo& io) noexcept {
   unit.op = op;
   unit.file_index = io.file_index;
@@ -193,7 +195,8 @@ void IoLoop::prepare_write(IoUnit& unit) {
     verifier_->fill_write(unit);
   } else if (fill_policy_.refill_each_write) {
     fill_buffer(unit.buffer, unit.length, fill_policy_, buffer_rng_);
-  } else if (fill_policy_.content != BufferContent::kZero && fill_policy_.content != BufferContent::kPattern) {
+  } else if (job_.scramble_buffers && fill_policy_.content != BufferContent::kZero &&
+             fill_policy_.content != BufferContent::kPattern) {
     scramble(unit.buffer, unit.length, buffer_rng_);
   }
   last_write_file_ = unit.file_index;
@@ -241,22 +244,25 @@ bool IoLoop::next_from_log() {
   std::uint64_t delay_us = 0;
   while (replay_next_ < replay_->entries.size()) {
     const IoLogEntry& entry = replay_->entries[replay_next_++];
-    delay_us += entry.delay_us;
+    delay_us = saturating_add(delay_us, entry.delay_us);
     switch (entry.kind) {
       case IoLogEntry::Kind::kWait:
-        replay_hold_until_ns_ = std::max(replay_hold_until_ns_, loop_start_ns_ + entry.offset * 1'000'000);
+        replay_hold_until_ns_ =
+            std::max(replay_hold_until_ns_, entry.offset >= (kNever - loop_start_ns_) / 1'000'000
+                                                ? kNever
+                                                : loop_start_ns_ + entry.offset * 1'000'000);
         continue;
       case IoLogEntry::Kind::kSync:
       case IoLogEntry::Kind::kDatasync:
         sync_due_ = true;
         due_sync_op_ = entry.kind == IoLogEntry::Kind::kSync ? IoOp::kFsync : IoOp::kFdatasync;
         due_sync_file_ = static_cast<int>(entry.file);
-        carried_delay_us_ += delay_us;  // not lost: the next io counts it
+        carried_delay_us_ = saturating_add(carried_delay_us_, delay_us);  // not lost: the next io counts it
         return false;
       default:
         break;
     }
-    delay_us += carried_delay_us_;
+    delay_us = saturating_add(delay_us, carried_delay_us_);
     carried_delay_us_ = 0;
     pending_.direction = entry.kind == IoLogEntry::Kind::kRead    ? Direction::kRead
                          : entry.kind == IoLogEntry::Kind::kWrite ? Direction::kWrite
@@ -265,7 +271,9 @@ bool IoLoop::next_from_log() {
     pending_.offset = entry.offset;
     pending_.length = entry.length;
     has_pending_ = true;
-    std::uint64_t arrival = delay_us > 0 ? last_start_ns_ + delay_us * 1000 : 0;
+    // Saturating: the log's waits add up (each is at most a day, file events and syncs add theirs).
+    const std::uint64_t room_us = (kNever - last_start_ns_) / 1000;
+    std::uint64_t arrival = delay_us == 0 ? 0 : delay_us >= room_us ? kNever : last_start_ns_ + delay_us * 1000;
     arrival = std::max(arrival, replay_hold_until_ns_);
     if (schedule_.limited()) arrival = std::max(arrival, schedule_.next_arrival(pending_.direction, pending_.length));
     pending_arrival_ns_ = arrival;

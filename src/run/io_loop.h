@@ -24,6 +24,7 @@
 #include "run/live_counters.h"
 #include "run/loop_clock.h"
 #include "run/open_loop_queue.h"
+#include "run/pinned_memory.h"
 #include "run/plan.h"
 #include "run/verifier.h"
 #include "stats/result.h"
@@ -186,6 +187,7 @@ class IoLoop {
   // Optional features, null when the job does not use them.
   std::unique_ptr<JobLogs> logs_;       // write_*_log
   std::unique_ptr<IoLogWriter> iolog_writer_;  // write_iolog
+  std::unique_ptr<PinnedMemory> pinned_;        // lockmem
   std::unique_ptr<Verifier> verifier_;  // verify=
   GroupControl* control_ = nullptr;
   std::unique_ptr<JobHooks> hooks_;     // fio's job-control features (job_hooks.h)

@@ -78,6 +78,7 @@ void IoLoop::prepare() {
   batch_.reserve(depth);
   completions_.resize(depth);
 
+  if (job_.lockmem != 0) pinned_ = std::make_unique<PinnedMemory>(job_.lockmem);
   logs_ = JobLogs::create(job_, instance_.lognum);
   replay_ = job_.replay_log.get();
   if (!job_.write_iolog.empty()) {

@@ -104,9 +104,11 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     std::vector<TargetFile> to_lay_out;
     const bool touches_files = engine_traits(instance.spec.ioengine).needs_fd;
     // create_on_open: open_targets creates the file. fill_device writes: the job itself fills the
-    // filesystem (a layout first would fill it before measuring, as fio does not).
-    const bool lays_out = touches_files && !instance.spec.create_on_open &&
-                          !(instance.spec.fill_device && instance.spec.does_writes());
+    // filesystem (a layout first would fill it before measuring, as fio does not). file_append writes: the
+    // job's writes extend the file (a layout first would have them overwrite it).
+    const JobSpec& spec = instance.spec;
+    const bool extends_by_writing = (spec.fill_device || spec.file_append) && spec.does_writes() && !spec.does_reads();
+    const bool lays_out = touches_files && !spec.create_on_open && !extends_by_writing;
     for (const TargetFile& t : targets) {
       if (lays_out && !laid_out.count(t.path)) to_lay_out.push_back(t);
     }

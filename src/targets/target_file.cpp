@@ -101,6 +101,17 @@ std::uint64_t planned_size(const JobSpec& job, std::size_t nfiles, std::optional
   return *existing;
 }
 
+// fio's get_start_offset: a percentage offset is aligned up to offset_align when given, else to the smallest
+// block size.
+std::uint64_t percent_alignment(const JobSpec& job) {
+  return job.given_options.count("offset_align") != 0 ? job.offset_align : job.min_block_size();
+}
+
+std::uint64_t aligned_up(std::uint64_t offset, std::uint64_t alignment) {
+  if (alignment == 0 || offset % alignment == 0) return offset;
+  return offset + (alignment - offset % alignment);
+}
+
 TargetFile resolve_one(const JobSpec& job, const std::string& path, std::size_t nfiles) {
   TargetFile t;
   t.path = path;
@@ -111,10 +122,18 @@ TargetFile resolve_one(const JobSpec& job, const std::string& path, std::size_t 
   std::uint64_t wanted = planned_size(job, nfiles, existing, path, t.is_block_device);
   if (wanted == 0) throw UserError("the size of " + path + " is 0; give --size (or --filesize)");
   std::uint64_t basis = existing ? *existing : wanted;  // what a percentage offset is a percentage of
-  t.region_start = job.offset.percent > 0.0 ? percent_of(job.offset.percent, basis) : job.offset.bytes;
+  t.region_start = job.offset.percent > 0.0 ? aligned_up(percent_of(job.offset.percent, basis), percent_alignment(job))
+                                            : job.offset.bytes;
+  const bool appends = job.file_append && !t.is_block_device;  // fio ignores file_append on other files
+  if (appends && existing && !job.size.is_set() && job.filesize == 0) {
+    throw UserError("file_append=1 on " + path + " without a size: the job's size would be the file's, all of it "
+                    "before the end, so fio appends nothing; give size= (the bytes to append)");
+  }
+  if (appends) t.region_start = existing ? *existing : 0;
   // A device, or a file whose size the job derives from itself, cannot grow: the region ends at its end.
   // Otherwise (like fio) the file is laid out up to offset + size when it is shorter.
-  bool fixed = t.is_block_device || (existing && job.filesize == 0 && job.size.bytes == 0 && !job.fill_device);
+  bool fixed = t.is_block_device ||
+               (existing && job.filesize == 0 && job.size.bytes == 0 && !job.fill_device && !appends);
   if (fixed) {
     if (t.region_start >= *existing) {
       throw UserError("offset " + std::to_string(t.region_start) + " is beyond the end of " + path + " (" +

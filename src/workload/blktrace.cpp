@@ -70,6 +70,9 @@ class Reader {
     if (log_.skipped(kind)) return;
     // fio ignores a zero-byte read or write ("ignoring zero byte trace"); a zero-byte discard trims nothing.
     if (kind != IoLogEntry::Kind::kSync && t.bytes == 0) return;
+    if (delay_ns / 1000 > detail::kMaxReplayDelayUs) {
+      fail("a wait of " + std::to_string(delay_ns / 1000) + " us since the event before (more than a day)");
+    }
     const std::uint32_t file = file_of(t.device);
     log_.wait(delay_ns / 1000);
     const std::string wrong = log_.add(kind, file, t.sector * 512, kind == IoLogEntry::Kind::kSync ? 0 : t.bytes);

@@ -63,6 +63,10 @@ class Parser {
     std::uint64_t delay_us = 0;  // this line's own time (v3)
     if (version_ == 3) {
       delay_us = log_.delay_since(number_of(fields.front(), "timestamp (microseconds)"));
+      if (delay_us > detail::kMaxReplayDelayUs) {
+        fail("a wait of " + std::to_string(delay_us) + " us since the line before (more than a day): are the "
+             "timestamps microseconds?");
+      }
       fields.erase(fields.begin());
     }
     if (fields.size() == 2) {

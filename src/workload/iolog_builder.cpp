@@ -39,7 +39,12 @@ std::uint64_t IoLogBuilder::delay_since(std::uint64_t time) {
   last_time_ = time;
   if (settings_.no_stall) return 0;
   if (settings_.time_scale == 100 || settings_.time_scale == 0) return delay;
-  return static_cast<std::uint64_t>(static_cast<double>(delay) * 100.0 / settings_.time_scale);
+  const double scaled = static_cast<double>(delay) * 100.0 / settings_.time_scale;
+  return scaled >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(scaled);
+}
+
+void IoLogBuilder::wait(std::uint64_t delay_us) noexcept {
+  pending_us_ = delay_us > UINT64_MAX - pending_us_ ? UINT64_MAX : pending_us_ + delay_us;
 }
 
 bool IoLogBuilder::skipped(IoLogEntry::Kind kind) const noexcept {

@@ -9,6 +9,10 @@
 
 namespace sluice::detail {
 
+// The longest wait a log may ask for between two events: longer is a log whose times are not in the unit
+// its format says (an error, rather than a replay that sleeps for years).
+inline constexpr std::uint64_t kMaxReplayDelayUs = 86'400'000'000;  // a day
+
 class IoLogBuilder {
  public:
   explicit IoLogBuilder(const ReplaySettings& settings);
@@ -20,8 +24,8 @@ class IoLogBuilder {
   // fio's delay_since_ttime: the time from the previous timed event to `time` (in the caller's unit), 0 for
   // the first and when time goes back, scaled by replay_time_scale, 0 with replay_no_stall. Remembers `time`.
   std::uint64_t delay_since(std::uint64_t time);
-  // Time (us) that passes before the next entry.
-  void wait(std::uint64_t delay_us) noexcept { pending_us_ += delay_us; }
+  // Time (us) that passes before the next entry (saturating).
+  void wait(std::uint64_t delay_us) noexcept;
   // replay_skip (and replay_no_stall for a v2 wait) leave this kind out.
   bool skipped(IoLogEntry::Kind kind) const noexcept;
   // Adds an entry carrying the time waited since the last one. A read, write or trim has its offset divided

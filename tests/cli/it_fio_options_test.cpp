@@ -65,6 +65,82 @@ TEST(FioOptionsEndToEnd, StatsZeroLeavesTheJobOutAndDiskUtilZeroTheDisks) {
   }
 }
 
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The distinct 4 KiB blocks of `data`.
+std::size_t distinct_blocks(const std::string& data) {
+  std::vector<std::string> blocks;
+  for (std::size_t at = 0; at + 4096 <= data.size(); at += 4096) blocks.push_back(data.substr(at, 4096));
+  std::sort(blocks.begin(), blocks.end());
+  return static_cast<std::size_t>(std::unique(blocks.begin(), blocks.end()) - blocks.begin());
+}
+
+// fio's default scramble_buffers=1 changes each rewrite of the one buffer a depth-1 job has; 0 writes the
+// very same block again and again (what deduplicating storage collapses).
+TEST(FioOptionsEndToEnd, ScrambleBuffersZeroWritesTheSameBlockAgain) {
+  TempDir dir;
+  for (const bool scramble : {true, false}) {
+    const std::string file = dir.file(scramble ? "s1.dat" : "s0.dat");
+    const RunOutput r = run_binary({"run", "--name=s", "--filename=" + file, "--size=64k", "--rw=write",
+                                    "--ioengine=psync", std::string("--scramble_buffers=") + (scramble ? "1" : "0")});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    EXPECT_EQ(distinct_blocks(file_bytes(file)), scramble ? 16u : 1u);
+  }
+}
+
+// file_append: the region starts at the file's end, and a write job is not laid out first: its writes extend
+// the file, the old bytes stay.
+TEST(FioOptionsEndToEnd, FileAppendWritesAfterTheEndOfTheFile) {
+  TempDir dir;
+  const std::string file = dir.file("a.dat");
+  std::ofstream(file, std::ios::binary) << std::string(65536, 'o');
+  const RunOutput r = run_binary({"run", "--output-format=json", "--name=a", "--filename=" + file, "--size=32k",
+                                  "--rw=write", "--file_append=1"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::string data = file_bytes(file);
+  ASSERT_EQ(data.size(), 65536u + 32768u);
+  EXPECT_EQ(data.substr(0, 65536), std::string(65536, 'o'));
+  EXPECT_EQ(data.substr(65536).find_first_not_of('o'), 0u) << "the appended part is the job's writes";
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ((*doc)["jobs"][0]["write"]["io_bytes"], 32768);
+  // Without a size fio 3.33 appends nothing (its size is the file's, all before the end): said, not done.
+  const RunOutput no_size = run_binary({"run", "--name=a", "--filename=" + file, "--rw=write", "--file_append=1"});
+  EXPECT_EQ(no_size.exit_code, 1) << describe(no_size);
+  EXPECT_NE(no_size.err.find("file_append=1 on " + file + " without a size"), std::string::npos) << no_size.err;
+}
+
+// A percentage offset is aligned up to the smallest block size (fio's get_start_offset), or to offset_align.
+TEST(FioOptionsEndToEnd, APercentageOffsetIsAlignedUp) {
+  TempDir dir;
+  const std::string file = dir.file("o.dat");
+  std::ofstream(file, std::ios::binary) << std::string(1000 * 1024, 'x');  // 33% of it: 337920 + 1024 * 0.96
+  for (const auto& [align, expected] : std::vector<std::pair<std::string, std::uint64_t>>{
+           {"", 339968}, {"--offset_align=64k", 393216}, {"--offset_align=512", 337920}}) {
+    std::vector<std::string> args = {"run", "--name=o", "--filename=" + file, "--rw=read", "--bs=4k",
+                                     "--offset=33%", "--number_ios=1", "--write_lat_log=" + dir.file("lat"),
+                                     "--log_offset=1"};
+    if (!align.empty()) args.push_back(align);
+    const RunOutput r = run_binary(args);
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    const std::string log = file_bytes(dir.file("lat_clat.1.log"));
+    // fio's per-io line with log_offset: time, value, ddir, bs, offset, priority
+    EXPECT_NE(log.find(", 4096, " + std::to_string(expected) + ", "), std::string::npos) << align << ": " << log;
+  }
+}
+
+// lockmem pins memory while the job runs; more than the machine has fails the job with the reason.
+TEST(FioOptionsEndToEnd, LockmemPinsOrSaysWhyNot) {
+  const RunOutput ok = run_binary({"run", "--name=l", "--ioengine=null", "--size=1m", "--lockmem=4m"});
+  EXPECT_EQ(ok.exit_code, 0) << describe(ok);
+  const RunOutput too_much = run_binary({"run", "--name=l", "--ioengine=null", "--size=1m", "--lockmem=64t"});
+  EXPECT_EQ(too_much.exit_code, 1) << describe(too_much);
+  EXPECT_NE(too_much.err.find("lockmem=70368744177664: cannot pin"), std::string::npos) << too_much.err;
+}
+
 TEST(FioOptionsEndToEnd, BackwardsReadDoesSizeBytes) {
   TempDir dir;
   const RunOutput r = run_binary({"run", "--output-format=json", "--name=b", "--filename=" + dir.file("b.dat"),

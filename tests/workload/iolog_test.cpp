@@ -138,6 +138,18 @@ TEST(IoLog, BadInputNamesTheLineAndWhatIsWrong) {
             std::string::npos);
 }
 
+TEST(IoLog, AWaitOfMoreThanADayIsRefusedEvenScaled) {
+  EXPECT_NE(error_of("fio version 3 iolog\n1 f add\n90000000001 f read 0 4096\n").find("t.log:3: a wait of"),
+            std::string::npos);
+  ReplaySettings slow;
+  slow.time_scale = 7;  // 100/7 times slower: a fuzzer's finding overflowed the scaled wait
+  EXPECT_NE(error_of("fio version 3 iolog\n1 f add\n9223372036854775807 f read 0 4096\n", slow).find("more than a day"),
+            std::string::npos);
+  ReplaySettings fast;
+  fast.no_stall = true;
+  EXPECT_EQ(parse("fio version 3 iolog\n1 f add\n90000000001 f read 0 4096\n", fast).reads, 1u);
+}
+
 TEST(IoLog, BlankLinesAndCarriageReturnsAreAccepted) {
   const IoLog log = parse("fio version 2 iolog\r\n\nf add\r\n  \nf read 0 4096\r\n");
   EXPECT_EQ(log.reads, 1u);
