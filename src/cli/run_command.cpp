@@ -117,8 +117,8 @@ void check_readonly(const std::vector<JobSpec>& jobs) {
     const std::uint32_t no_writes = kReplaySkipWrite | kReplaySkipTrim;
     if (!job.read_iolog.empty() && (job.replay_skip & no_writes) != no_writes) {
       throw UserError("job " + job.name + " replays read_iolog=" + job.read_iolog.front() +
-                      ", which may write or trim, but --readonly is set; add replay_skip=write,trim (fio drops "
-                      "them too) or drop --readonly");
+                      ", which may write or trim, but --readonly is set; add replay_skip=write,trim (fio drops a "
+                      "log's writes then) or drop --readonly");
     }
   }
 }

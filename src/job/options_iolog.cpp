@@ -1,5 +1,7 @@
 // fio's I/O log options: write_iolog (record the issued ios) and read_iolog with its replay_* settings
 // (replay a log; workload/iolog.h reads it, run/replay_binding.h gives each clone its log).
+#include <algorithm>
+
 #include "job/option_builders.h"
 
 namespace sluice::detail {
@@ -12,7 +14,7 @@ OptionDef replay_skip_option() {
   def.default_text = "";
   def.reason = "nothing is skipped";
   def.help = "Comma-separated actions of the log not replayed: read, write, trim, sync (their time is left out "
-             "too, as fio).";
+             "too). fio 3.33 applies it to blktrace traces only, newer fio and sluice to text logs too.";
   def.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     static const std::vector<std::string> kChoices = {"read", "write", "trim", "sync"};
     std::uint32_t mask = 0;
@@ -21,8 +23,14 @@ OptionDef replay_skip_option() {
       const std::size_t comma = value.find(',', start);
       const std::string_view part =
           value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-      const std::size_t index = choice_value("replay_skip", part, where, kChoices);
-      mask |= 1u << index;  // kReplaySkipRead, Write, Trim, Sync in the order of kChoices
+      const auto found = std::find(kChoices.begin(), kChoices.end(), part);
+      if (found == kChoices.end()) {
+        const std::string nearest = nearest_of(part, kChoices);
+        value_error(where, "replay_skip", value,
+                    "'" + std::string(part) + "' is not one of read, write, trim, sync" +
+                        (nearest.empty() ? std::string() : "; did you mean '" + nearest + "'?"));
+      }
+      mask |= 1u << (found - kChoices.begin());  // kReplaySkipRead, Write, Trim, Sync in the order of kChoices
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }

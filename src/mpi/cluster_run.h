@@ -28,7 +28,7 @@ struct ClusterRun {
   int exit_code = 0;                  // this rank's; rank 0's covers every rank
 };
 
-// The jobs with per-rank file names for `rank` (see above).
+// The jobs with per-rank file names for `rank` (see above); a write_iolog file gets .rank<N> too.
 std::vector<JobSpec> per_rank_jobs(std::vector<JobSpec> jobs, int rank);
 
 // The default time limit of an MPI run: the jobs' own time (startdelay + ramp_time + runtime, the longest job

@@ -202,7 +202,9 @@ void relay_rounds(StopRelay& relay) {
 }  // namespace
 
 void start_stop_relay() {
-  if (!g_active || g_relay != nullptr || g_thread_level < MPI_THREAD_MULTIPLE) return;
+  if (!g_active || g_relay != nullptr) return;
+  // Collective: every rank must agree (MPI_Comm_dup is collective, and each rank's library granted its own level).
+  if (!all_ok(g_thread_level >= MPI_THREAD_MULTIPLE)) return;
   g_relay = new StopRelay;
   MPI_Comm_dup(MPI_COMM_WORLD, &g_relay->comm);
   g_relay->thread = std::thread(relay_rounds, std::ref(*g_relay));

@@ -224,6 +224,12 @@ bool IoLoop::pending_ready() {
       return false;
     }
   }
+  if (pending_sync_) {  // a sync of the replayed log, due now
+    pending_sync_ = false;
+    has_pending_ = false;
+    sync_due_ = true;
+    return false;
+  }
   return true;
 }
 
@@ -237,9 +243,9 @@ bool IoLoop::next_from_pattern() {
   return true;
 }
 
-// The log's next io becomes the pending one, due its delay after the last io started (and not before a v2
-// wait's time, nor the rate's schedule). A sync is left to the main loop (sync_due_) once the ios before
-// it are done; its time passes to the next io.
+// The log's next io (or sync) becomes the pending one, due its delay after the last io started, as fio's
+// iolog_delay (and not before a v2 wait's time, nor the rate's schedule). A sync, once due, is left to the
+// main loop (sync_due_), which issues it when the ios before it are done.
 bool IoLoop::next_from_log() {
   std::uint64_t delay_us = 0;
   while (replay_next_ < replay_->entries.size()) {
@@ -254,28 +260,27 @@ bool IoLoop::next_from_log() {
         continue;
       case IoLogEntry::Kind::kSync:
       case IoLogEntry::Kind::kDatasync:
-        sync_due_ = true;
+        pending_sync_ = true;
         due_sync_op_ = entry.kind == IoLogEntry::Kind::kSync ? IoOp::kFsync : IoOp::kFdatasync;
         due_sync_file_ = static_cast<int>(entry.file);
-        carried_delay_us_ = saturating_add(carried_delay_us_, delay_us);  // not lost: the next io counts it
-        return false;
+        break;
       default:
+        pending_.direction = entry.kind == IoLogEntry::Kind::kRead    ? Direction::kRead
+                             : entry.kind == IoLogEntry::Kind::kWrite ? Direction::kWrite
+                                                                      : Direction::kTrim;
+        pending_.file_index = static_cast<int>(entry.file);
+        pending_.offset = entry.offset;
+        pending_.length = entry.length;
         break;
     }
-    delay_us = saturating_add(delay_us, carried_delay_us_);
-    carried_delay_us_ = 0;
-    pending_.direction = entry.kind == IoLogEntry::Kind::kRead    ? Direction::kRead
-                         : entry.kind == IoLogEntry::Kind::kWrite ? Direction::kWrite
-                                                                  : Direction::kTrim;
-    pending_.file_index = static_cast<int>(entry.file);
-    pending_.offset = entry.offset;
-    pending_.length = entry.length;
     has_pending_ = true;
-    // Saturating: the log's waits add up (each is at most a day, file events and syncs add theirs).
+    // Saturating: the log's waits add up (each is at most a day; file events add theirs).
     const std::uint64_t room_us = (kNever - last_start_ns_) / 1000;
     std::uint64_t arrival = delay_us == 0 ? 0 : delay_us >= room_us ? kNever : last_start_ns_ + delay_us * 1000;
     arrival = std::max(arrival, replay_hold_until_ns_);
-    if (schedule_.limited()) arrival = std::max(arrival, schedule_.next_arrival(pending_.direction, pending_.length));
+    if (schedule_.limited() && !pending_sync_) {
+      arrival = std::max(arrival, schedule_.next_arrival(pending_.direction, pending_.length));
+    }
     pending_arrival_ns_ = arrival;
     return true;
   }

@@ -159,7 +159,7 @@ class IoLoop {
   std::uint64_t replay_hold_until_ns_ = 0;  // a v2 "wait": no io starts before this
   std::uint64_t last_start_ns_ = 0;     // when the last io started (a v3 io's delay counts from it)
   std::uint64_t loop_start_ns_ = 0;
-  std::uint64_t carried_delay_us_ = 0;  // the time of a sync, passed on to the next io
+  bool pending_sync_ = false;           // the pending entry of the log is a sync (due_sync_op_, due_sync_file_)
   IoOp due_sync_op_ = IoOp::kFsync;     // the sync sync_due_ asks for, and its file
   int due_sync_file_ = -1;
 

@@ -78,6 +78,7 @@ void IoLoop::note_ignored(const IoUnit& unit, bool moved_nothing) {
 // Submits one fsync / fdatasync of the file and waits for it (and anything else in flight).
 void IoLoop::issue_sync(IoOp op, int file_index) {
   sync_due_ = false;
+  last_start_ns_ = clock_.now();  // a replayed log's next io counts its delay from here, as from an io
   if (file_index < 0 || !pool_.has_free()) return;
   IoUnit& unit = take_free_unit(op, NextIo{Direction::kWrite, file_index, 0, 0});
   log_issue(unit);

@@ -48,11 +48,15 @@ void IoLogWriter::io(std::uint64_t now_ns, int file, IoOp op, std::uint64_t offs
 std::string IoLogWriter::close(std::uint64_t now_ns) noexcept {
   if (out_ == nullptr) return "";
   for (const std::string& file : files_) file_line(now_ns, file, "close");
-  const bool failed = std::ferror(out_) != 0;
+  errno = 0;
+  const bool failed = std::fflush(out_) != 0 || std::ferror(out_) != 0;
+  const int flush_error = errno;
   const int closed = std::fclose(out_);
+  const int close_error = errno;
   out_ = nullptr;
-  if (failed || closed != 0) return "write_iolog=" + path_ + ": cannot write the log: " + std::strerror(errno);
-  return "";
+  if (!failed && closed == 0) return "";
+  const int error = flush_error != 0 ? flush_error : close_error != 0 ? close_error : EIO;
+  return "write_iolog=" + path_ + ": cannot write the log: " + std::strerror(error);
 }
 
 }  // namespace sluice

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -48,25 +49,42 @@ std::string block_device_named(unsigned major_number, unsigned minor_number) {
 }
 
 // The log or blktrace trace at `path` ("-" is standard input), told apart by its first bytes as fio does.
+// Standard input, a pipe or a FIFO (`<(zcat log.gz)`) is read into memory first: it cannot be read twice.
 IoLog read_iolog_file(const std::string& path, const ReplaySettings& settings) {
-  std::istringstream from_stdin;
+  std::istringstream in_memory;
   std::ifstream from_file;
   std::istream* in = &from_file;
   const std::string source = path == "-" ? "standard input" : path;
+  struct stat st {};
   if (path == "-") {
-    from_stdin.str(std::string(std::istreambuf_iterator<char>(std::cin), {}));
-    in = &from_stdin;
+    in_memory.str(std::string(std::istreambuf_iterator<char>(std::cin), {}));
+    in = &in_memory;
   } else {
     from_file.open(path, std::ios::binary);
     if (!from_file) throw UserError("read_iolog=" + path + ": cannot open the log: " + std::strerror(errno));
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      in_memory.str(std::string(std::istreambuf_iterator<char>(from_file), {}));
+      in = &in_memory;
+    }
   }
   std::string head(kBlktraceRecordSize, '\0');
   in->read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in->gcount()));
   in->clear();
   in->seekg(0);
+  if (!*in) throw UserError("read_iolog=" + path + ": cannot read the log from its start again");
   if (looks_like_blktrace(head)) return parse_blktrace(*in, source, settings, block_device_named);
   return parse_iolog(*in, source, settings);
+}
+
+// Logs already read in this run, by name and settings: clones that replay the same log share it (and
+// standard input is read once).
+using LogCache = std::map<std::string, std::shared_ptr<const IoLog>>;
+
+std::string cache_key(const std::string& name, const ReplaySettings& s) {
+  return name + '\n' + std::to_string(s.no_stall) + ',' + std::to_string(s.time_scale) + ',' + s.redirect + ',' +
+         std::to_string(s.scale) + ',' + std::to_string(s.align) + ',' + std::to_string(s.skip_read) +
+         std::to_string(s.skip_write) + std::to_string(s.skip_trim) + std::to_string(s.skip_sync);
 }
 
 // The rw that opens the files as the log needs (read-only unless it writes or trims). Never a chained
@@ -77,11 +95,13 @@ RwMode rw_for(const IoLog& log) {
   return log.writes > 0 ? RwMode::kWrite : RwMode::kTrim;
 }
 
-void bind(JobInstance& instance) {
+void bind(JobInstance& instance, LogCache& cache) {
   JobSpec& spec = instance.spec;
   const std::vector<std::string>& names = spec.read_iolog;
   const std::string& name = names[static_cast<std::size_t>(instance.jobnum) % names.size()];
-  auto log = std::make_shared<IoLog>(read_iolog_file(name, settings_of(spec)));
+  const ReplaySettings settings = settings_of(spec);
+  std::shared_ptr<const IoLog>& log = cache[cache_key(name, settings)];
+  if (!log) log = std::make_shared<const IoLog>(read_iolog_file(name, settings));
 
   spec.filenames = log->files;
   spec.nrfiles = static_cast<std::uint32_t>(log->files.size());
@@ -92,21 +112,24 @@ void bind(JobInstance& instance) {
   spec.offset = SizeOrPercent{};
   spec.rw = rw_for(*log);
   for (int d = 0; d < kNumDirections; ++d) {
-    if (log->max_length[d] != 0) spec.bs[d] = log->max_length[d];
+    // A trim moves no data: its length (a discard may be gigabytes) must not size the io buffers.
+    const bool sizes_buffers = d != index_of(Direction::kTrim) || log->max_length[d] <= kMaxIoLogLength;
+    if (log->max_length[d] != 0 && sizes_buffers) spec.bs[d] = log->max_length[d];
     spec.bsrange[d] = {};
     spec.bssplit[d].clear();
   }
   // fio replays a blktrace at the depth the trace reached, unless iodepth is given.
   if (log->depth != 0 && spec.given_options.count("iodepth") == 0) spec.iodepth = log->depth;
-  spec.replay_log = std::move(log);
+  spec.replay_log = log;
 }
 
 }  // namespace
 
 void bind_replay_logs(std::vector<GroupPlan>& plan) {
+  LogCache cache;
   for (GroupPlan& group : plan) {
     for (JobInstance& instance : group.jobs) {
-      if (!instance.spec.read_iolog.empty()) bind(instance);
+      if (!instance.spec.read_iolog.empty()) bind(instance, cache);
     }
   }
 }

@@ -72,7 +72,7 @@ bool Verifier::on_complete(const IoUnit& unit, JobResult& result) {
     if (auto failure = check_chunk(base + at, valid, format_, expect)) {
       ok = false;
       report(*failure, unit.file_index, result);
-      if (dump_ && failures_ <= kMaxPrinted) dump(base + at, *failure, unit.file_index);
+      if (dump_ && failures_ <= kMaxPrinted) dump(base + at, valid, *failure, unit.file_index);
       if (fatal_) {
         result.error = EILSEQ;
         result.error_message = first_failure_ + " (verify_fatal=1: job stopped)";
@@ -115,12 +115,13 @@ void write_dump(const std::string& job, const std::string& name, const char* kin
 
 }  // namespace
 
-void Verifier::dump(const unsigned char* received, const VerifyFailure& failure, int file) const {
+void Verifier::dump(const unsigned char* received, std::uint32_t valid, const VerifyFailure& failure,
+                    int file) const {
   const std::string& path = paths_[static_cast<std::size_t>(file)];
   const std::size_t slash = path.rfind('/');
   const std::string prefix =
       (slash == std::string::npos ? path : path.substr(slash + 1)) + "." + std::to_string(failure.offset) + ".";
-  write_dump(job_name_, prefix + "received", "received", received, format_.chunk);
+  write_dump(job_name_, prefix + "received", "received", received, valid);  // a short read: what came back
   // What was expected: this run's own write, else (a job that only reads) what the chunk's intact header
   // says it holds; a chunk without a usable header has no known content, unless it is a plain pattern.
   ChunkExpectation expect = failure.expected;

@@ -46,8 +46,9 @@ class Verifier {
 
  private:
   void report(const VerifyFailure& failure, int file, JobResult& result);
-  // verify_dump: the chunk read, and the chunk expected when it is known, to files in the current directory.
-  void dump(const unsigned char* received, const VerifyFailure& failure, int file) const;
+  // verify_dump: the `valid` bytes read of the chunk, and the chunk expected when it is known, to files in
+  // the current directory.
+  void dump(const unsigned char* received, std::uint32_t valid, const VerifyFailure& failure, int file) const;
 
   std::string job_name_;
   VerifyFormat format_;

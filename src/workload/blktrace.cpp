@@ -73,6 +73,7 @@ class Reader {
     if (delay_ns / 1000 > detail::kMaxReplayDelayUs) {
       fail("a wait of " + std::to_string(delay_ns / 1000) + " us since the event before (more than a day)");
     }
+    if (t.sector > (std::uint64_t{1} << 54)) fail("sector " + std::to_string(t.sector) + " is beyond any device");
     const std::uint32_t file = file_of(t.device);
     log_.wait(delay_ns / 1000);
     const std::string wrong = log_.add(kind, file, t.sector * 512, kind == IoLogEntry::Kind::kSync ? 0 : t.bytes);

@@ -58,6 +58,9 @@ class Parser {
 
   void line(std::string_view text, int number) {
     line_ = number;
+    // A second run appended to the same file (fio appends to write_iolog): fio skips the line; its lines
+    // then replay after the first run's.
+    if (text.substr(0, kVersion3.size()) == (version_ == 3 ? kVersion3 : kVersion2)) return;
     std::vector<std::string_view> fields = split_fields(text);
     if (fields.empty()) return;
     std::uint64_t delay_us = 0;  // this line's own time (v3)

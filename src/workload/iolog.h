@@ -51,12 +51,15 @@ struct IoLog {
   std::uint32_t depth = 0;             // blktrace: the deepest queue of the trace (0: a text log says none)
 };
 
-// The longest io a log may hold: buffers are sized for it, iodepth times.
+// The longest read or write a log may hold: buffers are sized for it, iodepth times. (A trim, which needs
+// no buffer, may be up to 4 GiB - 1.)
 inline constexpr std::uint32_t kMaxIoLogLength = 64u << 20;
 
-// Reads a whole log. `source` names it in messages ("trace.log:12: ..."). Throws UserError on a version
-// line that is not fio's 2 or 3, a malformed line, an unknown action, an io on a file never added, a zero
-// or oversized length, an offset past 2^63, or a log without any io.
+// Reads a whole log. `source` names it in messages ("trace.log:12: ..."). Throws UserError on a first line
+// that is not fio's version 2 or 3 line, a malformed line, an unknown action, an io on a file never added,
+// a zero or oversized length, an offset past 2^63, a wait of more than a day, or a log without any io. A
+// version line further down (a second run appended to the same write_iolog file, as fio appends) starts
+// that run's lines: its clock starts again, and its files are added again.
 IoLog parse_iolog(std::istream& in, const std::string& source, const ReplaySettings& settings);
 
 }  // namespace sluice

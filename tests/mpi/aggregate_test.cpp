@@ -214,6 +214,7 @@ TEST(ClusterRun, GeneratedFileNamesArePerRankNamedFilesAreShared) {
   JobSpec named;
   named.name = "b";
   named.filenames = {"/dev/shared"};
+  named.write_iolog = "io.log";  // every rank its own log, even on shared files
   JobSpec formatted;
   formatted.name = "c";
   formatted.filename_format = "$jobname.f$filenum";
@@ -223,6 +224,8 @@ TEST(ClusterRun, GeneratedFileNamesArePerRankNamedFilesAreShared) {
   EXPECT_EQ(jobs[0].filename_format, "$jobname.$jobnum.$filenum.rank3");
   EXPECT_TRUE(jobs[1].filename_format.empty());
   EXPECT_EQ(jobs[1].filenames, std::vector<std::string>{"/dev/shared"});
+  EXPECT_EQ(jobs[1].write_iolog, "io.log.rank3");
+  EXPECT_TRUE(jobs[0].write_iolog.empty());
   EXPECT_EQ(jobs[2].filename_format, "$jobname.f$filenum.rank3");
   EXPECT_TRUE(jobs[3].filename_format.empty());
 }

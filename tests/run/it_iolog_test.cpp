@@ -201,6 +201,37 @@ TEST_F(IoLogReplay, ABlktraceTraceReplaysWithFiosCounts) {
   EXPECT_EQ(parse_document(by_fio.out.substr(by_fio.out.find("{\n")))->at("jobs")[0].value("latency_depth", 0), 2);
 }
 
+// A sync of the log waits its own time, like an io (fio's read_iolog_get delays it too), and the write after
+// it counts its delay from the sync.
+TEST_F(IoLogReplay, ASyncWaitsItsTimeAndTheNextIoCountsFromIt) {
+  const std::string log = file("sync.log"), f = file("s");
+  std::ofstream(log) << "fio version 3 iolog\n1 " << f << " add\n2 " << f << " open\n1000 " << f
+                     << " write 0 4096\n301000 " << f << " sync 0 0\n401000 " << f << " write 4096 4096\n";
+  const RunOutput r = sluice({"--name=r", "--read_iolog=" + log, "--ioengine=psync"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_GE(runtime_ms(r), 398u);  // 300 ms to the sync, 100 ms from it to the second write
+  EXPECT_LT(runtime_ms(r), 2000u);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ((*doc)["jobs"][0]["sync"]["total_ios"], 1);
+}
+
+// Clones replaying standard input share one reading of it.
+TEST_F(IoLogReplay, StandardInputFeedsEveryClone) {
+  const std::string log = file("in.log"), f = file("i");
+  std::ofstream(log) << "fio version 2 iolog\n" << f << " add\n" << f << " read 0 4096\n" << f << " read 8192 4096\n";
+  RunOptions options;
+  options.program = "sh";
+  const RunOutput r = run_binary({"-c", std::string(SLUICE_BINARY) + " run --output-format=json --name=r "
+                                        "--numjobs=2 --read_iolog=- < " + log},
+                                 options);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  ASSERT_EQ((*doc)["jobs"].size(), 2u);
+  for (const auto& job : (*doc)["jobs"]) EXPECT_EQ(job["read"]["io_bytes"], 8192);
+}
+
 TEST_F(IoLogReplay, EachCloneReplaysItsOwnLog) {
   const std::string a = file("a.log"), b = file("b.log");
   std::ofstream(a) << "fio version 2 iolog\n" << file("fa") << " add\n" << file("fa") << " read 0 4096\n";
@@ -231,9 +262,11 @@ TEST_F(IoLogReplay, BadLogsAndCombinationsAreRefusedWithTheirReason) {
                                    "--write_iolog=" + file("w.log")});
   EXPECT_EQ(clones.exit_code, 1);
   EXPECT_NE(clones.err.find("with numjobs=2: the clones would interleave"), std::string::npos) << clones.err;
-  const RunOutput skip = sluice({"--name=r", "--read_iolog=" + file("bad.log"), "--replay_skip=read,wirte"});
+  std::ofstream(file("good.log")) << "fio version 2 iolog\n" << file("g") << " add\n" << file("g") << " read 0 4096\n";
+  const RunOutput skip = sluice({"--name=r", "--read_iolog=" + file("good.log"), "--replay_skip=read,wirte"});
   EXPECT_EQ(skip.exit_code, 1);
-  EXPECT_NE(skip.err.find("write"), std::string::npos) << skip.err;
+  EXPECT_NE(skip.err.find("--replay_skip=read,wirte"), std::string::npos) << skip.err;
+  EXPECT_NE(skip.err.find("'write'"), std::string::npos) << skip.err;  // the nearest choice
 }
 
 }  // namespace

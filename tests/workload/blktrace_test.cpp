@@ -101,6 +101,9 @@ TEST(Blktrace, BadTracesNameTheRecord) {
   Trace other;
   other.event(BLK_TA_QUEUE | BLK_TC_ACT(BLK_TC_READ), 5, 8, 4096, (9u << 20) | 3u);
   EXPECT_NE(error_of(other.bytes()).find("no block device 9:3 under /dev; replay_redirect"), std::string::npos);
+  Trace far;
+  far.queue_read(5, std::uint64_t{1} << 60, 4096);  // sector x 512 would wrap past 2^64
+  EXPECT_NE(error_of(far.bytes()).find("record 1: sector 1152921504606846976 is beyond any device"), std::string::npos);
   Trace empty;
   empty.complete_read(5, 8, 4096);
   EXPECT_NE(error_of(empty.bytes()).find("t.bin: the trace holds no queued"), std::string::npos);

@@ -150,6 +150,24 @@ TEST(IoLog, AWaitOfMoreThanADayIsRefusedEvenScaled) {
   EXPECT_EQ(parse("fio version 3 iolog\n1 f add\n90000000001 f read 0 4096\n", fast).reads, 1u);
 }
 
+TEST(IoLog, ASecondRunAppendedToTheFileReplaysAfterTheFirst) {
+  const IoLog log = parse("fio version 3 iolog\n0 f add\n5 f read 0 4096\n900 f close\n"
+                          "fio version 3 iolog\n0 f add\n7 f read 4096 4096\n");
+  ASSERT_EQ(log.entries.size(), 2u);
+  EXPECT_EQ(log.entries[1].offset, 4096u);
+  // The first run's close line's 895 us pass before it; its own clock starts again at 0 (as fio's rule: no
+  // wait when time goes back, nor right after a time of 0).
+  EXPECT_EQ(log.entries[1].delay_us, 895u);
+  ASSERT_EQ(log.files.size(), 1u);
+}
+
+TEST(IoLog, TrimsMayBeLongerThanReadsAndWrites) {
+  const IoLog log = parse("fio version 2 iolog\nf add\nf trim 0 1073741824\n");
+  EXPECT_EQ(log.max_length[2], 1073741824u);
+  EXPECT_NE(error_of("fio version 2 iolog\nf add\nf write 0 1073741824\n").find("at most 64 MiB"), std::string::npos);
+  EXPECT_NE(error_of("fio version 2 iolog\nf add\nf trim 0 4294967296\n").find("less than 4 GiB"), std::string::npos);
+}
+
 TEST(IoLog, BlankLinesAndCarriageReturnsAreAccepted) {
   const IoLog log = parse("fio version 2 iolog\r\n\nf add\r\n  \nf read 0 4096\r\n");
   EXPECT_EQ(log.reads, 1u);
