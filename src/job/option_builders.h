@@ -87,6 +87,11 @@ OptionDef size_option(std::string name, std::uint64_t JobSpec::*member, std::str
 OptionDef duration_option(std::string name, std::chrono::nanoseconds JobSpec::*member,
                           std::chrono::nanoseconds bare_unit, std::string default_text);
 OptionDef string_option(std::string name, std::string JobSpec::*member, std::string default_text);
+// fio options sluice accepts because it always behaves the way they ask (category "compat"): a flag whose
+// value is only checked, and a number checked against [min, max].
+OptionDef accepted_flag(std::string name, std::string help, std::vector<std::string> aliases = {});
+OptionDef accepted_number(std::string name, std::uint64_t min, std::uint64_t max, std::string default_text,
+                          std::string unit, std::string help);
 // A supported=false entry: refused by name with `reason`.
 OptionDef unsupported_option(std::string name, std::string category, std::string help, std::string reason,
                              std::vector<std::string> aliases = {});

@@ -75,16 +75,10 @@ void add_iolog_options(std::vector<OptionDef>& table) {
   };
   table.push_back(std::move(read));
 
-  OptionDef chunked;
-  chunked.name = "read_iolog_chunked";
-  chunked.type = OptionType::kBool;
-  chunked.flag = true;
+  OptionDef chunked =
+      accepted_flag("read_iolog_chunked", "Accepted as fio's; sluice reads the whole log before the job starts "
+                                          "either way.");
   chunked.category = "workload";
-  chunked.default_text = "0";
-  chunked.help = "Accepted as fio's; sluice reads the whole log before the job starts either way.";
-  chunked.apply = [](JobSpec&, std::string_view value, const SourcePos& where) {
-    if (!value.empty()) (void)bool_value("read_iolog_chunked", value, where);
-  };
   table.push_back(std::move(chunked));
 
   OptionDef no_stall = bool_option("replay_no_stall", &JobSpec::replay_no_stall, "0");

@@ -154,36 +154,6 @@ OptionDef buffer_pattern_option() {
   return def;
 }
 
-// Options that sluice accepts because it always behaves the way they ask (or their effect does not apply).
-OptionDef accepted_flag(std::string name, std::string help, std::vector<std::string> aliases = {}) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.aliases = std::move(aliases);
-  def.type = OptionType::kBool;
-  def.category = "compat";
-  def.default_text = "0";
-  def.range = "0|1";
-  def.flag = true;
-  def.help = std::move(help);
-  def.apply = [n = def.name](JobSpec&, std::string_view value, const SourcePos& where) { bool_value(n, value, where); };
-  return def;
-}
-
-// A fio number option sluice accepts without effect: the value is checked against [min, max], nothing else.
-OptionDef accepted_number(std::string name, std::uint64_t min, std::uint64_t max, std::string default_text,
-                          std::string unit, std::string help) {
-  OptionDef def = accepted_flag(std::move(name), std::move(help));
-  def.type = OptionType::kUnsigned;
-  def.flag = false;
-  def.default_text = std::move(default_text);
-  def.range = std::to_string(min) + "-" + std::to_string(max);
-  def.unit = std::move(unit);
-  def.apply = [n = def.name, min, max](JobSpec&, std::string_view value, const SourcePos& where) {
-    unsigned_value(n, value, where, min, max);
-  };
-  return def;
-}
-
 }  // namespace
 
 void add_placement_options(std::vector<OptionDef>& table) {
