@@ -116,7 +116,7 @@ std::vector<JobSpec> make_streams(const ParsedCommandLine& parsed, const std::ve
     }
   }
   for (const JobSpec& s : streams) {
-    if (s.filenames.empty() && s.directory.empty() && engine_traits(s.ioengine).needs_fd) {
+    if (s.filenames.empty() && s.directory.empty() && engine_traits(s.ioengine).uses_files) {
       throw UserError("capacity needs a target: --filename=FILE (a file or a device) and --size=S for a new file");
     }
   }

@@ -1,5 +1,6 @@
 #pragma once
-// Engine: the small interface every I/O engine implements (psync, sync, libaio, io_uring, mmap, null).
+// Engine: the small interface every I/O engine implements (psync, sync, libaio, io_uring, mmap, null, and
+// fio's falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec).
 // Engines move bytes and report completions; they know nothing of statistics or timing policy.
 //
 // Lifecycle (one engine instance per worker thread, never shared):
@@ -13,12 +14,14 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/direction.h"
 #include "common/error.h"
 #include "engine/engine_traits.h"
+#include "engine/file_stat_call.h"
 
 namespace sluice {
 
@@ -42,6 +45,9 @@ struct IoUnit {
   std::uint64_t submit_end_ns = 0;    // the submit call returned
   std::uint64_t index = 0;      // the unit's index in the pool; engines use it as user data
   void* engine_data = nullptr;
+  // Set by the engine: false when it completed the io without doing anything to time (a per-file engine's
+  // ios after the file's operation). The io is counted; its latency is not recorded (fio's FIO_NOSTATS).
+  bool timed = true;
 };
 
 // An engine's capabilities are its row of the traits table (engine/engine_traits.h).
@@ -63,11 +69,30 @@ struct UringSetup {
   std::uint32_t force_async_every = 0;  // every Nth sqe gets IOSQE_ASYNC; 0 = never
 };
 
+// cpuio's and exec's settings (the job's options); the other engines ignore them.
+struct CpuBurnSetup {
+  std::uint32_t cycle_us = 50000;  // one io burns this long
+  bool qsort = false;              // sort (fio's qsort mode) instead of spinning
+};
+struct ExecSetup {
+  std::string job_name;
+  std::string program;
+  std::string arguments;           // split on spaces, %r and %n expanded
+  std::uint64_t runtime_s = 0;     // %r
+  std::uint64_t grace_ns = 1'000'000'000;
+  bool std_redirect = true;        // JOBNAME.stdout / JOBNAME.stderr; else stdout goes to sluice's stderr
+};
+
 struct EngineSetup {
   std::uint32_t depth = 1;                 // maximum ios in flight
   std::vector<int> fds{};                  // open file descriptors, indexed by IoUnit::file_index
   std::vector<std::uint64_t> file_sizes{}; // mmap maps these lengths
   std::vector<EngineBuffer> buffers{};     // io buffers (io_uring may register them as fixed buffers)
+  std::vector<std::string> paths{};        // the files' names, indexed like fds (the per-file engines use them)
+  std::vector<std::uint64_t> file_starts{};// where each file's region begins (the per-file engines' operation io)
+  FileStatCall stat_call = FileStatCall::kStat;  // filestat's system call
+  CpuBurnSetup cpu{};
+  ExecSetup exec{};
   bool direct = false;
   bool writes = false;                     // mmap maps writable
   UringSetup uring{};

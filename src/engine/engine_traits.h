@@ -14,7 +14,8 @@
 
 namespace sluice {
 
-enum class EngineKind { kPsync, kSync, kLibaio, kIoUring, kMmap, kNull };
+enum class EngineKind { kPsync, kSync, kLibaio, kIoUring, kMmap, kNull, kFalloc, kFtruncate, kFileCreate, kFileStat, kFileDelete,
+                        kCpuio, kExec };
 
 struct EngineTraits {
   EngineKind kind = EngineKind::kPsync;
@@ -23,6 +24,7 @@ struct EngineTraits {
   // Completions can arrive after submit() returns: the engine keeps up to iodepth ios in flight and the
   // runner records slat (as fio). False: every io completes inside submit().
   bool async = false;
+  bool reads = true;   // IoOp::kRead is an operation of this engine (ftruncate only writes: truncations)
   bool trim = false;   // IoOp::kTrim: punches a hole in a file, BLKDISCARD on a block device
   bool flush = false;  // IoOp::kFsync / kFdatasync
   // direct=1 bypasses the page cache (the files are opened O_DIRECT and the engine reads them). False for
@@ -31,9 +33,27 @@ struct EngineTraits {
   // Registers the job's files and buffers with the kernel by default (io_uring fixed files and buffers;
   // registerfiles=0 / fixedbufs=0 turn it off).
   bool registers = false;
-  // Works on the job's open files. False for null, which touches nothing: no file is laid out or opened,
-  // no data moves, nothing can be verified.
+  // Works on the job's files: they are resolved, checked and named to the engine (EngineSetup::paths). False
+  // for null, which touches nothing: no file is laid out or opened, no data moves, nothing can be verified.
+  bool uses_files = true;
+  // The runner opens the job's files and hands the engine their descriptors (EngineSetup::fds). False for
+  // null and for the engines whose operation is on the file's name (filecreate, filestat, filedelete).
   bool needs_fd = true;
+  // The files are laid out (created and filled to their size) before the job, as for any read. False for
+  // null and filecreate, whose operation is the creation.
+  bool lays_out = true;
+  // A read brings the file's bytes into the buffer and a write stores the buffer: the data can be verified.
+  // False for null and the engines that only allocate, truncate or operate on names (falloc, ftruncate,
+  // filecreate, filestat, filedelete): their ios move no data.
+  bool moves_data = true;
+  // Does one operation per file, on the io at the start of the file's region, and completes the file's other
+  // ios without a call and without a latency sample (fio's file operation engines: the operation happens when
+  // fio opens the file, its other ios are not timed).
+  bool per_file = false;
+  // Its ios are I/O. False for cpuio and exec (fio's FIO_NOIO): their ios are CPU cycles or waits, counted
+  // with their latency but no bytes (as fio reports them); the job's CPU use is its result, and it runs for
+  // its runtime (time_based).
+  bool does_io = true;
   bool needs_size = false;  // needs each file's length at open (EngineSetup::file_sizes): mmap maps it
   // The kernel may refuse it at run time (io_uring: seccomp, kernel.io_uring_disabled, old kernels; libaio:
   // seccomp, fs.aio-max-nr used up), so callers that pick an engine themselves ask engine_available() first.
@@ -45,7 +65,7 @@ struct EngineTraits {
   constexpr bool completes_in_submit() const noexcept { return !async; }
 };
 
-inline constexpr std::array<EngineTraits, 6> kEngineTable = {{
+inline constexpr std::array<EngineTraits, 13> kEngineTable = {{
     {.kind = EngineKind::kPsync, .name = "psync", .summary = "pread/pwrite", .async = false, .trim = true,
      .flush = true, .direct = true},
     {.kind = EngineKind::kSync, .name = "sync", .summary = "lseek + read/write", .async = false, .trim = true,
@@ -58,7 +78,30 @@ inline constexpr std::array<EngineTraits, 6> kEngineTable = {{
     {.kind = EngineKind::kMmap, .name = "mmap", .summary = "memory copies to and from a shared mapping",
      .async = false, .trim = false, .flush = true, .direct = false, .needs_size = true},
     {.kind = EngineKind::kNull, .name = "null", .summary = "no I/O; measures the harness", .async = false,
-     .trim = true, .flush = true, .direct = false, .needs_fd = false},
+     .trim = true, .flush = true, .direct = false, .uses_files = false, .needs_fd = false, .lays_out = false,
+     .moves_data = false},
+    {.kind = EngineKind::kFalloc, .name = "falloc",
+     .summary = "fallocate: a read allocates (keeps the size), a write allocates and extends, a trim punches a hole",
+     .async = false, .trim = true, .flush = false, .direct = false, .moves_data = false},
+    {.kind = EngineKind::kFtruncate, .name = "ftruncate", .summary = "each write truncates the file to its offset",
+     .async = false, .reads = false, .trim = false, .flush = false, .direct = false, .moves_data = false},
+    {.kind = EngineKind::kFileCreate, .name = "filecreate",
+     .summary = "creates each file (open O_CREAT), timing the open; moves no data", .async = false, .trim = true,
+     .flush = false, .direct = false, .needs_fd = false, .lays_out = false, .moves_data = false, .per_file = true},
+    {.kind = EngineKind::kFileStat, .name = "filestat",
+     .summary = "stats each laid-out file (stat_type: stat, lstat or statx); moves no data", .async = false,
+     .trim = true, .flush = false, .direct = false, .needs_fd = false, .moves_data = false, .per_file = true},
+    {.kind = EngineKind::kFileDelete, .name = "filedelete",
+     .summary = "unlinks each laid-out file, timing the unlink; moves no data", .async = false, .trim = true,
+     .flush = false, .direct = false, .needs_fd = false, .moves_data = false, .per_file = true},
+    {.kind = EngineKind::kCpuio, .name = "cpuio",
+     .summary = "no I/O: burns cpuload percent of a CPU (cpumode noop spins, qsort sorts); reports CPU use",
+     .async = false, .trim = false, .flush = false, .direct = false, .uses_files = false, .needs_fd = false,
+     .lays_out = false, .moves_data = false, .does_io = false},
+    {.kind = EngineKind::kExec, .name = "exec",
+     .summary = "no I/O: runs program= for the job's runtime, then stops it (SIGTERM, grace_time, SIGKILL)",
+     .async = false, .trim = false, .flush = false, .direct = false, .uses_files = false, .needs_fd = false,
+     .lays_out = false, .moves_data = false, .does_io = false},
 }};
 
 namespace detail {

@@ -12,6 +12,11 @@ std::unique_ptr<Engine> make_sync_engine();
 std::unique_ptr<Engine> make_mmap_engine();
 std::unique_ptr<Engine> make_libaio_engine();
 std::unique_ptr<Engine> make_io_uring_engine();
+std::unique_ptr<Engine> make_falloc_engine();
+std::unique_ptr<Engine> make_ftruncate_engine();
+std::unique_ptr<Engine> make_file_op_engine(EngineKind kind);  // filecreate, filestat or filedelete
+std::unique_ptr<Engine> make_cpuio_engine();
+std::unique_ptr<Engine> make_exec_engine();
 
 // Throws UserError (naming --ioengine=libaio as the alternative) when the kernel refuses io_uring.
 void probe_io_uring();

@@ -9,6 +9,13 @@ std::unique_ptr<Engine> make_engine(EngineKind kind) {
     case EngineKind::kSync: return make_sync_engine();
     case EngineKind::kMmap: return make_mmap_engine();
     case EngineKind::kLibaio: return make_libaio_engine();
+    case EngineKind::kFalloc: return make_falloc_engine();
+    case EngineKind::kFtruncate: return make_ftruncate_engine();
+    case EngineKind::kFileCreate:
+    case EngineKind::kFileStat:
+    case EngineKind::kFileDelete: return make_file_op_engine(kind);
+    case EngineKind::kCpuio: return make_cpuio_engine();
+    case EngineKind::kExec: return make_exec_engine();
     case EngineKind::kIoUring:
       probe_io_uring();
       return make_io_uring_engine();

@@ -1,7 +1,7 @@
 #pragma once
 // SynchronousEngine: the shared body of the engines that finish an io inside submit() (psync, sync, mmap,
 // null). They differ only in how one io is performed: Derived provides
-//   std::int64_t perform(const IoUnit&) noexcept   // bytes transferred, or -errno
+//   std::int64_t perform(const IoUnit&) noexcept   // bytes transferred, or -errno (IoUnit& to set timed)
 // and calls reset_completions(depth) from open(). Completed units come back from the next reap().
 #include <cstdint>
 #include <span>

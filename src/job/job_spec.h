@@ -13,7 +13,8 @@
 
 #include "common/direction.h"
 #include "common/error.h"
-#include "engine/engine_traits.h"  // EngineKind, engine_name()
+#include "engine/engine_traits.h"
+#include "engine/file_stat_call.h"  // FileStatCall
 
 namespace sluice {
 
@@ -87,6 +88,7 @@ struct JobSpec {
   SizeOrPercent size;                  // total bytes of I/O region per job (fio "size")
   std::uint64_t filesize = 0;          // per-file size; 0 = size / nrfiles
   std::uint32_t nrfiles = 1;
+  std::uint32_t openfiles = 0;         // files open at once; 0 = nrfiles (sluice keeps them all open)
   SizeOrPercent offset;
   bool create_on_open = false;
   bool create_fsync = true;   // fdatasync a file after laying it out
@@ -124,6 +126,19 @@ struct JobSpec {
 
   // --- engine and queueing
   EngineKind ioengine = EngineKind::kPsync;
+  FileStatCall stat_type = FileStatCall::kStat;  // ioengine=filestat's system call
+  // ioengine=cpuio: burn cpuload percent of a CPU in cycles of cpuchunks_us (spinning, or sorting for qsort);
+  // exit_on_io_done ends the job when the group's I/O jobs have all ended.
+  std::uint32_t cpuload = 0;  // 0 = not given (cpuio refuses to run without it, as fio)
+  std::uint32_t cpuchunks_us = 50000;
+  bool cpumode_qsort = false;
+  bool exit_on_io_done = false;
+  // ioengine=exec: run `program arguments` (%r: runtime in seconds, %n: job name) for the job's runtime, then
+  // SIGTERM, grace_time, SIGKILL; std_redirect sends its output to JOBNAME.stdout / JOBNAME.stderr.
+  std::string exec_program;
+  std::string exec_arguments;
+  std::chrono::nanoseconds exec_grace_time{std::chrono::seconds(1)};
+  bool exec_std_redirect = true;
   std::uint32_t iodepth = 1;
   std::uint32_t iodepth_batch_submit = 1;
   std::uint32_t iodepth_batch_complete_min = 1;
@@ -156,6 +171,9 @@ struct JobSpec {
   PerDirection<std::uint64_t> rate_iops = {0, 0, 0};
   RateProcess rate_process = RateProcess::kLinear;
   std::chrono::nanoseconds thinktime{0};
+  // Set by the plan for cpuio, not an option: after each io, think this many times the io's own time (fio's
+  // cpuio sets its think time from the measured cycle, cpuchunks x (100 - cpuload) / cpuload).
+  double think_per_busy = 0;
   std::uint32_t thinktime_blocks = 1;
   bool thinktime_spin_set = false;
   std::chrono::nanoseconds thinktime_spin{0};

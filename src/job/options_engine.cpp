@@ -51,19 +51,12 @@ bool is_fio_engine(std::string_view name) {
                                                             "windowsaio",
                                                             "solarisaio",
                                                             "e4defrag",
-                                                            "falloc",
-                                                            "ftruncate",
-                                                            "filecreate",
-                                                            "filestat",
-                                                            "filedelete",
                                                             "dircreate",
                                                             "dirstat",
                                                             "dirdelete",
                                                             "dev-dax",
                                                             "libpmem",
                                                             "pmemblk",
-                                                            "cpuio",
-                                                            "exec",
                                                             "xnvme",
                                                             "io_uring_cmd",
                                                             "sg",
@@ -118,6 +111,21 @@ void add_engine_choice(std::vector<OptionDef>& table) {
   ioengine.help = engine_help();
   ioengine.apply = apply_ioengine;
   table.push_back(std::move(ioengine));
+}
+
+void add_stat_type(std::vector<OptionDef>& table) {
+  OptionDef stat_type;
+  stat_type.name = "stat_type";
+  stat_type.type = OptionType::kChoice;
+  stat_type.default_text = "stat";
+  stat_type.range = "stat|lstat|statx";
+  stat_type.category = "engine";
+  stat_type.help = "ioengine=filestat: the system call each file's operation times (stat(2), lstat(2) or statx(2)).";
+  stat_type.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kCalls = {"stat", "lstat", "statx"};
+    job.stat_type = static_cast<FileStatCall>(choice_value("stat_type", value, where, kCalls));
+  };
+  table.push_back(std::move(stat_type));
 }
 
 void add_queueing(std::vector<OptionDef>& table) {
@@ -219,6 +227,7 @@ void add_syncing(std::vector<OptionDef>& table) {
 void add_engine_options(std::vector<OptionDef>& table) {
   const std::size_t first = table.size();
   add_engine_choice(table);
+  add_stat_type(table);
   add_queueing(table);
   add_caching(table);
   add_syncing(table);

@@ -74,6 +74,12 @@ void add_sizes(std::vector<OptionDef>& table) {
   filesize.help = "Size of each file; 0 means size divided by nrfiles.";
   table.push_back(std::move(filesize));
 
+  OptionDef openfiles = u32_option("openfiles", &JobSpec::openfiles, 0, 1000000, "0", "files");
+  openfiles.help =
+      "Files a job may hold open at once; 0 means nrfiles. sluice keeps every file open, so a value below "
+      "nrfiles is refused, but for filecreate, filestat and filedelete, which hold none open.";
+  table.push_back(std::move(openfiles));
+
   OptionDef nrfiles = u32_option("nrfiles", &JobSpec::nrfiles, 1, 1000000, "1", "files");
   nrfiles.aliases = {"nr_files"};
   nrfiles.help = "Number of files per job.";

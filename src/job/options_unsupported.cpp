@@ -55,7 +55,6 @@ constexpr Unsupported kUnsupported[] = {
     {"lockfile", nullptr, "file locking is not implemented"},
     {"opendir", nullptr, "not implemented"},
     {"file_service_type", nullptr, "files are served round-robin"},
-    {"openfiles", nullptr, "all files stay open"},
     {"allrandrepeat", nullptr, "not implemented"},
     {"rw_sequencer", nullptr, "not implemented"},
     {"bs_unaligned", "blocksize_unaligned", "not implemented"},

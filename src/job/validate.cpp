@@ -94,7 +94,7 @@ void check_engine(const JobSpec& job, Checker& check) {
   const std::string engine(traits.name);
   // One io in flight on storage. null keeps one too, but it measures the harness: there is no device queue
   // for iodepth to fill, so the "no effect" advice is not given for it.
-  const bool synchronous = !traits.honours_iodepth() && traits.needs_fd;
+  const bool synchronous = !traits.honours_iodepth() && traits.uses_files;
   if (job.iodepth == 0) check.error("iodepth", "iodepth=0: must be at least 1");
   if (synchronous && job.iodepth > 1) {
     check.warning("iodepth", "iodepth=" + std::to_string(job.iodepth) + " has no effect with ioengine=" + engine +
@@ -104,6 +104,30 @@ void check_engine(const JobSpec& job, Checker& check) {
   if (job.does_trims() && !traits.trim) {
     check.error("ioengine", "rw=" + std::string(rw_mode_name(job.rw)) + " cannot be done with ioengine=" + engine +
                                 " (trims work with " + trim_engines() + ")");
+  }
+  if (!traits.flush) {
+    const std::pair<const char*, bool> kSyncs[] = {{"fsync", job.fsync_blocks != 0},
+                                                   {"fdatasync", job.fdatasync_blocks != 0},
+                                                   {"end_fsync", job.end_fsync}};
+    for (const auto& [option, set] : kSyncs) {
+      if (set) {
+        check.error(option, std::string(option) + " cannot be done with ioengine=" + engine +
+                                " (it moves no data, so there is nothing to flush)");
+      }
+    }
+  }
+  if (!traits.does_io && job.runtime.count() == 0) {
+    check.error("runtime", "ioengine=" + engine + " does no I/O and runs for a time: give runtime=");
+  }
+  if (job.ioengine == EngineKind::kCpuio && job.cpuload == 0) {
+    check.error("cpuload", "ioengine=cpuio needs cpuload= (the percentage of a CPU to keep busy, 1 to 100)");
+  }
+  if (job.ioengine == EngineKind::kExec && job.exec_program.empty()) {
+    check.error("program", "ioengine=exec needs program= (the program to run for the job's runtime)");
+  }
+  if (!traits.reads && job.does_reads()) {
+    check.error("ioengine", "rw=" + std::string(rw_mode_name(job.rw)) + " cannot be done with ioengine=" + engine +
+                                " (it does writes only; fio fails its reads with EINVAL)");
   }
   if (job.iodepth_batch_complete_max != 0 && job.iodepth_batch_complete_min > job.iodepth_batch_complete_max) {
     check.error("iodepth_batch_complete_min",
@@ -117,6 +141,11 @@ void check_engine(const JobSpec& job, Checker& check) {
   }
   if (job.numjobs == 0) check.error("numjobs", "numjobs=0: must be at least 1");
   if (job.nrfiles == 0) check.error("nrfiles", "nrfiles=0: must be at least 1");
+  if (traits.needs_fd && job.openfiles != 0 && job.openfiles < job.nrfiles) {
+    check.error("openfiles", "openfiles=" + std::to_string(job.openfiles) + " is below nrfiles=" +
+                                 std::to_string(job.nrfiles) + ": sluice keeps every file of a job open (fio closes "
+                                 "and reopens them); give openfiles=0 or at least nrfiles");
+  }
 }
 
 void check_time(const JobSpec& job, Checker& check) {

@@ -62,7 +62,7 @@ void check_modes(const JobSpec& job, Findings& f) {
     f.error("verify", "verify with trim workloads is not supported (fio's trim_* verification is not implemented)");
   }
   if (job.rw == RwMode::kRandRmw) f.error("verify", "verify with rw=randrmw is not supported");
-  if (!engine_traits(job.ioengine).needs_fd) {
+  if (!engine_traits(job.ioengine).moves_data) {
     f.error("verify",
             fmt::format("verify needs an engine that moves data, not ioengine={}", engine_name(job.ioengine)));
   }

@@ -140,7 +140,7 @@ void check_times(const LintJob& job, Findings& out) {
 std::vector<Problem> lint_before_run(const std::vector<LintJob>& jobs, const LintFacts& facts) {
   Findings out;
   for (const LintJob& job : jobs) {
-    if (job.spec == nullptr || !engine_traits(job.spec->ioengine).needs_fd) continue;  // null: no storage
+    if (job.spec == nullptr || !engine_traits(job.spec->ioengine).moves_data) continue;  // null, falloc, ...: no data
     check_test_area(job, facts, out);
     check_buffered(job, out);
     check_unwritten_reads(job, out);
@@ -157,7 +157,7 @@ std::vector<Problem> lint_after_run(const std::vector<JobSpec>& jobs, const RunR
     for (const JobResult& r : group.jobs) {
       if (r.interrupted || r.error != 0 || r.runtime_ns >= kLintMinSteadyRuntimeNs) continue;
       for (const JobSpec& spec : jobs) {
-        if (spec.name != r.name || !engine_traits(spec.ioengine).needs_fd || spec.role == JobRole::kBackground) {
+        if (spec.name != r.name || !engine_traits(spec.ioengine).moves_data || spec.role == JobRole::kBackground) {
           continue;
         }
         const auto runtime = static_cast<std::uint64_t>(spec.runtime.count());

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <system_error>
 
 namespace sluice {
@@ -30,6 +31,7 @@ std::string disk_name_of(unsigned major_num, unsigned minor_num, const std::stri
 
 std::vector<std::string> devices_under(const std::vector<std::string>& paths, const std::string& sys_root) {
   std::vector<std::string> names;
+  std::set<dev_t> seen;  // thousands of files (nrfiles) on a few devices: each device is looked up once
   for (const auto& path : paths) {
     // A file not laid out yet lives on the device of the nearest existing directory above it.
     struct stat st {};
@@ -39,6 +41,7 @@ std::vector<std::string> devices_under(const std::vector<std::string>& paths, co
     while (::stat(at.c_str(), &st) != 0 && at.has_relative_path()) at = at.parent_path();
     if (::stat(at.c_str(), &st) != 0) continue;
     const dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+    if (!seen.insert(dev).second) continue;
     const std::string name = disk_name_of(major(dev), minor(dev), sys_root);
     if (name.empty()) continue;
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -273,6 +274,31 @@ std::string environment_summary(const json& env) {
   return s;
 }
 
+// The targets the environment describes: each path when there are few; beyond kListedTargets (thousands of
+// files of nrfiles, filecreate), one path per directory with the count of its files (the files of one
+// directory share its filesystem and device), so the report stays small. files = 0: the path itself.
+namespace {
+
+constexpr std::size_t kListedTargets = 64;
+
+std::vector<std::pair<std::string, std::size_t>> listed_targets(const std::vector<std::string>& paths) {
+  std::vector<std::pair<std::string, std::size_t>> listed;
+  if (paths.size() <= kListedTargets) {
+    for (const std::string& p : paths) listed.emplace_back(p, 0);
+    return listed;
+  }
+  std::map<std::string, std::size_t> index_of_directory;
+  for (const std::string& p : paths) {
+    const std::string dir = fs::path(p).parent_path().string();
+    const auto [it, added] = index_of_directory.emplace(dir, listed.size());
+    if (added) listed.emplace_back(p, 0);
+    listed[it->second].second++;
+  }
+  return listed;
+}
+
+}  // namespace
+
 json capture_environment(const std::vector<std::string>& target_paths, const std::string& proc_root,
                          const std::string& sys_root) {
   json env = json::object();
@@ -285,8 +311,13 @@ json capture_environment(const std::vector<std::string>& target_paths, const std
   const auto mounts = read_mounts(proc_root);
   json targets = json::array();
   std::vector<std::string> device_names;
-  for (const auto& path : target_paths) {
+  for (const auto& [path, files] : listed_targets(target_paths)) {
     json t = target_info(path, mounts, sys_root);
+    if (files > 0) {  // a directory standing for its files
+      t["path"] = fs::path(path).parent_path().string();
+      if (t["realpath"].is_string()) t["realpath"] = fs::path(t["realpath"].get<std::string>()).parent_path().string();
+      t["files"] = files;
+    }
     if (t["device"].is_string()) {
       const auto name = t["device"].get<std::string>();
       if (std::find(device_names.begin(), device_names.end(), name) == device_names.end()) device_names.push_back(name);

@@ -18,7 +18,8 @@ namespace sluice {
 //   targets [{path, realpath, filesystem, mount_point, mount_options, mount_source, device}]
 //     (the mount is the longest mount point of <proc_root>/self/mountinfo holding the realpath; a target not
 //      created yet is resolved through its nearest existing parent; device is the whole-disk name, see
-//      devices_under),
+//      devices_under; beyond 64 paths, one entry per directory, its path the directory's, with `files`, the
+//      count of the job files in it),
 //   devices [{name, model, size_bytes, rotational (bool), logical_block_size, physical_block_size, scheduler
 //            (the active one), nr_requests, queue_depth, write_cache, read_ahead_kb, wbt_lat_usec}].
 // host and kernel come from <proc_root>/sys/kernel/{hostname,osrelease,version}, else from uname().

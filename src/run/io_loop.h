@@ -113,7 +113,7 @@ class IoLoop {
   // moved_nothing: a read or write that completed with 0 bytes (reported as EIO, as fio's "full resid").
   std::string describe_failure(const IoUnit& unit, bool moved_nothing = false) const;
   void issue_sync(IoOp op, int file_index);
-  void think();
+  void think(std::uint64_t busy_ns);  // thinktime, or think_per_busy x the io's time when longer
   void sleep_until(std::uint64_t deadline_ns);
   void close_intervals(std::uint64_t now);
   const LatencyHistogram& lat_histogram(Direction d) const noexcept;
@@ -134,6 +134,7 @@ class IoLoop {
   std::unique_ptr<Engine> engine_;
   LoopClock clock_;
   bool async_ = false;                 // the engine completes ios after submit returns
+  bool does_io_ = true;                // false for cpuio and exec: their ios move no bytes
   std::uint32_t submit_group_ = 1;     // ios per submit call (see submit_group_size())
   std::uint32_t complete_min_ = 1;
   std::uint32_t complete_max_ = 1;

@@ -86,16 +86,17 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
     account_io(unit, now);
     if (rmw_ && unit.op == IoOp::kWrite) result_->rmw_transactions++;
   }
-  if (job_.thinktime.count() > 0 && ++ios_since_think_ >= std::max(1u, job_.thinktime_blocks)) {
+  if ((job_.thinktime.count() > 0 || job_.think_per_busy > 0) && ++ios_since_think_ >= std::max(1u, job_.thinktime_blocks)) {
     ios_since_think_ = 0;
-    think();
+    think(now - unit.submit_begin_ns);
   }
 }
 
 void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
   const Direction d = direction_of(unit.op);
   DirectionStats& stats = result_->dirs[index_of(d)];
-  const auto bytes = static_cast<std::uint64_t>(unit.result);
+  // cpuio, exec: a CPU cycle or a wait, counted without bytes (fio's FIO_NOIO).
+  const auto bytes = does_io_ ? static_cast<std::uint64_t>(unit.result) : 0;
   // Open loop: lat runs from the scheduled arrival, and the time queued before submission is recorded.
   const std::uint64_t arrival =
       open_loop_.enabled() ? open_loop_.arrival_of(static_cast<std::uint32_t>(unit.index)) : 0;
@@ -105,7 +106,14 @@ void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
   const std::uint64_t slat = unit.submit_end_ns - unit.submit_begin_ns;
   stats.ios++;
   stats.bytes += bytes;
-  if (bytes < unit.length) stats.short_ios++;
+  if (bytes < unit.length && does_io_) stats.short_ios++;
+  live_->add(d, bytes);
+  if (!unit.timed) {  // a per-file engine's io after the file's operation: counted, not timed (fio's NOSTATS)
+    IntervalSample& sample = interval_[index_of(d)];
+    sample.ops++;
+    sample.bytes += bytes;
+    return;
+  }
   stats.clat.record(clat);
   if (arrival != 0) stats.queue_wait.record(unit.submit_begin_ns - began);
   // For synchronous engines in closed loop lat equals clat: it is recorded once and copied at the end.
@@ -115,7 +123,6 @@ void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
   sample.ops++;
   sample.bytes += bytes;
   sample.lat_sum_ns += lat;
-  live_->add(d, bytes);
   if (logs_) {
     logs_->record(d, now - result_->start_ns, lat, clat, async_ ? slat : 0, static_cast<std::uint32_t>(bytes),
                   unit.offset);

@@ -87,10 +87,13 @@ void IoLoop::issue_sync(IoOp op, int file_index) {
   while (in_flight_ > 0) reap(1);
 }
 
-void IoLoop::think() {
+void IoLoop::think(std::uint64_t busy_ns) {
   const std::uint64_t start = clock_.now();
   clock_.spin_until(start + static_cast<std::uint64_t>(job_.thinktime_spin.count()));
-  sleep_until(start + static_cast<std::uint64_t>(job_.thinktime.count()));
+  const auto for_busy = static_cast<std::uint64_t>(static_cast<double>(busy_ns) * job_.think_per_busy);
+  const std::uint64_t think_ns = std::max(static_cast<std::uint64_t>(job_.thinktime.count()), for_busy);
+  // A think time that would outlast the job ends with it (cpuio at a low cpuload thinks for seconds).
+  sleep_until(std::min(start + think_ns, end_ns_));
   now_ = clock_.now();
 }
 
@@ -185,6 +188,7 @@ void IoLoop::finish(std::uint64_t now) {
     }
   }
   if (hooks_) hooks_->finish(now, *result_);
+  if (!does_io_) engine_->close();  // exec: its program is stopped when the job ends, not with the group
   result_->interrupted = end_reason_ == EndReason::kStop;
   result_->cpu = CpuSnapshot::of_this_thread() - cpu_at_start_;
   const double interval_s = static_cast<double>(result_->series.interval_ns()) / 1e9;

@@ -65,6 +65,7 @@ IoLoop::~IoLoop() {
 
 void IoLoop::prepare() {
   async_ = engine_->caps().async;
+  does_io_ = engine_->caps().does_io;
   // A synchronous engine keeps one io in flight (validation warned).
   const std::uint32_t depth = async_ ? std::max<std::uint32_t>(1, job_.iodepth) : 1;
   if (job_.is_chained()) rmw_ = std::make_unique<RmwChains>(depth);
@@ -105,7 +106,17 @@ void IoLoop::prepare() {
   for (const TargetFile& t : targets_) {
     setup.fds.push_back(t.fd);
     setup.file_sizes.push_back(t.size);
+    setup.paths.push_back(t.path);
+    setup.file_starts.push_back(t.region_start);
   }
+  setup.stat_call = job_.stat_type;
+  setup.cpu = {.cycle_us = job_.cpuchunks_us, .qsort = job_.cpumode_qsort};
+  setup.exec = {.job_name = job_.name,
+                .program = job_.exec_program,
+                .arguments = job_.exec_arguments,
+                .runtime_s = static_cast<std::uint64_t>(job_.runtime.count() / 1'000'000'000),
+                .grace_ns = static_cast<std::uint64_t>(job_.exec_grace_time.count()),
+                .std_redirect = job_.exec_std_redirect};
   setup.buffers = pool_.buffers();
   engine_->open(setup);
 }

@@ -70,6 +70,7 @@ void FlowGroup::leave(std::size_t slot) noexcept {
 GroupControl::GroupControl(const GroupPlan& group) {
   for (const JobInstance& job : group.jobs) {
     running_clones_[job.spec.name]++;
+    if (engine_traits(job.spec.ioengine).does_io) io_clones_running_.fetch_add(1, std::memory_order_relaxed);
     if (job.spec.flow != 0) {
       auto& flow = flows_[job.spec.flow_id];
       if (!flow) flow = std::make_unique<FlowGroup>();
@@ -81,7 +82,8 @@ GroupControl::GroupControl(const GroupPlan& group) {
 
 std::unique_ptr<GroupControl> GroupControl::create(const GroupPlan& group) {
   for (const JobInstance& job : group.jobs) {
-    if (!job.spec.wait_for.empty() || job.spec.exitall || job.spec.exitall_on_error || job.spec.flow != 0) {
+    if (!job.spec.wait_for.empty() || job.spec.exitall || job.spec.exitall_on_error || job.spec.flow != 0 ||
+        job.spec.exit_on_io_done) {
       return std::make_unique<GroupControl>(group);
     }
   }
@@ -107,6 +109,7 @@ void GroupControl::finished(const JobInstance& me, bool failed) noexcept {
   {
     std::lock_guard lock(mutex_);
     running_clones_[me.spec.name]--;
+    if (engine_traits(me.spec.ioengine).does_io) io_clones_running_.fetch_sub(1, std::memory_order_relaxed);
     if (me.spec.exitall || (failed && me.spec.exitall_on_error)) stop_.store(true, std::memory_order_relaxed);
   }
   changed_.notify_all();

@@ -58,6 +58,9 @@ class GroupControl {
   // Called once when a clone ends; exitall, or exitall_on_error when the clone failed, stops the group.
   void finished(const JobInstance& me, bool failed = false) noexcept;
   bool stop_requested() const noexcept { return stop_.load(std::memory_order_relaxed); }
+  // True when no clone of the group that does I/O is still running (cpuio's exit_on_io_done; a group with
+  // no I/O job at all is done at once, as in fio).
+  bool io_jobs_done() const noexcept { return io_clones_running_.load(std::memory_order_relaxed) == 0; }
   // The flow group of flow_id, or nullptr when the job does not use flow.
   FlowGroup* flow_of(const JobSpec& job) noexcept;
   // The slot of a job in its flow group (registered at construction).
@@ -65,6 +68,7 @@ class GroupControl {
 
  private:
   std::atomic<bool> stop_{false};
+  std::atomic<int> io_clones_running_{0};
   std::mutex mutex_;
   std::condition_variable changed_;
   std::map<std::string, int> running_clones_;  // job name -> clones not finished yet

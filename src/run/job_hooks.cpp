@@ -78,6 +78,7 @@ JobHooks::Verdict JobHooks::after_io(Direction d, std::uint64_t lat_ns, int file
 
 JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult& result) {
   if (control_ != nullptr && control_->stop_requested()) return Verdict::kEnd;
+  if (control_ != nullptr && job_.exit_on_io_done && control_->io_jobs_done()) return Verdict::kEnd;
   if (!measuring) return Verdict::kContinue;
   if (hist_) hist_->update(now_ns - result.start_ns, result.dirs);
   if (job_.ss_criterion != SteadyStateCriterion::kNone && job_.ss_duration.count() > 0) {

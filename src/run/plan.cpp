@@ -7,6 +7,26 @@
 #include "run/job_control.h"
 
 namespace sluice {
+namespace {
+
+// cpuio and exec pace their ios with a think time, as fio's engines set it: cpuio thinks
+// (100 - cpuload) / cpuload times each burn's own time (fio measures its qsort cycle the same way), exec
+// looks at its program every 50 ms. Both run
+// for their runtime: their ios are not I/O, so there is no size to finish.
+void apply_engine_pacing(JobSpec& job) {
+  if (engine_traits(job.ioengine).does_io) return;
+  job.time_based = true;
+  job.thinktime_blocks = 1;
+  job.thinktime_spin = std::chrono::nanoseconds{0};
+  if (job.ioengine == EngineKind::kCpuio && job.cpuload > 0) {
+    job.thinktime = std::chrono::nanoseconds{0};
+    job.think_per_busy = static_cast<double>(100 - job.cpuload) / job.cpuload;
+  } else {
+    job.thinktime = std::chrono::milliseconds(50);
+  }
+}
+
+}  // namespace
 
 std::vector<GroupPlan> make_plan(const std::vector<JobSpec>& jobs, std::uint64_t time_seed) {
   // Callers validate first (validate_all); this keeps a library caller from running an impossible plan.
@@ -30,6 +50,7 @@ std::vector<GroupPlan> make_plan(const std::vector<JobSpec>& jobs, std::uint64_t
       // A background job repeats its workload until the foreground jobs end (time_based without a limit
       // when it has no runtime of its own); the runner stops it.
       if (job.role == JobRole::kBackground) instance.spec.time_based = true;
+      apply_engine_pacing(instance.spec);
       instance.jobnum = static_cast<int>(clone);
       instance.groupid = group.groupid;
       instance.lognum = lognum++;

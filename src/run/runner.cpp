@@ -102,13 +102,13 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     const JobInstance& instance = group.jobs[i];
     std::vector<TargetFile>& targets = targets_of_job[i];
     std::vector<TargetFile> to_lay_out;
-    const bool touches_files = engine_traits(instance.spec.ioengine).needs_fd;
+    const EngineTraits& engine = engine_traits(instance.spec.ioengine);
     // create_on_open: open_targets creates the file. fill_device writes: the job itself fills the
     // filesystem (a layout first would fill it before measuring, as fio does not). file_append writes: the
     // job's writes extend the file (a layout first would have them overwrite it).
     const JobSpec& spec = instance.spec;
     const bool extends_by_writing = (spec.fill_device || spec.file_append) && spec.does_writes() && !spec.does_reads();
-    const bool lays_out = touches_files && !spec.create_on_open && !extends_by_writing;
+    const bool lays_out = engine.lays_out && !spec.create_on_open && !extends_by_writing;
     for (const TargetFile& t : targets) {
       if (lays_out && !laid_out.count(t.path)) to_lay_out.push_back(t);
     }
@@ -124,7 +124,8 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
         }
       }
     }
-    if (touches_files) {
+    if (engine.uses_files && !engine.lays_out) claim_files_the_engine_creates(targets);
+    if (engine.needs_fd) {
       open_targets(targets, instance.spec);
       try {
         apply_cache_hints(targets, instance.spec);
@@ -248,6 +249,13 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
 // The null engine does no I/O: its "file" is a region of `size` bytes that no one opens. As in fio,
 // `filesize` alone gives each file's size (and the job's size is nrfiles x filesize).
 std::vector<TargetFile> null_targets(const JobSpec& job) {
+  if (!engine_traits(job.ioengine).does_io) {
+    // cpuio, exec: one pretend block, repeated for the runtime (plan.cpp makes the job time_based).
+    TargetFile pace;
+    pace.path = fmt::format("({}:{})", engine_name(job.ioengine), job.name);
+    pace.size = pace.region_length = std::max<std::uint64_t>({job.bs[0], job.bs[1], job.bs[2], 1u << 20});
+    return {pace};
+  }
   if (job.size.bytes == 0 && job.filesize == 0) {
     throw UserError(
         fmt::format("job {}: ioengine=null needs --size or --filesize (the amount of pretend I/O)", job.name));
@@ -350,7 +358,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   for (std::size_t g = 0; g < plan.size(); ++g) {
     std::set<std::string> written_here;
     for (const JobInstance& instance : plan[g].jobs) {
-      const bool files_job = engine_traits(instance.spec.ioengine).needs_fd;
+      const bool files_job = engine_traits(instance.spec.ioengine).uses_files;
       std::vector<TargetFile> files;
       bool later = false;
       try {

@@ -157,8 +157,19 @@ std::vector<TargetFile> resolve_targets(const JobSpec& job, int jobnum) {
   return targets;
 }
 
+void claim_files_the_engine_creates(std::vector<TargetFile>& targets) {
+  std::vector<std::string> missing;
+  for (TargetFile& t : targets) {
+    if (t.is_block_device || t.created_by_sluice || ::access(t.path.c_str(), F_OK) == 0) continue;
+    missing.push_back(t.path);
+    t.created_by_sluice = true;
+  }
+  journal_creating(missing);
+}
+
 void open_targets(std::vector<TargetFile>& targets, const JobSpec& job) {
-  bool writes = job.does_writes() || job.does_trims();
+  // An engine that moves no data changes the file whatever the io's direction (falloc allocates on reads).
+  bool writes = job.does_writes() || job.does_trims() || !engine_traits(job.ioengine).moves_data;
   int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
   if (job.direct) flags |= O_DIRECT;
   if (job.sync == SyncMode::kSync) flags |= O_SYNC;

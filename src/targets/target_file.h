@@ -46,6 +46,11 @@ void check_write_safety(const TargetFile& target, const TargetOptions& options);
 // never measure holes; extends files that are too short (when sluice may). Reports progress.
 void prepare_targets(std::vector<TargetFile>& targets, const JobSpec& job, const LayoutProgress& progress);
 
+// For an engine that creates the files itself (filecreate): the targets missing now are marked created by
+// sluice (unlink= removes them at the end) and journaled as being created, in one batch, so a run killed
+// half-way is reported by the next one. Existing files are left as they are.
+void claim_files_the_engine_creates(std::vector<TargetFile>& targets);
+
 // Opens every target with the job's flags (O_DIRECT for direct=1, O_SYNC/O_DSYNC for sync=...), filling fd.
 void open_targets(std::vector<TargetFile>& targets, const JobSpec& job);
 // Closes (fsync_on_close honoured by the caller before) and, when the job says unlink, removes the files

@@ -99,6 +99,10 @@ class EngineTraitsTest : public ::testing::TestWithParam<EngineTraits> {
       setup.fds = {fd_};
       setup.file_sizes = {kBlocks * kBlock};
     }
+    if (traits().uses_files) {
+      setup.paths = {dir_.file("data")};
+      setup.file_starts = {0};
+    }
     return setup;
   }
 
@@ -145,9 +149,10 @@ TEST_P(EngineTraitsTest, NameRoundTripsThroughTheTableAndTheEngine) {
 // async: completions come from reap(), after submit() returned with several ios in flight.
 // Otherwise every io is finished when submit() returns.
 TEST_P(EngineTraitsTest, AsyncClaimMatchesWhenIosComplete) {
+  if (!traits().reads) GTEST_SKIP() << traits().name << " does no reads";
   constexpr std::size_t kDepth = 4;
   bool direct = false;
-  if (traits().needs_fd) {
+  if (traits().uses_files) {
     ASSERT_NO_FATAL_FAILURE(make_file(direct));
   }
   const auto engine = make_engine(traits().kind);
@@ -171,27 +176,76 @@ TEST_P(EngineTraitsTest, AsyncClaimMatchesWhenIosComplete) {
   for (const IoUnit& u : units) EXPECT_EQ(u.result, kBlock);
 }
 
-// needs_fd: the engine reads the file's bytes; without it, it touches nothing and needs no file at all.
-TEST_P(EngineTraitsTest, NeedsFdClaimMatchesWhetherDataMoves) {
+// moves_data: a read brings the file's bytes; without it, the engine leaves the buffer alone (null touches
+// nothing, falloc allocates, the per-file engines operate on the name).
+TEST_P(EngineTraitsTest, MovesDataClaimMatchesWhatAReadBrings) {
+  if (!traits().reads) GTEST_SKIP() << traits().name << " does no reads";
   bool direct = false;
-  if (traits().needs_fd) {
+  if (traits().uses_files) {
     ASSERT_NO_FATAL_FAILURE(make_file(direct));
   }
   const auto engine = make_engine(traits().kind);
   engine->open(setup_for(1));
   auto buf = testing::aligned_buffer(kBlock);
   ASSERT_EQ(run_one(*engine, read_unit(2, buf.get())), kBlock);
-  if (traits().needs_fd) {
+  if (traits().moves_data) {
     EXPECT_EQ(std::memcmp(buf.get(), pattern_.get() + 2 * kBlock, kBlock), 0)
         << "the read did not bring the file's bytes";
   } else {
-    EXPECT_EQ(std::count(buf.get(), buf.get() + kBlock, 0), static_cast<long>(kBlock)) << "null touched the buffer";
+    EXPECT_EQ(std::count(buf.get(), buf.get() + kBlock, 0), static_cast<long>(kBlock)) << "the engine touched the buffer";
   }
+}
+
+// needs_fd: the engine works through the descriptors it is given; without them it works on the names (or on
+// nothing). An engine that needs them fails an io when it has only the file's name.
+TEST_P(EngineTraitsTest, NeedsFdClaimMatchesWhetherANameIsEnough) {
+  if (!traits().uses_files) GTEST_SKIP() << traits().name << " works on no file";
+  bool direct = false;
+  ASSERT_NO_FATAL_FAILURE(make_file(direct));
+  EngineSetup setup = setup_for(1);
+  setup.fds = {-1};
+  const auto engine = make_engine(traits().kind);
+  engine->open(setup);
+  auto buf = testing::aligned_buffer(kBlock);
+  const IoOp op = traits().reads ? IoOp::kRead : IoOp::kWrite;
+  const std::int64_t result =
+      run_one(*engine, {.op = op, .offset = 0, .length = kBlock, .buffer = buf.get(), .result = kUnset});
+  if (traits().needs_fd) {
+    EXPECT_NE(result, kBlock) << "an engine that needs descriptors completed an io with only the file's name";
+  } else {
+    EXPECT_EQ(result, kBlock);
+  }
+}
+
+// per_file: one operation per file, done by the io at the region's start (timed); the file's other ios are
+// completed without it and untimed. Other engines time every io.
+TEST_P(EngineTraitsTest, PerFileClaimMatchesWhichIosAreTimed) {
+  bool direct = false;
+  if (traits().uses_files) {
+    ASSERT_NO_FATAL_FAILURE(make_file(direct));
+  }
+  const auto engine = make_engine(traits().kind);
+  engine->open(setup_for(1));
+  auto buf = testing::aligned_buffer(kBlock);
+  const IoOp op = traits().reads ? IoOp::kRead : IoOp::kWrite;
+  IoUnit later{.op = op, .offset = 3 * kBlock, .length = kBlock, .buffer = buf.get(), .result = kUnset};
+  IoUnit* batch[] = {&later};
+  ASSERT_EQ(engine->submit(batch), 1);
+  ASSERT_EQ(reap_all(*engine, 1).size(), 1u);
+  EXPECT_EQ(later.result, kBlock);
+  EXPECT_EQ(later.timed, !traits().per_file) << "an io past the file's start";
+  IoUnit first{.op = op, .offset = 0, .length = kBlock, .buffer = buf.get(), .result = kUnset};
+  IoUnit* first_batch[] = {&first};
+  ASSERT_EQ(engine->submit(first_batch), 1);
+  ASSERT_EQ(reap_all(*engine, 1).size(), 1u);
+  EXPECT_EQ(first.result, kBlock);
+  EXPECT_TRUE(first.timed) << "the io at the file's start";
 }
 
 // needs_size: without the file's length the engine cannot reach its bytes (mmap maps nothing).
 TEST_P(EngineTraitsTest, NeedsSizeClaimMatchesReadsWithoutFileSizes) {
   if (!traits().needs_fd) GTEST_SKIP() << traits().name << " works on no file";
+  if (!traits().reads) GTEST_SKIP() << traits().name << " does no reads";
   bool direct = false;
   ASSERT_NO_FATAL_FAILURE(make_file(direct));
   EngineSetup setup = setup_for(1);
@@ -222,7 +276,7 @@ bool fs_punches_holes(const std::string& path) {
 // which still shows the engine issued it. An engine without trim refuses it itself.
 TEST_P(EngineTraitsTest, TrimClaimMatchesWhatTheEngineDoes) {
   bool direct = false;
-  if (traits().needs_fd) {
+  if (traits().uses_files) {
     ASSERT_NO_FATAL_FAILURE(make_file(direct));
   }
   const auto engine = make_engine(traits().kind);
@@ -233,7 +287,7 @@ TEST_P(EngineTraitsTest, TrimClaimMatchesWhatTheEngineDoes) {
     EXPECT_EQ(result, -EOPNOTSUPP);
     return;
   }
-  if (!traits().needs_fd) {
+  if (!traits().needs_fd) {  // null does nothing; a per-file engine's trim past the file's start is untimed
     EXPECT_EQ(result, kBlock);
     return;
   }
@@ -249,7 +303,7 @@ TEST_P(EngineTraitsTest, TrimClaimMatchesWhatTheEngineDoes) {
 // flush: fsync and fdatasync complete with their length after a write.
 TEST_P(EngineTraitsTest, FlushClaimMatchesFsyncAndFdatasync) {
   bool direct = false;
-  if (traits().needs_fd) {
+  if (traits().uses_files) {
     ASSERT_NO_FATAL_FAILURE(make_file(direct));
   }
   const auto engine = make_engine(traits().kind);
@@ -279,7 +333,7 @@ bool resident(int fd, std::size_t length) {
 // direct: with direct=1 the engine reads the file without filling the page cache. Without the claim (mmap),
 // the data goes through the page cache even on an O_DIRECT descriptor.
 TEST_P(EngineTraitsTest, DirectClaimMatchesThePageCache) {
-  if (!traits().needs_fd) GTEST_SKIP() << traits().name << " works on no file";
+  if (!traits().moves_data) GTEST_SKIP() << traits().name << " moves no data";
   bool direct = true;
   ASSERT_NO_FATAL_FAILURE(make_file(direct));
   if (!direct) GTEST_SKIP() << "the filesystem of " << dir_.file("") << " refuses O_DIRECT";

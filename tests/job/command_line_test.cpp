@@ -146,7 +146,7 @@ TEST(CommandLineErrors, UnsupportedFlagAlone) {
 
 TEST(CommandLineErrors, UnsupportedEngine) {
   EXPECT_EQ(error_of({"--ioengine=posixaio"}),
-            "--ioengine=posixaio is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, null)");
+            "--ioengine=posixaio is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, null, falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec)");
 }
 
 }  // namespace

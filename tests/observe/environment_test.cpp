@@ -184,6 +184,27 @@ TEST(EnvironmentReal, SmokeOnThisMachine) {
   EXPECT_TRUE(env["virtualization"]["summary"].is_string());
 }
 
+// Thousands of job files (nrfiles, filecreate) are described once per directory, with their count; a few
+// files are each listed.
+TEST(EnvironmentReal, ManyFilesAreListedOncePerDirectory) {
+  const std::string tmp = fs::temp_directory_path().string();
+  std::vector<std::string> few = {tmp + "/a", tmp + "/b"};
+  const json small = capture_environment(few);
+  ASSERT_EQ(small["targets"].size(), 2u);
+  EXPECT_EQ(small["targets"][1]["path"], tmp + "/b");
+  EXPECT_FALSE(small["targets"][0].contains("files"));
+  std::vector<std::string> many;
+  for (int i = 0; i < 1000; ++i) many.push_back(tmp + "/job.0." + std::to_string(i));
+  many.push_back("/dev/null");
+  const json large = capture_environment(many);
+  ASSERT_EQ(large["targets"].size(), 2u) << large["targets"].dump();
+  EXPECT_EQ(large["targets"][0]["path"], fs::path(tmp + "/x").parent_path().string());
+  EXPECT_EQ(large["targets"][0]["files"], 1000);
+  EXPECT_TRUE(large["targets"][0]["filesystem"].is_string());
+  EXPECT_EQ(large["targets"][1]["path"], "/dev");
+  EXPECT_EQ(large["targets"][1]["files"], 1);
+}
+
 TEST_F(EnvironmentTest, SummaryNamesAContainerAndTheVmBeneath) {
   populate();
   write(proc_.parent_path() / ".dockerenv", "");
