@@ -71,7 +71,7 @@ Run options:
 fio's global options (a link named fio to sluice runs `sluice run`; so does `sluice fio`):
   --minimal             fio's terse output only (--output-format=terse); --append-terse adds it
   --terse-version=N     terse format 2, 3 (default), 4 or 5, field for field as fio 3.33
-  --readonly            refuse every job that writes or trims (before anything runs)
+  --readonly            refuse every job that writes or trims, or whose engine changes files on reads
   --section=NAME        run only the jobs (sections) named NAME; repeatable
   --warnings-fatal      a warning about the jobs stops the run (exit 1)
   --bandwidth-log       write agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log (all jobs' bandwidth)
@@ -111,6 +111,11 @@ void check_readonly(const std::vector<JobSpec>& jobs) {
     if (job.does_writes() || job.does_trims()) {
       throw UserError("job " + job.name + " (rw=" + std::string(rw_mode_name(job.rw)) +
                       ") writes or trims, but --readonly is set; drop --readonly or use a read-only rw=");
+    }
+    if (engine_traits(job.ioengine).reads_change_files) {
+      throw UserError("job " + job.name + " (ioengine=" + std::string(engine_name(job.ioengine)) +
+                      ") changes files even when it reads (it allocates, creates or deletes them), but --readonly "
+                      "is set; drop --readonly");
     }
     // fio replays a log's reads under --readonly and drops its writes and trims with a message; sluice
     // asks for that to be said in the job, before the log is read.

@@ -116,6 +116,10 @@ class Engine {
   virtual void close() noexcept = 0;
 };
 
+// Throws UserError naming the job when ioengine=exec's program is not an executable file (given with a '/',
+// or found in PATH as execvp would). The runner asks before anything runs.
+void check_exec_program(std::string_view job_name, const std::string& program);
+
 // Makes the engine for the kind; throws UserError when the kernel lacks support (message says which).
 [[nodiscard]] std::unique_ptr<Engine> make_engine(EngineKind kind);
 

@@ -25,6 +25,9 @@ struct EngineTraits {
   // runner records slat (as fio). False: every io completes inside submit().
   bool async = false;
   bool reads = true;   // IoOp::kRead is an operation of this engine (ftruncate only writes: truncations)
+  // A read changes the file system: falloc allocates, filecreate creates, filedelete deletes (--readonly
+  // refuses them whatever rw= says).
+  bool reads_change_files = false;
   bool trim = false;   // IoOp::kTrim: punches a hole in a file, BLKDISCARD on a block device
   bool flush = false;  // IoOp::kFsync / kFdatasync
   // direct=1 bypasses the page cache (the files are opened O_DIRECT and the engine reads them). False for
@@ -82,17 +85,19 @@ inline constexpr std::array<EngineTraits, 13> kEngineTable = {{
      .moves_data = false},
     {.kind = EngineKind::kFalloc, .name = "falloc",
      .summary = "fallocate: a read allocates (keeps the size), a write allocates and extends, a trim punches a hole",
-     .async = false, .trim = true, .flush = false, .direct = false, .moves_data = false},
+     .async = false, .reads_change_files = true, .trim = true, .flush = false, .direct = false, .moves_data = false},
     {.kind = EngineKind::kFtruncate, .name = "ftruncate", .summary = "each write truncates the file to its offset",
      .async = false, .reads = false, .trim = false, .flush = false, .direct = false, .moves_data = false},
     {.kind = EngineKind::kFileCreate, .name = "filecreate",
-     .summary = "creates each file (open O_CREAT), timing the open; moves no data", .async = false, .trim = true,
+     .summary = "creates each file (open O_CREAT), timing the open; moves no data", .async = false,
+     .reads_change_files = true, .trim = true,
      .flush = false, .direct = false, .needs_fd = false, .lays_out = false, .moves_data = false, .per_file = true},
     {.kind = EngineKind::kFileStat, .name = "filestat",
      .summary = "stats each laid-out file (stat_type: stat, lstat or statx); moves no data", .async = false,
      .trim = true, .flush = false, .direct = false, .needs_fd = false, .moves_data = false, .per_file = true},
     {.kind = EngineKind::kFileDelete, .name = "filedelete",
-     .summary = "unlinks each laid-out file, timing the unlink; moves no data", .async = false, .trim = true,
+     .summary = "unlinks each laid-out file, timing the unlink; moves no data", .async = false,
+     .reads_change_files = true, .trim = true,
      .flush = false, .direct = false, .needs_fd = false, .moves_data = false, .per_file = true},
     {.kind = EngineKind::kCpuio, .name = "cpuio",
      .summary = "no I/O: burns cpuload percent of a CPU (cpumode noop spins, qsort sorts); reports CPU use",

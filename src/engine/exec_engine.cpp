@@ -1,14 +1,15 @@
 // exec: no I/O; runs a program for the job's runtime (fio's exec engine): `program arguments` is started
 // by the job's first io (arguments split on spaces, %r replaced by the runtime in seconds and %n by the job's
-// name), the job's later ios only look whether it is still running (the runner paces them 50 ms apart, as
-// fio), and when the job ends the program gets SIGTERM, then SIGKILL after grace_time if it is still there.
-// Unlike fio, the program is always waited for (no zombie is left) and a program that cannot be found fails
-// the job before it starts. std_redirect=1 writes its output to JOBNAME.stdout and JOBNAME.stderr in the
-// working directory (as fio); std_redirect=0 sends its stdout to sluice's stderr, so that sluice's own report
-// on stdout stays parseable.
+// name); each later io waits 50 ms and looks whether the program still runs (fio's queue sleeps its 50 ms
+// think time too, so both count the same ios); when the job ends the program gets SIGTERM, then SIGKILL after
+// grace_time if it is still there. Unlike fio, the program is always waited for (no zombie), a program that
+// cannot be found is refused before the run starts (runner: check_exec_program), and it dies with sluice
+// (PR_SET_PDEATHSIG) when sluice itself is killed. std_redirect=1 writes its output to JOBNAME.stdout and
+// JOBNAME.stderr in the working directory (as fio); std_redirect=0 sends its stdout to sluice's stderr, so
+// that sluice's own report on stdout stays parseable.
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -16,6 +17,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,35 +29,47 @@ extern char** environ;
 namespace sluice {
 namespace {
 
+constexpr long kLookEveryMs = 50;  // fio's exec think time
+
 void replace_all(std::string& text, const std::string& what, const std::string& with) {
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + with.size())) {
     text.replace(at, what.size(), with);
   }
 }
 
-// True when `program` names an executable file, directly (with a '/') or through PATH, as execvp finds it.
-bool findable(const std::string& program) {
-  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
+bool executable_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+// The file execvp would run for `program`: itself when it has a '/', else the first executable in PATH.
+std::optional<std::string> resolve_program(const std::string& program) {
+  if (program.empty()) return std::nullopt;
+  if (program.find('/') != std::string::npos) {
+    return executable_file(program) ? std::optional<std::string>(program) : std::nullopt;
+  }
   const char* path = std::getenv("PATH");
-  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
+  const std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
   std::size_t start = 0;
   while (start <= dirs.size()) {
     const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-    std::string dir = dirs.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    struct stat st {};
-    const std::string candidate = dir + "/" + program;
-    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0) {
-      return true;
-    }
+    const std::string dir = end > start ? dirs.substr(start, end - start) : ".";
+    if (executable_file(dir + "/" + program)) return dir + "/" + program;
     start = end + 1;
   }
-  return false;
+  return std::nullopt;
 }
 
 void sleep_ms(long ms) {
   timespec ts{ms / 1000, (ms % 1000) * 1'000'000};
-  nanosleep(&ts, nullptr);
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}
+
+// waitpid without blocking: true when the child has ended (or was reaped by someone else: ECHILD).
+bool ended(pid_t pid) noexcept {
+  const pid_t r = waitpid(pid, nullptr, WNOHANG);
+  return r == pid || (r < 0 && errno == ECHILD);
 }
 
 class ExecEngine final : public detail::SynchronousEngine<ExecEngine> {
@@ -68,10 +82,7 @@ class ExecEngine final : public detail::SynchronousEngine<ExecEngine> {
 
   void open(const EngineSetup& setup) override {
     setup_ = setup.exec;
-    if (!setup_.program.empty() && !findable(setup_.program)) {
-      throw UserError("job " + setup_.job_name + ": ioengine=exec: program=" + setup_.program +
-                      " is not an executable file (nor one found in PATH)");
-    }
+    if (!setup_.program.empty()) check_exec_program(setup_.job_name, setup_.program);
     reset_completions(setup.depth);
   }
   void close() noexcept override { stop(); }
@@ -84,61 +95,63 @@ class ExecEngine final : public detail::SynchronousEngine<ExecEngine> {
       started_ = true;
       const int error = start();
       if (error != 0) return -error;
-    } else if (pid_ > 0 && waitpid(pid_, nullptr, WNOHANG) == pid_) {
-      pid_ = -1;  // it ended on its own; the job still runs its runtime, as fio's
+      return u.length;
     }
+    sleep_ms(kLookEveryMs);
+    if (pid_ > 0 && ended(pid_)) pid_ = -1;  // it ended on its own; the job still runs its runtime, as fio's
     return u.length;
   }
 
   std::vector<std::string> command_words() const {
-    std::string line = setup_.program + " " + setup_.arguments;
-    replace_all(line, "%r", std::to_string(setup_.runtime_s));
-    replace_all(line, "%n", setup_.job_name);
-    std::vector<std::string> words;
+    std::string arguments = setup_.arguments;  // fio expands %r and %n in the arguments only
+    replace_all(arguments, "%r", std::to_string(setup_.runtime_s));
+    replace_all(arguments, "%n", setup_.job_name);
+    std::vector<std::string> words = {setup_.program};
     std::size_t at = 0;
-    while (at < line.size()) {
-      const std::size_t begin = line.find_first_not_of(' ', at);
+    while (at < arguments.size()) {
+      const std::size_t begin = arguments.find_first_not_of(' ', at);
       if (begin == std::string::npos) break;
-      const std::size_t end = std::min(line.find(' ', begin), line.size());
-      words.push_back(line.substr(begin, end - begin));
+      const std::size_t end = std::min(arguments.find(' ', begin), arguments.size());
+      words.push_back(arguments.substr(begin, end - begin));
       at = end;
     }
     return words;
   }
 
-  // Spawns the program; 0 or the errno that kept it from starting.
+  // Starts the program; 0 or the errno that kept it from starting. Everything the child needs is prepared
+  // before fork(): the child of a threaded process calls only async-signal-safe functions.
   int start() noexcept {
     try {
+      const std::optional<std::string> path = resolve_program(setup_.program);
+      if (!path) return ENOENT;
       std::vector<std::string> words = command_words();
       std::vector<char*> argv;
       for (std::string& w : words) argv.push_back(w.data());
       argv.push_back(nullptr);
-      posix_spawn_file_actions_t actions;
-      posix_spawn_file_actions_init(&actions);
       const std::string out = setup_.job_name + ".stdout";
       const std::string err = setup_.job_name + ".stderr";
-      if (setup_.std_redirect) {
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
-      } else {
-        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+      int report[2];
+      if (pipe2(report, O_CLOEXEC) != 0) return errno;
+      const pid_t parent = getpid();
+      const pid_t pid = fork();
+      if (pid < 0) {
+        const int e = errno;
+        ::close(report[0]);
+        ::close(report[1]);
+        return e;
       }
-      posix_spawnattr_t attr;
-      posix_spawnattr_init(&attr);
-      sigset_t none, defaults;
-      sigemptyset(&none);
-      sigemptyset(&defaults);
-      sigaddset(&defaults, SIGINT);
-      sigaddset(&defaults, SIGTERM);
-      sigaddset(&defaults, SIGPIPE);
-      posix_spawnattr_setsigmask(&attr, &none);
-      posix_spawnattr_setsigdefault(&attr, &defaults);
-      posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-      pid_t pid = -1;
-      const int rc = posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), environ);
-      posix_spawnattr_destroy(&attr);
-      posix_spawn_file_actions_destroy(&actions);
-      if (rc != 0) return rc;
+      if (pid == 0) run_child(path->c_str(), argv.data(), out.c_str(), err.c_str(), parent, report[1]);
+      ::close(report[1]);
+      int exec_error = 0;
+      ssize_t got;
+      while ((got = ::read(report[0], &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
+      }
+      ::close(report[0]);
+      if (got == static_cast<ssize_t>(sizeof exec_error)) {  // exec failed: the child is exiting
+        while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+        return exec_error;
+      }
       pid_ = pid;
       return 0;
     } catch (...) {
@@ -146,17 +159,39 @@ class ExecEngine final : public detail::SynchronousEngine<ExecEngine> {
     }
   }
 
+  [[noreturn]] void run_child(const char* path, char* const* argv, const char* out, const char* err, pid_t parent,
+                              int report) const noexcept {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // dies with sluice's job thread, even when sluice is killed
+    if (getppid() != parent) _exit(127);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT}) signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (setup_.std_redirect) {
+      const int o = ::open(out, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+      const int e = ::open(err, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+      if (o >= 0) dup2(o, STDOUT_FILENO);
+      if (e >= 0) dup2(e, STDERR_FILENO);
+    } else {
+      dup2(STDERR_FILENO, STDOUT_FILENO);
+    }
+    execve(path, argv, environ);
+    const int e = errno;
+    [[maybe_unused]] const ssize_t w = ::write(report, &e, sizeof e);
+    _exit(127);
+  }
+
   // SIGTERM, up to grace_time for it to end, then SIGKILL; always reaped.
   void stop() noexcept {
     if (pid_ <= 0) return;
-    if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+    if (ended(pid_)) {
       pid_ = -1;
       return;
     }
     ::kill(pid_, SIGTERM);
     const long grace_ms = static_cast<long>(setup_.grace_ns / 1'000'000);
     for (long waited = 0; waited < grace_ms; waited += 10) {
-      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+      if (ended(pid_)) {
         pid_ = -1;
         return;
       }
@@ -174,6 +209,12 @@ class ExecEngine final : public detail::SynchronousEngine<ExecEngine> {
 };
 
 }  // namespace
+
+void check_exec_program(std::string_view job_name, const std::string& program) {
+  if (program.empty() || resolve_program(program)) return;
+  throw UserError("job " + std::string(job_name) + ": ioengine=exec: program=" + program +
+                  " is not an executable file (nor one found in PATH)");
+}
 
 std::unique_ptr<Engine> make_exec_engine() { return std::make_unique<ExecEngine>(); }
 

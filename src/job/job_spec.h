@@ -209,6 +209,7 @@ struct JobSpec {
   std::uint32_t flow_id = 0;
   std::chrono::nanoseconds max_latency{0};  // stop the job when one io's completion latency exceeds this
   PerDirection<std::uint64_t> rate_min = {0, 0, 0};       // bytes/s below which the job fails
+  std::chrono::nanoseconds rate_cycle{std::chrono::seconds(1)};  // the window rate_min / rate_iops_min average over
   PerDirection<std::uint64_t> rate_iops_min = {0, 0, 0};
   std::uint32_t percentage_random = 100;   // random modes: share of ios at a random offset
   std::string filename_format;             // fio's $jobname/$jobnum/$filenum template

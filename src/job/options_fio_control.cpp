@@ -107,8 +107,8 @@ void add_limits(std::vector<OptionDef>& table) {
   rate_min.unit = "bytes/s";
   rate_min.range = "read[,write[,trim]]";
   rate_min.help =
-      "Fail the job (error EIO, as fio) when its bandwidth over a 1000 ms window drops below this; per "
-      "direction like bs; 0: no check.";
+      "Fail the job (error EIO, as fio) when its bandwidth over a rate_cycle window (1000 ms) drops below this; "
+      "per direction like bs; 0: no check.";
   rate_min.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     apply_per_direction(job.rate_min, "rate_min", value, where,
                         [&](std::string_view part) { return size_part("rate_min", part, value, where, job.kb_base); });
@@ -121,13 +121,19 @@ void add_limits(std::vector<OptionDef>& table) {
   rate_iops_min.default_text = "0";
   rate_iops_min.unit = "ios/s";
   rate_iops_min.range = "read[,write[,trim]]";
-  rate_iops_min.help = "Fail the job (error EIO) when its ios per second over a 1000 ms window drop below this.";
+  rate_iops_min.help =
+      "Fail the job (error EIO) when its ios per second over a rate_cycle window (1000 ms) drop below this.";
   rate_iops_min.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     apply_per_direction(job.rate_iops_min, "rate_iops_min", value, where, [&](std::string_view part) {
       return unsigned_value("rate_iops_min", part, where, 0, UINT64_MAX);
     });
   };
   table.push_back(std::move(rate_iops_min));
+
+  OptionDef cycle = duration_option("rate_cycle", &JobSpec::rate_cycle, std::chrono::milliseconds(1), "1000");
+  cycle.aliases = {"ratecycle"};
+  cycle.help = "The window rate_min and rate_iops_min are averaged over (a bare number is milliseconds, as fio).";
+  table.push_back(std::move(cycle));
 }
 
 void add_workload_details(std::vector<OptionDef>& table) {

@@ -48,7 +48,6 @@ constexpr Unsupported kUnsupported[] = {
     {"latency_window", nullptr, "use sluice's capacity method (latency-bounded search)"},
     {"latency_percentile", nullptr, "use sluice's capacity method (latency-bounded search)"},
     {"latency_run", nullptr, "use sluice's capacity method (latency-bounded search)"},
-    {"rate_cycle", "ratecycle", "the rate_min window is fixed at fio's default, 1000 ms"},
     {"rate_ignore_thinktime", nullptr, "not implemented"},
     {"thinktime_blocks_type", nullptr, "not implemented"},
     {"thinktime_iotime", nullptr, "not implemented"},

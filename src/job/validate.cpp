@@ -75,11 +75,12 @@ void check_block_sizes(const JobSpec& job, Checker& check) {
   }
 }
 
-// "psync, sync, libaio, io_uring and null": the engines whose traits say they trim.
+// "psync, sync, libaio, io_uring, null and falloc": the engines whose traits say they trim (the per-file
+// engines accept trims as fio's do, but do nothing different for them, so they are not suggested).
 std::string trim_engines() {
   std::vector<std::string_view> names;
   for (const EngineTraits& t : kEngineTable) {
-    if (t.trim) names.push_back(t.name);
+    if (t.trim && !t.per_file) names.push_back(t.name);
   }
   std::string text;
   for (std::size_t i = 0; i < names.size(); ++i) {

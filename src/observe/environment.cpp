@@ -289,7 +289,12 @@ std::vector<std::pair<std::string, std::size_t>> listed_targets(const std::vecto
   }
   std::map<std::string, std::size_t> index_of_directory;
   for (const std::string& p : paths) {
-    const std::string dir = fs::path(p).parent_path().string();
+    if (p.rfind("/dev/", 0) == 0) {  // a device is its own target, never folded into /dev
+      listed.emplace_back(p, 0);
+      continue;
+    }
+    std::error_code ec;
+    const std::string dir = fs::absolute(p, ec).parent_path().string();
     const auto [it, added] = index_of_directory.emplace(dir, listed.size());
     if (added) listed.emplace_back(p, 0);
     listed[it->second].second++;
@@ -314,7 +319,8 @@ json capture_environment(const std::vector<std::string>& target_paths, const std
   for (const auto& [path, files] : listed_targets(target_paths)) {
     json t = target_info(path, mounts, sys_root);
     if (files > 0) {  // a directory standing for its files
-      t["path"] = fs::path(path).parent_path().string();
+      std::error_code ec;
+      t["path"] = fs::absolute(path, ec).parent_path().string();
       if (t["realpath"].is_string()) t["realpath"] = fs::path(t["realpath"].get<std::string>()).parent_path().string();
       t["files"] = files;
     }

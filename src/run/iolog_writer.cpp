@@ -23,7 +23,7 @@ const char* action_of(IoOp op) noexcept {
 
 IoLogWriter::IoLogWriter(const std::string& path, std::vector<std::string> files, std::uint64_t start_ns)
     : path_(path), files_(std::move(files)), start_ns_(start_ns), buffer_(1 << 16) {
-  out_ = std::fopen(path.c_str(), "a");
+  out_ = std::fopen(path.c_str(), "ae");
   if (out_ == nullptr) throw UserError("write_iolog=" + path + ": cannot open the log: " + std::strerror(errno));
   std::setvbuf(out_, buffer_.data(), _IOFBF, buffer_.size());
   std::fputs("fio version 3 iolog\n", out_);

@@ -67,7 +67,7 @@ void FlowGroup::leave(std::size_t slot) noexcept {
   total_ios_.fetch_sub(ios_[slot].load(std::memory_order_relaxed), std::memory_order_relaxed);
 }
 
-GroupControl::GroupControl(const GroupPlan& group) {
+GroupControl::GroupControl(const GroupPlan& group, RunIoJobs io_jobs) : io_jobs_(io_jobs) {
   for (const JobInstance& job : group.jobs) {
     running_clones_[job.spec.name]++;
     if (engine_traits(job.spec.ioengine).does_io) io_clones_running_.fetch_add(1, std::memory_order_relaxed);
@@ -80,11 +80,11 @@ GroupControl::GroupControl(const GroupPlan& group) {
   }
 }
 
-std::unique_ptr<GroupControl> GroupControl::create(const GroupPlan& group) {
+std::unique_ptr<GroupControl> GroupControl::create(const GroupPlan& group, RunIoJobs io_jobs) {
   for (const JobInstance& job : group.jobs) {
     if (!job.spec.wait_for.empty() || job.spec.exitall || job.spec.exitall_on_error || job.spec.flow != 0 ||
         job.spec.exit_on_io_done) {
-      return std::make_unique<GroupControl>(group);
+      return std::make_unique<GroupControl>(group, io_jobs);
     }
   }
   return nullptr;

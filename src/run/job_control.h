@@ -46,11 +46,19 @@ class FlowGroup {
   std::atomic<std::uint64_t> ios_[kMaxJobs]{};
 };
 
+// The run's I/O jobs as a group sees them (cpuio's exit_on_io_done, as fio's
+// fio_running_or_pending_io_threads): the clones that do I/O in the groups after it, and whether the run has
+// any at all (with none, a cpuio job runs its whole runtime, as in fio).
+struct RunIoJobs {
+  int clones_in_later_groups = 0;
+  bool run_has_io = true;
+};
+
 class GroupControl {
  public:
-  explicit GroupControl(const GroupPlan& group);
-  // nullptr when no job of the group uses wait_for, exitall or flow.
-  static std::unique_ptr<GroupControl> create(const GroupPlan& group);
+  explicit GroupControl(const GroupPlan& group, RunIoJobs io_jobs = {});
+  // nullptr when no job of the group uses wait_for, exitall, flow or exit_on_io_done.
+  static std::unique_ptr<GroupControl> create(const GroupPlan& group, RunIoJobs io_jobs = {});
 
   // Blocks until the clones of `me`'s wait_for job have finished, or a stop is requested. Returns false
   // when the group was stopped (exitall or a signal) before the job could start.
@@ -58,9 +66,11 @@ class GroupControl {
   // Called once when a clone ends; exitall, or exitall_on_error when the clone failed, stops the group.
   void finished(const JobInstance& me, bool failed = false) noexcept;
   bool stop_requested() const noexcept { return stop_.load(std::memory_order_relaxed); }
-  // True when no clone of the group that does I/O is still running (cpuio's exit_on_io_done; a group with
-  // no I/O job at all is done at once, as in fio).
-  bool io_jobs_done() const noexcept { return io_clones_running_.load(std::memory_order_relaxed) == 0; }
+  // True when the run has I/O jobs and none is running or still to come (cpuio's exit_on_io_done).
+  bool io_jobs_done() const noexcept {
+    return io_jobs_.run_has_io && io_jobs_.clones_in_later_groups == 0 &&
+           io_clones_running_.load(std::memory_order_relaxed) == 0;
+  }
   // The flow group of flow_id, or nullptr when the job does not use flow.
   FlowGroup* flow_of(const JobSpec& job) noexcept;
   // The slot of a job in its flow group (registered at construction).
@@ -69,6 +79,7 @@ class GroupControl {
  private:
   std::atomic<bool> stop_{false};
   std::atomic<int> io_clones_running_{0};
+  RunIoJobs io_jobs_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::map<std::string, int> running_clones_;  // job name -> clones not finished yet

@@ -9,7 +9,6 @@
 namespace sluice {
 namespace {
 
-constexpr std::uint64_t kRateWindowNs = 1'000'000'000;  // fio's rate_cycle default
 
 bool needs_hooks(const JobSpec& job) {
   return job.max_latency.count() > 0 || job.flow != 0 || !job.write_hist_log.empty() ||
@@ -94,15 +93,16 @@ JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult
   return Verdict::kContinue;
 }
 
-// fio's check_min_rate: over each 1000 ms window of the measured phase, every direction with a minimum must
-// reach it; the message and the error (EIO) are fio's.
+// fio's check_min_rate: over each rate_cycle window (1000 ms by default) of the measured phase, every
+// direction with a minimum must reach it; the message and the error (EIO) are fio's.
 JobHooks::Verdict JobHooks::check_rates(std::uint64_t now_ns, JobResult& result) {
+  const auto window_ns = static_cast<std::uint64_t>(std::max<std::int64_t>(job_.rate_cycle.count(), 1));
   if (next_rate_check_ns_ == 0) {
-    next_rate_check_ns_ = result.start_ns + kRateWindowNs;
+    next_rate_check_ns_ = result.start_ns + window_ns;
     return Verdict::kContinue;
   }
   if (now_ns < next_rate_check_ns_) return Verdict::kContinue;
-  const double seconds = static_cast<double>(now_ns - (next_rate_check_ns_ - kRateWindowNs)) / 1e9;
+  const double seconds = static_cast<double>(now_ns - (next_rate_check_ns_ - window_ns)) / 1e9;
   const PerDirection<bool> issued = {job_.does_reads(), job_.does_writes(), job_.does_trims()};
   for (int d = 0; d < kNumDirections; ++d) {
     const DirectionStats& dir = result.dirs[d];
@@ -120,7 +120,7 @@ JobHooks::Verdict JobHooks::check_rates(std::uint64_t now_ns, JobResult& result)
           fmt::format("{}: rate_iops_min={} not met, got {} IOPS", job_.name, job_.rate_iops_min[d], iops);
     }
   }
-  next_rate_check_ns_ = now_ns + kRateWindowNs;
+  next_rate_check_ns_ = now_ns + window_ns;
   return result.error != 0 ? Verdict::kFail : Verdict::kContinue;
 }
 

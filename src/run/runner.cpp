@@ -1,5 +1,6 @@
 #include "run/runner.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "engine/engine.h"
 #include "observe/disk_stats.h"
 #include "observe/environment.h"
 #include "job/option_scope.h"
@@ -61,8 +63,10 @@ std::uint64_t expected_group_ns(const GroupPlan& group) {
     const JobSpec& s = job.spec;
     if (s.role == JobRole::kBackground) continue;  // stopped with the foreground jobs
     if (s.runtime.count() == 0) return 0;
+    // exec's program may take grace_time to end after the runtime: not a stall.
+    const auto grace = s.ioengine == EngineKind::kExec ? s.exec_grace_time : std::chrono::nanoseconds{0};
     longest = std::max<std::uint64_t>(
-        longest, static_cast<std::uint64_t>((s.startdelay + s.ramp_time + s.runtime).count()));
+        longest, static_cast<std::uint64_t>((s.startdelay + s.ramp_time + s.runtime + grace).count()));
   }
   return longest;
 }
@@ -94,10 +98,10 @@ class LayoutReporter {
 };
 
 PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<TargetFile>>& targets_of_job,
-                            const RunnerOptions& options, std::set<std::string>& laid_out) {
+                            const RunnerOptions& options, std::set<std::string>& laid_out, const RunIoJobs& io_jobs) {
   LayoutReporter reporter(options);
   PreparedGroup prepared;
-  prepared.control = GroupControl::create(group);
+  prepared.control = GroupControl::create(group, io_jobs);
   for (std::size_t i = 0; i < group.jobs.size(); ++i) {
     const JobInstance& instance = group.jobs[i];
     std::vector<TargetFile>& targets = targets_of_job[i];
@@ -246,12 +250,30 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
   return result;
 }
 
+// What an engine cannot do to a target, refused before anything runs: the per-file engines work on regular
+// files only (filedelete would unlink a device node; fio refuses them too), and exec's program must exist.
+void check_engine_targets(const JobSpec& job, const std::vector<TargetFile>& files) {
+  const EngineTraits& engine = engine_traits(job.ioengine);
+  if (engine.per_file) {
+    for (const TargetFile& t : files) {
+      struct stat st {};
+      const bool exists = ::stat(t.path.c_str(), &st) == 0;
+      if (t.is_block_device || (exists && !S_ISREG(st.st_mode))) {
+        throw UserError(fmt::format("job {}: ioengine={} works on regular files only, and {} is not one", job.name,
+                                    engine.name, t.path));
+      }
+    }
+  }
+  if (job.ioengine == EngineKind::kExec) check_exec_program(job.name, job.exec_program);
+}
+
 // The null engine does no I/O: its "file" is a region of `size` bytes that no one opens. As in fio,
 // `filesize` alone gives each file's size (and the job's size is nrfiles x filesize).
 std::vector<TargetFile> null_targets(const JobSpec& job) {
   if (!engine_traits(job.ioengine).does_io) {
     // cpuio, exec: one pretend block, repeated for the runtime (plan.cpp makes the job time_based).
     TargetFile pace;
+    pace.stand_in = true;
     pace.path = fmt::format("({}:{})", engine_name(job.ioengine), job.name);
     pace.size = pace.region_length = std::max<std::uint64_t>({job.bs[0], job.bs[1], job.bs[2], 1u << 20});
     return {pace};
@@ -264,6 +286,7 @@ std::vector<TargetFile> null_targets(const JobSpec& job) {
   const std::uint64_t per_file = job.size.bytes != 0 ? job.size.bytes / files : job.filesize;
   std::vector<TargetFile> targets(files);
   for (std::uint32_t i = 0; i < files; ++i) {
+    targets[i].stand_in = true;
     targets[i].path = fmt::format("(null:{}.{}.{})", job.name, 0, i);
     targets[i].size = per_file;
     targets[i].region_length = targets[i].size;
@@ -324,7 +347,7 @@ std::vector<std::string> all_paths(const std::vector<std::vector<std::vector<Tar
     for (std::size_t j = 0; j < targets[g].size(); ++j) {
       if (plan != nullptr && !(*plan)[g].jobs[j].spec.disk_util) continue;
       for (const TargetFile& t : targets[g][j]) {
-        if (t.fd < 0 && t.path.rfind("(null", 0) == 0) continue;
+        if (t.stand_in) continue;
         if (seen.insert(t.path).second) paths.push_back(t.path);
       }
     }
@@ -370,6 +393,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
         later = files_job && produced_earlier(instance, written_before);
         if (!later) throw;
       }
+      check_engine_targets(instance.spec, files);
       if (files_job && (instance.spec.does_writes() || instance.spec.fill_device)) {
         for (const std::string& path : target_paths(instance.spec, instance.jobnum)) written_here.insert(path);
       }
@@ -391,13 +415,23 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   const std::uint64_t run_start = monotonic_ns();
 
   std::set<std::string> laid_out;
+  std::vector<int> io_clones(plan.size(), 0);  // per group: the clones that do I/O (cpuio's exit_on_io_done)
+  for (std::size_t g = 0; g < plan.size(); ++g) {
+    for (const JobInstance& job : plan[g].jobs) io_clones[g] += engine_traits(job.spec.ioengine).does_io ? 1 : 0;
+  }
+  int io_clones_after = 0;
+  for (int n : io_clones) io_clones_after += n;
+  const bool run_has_io = io_clones_after > 0;
   for (std::size_t g = 0; g < plan.size() && !stop_requested(); ++g) {
+    io_clones_after -= io_clones[g];
     if (std::optional<GroupResult> failed = resolve_deferred(plan[g], deferred[g], targets[g], target_options)) {
       result.groups.push_back(std::move(*failed));
       continue;
     }
-    PreparedGroup prepared = prepare_group(plan[g], targets[g], options, laid_out);
+    PreparedGroup prepared = prepare_group(plan[g], targets[g], options, laid_out, RunIoJobs{io_clones_after, run_has_io});
     result.groups.push_back(run_group(plan[g], prepared, options));
+    // A file the group removed (filedelete, unlink=1) is laid out again for a later job that needs it.
+    std::erase_if(laid_out, [](const std::string& path) { return ::access(path.c_str(), F_OK) != 0; });
   }
   result.interrupted = stop_requested();
   if (options.after_run) {

@@ -158,13 +158,10 @@ std::vector<TargetFile> resolve_targets(const JobSpec& job, int jobnum) {
 }
 
 void claim_files_the_engine_creates(std::vector<TargetFile>& targets) {
-  std::vector<std::string> missing;
   for (TargetFile& t : targets) {
     if (t.is_block_device || t.created_by_sluice || ::access(t.path.c_str(), F_OK) == 0) continue;
-    missing.push_back(t.path);
     t.created_by_sluice = true;
   }
-  journal_creating(missing);
 }
 
 void open_targets(std::vector<TargetFile>& targets, const JobSpec& job) {

@@ -20,6 +20,7 @@ struct TargetFile {
   std::uint64_t region_start = 0;  // where the job's I/O region begins (offset option)
   std::uint64_t region_length = 0; // bytes of the region
   int fd = -1;
+  bool stand_in = false;           // not a file: the region a null, cpuio or exec job pretends to work on
 };
 
 // Progress of a layout: bytes written so far of total.
@@ -47,8 +48,9 @@ void check_write_safety(const TargetFile& target, const TargetOptions& options);
 void prepare_targets(std::vector<TargetFile>& targets, const JobSpec& job, const LayoutProgress& progress);
 
 // For an engine that creates the files itself (filecreate): the targets missing now are marked created by
-// sluice (unlink= removes them at the end) and journaled as being created, in one batch, so a run killed
-// half-way is reported by the next one. Existing files are left as they are.
+// sluice, so unlink=1 removes them at the end. They are not journaled: creating them is the measurement (a
+// journal entry per file would add a write to each), and with fio's default unlink=0 they are kept anyway;
+// a killed filecreate run leaves its files, as fio's does. Existing files are left as they are.
 void claim_files_the_engine_creates(std::vector<TargetFile>& targets);
 
 // Opens every target with the job's flags (O_DIRECT for direct=1, O_SYNC/O_DSYNC for sync=...), filling fd.

@@ -105,7 +105,7 @@ class Signals : public ::testing::Test {
 
   testing::RunOutput sluice(const std::vector<std::string>& args) const {
     testing::RunOptions options;
-    options.timeout = 10000ms;
+    options.timeout = 30000ms;  // a bound on a hang: under ctest -j2 a normal bonnie or filetree run passed 10 s
     options.environment = environment();
     return testing::run_binary(args, options);
   }

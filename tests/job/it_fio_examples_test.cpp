@@ -53,7 +53,7 @@ struct ExpectedFailure {
   const char* error;  // a part of sluice's stderr
 };
 // exec.fio runs /usr/sbin/turbostat (linux-cpupower), which this project does not install: sluice refuses
-// a program it cannot find before the group starts (fio forks and its child fails to exec, silently).
+// a program it cannot find before the run starts (fio forks and its child fails to exec, silently).
 constexpr ExpectedFailure kExpectedFailures[] = {
     {"enospc-pressure.fio", "no verify header: expected magic 53 4c 56 46"},
     {"exec.fio", "program=/usr/sbin/turbostat is not an executable file"},

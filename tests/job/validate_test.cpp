@@ -126,7 +126,7 @@ TEST(Validate, TrimWithMmapIsAnError) {
   const Problem p = only_problem(validate(job_with({{"rw", "trim"}, {"ioengine", "mmap"}})), "ioengine");
   EXPECT_EQ(p.severity, Severity::kError);
   EXPECT_EQ(p.message,
-            "rw=trim cannot be done with ioengine=mmap (trims work with psync, sync, libaio, io_uring, null, falloc, filecreate, filestat and filedelete)");
+            "rw=trim cannot be done with ioengine=mmap (trims work with psync, sync, libaio, io_uring, null and falloc)");
 }
 
 TEST(Validate, TrimWithIoUringIsFine) {

@@ -196,6 +196,34 @@ TEST(IoLoopFakeClock, SteadyStateEndsTheJobEarly) {
   EXPECT_EQ(out.result.steadystate.at("data").at("iops").size(), 4u);
 }
 
+TEST(IoLoopFakeClock, RateCycleSetsTheWindowTheMinimumIsCheckedOver) {
+  JobSpec job = time_based_job(3s);
+  job.name = "r";
+  job.rw = RwMode::kRead;
+  job.thinktime = 10ms;  // about 100 IOPS
+  job.rate_iops_min = {1000, 1000, 1000};
+  job.rate_cycle = 200ms;
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.error, EIO);
+  // The first window closes at 200 ms (not fio's default 1000 ms) and the job fails at the check after it.
+  EXPECT_LT(out.result.runtime_ns, 500'000'000u);
+  EXPECT_GE(out.result.runtime_ns, 200'000'000u);
+}
+
+// cpuio's pacing (run/plan.cpp): think think_per_busy times each io's own time; a think that would outlast
+// the runtime ends with it.
+TEST(IoLoopFakeClock, ThinkInProportionToTheIoAndNeverPastTheEnd) {
+  JobSpec job = time_based_job(1ms);
+  job.think_per_busy = 3.0;  // cpuload=25
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.dirs[0].ios, 25u);  // 10 us of work + 30 us of thinking per io
+  JobSpec slow = time_based_job(1ms);
+  slow.thinktime = 1s;
+  const Outcome cut = run_on_fake(slow, false, 10'000);
+  EXPECT_EQ(cut.result.dirs[0].ios, 1u);
+  EXPECT_EQ(cut.result.runtime_ns, 1'000'000u) << "the 1 s think was cut at the 1 ms runtime";
+}
+
 TEST(IoLoopFakeClock, RateMinIgnoresDirectionsTheJobDoesNotIssue) {
   JobSpec job = time_based_job(1200ms);
   job.rw = RwMode::kRead;

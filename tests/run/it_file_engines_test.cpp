@@ -51,6 +51,11 @@ std::int64_t size_of(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 ? static_cast<std::int64_t>(st.st_size) : -1;
 }
 
+std::int64_t allocated_of(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<std::int64_t>(st.st_blocks) * 512 : -1;
+}
+
 class FileEngines : public ::testing::Test {
  protected:
   // Runs the job in a directory of its own, by sluice (as `sluice run`) or fio; the directory is `dir`.
@@ -113,10 +118,11 @@ TEST_F(FileEngines, FallocAndFtruncateCountAsFioAndLeaveTheSameFile) {
       {"--name=grow", "--ioengine=ftruncate", "--filename=f", "--size=1m", "--bs=4k", "--rw=write"},
       {"--name=alloc", "--ioengine=falloc", "--filename=f", "--size=1m", "--bs=64k", "--rw=randwrite"},
       {"--name=punch", "--ioengine=falloc", "--filename=f", "--size=1m", "--bs=64k", "--rw=trim"},
+      {"--name=keep", "--ioengine=falloc", "--filename=f", "--size=1m", "--bs=64k", "--rw=randread"},
   };
   for (const auto& job : jobs) {
     SCOPED_TRACE(job.front());
-    const char* direction = job.back() == "--rw=trim" ? "trim" : "write";
+    const char* direction = job.back() == "--rw=trim" ? "trim" : job.back() == "--rw=randread" ? "read" : "write";
     const RunOutput mine = run(false, dir("sluice-" + job.front().substr(7)), job);
     ASSERT_EQ(mine.exit_code, 0) << describe(mine);
     const auto counts = summary_of(mine, direction);
@@ -125,6 +131,10 @@ TEST_F(FileEngines, FallocAndFtruncateCountAsFioAndLeaveTheSameFile) {
     EXPECT_EQ(counts->ios, (1u << 20) / bs);
     EXPECT_EQ(counts->bytes, 1u << 20);
     const std::int64_t size = size_of(dir("sluice-" + job.front().substr(7)) + "/f");
+    const std::int64_t allocated = allocated_of(dir("sluice-" + job.front().substr(7)) + "/f");
+    if (job.front() == "--name=punch") {
+      EXPECT_EQ(allocated, 0) << "every block punched";
+    }
     if (job.front() == "--name=grow") {
       EXPECT_EQ(size, (1 << 20) - 4096) << "the last write truncates to its offset";
     }
@@ -133,6 +143,7 @@ TEST_F(FileEngines, FallocAndFtruncateCountAsFioAndLeaveTheSameFile) {
     ASSERT_EQ(theirs.exit_code, 0) << describe(theirs);
     EXPECT_EQ(summary_of(theirs, direction), counts);
     EXPECT_EQ(size_of(dir("fio-" + job.front().substr(7)) + "/f"), size);
+    EXPECT_EQ(allocated_of(dir("fio-" + job.front().substr(7)) + "/f"), allocated);
   }
 }
 
@@ -147,6 +158,10 @@ TEST_F(FileEngines, JobsTheseEnginesCannotDoAreRefusedByName) {
       {{"--ioengine=filestat", "--rw=write", "--verify=crc32c"}, "verify needs an engine that moves data"},
       {{"--ioengine=psync", "--nrfiles=4", "--openfiles=2"}, "openfiles=2 is below nrfiles=4"},
       {{"--ioengine=filestat", "--stat_type=fstat"}, "stat_type"},
+      {{"--readonly", "--ioengine=filecreate"}, "changes files even when it reads"},
+      {{"--readonly", "--ioengine=falloc", "--rw=randread"}, "changes files even when it reads"},
+      {{"--readonly", "--ioengine=filedelete"}, "changes files even when it reads"},
+      {{"--ioengine=filedelete", "--filename=/dev/null"}, "works on regular files only, and /dev/null is not one"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"run", "--name=t", "--filename=" + dir("x"), "--size=64k"};

@@ -67,9 +67,10 @@ TEST(Cpuio, KeepsItsShareOfACpuWithFiosCounts) {
     ASSERT_EQ(mine.exit_code, 0) << describe(mine);
     const std::vector<CpuJob> jobs = cpu_jobs(mine);
     ASSERT_EQ(jobs.size(), 1u) << mine.out;
-    // 30% of a CPU: neither spinning all the time (100%) nor idle (0%).
-    EXPECT_GT(jobs[0].usr, 15.0);
-    EXPECT_LT(jobs[0].usr, 45.0);
+    // 30% of a CPU: neither spinning all the time (100%) nor idle (0%). Wide bounds: on a loaded machine a
+    // spin on the clock gets less of the CPU.
+    EXPECT_GT(jobs[0].usr, 5.0);
+    EXPECT_LT(jobs[0].usr, 50.0);
     EXPECT_EQ(jobs[0].bytes, 0u) << "a CPU cycle moves no bytes";
     EXPECT_GT(jobs[0].cycles, 0u);
     if (std::string(mode) == "noop") {
@@ -81,19 +82,32 @@ TEST(Cpuio, KeepsItsShareOfACpuWithFiosCounts) {
     ASSERT_EQ(theirs.exit_code, 0) << describe(theirs);
     const std::vector<CpuJob> fio_jobs = cpu_jobs(theirs);
     ASSERT_EQ(fio_jobs.size(), 1u) << theirs.out;
-    EXPECT_NEAR(jobs[0].usr, fio_jobs[0].usr, 12.0);
+    EXPECT_NEAR(jobs[0].usr, fio_jobs[0].usr, 15.0);
     EXPECT_EQ(fio_jobs[0].bytes, 0u);
     EXPECT_NEAR(static_cast<double>(jobs[0].cycles), static_cast<double>(fio_jobs[0].cycles),
                 std::max(3.0, 0.3 * static_cast<double>(fio_jobs[0].cycles)));
   }
 }
 
-TEST(Cpuio, ExitOnIoDoneEndsItWithTheGroupsIo) {
+// As fio's fio_running_or_pending_io_threads: the run's I/O jobs, running or still to come in later groups.
+TEST(Cpuio, ExitOnIoDoneEndsItWithTheRunsIo) {
   const RunOutput r = run_tool(false, {"--name=burn", "--ioengine=cpuio", "--cpuload=20", "--time_based",
                                        "--runtime=60", "--exit_on_io_done=1", "--name=io", "--ioengine=null",
-                                       "--size=64m", "--rate_iops=2000"});
+                                       "--size=8m", "--rate_iops=2000"});  // about 1 s of I/O
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_LT(r.elapsed, std::chrono::seconds(15)) << "the cpuio job ran its 60 s runtime";
+  EXPECT_GE(r.elapsed, std::chrono::milliseconds(900)) << "it ended before the I/O did";
+  // No I/O job in the run: it runs its whole runtime (fio's function says -1, not 0).
+  const RunOutput alone = run_tool(false, {"--name=burn", "--ioengine=cpuio", "--cpuload=20", "--time_based",
+                                           "--runtime=1500ms", "--exit_on_io_done=1"});
+  ASSERT_EQ(alone.exit_code, 0) << describe(alone);
+  EXPECT_GE(alone.elapsed, std::chrono::milliseconds(1400));
+  // An I/O group still to come keeps it running too.
+  const RunOutput before_io = run_tool(false, {"--name=burn", "--ioengine=cpuio", "--cpuload=20", "--time_based",
+                                               "--runtime=1500ms", "--exit_on_io_done=1", "--name=io",
+                                               "--stonewall", "--ioengine=null", "--size=1m"});
+  ASSERT_EQ(before_io.exit_code, 0) << describe(before_io);
+  EXPECT_GE(before_io.elapsed, std::chrono::milliseconds(1400));
 }
 
 TEST(Cpuio, NeedsCpuloadAndARuntime) {
@@ -143,6 +157,10 @@ TEST_F(Exec, RunsTheProgramForTheRuntimeWithFiosExpansionAndOutputFiles) {
   const RunOutput theirs = run_tool(true, job, tmp_.path());
   ASSERT_EQ(theirs.exit_code, 0) << describe(theirs);
   EXPECT_EQ(read_all(tmp_.file("mon.stdout")), "args: mon ran 1\n") << "fio's expansion and file names";
+  ASSERT_EQ(cpu_jobs(theirs).size(), 1u);
+  // One io starts the program, then one per 100 ms (50 ms inside the io, 50 ms of think time), as fio.
+  EXPECT_NEAR(static_cast<double>(cpu_jobs(mine)[0].cycles), static_cast<double>(cpu_jobs(theirs)[0].cycles), 3.0);
+  // (fio's mean io time differs: its last io sleeps grace_time inside the io after the SIGTERM.)
 }
 
 TEST_F(Exec, AProgramIgnoringSigtermIsKilledAfterTheGraceTime) {

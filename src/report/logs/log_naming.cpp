@@ -26,12 +26,12 @@ std::FILE* open_fio_log(const std::string& path, bool shared) {
     // Every writer of a shared file appends (O_APPEND), also the first: a plain "w" stream would write at
     // its own offset over the others' lines.
     if (truncate) {
-      std::FILE* created = std::fopen(path.c_str(), "w");
+      std::FILE* created = std::fopen(path.c_str(), "we");
       if (created == nullptr) throw UserError(fmt::format("cannot create log file {}: {}", path, std::strerror(errno)));
       std::fclose(created);
     }
   }
-  std::FILE* file = std::fopen(path.c_str(), shared ? "a" : "w");
+  std::FILE* file = std::fopen(path.c_str(), shared ? "ae" : "we");
   if (file == nullptr) throw UserError(fmt::format("cannot create log file {}: {}", path, std::strerror(errno)));
   // Unbuffered: each fwrite of whole lines is one append, so jobs sharing the file never split a line.
   if (shared) std::setvbuf(file, nullptr, _IONBF, 0);
