@@ -17,8 +17,8 @@ void add_noio_engine_options(std::vector<OptionDef>& table) {
   table.push_back(std::move(load));
 
   OptionDef chunks = u32_option("cpuchunks", &JobSpec::cpuchunks_us, 1, UINT32_MAX, "50000", "us");
-  chunks.help = "ioengine=cpuio: the length of one burn cycle in microseconds; the think time between cycles makes "
-                "up cpuload.";
+  chunks.help = "ioengine=cpuio with cpumode=noop: the length of one burn cycle in microseconds; the think time "
+                "between cycles makes up cpuload (qsort's cycle is one sort).";
   table.push_back(std::move(chunks));
 
   OptionDef mode;
@@ -33,7 +33,8 @@ void add_noio_engine_options(std::vector<OptionDef>& table) {
   table.push_back(std::move(mode));
 
   OptionDef done = bool_option("exit_on_io_done", &JobSpec::exit_on_io_done, "0");
-  done.help = "ioengine=cpuio: end the job when the I/O jobs of its group have all ended.";
+  done.help = "ioengine=cpuio: end the job when the run's I/O jobs, running or in later groups, have all ended (a "
+              "run without I/O jobs runs the whole runtime, as fio).";
   table.push_back(std::move(done));
 
   OptionDef program = string_option("program", &JobSpec::exec_program, "");
