@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --with-peers
 
+# The unity build (SLUICE_UNITY) needs names private to a file to be unique within their target.
+scripts/check-unity-names.py
 started=$(date +%s)
 SLUICE_WERROR=ON scripts/build.sh
 if compgen -G "build/test_*" >/dev/null || compgen -G "build/it_*" >/dev/null; then

@@ -16,7 +16,7 @@ constexpr std::size_t kWidth = 110;
 void wrap(std::string& out, const std::string& text, std::size_t used) { out += wrap_help(text, kColumn, used); }
 
 // The accepted values beyond the unit: a range, the choices, "comma list of".
-std::string range_text(const OptionInfo& o) {
+std::string help_range_text(const OptionInfo& o) {
   const ValueType type = o.type == ValueType::kList ? o.element : o.type;
   std::string text;
   if (type == ValueType::kUnsigned) {
@@ -42,7 +42,7 @@ std::string option_line(const OptionInfo& o) {
     details += details.empty() ? part : "; " + part;
   };
   add(o.unit);
-  add(range_text(o));
+  add(help_range_text(o));
   if (!o.default_text.empty()) add("default " + o.default_text);
   if (o.repeatable) add("repeatable");
   std::string help = o.help;

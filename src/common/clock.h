@@ -51,6 +51,11 @@ inline std::uint64_t monotonic_ns() noexcept {
   return system_monotonic_ns();
 }
 
+// Seconds from `start_ns` (a monotonic_ns() reading) to now.
+inline double seconds_since(std::uint64_t start_ns) noexcept {
+  return static_cast<double>(monotonic_ns() - start_ns) / 1e9;
+}
+
 // Wall-clock milliseconds since the epoch (for "timestamp_ms" in reports only, never for measuring).
 inline std::uint64_t wall_clock_ms() noexcept {
   timespec ts;

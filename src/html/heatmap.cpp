@@ -23,11 +23,11 @@ struct Window {
 };
 
 constexpr const char* kDirectionNames[] = {"read", "write", "trim"};
-constexpr double kWidth = 760;
-constexpr double kLeft = 76;
-constexpr double kRight = 684;
-constexpr double kTop = 40;
-constexpr double kBottom = 290;
+constexpr double kMapWidth = 760;
+constexpr double kMapLeft = 76;
+constexpr double kMapRight = 684;
+constexpr double kMapTop = 40;
+constexpr double kMapBottom = 290;
 
 // "run_clat_hist.1" of "dir/run_clat_hist.1.log".
 std::string log_name(const std::string& path) {
@@ -151,13 +151,13 @@ std::vector<Heatmap> load_heatmaps(const std::string& path, std::size_t max_colu
 }
 
 std::string render_heatmap_svg(const Heatmap& map) {
-  const double height = kBottom + 70;
+  const double height = kMapBottom + 70;
   const double t_end = map.t_s.empty() ? 1 : std::max(map.t_s.back(), 1e-3);
   const TimeUnit unit = latency_unit(map.row_edges_ns.back());
   const double lo = map.row_edges_ns.front() / unit.divisor;
   const double hi = map.row_edges_ns.back() / unit.divisor;
-  const Scale x(0, t_end, kLeft, kRight, false);
-  const Scale y(lo, hi, kBottom, kTop, true);
+  const Scale x(0, t_end, kMapLeft, kMapRight, false);
+  const Scale y(lo, hi, kMapBottom, kMapTop, true);
   std::uint64_t max_count = 1;
   for (const auto& column : map.counts) {
     for (std::uint64_t n : column) max_count = std::max(max_count, n);
@@ -165,11 +165,11 @@ std::string render_heatmap_svg(const Heatmap& map) {
   std::string out = fmt::format(
       R"(<svg xmlns="http://www.w3.org/2000/svg" id="chart-{0}" class="chart heatmap" width="{1}" height="{2}" viewBox="0 0 {1} {2}" font-family="sans-serif" role="img" aria-labelledby="chart-{0}-title">)"
       "\n",
-      escape(map.id), coord(kWidth), coord(height));
+      escape(map.id), coord(kMapWidth), coord(height));
   out += fmt::format(R"(<title id="chart-{}-title">{}</title>)" "\n", escape(map.id), escape(map.title));
-  out += fmt::format(R"(<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>)" "\n", coord(kWidth), coord(height));
+  out += fmt::format(R"(<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>)" "\n", coord(kMapWidth), coord(height));
   out += fmt::format(R"(<text x="{}" y="22" font-size="15" font-weight="bold" text-anchor="middle">{}</text>)" "\n",
-                     coord(kWidth / 2), escape(map.title));
+                     coord(kMapWidth / 2), escape(map.title));
   out += "<g class=\"cells\" shape-rendering=\"crispEdges\">\n";
   for (std::size_t c = 0; c < map.counts.size(); ++c) {
     const double x0 = x.map(c == 0 ? 0 : map.t_s[c - 1]);
@@ -187,29 +187,29 @@ std::string render_heatmap_svg(const Heatmap& map) {
   out += "</g>\n<g font-size=\"11\" fill=\"#333333\">\n";
   for (const Tick& t : linear_ticks(0, t_end, 6)) {
     out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)" "\n", coord(x.map(t.value)),
-                       coord(kBottom + 15), escape(t.label));
+                       coord(kMapBottom + 15), escape(t.label));
   }
   for (const Tick& t : log_ticks(lo, hi)) {
-    out += fmt::format(R"(<text x="{}" y="{}" dy="4" text-anchor="end">{}</text>)" "\n", coord(kLeft - 6),
+    out += fmt::format(R"(<text x="{}" y="{}" dy="4" text-anchor="end">{}</text>)" "\n", coord(kMapLeft - 6),
                        coord(y.map(t.value)), escape(t.label));
   }
   out += "</g>\n";
-  out += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#666666"/>)" "\n", coord(kLeft),
-                     coord(kTop), coord(kRight - kLeft), coord(kBottom - kTop));
+  out += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#666666"/>)" "\n", coord(kMapLeft),
+                     coord(kMapTop), coord(kMapRight - kMapLeft), coord(kMapBottom - kMapTop));
   out += fmt::format(R"(<text class="x-label" x="{}" y="{}" font-size="12" text-anchor="middle">time (s)</text>)" "\n",
-                     coord((kLeft + kRight) / 2), coord(kBottom + 32));
+                     coord((kMapLeft + kMapRight) / 2), coord(kMapBottom + 32));
   out += fmt::format(R"~(<text class="y-label" x="16" y="{0}" font-size="12" text-anchor="middle" transform="rotate(-90 16 {0})">latency ({1}), log scale</text>)~" "\n",
-                     coord((kTop + kBottom) / 2), unit.name);
+                     coord((kMapTop + kMapBottom) / 2), unit.name);
   // Colour legend: five steps of the sqrt scale with their counts.
   for (int i = 0; i <= 4; ++i) {
     const double share = i / 4.0;
-    const double lx = kLeft + i * 70;
+    const double lx = kMapLeft + i * 70;
     out += fmt::format(R"(<rect x="{}" y="{}" width="20" height="10" fill="{}" stroke="#999999"/><text x="{}" y="{}" font-size="11">{}</text>)" "\n",
-                       coord(lx), coord(kBottom + 44), colour(share), coord(lx + 24), coord(kBottom + 53),
+                       coord(lx), coord(kMapBottom + 44), colour(share), coord(lx + 24), coord(kMapBottom + 53),
                        i == 0 ? std::string("1") : short_number(std::round(share * share * static_cast<double>(max_count))));
   }
   out += fmt::format(R"(<text x="{}" y="{}" font-size="11">I/Os per cell (colour ~ sqrt of the count)</text>)" "\n",
-                     coord(kLeft + 360), coord(kBottom + 53));
+                     coord(kMapLeft + 360), coord(kMapBottom + 53));
   out += "</svg>\n";
   return out;
 }

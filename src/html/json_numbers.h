@@ -7,6 +7,9 @@
 
 namespace sluice::html {
 
+// The direction sections of a fio job in a result document, in fio's order.
+inline constexpr const char* kDirections[] = {"read", "write", "trim"};
+
 // j[key] as a double when it is a number, else `fallback`.
 inline double number(const nlohmann::json& j, const char* key, double fallback = 0) {
   const auto it = j.find(key);

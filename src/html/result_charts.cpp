@@ -14,8 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kDirections[] = {"read", "write", "trim"};
-
 
 const json* latency_section(const json& dir) {
   for (const char* key : {"clat_ns", "lat_ns"}) {

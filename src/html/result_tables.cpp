@@ -18,8 +18,6 @@ using nlohmann::json;
 using report::compact_number;
 using report::NumUnit;
 
-constexpr const char* kDirections[] = {"read", "write", "trim"};
-
 
 std::string cell(const std::string& text) { return "<td>" + escape(text) + "</td>"; }
 

@@ -286,7 +286,7 @@ std::string evaluate_element(std::string_view element, const OptionDef& def, std
 
 bool is_evaluated_type(OptionType type) { return type != OptionType::kString && type != OptionType::kChoice; }
 
-std::string_view trim(std::string_view text) {
+std::string_view trim_expanded(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
   return text;
@@ -345,7 +345,7 @@ std::string expand_value(std::string_view value, const OptionDef* def, std::uint
   while (true) {
     const std::size_t comma = list ? sub.text.find(',', start) : std::string::npos;
     const std::string_view element =
-        trim(std::string_view(sub.text).substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        trim_expanded(std::string_view(sub.text).substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     const bool paren = element.starts_with('(');
     // Custom syntaxes (bssplit=4k/50:64k/50) use operator characters as separators.
     const bool keyword_math = sub.used_keyword && has_operator(element) && def->type != OptionType::kCustom;

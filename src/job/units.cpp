@@ -12,7 +12,7 @@
 namespace sluice {
 namespace {
 
-std::string_view trim(std::string_view text) {
+std::string_view trim_spaces(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
   return text;
@@ -28,7 +28,7 @@ std::string lower(std::string_view text) {
 std::pair<std::string_view, std::string_view> split_number(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-  return {text.substr(0, i), trim(text.substr(i))};
+  return {text.substr(0, i), trim_spaces(text.substr(i))};
 }
 
 std::optional<double> parse_plain_decimal(std::string_view digits) {
@@ -80,7 +80,7 @@ std::string format_scaled(double value, const char* unit) {
 }  // namespace
 
 std::optional<std::uint64_t> parse_size(std::string_view text, std::uint32_t kb_base) {
-  text = trim(text);
+  text = trim_spaces(text);
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return parse_hex(text);
   const auto [digits, suffix] = split_number(text);
   const auto number = parse_plain_decimal(digits);
@@ -103,15 +103,15 @@ std::optional<std::uint64_t> parse_size(std::string_view text, std::uint32_t kb_
 }
 
 std::optional<double> parse_percent(std::string_view text) {
-  text = trim(text);
+  text = trim_spaces(text);
   if (text.empty() || text.back() != '%') return std::nullopt;
-  const auto value = parse_plain_decimal(trim(text.substr(0, text.size() - 1)));
+  const auto value = parse_plain_decimal(trim_spaces(text.substr(0, text.size() - 1)));
   if (!value || *value <= 0.0 || *value > 100.0) return std::nullopt;
   return value;
 }
 
 std::optional<std::chrono::nanoseconds> parse_duration(std::string_view text, std::chrono::nanoseconds bare_unit) {
-  text = trim(text);
+  text = trim_spaces(text);
   const auto [digits, suffix] = split_number(text);
   const auto number = parse_plain_decimal(digits);
   if (!number) return std::nullopt;
@@ -150,7 +150,7 @@ std::optional<std::chrono::nanoseconds> parse_duration(std::string_view text, st
 }
 
 std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
-  text = trim(text);
+  text = trim_spaces(text);
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return parse_hex(text);
   if (text.empty()) return std::nullopt;
   std::uint64_t value = 0;
@@ -160,7 +160,7 @@ std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
 }
 
 std::optional<double> parse_double(std::string_view text) {
-  text = trim(text);
+  text = trim_spaces(text);
   if (text.empty()) return std::nullopt;
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -169,7 +169,7 @@ std::optional<double> parse_double(std::string_view text) {
 }
 
 std::optional<bool> parse_bool(std::string_view text) {
-  const std::string value = lower(trim(text));
+  const std::string value = lower(trim_spaces(text));
   if (value.empty() || value == "1" || value == "true" || value == "yes" || value == "on") return true;
   if (value == "0" || value == "false" || value == "no" || value == "off") return false;
   return std::nullopt;

@@ -23,10 +23,10 @@ namespace sluice {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr std::uint64_t kMiB = 1ull << 20;
+constexpr std::uint64_t kBytesPerMiB = 1ull << 20;
 constexpr auto kMinPhase = std::chrono::seconds(2);
 
-LatencySummary summarize(const LatencyStat& stat) {
+LatencySummary summarize_latency(const LatencyStat& stat) {
   LatencySummary s;
   s.mean_ns = stat.moments.count() ? stat.moments.mean() : 0.0;
   s.p95_ns = stat.histogram.percentile(95);
@@ -107,8 +107,8 @@ PhaseResult run_phase(const InterfereOptions& o, const std::string& name, std::u
   const auto& w = fg.dirs[static_cast<std::size_t>(index_of(Direction::kWrite))];
   p.seconds = static_cast<double>(fg.runtime_ns) / 1e9;
   p.iops = p.seconds > 0 ? static_cast<double>(w.ios) / p.seconds : 0;
-  p.lat = summarize(w.lat.moments.count() ? w.lat : w.clat);
-  p.fsync_lat = summarize(fg.sync.lat);
+  p.lat = summarize_latency(w.lat.moments.count() ? w.lat : w.clat);
+  p.fsync_lat = summarize_latency(fg.sync.lat);
   std::uint64_t device_bytes = 0;
   const std::vector<WritebackSample>& samples = sampler.samples();
   for (std::size_t i = 0; i < samples.size(); ++i) {
@@ -152,14 +152,14 @@ void run_trial(const InterfereOptions& o, TrialResult& trial, std::chrono::nanos
 }  // namespace
 
 std::uint64_t background_size(const DirtyLimits& limits, std::uint64_t free_bytes, std::uint64_t fg_size) {
-  const std::uint64_t want = std::max<std::uint64_t>(limits.limit_bytes + limits.limit_bytes / 4, 64 * kMiB);
-  const std::uint64_t margin = std::max<std::uint64_t>(1024 * kMiB, free_bytes / 10);
+  const std::uint64_t want = std::max<std::uint64_t>(limits.limit_bytes + limits.limit_bytes / 4, 64 * kBytesPerMiB);
+  const std::uint64_t margin = std::max<std::uint64_t>(1024 * kBytesPerMiB, free_bytes / 10);
   const std::uint64_t room = free_bytes > fg_size + margin ? free_bytes - fg_size - margin : 0;
-  if (room < 16 * kMiB) {
+  if (room < 16 * kBytesPerMiB) {
     throw UserError(fmt::format("not enough free space for the background writer: {} MiB free, {} MiB needed beside "
-                                "the foreground file and a margin", free_bytes / kMiB, (fg_size + margin) / kMiB + 16));
+                                "the foreground file and a margin", free_bytes / kBytesPerMiB, (fg_size + margin) / kBytesPerMiB + 16));
   }
-  return std::min(want, room) / kMiB * kMiB;
+  return std::min(want, room) / kBytesPerMiB * kBytesPerMiB;
 }
 
 std::vector<TrialResult> plan_trials(const InterfereOptions& o, const std::string& device) {

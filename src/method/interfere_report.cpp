@@ -7,7 +7,7 @@
 namespace sluice {
 namespace {
 
-std::string ms(double ns) { return fmt::format("{:.2f}", ns / 1e6); }
+std::string ms_figure(double ns) { return fmt::format("{:.2f}", ns / 1e6); }
 
 const PhaseResult* find_phase(const InterfereReport& r, const std::string& name, std::uint32_t threads) {
   for (const PhaseResult& p : r.phases) {
@@ -31,7 +31,7 @@ void append_timeline(std::string& out, const PhaseResult& p) {
   out += "      t_s   fg_iops  fg_p99_ms  dirty_MiB  writeback_MiB  util_%  in_flight  queue\n";
   for (const TimelinePoint& t : p.timeline) {
     out += fmt::format("  {:7.1f} {:9.0f} {:10} {:10.1f} {:14.1f} {:7.1f} {:10} {:6.1f}\n", t.t_s, t.fg_iops,
-                       ms(static_cast<double>(t.fg_lat_p99_ns)), static_cast<double>(t.wb.dirty_bytes) / 1048576.0,
+                       ms_figure(static_cast<double>(t.fg_lat_p99_ns)), static_cast<double>(t.wb.dirty_bytes) / 1048576.0,
                        static_cast<double>(t.wb.writeback_bytes) / 1048576.0, t.wb.dev_util, t.wb.dev_in_flight,
                        t.wb.dev_queue);
   }
@@ -50,9 +50,9 @@ std::string render_interfere_text(const InterfereReport& r) {
   out += "\n threads  phase     IOPS   write mean/p95/p99/max ms        fsync mean/p95/p99/max ms        bg MiB/s\n";
   for (const PhaseResult& p : r.phases) {
     out += fmt::format(" {:7}  {:6} {:8.1f}   {:>6}/{:>6}/{:>7}/{:>8}   {:>6}/{:>6}/{:>7}/{:>8}   {:8.1f}\n", p.threads,
-                       p.name, p.iops, ms(p.lat.mean_ns), ms(double(p.lat.p95_ns)), ms(double(p.lat.p99_ns)),
-                       ms(double(p.lat.max_ns)), ms(p.fsync_lat.mean_ns), ms(double(p.fsync_lat.p95_ns)),
-                       ms(double(p.fsync_lat.p99_ns)), ms(double(p.fsync_lat.max_ns)), p.bg_bw_bytes / 1048576.0);
+                       p.name, p.iops, ms_figure(p.lat.mean_ns), ms_figure(double(p.lat.p95_ns)), ms_figure(double(p.lat.p99_ns)),
+                       ms_figure(double(p.lat.max_ns)), ms_figure(p.fsync_lat.mean_ns), ms_figure(double(p.fsync_lat.p95_ns)),
+                       ms_figure(double(p.fsync_lat.p99_ns)), ms_figure(double(p.fsync_lat.max_ns)), p.bg_bw_bytes / 1048576.0);
   }
   out += "\n";
   for (std::uint32_t threads : o.threads) {
@@ -60,8 +60,8 @@ std::string render_interfere_text(const InterfereReport& r) {
     const PhaseResult* loaded = find_phase(r, "loaded", threads);
     if (!idle || !loaded || loaded->iops <= 0) continue;
     out += fmt::format(" {} thread(s): slowdown {:.2f}x (IOPS {:.1f} -> {:.1f}; fsync p99 {} -> {} ms)\n", threads,
-                       idle->iops / loaded->iops, idle->iops, loaded->iops, ms(double(idle->fsync_lat.p99_ns)),
-                       ms(double(loaded->fsync_lat.p99_ns)));
+                       idle->iops / loaded->iops, idle->iops, loaded->iops, ms_figure(double(idle->fsync_lat.p99_ns)),
+                       ms_figure(double(loaded->fsync_lat.p99_ns)));
   }
   if (!r.trials.empty()) {
     out += "\n trial                                      threads  fg IOPS (vs baseline)  fg fsync p99 ms  bg MiB/s\n";
@@ -73,7 +73,7 @@ std::string render_interfere_text(const InterfereReport& r) {
       }
       const double ratio = base && base->iops > 0 ? t.phase.iops / base->iops : 0;
       out += fmt::format(" {:42} {:7}  {:9.1f} ({:5.2f}x)     {:>14}  {:8.1f}\n", settings_text(t.settings), t.threads,
-                         t.phase.iops, ratio, ms(double(t.phase.fsync_lat.p99_ns)), t.phase.bg_bw_bytes / 1048576.0);
+                         t.phase.iops, ratio, ms_figure(double(t.phase.fsync_lat.p99_ns)), t.phase.bg_bw_bytes / 1048576.0);
     }
     out += "\n knobs changed and restored:\n";
     for (const TrialResult& t : r.trials) {

@@ -257,7 +257,7 @@ void QuickDriver::run_fixed(QuickStep step, const char* key, std::string label, 
   add_run(std::move(run));
 }
 
-nlohmann::json point_json(const std::optional<CapacityPoint>& p) {
+nlohmann::json quick_point_json(const std::optional<CapacityPoint>& p) {
   if (!p) return nullptr;
   return {{"iodepth", p->iodepth},         {"numjobs", p->numjobs},         {"concurrency", p->concurrency()},
           {"iops", p->iops},               {"lat_mean_ns", p->lat_mean_ns}, {"lat_p50_ns", p->lat_p50_ns},
@@ -267,8 +267,8 @@ nlohmann::json point_json(const std::optional<CapacityPoint>& p) {
 
 nlohmann::json capacity_summary(const CapacityResult& r) {
   nlohmann::json curve = nlohmann::json::array();
-  for (const CapacityPoint& p : r.curve) curve.push_back(point_json(p));
-  return {{"answer", point_json(r.answer)}, {"knee", point_json(r.knee)},   {"thrashing", point_json(r.thrashing)},
+  for (const CapacityPoint& p : r.curve) curve.push_back(quick_point_json(p));
+  return {{"answer", quick_point_json(r.answer)}, {"knee", quick_point_json(r.knee)},   {"thrashing", quick_point_json(r.thrashing)},
           {"curve", curve},                 {"elapsed_s", r.elapsed_s},     {"budget_exhausted", r.budget_exhausted}};
 }
 

@@ -73,7 +73,7 @@ std::string notes(const QuickReport& r) {
   return out;
 }
 
-std::string warnings_block(const QuickReport& r) {
+std::string quick_warnings_block(const QuickReport& r) {
   if (r.run.warnings.empty()) return {};
   std::string out = "\nwarnings (what could make these numbers lie):\n";
   for (const Problem& w : r.run.warnings) {
@@ -85,7 +85,7 @@ std::string warnings_block(const QuickReport& r) {
 }  // namespace
 
 std::string render_quick_table(const QuickReport& report) {
-  std::string out = header(report) + rows(report) + notes(report) + warnings_block(report);
+  std::string out = header(report) + rows(report) + notes(report) + quick_warnings_block(report);
   if (report.run.interrupted) out += "\ninterrupted: the table shows the tests measured so far.\n";
   out += report.kept ? fmt::format("\nThe test file was kept: {}\n", report.file)
                      : std::string("\nThe test file was removed.\n");

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/environment_diff.h"
+#include "mpi/host_shares.h"
 #include "report/report_format.h"
 #include "report/reporters.h"
 
@@ -26,13 +27,6 @@ LatencyStat overall_latency(const JobResult& job) {
     clat.merge(d.clat);
   }
   return lat.count() > 0 ? lat : clat;
-}
-
-std::string format_ns(double ns) {
-  if (ns < 1e3) return fmt::format("{:.0f}ns", ns);
-  if (ns < 1e6) return fmt::format("{:.1f}us", ns / 1e3);
-  if (ns < 1e9) return fmt::format("{:.2f}ms", ns / 1e6);
-  return fmt::format("{:.2f}s", ns / 1e9);
 }
 
 std::string format_rate(double bytes_per_second) {

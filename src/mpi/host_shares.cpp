@@ -30,14 +30,14 @@ Figures figures_of(const JobResult& job) {
   return f;
 }
 
+}  // namespace
+
 std::string format_ns(double ns) {
   if (ns < 1e3) return fmt::format("{:.0f}ns", ns);
   if (ns < 1e6) return fmt::format("{:.1f}us", ns / 1e3);
   if (ns < 1e9) return fmt::format("{:.2f}ms", ns / 1e6);
   return fmt::format("{:.2f}s", ns / 1e9);
 }
-
-}  // namespace
 
 void add_host_shares(std::vector<HostShare>& shares, const ClusterRun& run) {
   if (run.groups.empty()) return;

@@ -17,6 +17,9 @@ struct HostShare {
   JobResult job;  // the rank's jobs merged over the runs; runtime_ns = the sum of its own runtimes
 };
 
+// A latency in ns for the cluster tables: "850ns", "12.3us", "4.56ms", "1.20s".
+std::string format_ns(double ns);
+
 // Adds the first group of `run` (rank 0's view after run_cluster) to `shares`, one entry per rank.
 void add_host_shares(std::vector<HostShare>& shares, const ClusterRun& run);
 

@@ -71,23 +71,23 @@ ojson labelled(const std::array<std::string_view, N>& labels, const std::array<d
   return out;
 }
 
-std::uint64_t sum_of(const std::array<std::uint64_t, 7>& a) {
+std::uint64_t json_sum_of(const std::array<std::uint64_t, 7>& a) {
   std::uint64_t s = 0;
   for (std::uint64_t v : a) s += v;
   return s;
 }
 
-double cpu_percent(double seconds, std::uint64_t runtime_ns) {
+double json_cpu_percent(double seconds, std::uint64_t runtime_ns) {
   if (runtime_ns == 0) return 0.0;
   return json_float(100.0 * seconds * 1e9 / static_cast<double>(runtime_ns));
 }
 
 void add_depth_and_latency(ojson& out, const JobResult& job) {
   const IodepthDistribution& depth = job.depth;
-  const std::uint64_t submit_total = depth.total_submit_calls ? depth.total_submit_calls : sum_of(depth.submit);
+  const std::uint64_t submit_total = depth.total_submit_calls ? depth.total_submit_calls : json_sum_of(depth.submit);
   const std::uint64_t complete_total =
-      depth.total_complete_calls ? depth.total_complete_calls : sum_of(depth.complete);
-  out["iodepth_level"] = labelled(kDepthLevelLabels, depth_percentages(depth.level, sum_of(depth.level)));
+      depth.total_complete_calls ? depth.total_complete_calls : json_sum_of(depth.complete);
+  out["iodepth_level"] = labelled(kDepthLevelLabels, depth_percentages(depth.level, json_sum_of(depth.level)));
   out["iodepth_submit"] = labelled(kDepthBatchLabels, depth_percentages(depth.submit, submit_total));
   out["iodepth_complete"] = labelled(kDepthBatchLabels, depth_percentages(depth.complete, complete_total));
   const LatencyBuckets buckets = latency_buckets(job);
@@ -176,8 +176,8 @@ ojson job_json(const ReportedJob& entry, const PerDirection<GroupDirectionTotals
   }
   if (unified) out["mixed"] = direction_json(merge_directions(job), Direction::kRead, mixed_totals(totals), json_plus);
   out["job_runtime"] = ns_to_ms(entry.summed_runtime_ns);
-  out["usr_cpu"] = cpu_percent(job.cpu.user_seconds, entry.summed_runtime_ns);
-  out["sys_cpu"] = cpu_percent(job.cpu.system_seconds, entry.summed_runtime_ns);
+  out["usr_cpu"] = json_cpu_percent(job.cpu.user_seconds, entry.summed_runtime_ns);
+  out["sys_cpu"] = json_cpu_percent(job.cpu.system_seconds, entry.summed_runtime_ns);
   out["ctx"] = job.cpu.context_switches;
   out["majf"] = job.cpu.major_faults;
   out["minf"] = job.cpu.minor_faults;

@@ -55,7 +55,7 @@ void append_sample_lines(std::string& out, const DirectionStats& dir, std::uint6
   }
 }
 
-void append_direction(std::string& out, const JobResult& job, Direction d, const GroupDirectionTotals& totals,
+void append_text_direction(std::string& out, const JobResult& job, Direction d, const GroupDirectionTotals& totals,
                       std::string_view label) {
   const DirectionRates r = direction_rates(job, d);
   if (r.runtime_ns == 0) return;
@@ -105,7 +105,7 @@ std::string depth_line(const std::array<std::string_view, N>& labels, const std:
   return line;
 }
 
-std::uint64_t sum_of(const std::array<std::uint64_t, 7>& a) {
+std::uint64_t text_sum_of(const std::array<std::uint64_t, 7>& a) {
   std::uint64_t s = 0;
   for (std::uint64_t v : a) s += v;
   return s;
@@ -113,10 +113,10 @@ std::uint64_t sum_of(const std::array<std::uint64_t, 7>& a) {
 
 void append_depths(std::string& out, const JobResult& job) {
   const IodepthDistribution& depth = job.depth;
-  const std::uint64_t submit_total = depth.total_submit_calls ? depth.total_submit_calls : sum_of(depth.submit);
+  const std::uint64_t submit_total = depth.total_submit_calls ? depth.total_submit_calls : text_sum_of(depth.submit);
   const std::uint64_t complete_total =
-      depth.total_complete_calls ? depth.total_complete_calls : sum_of(depth.complete);
-  out += "  IO depths    : " + depth_line(kDepthLevelLabels, depth_percentages(depth.level, sum_of(depth.level))) + "\n";
+      depth.total_complete_calls ? depth.total_complete_calls : text_sum_of(depth.complete);
+  out += "  IO depths    : " + depth_line(kDepthLevelLabels, depth_percentages(depth.level, text_sum_of(depth.level))) + "\n";
   out += "     submit    : " + depth_line(kDepthBatchLabels, depth_percentages(depth.submit, submit_total)) + "\n";
   out += "     complete  : " + depth_line(kDepthBatchLabels, depth_percentages(depth.complete, complete_total)) + "\n";
   const auto& dirs = job.dirs;
@@ -137,7 +137,7 @@ int percentile_decimals(const std::vector<double>& list) {
   return decimals;
 }
 
-double cpu_percent(double seconds, std::uint64_t runtime_ns) {
+double text_cpu_percent(double seconds, std::uint64_t runtime_ns) {
   if (runtime_ns == 0) return 0.0;
   return finite_or_zero(100.0 * seconds * 1e9 / static_cast<double>(runtime_ns));
 }
@@ -203,10 +203,10 @@ void append_job_section(std::string& out, const ReportedJob& entry, const PerDir
   const bool unified = job.settings.unified_rw_reporting;
   if (!unified || unified_both(job.options)) {
     for (Direction d : kAllDirections) {
-      append_direction(out, job, d, totals[static_cast<std::size_t>(index_of(d))], direction_name(d));
+      append_text_direction(out, job, d, totals[static_cast<std::size_t>(index_of(d))], direction_name(d));
     }
   }
-  if (unified) append_direction(out, merge_directions(job), Direction::kRead, mixed_totals(totals), "mixed");
+  if (unified) append_text_direction(out, merge_directions(job), Direction::kRead, mixed_totals(totals), "mixed");
   append_rmw_line(out, job);
   const LatencyBuckets buckets = latency_buckets(job);
   append_bucket_lines(out, "nsec", kLatencyLabels, buckets.ns);
@@ -218,8 +218,8 @@ void append_job_section(std::string& out, const ReportedJob& entry, const PerDir
     append_percentile_table(out, job.sync.lat.histogram, job.settings.percentile_list, "sync");
   }
   out += fmt::format("  cpu          : usr={:.2f}%, sys={:.2f}%, ctx={}, majf={}, minf={}\n",
-                     cpu_percent(job.cpu.user_seconds, entry.summed_runtime_ns),
-                     cpu_percent(job.cpu.system_seconds, entry.summed_runtime_ns), job.cpu.context_switches,
+                     text_cpu_percent(job.cpu.user_seconds, entry.summed_runtime_ns),
+                     text_cpu_percent(job.cpu.system_seconds, entry.summed_runtime_ns), job.cpu.context_switches,
                      job.cpu.major_faults, job.cpu.minor_faults);
   append_depths(out, job);
   append_steadystate(out, job);

@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::uint64_t kMaxPrinted = 10;  // failures printed per job; the rest are counted
 
-std::vector<FileRegion> regions_of(const std::vector<TargetFile>& targets) {
+std::vector<FileRegion> verify_regions_of(const std::vector<TargetFile>& targets) {
   std::vector<FileRegion> regions;
   for (const TargetFile& t : targets) regions.push_back({t.region_start, t.region_length});
   return regions;
@@ -33,7 +33,7 @@ Verifier::Verifier(const JobInstance& instance, const std::vector<TargetFile>& t
     : job_name_(instance.spec.name),
       format_{instance.spec.verify, verify_chunk_size(instance.spec), instance.spec.verify_pattern,
               instance.spec.verify_pattern_offset_slots},
-      map_(regions_of(targets), verify_chunk_size(instance.spec), instance.spec.verify_backlog),
+      map_(verify_regions_of(targets), verify_chunk_size(instance.spec), instance.spec.verify_backlog),
       seed_(instance.seed),
       check_all_reads_(!instance.spec.does_writes()),
       fatal_(instance.spec.verify_fatal),

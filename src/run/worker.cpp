@@ -30,7 +30,7 @@ struct Worker::Loop {
 
 namespace {
 
-JobReportSettings settings_of(const JobSpec& job) {
+JobReportSettings report_settings_of(const JobSpec& job) {
   JobReportSettings s;
   s.rw = std::string(rw_mode_name(job.rw));
   s.ioengine = std::string(engine_name(job.ioengine));
@@ -73,7 +73,7 @@ Worker::Worker(JobInstance instance, std::vector<TargetFile> targets, WorkerConf
   result_.description = instance_.spec.description;
   result_.jobnum = instance_.jobnum;
   result_.groupid = instance_.groupid;
-  result_.settings = settings_of(instance_.spec);
+  result_.settings = report_settings_of(instance_.spec);
   result_.options = own_options_of(instance_.spec);  // the globals go to the document's "global options"
 }
 
@@ -87,7 +87,7 @@ JobResult Worker::failed_result(int error, const std::string& message) const {
   r.description = instance_.spec.description;
   r.jobnum = instance_.jobnum;
   r.groupid = instance_.groupid;
-  r.settings = settings_of(instance_.spec);
+  r.settings = report_settings_of(instance_.spec);
   r.options = own_options_of(instance_.spec);
   r.error = error;
   r.error_message = message;

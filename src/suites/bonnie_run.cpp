@@ -26,7 +26,7 @@
 namespace sluice {
 namespace {
 
-constexpr std::int64_t kUnit = 1 << 20;
+constexpr std::int64_t kMiB = 1 << 20;
 constexpr int kUpdateSeek = 10;     // every 10th seek also rewrites its chunk
 constexpr int kRandExtraLen = 12;   // up to 12 random characters in a file name
 constexpr const char* kRandChars = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -48,8 +48,6 @@ double cpu_now(int who) {
   return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
          static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
-
-double seconds_since(std::uint64_t start_ns) { return static_cast<double>(monotonic_ns() - start_ns) / 1e9; }
 
 // bonnie++'s BonTimer for one phase: wall and CPU time from start() to stop(), the slowest operation.
 class PhaseClock {
@@ -359,8 +357,8 @@ void seeks(IoContext& c, const std::string& path, std::int64_t chunks) {
 }
 
 void io_tests(IoContext& c) {
-  const std::int64_t chunks = c.options.size_mib * (kUnit / c.options.chunk);
-  const std::int64_t byte_chunks = c.options.byte_io_mib * (kUnit / c.options.chunk);
+  const std::int64_t chunks = c.options.size_mib * (kMiB / c.options.chunk);
+  const std::int64_t byte_chunks = c.options.byte_io_mib * (kMiB / c.options.chunk);
   std::vector<char> buf(static_cast<std::size_t>(c.options.chunk));
   IoFile file(c.result.path);
   file.create();
@@ -677,7 +675,7 @@ void check_directory(const BonnieOptions& options) {
   const std::uint64_t free_bytes = static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize;
   const std::uint64_t file_data =
       options.max_size > 0 ? static_cast<std::uint64_t>(options.files * kBonnieDirectoryUnit * options.max_size) : 0;
-  const std::uint64_t need = static_cast<std::uint64_t>(options.size_mib) * kUnit + file_data;
+  const std::uint64_t need = static_cast<std::uint64_t>(options.size_mib) * kMiB + file_data;
   if (need > free_bytes) {
     throw UserError(fmt::format("bonnie: -s {}: the tests need {} MiB but {} has {} MiB free; use a smaller -s or -n",
                                 options.size_mib, need >> 20, options.dir, free_bytes >> 20));

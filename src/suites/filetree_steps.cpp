@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "common/rng.h"
 #include "run/stop_signal.h"
@@ -23,8 +24,6 @@ namespace {
   const int error = errno;
   throw IoError(fmt::format("filetree: {} {}: {}", call, path, std::strerror(error)), error);
 }
-
-double seconds_since(std::uint64_t start_ns) { return static_cast<double>(monotonic_ns() - start_ns) / 1e9; }
 
 // Writes all of `data`, timing each write call.
 void write_all(int fd, const unsigned char* data, std::size_t size, const std::string& path, OpRecorder& rec) {

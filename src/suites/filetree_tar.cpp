@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "run/stop_signal.h"
 
@@ -28,8 +29,6 @@ namespace {
   const char* text = archive_error_string(a);
   throw IoError(fmt::format("filetree: {} {}: {}", what, path, text ? text : "libarchive error"), error);
 }
-
-double seconds_since(std::uint64_t start_ns) { return static_cast<double>(monotonic_ns() - start_ns) / 1e9; }
 
 // The archive file as libarchive's client: counts and times every system call.
 struct ArchiveFile {
@@ -112,7 +111,7 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-struct stat stat_of(const std::string& path) {
+struct stat stat_or_throw(const std::string& path) {
   struct stat s {};
   if (::stat(path.c_str(), &s) != 0) fail_errno("stat", path);
   return s;
@@ -137,14 +136,14 @@ StepResult write_tar(const FiletreePlan& plan, const std::string& root, const st
   }
   const std::string top = base_name(root);
   std::vector<unsigned char> buffer(kFiletreeChunk);
-  write_header(a.get(), root, top + "/", stat_of(root), archive_path);
+  write_header(a.get(), root, top + "/", stat_or_throw(root), archive_path);
   // Files by directory, as tar walks the tree (in plan order, which a directory listing need not follow).
   std::vector<std::vector<const PlannedFile*>> by_dir(plan.dirs);
   for (const PlannedFile& f : plan.files) by_dir[f.dir].push_back(&f);
   bool done = true;
   for (std::uint32_t d = 0; d < plan.dirs && done; ++d) {
     const std::string dir = FiletreePlan::dir_name(d);
-    write_header(a.get(), root + "/" + dir, top + "/" + dir + "/", stat_of(root + "/" + dir), archive_path);
+    write_header(a.get(), root + "/" + dir, top + "/" + dir + "/", stat_or_throw(root + "/" + dir), archive_path);
     for (const PlannedFile* f : by_dir[d]) {
       const std::string relative = plan.file_path(*f);
       if (stop_requested() ||

@@ -1,4 +1,5 @@
 #include "suites/iozone_run.h"
+#include "common/aligned_buffer.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -24,12 +25,7 @@
 namespace sluice {
 namespace {
 
-constexpr std::size_t kAlignment = 4096;  // O_DIRECT buffers
 constexpr unsigned char kFill = 0xA5;     // iozone fills its buffer with a pattern, not zeros
-
-struct FreeDeleter {
-  void operator()(void* p) const noexcept { std::free(p); }
-};
 
 double cpu_seconds() {
   rusage u{};
@@ -67,8 +63,8 @@ class CellRunner {
              LatencyHistogram& histogram)
       : o_(o), path_(path), resolution_ns_(resolution_ns), reclen_(cell.rec_kb * 1024),
         numrecs_(cell.file_kb * 1024 / reclen_), histogram_(histogram) {
-    const std::size_t rounded = (reclen_ + kAlignment - 1) / kAlignment * kAlignment;
-    buffer_.reset(std::aligned_alloc(kAlignment, rounded));
+    const std::size_t rounded = round_to_direct_alignment(reclen_);
+    buffer_.reset(std::aligned_alloc(kDirectIoAlignment, rounded));
     if (!buffer_) throw UserError(fmt::format("iozone: cannot allocate a {}-byte record buffer", reclen_));
     std::memset(buffer_.get(), kFill, rounded);
   }

@@ -12,7 +12,7 @@
 namespace sluice {
 namespace {
 
-const std::vector<double> kPercentiles = {1, 5, 10, 50, 90, 95, 99, 99.9, 99.99};
+const std::vector<double> kMetadataPercentiles = {1, 5, 10, 50, 90, 95, 99, 99.9, 99.99};
 
 bool is_tree(MetadataPhase p) { return p == MetadataPhase::kTreeCreate || p == MetadataPhase::kTreeRemove; }
 
@@ -29,7 +29,7 @@ std::vector<MetadataPhase> printed_rows(const MetadataPlan& plan) {
   return rows;
 }
 
-double at(const OpLatency& l, double p) { return static_cast<double>(std::min(l.histogram.percentile(p), l.max_ns)); }
+double phase_percentile(const OpLatency& l, double p) { return static_cast<double>(std::min(l.histogram.percentile(p), l.max_ns)); }
 
 std::string quoted_command_line(const std::vector<std::string>& args) {
   std::string out = "sluice metadata";
@@ -110,8 +110,8 @@ std::string latency_table(const MetadataResult& r) {
     if (n == 0 || !r.plan.reported[static_cast<std::size_t>(p)]) continue;
     const auto us = [](double ns) { return ns / 1000.0; };
     out += fmt::format("   {:<22} {:>9} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f}\n", metadata_phase_name(p),
-                       n, us(static_cast<double>(l.sum_ns) / static_cast<double>(n)), us(at(l, 50)), us(at(l, 90)),
-                       us(at(l, 99)), us(at(l, 99.9)), us(static_cast<double>(l.max_ns)));
+                       n, us(static_cast<double>(l.sum_ns) / static_cast<double>(n)), us(phase_percentile(l, 50)), us(phase_percentile(l, 90)),
+                       us(phase_percentile(l, 99)), us(phase_percentile(l, 99.9)), us(static_cast<double>(l.max_ns)));
   }
   return out;
 }
@@ -186,7 +186,7 @@ nlohmann::json metadata_json(const MetadataResult& r) {
     const std::uint64_t n = l.histogram.total();
     if (n == 0 || !r.plan.reported[static_cast<std::size_t>(p)]) continue;
     nlohmann::json percentiles = nlohmann::json::object();
-    for (const double q : kPercentiles) percentiles[fmt::format("{:.6f}", q)] = static_cast<std::uint64_t>(at(l, q));
+    for (const double q : kMetadataPercentiles) percentiles[fmt::format("{:.6f}", q)] = static_cast<std::uint64_t>(phase_percentile(l, q));
     latency[key] = {{"count", n},
                     {"mean", static_cast<double>(l.sum_ns) / static_cast<double>(n)},
                     {"max", l.max_ns},

@@ -72,7 +72,7 @@ void check_inodes(const MetadataResult& r) {
 }
 
 // Creates DIR/sluice-metadata.<pid>[.N], journaled so that `sluice restore` finds it after a kill.
-std::string make_work_dir(const std::string& directory) {
+std::string make_metadata_dir(const std::string& directory) {
   for (int attempt = 0; attempt < 100; ++attempt) {
     std::string path = fmt::format("{}/sluice-metadata.{}", directory, static_cast<long>(::getpid()));
     if (attempt > 0) path += fmt::format(".{}", attempt);
@@ -92,16 +92,16 @@ std::string make_work_dir(const std::string& directory) {
 }
 
 // Removes the work directory on every way out of run_metadata.
-class WorkDirGuard {
+class MetadataDirGuard {
  public:
-  explicit WorkDirGuard(std::string path) : path_(std::move(path)) {}
-  ~WorkDirGuard() {
+  explicit MetadataDirGuard(std::string path) : path_(std::move(path)) {}
+  ~MetadataDirGuard() {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
     if (!ec) journal_removed(path_);
   }
-  WorkDirGuard(const WorkDirGuard&) = delete;
-  WorkDirGuard& operator=(const WorkDirGuard&) = delete;
+  MetadataDirGuard(const MetadataDirGuard&) = delete;
+  MetadataDirGuard& operator=(const MetadataDirGuard&) = delete;
 
  private:
   std::string path_;
@@ -123,7 +123,7 @@ bool join_work_dir(const std::string& path) {
   return false;
 }
 
-nlohmann::json latency_json(const std::array<OpLatency, kMetadataPhaseCount>& latency) {
+nlohmann::json phase_latency_json(const std::array<OpLatency, kMetadataPhaseCount>& latency) {
   nlohmann::json out = nlohmann::json::array();
   for (const OpLatency& l : latency) {
     out.push_back({{"histogram", l.histogram.to_json()}, {"sum_ns", l.sum_ns}, {"max_ns", l.max_ns}});
@@ -143,7 +143,7 @@ void merge_latency_json(std::array<OpLatency, kMetadataPhaseCount>& into, const 
 
 // Process 0 learns every process's host, latencies and first error; the others keep their own.
 void gather_processes(ProcessGroup& processes, MetadataResult& r, std::string& error) {
-  const nlohmann::json mine = {{"host", processes.host()}, {"error", error}, {"latency", latency_json(r.latency)}};
+  const nlohmann::json mine = {{"host", processes.host()}, {"error", error}, {"latency", phase_latency_json(r.latency)}};
   const std::vector<std::string> all = processes.gather(mine.dump());
   r.hosts = {processes.host()};
   if (processes.rank() != 0) return;
@@ -189,9 +189,9 @@ MetadataResult run_metadata(const MetadataOptions& options, std::vector<std::str
   }
   r.notes = r.plan.notes;
   r.started = now_text();
-  std::optional<WorkDirGuard> guard;
+  std::optional<MetadataDirGuard> guard;
   if (processes == nullptr || processes->rank() == 0) {
-    r.work_dir = make_work_dir(r.path);
+    r.work_dir = make_metadata_dir(r.path);
     guard.emplace(r.work_dir);
     if (processes != nullptr) processes->broadcast(r.work_dir);
   } else {

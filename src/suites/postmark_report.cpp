@@ -118,7 +118,7 @@ std::uint64_t percentile_of(const LatencyStat& s, double p) {
 const std::vector<double> kJsonPercentiles = {1,  5,  10, 20, 30,   40,   50,    60,   70,
                                               80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
 
-nlohmann::json latency_json(const LatencyStat& s) {
+nlohmann::json postmark_latency_json(const LatencyStat& s) {
   nlohmann::json j = {{"min", static_cast<std::uint64_t>(s.moments.min())},
                       {"max", static_cast<std::uint64_t>(s.moments.max())},
                       {"mean", s.moments.mean()},
@@ -257,7 +257,7 @@ nlohmann::json postmark_run_json(const PostmarkRunResult& r) {
       {"bytes_written_per_second", rate(static_cast<double>(r.counts.bytes_written), total)},
   };
   nlohmann::json lat = nlohmann::json::object();
-  for (const NamedLatency& l : latencies_of(r)) lat[l.name] = latency_json(*l.stat);
+  for (const NamedLatency& l : latencies_of(r)) lat[l.name] = postmark_latency_json(*l.stat);
   j["latency_ns"] = std::move(lat);
   j["environment"] = r.environment;
   return j;

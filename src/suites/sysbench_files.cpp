@@ -1,4 +1,5 @@
 #include "suites/sysbench_files.h"
+#include "common/aligned_buffer.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -20,17 +21,11 @@
 namespace sluice {
 namespace {
 
-constexpr std::size_t kAlignment = 4096;  // O_DIRECT buffers
-
 std::string errno_text(int e) { return std::strerror(e); }
 
-struct FreeDeleter {
-  void operator()(void* p) const noexcept { std::free(p); }
-};
-
 std::unique_ptr<void, FreeDeleter> zero_buffer(std::uint64_t bytes) {
-  const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  void* p = std::aligned_alloc(kAlignment, rounded);
+  const std::size_t rounded = round_to_direct_alignment(bytes);
+  void* p = std::aligned_alloc(kDirectIoAlignment, rounded);
   if (p == nullptr) throw UserError("sysbench fileio: cannot allocate a " + std::to_string(bytes) + "-byte buffer");
   std::memset(p, 0, rounded);
   return std::unique_ptr<void, FreeDeleter>(p);

@@ -12,7 +12,7 @@
 namespace sluice {
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 // sb_logger.c: OPER_LOG_GRANULARITY, OPER_LOG_MIN_VALUE, OPER_LOG_MAX_VALUE (ms).
 constexpr int kSysbenchBuckets = 1024;
 constexpr double kSysbenchMinMs = 1e-3;
@@ -87,7 +87,7 @@ std::string render_sysbench_prepare(const SysbenchOptions& o, const SysbenchPrep
   std::string s = fmt::format("Extra file open flags: {}\n", sysbench_extra_flags_text(o));
   for (const std::string& line : r.lines) s += line + "\n";
   s += fmt::format("{} bytes written in {:.2f} seconds ({:.2f} MiB/sec).\n", r.bytes_written, r.seconds,
-                   r.seconds > 0 ? static_cast<double>(r.bytes_written) / kMiB / r.seconds : 0.0);
+                   r.seconds > 0 ? static_cast<double>(r.bytes_written) / kBytesPerMiB / r.seconds : 0.0);
   return s;
 }
 
@@ -123,8 +123,8 @@ nlohmann::json sysbench_interval_json(const SysbenchInterval& iv, unsigned perce
   nlohmann::json j;
   j["time_s"] = iv.end_s;
   j["seconds"] = iv.seconds;
-  j["reads_MiB_per_s"] = iv.seconds > 0 ? static_cast<double>(iv.counts.bytes_read) / kMiB / iv.seconds : 0.0;
-  j["writes_MiB_per_s"] = iv.seconds > 0 ? static_cast<double>(iv.counts.bytes_written) / kMiB / iv.seconds : 0.0;
+  j["reads_MiB_per_s"] = iv.seconds > 0 ? static_cast<double>(iv.counts.bytes_read) / kBytesPerMiB / iv.seconds : 0.0;
+  j["writes_MiB_per_s"] = iv.seconds > 0 ? static_cast<double>(iv.counts.bytes_written) / kBytesPerMiB / iv.seconds : 0.0;
   j["fsyncs_per_s"] = per_second(iv.counts.fsyncs, iv.seconds);
   j["events"] = iv.counts.events;
   j["latency_ms_percentile"] = sysbench_percentile_ms(iv.histogram, percentile);
@@ -176,8 +176,8 @@ nlohmann::json sysbench_json(const SysbenchOptions& o, const SysbenchRunResult& 
   j["file_operations"] = {{"reads_per_s", per_second(r.counts.reads, t)},
                           {"writes_per_s", per_second(r.counts.writes, t)},
                           {"fsyncs_per_s", per_second(r.counts.fsyncs, t)}};
-  j["throughput"] = {{"read_MiB_per_s", t > 0 ? static_cast<double>(r.counts.bytes_read) / kMiB / t : 0.0},
-                     {"written_MiB_per_s", t > 0 ? static_cast<double>(r.counts.bytes_written) / kMiB / t : 0.0}};
+  j["throughput"] = {{"read_MiB_per_s", t > 0 ? static_cast<double>(r.counts.bytes_read) / kBytesPerMiB / t : 0.0},
+                     {"written_MiB_per_s", t > 0 ? static_cast<double>(r.counts.bytes_written) / kBytesPerMiB / t : 0.0}};
   j["general_statistics"] = {{"total_time_s", t}, {"total_number_of_events", r.counts.events}};
   const double events = static_cast<double>(r.counts.events);
   j["latency_ms"] = {{"min", static_cast<double>(r.latency_min_ns) / 1e6},

@@ -1,4 +1,5 @@
 #include "suites/sysbench_run.h"
+#include "common/aligned_buffer.h"
 
 #include <atomic>
 #include <chrono>
@@ -19,12 +20,6 @@
 
 namespace sluice {
 namespace {
-
-constexpr std::size_t kAlignment = 4096;
-
-struct FreeDeleter {
-  void operator()(void* p) const noexcept { std::free(p); }
-};
 
 IoOp io_op_of(SysbenchOp op, SysbenchFsyncMode mode) noexcept {
   switch (op) {
@@ -65,13 +60,13 @@ struct Shared {
   }
 };
 
-class Worker {
+class SysbenchWorker {
  public:
-  Worker(Shared& shared, const std::vector<int>& fds, EngineKind kind, std::uint32_t index)
+  SysbenchWorker(Shared& shared, const std::vector<int>& fds, EngineKind kind, std::uint32_t index)
       : shared_(shared), index_(index) {
     const SysbenchOptions& o = shared.options;
     depth_ = engine_traits(kind).async ? o.async_backlog : 1;
-    const std::size_t buffer_bytes = (o.seq_request_size() + kAlignment - 1) / kAlignment * kAlignment;
+    const std::size_t buffer_bytes = round_to_direct_alignment(o.seq_request_size());
     units_.resize(depth_);
     EngineSetup setup;
     setup.depth = depth_;
@@ -80,7 +75,7 @@ class Worker {
     setup.direct = o.o_direct;
     setup.writes = sysbench_mode_writes(*o.mode);
     for (std::uint32_t i = 0; i < depth_; ++i) {
-      void* p = std::aligned_alloc(kAlignment, buffer_bytes);
+      void* p = std::aligned_alloc(kDirectIoAlignment, buffer_bytes);
       if (p == nullptr) throw UserError("sysbench fileio: cannot allocate the I/O buffers");
       std::memset(p, 0, buffer_bytes);
       buffers_.emplace_back(p);
@@ -259,8 +254,8 @@ SysbenchRunResult run_sysbench(const SysbenchOptions& options, const std::vector
                                std::uint64_t seed, const std::function<void(const SysbenchInterval&)>& on_interval) {
   SysbenchRequests requests(options, seed);
   Shared shared(requests, options);
-  std::vector<std::unique_ptr<Worker>> workers;
-  for (std::uint32_t i = 0; i < options.threads; ++i) workers.push_back(std::make_unique<Worker>(shared, fds, engine, i));
+  std::vector<std::unique_ptr<SysbenchWorker>> workers;
+  for (std::uint32_t i = 0; i < options.threads; ++i) workers.push_back(std::make_unique<SysbenchWorker>(shared, fds, engine, i));
 
   install_stop_signal_handlers();
   std::latch start(static_cast<std::ptrdiff_t>(options.threads) + 1);

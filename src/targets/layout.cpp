@@ -13,6 +13,7 @@
 #include <memory>
 #include <new>
 
+#include "common/aligned_buffer.h"
 #include "common/created_files.h"
 #include "common/rng.h"
 #include "targets/target_file.h"
@@ -40,10 +41,6 @@ namespace {
 constexpr std::size_t kChunk = 4u << 20;                 // bytes per layout write
 constexpr std::uint64_t kProgressEvery = 64ull << 20;    // the contract: at least this often
 constexpr std::uint64_t kDirectAlign = 4096;
-
-struct FreeDeleter {
-  void operator()(void* p) const noexcept { free(p); }
-};
 
 // "laying out /d/f failed: a write of 4194304 bytes at offset 8388608 returned: No space left on device".
 [[noreturn]] void throw_write_error(const std::string& path, std::uint64_t offset, std::size_t length, int err) {

@@ -33,7 +33,7 @@ const CommandInfo& sample() {
 }
 
 // The message of the UserError that parsing `args` throws; "" when it does not throw.
-std::string error_of(const CommandInfo& c, const std::vector<std::string>& args) {
+std::string parse_error_of(const CommandInfo& c, const std::vector<std::string>& args) {
   try {
     parse_arguments(c, args);
   } catch (const UserError& e) {
@@ -56,7 +56,7 @@ TEST(CommandParser, FlagWithoutValue) {
 }
 
 TEST(CommandParser, FlagWithAValueIsRefused) {
-  EXPECT_THAT(error_of(sample(), {"--keep=1"}), HasSubstr("--keep=1: takes no value"));
+  EXPECT_THAT(parse_error_of(sample(), {"--keep=1"}), HasSubstr("--keep=1: takes no value"));
 }
 
 TEST(CommandParser, ValueAfterEqualsOrAsTheNextArgument) {
@@ -67,30 +67,30 @@ TEST(CommandParser, ValueAfterEqualsOrAsTheNextArgument) {
 }
 
 TEST(CommandParser, MissingValueNamesTheOption) {
-  EXPECT_THAT(error_of(sample(), {"--size"}), HasSubstr("--size: needs a value; use --size=S"));
-  EXPECT_THAT(error_of(sample(), {"--output="}), HasSubstr("--output: needs a value"));
-  EXPECT_THAT(error_of(sample(), {"--output", "--keep"}), HasSubstr("--output: needs a value"));
+  EXPECT_THAT(parse_error_of(sample(), {"--size"}), HasSubstr("--size: needs a value; use --size=S"));
+  EXPECT_THAT(parse_error_of(sample(), {"--output="}), HasSubstr("--output: needs a value"));
+  EXPECT_THAT(parse_error_of(sample(), {"--output", "--keep"}), HasSubstr("--output: needs a value"));
 }
 
 TEST(CommandParser, OutOfRangeNumberNamesTheRange) {
-  EXPECT_THAT(error_of(sample(), {"--max-concurrency=0"}), HasSubstr("--max-concurrency=0: not a number in 1-64"));
-  EXPECT_THAT(error_of(sample(), {"--max-concurrency=65"}), HasSubstr("not a number in 1-64"));
-  EXPECT_THAT(error_of(sample(), {"--max-concurrency=many"}), HasSubstr("--max-concurrency=many"));
+  EXPECT_THAT(parse_error_of(sample(), {"--max-concurrency=0"}), HasSubstr("--max-concurrency=0: not a number in 1-64"));
+  EXPECT_THAT(parse_error_of(sample(), {"--max-concurrency=65"}), HasSubstr("not a number in 1-64"));
+  EXPECT_THAT(parse_error_of(sample(), {"--max-concurrency=many"}), HasSubstr("--max-concurrency=many"));
 }
 
 TEST(CommandParser, SizeBelowTheMinimumIsRefused) {
-  EXPECT_THAT(error_of(sample(), {"--size=4k"}), HasSubstr("--size=4k: not a size of at least 1 MiB"));
-  EXPECT_THAT(error_of(sample(), {"--size=big"}), HasSubstr("--size=big: not a size"));
+  EXPECT_THAT(parse_error_of(sample(), {"--size=4k"}), HasSubstr("--size=4k: not a size of at least 1 MiB"));
+  EXPECT_THAT(parse_error_of(sample(), {"--size=big"}), HasSubstr("--size=big: not a size"));
 }
 
 TEST(CommandParser, BadChoiceSuggestsTheNearest) {
-  const std::string error = error_of(sample(), {"--output-format=jsn"});
+  const std::string error = parse_error_of(sample(), {"--output-format=jsn"});
   EXPECT_THAT(error, HasSubstr("--output-format=jsn: not one of normal, json, json+"));
   EXPECT_THAT(error, HasSubstr("did you mean json?"));
 }
 
 TEST(CommandParser, FarChoiceSuggestsNothing) {
-  const std::string error = error_of(sample(), {"--output-format=spreadsheet"});
+  const std::string error = parse_error_of(sample(), {"--output-format=spreadsheet"});
   EXPECT_THAT(error, HasSubstr("not one of normal, json, json+"));
   EXPECT_THAT(error, Not(HasSubstr("did you mean")));
 }
@@ -102,25 +102,25 @@ TEST(CommandParser, ChoiceGivesItsIndex) {
 TEST(CommandParser, ListElementsAreChecked) {
   EXPECT_EQ(value_of(parse_arguments(sample(), {"--threads=1,4"}), "threads").list,
             (std::vector<std::string>{"1", "4"}));
-  EXPECT_THAT(error_of(sample(), {"--threads=1,0"}), HasSubstr("--threads=1,0: not a number in 1-256"));
-  EXPECT_THAT(error_of(sample(), {"--threads=1,"}), HasSubstr("empty element"));
+  EXPECT_THAT(parse_error_of(sample(), {"--threads=1,0"}), HasSubstr("--threads=1,0: not a number in 1-256"));
+  EXPECT_THAT(parse_error_of(sample(), {"--threads=1,"}), HasSubstr("empty element"));
 }
 
 TEST(CommandParser, UnknownOptionSuggestsAClose) {
-  const std::string error = error_of(sample(), {"--budjet=5s"});
+  const std::string error = parse_error_of(sample(), {"--budjet=5s"});
   EXPECT_THAT(error, HasSubstr("--budjet: unknown option for sample"));
   EXPECT_THAT(error, HasSubstr("did you mean --budget?"));
 }
 
 TEST(CommandParser, UnknownOptionFarFromAnyPointsToHelp) {
-  const std::string error = error_of(sample(), {"--zzzzzzzz=1"});
+  const std::string error = parse_error_of(sample(), {"--zzzzzzzz=1"});
   EXPECT_THAT(error, HasSubstr("--zzzzzzzz: unknown option for sample"));
   EXPECT_THAT(error, Not(HasSubstr("did you mean")));
   EXPECT_THAT(error, HasSubstr("sluice sample --help"));
 }
 
 TEST(CommandParser, SingleDashIsNotAnOption) {
-  EXPECT_THAT(error_of(sample(), {"-k"}), HasSubstr("-k: unknown option"));
+  EXPECT_THAT(parse_error_of(sample(), {"-k"}), HasSubstr("-k: unknown option"));
 }
 
 TEST(CommandParser, HelpWinsOverEverythingElse) {
@@ -135,20 +135,20 @@ TEST(CommandParser, DoubleDashMakesTheRestPositional) {
 }
 
 TEST(CommandParser, TooManyPositionalsAreRefused) {
-  EXPECT_THAT(error_of(sample(), {"a", "b"}), HasSubstr("b: unexpected argument"));
+  EXPECT_THAT(parse_error_of(sample(), {"a", "b"}), HasSubstr("b: unexpected argument"));
 }
 
 TEST(CommandParser, RepeatingLastPositionalTakesTheRest) {
   CommandInfo c = sample();
   c.positionals = {{"A", "first", true}, {"C...", "more", false, true}};
   EXPECT_EQ(parse_arguments(c, {"a", "b", "c", "--keep"}).positionals, (std::vector<std::string>{"a", "b", "c"}));
-  EXPECT_THAT(error_of(c, {"--keep"}), HasSubstr("sample needs A"));
+  EXPECT_THAT(parse_error_of(c, {"--keep"}), HasSubstr("sample needs A"));
 }
 
 TEST(CommandParser, RequiredPositionalIsRequired) {
   CommandInfo c = sample();
   c.positionals[0].required = true;
-  EXPECT_THAT(error_of(c, {"--keep"}), HasSubstr("sample needs DIR"));
+  EXPECT_THAT(parse_error_of(c, {"--keep"}), HasSubstr("sample needs DIR"));
 }
 
 TEST(CommandParser, RepeatingOnlyPositionalTakesEveryArgumentAroundOptions) {
@@ -170,7 +170,7 @@ TEST(CommandParser, PassesJobOptionsOnInOrder) {
 TEST(CommandParser, TypoOfAnOwnOptionIsNotPassedOn) {
   CommandInfo c = sample();
   c.passes_job_options = true;
-  EXPECT_THAT(error_of(c, {"--budjet=5s"}), HasSubstr("did you mean --budget?"));
+  EXPECT_THAT(parse_error_of(c, {"--budjet=5s"}), HasSubstr("did you mean --budget?"));
 }
 
 TEST(CommandParser, BeforeTheMarkerJobOptionsAreRefused) {
@@ -178,7 +178,7 @@ TEST(CommandParser, BeforeTheMarkerJobOptionsAreRefused) {
   c.passes_job_options = true;
   c.pass_through_after = "keep";
   c.options[2].before_pass_through = true;  // --size: the command's before --keep, the job's after it
-  EXPECT_THAT(error_of(c, {"--rw=read"}), HasSubstr("job options go after --keep"));
+  EXPECT_THAT(parse_error_of(c, {"--rw=read"}), HasSubstr("job options go after --keep"));
   const ParsedArgs p = parse_arguments(c, {"--size=2m", "--keep", "--size=4m", "--rw=read", "--budget=1s"});
   ASSERT_EQ(p.items.size(), 5u);
   EXPECT_EQ(p.items[0].value.number, 2u << 20);
@@ -244,13 +244,13 @@ TEST(CommandParser, DashGroupsAreReadAsGetoptReadsThem) {
 }
 
 TEST(CommandParser, DashOptionsAreCheckedAndRefusedByName) {
-  EXPECT_THAT(error_of(dashed(), {"-i", "13"}), HasSubstr("-i 13: not a number in 0-12"));
-  EXPECT_THAT(error_of(dashed(), {"-i"}), HasSubstr("-i: needs a value"));
-  EXPECT_THAT(error_of(dashed(), {"-t", "4"}), HasSubstr("-t: throughput mode is an option of the original dashed"));
-  EXPECT_THAT(error_of(dashed(), {"-a+m"}), HasSubstr("-+m: cluster mode"));
-  EXPECT_THAT(error_of(dashed(), {"-Q"}), HasSubstr("-Q: unknown option for dashed"));
+  EXPECT_THAT(parse_error_of(dashed(), {"-i", "13"}), HasSubstr("-i 13: not a number in 0-12"));
+  EXPECT_THAT(parse_error_of(dashed(), {"-i"}), HasSubstr("-i: needs a value"));
+  EXPECT_THAT(parse_error_of(dashed(), {"-t", "4"}), HasSubstr("-t: throughput mode is an option of the original dashed"));
+  EXPECT_THAT(parse_error_of(dashed(), {"-a+m"}), HasSubstr("-+m: cluster mode"));
+  EXPECT_THAT(parse_error_of(dashed(), {"-Q"}), HasSubstr("-Q: unknown option for dashed"));
   // A table without dash names keeps refusing single-dash arguments as before.
-  EXPECT_THAT(error_of(sample(), {"-k"}), HasSubstr("options look like --name=value"));
+  EXPECT_THAT(parse_error_of(sample(), {"-k"}), HasSubstr("options look like --name=value"));
 }
 
 }  // namespace

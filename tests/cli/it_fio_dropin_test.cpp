@@ -27,7 +27,7 @@ const std::vector<std::string> kNullRead = {"--name=a", "--ioengine=null", "--si
 std::string build_dir() { return std::filesystem::path(SLUICE_BINARY).parent_path().string(); }
 std::string fio_link() { return build_dir() + "/fio"; }
 
-std::vector<std::string> with(std::vector<std::string> args, std::initializer_list<std::string> more) {
+std::vector<std::string> with_args(std::vector<std::string> args, std::initializer_list<std::string> more) {
   args.insert(args.end(), more);
   return args;
 }
@@ -78,7 +78,7 @@ TEST(FioLink, TheBuildLeavesAFioLinkToSluice) {
 TEST(FioLink, ALinkNamedFioRunsTheRunCommand) {
   RunOptions o;
   o.program = fio_link();
-  const RunOutput r = run_binary(with(kNullRead, {"--output-format=json"}), o);
+  const RunOutput r = run_binary(with_args(kNullRead, {"--output-format=json"}), o);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_EQ(r.err, "");
   const auto doc = parse_document(r.out);
@@ -87,7 +87,7 @@ TEST(FioLink, ALinkNamedFioRunsTheRunCommand) {
 }
 
 TEST(FioLink, SluiceFioIsSluiceRun) {
-  std::vector<std::string> args = with(kNullRead, {"--minimal"});
+  std::vector<std::string> args = with_args(kNullRead, {"--minimal"});
   args.insert(args.begin(), "fio");
   const RunOutput r = run_binary(args);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
@@ -140,7 +140,7 @@ TEST(Terse, Version3MatchesFioFieldForField) {
 
 TEST(Terse, OtherVersionsHaveFiosFieldCounts) {
   for (const auto& [version, count] : std::vector<std::pair<std::string, std::size_t>>{{"2", 161}, {"4", 162}, {"5", 180}}) {
-    const std::vector<std::string> job = with(kNullRead, {"--minimal", "--terse-version=" + version});
+    const std::vector<std::string> job = with_args(kNullRead, {"--minimal", "--terse-version=" + version});
     const RunOutput mine = run_sluice(job);
     ASSERT_EQ(mine.exit_code, 0) << describe(mine);
     EXPECT_EQ(fields_of(lines_of(mine.out).at(0)).size(), count) << version;
@@ -151,20 +151,20 @@ TEST(Terse, OtherVersionsHaveFiosFieldCounts) {
 }
 
 TEST(Terse, BadVersionIsRefusedAsFioRefusesIt) {
-  const RunOutput r = run_sluice(with(kNullRead, {"--minimal", "--terse-version=6"}));
+  const RunOutput r = run_sluice(with_args(kNullRead, {"--minimal", "--terse-version=6"}));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("--terse-version=6: bad terse version format; fio's are 2, 3"));
   if (have_fio()) {
-    EXPECT_EQ(run_fio(with(kNullRead, {"--minimal", "--terse-version=6"})).exit_code, 1);
+    EXPECT_EQ(run_fio(with_args(kNullRead, {"--minimal", "--terse-version=6"})).exit_code, 1);
   }
 }
 
 TEST(Terse, OutputFormatTerseAndAppendTerse) {
-  const RunOutput terse = run_sluice(with(kNullRead, {"--output-format=terse"}));
+  const RunOutput terse = run_sluice(with_args(kNullRead, {"--output-format=terse"}));
   ASSERT_EQ(terse.exit_code, 0) << describe(terse);
   EXPECT_EQ(lines_of(terse.out).size(), 1u);
   EXPECT_THAT(terse.out, StartsWith("3;sluice-"));
-  const RunOutput both = run_sluice(with(kNullRead, {"--append-terse"}));
+  const RunOutput both = run_sluice(with_args(kNullRead, {"--append-terse"}));
   ASSERT_EQ(both.exit_code, 0) << describe(both);
   EXPECT_THAT(both.out, HasSubstr("Run status group 0"));
   EXPECT_THAT(lines_of(both.out).back(), StartsWith("3;sluice-"));
@@ -181,7 +181,7 @@ TEST(GlobalOptions, ReadonlyRefusesWritesAndTrimsAsFio) {
       EXPECT_EQ(run_fio(job).exit_code, 1) << "fio, rw=" << rw;
     }
   }
-  const RunOutput read = run_sluice(with({"--readonly"}, {"--name=r", "--ioengine=null", "--size=1m", "--rw=read"}));
+  const RunOutput read = run_sluice(with_args({"--readonly"}, {"--name=r", "--ioengine=null", "--size=1m", "--rw=read"}));
   EXPECT_EQ(read.exit_code, 0) << describe(read);
 }
 
@@ -206,7 +206,7 @@ TEST(GlobalOptions, WarningsFatalStopsOnAWarning) {
   TempDir dir;
   const std::vector<std::string> job = {"--name=w", "--ioengine=psync", "--iodepth=8", "--filename=" + dir.file("f"),
                                         "--size=1m", "--rw=read"};
-  const RunOutput lax = run_sluice(with(job, {"--output-format=json"}));
+  const RunOutput lax = run_sluice(with_args(job, {"--output-format=json"}));
   ASSERT_EQ(lax.exit_code, 0) << describe(lax);
   std::vector<std::string> strict_args = {"--warnings-fatal"};
   strict_args.insert(strict_args.end(), job.begin(), job.end());
@@ -237,14 +237,14 @@ TEST(GlobalOptions, BandwidthLogWritesFiosAggregateLogs) {
 }
 
 TEST(GlobalOptions, EtaOptionsAreCheckedAsFioChecksThem) {
-  EXPECT_EQ(run_sluice(with({"--eta-interval=1s", "--eta-newline=2"}, {"--name=a", "--ioengine=null", "--size=1m"})).exit_code, 0);
-  const RunOutput short_interval = run_sluice(with({"--eta-interval=100ms"}, {"--name=a", "--ioengine=null", "--size=1m"}));
+  EXPECT_EQ(run_sluice(with_args({"--eta-interval=1s", "--eta-newline=2"}, {"--name=a", "--ioengine=null", "--size=1m"})).exit_code, 0);
+  const RunOutput short_interval = run_sluice(with_args({"--eta-interval=100ms"}, {"--name=a", "--ioengine=null", "--size=1m"}));
   EXPECT_EQ(short_interval.exit_code, 1);
   EXPECT_THAT(short_interval.err, HasSubstr("eta interval time too short (250ms min"));
   if (have_fio()) {
     EXPECT_EQ(run_fio({"--eta-interval=100ms", "--name=a", "--ioengine=null", "--size=1m"}).exit_code, 1);
   }
-  EXPECT_EQ(run_sluice(with({"--eta-newline=soon"}, {"--name=a", "--ioengine=null", "--size=1m"})).exit_code, 1);
+  EXPECT_EQ(run_sluice(with_args({"--eta-newline=soon"}, {"--name=a", "--ioengine=null", "--size=1m"})).exit_code, 1);
 }
 
 TEST(GlobalOptions, AcceptedOptionsRunTheJob) {
@@ -294,7 +294,7 @@ TEST(CleanStderr, NotesAndWarningsAreInTheReport) {
   EXPECT_THAT(normal.out.substr(0, normal.out.find("f: (groupid=")), HasSubstr("iodepth"));
 
   std::filesystem::remove(dir.file("data"));
-  const RunOutput js = run_sluice(with(job, {"--output-format=json"}));
+  const RunOutput js = run_sluice(with_args(job, {"--output-format=json"}));
   ASSERT_EQ(js.exit_code, 0) << describe(js);
   EXPECT_EQ(js.err, "");
   const auto doc = parse_document(js.out);

@@ -5,7 +5,7 @@
 namespace sluice {
 namespace {
 
-nlohmann::json doc(const std::string& kernel, const std::string& scheduler, const std::string& iodepth) {
+nlohmann::json env_doc(const std::string& kernel, const std::string& scheduler, const std::string& iodepth) {
   return nlohmann::json::parse(R"({"jobs": [{"jobname": "j", "job options": {"rw": "randread", "iodepth": ")" + iodepth +
                                R"(", "output-format": "json"}}], "sluice": {"version": "0.1.0", "environment": {
     "host": "vm", "kernel_release": ")" + kernel + R"(", "cpu": {"model": "EPYC", "count": 2},
@@ -15,7 +15,7 @@ nlohmann::json doc(const std::string& kernel, const std::string& scheduler, cons
 }
 
 TEST(EnvironmentDiff, ListsWhatDiffers) {
-  const std::vector<Difference> d = environment_differences(doc("6.1", "mq-deadline", "1"), doc("6.18", "none", "1"));
+  const std::vector<Difference> d = environment_differences(env_doc("6.1", "mq-deadline", "1"), env_doc("6.18", "none", "1"));
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].what, "device vda scheduler");
   EXPECT_EQ(d[0].old_value, "mq-deadline");
@@ -24,27 +24,27 @@ TEST(EnvironmentDiff, ListsWhatDiffers) {
 }
 
 TEST(EnvironmentDiff, SameEnvironmentHasNoDifferences) {
-  EXPECT_TRUE(environment_differences(doc("6.1", "none", "1"), doc("6.1", "none", "32")).empty());
+  EXPECT_TRUE(environment_differences(env_doc("6.1", "none", "1"), env_doc("6.1", "none", "32")).empty());
 }
 
 TEST(EnvironmentDiff, FioResultComparesOnlyTheVersion) {
   const nlohmann::json fio = nlohmann::json::parse(R"({"fio version": "fio-3.33", "jobs": []})");
   EXPECT_FALSE(has_environment(fio));
-  const std::vector<Difference> d = environment_differences(fio, doc("6.1", "none", "1"));
+  const std::vector<Difference> d = environment_differences(fio, env_doc("6.1", "none", "1"));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].what, "version");
   EXPECT_EQ(d[0].old_value, "fio-3.33");
 }
 
 TEST(EnvironmentDiff, JobOptionsThatDifferIgnoringOutputOptions) {
-  nlohmann::json b = doc("6.1", "none", "32");
+  nlohmann::json b = env_doc("6.1", "none", "32");
   b["jobs"][0]["job options"]["output-format"] = "normal";
-  const std::vector<Difference> d = job_option_differences(doc("6.1", "none", "1"), b);
+  const std::vector<Difference> d = job_option_differences(env_doc("6.1", "none", "1"), b);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].what, "job j: iodepth");
   EXPECT_EQ(d[0].old_value, "1");
   EXPECT_EQ(d[0].new_value, "32");
-  EXPECT_TRUE(job_option_differences(doc("6.1", "none", "1"), doc("6.2", "none", "1")).empty());
+  EXPECT_TRUE(job_option_differences(env_doc("6.1", "none", "1"), env_doc("6.2", "none", "1")).empty());
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 namespace sluice {
 namespace {
 
-constexpr std::uint32_t kBlock = 4096;
+constexpr std::uint32_t kFileBlock = 4096;
 
 struct FileState {
   bool exists = false;
@@ -56,38 +56,38 @@ class FdEngineTest : public ::testing::Test {
   testing::TempDir dir_;
   std::string path_;
   int fd_ = -1;
-  std::unique_ptr<char, testing::FreeDeleter> buffer_ = testing::aligned_buffer(16 * kBlock);
+  std::unique_ptr<char, testing::FreeDeleter> buffer_ = testing::aligned_buffer(16 * kFileBlock);
 };
 
 TEST_F(FdEngineTest, FallocReadAllocatesWithoutGrowingWriteGrowsTrimPunches) {
   auto engine = open_engine(EngineKind::kFalloc);
-  IoUnit read = unit(IoOp::kRead, 0, 4 * kBlock);
-  ASSERT_EQ(run_one(*engine, read), 4 * kBlock);
+  IoUnit read = unit(IoOp::kRead, 0, 4 * kFileBlock);
+  ASSERT_EQ(run_one(*engine, read), 4 * kFileBlock);
   EXPECT_EQ(state_of(path_).size, 0u) << "a read keeps the size (FALLOC_FL_KEEP_SIZE)";
-  EXPECT_GE(state_of(path_).allocated, 4u * kBlock);
-  IoUnit write = unit(IoOp::kWrite, 4 * kBlock, 4 * kBlock);
-  ASSERT_EQ(run_one(*engine, write), 4 * kBlock);
-  EXPECT_EQ(state_of(path_).size, 8u * kBlock) << "a write allocates and extends";
+  EXPECT_GE(state_of(path_).allocated, 4u * kFileBlock);
+  IoUnit write = unit(IoOp::kWrite, 4 * kFileBlock, 4 * kFileBlock);
+  ASSERT_EQ(run_one(*engine, write), 4 * kFileBlock);
+  EXPECT_EQ(state_of(path_).size, 8u * kFileBlock) << "a write allocates and extends";
   const std::uint64_t before = state_of(path_).allocated;
-  IoUnit trim = unit(IoOp::kTrim, 0, 2 * kBlock);
+  IoUnit trim = unit(IoOp::kTrim, 0, 2 * kFileBlock);
   const std::int64_t trimmed = run_one(*engine, trim);
   if (trimmed == -EOPNOTSUPP) GTEST_SKIP() << "the filesystem cannot punch holes";
-  ASSERT_EQ(trimmed, 2 * kBlock);
-  EXPECT_EQ(state_of(path_).allocated, before - 2 * kBlock) << "a trim punches a hole";
-  EXPECT_EQ(state_of(path_).size, 8u * kBlock);
+  ASSERT_EQ(trimmed, 2 * kFileBlock);
+  EXPECT_EQ(state_of(path_).allocated, before - 2 * kFileBlock) << "a trim punches a hole";
+  EXPECT_EQ(state_of(path_).size, 8u * kFileBlock);
   IoUnit sync = unit(IoOp::kFsync, 0, 0);
   EXPECT_EQ(run_one(*engine, sync), -EOPNOTSUPP);
 }
 
 TEST_F(FdEngineTest, FtruncateWriteSetsTheLengthToItsOffsetAndReadsAreRefused) {
   auto engine = open_engine(EngineKind::kFtruncate);
-  IoUnit grow = unit(IoOp::kWrite, 12 * kBlock, kBlock);
-  ASSERT_EQ(run_one(*engine, grow), kBlock);
-  EXPECT_EQ(state_of(path_).size, 12u * kBlock);
-  IoUnit shrink = unit(IoOp::kWrite, kBlock, kBlock);
-  ASSERT_EQ(run_one(*engine, shrink), kBlock);
-  EXPECT_EQ(state_of(path_).size, 1u * kBlock);
-  IoUnit read = unit(IoOp::kRead, 0, kBlock);
+  IoUnit grow = unit(IoOp::kWrite, 12 * kFileBlock, kFileBlock);
+  ASSERT_EQ(run_one(*engine, grow), kFileBlock);
+  EXPECT_EQ(state_of(path_).size, 12u * kFileBlock);
+  IoUnit shrink = unit(IoOp::kWrite, kFileBlock, kFileBlock);
+  ASSERT_EQ(run_one(*engine, shrink), kFileBlock);
+  EXPECT_EQ(state_of(path_).size, 1u * kFileBlock);
+  IoUnit read = unit(IoOp::kRead, 0, kFileBlock);
   EXPECT_EQ(run_one(*engine, read), -EINVAL);
 }
 
@@ -98,13 +98,13 @@ class FileOpEngineTest : public ::testing::Test {
     auto engine = make_engine(kind);
     EngineSetup setup{.depth = 1};
     setup.paths = paths;
-    setup.file_starts.assign(paths.size(), kBlock);  // each file's region starts at its second block
+    setup.file_starts.assign(paths.size(), kFileBlock);  // each file's region starts at its second block
     setup.stat_call = call;
     engine->open(setup);
     return engine;
   }
   static IoUnit io(int file, std::uint64_t offset) {
-    return {.op = IoOp::kRead, .file_index = file, .offset = offset, .length = kBlock};
+    return {.op = IoOp::kRead, .file_index = file, .offset = offset, .length = kFileBlock};
   }
   testing::TempDir dir_;
 };
@@ -113,12 +113,12 @@ TEST_F(FileOpEngineTest, FilecreateCreatesEachFileAtItsRegionStartOnly) {
   const std::vector<std::string> paths = {dir_.file("a"), dir_.file("b")};
   auto engine = open_engine(EngineKind::kFileCreate, paths);
   IoUnit before_start = io(1, 0);
-  ASSERT_EQ(run_one(*engine, before_start), kBlock);
+  ASSERT_EQ(run_one(*engine, before_start), kFileBlock);
   EXPECT_FALSE(before_start.timed);
   EXPECT_FALSE(state_of(paths[1]).exists) << "only the io at the region's start creates";
   IoUnit& create = before_start;  // the runner reuses its units: timed must be set again
-  create.offset = kBlock;
-  ASSERT_EQ(run_one(*engine, create), kBlock);
+  create.offset = kFileBlock;
+  ASSERT_EQ(run_one(*engine, create), kFileBlock);
   EXPECT_TRUE(create.timed);
   EXPECT_TRUE(state_of(paths[1]).exists);
   EXPECT_EQ(state_of(paths[1]).size, 0u) << "created empty, as fio's open(O_CREAT)";
@@ -129,26 +129,26 @@ TEST_F(FileOpEngineTest, FilecreateCreatesEachFileAtItsRegionStartOnly) {
 }
 
 TEST_F(FileOpEngineTest, FilestatStatsWithTheChosenCallAndFailsOnAMissingFile) {
-  const std::string file = dir_.make_file("x", kBlock);
+  const std::string file = dir_.make_file("x", kFileBlock);
   const std::string link = dir_.file("dangling");
   ASSERT_EQ(::symlink(dir_.file("nowhere").c_str(), link.c_str()), 0);
   for (FileStatCall call : {FileStatCall::kStat, FileStatCall::kLstat, FileStatCall::kStatx}) {
     auto engine = open_engine(EngineKind::kFileStat, {file, link}, call);
-    IoUnit ok = io(0, kBlock);
-    EXPECT_EQ(run_one(*engine, ok), kBlock);
-    IoUnit on_link = io(1, kBlock);
+    IoUnit ok = io(0, kFileBlock);
+    EXPECT_EQ(run_one(*engine, ok), kFileBlock);
+    IoUnit on_link = io(1, kFileBlock);
     // lstat stats the link itself; stat and statx (which follows it) find nothing behind it.
-    EXPECT_EQ(run_one(*engine, on_link), call == FileStatCall::kLstat ? std::int64_t{kBlock} : std::int64_t{-ENOENT}) << static_cast<int>(call);
+    EXPECT_EQ(run_one(*engine, on_link), call == FileStatCall::kLstat ? std::int64_t{kFileBlock} : std::int64_t{-ENOENT}) << static_cast<int>(call);
   }
 }
 
 TEST_F(FileOpEngineTest, FiledeleteUnlinksOnceAndASecondPassFindsNothing) {
-  const std::string file = dir_.make_file("gone", kBlock);
+  const std::string file = dir_.make_file("gone", kFileBlock);
   auto engine = open_engine(EngineKind::kFileDelete, {file});
-  IoUnit del = io(0, kBlock);
-  ASSERT_EQ(run_one(*engine, del), kBlock);
+  IoUnit del = io(0, kFileBlock);
+  ASSERT_EQ(run_one(*engine, del), kFileBlock);
   EXPECT_FALSE(state_of(file).exists);
-  IoUnit again = io(0, kBlock);
+  IoUnit again = io(0, kFileBlock);
   EXPECT_EQ(run_one(*engine, again), -ENOENT) << "fio's second open of a deleted file fails the same way";
 }
 

@@ -16,7 +16,7 @@
 namespace sluice {
 namespace {
 
-constexpr std::uint32_t kBlock = 4096;
+constexpr std::uint32_t kErrorsBlock = 4096;
 
 std::set<int> uring_fds() {
   std::set<int> fds;
@@ -36,22 +36,22 @@ class UringErrorsTest : public ::testing::Test {
     bool direct = false;
     fd_ = testing::open_test_file(dir_.file("data"), O_RDWR, direct);
     ASSERT_GE(fd_, 0);
-    ASSERT_EQ(ftruncate(fd_, 16 * kBlock), 0);
+    ASSERT_EQ(ftruncate(fd_, 16 * kErrorsBlock), 0);
     ASSERT_EQ(pipe2(pipe_, O_CLOEXEC), 0);
     const std::set<int> before = uring_fds();
     engine_ = make_engine(EngineKind::kIoUring);
-    engine_->open(EngineSetup{.depth = 4, .fds = {fd_, pipe_[0]}, .file_sizes = {16 * kBlock, 0}});
+    engine_->open(EngineSetup{.depth = 4, .fds = {fd_, pipe_[0]}, .file_sizes = {16 * kErrorsBlock, 0}});
     for (int fd : uring_fds()) {
       if (!before.count(fd)) ring_fd_ = fd;
     }
     ASSERT_GE(ring_fd_, 0);
     // One io through the working ring (this also enables it, so the next failure is io_uring_enter's).
-    IoUnit unit{.op = IoOp::kRead, .length = kBlock, .buffer = buf_.get()};
+    IoUnit unit{.op = IoOp::kRead, .length = kErrorsBlock, .buffer = buf_.get()};
     IoUnit* batch[] = {&unit};
     ASSERT_EQ(engine_->submit(batch), 1);
     IoUnit* out[1] = {};
     ASSERT_EQ(engine_->reap(1, out), 1);
-    ASSERT_EQ(unit.result, kBlock);
+    ASSERT_EQ(unit.result, kErrorsBlock);
   }
   void TearDown() override {
     engine_.reset();
@@ -73,19 +73,19 @@ class UringErrorsTest : public ::testing::Test {
   int fd_ = -1;
   int ring_fd_ = -1;
   int pipe_[2] = {-1, -1};
-  std::unique_ptr<char, testing::FreeDeleter> buf_ = testing::aligned_buffer(4 * kBlock);
+  std::unique_ptr<char, testing::FreeDeleter> buf_ = testing::aligned_buffer(4 * kErrorsBlock);
   std::unique_ptr<Engine> engine_;
 };
 
 TEST_F(UringErrorsTest, SubmitTheKernelRefusesThrowsIoError) {
   ASSERT_NO_FATAL_FAILURE(break_ring());
-  IoUnit unit{.op = IoOp::kRead, .length = kBlock, .buffer = buf_.get()};
+  IoUnit unit{.op = IoOp::kRead, .length = kErrorsBlock, .buffer = buf_.get()};
   IoUnit* batch[] = {&unit};
   EXPECT_THROW((void)engine_->submit(batch), IoError);
 }
 
 TEST_F(UringErrorsTest, WaitTheKernelRefusesThrowsIoError) {
-  IoUnit unit{.op = IoOp::kRead, .file_index = 1, .length = kBlock, .buffer = buf_.get()};  // the empty pipe
+  IoUnit unit{.op = IoOp::kRead, .file_index = 1, .length = kErrorsBlock, .buffer = buf_.get()};  // the empty pipe
   IoUnit* batch[] = {&unit};
   ASSERT_EQ(engine_->submit(batch), 1);
   ASSERT_NO_FATAL_FAILURE(break_ring());

@@ -14,8 +14,8 @@
 namespace sluice {
 namespace {
 
-constexpr std::uint32_t kBlock = 4096;
-constexpr std::size_t kBlocks = 32;
+constexpr std::uint32_t kSetupBlock = 4096;
+constexpr std::size_t kSetupBlocks = 32;
 
 struct Config {
   const char* name;
@@ -49,17 +49,17 @@ class UringSetupTest : public ::testing::TestWithParam<Config> {
     direct_ = true;
     fd_ = testing::open_test_file(dir_.file("data"), O_RDWR, direct_);
     ASSERT_GE(fd_, 0);
-    ASSERT_EQ(ftruncate(fd_, kBlocks * kBlock), 0);
-    wbuf_ = testing::aligned_buffer(kBlocks * kBlock);
-    rbuf_ = testing::aligned_buffer(kBlocks * kBlock);
-    for (std::size_t i = 0; i < kBlocks * kBlock; ++i) wbuf_.get()[i] = static_cast<char>(i * 7 + (i >> 12));
+    ASSERT_EQ(ftruncate(fd_, kSetupBlocks * kSetupBlock), 0);
+    wbuf_ = testing::aligned_buffer(kSetupBlocks * kSetupBlock);
+    rbuf_ = testing::aligned_buffer(kSetupBlocks * kSetupBlock);
+    for (std::size_t i = 0; i < kSetupBlocks * kSetupBlock; ++i) wbuf_.get()[i] = static_cast<char>(i * 7 + (i >> 12));
   }
   void TearDown() override { ::close(fd_); }
 
   // Opens the engine with `uring`; nullptr (with the reason in skip_) when the kernel refuses the setup.
   std::unique_ptr<Engine> open(const UringSetup& uring) {
-    EngineSetup setup{.depth = 8, .fds = {fd_}, .file_sizes = {kBlocks * kBlock}, .direct = direct_, .writes = true};
-    for (std::size_t i = 0; i < kBlocks; ++i) setup.buffers.push_back({wbuf_.get() + i * kBlock, kBlock});
+    EngineSetup setup{.depth = 8, .fds = {fd_}, .file_sizes = {kSetupBlocks * kSetupBlock}, .direct = direct_, .writes = true};
+    for (std::size_t i = 0; i < kSetupBlocks; ++i) setup.buffers.push_back({wbuf_.get() + i * kSetupBlock, kSetupBlock});
     setup.uring = uring;
     auto engine = make_engine(EngineKind::kIoUring);
     try {
@@ -81,23 +81,23 @@ class UringSetupTest : public ::testing::TestWithParam<Config> {
 TEST_P(UringSetupTest, WritesThenReadsBackTheData) {
   auto engine = open(GetParam().uring);
   if (!engine) GTEST_SKIP() << "the kernel refused this io_uring setup: " << skip_;
-  std::vector<IoUnit> writes(kBlocks), reads(kBlocks);
-  for (std::size_t i = 0; i < kBlocks; ++i) {
+  std::vector<IoUnit> writes(kSetupBlocks), reads(kSetupBlocks);
+  for (std::size_t i = 0; i < kSetupBlocks; ++i) {
     writes[i] = {.op = IoOp::kWrite,
-                 .offset = i * kBlock,
-                 .length = kBlock,
-                 .buffer = wbuf_.get() + i * kBlock,
+                 .offset = i * kSetupBlock,
+                 .length = kSetupBlock,
+                 .buffer = wbuf_.get() + i * kSetupBlock,
                  .buffer_index = static_cast<int>(i)};
     // Reads go to a buffer that is not registered: buffer_index -1 (plain READ / READV).
-    reads[i] = {.op = IoOp::kRead, .offset = i * kBlock, .length = kBlock, .buffer = rbuf_.get() + i * kBlock};
+    reads[i] = {.op = IoOp::kRead, .offset = i * kSetupBlock, .length = kSetupBlock, .buffer = rbuf_.get() + i * kSetupBlock};
   }
-  ASSERT_EQ(testing::run_all(*engine, writes, 8).size(), kBlocks);
-  ASSERT_EQ(testing::run_all(*engine, reads, 8).size(), kBlocks);
-  for (std::size_t i = 0; i < kBlocks; ++i) {
-    ASSERT_EQ(writes[i].result, kBlock) << i;
-    ASSERT_EQ(reads[i].result, kBlock) << i;
+  ASSERT_EQ(testing::run_all(*engine, writes, 8).size(), kSetupBlocks);
+  ASSERT_EQ(testing::run_all(*engine, reads, 8).size(), kSetupBlocks);
+  for (std::size_t i = 0; i < kSetupBlocks; ++i) {
+    ASSERT_EQ(writes[i].result, kSetupBlock) << i;
+    ASSERT_EQ(reads[i].result, kSetupBlock) << i;
   }
-  EXPECT_EQ(std::memcmp(wbuf_.get(), rbuf_.get(), kBlocks * kBlock), 0);
+  EXPECT_EQ(std::memcmp(wbuf_.get(), rbuf_.get(), kSetupBlocks * kSetupBlock), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -118,7 +118,7 @@ TEST_F(UringSetupTest, RegistersFilesAndBuffersByDefault) {
   const std::string info = ring_fdinfo();
   if (fdinfo_value(info, "UserFiles") < 0) GTEST_SKIP() << "this kernel's io_uring fdinfo lists no UserFiles";
   EXPECT_EQ(fdinfo_value(info, "UserFiles"), 1) << info;
-  EXPECT_EQ(fdinfo_value(info, "UserBufs"), static_cast<long>(kBlocks)) << info;
+  EXPECT_EQ(fdinfo_value(info, "UserBufs"), static_cast<long>(kSetupBlocks)) << info;
 }
 
 TEST_F(UringSetupTest, RegistersNothingWhenBothAreOff) {
@@ -141,7 +141,7 @@ TEST_F(UringSetupTest, SqpollRunsAKernelThread) {
 }
 
 TEST_F(UringSetupTest, HipriWithoutDirectIsRefused) {
-  EngineSetup setup{.depth = 4, .fds = {fd_}, .file_sizes = {kBlocks * kBlock}, .direct = false};
+  EngineSetup setup{.depth = 4, .fds = {fd_}, .file_sizes = {kSetupBlocks * kSetupBlock}, .direct = false};
   setup.uring.iopoll = true;
   auto engine = make_engine(EngineKind::kIoUring);
   try {
@@ -162,10 +162,10 @@ TEST_F(UringSetupTest, HipriFailsClearlyWithoutPollQueuesOrReadsTheData) {
   }
   std::vector<IoUnit> reads(4);
   for (std::size_t i = 0; i < reads.size(); ++i) {
-    reads[i] = {.op = IoOp::kRead, .offset = i * kBlock, .length = kBlock, .buffer = rbuf_.get() + i * kBlock};
+    reads[i] = {.op = IoOp::kRead, .offset = i * kSetupBlock, .length = kSetupBlock, .buffer = rbuf_.get() + i * kSetupBlock};
   }
   ASSERT_EQ(testing::run_all(*engine, reads, 4).size(), reads.size());
-  for (const IoUnit& u : reads) EXPECT_EQ(u.result, kBlock);
+  for (const IoUnit& u : reads) EXPECT_EQ(u.result, kSetupBlock);
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ std::vector<FileJob> parse(std::string_view text, const JobFileSettings& setting
   return parse_job_text(text, "job.fio", settings);
 }
 
-std::vector<std::string> errors_of(std::string_view text) {
+std::vector<std::string> file_errors_of(std::string_view text) {
   try {
     parse(text);
   } catch (const JobFileError& e) {
@@ -37,8 +37,8 @@ std::vector<std::string> errors_of(std::string_view text) {
   return {};
 }
 
-std::string error_of(std::string_view text) {
-  const auto errors = errors_of(text);
+std::string file_error_of(std::string_view text) {
+  const auto errors = file_errors_of(text);
   return errors.empty() ? "(no error)" : errors.front();
 }
 
@@ -140,43 +140,43 @@ TEST(JobFile, BareLogFlagIsNamedAfterTheJob) {
 }
 
 TEST(JobFileErrors, UnknownOptionSuggestsNearest) {
-  EXPECT_EQ(error_of("[a]\n\nbsz=4k\n"), "job.fio:3: unknown option 'bsz'; did you mean 'bs'?");
+  EXPECT_EQ(file_error_of("[a]\n\nbsz=4k\n"), "job.fio:3: unknown option 'bsz'; did you mean 'bs'?");
 }
 
 TEST(JobFileErrors, UnsupportedOptionNamesLine) {
-  const std::string error = error_of("[a]\nverify_state_save=1\n");
+  const std::string error = file_error_of("[a]\nverify_state_save=1\n");
   EXPECT_THAT(error, HasSubstr("job.fio:2: verify_state_save=1"));
   EXPECT_THAT(error, HasSubstr("not supported by sluice"));
 }
 
 TEST(JobFileErrors, UnsupportedEngineNamesLine) {
-  EXPECT_THAT(error_of("[a]\nioengine=rbd\n"), HasSubstr("job.fio:2: ioengine=rbd is not supported by sluice"));
+  EXPECT_THAT(file_error_of("[a]\nioengine=rbd\n"), HasSubstr("job.fio:2: ioengine=rbd is not supported by sluice"));
 }
 
 TEST(JobFileErrors, LineWithoutEqualsThatIsNoOption) {
-  EXPECT_THAT(error_of("[a]\nrw randread\n"), HasSubstr("job.fio:2: 'rw randread' is not an option line"));
+  EXPECT_THAT(file_error_of("[a]\nrw randread\n"), HasSubstr("job.fio:2: 'rw randread' is not an option line"));
 }
 
 TEST(JobFileErrors, OptionThatNeedsAValue) {
-  EXPECT_EQ(error_of("[a]\nrw\n"), "job.fio:2: option 'rw' needs a value (rw=VALUE)");
+  EXPECT_EQ(file_error_of("[a]\nrw\n"), "job.fio:2: option 'rw' needs a value (rw=VALUE)");
 }
 
 TEST(JobFileErrors, UnterminatedSectionHeader) {
-  EXPECT_EQ(error_of("[a\nbs=4k\n"), "job.fio:1: section header '[a' lacks its closing ']'");
+  EXPECT_EQ(file_error_of("[a\nbs=4k\n"), "job.fio:1: section header '[a' lacks its closing ']'");
 }
 
-TEST(JobFileErrors, EmptySectionName) { EXPECT_EQ(error_of("[ ]\n"), "job.fio:1: empty section name '[]'"); }
+TEST(JobFileErrors, EmptySectionName) { EXPECT_EQ(file_error_of("[ ]\n"), "job.fio:1: empty section name '[]'"); }
 
 TEST(JobFileErrors, OptionOutsideASection) {
-  EXPECT_THAT(error_of("bs=4k\n[a]\n"), HasSubstr("job.fio:1: option 'bs=4k' is outside of any [section]"));
+  EXPECT_THAT(file_error_of("bs=4k\n[a]\n"), HasSubstr("job.fio:1: option 'bs=4k' is outside of any [section]"));
 }
 
 TEST(JobFileErrors, BadExpressionNamesLineAndOption) {
-  EXPECT_THAT(error_of("[a]\nsize=(1+\n"), HasSubstr("job.fio:2: size=(1+: cannot evaluate"));
+  EXPECT_THAT(file_error_of("[a]\nsize=(1+\n"), HasSubstr("job.fio:2: size=(1+: cannot evaluate"));
 }
 
 TEST(JobFileErrors, EveryProblemIsReported) {
-  EXPECT_EQ(errors_of("[a]\nbsz=4k\nrw=sideways\n[b]\nverify_offset=2\n").size(), 3u);
+  EXPECT_EQ(file_errors_of("[a]\nbsz=4k\nrw=sideways\n[b]\nverify_offset=2\n").size(), 3u);
 }
 
 TEST(JobFileErrors, MissingJobFile) {

@@ -14,7 +14,7 @@ using ::testing::HasSubstr;
 const SourcePos kCli{};
 const SourcePos kFile{"job.fio", 12};
 
-std::string error_of(JobSpec& job, std::string_view name, std::string_view value, const SourcePos& where = kCli) {
+std::string option_error_of(JobSpec& job, std::string_view name, std::string_view value, const SourcePos& where = kCli) {
   try {
     apply_option(job, name, value, where);
   } catch (const UserError& e) {
@@ -23,12 +23,12 @@ std::string error_of(JobSpec& job, std::string_view name, std::string_view value
   return "(no error)";
 }
 
-std::string error_of(std::string_view name, std::string_view value, const SourcePos& where = kCli) {
+std::string option_error_of(std::string_view name, std::string_view value, const SourcePos& where = kCli) {
   JobSpec job;
-  return error_of(job, name, value, where);
+  return option_error_of(job, name, value, where);
 }
 
-JobSpec with(std::string_view name, std::string_view value) {
+JobSpec table_with(std::string_view name, std::string_view value) {
   JobSpec job;
   apply_option(job, name, value, kCli);
   return job;
@@ -124,16 +124,16 @@ TEST(NearestOption, SuggestsCloseNames) {
 TEST(NearestOption, NothingWhenFar) { EXPECT_EQ(nearest_option("completelydifferent"), ""); }
 
 TEST(ApplyOption, UnknownOnCommandLineSuggests) {
-  EXPECT_EQ(error_of("bsz", "4k"), "--bsz=4k: unknown option; did you mean --bs?");
+  EXPECT_EQ(option_error_of("bsz", "4k"), "--bsz=4k: unknown option; did you mean --bs?");
 }
 
 TEST(ApplyOption, UnknownInFileSuggests) {
-  EXPECT_EQ(error_of("bsz", "4k", kFile), "job.fio:12: unknown option 'bsz'; did you mean 'bs'?");
+  EXPECT_EQ(option_error_of("bsz", "4k", kFile), "job.fio:12: unknown option 'bsz'; did you mean 'bs'?");
 }
 
 TEST(ApplyOption, UnsupportedIsRefusedByName) {
-  EXPECT_THAT(error_of("verify_offset", "4"), HasSubstr("--verify_offset=4: not supported by sluice yet ("));
-  EXPECT_THAT(error_of("numa_cpu_nodes", "0-3", kFile), HasSubstr("job.fio:12: numa_cpu_nodes=0-3: not supported"));
+  EXPECT_THAT(option_error_of("verify_offset", "4"), HasSubstr("--verify_offset=4: not supported by sluice yet ("));
+  EXPECT_THAT(option_error_of("numa_cpu_nodes", "0-3", kFile), HasSubstr("job.fio:12: numa_cpu_nodes=0-3: not supported"));
 }
 
 TEST(ApplyOption, RecordsGivenValueAndPosition) {
@@ -144,71 +144,71 @@ TEST(ApplyOption, RecordsGivenValueAndPosition) {
 }
 
 TEST(ApplyOption, ValueMissingForNonFlag) {
-  EXPECT_EQ(error_of("iodepth", ""), "--iodepth: value missing; use --iodepth=VALUE");
+  EXPECT_EQ(option_error_of("iodepth", ""), "--iodepth: value missing; use --iodepth=VALUE");
 }
 
 // ---- value errors
 
 TEST(SizeErrors, CommandLineFormat) {
-  EXPECT_EQ(error_of("bs", "4q"), "--bs=4q: not a size; sizes look like 4k, 1m, 10%");
+  EXPECT_EQ(option_error_of("bs", "4q"), "--bs=4q: not a size; sizes look like 4k, 1m, 10%");
 }
 
 TEST(SizeErrors, FileFormat) {
-  EXPECT_EQ(error_of("bs", "4q", kFile), "job.fio:12: bs=4q: not a size; sizes look like 4k, 1m, 10%");
+  EXPECT_EQ(option_error_of("bs", "4q", kFile), "job.fio:12: bs=4q: not a size; sizes look like 4k, 1m, 10%");
 }
 
 TEST(SizeErrors, ListQuotesTheWholeValue) {
-  EXPECT_EQ(error_of("bs", "4k,4q"), "--bs=4k,4q: not a size; sizes look like 4k, 1m, 10%");
+  EXPECT_EQ(option_error_of("bs", "4k,4q"), "--bs=4k,4q: not a size; sizes look like 4k, 1m, 10%");
 }
 
 TEST(ChoiceErrors, ListValuesAndSuggest) {
-  EXPECT_EQ(error_of("rw", "randwirte"),
+  EXPECT_EQ(option_error_of("rw", "randwirte"),
             "--rw=randwirte: not one of read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, "
             "randrmw, trimwrite, randtrimwrite; did you mean 'randwrite'?");
 }
 
 TEST(RangeErrors, NameTheRange) {
-  EXPECT_EQ(error_of("iodepth", "0"), "--iodepth=0: out of range 1-65536");
-  EXPECT_EQ(error_of("rwmixread", "101"), "--rwmixread=101: out of range 0-100");
+  EXPECT_EQ(option_error_of("iodepth", "0"), "--iodepth=0: out of range 1-65536");
+  EXPECT_EQ(option_error_of("rwmixread", "101"), "--rwmixread=101: out of range 0-100");
 }
 
-TEST(BoolErrors, SayWhatIsAccepted) { EXPECT_THAT(error_of("direct", "2"), HasSubstr("--direct=2: not a boolean")); }
+TEST(BoolErrors, SayWhatIsAccepted) { EXPECT_THAT(option_error_of("direct", "2"), HasSubstr("--direct=2: not a boolean")); }
 
 TEST(IoEngine, FioEngineNotInSluice) {
-  EXPECT_THAT(error_of("ioengine", "rbd"),
+  EXPECT_THAT(option_error_of("ioengine", "rbd"),
               HasSubstr("ioengine=rbd is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, "
                         "null, falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec)"));
 }
 
-TEST(IoEngine, TypoSuggests) { EXPECT_THAT(error_of("ioengine", "io_urin"), HasSubstr("did you mean 'io_uring'?")); }
+TEST(IoEngine, TypoSuggests) { EXPECT_THAT(option_error_of("ioengine", "io_urin"), HasSubstr("did you mean 'io_uring'?")); }
 
 TEST(IoEngine, Supported) {
-  EXPECT_EQ(with("ioengine", "io_uring").ioengine, EngineKind::kIoUring);
-  EXPECT_EQ(with("ioengine", "libaio").ioengine, EngineKind::kLibaio);
-  EXPECT_EQ(with("ioengine", "null").ioengine, EngineKind::kNull);
+  EXPECT_EQ(table_with("ioengine", "io_uring").ioengine, EngineKind::kIoUring);
+  EXPECT_EQ(table_with("ioengine", "libaio").ioengine, EngineKind::kLibaio);
+  EXPECT_EQ(table_with("ioengine", "null").ioengine, EngineKind::kNull);
 }
 
 // ---- per-option semantics
 
 TEST(Bs, SingleValueForAllDirections) {
-  EXPECT_EQ(with("bs", "64k").bs, (PerDirection<std::uint64_t>{65536, 65536, 65536}));
+  EXPECT_EQ(table_with("bs", "64k").bs, (PerDirection<std::uint64_t>{65536, 65536, 65536}));
 }
 
 TEST(Bs, TwoValuesTrimFollowsWrite) {
-  EXPECT_EQ(with("bs", "4k,64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536}));
+  EXPECT_EQ(table_with("bs", "4k,64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536}));
 }
 
-TEST(Bs, ThreeValues) { EXPECT_EQ(with("bs", "4k,64k,8k").bs, (PerDirection<std::uint64_t>{4096, 65536, 8192})); }
+TEST(Bs, ThreeValues) { EXPECT_EQ(table_with("bs", "4k,64k,8k").bs, (PerDirection<std::uint64_t>{4096, 65536, 8192})); }
 
-TEST(Bs, LeadingCommaKeepsRead) { EXPECT_EQ(with("bs", ",64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536})); }
+TEST(Bs, LeadingCommaKeepsRead) { EXPECT_EQ(table_with("bs", ",64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536})); }
 
 TEST(Bs, TrailingCommaSetsOnlyThatDirection) {
-  EXPECT_EQ(with("bs", ",64k,").bs, (PerDirection<std::uint64_t>{4096, 65536, 4096}));
+  EXPECT_EQ(table_with("bs", ",64k,").bs, (PerDirection<std::uint64_t>{4096, 65536, 4096}));
 }
 
 TEST(Bs, ZeroAndTooManyRejected) {
-  EXPECT_THAT(error_of("bs", "0"), HasSubstr("at least 1 byte"));
-  EXPECT_THAT(error_of("bs", "4k,4k,4k,4k"), HasSubstr("at most 3"));
+  EXPECT_THAT(option_error_of("bs", "0"), HasSubstr("at least 1 byte"));
+  EXPECT_THAT(option_error_of("bs", "4k,4k,4k,4k"), HasSubstr("at most 3"));
 }
 
 TEST(KbBase, ChangesLaterSizes) {
@@ -220,20 +220,20 @@ TEST(KbBase, ChangesLaterSizes) {
   EXPECT_EQ(job.bs[0], 4096u);
 }
 
-TEST(KbBase, OnlyTwoValues) { EXPECT_THAT(error_of("kb_base", "1001"), HasSubstr("not one of 1000, 1024")); }
+TEST(KbBase, OnlyTwoValues) { EXPECT_THAT(option_error_of("kb_base", "1001"), HasSubstr("not one of 1000, 1024")); }
 
 TEST(Bsrange, DashAndColon) {
-  const JobSpec job = with("bsrange", "4k-64k,8k:16k");
+  const JobSpec job = table_with("bsrange", "4k-64k,8k:16k");
   EXPECT_EQ(job.bsrange[0].min, 4096u);
   EXPECT_EQ(job.bsrange[0].max, 65536u);
   EXPECT_EQ(job.bsrange[1].min, 8192u);
   EXPECT_EQ(job.bsrange[2].max, 16384u);
 }
 
-TEST(Bsrange, MinAboveMaxRejected) { EXPECT_THAT(error_of("bsrange", "64k-4k"), HasSubstr("minimum is above")); }
+TEST(Bsrange, MinAboveMaxRejected) { EXPECT_THAT(option_error_of("bsrange", "64k-4k"), HasSubstr("minimum is above")); }
 
 TEST(Bssplit, GivenPercentages) {
-  const JobSpec job = with("bssplit", "4k/50:64k/50");
+  const JobSpec job = table_with("bssplit", "4k/50:64k/50");
   ASSERT_EQ(job.bssplit[0].size(), 2u);
   EXPECT_EQ(job.bssplit[0][1].size, 65536u);
   EXPECT_DOUBLE_EQ(job.bssplit[0][1].percent, 50.0);
@@ -241,177 +241,177 @@ TEST(Bssplit, GivenPercentages) {
 }
 
 TEST(Bssplit, BlanksShareTheRemainder) {
-  const JobSpec job = with("bssplit", "4k/40:8k:16k/");
+  const JobSpec job = table_with("bssplit", "4k/40:8k:16k/");
   ASSERT_EQ(job.bssplit[0].size(), 3u);
   EXPECT_DOUBLE_EQ(job.bssplit[0][1].percent, 30.0);
   EXPECT_DOUBLE_EQ(job.bssplit[0][2].percent, 30.0);
 }
 
 TEST(Bssplit, PerDirection) {
-  const JobSpec job = with("bssplit", "4k/100,64k/90:128k/10");
+  const JobSpec job = table_with("bssplit", "4k/100,64k/90:128k/10");
   EXPECT_EQ(job.bssplit[0].size(), 1u);
   EXPECT_EQ(job.bssplit[1].size(), 2u);
   EXPECT_EQ(job.bssplit[2].size(), 2u);
 }
 
-TEST(Bssplit, OverfullRejected) { EXPECT_THAT(error_of("bssplit", "4k/80:8k/30"), HasSubstr("more than 100")); }
+TEST(Bssplit, OverfullRejected) { EXPECT_THAT(option_error_of("bssplit", "4k/80:8k/30"), HasSubstr("more than 100")); }
 
 TEST(Rw, SuffixSetsSequentialRun) {
-  const JobSpec job = with("rw", "randread:8");
+  const JobSpec job = table_with("rw", "randread:8");
   EXPECT_EQ(job.rw, RwMode::kRandRead);
   EXPECT_EQ(job.rw_sequential_run, 8u);
 }
 
 TEST(Rw, ReadwriteAliasesRw) {
-  EXPECT_EQ(with("rw", "readwrite").rw, RwMode::kReadWrite);
-  EXPECT_EQ(with("readwrite", "randrw").rw, RwMode::kRandRW);
+  EXPECT_EQ(table_with("rw", "readwrite").rw, RwMode::kReadWrite);
+  EXPECT_EQ(table_with("readwrite", "randrw").rw, RwMode::kRandRW);
 }
 
-TEST(Rw, BadSuffixRejected) { EXPECT_THAT(error_of("rw", "randread:x"), HasSubstr("':N' suffix")); }
+TEST(Rw, BadSuffixRejected) { EXPECT_THAT(option_error_of("rw", "randread:x"), HasSubstr("':N' suffix")); }
 
 TEST(Rwmix, EachSetsTheOther) {
-  EXPECT_EQ(with("rwmixwrite", "30").rwmixread, 70u);
-  EXPECT_EQ(with("rwmixread", "30").rwmixread, 30u);
+  EXPECT_EQ(table_with("rwmixwrite", "30").rwmixread, 70u);
+  EXPECT_EQ(table_with("rwmixread", "30").rwmixread, 30u);
 }
 
 TEST(Filename, ColonSeparatedWithEscape) {
-  const JobSpec job = with("filename", "/dev/a:/tmp/b\\:c");
+  const JobSpec job = table_with("filename", "/dev/a:/tmp/b\\:c");
   EXPECT_EQ(job.filenames, (std::vector<std::string>{"/dev/a", "/tmp/b:c"}));
 }
 
 TEST(Size, BytesOrPercent) {
-  EXPECT_EQ(with("size", "1g").size.bytes, 1ULL << 30);
-  EXPECT_DOUBLE_EQ(with("size", "10%").size.percent, 10.0);
-  EXPECT_DOUBLE_EQ(with("offset", "50%").offset.percent, 50.0);
-  EXPECT_THAT(error_of("size", "120%"), HasSubstr("percentage"));
+  EXPECT_EQ(table_with("size", "1g").size.bytes, 1ULL << 30);
+  EXPECT_DOUBLE_EQ(table_with("size", "10%").size.percent, 10.0);
+  EXPECT_DOUBLE_EQ(table_with("offset", "50%").offset.percent, 50.0);
+  EXPECT_THAT(option_error_of("size", "120%"), HasSubstr("percentage"));
 }
 
 TEST(Buffered, InvertsDirect) {
-  EXPECT_TRUE(with("buffered", "0").direct);
-  EXPECT_FALSE(with("buffered", "1").direct);
+  EXPECT_TRUE(table_with("buffered", "0").direct);
+  EXPECT_FALSE(table_with("buffered", "1").direct);
 }
 
 TEST(Flags, GivenAloneMeanTrue) {
-  EXPECT_TRUE(with("direct", "").direct);
-  EXPECT_TRUE(with("time_based", "").time_based);
-  EXPECT_TRUE(with("group_reporting", "").group_reporting);
+  EXPECT_TRUE(table_with("direct", "").direct);
+  EXPECT_TRUE(table_with("time_based", "").time_based);
+  EXPECT_TRUE(table_with("group_reporting", "").group_reporting);
 }
 
 TEST(Sync, Modes) {
-  EXPECT_EQ(with("sync", "1").sync, SyncMode::kSync);
-  EXPECT_EQ(with("sync", "dsync").sync, SyncMode::kDsync);
-  EXPECT_EQ(with("sync", "0").sync, SyncMode::kNone);
+  EXPECT_EQ(table_with("sync", "1").sync, SyncMode::kSync);
+  EXPECT_EQ(table_with("sync", "dsync").sync, SyncMode::kDsync);
+  EXPECT_EQ(table_with("sync", "0").sync, SyncMode::kNone);
 }
 
 TEST(Durations, RuntimeSecondsThinktimeMicroseconds) {
-  EXPECT_EQ(with("runtime", "30").runtime, std::chrono::seconds(30));
-  EXPECT_EQ(with("timeout", "2m").runtime, std::chrono::minutes(2));
-  EXPECT_EQ(with("thinktime", "100").thinktime, std::chrono::microseconds(100));
-  EXPECT_TRUE(with("thinktime_spin", "10").thinktime_spin_set);
-  EXPECT_THAT(error_of("runtime", "ten"), HasSubstr("--runtime=ten: not a duration"));
+  EXPECT_EQ(table_with("runtime", "30").runtime, std::chrono::seconds(30));
+  EXPECT_EQ(table_with("timeout", "2m").runtime, std::chrono::minutes(2));
+  EXPECT_EQ(table_with("thinktime", "100").thinktime, std::chrono::microseconds(100));
+  EXPECT_TRUE(table_with("thinktime_spin", "10").thinktime_spin_set);
+  EXPECT_THAT(option_error_of("runtime", "ten"), HasSubstr("--runtime=ten: not a duration"));
 }
 
 TEST(Rate, PerDirection) {
-  EXPECT_EQ(with("rate", ",5m,").rate, (PerDirection<std::uint64_t>{0, 5u << 20, 0}));
-  EXPECT_EQ(with("rate_iops", "100,200").rate_iops, (PerDirection<std::uint64_t>{100, 200, 200}));
+  EXPECT_EQ(table_with("rate", ",5m,").rate, (PerDirection<std::uint64_t>{0, 5u << 20, 0}));
+  EXPECT_EQ(table_with("rate_iops", "100,200").rate_iops, (PerDirection<std::uint64_t>{100, 200, 200}));
 }
 
 TEST(RandomDistribution, KindsAndDefaults) {
-  EXPECT_EQ(with("random_distribution", "zipf:1.2").random_distribution.kind, DistributionKind::kZipf);
-  EXPECT_DOUBLE_EQ(with("random_distribution", "zipf:1.2").random_distribution.parameter, 1.2);
-  EXPECT_DOUBLE_EQ(with("random_distribution", "zipf").random_distribution.parameter, 1.1);
-  EXPECT_DOUBLE_EQ(with("random_distribution", "pareto").random_distribution.parameter, 0.2);
-  EXPECT_DOUBLE_EQ(with("random_distribution", "normal:5").random_distribution.parameter, 5.0);
+  EXPECT_EQ(table_with("random_distribution", "zipf:1.2").random_distribution.kind, DistributionKind::kZipf);
+  EXPECT_DOUBLE_EQ(table_with("random_distribution", "zipf:1.2").random_distribution.parameter, 1.2);
+  EXPECT_DOUBLE_EQ(table_with("random_distribution", "zipf").random_distribution.parameter, 1.1);
+  EXPECT_DOUBLE_EQ(table_with("random_distribution", "pareto").random_distribution.parameter, 0.2);
+  EXPECT_DOUBLE_EQ(table_with("random_distribution", "normal:5").random_distribution.parameter, 5.0);
 }
 
 TEST(RandomDistribution, Ranges) {
-  EXPECT_THAT(error_of("random_distribution", "zipf:1"), HasSubstr("not 1.0"));
-  EXPECT_THAT(error_of("random_distribution", "pareto:1.5"), HasSubstr("between 0 and 1"));
-  EXPECT_THAT(error_of("random_distribution", "normal:100"), HasSubstr("up to (not including) 100"));
-  EXPECT_THAT(error_of("random_distribution", "zoned"), HasSubstr("zones follow 'zoned:'"));
+  EXPECT_THAT(option_error_of("random_distribution", "zipf:1"), HasSubstr("not 1.0"));
+  EXPECT_THAT(option_error_of("random_distribution", "pareto:1.5"), HasSubstr("between 0 and 1"));
+  EXPECT_THAT(option_error_of("random_distribution", "normal:100"), HasSubstr("up to (not including) 100"));
+  EXPECT_THAT(option_error_of("random_distribution", "zoned"), HasSubstr("zones follow 'zoned:'"));
 }
 
 TEST(RandomDistribution, ZonedAsFioParsesIt) {
-  const Distribution d = with("random_distribution", "zoned:60/10:30/20:8/30:2/40").random_distribution;
+  const Distribution d = table_with("random_distribution", "zoned:60/10:30/20:8/30:2/40").random_distribution;
   EXPECT_EQ(d.kind, DistributionKind::kZoned);
   const std::vector<AccessZone> zones = {{60, 10}, {30, 20}, {8, 30}, {2, 40}};
   for (int dir = 0; dir < kNumDirections; ++dir) EXPECT_EQ(d.zones[dir], zones) << dir;
   // fio's rand-zones.fio: a zone without a size shares what the others leave of 100%.
-  EXPECT_EQ(with("random_distribution", "zoned:50/5:30/15:20/").random_distribution.zones[0],
+  EXPECT_EQ(table_with("random_distribution", "zoned:50/5:30/15:20/").random_distribution.zones[0],
             (std::vector<AccessZone>{{50, 5}, {30, 15}, {20, 80}}));
   // Per direction like bssplit; an empty element leaves that direction uniform.
-  const Distribution rw = with("random_distribution", "zoned:100/10,,50/50:50/50").random_distribution;
+  const Distribution rw = table_with("random_distribution", "zoned:100/10,,50/50:50/50").random_distribution;
   EXPECT_EQ(rw.zones[0], (std::vector<AccessZone>{{100, 10}}));
   EXPECT_TRUE(rw.zones[1].empty());
   EXPECT_EQ(rw.zones[2], (std::vector<AccessZone>{{50, 50}, {50, 50}}));
-  const Distribution abs = with("random_distribution", "zoned_abs:60/20g:30/100g:10/500g").random_distribution;
+  const Distribution abs = table_with("random_distribution", "zoned_abs:60/20g:30/100g:10/500g").random_distribution;
   EXPECT_EQ(abs.kind, DistributionKind::kZonedAbs);
   EXPECT_EQ(abs.zones[1], (std::vector<AccessZone>{{60, 20ull << 30}, {30, 100ull << 30}, {10, 500ull << 30}}));
 }
 
 TEST(RandomDistribution, ZonedErrorsNameTheProblem) {
-  EXPECT_THAT(error_of("random_distribution", "zoned:60/10:30/20"),
+  EXPECT_THAT(option_error_of("random_distribution", "zoned:60/10:30/20"),
               HasSubstr("--random_distribution=zoned:60/10:30/20: the access percentages add up to 90, not 100"));
-  EXPECT_THAT(error_of("random_distribution", "zoned:50/60:50/60"), HasSubstr("add up to 120% of the region"));
-  EXPECT_THAT(error_of("random_distribution", "zoned:x/10"), HasSubstr("whole percentage"));
-  EXPECT_THAT(error_of("random_distribution", "zoned_abs:100"), HasSubstr("needs a size after '/'"));
-  EXPECT_THAT(error_of("random_distribution", "zoned_abs:100/1q"), HasSubstr("not a size"));
+  EXPECT_THAT(option_error_of("random_distribution", "zoned:50/60:50/60"), HasSubstr("add up to 120% of the region"));
+  EXPECT_THAT(option_error_of("random_distribution", "zoned:x/10"), HasSubstr("whole percentage"));
+  EXPECT_THAT(option_error_of("random_distribution", "zoned_abs:100"), HasSubstr("needs a size after '/'"));
+  EXPECT_THAT(option_error_of("random_distribution", "zoned_abs:100/1q"), HasSubstr("not a size"));
   // Found by the option_value fuzzer: a share beyond uint32_t was cast before its range was checked (UB).
-  EXPECT_THAT(error_of("random_distribution", "zoned:5/85:5000000000000000000000000000000/9"),
+  EXPECT_THAT(option_error_of("random_distribution", "zoned:5/85:5000000000000000000000000000000/9"),
               HasSubstr("whole percentage"));
-  EXPECT_THAT(error_of("random_distribution", "zoned:nan/10"), HasSubstr("whole percentage"));
-  EXPECT_THAT(error_of("random_distribution", "zoned:100/nan"), HasSubstr("must be a percentage of the region"));
+  EXPECT_THAT(option_error_of("random_distribution", "zoned:nan/10"), HasSubstr("whole percentage"));
+  EXPECT_THAT(option_error_of("random_distribution", "zoned:100/nan"), HasSubstr("must be a percentage of the region"));
 }
 
 TEST(PercentileList, ParsesAndLimits) {
-  EXPECT_EQ(with("percentile_list", "99:50").percentile_list, (std::vector<double>{50, 99}));
-  EXPECT_THAT(error_of("percentile_list", "50:101"), HasSubstr("from 0 to 100"));
-  EXPECT_THAT(error_of("percentile_list", "1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:19:20:21"),
+  EXPECT_EQ(table_with("percentile_list", "99:50").percentile_list, (std::vector<double>{50, 99}));
+  EXPECT_THAT(option_error_of("percentile_list", "50:101"), HasSubstr("from 0 to 100"));
+  EXPECT_THAT(option_error_of("percentile_list", "1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:19:20:21"),
               HasSubstr("at most 20"));
 }
 
 TEST(ContinueOnError, FioValuesAreClassBits) {
-  EXPECT_EQ(with("continue_on_error", "none").continue_on_error, 0u);
-  EXPECT_EQ(with("continue_on_error", "0").continue_on_error, 0u);
-  EXPECT_EQ(with("continue_on_error", "read").continue_on_error, 1u);
-  EXPECT_EQ(with("continue_on_error", "write").continue_on_error, 2u);
-  EXPECT_EQ(with("continue_on_error", "io").continue_on_error, 3u);
-  EXPECT_EQ(with("continue_on_error", "verify").continue_on_error, 4u);
-  EXPECT_EQ(with("continue_on_error", "all").continue_on_error, 0xffffu);
-  EXPECT_EQ(with("continue_on_error", "1").continue_on_error, 0xffffu);
+  EXPECT_EQ(table_with("continue_on_error", "none").continue_on_error, 0u);
+  EXPECT_EQ(table_with("continue_on_error", "0").continue_on_error, 0u);
+  EXPECT_EQ(table_with("continue_on_error", "read").continue_on_error, 1u);
+  EXPECT_EQ(table_with("continue_on_error", "write").continue_on_error, 2u);
+  EXPECT_EQ(table_with("continue_on_error", "io").continue_on_error, 3u);
+  EXPECT_EQ(table_with("continue_on_error", "verify").continue_on_error, 4u);
+  EXPECT_EQ(table_with("continue_on_error", "all").continue_on_error, 0xffffu);
+  EXPECT_EQ(table_with("continue_on_error", "1").continue_on_error, 0xffffu);
 }
 
 // fio's td_non_fatal_error: the class must be set, and the errno in the class's list (default EIO, EILSEQ).
 TEST(ContinueOnError, OnlyListedErrorsOfASetClassPass) {
-  const JobSpec io = with("continue_on_error", "io");
+  const JobSpec io = table_with("continue_on_error", "io");
   EXPECT_TRUE(error_is_non_fatal(io, ErrorClass::kRead, EIO));
   EXPECT_TRUE(error_is_non_fatal(io, ErrorClass::kWrite, EIO));
   EXPECT_FALSE(error_is_non_fatal(io, ErrorClass::kWrite, ENOSPC));
   EXPECT_FALSE(error_is_non_fatal(io, ErrorClass::kVerify, EILSEQ));
-  EXPECT_FALSE(error_is_non_fatal(with("continue_on_error", "write"), ErrorClass::kRead, EIO));
+  EXPECT_FALSE(error_is_non_fatal(table_with("continue_on_error", "write"), ErrorClass::kRead, EIO));
   EXPECT_EQ(error_class_of(true, EILSEQ), ErrorClass::kVerify);
   EXPECT_EQ(error_class_of(false, EIO), ErrorClass::kWrite);
 }
 
 TEST(IgnoreError, FiosExampleSetsListsAndClasses) {
-  const JobSpec job = with("ignore_error", "EAGAIN,ENOSPC:122");  // fio's HOWTO example
+  const JobSpec job = table_with("ignore_error", "EAGAIN,ENOSPC:122");  // fio's HOWTO example
   EXPECT_EQ(job.continue_on_error, 3u);
   EXPECT_EQ(job.ignore_errors[0], std::vector<int>({EAGAIN}));
   EXPECT_EQ(job.ignore_errors[1], std::vector<int>({ENOSPC, 122}));
   EXPECT_TRUE(job.ignore_errors[2].empty());
   EXPECT_TRUE(error_is_non_fatal(job, ErrorClass::kWrite, EDQUOT));
   EXPECT_FALSE(error_is_non_fatal(job, ErrorClass::kRead, EIO));  // the list replaces the default
-  EXPECT_EQ(with("ignore_error", ",0x1c,-5").ignore_errors[1], std::vector<int>({28}));
-  EXPECT_EQ(with("ignore_error", ",,EILSEQ").continue_on_error, 4u);
-  EXPECT_EQ(with("ignore_error", "EIO::ENOSPC").ignore_errors[0], std::vector<int>({EIO}));  // stops at ""
+  EXPECT_EQ(table_with("ignore_error", ",0x1c,-5").ignore_errors[1], std::vector<int>({28}));
+  EXPECT_EQ(table_with("ignore_error", ",,EILSEQ").continue_on_error, 4u);
+  EXPECT_EQ(table_with("ignore_error", "EIO::ENOSPC").ignore_errors[0], std::vector<int>({EIO}));  // stops at ""
 }
 
 TEST(IgnoreError, BadValuesAreNamed) {
-  EXPECT_THAT(error_of("ignore_error", "EFOO"), HasSubstr("unknown error name 'EFOO' (use its number)"));
-  EXPECT_THAT(error_of("ignore_error", "five"), HasSubstr("'five' is not an error name (EIO) or number (5)"));
-  EXPECT_THAT(error_of("ignore_error", "0"), HasSubstr("is not an error name"));
-  EXPECT_THAT(error_of("ignore_error", "EIO,EIO,EIO,EIO"), HasSubstr("at most 3 comma-separated lists"));
-  EXPECT_THAT(error_of("ignore_error", "EFOO"), HasSubstr("ignore_error=EFOO"));
+  EXPECT_THAT(option_error_of("ignore_error", "EFOO"), HasSubstr("unknown error name 'EFOO' (use its number)"));
+  EXPECT_THAT(option_error_of("ignore_error", "five"), HasSubstr("'five' is not an error name (EIO) or number (5)"));
+  EXPECT_THAT(option_error_of("ignore_error", "0"), HasSubstr("is not an error name"));
+  EXPECT_THAT(option_error_of("ignore_error", "EIO,EIO,EIO,EIO"), HasSubstr("at most 3 comma-separated lists"));
+  EXPECT_THAT(option_error_of("ignore_error", "EFOO"), HasSubstr("ignore_error=EFOO"));
 }
 
 TEST(CacheHints, FioDefaultsAndValues) {
@@ -421,31 +421,31 @@ TEST(CacheHints, FioDefaultsAndValues) {
   EXPECT_FALSE(defaults.pre_read);
   EXPECT_FALSE(defaults.create_only);
   EXPECT_EQ(defaults.fadvise_hint, FadviseHint::kWorkload);
-  EXPECT_EQ(with("fadvise_hint", "0").fadvise_hint, FadviseHint::kNone);
-  EXPECT_EQ(with("fadvise_hint", "random").fadvise_hint, FadviseHint::kRandom);
-  EXPECT_EQ(with("fadvise_hint", "sequential").fadvise_hint, FadviseHint::kSequential);
-  EXPECT_EQ(with("fadvise_hint", "noreuse").fadvise_hint, FadviseHint::kNoReuse);
-  EXPECT_FALSE(with("invalidate", "0").invalidate);
-  EXPECT_FALSE(with("create_fsync", "0").create_fsync);
-  EXPECT_TRUE(with("pre_read", "1").pre_read);
-  EXPECT_TRUE(with("create_only", "1").create_only);
-  EXPECT_THAT(error_of("fadvise_hint", "randum"), HasSubstr("random"));
+  EXPECT_EQ(table_with("fadvise_hint", "0").fadvise_hint, FadviseHint::kNone);
+  EXPECT_EQ(table_with("fadvise_hint", "random").fadvise_hint, FadviseHint::kRandom);
+  EXPECT_EQ(table_with("fadvise_hint", "sequential").fadvise_hint, FadviseHint::kSequential);
+  EXPECT_EQ(table_with("fadvise_hint", "noreuse").fadvise_hint, FadviseHint::kNoReuse);
+  EXPECT_FALSE(table_with("invalidate", "0").invalidate);
+  EXPECT_FALSE(table_with("create_fsync", "0").create_fsync);
+  EXPECT_TRUE(table_with("pre_read", "1").pre_read);
+  EXPECT_TRUE(table_with("create_only", "1").create_only);
+  EXPECT_THAT(option_error_of("fadvise_hint", "randum"), HasSubstr("random"));
   EXPECT_EQ(defaults.write_hint, 0);
-  EXPECT_EQ(with("write_hint", "none").write_hint, 1);
-  EXPECT_EQ(with("write_hint", "extreme").write_hint, 5);
+  EXPECT_EQ(table_with("write_hint", "none").write_hint, 1);
+  EXPECT_EQ(table_with("write_hint", "extreme").write_hint, 5);
   EXPECT_TRUE(defaults.allow_file_create);
-  EXPECT_FALSE(with("allow_file_create", "0").allow_file_create);
+  EXPECT_FALSE(table_with("allow_file_create", "0").allow_file_create);
 }
 
 TEST(ErrorDump, IsABool) {
-  EXPECT_FALSE(with("error_dump", "0").error_dump);
-  EXPECT_TRUE(with("error_dump", "1").error_dump);
+  EXPECT_FALSE(table_with("error_dump", "0").error_dump);
+  EXPECT_TRUE(table_with("error_dump", "1").error_dump);
 }
 
 TEST(Fallocate, Modes) {
-  EXPECT_EQ(with("fallocate", "none").fallocate, FallocateMode::kNone);
-  EXPECT_EQ(with("fallocate", "1").fallocate, FallocateMode::kPosix);
-  EXPECT_EQ(with("fallocate", "keep").fallocate, FallocateMode::kKeep);
+  EXPECT_EQ(table_with("fallocate", "none").fallocate, FallocateMode::kNone);
+  EXPECT_EQ(table_with("fallocate", "1").fallocate, FallocateMode::kPosix);
+  EXPECT_EQ(table_with("fallocate", "keep").fallocate, FallocateMode::kKeep);
 }
 
 // ---- help

@@ -18,7 +18,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-JobSpec job_with(const std::vector<std::pair<std::string, std::string>>& options) {
+JobSpec verify_job_with(const std::vector<std::pair<std::string, std::string>>& options) {
   JobSpec job;
   job.name = "j";
   for (const auto& [name, value] : options) apply_option(job, name, value, SourcePos{});
@@ -27,14 +27,14 @@ JobSpec job_with(const std::vector<std::pair<std::string, std::string>>& options
 
 std::string apply_error(const std::string& name, const std::string& value) {
   try {
-    job_with({{name, value}});
+    verify_job_with({{name, value}});
   } catch (const UserError& e) {
     return e.what();
   }
   return "";
 }
 
-std::vector<std::string> errors_of(const JobSpec& job) {
+std::vector<std::string> verify_errors_of(const JobSpec& job) {
   std::vector<std::string> out;
   for (const Problem& p : validate(job)) {
     if (p.severity == Problem::Severity::kError) out.push_back(p.message);
@@ -47,10 +47,10 @@ bool any_contains(const std::vector<std::string>& messages, const std::string& t
 }
 
 TEST(VerifyOptions, KindsParse) {
-  EXPECT_EQ(job_with({{"verify", "crc32c"}}).verify, VerifyKind::kCrc32c);
-  EXPECT_EQ(job_with({{"verify", "crc32c-intel"}}).verify, VerifyKind::kCrc32c);
-  EXPECT_EQ(job_with({{"verify", "sha256"}}).verify, VerifyKind::kSha256);
-  EXPECT_EQ(job_with({{"verify", "0"}}).verify, VerifyKind::kNone);
+  EXPECT_EQ(verify_job_with({{"verify", "crc32c"}}).verify, VerifyKind::kCrc32c);
+  EXPECT_EQ(verify_job_with({{"verify", "crc32c-intel"}}).verify, VerifyKind::kCrc32c);
+  EXPECT_EQ(verify_job_with({{"verify", "sha256"}}).verify, VerifyKind::kSha256);
+  EXPECT_EQ(verify_job_with({{"verify", "0"}}).verify, VerifyKind::kNone);
 }
 
 TEST(VerifyOptions, OtherFioChecksumsAreRefusedWithAlternatives) {
@@ -58,30 +58,30 @@ TEST(VerifyOptions, OtherFioChecksumsAreRefusedWithAlternatives) {
 }
 
 TEST(VerifyOptions, HexPatternKeepsByteOrder) {
-  EXPECT_EQ(job_with({{"verify_pattern", "0xdeadbeef"}}).verify_pattern, std::string("\xde\xad\xbe\xef"));
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "0xdeadbeef"}}).verify_pattern, std::string("\xde\xad\xbe\xef"));
 }
 
 TEST(VerifyOptions, QuotedAndHexPartsConcatenate) {
-  EXPECT_EQ(job_with({{"verify_pattern", "\"ab\"0x0a"}}).verify_pattern, std::string("ab\n"));
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "\"ab\"0x0a"}}).verify_pattern, std::string("ab\n"));
 }
 
 TEST(VerifyOptions, PatternAloneImpliesVerifyPattern) {
-  EXPECT_EQ(job_with({{"verify_pattern", "0xaa"}}).verify, VerifyKind::kPattern);
-  EXPECT_EQ(job_with({{"verify", "md5"}, {"verify_pattern", "0xaa"}}).verify, VerifyKind::kMd5);
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "0xaa"}}).verify, VerifyKind::kPattern);
+  EXPECT_EQ(verify_job_with({{"verify", "md5"}, {"verify_pattern", "0xaa"}}).verify, VerifyKind::kMd5);
 }
 
 // fio's lib/pattern.c examples, byte for byte.
 TEST(VerifyOptions, PatternsAsFioParsesThem) {
   using namespace std::string_literals;
-  EXPECT_EQ(job_with({{"verify_pattern", "-1024"}}).verify_pattern, "\x00\xfc\xff\xff"s);
-  EXPECT_EQ(job_with({{"verify_pattern", "66"}}).verify_pattern, "\x42"s);
-  EXPECT_EQ(job_with({{"verify_pattern", "0"}}).verify_pattern, "\x00"s);
-  EXPECT_EQ(job_with({{"verify_pattern", "0xFF0X1"}}).verify_pattern, "\xff\x01"s);
-  EXPECT_EQ(job_with({{"verify_pattern", "\"123\"0xFFeeCC"}}).verify_pattern, "123\xff\xee\xcc"s);
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "-1024"}}).verify_pattern, "\x00\xfc\xff\xff"s);
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "66"}}).verify_pattern, "\x42"s);
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "0"}}).verify_pattern, "\x00"s);
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "0xFF0X1"}}).verify_pattern, "\xff\x01"s);
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "\"123\"0xFFeeCC"}}).verify_pattern, "123\xff\xee\xcc"s);
   // The example: "abcd", then -12 (the number ends where 0x begins), then 0xdeadface.
-  EXPECT_EQ(job_with({{"verify_pattern", "\"abcd\"-120xdeadface"}}).verify_pattern,
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "\"abcd\"-120xdeadface"}}).verify_pattern,
             "abcd\xf4\xff\xff\xff\xde\xad\xfa\xce"s);
-  const JobSpec with_offset = job_with({{"verify_pattern", "-100xab\"1\"%o\"2\""}});
+  const JobSpec with_offset = verify_job_with({{"verify_pattern", "-100xab\"1\"%o\"2\""}});
   EXPECT_EQ(with_offset.verify_pattern, "\xf6\xff\xff\xff\xab" "1" "\0\0\0\0\0\0\0\0" "2"s);
   EXPECT_EQ(with_offset.verify_pattern_offset_slots, (std::vector<std::uint32_t>{6}));
 }
@@ -91,7 +91,7 @@ TEST(VerifyOptions, PatternFileAndErrors) {
   {
     std::ofstream(path, std::ios::binary) << "xyz";
   }
-  EXPECT_EQ(job_with({{"verify_pattern", "'" + path + "'0x01"}}).verify_pattern, std::string("xyz\x01"));
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "'" + path + "'0x01"}}).verify_pattern, std::string("xyz\x01"));
   std::remove(path.c_str());
   EXPECT_THAT(apply_error("verify_pattern", "'/nonexistent/p'"), HasSubstr("cannot read the pattern file"));
   EXPECT_THAT(apply_error("verify_pattern", "3000000000"), HasSubstr("from -2147483648 to 2147483647"));
@@ -100,46 +100,46 @@ TEST(VerifyOptions, PatternFileAndErrors) {
 }
 
 TEST(VerifyValidate, WriteWithVerifyIsClean) {
-  EXPECT_TRUE(errors_of(job_with({{"rw", "randwrite"}, {"verify", "crc32c"}})).empty());
+  EXPECT_TRUE(verify_errors_of(verify_job_with({{"rw", "randwrite"}, {"verify", "crc32c"}})).empty());
 }
 
 TEST(VerifyValidate, IntervalMustDivideBlockSize) {
-  EXPECT_TRUE(any_contains(errors_of(job_with({{"rw", "write"}, {"verify", "md5"}, {"verify_interval", "3k"}})),
+  EXPECT_TRUE(any_contains(verify_errors_of(verify_job_with({{"rw", "write"}, {"verify", "md5"}, {"verify_interval", "3k"}})),
                            "must divide"));
 }
 
 TEST(VerifyValidate, IntervalMustHoldTheHeader) {
-  EXPECT_TRUE(any_contains(errors_of(job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "md5"}, {"verify_interval", "64"}})),
+  EXPECT_TRUE(any_contains(verify_errors_of(verify_job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "md5"}, {"verify_interval", "64"}})),
                            "less than the header"));
 }
 
 TEST(VerifyValidate, VariableBlockSizesNeedInterval) {
-  EXPECT_TRUE(any_contains(errors_of(job_with({{"rw", "write"}, {"bsrange", "4k-16k"}, {"verify", "md5"}})),
+  EXPECT_TRUE(any_contains(verify_errors_of(verify_job_with({{"rw", "write"}, {"bsrange", "4k-16k"}, {"verify", "md5"}})),
                            "needs verify_interval"));
-  EXPECT_TRUE(errors_of(job_with({{"rw", "write"}, {"bsrange", "4k-16k"}, {"verify", "md5"}, {"verify_interval", "4k"}}))
+  EXPECT_TRUE(verify_errors_of(verify_job_with({{"rw", "write"}, {"bsrange", "4k-16k"}, {"verify", "md5"}, {"verify_interval", "4k"}}))
                   .empty());
 }
 
 TEST(VerifyValidate, TrimIsRefused) {
-  EXPECT_TRUE(any_contains(errors_of(job_with({{"rw", "trim"}, {"verify", "md5"}})), "trim"));
+  EXPECT_TRUE(any_contains(verify_errors_of(verify_job_with({{"rw", "trim"}, {"verify", "md5"}})), "trim"));
 }
 
 TEST(VerifyValidate, VerifyOnlyNeedsWrites) {
-  EXPECT_TRUE(any_contains(errors_of(job_with({{"rw", "read"}, {"verify", "md5"}, {"verify_only", "1"}})),
+  EXPECT_TRUE(any_contains(verify_errors_of(verify_job_with({{"rw", "read"}, {"verify", "md5"}, {"verify_only", "1"}})),
                            "verify_only replays the job's writes"));
 }
 
 TEST(VerifyValidate, ReadJobWithVerifyIsClean) {
-  EXPECT_TRUE(errors_of(job_with({{"rw", "randread"}, {"verify", "md5"}})).empty());
+  EXPECT_TRUE(verify_errors_of(verify_job_with({{"rw", "randread"}, {"verify", "md5"}})).empty());
 }
 
 TEST(VerifyValidate, PatternKindNeedsPattern) {
-  EXPECT_TRUE(any_contains(errors_of(job_with({{"rw", "write"}, {"verify", "pattern"}})), "needs verify_pattern"));
+  EXPECT_TRUE(any_contains(verify_errors_of(verify_job_with({{"rw", "write"}, {"verify", "pattern"}})), "needs verify_pattern"));
 }
 
 TEST(VerifyValidate, ChunkIsIntervalElseWriteBlockSize) {
-  EXPECT_EQ(verify_chunk_size(job_with({{"rw", "write"}, {"bs", "4k,16k"}, {"verify", "md5"}})), 16384u);
-  EXPECT_EQ(verify_chunk_size(job_with({{"rw", "write"}, {"verify", "md5"}, {"verify_interval", "512"}})), 512u);
+  EXPECT_EQ(verify_chunk_size(verify_job_with({{"rw", "write"}, {"bs", "4k,16k"}, {"verify", "md5"}})), 16384u);
+  EXPECT_EQ(verify_chunk_size(verify_job_with({{"rw", "write"}, {"verify", "md5"}, {"verify_interval", "512"}})), 512u);
 }
 
 }  // namespace

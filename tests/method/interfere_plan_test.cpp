@@ -8,7 +8,7 @@
 namespace sluice {
 namespace {
 
-constexpr std::uint64_t kMiB = 1ull << 20;
+constexpr std::uint64_t kPlanMiB = 1ull << 20;
 
 InterfereOptions options_with(const std::vector<std::vector<KnobSetting>>& tries, testing::KnobTree& tree, uid_t euid) {
   InterfereOptions o;
@@ -51,21 +51,21 @@ TEST(InterferePlan, QueueKnobMissingOnThisKernelIsSkipped) {
 
 TEST(BackgroundSize, IsAboveTheDirtyLimit) {
   DirtyLimits d;
-  d.limit_bytes = 400 * kMiB;
-  EXPECT_EQ(background_size(d, 100'000 * kMiB, 256 * kMiB), 500 * kMiB);
+  d.limit_bytes = 400 * kPlanMiB;
+  EXPECT_EQ(background_size(d, 100'000 * kPlanMiB, 256 * kPlanMiB), 500 * kPlanMiB);
 }
 
 TEST(BackgroundSize, IsCappedByFreeSpaceLessMargin) {
   DirtyLimits d;
-  d.limit_bytes = 4000 * kMiB;
+  d.limit_bytes = 4000 * kPlanMiB;
   // 3000 MiB free - 256 MiB foreground - 1024 MiB margin
-  EXPECT_EQ(background_size(d, 3000 * kMiB, 256 * kMiB), 1720 * kMiB);
+  EXPECT_EQ(background_size(d, 3000 * kPlanMiB, 256 * kPlanMiB), 1720 * kPlanMiB);
 }
 
 TEST(BackgroundSize, RefusesWhenNothingFits) {
   DirtyLimits d;
-  d.limit_bytes = 400 * kMiB;
-  EXPECT_THROW(background_size(d, 1100 * kMiB, 256 * kMiB), UserError);
+  d.limit_bytes = 400 * kPlanMiB;
+  EXPECT_THROW(background_size(d, 1100 * kPlanMiB, 256 * kPlanMiB), UserError);
 }
 
 }  // namespace

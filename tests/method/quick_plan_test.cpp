@@ -10,13 +10,13 @@ namespace {
 using namespace std::chrono_literals;
 using ::testing::HasSubstr;
 
-constexpr std::uint64_t kGiB = 1ull << 30;
-constexpr std::uint64_t kMiB = 1ull << 20;
+constexpr std::uint64_t kQuickGiB = 1ull << 30;
+constexpr std::uint64_t kQuickMiB = 1ull << 20;
 
 SizingInputs roomy_machine() {
   SizingInputs in;
-  in.free_bytes = 500 * kGiB;
-  in.ram_bytes = 16 * kGiB;
+  in.free_bytes = 500 * kQuickGiB;
+  in.ram_bytes = 16 * kQuickGiB;
   in.direct = true;
   return in;
 }
@@ -40,22 +40,22 @@ TEST(QuickSizing, BufferedIoWantsTenTimesRam) {
   SizingInputs in = roomy_machine();
   in.direct = false;
   const SizingDecision d = decide_size(in);
-  EXPECT_EQ(d.cache_bytes, 16 * kGiB);
-  EXPECT_EQ(d.wanted, 160 * kGiB);
-  EXPECT_EQ(d.size, 160 * kGiB);
+  EXPECT_EQ(d.cache_bytes, 16 * kQuickGiB);
+  EXPECT_EQ(d.wanted, 160 * kQuickGiB);
+  EXPECT_EQ(d.size, 160 * kQuickGiB);
 }
 
 TEST(QuickSizing, DeviceCacheCountsTenTimes) {
   SizingInputs in = roomy_machine();
-  in.device_cache_bytes = 1 * kGiB;
-  EXPECT_EQ(decide_size(in).size, 10 * kGiB);
+  in.device_cache_bytes = 1 * kQuickGiB;
+  EXPECT_EQ(decide_size(in).size, 10 * kQuickGiB);
 }
 
 TEST(QuickSizing, NeverTakesMoreThanHalfTheFreeSpaceAndSaysSo) {
   SizingInputs in = roomy_machine();
-  in.free_bytes = 2 * kGiB;
+  in.free_bytes = 2 * kQuickGiB;
   const SizingDecision d = decide_size(in);
-  EXPECT_EQ(d.size, 1 * kGiB);
+  EXPECT_EQ(d.size, 1 * kQuickGiB);
   EXPECT_EQ(d.limited_by, SizeLimit::kFreeSpace);
   EXPECT_TRUE(has_warning_containing(d, "shrunk to 1 GiB"));
 }
@@ -63,60 +63,60 @@ TEST(QuickSizing, NeverTakesMoreThanHalfTheFreeSpaceAndSaysSo) {
 TEST(QuickSizing, BufferedShrunkBelowTenTimesRamWarnsOfTheCache) {
   SizingInputs in = roomy_machine();
   in.direct = false;
-  in.free_bytes = 40 * kGiB;
+  in.free_bytes = 40 * kQuickGiB;
   const SizingDecision d = decide_size(in);
-  EXPECT_EQ(d.size, 20 * kGiB);
+  EXPECT_EQ(d.size, 20 * kQuickGiB);
   EXPECT_TRUE(has_warning_containing(d, "smaller than 10x RAM"));
 }
 
 TEST(QuickSizing, LayoutMustFitItsShareOfTheBudget) {
   SizingInputs in = roomy_machine();
-  in.layout_bytes_per_second = 100.0 * kMiB;
+  in.layout_bytes_per_second = 100.0 * kQuickMiB;
   in.layout_time = 10s;
   const SizingDecision d = decide_size(in);
-  EXPECT_EQ(d.size, 1000 * kMiB);
+  EXPECT_EQ(d.size, 1000 * kQuickMiB);
   EXPECT_EQ(d.limited_by, SizeLimit::kBudget);
   EXPECT_TRUE(has_warning_containing(d, "--budget"));
 }
 
 TEST(QuickSizing, FastLayoutIsNotLimitedByTheBudget) {
   SizingInputs in = roomy_machine();
-  in.layout_bytes_per_second = 2000.0 * kMiB;
+  in.layout_bytes_per_second = 2000.0 * kQuickMiB;
   in.layout_time = 18s;
   EXPECT_EQ(decide_size(in).limited_by, SizeLimit::kNone);
 }
 
 TEST(QuickSizing, BudgetNeverShrinksBelowTheMinimum) {
   SizingInputs in = roomy_machine();
-  in.layout_bytes_per_second = 1.0 * kMiB;
+  in.layout_bytes_per_second = 1.0 * kQuickMiB;
   in.layout_time = 1s;
   EXPECT_EQ(decide_size(in).size, kQuickMinimumSize);
 }
 
 TEST(QuickSizing, SizesAreWholeMiB) {
   SizingInputs in = roomy_machine();
-  in.free_bytes = 3 * kGiB + 12345;
+  in.free_bytes = 3 * kQuickGiB + 12345;
   EXPECT_EQ(decide_size(in).size % kQuickSizeAlign, 0u);
 }
 
 TEST(QuickSizing, TooLittleFreeSpaceIsAUserError) {
   SizingInputs in = roomy_machine();
-  in.free_bytes = 10 * kMiB;
+  in.free_bytes = 10 * kQuickMiB;
   EXPECT_THROW(decide_size(in), UserError);
 }
 
 TEST(QuickSizing, RequestedSizeIsUsedAsGiven) {
   SizingInputs in = roomy_machine();
-  in.requested = 64 * kMiB;
+  in.requested = 64 * kQuickMiB;
   const SizingDecision d = decide_size(in);
-  EXPECT_EQ(d.size, 64 * kMiB);
+  EXPECT_EQ(d.size, 64 * kQuickMiB);
   EXPECT_EQ(d.limited_by, SizeLimit::kRequested);
 }
 
 TEST(QuickSizing, RequestedSizeBeyondFreeSpaceIsAUserError) {
   SizingInputs in = roomy_machine();
-  in.free_bytes = 1 * kGiB;
-  in.requested = 2 * kGiB;
+  in.free_bytes = 1 * kQuickGiB;
+  in.requested = 2 * kQuickGiB;
   try {
     decide_size(in);
     FAIL() << "no error";
@@ -127,8 +127,8 @@ TEST(QuickSizing, RequestedSizeBeyondFreeSpaceIsAUserError) {
 
 TEST(QuickSizing, RequestedSizeOverHalfTheFreeSpaceWarns) {
   SizingInputs in = roomy_machine();
-  in.free_bytes = 1 * kGiB;
-  in.requested = 768 * kMiB;
+  in.free_bytes = 1 * kQuickGiB;
+  in.requested = 768 * kQuickMiB;
   EXPECT_TRUE(has_warning_containing(decide_size(in), "more than half"));
 }
 

@@ -24,7 +24,7 @@ struct Line {
 };
 
 // Parses "t, v, ddir, bs, prio" lines back; fails the test on a malformed line.
-std::vector<Line> read_log(const std::string& path) {
+std::vector<Line> read_log_lines(const std::string& path) {
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << path;
   std::vector<Line> lines;
@@ -103,7 +103,7 @@ TEST(JobLogs, PerIoBandwidthIsBytesOverClatAsFio) {
   auto logs = JobLogs::create(logged_job(dir.file("p")), 0);
   logs->record(Direction::kRead, 0, 12303, 11762, 0, 4096, 0);
   logs->finish(kMs);
-  EXPECT_EQ(read_log(dir.file("p_bw.1.log")).at(0).value, 348240u);  // what fio 3.33 writes for this io
+  EXPECT_EQ(read_log_lines(dir.file("p_bw.1.log")).at(0).value, 348240u);  // what fio 3.33 writes for this io
 }
 
 TEST(JobLogs, SyncEngineLeavesSlatLogEmpty) {
@@ -149,7 +149,7 @@ TEST(JobLogs, AveragedIopsIsTheTrueRate) {
   auto logs = JobLogs::create(job, 0);
   feed_even_stream(*logs, 5, 1000);
   logs->finish(500 * kMs);
-  const auto lines = read_log(dir.file("p_iops.1.log"));
+  const auto lines = read_log_lines(dir.file("p_iops.1.log"));
   ASSERT_EQ(lines.size(), 5u);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     EXPECT_EQ(lines[i].time_ms, (i + 1) * 100);
@@ -165,7 +165,7 @@ TEST(JobLogs, AveragedBandwidthIsKibPerSecond) {
   auto logs = JobLogs::create(job, 0);
   feed_even_stream(*logs, 2, 1000);
   logs->finish(200 * kMs);
-  for (const Line& line : read_log(dir.file("p_bw.1.log"))) EXPECT_EQ(line.value, 40000u);  // 10000 x 4 KiB
+  for (const Line& line : read_log_lines(dir.file("p_bw.1.log"))) EXPECT_EQ(line.value, 40000u);  // 10000 x 4 KiB
 }
 
 TEST(JobLogs, AveragedLatencyIsTheWindowMean) {
@@ -190,7 +190,7 @@ TEST(JobLogs, IdleWindowLogsZeroRateForIssuedDirection) {
   logs->record(Direction::kRead, 25 * kMs, 100, 100, 0, 4096, 0);
   logs->finish(30 * kMs);
   EXPECT_EQ(read_text(dir.file("p_iops.1.log")), "10, 100, 0, 0, 0\n20, 0, 0, 0, 0\n30, 100, 0, 0, 0\n");
-  EXPECT_EQ(read_log(dir.file("p_lat.1.log")).size(), 2u);  // no mean for an empty window
+  EXPECT_EQ(read_log_lines(dir.file("p_lat.1.log")).size(), 2u);  // no mean for an empty window
 }
 
 TEST(JobLogs, PartialLastWindowIsRatedOverItsLength) {
@@ -200,7 +200,7 @@ TEST(JobLogs, PartialLastWindowIsRatedOverItsLength) {
   auto logs = JobLogs::create(job, 0);
   for (int i = 0; i < 50; ++i) logs->record(Direction::kRead, 100 * kMs + i * kMs, 100, 100, 0, 4096, 0);
   logs->finish(150 * kMs);
-  const auto lines = read_log(dir.file("p_iops.1.log"));
+  const auto lines = read_log_lines(dir.file("p_iops.1.log"));
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[1].time_ms, 150u);
   EXPECT_EQ(lines[1].value, 1000u);  // 50 ios in 50 ms
@@ -214,7 +214,7 @@ TEST(JobLogs, LargeLogIsFlushedCompletely) {
   constexpr int kIos = 200'000;  // ~3 MiB of lines: several buffer flushes
   for (int i = 0; i < kIos; ++i) logs->record(Direction::kRead, static_cast<std::uint64_t>(i) * 1000, 1, 1, 0, 4096, 0);
   logs->finish(kIos * 1000ull);
-  EXPECT_EQ(read_log(dir.file("p_iops.1.log")).size(), static_cast<std::size_t>(kIos));
+  EXPECT_EQ(read_log_lines(dir.file("p_iops.1.log")).size(), static_cast<std::size_t>(kIos));
 }
 
 using testing::quiet;
@@ -225,8 +225,8 @@ TEST(JobLogs, RunnerWritesOneLinePerIo) {
   job.rw = RwMode::kRandRW;
   job.size.bytes = 1 << 20;
   run_jobs({job}, quiet());
-  EXPECT_EQ(read_log(dir.file("run_lat.1.log")).size(), 256u);
-  EXPECT_EQ(read_log(dir.file("run_iops.1.log")).size(), 256u);
+  EXPECT_EQ(read_log_lines(dir.file("run_lat.1.log")).size(), 256u);
+  EXPECT_EQ(read_log_lines(dir.file("run_iops.1.log")).size(), 256u);
 }
 
 TEST(JobLogs, RunnerWritesAveragedWindowsForEachClone) {
@@ -239,7 +239,7 @@ TEST(JobLogs, RunnerWritesAveragedWindowsForEachClone) {
   job.numjobs = 2;
   run_jobs({job}, quiet());
   for (const char* name : {"run_iops.1.log", "run_iops.2.log"}) {
-    const auto lines = read_log(dir.file(name));
+    const auto lines = read_log_lines(dir.file(name));
     ASSERT_GE(lines.size(), 3u) << name;
     EXPECT_EQ(lines[0].time_ms, 100u);
     EXPECT_GT(lines[0].value, 1000u) << "a rate, not a count of 1";

@@ -10,7 +10,7 @@
 namespace sluice {
 namespace {
 
-constexpr std::uint64_t kStart = 1'000'000'000'000ull;
+constexpr std::uint64_t kQueueStart = 1'000'000'000'000ull;
 
 JobSpec open_loop_job(std::uint64_t iops, RateProcess process = RateProcess::kLinear) {
   JobSpec job;
@@ -25,24 +25,24 @@ TEST(OpenLoopQueue, DisabledWithoutOpenLoop) {
   job.open_loop = false;
   const OpenLoopQueue queue(job, 4);
   EXPECT_FALSE(queue.enabled());
-  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kStart, kStart + 1'000'000'000), 0u);
+  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart + 1'000'000'000), 0u);
 }
 
 TEST(OpenLoopQueue, QueueWaitIsStartMinusArrival) {
   OpenLoopQueue queue(open_loop_job(1000), 2);
-  EXPECT_EQ(queue.start(1, kStart, kStart + 250), 250u);
-  EXPECT_EQ(queue.arrival_of(1), kStart);
-  EXPECT_EQ(queue.start(0, kStart + 10, kStart + 10), 0u);
-  EXPECT_EQ(queue.start(0, kStart + 10, kStart + 5), 0u);  // never negative
+  EXPECT_EQ(queue.start(1, kQueueStart, kQueueStart + 250), 250u);
+  EXPECT_EQ(queue.arrival_of(1), kQueueStart);
+  EXPECT_EQ(queue.start(0, kQueueStart + 10, kQueueStart + 10), 0u);
+  EXPECT_EQ(queue.start(0, kQueueStart + 10, kQueueStart + 5), 0u);  // never negative
 }
 
 TEST(OpenLoopQueue, BacklogCountsDueArrivalsOfALinearSchedule) {
   const OpenLoopQueue queue(open_loop_job(1000), 1);  // one arrival per ms
-  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kStart, kStart), 1u);
-  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kStart, kStart + 999'999), 1u);
-  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kStart, kStart + 1'000'000), 2u);
-  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kStart, kStart + 10'000'000'000ull), 10'001u);
-  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kStart + 5, kStart), 0u);  // head not yet due
+  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart), 1u);
+  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart + 999'999), 1u);
+  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart + 1'000'000), 2u);
+  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart + 10'000'000'000ull), 10'001u);
+  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart + 5, kQueueStart), 0u);  // head not yet due
 }
 
 TEST(OpenLoopQueue, BacklogUsesTheByteRateWhenStricter) {
@@ -50,14 +50,14 @@ TEST(OpenLoopQueue, BacklogUsesTheByteRateWhenStricter) {
   job.open_loop = true;
   job.rate = {4096 * 100, 0, 0};  // 100 ios/s of 4 KiB
   const OpenLoopQueue queue(job, 1);
-  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kStart, kStart + 1'000'000'000), 101u);
+  EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart + 1'000'000'000), 101u);
 }
 
 TEST(OpenLoopQueue, OverflowsPastTenMillionArrivals) {
   const OpenLoopQueue queue(open_loop_job(1'000'000), 1);  // one arrival per us
-  EXPECT_FALSE(queue.overflowing(Direction::kRead, 4096, kStart, kStart + 9'000'000'000ull));
-  EXPECT_TRUE(queue.overflowing(Direction::kRead, 4096, kStart, kStart + 11'000'000'000ull));
-  const std::string message = queue.overflow_message(Direction::kRead, 4096, kStart, kStart + 11'000'000'000ull);
+  EXPECT_FALSE(queue.overflowing(Direction::kRead, 4096, kQueueStart, kQueueStart + 9'000'000'000ull));
+  EXPECT_TRUE(queue.overflowing(Direction::kRead, 4096, kQueueStart, kQueueStart + 11'000'000'000ull));
+  const std::string message = queue.overflow_message(Direction::kRead, 4096, kQueueStart, kQueueStart + 11'000'000'000ull);
   EXPECT_NE(message.find("open_loop"), std::string::npos) << message;
   EXPECT_NE(message.find("1000000"), std::string::npos) << message;
 }
@@ -70,8 +70,8 @@ std::vector<std::uint64_t> simulate(std::uint64_t iops, std::uint32_t slots, std
   const JobSpec job = open_loop_job(iops, process);
   ArrivalSchedule schedule(job, 42);
   OpenLoopQueue queue(job, slots);
-  schedule.start(kStart);
-  std::vector<std::uint64_t> free_at(slots, kStart);
+  schedule.start(kQueueStart);
+  std::vector<std::uint64_t> free_at(slots, kQueueStart);
   std::vector<std::uint64_t> waits;
   for (int i = 0; i < arrivals; ++i) {
     const std::uint64_t arrival = schedule.next_arrival(Direction::kRead, 4096);

@@ -12,7 +12,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool is_empty_dir(const std::string& path) { return fs::is_directory(path) && fs::is_empty(path); }
+bool is_empty_directory(const std::string& path) { return fs::is_directory(path) && fs::is_empty(path); }
 
 TEST(ItMetadata, RunsEveryPhaseWithTwoThreadsAndLeavesNothingBehind) {
   testing::TempDir dir;
@@ -20,7 +20,7 @@ TEST(ItMetadata, RunsEveryPhaseWithTwoThreadsAndLeavesNothingBehind) {
       testing::run_binary({"metadata", "-d", dir.path(), "-n", "200", "-z", "2", "-b", "2", "-i", "2", "-w", "512",
                            "-e", "512", "--threads=2", "--output-format=json"});
   ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
-  EXPECT_TRUE(is_empty_dir(dir.path()));
+  EXPECT_TRUE(is_empty_directory(dir.path()));
   const nlohmann::json j = nlohmann::json::parse(run.out);
   const nlohmann::json& m = j.at("sluice").at("metadata");
   EXPECT_EQ(m.at("plan").at("tree_dirs"), 7u);
@@ -51,7 +51,7 @@ TEST(ItMetadata, PrintsMdtestsSummaryWithUniqueTreesAndAPhaseSelection) {
       testing::run_binary({"metadata", "-d" + dir.path(), "-I", "5", "-z", "1", "-b", "3", "-u", "-F", "-T",
                            "--threads=2"});
   ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
-  EXPECT_TRUE(is_empty_dir(dir.path()));
+  EXPECT_TRUE(is_empty_directory(dir.path()));
   EXPECT_NE(run.out.find("2 tasks, 40 files\n"), std::string::npos) << run.out;  // 5 x 4 directories x 2 tasks
   EXPECT_NE(run.out.find("SUMMARY rate: (of 1 iterations)"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("   File creation                   0.000"), std::string::npos) << run.out;  // not reported
@@ -67,7 +67,7 @@ TEST(ItMetadata, RefusesBadInputBeforeCreatingAnything) {
     const testing::RunOutput run = testing::run_binary(args);
     EXPECT_EQ(run.exit_code, 1) << run.out;
     EXPECT_NE(run.err.find(expected), std::string::npos) << run.err;
-    EXPECT_TRUE(is_empty_dir(dir.path()));
+    EXPECT_TRUE(is_empty_directory(dir.path()));
   };
   refused({"-n", "105", "-I", "10"}, "multiple");
   refused({"-n", "3", "-z", "2", "-b", "2"}, "fewer than the 7 directories");
@@ -84,7 +84,7 @@ TEST(ItMetadata, InterruptedRunReportsAndRemovesItsFiles) {
   const testing::RunOutput run = testing::run_binary(
       {"metadata", "-d", dir.path(), "-n", "500000", "-F", "-i", "1", "--output-format=json"}, options);
   EXPECT_EQ(run.exit_code, 130) << run.err;
-  EXPECT_TRUE(is_empty_dir(dir.path()));
+  EXPECT_TRUE(is_empty_directory(dir.path()));
   const nlohmann::json j = nlohmann::json::parse(run.out);
   EXPECT_TRUE(j.at("sluice").at("metadata").at("interrupted").get<bool>());
 }

@@ -12,7 +12,7 @@
 namespace sluice::testing {
 namespace {
 
-std::size_t entries_in(const std::string& dir) {
+std::size_t postmark_entries_in(const std::string& dir) {
   std::size_t n = 0;
   for (auto it = std::filesystem::recursive_directory_iterator(dir);
        it != std::filesystem::recursive_directory_iterator(); ++it)
@@ -55,7 +55,7 @@ TEST(PostmarkCli, ConfigFileRunsAndReportsAsPostmarkAndRemovesItsFiles) {
   EXPECT_NE(r.out.find("Time:\n\t"), std::string::npos);
   EXPECT_NE(r.out.find("\t\tCreation alone: 100 files ("), std::string::npos);
   EXPECT_NE(r.out.find("latency (us)"), std::string::npos);
-  EXPECT_EQ(entries_in(work), 0u) << "files or subdirectories left behind";
+  EXPECT_EQ(postmark_entries_in(work), 0u) << "files or subdirectories left behind";
 
   if (!have_program("postmark")) GTEST_SKIP() << "postmark is not installed: no cross-check of the counts";
   RunOptions real;
@@ -84,7 +84,7 @@ TEST(PostmarkCli, SetOptionsAloneRunOnceAndJsonHasTheNumbers) {
   EXPECT_GT(run["measured"]["seconds"]["total"].get<double>(), 0.0);
   EXPECT_EQ(run["latency_ns"]["create"]["N"], run["measured"]["created"]);
   EXPECT_TRUE(run["latency_ns"]["read"].contains("percentile"));
-  EXPECT_EQ(entries_in(tmp.path()), 0u);
+  EXPECT_EQ(postmark_entries_in(tmp.path()), 0u);
 }
 
 TEST(PostmarkCli, BadInputNamesTheNearestValidCommandOrSetting) {
@@ -98,7 +98,7 @@ TEST(PostmarkCli, BadInputNamesTheNearestValidCommandOrSetting) {
   const RunOutput s = run_binary({"postmark", "--set=transactons=5"});
   EXPECT_EQ(s.exit_code, 1) << describe(s);
   EXPECT_NE(s.err.find("did you mean 'transactions'"), std::string::npos) << s.err;
-  EXPECT_EQ(entries_in(tmp.path()), 1u);  // only cfg
+  EXPECT_EQ(postmark_entries_in(tmp.path()), 1u);  // only cfg
 }
 
 TEST(PostmarkCli, LocationWithoutRoomOrMissingIsRefusedBeforeCreatingAnything) {
@@ -108,7 +108,7 @@ TEST(PostmarkCli, LocationWithoutRoomOrMissingIsRefusedBeforeCreatingAnything) {
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_NE(r.err.find("location '" + tmp.path() + "' has"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("free, but its share of the pool"), std::string::npos) << r.err;
-  EXPECT_EQ(entries_in(tmp.path()), 0u);
+  EXPECT_EQ(postmark_entries_in(tmp.path()), 0u);
   const RunOutput m = run_binary({"postmark", "--set=location=" + tmp.file("missing")});
   EXPECT_EQ(m.exit_code, 1) << describe(m);
   EXPECT_NE(m.err.find("is not a directory"), std::string::npos) << m.err;
@@ -129,7 +129,7 @@ TEST(PostmarkCli, InterruptRemovesOnlyWhatItCreatedAndReportsWhatItMeasured) {
   EXPECT_EQ(r.out.find("Time:\n"), std::string::npos) << "PostMark prints no report for an incomplete run";
   EXPECT_TRUE(std::filesystem::exists(tmp.file("mine.txt")));
   EXPECT_TRUE(std::filesystem::exists(tmp.file("s1")));
-  EXPECT_EQ(entries_in(tmp.path()), 2u);
+  EXPECT_EQ(postmark_entries_in(tmp.path()), 2u);
 }
 
 }  // namespace

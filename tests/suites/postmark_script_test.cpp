@@ -21,7 +21,7 @@ PostmarkConfig apply_script(const std::string& text) {
   return c;
 }
 
-std::string error_of(const std::function<void()>& f) {
+std::string script_error_of(const std::function<void()>& f) {
   try {
     f();
   } catch (const UserError& e) {
@@ -56,7 +56,7 @@ TEST(PostmarkScript, SetsEverySetting) {
 TEST(PostmarkScript, LocationMinusRemovesAndPlainReplaces) {
   EXPECT_EQ(apply_script("set location +a\nset location +b 2\nset location -a\n").locations.size(), 1u);
   EXPECT_EQ(apply_script("set location +a\nset location b\n").locations.front().path, "b");
-  EXPECT_NE(error_of([] { apply_script("set location -nowhere\n"); }).find("no location 'nowhere'"), std::string::npos);
+  EXPECT_NE(script_error_of([] { apply_script("set location -nowhere\n"); }).find("no location 'nowhere'"), std::string::npos);
 }
 
 TEST(PostmarkScript, OneSizeIsFixed) {
@@ -79,22 +79,22 @@ TEST(PostmarkScript, AliasesAndKinds) {
 
 TEST(PostmarkScript, UnknownCommandNamesTheNearest) {
   PostmarkCommand c;
-  const std::string e = error_of([&] { parse_postmark_line("set numbr 5", SourcePos{"cfg", 3}, c); });
+  const std::string e = script_error_of([&] { parse_postmark_line("set numbr 5", SourcePos{"cfg", 3}, c); });
   EXPECT_NE(e.find("cfg:3"), std::string::npos) << e;
   EXPECT_NE(e.find("unknown PostMark command 'set numbr 5'"), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean 'set number'"), std::string::npos) << e;
-  EXPECT_NE(error_of([&] { parse_postmark_line("frobnicate", {}, c); }).find("the commands are: set size"),
+  EXPECT_NE(script_error_of([&] { parse_postmark_line("frobnicate", {}, c); }).find("the commands are: set size"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { parse_postmark_line("!ls", {}, c); }).find("shell escapes"), std::string::npos);
+  EXPECT_NE(script_error_of([&] { parse_postmark_line("!ls", {}, c); }).find("shell escapes"), std::string::npos);
 }
 
 TEST(PostmarkScript, BadValuesSayWhatIsExpected) {
-  EXPECT_NE(error_of([] { apply_script("set bias read 11\n"); }).find("0 to 10, or -1"), std::string::npos);
-  EXPECT_NE(error_of([] { apply_script("set number 0\n"); }).find("from 1 to"), std::string::npos);
-  EXPECT_NE(error_of([] { apply_script("set number 12x\n"); }).find("from 1 to"), std::string::npos);
-  EXPECT_NE(error_of([] { apply_script("set size 500 100\n"); }).find("below LOW"), std::string::npos);
-  EXPECT_NE(error_of([] { apply_script("set buffering maybe\n"); }).find("true or false"), std::string::npos);
-  EXPECT_NE(error_of([] { apply_script("set report loud\n"); }).find("verbose or terse"), std::string::npos);
+  EXPECT_NE(script_error_of([] { apply_script("set bias read 11\n"); }).find("0 to 10, or -1"), std::string::npos);
+  EXPECT_NE(script_error_of([] { apply_script("set number 0\n"); }).find("from 1 to"), std::string::npos);
+  EXPECT_NE(script_error_of([] { apply_script("set number 12x\n"); }).find("from 1 to"), std::string::npos);
+  EXPECT_NE(script_error_of([] { apply_script("set size 500 100\n"); }).find("below LOW"), std::string::npos);
+  EXPECT_NE(script_error_of([] { apply_script("set buffering maybe\n"); }).find("true or false"), std::string::npos);
+  EXPECT_NE(script_error_of([] { apply_script("set report loud\n"); }).find("verbose or terse"), std::string::npos);
 }
 
 TEST(PostmarkScript, SetOptionMapsToTheCommand) {
@@ -106,16 +106,16 @@ TEST(PostmarkScript, SetOptionMapsToTheCommand) {
   EXPECT_EQ(c.size_high, 4000);
   EXPECT_EQ(c.bias_read, 2);
   EXPECT_EQ(c.bias_create, 3);
-  const std::string e = error_of([] { postmark_set_option("transactons=5"); });
+  const std::string e = script_error_of([] { postmark_set_option("transactons=5"); });
   EXPECT_NE(e.find("--set=transactons=5"), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean 'transactions'"), std::string::npos) << e;
-  EXPECT_NE(error_of([] { postmark_set_option("number"); }).find("NAME=VALUE"), std::string::npos);
+  EXPECT_NE(script_error_of([] { postmark_set_option("number"); }).find("NAME=VALUE"), std::string::npos);
 }
 
 TEST(PostmarkScript, CheckFindsABadSetBeforeAnyRun) {
   std::istringstream in("set number 10\nrun\nset seed -4\nrun\n");
   const std::vector<PostmarkCommand> commands = parse_postmark_script(in, "cfg");
-  const std::string e = error_of([&] { check_postmark_script(commands, {}); });
+  const std::string e = script_error_of([&] { check_postmark_script(commands, {}); });
   EXPECT_NE(e.find("cfg:3"), std::string::npos) << e;
 }
 
@@ -125,7 +125,7 @@ TEST(PostmarkScript, AFileThatLoadsItselfIsRefusedNotACrash) {
   const sluice::testing::TempDir dir;
   const std::string path = dir.path() + "/self.pm";
   std::ofstream(path) << "set number 10\nload " << path << "\n";
-  const std::string e = error_of([&] { parse_postmark_file(path); });
+  const std::string e = script_error_of([&] { parse_postmark_file(path); });
   EXPECT_NE(e.find("self.pm:2: load " + path + ": loads nest deeper than 16"), std::string::npos) << e;
 }
 

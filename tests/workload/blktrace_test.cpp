@@ -20,7 +20,7 @@ std::string named(unsigned major, unsigned minor) {
   return major == 8 && minor == 16 ? "/dev/sdb" : "";
 }
 
-IoLog parse(const std::string& bytes, const ReplaySettings& settings = {}) {
+IoLog parse_blktrace(const std::string& bytes, const ReplaySettings& settings = {}) {
   std::istringstream in(bytes);
   return parse_blktrace(in, "t.bin", settings, named);
 }
@@ -36,7 +36,7 @@ TEST(Blktrace, QueueEventsBecomeIosWithTheirDelaysAndTheDepthIsProbed) {
       .event(BLK_TA_QUEUE | BLK_TC_ACT(BLK_TC_WRITE | BLK_TC_FLUSH), 6'000'000, 0, 0)
       .queue_read(7'000'000, 0, 0);  // zero bytes: ignored, as fio
   EXPECT_TRUE(looks_like_blktrace(t.bytes()));
-  const IoLog log = parse(t.bytes());
+  const IoLog log = parse_blktrace(t.bytes());
   ASSERT_EQ(log.files, std::vector<std::string>{"/dev/sdb"});
   ASSERT_EQ(log.entries.size(), 5u);
   EXPECT_EQ(log.entries[0].kind, IoLogEntry::Kind::kRead);
@@ -61,7 +61,7 @@ TEST(Blktrace, BigEndianTracesAndPdusAreRead) {
   Trace t;
   t.big_endian();
   t.event(BLK_TA_QUEUE | BLK_TC_ACT(BLK_TC_READ), 10, 1, 512, kDevice, std::string(20, 'x')).queue_read(20, 2, 512);
-  const IoLog log = parse(t.bytes());
+  const IoLog log = parse_blktrace(t.bytes());
   ASSERT_EQ(log.entries.size(), 2u);
   EXPECT_EQ(log.entries[1].offset, 1024u);
 }
@@ -74,7 +74,7 @@ TEST(Blktrace, RedirectScaleAlignAndSkip) {
   s.scale = 2;
   s.align = 4096;
   s.skip_write = true;
-  const IoLog log = parse(t.bytes(), s);
+  const IoLog log = parse_blktrace(t.bytes(), s);
   ASSERT_EQ(log.files, std::vector<std::string>{"/tmp/f"});
   ASSERT_EQ(log.entries.size(), 2u);
   EXPECT_EQ(log.entries[0].offset, 4096u * 62);  // 512000 / 2 = 256000, aligned down
@@ -88,7 +88,7 @@ TEST(Blktrace, BadTracesNameTheRecord) {
   std::string bytes = t.bytes();
   const auto error_of = [](const std::string& b) {
     try {
-      (void)parse(b);
+      (void)parse_blktrace(b);
     } catch (const UserError& e) {
       return std::string(e.what());
     }

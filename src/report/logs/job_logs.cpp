@@ -14,7 +14,7 @@ namespace sluice {
 namespace {
 
 constexpr std::uint64_t kNsPerMs = 1'000'000;
-constexpr std::uint64_t kNsPerSec = 1'000'000'000;
+constexpr std::uint64_t kLogNsPerSec = 1'000'000'000;
 
 // Per-io bw as fio 3.33 writes it: the io's bytes over its completion latency, in bytes per millisecond.
 std::uint64_t per_io_bw(std::uint32_t bytes, std::uint64_t clat_ns) noexcept {
@@ -22,7 +22,7 @@ std::uint64_t per_io_bw(std::uint32_t bytes, std::uint64_t clat_ns) noexcept {
 }
 
 std::uint64_t rate_per_second(double amount, std::uint64_t span_ns) noexcept {
-  return static_cast<std::uint64_t>(std::llround(amount * static_cast<double>(kNsPerSec) / static_cast<double>(span_ns)));
+  return static_cast<std::uint64_t>(std::llround(amount * static_cast<double>(kLogNsPerSec) / static_cast<double>(span_ns)));
 }
 
 // fio's engines record slat only when an io is queued and completes later; sluice's async engines do that.
