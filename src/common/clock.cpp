@@ -16,24 +16,11 @@ namespace {
 constexpr const char* kTscName = "rdtsc (invariant TSC, calibrated against clock_gettime(CLOCK_MONOTONIC))";
 constexpr const char* kGettimeName = "clock_gettime(CLOCK_MONOTONIC)";
 
-bool invariant_tsc() {
-#if defined(__x86_64__)
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("flags", 0) == 0) {
-      return line.find(" constant_tsc") != std::string::npos && line.find(" nonstop_tsc") != std::string::npos;
-    }
-  }
-#endif
-  return false;
-}
-
 void calibrate() noexcept {
 #if defined(__x86_64__)
   const char* choice = std::getenv("SLUICE_CLOCK");
   if (choice && std::strcmp(choice, "gettime") == 0) return;
-  if (!invariant_tsc()) return;
+  if (!cpu_has_invariant_tsc()) return;
   // Two readings of both clocks 20 ms apart; each pair is taken close together (the tighter of a few tries)
   // so the scale's error is about 100 ns / 20 ms = 5 ppm.
   auto pair = [](std::uint64_t& tsc, std::uint64_t& ns) {
@@ -68,8 +55,28 @@ std::once_flag g_once;
 
 }  // namespace
 
+bool cpu_has_invariant_tsc() {
+#if defined(__x86_64__)
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("flags", 0) == 0) {
+      return line.find(" constant_tsc") != std::string::npos && line.find(" nonstop_tsc") != std::string::npos;
+    }
+  }
+#endif
+  return false;
+}
+
 void init_clock() noexcept { std::call_once(g_once, calibrate); }
 
 const char* clock_source_name() noexcept { return clock_detail::g_tsc.enabled ? kTscName : kGettimeName; }
+
+bool tsc_clock_in_use() noexcept { return clock_detail::g_tsc.enabled; }
+
+void use_system_clock() noexcept {
+  init_clock();  // a later init_clock() must not turn the TSC back on
+  clock_detail::g_tsc.enabled = false;
+}
 
 }  // namespace sluice

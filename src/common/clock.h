@@ -32,11 +32,22 @@ inline std::uint64_t system_monotonic_ns() noexcept {
   return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
+// True when /proc/cpuinfo lists constant_tsc and nonstop_tsc (x86-64): the TSC can measure time.
+bool cpu_has_invariant_tsc();
+
 // Calibrates the TSC clock (about 20 ms, once; later calls return at once). Call before starting threads.
 void init_clock() noexcept;
 
 // "rdtsc (invariant TSC, calibrated against clock_gettime(CLOCK_MONOTONIC))" or "clock_gettime(CLOCK_MONOTONIC)".
 const char* clock_source_name() noexcept;
+
+// True while monotonic_ns() reads the TSC (after init_clock(), on a CPU with an invariant one).
+bool tsc_clock_in_use() noexcept;
+
+// From now on monotonic_ns() reads clock_gettime(CLOCK_MONOTONIC), for the rest of the process (fio's
+// clocksource=clock_gettime). Call after init_clock() while no other thread reads the clock; the TSC scale
+// is calibrated against that clock, so earlier readings stay comparable.
+void use_system_clock() noexcept;
 
 // Nanoseconds since an arbitrary fixed point; never goes backwards. Safe from any thread.
 inline std::uint64_t monotonic_ns() noexcept {

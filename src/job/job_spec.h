@@ -198,6 +198,9 @@ struct JobSpec {
   std::uint32_t log_hist_msec = 0;
   bool per_job_logs = true;
   bool unified_rw_reporting = false;
+  std::uint32_t significant_figures = 4;  // digits of IOPS, bandwidth and sizes in the normal output (1-10)
+  bool unit_base_bits = false;            // fio's unit_base=1: bandwidths in bit/s in the normal output
+  std::string clocksource;  // fio's clocksource (the run's clock): "", "gettimeofday", "clock_gettime" or "cpu"
   bool disable_lat = false;
   bool disable_clat = false;
   bool disable_slat = false;

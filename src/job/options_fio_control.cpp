@@ -171,6 +171,22 @@ void add_workload_details(std::vector<OptionDef>& table) {
   };
   table.push_back(std::move(generator));
 
+  OptionDef clock;
+  clock.name = "clocksource";
+  clock.type = OptionType::kChoice;
+  clock.default_text = "cpu";
+  clock.range = "gettimeofday|clock_gettime|cpu";
+  clock.help =
+      "The clock of the whole run (the last job that sets it wins, as in fio). clock_gettime and gettimeofday: "
+      "clock_gettime(CLOCK_MONOTONIC), never a wall clock that can step. cpu: the TSC calibrated against it, "
+      "sluice's default where the CPU has an invariant TSC; without one sluice says so and uses "
+      "CLOCK_MONOTONIC. Results name the clock (clock_source).";
+  clock.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"gettimeofday", "clock_gettime", "cpu"};
+    job.clocksource = kChoices[choice_value("clocksource", value, where, kChoices)];
+  };
+  table.push_back(std::move(clock));
+
   OptionDef format = string_option("filename_format", &JobSpec::filename_format, kDefaultFilenameFormat);
   format.help =
       "Names of the files a job creates when no filename is given: $jobname, $jobnum (clone number from 0) "
@@ -203,6 +219,26 @@ void add_reporting(std::vector<OptionDef>& table) {
     job.unified_rw_reporting = choice_value("unified_rw_reporting", value, where, kChoices) >= 2;
   };
   table.push_back(std::move(unified));
+
+  OptionDef figures = u32_option("significant_figures", &JobSpec::significant_figures, 1, 10, "4");
+  figures.help =
+      "Digits of IOPS, bandwidth and sizes in the normal output (fio's num2str width; the decimal point counts). "
+      "A group's status lines use its first job's.";
+  table.push_back(std::move(figures));
+
+  OptionDef unit_base;
+  unit_base.name = "unit_base";
+  unit_base.type = OptionType::kChoice;
+  unit_base.default_text = "0";
+  unit_base.range = "0|8|1";
+  unit_base.help =
+      "Bandwidths of the normal output in bytes (0: automatic, 8) or bits (1: Mibit/s, Mbit/s); sizes stay in "
+      "bytes, JSON and terse output are not affected (as fio).";
+  unit_base.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"0", "8", "1"};
+    job.unit_base_bits = choice_value("unit_base", value, where, kChoices) == 2;
+  };
+  table.push_back(std::move(unit_base));
 
   OptionDef gtod;
   gtod.name = "gtod_reduce";

@@ -10,6 +10,8 @@ namespace {
 
 constexpr std::array<std::string_view, 7> kBinaryBytes = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 constexpr std::array<std::string_view, 7> kDecimalBytes = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+constexpr std::array<std::string_view, 7> kBinaryBits = {"bit", "Kibit", "Mibit", "Gibit", "Tibit", "Pibit", "Eibit"};
+constexpr std::array<std::string_view, 7> kDecimalBits = {"bit", "kbit", "Mbit", "Gbit", "Tbit", "Pbit", "Ebit"};
 constexpr std::array<std::string_view, 7> kPlain = {"", "k", "M", "G", "T", "P", "E"};
 
 int integer_digits(double v) {
@@ -25,7 +27,10 @@ int integer_digits(double v) {
 
 std::string compact_number(double value, int width, int base, NumUnit unit) {
   if (!std::isfinite(value) || value < 0) value = 0;
-  const auto& names = unit == NumUnit::kBytes ? (base == 1000 ? kDecimalBytes : kBinaryBytes) : kPlain;
+  if (unit == NumUnit::kBits) value *= 8;
+  const auto& names = unit == NumUnit::kBytes  ? (base == 1000 ? kDecimalBytes : kBinaryBytes)
+                      : unit == NumUnit::kBits ? (base == 1000 ? kDecimalBits : kBinaryBits)
+                                               : kPlain;
   const double limit = std::pow(10.0, width);
   std::size_t scale = 0;
   while (value >= limit && scale + 1 < names.size()) {

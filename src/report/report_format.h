@@ -7,12 +7,13 @@
 
 namespace sluice::report {
 
-enum class NumUnit { kNone, kBytes };
+// kBits: a byte count shown in bits (fio's unit_base=1): the value is multiplied by 8, the unit is "bit".
+enum class NumUnit { kNone, kBytes, kBits };
 
 // A value in at most `width` characters (digits and the decimal point) with a scaled unit, as fio prints
-// "IOPS=10.9k", "BW=42.7MiB/s", "io=85.5MiB". base is 1024 (KiB, MiB, ...) or 1000 (kB, MB, ...; for
-// kNone: k, M, G). The value is divided by base while it has more than `width` integer digits; a divided
-// value keeps as many decimals as fit.
+// "IOPS=10.9k", "BW=42.7MiB/s", "io=85.5MiB", "BW=342Mibit/s". base is 1024 (KiB, MiB, ...) or 1000 (kB, MB,
+// ...; for kNone: k, M, G). The value is divided by base while it has more than `width` integer digits; a
+// divided value keeps as many decimals as fit.
 std::string compact_number(double value, int width, int base, NumUnit unit);
 
 // A latency unit and its divisor from nanoseconds.

@@ -64,10 +64,12 @@ void append_text_direction(std::string& out, const JobResult& job, Direction d, 
   const int base = s.kb_base == 1000 ? 1000 : 1024;
   const int alt_base = base == 1000 ? 1024 : 1000;
   const auto bw = static_cast<double>(r.bw_bytes);
+  const int digits = s.significant_figures;
+  const NumUnit rate_unit = s.bandwidth_in_bits ? NumUnit::kBits : NumUnit::kBytes;
   out += fmt::format("  {}: IOPS={}, BW={}/s ({}/s)({}/{}msec)\n", label,
-                     compact_number(r.iops, 4, 1000, NumUnit::kNone), compact_number(bw, 4, base, NumUnit::kBytes),
-                     compact_number(bw, 4, alt_base, NumUnit::kBytes),
-                     compact_number(static_cast<double>(r.io_bytes), 4, base, NumUnit::kBytes), r.runtime_ms);
+                     compact_number(r.iops, digits, 1000, NumUnit::kNone), compact_number(bw, digits, base, rate_unit),
+                     compact_number(bw, digits, alt_base, rate_unit),
+                     compact_number(static_cast<double>(r.io_bytes), digits, base, NumUnit::kBytes), r.runtime_ms);
   append_stat_line(out, "slat", dir.slat);
   append_stat_line(out, "clat", dir.clat);
   append_stat_line(out, " lat", dir.lat);
@@ -180,9 +182,11 @@ void append_steadystate(std::string& out, const JobResult& job) {
   const double value = criterion.empty() ? 0.0 : std::strtod(criterion.c_str(), nullptr);
   const auto bw = static_cast<double>(ss.at("data").value("bw_mean", std::uint64_t{0}));
   const auto iops = static_cast<double>(ss.at("data").value("iops_mean", std::uint64_t{0}));
+  const int digits = job.settings.significant_figures;
+  const NumUnit rate_unit = job.settings.bandwidth_in_bits ? NumUnit::kBits : NumUnit::kBytes;
   out += fmt::format("  steadystate  : attained={}, bw={}/s ({}/s), iops={}, {}{}={:.3f}{}\n",
-                     ss.value("attained", 0) ? "yes" : "no", compact_number(bw, 4, 1024, NumUnit::kBytes),
-                     compact_number(bw, 4, 1000, NumUnit::kBytes), compact_number(iops, 4, 1000, NumUnit::kNone),
+                     ss.value("attained", 0) ? "yes" : "no", compact_number(bw, digits, 1024, rate_unit),
+                     compact_number(bw, digits, 1000, rate_unit), compact_number(iops, digits, 1000, NumUnit::kNone),
                      name.rfind("iops", 0) == 0 ? "iops" : "bw",
                      name.find("_slope") != std::string::npos ? " mean slope" : " mean dev", value,
                      percent ? "%" : "");

@@ -14,12 +14,16 @@ using report::compact_number;
 using report::NumUnit;
 
 // "   READ: bw=42.7MiB/s (44.8MB/s), 42.7MiB/s-42.7MiB/s (44.8MB/s-44.8MB/s), io=85.5MiB (89.6MB), run=2001-2001msec"
+// The group's numbers use its first job's kb_base, significant_figures and unit_base.
 void append_group_status(std::string& out, const GroupResult& group, int kb_base) {
   static constexpr std::array<std::string_view, kNumDirections> kLabels = {"   READ", "  WRITE", "   TRIM"};
   const int base = kb_base == 1000 ? 1000 : 1024;
   const int alt = base == 1000 ? 1024 : 1000;
-  const auto rate = [](std::uint64_t v, int b) {
-    return compact_number(static_cast<double>(v), 4, b, NumUnit::kBytes) + "/s";
+  const JobReportSettings format = group.jobs.empty() ? JobReportSettings{} : group.jobs.front().settings;
+  const int digits = format.significant_figures;
+  const NumUnit rate_unit = format.bandwidth_in_bits ? NumUnit::kBits : NumUnit::kBytes;
+  const auto rate = [&](std::uint64_t v, int b) {
+    return compact_number(static_cast<double>(v), digits, b, rate_unit) + "/s";
   };
   // unified_rw_reporting (every job of the group): one "MIXED" line over all directions, as fio.
   bool unified = !group.jobs.empty();
@@ -37,8 +41,8 @@ void append_group_status(std::string& out, const GroupResult& group, int kb_base
                        rate(t.agg_bw_bytes, base),
                        rate(t.agg_bw_bytes, alt), rate(t.min_bw_bytes, base), rate(t.max_bw_bytes, base),
                        rate(t.min_bw_bytes, alt), rate(t.max_bw_bytes, alt),
-                       compact_number(static_cast<double>(t.io_bytes), 4, base, NumUnit::kBytes),
-                       compact_number(static_cast<double>(t.io_bytes), 4, alt, NumUnit::kBytes), t.min_run_ms,
+                       compact_number(static_cast<double>(t.io_bytes), digits, base, NumUnit::kBytes),
+                       compact_number(static_cast<double>(t.io_bytes), digits, alt, NumUnit::kBytes), t.min_run_ms,
                        t.max_run_ms);
   }
 }

@@ -355,11 +355,28 @@ std::vector<std::string> all_paths(const std::vector<std::vector<std::vector<Tar
   return paths;
 }
 
+// fio's clocksource: one clock for the process, the last job that sets it wins.
+void apply_clock_source(const std::vector<JobSpec>& jobs, const RunnerOptions& options) {
+  std::string choice;
+  for (const JobSpec& job : jobs) {
+    if (!job.clocksource.empty()) choice = job.clocksource;
+  }
+  if (choice == "clock_gettime" || choice == "gettimeofday") {
+    use_system_clock();
+  } else if (choice == "cpu" && !tsc_clock_in_use()) {
+    const std::string text =
+        "sluice: clocksource=cpu: the TSC is not used (no invariant TSC, SLUICE_CLOCK=gettime, or an earlier "
+        "clocksource in this process); sluice measures with clock_gettime(CLOCK_MONOTONIC)";
+    options.notice ? options.notice(text) : default_notice(text);
+  }
+}
+
 }  // namespace
 
 RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& options) {
   install_stop_signal_handlers();
   init_clock();
+  apply_clock_source(jobs, options);
   RunResult result;
   result.version = SLUICE_VERSION;
   result.timestamp_ms = wall_clock_ms();

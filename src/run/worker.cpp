@@ -57,6 +57,8 @@ JobReportSettings report_settings_of(const JobSpec& job) {
   s.lat_percentiles = job.lat_percentiles;
   s.slat_percentiles = job.slat_percentiles;
   s.kb_base = job.kb_base;
+  s.significant_figures = static_cast<int>(job.significant_figures);
+  s.bandwidth_in_bits = job.unit_base_bits;
   s.time_based = job.time_based;
   s.open_loop = job.open_loop_active();
   s.unified_rw_reporting = job.unified_rw_reporting;

@@ -81,6 +81,8 @@ struct JobReportSettings {
   bool lat_percentiles = false;
   bool slat_percentiles = false;
   std::uint32_t kb_base = 1024;
+  int significant_figures = 4;  // fio's significant_figures: digits of IOPS, bandwidth and sizes in the normal output
+  bool bandwidth_in_bits = false;  // fio's unit_base=1: the normal output's bandwidths in bit/s
   bool time_based = false;
   bool unified_rw_reporting = false;  // fio's unified_rw_reporting: report read+write+trim as "mixed"
   bool open_loop = false;

@@ -12,19 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "common/aligned_buffer.h"
 #include "engine/engine.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
 
-struct FreeDeleter {
-  void operator()(void* p) const noexcept { free(p); }
-};
-
 // 4 KiB-aligned memory, as O_DIRECT needs.
 inline std::unique_ptr<char, FreeDeleter> aligned_buffer(std::size_t length) {
   void* p = nullptr;
-  if (posix_memalign(&p, 4096, length) != 0) std::abort();
+  if (posix_memalign(&p, kDirectIoAlignment, length) != 0) std::abort();
   std::memset(p, 0, length);
   return std::unique_ptr<char, FreeDeleter>(static_cast<char*>(p));
 }

@@ -130,7 +130,7 @@ class EngineTraitsTest : public ::testing::TestWithParam<EngineTraits> {
 
   testing::TempDir dir_;
   int fd_ = -1;
-  std::unique_ptr<char, testing::FreeDeleter> pattern_ = [] {
+  std::unique_ptr<char, FreeDeleter> pattern_ = [] {
     auto p = testing::aligned_buffer(kBlocks * kBlock);
     fill_pattern(p.get(), kBlocks * kBlock);
     return p;

@@ -56,7 +56,7 @@ class FdEngineTest : public ::testing::Test {
   testing::TempDir dir_;
   std::string path_;
   int fd_ = -1;
-  std::unique_ptr<char, testing::FreeDeleter> buffer_ = testing::aligned_buffer(16 * kFileBlock);
+  std::unique_ptr<char, FreeDeleter> buffer_ = testing::aligned_buffer(16 * kFileBlock);
 };
 
 TEST_F(FdEngineTest, FallocReadAllocatesWithoutGrowingWriteGrowsTrimPunches) {

@@ -73,7 +73,7 @@ class UringErrorsTest : public ::testing::Test {
   int fd_ = -1;
   int ring_fd_ = -1;
   int pipe_[2] = {-1, -1};
-  std::unique_ptr<char, testing::FreeDeleter> buf_ = testing::aligned_buffer(4 * kErrorsBlock);
+  std::unique_ptr<char, FreeDeleter> buf_ = testing::aligned_buffer(4 * kErrorsBlock);
   std::unique_ptr<Engine> engine_;
 };
 

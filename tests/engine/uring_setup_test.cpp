@@ -74,7 +74,7 @@ class UringSetupTest : public ::testing::TestWithParam<Config> {
   testing::TempDir dir_;
   bool direct_ = true;
   int fd_ = -1;
-  std::unique_ptr<char, testing::FreeDeleter> wbuf_, rbuf_;
+  std::unique_ptr<char, FreeDeleter> wbuf_, rbuf_;
   std::string skip_;
 };
 

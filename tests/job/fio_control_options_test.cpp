@@ -65,10 +65,28 @@ TEST(FioControlOptions, RateMinPerDirection) {
   EXPECT_EQ(job.rate_iops_min[2], 100u);
 }
 
+TEST(FioControlOptions, ClocksourceKeepsFiosChoice) {
+  EXPECT_EQ(job_with({{"clocksource", "clock_gettime"}}).clocksource, "clock_gettime");
+  EXPECT_EQ(job_with({{"clocksource", "cpu"}}).clocksource, "cpu");
+  EXPECT_EQ(job_with({}).clocksource, "");
+  EXPECT_THROW(job_with({{"clocksource", "tsc"}}), UserError);
+}
+
+TEST(FioControlOptions, SignificantFiguresAndUnitBase) {
+  EXPECT_EQ(job_with({}).significant_figures, 4u);
+  EXPECT_EQ(job_with({{"significant_figures", "10"}}).significant_figures, 10u);
+  EXPECT_THROW(job_with({{"significant_figures", "0"}}), UserError);
+  EXPECT_THROW(job_with({{"significant_figures", "11"}}), UserError);
+  EXPECT_FALSE(job_with({{"unit_base", "8"}}).unit_base_bits);
+  EXPECT_FALSE(job_with({{"unit_base", "0"}}).unit_base_bits);
+  EXPECT_TRUE(job_with({{"unit_base", "1"}}).unit_base_bits);
+  EXPECT_THROW(job_with({{"unit_base", "2"}}), UserError);
+}
+
 TEST(FioControlOptions, EveryNewOptionHasHelp) {
   for (const char* name : {"wait_for", "exitall", "flow", "flow_id", "flow_sleep", "max_latency", "rate_min",
-                           "rate_iops_min", "percentage_random", "random_generator", "filename_format",
-                           "offset_increment", "unified_rw_reporting", "disable_lat", "disable_clat",
+                           "rate_iops_min", "percentage_random", "random_generator", "clocksource", "filename_format",
+                           "offset_increment", "unified_rw_reporting", "significant_figures", "unit_base", "disable_lat", "disable_clat",
                            "disable_slat", "write_hist_log", "log_hist_msec", "per_job_logs", "steadystate",
                            "ss_dur", "ss_ramp", "ss_interval"}) {
     const OptionDef* def = find_option(name);

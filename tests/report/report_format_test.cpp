@@ -18,6 +18,23 @@ TEST(CompactNumber, MatchesFioExamples) {
   EXPECT_EQ(compact_number(25'371'000, 6, 1000, NumUnit::kNone), "25371k");
 }
 
+// fio's num2str with N2S_BITPERSEC (unit_base=1), worked by hand from lib/num2str.c.
+TEST(CompactNumber, BitsAreEightTimesTheBytes) {
+  EXPECT_EQ(compact_number(44.8e6, 4, 1024, NumUnit::kBits), "342Mibit");
+  EXPECT_EQ(compact_number(44.8e6, 4, 1000, NumUnit::kBits), "358Mbit");
+  EXPECT_EQ(compact_number(100, 4, 1024, NumUnit::kBits), "800bit");
+  EXPECT_EQ(compact_number(204.8e6, 6, 1024, NumUnit::kBits), "1562.5Mibit");
+  EXPECT_EQ(compact_number(204.8e6, 6, 1000, NumUnit::kBits), "1638.4Mbit");
+}
+
+TEST(CompactNumber, WidthIsFiosSignificantFigures) {
+  EXPECT_EQ(compact_number(409.6e6, 6, 1024, NumUnit::kBytes), "400000KiB");
+  EXPECT_EQ(compact_number(44.8e6, 2, 1024, NumUnit::kBytes), "43MiB");
+  EXPECT_EQ(compact_number(44.8e6, 8, 1024, NumUnit::kBytes), "44800000B");
+  // One figure: fio's num2str divides 10932 twice (10, then 0) and prints "0M"; so does sluice.
+  EXPECT_EQ(compact_number(10'932, 1, 1000, NumUnit::kNone), "0M");
+}
+
 TEST(CompactNumber, RoundingCarriesIntoTheNextDigit) {
   EXPECT_EQ(compact_number(99'960, 4, 1000, NumUnit::kNone), "100k");
 }

@@ -36,6 +36,17 @@ TEST(TextReport, LargeRatesScaleToMiBAndThousands) {
   EXPECT_TRUE(has_line(text, R"(^  read: IOPS=50\.0k, BW=195MiB/s \(205MB/s\)\(391MiB/2000msec\)$)")) << text;
 }
 
+TEST(TextReport, SignificantFiguresAndUnitBaseShapeTheRates) {
+  JobResult job = test::make_job("a", 100'000, 0);
+  job.settings.significant_figures = 6;
+  job.settings.bandwidth_in_bits = true;
+  const std::string text = render_normal(test::make_run({job}));
+  EXPECT_TRUE(has_line(text, R"(^  read: IOPS=50000, BW=1562\.5Mibit/s \(1638\.4Mbit/s\)\(400000KiB/2000msec\)$)")) << text;
+  EXPECT_TRUE(has_line(text, R"(^   READ: bw=1562\.5Mibit/s \(1638\.4Mbit/s\), 1562\.5Mibit/s-1562\.5Mibit/s )"
+                             R"(\(1638\.4Mbit/s-1638\.4Mbit/s\), io=400000KiB \(409600kB\), run=)"))
+      << text;
+}
+
 TEST(TextReport, LatencyLinesPickAUnit) {
   const std::string text = normal_of_one_job();
   EXPECT_TRUE(has_line(text, R"(^    slat \(nsec\): min=1500, max=1509, avg=\d+\.\d\d, stdev=\s*\d+\.\d\d$)")) << text;
