@@ -117,6 +117,12 @@ struct JobSpec {
   PerDirection<std::vector<BlockSizeSplitEntry>> bssplit{};
   PerDirection<std::uint64_t> blockalign = {0, 0, 0};  // 0 = the direction's minimum block size
   Distribution random_distribution;
+  // fio's zonemode=strided: I/O stays in a window of zone_range bytes until zone_size bytes were transferred,
+  // then moves zone_range + zone_skip further (back to the region start past the file end).
+  bool zone_strided = false;
+  std::uint64_t zone_size = 0;
+  std::uint64_t zone_range = 0;  // 0 = zone_size
+  std::uint64_t zone_skip = 0;
   bool randrepeat = true;
   std::uint64_t randseed = 0x89;  // fio's default seed base
   bool norandommap = false;

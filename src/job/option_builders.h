@@ -110,6 +110,7 @@ void add_verify_options(std::vector<OptionDef>& table);      // verify, verify_p
 void add_placement_options(std::vector<OptionDef>& table);   // cpus_allowed, prio, buffer_pattern, ...
 void add_uring_options(std::vector<OptionDef>& table);
 void add_noio_engine_options(std::vector<OptionDef>& table);  // cpuio, exec
+void add_zone_options(std::vector<OptionDef>& table);       // zonemode=strided, zonesize, zonerange, zoneskip
 void add_iolog_options(std::vector<OptionDef>& table);       // write_iolog, read_iolog, replay_*       // io_uring: registerfiles, sqthread_poll, hipri, ...
 
 // A log option given as a bare flag (write_lat_log with no prefix) is named after the job, once the job's

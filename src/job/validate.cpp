@@ -1,6 +1,7 @@
 // Pure checks of one JobSpec. Each finding names the option and where it was set (or where the job began).
 #include "job/validate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -241,6 +242,49 @@ void check_reporting_and_buffers(const JobSpec& job, Checker& check) {
 
 // read_iolog replaces the job's pattern with the log's ios and timing; what would have to act on both is
 // refused by name rather than half done.
+std::uint64_t smallest_block(const JobSpec& job, Direction d) {
+  const int i = index_of(d);
+  if (!job.bssplit[i].empty()) {
+    std::uint64_t smallest = job.bssplit[i].front().size;
+    for (const auto& entry : job.bssplit[i]) smallest = std::min(smallest, entry.size);
+    return smallest;
+  }
+  return job.bsrange[i].min != 0 ? job.bsrange[i].min : job.bs[i];
+}
+
+// zonemode=strided as fio 3.33 checks it (init.c), plus a zone too small for any io.
+void check_zones(const JobSpec& job, Checker& check) {
+  if (!job.zone_strided) {
+    if (job.zone_size != 0) {
+      check.error("zonesize", "zonemode=none and zonesize are not compatible (as in fio); add zonemode=strided");
+    }
+    for (const char* option : {"zonerange", "zoneskip"}) {
+      if (job.given_options.count(option) != 0) {
+        check.warning(option, std::string(option) + " has no effect without zonemode=strided; ignored");
+      }
+    }
+    return;
+  }
+  if (job.zone_size == 0) {
+    check.error("zonemode", "zonemode=strided needs zonesize (the bytes transferred in each zone)");
+    return;
+  }
+  if (job.nrfiles > 1) {
+    check.warning("zonemode", "zonemode=strided with " + std::to_string(job.nrfiles) +
+                                  " files: ignored, as fio ignores it when a job has more than one open file");
+  }
+  const std::uint64_t range = job.zone_range != 0 ? job.zone_range : job.zone_size;
+  for (Direction d : used_directions(job)) {
+    const std::uint64_t block = smallest_block(job, d);
+    if (range < block) {
+      check.error(job.zone_range != 0 ? "zonerange" : "zonesize",
+                  "a zone of " + std::to_string(range) + " bytes cannot hold one " + std::to_string(block) +
+                      "-byte " + std::string(direction_name(d)) + "; zones must be at least the block size");
+      return;
+    }
+  }
+}
+
 void check_iolog(const JobSpec& job, Checker& check) {
   if (job.read_iolog.empty()) return;
   if (!job.write_iolog.empty()) {
@@ -272,6 +316,7 @@ std::vector<Problem> validate(const JobSpec& job) {
   check_rates(job, check);
   check_reporting_and_buffers(job, check);
   check_iolog(job, check);
+  check_zones(job, check);
   std::vector<Problem> problems = check.take();
   validate_verify(job, problems);
   return problems;

@@ -1,5 +1,7 @@
 // IoLoop's setup: the queueing parameters, the io pool and its buffers, the optional features, the engine;
 // and the start of the measured window.
+#include <sys/stat.h>
+
 #include <algorithm>
 
 #include "run/io_loop.h"
@@ -7,10 +9,19 @@
 namespace sluice {
 namespace {
 
-std::vector<FileRegion> regions_of(const std::vector<TargetFile>& targets) {
+// The regions the pattern walks. Strided zones walk up to the file's real end, which may lie past the
+// job's size (an existing, larger file), so that is looked up for them.
+std::vector<FileRegion> regions_of(const std::vector<TargetFile>& targets, bool need_file_ends) {
   std::vector<FileRegion> regions;
   regions.reserve(targets.size());
-  for (const TargetFile& t : targets) regions.push_back({t.region_start, t.region_length});
+  for (const TargetFile& t : targets) {
+    std::uint64_t file_size = t.size;
+    struct stat st {};
+    if (need_file_ends && !t.stand_in && !t.is_block_device && ::stat(t.path.c_str(), &st) == 0) {
+      file_size = std::max<std::uint64_t>(file_size, static_cast<std::uint64_t>(st.st_size));
+    }
+    regions.push_back({t.region_start, t.region_length, file_size});
+  }
   return regions;
 }
 
@@ -51,7 +62,7 @@ IoLoop::IoLoop(const JobInstance& instance, const std::vector<TargetFile>& targe
       targets_(targets),
       engine_(std::move(engine)),
       clock_(clock),
-      pattern_(RmwChains::pattern_spec(instance.spec), regions_of(targets), instance.seed),
+      pattern_(RmwChains::pattern_spec(instance.spec), regions_of(targets, instance.spec.zone_strided), instance.seed),
       schedule_(instance.spec, instance.seed ^ 0x5851f42d4c957f2dull),
       open_loop_(instance.spec, std::max<std::uint32_t>(1, instance.spec.iodepth)),
       fill_policy_(BufferFillPolicy::from_job(instance.spec)),

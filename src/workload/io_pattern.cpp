@@ -15,6 +15,12 @@
 //    x loops bytes, or after number_ios ios, whichever comes first. The last io is shortened to a
 //    configured size that keeps the byte total exact. With io_size (or time_based) a file whose pass ends
 //    starts over at once, so io_size may exceed the region, as in fio.
+//  - zonemode=strided (one file only, as fio): the ios of both kinds above stay in a window of zone_range
+//    bytes (the random map and distributions cover one window) until zone_size bytes were transferred; then
+//    the window moves zone_range + zone_skip on, back to the region start once it starts past the file's
+//    end, with fresh positions and map. Inside a window positions and the map start over as with
+//    time_based; only the byte budget ends the job. A window cut by the file's end is used as far as it goes
+//    (fio ends the job at the first io that does not fit there).
 //  - Seeds: direction, size and offset choices use independent streams, so changing rwmixread or bs does
 //    not change the offset sequence's randomness.
 #include "workload/io_pattern.h"
@@ -44,7 +50,10 @@ struct IoPattern::Impl {
 
   struct FileState {
     FileRegion region;
-    std::uint64_t units = 0;                 // region.length / granularity
+    FileRegion window;                       // where ios go: the region, or the current strided zone
+    std::uint64_t file_end = 0;              // absolute end of the file (strided zones wrap there)
+    std::uint64_t zone_bytes = 0;            // bytes transferred in the current zone
+    std::uint64_t units = 0;                 // window capacity / granularity (the map's size)
     PerDirection<std::uint64_t> position{};  // relative offset of the next sequential io
     PerDirection<std::uint32_t> run_left{};  // random: ios left in the current sequential run
     bool done = false;
@@ -63,6 +72,10 @@ struct IoPattern::Impl {
   std::uint64_t step_back = 0;   // sequential "rw=read:-8k": the next io starts this far before the last one's end
   std::uint32_t run_length = 1;  // random: ios per random offset
   std::uint32_t percentage_random = 100;  // random: share of ios at a new random offset (the rest sequential)
+  bool strided = false;          // zonemode=strided
+  std::uint64_t zone_size = 0;
+  std::uint64_t zone_range = 0;
+  std::uint64_t zone_skip = 0;
   bool wrap = false;             // a file whose pass ends starts over at once
   std::uint32_t loops = 1;
   std::uint64_t budget = 0;      // bytes; 0 = unlimited
@@ -98,6 +111,10 @@ struct IoPattern::Impl {
   }
   bool start_new_pass() noexcept;
   void reset_file(FileState& file) noexcept;
+  void reset_map(FileState& file) noexcept;
+  void enter_zone(FileState& file, std::uint64_t start) noexcept;
+  void next_zone(FileState& file) noexcept;
+  Outcome issue(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   Outcome sequential(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   Outcome backwards(FileState& file, int d, std::uint32_t length, NextIo& out) noexcept;
   Outcome random_io(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
@@ -123,7 +140,13 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   else if (job.rw_backwards) step_back = job.rw_sequential_run;
   else hole = job.rw_sequential_run;
   percentage_random = std::min<std::uint32_t>(job.percentage_random, 100);
-  wrap = job.time_based || job.io_size != 0;
+  strided = job.zone_strided && job.zone_size != 0 && regions.size() == 1;
+  if (strided) {
+    zone_size = job.zone_size;
+    zone_range = job.zone_range != 0 ? job.zone_range : job.zone_size;
+    zone_skip = job.zone_skip;
+  }
+  wrap = job.time_based || job.io_size != 0 || strided;
   loops = std::max<std::uint32_t>(job.loops, 1);
   max_ios = job.number_ios;
 
@@ -131,7 +154,9 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   for (std::size_t i = 0; i < regions.size(); ++i) {
     FileState file;
     file.region = regions[i];
-    file.units = regions[i].length / granularity;
+    file.window = regions[i];
+    file.file_end = std::max(regions[i].start + regions[i].length, regions[i].file_size);
+    file.units = (strided ? zone_range : regions[i].length) / granularity;
     if (use_map) file.map = RandomMap(file.units);
     if (use_distribution) {
       file.distribution =
@@ -144,6 +169,7 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
       }
     }
     total += regions[i].length;
+    if (strided) enter_zone(file, file.region.start);
     files.push_back(std::move(file));
   }
   if (!job.time_based) budget = (job.io_size != 0 ? job.io_size : total) * loops;
@@ -202,7 +228,46 @@ void IoPattern::Impl::reset_file(FileState& file) noexcept {
   file.position = {};
   file.run_left = {};
   file.done = false;
-  if (use_map) file.map.reset();
+  if (use_map) reset_map(file);
+}
+
+// An empty map, with the units past a window cut short by the file's end marked as used.
+void IoPattern::Impl::reset_map(FileState& file) noexcept {
+  file.map.reset();
+  const std::uint64_t usable = to_units(file.window.length);
+  if (usable < file.map.blocks()) file.map.take(usable, file.map.blocks() - usable);
+}
+
+void IoPattern::Impl::enter_zone(FileState& file, std::uint64_t start) noexcept {
+  file.window = {start, std::min(zone_range, file.file_end - start), file.region.file_size};
+  file.zone_bytes = 0;
+  file.position = {};
+  file.run_left = {};
+  if (use_map) reset_map(file);
+}
+
+void IoPattern::Impl::next_zone(FileState& file) noexcept {
+  const std::uint64_t start = file.window.start + zone_range + zone_skip;
+  enter_zone(file, start >= file.file_end ? file.region.start : start);
+}
+
+// One io in `file`: in its region, or in its current strided zone (moving on when zone_size bytes are done,
+// or when the zone, cut by the file's end, has no room for the io).
+IoPattern::Impl::Outcome IoPattern::Impl::issue(FileState& file, Direction direction, std::uint32_t length,
+                                                NextIo& out) noexcept {
+  if (!strided) return random ? random_io(file, direction, length, out) : sequential(file, direction, length, out);
+  if (file.zone_bytes >= zone_size) next_zone(file);
+  for (int tries = 0; tries < 2; ++tries) {
+    out.length = length;
+    const Outcome outcome =
+        random ? random_io(file, direction, length, out) : sequential(file, direction, length, out);
+    if (outcome == Outcome::kIssued) {
+      file.zone_bytes += out.length;
+      return outcome;
+    }
+    next_zone(file);
+  }
+  return Outcome::kPassDone;
 }
 
 bool IoPattern::Impl::start_new_pass() noexcept {
@@ -230,8 +295,7 @@ bool IoPattern::Impl::next(NextIo& out) noexcept {
     advance_file();
     FileState& file = files[index];
     out.length = length;
-    const Outcome outcome =
-        random ? random_io(file, direction, length, out) : sequential(file, direction, length, out);
+    const Outcome outcome = issue(file, direction, length, out);
     if (outcome == Outcome::kIssued) {
       out.direction = direction;
       out.file_index = static_cast<int>(index);
@@ -249,14 +313,14 @@ bool IoPattern::Impl::next(NextIo& out) noexcept {
 IoPattern::Impl::Outcome IoPattern::Impl::sequential(FileState& file, Direction direction, std::uint32_t length,
                                                      NextIo& out) noexcept {
   const int d = index_of(direction);
-  const std::uint64_t region_length = file.region.length;
+  const std::uint64_t region_length = file.window.length;
   if (step_back != 0) return backwards(file, d, length, out);
   for (int tries = 0; tries < 2; ++tries) {
     const std::uint64_t position = file.position[d];
     const std::uint64_t room = position < region_length ? region_length - position : 0;
     const std::uint32_t fitting = length <= room ? length : choosers[d].largest_fitting(room);
     if (fitting != 0) {
-      out.offset = file.region.start + position;
+      out.offset = file.window.start + position;
       out.length = fitting;
       file.position[d] = position + fitting + hole;
       return Outcome::kIssued;
@@ -272,14 +336,14 @@ IoPattern::Impl::Outcome IoPattern::Impl::sequential(FileState& file, Direction 
 // it starts step_back before the region end. The pass never ends by position: size / io_size bounds it.
 IoPattern::Impl::Outcome IoPattern::Impl::backwards(FileState& file, int d, std::uint32_t length,
                                                     NextIo& out) noexcept {
-  const std::uint64_t region_length = file.region.length;
+  const std::uint64_t region_length = file.window.length;
   if (region_length < step_back) return Outcome::kPassDone;
   const std::uint64_t last_end = file.position[d] == 0 ? region_length : file.position[d];
   const std::uint64_t position = last_end >= step_back ? last_end - step_back : region_length - step_back;
   const std::uint64_t room = region_length - position;
   const std::uint32_t fitting = length <= room ? length : choosers[d].largest_fitting(room);
   if (fitting == 0) return Outcome::kPassDone;
-  out.offset = file.region.start + position;
+  out.offset = file.window.start + position;
   out.length = fitting;
   file.position[d] = position + fitting;
   return Outcome::kIssued;
@@ -299,18 +363,18 @@ IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction d
   }
   if (use_map) {
     if (!pick_from_map(file, direction, length, out)) {
-      if (!wrap || file.map.free_blocks() == file.map.blocks()) return Outcome::kPassDone;
-      file.map.reset();  // a full map starts a new pass at once (time_based, io_size)
+      if (!wrap || file.map.free_blocks() == to_units(file.window.length)) return Outcome::kPassDone;
+      reset_map(file);  // a full map starts a new pass at once (time_based, io_size, a strided zone)
       if (!pick_from_map(file, direction, length, out)) return Outcome::kPassDone;
     }
   } else {
-    const std::uint64_t region_length = file.region.length;
+    const std::uint64_t region_length = file.window.length;
     if (length > region_length) length = choosers[d].largest_fitting(region_length);
     if (length == 0) return Outcome::kPassDone;
     pick_free_offset(file, direction, length, out);
   }
   file.run_left[d] = run_length - 1;
-  file.position[d] = out.offset - file.region.start + out.length;
+  file.position[d] = out.offset - file.window.start + out.length;
   return Outcome::kIssued;
 }
 
@@ -319,7 +383,7 @@ IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction d
 bool IoPattern::Impl::continue_run(FileState& file, Direction direction, std::uint32_t length,
                                    NextIo& out) noexcept {
   const std::uint64_t position = file.position[index_of(direction)];
-  if (position + length > file.region.length) return false;
+  if (position + length > file.window.length) return false;
   if (use_map) {
     const std::uint64_t unit = to_units(position);
     const std::uint64_t run = file.map.free_run(unit, to_units(length));
@@ -327,7 +391,7 @@ bool IoPattern::Impl::continue_run(FileState& file, Direction direction, std::ui
     file.map.take(unit, run);
     length = static_cast<std::uint32_t>(run * granularity);
   }
-  out.offset = file.region.start + position;
+  out.offset = file.window.start + position;
   out.length = length;
   file.position[index_of(direction)] = position + length;
   return true;
@@ -337,7 +401,7 @@ bool IoPattern::Impl::continue_run(FileState& file, Direction direction, std::ui
 void IoPattern::Impl::pick_free_offset(FileState& file, Direction direction, std::uint32_t length,
                                        NextIo& out) noexcept {
   const std::uint64_t align = choosers[index_of(direction)].alignment();
-  const std::uint64_t last_start = (file.region.length - length) / align * align;
+  const std::uint64_t last_start = (file.window.length - length) / align * align;
   std::uint64_t offset;
   if (use_distribution) {
     offset = file.distribution(offset_rng, direction) * granularity / align * align;
@@ -345,7 +409,7 @@ void IoPattern::Impl::pick_free_offset(FileState& file, Direction direction, std
   } else {
     offset = offset_rng.below(last_start / align + 1) * align;
   }
-  out.offset = file.region.start + offset;
+  out.offset = file.window.start + offset;
   out.length = length;
 }
 
@@ -371,7 +435,7 @@ bool IoPattern::Impl::pick_from_map(FileState& file, Direction direction, std::u
     }
     const std::uint64_t run = map.free_run(unit, std::max<std::uint64_t>(to_units(length), 1));
     map.take(unit, run);
-    out.offset = file.region.start + unit * granularity;
+    out.offset = file.window.start + unit * granularity;
     out.length = static_cast<std::uint32_t>(run * granularity);
     return true;
   }

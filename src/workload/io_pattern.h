@@ -3,7 +3,7 @@
 // direction chooser (rw, rwmixread), the block-size chooser (bs, bsrange, bssplit, blockalign), the offset
 // generator per file (sequential; uniform random with a coverage map so each block is touched once per pass
 // unless norandommap; zipf, pareto, normal) and the size-based termination (size x loops, io_size,
-// number_ios). Time-based jobs wrap around and never end on size.
+// number_ios), and fio's strided zones (zonemode=strided). Time-based jobs wrap around and never end on size.
 //
 // Threads: one per worker, not shared. next() never allocates.
 #include <cstdint>
@@ -19,6 +19,7 @@ namespace sluice {
 struct FileRegion {
   std::uint64_t start = 0;   // byte offset of the region in the file
   std::uint64_t length = 0;  // bytes
+  std::uint64_t file_size = 0;  // the whole file's size (zonemode=strided walks up to it); 0 = the region's end
 };
 
 struct NextIo {

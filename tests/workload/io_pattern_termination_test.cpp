@@ -10,7 +10,7 @@ using testing::drain;
 using testing::job_for;
 using testing::total_bytes;
 
-constexpr std::uint64_t kMiB = 1 << 20;
+using testing::kMiB;
 
 TEST(IoPatternTermination, SizeEndsAfterTheRegion) {
   IoPattern pattern(job_for(RwMode::kRandWrite), {{0, kMiB}}, 1);

@@ -8,6 +8,9 @@
 
 namespace sluice::testing {
 
+inline constexpr std::uint64_t kKiB = 1024;
+inline constexpr std::uint64_t kMiB = 1024 * kKiB;
+
 inline JobSpec job_for(RwMode rw, std::uint64_t bs = 4096) {
   JobSpec job;
   job.rw = rw;
