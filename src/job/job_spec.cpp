@@ -7,14 +7,15 @@ namespace sluice {
 
 std::uint64_t JobSpec::min_block_size() const noexcept {
   std::uint64_t smallest = UINT64_MAX;
-  for (int d = 0; d < kNumDirections; ++d) {
-    std::uint64_t m = bsrange[d].min ? bsrange[d].min : bs[d];
-    if (!bssplit[d].empty()) {
-      m = UINT64_MAX;
-      for (const BlockSizeSplitEntry& e : bssplit[d]) m = std::min(m, e.size);
-    }
-    smallest = std::min(smallest, m);
-  }
+  for (Direction d : kAllDirections) smallest = std::min(smallest, min_block_size(d));
+  return smallest;
+}
+
+std::uint64_t JobSpec::min_block_size(Direction d) const noexcept {
+  const int i = index_of(d);
+  if (bssplit[i].empty()) return bsrange[i].min ? bsrange[i].min : bs[i];
+  std::uint64_t smallest = UINT64_MAX;
+  for (const BlockSizeSplitEntry& e : bssplit[i]) smallest = std::min(smallest, e.size);
   return smallest;
 }
 

@@ -129,6 +129,11 @@ struct JobSpec {
   bool refill_buffers = false;
   bool zero_buffers = false;
   std::uint32_t buffer_compress_percentage = 0;
+  // fio's dedupe: dedupe_percentage of write buffers repeat earlier content (workload/dedupe_source.h).
+  std::uint32_t dedupe_percentage = 0;
+  bool dedupe_working_set = false;                // dedupe_mode=working_set (else repeat)
+  std::uint32_t dedupe_working_set_percentage = 5;  // of the job's size
+  bool dedupe_global = false;
 
   // --- engine and queueing
   EngineKind ioengine = EngineKind::kPsync;
@@ -296,6 +301,8 @@ struct JobSpec {
   }
   // fio's td_min_bs: the smallest block size of any direction (bs, bsrange's minimum, bssplit's smallest).
   std::uint64_t min_block_size() const noexcept;
+  // The same for one direction.
+  std::uint64_t min_block_size(Direction d) const noexcept;
   bool does_reads() const noexcept {
     return rw == RwMode::kRead || rw == RwMode::kRandRead || rw == RwMode::kReadWrite || rw == RwMode::kRandRW ||
            rw == RwMode::kRandRmw;

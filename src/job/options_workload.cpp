@@ -262,6 +262,39 @@ void add_buffers(std::vector<OptionDef>& table) {
       u32_option("buffer_compress_percentage", &JobSpec::buffer_compress_percentage, 0, 100, "0", "percent");
   compress.help = "Make write buffers compressible by about this percentage.";
   table.push_back(std::move(compress));
+
+  OptionDef dedupe = u32_option("dedupe_percentage", &JobSpec::dedupe_percentage, 0, 100, "0", "percent");
+  dedupe.help =
+      "This share of write buffers repeats earlier content, byte for byte, so storage that deduplicates "
+      "stores them once (see dedupe_mode); each buffer is otherwise as buffer_compress_percentage makes it, and "
+      "every write gets a fresh buffer (fio's refill_buffers). 0: every buffer is unique.";
+  table.push_back(std::move(dedupe));
+
+  OptionDef mode;
+  mode.name = "dedupe_mode";
+  mode.type = OptionType::kChoice;
+  mode.default_text = "repeat";
+  mode.range = "repeat|working_set";
+  mode.help =
+      "repeat: a dedupe buffer copies the last unique one. working_set: it copies a random one of the job's "
+      "first unique buffers, as many as dedupe_working_set_percentage of size holds (needs size and one file).";
+  mode.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"repeat", "working_set"};
+    job.dedupe_working_set = choice_value("dedupe_mode", value, where, kChoices) == 1;
+  };
+  table.push_back(std::move(mode));
+
+  OptionDef working_set = u32_option("dedupe_working_set_percentage", &JobSpec::dedupe_working_set_percentage, 0,
+                                     100, "5", "percent");
+  working_set.help = "dedupe_mode=working_set: the working set's size, in percent of the job's size.";
+  table.push_back(std::move(working_set));
+
+  OptionDef global = bool_option("dedupe_global", &JobSpec::dedupe_global, "0");
+  global.help =
+      "dedupe_mode=working_set: the working set is spread evenly over every job clone of the run, so jobs "
+      "repeat each other's data (fio's rotation over its jobs; a clone's pages come from the others' unique "
+      "buffers when they share randseed, the default).";
+  table.push_back(std::move(global));
 }
 
 }  // namespace

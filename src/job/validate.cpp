@@ -242,14 +242,36 @@ void check_reporting_and_buffers(const JobSpec& job, Checker& check) {
 
 // read_iolog replaces the job's pattern with the log's ios and timing; what would have to act on both is
 // refused by name rather than half done.
-std::uint64_t smallest_block(const JobSpec& job, Direction d) {
-  const int i = index_of(d);
-  if (!job.bssplit[i].empty()) {
-    std::uint64_t smallest = job.bssplit[i].front().size;
-    for (const auto& entry : job.bssplit[i]) smallest = std::min(smallest, entry.size);
-    return smallest;
+// dedupe_* as fio 3.33 checks them (init.c), and the settings under which no buffer could repeat another.
+void check_dedupe(const JobSpec& job, Checker& check) {
+  if (job.dedupe_percentage == 0) return;
+  if (!job.does_writes()) {
+    check.warning("dedupe_percentage", "dedupe_percentage has no effect with rw=" + std::string(rw_mode_name(job.rw)) +
+                                           " (the job does not write); ignored");
+    return;
   }
-  return job.bsrange[i].min != 0 ? job.bsrange[i].min : job.bs[i];
+  if (job.verify != VerifyKind::kNone) {
+    check.warning("dedupe_percentage",
+                  "dedupe_percentage with verify: verification writes its own data into every buffer; ignored");
+  }
+  if (!job.buffer_pattern.empty() || job.zero_buffers) {
+    check.warning("dedupe_percentage", std::string(job.zero_buffers ? "zero_buffers" : "buffer_pattern") +
+                                           " makes every buffer the same already; dedupe_percentage ignored");
+  }
+  if (!job.dedupe_working_set) return;
+  if (job.given_options.count("size") == 0) {
+    check.error("dedupe_mode", "dedupe_mode=working_set needs size (fio: the pregenerated dedupe working set "
+                               "requires size to be set)");
+  } else if (job.nrfiles != 1) {
+    check.error("dedupe_mode", "dedupe_mode=working_set works with one file per job, not nrfiles=" +
+                                   std::to_string(job.nrfiles) + " (as fio)");
+  } else if (job.dedupe_working_set_percentage + job.dedupe_percentage > 100) {
+    check.error("dedupe_working_set_percentage",
+                "dedupe_percentage=" + std::to_string(job.dedupe_percentage) + " cannot be reached: " +
+                    std::to_string(job.dedupe_working_set_percentage) +
+                    " percent of size is the working set, written as unique buffers (as fio); the two must add up "
+                    "to at most 100");
+  }
 }
 
 // zonemode=strided as fio 3.33 checks it (init.c), plus a zone too small for any io.
@@ -275,7 +297,7 @@ void check_zones(const JobSpec& job, Checker& check) {
   }
   const std::uint64_t range = job.zone_range != 0 ? job.zone_range : job.zone_size;
   for (Direction d : used_directions(job)) {
-    const std::uint64_t block = smallest_block(job, d);
+    const std::uint64_t block = job.min_block_size(d);
     if (range < block) {
       check.error(job.zone_range != 0 ? "zonerange" : "zonesize",
                   "a zone of " + std::to_string(range) + " bytes cannot hold one " + std::to_string(block) +
@@ -317,6 +339,7 @@ std::vector<Problem> validate(const JobSpec& job) {
   check_reporting_and_buffers(job, check);
   check_iolog(job, check);
   check_zones(job, check);
+  check_dedupe(job, check);
   std::vector<Problem> problems = check.take();
   validate_verify(job, problems);
   return problems;

@@ -193,6 +193,9 @@ void IoLoop::fill_and_submit(Ops& ops) {
 void IoLoop::prepare_write(IoUnit& unit) {
   if (verifier_) {
     verifier_->fill_write(unit);
+  } else if (dedupe_) {
+    Rng content = dedupe_->next();
+    fill_buffer(unit.buffer, unit.length, fill_policy_, content);
   } else if (fill_policy_.refill_each_write) {
     fill_buffer(unit.buffer, unit.length, fill_policy_, buffer_rng_);
   } else if (job_.scramble_buffers && fill_policy_.content != BufferContent::kZero &&

@@ -31,6 +31,7 @@
 #include "targets/target_file.h"
 #include "workload/arrival.h"
 #include "workload/buffer_fill.h"
+#include "workload/dedupe_source.h"
 #include "workload/io_pattern.h"
 #include "workload/iolog.h"
 #include "workload/rmw_chains.h"
@@ -149,6 +150,7 @@ class IoLoop {
   std::unique_ptr<RmwChains> rmw_;   // rw=randrmw: each read is followed by the write of its block
   BufferFillPolicy fill_policy_;
   Rng buffer_rng_;
+  std::unique_ptr<DedupeSource> dedupe_;  // dedupe_percentage: which content each write buffer gets
   NextIo pending_{};                 // drawn from the pattern, not yet started
   bool has_pending_ = false;
   std::uint64_t pending_arrival_ns_ = 0;

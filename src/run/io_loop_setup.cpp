@@ -25,6 +25,31 @@ std::vector<FileRegion> regions_of(const std::vector<TargetFile>& targets, bool 
   return regions;
 }
 
+constexpr std::uint64_t kBufferSeedMix = 0x2545f4914f6cdd1dull;
+
+// dedupe_percentage's source. The unique buffers' stream is the clone's buffer seed; with dedupe_global
+// every clone's stream of the run is listed, derived as plan.cpp derives seeds (the same randseed assumed).
+std::unique_ptr<DedupeSource> dedupe_source_of(const JobInstance& instance, const std::vector<TargetFile>& targets) {
+  const JobSpec& job = instance.spec;
+  DedupeConfig config;
+  config.percentage = job.dedupe_percentage;
+  config.working_set = job.dedupe_working_set;
+  config.stream = instance.seed ^ kBufferSeedMix;
+  if (config.working_set) {
+    const std::uint64_t size = targets.empty() ? 0 : targets.front().region_length;
+    const std::uint64_t page = std::max<std::uint64_t>(job.min_block_size(Direction::kWrite), 1);
+    config.working_set_pages = size * job.dedupe_working_set_percentage / 100 / page;
+    if (job.dedupe_global) {
+      const std::uint64_t base = instance.seed - static_cast<std::uint64_t>(instance.lognum) * kCloneSeedStep;
+      for (int clone = 0; clone < instance.run_clones; ++clone) {
+        config.shared_streams.push_back((base + static_cast<std::uint64_t>(clone) * kCloneSeedStep) ^ kBufferSeedMix);
+      }
+      config.own_index = static_cast<std::size_t>(instance.lognum);
+    }
+  }
+  return std::make_unique<DedupeSource>(std::move(config), instance.seed ^ 0xd6e8feb86659fd93ull);
+}
+
 bool given(const JobSpec& job, const char* option) { return job.given_options.count(option) != 0; }
 
 // Ios per submit call. iodepth_batch_submit=N as given submits in groups of N, as fio (1: each io alone,
@@ -66,7 +91,7 @@ IoLoop::IoLoop(const JobInstance& instance, const std::vector<TargetFile>& targe
       schedule_(instance.spec, instance.seed ^ 0x5851f42d4c957f2dull),
       open_loop_(instance.spec, std::max<std::uint32_t>(1, instance.spec.iodepth)),
       fill_policy_(BufferFillPolicy::from_job(instance.spec)),
-      buffer_rng_(instance.seed ^ 0x2545f4914f6cdd1dull),
+      buffer_rng_(instance.seed ^ kBufferSeedMix),
       file_written_(targets.size(), false),
       series_interval_ns_(series_interval_ns) {}
 
@@ -99,6 +124,7 @@ void IoLoop::prepare() {
     iolog_writer_ = std::make_unique<IoLogWriter>(job_.write_iolog, std::move(files), clock_.now());
   }
   verifier_ = Verifier::create(instance_, targets_, depth);
+  if (job_.dedupe_percentage != 0 && job_.does_writes() && !verifier_) dedupe_ = dedupe_source_of(instance_, targets_);
   std::vector<std::string> paths;
   for (const TargetFile& t : targets_) paths.push_back(t.path);
   hooks_ = JobHooks::create(instance_, std::move(paths), control_);

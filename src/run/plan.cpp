@@ -55,10 +55,16 @@ std::vector<GroupPlan> make_plan(const std::vector<JobSpec>& jobs, std::uint64_t
       instance.groupid = group.groupid;
       instance.lognum = lognum++;
       apply_clone_options(instance);  // filename_format, offset_increment
-      // Clones must not replay each other's offsets; randrepeat=0 makes runs differ from each other too.
-      instance.seed = job.randseed + clone * 0x9e3779b97f4a7c15ull + (job.randrepeat ? 0 : time_seed);
+      // No two clones of the run (of one job or of two) may replay each other's offsets or write each
+      // other's data: the seed moves with the clone's position in the run, as fio's with its thread number.
+      // randrepeat=0 makes runs differ from each other too.
+      instance.seed = job.randseed + static_cast<std::uint64_t>(instance.lognum) * kCloneSeedStep +
+                      (job.randrepeat ? 0 : time_seed);
       group.jobs.push_back(std::move(instance));
     }
+  }
+  for (GroupPlan& group : groups) {
+    for (JobInstance& instance : group.jobs) instance.run_clones = lognum;
   }
   for (const GroupPlan& group : groups) {
     if (group.foreground_jobs() == 0) {

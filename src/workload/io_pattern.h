@@ -31,7 +31,7 @@ struct NextIo {
 
 class IoPattern {
  public:
-  // seed: the job clone's seed (randseed + jobnum unless randrepeat=0, decided by the caller).
+  // seed: the job clone's seed (randseed + its position in the run unless randrepeat=0; see run/plan.h).
   IoPattern(const JobSpec& job, std::vector<FileRegion> regions, std::uint64_t seed);
   ~IoPattern();
   IoPattern(IoPattern&&) noexcept;

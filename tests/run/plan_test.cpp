@@ -37,6 +37,24 @@ TEST(Plan, NumjobsClonesWithDistinctSeeds) {
   EXPECT_NE(plan[0].jobs[0].seed, plan[0].jobs[1].seed);
 }
 
+// Two jobs with the same options must not issue the same offsets or write the same data (fio's seeds move
+// with the thread number); the seed follows the clone's place in the run, across groups too.
+TEST(Plan, JobsWithTheSameOptionsGetDistinctSeeds) {
+  JobSpec b = job("b");
+  b.numjobs = 2;
+  JobSpec c = job("c");
+  c.stonewall = true;
+  const auto plan = make_plan({job("a"), b, c});
+  ASSERT_EQ(plan.size(), 2u);
+  const std::uint64_t a_seed = plan[0].jobs[0].seed;
+  EXPECT_NE(plan[0].jobs[1].seed, a_seed);
+  EXPECT_EQ(plan[0].jobs[2].seed, a_seed + 2 * kCloneSeedStep);
+  EXPECT_EQ(plan[1].jobs[0].seed, a_seed + 3 * kCloneSeedStep);
+  for (const auto& group : plan) {
+    for (const auto& instance : group.jobs) EXPECT_EQ(instance.run_clones, 4);
+  }
+}
+
 TEST(Plan, GroupReportingOfAnyJobAppliesToItsGroup) {
   JobSpec b = job("b");
   b.group_reporting = true;
