@@ -37,6 +37,8 @@ enum class RateProcess { kLinear, kPoisson };
 enum class DistributionKind { kRandom, kZipf, kPareto, kNormal, kZoned, kZonedAbs };
 enum class FallocateMode { kNone, kPosix, kKeep, kNative };
 enum class JobRole { kForeground, kBackground };
+// fio's file_service_type: which of a job's files the next io goes to.
+enum class FileService { kRoundRobin, kSequential, kRandom, kDistribution };
 
 struct IoLog;  // workload/iolog.h
 // replay_skip's bits (fio's read, write, trim, sync).
@@ -88,6 +90,9 @@ struct JobSpec {
   SizeOrPercent size;                  // total bytes of I/O region per job (fio "size")
   std::uint64_t filesize = 0;          // per-file size; 0 = size / nrfiles
   std::uint32_t nrfiles = 1;
+  FileService file_service = FileService::kRoundRobin;
+  std::uint32_t file_service_ios = 1;  // ios on a file before switching (roundrobin, random)
+  Distribution file_distribution;      // FileService::kDistribution: zipf, pareto or normal over the files
   std::uint32_t openfiles = 0;         // files open at once; 0 = nrfiles (sluice keeps them all open)
   SizeOrPercent offset;
   bool create_on_open = false;
@@ -186,6 +191,8 @@ struct JobSpec {
   // cpuio sets its think time from the measured cycle, cpuchunks x (100 - cpuload) / cpuload).
   double think_per_busy = 0;
   std::uint32_t thinktime_blocks = 1;
+  bool thinktime_on_issue = false;    // thinktime_blocks_type=issue: count issued ios (else completed ones)
+  std::chrono::nanoseconds thinktime_iotime{0};  // think after this much I/O time too (0: only by blocks)
   bool thinktime_spin_set = false;
   std::chrono::nanoseconds thinktime_spin{0};
 
@@ -204,6 +211,10 @@ struct JobSpec {
   std::string write_iops_log;
   std::string write_bw_log;
   std::uint32_t log_avg_msec = 0;
+  bool log_max_value = false;        // with log_avg_msec, a latency log line is the window's maximum, not mean
+  bool log_unix_epoch = false;       // log times from the clock's epoch (Unix time), not the job's start
+  bool log_alternate_epoch = false;  // the same with log_alternate_epoch_clock_id's clock
+  int log_alternate_epoch_clock_id = 0;  // clock_gettime's clock id (0: CLOCK_REALTIME)
   bool log_offset = false;           // add the io's offset column to per-io logs (fio's log_offset)
   std::string write_hist_log;
   std::uint32_t log_hist_msec = 0;

@@ -1,6 +1,8 @@
 // Options for reporting, grouping, logs and unit interpretation.
 #include <algorithm>
 
+#include <time.h>
+
 #include "job/option_builders.h"
 #include "job/units.h"
 
@@ -123,6 +125,35 @@ void add_units_and_logs(std::vector<OptionDef>& table) {
       "(fio logs 1 per io without averaging). Windows are aligned on the job's measured start; a line's time "
       "is its window's end.";
   table.push_back(std::move(avg));
+
+  OptionDef max = bool_option("log_max_value", &JobSpec::log_max_value, "0");
+  max.help = "With log_avg_msec, a latency log's line is the window's largest latency instead of its mean.";
+  table.push_back(std::move(max));
+
+  OptionDef unix_epoch = bool_option("log_unix_epoch", &JobSpec::log_unix_epoch, "0");
+  unix_epoch.help = "Log times are Unix times in milliseconds instead of milliseconds since the job's start.";
+  table.push_back(std::move(unix_epoch));
+
+  OptionDef alternate = bool_option("log_alternate_epoch", &JobSpec::log_alternate_epoch, "0");
+  alternate.help = "Log times are milliseconds since the epoch of the clock log_alternate_epoch_clock_id names.";
+  table.push_back(std::move(alternate));
+
+  OptionDef clock_id;
+  clock_id.name = "log_alternate_epoch_clock_id";
+  clock_id.type = OptionType::kUnsigned;
+  clock_id.default_text = "0";
+  clock_id.range = "a clock_gettime clock id: 0 realtime, 1 monotonic, 4 monotonic_raw, 7 boottime, 11 tai, ...";
+  clock_id.help = "The clock of log_unix_epoch and log_alternate_epoch (0: CLOCK_REALTIME).";
+  clock_id.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    const auto id = unsigned_value("log_alternate_epoch_clock_id", value, where, 0, 1023);
+    timespec probe{};
+    if (clock_gettime(static_cast<clockid_t>(id), &probe) != 0) {
+      value_error(where, "log_alternate_epoch_clock_id", value,
+                  "this machine has no such clock (clock_gettime fails); 0 is CLOCK_REALTIME");
+    }
+    job.log_alternate_epoch_clock_id = static_cast<int>(id);
+  };
+  table.push_back(std::move(clock_id));
 
   OptionDef offset = bool_option("log_offset", &JobSpec::log_offset, "0");
   offset.help = "Add each io's offset in bytes as a column of the per-io logs, before the priority column.";

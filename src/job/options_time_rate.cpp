@@ -180,8 +180,29 @@ void add_thinktime(std::vector<OptionDef>& table) {
   table.push_back(std::move(thinktime));
 
   OptionDef blocks = u32_option("thinktime_blocks", &JobSpec::thinktime_blocks, 1, UINT32_MAX, "1", "ios");
-  blocks.help = "Issue this many ios between think times.";
+  blocks.help = "Think after this many ios (completed, or issued with thinktime_blocks_type=issue).";
   table.push_back(std::move(blocks));
+
+  OptionDef type;
+  type.name = "thinktime_blocks_type";
+  type.type = OptionType::kChoice;
+  type.default_text = "complete";
+  type.range = "complete|issue";
+  type.help =
+      "What thinktime_blocks counts: completed ios, or issued ones. Either way the ios in flight complete "
+      "before the pause (fio's quiesce), so no io's latency includes a think time.";
+  type.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"complete", "issue"};
+    job.thinktime_on_issue = choice_value("thinktime_blocks_type", value, where, kChoices) == 1;
+  };
+  table.push_back(std::move(type));
+
+  OptionDef iotime = duration_option("thinktime_iotime", &JobSpec::thinktime_iotime, seconds(1), "0");
+  iotime.help =
+      "Think after this much I/O time (bare number in seconds): thinktime_iotime=9s thinktime=1s repeats 9 s of "
+      "I/O and a 1 s pause (as fio, the first period also counts the thinktime). With thinktime_blocks given "
+      "too, whichever comes first.";
+  table.push_back(std::move(iotime));
 
   OptionDef spin;
   spin.name = "thinktime_spin";

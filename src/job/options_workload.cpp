@@ -184,37 +184,66 @@ void add_block_sizes(std::vector<OptionDef>& table) {
   table.push_back(std::move(blockalign));
 }
 
-void apply_distribution(JobSpec& job, std::string_view value, const SourcePos& where) {
-  static const std::vector<std::string> kChoices = {"random", "zipf", "pareto", "normal", "zoned", "zoned_abs"};
+// random, zipf[:theta], pareto[:h] or normal[:sigma] with fio's defaults and ranges; `option` names the
+// option in messages.
+Distribution parse_distribution(std::string_view option, std::string_view value, const SourcePos& where) {
+  static const std::vector<std::string> kChoices = {"random", "zipf", "pareto", "normal"};
   const std::size_t colon = value.find(':');
   const std::string_view kind = value.substr(0, colon);
-  if (kind == "zoned" || kind == "zoned_abs") {
-    job.random_distribution = parse_zoned_distribution(value, where, job.kb_base);
-    return;
-  }
   Distribution dist;
-  dist.kind = static_cast<DistributionKind>(choice_value("random_distribution", kind, where, kChoices));
+  dist.kind = static_cast<DistributionKind>(choice_value(option, kind, where, kChoices));
   // fio's defaults when no parameter is given.
   dist.parameter = dist.kind == DistributionKind::kZipf ? 1.1 : dist.kind == DistributionKind::kPareto ? 0.2 : 0.0;
   if (colon != std::string_view::npos) {
-    if (dist.kind == DistributionKind::kRandom) {
-      value_error(where, "random_distribution", value, "random takes no parameter");
-    }
+    if (dist.kind == DistributionKind::kRandom) value_error(where, option, value, "random takes no parameter");
     const auto number = parse_double(value.substr(colon + 1));
-    if (!number) value_error(where, "random_distribution", value, "the parameter after ':' must be a number");
+    if (!number) value_error(where, option, value, "the parameter after ':' must be a number");
     dist.parameter = *number;
   }
   const double p = dist.parameter;
   if (dist.kind == DistributionKind::kZipf && (p <= 0.0 || p == 1.0)) {
-    value_error(where, "random_distribution", value, "zipf theta must be above 0 and not 1.0");
+    value_error(where, option, value, "zipf theta must be above 0 and not 1.0");
   }
   if (dist.kind == DistributionKind::kPareto && (p <= 0.0 || p >= 1.0)) {
-    value_error(where, "random_distribution", value, "pareto h must be between 0 and 1 (exclusive)");
+    value_error(where, option, value, "pareto h must be between 0 and 1 (exclusive)");
   }
   if (dist.kind == DistributionKind::kNormal && (p < 0.0 || p >= 100.0)) {
-    value_error(where, "random_distribution", value, "normal deviation must be from 0 up to (not including) 100");
+    value_error(where, option, value, "normal deviation must be from 0 up to (not including) 100");
   }
-  job.random_distribution = dist;
+  return dist;
+}
+
+void apply_distribution(JobSpec& job, std::string_view value, const SourcePos& where) {
+  const std::string_view kind = value.substr(0, value.find(':'));
+  if (kind == "zoned" || kind == "zoned_abs") {
+    job.random_distribution = parse_zoned_distribution(value, where, job.kb_base);
+    return;
+  }
+  job.random_distribution = parse_distribution("random_distribution", value, where);
+}
+
+// fio's file_service_type: roundrobin|sequential|random[:N ios per file], zipf|pareto|normal|gauss[:param].
+void apply_file_service(JobSpec& job, std::string_view value, const SourcePos& where) {
+  static const std::vector<std::string> kChoices = {"roundrobin", "sequential", "random",
+                                                    "zipf",       "pareto",     "normal", "gauss"};
+  const std::size_t colon = value.find(':');
+  const std::size_t choice = choice_value("file_service_type", value.substr(0, colon), where, kChoices);
+  if (choice >= 3) {
+    std::string spec(choice == 6 ? "normal" : kChoices[choice]);
+    if (colon != std::string_view::npos) spec += value.substr(colon);
+    job.file_distribution = parse_distribution("file_service_type", spec, where);
+    job.file_service = FileService::kDistribution;
+    job.file_service_ios = 1;
+    return;
+  }
+  std::uint32_t ios = 1;
+  if (colon != std::string_view::npos) {
+    ios = static_cast<std::uint32_t>(
+        unsigned_value("file_service_type", value.substr(colon + 1), where, 1, 0xffffffffull));
+  }
+  static const FileService kServices[] = {FileService::kRoundRobin, FileService::kSequential, FileService::kRandom};
+  job.file_service = kServices[choice];
+  job.file_service_ios = ios;
 }
 
 void add_randomness(std::vector<OptionDef>& table) {
@@ -230,6 +259,18 @@ void add_randomness(std::vector<OptionDef>& table) {
       "to 100, per direction like bssplit); zoned_abs:60/20g:40/100g (absolute zone sizes).";
   dist.apply = apply_distribution;
   table.push_back(std::move(dist));
+
+  OptionDef service;
+  service.name = "file_service_type";
+  service.type = OptionType::kChoice;
+  service.default_text = "roundrobin";
+  service.range = "roundrobin|sequential|random[:N]|zipf|pareto|normal|gauss[:param]";
+  service.help =
+      "Which of the job's files the next io goes to: roundrobin (each in turn), sequential (one file to its "
+      "end, then the next), random (a random file not done yet); ':N' issues N ios to a file before switching. "
+      "zipf, pareto and normal (gauss) pick files by that distribution, with random_distribution's parameters.";
+  service.apply = apply_file_service;
+  table.push_back(std::move(service));
 
   OptionDef randrepeat = bool_option("randrepeat", &JobSpec::randrepeat, "1");
   randrepeat.help = "Seed the random generators predictably so that runs repeat the same offsets.";

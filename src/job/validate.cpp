@@ -183,6 +183,13 @@ void check_mix_and_randomness(const JobSpec& job, Checker& check) {
                                "rw=read or randread (the file is filled first); not rw=" +
                                    std::string(rw_mode_name(job.rw)));
   }
+  if (job.thinktime.count() == 0) {
+    for (const char* option : {"thinktime_iotime", "thinktime_blocks_type"}) {
+      if (job.given_options.count(option) != 0) {
+        check.warning(option, std::string(option) + " has no effect without thinktime; ignored");
+      }
+    }
+  }
   if (job.thinktime_spin > job.thinktime && job.thinktime_spin_set) {
     check.warning("thinktime_spin", "thinktime_spin is longer than thinktime; the whole think time is spun");
   }

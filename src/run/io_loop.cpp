@@ -84,7 +84,9 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
     sleep_until(now_ + static_cast<std::uint64_t>(job_.startdelay.count()));
     now_ = clock_.now();
   }
-  loop_start_ns_ = last_start_ns_ = now_;
+  loop_start_ns_ = last_start_ns_ = last_think_ns_ = now_;
+  thinks_ = job_.thinktime.count() > 0 || job_.think_per_busy > 0;
+  drops_cache_ = job_.invalidate && !job_.pre_read && !job_.direct && does_io_;
   ramp_end_ns_ = now_ + static_cast<std::uint64_t>(job_.ramp_time.count());
   end_ns_ = job_.runtime.count() > 0 ? ramp_end_ns_ + static_cast<std::uint64_t>(job_.runtime.count()) : kNever;
   schedule_.start(now_);
@@ -118,6 +120,12 @@ void IoLoop::run_loop(Ops& ops) {
   while (end_reason_ == EndReason::kNone) {
     check_time(now_);
     if (end_reason_ != EndReason::kNone) break;
+    if (think_pending_) {
+      think_pending_ = false;
+      drain(true);  // fio's io_u_quiesce: no io is in flight during the pause
+      think(think_busy_ns_);
+      continue;
+    }
     if (sync_due_ && in_flight_ == 0) {
       issue_sync(due_sync_op_, due_sync_file_);
       continue;
@@ -125,7 +133,7 @@ void IoLoop::run_loop(Ops& ops) {
     if (verifier_ && verifier_->map().backlog_due()) run_verify_reads(true);
     fill_and_submit(ops);
     if (in_flight_ == 0) {
-      if (pattern_exhausted() && !write_due()) {
+      if (pattern_exhausted() && !write_due() && !think_pending_) {  // fio pauses after the last io too
         end_reason_ = EndReason::kPatternDone;
         break;
       }
@@ -171,12 +179,17 @@ void IoLoop::fill_and_submit(Ops& ops) {
   const std::uint32_t limit = Ops::kInline ? kInlineIosPerTurn : pool_.size();
   const std::uint64_t phase_end = measuring_ ? end_ns_ : std::min(ramp_end_ns_, end_ns_);
   for (std::uint32_t issued = 0;
-       issued < limit && now_ < phase_end && !sync_due_ && end_reason_ == EndReason::kNone; ++issued) {
+       issued < limit && now_ < phase_end && !sync_due_ && !think_pending_ && end_reason_ == EndReason::kNone;
+       ++issued) {
     // A chain's write goes before new arrivals: its transaction is already under way.
     IoUnit* unit = write_due() ? take_rmw_write() : take_pending();
     if (unit == nullptr) break;
     if (unit->op == IoOp::kWrite) prepare_write(*unit);
     log_issue(*unit);
+    if (thinks_ && job_.thinktime_on_issue) {
+      ++ios_since_think_;
+      if (think_due(now_)) think_pending_ = true;
+    }
     if constexpr (Ops::kInline) {
       perform_now(ops, *unit);
     } else {
@@ -241,6 +254,7 @@ bool IoLoop::next_from_pattern() {
     pattern_done_ = true;
     return false;
   }
+  if (pending_.starts_pass && drops_cache_) drop_cached(pending_.file_index);
   has_pending_ = true;
   pending_arrival_ns_ = schedule_.limited() ? schedule_.next_arrival(pending_.direction, pending_.length) : 0;
   return true;

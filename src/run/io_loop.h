@@ -115,7 +115,11 @@ class IoLoop {
   std::string describe_failure(const IoUnit& unit, bool moved_nothing = false) const;
   void issue_sync(IoOp op, int file_index);
   void think(std::uint64_t busy_ns);  // thinktime, or think_per_busy x the io's time when longer
+  bool think_due(std::uint64_t now) noexcept;  // thinktime_blocks ios counted, or thinktime_iotime passed
   void sleep_until(std::uint64_t deadline_ns);
+  // invalidate=1 with buffered I/O: drops a file's cached pages in its region, as fio at each file open, each
+  // time_based wrap and before the verify phase, so that reads come from the storage.
+  void drop_cached(int file_index) noexcept;
   void close_intervals(std::uint64_t now);
   const LatencyHistogram& lat_histogram(Direction d) const noexcept;
   void release_rmw_units();
@@ -173,6 +177,11 @@ class IoLoop {
   int last_write_file_ = -1;
   std::vector<bool> file_written_;
   std::uint32_t ios_since_think_ = 0;
+  bool drops_cache_ = false;          // invalidate=1, buffered, not pre_read: drop_cached() at each new pass
+  bool thinks_ = false;              // thinktime or think_per_busy (cpuio, exec) is set
+  bool think_pending_ = false;       // a pause is due once the ios in flight completed (fio's quiesce)
+  std::uint64_t think_busy_ns_ = 0;  // the time of the io that made it due (think_per_busy scales it)
+  std::uint64_t last_think_ns_ = 0;  // thinktime_iotime: when the current I/O period began
   std::uint64_t now_ = 0;            // last clock reading
   std::uint64_t end_ns_ = 0;         // time-based end (kNever when none)
   std::uint64_t ramp_end_ns_ = 0;

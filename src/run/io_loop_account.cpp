@@ -86,10 +86,32 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
     account_io(unit, now);
     if (rmw_ && unit.op == IoOp::kWrite) result_->rmw_transactions++;
   }
-  if ((job_.thinktime.count() > 0 || job_.think_per_busy > 0) && ++ios_since_think_ >= std::max(1u, job_.thinktime_blocks)) {
-    ios_since_think_ = 0;
-    think(now - unit.submit_begin_ns);
+  if (thinks_) {
+    if (!job_.thinktime_on_issue) ++ios_since_think_;
+    if (think_due(now)) {
+      think_pending_ = true;
+      think_busy_ns_ = now - unit.submit_begin_ns;
+    }
   }
+}
+
+// fio's handle_thinktime: due after thinktime_blocks ios, or, with thinktime_iotime, once iotime + thinktime
+// passed since the last pause began (then the blocks count only when thinktime_blocks was given).
+bool IoLoop::think_due(std::uint64_t now) noexcept {
+  bool due = false;
+  if (job_.thinktime_iotime.count() > 0) {
+    const auto period = static_cast<std::uint64_t>((job_.thinktime_iotime + job_.thinktime).count());
+    if (now - last_think_ns_ >= period) {
+      due = true;
+    } else if (job_.given_options.count("thinktime_blocks") == 0) {
+      return false;
+    }
+  }
+  if (ios_since_think_ >= std::max(1u, job_.thinktime_blocks)) due = true;
+  if (!due) return false;
+  ios_since_think_ = 0;
+  last_think_ns_ = now;
+  return true;
 }
 
 void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {

@@ -1,5 +1,7 @@
 // IoLoop's cold paths: failures, fsync, think time and sleeping, the per-interval series, and the end of
 // the job (drain, end_fsync, the measured window, CPU usage, the per-interval IOPS and bandwidth samples).
+#include <fcntl.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -95,6 +97,13 @@ void IoLoop::think(std::uint64_t busy_ns) {
   // A think time that would outlast the job ends with it (cpuio at a low cpuload thinks for seconds).
   sleep_until(std::min(start + think_ns, end_ns_));
   now_ = clock_.now();
+}
+
+void IoLoop::drop_cached(int file_index) noexcept {
+  const TargetFile& t = targets_[static_cast<std::size_t>(file_index)];
+  if (t.fd < 0 || t.stand_in) return;
+  (void)::posix_fadvise(t.fd, static_cast<off_t>(t.region_start), static_cast<off_t>(t.region_length),
+                        POSIX_FADV_DONTNEED);
 }
 
 void IoLoop::sleep_until(std::uint64_t deadline_ns) {

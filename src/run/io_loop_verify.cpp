@@ -2,6 +2,8 @@
 // replay of a verify_only job. The checks themselves are Verifier's (verifier.h); these functions only move
 // reads through the engine with the loop's own submit and reap, so verify reads are counted as reads (fio
 // counts them too).
+#include <unistd.h>
+
 #include "run/io_loop.h"
 
 #include "run/stop_signal.h"
@@ -50,6 +52,14 @@ void IoLoop::finish_verify() {
   const bool wrote = end_reason_ == EndReason::kPatternDone || (end_reason_ == EndReason::kTime && !job_.time_based);
   if (job_.does_writes() && wrote && (job_.do_verify || job_.verify_only) && !job_.time_based) {
     drain(end_reason_ == EndReason::kPatternDone);
+    // fio syncs and drops each file's cache first, so the phase reads back what reached the storage.
+    if (drops_cache_) {
+      for (std::size_t i = 0; i < targets_.size(); ++i) {
+        if (!file_written_[i] || targets_[i].fd < 0) continue;
+        (void)::fsync(targets_[i].fd);
+        drop_cached(static_cast<int>(i));
+      }
+    }
     run_verify_reads(false);
   }
   verifier_->finish(*result_);

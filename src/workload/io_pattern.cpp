@@ -1,5 +1,7 @@
 // IoPattern implementation. Choices worth knowing (fio semantics unless said):
-//  - Files are served round robin, one io each (fio's file_service_type=roundrobin).
+//  - Files are served as fio's file_service_type says: round robin (default), sequential (one file to the end
+//    of its pass, then the next), random (a random file whose pass is not done), with ':N' ios per file before
+//    switching, or by a zipf/pareto/normal distribution over the files (one io each).
 //  - Sequential: each file keeps a position per direction (fio's last_pos[ddir]), so in rw/readwrite the
 //    reads and the writes each walk the file from its start. An io never crosses the region end: when the
 //    next one would, a shorter configured size that fits is used, else that file's pass ends.
@@ -21,6 +23,8 @@
 //    end, with fresh positions and map. Inside a window positions and the map start over as with
 //    time_based; only the byte budget ends the job. A window cut by the file's end is used as far as it goes
 //    (fio ends the job at the first io that does not fit there).
+//  - The first io of each later pass over a file (a wrap, a new loop) says so (starts_pass): fio drops the
+//    file's cached pages then, so buffered reads of every pass come from the storage.
 //  - Seeds: direction, size and offset choices use independent streams, so changing rwmixread or bs does
 //    not change the offset sequence's randomness.
 #include "workload/io_pattern.h"
@@ -57,6 +61,7 @@ struct IoPattern::Impl {
     PerDirection<std::uint64_t> position{};  // relative offset of the next sequential io
     PerDirection<std::uint32_t> run_left{};  // random: ios left in the current sequential run
     bool done = false;
+    bool restarted = false;  // the file starts over: its next io has starts_pass
     RandomMap map;
     BlockDistribution distribution;
   };
@@ -92,6 +97,11 @@ struct IoPattern::Impl {
   Rng offset_rng;
   std::vector<FileState> files;
   std::size_t next_file = 0;
+  FileService file_service = FileService::kRoundRobin;
+  std::uint32_t file_service_ios = 1;
+  std::uint32_t ios_on_file = 0;      // ios sent to next_file since it was picked
+  Rng file_rng;                        // random and distribution file choices
+  BlockDistribution file_distribution;
   std::size_t files_done = 0;
   std::uint32_t passes_done = 0;
   std::uint64_t bytes_done = 0;
@@ -106,6 +116,7 @@ struct IoPattern::Impl {
   void advance_file() noexcept {
     if (++next_file == files.size()) next_file = 0;
   }
+  std::size_t pick_file() noexcept;
   std::uint64_t to_units(std::uint64_t bytes) const noexcept {
     return granularity_shift >= 0 ? bytes >> granularity_shift : bytes / granularity;
   }
@@ -124,7 +135,8 @@ struct IoPattern::Impl {
 };
 
 IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::uint64_t seed)
-    : direction_rng(derive_seed(seed, 1)), size_rng(derive_seed(seed, 2)), offset_rng(derive_seed(seed, 3)) {
+    : direction_rng(derive_seed(seed, 1)), size_rng(derive_seed(seed, 2)), offset_rng(derive_seed(seed, 3)),
+      file_rng(derive_seed(seed, 4)) {
   random = job.is_random();
   mixed = job.is_mixed();
   only_direction = job.does_trims() ? Direction::kTrim : (job.does_writes() ? Direction::kWrite : Direction::kRead);
@@ -171,6 +183,11 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
     total += regions[i].length;
     if (strided) enter_zone(file, file.region.start);
     files.push_back(std::move(file));
+  }
+  file_service = job.file_service;
+  file_service_ios = std::max<std::uint32_t>(job.file_service_ios, 1);
+  if (file_service == FileService::kDistribution && !files.empty()) {
+    file_distribution = BlockDistribution(job.file_distribution, files.size(), derive_seed(seed, 5), 1);
   }
   if (!job.time_based) budget = (job.io_size != 0 ? job.io_size : total) * loops;
   if (!job.time_based && budget == 0) finished = true;
@@ -228,6 +245,7 @@ void IoPattern::Impl::reset_file(FileState& file) noexcept {
   file.position = {};
   file.run_left = {};
   file.done = false;
+  file.restarted = true;
   if (use_map) reset_map(file);
 }
 
@@ -290,15 +308,15 @@ bool IoPattern::Impl::next(NextIo& out) noexcept {
   if (budget != 0 && length > budget - bytes_done) length = chooser.largest_fitting(budget - bytes_done);
   // Each file gets at most two tries (once before and once after a new pass starts).
   for (std::size_t attempt = 0; length != 0 && attempt < 2 * files.size() + 1; ++attempt) {
-    while (files[next_file].done) advance_file();
-    const std::size_t index = next_file;
-    advance_file();
+    const std::size_t index = pick_file();
     FileState& file = files[index];
     out.length = length;
     const Outcome outcome = issue(file, direction, length, out);
     if (outcome == Outcome::kIssued) {
       out.direction = direction;
       out.file_index = static_cast<int>(index);
+      out.starts_pass = file.restarted;
+      file.restarted = false;
       bytes_done += out.length;
       ++ios_done;
       return true;
@@ -308,6 +326,24 @@ bool IoPattern::Impl::next(NextIo& out) noexcept {
   }
   finished = true;
   return false;
+}
+
+// The file of the next io (one whose pass is not done; the caller makes sure there is one).
+std::size_t IoPattern::Impl::pick_file() noexcept {
+  if (file_service == FileService::kDistribution) {
+    next_file = static_cast<std::size_t>(file_distribution(file_rng));
+  } else if (file_service == FileService::kRandom && ios_on_file == 0) {
+    next_file = static_cast<std::size_t>(file_rng.below(files.size()));
+  }
+  if (files[next_file].done) ios_on_file = 0;
+  while (files[next_file].done) advance_file();  // fio: a done file is passed over
+  const std::size_t index = next_file;
+  if (file_service == FileService::kSequential) return index;
+  if (++ios_on_file >= file_service_ios) {
+    ios_on_file = 0;
+    if (file_service == FileService::kRoundRobin) advance_file();
+  }
+  return index;
 }
 
 IoPattern::Impl::Outcome IoPattern::Impl::sequential(FileState& file, Direction direction, std::uint32_t length,
@@ -327,6 +363,7 @@ IoPattern::Impl::Outcome IoPattern::Impl::sequential(FileState& file, Direction 
     }
     if (!wrap || position == 0) break;
     file.position[d] = 0;  // time_based / io_size: this direction starts over (fio resets last_pos)
+    file.restarted = true;
   }
   return Outcome::kPassDone;
 }
@@ -365,6 +402,7 @@ IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction d
     if (!pick_from_map(file, direction, length, out)) {
       if (!wrap || file.map.free_blocks() == to_units(file.window.length)) return Outcome::kPassDone;
       reset_map(file);  // a full map starts a new pass at once (time_based, io_size, a strided zone)
+      file.restarted = true;
       if (!pick_from_map(file, direction, length, out)) return Outcome::kPassDone;
     }
   } else {

@@ -27,6 +27,7 @@ struct NextIo {
   int file_index = 0;
   std::uint64_t offset = 0;  // absolute offset in the file
   std::uint32_t length = 0;
+  bool starts_pass = false;  // the first io of a new pass over its file (a wrap, a loop), not of the first pass
 };
 
 class IoPattern {

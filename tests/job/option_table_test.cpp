@@ -91,7 +91,7 @@ TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
 }
 
 TEST(OptionTable, ListsUnsupportedFioOptions) {
-  for (const char* name : {"verify_offset", "numa_cpu_nodes", "ioscheduler", "thinktime_iotime", "zonecapacity",
+  for (const char* name : {"verify_offset", "numa_cpu_nodes", "ioscheduler", "log_compression", "zonecapacity",
                            "latency_target"}) {
     const OptionDef* def = find_option(name);
     ASSERT_NE(def, nullptr) << name;

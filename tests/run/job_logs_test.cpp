@@ -1,6 +1,8 @@
 // fio-format per-io logs: file names, line format, per-io values and averaged windows with true rates.
 #include "report/logs/job_logs.h"
 
+#include <time.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -179,6 +181,42 @@ TEST(JobLogs, AveragedLatencyIsTheWindowMean) {
   logs->finish(10 * kMs);
   EXPECT_EQ(read_text(dir.file("p_lat.1.log")), "10, 200, 0, 0, 0\n10, 1000, 1, 0, 0\n");
   EXPECT_EQ(read_text(dir.file("p_clat.1.log")), "10, 100, 0, 0, 0\n10, 900, 1, 0, 0\n");
+}
+
+TEST(JobLogs, LogMaxValueLogsTheWindowsLargestLatency) {
+  testing::TempDir dir;
+  JobSpec job = logged_job(dir.file("p"));
+  job.log_avg_msec = 10;
+  job.log_max_value = true;
+  auto logs = JobLogs::create(job, 0);
+  logs->record(Direction::kRead, 1 * kMs, 100, 80, 0, 4096, 0);
+  logs->record(Direction::kRead, 2 * kMs, 300, 120, 0, 4096, 0);
+  logs->record(Direction::kRead, 12 * kMs, 50, 40, 0, 4096, 0);
+  logs->finish(20 * kMs);
+  EXPECT_EQ(read_text(dir.file("p_lat.1.log")), "10, 300, 0, 0, 0\n20, 50, 0, 0, 0\n");
+  EXPECT_EQ(read_text(dir.file("p_clat.1.log")), "10, 120, 0, 0, 0\n20, 40, 0, 0, 0\n");
+  EXPECT_EQ(read_text(dir.file("p_iops.1.log")), "10, 200, 0, 0, 0\n20, 100, 0, 0, 0\n");  // rates stay rates
+}
+
+TEST(JobLogs, LogUnixEpochCountsFromTheUnixEpoch) {
+  testing::TempDir dir;
+  JobSpec job = logged_job(dir.file("p"));
+  job.log_unix_epoch = true;
+  timespec before{};
+  clock_gettime(CLOCK_REALTIME, &before);
+  auto logs = JobLogs::create(job, 0);
+  logs->record(Direction::kRead, 5 * kMs, 100, 80, 0, 4096, 0);
+  logs->record(Direction::kRead, 9 * kMs, 100, 80, 0, 4096, 0);
+  logs->finish(10 * kMs);
+  timespec after{};
+  clock_gettime(CLOCK_REALTIME, &after);
+  const auto lines = read_log_lines(dir.file("p_lat.1.log"));
+  ASSERT_EQ(lines.size(), 2u);
+  const auto ms = [](const timespec& t) { return static_cast<std::uint64_t>(t.tv_sec) * 1000 + t.tv_nsec / 1'000'000; };
+  // The first line is read at "5 ms after the start": its time is the Unix time then.
+  EXPECT_GE(lines[0].time_ms, ms(before));
+  EXPECT_LE(lines[0].time_ms, ms(after));
+  EXPECT_EQ(lines[1].time_ms - lines[0].time_ms, 4u);
 }
 
 TEST(JobLogs, IdleWindowLogsZeroRateForIssuedDirection) {

@@ -19,7 +19,8 @@ HistLog::HistLog(const JobSpec& job, int lognum)
     : shared_(!job.per_job_logs),
       window_ns_(static_cast<std::uint64_t>(job.log_hist_msec) * 1'000'000ull),
       next_ns_(window_ns_),
-      issued_{job.does_reads(), job.does_writes(), job.does_trims()} {
+      issued_{job.does_reads(), job.does_writes(), job.does_trims()},
+      epoch_(job) {
   for (int d = 0; d < kNumDirections; ++d) {
     const std::uint64_t bs = job.bsrange[d].max != 0 ? job.bsrange[d].max : job.bs[d];
     block_size_[d] = bs;
@@ -36,7 +37,7 @@ void HistLog::write_windows(std::uint64_t t_ns, const PerDirection<DirectionStat
   // One line per direction for the window that just ended (idle windows in between are skipped, as fio).
   const std::uint64_t end_ns = t_ns - t_ns % window_ns_;
   for (int d = 0; d < kNumDirections; ++d) {
-    if (issued_[d]) write_line(end_ns / 1'000'000ull, d, dirs[d].clat.histogram);
+    if (issued_[d]) write_line(epoch_.ms(end_ns), d, dirs[d].clat.histogram);
   }
   while (next_ns_ <= t_ns) next_ns_ += window_ns_;
 }
@@ -65,7 +66,7 @@ void HistLog::finish(std::uint64_t t_ns, const PerDirection<DirectionStats>& dir
     if (!issued_[d]) continue;
     const LatencyHistogram& now = dirs[d].clat.histogram;
     // Rounded up and at least 1 ms: fiologparser_hist.py cannot weigh a window that ends at time 0.
-    const std::uint64_t time_ms = std::max<std::uint64_t>(1, (t_ns + 999'999) / 1'000'000ull);
+    const std::uint64_t time_ms = epoch_.ms(std::max<std::uint64_t>(1'000'000, t_ns + 999'999));
     if (window_ns_ == 0 || now.total() != before_[d].total()) write_line(time_ms, d, now);
   }
   const bool failed = std::ferror(file_) != 0;

@@ -17,6 +17,7 @@
 #include "report/logs/log_naming.h"
 #include "job/job_spec.h"
 #include "stats/latency_histogram.h"
+#include "report/logs/log_epoch.h"
 #include "stats/result.h"
 
 namespace sluice {
@@ -51,6 +52,7 @@ class HistLog {
   PerDirection<std::uint64_t> block_size_{};
   PerDirection<LatencyHistogram> before_{};
   std::string line_;
+  LogEpoch epoch_;
 };
 
 }  // namespace sluice

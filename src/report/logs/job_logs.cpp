@@ -4,9 +4,11 @@
 // issues did nothing is logged as 0 instead of being skipped.
 #include "report/logs/job_logs.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
+#include "report/logs/log_epoch.h"
 #include "report/logs/log_file.h"
 #include "report/logs/log_naming.h"
 
@@ -34,6 +36,9 @@ struct WindowSums {
   std::uint64_t lat_ns = 0;
   std::uint64_t clat_ns = 0;
   std::uint64_t slat_ns = 0;
+  std::uint64_t lat_max_ns = 0;
+  std::uint64_t clat_max_ns = 0;
+  std::uint64_t slat_max_ns = 0;
 };
 
 class FioJobLogs final : public JobLogs {
@@ -55,7 +60,9 @@ class FioJobLogs final : public JobLogs {
   bool with_offset_;
   bool per_job_;  // per_job_logs: one file per clone (else one shared file per log kind)
   bool log_slat_;
+  bool log_max_;  // log_max_value: a window's latency line is its maximum
   std::uint64_t avg_ns_;
+  LogEpoch epoch_;
   File lat_, clat_, slat_, bw_, iops_;
   std::array<bool, kNumDirections> issued_{};  // directions the job issues: idle windows log 0 for them
   std::uint64_t window_start_ns_ = 0;
@@ -66,7 +73,9 @@ FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
     : with_offset_(job.log_offset),
       per_job_(job.per_job_logs),
       log_slat_(engine_has_slat(job.ioengine)),
-      avg_ns_(static_cast<std::uint64_t>(job.log_avg_msec) * kNsPerMs) {
+      log_max_(job.log_max_value),
+      avg_ns_(static_cast<std::uint64_t>(job.log_avg_msec) * kNsPerMs),
+      epoch_(job) {
   if (!job.write_lat_log.empty()) {
     lat_ = open(job.write_lat_log, "lat", jobnum);
     clat_ = open(job.write_lat_log, "clat", jobnum);
@@ -91,11 +100,14 @@ void FioJobLogs::record(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, s
   sums.lat_ns += lat_ns;
   sums.clat_ns += clat_ns;
   sums.slat_ns += slat_ns;
+  sums.lat_max_ns = std::max(sums.lat_max_ns, lat_ns);
+  sums.clat_max_ns = std::max(sums.clat_max_ns, clat_ns);
+  sums.slat_max_ns = std::max(sums.slat_max_ns, slat_ns);
 }
 
 void FioJobLogs::record_one(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns,
                             std::uint64_t slat_ns, std::uint32_t bytes, std::uint64_t offset) noexcept {
-  LogLine line{.time_ms = t_ns / kNsPerMs, .value = 0, .ddir = index_of(d), .block_size = bytes, .offset = offset};
+  LogLine line{.time_ms = epoch_.ms(t_ns), .value = 0, .ddir = index_of(d), .block_size = bytes, .offset = offset};
   if (lat_) {
     line.value = lat_ns;
     lat_->append(line);
@@ -120,7 +132,7 @@ void FioJobLogs::record_one(Direction d, std::uint64_t t_ns, std::uint64_t lat_n
 void FioJobLogs::advance_to(std::uint64_t t_ns) noexcept {
   while (t_ns >= window_start_ns_ + avg_ns_) {
     window_start_ns_ += avg_ns_;
-    emit_window(window_start_ns_ / kNsPerMs, avg_ns_);
+    emit_window(epoch_.ms(window_start_ns_), avg_ns_);
   }
 }
 
@@ -131,12 +143,12 @@ void FioJobLogs::emit_window(std::uint64_t time_ms, std::uint64_t span_ns) noexc
     const LogLine base{.time_ms = time_ms, .value = 0, .ddir = i, .block_size = 0, .offset = 0};
     if (lat_ && sums.ios > 0) {
       LogLine line = base;
-      line.value = sums.lat_ns / sums.ios;
+      line.value = log_max_ ? sums.lat_max_ns : sums.lat_ns / sums.ios;
       lat_->append(line);
-      line.value = sums.clat_ns / sums.ios;
+      line.value = log_max_ ? sums.clat_max_ns : sums.clat_ns / sums.ios;
       clat_->append(line);
       if (log_slat_) {
-        line.value = sums.slat_ns / sums.ios;
+        line.value = log_max_ ? sums.slat_max_ns : sums.slat_ns / sums.ios;
         slat_->append(line);
       }
     }

@@ -1,0 +1,98 @@
+// thinktime_blocks_type and thinktime_iotime next to fio 3.33: the pauses in the io logs both tools write
+// for the same job (a pause is a gap of at least half the thinktime between two logged ios). Skips without
+// fio.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/it_test_util.h"
+#include "support/temp_dir.h"
+
+namespace sluice::testing {
+namespace {
+
+// The number of ios between consecutive pauses of at least `gap_us` in a version 3 io log.
+std::vector<int> ios_between_pauses(const std::string& path, std::uint64_t gap_us) {
+  std::ifstream in(path);
+  std::vector<std::uint64_t> times;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::uint64_t time = 0;
+    std::string file, action;
+    if (fields >> time >> file >> action && (action == "read" || action == "write")) times.push_back(time);
+  }
+  std::vector<int> runs;
+  int run = times.empty() ? 0 : 1;
+  for (std::size_t i = 1; i < times.size(); ++i) {
+    if (times[i] - times[i - 1] >= gap_us) {
+      runs.push_back(run);
+      run = 0;
+    }
+    ++run;
+  }
+  runs.push_back(run);
+  return runs;
+}
+
+class ThinkTime : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    std::ofstream out(tmp_.file("f"), std::ios::binary);
+    out << std::string(8 << 20, 'x');  // read from the page cache: ios far shorter than the pauses
+  }
+
+  std::pair<std::vector<int>, std::vector<int>> both(const std::vector<std::string>& job, std::uint64_t gap_us) {
+    std::vector<std::string> common = {"--name=t", "--filename=" + tmp_.file("f"), "--output-format=terse"};
+    common.insert(common.end(), job.begin(), job.end());
+    RunOptions fio_options;
+    fio_options.program = "fio";
+    std::vector<std::string> fio_args = common;
+    fio_args.push_back("--write_iolog=" + tmp_.file("fio.log"));
+    const RunOutput f = run_binary(fio_args, fio_options);
+    EXPECT_EQ(f.exit_code, 0) << f.err;
+    std::vector<std::string> sluice_args = {"run"};
+    sluice_args.insert(sluice_args.end(), common.begin(), common.end());
+    sluice_args.push_back("--write_iolog=" + tmp_.file("sluice.log"));
+    const RunOutput s = run_binary(sluice_args);
+    EXPECT_EQ(s.exit_code, 0) << s.err;
+    return {ios_between_pauses(tmp_.file("fio.log"), gap_us), ios_between_pauses(tmp_.file("sluice.log"), gap_us)};
+  }
+
+  TempDir tmp_;
+};
+
+TEST_F(ThinkTime, IssueTypeCountsIssuedIosAsFio) {
+  // 8 in flight, a pause after every 10 issued ios: both tools issue exactly 10 between pauses.
+  const auto [fio, sluice] = both({"--ioengine=libaio", "--iodepth=8", "--rw=randread", "--number_ios=100",
+                                   "--thinktime=40ms", "--thinktime_blocks=10", "--thinktime_blocks_type=issue"},
+                                  20000);
+  EXPECT_EQ(fio, std::vector<int>(10, 10));
+  EXPECT_EQ(sluice, fio);
+}
+
+TEST_F(ThinkTime, CompleteTypePausesAsOftenAsFio) {
+  // Counting completions, the ios issued per period depend on when each tool reaps; the pauses do not.
+  const auto [fio, sluice] = both({"--ioengine=libaio", "--iodepth=8", "--rw=randread", "--number_ios=100",
+                                   "--thinktime=40ms", "--thinktime_blocks=10"},
+                                  20000);
+  EXPECT_EQ(sluice.size(), fio.size());
+  EXPECT_EQ(sluice.size(), 10u);
+}
+
+TEST_F(ThinkTime, IoTimePausesAfterEachPeriodOfIo) {
+  // 1 s at 1000 ios/s: a pause is due 300 ms (iotime + thinktime) after the last one began (the first: after
+  // the start), at 300, 600 and 900 ms; the last one lasts to the end, so two lie between logged ios.
+  const auto [fio, sluice] = both({"--ioengine=psync", "--rw=randread", "--time_based", "--runtime=1s",
+                                   "--rate_iops=1000", "--thinktime=100ms", "--thinktime_iotime=200ms"},
+                                  50000);
+  EXPECT_EQ(fio.size(), 3u);
+  EXPECT_EQ(sluice.size(), fio.size());
+}
+
+}  // namespace
+}  // namespace sluice::testing
