@@ -156,6 +156,7 @@ struct JobSpec {
   std::chrono::nanoseconds exec_grace_time{std::chrono::seconds(1)};
   bool exec_std_redirect = true;
   std::uint32_t iodepth = 1;
+  std::uint32_t iodepth_low = 0;  // a full queue drains to this depth before it is refilled; 0 = iodepth
   std::uint32_t iodepth_batch_submit = 1;
   std::uint32_t iodepth_batch_complete_min = 1;
   std::uint32_t iodepth_batch_complete_max = 0;  // 0 = iodepth
@@ -191,6 +192,7 @@ struct JobSpec {
   // cpuio sets its think time from the measured cycle, cpuchunks x (100 - cpuload) / cpuload).
   double think_per_busy = 0;
   std::uint32_t thinktime_blocks = 1;
+  bool rate_ignore_thinktime = false;  // a rate's schedule moves on by each pause instead of catching up
   bool thinktime_on_issue = false;    // thinktime_blocks_type=issue: count issued ios (else completed ones)
   std::chrono::nanoseconds thinktime_iotime{0};  // think after this much I/O time too (0: only by blocks)
   bool thinktime_spin_set = false;

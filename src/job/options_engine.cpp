@@ -140,6 +140,12 @@ void add_queueing(std::vector<OptionDef>& table) {
       "IOPS as fio's one per call on virtio disks, fewer system calls).";
   table.push_back(std::move(submit));
 
+  OptionDef low = u32_option("iodepth_low", &JobSpec::iodepth_low, 0, 65536, "0", "ios");
+  low.help =
+      "Once the queue is full (iodepth ios in flight), wait until only this many are left before filling it "
+      "again (fio's low watermark); 0 or a value above iodepth means iodepth: the queue is kept full.";
+  table.push_back(std::move(low));
+
   OptionDef complete_min =
       u32_option("iodepth_batch_complete_min", &JobSpec::iodepth_batch_complete_min, 0, 65536, "1", "ios");
   complete_min.aliases = {"iodepth_batch_complete"};

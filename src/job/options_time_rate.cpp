@@ -197,6 +197,12 @@ void add_thinktime(std::vector<OptionDef>& table) {
   };
   table.push_back(std::move(type));
 
+  OptionDef ignore = bool_option("rate_ignore_thinktime", &JobSpec::rate_ignore_thinktime, "0");
+  ignore.help =
+      "With a rate and a thinktime: after a pause the rate's schedule moves on by the pause instead of "
+      "issuing the missed ios at once to catch up (fio's default catches up).";
+  table.push_back(std::move(ignore));
+
   OptionDef iotime = duration_option("thinktime_iotime", &JobSpec::thinktime_iotime, seconds(1), "0");
   iotime.help =
       "Think after this much I/O time (bare number in seconds): thinktime_iotime=9s thinktime=1s repeats 9 s of "

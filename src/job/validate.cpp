@@ -184,7 +184,7 @@ void check_mix_and_randomness(const JobSpec& job, Checker& check) {
                                    std::string(rw_mode_name(job.rw)));
   }
   if (job.thinktime.count() == 0) {
-    for (const char* option : {"thinktime_iotime", "thinktime_blocks_type"}) {
+    for (const char* option : {"thinktime_iotime", "thinktime_blocks_type", "rate_ignore_thinktime"}) {
       if (job.given_options.count(option) != 0) {
         check.warning(option, std::string(option) + " has no effect without thinktime; ignored");
       }

@@ -86,6 +86,7 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
   }
   loop_start_ns_ = last_start_ns_ = last_think_ns_ = now_;
   thinks_ = job_.thinktime.count() > 0 || job_.think_per_busy > 0;
+  think_blocks_given_ = job_.given_options.count("thinktime_blocks") != 0;
   drops_cache_ = job_.invalidate && !job_.pre_read && !job_.direct && does_io_;
   ramp_end_ns_ = now_ + static_cast<std::uint64_t>(job_.ramp_time.count());
   end_ns_ = job_.runtime.count() > 0 ? ramp_end_ns_ + static_cast<std::uint64_t>(job_.runtime.count()) : kNever;
@@ -121,8 +122,8 @@ void IoLoop::run_loop(Ops& ops) {
     check_time(now_);
     if (end_reason_ != EndReason::kNone) break;
     if (think_pending_) {
-      think_pending_ = false;
       drain(true);  // fio's io_u_quiesce: no io is in flight during the pause
+      think_pending_ = false;
       think(think_busy_ns_);
       continue;
     }
@@ -143,7 +144,10 @@ void IoLoop::run_loop(Ops& ops) {
       }
       continue;
     }
+    const bool full = in_flight_ >= depth_;
     reap(ops, may_issue() ? 0 : complete_min_);
+    // fio's wait_for_completions: a full queue is reaped down to iodepth_low before it is refilled.
+    while (full && in_flight_ > depth_low_ && end_reason_ == EndReason::kNone) reap(ops, 1);
     if (waiting_for_rate_ && now_ < pending_arrival_ns_) {
       sleep_until(std::min({pending_arrival_ns_, now_ + kRatePollNs, end_ns_}));
       now_ = clock_.now();
@@ -188,7 +192,7 @@ void IoLoop::fill_and_submit(Ops& ops) {
     log_issue(*unit);
     if (thinks_ && job_.thinktime_on_issue) {
       ++ios_since_think_;
-      if (think_due(now_)) think_pending_ = true;
+      if (!think_pending_ && think_due(now_)) think_pending_ = true;
     }
     if constexpr (Ops::kInline) {
       perform_now(ops, *unit);

@@ -142,6 +142,8 @@ class IoLoop {
   bool does_io_ = true;                // false for cpuio and exec: their ios move no bytes
   std::uint32_t submit_group_ = 1;     // ios per submit call (see submit_group_size())
   std::uint32_t complete_min_ = 1;
+  std::uint32_t depth_ = 1;      // ios in flight at most
+  std::uint32_t depth_low_ = 1;  // iodepth_low: a full queue drains to this before it is refilled
   std::uint32_t complete_max_ = 1;
   IoPool pool_;
   std::vector<IoUnit*> batch_;         // loaded, not yet submitted
@@ -178,7 +180,8 @@ class IoLoop {
   std::vector<bool> file_written_;
   std::uint32_t ios_since_think_ = 0;
   bool drops_cache_ = false;          // invalidate=1, buffered, not pre_read: drop_cached() at each new pass
-  bool thinks_ = false;              // thinktime or think_per_busy (cpuio, exec) is set
+  bool thinks_ = false;
+  bool think_blocks_given_ = false;  // thinktime_iotime: thinktime_blocks counts too only when given              // thinktime or think_per_busy (cpuio, exec) is set
   bool think_pending_ = false;       // a pause is due once the ios in flight completed (fio's quiesce)
   std::uint64_t think_busy_ns_ = 0;  // the time of the io that made it due (think_per_busy scales it)
   std::uint64_t last_think_ns_ = 0;  // thinktime_iotime: when the current I/O period began

@@ -88,7 +88,8 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
   }
   if (thinks_) {
     if (!job_.thinktime_on_issue) ++ios_since_think_;
-    if (think_due(now)) {
+    // While a pause waits for the ios in flight, their completions count toward the next period (fio).
+    if (!think_pending_ && think_due(now)) {
       think_pending_ = true;
       think_busy_ns_ = now - unit.submit_begin_ns;
     }
@@ -103,7 +104,7 @@ bool IoLoop::think_due(std::uint64_t now) noexcept {
     const auto period = static_cast<std::uint64_t>((job_.thinktime_iotime + job_.thinktime).count());
     if (now - last_think_ns_ >= period) {
       due = true;
-    } else if (job_.given_options.count("thinktime_blocks") == 0) {
+    } else if (!think_blocks_given_) {
       return false;
     }
   }

@@ -97,6 +97,10 @@ void IoLoop::think(std::uint64_t busy_ns) {
   // A think time that would outlast the job ends with it (cpuio at a low cpuload thinks for seconds).
   sleep_until(std::min(start + think_ns, end_ns_));
   now_ = clock_.now();
+  if (job_.rate_ignore_thinktime && schedule_.limited()) {
+    schedule_.postpone(now_ - start);
+    if (has_pending_ && pending_arrival_ns_ != 0) pending_arrival_ns_ += now_ - start;
+  }
 }
 
 void IoLoop::drop_cached(int file_index) noexcept {

@@ -108,6 +108,8 @@ void IoLoop::prepare() {
   record_lat_ = async_ || open_loop_.enabled();
   submit_group_ = submit_group_size(job_, depth);
   complete_min_ = std::clamp<std::uint32_t>(job_.iodepth_batch_complete_min, 1, depth);
+  depth_ = depth;
+  depth_low_ = job_.iodepth_low == 0 || job_.iodepth_low > depth ? depth : job_.iodepth_low;
   complete_max_ = complete_max_of(job_, depth, submit_group_, complete_min_);
 
   pool_.allocate(depth, pattern_.max_block_size(), job_.name);

@@ -22,6 +22,8 @@ class ArrivalSchedule {
   // caller sleeps (or spins when close) until then. Returns 0 for a direction with no rate limit (the io
   // may start at once; see limited(Direction)).
   std::uint64_t next_arrival(Direction direction, std::uint32_t bytes) noexcept;
+  // Moves every later arrival `ns` later (rate_ignore_thinktime: a think time is not caught up afterwards).
+  void postpone(std::uint64_t ns) noexcept { start_ns_ += ns; }
   bool limited(Direction direction) const noexcept {
     return ns_per_io_[index_of(direction)] > 0.0 || ns_per_byte_[index_of(direction)] > 0.0;
   }

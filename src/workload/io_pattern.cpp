@@ -363,7 +363,7 @@ IoPattern::Impl::Outcome IoPattern::Impl::sequential(FileState& file, Direction 
     }
     if (!wrap || position == 0) break;
     file.position[d] = 0;  // time_based / io_size: this direction starts over (fio resets last_pos)
-    file.restarted = true;
+    file.restarted = !strided;  // going over a strided zone again is not a new pass over the file
   }
   return Outcome::kPassDone;
 }
@@ -402,7 +402,7 @@ IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction d
     if (!pick_from_map(file, direction, length, out)) {
       if (!wrap || file.map.free_blocks() == to_units(file.window.length)) return Outcome::kPassDone;
       reset_map(file);  // a full map starts a new pass at once (time_based, io_size, a strided zone)
-      file.restarted = true;
+      file.restarted = !strided;
       if (!pick_from_map(file, direction, length, out)) return Outcome::kPassDone;
     }
   } else {

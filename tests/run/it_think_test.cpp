@@ -94,5 +94,20 @@ TEST_F(ThinkTime, IoTimePausesAfterEachPeriodOfIo) {
   EXPECT_EQ(sluice.size(), fio.size());
 }
 
+TEST_F(ThinkTime, RateIgnoreThinktimeDoesNotCatchUpAfterAPause) {
+  // The same job with rate_ignore_thinktime=1: the ios missed during a pause are not issued afterwards, so
+  // the runs after the pauses hold 200 ios instead of 300 (about 700 ios in all instead of 900).
+  const auto [fio, sluice] =
+      both({"--ioengine=psync", "--rw=randread", "--time_based", "--runtime=1s", "--rate_iops=1000",
+            "--thinktime=100ms", "--thinktime_iotime=200ms", "--rate_ignore_thinktime=1"},
+           50000);
+  ASSERT_EQ(fio.size(), 3u);
+  ASSERT_EQ(sluice.size(), 3u);
+  for (std::size_t i = 1; i < 3; ++i) {
+    EXPECT_NEAR(fio[i], 200, 15) << i;
+    EXPECT_NEAR(sluice[i], fio[i], 15) << i;
+  }
+}
+
 }  // namespace
 }  // namespace sluice::testing
