@@ -4,8 +4,9 @@
 A unity build compiles a module's files in batches, so two files' anonymous-namespace helpers meet in one
 translation unit. Where both have the same signature the compiler reports a redefinition; where the
 signatures differ it silently picks an overload, and one file may call the other's helper. This check
-reports every top-level name (function, constant, type, alias, macro) that two files of one target define,
-which covers both. Exit status 1 with the list, else 0. Identical aliases (`using json = nlohmann::json;`)
+reports every top-level name (function, constant, type, alias, macro, or a using-declaration's name) that two
+files of one target define, which covers both: `using testing::job_with;` in one file and a job_with of
+another file's own once made a test call the other overload. Exit status 1 with the list, else 0. Identical aliases (`using json = nlohmann::json;`)
 are allowed. src/cli's *_command.cpp files are compiled one by one (CMakeLists.txt) and skipped here, as
 src/mpi's two World implementations, of which one is compiled.
 usage: scripts/check-unity-names.py
@@ -24,6 +25,7 @@ DEFINITIONS = [
     re.compile(r'^#define\s+(\w+)'),
 ]
 ALIAS = re.compile(r'^using\s+(\w+)\s*=\s*(.+);')
+USING = re.compile(r'^using\s+((?:\w+::)+(\w+));')  # a using-declaration brings a name into the file's scope
 NOT_A_DEFINITION = ('TEST', ' ', '}', '//', 'return', 'namespace', '#include')
 
 
@@ -50,16 +52,31 @@ def top_level_names(path):
         for line in f:
             if line.startswith(NOT_A_DEFINITION):
                 continue
+            using = USING.match(line)
+            if using:
+                names[using.group(2)].add('alias ' + using.group(1))
+                continue
             alias = ALIAS.match(line)
             if alias:
                 names[alias.group(1)].add('alias ' + alias.group(2).strip())
                 continue
             for pattern in DEFINITIONS:
                 match = pattern.match(line)
-                if match and match.group(1) not in ('main', 'operator'):
-                    names[match.group(1)].add(path)
+                name = match.group(1) if match else None
+                if name and name not in ('main', 'operator') and not declared_in_own_header(path, name):
+                    names[name].add(path)
                     break
     return names
+
+
+def declared_in_own_header(path, name):
+    """True when FILE.h next to FILE.cpp declares `name`: a public function, which a using-declaration elsewhere
+    names on purpose, not a file-private one."""
+    header = os.path.splitext(path)[0] + '.h'
+    if not os.path.exists(header):
+        return False
+    with open(header, encoding='utf-8') as f:
+        return re.search(r'\b' + re.escape(name) + r'\s*\(', f.read()) is not None
 
 
 def main():

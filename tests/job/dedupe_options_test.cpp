@@ -10,7 +10,6 @@ namespace sluice {
 namespace {
 
 using ::testing::HasSubstr;
-using testing::job_with;
 
 std::vector<Problem> dedupe_problems(const JobSpec& job) {
   std::vector<Problem> found;
@@ -21,46 +20,46 @@ std::vector<Problem> dedupe_problems(const JobSpec& job) {
 }
 
 TEST(DedupeOptions, ParseAsFio) {
-  const JobSpec job = job_with({{"rw", "write"},
-                                {"size", "100m"},
-                                {"dedupe_percentage", "50"},
-                                {"dedupe_mode", "working_set"},
-                                {"dedupe_working_set_percentage", "50"},
-                                {"dedupe_global", "1"}});
+  const JobSpec job = testing::job_with({{"rw", "write"},
+                                         {"size", "100m"},
+                                         {"dedupe_percentage", "50"},
+                                         {"dedupe_mode", "working_set"},
+                                         {"dedupe_working_set_percentage", "50"},
+                                         {"dedupe_global", "1"}});
   EXPECT_EQ(job.dedupe_percentage, 50u);
   EXPECT_TRUE(job.dedupe_working_set);
   EXPECT_EQ(job.dedupe_working_set_percentage, 50u);
   EXPECT_TRUE(job.dedupe_global);
   EXPECT_TRUE(dedupe_problems(job).empty());
   EXPECT_EQ(JobSpec{}.dedupe_working_set_percentage, 5u);  // fio's default
-  EXPECT_THROW(job_with({{"dedupe_percentage", "101"}}), UserError);
-  EXPECT_THROW(job_with({{"dedupe_mode", "workingset"}}), UserError);
+  EXPECT_THROW(testing::job_with({{"dedupe_percentage", "101"}}), UserError);
+  EXPECT_THROW(testing::job_with({{"dedupe_mode", "workingset"}}), UserError);
 }
 
 TEST(DedupeOptions, WorkingSetNeedsSize) {
-  const auto found =
-      dedupe_problems(job_with({{"rw", "write"}, {"dedupe_percentage", "20"}, {"dedupe_mode", "working_set"}}));
+  const auto found = dedupe_problems(
+      testing::job_with({{"rw", "write"}, {"dedupe_percentage", "20"}, {"dedupe_mode", "working_set"}}));
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].severity, Problem::Severity::kError);
   EXPECT_THAT(found[0].message, HasSubstr("needs size"));
 }
 
 TEST(DedupeOptions, WorkingSetNeedsOneFile) {
-  const auto found = dedupe_problems(job_with({{"rw", "write"},
-                                               {"size", "8m"},
-                                               {"nrfiles", "2"},
-                                               {"dedupe_percentage", "20"},
-                                               {"dedupe_mode", "working_set"}}));
+  const auto found = dedupe_problems(testing::job_with({{"rw", "write"},
+                                                        {"size", "8m"},
+                                                        {"nrfiles", "2"},
+                                                        {"dedupe_percentage", "20"},
+                                                        {"dedupe_mode", "working_set"}}));
   ASSERT_EQ(found.size(), 1u);
   EXPECT_THAT(found[0].message, HasSubstr("one file per job"));
 }
 
 TEST(DedupeOptions, PercentagesMayAddUpTo100AtMost) {
-  const auto found = dedupe_problems(job_with({{"rw", "write"},
-                                               {"size", "8m"},
-                                               {"dedupe_percentage", "60"},
-                                               {"dedupe_mode", "working_set"},
-                                               {"dedupe_working_set_percentage", "50"}}));
+  const auto found = dedupe_problems(testing::job_with({{"rw", "write"},
+                                                        {"size", "8m"},
+                                                        {"dedupe_percentage", "60"},
+                                                        {"dedupe_mode", "working_set"},
+                                                        {"dedupe_working_set_percentage", "50"}}));
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].option, "dedupe_working_set_percentage");
   EXPECT_THAT(found[0].message, HasSubstr("cannot be reached"));
@@ -68,7 +67,7 @@ TEST(DedupeOptions, PercentagesMayAddUpTo100AtMost) {
 
 TEST(DedupeOptions, WarnsWhereItCannotAct) {
   for (const auto& extra : {std::pair{"rw", "read"}, std::pair{"zero_buffers", "1"}, std::pair{"verify", "crc32c"}}) {
-    JobSpec job = job_with({{"rw", "write"}, {"dedupe_percentage", "20"}});
+    JobSpec job = testing::job_with({{"rw", "write"}, {"dedupe_percentage", "20"}});
     apply_option(job, extra.first, extra.second, SourcePos{});
     const auto found = dedupe_problems(job);
     ASSERT_EQ(found.size(), 1u) << extra.first;

@@ -13,7 +13,7 @@ namespace {
 using ::testing::HasSubstr;
 using Severity = Problem::Severity;
 
-JobSpec job_with(const std::vector<std::pair<std::string, std::string>>& options) {
+JobSpec job_at_lines(const std::vector<std::pair<std::string, std::string>>& options) {
   JobSpec job;
   job.name = "t";
   int line = 1;
@@ -34,7 +34,7 @@ Problem only_problem(const std::vector<Problem>& problems, const std::string& op
 TEST(Validate, DefaultsAreClean) { EXPECT_TRUE(validate(JobSpec{}).empty()); }
 
 TEST(Validate, DirectNeedsSectorMultiples) {
-  const auto problems = validate(job_with({{"direct", "1"}, {"bs", "1000"}}));
+  const auto problems = validate(job_at_lines({{"direct", "1"}, {"bs", "1000"}}));
   const Problem p = only_problem(problems, "bs");
   EXPECT_EQ(p.severity, Severity::kError);
   EXPECT_EQ(p.message,
@@ -42,21 +42,24 @@ TEST(Validate, DirectNeedsSectorMultiples) {
   EXPECT_EQ(p.where.describe(), "job.fio:2");
 }
 
-TEST(Validate, DirectWithAlignedBsIsFine) { EXPECT_TRUE(validate(job_with({{"direct", "1"}, {"bs", "4k"}})).empty()); }
+TEST(Validate, DirectWithAlignedBsIsFine) {
+  EXPECT_TRUE(validate(job_at_lines({{"direct", "1"}, {"bs", "4k"}})).empty());
+}
 
 TEST(Validate, DirectChecksBssplitSizes) {
-  const auto problems = validate(job_with({{"direct", "1"}, {"bssplit", "4k/50:1000/50"}}));
+  const auto problems = validate(job_at_lines({{"direct", "1"}, {"bssplit", "4k/50:1000/50"}}));
   EXPECT_EQ(only_problem(problems, "bssplit").severity, Severity::kError);
 }
 
 TEST(Validate, FillDeviceNeedsSequentialWritesOrAReadJob) {
-  const Problem p = only_problem(validate(job_with({{"rw", "randwrite"}, {"fill_fs", "1"}})), "fill_device");
+  const Problem p = only_problem(validate(job_at_lines({{"rw", "randwrite"}, {"fill_fs", "1"}})), "fill_device");
   EXPECT_EQ(p.severity, Severity::kError);
-  EXPECT_EQ(p.message, "fill_device=1 needs rw=write (sequential writes until the filesystem is full), or rw=read or "
-                       "randread (the file is filled first); not rw=randwrite");
+  EXPECT_EQ(p.message,
+            "fill_device=1 needs rw=write (sequential writes until the filesystem is full), or rw=read or "
+            "randread (the file is filled first); not rw=randwrite");
   EXPECT_EQ(p.where.describe(), "job.fio:2");
   for (const char* rw : {"write", "read", "randread"}) {
-    EXPECT_TRUE(validate(job_with({{"rw", rw}, {"fill_device", "1"}})).empty()) << rw;
+    EXPECT_TRUE(validate(job_at_lines({{"rw", rw}, {"fill_device", "1"}})).empty()) << rw;
   }
 }
 
@@ -82,21 +85,21 @@ TEST(Validate, RwmixreadAboveHundred) {
 }
 
 TEST(Validate, TimeBasedNeedsRuntime) {
-  const Problem p = only_problem(validate(job_with({{"time_based", ""}})), "time_based");
+  const Problem p = only_problem(validate(job_at_lines({{"time_based", ""}})), "time_based");
   EXPECT_EQ(p.severity, Severity::kError);
   EXPECT_EQ(p.message, "time_based needs runtime");
   EXPECT_EQ(p.where.describe(), "job.fio:1");
 }
 
 TEST(Validate, RampNotShorterThanRuntimeWarns) {
-  const auto problems = validate(job_with({{"time_based", "1"}, {"runtime", "10"}, {"ramp_time", "10"}}));
+  const auto problems = validate(job_at_lines({{"time_based", "1"}, {"runtime", "10"}, {"ramp_time", "10"}}));
   const Problem p = only_problem(problems, "ramp_time");
   EXPECT_EQ(p.severity, Severity::kWarning);
   EXPECT_THAT(p.message, HasSubstr("ramp_time=10 s is not shorter than runtime=10 s"));
 }
 
 TEST(Validate, NorandommapWithSequentialWarns) {
-  const Problem p = only_problem(validate(job_with({{"norandommap", "1"}})), "norandommap");
+  const Problem p = only_problem(validate(job_at_lines({{"norandommap", "1"}})), "norandommap");
   EXPECT_EQ(p.severity, Severity::kWarning);
   EXPECT_THAT(p.message, HasSubstr("no effect with rw=read"));
 }
@@ -108,44 +111,45 @@ TEST(Validate, PercentileOutOfRange) {
 }
 
 TEST(Validate, BssplitMustSumToHundred) {
-  const Problem p = only_problem(validate(job_with({{"bssplit", "4k/50:8k/40"}})), "bssplit");
+  const Problem p = only_problem(validate(job_at_lines({{"bssplit", "4k/50:8k/40"}})), "bssplit");
   EXPECT_EQ(p.severity, Severity::kError);
   EXPECT_EQ(p.message, "bssplit for reads: percentages add up to 90, not 100");
 }
 
 TEST(Validate, RateAndRateIopsOnSameDirection) {
-  const auto problems = validate(job_with({{"rw", "write"}, {"rate", ",10m,"}, {"rate_iops", ",100,"}}));
+  const auto problems = validate(job_at_lines({{"rw", "write"}, {"rate", ",10m,"}, {"rate_iops", ",100,"}}));
   EXPECT_EQ(only_problem(problems, "rate_iops").message, "rate and rate_iops both limit writes; use one of them");
 }
 
 TEST(Validate, RateAndRateIopsOnDifferentDirectionsIsFine) {
-  EXPECT_TRUE(validate(job_with({{"rw", "rw"}, {"rate", "10m,0,0"}, {"rate_iops", "0,100,0"}})).empty());
+  EXPECT_TRUE(validate(job_at_lines({{"rw", "rw"}, {"rate", "10m,0,0"}, {"rate_iops", "0,100,0"}})).empty());
 }
 
 TEST(Validate, TrimWithMmapIsAnError) {
-  const Problem p = only_problem(validate(job_with({{"rw", "trim"}, {"ioengine", "mmap"}})), "ioengine");
+  const Problem p = only_problem(validate(job_at_lines({{"rw", "trim"}, {"ioengine", "mmap"}})), "ioengine");
   EXPECT_EQ(p.severity, Severity::kError);
-  EXPECT_EQ(p.message,
-            "rw=trim cannot be done with ioengine=mmap (trims work with psync, sync, libaio, io_uring, null and falloc)");
+  EXPECT_EQ(
+      p.message,
+      "rw=trim cannot be done with ioengine=mmap (trims work with psync, sync, libaio, io_uring, null and falloc)");
 }
 
 TEST(Validate, TrimWithIoUringIsFine) {
-  EXPECT_TRUE(validate(job_with({{"rw", "randtrim"}, {"ioengine", "io_uring"}})).empty());
+  EXPECT_TRUE(validate(job_at_lines({{"rw", "randtrim"}, {"ioengine", "io_uring"}})).empty());
 }
 
 TEST(Validate, TrimWithLibaioIsFine) {
-  EXPECT_TRUE(validate(job_with({{"rw", "trim"}, {"ioengine", "libaio"}})).empty());
+  EXPECT_TRUE(validate(job_at_lines({{"rw", "trim"}, {"ioengine", "libaio"}})).empty());
 }
 
 TEST(Validate, TrimWithSyncIsFine) {
-  EXPECT_TRUE(validate(job_with({{"rw", "randtrim"}, {"ioengine", "sync"}})).empty());
+  EXPECT_TRUE(validate(job_at_lines({{"rw", "randtrim"}, {"ioengine", "sync"}})).empty());
 }
 
 // The engine table's trim claim is what validation enforces (tests/engine/engine_traits_test.cpp checks the
 // claim against the engines).
 TEST(Validate, TrimIsRefusedExactlyOnEnginesWithoutTrim) {
   for (const EngineTraits& t : kEngineTable) {
-    const auto problems = validate(job_with({{"rw", "trim"}, {"ioengine", std::string(t.name)}}));
+    const auto problems = validate(job_at_lines({{"rw", "trim"}, {"ioengine", std::string(t.name)}}));
     const bool refused = std::any_of(problems.begin(), problems.end(), [](const Problem& p) {
       return p.option == "ioengine" && p.severity == Severity::kError;
     });
@@ -154,7 +158,7 @@ TEST(Validate, TrimIsRefusedExactlyOnEnginesWithoutTrim) {
 }
 
 TEST(Validate, SyncEngineWithDepthWarns) {
-  const Problem p = only_problem(validate(job_with({{"iodepth", "32"}})), "iodepth");
+  const Problem p = only_problem(validate(job_at_lines({{"iodepth", "32"}})), "iodepth");
   EXPECT_EQ(p.severity, Severity::kWarning);
   EXPECT_EQ(p.message,
             "iodepth=32 has no effect with ioengine=psync (a synchronous engine keeps one io in flight per job); "
@@ -162,11 +166,11 @@ TEST(Validate, SyncEngineWithDepthWarns) {
 }
 
 TEST(Validate, AsyncEngineWithDepthIsFine) {
-  EXPECT_TRUE(validate(job_with({{"ioengine", "io_uring"}, {"iodepth", "32"}})).empty());
+  EXPECT_TRUE(validate(job_at_lines({{"ioengine", "io_uring"}, {"iodepth", "32"}})).empty());
 }
 
 TEST(Validate, ZeroBuffersConflictWithCompression) {
-  const auto problems = validate(job_with({{"zero_buffers", "1"}, {"buffer_compress_percentage", "50"}}));
+  const auto problems = validate(job_at_lines({{"zero_buffers", "1"}, {"buffer_compress_percentage", "50"}}));
   EXPECT_EQ(only_problem(problems, "buffer_compress_percentage").severity, Severity::kError);
 }
 
@@ -178,22 +182,22 @@ TEST(Validate, ProblemWithoutPositionUsesJobStart) {
 }
 
 TEST(Validate, FsyncOnReadOnlyJobWarns) {
-  const Problem p = only_problem(validate(job_with({{"fsync", "1"}})), "fsync");
+  const Problem p = only_problem(validate(job_at_lines({{"fsync", "1"}})), "fsync");
   EXPECT_EQ(p.severity, Severity::kWarning);
   EXPECT_EQ(p.message, "fsync has no effect with rw=read (the job does not write); ignored");
 }
 
 TEST(Validate, BatchAboveDepthWarns) {
   const auto problems =
-      validate(job_with({{"ioengine", "io_uring"}, {"iodepth", "8"}, {"iodepth_batch_submit", "16"}}));
+      validate(job_at_lines({{"ioengine", "io_uring"}, {"iodepth", "8"}, {"iodepth_batch_submit", "16"}}));
   EXPECT_EQ(only_problem(problems, "iodepth_batch_submit").severity, Severity::kWarning);
 }
 
 TEST(Validate, CompletionMinAboveMax) {
-  const auto problems = validate(job_with({{"ioengine", "io_uring"},
-                                           {"iodepth", "8"},
-                                           {"iodepth_batch_complete_min", "8"},
-                                           {"iodepth_batch_complete_max", "4"}}));
+  const auto problems = validate(job_at_lines({{"ioengine", "io_uring"},
+                                               {"iodepth", "8"},
+                                               {"iodepth_batch_complete_min", "8"},
+                                               {"iodepth_batch_complete_max", "4"}}));
   EXPECT_EQ(only_problem(problems, "iodepth_batch_complete_min").severity, Severity::kError);
 }
 

@@ -10,7 +10,6 @@ namespace sluice {
 namespace {
 
 using ::testing::HasSubstr;
-using testing::job_with;
 
 std::vector<Problem> problems_about(const std::vector<Problem>& problems, const std::string& option) {
   std::vector<Problem> matching;
@@ -22,7 +21,7 @@ std::vector<Problem> problems_about(const std::vector<Problem>& problems, const 
 
 TEST(ZoneOptions, StridedSetsTheZoneGeometry) {
   const JobSpec job =
-      job_with({{"zonemode", "strided"}, {"zonesize", "256m"}, {"zonerange", "1g"}, {"zoneskip", "2g"}});
+      testing::job_with({{"zonemode", "strided"}, {"zonesize", "256m"}, {"zonerange", "1g"}, {"zoneskip", "2g"}});
   EXPECT_TRUE(job.zone_strided);
   EXPECT_EQ(job.zone_size, 256ull << 20);
   EXPECT_EQ(job.zone_range, 1ull << 30);
@@ -32,23 +31,23 @@ TEST(ZoneOptions, StridedSetsTheZoneGeometry) {
 
 TEST(ZoneOptions, ZbdIsRefusedByName) {
   try {
-    job_with({{"zonemode", "zbd"}});
+    testing::job_with({{"zonemode", "zbd"}});
     FAIL() << "zonemode=zbd was accepted";
   } catch (const UserError& e) {
     EXPECT_THAT(e.what(), HasSubstr("zoned block devices are not implemented"));
   }
-  EXPECT_THROW(job_with({{"zonemode", "stried"}}), UserError);
+  EXPECT_THROW(testing::job_with({{"zonemode", "stried"}}), UserError);
 }
 
 TEST(ZoneOptions, ZonesizeWithoutStridedIsAnErrorAsInFio) {
-  const auto found = problems_about(validate(job_with({{"zonesize", "1m"}})), "zonesize");
+  const auto found = problems_about(validate(testing::job_with({{"zonesize", "1m"}})), "zonesize");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].severity, Problem::Severity::kError);
   EXPECT_THAT(found[0].message, HasSubstr("zonemode=none and zonesize are not compatible"));
 }
 
 TEST(ZoneOptions, StridedNeedsZonesize) {
-  const auto found = problems_about(validate(job_with({{"zonemode", "strided"}})), "zonemode");
+  const auto found = problems_about(validate(testing::job_with({{"zonemode", "strided"}})), "zonemode");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].severity, Problem::Severity::kError);
   EXPECT_THAT(found[0].message, HasSubstr("needs zonesize"));
@@ -56,21 +55,21 @@ TEST(ZoneOptions, StridedNeedsZonesize) {
 
 TEST(ZoneOptions, AZoneSmallerThanABlockIsAnError) {
   const auto found = problems_about(
-      validate(job_with({{"zonemode", "strided"}, {"zonesize", "1m"}, {"zonerange", "4k"}, {"bs", "64k"}})),
+      validate(testing::job_with({{"zonemode", "strided"}, {"zonesize", "1m"}, {"zonerange", "4k"}, {"bs", "64k"}})),
       "zonerange");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_THAT(found[0].message, HasSubstr("cannot hold one 65536-byte read"));
 }
 
 TEST(ZoneOptions, SkipWithoutZonesIsIgnoredWithAWarning) {
-  const auto found = problems_about(validate(job_with({{"zoneskip", "1m"}})), "zoneskip");
+  const auto found = problems_about(validate(testing::job_with({{"zoneskip", "1m"}})), "zoneskip");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].severity, Problem::Severity::kWarning);
 }
 
 TEST(ZoneOptions, MoreThanOneFileIgnoresZonesWithAWarning) {
-  const auto found =
-      problems_about(validate(job_with({{"zonemode", "strided"}, {"zonesize", "1m"}, {"nrfiles", "2"}})), "zonemode");
+  const auto found = problems_about(
+      validate(testing::job_with({{"zonemode", "strided"}, {"zonesize", "1m"}, {"nrfiles", "2"}})), "zonemode");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].severity, Problem::Severity::kWarning);
   EXPECT_THAT(found[0].message, HasSubstr("ignored"));

@@ -1,16 +1,15 @@
 // The runner end to end on the null engine and on files in a temporary directory.
 #include "run/runner.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <fstream>
 #include <thread>
 
-#include <gtest/gtest.h>
-
+#include "run/run_test_support.h"
 #include "run/stop_signal.h"
 #include "support/temp_dir.h"
-#include "run/run_test_support.h"
 
 namespace sluice {
 namespace {
@@ -19,7 +18,7 @@ using namespace std::chrono_literals;
 
 using testing::quiet;
 
-JobSpec null_job(RwMode rw, std::uint64_t size) {
+JobSpec plain_null_job(RwMode rw, std::uint64_t size) {
   JobSpec job;
   job.name = "n";
   job.ioengine = EngineKind::kNull;
@@ -31,7 +30,7 @@ JobSpec null_job(RwMode rw, std::uint64_t size) {
 const JobResult& only_job(const RunResult& r) { return r.groups.at(0).jobs.at(0); }
 
 TEST(Runner, SizeBasedJobDoesExactlyOnePass) {
-  const RunResult r = run_jobs({null_job(RwMode::kRandRead, 1 << 20)}, quiet());
+  const RunResult r = run_jobs({plain_null_job(RwMode::kRandRead, 1 << 20)}, quiet());
   const JobResult& job = only_job(r);
   EXPECT_EQ(job.dirs[0].ios, 256u);
   EXPECT_EQ(job.dirs[0].bytes, 1u << 20);
@@ -40,19 +39,19 @@ TEST(Runner, SizeBasedJobDoesExactlyOnePass) {
 }
 
 TEST(Runner, LoopsRepeatThePass) {
-  JobSpec job = null_job(RwMode::kRead, 1 << 20);
+  JobSpec job = plain_null_job(RwMode::kRead, 1 << 20);
   job.loops = 3;
   EXPECT_EQ(only_job(run_jobs({job}, quiet())).dirs[0].ios, 768u);
 }
 
 TEST(Runner, NumberIosCapsTheJob) {
-  JobSpec job = null_job(RwMode::kRandRead, 1 << 30);
+  JobSpec job = plain_null_job(RwMode::kRandRead, 1 << 30);
   job.number_ios = 1000;
   EXPECT_EQ(only_job(run_jobs({job}, quiet())).dirs[0].ios, 1000u);
 }
 
 TEST(Runner, MixedJobSplitsByRwmixread) {
-  JobSpec job = null_job(RwMode::kRandRW, 64 << 20);
+  JobSpec job = plain_null_job(RwMode::kRandRW, 64 << 20);
   job.rwmixread = 75;
   const RunResult run = run_jobs({job}, quiet());
   const JobResult& r = only_job(run);
@@ -63,10 +62,10 @@ TEST(Runner, MixedJobSplitsByRwmixread) {
 }
 
 TEST(Runner, GroupSumsAddJobsSideBySide) {
-  JobSpec a = null_job(RwMode::kRead, 1 << 20);
+  JobSpec a = plain_null_job(RwMode::kRead, 1 << 20);
   a.numjobs = 2;
   a.group_reporting = true;
-  JobSpec b = null_job(RwMode::kWrite, 2 << 20);
+  JobSpec b = plain_null_job(RwMode::kWrite, 2 << 20);
   b.name = "b";
   const RunResult r = run_jobs({a, b}, quiet());
   ASSERT_EQ(r.groups.size(), 1u);
@@ -78,8 +77,8 @@ TEST(Runner, GroupSumsAddJobsSideBySide) {
 }
 
 TEST(Runner, StonewallRunsGroupsInOrder) {
-  JobSpec a = null_job(RwMode::kRead, 1 << 20);
-  JobSpec b = null_job(RwMode::kRead, 1 << 20);
+  JobSpec a = plain_null_job(RwMode::kRead, 1 << 20);
+  JobSpec b = plain_null_job(RwMode::kRead, 1 << 20);
   b.stonewall = true;
   const RunResult r = run_jobs({a, b}, quiet());
   ASSERT_EQ(r.groups.size(), 2u);
@@ -87,7 +86,7 @@ TEST(Runner, StonewallRunsGroupsInOrder) {
 }
 
 TEST(Runner, StopRequestEndsTheRunAndMarksItInterrupted) {
-  JobSpec job = null_job(RwMode::kRandRead, 1 << 20);
+  JobSpec job = plain_null_job(RwMode::kRandRead, 1 << 20);
   job.time_based = true;
   job.runtime = 60s;
   std::thread stopper([] {
@@ -131,7 +130,7 @@ TEST(Runner, PsyncReadsTheLaidOutFile) {
   EXPECT_EQ(r.error, 0) << r.error_message;
   EXPECT_EQ(r.dirs[0].ios, 1024u);
   EXPECT_EQ(r.dirs[0].short_ios, 0u);
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(stat(dir.file("f").c_str(), &st), 0);
   EXPECT_EQ(static_cast<std::uint64_t>(st.st_size), 4u << 20);
   EXPECT_GE(static_cast<std::uint64_t>(st.st_blocks) * 512, 4u << 20);  // written, not sparse
