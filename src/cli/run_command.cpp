@@ -21,6 +21,7 @@
 #include "job/command_line.h"
 #include "job/job_file.h"
 #include "job/option_table.h"
+#include "report/logs/log_inflate.h"
 #include "report/logs/aggregate_bw_log.h"
 #include "job/validate.h"
 #include "report/reporters.h"
@@ -76,6 +77,7 @@ fio's global options (a link named fio to sluice runs `sluice run`; so does `slu
   --warnings-fatal      a warning about the jobs stops the run (exit 1)
   --bandwidth-log       write agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log (all jobs' bandwidth)
   --eta-interval=T      live status refresh (at least 250ms, as fio); --eta-newline=T keeps a line per T
+  --inflate-log=FILE    print a compressed log (log_store_compressed, NAME.log.fz) as text; runs nothing
   --max-jobs=N, --aux-path=DIR, --debug=CATS   accepted as fio accepts them (sluice has no job table,
                         writes no state files and has no debug trace); --trigger* are refused
 
@@ -201,6 +203,10 @@ Measurement measure_on_all_ranks(const std::vector<JobSpec>& jobs, const RunnerO
 }
 
 int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) {
+  if (!parsed.run.inflate_log.empty()) {
+    inflate_fio_log(parsed.run.inflate_log, stdout);  // fio does only this when given --inflate-log
+    return kExitOk;
+  }
   if (parsed.showcmd) return show_commands(parsed);
   const std::vector<JobSpec> jobs = select_sections(all_jobs(parsed), parsed.run.sections);
   if (jobs.empty()) throw UserError("no job given; try: sluice run --name=a --filename=FILE --size=1g --rw=randread");

@@ -1,6 +1,6 @@
 #pragma once
 // Engine: the small interface every I/O engine implements (psync, sync, libaio, io_uring, mmap, null, and
-// fio's falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec).
+// fio's falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec, posixaio).
 // Engines move bytes and report completions; they know nothing of statistics or timing policy.
 //
 // Lifecycle (one engine instance per worker thread, never shared):

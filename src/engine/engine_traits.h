@@ -14,8 +14,10 @@
 
 namespace sluice {
 
-enum class EngineKind { kPsync, kSync, kLibaio, kIoUring, kMmap, kNull, kFalloc, kFtruncate, kFileCreate, kFileStat, kFileDelete,
-                        kCpuio, kExec };
+enum class EngineKind {
+  kPsync, kSync, kLibaio, kIoUring, kMmap, kNull, kFalloc, kFtruncate, kFileCreate, kFileStat, kFileDelete, kCpuio,
+  kExec, kPosixaio
+};
 
 struct EngineTraits {
   EngineKind kind = EngineKind::kPsync;
@@ -68,7 +70,7 @@ struct EngineTraits {
   constexpr bool completes_in_submit() const noexcept { return !async; }
 };
 
-inline constexpr std::array<EngineTraits, 13> kEngineTable = {{
+inline constexpr std::array<EngineTraits, 14> kEngineTable = {{
     {.kind = EngineKind::kPsync, .name = "psync", .summary = "pread/pwrite", .async = false, .trim = true,
      .flush = true, .direct = true},
     {.kind = EngineKind::kSync, .name = "sync", .summary = "lseek + read/write", .async = false, .trim = true,
@@ -107,6 +109,9 @@ inline constexpr std::array<EngineTraits, 13> kEngineTable = {{
      .summary = "no I/O: runs program= for the job's runtime, then stops it (SIGTERM, grace_time, SIGKILL)",
      .async = false, .trim = false, .flush = false, .direct = false, .uses_files = false, .needs_fd = false,
      .lays_out = false, .moves_data = false, .does_io = false},
+    {.kind = EngineKind::kPosixaio, .name = "posixaio",
+     .summary = "POSIX AIO (aio_read/aio_write, glibc's helper threads), asynchronous, honours iodepth",
+     .async = true, .trim = true, .flush = true, .direct = true},
 }};
 
 namespace detail {

@@ -11,6 +11,7 @@ std::unique_ptr<Engine> make_psync_engine();
 std::unique_ptr<Engine> make_sync_engine();
 std::unique_ptr<Engine> make_mmap_engine();
 std::unique_ptr<Engine> make_libaio_engine();
+std::unique_ptr<Engine> make_posixaio_engine();
 std::unique_ptr<Engine> make_io_uring_engine();
 std::unique_ptr<Engine> make_falloc_engine();
 std::unique_ptr<Engine> make_ftruncate_engine();

@@ -9,6 +9,7 @@ std::unique_ptr<Engine> make_engine(EngineKind kind) {
     case EngineKind::kSync: return make_sync_engine();
     case EngineKind::kMmap: return make_mmap_engine();
     case EngineKind::kLibaio: return make_libaio_engine();
+    case EngineKind::kPosixaio: return make_posixaio_engine();
     case EngineKind::kFalloc: return make_falloc_engine();
     case EngineKind::kFtruncate: return make_ftruncate_engine();
     case EngineKind::kFileCreate:

@@ -236,7 +236,7 @@ ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args) {
     job.name = "sluice";
     out.jobs.push_back(std::move(job));
   }
-  for (JobSpec& job : out.jobs) detail::name_unnamed_logs(job);
+  for (JobSpec& job : out.jobs) detail::finish_parsed_job(job);
   return out;
 }
 

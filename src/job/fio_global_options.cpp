@@ -66,7 +66,8 @@ const std::vector<std::string>& fio_global_option_names() {
   static const std::vector<std::string> kNames = [] {
     std::vector<std::string> names = {"max-jobs",   "readonly",     "section",     "bandwidth-log",
                                       "minimal",    "terse-version", "append-terse", "eta-newline",
-                                      "eta-interval", "warnings-fatal", "debug",    "aux-path"};
+                                      "eta-interval", "warnings-fatal", "debug",    "aux-path",
+                                      "inflate-log"};
     for (const std::string& t : trigger_names()) names.push_back(t);
     return names;
   }();
@@ -75,7 +76,8 @@ const std::vector<std::string>& fio_global_option_names() {
 
 bool fio_global_option_takes_value(std::string_view name) {
   return name == "max-jobs" || name == "section" || name == "terse-version" || name == "eta-newline" ||
-         name == "eta-interval" || name == "debug" || name == "aux-path" || one_of(name, trigger_names());
+         name == "eta-interval" || name == "debug" || name == "aux-path" || name == "inflate-log" ||
+         one_of(name, trigger_names());
 }
 
 const std::vector<std::string>& fio_debug_categories() {
@@ -127,6 +129,8 @@ void apply_fio_global_option(std::string_view name, const std::string& value, bo
     run.warnings_fatal = true;
   } else if (name == "debug") {
     apply_debug(value, has_value, run);
+  } else if (name == "inflate-log") {
+    run.inflate_log = value;
   }
   // --aux-path: the directory of fio's state files (verify state, ...); sluice writes none, so it only
   // needs a value, as fio checks nothing more.

@@ -1,7 +1,7 @@
 #pragma once
 // fio's global command-line options (those fio --help lists before the job options) as `sluice run` and
 // the `fio` link take them: --max-jobs, --readonly, --section, --bandwidth-log, --minimal, --terse-version,
-// --append-terse, --eta-newline, --eta-interval, --warnings-fatal, --debug, --aux-path; the --trigger*
+// --append-terse, --eta-newline, --eta-interval, --warnings-fatal, --debug, --aux-path, --inflate-log; the --trigger*
 // options are refused by name. Values are checked as fio 3.33 checks them.
 #include <string>
 #include <string_view>

@@ -105,7 +105,7 @@ std::vector<FileJob> build_jobs(const std::vector<detail::RawSection>& sections,
     job.spec.name = section.name;
     job.spec.where = section.where;
     apply_section(job, section, settings.expansion, errors);
-    detail::name_unnamed_logs(job.spec);
+    detail::finish_parsed_job(job.spec);
     jobs.push_back(FileJob{std::move(job.spec), std::move(job.options)});
   }
   return jobs;

@@ -116,11 +116,14 @@ struct JobSpec {
   // fio's "rw=MODE:N" modifier; 0 = none. Random modes: ios per new random offset ("randread:8").
   // Sequential modes: a hole of N bytes after each io ("write:4k").
   std::uint32_t rw_sequential_run = 0;
+  bool rw_sequencer_identical = false;  // rw_sequencer=identical: the N ios of randread:N reuse one offset
   std::uint32_t rwmixread = 50;         // percent of reads in mixed modes
   PerDirection<std::uint64_t> bs = {4096, 4096, 4096};
   PerDirection<BlockSizeRange> bsrange{};
   PerDirection<std::vector<BlockSizeSplitEntry>> bssplit{};
   PerDirection<std::uint64_t> blockalign = {0, 0, 0};  // 0 = the direction's minimum block size
+  // fio's bs_is_seq_rand: bs=A,B (and bsrange, bssplit) mean sequential A and random B ios, not reads and writes.
+  bool bs_is_seq_rand = false;
   Distribution random_distribution;
   // fio's zonemode=strided: I/O stays in a window of zone_range bytes until zone_size bytes were transferred,
   // then moves zone_range + zone_skip further (back to the region start past the file end).
@@ -134,6 +137,7 @@ struct JobSpec {
   bool refill_buffers = false;
   bool zero_buffers = false;
   std::uint32_t buffer_compress_percentage = 0;
+  std::uint32_t buffer_compress_chunk = 512;  // bytes: compressible and random runs alternate in such chunks
   // fio's dedupe: dedupe_percentage of write buffers repeat earlier content (workload/dedupe_source.h).
   std::uint32_t dedupe_percentage = 0;
   bool dedupe_working_set = false;                // dedupe_mode=working_set (else repeat)
@@ -218,8 +222,13 @@ struct JobSpec {
   bool log_alternate_epoch = false;  // the same with log_alternate_epoch_clock_id's clock
   int log_alternate_epoch_clock_id = 0;  // clock_gettime's clock id (0: CLOCK_REALTIME)
   bool log_offset = false;           // add the io's offset column to per-io logs (fio's log_offset)
+  std::uint64_t log_compression = 0;  // fio's in-memory chunk size; with log_store_compressed, logs are zlib files
+  bool log_store_compressed = false;  // write each log as NAME.fz (zlib streams), as fio --inflate-log reads
   std::string write_hist_log;
   std::uint32_t log_hist_msec = 0;
+  std::uint32_t log_hist_coarseness = 0;  // histogram logs merge 2^N neighbouring bins
+  std::uint32_t bw_avg_msec = 500;        // fio's bwavgtime: the window of each JSON bw_* sample
+  std::uint32_t iops_avg_msec = 500;      // fio's iopsavgtime: the same for iops_*
   bool per_job_logs = true;
   bool unified_rw_reporting = false;
   std::uint32_t significant_figures = 4;  // digits of IOPS, bandwidth and sizes in the normal output (1-10)
@@ -235,10 +244,17 @@ struct JobSpec {
   std::int32_t flow = 0;                   // fio flow weight; 0 = not used
   std::uint32_t flow_id = 0;
   std::chrono::nanoseconds max_latency{0};  // stop the job when one io's completion latency exceeds this
+  // fio's latency_target search (run/latency_target.h): the depth at which latency_percentile percent of ios
+  // stay within latency_target over each latency_window; 0 = off.
+  std::chrono::nanoseconds latency_target{0};
+  std::chrono::nanoseconds latency_window{0};
+  double latency_percentile = 100.0;
+  bool latency_run = false;  // keep adjusting the depth until the job ends, instead of stopping once found
   PerDirection<std::uint64_t> rate_min = {0, 0, 0};       // bytes/s below which the job fails
   std::chrono::nanoseconds rate_cycle{std::chrono::seconds(1)};  // the window rate_min / rate_iops_min average over
   PerDirection<std::uint64_t> rate_iops_min = {0, 0, 0};
   std::uint32_t percentage_random = 100;   // random modes: share of ios at a random offset
+  bool serialize_overlap = false;          // an io overlapping one in flight waits for it (fio's serialize_overlap)
   std::string filename_format;             // fio's $jobname/$jobnum/$filenum template
   std::uint64_t offset_increment = 0;      // offset += jobnum * offset_increment
   std::uint64_t offset_align = 0;          // a percentage offset is aligned up to this (not given: the min block size)
@@ -264,6 +280,7 @@ struct JobSpec {
   bool verify_dump = false;                // a failed chunk is written to BASENAME.OFFSET.received / .expected
   std::uint32_t verify_backlog = 0;
   std::uint32_t verify_interval = 0;       // bytes per verify header; 0 = the block size
+  std::uint32_t verify_offset = 0;         // the header trades places with the bytes this far into the chunk
 
   // --- placement, priority, buffer contents and fio corners (fio)
   bool rw_backwards = false;               // "rw=read:-8k": rw_sequential_run bytes are a step back, not a hole
@@ -357,6 +374,7 @@ struct RunOptions {
   bool warnings_fatal = false;           // --warnings-fatal: a validation warning stops the run
   std::vector<std::string> sections;     // --section=NAME (repeatable): run only the jobs of these names
   bool bandwidth_log = false;            // --bandwidth-log: agg-{read,write,trim}_bw.log in the current dir
+  std::string inflate_log;               // --inflate-log=F: print fio's compressed log F as text, run nothing
   std::optional<std::chrono::nanoseconds> eta_newline;  // --eta-newline: keep a status line every period
 };
 

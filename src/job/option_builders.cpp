@@ -143,6 +143,23 @@ OptionDef size_option(std::string name, std::uint64_t JobSpec::*member, std::str
   return def;
 }
 
+OptionDef size32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min,
+                        std::string default_text) {
+  OptionDef def;
+  def.name = std::move(name);
+  def.type = OptionType::kSize;
+  def.default_text = std::move(default_text);
+  def.unit = "bytes";
+  def.range = min > 0 ? "0 or " + std::to_string(min) + "-4g" : "0-4g";
+  def.apply = [member, min, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
+    const std::uint64_t bytes = size_value(n, value, where, job.kb_base);
+    if (bytes != 0 && bytes < min) value_error(where, n, value, "0 or at least " + std::to_string(min) + " bytes");
+    if (bytes > UINT32_MAX) value_error(where, n, value, "at most 4g");
+    job.*member = static_cast<std::uint32_t>(bytes);
+  };
+  return def;
+}
+
 OptionDef duration_option(std::string name, std::chrono::nanoseconds JobSpec::*member,
                           std::chrono::nanoseconds bare_unit, std::string default_text) {
   OptionDef def;

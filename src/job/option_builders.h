@@ -84,6 +84,9 @@ OptionDef u32_option(std::string name, std::uint32_t JobSpec::*member, std::uint
                      std::string default_text, std::string unit = "");
 OptionDef u64_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text);
 OptionDef size_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text);
+// A size of 0 or at least `min` bytes, at most 4g (fio's int options take size suffixes too).
+OptionDef size32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min,
+                        std::string default_text);
 OptionDef duration_option(std::string name, std::chrono::nanoseconds JobSpec::*member,
                           std::chrono::nanoseconds bare_unit, std::string default_text);
 OptionDef string_option(std::string name, std::string JobSpec::*member, std::string default_text);
@@ -113,9 +116,14 @@ void add_noio_engine_options(std::vector<OptionDef>& table);  // cpuio, exec
 void add_zone_options(std::vector<OptionDef>& table);       // zonemode=strided, zonesize, zonerange, zoneskip
 void add_iolog_options(std::vector<OptionDef>& table);       // write_iolog, read_iolog, replay_*       // io_uring: registerfiles, sqthread_poll, hipri, ...
 
-// A log option given as a bare flag (write_lat_log with no prefix) is named after the job, once the job's
-// name is final; the command-line and job-file parsers call this after a job is complete.
+// What is settled only once all of a job's options are known; the command-line and job-file parsers call
+// this after a job is complete: name_unnamed_logs, then apply_bs_is_seq_rand.
+void finish_parsed_job(JobSpec& job);
+// A log option given as a bare flag (write_lat_log with no prefix) is named after the job.
 void name_unnamed_logs(JobSpec& job);
+// bs_is_seq_rand: the block sizes given for reads are those of sequential ios, those for writes of random
+// ios (fio's get_next_buflen); every direction of the job takes the set its mode uses.
+void apply_bs_is_seq_rand(JobSpec& job);
 
 // Levenshtein distance, for "did you mean".
 std::size_t edit_distance(std::string_view a, std::string_view b);

@@ -1,6 +1,8 @@
 // fio's job-control, steady-state, histogram-log and reporting-detail options: wait_for, exitall, flow,
-// max_latency, rate_min, percentage_random, filename_format, offset_increment, unified_rw_reporting,
-// disable_*lat, random_generator, write_hist_log, log_hist_msec, per_job_logs, steadystate (ss).
+// max_latency, latency_target (window, percentile, run), serialize_overlap, rate_min, percentage_random,
+// filename_format, offset_increment, unified_rw_reporting, disable_*lat, random_generator, write_hist_log,
+// log_hist_msec, log_hist_coarseness, per_job_logs, steadystate (ss).
+#include <charconv>
 #include <cmath>
 
 #include "job/option_builders.h"
@@ -98,6 +100,50 @@ void add_limits(std::vector<OptionDef>& table) {
       "Stop the job with error ETIMEDOUT (110) when one io's total latency (lat) exceeds this (bare number "
       "in microseconds); 0: no limit.";
   table.push_back(std::move(max_latency));
+
+  OptionDef serialize = bool_option("serialize_overlap", &JobSpec::serialize_overlap, "0");
+  serialize.help =
+      "An io that shares bytes with an io in flight waits until that one completes, as fio's serialize_overlap: "
+      "two overlapping writes in flight may land in either order, which verification would report as lost or "
+      "torn writes. Costs a scan of the queue per io.";
+  table.push_back(std::move(serialize));
+
+  // fio's latency_target family (io_u.c lat_target_*); run/latency_target.h has the search.
+  OptionDef target = duration_option("latency_target", &JobSpec::latency_target, microseconds(1), "0");
+  target.help =
+      "fio's latency-bounded depth search: start at depth 1 and find the largest iodepth at which "
+      "latency_percentile percent of ios complete within this total latency over each latency_window (bare "
+      "number in microseconds); the JSON's latency_depth is the depth found. `sluice capacity` is the better "
+      "method (an open-loop search of the offered rate with confidence intervals). 0: off.";
+  table.push_back(std::move(target));
+
+  OptionDef window = duration_option("latency_window", &JobSpec::latency_window, microseconds(1), "0");
+  window.help = "latency_target: how long each depth is tried before it is judged (bare number in microseconds).";
+  table.push_back(std::move(window));
+
+  OptionDef percentile;
+  percentile.name = "latency_percentile";
+  percentile.type = OptionType::kPercent;
+  percentile.default_text = "100";
+  percentile.unit = "percent";
+  percentile.range = "0-100";
+  percentile.help =
+      "latency_target: the share of a window's ios that must stay within the target. 100: one io over it lowers "
+      "the depth at once (and at depth 1 fails the job, as fio).";
+  percentile.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    double p = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), p);
+    if (ec != std::errc() || end != value.data() + value.size() || p < 0.0 || p > 100.0) {
+      value_error(where, "latency_percentile", value, "a percentage from 0 to 100 (e.g. 99.9)");
+    }
+    job.latency_percentile = p;
+  };
+  table.push_back(std::move(percentile));
+
+  OptionDef keep = bool_option("latency_run", &JobSpec::latency_run, "0");
+  keep.help = "latency_target: keep adjusting the depth until the job's size or runtime ends it, instead of "
+              "ending the job once the depth is found.";
+  table.push_back(std::move(keep));
 
   OptionDef rate_min;
   rate_min.name = "rate_min";
@@ -284,6 +330,12 @@ void add_logs(std::vector<OptionDef>& table) {
   hist_msec.help =
       "Window of the histogram log. 0: one entry per direction for the whole run (fio writes none).";
   table.push_back(std::move(hist_msec));
+
+  OptionDef coarseness = u32_option("log_hist_coarseness", &JobSpec::log_hist_coarseness, 0, 6, "0", "");
+  coarseness.help =
+      "Histogram log resolution: each value sums 2^N neighbouring bins, so a line has 1856 >> N bins (1856, "
+      "928, ..., 29), as fio writes them.";
+  table.push_back(std::move(coarseness));
 
   OptionDef per_job = bool_option("per_job_logs", &JobSpec::per_job_logs, "1");
   per_job.help = "0: all jobs write one shared file per log kind, named PREFIX_KIND.log without the job number.";

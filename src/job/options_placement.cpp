@@ -184,11 +184,40 @@ void add_placement_options(std::vector<OptionDef>& table) {
   table.push_back(accepted_flag("create_serialize",
                                 "Accepted: sluice always lays out (creates and fills) files one after another, "
                                 "before the jobs start, so creation is always serialized."));
+  // fio 3.33 marks every Nth write with IO_U_F_BARRIER and none of its engines reads the mark (io_u.c sets
+  // it, only clear_io_u clears it), so the option changes no io; sluice accepts it the same way.
+  table.push_back(accepted_number("write_barrier", 0, UINT32_MAX, "0", "writes",
+                                  "Accepted without effect, as in fio 3.33: fio marks every Nth write as a "
+                                  "barrier, but none of its engines acts on the mark."));
+  // fio's experimental_verify replays the write phase's offsets instead of remembering each written block;
+  // sluice's verify phase reads every chunk its map (4 bytes per chunk) says was written, so what is checked
+  // is the same.
+  table.push_back(accepted_flag("experimental_verify",
+                                "Accepted: fio then replays the writes' offsets for its verify phase instead of "
+                                "logging each write; sluice's verify phase reads every chunk its map says was "
+                                "written either way, so the same data is checked."));
+  // allrandrepeat: finish_parsed_job() seeds every stream from fio's default seed (options_report.cpp).
+  table.push_back(accepted_flag("allrandrepeat",
+                                "Seed every random stream (offsets, sizes, buffers, mixes) predictably, whatever "
+                                "randrepeat and randseed say, as fio's allrandrepeat=1 (all of sluice's streams "
+                                "derive from one seed)."));
   table.push_back(accepted_number("verify_async", 0, 64, "0", "threads",
                                   "Accepted and ignored: sluice verifies inline in the job's thread as each read "
                                   "completes; there are no separate verify threads."));
   // fio preallocates its in-memory logs with log_entries entries (1024 to 1048576, as fio checks) and grows
   // them as needed; sluice's logs stream to their files, so the number only has to be valid.
+  OptionDef compression_cpus;
+  compression_cpus.name = "log_compression_cpus";
+  compression_cpus.type = OptionType::kString;
+  compression_cpus.category = "compat";
+  compression_cpus.reason = "no CPUs are set aside unless named";
+  compression_cpus.help =
+      "Accepted (checked as a CPU list, as cpus_allowed): fio's CPUs for its background log compression; "
+      "sluice compresses log_store_compressed logs in the job's own thread, a chunk at a time.";
+  compression_cpus.apply = [](JobSpec&, std::string_view value, const SourcePos& where) {
+    (void)parse_cpu_list("log_compression_cpus", value, where);
+  };
+  table.push_back(std::move(compression_cpus));
   table.push_back(accepted_number("log_entries", 1024, 1048576, "1024", "entries",
                                   "Accepted and ignored: fio's initial size of an in-memory log; sluice writes its "
                                   "logs as it goes."));

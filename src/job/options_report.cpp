@@ -158,6 +158,44 @@ void add_units_and_logs(std::vector<OptionDef>& table) {
   OptionDef offset = bool_option("log_offset", &JobSpec::log_offset, "0");
   offset.help = "Add each io's offset in bytes as a column of the per-io logs, before the priority column.";
   table.push_back(std::move(offset));
+
+  OptionDef bw_avg = u32_option("bwavgtime", &JobSpec::bw_avg_msec, 1, UINT32_MAX, "500", "milliseconds");
+  bw_avg.help =
+      "The window of each bandwidth sample behind the JSON's bw_min, bw_max, bw_mean, bw_dev and bw_samples (and "
+      "the normal output's bw line), as fio: a sample per window for each direction that moved.";
+  table.push_back(std::move(bw_avg));
+
+  OptionDef iops_avg = u32_option("iopsavgtime", &JobSpec::iops_avg_msec, 1, UINT32_MAX, "500", "milliseconds");
+  iops_avg.help = "The same for the IOPS samples (iops_min, iops_max, iops_mean, iops_stddev, iops_samples).";
+  table.push_back(std::move(iops_avg));
+
+  // fio keeps logs in memory and compresses them in chunks of log_compression bytes as they fill, then
+  // inflates them into the text file at the end (the same text as without it); sluice writes logs as it goes,
+  // so the chunk size only matters with log_store_compressed.
+  OptionDef compression;
+  compression.name = "log_compression";
+  compression.type = OptionType::kSize;
+  compression.default_text = std::string(1, '0');
+  compression.unit = "bytes";
+  compression.range = "1024-512m";
+  compression.help =
+      "fio compresses its in-memory logs in chunks of this size; the text logs are the same either way (sluice "
+      "writes its logs as it goes). With log_store_compressed, the samples per zlib stream.";
+  compression.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    const std::uint64_t bytes = size_value("log_compression", value, where, job.kb_base);
+    if (bytes != 0 && (bytes < 1024 || bytes > (std::uint64_t{512} << 20))) {
+      value_error(where, "log_compression", value, "between 1024 and 512m (fio's bounds)");
+    }
+    job.log_compression = bytes;
+  };
+  table.push_back(std::move(compression));
+
+  OptionDef store = bool_option("log_store_compressed", &JobSpec::log_store_compressed, "0");
+  store.help =
+      "Write the latency, bandwidth and IOPS logs as NAME.log.fz: zlib streams of fio's binary samples, which "
+      "`fio --inflate-log=FILE` (or `sluice fio --inflate-log=FILE`) prints as the text log. Histogram logs "
+      "stay text.";
+  table.push_back(std::move(store));
 }
 
 }  // namespace
@@ -168,6 +206,18 @@ void add_report_options(std::vector<OptionDef>& table) {
   add_percentiles(table);
   add_units_and_logs(table);
   for (std::size_t i = first; i < table.size(); ++i) table[i].category = "report";
+}
+
+void finish_parsed_job(JobSpec& job) {
+  name_unnamed_logs(job);
+  apply_bs_is_seq_rand(job);
+  // fio's allrandrepeat=1 seeds every stream from its default seed, over randrepeat=0 and randseed.
+  const auto all = job.given_options.find("allrandrepeat");
+  if (all != job.given_options.end() && (all->second.empty() || all->second == "1" || all->second == "true" ||
+                                         all->second == "on" || all->second == "yes")) {
+    job.randrepeat = true;
+    job.randseed = JobSpec{}.randseed;
+  }
 }
 
 void name_unnamed_logs(JobSpec& job) {

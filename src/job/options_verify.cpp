@@ -1,5 +1,5 @@
 // fio's data verification options: verify, verify_pattern, do_verify, verify_only, verify_fatal,
-// verify_backlog, verify_interval. The on-disk format and the checks live in src/workload/verify_*.
+// verify_backlog, verify_interval, verify_offset. The on-disk format and the checks live in src/workload/verify_*.
 #include <cctype>
 
 #include "job/option_builders.h"
@@ -101,13 +101,23 @@ void add_verify_options(std::vector<OptionDef>& table) {
   interval.category = "verify";
   interval.help =
       "Bytes covered by one verify header; must divide the block sizes and be at least 72 (the header). 0 = "
-      "the block size.";
+      "the block size (with variable block sizes: the largest size that divides them all).";
   interval.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     const std::uint64_t bytes = size_value("verify_interval", value, where, job.kb_base);
     if (bytes > UINT32_MAX) value_error(where, "verify_interval", value, "at most 4g");
     job.verify_interval = static_cast<std::uint32_t>(bytes);
   };
   table.push_back(std::move(interval));
+
+  // fio's minimum is its own header's size (40 bytes); sluice's header is 72, and the swap undoes itself
+  // either way (verify_block.cpp), so fio's bound is kept.
+  OptionDef offset = size32_option("verify_offset", &JobSpec::verify_offset, 40, "0");
+  offset.category = "verify";
+  offset.help =
+      "Store each chunk's 72-byte verify header this many bytes into the chunk, trading places with the data "
+      "there (swapped back before the check), as fio; the header must end inside the chunk. Not with "
+      "verify=pattern (no header).";
+  table.push_back(std::move(offset));
 }
 
 }  // namespace sluice::detail

@@ -149,6 +149,12 @@ void add_block_sizes(std::vector<OptionDef>& table) {
       "'4k,64k,8k' for reads,writes,trims; an empty element (',64k,') keeps that direction's value.";
   table.push_back(std::move(bs));
 
+  OptionDef seq_rand = bool_option("bs_is_seq_rand", &JobSpec::bs_is_seq_rand, "0");
+  seq_rand.help =
+      "Read the bs, bsrange and bssplit values as sequential,random instead of read,write, as fio: a random "
+      "mode's ios (reads and writes) take the second value, a sequential mode's the first.";
+  table.push_back(std::move(seq_rand));
+
   OptionDef bsrange;
   bsrange.name = "bsrange";
   bsrange.aliases = {"blocksize_range"};
@@ -280,6 +286,20 @@ void add_randomness(std::vector<OptionDef>& table) {
   randseed.help = "Base seed of the random generators (used when randrepeat=1).";
   table.push_back(std::move(randseed));
 
+  OptionDef sequencer;
+  sequencer.name = "rw_sequencer";
+  sequencer.type = OptionType::kChoice;
+  sequencer.default_text = "sequential";
+  sequencer.range = "sequential|identical";
+  sequencer.help =
+      "With rw=randread:N (a new random offset every N ios): sequential continues after the random io for the "
+      "other N-1, identical repeats its offset N-1 times, as fio.";
+  sequencer.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"sequential", "identical"};
+    job.rw_sequencer_identical = choice_value("rw_sequencer", value, where, kChoices) == 1;
+  };
+  table.push_back(std::move(sequencer));
+
   OptionDef norandommap = bool_option("norandommap", &JobSpec::norandommap, "0");
   norandommap.help = "Do not track covered blocks: random offsets may repeat and some blocks may be missed.";
   table.push_back(std::move(norandommap));
@@ -303,6 +323,13 @@ void add_buffers(std::vector<OptionDef>& table) {
       u32_option("buffer_compress_percentage", &JobSpec::buffer_compress_percentage, 0, 100, "0", "percent");
   compress.help = "Make write buffers compressible by about this percentage.";
   table.push_back(std::move(compress));
+
+  OptionDef compress_chunk = size32_option("buffer_compress_chunk", &JobSpec::buffer_compress_chunk, 0, "512");
+  compress_chunk.help =
+      "With buffer_compress_percentage: each run of this many bytes is random first, then that percentage of "
+      "zeros, as fio lays them out (0 = one run per buffer). Compressors with small windows see the ratio "
+      "only when the runs are shorter than their window.";
+  table.push_back(std::move(compress_chunk));
 
   OptionDef dedupe = u32_option("dedupe_percentage", &JobSpec::dedupe_percentage, 0, 100, "0", "percent");
   dedupe.help =
@@ -339,6 +366,16 @@ void add_buffers(std::vector<OptionDef>& table) {
 }
 
 }  // namespace
+
+void apply_bs_is_seq_rand(JobSpec& job) {
+  if (!job.bs_is_seq_rand) return;
+  const int source = job.is_random() ? index_of(Direction::kWrite) : index_of(Direction::kRead);
+  for (int d = 0; d < kNumDirections; ++d) {
+    job.bs[d] = job.bs[source];
+    job.bsrange[d] = job.bsrange[source];
+    job.bssplit[d] = job.bssplit[source];
+  }
+}
 
 void add_workload_options(std::vector<OptionDef>& table) {
   const std::size_t first = table.size();

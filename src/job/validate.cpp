@@ -159,6 +159,17 @@ void check_time(const JobSpec& job, Checker& check) {
                       ": nothing would be measured");
   }
   if (job.loops == 0) check.error("loops", "loops=0: must be at least 1");
+  if (job.latency_target.count() > 0 && job.latency_window.count() == 0) {
+    // fio then judges the depth at every turn of its loop, on the few ios since the last change.
+    check.error("latency_window", "latency_target needs latency_window (how long each depth is tried, e.g. 5s)");
+  }
+  if (job.latency_target.count() == 0) {
+    for (const char* option : {"latency_window", "latency_percentile", "latency_run"}) {
+      if (job.given_options.count(option)) {
+        check.warning(option, std::string(option) + " has no effect without latency_target");
+      }
+    }
+  }
 }
 
 void check_mix_and_randomness(const JobSpec& job, Checker& check) {

@@ -1,5 +1,8 @@
 #include "job/validate_verify.h"
 
+#include <algorithm>
+#include <numeric>
+
 #include <fmt/format.h>
 
 #include "job/job_problems.h"
@@ -11,26 +14,29 @@ Direction header_direction(const JobSpec& job) noexcept {
   return job.does_writes() ? Direction::kWrite : Direction::kRead;
 }
 
-// Every block size the direction can issue, and its alignment step.
+// The step of a bsrange's sizes (blockalign, else the range's minimum): the job issues multiples of it from
+// the minimum rounded up to the maximum rounded down.
+std::uint64_t range_step(const JobSpec& job, int i) noexcept {
+  return job.blockalign[i] != 0 ? job.blockalign[i] : job.bsrange[i].min;
+}
+
+// Every block size the direction can issue (a range: its ends and its step), and its alignment.
 std::vector<std::uint64_t> sizes_of(const JobSpec& job, Direction d) {
   const int i = index_of(d);
   std::vector<std::uint64_t> sizes;
   if (!job.bssplit[i].empty()) {
     for (const BlockSizeSplitEntry& e : job.bssplit[i]) sizes.push_back(e.size);
   } else if (job.bsrange[i].min != 0) {
-    sizes.push_back(job.bsrange[i].min);
-    sizes.push_back(job.bsrange[i].max);
+    const std::uint64_t step = range_step(job, i);
+    const std::uint64_t low = (job.bsrange[i].min + step - 1) / step * step;
+    sizes.push_back(low);
+    sizes.push_back(std::max(low, job.bsrange[i].max / step * step));
+    sizes.push_back(step);
   } else {
     sizes.push_back(job.bs[i]);
   }
   if (job.blockalign[i] != 0) sizes.push_back(job.blockalign[i]);
   return sizes;
-}
-
-bool fixed_block_size(const JobSpec& job, Direction d) {
-  const int i = index_of(d);
-  if (job.bssplit[i].size() > 1) return false;
-  return job.bsrange[i].min == 0 || job.bsrange[i].min == job.bsrange[i].max;
 }
 
 using Findings = detail::JobProblems;
@@ -39,14 +45,24 @@ void check_chunk(const JobSpec& job, Findings& f) {
   const std::uint32_t chunk = verify_chunk_size(job);
   const Direction d = header_direction(job);
   if (chunk == 0) {
-    f.error("verify", fmt::format("verify with variable {} block sizes needs verify_interval (a size that divides all "
-                                  "of them)", direction_name(d)));
+    f.error("verify", fmt::format("verify: a {} block size over 4 GiB cannot carry verify headers; set "
+                                  "verify_interval", direction_name(d)));
     return;
   }
   const std::string option = job.verify_interval ? "verify_interval" : "bs";
   if (job.verify != VerifyKind::kPattern && chunk < kVerifyHeaderBytes) {
-    f.error(option, fmt::format("verify: {} bytes per verify header is less than the header ({} bytes)", chunk,
-                                kVerifyHeaderBytes));
+    const bool variable = job.verify_interval == 0 && sizes_of(job, d).size() > 1;
+    f.error(option, fmt::format("verify: {} bytes per verify header is less than the header ({} bytes){}", chunk,
+                                kVerifyHeaderBytes,
+                                variable ? " (with variable block sizes a header covers the largest size that "
+                                           "divides them all; set verify_interval)"
+                                         : ""));
+  }
+  if (job.verify_offset != 0 && job.verify != VerifyKind::kPattern &&
+      std::uint64_t{job.verify_offset} + kVerifyHeaderBytes > chunk) {
+    f.error("verify_offset", fmt::format("verify_offset={}: the {}-byte verify header would end past the {}-byte "
+                                         "chunk (verify_interval, else the block size)",
+                                         job.verify_offset, kVerifyHeaderBytes, chunk));
   }
   for (std::uint64_t size : sizes_of(job, d)) {
     if (size % chunk != 0) {
@@ -83,15 +99,16 @@ void check_modes(const JobSpec& job, Findings& f) {
     f.warning("verify", "time_based job: no verify phase after the writes (as in fio); use verify_backlog=N to "
                         "verify during the run");
   }
-  if (job.norandommap && job.is_random() && job.iodepth > 1) {
+  if (job.norandommap && job.is_random() && job.iodepth > 1 && !job.serialize_overlap) {
     f.warning("norandommap", "verify with norandommap and iodepth > 1: two writes of one block in flight at once "
-                             "may complete in either order and be reported as a lost write");
+                             "may complete in either order and be reported as a lost write (serialize_overlap=1 "
+                             "keeps them apart)");
   }
 }
 
 void check_verify(const JobSpec& job, Findings& f) {
   if (job.verify == VerifyKind::kNone) {
-    for (const char* option : {"verify_only", "verify_backlog", "verify_interval", "verify_fatal"}) {
+    for (const char* option : {"verify_only", "verify_backlog", "verify_interval", "verify_fatal", "verify_offset"}) {
       if (job.given_options.count(option)) f.warning(option, fmt::format("{} has no effect without verify=", option));
     }
     return;
@@ -104,13 +121,9 @@ void check_verify(const JobSpec& job, Findings& f) {
 
 std::uint32_t verify_chunk_size(const JobSpec& job) noexcept {
   if (job.verify_interval != 0) return job.verify_interval;
-  const Direction d = header_direction(job);
-  if (!fixed_block_size(job, d)) return 0;
-  const int i = index_of(d);
-  std::uint64_t bs = job.bs[i];
-  if (!job.bssplit[i].empty()) bs = job.bssplit[i].front().size;
-  else if (job.bsrange[i].min != 0) bs = job.bsrange[i].min;
-  return bs > UINT32_MAX ? 0 : static_cast<std::uint32_t>(bs);
+  std::uint64_t chunk = 0;
+  for (std::uint64_t size : sizes_of(job, header_direction(job))) chunk = std::gcd(chunk, size);
+  return chunk > UINT32_MAX ? 0 : static_cast<std::uint32_t>(chunk);
 }
 
 void validate_verify(const JobSpec& job, std::vector<Problem>& out) {

@@ -10,7 +10,9 @@ namespace sluice {
 inline constexpr std::uint32_t kVerifyHeaderBytes = 72;  // must equal workload/verify_block.h kVerifyHeaderSize
 
 // The bytes one verify header covers: verify_interval, else the block size of the direction that carries
-// headers (writes; reads for a read-only job). 0 when the block size varies and verify_interval is not set.
+// headers (writes; reads for a read-only job); with variable block sizes, the largest size that divides every
+// size and the alignment (fio puts one header per io there; any io is a whole number of such chunks). 0 when
+// that is over 4 GiB.
 std::uint32_t verify_chunk_size(const JobSpec& job) noexcept;
 
 // Appends errors and warnings about the verify options to `out`.

@@ -182,6 +182,13 @@ ojson job_json(const ReportedJob& entry, const PerDirection<GroupDirectionTotals
   out["majf"] = job.cpu.major_faults;
   out["minf"] = job.cpu.minor_faults;
   add_depth_and_latency(out, job);
+  if (job.latency_target.is_object()) {  // fio's latency_target keys, as fio places them
+    const nlohmann::json& lt = job.latency_target;
+    out["latency_depth"] = lt.value("latency_depth", std::uint64_t{0});
+    out["latency_target"] = lt.value("latency_target", std::uint64_t{0});
+    out["latency_percentile"] = json_float(lt.value("latency_percentile", 0.0));
+    out["latency_window"] = lt.value("latency_window", std::uint64_t{0});
+  }
   if (job.steadystate.is_object()) out["steadystate"] = steadystate_json(job.steadystate);
   return out;
 }

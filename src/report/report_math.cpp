@@ -32,7 +32,8 @@ const LatencyHistogram& completion_histogram(const DirectionStats& dir) noexcept
 
 // Under group_reporting the entry's iops / bw samples describe the group's summed rate per interval (fio's
 // group entry shows the group's rate, not a typical job's): they are derived from the merged (summed) time
-// series the same way the runner derives a job's own samples from its series.
+// series, one sample per series interval (a job's own samples come from its bwavgtime / iopsavgtime windows,
+// run/rate_sampler.h; the clones' windows do not line up, their series do).
 void resample_from_series(JobResult& job) {
   const TimeSeries& series = job.series;
   if (series.size() == 0 || series.interval_ns() == 0) return;

@@ -226,6 +226,12 @@ void append_job_section(std::string& out, const ReportedJob& entry, const PerDir
                      text_cpu_percent(job.cpu.system_seconds, entry.summed_runtime_ns), job.cpu.context_switches,
                      job.cpu.major_faults, job.cpu.minor_faults);
   append_depths(out, job);
+  if (job.latency_target.is_object()) {  // fio's line, after the depths
+    const nlohmann::json& lt = job.latency_target;
+    out += fmt::format("     latency   : target={}, window={}, percentile={:.2f}%, depth={}\n",
+                       lt.value("latency_target", std::uint64_t{0}), lt.value("latency_window", std::uint64_t{0}),
+                       lt.value("latency_percentile", 0.0), lt.value("latency_depth", std::uint64_t{0}));
+  }
   append_steadystate(out, job);
 }
 

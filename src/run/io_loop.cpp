@@ -92,6 +92,14 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
   end_ns_ = job_.runtime.count() > 0 ? ramp_end_ns_ + static_cast<std::uint64_t>(job_.runtime.count()) : kNever;
   schedule_.start(now_);
   if (job_.ramp_time.count() == 0) begin_measuring(now_);
+  if (job_.latency_target.count() > 0) {
+    latency_.emplace(LatencyTargetSettings{.target_ns = static_cast<std::uint64_t>(job_.latency_target.count()),
+                                           .window_ns = static_cast<std::uint64_t>(job_.latency_window.count()),
+                                           .percentile = job_.latency_percentile,
+                                           .keep_running = job_.latency_run,
+                                           .max_depth = depth_},
+                     now_);
+  }
   if (verifier_ && job_.verify_only) start_verify_only();
 
   // The engine's concrete type is found once: a synchronous engine's per-io path makes no virtual call.
@@ -126,6 +134,19 @@ void IoLoop::run_loop(Ops& ops) {
       think_pending_ = false;
       think(think_busy_ns_);
       continue;
+    }
+    if (quiesce_pending_) {  // latency_target lowered the depth (or found it): fio's io_u_quiesce
+      drain(true);
+      quiesce_pending_ = false;
+      if (restart_pending_) {
+        restart_pending_ = false;
+        restart_measuring(clock_.now());
+      }
+      continue;
+    }
+    if (latency_ && measuring_) {
+      on_latency_step(latency_->check(now_));
+      if (end_reason_ != EndReason::kNone) break;
     }
     if (sync_due_ && in_flight_ == 0) {
       issue_sync(due_sync_op_, due_sync_file_);
@@ -183,7 +204,8 @@ void IoLoop::fill_and_submit(Ops& ops) {
   const std::uint32_t limit = Ops::kInline ? kInlineIosPerTurn : pool_.size();
   const std::uint64_t phase_end = measuring_ ? end_ns_ : std::min(ramp_end_ns_, end_ns_);
   for (std::uint32_t issued = 0;
-       issued < limit && now_ < phase_end && !sync_due_ && !think_pending_ && end_reason_ == EndReason::kNone;
+       issued < limit && now_ < phase_end && !sync_due_ && !think_pending_ && !quiesce_pending_ &&
+       !latency_limits_depth() && end_reason_ == EndReason::kNone;
        ++issued) {
     // A chain's write goes before new arrivals: its transaction is already under way.
     IoUnit* unit = write_due() ? take_rmw_write() : take_pending();
@@ -318,7 +340,7 @@ IoUnit& IoLoop::take_free_unit(IoOp op, const NextIo& io) noexcept {
 // A free unit loaded with the pending io, or null when none may start now. Open loop: the io is the head
 // of the arrival queue; a backlog past OpenLoopQueue::kMaxBacklog ends the job with an error.
 IoUnit* IoLoop::take_pending() {
-  if (!pool_.has_free() || !pending_ready()) return nullptr;
+  if (!pool_.has_free() || !pending_ready() || pending_overlaps()) return nullptr;
   const bool scheduled = pending_arrival_ns_ != 0;
   if (open_loop_.enabled() && scheduled && now_ > pending_arrival_ns_ + kBacklogCheckLatenessNs &&
       open_loop_.overflowing(pending_.direction, pending_.length, pending_arrival_ns_, now_)) {
@@ -362,6 +384,7 @@ void IoLoop::perform_now(Ops& ops, IoUnit& unit) {
   }
   complete(unit, now_);
   if (measuring_ && now_ >= next_interval_ns_) close_intervals(now_);
+  if (measuring_) take_rate_samples(now_);
 }
 
 template <typename Ops>
@@ -400,6 +423,7 @@ void IoLoop::reap(Ops& ops, unsigned min_events) {
   }
   for (int i = 0; i < n; ++i) complete(*completions_[static_cast<std::size_t>(i)], now_);
   if (measuring_ && now_ >= next_interval_ns_) close_intervals(now_);
+  if (measuring_) take_rate_samples(now_);
 }
 
 void IoLoop::submit_batch() {

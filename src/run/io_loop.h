@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/engine.h"
@@ -21,10 +22,12 @@
 #include "run/iolog_writer.h"
 #include "run/io_pool.h"
 #include "run/job_hooks.h"
+#include "run/latency_target.h"
 #include "run/live_counters.h"
 #include "run/loop_clock.h"
 #include "run/open_loop_queue.h"
 #include "run/pinned_memory.h"
+#include "run/rate_sampler.h"
 #include "run/plan.h"
 #include "run/verifier.h"
 #include "stats/result.h"
@@ -94,7 +97,19 @@ class IoLoop {
   // The named parts of the loop's decision.
   bool write_due() const noexcept { return rmw_ && rmw_->writes_due() > 0; }  // an rmw chain's write waits
   bool pattern_exhausted() const noexcept { return pattern_done_ && !has_pending_; }
-  bool may_start_new_io() const noexcept { return pool_.has_free() && !pattern_exhausted() && !waiting_for_rate_; }
+  bool may_start_new_io() const noexcept {
+    return pool_.has_free() && !pattern_exhausted() && !waiting_for_rate_ && !latency_limits_depth() &&
+           !pending_overlaps();
+  }
+  // serialize_overlap: the next io shares bytes with an io in flight, so it waits for that one to complete.
+  bool pending_overlaps() const noexcept {
+    return job_.serialize_overlap && has_pending_ &&
+           pool_.overlaps_taken(pending_.file_index, pending_.offset, pending_.length);
+  }
+  // latency_target: the search allows fewer ios in flight than iodepth right now.
+  bool latency_limits_depth() const noexcept {
+    return latency_ && in_flight_ + static_cast<std::uint32_t>(batch_.size()) >= latency_->depth();
+  }
   // True when another io could be submitted now without waiting for a completion.
   bool may_issue() const noexcept { return (write_due() || may_start_new_io()) && !sync_due_; }
   bool stopped_by_flag() const noexcept { return stop_flag_ && stop_flag_->load(std::memory_order_relaxed); }
@@ -102,6 +117,12 @@ class IoLoop {
 
   // --- setup (io_loop_setup.cpp)
   void begin_measuring(std::uint64_t now);
+  // latency_target's final window: the statistics start over, the time limit stays (fio's reset_all_stats).
+  void restart_measuring(std::uint64_t now);
+
+  // --- latency_target (io_loop_account.cpp)
+  void on_latency_io(const IoUnit& unit, std::uint64_t lat_ns, std::uint64_t now);
+  void on_latency_step(LatencyTarget::Step step) noexcept;
 
   // --- the end, and the cold paths (io_loop_finish.cpp)
   void fail(const IoUnit& unit, bool moved_nothing = false);
@@ -121,6 +142,11 @@ class IoLoop {
   // time_based wrap and before the verify phase, so that reads come from the storage.
   void drop_cached(int file_index) noexcept;
   void close_intervals(std::uint64_t now);
+  // bwavgtime / iopsavgtime: the JSON's bw and iops samples, when a window ended (rate_sampler.h).
+  void take_rate_samples(std::uint64_t now) noexcept {
+    if (bw_sampler_.due(now)) bw_sampler_.sample(now, result_->dirs);
+    if (iops_sampler_.due(now)) iops_sampler_.sample(now, result_->dirs);
+  }
   const LatencyHistogram& lat_histogram(Direction d) const noexcept;
   void release_rmw_units();
   void drain(bool account);
@@ -181,7 +207,7 @@ class IoLoop {
   std::uint32_t ios_since_think_ = 0;
   bool drops_cache_ = false;          // invalidate=1, buffered, not pre_read: drop_cached() at each new pass
   bool thinks_ = false;
-  bool think_blocks_given_ = false;  // thinktime_iotime: thinktime_blocks counts too only when given              // thinktime or think_per_busy (cpuio, exec) is set
+  bool think_blocks_given_ = false;  // thinktime_iotime: thinktime_blocks counts too only when given
   bool think_pending_ = false;       // a pause is due once the ios in flight completed (fio's quiesce)
   std::uint64_t think_busy_ns_ = 0;  // the time of the io that made it due (think_per_busy scales it)
   std::uint64_t last_think_ns_ = 0;  // thinktime_iotime: when the current I/O period began
@@ -198,6 +224,8 @@ class IoLoop {
   PerDirection<IntervalSample> interval_{};
   PerDirection<LatencyHistogram> interval_start_{};  // lat histograms as they were when the interval began
   CpuSnapshot cpu_at_start_{};
+  RateSampler bw_sampler_{true};
+  RateSampler iops_sampler_{false};
 
   // Optional features, null when the job does not use them.
   std::unique_ptr<JobLogs> logs_;       // write_*_log
@@ -206,6 +234,9 @@ class IoLoop {
   std::unique_ptr<Verifier> verifier_;  // verify=
   GroupControl* control_ = nullptr;
   std::unique_ptr<JobHooks> hooks_;     // fio's job-control features (job_hooks.h)
+  std::optional<LatencyTarget> latency_;  // latency_target: the depth the search allows
+  bool quiesce_pending_ = false;          // latency_target lowered the depth: drain before issuing more
+  bool restart_pending_ = false;          // ... and after the drain, the final window's statistics start
 
   JobResult* result_ = nullptr;
   LiveCounters* live_ = nullptr;

@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <cerrno>
 
+#include <fmt/format.h>
+
 #include "run/io_loop.h"
 
 namespace sluice {
 namespace {
+
+const std::string kUnknownPath = "?";
 
 Direction direction_of(IoOp op) noexcept {
   switch (op) {
@@ -150,9 +154,41 @@ void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
     logs_->record(d, now - result_->start_ns, lat, clat, async_ ? slat : 0, static_cast<std::uint32_t>(bytes),
                   unit.offset);
   }
+  if (latency_ && d != Direction::kTrim) on_latency_io(unit, lat, now);
   if (hooks_ && hooks_->after_io(d, lat, unit.file_index, unit.offset, unit.length, *result_) ==
                     JobHooks::Verdict::kFail) {
     end_reason_ = EndReason::kError;
+  }
+}
+
+// latency_target: each read or write's total latency feeds the search (fio's lat_target_failed); with
+// latency_percentile=100 an io over the target at depth 1 fails the job with fio's lat_fatal message.
+void IoLoop::on_latency_io(const IoUnit& unit, std::uint64_t lat_ns, std::uint64_t now) {
+  const LatencyTarget::Step step = latency_->completed(lat_ns, now);
+  if (step != LatencyTarget::Step::kFailed) return on_latency_step(step);
+  if (result_->error == 0) {
+    const auto file = static_cast<std::size_t>(unit.file_index);
+    result_->error = ETIMEDOUT;
+    const std::string& path = file < targets_.size() ? targets_[file].path : kUnknownPath;
+    result_->error_message = fmt::format("latency of {} nsec exceeds specified max ({} nsec): {} {} {} {}", lat_ns,
+                                         job_.latency_target.count(), path,
+                                         unit.op == IoOp::kWrite ? "write" : "read", unit.offset, unit.length);
+  }
+  end_reason_ = EndReason::kError;
+}
+
+void IoLoop::on_latency_step(LatencyTarget::Step step) noexcept {
+  switch (step) {
+    case LatencyTarget::Step::kNone:
+    case LatencyTarget::Step::kFailed: return;
+    case LatencyTarget::Step::kRampedDown: quiesce_pending_ = true; return;
+    case LatencyTarget::Step::kFinalRun:
+      quiesce_pending_ = true;
+      restart_pending_ = true;
+      return;
+    case LatencyTarget::Step::kDone:
+      if (end_reason_ == EndReason::kNone) end_reason_ = EndReason::kPatternDone;
+      return;
   }
 }
 

@@ -201,19 +201,15 @@ void IoLoop::finish(std::uint64_t now) {
     }
   }
   if (hooks_) hooks_->finish(now, *result_);
+  if (latency_) {  // fio's JSON keys; latency_window in microseconds, as fio keeps it
+    result_->latency_target = {{"latency_depth", latency_->depth()},
+                               {"latency_target", job_.latency_target.count()},
+                               {"latency_percentile", job_.latency_percentile},
+                               {"latency_window", job_.latency_window.count() / 1000}};
+  }
   if (!does_io_) engine_->close();  // exec: its program is stopped when the job ends, not with the group
   result_->interrupted = end_reason_ == EndReason::kStop;
   result_->cpu = CpuSnapshot::of_this_thread() - cpu_at_start_;
-  const double interval_s = static_cast<double>(result_->series.interval_ns()) / 1e9;
-  for (const auto& sample : result_->series.samples()) {
-    for (Direction d : kAllDirections) {
-      const IntervalSample& s = sample[index_of(d)];
-      DirectionStats& stats = result_->dirs[index_of(d)];
-      if (stats.ios == 0) continue;
-      stats.iops_samples.add(static_cast<double>(s.ops) / interval_s);
-      stats.bw_samples.add(static_cast<double>(s.bytes) / interval_s);
-    }
-  }
   live_->finished.store(true, std::memory_order_relaxed);
 }
 

@@ -167,7 +167,22 @@ void IoLoop::begin_measuring(std::uint64_t now) {
   live_->measuring.store(true, std::memory_order_relaxed);
   result_->start_ns = now;
   next_interval_ns_ = now + series_interval_ns_;
+  bw_sampler_.start(now, std::uint64_t{job_.bw_avg_msec} * 1'000'000);
+  iops_sampler_.start(now, std::uint64_t{job_.iops_avg_msec} * 1'000'000);
   cpu_at_start_ = CpuSnapshot::of_this_thread();
+}
+
+void IoLoop::restart_measuring(std::uint64_t now) {
+  const std::uint64_t end = end_ns_;
+  for (DirectionStats& dir : result_->dirs) dir = DirectionStats{};
+  result_->sync = SyncStats{};
+  result_->depth = IodepthDistribution{};
+  result_->series = TimeSeries(series_interval_ns_);
+  interval_ = {};
+  interval_start_ = {};
+  begin_measuring(now);
+  end_ns_ = end;
+  if (hooks_) hooks_->restart();
 }
 
 }  // namespace sluice

@@ -27,6 +27,7 @@ void IoPool::allocate(std::uint32_t depth, std::uint32_t max_block_size, const s
   units_.assign(depth, IoUnit{});
   free_.clear();
   free_.reserve(depth);
+  taken_.assign(depth, 0);
   for (std::uint32_t i = 0; i < depth; ++i) {
     IoUnit& unit = units_[i];
     unit.index = i;
@@ -41,6 +42,14 @@ std::vector<EngineBuffer> IoPool::buffers() const {
   out.reserve(units_.size());
   for (const IoUnit& unit : units_) out.push_back({unit.buffer, stride_});
   return out;
+}
+
+bool IoPool::overlaps_taken(int file, std::uint64_t offset, std::uint64_t length) const noexcept {
+  for (const IoUnit& unit : units_) {
+    if (taken_[unit.index] == 0 || unit.file_index != file) continue;
+    if (unit.offset < offset + length && offset < unit.offset + unit.length) return true;
+  }
+  return false;
 }
 
 }  // namespace sluice

@@ -26,9 +26,16 @@ class IoPool {
   IoUnit& take() noexcept {
     IoUnit* unit = free_.back();
     free_.pop_back();
+    taken_[unit->index] = 1;
     return *unit;
   }
-  void put(IoUnit& unit) noexcept { free_.push_back(&unit); }
+  void put(IoUnit& unit) noexcept {
+    taken_[unit.index] = 0;
+    free_.push_back(&unit);
+  }
+  // True when a taken unit (in flight, or loaded and about to be) works on `file` in a range that shares a
+  // byte with [offset, offset + length): fio's serialize_overlap check. Scans the pool (iodepth units).
+  bool overlaps_taken(int file, std::uint64_t offset, std::uint64_t length) const noexcept;
 
   IoUnit& unit(std::uint32_t index) noexcept { return units_[index]; }
   std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(units_.size()); }
@@ -41,6 +48,7 @@ class IoPool {
  private:
   std::vector<IoUnit> units_;
   std::vector<IoUnit*> free_;
+  std::vector<std::uint8_t> taken_;  // by unit index
   void* memory_ = nullptr;
   std::uint32_t stride_ = 0;
 };

@@ -75,6 +75,14 @@ JobHooks::Verdict JobHooks::after_io(Direction d, std::uint64_t lat_ns, int file
   return Verdict::kContinue;
 }
 
+void JobHooks::restart() {
+  next_rate_check_ns_ = 0;
+  window_bytes_ = {};
+  window_ios_ = {};
+  steady_.reset();
+  if (hist_) hist_->restart();
+}
+
 JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult& result) {
   if (control_ != nullptr && control_->stop_requested()) return Verdict::kEnd;
   if (control_ != nullptr && job_.exit_on_io_done && control_->io_jobs_done()) return Verdict::kEnd;

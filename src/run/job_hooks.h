@@ -34,6 +34,8 @@ class JobHooks {
   Verdict poll(std::uint64_t now_ns, bool measuring, JobResult& result);
   // At the end of the job: last histogram window, steadystate block, disable_*lat.
   void finish(std::uint64_t now_ns, JobResult& result);
+  // The job's statistics started over (latency_target's final window): windows and deltas start over too.
+  void restart();
 
  private:
   Verdict check_rates(std::uint64_t now_ns, JobResult& result);

@@ -244,6 +244,14 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
                                            job.name, format_bytes(double(written)));
       options.notice ? options.notice(text) : default_notice(text);
     }
+    if (job.latency_target.is_object()) {
+      const std::string text = fmt::format(
+          "sluice: job {}: latency_target (fio's method) settled at iodepth {}; `sluice capacity` finds the highest "
+          "load within a latency limit more robustly (an open-loop search of the offered rate, with confidence "
+          "intervals)",
+          job.name, job.latency_target.value("latency_depth", std::uint64_t{0}));
+      options.notice ? options.notice(text) : default_notice(text);
+    }
     close_targets(w->targets(), spec.unlink);
     result.jobs.push_back(std::move(job));
   }

@@ -32,7 +32,8 @@ std::unique_ptr<Verifier> Verifier::create(const JobInstance& instance, const st
 Verifier::Verifier(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint32_t units)
     : job_name_(instance.spec.name),
       format_{instance.spec.verify, verify_chunk_size(instance.spec), instance.spec.verify_pattern,
-              instance.spec.verify_pattern_offset_slots},
+              instance.spec.verify_pattern_offset_slots,
+              instance.spec.verify == VerifyKind::kPattern ? 0 : instance.spec.verify_offset},
       map_(verify_regions_of(targets), verify_chunk_size(instance.spec), instance.spec.verify_backlog),
       seed_(instance.seed),
       check_all_reads_(!instance.spec.does_writes()),

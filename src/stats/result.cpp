@@ -205,6 +205,7 @@ void JobResult::merge(const JobResult& other) {
   rmw_transactions += other.rmw_transactions;
   verified_ios += other.verified_ios;
   verify_failures += other.verify_failures;
+  if (!other.latency_target.is_null()) latency_target = other.latency_target;  // fio: the last job's
   if (error == 0 && other.error != 0) {
     error = other.error;
     error_message = other.error_message;
@@ -236,6 +237,7 @@ json JobResult::to_json() const {
           {"verified_ios", verified_ios},
           {"verify_failures", verify_failures},
           {"steadystate", steadystate},
+          {"latency_target", latency_target},
           {"settings", settings_to_json(settings)},
           {"options", options}};
 }
@@ -267,6 +269,7 @@ JobResult JobResult::from_json(const json& j) {
   r.verified_ios = j.value("verified_ios", std::uint64_t{0});
   r.verify_failures = j.value("verify_failures", std::uint64_t{0});
   if (j.contains("steadystate")) r.steadystate = j.at("steadystate");
+  if (j.contains("latency_target")) r.latency_target = j.at("latency_target");
   r.settings = settings_from_json(j.at("settings"));
   r.options = j.value("options", std::map<std::string, std::string>{});
   return r;

@@ -115,6 +115,9 @@ struct JobResult {
   std::uint64_t verified_ios = 0;      // reads whose data verification passed
   std::uint64_t verify_failures = 0;
   nlohmann::json steadystate = nullptr;  // fio's "steadystate" block when ss= was given
+  // fio's latency_target: latency_depth (the depth reached), latency_target (ns), latency_percentile and
+  // latency_window (us), as fio's JSON has them; null when the job has no latency_target.
+  nlohmann::json latency_target = nullptr;
 
   JobReportSettings settings;
   std::map<std::string, std::string> options;  // the options given, as fio echoes in "job options"

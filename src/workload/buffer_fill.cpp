@@ -5,11 +5,6 @@
 
 namespace sluice {
 
-namespace {
-constexpr std::size_t kCompressChunk = 4096;
-
-}  // namespace
-
 BufferFillPolicy BufferFillPolicy::from_job(const JobSpec& job) {
   BufferFillPolicy policy;
   policy.refill_each_write = job.refill_buffers;
@@ -22,6 +17,7 @@ BufferFillPolicy BufferFillPolicy::from_job(const JobSpec& job) {
   } else if (job.buffer_compress_percentage > 0) {
     policy.content = BufferContent::kCompressible;
     policy.compress_percentage = job.buffer_compress_percentage;
+    policy.compress_chunk = job.buffer_compress_chunk;
     // fio refills compressible buffers per write unless refill_buffers was given explicitly, so the
     // data written over the whole file compresses as asked, not just one repeated buffer.
     if (job.given_options.count("refill_buffers") == 0) policy.refill_each_write = true;
@@ -46,10 +42,12 @@ void fill_buffer(void* data, std::size_t length, const BufferFillPolicy& policy,
       return;
     }
     case BufferContent::kCompressible: {
-      // In each 4 KiB chunk: random bytes first, then compress_percentage percent of zeros.
+      // In each chunk (buffer_compress_chunk; 0 = the whole buffer): random bytes first, then
+      // compress_percentage percent of zeros, as fio's fill_random_buf_percentage.
       const std::size_t percent = std::min<std::size_t>(policy.compress_percentage, 100);
-      for (std::size_t at = 0; at < length; at += kCompressChunk) {
-        const std::size_t chunk = std::min(kCompressChunk, length - at);
+      const std::size_t step = policy.compress_chunk != 0 ? policy.compress_chunk : length;
+      for (std::size_t at = 0; at < length; at += step) {
+        const std::size_t chunk = std::min(step, length - at);
         const std::size_t random_part = chunk - chunk * percent / 100;
         fill_random({bytes + at, random_part}, rng);
         std::memset(bytes + at + random_part, 0, chunk - random_part);

@@ -1,7 +1,8 @@
 #pragma once
 // Write buffer contents: random and incompressible by default (storage that compresses or deduplicates must
 // not get a free ride), zeros with zero_buffers, or partly compressible with buffer_compress_percentage
-// (that share of each 4 KiB chunk is zeros, the rest random), or buffer_pattern repeated. refill_buffers refreshes them per write.
+// (that share of each buffer_compress_chunk bytes is zeros, the rest random), or buffer_pattern repeated.
+// refill_buffers refreshes them per write.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -16,6 +17,7 @@ enum class BufferContent { kRandom, kZero, kCompressible, kPattern };
 struct BufferFillPolicy {
   BufferContent content = BufferContent::kRandom;
   std::uint32_t compress_percentage = 0;  // for kCompressible
+  std::uint32_t compress_chunk = 512;     // for kCompressible: bytes per random-then-zeros run (0 = the buffer)
   bool refill_each_write = false;
   std::string pattern;                    // for kPattern (buffer_pattern): repeated from each buffer's start
   static BufferFillPolicy from_job(const JobSpec& job);

@@ -8,7 +8,8 @@
 //  - rw_sequential_run ("rw=...:N", fio's offset modifier): for sequential modes N is a byte count added
 //    after each io, making holes ("rw=write:4k" skips 4 KiB after every write; the parser stores the size);
 //    for random modes a new random offset is drawn every N ios and the N-1 between continue sequentially
-//    from it (fio's default rw_sequencer=sequential).
+//    from it (fio's default rw_sequencer=sequential); with rw_sequencer=identical the N-1 reuse the random
+//    offset itself (fio's last_start), so each random block is read or written N times in a row.
 //  - Random with the map (default): the region is cut in units of the granularity g (gcd of every length
 //    and alignment); each unit is used once per pass. As in fio, an io that would overlap used units is
 //    shortened to the free run at its start. norandommap: uniform offsets, repeats allowed. Non-uniform
@@ -60,6 +61,7 @@ struct IoPattern::Impl {
     std::uint64_t units = 0;                 // window capacity / granularity (the map's size)
     PerDirection<std::uint64_t> position{};  // relative offset of the next sequential io
     PerDirection<std::uint32_t> run_left{};  // random: ios left in the current sequential run
+    PerDirection<std::uint64_t> run_start{}; // random: relative offset of the run's random io (identical)
     bool done = false;
     bool restarted = false;  // the file starts over: its next io has starts_pass
     RandomMap map;
@@ -76,6 +78,7 @@ struct IoPattern::Impl {
   std::uint64_t hole = 0;        // sequential: bytes skipped after each io
   std::uint64_t step_back = 0;   // sequential "rw=read:-8k": the next io starts this far before the last one's end
   std::uint32_t run_length = 1;  // random: ios per random offset
+  bool identical_runs = false;    // rw_sequencer=identical: a run repeats its random offset
   std::uint32_t percentage_random = 100;  // random: share of ios at a new random offset (the rest sequential)
   bool strided = false;          // zonemode=strided
   std::uint64_t zone_size = 0;
@@ -130,6 +133,7 @@ struct IoPattern::Impl {
   Outcome backwards(FileState& file, int d, std::uint32_t length, NextIo& out) noexcept;
   Outcome random_io(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool continue_run(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  bool repeat_run_start(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool pick_from_map(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   void pick_free_offset(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
 };
@@ -151,6 +155,7 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   if (random) run_length = std::max<std::uint32_t>(job.rw_sequential_run, 1);
   else if (job.rw_backwards) step_back = job.rw_sequential_run;
   else hole = job.rw_sequential_run;
+  identical_runs = job.rw_sequencer_identical;
   percentage_random = std::min<std::uint32_t>(job.percentage_random, 100);
   strided = job.zone_strided && job.zone_size != 0 && regions.size() == 1;
   if (strided) {
@@ -396,7 +401,9 @@ IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction d
   }
   if (run_length > 1 && file.run_left[d] > 0) {
     --file.run_left[d];
-    if (continue_run(file, direction, length, out)) return Outcome::kIssued;
+    if (identical_runs ? repeat_run_start(file, direction, length, out) : continue_run(file, direction, length, out)) {
+      return Outcome::kIssued;
+    }
   }
   if (use_map) {
     if (!pick_from_map(file, direction, length, out)) {
@@ -412,6 +419,7 @@ IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction d
     pick_free_offset(file, direction, length, out);
   }
   file.run_left[d] = run_length - 1;
+  file.run_start[d] = out.offset - file.window.start;
   file.position[d] = out.offset - file.window.start + out.length;
   return Outcome::kIssued;
 }
@@ -432,6 +440,19 @@ bool IoPattern::Impl::continue_run(FileState& file, Direction direction, std::ui
   out.offset = file.window.start + position;
   out.length = length;
   file.position[index_of(direction)] = position + length;
+  return true;
+}
+
+// Next io of an identical run (rw_sequencer=identical): the run's random offset again, whatever the map
+// says (fio lets such an io use a busy block), with a size that fits before the window's end.
+bool IoPattern::Impl::repeat_run_start(FileState& file, Direction direction, std::uint32_t length,
+                                       NextIo& out) noexcept {
+  const std::uint64_t start = file.run_start[index_of(direction)];
+  const std::uint64_t room = file.window.length - start;
+  if (length > room) length = choosers[index_of(direction)].largest_fitting(room);
+  if (length == 0) return false;
+  out.offset = file.window.start + start;
+  out.length = length;
   return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -41,6 +42,16 @@ void fill_pattern(unsigned char* out, std::size_t length, const VerifyFormat& fo
       std::memcpy(out + pos + slot, offset_bytes, std::min<std::size_t>(8, copied - slot));
     }
   }
+}
+
+// fio's memswp of the header with the bytes at `offset`, byte by byte from the first: when the two ranges
+// overlap (offset < header size) the swap is undone only by the same steps in reverse order (unswap_header).
+void swap_header(unsigned char* chunk, std::uint32_t offset) noexcept {
+  for (std::uint32_t i = 0; i < kVerifyHeaderSize; ++i) std::swap(chunk[i], chunk[offset + i]);
+}
+
+void unswap_header(unsigned char* chunk, std::uint32_t offset) noexcept {
+  for (std::uint32_t i = kVerifyHeaderSize; i-- > 0;) std::swap(chunk[i], chunk[offset + i]);
 }
 
 void fill_seeded(unsigned char* out, std::size_t length, std::uint64_t seed) noexcept {
@@ -159,6 +170,7 @@ void fill_chunk(void* out, const VerifyFormat& format, const ChunkExpectation& e
   if (format.kind != VerifyKind::kMeta) h.digest = compute_digest(format.kind, data, data_length);
   encode_header(h, p);
   put<std::uint32_t>(p + kCrcField, header_crc_of(p));
+  if (format.header_offset != 0) swap_header(p, format.header_offset);
 }
 
 std::optional<VerifyFailure> check_chunk(const void* chunk, std::uint32_t valid, const VerifyFormat& format,
@@ -170,6 +182,12 @@ std::optional<VerifyFailure> check_chunk(const void* chunk, std::uint32_t valid,
     return f;
   }
   if (format.kind == VerifyKind::kPattern) return check_pattern_chunk(p, format, expect);
+  std::vector<unsigned char> unswapped;
+  if (format.header_offset != 0) {
+    unswapped.assign(p, p + format.chunk);
+    unswap_header(unswapped.data(), format.header_offset);
+    p = unswapped.data();
+  }
   if (get<std::uint32_t>(p) != kVerifyMagic) {
     VerifyFailure f = failure_of(VerifyDiagnosis::kNoHeader, format, expect);
     f.first_bad_byte = 0;

@@ -8,7 +8,8 @@
 //   16 offset of the chunk in its file        24 generation (1 = first write of the chunk, +1 per rewrite)
 //   32 seed of the data after the header      40 digest of the data after the header (32 bytes, zero-padded)
 // The data after the header is random from the seed, or verify_pattern repeated when one is given (with
-// %o, each repetition carries the chunk's offset, 8 bytes little-endian, as fio pastes it). meta
+// %o, each repetition carries the chunk's offset, 8 bytes little-endian, as fio pastes it). With
+// verify_offset=N the 72 header bytes and the 72 bytes at N trade places on the medium, as in fio. meta
 // checks the header only. verify=pattern has no header: the whole chunk is the pattern.
 // This is sluice's own format: fio cannot verify sluice's files, nor sluice fio's.
 //
@@ -53,6 +54,9 @@ struct VerifyFormat {
   std::uint32_t chunk = 4096;  // bytes per header (verify_interval, else the block size)
   std::string pattern;         // verify_pattern bytes; empty = random data
   std::vector<std::uint32_t> pattern_offset_slots;  // %o: where each repetition gets the chunk offset
+  // verify_offset: the header is swapped with the bytes this far into the chunk before the write and swapped
+  // back before the check, as fio's memswp (0 = the header stays first). Header kinds only.
+  std::uint32_t header_offset = 0;
 };
 
 // What the reader expects of a chunk. generation 0 = unknown (a read job checking what another job wrote):

@@ -141,12 +141,12 @@ TEST(CommandLine, LogFlagNamedAfterJob) {
 }
 
 TEST(CommandLineErrors, UnsupportedFlagAlone) {
-  EXPECT_THAT(error_of({"--verify_offset"}), HasSubstr("--verify_offset: not supported by sluice yet (this part of fio's data verification"));
+  EXPECT_THAT(error_of({"--verify_state_save"}), HasSubstr("--verify_state_save: not supported by sluice yet (this part of fio's data verification"));
 }
 
 TEST(CommandLineErrors, UnsupportedEngine) {
-  EXPECT_EQ(error_of({"--ioengine=posixaio"}),
-            "--ioengine=posixaio is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, null, falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec)");
+  EXPECT_EQ(error_of({"--ioengine=pvsync2"}),
+            "--ioengine=pvsync2 is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, null, falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec, posixaio)");
 }
 
 }  // namespace

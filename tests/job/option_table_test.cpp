@@ -1,4 +1,5 @@
 #include "job/option_table.h"
+#include "job/option_builders.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -91,8 +92,8 @@ TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
 }
 
 TEST(OptionTable, ListsUnsupportedFioOptions) {
-  for (const char* name : {"verify_offset", "numa_cpu_nodes", "ioscheduler", "log_compression", "zonecapacity",
-                           "latency_target"}) {
+  for (const char* name : {"verify_state_save", "numa_cpu_nodes", "ioscheduler", "cgroup", "zonecapacity",
+                           "unlink_each_loop"}) {
     const OptionDef* def = find_option(name);
     ASSERT_NE(def, nullptr) << name;
     EXPECT_FALSE(def->supported) << name;
@@ -131,8 +132,35 @@ TEST(ApplyOption, UnknownInFileSuggests) {
   EXPECT_EQ(option_error_of("bsz", "4k", kFile), "job.fio:12: unknown option 'bsz'; did you mean 'bs'?");
 }
 
+TEST(ApplyOption, FiosLateOptionsCheckTheirValues) {
+  EXPECT_THAT(option_error_of("verify_offset", "20"), HasSubstr("--verify_offset=20: 0 or at least 40 bytes"));
+  EXPECT_EQ(table_with("verify_offset", "1k").verify_offset, 1024u);
+  EXPECT_THAT(option_error_of("log_compression", "512"), HasSubstr("between 1024 and 512m"));
+  EXPECT_EQ(table_with("log_compression", "64k").log_compression, 65536u);
+  EXPECT_THAT(option_error_of("log_hist_coarseness", "7"), HasSubstr("--log_hist_coarseness=7"));
+  EXPECT_THAT(option_error_of("rw_sequencer", "identicall"), HasSubstr("did you mean 'identical'"));
+  EXPECT_TRUE(table_with("rw_sequencer", "identical").rw_sequencer_identical);
+  EXPECT_EQ(table_with("buffer_compress_chunk", "2k").buffer_compress_chunk, 2048u);
+  EXPECT_THAT(option_error_of("log_compression_cpus", "0-x"), HasSubstr("--log_compression_cpus=0-x"));
+}
+
+TEST(ApplyOption, BsIsSeqRandTakesTheModesSizes) {
+  const auto parsed = [](std::string_view rw) {
+    JobSpec job;
+    apply_option(job, "bs", "4k,16k", kCli);
+    apply_option(job, "bs_is_seq_rand", "1", kCli);
+    apply_option(job, "rw", rw, kCli);
+    detail::finish_parsed_job(job);
+    return job;
+  };
+  const JobSpec random = parsed("randread");
+  EXPECT_EQ(random.bs[0], 16384u);
+  EXPECT_EQ(random.bs[1], 16384u);
+  EXPECT_EQ(parsed("write").bs[1], 4096u);
+}
+
 TEST(ApplyOption, UnsupportedIsRefusedByName) {
-  EXPECT_THAT(option_error_of("verify_offset", "4"), HasSubstr("--verify_offset=4: not supported by sluice yet ("));
+  EXPECT_THAT(option_error_of("verify_state_save", "1"), HasSubstr("--verify_state_save=1: not supported by sluice yet ("));
   EXPECT_THAT(option_error_of("numa_cpu_nodes", "0-3", kFile), HasSubstr("job.fio:12: numa_cpu_nodes=0-3: not supported"));
 }
 
@@ -177,7 +205,7 @@ TEST(BoolErrors, SayWhatIsAccepted) { EXPECT_THAT(option_error_of("direct", "2")
 TEST(IoEngine, FioEngineNotInSluice) {
   EXPECT_THAT(option_error_of("ioengine", "rbd"),
               HasSubstr("ioengine=rbd is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, "
-                        "null, falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec)"));
+                        "null, falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec, posixaio)"));
 }
 
 TEST(IoEngine, TypoSuggests) { EXPECT_THAT(option_error_of("ioengine", "io_urin"), HasSubstr("did you mean 'io_uring'?")); }

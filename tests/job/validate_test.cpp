@@ -130,7 +130,8 @@ TEST(Validate, TrimWithMmapIsAnError) {
   EXPECT_EQ(p.severity, Severity::kError);
   EXPECT_EQ(
       p.message,
-      "rw=trim cannot be done with ioengine=mmap (trims work with psync, sync, libaio, io_uring, null and falloc)");
+      "rw=trim cannot be done with ioengine=mmap (trims work with psync, sync, libaio, io_uring, null, falloc and "
+            "posixaio)");
 }
 
 TEST(Validate, TrimWithIoUringIsFine) {

@@ -113,11 +113,20 @@ TEST(VerifyValidate, IntervalMustHoldTheHeader) {
                            "less than the header"));
 }
 
-TEST(VerifyValidate, VariableBlockSizesNeedInterval) {
-  EXPECT_TRUE(any_contains(verify_errors_of(verify_job_with({{"rw", "write"}, {"bsrange", "4k-16k"}, {"verify", "md5"}})),
-                           "needs verify_interval"));
+TEST(VerifyValidate, VariableBlockSizesTakeTheLargestCommonDivisor) {
+  EXPECT_TRUE(verify_errors_of(verify_job_with({{"rw", "write"}, {"bsrange", "4k-16k"}, {"verify", "md5"}})).empty());
+  EXPECT_EQ(verify_chunk_size(verify_job_with({{"rw", "randwrite"}, {"bsrange", "4k-10k"}, {"verify", "md5"}})), 4096u);
+  EXPECT_EQ(verify_chunk_size(verify_job_with({{"rw", "randwrite"}, {"bssplit", "8k/50:24k/50"}, {"verify", "crc32c"}})),
+            8192u);
+  EXPECT_EQ(verify_chunk_size(verify_job_with(
+                {{"rw", "write"}, {"bsrange", "8k-32k"}, {"blockalign", "4k"}, {"verify", "crc32c"}})),
+            4096u);
   EXPECT_TRUE(verify_errors_of(verify_job_with({{"rw", "write"}, {"bsrange", "4k-16k"}, {"verify", "md5"}, {"verify_interval", "4k"}}))
                   .empty());
+  // Sizes whose largest common divisor cannot hold a header say so and point at verify_interval.
+  EXPECT_TRUE(any_contains(
+      verify_errors_of(verify_job_with({{"rw", "write"}, {"bssplit", "4k/50:4100/50"}, {"verify", "md5"}})),
+      "set verify_interval"));
 }
 
 TEST(VerifyValidate, TrimIsRefused) {

@@ -58,6 +58,22 @@ TEST(HistLog, WholeRunLineHasFiosColumnsAndEveryIo) {
   }
 }
 
+TEST(HistLog, CoarsenessSumsNeighbouringBins) {
+  for (std::uint32_t coarseness : {1u, 6u}) {
+    testing::TempDir dir;
+    JobSpec job = hist_job(dir);
+    job.log_hist_coarseness = coarseness;
+    const RunResult r = run_jobs({job}, quiet());
+    const auto rows = read_log(dir.file("h_clat_hist.1.log"));
+    ASSERT_EQ(rows.size(), 2u);
+    for (std::size_t d = 0; d < 2; ++d) {
+      EXPECT_EQ(rows[d].size(), 3u + (HistLog::kFioBins >> coarseness)) << coarseness;
+      const std::uint64_t total = std::accumulate(rows[d].begin() + 3, rows[d].end(), std::uint64_t{0});
+      EXPECT_EQ(total, r.groups[0].jobs[0].dirs[d].ios) << coarseness;
+    }
+  }
+}
+
 TEST(HistLog, BinsUseFiosIndex) {
   // fio's plat_val_to_idx: values below 128 map to themselves; 1000 ns -> (3+1)*64 + ((1000>>3) & 63) = 317.
   EXPECT_EQ(LatencyHistogram::bucket_of(100), 100);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+
 #include "engine/engines.h"
 #include "engine/synchronous_engine.h"
 #include "support/fake_engine.h"
@@ -32,6 +34,7 @@ struct Outcome {
   JobResult result;
   std::size_t max_in_flight = 0;
   std::size_t submit_calls = 0;
+  std::size_t overlapping_submits = 0;
 };
 
 // `fake`, when given, is the engine passed in: its counters are read while the loop (which owns it) lives.
@@ -50,6 +53,7 @@ Outcome run_with(const JobSpec& job, std::unique_ptr<Engine> engine, FakeClock& 
   if (fake != nullptr) {
     out.max_in_flight = fake->max_in_flight();
     out.submit_calls = fake->submit_calls();
+    out.overlapping_submits = fake->overlapping_submits();
   }
   return out;
 }
@@ -122,6 +126,55 @@ TEST(IoLoopFakeClock, AsyncEngineKeepsIodepthInFlight) {
   EXPECT_LE(out.result.dirs[0].ios, 3232u);
 }
 
+// norandommap over 16 blocks at iodepth 16: random writes of one block pile up in flight unless
+// serialize_overlap holds each back until the earlier one completed.
+TEST(IoLoopFakeClock, SerializeOverlapKeepsOverlappingIosApart) {
+  JobSpec job = time_based_job(5ms);
+  job.rw = RwMode::kRandWrite;
+  job.size.bytes = 64 << 10;
+  job.norandommap = true;
+  job.iodepth = 16;
+  const Outcome loose = run_on_fake(job, true, 100'000);
+  EXPECT_GT(loose.overlapping_submits, 100u);
+  job.serialize_overlap = true;
+  const Outcome serialized = run_on_fake(job, true, 100'000);
+  EXPECT_EQ(serialized.overlapping_submits, 0u);
+  EXPECT_GT(serialized.result.dirs[1].ios, 100u);  // it still writes, at a lower depth
+  EXPECT_LT(serialized.max_in_flight, 16u);
+}
+
+// latency_target on an engine whose ios all take 100 us: a 1 ms target holds at every depth, so the search
+// doubles to iodepth, finds it again, runs one more window and ends, long before the runtime; only the final
+// window is reported.
+TEST(IoLoopFakeClock, LatencyTargetRampsToIodepthAndEndsAfterTheFinalWindow) {
+  JobSpec job = time_based_job(1s);
+  job.iodepth = 8;
+  job.latency_target = 1ms;
+  job.latency_window = 10ms;
+  const Outcome out = run_on_fake(job, true, 100'000);
+  EXPECT_EQ(out.result.error, 0);
+  EXPECT_EQ(out.max_in_flight, 8u);
+  ASSERT_TRUE(out.result.latency_target.is_object());
+  EXPECT_EQ(out.result.latency_target["latency_depth"].get<int>(), 8);
+  // Windows at 1, 2, 4, 8, 8 again, then the final one: about 60 ms, of which the last 10 are measured.
+  EXPECT_GE(out.result.runtime_ns, 10'000'000u);
+  EXPECT_LT(out.result.runtime_ns, 11'000'000u);
+  EXPECT_NEAR(static_cast<double>(out.result.dirs[0].ios), 800.0, 16.0);  // 8 in flight per 100 us for 10 ms
+}
+
+TEST(IoLoopFakeClock, LatencyTargetBelowTheServiceTimeFailsAtDepthOne) {
+  JobSpec job = time_based_job(1s);
+  job.iodepth = 8;
+  job.latency_target = 50us;
+  job.latency_window = 10ms;
+  const Outcome out = run_on_fake(job, true, 100'000);
+  EXPECT_EQ(out.result.error, ETIMEDOUT);
+  EXPECT_NE(out.result.error_message.find("latency of 100000 nsec exceeds specified max (50000 nsec)"),
+            std::string::npos)
+      << out.result.error_message;
+  EXPECT_EQ(out.max_in_flight, 1u);
+}
+
 TEST(IoLoopFakeClock, GivenCompleteMaxIsHonoured) {
   JobSpec job = time_based_job(10ms);
   job.iodepth = 32;
@@ -154,8 +207,21 @@ TEST(IoLoopFakeClock, TimeSeriesHasOneSamplePerInterval) {
   const Outcome out = run_on_fake(time_based_job(1ms), false, 10'000, 100'000);
   EXPECT_EQ(out.result.series.size(), 10u);
   for (const auto& sample : out.result.series.samples()) EXPECT_EQ(sample[0].ops, 10u);
-  EXPECT_EQ(out.result.dirs[0].iops_samples.count(), 10u);
-  EXPECT_EQ(out.result.dirs[0].iops_samples.mean(), 100'000.0);  // 10 ios per 100 us
+}
+
+// fio's iopsavgtime / bwavgtime: one sample per window, none for the partial window at the end; a 1 ms job
+// has none at fio's default 500 ms.
+TEST(IoLoopFakeClock, RateSamplesFollowTheAveragingWindows) {
+  JobSpec job = time_based_job(10ms);
+  job.iops_avg_msec = 1;
+  job.bw_avg_msec = 2;
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.dirs[0].iops_samples.count(), 10u);  // at 1, 2, ... 10 ms: the last window ends with the job
+  EXPECT_DOUBLE_EQ(out.result.dirs[0].iops_samples.mean(), 100'000.0);  // 100 ios per ms
+  EXPECT_EQ(out.result.dirs[0].bw_samples.count(), 5u);
+  EXPECT_DOUBLE_EQ(out.result.dirs[0].bw_samples.mean(), 100'000.0 * 4096);
+  EXPECT_EQ(out.result.dirs[1].bw_samples.count(), 0u);  // writes: none issued, no sample
+  EXPECT_EQ(run_on_fake(time_based_job(1ms), false, 10'000).result.dirs[0].iops_samples.count(), 0u);
 }
 
 TEST(IoLoopFakeClock, SizeBasedJobEndsWithThePass) {

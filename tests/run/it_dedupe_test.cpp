@@ -57,15 +57,8 @@ class Dedupe : public ::testing::Test {
       args.insert(args.end(), job.begin(), job.end());
       return args;
     };
-    RunOptions fio_options;
-    fio_options.program = "fio";
-    const RunOutput f = run_binary(with_dir(fio_dir), fio_options);
-    EXPECT_EQ(f.exit_code, 0) << f.err;
-    std::vector<std::string> sluice_args = {"run"};
-    const auto rest = with_dir(sluice_dir);
-    sluice_args.insert(sluice_args.end(), rest.begin(), rest.end());
-    const RunOutput s = run_binary(sluice_args);
-    EXPECT_EQ(s.exit_code, 0) << s.err;
+    run_as("fio", with_dir(fio_dir));
+    run_as("sluice", with_dir(sluice_dir));
     return {fio_dir, sluice_dir};
   }
 

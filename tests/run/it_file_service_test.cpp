@@ -58,15 +58,9 @@ class FileService : public ::testing::Test {
     // Both tools append to an existing io log: each comparison starts from none.
     std::filesystem::remove(tmp_.file("fio.log"));
     std::filesystem::remove(tmp_.file("sluice.log"));
-    RunOptions fio_options;
-    fio_options.program = "fio";
-    const RunOutput f = run_binary(args(tmp_.file("fio"), tmp_.file("fio.log")), fio_options);
-    EXPECT_EQ(f.exit_code, 0) << f.err;
-    std::vector<std::string> sluice_args = {"run"};
-    const auto rest = args(tmp_.file("sluice"), tmp_.file("sluice.log"));
-    sluice_args.insert(sluice_args.end(), rest.begin(), rest.end());
-    const RunOutput s = run_binary(sluice_args);
-    EXPECT_EQ(s.exit_code, 0) << s.err;
+    for (const std::string program : {"fio", "sluice"}) {
+      run_as(program, args(tmp_.file(program), tmp_.file(program + ".log")));
+    }
     return {ios_by_file(tmp_.file("fio.log")), ios_by_file(tmp_.file("sluice.log"))};
   }
 

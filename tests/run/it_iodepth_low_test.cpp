@@ -42,15 +42,7 @@ TEST(IodepthLow, AFullQueueDrainsToTheLowWatermarkAsInFio) {
                                      "--iodepth_low=" + low,
                                      "--number_ios=2000",
                                      "--output-format=json"};
-    RunOptions options;
-    if (program == "fio") {
-      options.program = "fio";
-    } else {
-      args.insert(args.begin(), "run");
-    }
-    const RunOutput r = run_binary(args, options);
-    EXPECT_EQ(r.exit_code, 0) << program << ": " << r.err;
-    return low_and_full(r);
+    return low_and_full(run_as(program, args));
   };
   for (const std::string program : {"fio", "sluice"}) {
     const auto [low_share, full_share] = run(program, "4");

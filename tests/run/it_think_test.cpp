@@ -49,17 +49,11 @@ class ThinkTime : public ::testing::Test {
   std::pair<std::vector<int>, std::vector<int>> both(const std::vector<std::string>& job, std::uint64_t gap_us) {
     std::vector<std::string> common = {"--name=t", "--filename=" + tmp_.file("f"), "--output-format=terse"};
     common.insert(common.end(), job.begin(), job.end());
-    RunOptions fio_options;
-    fio_options.program = "fio";
-    std::vector<std::string> fio_args = common;
-    fio_args.push_back("--write_iolog=" + tmp_.file("fio.log"));
-    const RunOutput f = run_binary(fio_args, fio_options);
-    EXPECT_EQ(f.exit_code, 0) << f.err;
-    std::vector<std::string> sluice_args = {"run"};
-    sluice_args.insert(sluice_args.end(), common.begin(), common.end());
-    sluice_args.push_back("--write_iolog=" + tmp_.file("sluice.log"));
-    const RunOutput s = run_binary(sluice_args);
-    EXPECT_EQ(s.exit_code, 0) << s.err;
+    for (const std::string program : {"fio", "sluice"}) {
+      std::vector<std::string> args = common;
+      args.push_back("--write_iolog=" + tmp_.file(program + ".log"));
+      run_as(program, args);
+    }
     return {ios_between_pauses(tmp_.file("fio.log"), gap_us), ios_between_pauses(tmp_.file("sluice.log"), gap_us)};
   }
 

@@ -3,9 +3,9 @@
 // below zonerange. Random jobs stay in the same zones with fio's counts. Skips without fio.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,33 +14,6 @@
 
 namespace sluice::testing {
 namespace {
-
-struct LoggedIo {
-  std::string action;
-  std::uint64_t offset = 0;
-  std::uint64_t length = 0;
-  bool operator==(const LoggedIo&) const = default;
-};
-
-std::ostream& operator<<(std::ostream& os, const LoggedIo& io) {
-  return os << io.action << " " << io.offset << " " << io.length;
-}
-
-std::vector<LoggedIo> logged_ios(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<LoggedIo> ios;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string time, file;
-    LoggedIo io;
-    if (fields >> time >> file >> io.action >> io.offset >> io.length &&
-        (io.action == "read" || io.action == "write")) {
-      ios.push_back(io);
-    }
-  }
-  return ios;
-}
 
 class StridedZones : public ::testing::Test {
  protected:
@@ -57,17 +30,12 @@ class StridedZones : public ::testing::Test {
     std::vector<std::string> common = {"--name=z", "--filename=" + tmp_.file("f"), "--ioengine=psync",
                                        "--output-format=terse"};
     common.insert(common.end(), job.begin(), job.end());
-    RunOptions fio_options;
-    fio_options.program = "fio";
-    std::vector<std::string> fio_args = common;
-    fio_args.push_back("--write_iolog=" + tmp_.file("fio.log"));
-    const RunOutput f = run_binary(fio_args, fio_options);
-    EXPECT_EQ(f.exit_code, 0) << f.err;
-    std::vector<std::string> sluice_args = {"run"};
-    sluice_args.insert(sluice_args.end(), common.begin(), common.end());
-    sluice_args.push_back("--write_iolog=" + tmp_.file("sluice.log"));
-    const RunOutput s = run_binary(sluice_args);
-    EXPECT_EQ(s.exit_code, 0) << s.err;
+    for (const std::string program : {"fio", "sluice"}) {
+      std::vector<std::string> args = common;
+      args.push_back("--write_iolog=" + tmp_.file(program + ".log"));
+      std::filesystem::remove(tmp_.file(program + ".log"));  // both tools append to an existing io log
+      run_as(program, args);
+    }
     return {logged_ios(tmp_.file("fio.log")), logged_ios(tmp_.file("sluice.log"))};
   }
 

@@ -48,6 +48,12 @@ class FakeEngine final : public Engine {
     for (IoUnit* unit : batch) {
       if (queued_.size() >= depth_) break;
       unit->result = unit->length;
+      for (const auto& [done_ns, queued] : queued_) {
+        if (queued->file_index == unit->file_index && queued->offset < unit->offset + unit->length &&
+            unit->offset < queued->offset + queued->length) {
+          ++overlapping_submits_;
+        }
+      }
       if (!async_) clock_.advance(service_ns_);
       queued_.push_back({clock_.now_ns() + (async_ ? service_ns_ : 0), unit});
       ++accepted;
@@ -73,6 +79,8 @@ class FakeEngine final : public Engine {
 
   std::size_t max_in_flight() const noexcept { return max_in_flight_; }
   std::size_t submit_calls() const noexcept { return submit_calls_; }
+  // Ios submitted while an io sharing a byte with them was still in flight.
+  std::size_t overlapping_submits() const noexcept { return overlapping_submits_; }
 
  private:
   FakeClock& clock_;
@@ -82,6 +90,7 @@ class FakeEngine final : public Engine {
   std::vector<std::pair<std::uint64_t, IoUnit*>> queued_;  // (completion time, unit)
   std::size_t max_in_flight_ = 0;
   std::size_t submit_calls_ = 0;
+  std::size_t overlapping_submits_ = 0;
 };
 
 }  // namespace sluice::testing

@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
+#include <fstream>
 #include <optional>
+#include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,6 +39,44 @@ inline std::string describe(const RunOutput& r) {
   return "exit " + std::to_string(r.exit_code) + " signal " + std::to_string(r.term_signal) +
          (r.timed_out ? " (timed out)" : "") + "\n--- stdout ---\n" + r.out.substr(0, 3000) +
          "\n--- stderr ---\n" + r.err.substr(0, 3000);
+}
+
+// Runs fio's command line `args` with fio itself (program "fio") or as `sluice run ARGS` (any other program
+// name), and expects exit 0. The fio-comparison tests run the same options through both.
+inline RunOutput run_as(const std::string& program, std::vector<std::string> args, RunOptions options = {}) {
+  if (program == "fio") options.program = "fio";
+  else args.insert(args.begin(), "run");
+  RunOutput r = run_binary(args, options);
+  EXPECT_EQ(r.exit_code, 0) << program << ": " << describe(r);
+  return r;
+}
+
+// One io of a version 3 io log (write_iolog): the file as the log names it, the action, offset and length.
+struct LoggedIo {
+  std::string file;
+  std::string action;
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+  bool operator==(const LoggedIo&) const = default;
+};
+
+inline std::ostream& operator<<(std::ostream& os, const LoggedIo& io) {
+  return os << io.file << " " << io.action << " " << io.offset << " " << io.length;
+}
+
+// The reads, writes and trims of a version 3 io log, in order (file lines and syncs left out).
+inline std::vector<LoggedIo> logged_ios(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<LoggedIo> ios;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string time;
+    LoggedIo io;
+    if (!(fields >> time >> io.file >> io.action >> io.offset >> io.length)) continue;
+    if (io.action == "read" || io.action == "write" || io.action == "trim") ios.push_back(io);
+  }
+  return ios;
 }
 
 }  // namespace sluice::testing

@@ -19,6 +19,7 @@ HistLog::HistLog(const JobSpec& job, int lognum)
     : shared_(!job.per_job_logs),
       window_ns_(static_cast<std::uint64_t>(job.log_hist_msec) * 1'000'000ull),
       next_ns_(window_ns_),
+      stride_(1 << job.log_hist_coarseness),
       issued_{job.does_reads(), job.does_writes(), job.does_trims()},
       epoch_(job) {
   for (int d = 0; d < kNumDirections; ++d) {
@@ -46,16 +47,19 @@ void HistLog::write_line(std::uint64_t time_ms, int d, const LatencyHistogram& n
   LatencyHistogram& before = before_[d];
   line_.clear();
   fmt::format_to(std::back_inserter(line_), "{}, {}, {}", time_ms, d, block_size_[d]);
-  std::uint64_t tail = 0;
+  // fio's bins: sluice's buckets, those past fio's last bin added into it; with log_hist_coarseness each
+  // printed value sums `stride_` neighbouring bins (fio's hist_sum).
+  std::uint64_t sum = 0;
+  int in_sum = 0;
   for (int b = 0; b < LatencyHistogram::kNumBuckets; ++b) {
-    const std::uint64_t delta = now.count_at(b) - before.count_at(b);
-    if (b < kFioBins - 1) {
-      fmt::format_to(std::back_inserter(line_), ", {}", delta);
-    } else {
-      tail += delta;
+    sum += now.count_at(b) - before.count_at(b);
+    if (b < kFioBins - 1 && ++in_sum == stride_) {
+      fmt::format_to(std::back_inserter(line_), ", {}", sum);
+      sum = 0;
+      in_sum = 0;
     }
   }
-  fmt::format_to(std::back_inserter(line_), ", {}\n", tail);
+  fmt::format_to(std::back_inserter(line_), ", {}\n", sum);
   before = now;
   std::fwrite(line_.data(), 1, line_.size(), file_);
 }

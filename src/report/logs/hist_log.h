@@ -6,6 +6,7 @@
 // (64 bins per power of two, 29 groups, in ns). sluice's LatencyHistogram uses the same index function, so
 // bin i is sluice bucket i; sluice's buckets beyond fio's last bin (>= ~17 s) are added into the last bin.
 // log_hist_msec=0 writes one line per direction at the end for the whole run (fio writes nothing).
+// log_hist_coarseness=N sums each 2^N neighbouring bins into one value (1856 >> N values), as fio.
 // File: PREFIX_clat_hist.N.log (N = clone number from 1), or PREFIX_clat_hist.log shared by all jobs with
 // per_job_logs=0.
 // Threads: owned by one worker; a shared file is appended to with whole lines per write.
@@ -37,6 +38,11 @@ class HistLog {
   void update(std::uint64_t t_ns, const PerDirection<DirectionStats>& dirs) {
     if (window_ns_ != 0 && t_ns >= next_ns_) write_windows(t_ns, dirs);
   }
+  // The job's statistics started over: the next window counts from the new start.
+  void restart() noexcept {
+    before_ = {};
+    next_ns_ = window_ns_;
+  }
   // Writes the last (partial) window when it saw ios, and closes the file.
   void finish(std::uint64_t t_ns, const PerDirection<DirectionStats>& dirs);
 
@@ -48,6 +54,7 @@ class HistLog {
   bool shared_ = false;
   std::uint64_t window_ns_ = 0;
   std::uint64_t next_ns_ = 0;
+  int stride_ = 1;  // bins summed per value: 2^log_hist_coarseness
   PerDirection<bool> issued_{};
   PerDirection<std::uint64_t> block_size_{};
   PerDirection<LatencyHistogram> before_{};

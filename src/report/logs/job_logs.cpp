@@ -43,6 +43,10 @@ struct WindowSums {
 
 class FioJobLogs final : public JobLogs {
  public:
+  // log_store_compressed without log_compression: fio compresses its in-memory chunks as they fill; sluice
+  // writes a stream per this many bytes of samples.
+  static constexpr std::size_t kDefaultChunk = std::size_t{1} << 20;
+
   FioJobLogs(const JobSpec& job, int jobnum);
   void record(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns, std::uint64_t slat_ns,
               std::uint32_t bytes, std::uint64_t offset) noexcept override;
@@ -59,6 +63,7 @@ class FioJobLogs final : public JobLogs {
 
   bool with_offset_;
   bool per_job_;  // per_job_logs: one file per clone (else one shared file per log kind)
+  std::size_t compressed_chunk_;  // log_store_compressed: bytes of samples per zlib stream; 0 = text
   bool log_slat_;
   bool log_max_;  // log_max_value: a window's latency line is its maximum
   std::uint64_t avg_ns_;
@@ -72,6 +77,8 @@ class FioJobLogs final : public JobLogs {
 FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
     : with_offset_(job.log_offset),
       per_job_(job.per_job_logs),
+      compressed_chunk_(job.log_store_compressed ? (job.log_compression != 0 ? job.log_compression : kDefaultChunk)
+                                                 : 0),
       log_slat_(engine_has_slat(job.ioengine)),
       log_max_(job.log_max_value),
       avg_ns_(static_cast<std::uint64_t>(job.log_avg_msec) * kNsPerMs),
@@ -87,7 +94,9 @@ FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
 }
 
 FioJobLogs::File FioJobLogs::open(const std::string& prefix, const char* kind, int jobnum) const {
-  return std::make_unique<LogFile>(fio_log_path(prefix, kind, jobnum, per_job_), with_offset_, !per_job_);
+  std::string path = fio_log_path(prefix, kind, jobnum, per_job_);
+  if (compressed_chunk_ != 0) path += ".fz";  // fio's suffix for a stored compressed log
+  return std::make_unique<LogFile>(std::move(path), with_offset_, !per_job_, compressed_chunk_);
 }
 
 void FioJobLogs::record(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns,

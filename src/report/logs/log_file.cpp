@@ -4,7 +4,10 @@
 #include <charconv>
 #include <cstring>
 
+#include <zlib.h>
+
 #include "common/error.h"
+#include "report/logs/fio_log_sample.h"
 #include "report/logs/log_naming.h"
 
 namespace sluice {
@@ -23,12 +26,18 @@ char* put_separator(char* out) noexcept {
   return out + 2;
 }
 
+unsigned char* put_le(unsigned char* out, std::uint64_t value, std::size_t bytes) noexcept {
+  for (std::size_t i = 0; i < bytes; ++i) out[i] = static_cast<unsigned char>(value >> (8 * i));
+  return out + bytes;
+}
+
 }  // namespace
 
-LogFile::LogFile(std::string path, bool with_offset, bool shared)
-    : path_(std::move(path)), with_offset_(with_offset) {
+LogFile::LogFile(std::string path, bool with_offset, bool shared, std::size_t compressed_chunk)
+    : path_(std::move(path)), with_offset_(with_offset), compressed_chunk_(compressed_chunk) {
   file_ = open_fio_log(path_, shared);
-  buffer_.resize(kFlushBytes + kMaxLineBytes);
+  buffer_.resize(compressed_chunk_ != 0 ? compressed_chunk_ + fio_sample::kOffsetBytes : kFlushBytes + kMaxLineBytes);
+  if (compressed_chunk_ != 0) deflated_.resize(compressBound(static_cast<uLong>(buffer_.size())));
 }
 
 LogFile::~LogFile() {
@@ -39,6 +48,7 @@ LogFile::~LogFile() {
 }
 
 void LogFile::append(const LogLine& line) noexcept {
+  if (compressed_chunk_ != 0) return append_binary(line);
   char* out = buffer_.data() + used_;
   out = put_separator(put_number(out, line.time_ms));
   out = put_separator(put_number(out, line.value));
@@ -51,9 +61,35 @@ void LogFile::append(const LogLine& line) noexcept {
   if (used_ >= kFlushBytes) flush();
 }
 
+void LogFile::append_binary(const LogLine& line) noexcept {
+  auto* start = reinterpret_cast<unsigned char*>(buffer_.data() + used_);
+  unsigned char* out = put_le(start, line.time_ms, 8);
+  out = put_le(out, line.value, 8);
+  out = put_le(out, static_cast<std::uint32_t>(line.ddir) | (with_offset_ ? fio_sample::kOffsetBit : 0u), 4);
+  out = put_le(out, 0, 4);  // priority (none set, logged as 0 by fio) and the struct's padding
+  out = put_le(out, line.block_size, 8);
+  if (with_offset_) out = put_le(out, line.offset, 8);
+  used_ += with_offset_ ? fio_sample::kOffsetBytes : fio_sample::kBytes;
+  if (used_ >= compressed_chunk_) flush();
+}
+
 void LogFile::flush() noexcept {
   if (used_ == 0) return;
-  if (std::fwrite(buffer_.data(), 1, used_, file_) != used_ && write_errno_ == 0) write_errno_ = errno != 0 ? errno : EIO;
+  const char* data = buffer_.data();
+  std::size_t length = used_;
+  if (compressed_chunk_ != 0) {
+    uLongf deflated = static_cast<uLongf>(deflated_.size());
+    const int rc = compress2(deflated_.data(), &deflated, reinterpret_cast<const Bytef*>(buffer_.data()),
+                             static_cast<uLong>(used_), Z_DEFAULT_COMPRESSION);
+    if (rc != Z_OK) {
+      if (write_errno_ == 0) write_errno_ = rc == Z_MEM_ERROR ? ENOMEM : EIO;
+      used_ = 0;
+      return;
+    }
+    data = reinterpret_cast<const char*>(deflated_.data());
+    length = deflated;
+  }
+  if (std::fwrite(data, 1, length, file_) != length && write_errno_ == 0) write_errno_ = errno != 0 ? errno : EIO;
   used_ = 0;
 }
 

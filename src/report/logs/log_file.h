@@ -2,6 +2,11 @@
 // LogFile: one fio-format log file ("time, value, ddir, bs[, offset], prio" per line), buffered in memory and
 // written with fwrite when the buffer passes kFlushBytes, so appending a line costs no syscall and, once the
 // buffer has grown, no allocation. Threads: owned by one writer.
+//
+// Compressed (fio's log_store_compressed): the file holds zlib streams, one per `compressed_chunk` bytes of
+// samples, each sample in fio 3.33's binary layout (struct io_sample: u64 time, u64 value, u32 ddir with bit 31
+// set when an offset follows, u16 priority, 2 bytes of padding, u64 block size[, u64 offset]; little-endian),
+// which `fio --inflate-log=FILE` (and `sluice fio --inflate-log`) turns back into the text lines.
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -23,7 +28,8 @@ class LogFile {
 
   // Creates (truncates) path. Throws UserError when it cannot be created. with_offset: write fio's
   // log_offset=1 column. shared: other jobs write the same file (per_job_logs=0; see log_naming.h).
-  LogFile(std::string path, bool with_offset, bool shared = false);
+  // compressed_chunk > 0: write fio's compressed format, a zlib stream per that many bytes of samples.
+  LogFile(std::string path, bool with_offset, bool shared = false, std::size_t compressed_chunk = 0);
   ~LogFile();
   LogFile(const LogFile&) = delete;
   LogFile& operator=(const LogFile&) = delete;
@@ -35,9 +41,12 @@ class LogFile {
 
  private:
   void flush() noexcept;
+  void append_binary(const LogLine& line) noexcept;
 
   std::string path_;
   bool with_offset_;
+  std::size_t compressed_chunk_;  // 0: text
+  std::vector<unsigned char> deflated_;
   std::FILE* file_ = nullptr;
   std::vector<char> buffer_;
   std::size_t used_ = 0;

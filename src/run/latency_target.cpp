@@ -1,0 +1,69 @@
+#include "run/latency_target.h"
+
+#include <algorithm>
+
+namespace sluice {
+
+LatencyTarget::LatencyTarget(const LatencyTargetSettings& settings, std::uint64_t now_ns) noexcept
+    : settings_(settings), high_(std::max<std::uint32_t>(settings.max_depth, 1)) {
+  settings_.max_depth = high_;
+  new_window(now_ns);
+}
+
+void LatencyTarget::new_window(std::uint64_t now_ns) noexcept {
+  window_start_ns_ = now_ns;
+  window_ios_ = 0;
+  window_failed_ = 0;
+}
+
+LatencyTarget::Step LatencyTarget::completed(std::uint64_t lat_ns, std::uint64_t now_ns) noexcept {
+  ++window_ios_;
+  if (lat_ns <= settings_.target_ns) return Step::kNone;
+  if (settings_.percentile < 100.0) {
+    ++window_failed_;
+    return Step::kNone;
+  }
+  return ramp_down(now_ns);
+}
+
+LatencyTarget::Step LatencyTarget::end_window(std::uint64_t now_ns) noexcept {
+  // fio divides by the window's ios without checking for none; an empty window counts as a success here.
+  const double success =
+      window_ios_ == 0 ? 100.0
+                       : 100.0 * static_cast<double>(window_ios_ - window_failed_) / static_cast<double>(window_ios_);
+  return success >= settings_.percentile ? ramp_up(now_ns) : ramp_down(now_ns);
+}
+
+LatencyTarget::Step LatencyTarget::ramp_down(std::uint64_t now_ns) noexcept {
+  if (depth_ == 1) {
+    // fio fails the job only for an io over the target with percentile 100; a failed window at depth 1 just
+    // starts another.
+    if (settings_.percentile >= 100.0) return Step::kFailed;
+    new_window(now_ns);
+    return Step::kNone;
+  }
+  high_ = depth_;
+  if (depth_ == low_) --low_;
+  depth_ = (depth_ + low_) / 2;
+  stable_count_ = 0;
+  new_window(now_ns);
+  return Step::kRampedDown;
+}
+
+LatencyTarget::Step LatencyTarget::ramp_up(std::uint64_t now_ns) noexcept {
+  const std::uint32_t before = depth_;
+  low_ = depth_;
+  if (depth_ + 1 == high_ && ++stable_count_ >= 3) {
+    ++high_;  // fio's heuristic: three successes just below the failing depth try it again
+    stable_count_ = 0;
+  }
+  depth_ = high_ != settings_.max_depth ? (depth_ + high_) / 2 : depth_ * 2;
+  depth_ = std::min(depth_, settings_.max_depth);
+  new_window(now_ns);
+  if (settings_.keep_running || depth_ != before) return Step::kNone;
+  if (final_run_) return Step::kDone;
+  final_run_ = true;
+  return Step::kFinalRun;
+}
+
+}  // namespace sluice
