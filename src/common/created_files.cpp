@@ -120,6 +120,13 @@ void remove_listed(const Listed& entry, long pid, LeftoverReport& report) {
   FileIdentity now;
   if (!file_identity(entry.path, now)) return;  // gone already: nothing left behind
   if (!entry.identity) {
+    // Killed between the "+" and the create's "=": an empty directory there is the one sluice was making (a
+    // user's empty directory at that random name would lose nothing); anything else cannot be told apart.
+    struct stat st {};
+    if (::lstat(entry.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::rmdir(entry.path.c_str()) == 0) {
+      report.removed.push_back(fmt::format("{} (empty; left by sluice pid {})", entry.path, pid));
+      return;
+    }
     report.kept.push_back(fmt::format("kept {}: sluice pid {} was killed while creating it, so it cannot be told from "
                                       "a file made later; remove it by hand if it is sluice's", entry.path, pid));
     return;
@@ -356,6 +363,32 @@ void journal_removed(const std::string& path) {
     if (!pj.journal) return;  // nothing was journaled, so nothing to take back
   }
   pj.record(path, [](CreatedFilesJournal& j, const std::string& p) { j.removed(p); });
+}
+
+std::string create_journaled_directory(const std::string& parent, const std::string& prefix, bool tree) {
+  static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::uint64_t state = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                        (static_cast<std::uint64_t>(::getpid()) << 32);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string path = (std::filesystem::path(parent) / prefix).string();
+    for (int i = 0; i < 6; ++i) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      path += kLetters[(state >> 33) % (sizeof kLetters - 1)];
+    }
+    journal_creating(path);
+    if (::mkdir(path.c_str(), 0700) == 0) {
+      tree ? journal_created_tree(path) : journal_created(path);
+      return path;
+    }
+    const int error = errno;
+    journal_removed(path);
+    if (error != EEXIST) {
+      errno = error;
+      return "";
+    }
+  }
+  errno = EEXIST;
+  return "";
 }
 
 void end_created_files_journal() {

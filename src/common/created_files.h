@@ -68,6 +68,11 @@ void journal_created(const std::string& path);
 // removes it with everything in it (only while it is still the directory sluice created).
 void journal_created_tree(const std::string& path);
 void journal_removed(const std::string& path);
+// Creates a new directory PARENT/PREFIX + 6 random characters (mode 0700), journaled before it exists, so a
+// kill at any moment leaves nothing a replay does not find (mkdtemp picks the name itself, too late for
+// that). tree: journaled with journal_created_tree, else journal_created. Returns the path, or "" with errno
+// set when it cannot be created.
+std::string create_journaled_directory(const std::string& parent, const std::string& prefix, bool tree);
 // A normal end: deletes this process's journal. Idempotent.
 void end_created_files_journal();
 

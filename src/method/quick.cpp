@@ -38,15 +38,12 @@ class QuickDir {
   explicit QuickDir(const std::string& parent) {
     std::error_code ec;
     if (!std::filesystem::is_directory(parent, ec)) throw UserError(fmt::format("{}: not a directory", parent));
-    std::string pattern = (std::filesystem::path(parent) / "sluice-quick-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) {
+    std::string absolute = std::filesystem::absolute(parent, ec).lexically_normal().string();
+    if (ec) absolute = parent;
+    path_ = create_journaled_directory(absolute, "sluice-quick-", false);
+    if (path_.empty()) {
       throw UserError(fmt::format("{}: cannot create a temporary directory: {}", parent, std::strerror(errno)));
     }
-    path_ = std::filesystem::absolute(pattern, ec).lexically_normal().string();
-    if (ec) path_ = pattern;
-    // mkdtemp picks the name, so the journal learns it only now: a kill in between leaves an empty directory.
-    journal_creating(path_);
-    journal_created(path_);
   }
   ~QuickDir() {
     std::error_code ec;

@@ -54,15 +54,12 @@ void check_space(const FiletreeOptions& options, const FiletreePlan& plan) {
 }
 
 std::string make_work_dir(const std::string& directory) {
-  std::string pattern = (std::filesystem::path(directory) / "sluice-filetree.XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
+  const std::string path = create_journaled_directory(directory, "sluice-filetree.", true);
+  if (path.empty()) {
     throw UserError(fmt::format("filetree: cannot create a directory in {}: {}; give a directory you can write to",
                                 directory, std::strerror(errno)));
   }
-  // mkdtemp picks the name, so the journal learns it only now (as quick's): a kill in between leaves it empty.
-  journal_creating(pattern);
-  journal_created_tree(pattern);
-  return pattern;
+  return path;
 }
 
 }  // namespace

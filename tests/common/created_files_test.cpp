@@ -136,6 +136,21 @@ TEST_F(CreatedFiles, KilledBetweenIntentAndIdentityKeepsTheFileAndSaysWhy) {
   EXPECT_THAT(r.kept.front(), HasSubstr("cannot be told from a file made later"));
 }
 
+TEST_F(CreatedFiles, KilledBetweenIntentAndIdentityRemovesAnEmptyDirectoryOnly) {
+  { CreatedFilesJournal j(journal_path());
+    j.creating({work("empty"), work("full")});
+    fs::create_directory(work("empty"));
+    fs::create_directory(work("full"));
+    std::ofstream(work("full") + "/x") << "?";
+  }
+  const LeftoverReport r = remove_leftovers({state_.path()});
+  EXPECT_FALSE(fs::exists(work("empty")));
+  EXPECT_TRUE(fs::exists(work("full") + "/x"));
+  ASSERT_THAT(r.removed, SizeIs(1));
+  EXPECT_THAT(r.removed.front(), HasSubstr("(empty; left by sluice pid"));
+  ASSERT_THAT(r.kept, SizeIs(1));
+}
+
 TEST_F(CreatedFiles, DirectoryIsRemovedAfterTheFilesInIt) {
   { CreatedFilesJournal j(journal_path());
     j.creating({work("d")});

@@ -432,6 +432,18 @@ struct SmallCommand {
 
 class SignalsAtRandomMoments : public Signals, public ::testing::WithParamInterface<SmallCommand> {};
 
+// Whether `pid` has a handler for `signal` now (/proc/PID/status SigCgt): before sluice installs its handlers
+// (a slow start on a loaded machine), a signal ends it the default way, which is not a fault.
+bool catches(pid_t pid, int signal) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("SigCgt:", 0) != 0) continue;
+    const unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);
+    return (mask >> (signal - 1)) & 1ULL;
+  }
+  return false;
+}
+
 TEST_P(SignalsAtRandomMoments, LeaveNothingBehind) {
   const std::vector<std::string> args = GetParam().args(work());
   const auto start = std::chrono::steady_clock::now();
@@ -446,10 +458,11 @@ TEST_P(SignalsAtRandomMoments, LeaveNothingBehind) {
     const pid_t pid = spawn(args);
     const long at = moment(random);
     std::this_thread::sleep_for(std::chrono::milliseconds(at));
+    const bool handled = catches(pid, signals[i]);
     const int status = stop(pid, signals[i]);
     const std::string what = "signal " + std::to_string(signals[i]) + " at " + std::to_string(at) + " ms";
     if (WIFSIGNALED(status)) {
-      EXPECT_TRUE(signals[i] == SIGKILL || at < 100) << what << " killed it instead of being handled";
+      EXPECT_TRUE(signals[i] == SIGKILL || !handled) << what << " killed it instead of being handled";
       sluice({"restore"});
     }
     EXPECT_FALSE(has_entries(work())) << what << " left files";
