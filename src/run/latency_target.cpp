@@ -23,25 +23,24 @@ LatencyTarget::Step LatencyTarget::completed(std::uint64_t lat_ns, std::uint64_t
     ++window_failed_;
     return Step::kNone;
   }
+  if (depth_ == 1) return Step::kFailed;  // fio's lat_fatal
   return ramp_down(now_ns);
 }
 
 LatencyTarget::Step LatencyTarget::end_window(std::uint64_t now_ns) noexcept {
-  // fio divides by the window's ios without checking for none; an empty window counts as a success here.
-  const double success =
-      window_ios_ == 0 ? 100.0
-                       : 100.0 * static_cast<double>(window_ios_ - window_failed_) / static_cast<double>(window_ios_);
-  return success >= settings_.percentile ? ramp_up(now_ns) : ramp_down(now_ns);
-}
-
-LatencyTarget::Step LatencyTarget::ramp_down(std::uint64_t now_ns) noexcept {
-  if (depth_ == 1) {
-    // fio fails the job only for an io over the target with percentile 100; a failed window at depth 1 just
-    // starts another.
-    if (settings_.percentile >= 100.0) return Step::kFailed;
+  // A window in which no io completed fails, as in fio (its share is 0/0, which meets no percentile).
+  const bool met =
+      window_ios_ > 0 && 100.0 * static_cast<double>(window_ios_ - window_failed_) / static_cast<double>(window_ios_) >=
+                             settings_.percentile;
+  if (met) return ramp_up(now_ns);
+  if (depth_ == 1) {  // nothing lower to try: fio goes on at depth 1 (a failed window never fails the job)
     new_window(now_ns);
     return Step::kNone;
   }
+  return ramp_down(now_ns);
+}
+
+LatencyTarget::Step LatencyTarget::ramp_down(std::uint64_t now_ns) noexcept {
   high_ = depth_;
   if (depth_ == low_) --low_;
   depth_ = (depth_ + low_) / 2;

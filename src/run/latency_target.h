@@ -46,7 +46,7 @@ class LatencyTarget {
 
  private:
   Step end_window(std::uint64_t now_ns) noexcept;
-  Step ramp_down(std::uint64_t now_ns) noexcept;
+  Step ramp_down(std::uint64_t now_ns) noexcept;  // precondition: depth_ > 1
   Step ramp_up(std::uint64_t now_ns) noexcept;
   void new_window(std::uint64_t now_ns) noexcept;
 

@@ -60,6 +60,19 @@ TEST(LatencyTarget, ASlowIoAtDepthOneFailsTheJob) {
   EXPECT_EQ(t.completed(kTarget + 1, 5), LatencyTarget::Step::kFailed);
 }
 
+TEST(LatencyTarget, AWindowWithoutCompletionsLowersTheDepthButNeverFails) {
+  std::uint64_t now = 0;
+  LatencyTarget t(settings(), now);
+  good_window(t, &now);
+  ASSERT_EQ(t.depth(), 2u);
+  now += kWindow;  // nothing completed: fio's 0/0 meets no percentile
+  EXPECT_EQ(t.check(now), LatencyTarget::Step::kRampedDown);
+  EXPECT_EQ(t.depth(), 1u);
+  now += kWindow;  // again, at depth 1: a new window, not a failure
+  EXPECT_EQ(t.check(now), LatencyTarget::Step::kNone);
+  EXPECT_EQ(t.depth(), 1u);
+}
+
 TEST(LatencyTarget, APercentileCountsTheWindowsShare) {
   std::uint64_t now = 0;
   LatencyTarget t(settings(90.0), now);
