@@ -44,6 +44,10 @@ struct IoUnit {
   std::uint64_t submit_begin_ns = 0;  // the submit call began (open loop keeps the scheduled arrival in OpenLoopQueue)
   std::uint64_t submit_end_ns = 0;    // the submit call returned
   std::uint64_t index = 0;      // the unit's index in the pool; engines use it as user data
+  // The io's priority (the kernel's ioprio, class << 13 | level; 0 = the thread's own). libaio and io_uring
+  // issue reads and writes with it; prio_index says which per-priority latency statistics the io adds to.
+  std::uint16_t ioprio = 0;
+  std::uint8_t prio_index = 0;
   void* engine_data = nullptr;
   // Set by the engine: false when it completed the io without doing anything to time (a per-file engine's
   // ios after the file's operation). The io is counted; its latency is not recorded (fio's FIO_NOSTATS).

@@ -289,6 +289,9 @@ class IoUringEngine final : public Engine {
         io_uring_prep_fsync(sqe, fd, u.op == IoOp::kFdatasync ? IORING_FSYNC_DATASYNC : 0);
         break;
     }
+    // The io's priority (cmdprio, or the job's prio/prioclass: an SQPOLL thread does not inherit the
+    // submitter's, so it goes with every read and write as in fio); syncs and trims take none.
+    if (u.op == IoOp::kRead || u.op == IoOp::kWrite) sqe->ioprio = u.ioprio;
     if (fixed_files_) sqe->flags |= IOSQE_FIXED_FILE;
     if (force_async_every_ != 0 && --until_async_ == 0) {
       sqe->flags |= IOSQE_ASYNC;

@@ -19,6 +19,10 @@
 namespace sluice {
 namespace {
 
+// <linux/aio_abi.h>'s IOCB_FLAG_IOPRIO: aio_reqprio holds the io's priority. (That header's struct iocb clashes
+// with libaio's, so the kernel ABI value is repeated here.)
+constexpr unsigned kIocbFlagIoprio = 1u << 1;
+
 class LibaioEngine final : public Engine {
  public:
   ~LibaioEngine() override { close(); }
@@ -60,6 +64,10 @@ class LibaioEngine final : public Engine {
           io_prep_pread(cb, fd, u.buffer, u.length, static_cast<long long>(u.offset));
         } else {
           io_prep_pwrite(cb, fd, u.buffer, u.length, static_cast<long long>(u.offset));
+        }
+        if (u.ioprio != 0) {  // cmdprio: this io's own priority (the thread's applies otherwise)
+          cb->aio_reqprio = static_cast<short>(u.ioprio);
+          cb->u.c.flags |= kIocbFlagIoprio;
         }
         cb->data = &u;
         pending_[queued++] = cb;

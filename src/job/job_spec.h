@@ -63,6 +63,14 @@ struct BlockSizeSplitEntry {
   double percent = 0.0;  // blank percentages in fio's bssplit share the remainder equally
 };
 
+// One entry of cmdprio_bssplit: `percent` of the direction's ios of exactly `size` bytes are issued with
+// priority `ioprio` (the kernel's class << 13 | level), or with cmdprio_class/cmdprio when ioprio is -1.
+struct CmdprioSplitEntry {
+  std::uint64_t size = 0;
+  std::uint32_t percent = 0;
+  std::int32_t ioprio = -1;
+};
+
 // One zone of random_distribution=zoned|zoned_abs (fio's zone_split): `access_percent` of the ios of a
 // direction fall uniformly in the next `size` of the region (a percentage for zoned, bytes for zoned_abs).
 struct AccessZone {
@@ -288,6 +296,12 @@ struct JobSpec {
   bool cpus_allowed_split = false;         // cpus_allowed_policy=split: clone N runs on the N-th CPU of the set
   std::int32_t ioprio_class = -1;          // prioclass (1 realtime, 2 best effort, 3 idle); -1 = not set
   std::int32_t ioprio = -1;                // prio 0-7; -1 = not set
+  // Per-io priorities (fio's cmdprio family, libaio and io_uring): reads and writes (trim values are unused).
+  PerDirection<std::uint32_t> cmdprio_percentage{};   // share of ios issued with cmdprio_class/cmdprio
+  PerDirection<std::uint32_t> cmdprio_class{};        // 0 = not given: realtime, as fio
+  PerDirection<std::uint32_t> cmdprio_level{};        // cmdprio 0-7
+  PerDirection<std::vector<CmdprioSplitEntry>> cmdprio_bssplit{};  // excludes cmdprio_percentage
+  bool log_prio = false;                   // per-io logs carry each io's priority value, not "is realtime"
   std::optional<int> nice;                 // nice value of the job's thread, -20..19
   std::string exec_prerun;                 // shell command before the job's I/O (output in NAME.prerun.txt)
   std::string exec_postrun;                // and after it (NAME.postrun.txt)
@@ -356,6 +370,20 @@ struct JobSpec {
     return false;
   }
   bool is_mixed() const noexcept { return rw == RwMode::kReadWrite || rw == RwMode::kRandRW; }
+  // fio's td->ioprio: the priority value (class << 13 | level) prio/prioclass give the job's ios; a class
+  // alone means level 0, a level alone best effort (fio's ioprio_value). 0 when neither was given.
+  std::uint16_t default_ioprio() const noexcept {
+    if (ioprio_class < 0 && ioprio < 0) return 0;
+    const int io_class = ioprio_class > 0 ? ioprio_class : 2;
+    return static_cast<std::uint16_t>((io_class << 13) | (ioprio > 0 ? ioprio : 0));
+  }
+  // Whether cmdprio_percentage or cmdprio_bssplit gives any read or write another priority.
+  bool uses_cmdprio() const noexcept {
+    for (int i = 0; i < 2; ++i) {
+      if (cmdprio_percentage[i] != 0 || !cmdprio_bssplit[i].empty()) return true;
+    }
+    return false;
+  }
 };
 
 // Global options that are not per job (command line only): output selection and safety.

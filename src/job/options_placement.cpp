@@ -105,7 +105,7 @@ OptionDef priority_option(bool is_class) {
   def.range = is_class ? "1-3" : "0-7";
   def.reason = "the kernel's default I/O priority";
   def.help = is_class ? "I/O priority class of the job's thread (ioprio_set): 1 realtime (needs CAP_SYS_ADMIN), "
-                        "2 best effort, 3 idle. Default level 4 unless prio is given."
+                        "2 best effort, 3 idle. Level 0 unless prio is given (as fio)."
                       : "I/O priority level 0 (highest) to 7 of the job's thread (ioprio_set), in class "
                         "prioclass (best effort when not given). Schedulers that ignore priorities (none, "
                         "mq-deadline for some classes) accept it without effect, as with fio.";

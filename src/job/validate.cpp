@@ -345,6 +345,34 @@ void check_iolog(const JobSpec& job, Checker& check) {
   }
 }
 
+// fio's cmdprio options belong to its libaio and io_uring engines (other engines do not know them) and
+// cmdprio_percentage excludes cmdprio_bssplit (fio_cmdprio_init).
+void check_cmdprio(const JobSpec& job, Checker& check) {
+  static constexpr const char* kOptions[] = {"cmdprio_percentage", "cmdprio_bssplit", "cmdprio_class", "cmdprio"};
+  const char* given = nullptr;
+  for (const char* option : kOptions) {
+    if (job.given_options.count(option) != 0 && given == nullptr) given = option;
+  }
+  if (given == nullptr) return;
+  if (job.ioengine != EngineKind::kLibaio && job.ioengine != EngineKind::kIoUring) {
+    check.error(given, std::string(given) + " is an option of ioengine=libaio and io_uring (as in fio); this job's "
+                       "ioengine is " + std::string(engine_name(job.ioengine)));
+    return;
+  }
+  bool percentage = false;
+  bool split = false;
+  for (int i = 0; i < 2; ++i) {
+    percentage = percentage || job.cmdprio_percentage[i] != 0;
+    split = split || !job.cmdprio_bssplit[i].empty();
+  }
+  if (percentage && split) {
+    check.error("cmdprio_bssplit", "cmdprio_percentage and cmdprio_bssplit options are mutually exclusive");
+  } else if (!percentage && !split) {
+    check.warning(given, std::string(given) + " has no effect without cmdprio_percentage or cmdprio_bssplit; "
+                                              "ignored");
+  }
+}
+
 }  // namespace
 
 std::vector<Problem> validate(const JobSpec& job) {
@@ -358,6 +386,7 @@ std::vector<Problem> validate(const JobSpec& job) {
   check_iolog(job, check);
   check_zones(job, check);
   check_dedupe(job, check);
+  check_cmdprio(job, check);
   std::vector<Problem> problems = check.take();
   validate_verify(job, problems);
   return problems;

@@ -33,6 +33,22 @@ void add_sample_stats(ojson& out, const DirectionStats& dir, std::uint64_t group
   out["iops_samples"] = iops.count();
 }
 
+// fio's "prios": per priority that had ios, its class, level and latency (clat_ns, or lat_ns with
+// lat_percentiles), percentiles as the direction's.
+ojson prios_json(const DirectionStats& dir, const JobReportSettings& s, bool json_plus) {
+  ojson out = ojson::array();
+  for (const PrioLatency& p : dir.prios) {
+    if (p.latency.count() == 0) continue;
+    ojson entry = ojson::object();
+    entry["prioclass"] = p.ioprio >> 13;
+    entry["prio"] = p.ioprio & 7;
+    entry[s.lat_percentiles ? "lat_ns" : "clat_ns"] =
+        latency_json(p.latency, s.clat_percentiles || s.lat_percentiles, s.percentile_list, json_plus);
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
 ojson direction_json(const JobResult& job, Direction d, const GroupDirectionTotals& totals, bool json_plus) {
   const DirectionStats& dir = job.dirs[static_cast<std::size_t>(index_of(d))];
   const JobReportSettings& s = job.settings;
@@ -50,6 +66,7 @@ ojson direction_json(const JobResult& job, Direction d, const GroupDirectionTota
   out["slat_ns"] = latency_json(dir.slat, s.slat_percentiles, s.percentile_list, json_plus);
   out["clat_ns"] = latency_json(dir.clat, s.clat_percentiles, s.percentile_list, json_plus);
   out["lat_ns"] = latency_json(dir.lat, s.lat_percentiles, s.percentile_list, json_plus);
+  if (prios_with_samples(dir) >= 2) out["prios"] = prios_json(dir, s, json_plus);
   // sluice extension, open loop only (fio has no such key; readers of fio's keys are unaffected).
   if (s.open_loop) out["queue_wait_ns"] = latency_json(dir.queue_wait, true, s.percentile_list, json_plus);
   add_sample_stats(out, dir, totals.agg_bw_bytes);

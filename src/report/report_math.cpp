@@ -174,6 +174,12 @@ double percent_of_group(double mean_bw_bytes, std::uint64_t group_agg_bw_bytes) 
   return std::min(finite_or_zero(p), 100.0);
 }
 
+int prios_with_samples(const DirectionStats& dir) noexcept {
+  int n = 0;
+  for (const PrioLatency& p : dir.prios) n += p.latency.count() > 0 ? 1 : 0;
+  return n;
+}
+
 std::vector<ReportedJob> reported_jobs(const GroupResult& all, SeriesCopy series) {
   std::vector<ReportedJob> out;
   if (!all.group_reporting) {  // each foreground job as it is (one copy: a long run's series are large)

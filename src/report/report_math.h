@@ -82,6 +82,10 @@ PerDirection<GroupDirectionTotals> group_totals(const GroupResult& group);
 // fio's "per" / "bw_agg": the job's mean sampled bandwidth as a percent of the group's aggregate, at most 100.
 double percent_of_group(double mean_bw_bytes, std::uint64_t group_agg_bw_bytes);
 
+// How many of the direction's priorities had ios: fio shows its per-priority latency ("prios", "clat prio
+// C/L") only when two or more did.
+int prios_with_samples(const DirectionStats& dir) noexcept;
+
 // The entries a report shows for a group: every job, or one merged entry under group_reporting.
 // For each entry, how many job clones it stands for (fio's "jobs=N") and the sum of their runtimes (fio's
 // "job_runtime" and the base of usr_cpu / sys_cpu under group_reporting).

@@ -74,9 +74,26 @@ void append_text_direction(std::string& out, const JobResult& job, Direction d, 
   append_stat_line(out, "clat", dir.clat);
   append_stat_line(out, " lat", dir.lat);
   if (s.open_loop) append_stat_line(out, "queue_wait", dir.queue_wait);  // lat runs from the scheduled arrival
+  // fio: the per-priority lines only when two or more priorities had ios.
+  const bool split = prios_with_samples(dir) >= 2;
+  const std::string_view prio_kind = s.lat_percentiles ? "lat" : "clat";
+  if (split) {
+    for (const PrioLatency& p : dir.prios) {
+      append_stat_line(out, fmt::format("{} prio {}/{}", prio_kind, p.ioprio >> 13, p.ioprio & 7), p.latency);
+    }
+  }
   if (s.slat_percentiles) append_percentile_table(out, dir.slat.histogram, s.percentile_list, "slat");
   if (s.clat_percentiles) append_percentile_table(out, dir.clat.histogram, s.percentile_list, "clat");
   if (s.lat_percentiles) append_percentile_table(out, dir.lat.histogram, s.percentile_list, "lat");
+  if (split && (s.clat_percentiles || s.lat_percentiles)) {
+    const double all = static_cast<double>((s.lat_percentiles ? dir.lat : dir.clat).count());
+    for (const PrioLatency& p : dir.prios) {
+      if (p.latency.count() == 0) continue;
+      append_percentile_table(out, p.latency.histogram, s.percentile_list,
+                              fmt::format("{} prio {}/{} ({:.2f}% of IOs)", prio_kind, p.ioprio >> 13, p.ioprio & 7,
+                                          100.0 * static_cast<double>(p.latency.count()) / all));
+    }
+  }
   append_sample_lines(out, dir, totals.agg_bw_bytes, s.kb_base);
 }
 

@@ -334,7 +334,25 @@ bool IoLoop::next_from_log() {
 IoUnit& IoLoop::take_free_unit(IoOp op, const NextIo& io) noexcept {
   IoUnit& unit = pool_.take();
   load(unit, op, io);
+  assign_priority(unit);
   return unit;
+}
+
+// cmdprio: a read or write may get another priority than the job's; syncs and trims never do (fio).
+void IoLoop::assign_priority(IoUnit& unit) noexcept {
+  unit.prio_index = 0;
+  if (unit.op != IoOp::kRead && unit.op != IoOp::kWrite) {
+    unit.ioprio = unit.op == IoOp::kTrim ? default_ioprio_ : 0;
+    return;
+  }
+  if (!priorities_) {
+    unit.ioprio = default_ioprio_;
+    return;
+  }
+  const Direction d = unit.op == IoOp::kRead ? Direction::kRead : Direction::kWrite;
+  const IoPriority priority = priorities_->pick(d, unit.length);
+  unit.ioprio = priority.value;
+  unit.prio_index = priority.index;
 }
 
 // A free unit loaded with the pending io, or null when none may start now. Open loop: the io is the head
@@ -366,6 +384,7 @@ IoUnit* IoLoop::take_rmw_write() {
   if (!rmw_->take_write(chain, write)) return nullptr;
   IoUnit& unit = pool_.unit(chain);
   load(unit, IoOp::kWrite, write);
+  assign_priority(unit);
   if (open_loop_.enabled()) open_loop_.start(chain, 0, now_);  // not an arrival: lat from its own start
   return &unit;
 }

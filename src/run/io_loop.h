@@ -21,6 +21,7 @@
 #include "run/cpu_snapshot.h"
 #include "run/iolog_writer.h"
 #include "run/io_pool.h"
+#include "run/io_priorities.h"
 #include "run/job_hooks.h"
 #include "run/latency_target.h"
 #include "run/live_counters.h"
@@ -86,6 +87,7 @@ class IoLoop {
   IoUnit* take_pending();
   IoUnit* take_rmw_write();
   IoUnit& take_free_unit(IoOp op, const NextIo& io) noexcept;
+  void assign_priority(IoUnit& unit) noexcept;
   void prepare_write(IoUnit& unit);
   void check_time(std::uint64_t now);
 
@@ -235,6 +237,9 @@ class IoLoop {
   GroupControl* control_ = nullptr;
   std::unique_ptr<JobHooks> hooks_;     // fio's job-control features (job_hooks.h)
   std::optional<LatencyTarget> latency_;  // latency_target: the depth the search allows
+  std::optional<IoPriorities> priorities_;  // cmdprio_percentage / cmdprio_bssplit: each io's priority
+  std::uint16_t default_ioprio_ = 0;        // prio/prioclass (fio's td->ioprio); 0 = none
+  bool prio_stats_use_lat_ = false;         // lat_percentiles: the per-priority split is of lat, else of clat
   bool quiesce_pending_ = false;          // latency_target lowered the depth: drain before issuing more
   bool restart_pending_ = false;          // ... and after the drain, the final window's statistics start
 

@@ -146,13 +146,16 @@ void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
   // For synchronous engines in closed loop lat equals clat: it is recorded once and copied at the end.
   if (record_lat_) stats.lat.record(lat);
   if (async_) stats.slat.record(slat);
+  if (unit.prio_index < stats.prios.size()) {  // cmdprio: the io's priority's share (fio's clat_prio)
+    stats.prios[unit.prio_index].latency.record(prio_stats_use_lat_ ? lat : clat);
+  }
   IntervalSample& sample = interval_[index_of(d)];
   sample.ops++;
   sample.bytes += bytes;
   sample.lat_sum_ns += lat;
   if (logs_) {
     logs_->record(d, now - result_->start_ns, lat, clat, async_ ? slat : 0, static_cast<std::uint32_t>(bytes),
-                  unit.offset);
+                  unit.offset, unit.ioprio);
   }
   if (latency_ && d != Direction::kTrim) on_latency_io(unit, lat, now);
   if (hooks_ && hooks_->after_io(d, lat, unit.file_index, unit.offset, unit.length, *result_) ==

@@ -126,6 +126,9 @@ void IoLoop::prepare() {
     iolog_writer_ = std::make_unique<IoLogWriter>(job_.write_iolog, std::move(files), clock_.now());
   }
   verifier_ = Verifier::create(instance_, targets_, depth);
+  default_ioprio_ = job_.default_ioprio();
+  if (job_.uses_cmdprio()) priorities_.emplace(job_, instance_.seed ^ 0x2545f4914f6cdd1dull);
+  prio_stats_use_lat_ = job_.lat_percentiles;
   if (job_.dedupe_percentage != 0 && job_.does_writes() && !verifier_) dedupe_ = dedupe_source_of(instance_, targets_);
   std::vector<std::string> paths;
   for (const TargetFile& t : targets_) paths.push_back(t.path);
@@ -169,6 +172,14 @@ void IoLoop::begin_measuring(std::uint64_t now) {
   next_interval_ns_ = now + series_interval_ns_;
   bw_sampler_.start(now, std::uint64_t{job_.bw_avg_msec} * 1'000'000);
   iops_sampler_.start(now, std::uint64_t{job_.iops_avg_msec} * 1'000'000);
+  result_->ioprio = default_ioprio_;
+  if (priorities_) {  // fio's clat_prio: a latency statistic per priority the direction issues with
+    for (Direction d : {Direction::kRead, Direction::kWrite}) {
+      std::vector<PrioLatency>& prios = result_->dirs[index_of(d)].prios;
+      prios.clear();
+      for (std::uint16_t value : priorities_->values(d)) prios.push_back(PrioLatency{value, {}});
+    }
+  }
   cpu_at_start_ = CpuSnapshot::of_this_thread();
 }
 

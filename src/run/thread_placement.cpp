@@ -14,8 +14,6 @@ namespace {
 // <linux/ioprio.h> is not in every libc's headers; these are the kernel ABI values.
 constexpr int kIoprioWhoProcess = 1;  // with who = 0: the calling thread
 constexpr int kIoprioClassShift = 13;
-constexpr int kIoprioClassBestEffort = 2;
-constexpr int kIoprioDefaultLevel = 4;
 
 std::string set_affinity(const JobSpec& job, int jobnum) {
   const std::vector<std::uint32_t> cpus = cpus_for_clone(job, jobnum);
@@ -31,9 +29,10 @@ std::string set_affinity(const JobSpec& job, int jobnum) {
 }
 
 std::string set_ioprio(const JobSpec& job) {
-  const int io_class = job.ioprio_class >= 0 ? job.ioprio_class : kIoprioClassBestEffort;
-  const int level = job.ioprio >= 0 ? job.ioprio : kIoprioDefaultLevel;
-  const int value = (io_class << kIoprioClassShift) | level;
+  // fio's ioprio_value: a class alone means level 0, a level alone the best-effort class.
+  const int value = job.default_ioprio();
+  const int io_class = value >> kIoprioClassShift;
+  const int level = value & 7;
   if (syscall(SYS_ioprio_set, kIoprioWhoProcess, 0, value) == 0) return "";
   return "prio/prioclass: ioprio_set(class " + std::to_string(io_class) + ", level " + std::to_string(level) +
          ") failed: " + std::strerror(errno) + (errno == EPERM ? " (the realtime class needs CAP_SYS_ADMIN)" : "");

@@ -20,8 +20,41 @@ LatencyStat latency_from_json(const json& j) {
   return s;
 }
 
+json prios_to_json(const std::vector<PrioLatency>& prios) {
+  json out = json::array();
+  for (const PrioLatency& p : prios) out.push_back({{"ioprio", p.ioprio}, {"latency", latency_to_json(p.latency)}});
+  return out;
+}
+
+std::vector<PrioLatency> prios_from_json(const json& j) {
+  std::vector<PrioLatency> prios;
+  for (const json& p : j) prios.push_back({p.at("ioprio").get<std::uint16_t>(), latency_from_json(p.at("latency"))});
+  return prios;
+}
+
+// fio's sum_clat_prio_stats: a side without per-priority statistics issued every io with its job's priority,
+// so its whole clat (or lat) is that priority's share.
+std::vector<PrioLatency> prios_or_whole(const DirectionStats& d, std::uint16_t ioprio, bool use_lat) {
+  if (!d.prios.empty()) return d.prios;
+  const LatencyStat& whole = use_lat ? d.lat : d.clat;
+  if (whole.count() == 0) return {};
+  return {PrioLatency{ioprio, whole}};
+}
+
+void merge_prios(std::vector<PrioLatency>& into, const std::vector<PrioLatency>& from) {
+  for (const PrioLatency& p : from) {
+    const auto same =
+        std::find_if(into.begin(), into.end(), [&](const PrioLatency& q) { return q.ioprio == p.ioprio; });
+    if (same != into.end()) {
+      same->latency.merge(p.latency);
+    } else {
+      into.push_back(p);
+    }
+  }
+}
+
 json direction_to_json(const DirectionStats& d) {
-  return {{"ios", d.ios},
+  json out = {{"ios", d.ios},
           {"bytes", d.bytes},
           {"short_ios", d.short_ios},
           {"errors", d.errors},
@@ -32,6 +65,8 @@ json direction_to_json(const DirectionStats& d) {
           {"queue_wait", latency_to_json(d.queue_wait)},
           {"iops_samples", d.iops_samples.to_json()},
           {"bw_samples", d.bw_samples.to_json()}};
+  if (!d.prios.empty()) out["prios"] = prios_to_json(d.prios);
+  return out;
 }
 
 DirectionStats direction_from_json(const json& j) {
@@ -47,6 +82,7 @@ DirectionStats direction_from_json(const json& j) {
   if (j.contains("queue_wait")) d.queue_wait = latency_from_json(j.at("queue_wait"));
   d.iops_samples = Moments::from_json(j.at("iops_samples"));
   d.bw_samples = Moments::from_json(j.at("bw_samples"));
+  if (j.contains("prios")) d.prios = prios_from_json(j.at("prios"));
   return d;
 }
 
@@ -143,6 +179,16 @@ void DirectionStats::merge(const DirectionStats& other) {
   queue_wait.merge(other.queue_wait);
   iops_samples.merge(other.iops_samples);
   bw_samples.merge(other.bw_samples);
+  merge_prios(prios, other.prios);
+}
+
+void merge_direction(DirectionStats& into, std::uint16_t into_ioprio, const DirectionStats& from,
+                     std::uint16_t from_ioprio, bool use_lat) {
+  if (!into.prios.empty() || !from.prios.empty() || into_ioprio != from_ioprio) {
+    into.prios = prios_or_whole(into, into_ioprio, use_lat);
+    if (from.prios.empty()) merge_prios(into.prios, prios_or_whole(from, from_ioprio, use_lat));
+  }
+  into.merge(from);
 }
 
 void SyncStats::merge(const SyncStats& other) {
@@ -190,7 +236,9 @@ std::uint64_t JobResult::total_ios() const noexcept {
 // Name, description, jobnum, groupid, settings and options stay this job's. start_ns is the earliest set
 // start (0 counts as unset), end_ns the latest end; the first non-zero error wins.
 void JobResult::merge(const JobResult& other) {
-  for (int d = 0; d < kNumDirections; ++d) dirs[d].merge(other.dirs[d]);
+  for (int d = 0; d < kNumDirections; ++d) {
+    merge_direction(dirs[d], ioprio, other.dirs[d], other.ioprio, settings.lat_percentiles);
+  }
   sync.merge(other.sync);
   depth.merge(other.depth);
   cpu.merge(other.cpu);
@@ -222,6 +270,7 @@ json JobResult::to_json() const {
           {"error", error},
           {"error_message", error_message},
           {"merged_jobs", merged_jobs},
+          {"ioprio", ioprio},
           {"directions", std::move(directions)},
           {"sync", {{"ios", sync.ios}, {"lat", latency_to_json(sync.lat)}}},
           {"iodepth", depth_to_json(depth)},
@@ -251,6 +300,7 @@ JobResult JobResult::from_json(const json& j) {
   r.error = j.value("error", 0);
   r.error_message = j.value("error_message", std::string());
   r.merged_jobs = j.value("merged_jobs", std::uint64_t{1});
+  r.ioprio = j.value("ioprio", std::uint16_t{0});
   for (Direction d : kAllDirections) {
     r.dirs[index_of(d)] = direction_from_json(j.at("directions").at(std::string(direction_name(d))));
   }

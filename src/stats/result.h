@@ -18,6 +18,13 @@
 
 namespace sluice {
 
+// fio's clat_prio entry: the latency of the ios issued with one priority (cmdprio). Of clat, or of lat when the
+// job reports lat percentiles (fio keeps one kind per priority).
+struct PrioLatency {
+  std::uint16_t ioprio = 0;  // the kernel's value: class << 13 | level
+  LatencyStat latency;
+};
+
 struct DirectionStats {
   std::uint64_t ios = 0;        // completed operations
   std::uint64_t bytes = 0;      // bytes completed
@@ -30,9 +37,18 @@ struct DirectionStats {
   LatencyStat queue_wait;       // open loop only: scheduled arrival -> submission (time spent queued)
   Moments iops_samples;         // per-interval IOPS, derived from the time series at the end
   Moments bw_samples;           // per-interval bandwidth in bytes/s, ditto
+  // cmdprio: per priority, index 0 the job's own; empty when every io had the job's priority.
+  std::vector<PrioLatency> prios;
 
+  // Adds counts and statistics; prios add by priority value (a priority new to this side is appended).
   void merge(const DirectionStats& other);
 };
+
+// Adds one direction of another job (or host) to `into`, as JobResult::merge does: when either side keeps
+// latency per priority, or the two jobs' own priorities differ, a side without the split counts all its ios
+// for its job's priority (fio's sum_clat_prio_stats). use_lat: the split is of lat (lat_percentiles).
+void merge_direction(DirectionStats& into, std::uint16_t into_ioprio, const DirectionStats& from,
+                     std::uint16_t from_ioprio, bool use_lat);
 
 // fsync / fdatasync issued by fsync=N, fdatasync=N, end_fsync: fio's "sync" block.
 struct SyncStats {
@@ -98,6 +114,7 @@ struct JobResult {
   int error = 0;     // errno of the failure that ended the job, 0 if none
   std::string error_message;
   std::uint64_t merged_jobs = 1;  // how many job results were merged into this one
+  std::uint16_t ioprio = 0;       // the job's own io priority (prio/prioclass; fio's ts->ioprio), 0 = none
 
   PerDirection<DirectionStats> dirs{};
   SyncStats sync;

@@ -92,7 +92,7 @@ TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
 }
 
 TEST(OptionTable, ListsUnsupportedFioOptions) {
-  for (const char* name : {"verify_state_save", "numa_cpu_nodes", "ioscheduler", "cgroup", "zonecapacity",
+  for (const char* name : {"verify_state_save", "cgroup_weight", "ioscheduler", "cgroup", "zonecapacity",
                            "unlink_each_loop"}) {
     const OptionDef* def = find_option(name);
     ASSERT_NE(def, nullptr) << name;
@@ -144,6 +144,27 @@ TEST(ApplyOption, FiosLateOptionsCheckTheirValues) {
   EXPECT_THAT(option_error_of("log_compression_cpus", "0-x"), HasSubstr("--log_compression_cpus=0-x"));
 }
 
+// fio's cmdprio-bssplit.fio: entries sorted by size, 0 % entries dropped, class/level folded into the value.
+TEST(ApplyOption, CmdprioBssplitParsesFiosTwoForms) {
+  const JobSpec job = table_with("cmdprio_bssplit", "64k/25/1/1:1024k/0:64k/75/3/2:8k/10,1024k/0");
+  ASSERT_EQ(job.cmdprio_bssplit[0].size(), 3u);
+  EXPECT_EQ(job.cmdprio_bssplit[0][0].size, 8192u);
+  EXPECT_EQ(job.cmdprio_bssplit[0][0].ioprio, -1);  // takes cmdprio_class/cmdprio
+  EXPECT_EQ(job.cmdprio_bssplit[0][1].ioprio, 0x2001);
+  EXPECT_EQ(job.cmdprio_bssplit[0][2].percent, 75u);
+  EXPECT_EQ(job.cmdprio_bssplit[0][2].ioprio, 0x6002);
+  EXPECT_TRUE(job.cmdprio_bssplit[1].empty());
+  const JobSpec both = table_with("cmdprio_percentage", "30");
+  EXPECT_EQ(both.cmdprio_percentage[0], 30u);
+  EXPECT_EQ(both.cmdprio_percentage[1], 30u);
+  EXPECT_EQ(table_with("cmdprio_class", ",2").cmdprio_class[0], 0u);
+  EXPECT_EQ(table_with("cmdprio_class", ",2").cmdprio_class[1], 2u);
+  EXPECT_THAT(option_error_of("cmdprio_bssplit", "4k/50/4/0"),
+              HasSubstr("the class must be a whole number from 1 to 3"));
+  EXPECT_THAT(option_error_of("cmdprio", "8"), HasSubstr("--cmdprio=8"));
+  EXPECT_TRUE(table_with("log_prio", "1").log_prio);
+}
+
 TEST(ApplyOption, BsIsSeqRandTakesTheModesSizes) {
   const auto parsed = [](std::string_view rw) {
     JobSpec job;
@@ -161,7 +182,7 @@ TEST(ApplyOption, BsIsSeqRandTakesTheModesSizes) {
 
 TEST(ApplyOption, UnsupportedIsRefusedByName) {
   EXPECT_THAT(option_error_of("verify_state_save", "1"), HasSubstr("--verify_state_save=1: not supported by sluice yet ("));
-  EXPECT_THAT(option_error_of("numa_cpu_nodes", "0-3", kFile), HasSubstr("job.fio:12: numa_cpu_nodes=0-3: not supported"));
+  EXPECT_THAT(option_error_of("cgroup", "x", kFile), HasSubstr("job.fio:12: cgroup=x: not supported"));
 }
 
 TEST(ApplyOption, RecordsGivenValueAndPosition) {

@@ -93,7 +93,7 @@ TEST(JobLogs, UncreatableLogFileIsAUserError) {
 TEST(JobLogs, PerIoLineHasFioColumns) {
   testing::TempDir dir;
   auto logs = JobLogs::create(logged_job(dir.file("p")), 0);
-  logs->record(Direction::kWrite, 2'500'000, 3000, 2000, 0, 4096, 8192);
+  logs->record(Direction::kWrite, 2'500'000, 3000, 2000, 0, 4096, 8192, 0);
   logs->finish(3 * kMs);
   EXPECT_EQ(read_text(dir.file("p_lat.1.log")), "2, 3000, 1, 4096, 0\n");
   EXPECT_EQ(read_text(dir.file("p_clat.1.log")), "2, 2000, 1, 4096, 0\n");
@@ -103,7 +103,7 @@ TEST(JobLogs, PerIoLineHasFioColumns) {
 TEST(JobLogs, PerIoBandwidthIsBytesOverClatAsFio) {
   testing::TempDir dir;
   auto logs = JobLogs::create(logged_job(dir.file("p")), 0);
-  logs->record(Direction::kRead, 0, 12303, 11762, 0, 4096, 0);
+  logs->record(Direction::kRead, 0, 12303, 11762, 0, 4096, 0, 0);
   logs->finish(kMs);
   EXPECT_EQ(read_log_lines(dir.file("p_bw.1.log")).at(0).value, 348240u);  // what fio 3.33 writes for this io
 }
@@ -111,7 +111,7 @@ TEST(JobLogs, PerIoBandwidthIsBytesOverClatAsFio) {
 TEST(JobLogs, SyncEngineLeavesSlatLogEmpty) {
   testing::TempDir dir;
   auto logs = JobLogs::create(logged_job(dir.file("p")), 0);
-  logs->record(Direction::kRead, 0, 100, 100, 0, 4096, 0);
+  logs->record(Direction::kRead, 0, 100, 100, 0, 4096, 0, 0);
   logs->finish(kMs);
   EXPECT_EQ(read_text(dir.file("p_slat.1.log")), "");
 }
@@ -121,7 +121,7 @@ TEST(JobLogs, AsyncEngineLogsSlat) {
   JobSpec job = logged_job(dir.file("p"));
   job.ioengine = EngineKind::kIoUring;
   auto logs = JobLogs::create(job, 0);
-  logs->record(Direction::kRead, 0, 100, 70, 30, 4096, 0);
+  logs->record(Direction::kRead, 0, 100, 70, 30, 4096, 0, 0);
   logs->finish(kMs);
   EXPECT_EQ(read_text(dir.file("p_slat.1.log")), "0, 30, 0, 4096, 0\n");
 }
@@ -131,16 +131,35 @@ TEST(JobLogs, LogOffsetAddsTheOffsetColumn) {
   JobSpec job = logged_job(dir.file("p"));
   job.log_offset = true;
   auto logs = JobLogs::create(job, 0);
-  logs->record(Direction::kRead, 0, 100, 100, 0, 4096, 45056);
+  logs->record(Direction::kRead, 0, 100, 100, 0, 4096, 45056, 0);
   logs->finish(kMs);
   EXPECT_EQ(read_text(dir.file("p_lat.1.log")), "0, 100, 0, 4096, 45056, 0\n");
+}
+
+// fio 3.33: without log_prio the column is 1 for a realtime-class io (0x2000 = class 1, level 0), 0 otherwise;
+// with log_prio it is the priority value as "0x%04x".
+TEST(JobLogs, PriorityColumnIsRealtimeFlagOrHexValue) {
+  testing::TempDir dir;
+  auto plain = JobLogs::create(logged_job(dir.file("p")), 0);
+  plain->record(Direction::kRead, 0, 100, 100, 0, 4096, 0, 0x2000);
+  plain->record(Direction::kRead, 0, 100, 100, 0, 4096, 0, 0x4003);
+  plain->finish(kMs);
+  EXPECT_EQ(read_text(dir.file("p_lat.1.log")), "0, 100, 0, 4096, 1\n0, 100, 0, 4096, 0\n");
+  JobSpec job = logged_job(dir.file("q"));
+  job.log_prio = true;
+  job.log_offset = true;
+  auto hex = JobLogs::create(job, 0);
+  hex->record(Direction::kWrite, 0, 100, 100, 0, 4096, 8192, 0x2000);
+  hex->record(Direction::kWrite, 0, 100, 100, 0, 4096, 0, 0);
+  hex->finish(kMs);
+  EXPECT_EQ(read_text(dir.file("q_clat.1.log")), "0, 100, 1, 4096, 8192, 0x2000\n0, 100, 1, 4096, 0, 0x0000\n");
 }
 
 // 1000 ios spread evenly over each 100 ms window, for `windows` windows.
 void feed_even_stream(JobLogs& logs, int windows, std::uint64_t lat_ns) {
   const std::uint64_t step = 100 * kMs / 1000;
   for (std::uint64_t i = 0; i < static_cast<std::uint64_t>(windows) * 1000; ++i) {
-    logs.record(Direction::kRead, i * step, lat_ns, lat_ns, 0, 4096, 0);
+    logs.record(Direction::kRead, i * step, lat_ns, lat_ns, 0, 4096, 0, 0);
   }
 }
 
@@ -175,9 +194,9 @@ TEST(JobLogs, AveragedLatencyIsTheWindowMean) {
   JobSpec job = logged_job(dir.file("p"));
   job.log_avg_msec = 10;
   auto logs = JobLogs::create(job, 0);
-  logs->record(Direction::kRead, 1 * kMs, 100, 80, 0, 4096, 0);
-  logs->record(Direction::kRead, 2 * kMs, 300, 120, 0, 4096, 0);
-  logs->record(Direction::kWrite, 3 * kMs, 1000, 900, 0, 4096, 0);
+  logs->record(Direction::kRead, 1 * kMs, 100, 80, 0, 4096, 0, 0);
+  logs->record(Direction::kRead, 2 * kMs, 300, 120, 0, 4096, 0, 0);
+  logs->record(Direction::kWrite, 3 * kMs, 1000, 900, 0, 4096, 0, 0);
   logs->finish(10 * kMs);
   EXPECT_EQ(read_text(dir.file("p_lat.1.log")), "10, 200, 0, 0, 0\n10, 1000, 1, 0, 0\n");
   EXPECT_EQ(read_text(dir.file("p_clat.1.log")), "10, 100, 0, 0, 0\n10, 900, 1, 0, 0\n");
@@ -189,9 +208,9 @@ TEST(JobLogs, LogMaxValueLogsTheWindowsLargestLatency) {
   job.log_avg_msec = 10;
   job.log_max_value = true;
   auto logs = JobLogs::create(job, 0);
-  logs->record(Direction::kRead, 1 * kMs, 100, 80, 0, 4096, 0);
-  logs->record(Direction::kRead, 2 * kMs, 300, 120, 0, 4096, 0);
-  logs->record(Direction::kRead, 12 * kMs, 50, 40, 0, 4096, 0);
+  logs->record(Direction::kRead, 1 * kMs, 100, 80, 0, 4096, 0, 0);
+  logs->record(Direction::kRead, 2 * kMs, 300, 120, 0, 4096, 0, 0);
+  logs->record(Direction::kRead, 12 * kMs, 50, 40, 0, 4096, 0, 0);
   logs->finish(20 * kMs);
   EXPECT_EQ(read_text(dir.file("p_lat.1.log")), "10, 300, 0, 0, 0\n20, 50, 0, 0, 0\n");
   EXPECT_EQ(read_text(dir.file("p_clat.1.log")), "10, 120, 0, 0, 0\n20, 40, 0, 0, 0\n");
@@ -205,8 +224,8 @@ TEST(JobLogs, LogUnixEpochCountsFromTheUnixEpoch) {
   timespec before{};
   clock_gettime(CLOCK_REALTIME, &before);
   auto logs = JobLogs::create(job, 0);
-  logs->record(Direction::kRead, 5 * kMs, 100, 80, 0, 4096, 0);
-  logs->record(Direction::kRead, 9 * kMs, 100, 80, 0, 4096, 0);
+  logs->record(Direction::kRead, 5 * kMs, 100, 80, 0, 4096, 0, 0);
+  logs->record(Direction::kRead, 9 * kMs, 100, 80, 0, 4096, 0, 0);
   logs->finish(10 * kMs);
   timespec after{};
   clock_gettime(CLOCK_REALTIME, &after);
@@ -224,8 +243,8 @@ TEST(JobLogs, IdleWindowLogsZeroRateForIssuedDirection) {
   JobSpec job = logged_job(dir.file("p"));
   job.log_avg_msec = 10;
   auto logs = JobLogs::create(job, 0);
-  logs->record(Direction::kRead, 1 * kMs, 100, 100, 0, 4096, 0);
-  logs->record(Direction::kRead, 25 * kMs, 100, 100, 0, 4096, 0);
+  logs->record(Direction::kRead, 1 * kMs, 100, 100, 0, 4096, 0, 0);
+  logs->record(Direction::kRead, 25 * kMs, 100, 100, 0, 4096, 0, 0);
   logs->finish(30 * kMs);
   EXPECT_EQ(read_text(dir.file("p_iops.1.log")), "10, 100, 0, 0, 0\n20, 0, 0, 0, 0\n30, 100, 0, 0, 0\n");
   EXPECT_EQ(read_log_lines(dir.file("p_lat.1.log")).size(), 2u);  // no mean for an empty window
@@ -236,7 +255,7 @@ TEST(JobLogs, PartialLastWindowIsRatedOverItsLength) {
   JobSpec job = logged_job(dir.file("p"));
   job.log_avg_msec = 100;
   auto logs = JobLogs::create(job, 0);
-  for (int i = 0; i < 50; ++i) logs->record(Direction::kRead, 100 * kMs + i * kMs, 100, 100, 0, 4096, 0);
+  for (int i = 0; i < 50; ++i) logs->record(Direction::kRead, 100 * kMs + i * kMs, 100, 100, 0, 4096, 0, 0);
   logs->finish(150 * kMs);
   const auto lines = read_log_lines(dir.file("p_iops.1.log"));
   ASSERT_EQ(lines.size(), 2u);
@@ -250,7 +269,7 @@ TEST(JobLogs, LargeLogIsFlushedCompletely) {
   job.write_iops_log = dir.file("p");
   auto logs = JobLogs::create(job, 0);
   constexpr int kIos = 200'000;  // ~3 MiB of lines: several buffer flushes
-  for (int i = 0; i < kIos; ++i) logs->record(Direction::kRead, static_cast<std::uint64_t>(i) * 1000, 1, 1, 0, 4096, 0);
+  for (int i = 0; i < kIos; ++i) logs->record(Direction::kRead, static_cast<std::uint64_t>(i) * 1000, 1, 1, 0, 4096, 0, 0);
   logs->finish(kIos * 1000ull);
   EXPECT_EQ(read_log_lines(dir.file("p_iops.1.log")).size(), static_cast<std::size_t>(kIos));
 }

@@ -68,6 +68,22 @@ TEST(ThreadPlacement, PrioAndPrioclassSetTheThreadsIoPriority) {
   });
 }
 
+// fio's ioprio_value: a class alone means level 0 (fio 3.33 logs 0x4000 for prioclass=2), a level alone the
+// best-effort class.
+TEST(ThreadPlacement, AClassAloneMeansLevelZeroAsFio) {
+  JobSpec job;
+  job.ioprio_class = 3;  // idle
+  EXPECT_EQ(job.default_ioprio(), 0x6000);
+  on_thread([&] {
+    ASSERT_EQ(apply_thread_placement(job, 0), "");
+    EXPECT_EQ(syscall(SYS_ioprio_get, 1, 0), 0x6000);
+  });
+  JobSpec level_only;
+  level_only.ioprio = 5;
+  EXPECT_EQ(level_only.default_ioprio(), 0x4005);
+  EXPECT_EQ(JobSpec{}.default_ioprio(), 0);
+}
+
 TEST(ThreadPlacement, NiceSetsTheThreadsNiceValue) {
   JobSpec job;
   job.nice = 7;

@@ -175,6 +175,47 @@ TEST(JobResult, JsonRoundTripPreservesEverything) {
   EXPECT_EQ(back.series.at(0)[kRead].lat_p99_ns, 1500u);
 }
 
+// fio's sum_clat_prio_stats: priorities add by value; a job without a split counts all its ios for its own
+// priority once the other job splits (or the two jobs' priorities differ).
+TEST(JobResult, MergeAddsPrioritiesByValue) {
+  JobResult a = job(3, 4096, 1, 10);
+  a.dirs[kRead].prios = {{0, {}}, {0x2000, {}}};
+  a.dirs[kRead].prios[0].latency.record(100);
+  a.dirs[kRead].prios[1].latency.record(200);
+  a.dirs[kRead].prios[1].latency.record(300);
+  JobResult b = job(2, 4096, 1, 10);  // no split: both ios at its priority
+  b.ioprio = 0x2000;
+  a.merge(b);
+  ASSERT_EQ(a.dirs[kRead].prios.size(), 2u);
+  EXPECT_EQ(a.dirs[kRead].prios[0].latency.count(), 1u);
+  EXPECT_EQ(a.dirs[kRead].prios[1].latency.count(), 4u);
+
+  JobResult c = job(2, 4096, 1, 10);
+  c.ioprio = 0x6000;
+  JobResult d = job(1, 4096, 1, 10);  // priority 0: differs, so the merge splits
+  c.merge(d);
+  ASSERT_EQ(c.dirs[kRead].prios.size(), 2u);
+  EXPECT_EQ(c.dirs[kRead].prios[0].ioprio, 0x6000);
+  EXPECT_EQ(c.dirs[kRead].prios[0].latency.count(), 2u);
+  EXPECT_EQ(c.dirs[kRead].prios[1].latency.count(), 1u);
+
+  JobResult e = job(2, 4096, 1, 10);
+  e.merge(job(2, 4096, 1, 10));  // the same priority, no split anywhere: none after the merge either
+  EXPECT_TRUE(e.dirs[kRead].prios.empty());
+}
+
+TEST(JobResult, JsonRoundTripKeepsPriorities) {
+  JobResult r = job(2, 4096, 1, 10);
+  r.ioprio = 0x4007;
+  r.dirs[kRead].prios = {{0x4007, {}}, {0x2001, {}}};
+  r.dirs[kRead].prios[1].latency.record(5000);
+  const JobResult back = JobResult::from_json(nlohmann::json::parse(r.to_json().dump()));
+  EXPECT_EQ(back.ioprio, 0x4007);
+  ASSERT_EQ(back.dirs[kRead].prios.size(), 2u);
+  EXPECT_EQ(back.dirs[kRead].prios[1].ioprio, 0x2001);
+  EXPECT_EQ(back.dirs[kRead].prios[1].latency.count(), 1u);
+}
+
 TEST(JobResult, JsonRoundTripOfDefault) {
   const JobResult r;
   const JobResult back = JobResult::from_json(nlohmann::json::parse(r.to_json().dump()));

@@ -15,5 +15,8 @@ inline constexpr std::size_t kBlockSizeAt = 24;
 inline constexpr std::size_t kOffsetAt = 32;
 inline constexpr std::uint32_t kOffsetBit = 0x80000000u;  // LOG_OFFSET_SAMPLE_BIT
 inline constexpr std::uint32_t kPrioBit = 0x40000000u;    // LOG_PRIO_SAMPLE_BIT
+// Without log_prio, fio's text logs show 1 for an io of the realtime class (priority >> 13 == 1), else 0.
+inline constexpr unsigned kPrioClassShift = 13;
+inline constexpr unsigned kPrioClassRealtime = 1;
 
 }  // namespace sluice::fio_sample

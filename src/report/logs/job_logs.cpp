@@ -49,7 +49,7 @@ class FioJobLogs final : public JobLogs {
 
   FioJobLogs(const JobSpec& job, int jobnum);
   void record(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns, std::uint64_t slat_ns,
-              std::uint32_t bytes, std::uint64_t offset) noexcept override;
+              std::uint32_t bytes, std::uint64_t offset, std::uint16_t priority) noexcept override;
   void finish(std::uint64_t t_ns) override;
 
  private:
@@ -57,11 +57,12 @@ class FioJobLogs final : public JobLogs {
 
   File open(const std::string& prefix, const char* kind, int jobnum) const;
   void record_one(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns,
-                  std::uint64_t slat_ns, std::uint32_t bytes, std::uint64_t offset) noexcept;
+                  std::uint64_t slat_ns, std::uint32_t bytes, std::uint64_t offset, std::uint16_t priority) noexcept;
   void advance_to(std::uint64_t t_ns) noexcept;
   void emit_window(std::uint64_t time_ms, std::uint64_t span_ns) noexcept;
 
   bool with_offset_;
+  bool with_prio_;  // log_prio
   bool per_job_;  // per_job_logs: one file per clone (else one shared file per log kind)
   std::size_t compressed_chunk_;  // log_store_compressed: bytes of samples per zlib stream; 0 = text
   bool log_slat_;
@@ -76,6 +77,7 @@ class FioJobLogs final : public JobLogs {
 
 FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
     : with_offset_(job.log_offset),
+      with_prio_(job.log_prio),
       per_job_(job.per_job_logs),
       compressed_chunk_(job.log_store_compressed ? (job.log_compression != 0 ? job.log_compression : kDefaultChunk)
                                                  : 0),
@@ -96,12 +98,13 @@ FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
 FioJobLogs::File FioJobLogs::open(const std::string& prefix, const char* kind, int jobnum) const {
   std::string path = fio_log_path(prefix, kind, jobnum, per_job_);
   if (compressed_chunk_ != 0) path += ".fz";  // fio's suffix for a stored compressed log
-  return std::make_unique<LogFile>(std::move(path), with_offset_, !per_job_, compressed_chunk_);
+  return std::make_unique<LogFile>(std::move(path), with_offset_, !per_job_, compressed_chunk_, with_prio_);
 }
 
 void FioJobLogs::record(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns,
-                        std::uint64_t slat_ns, std::uint32_t bytes, std::uint64_t offset) noexcept {
-  if (avg_ns_ == 0) return record_one(d, t_ns, lat_ns, clat_ns, slat_ns, bytes, offset);
+                        std::uint64_t slat_ns, std::uint32_t bytes, std::uint64_t offset,
+                        std::uint16_t priority) noexcept {
+  if (avg_ns_ == 0) return record_one(d, t_ns, lat_ns, clat_ns, slat_ns, bytes, offset, priority);
   if (t_ns >= window_start_ns_ + avg_ns_) advance_to(t_ns);
   WindowSums& sums = window_[static_cast<std::size_t>(index_of(d))];
   sums.ios++;
@@ -115,8 +118,14 @@ void FioJobLogs::record(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, s
 }
 
 void FioJobLogs::record_one(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns,
-                            std::uint64_t slat_ns, std::uint32_t bytes, std::uint64_t offset) noexcept {
-  LogLine line{.time_ms = epoch_.ms(t_ns), .value = 0, .ddir = index_of(d), .block_size = bytes, .offset = offset};
+                            std::uint64_t slat_ns, std::uint32_t bytes, std::uint64_t offset,
+                            std::uint16_t priority) noexcept {
+  LogLine line{.time_ms = epoch_.ms(t_ns),
+               .value = 0,
+               .ddir = index_of(d),
+               .block_size = bytes,
+               .offset = offset,
+               .priority = priority};
   if (lat_) {
     line.value = lat_ns;
     lat_->append(line);

@@ -33,8 +33,8 @@ unsigned char* put_le(unsigned char* out, std::uint64_t value, std::size_t bytes
 
 }  // namespace
 
-LogFile::LogFile(std::string path, bool with_offset, bool shared, std::size_t compressed_chunk)
-    : path_(std::move(path)), with_offset_(with_offset), compressed_chunk_(compressed_chunk) {
+LogFile::LogFile(std::string path, bool with_offset, bool shared, std::size_t compressed_chunk, bool with_prio)
+    : path_(std::move(path)), with_offset_(with_offset), with_prio_(with_prio), compressed_chunk_(compressed_chunk) {
   file_ = open_fio_log(path_, shared);
   buffer_.resize(compressed_chunk_ != 0 ? compressed_chunk_ + fio_sample::kOffsetBytes : kFlushBytes + kMaxLineBytes);
   if (compressed_chunk_ != 0) deflated_.resize(compressBound(static_cast<uLong>(buffer_.size())));
@@ -55,7 +55,14 @@ void LogFile::append(const LogLine& line) noexcept {
   out = put_separator(put_number(out, static_cast<std::uint64_t>(line.ddir)));
   out = put_separator(put_number(out, line.block_size));
   if (with_offset_) out = put_separator(put_number(out, line.offset));
-  *out++ = '0';  // io priority: sluice sets none, which fio logs as 0
+  if (with_prio_) {  // fio's "0x%04x"
+    static constexpr char kHex[] = "0123456789abcdef";
+    *out++ = '0';
+    *out++ = 'x';
+    for (int shift = 12; shift >= 0; shift -= 4) *out++ = kHex[(line.priority >> shift) & 0xf];
+  } else {
+    *out++ = (line.priority >> fio_sample::kPrioClassShift) == fio_sample::kPrioClassRealtime ? '1' : '0';
+  }
   *out++ = '\n';
   used_ = static_cast<std::size_t>(out - buffer_.data());
   if (used_ >= kFlushBytes) flush();
@@ -65,8 +72,11 @@ void LogFile::append_binary(const LogLine& line) noexcept {
   auto* start = reinterpret_cast<unsigned char*>(buffer_.data() + used_);
   unsigned char* out = put_le(start, line.time_ms, 8);
   out = put_le(out, line.value, 8);
-  out = put_le(out, static_cast<std::uint32_t>(line.ddir) | (with_offset_ ? fio_sample::kOffsetBit : 0u), 4);
-  out = put_le(out, 0, 4);  // priority (none set, logged as 0 by fio) and the struct's padding
+  out = put_le(out,
+               static_cast<std::uint32_t>(line.ddir) | (with_offset_ ? fio_sample::kOffsetBit : 0u) |
+                   (with_prio_ ? fio_sample::kPrioBit : 0u),
+               4);
+  out = put_le(out, line.priority, 4);  // the priority and the struct's 2 bytes of padding
   out = put_le(out, line.block_size, 8);
   if (with_offset_) out = put_le(out, line.offset, 8);
   used_ += with_offset_ ? fio_sample::kOffsetBytes : fio_sample::kBytes;

@@ -20,6 +20,7 @@ struct LogLine {
   int ddir = 0;  // 0 read, 1 write, 2 trim (fio's numbering)
   std::uint64_t block_size = 0;
   std::uint64_t offset = 0;
+  std::uint16_t priority = 0;  // the io's priority value (class << 13 | level); averaged lines have 0
 };
 
 class LogFile {
@@ -29,7 +30,9 @@ class LogFile {
   // Creates (truncates) path. Throws UserError when it cannot be created. with_offset: write fio's
   // log_offset=1 column. shared: other jobs write the same file (per_job_logs=0; see log_naming.h).
   // compressed_chunk > 0: write fio's compressed format, a zlib stream per that many bytes of samples.
-  LogFile(std::string path, bool with_offset, bool shared = false, std::size_t compressed_chunk = 0);
+  // with_prio (fio's log_prio): the last column is the priority value as hex, else 1 for the realtime class.
+  LogFile(std::string path, bool with_offset, bool shared = false, std::size_t compressed_chunk = 0,
+          bool with_prio = false);
   ~LogFile();
   LogFile(const LogFile&) = delete;
   LogFile& operator=(const LogFile&) = delete;
@@ -45,6 +48,7 @@ class LogFile {
 
   std::string path_;
   bool with_offset_;
+  bool with_prio_;
   std::size_t compressed_chunk_;  // 0: text
   std::vector<unsigned char> deflated_;
   std::FILE* file_ = nullptr;

@@ -16,8 +16,6 @@
 namespace sluice {
 namespace {
 
-constexpr unsigned kIoprioClassShift = 13;
-constexpr unsigned kIoprioClassRt = 1;
 
 std::uint64_t get_le(const unsigned char* p, std::size_t bytes) noexcept {
   std::uint64_t v = 0;
@@ -74,7 +72,8 @@ void print_samples(const std::string& path, const std::vector<unsigned char>& sa
     if (with_prio)
       fmt::format_to(std::back_inserter(text), "0x{:04x}\n", prio);
     else
-      fmt::format_to(std::back_inserter(text), "{}\n", (prio >> kIoprioClassShift) == kIoprioClassRt ? 1 : 0);
+      fmt::format_to(std::back_inserter(text), "{}\n",
+                     (prio >> fio_sample::kPrioClassShift) == fio_sample::kPrioClassRealtime ? 1 : 0);
   }
   std::fwrite(text.data(), 1, text.size(), out);
 }
