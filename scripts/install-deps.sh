@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config
   liburing-dev libaio-dev libblkid-dev libfmt-dev nlohmann-json3-dev libxxhash-dev zlib1g-dev libssl-dev
   libarchive-dev
+  libnuma-dev  # numa_cpu_nodes / numa_mem_policy (libnuma, as fio)
   libsqlite3-dev
   libopenmpi-dev openmpi-bin  # sluice under mpirun (src/mpi)
 )

@@ -78,8 +78,9 @@ fio's global options (a link named fio to sluice runs `sluice run`; so does `slu
   --bandwidth-log       write agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log (all jobs' bandwidth)
   --eta-interval=T      live status refresh (at least 250ms, as fio); --eta-newline=T keeps a line per T
   --inflate-log=FILE    print a compressed log (log_store_compressed, NAME.log.fz) as text; runs nothing
-  --max-jobs=N, --aux-path=DIR, --debug=CATS   accepted as fio accepts them (sluice has no job table,
-                        writes no state files and has no debug trace); --trigger* are refused
+  --aux-path=DIR        the directory of the verify state files (local-JOB-N-verify.state; default: here)
+  --max-jobs=N, --debug=CATS   accepted as fio accepts them (sluice has no job table and no debug
+                        trace); --trigger* are refused
 
 Latency definitions: slat = submit start to submit return (async engines only); clat = submit return to
 completion seen; lat = operation start to completion seen. Percentiles come from a log-linear histogram
@@ -208,7 +209,8 @@ int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) 
     return kExitOk;
   }
   if (parsed.showcmd) return show_commands(parsed);
-  const std::vector<JobSpec> jobs = select_sections(all_jobs(parsed), parsed.run.sections);
+  std::vector<JobSpec> jobs = select_sections(all_jobs(parsed), parsed.run.sections);
+  for (JobSpec& job : jobs) job.aux_path = parsed.run.aux_path;
   if (jobs.empty()) throw UserError("no job given; try: sluice run --name=a --filename=FILE --size=1g --rw=randread");
   if (parsed.run.readonly) check_readonly(jobs);
 

@@ -131,9 +131,9 @@ void apply_fio_global_option(std::string_view name, const std::string& value, bo
     apply_debug(value, has_value, run);
   } else if (name == "inflate-log") {
     run.inflate_log = value;
+  } else if (name == "aux-path") {
+    run.aux_path = value;  // the directory of the verify state files (verify_state_save / verify_state_load)
   }
-  // --aux-path: the directory of fio's state files (verify state, ...); sluice writes none, so it only
-  // needs a value, as fio checks nothing more.
 }
 
 }  // namespace sluice

@@ -71,6 +71,14 @@ struct CmdprioSplitEntry {
   std::int32_t ioprio = -1;
 };
 
+// numa_mem_policy: the memory policy of the job's thread and its node list (libnuma's node string: "0-1,3",
+// "all"; for kPrefer the one node).
+struct NumaMemPolicy {
+  enum class Mode : std::uint8_t { kNotSet, kDefault, kPrefer, kBind, kInterleave, kLocal };
+  Mode mode = Mode::kNotSet;
+  std::string nodes;
+};
+
 // One zone of random_distribution=zoned|zoned_abs (fio's zone_split): `access_percent` of the ios of a
 // direction fall uniformly in the next `size` of the region (a percentage for zoned, bytes for zoned_abs).
 struct AccessZone {
@@ -287,6 +295,10 @@ struct JobSpec {
   bool verify_fatal = false;
   bool verify_dump = false;                // a failed chunk is written to BASENAME.OFFSET.received / .expected
   std::uint32_t verify_backlog = 0;
+  std::uint32_t verify_backlog_batch = 0;  // blocks checked per backlog round; 0 = verify_backlog
+  bool verify_state_save = true;           // save local-JOB-INDEX-verify.state at the end of a writing job
+  bool verify_state_load = false;          // verify_only: check only the writes that state says completed
+  std::string aux_path;                    // --aux-path: the directory of the verify state files ("" = cwd)
   std::uint32_t verify_interval = 0;       // bytes per verify header; 0 = the block size
   std::uint32_t verify_offset = 0;         // the header trades places with the bytes this far into the chunk
 
@@ -294,6 +306,8 @@ struct JobSpec {
   bool rw_backwards = false;               // "rw=read:-8k": rw_sequential_run bytes are a step back, not a hole
   std::vector<std::uint32_t> cpus_allowed; // cpus_allowed / cpumask: CPUs the job's thread may run on; empty = any
   bool cpus_allowed_split = false;         // cpus_allowed_policy=split: clone N runs on the N-th CPU of the set
+  std::string numa_cpu_nodes;              // numa_cpu_nodes: run on these nodes' CPUs (node string); "" = any
+  NumaMemPolicy numa_mem_policy{};
   std::int32_t ioprio_class = -1;          // prioclass (1 realtime, 2 best effort, 3 idle); -1 = not set
   std::int32_t ioprio = -1;                // prio 0-7; -1 = not set
   // Per-io priorities (fio's cmdprio family, libaio and io_uring): reads and writes (trim values are unused).
@@ -403,6 +417,7 @@ struct RunOptions {
   std::vector<std::string> sections;     // --section=NAME (repeatable): run only the jobs of these names
   bool bandwidth_log = false;            // --bandwidth-log: agg-{read,write,trim}_bw.log in the current dir
   std::string inflate_log;               // --inflate-log=F: print fio's compressed log F as text, run nothing
+  std::string aux_path;                  // --aux-path=DIR: where the verify state files go (fio's state files)
   std::optional<std::chrono::nanoseconds> eta_newline;  // --eta-newline: keep a status line every period
 };
 

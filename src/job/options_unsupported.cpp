@@ -12,15 +12,10 @@ struct Unsupported {
 };
 
 constexpr Unsupported kUnsupported[] = {
-    {"verify_backlog_batch", nullptr, "this part of fio's data verification is not implemented"},
-    {"verify_state_load", nullptr, "this part of fio's data verification is not implemented"},
-    {"verify_state_save", nullptr, "this part of fio's data verification is not implemented"},
     {"trim_percentage", nullptr, "this part of fio's data verification is not implemented"},
     {"trim_verify_zero", nullptr, "this part of fio's data verification is not implemented"},
     {"trim_backlog", nullptr, "this part of fio's data verification is not implemented"},
     {"trim_backlog_batch", nullptr, "this part of fio's data verification is not implemented"},
-    {"numa_cpu_nodes", nullptr, "CPU and NUMA placement is not implemented"},
-    {"numa_mem_policy", nullptr, "CPU and NUMA placement is not implemented"},
     {"ioscheduler", nullptr, "sluice changes kernel knobs only through its knob trials"},
     {"zonecapacity", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
     {"read_beyond_wp", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},

@@ -93,6 +93,31 @@ void add_verify_options(std::vector<OptionDef>& table) {
   backlog.help = "Verify during the write phase: after every N completed writes, read back and check those N.";
   table.push_back(std::move(backlog));
 
+  OptionDef batch = u32_option("verify_backlog_batch", &JobSpec::verify_backlog_batch, 0, UINT32_MAX, "",
+                               "blocks");
+  batch.category = "verify";
+  batch.reason = "verify_backlog";
+  batch.help =
+      "With verify_backlog: how many of the written blocks waiting to be checked each backlog round reads back, "
+      "the oldest first, as fio (fewer than verify_backlog leaves the rest waiting for later rounds and the "
+      "verify phase; more goes on checking each write as it completes until the batch is used up).";
+  table.push_back(std::move(batch));
+
+  OptionDef save = bool_option("verify_state_save", &JobSpec::verify_state_save, "1");
+  save.category = "verify";
+  save.help =
+      "A writing job with verify saves, when it ends, how many writes it issued and which did not complete, to "
+      "local-JOB-INDEX-verify.state (INDEX: the clone's number in the run from 0; in --aux-path's directory when "
+      "given), as fio; a later verify_only run with verify_state_load=1 then checks only those writes.";
+  table.push_back(std::move(save));
+
+  OptionDef load = bool_option("verify_state_load", &JobSpec::verify_state_load, "0");
+  load.category = "verify";
+  load.help =
+      "With verify_only: read the state a writing run of the job saved (verify_state_save) and verify only the "
+      "writes it completed, e.g. after a crash or an interrupted run. A missing state file fails the job.";
+  table.push_back(std::move(load));
+
   OptionDef interval;
   interval.name = "verify_interval";
   interval.type = OptionType::kSize;

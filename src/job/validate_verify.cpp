@@ -90,9 +90,16 @@ void check_modes(const JobSpec& job, Findings& f) {
       f.error("verify_only", fmt::format("verify_only replays the job's writes, and rw={} has none (a read job with "
                                          "verify= checks every read without it)", rw_mode_name(job.rw)));
     }
-    if (job.time_based) f.error("verify_only", "verify_only cannot replay a time_based job's writes");
+    if (job.time_based && !job.verify_state_load) {
+      f.error("verify_only", "verify_only cannot replay a time_based job's writes without verify_state_load=1 (the "
+                             "state the writing run saved says how many it issued)");
+    }
     if (!job.randrepeat) f.error("verify_only", "verify_only needs randrepeat=1 to replay the writes of the earlier run");
     return;
+  }
+  if (job.verify_state_load) {
+    f.warning("verify_state_load", "verify_state_load has no effect without verify_only (it limits the replayed "
+                                   "writes of a verify_only run)");
   }
   if (!job.does_writes()) return;  // a read job checks every read against the headers it finds
   if (job.time_based && job.do_verify && job.verify_backlog == 0) {
@@ -108,7 +115,8 @@ void check_modes(const JobSpec& job, Findings& f) {
 
 void check_verify(const JobSpec& job, Findings& f) {
   if (job.verify == VerifyKind::kNone) {
-    for (const char* option : {"verify_only", "verify_backlog", "verify_interval", "verify_fatal", "verify_offset"}) {
+    for (const char* option : {"verify_only", "verify_backlog", "verify_backlog_batch", "verify_interval",
+                               "verify_fatal", "verify_offset", "verify_state_load"}) {
       if (job.given_options.count(option)) f.warning(option, fmt::format("{} has no effect without verify=", option));
     }
     return;

@@ -152,7 +152,7 @@ void IoLoop::run_loop(Ops& ops) {
       issue_sync(due_sync_op_, due_sync_file_);
       continue;
     }
-    if (verifier_ && verifier_->map().backlog_due()) run_verify_reads(true);
+    if (backlog_due()) run_verify_reads(true);
     fill_and_submit(ops);
     if (in_flight_ == 0) {
       if (pattern_exhausted() && !write_due() && !think_pending_) {  // fio pauses after the last io too
@@ -205,7 +205,7 @@ void IoLoop::fill_and_submit(Ops& ops) {
   const std::uint64_t phase_end = measuring_ ? end_ns_ : std::min(ramp_end_ns_, end_ns_);
   for (std::uint32_t issued = 0;
        issued < limit && now_ < phase_end && !sync_due_ && !think_pending_ && !quiesce_pending_ &&
-       !latency_limits_depth() && end_reason_ == EndReason::kNone;
+       !latency_limits_depth() && !backlog_due() && end_reason_ == EndReason::kNone;
        ++issued) {
     // A chain's write goes before new arrivals: its transaction is already under way.
     IoUnit* unit = write_due() ? take_rmw_write() : take_pending();

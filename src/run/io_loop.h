@@ -61,6 +61,9 @@ class IoLoop {
     if (replay_ != nullptr) return replay_->bytes;
     return pattern_.planned_bytes() * (job_.is_chained() ? 2 : 1);
   }
+  // The io buffers (page-aligned; prepare() allocates them): numa_mem_policy moves them to its nodes.
+  void* buffer_memory() const noexcept { return pool_.memory(); }
+  std::size_t buffer_bytes() const noexcept { return pool_.memory_bytes(); }
   // A flag, owned by the caller and outliving run(), that ends this job like its time limit would (the
   // runner stops background jobs with it when the foreground jobs of the group are done). Set before run().
   void set_stop_flag(const std::atomic<bool>* flag) noexcept { stop_flag_ = flag; }
@@ -112,6 +115,8 @@ class IoLoop {
   bool latency_limits_depth() const noexcept {
     return latency_ && in_flight_ + static_cast<std::uint32_t>(batch_.size()) >= latency_->depth();
   }
+  // verify_backlog: a round of verify reads is due before the next io (fio checks at every io).
+  bool backlog_due() const noexcept { return verifier_ && verifier_->map().backlog_due(); }
   // True when another io could be submitted now without waiting for a completion.
   bool may_issue() const noexcept { return (write_due() || may_start_new_io()) && !sync_due_; }
   bool stopped_by_flag() const noexcept { return stop_flag_ && stop_flag_->load(std::memory_order_relaxed); }
@@ -159,6 +164,7 @@ class IoLoop {
   void start_verify_only();
   void run_verify_reads(bool backlog);
   void finish_verify();
+  std::string verify_state_file() const;  // verify_state_save / _load: fio's local-JOB-INDEX-verify.state
 
   // What the job is and what it runs on.
   const JobInstance& instance_;

@@ -7,15 +7,28 @@
 #include "run/io_loop.h"
 
 #include "run/stop_signal.h"
+#include "run/verify_state.h"
 
 namespace sluice {
 
 void IoLoop::start_verify_only() {
   // The pattern is the same as in the run that wrote (same options and randseed): replaying its writes gives
-  // every chunk the generation that run gave it.
+  // every chunk the generation that run gave it. With verify_state_load, only the writes that run issued are
+  // replayed, and those that did not complete are not checked (their blocks may hold either version).
+  std::optional<VerifyState> state;
+  if (job_.verify_state_load) state = load_verify_state(verify_state_file(), job_.name);
+  VerifyMap& map = verifier_->map();
+  std::size_t next_incomplete = 0;
   NextIo io;
-  while (pattern_.next(io)) {
-    if (io.direction == Direction::kWrite) verifier_->map().begin_write(io.file_index, io.offset, io.length, [](auto, auto) {});
+  for (std::uint64_t write = 0; pattern_.next(io);) {
+    if (io.direction != Direction::kWrite) continue;
+    if (state && write == state->writes_issued) break;
+    map.begin_write(io.file_index, io.offset, io.length, [](auto, auto) {});
+    if (state && next_incomplete < state->incomplete.size() && state->incomplete[next_incomplete] == write) {
+      map.skip(io.file_index, io.offset, io.length);
+      ++next_incomplete;
+    }
+    ++write;
   }
   pattern_done_ = true;
   end_reason_ = EndReason::kPatternDone;
@@ -24,6 +37,7 @@ void IoLoop::start_verify_only() {
 void IoLoop::run_verify_reads(bool backlog) {
   drain(true);  // writes still in flight must land before their chunks are read back
   VerifyMap& map = verifier_->map();
+  if (backlog) map.start_backlog_round();
   const std::uint32_t chunk = map.chunk();
   const std::uint32_t max_length = std::max(pool_.buffer_stride() / chunk, 1u) * chunk;
   bool more = true;
@@ -63,7 +77,14 @@ void IoLoop::finish_verify() {
     run_verify_reads(false);
   }
   verifier_->finish(*result_);
+  if (job_.verify_state_save && job_.does_writes() && !job_.verify_only) {
+    save_verify_state(verify_state_file(), verifier_->state());
+  }
   now_ = clock_.now();
+}
+
+std::string IoLoop::verify_state_file() const {
+  return verify_state_path(job_.aux_path, job_.name, std::max(instance_.lognum, 1) - 1);
 }
 
 }  // namespace sluice

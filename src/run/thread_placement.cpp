@@ -58,6 +58,7 @@ std::string apply_thread_placement(const JobSpec& job, int jobnum) {
     std::string error = set_affinity(job, jobnum);
     if (!error.empty()) return error;
   }
+  if (std::string error = apply_numa_cpu_nodes(job); !error.empty()) return error;
   if (job.nice) {
     std::string error = set_nice(*job.nice);
     if (!error.empty()) return error;

@@ -1,5 +1,6 @@
 #include "run/verifier.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -34,17 +35,23 @@ Verifier::Verifier(const JobInstance& instance, const std::vector<TargetFile>& t
       format_{instance.spec.verify, verify_chunk_size(instance.spec), instance.spec.verify_pattern,
               instance.spec.verify_pattern_offset_slots,
               instance.spec.verify == VerifyKind::kPattern ? 0 : instance.spec.verify_offset},
-      map_(verify_regions_of(targets), verify_chunk_size(instance.spec), instance.spec.verify_backlog),
+      map_(verify_regions_of(targets), verify_chunk_size(instance.spec), instance.spec.verify_backlog,
+           instance.spec.verify_backlog_batch),
       seed_(instance.seed),
       check_all_reads_(!instance.spec.does_writes()),
       fatal_(instance.spec.verify_fatal),
       dump_(instance.spec.verify_dump),
       passed_(error_is_non_fatal(instance.spec, ErrorClass::kVerify, EILSEQ)),
-      marked_(units, 0) {
+      aux_dir_(instance.spec.aux_path),
+      marked_(units, 0),
+      unit_write_(units, 0) {
   for (const TargetFile& t : targets) paths_.push_back(t.path);
 }
 
 void Verifier::fill_write(IoUnit& unit) {
+  std::uint64_t& in_flight = unit_write_[unit.index];
+  if (in_flight != 0) incomplete_.push_back(in_flight - 1);  // the unit's last write never completed
+  in_flight = ++writes_issued_;
   auto* base = static_cast<unsigned char*>(unit.buffer);
   const int file = unit.file_index;
   const std::uint64_t start = unit.offset;
@@ -55,6 +62,7 @@ void Verifier::fill_write(IoUnit& unit) {
 
 bool Verifier::on_complete(const IoUnit& unit, JobResult& result) {
   if (unit.op == IoOp::kWrite) {
+    if (static_cast<std::uint64_t>(unit.result) == unit.length) unit_write_[unit.index] = 0;
     map_.write_completed(unit.file_index, unit.offset, unit.length);
     return true;
   }
@@ -120,8 +128,10 @@ void Verifier::dump(const unsigned char* received, std::uint32_t valid, const Ve
                     int file) const {
   const std::string& path = paths_[static_cast<std::size_t>(file)];
   const std::size_t slash = path.rfind('/');
-  const std::string prefix =
-      (slash == std::string::npos ? path : path.substr(slash + 1)) + "." + std::to_string(failure.offset) + ".";
+  // In --aux-path's directory when given, as fio's dumps.
+  const std::string directory = aux_dir_.empty() || aux_dir_.back() == '/' ? aux_dir_ : aux_dir_ + "/";
+  const std::string prefix = directory + (slash == std::string::npos ? path : path.substr(slash + 1)) + "." +
+                             std::to_string(failure.offset) + ".";
   write_dump(job_name_, prefix + "received", "received", received, valid);  // a short read: what came back
   // What was expected: this run's own write, else (a job that only reads) what the chunk's intact header
   // says it holds; a chunk without a usable header has no known content, unless it is a plain pattern.
@@ -150,6 +160,15 @@ void Verifier::finish(JobResult& result) const {
   result.error = EILSEQ;
   result.error_message = fmt::format("{} verification failure{} ({} reads verified fine); first: {}", failures_,
                                      failures_ == 1 ? "" : "s", result.verified_ios, first_failure_);
+}
+
+VerifyState Verifier::state() const {
+  VerifyState state{job_name_, writes_issued_, incomplete_};
+  for (std::uint64_t in_flight : unit_write_) {
+    if (in_flight != 0) state.incomplete.push_back(in_flight - 1);
+  }
+  std::sort(state.incomplete.begin(), state.incomplete.end());
+  return state;
 }
 
 }  // namespace sluice

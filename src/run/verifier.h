@@ -14,6 +14,7 @@
 
 #include "engine/engine.h"
 #include "run/plan.h"
+#include "run/verify_state.h"
 #include "stats/result.h"
 #include "targets/target_file.h"
 #include "workload/verify_block.h"
@@ -41,6 +42,8 @@ class Verifier {
   void finish(JobResult& result) const;
 
   VerifyMap& map() noexcept { return map_; }
+  // verify_state_save: the writes issued so far and those that did not complete (failed or in flight).
+  VerifyState state() const;
   const VerifyFormat& format() const noexcept { return format_; }
   std::uint64_t failures() const noexcept { return failures_; }
 
@@ -59,7 +62,11 @@ class Verifier {
   bool dump_;     // verify_dump
   bool passed_;  // continue_on_error=verify (or all): failures are counted as errors, the job does not fail
   std::vector<std::string> paths_;
+  std::string aux_dir_;  // --aux-path: where verify_dump writes
   std::vector<unsigned char> marked_;  // per io unit: a verify read is in flight
+  std::uint64_t writes_issued_ = 0;
+  std::vector<std::uint64_t> unit_write_;  // per io unit: 1 + the number of its write not completed, 0 = none
+  std::vector<std::uint64_t> incomplete_;  // writes that failed (their unit was reused)
   std::uint64_t failures_ = 0;
   std::string first_failure_;
 };

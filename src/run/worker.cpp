@@ -115,6 +115,9 @@ void Worker::run(const StartGate& gate) noexcept {
   try {
     const std::string placement_error = apply_thread_placement(instance_.spec, instance_.jobnum);
     if (!placement_error.empty()) throw std::runtime_error(placement_error);
+    const std::string policy_error =
+        apply_numa_mem_policy(instance_.spec, loop_->io.buffer_memory(), loop_->io.buffer_bytes());
+    if (!policy_error.empty()) throw std::runtime_error(policy_error);
     const JobSpec& spec = instance_.spec;
     if (!spec.exec_prerun.empty()) {
       const std::string failed = run_exec_hook("exec_prerun", spec.exec_prerun, spec.name + ".prerun.txt");

@@ -4,8 +4,9 @@
 
 namespace sluice {
 
-VerifyMap::VerifyMap(std::vector<FileRegion> regions, std::uint32_t chunk, std::uint32_t backlog)
-    : regions_(std::move(regions)), chunk_(std::max<std::uint32_t>(chunk, 1)), backlog_(backlog) {
+VerifyMap::VerifyMap(std::vector<FileRegion> regions, std::uint32_t chunk, std::uint32_t backlog,
+                     std::uint32_t batch)
+    : regions_(std::move(regions)), chunk_(std::max<std::uint32_t>(chunk, 1)), backlog_(backlog), batch_(batch) {
   words_.reserve(regions_.size());
   for (const FileRegion& r : regions_) words_.emplace_back((r.length + chunk_ - 1) / chunk_, 0u);
   queued_.reserve(backlog_);
@@ -36,25 +37,32 @@ void VerifyMap::write_completed(int file, std::uint64_t offset, std::uint32_t le
   io.offset = offset;
   io.length = length;
   queued_.push_back(io);
+  write_since_round_ = true;
 }
 
 bool VerifyMap::next_backlog_read(NextIo& out, std::uint32_t max_length) {
-  while (queued_head_ < queued_.size()) {
-    NextIo& head = queued_[queued_head_];
-    if (head.length == 0) {
-      ++queued_head_;
-      continue;
-    }
-    out = head;
-    out.length = std::min(head.length, max_length);
-    head.offset += out.length;
-    head.length -= out.length;
-    for (std::uint64_t at = out.offset; at < out.offset + out.length; at += chunk_) word_of(out.file_index, at) |= kVerified;
-    return true;
+  if (queued_head_ == queued_.size()) {
+    queued_.clear();
+    queued_head_ = 0;
   }
-  queued_.clear();
-  queued_head_ = 0;
-  return false;
+  if (batch_left_ == 0 || queued_head_ == queued_.size()) return false;
+  NextIo& head = queued_[queued_head_];
+  out = head;
+  out.length = std::min(head.length, max_length);
+  head.offset += out.length;
+  head.length -= out.length;
+  if (head.length == 0) {  // the whole write is planned: it counts against the round's batch
+    ++queued_head_;
+    --batch_left_;
+  }
+  for (std::uint64_t at = out.offset; at < out.offset + out.length; at += chunk_) {
+    word_of(out.file_index, at) |= kVerified;
+  }
+  if (queued_head_ > 4096 && queued_head_ * 2 > queued_.size()) {  // writes a short batch left behind
+    queued_.erase(queued_.begin(), queued_.begin() + static_cast<std::ptrdiff_t>(queued_head_));
+    queued_head_ = 0;
+  }
+  return true;
 }
 
 bool VerifyMap::next_phase_read(NextIo& out, std::uint32_t max_length) {

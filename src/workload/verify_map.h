@@ -18,7 +18,8 @@ namespace sluice {
 
 class VerifyMap {
  public:
-  VerifyMap(std::vector<FileRegion> regions, std::uint32_t chunk, std::uint32_t backlog);
+  // backlog: verify_backlog (0 = none); batch: verify_backlog_batch (0 = backlog).
+  VerifyMap(std::vector<FileRegion> regions, std::uint32_t chunk, std::uint32_t backlog, std::uint32_t batch = 0);
 
   std::uint32_t chunk() const noexcept { return chunk_; }
 
@@ -37,9 +38,25 @@ class VerifyMap {
 
   // A write completed: with a backlog, its chunks are queued for verification.
   void write_completed(int file, std::uint64_t offset, std::uint32_t length);
-  bool backlog_due() const noexcept { return backlog_ != 0 && queued_.size() >= backlog_; }
-  // The next backlog read (one completed write, or part of it); false when the queue is empty.
+  // fio's verify_backlog rule: a round is due when verify_backlog writes wait after a write completed, or a
+  // round's batch is not used up while writes wait.
+  bool backlog_due() const noexcept {
+    const std::size_t waiting = queued_.size() - queued_head_;
+    if (backlog_ == 0 || waiting == 0) return false;
+    return batch_left_ > 0 || (write_since_round_ && waiting >= backlog_);
+  }
+  // Starts a round (when the last one's batch is used up): up to verify_backlog_batch waiting writes.
+  void start_backlog_round() noexcept {
+    if (batch_left_ == 0) batch_left_ = batch_ != 0 ? batch_ : backlog_;
+    write_since_round_ = false;
+  }
+  // The next read of the round (the oldest waiting write, or part of it); false when the round's batch is
+  // used up or no write waits.
   bool next_backlog_read(NextIo& out, std::uint32_t max_length);
+  // The chunks of a write whose outcome is unknown (verify_state_load: it did not complete) are not checked.
+  void skip(int file, std::uint64_t offset, std::uint32_t length) noexcept {
+    for (std::uint64_t at = offset; at < offset + length; at += chunk_) word_of(file, at) |= kVerified;
+  }
   // The next read of the verify phase; false when every written chunk has been planned.
   bool next_phase_read(NextIo& out, std::uint32_t max_length);
   // Restarts the verify phase's scan from the first file (chunks verified since are not read again).
@@ -57,6 +74,9 @@ class VerifyMap {
   std::vector<FileRegion> regions_;
   std::uint32_t chunk_;
   std::uint32_t backlog_;
+  std::uint32_t batch_;
+  std::uint32_t batch_left_ = 0;     // reads of whole writes the current round may still do
+  bool write_since_round_ = false;   // a write completed since the last round started (fio: last ddir a write)
   std::vector<std::vector<std::uint32_t>> words_;  // per file, per chunk of its region
   std::vector<NextIo> queued_;                     // completed writes awaiting backlog verification
   std::size_t queued_head_ = 0;

@@ -141,7 +141,8 @@ TEST(CommandLine, LogFlagNamedAfterJob) {
 }
 
 TEST(CommandLineErrors, UnsupportedFlagAlone) {
-  EXPECT_THAT(error_of({"--verify_state_save"}), HasSubstr("--verify_state_save: not supported by sluice yet (this part of fio's data verification"));
+  EXPECT_THAT(error_of({"--cgroup_nodelete"}),
+              HasSubstr("--cgroup_nodelete: not supported by sluice yet (cgroups are not"));
 }
 
 TEST(CommandLineErrors, UnsupportedEngine) {

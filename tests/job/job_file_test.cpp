@@ -144,8 +144,8 @@ TEST(JobFileErrors, UnknownOptionSuggestsNearest) {
 }
 
 TEST(JobFileErrors, UnsupportedOptionNamesLine) {
-  const std::string error = file_error_of("[a]\nverify_state_save=1\n");
-  EXPECT_THAT(error, HasSubstr("job.fio:2: verify_state_save=1"));
+  const std::string error = file_error_of("[a]\ncgroup_nodelete=1\n");
+  EXPECT_THAT(error, HasSubstr("job.fio:2: cgroup_nodelete=1"));
   EXPECT_THAT(error, HasSubstr("not supported by sluice"));
 }
 

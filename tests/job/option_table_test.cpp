@@ -92,7 +92,7 @@ TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
 }
 
 TEST(OptionTable, ListsUnsupportedFioOptions) {
-  for (const char* name : {"verify_state_save", "cgroup_weight", "ioscheduler", "cgroup", "zonecapacity",
+  for (const char* name : {"cgroup_nodelete", "cgroup_weight", "ioscheduler", "cgroup", "zonecapacity",
                            "unlink_each_loop"}) {
     const OptionDef* def = find_option(name);
     ASSERT_NE(def, nullptr) << name;
@@ -181,7 +181,7 @@ TEST(ApplyOption, BsIsSeqRandTakesTheModesSizes) {
 }
 
 TEST(ApplyOption, UnsupportedIsRefusedByName) {
-  EXPECT_THAT(option_error_of("verify_state_save", "1"), HasSubstr("--verify_state_save=1: not supported by sluice yet ("));
+  EXPECT_THAT(option_error_of("cgroup_nodelete", "1"), HasSubstr("--cgroup_nodelete=1: not supported by sluice yet ("));
   EXPECT_THAT(option_error_of("cgroup", "x", kFile), HasSubstr("job.fio:12: cgroup=x: not supported"));
 }
 

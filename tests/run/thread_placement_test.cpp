@@ -7,7 +7,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <numa.h>
+#include <numaif.h>
+
+#include <cstdlib>
+#include <cstring>
 #include <thread>
+#include <tuple>
 
 namespace sluice {
 namespace {
@@ -82,6 +88,52 @@ TEST(ThreadPlacement, AClassAloneMeansLevelZeroAsFio) {
   level_only.ioprio = 5;
   EXPECT_EQ(level_only.default_ioprio(), 0x4005);
   EXPECT_EQ(JobSpec{}.default_ioprio(), 0);
+}
+
+TEST(ThreadPlacement, NumaCpuNodesRunTheThreadOnTheNodesCpus) {
+  if (numa_available() < 0) GTEST_SKIP() << "no NUMA support in this kernel";
+  JobSpec job;
+  job.cpus_allowed = {0};     // numa_cpu_nodes comes after cpus_allowed and wins, as in fio
+  job.numa_cpu_nodes = "0";
+  bitmask* cpus = numa_allocate_cpumask();
+  ASSERT_EQ(numa_node_to_cpus(0, cpus), 0);
+  std::vector<std::uint32_t> node_cpus;
+  for (std::uint32_t c = 0; c < cpus->size; ++c) {
+    if (numa_bitmask_isbitset(cpus, c) && c < CPU_SETSIZE) node_cpus.push_back(c);
+  }
+  numa_free_cpumask(cpus);
+  on_thread([&] {
+    ASSERT_EQ(apply_thread_placement(job, 0), "");
+    EXPECT_EQ(allowed_cpus_of_this_thread(), node_cpus);
+  });
+}
+
+// The thread's policy, and the policy of the memory the buffers already had (moved by mbind).
+TEST(ThreadPlacement, NumaMemPolicyBindsTheThreadAndItsBuffers) {
+  if (numa_available() < 0) GTEST_SKIP() << "no NUMA support in this kernel";
+  const std::size_t bytes = 4 * 4096;
+  void* buffers = std::aligned_alloc(4096, bytes);
+  ASSERT_NE(buffers, nullptr);
+  std::memset(buffers, 1, bytes);  // the pages exist before the policy, as sluice's io buffers do
+  for (const auto& [mode, nodes, kernel_mode] : {std::tuple{NumaMemPolicy::Mode::kBind, "0", MPOL_BIND},
+                                                 std::tuple{NumaMemPolicy::Mode::kInterleave, "all", MPOL_INTERLEAVE},
+                                                 std::tuple{NumaMemPolicy::Mode::kPrefer, "0", MPOL_PREFERRED},
+                                                 std::tuple{NumaMemPolicy::Mode::kLocal, "", MPOL_LOCAL}}) {
+    JobSpec job;
+    job.numa_mem_policy = {mode, nodes};
+    on_thread([&] {
+      ASSERT_EQ(apply_numa_mem_policy(job, buffers, bytes), "");
+      int thread_mode = -1;
+      ASSERT_EQ(get_mempolicy(&thread_mode, nullptr, 0, nullptr, 0), 0);
+      EXPECT_EQ(thread_mode, kernel_mode) << nodes;
+      int buffer_mode = -1;
+      ASSERT_EQ(get_mempolicy(&buffer_mode, nullptr, 0, buffers, MPOL_F_ADDR), 0);
+      EXPECT_EQ(buffer_mode, kernel_mode) << nodes;
+    });
+  }
+  std::free(buffers);
+  JobSpec none;
+  EXPECT_EQ(apply_numa_mem_policy(none, nullptr, 0), "");  // not set: nothing to do
 }
 
 TEST(ThreadPlacement, NiceSetsTheThreadsNiceValue) {
