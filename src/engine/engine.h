@@ -25,7 +25,14 @@
 
 namespace sluice {
 
-enum class IoOp : std::uint8_t { kRead, kWrite, kTrim, kFsync, kFdatasync };
+// kSyncRange: sync_file_range(2) of [offset, offset + length) (length 0: to the end of the file) with the
+// unit's range_flags (fio's sync_file_range option).
+enum class IoOp : std::uint8_t { kRead, kWrite, kTrim, kFsync, kFdatasync, kSyncRange };
+
+// The ops that flush written data instead of moving any: counted as fio's syncs.
+constexpr bool is_flush(IoOp op) noexcept {
+  return op == IoOp::kFsync || op == IoOp::kFdatasync || op == IoOp::kSyncRange;
+}
 
 // One in-flight operation. The runner owns a fixed pool of these (iodepth of them), so the hot path
 // never allocates; engines may keep per-unit state in engine_data.
@@ -48,6 +55,7 @@ struct IoUnit {
   // issue reads and writes with it; prio_index says which per-priority latency statistics the io adds to.
   std::uint16_t ioprio = 0;
   std::uint8_t prio_index = 0;
+  std::uint8_t range_flags = 0;  // kSyncRange: SYNC_FILE_RANGE_WAIT_BEFORE (1) | _WRITE (2) | _WAIT_AFTER (4)
   void* engine_data = nullptr;
   // Set by the engine: false when it completed the io without doing anything to time (a per-file engine's
   // ios after the file's operation). The io is counted; its latency is not recorded (fio's FIO_NOSTATS).

@@ -37,7 +37,7 @@ class FileOpEngine final : public detail::SynchronousEngine<FileOpEngine> {
 
  private:
   std::int64_t perform(IoUnit& u) noexcept {
-    if (u.op == IoOp::kFsync || u.op == IoOp::kFdatasync) return -EOPNOTSUPP;  // validation refuses fsync= here
+    if (is_flush(u.op)) return -EOPNOTSUPP;  // validation refuses fsync= here
     const auto file = static_cast<std::size_t>(u.file_index);
     if (file >= paths_.size()) return -EBADF;
     if (u.offset != starts_[file]) {

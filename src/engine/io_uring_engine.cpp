@@ -288,6 +288,9 @@ class IoUringEngine final : public Engine {
       case IoOp::kFdatasync:
         io_uring_prep_fsync(sqe, fd, u.op == IoOp::kFdatasync ? IORING_FSYNC_DATASYNC : 0);
         break;
+      case IoOp::kSyncRange:
+        io_uring_prep_sync_file_range(sqe, fd, u.length, offset, u.range_flags);
+        break;
     }
     // The io's priority (cmdprio, or the job's prio/prioclass: an SQPOLL thread does not inherit the
     // submitter's, so it goes with every read and write as in fio); syncs and trims take none.

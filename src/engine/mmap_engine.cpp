@@ -61,7 +61,7 @@ class MmapEngine final : public detail::SynchronousEngine<MmapEngine> {
   std::int64_t perform(const IoUnit& u) noexcept {
     const Mapping& m = maps_[static_cast<std::size_t>(u.file_index)];
     if (u.op == IoOp::kTrim) return -EOPNOTSUPP;
-    if (u.op == IoOp::kFsync || u.op == IoOp::kFdatasync) {
+    if (is_flush(u.op)) {  // the mapping's dirty pages: msync (sync_file_range would not see them written)
       if (m.data != nullptr && msync(m.data, m.length, MS_SYNC) != 0) return -errno;
       return u.length;
     }

@@ -47,7 +47,7 @@ class PosixaioEngine final : public Engine {
     for (; accepted < batch.size(); ++accepted) {
       IoUnit& u = *batch[accepted];
       int fd = fds_[static_cast<std::size_t>(u.file_index)];
-      if (u.op == IoOp::kTrim) {
+      if (u.op == IoOp::kTrim || u.op == IoOp::kSyncRange) {  // no aio form: done once the queue is empty
         if (ready_.free() <= in_flight_.size()) break;  // room to park every completion waited for
         drain();
         u.result = detail::sync_non_data(u, fd, is_block_[static_cast<std::size_t>(u.file_index)]);
@@ -78,6 +78,7 @@ class PosixaioEngine final : public Engine {
           rc = aio_fsync(O_DSYNC, &cb);
           break;
         case IoOp::kTrim:
+        case IoOp::kSyncRange:
           break;
       }
       if (rc != 0) {

@@ -35,4 +35,9 @@ std::int64_t sync_flush(int fd, IoOp op, std::uint32_t length) noexcept {
   return rc == 0 ? static_cast<std::int64_t>(length) : -errno;
 }
 
+std::int64_t sync_range(int fd, const IoUnit& unit) noexcept {
+  const int rc = sync_file_range(fd, static_cast<off64_t>(unit.offset), unit.length, unit.range_flags);
+  return rc == 0 ? static_cast<std::int64_t>(unit.length) : -errno;
+}
+
 }  // namespace sluice::detail

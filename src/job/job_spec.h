@@ -294,6 +294,8 @@ struct JobSpec {
   bool verify_only = false;
   bool verify_fatal = false;
   bool verify_dump = false;                // a failed chunk is written to BASENAME.OFFSET.received / .expected
+  std::uint32_t sync_file_range_blocks = 0;  // sync_file_range=FLAGS:N: every N writes; 0 = never
+  std::uint32_t sync_file_range_flags = 0;   // SYNC_FILE_RANGE_WAIT_BEFORE (1) | _WRITE (2) | _WAIT_AFTER (4)
   std::uint32_t verify_backlog = 0;
   std::uint32_t verify_backlog_batch = 0;  // blocks checked per backlog round; 0 = verify_backlog
   bool verify_state_save = true;           // save local-JOB-INDEX-verify.state at the end of a writing job
@@ -331,6 +333,9 @@ struct JobSpec {
   std::uint32_t replay_scale = 1;          // offsets divided by this (0 = 1)
   std::uint32_t replay_align = 0;          // offsets rounded down to a multiple (power of 2; 0 = none)
   std::uint32_t replay_skip = 0;           // kReplaySkip* bits: actions of the log left out
+  std::string merge_blktrace_file;         // read_iolog's blktraces are merged into this file, which is replayed
+  std::vector<std::uint32_t> merge_blktrace_scalars;  // per read_iolog trace: time percent (empty = 100 each)
+  std::vector<std::uint32_t> merge_blktrace_iters;    // per read_iolog trace: repetitions (empty = 1 each)
   std::shared_ptr<const IoLog> replay_log; // the clone's log, read by the runner (run/replay_binding.h)
 
   // --- sluice extensions

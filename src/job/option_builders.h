@@ -114,6 +114,7 @@ void add_placement_options(std::vector<OptionDef>& table);   // cpus_allowed, pr
 void add_uring_options(std::vector<OptionDef>& table);
 void add_cmdprio_options(std::vector<OptionDef>& table);  // cmdprio_percentage, cmdprio_bssplit, log_prio
 void add_numa_options(std::vector<OptionDef>& table);     // numa_cpu_nodes, numa_mem_policy (libnuma)
+void add_sync_range_options(std::vector<OptionDef>& table);  // sync_file_range
 void add_noio_engine_options(std::vector<OptionDef>& table);  // cpuio, exec
 void add_zone_options(std::vector<OptionDef>& table);       // zonemode=strided, zonesize, zonerange, zoneskip
 void add_iolog_options(std::vector<OptionDef>& table);       // write_iolog, read_iolog, replay_*       // io_uring: registerfiles, sqthread_poll, hipri, ...

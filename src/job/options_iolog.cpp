@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "job/option_builders.h"
+#include "job/units.h"
 
 namespace sluice::detail {
 namespace {
@@ -74,6 +75,42 @@ void add_iolog_options(std::vector<OptionDef>& table) {
     if (job.read_iolog.empty()) value_error(where, "read_iolog", value, "names no log");
   };
   table.push_back(std::move(read));
+
+  OptionDef merge = string_option("merge_blktrace_file", &JobSpec::merge_blktrace_file, "");
+  merge.category = "workload";
+  merge.reason = "each clone replays its own read_iolog trace";
+  merge.help =
+      "Merge read_iolog's blktrace traces ('a:b') into this file in time order and replay it (fio's "
+      "merge_blktrace_file): one job replays them together, in a consistent order.";
+  table.push_back(std::move(merge));
+  for (const bool scalars : {true, false}) {
+    OptionDef list;
+    list.name = scalars ? "merge_blktrace_scalars" : "merge_blktrace_iters";
+    list.type = OptionType::kCustom;
+    list.category = "workload";
+    list.unit = scalars ? "percent" : "times";
+    list.range = "N[:N...] (one per read_iolog trace)";
+    list.reason = scalars ? "100 for each trace" : "1 for each trace";
+    list.help = scalars ? "With merge_blktrace_file: each trace's event times x N / 100 (50: twice as fast)."
+                        : "With merge_blktrace_file: how many times each trace runs, one after the other.";
+    list.apply = [scalars](JobSpec& job, std::string_view value, const SourcePos& where) {
+      const char* name = scalars ? "merge_blktrace_scalars" : "merge_blktrace_iters";
+      std::vector<std::uint32_t> values;
+      for (std::size_t start = 0; start <= value.size();) {
+        const std::size_t colon = std::min(value.find(':', start), value.size());
+        const std::string_view part = value.substr(start, colon - start);
+        start = colon + 1;
+        // fio reads floats and keeps the whole part; 0 would end its list, so it is refused here.
+        const auto number = parse_double(part);
+        if (!number || *number < 1 || *number > 1e6) {
+          value_error(where, name, value, "each value is a number from 1 to 1000000 ('" + std::string(part) + "')");
+        }
+        values.push_back(static_cast<std::uint32_t>(*number));
+      }
+      (scalars ? job.merge_blktrace_scalars : job.merge_blktrace_iters) = std::move(values);
+    };
+    table.push_back(std::move(list));
+  }
 
   OptionDef chunked =
       accepted_flag("read_iolog_chunked", "Accepted as fio's; sluice reads the whole log before the job starts "

@@ -5,6 +5,11 @@
 namespace sluice::detail {
 namespace {
 
+// fio 3.33 verifies trims only in rw=trimwrite jobs (a write job with trim_percentage aborts in its
+// fio_ro_check assertion); sluice's verification does not cover trim workloads yet.
+constexpr const char* kTrimVerifyReason = "verification of trimmed blocks (fio's trim_* options) is not implemented";
+
+
 struct Unsupported {
   const char* name;
   const char* alias;  // nullptr when none
@@ -12,10 +17,10 @@ struct Unsupported {
 };
 
 constexpr Unsupported kUnsupported[] = {
-    {"trim_percentage", nullptr, "this part of fio's data verification is not implemented"},
-    {"trim_verify_zero", nullptr, "this part of fio's data verification is not implemented"},
-    {"trim_backlog", nullptr, "this part of fio's data verification is not implemented"},
-    {"trim_backlog_batch", nullptr, "this part of fio's data verification is not implemented"},
+    {"trim_percentage", nullptr, kTrimVerifyReason},
+    {"trim_verify_zero", nullptr, kTrimVerifyReason},
+    {"trim_backlog", nullptr, kTrimVerifyReason},
+    {"trim_backlog_batch", nullptr, kTrimVerifyReason},
     {"ioscheduler", nullptr, "sluice changes kernel knobs only through its knob trials"},
     {"zonecapacity", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
     {"read_beyond_wp", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
@@ -24,9 +29,6 @@ constexpr Unsupported kUnsupported[] = {
     {"ignore_zone_limits", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
     {"zone_reset_threshold", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
     {"zone_reset_frequency", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
-    {"merge_blktrace_file", nullptr, "merging several blktrace traces is not implemented"},
-    {"merge_blktrace_scalars", nullptr, "merging several blktrace traces is not implemented"},
-    {"merge_blktrace_iters", nullptr, "merging several blktrace traces is not implemented"},
     {"uid", nullptr, "sluice does not switch users"},
     {"gid", nullptr, "sluice does not switch users"},
     {"cgroup", nullptr, "cgroups are not implemented"},
@@ -35,7 +37,6 @@ constexpr Unsupported kUnsupported[] = {
     {"lockfile", nullptr, "file locking is not implemented"},
     {"opendir", nullptr, "not implemented"},
     {"bs_unaligned", "blocksize_unaligned", "not implemented"},
-    {"sync_file_range", nullptr, "not implemented"},
     {"atomic", nullptr, "not implemented"},
     {"allow_mounted_write", nullptr, "use --allow-destructive"},
     {"unlink_each_loop", nullptr, "not implemented"},

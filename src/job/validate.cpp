@@ -110,7 +110,8 @@ void check_engine(const JobSpec& job, Checker& check) {
   if (!traits.flush) {
     const std::pair<const char*, bool> kSyncs[] = {{"fsync", job.fsync_blocks != 0},
                                                    {"fdatasync", job.fdatasync_blocks != 0},
-                                                   {"end_fsync", job.end_fsync}};
+                                                   {"end_fsync", job.end_fsync},
+                                                   {"sync_file_range", job.sync_file_range_blocks != 0}};
     for (const auto& [option, set] : kSyncs) {
       if (set) {
         check.error(option, std::string(option) + " cannot be done with ioengine=" + engine +
@@ -179,7 +180,8 @@ void check_mix_and_randomness(const JobSpec& job, Checker& check) {
                   "norandommap has no effect with rw=" + std::string(rw_mode_name(job.rw)) + " (sequential); ignored");
   }
   const std::pair<const char*, bool> kSyncs[] = {{"fsync", job.fsync_blocks != 0},
-                                                 {"fdatasync", job.fdatasync_blocks != 0}};
+                                                 {"fdatasync", job.fdatasync_blocks != 0},
+                                                 {"sync_file_range", job.sync_file_range_blocks != 0}};
   for (const auto& [option, set] : kSyncs) {
     if (set && !job.does_writes()) {
       check.warning(option, std::string(option) + " has no effect with rw=" + std::string(rw_mode_name(job.rw)) +
@@ -326,6 +328,24 @@ void check_zones(const JobSpec& job, Checker& check) {
 }
 
 void check_iolog(const JobSpec& job, Checker& check) {
+  if (job.merge_blktrace_file.empty()) {
+    for (const char* option : {"merge_blktrace_scalars", "merge_blktrace_iters"}) {
+      if (job.given_options.count(option) != 0) {
+        check.warning(option, std::string(option) + " has no effect without merge_blktrace_file; ignored");
+      }
+    }
+  } else if (job.read_iolog.empty()) {
+    check.error("merge_blktrace_file", "merge_blktrace_file merges read_iolog's traces: give read_iolog=a:b");
+  } else {
+    const std::pair<const char*, std::size_t> kLists[] = {{"merge_blktrace_scalars", job.merge_blktrace_scalars.size()},
+                                                          {"merge_blktrace_iters", job.merge_blktrace_iters.size()}};
+    for (const auto& [option, count] : kLists) {
+      if (count != 0 && count != job.read_iolog.size()) {  // fio's "merge_blktrace_scalars(1) != nr_logs(2)"
+        check.error(option, std::string(option) + " has " + std::to_string(count) + " value(s) for " +
+                                std::to_string(job.read_iolog.size()) + " read_iolog trace(s); give one per trace");
+      }
+    }
+  }
   if (job.read_iolog.empty()) return;
   if (!job.write_iolog.empty()) {
     check.error("write_iolog", "read_iolog and write_iolog together: fio drops write_iolog (\"read iolog overrides "

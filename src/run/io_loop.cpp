@@ -249,6 +249,11 @@ void IoLoop::prepare_write(IoUnit& unit) {
     sync_due_ = true;
     due_sync_op_ = job_.fdatasync_blocks ? IoOp::kFdatasync : IoOp::kFsync;
     due_sync_file_ = last_write_file_;
+  } else if (job_.sync_file_range_blocks && ++writes_since_range_ >= job_.sync_file_range_blocks) {
+    writes_since_range_ = 0;  // fio: every N issued writes, unless an fsync is due then
+    sync_due_ = true;
+    due_sync_op_ = IoOp::kSyncRange;
+    due_sync_file_ = last_write_file_;
   }
 }
 
@@ -303,8 +308,11 @@ bool IoLoop::next_from_log() {
         continue;
       case IoLogEntry::Kind::kSync:
       case IoLogEntry::Kind::kDatasync:
+      case IoLogEntry::Kind::kSyncRange:
         pending_sync_ = true;
-        due_sync_op_ = entry.kind == IoLogEntry::Kind::kSync ? IoOp::kFsync : IoOp::kFdatasync;
+        due_sync_op_ = entry.kind == IoLogEntry::Kind::kSync       ? IoOp::kFsync
+                       : entry.kind == IoLogEntry::Kind::kDatasync ? IoOp::kFdatasync
+                                                                   : IoOp::kSyncRange;
         due_sync_file_ = static_cast<int>(entry.file);
         break;
       default:

@@ -98,6 +98,7 @@ class IoLoop {
   void count_submitted(std::uint32_t accepted) noexcept;
   void complete(IoUnit& unit, std::uint64_t now);
   void account_io(IoUnit& unit, std::uint64_t now);
+  void note_unsynced(const IoUnit& unit) noexcept;
 
   // The named parts of the loop's decision.
   bool write_due() const noexcept { return rmw_ && rmw_->writes_due() > 0; }  // an rmw chain's write waits
@@ -209,6 +210,10 @@ class IoLoop {
   // The loop's state.
   std::uint32_t in_flight_ = 0;
   std::uint32_t writes_since_sync_ = 0;
+  std::uint32_t writes_since_range_ = 0;  // sync_file_range=FLAGS:N
+  // Per file: the range of the writes completed since its last sync (fio's first_write / last_write), which
+  // a sync_file_range covers; begin == end when none.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> unsynced_;
   bool sync_due_ = false;            // fsync=N / fdatasync=N: a sync is due once in-flight ios are done
   int last_write_file_ = -1;
   std::vector<bool> file_written_;

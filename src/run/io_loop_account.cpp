@@ -56,7 +56,8 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
   } else {
     pool_.put(unit);
   }
-  if (unit.op == IoOp::kFsync || unit.op == IoOp::kFdatasync) {
+  if (is_flush(unit.op)) {
+    if (!unsynced_.empty()) unsynced_[static_cast<std::size_t>(unit.file_index)] = {};  // fio: at any sync
     if (unit.result < 0 && !passes_error(unit)) fail(unit);
     if (unit.result < 0 && passes_error(unit)) {
       note_ignored(unit);
@@ -86,6 +87,7 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
     return;
   }
   if (verifier_ && !verifier_->on_complete(unit, *result_)) end_reason_ = EndReason::kError;
+  if (unit.op == IoOp::kWrite && !unsynced_.empty()) note_unsynced(unit);
   if (measuring_ && now <= end_ns_) {
     account_io(unit, now);
     if (rmw_ && unit.op == IoOp::kWrite) result_->rmw_transactions++;
@@ -117,6 +119,20 @@ bool IoLoop::think_due(std::uint64_t now) noexcept {
   ios_since_think_ = 0;
   last_think_ns_ = now;
   return true;
+}
+
+// sync_file_range: the file's written range since its last sync grows by the completed write (fio's
+// file_log_write_comp).
+void IoLoop::note_unsynced(const IoUnit& unit) noexcept {
+  auto& [begin, end] = unsynced_[static_cast<std::size_t>(unit.file_index)];
+  const std::uint64_t last = unit.offset + static_cast<std::uint64_t>(unit.result);
+  if (begin == end) {
+    begin = unit.offset;
+    end = last;
+  } else {
+    begin = std::min(begin, unit.offset);
+    end = std::max(end, last);
+  }
 }
 
 void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {

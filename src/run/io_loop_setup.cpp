@@ -126,6 +126,8 @@ void IoLoop::prepare() {
     iolog_writer_ = std::make_unique<IoLogWriter>(job_.write_iolog, std::move(files), clock_.now());
   }
   verifier_ = Verifier::create(instance_, targets_, depth);
+  // sync_file_range (or a replayed log's) covers each file's writes since its last sync.
+  if (job_.sync_file_range_blocks != 0 || replay_ != nullptr) unsynced_.assign(targets_.size(), {});
   default_ioprio_ = job_.default_ioprio();
   if (job_.uses_cmdprio()) priorities_.emplace(job_, instance_.seed ^ 0x2545f4914f6cdd1dull);
   prio_stats_use_lat_ = job_.lat_percentiles;

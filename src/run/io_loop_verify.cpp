@@ -4,6 +4,8 @@
 // counts them too).
 #include <unistd.h>
 
+#include <cstdio>
+
 #include "run/io_loop.h"
 
 #include "run/stop_signal.h"
@@ -78,7 +80,11 @@ void IoLoop::finish_verify() {
   }
   verifier_->finish(*result_);
   if (job_.verify_state_save && job_.does_writes() && !job_.verify_only) {
-    save_verify_state(verify_state_file(), verifier_->state());
+    try {
+      save_verify_state(verify_state_file(), verifier_->state());
+    } catch (const UserError& e) {  // as fio: said on stderr, the job's result stands
+      std::fprintf(stderr, "sluice: job %s: %s\n", job_.name.c_str(), e.what());
+    }
   }
   now_ = clock_.now();
 }

@@ -15,6 +15,7 @@ const char* action_of(IoOp op) noexcept {
     case IoOp::kTrim: return "trim";
     case IoOp::kFsync: return "sync";
     case IoOp::kFdatasync: return "datasync";
+    case IoOp::kSyncRange: return "sync_file_range";
   }
   return "read";
 }

@@ -16,6 +16,7 @@
 
 #include "common/error.h"
 #include "workload/blktrace.h"
+#include "workload/blktrace_merge.h"
 #include "workload/iolog.h"
 
 namespace sluice {
@@ -123,12 +124,33 @@ void bind(JobInstance& instance, LogCache& cache) {
   spec.replay_log = log;
 }
 
+// merge_blktrace_file: the job's traces become one file (once for all its clones), which replaces read_iolog.
+void merge_traces(JobSpec& spec, std::map<std::string, bool>& merged) {
+  if (!merged[spec.merge_blktrace_file]) {
+    std::vector<BlktraceMergeInput> inputs;
+    for (std::size_t i = 0; i < spec.read_iolog.size(); ++i) {
+      BlktraceMergeInput input;
+      input.path = spec.read_iolog[i];
+      if (i < spec.merge_blktrace_scalars.size()) input.scalar_percent = spec.merge_blktrace_scalars[i];
+      if (i < spec.merge_blktrace_iters.size()) input.iterations = spec.merge_blktrace_iters[i];
+      inputs.push_back(std::move(input));
+    }
+    merge_blktraces(inputs, spec.merge_blktrace_file);
+    merged[spec.merge_blktrace_file] = true;
+  }
+  spec.read_iolog = {spec.merge_blktrace_file};
+}
+
 }  // namespace
 
 void bind_replay_logs(std::vector<GroupPlan>& plan) {
   LogCache cache;
+  std::map<std::string, bool> merged;
   for (GroupPlan& group : plan) {
     for (JobInstance& instance : group.jobs) {
+      if (!instance.spec.merge_blktrace_file.empty() && !instance.spec.read_iolog.empty()) {
+        merge_traces(instance.spec, merged);
+      }
       if (!instance.spec.read_iolog.empty()) bind(instance, cache);
     }
   }

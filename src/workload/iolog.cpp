@@ -30,7 +30,8 @@ bool io_kind_of(std::string_view action, IoLogEntry::Kind& kind) {
   static constexpr std::pair<std::string_view, IoLogEntry::Kind> kActions[] = {
       {"read", IoLogEntry::Kind::kRead},   {"write", IoLogEntry::Kind::kWrite},
       {"trim", IoLogEntry::Kind::kTrim},   {"sync", IoLogEntry::Kind::kSync},
-      {"datasync", IoLogEntry::Kind::kDatasync}, {"wait", IoLogEntry::Kind::kWait}};
+      {"datasync", IoLogEntry::Kind::kDatasync}, {"wait", IoLogEntry::Kind::kWait},
+      {"sync_file_range", IoLogEntry::Kind::kSyncRange}};
   for (const auto& [name, k] : kActions) {
     if (name == action) {
       kind = k;

@@ -32,7 +32,7 @@ struct ReplaySettings {
 };
 
 struct IoLogEntry {
-  enum class Kind : std::uint8_t { kRead, kWrite, kTrim, kSync, kDatasync, kWait };
+  enum class Kind : std::uint8_t { kRead, kWrite, kTrim, kSync, kDatasync, kWait, kSyncRange };
   Kind kind = Kind::kRead;
   std::uint32_t file = 0;     // index into IoLog::files
   std::uint64_t offset = 0;   // bytes, after replay_scale and replay_align; kWait: ms after the job's start

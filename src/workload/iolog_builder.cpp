@@ -52,7 +52,8 @@ bool IoLogBuilder::skipped(IoLogEntry::Kind kind) const noexcept {
     case IoLogEntry::Kind::kRead: return settings_.skip_read;
     case IoLogEntry::Kind::kWrite: return settings_.skip_write;
     case IoLogEntry::Kind::kTrim: return settings_.skip_trim;
-    case IoLogEntry::Kind::kSync: return settings_.skip_sync;
+    case IoLogEntry::Kind::kSync:
+    case IoLogEntry::Kind::kSyncRange: return settings_.skip_sync;
     case IoLogEntry::Kind::kWait: return settings_.no_stall;
     default: return false;
   }
@@ -72,6 +73,7 @@ std::string IoLogBuilder::add(IoLogEntry::Kind kind, std::uint32_t file, std::ui
       return "";
     case IoLogEntry::Kind::kSync:
     case IoLogEntry::Kind::kDatasync:
+    case IoLogEntry::Kind::kSyncRange:
       ++log_.syncs;
       log_.entries.push_back(entry);
       return "";
