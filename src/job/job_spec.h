@@ -140,6 +140,7 @@ struct JobSpec {
   PerDirection<std::uint64_t> blockalign = {0, 0, 0};  // 0 = the direction's minimum block size
   // fio's bs_is_seq_rand: bs=A,B (and bsrange, bssplit) mean sequential A and random B ios, not reads and writes.
   bool bs_is_seq_rand = false;
+  bool bs_unaligned = false;               // bsrange lengths need not be multiples of the minimum
   Distribution random_distribution;
   // fio's zonemode=strided: I/O stays in a window of zone_range bytes until zone_size bytes were transferred,
   // then moves zone_range + zone_skip further (back to the region start past the file end).

@@ -36,7 +36,6 @@ constexpr Unsupported kUnsupported[] = {
     {"cgroup_nodelete", nullptr, "cgroups are not implemented"},
     {"lockfile", nullptr, "file locking is not implemented"},
     {"opendir", nullptr, "not implemented"},
-    {"bs_unaligned", "blocksize_unaligned", "not implemented"},
     {"atomic", nullptr, "not implemented"},
     {"allow_mounted_write", nullptr, "use --allow-destructive"},
     {"unlink_each_loop", nullptr, "not implemented"},

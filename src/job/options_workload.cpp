@@ -155,6 +155,14 @@ void add_block_sizes(std::vector<OptionDef>& table) {
       "mode's ios (reads and writes) take the second value, a sequential mode's the first.";
   table.push_back(std::move(seq_rand));
 
+  OptionDef unaligned = bool_option("bs_unaligned", &JobSpec::bs_unaligned, "0");
+  unaligned.aliases = {"blocksize_unaligned"};
+  unaligned.help =
+      "bsrange draws any length between its bounds, not only multiples of the smallest (random offsets stay "
+      "aligned; an io then ends inside its last block), as fio. Not with direct=1 (O_DIRECT needs sector "
+      "multiples).";
+  table.push_back(std::move(unaligned));
+
   OptionDef bsrange;
   bsrange.name = "bsrange";
   bsrange.aliases = {"blocksize_range"};

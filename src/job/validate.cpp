@@ -74,6 +74,15 @@ void check_block_sizes(const JobSpec& job, Checker& check) {
     }
     if (job.direct) check_direct_alignment(job, check, d);
   }
+  if (!job.direct || !job.bs_unaligned) return;
+  for (Direction d : used_directions(job)) {
+    const int i = index_of(d);
+    if (job.bssplit[i].empty() && job.bsrange[i].min != 0 && job.bsrange[i].max > job.bsrange[i].min) {
+      check.error("bs_unaligned", "bs_unaligned with direct=1: its lengths are not multiples of the logical block "
+                                  "size, which O_DIRECT needs (fio fails such ios with EINVAL)");
+      return;
+    }
+  }
 }
 
 // "psync, sync, libaio, io_uring, null and falloc": the engines whose traits say they trim (the per-file

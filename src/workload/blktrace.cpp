@@ -22,20 +22,6 @@ std::uint32_t swap32(std::uint32_t v) noexcept { return __builtin_bswap32(v); }
 
 bool magic_ok(std::uint32_t magic) noexcept { return (magic & 0xffffff00u) == BLK_IO_TRACE_MAGIC; }
 
-void byteswap(blk_io_trace& t) noexcept {
-  t.magic = swap32(t.magic);
-  t.sequence = swap32(t.sequence);
-  t.time = __builtin_bswap64(t.time);
-  t.sector = __builtin_bswap64(t.sector);
-  t.bytes = swap32(t.bytes);
-  t.action = swap32(t.action);
-  t.pid = swap32(t.pid);
-  t.device = swap32(t.device);
-  t.cpu = swap32(t.cpu);
-  t.error = __builtin_bswap16(t.error);
-  t.pdu_len = __builtin_bswap16(t.pdu_len);
-}
-
 bool has(std::uint32_t action, unsigned category) noexcept { return (action & BLK_TC_ACT(category)) != 0; }
 
 // fio's t_get_ddir: the direction whose queue depth an event changes (-1: none).
@@ -144,6 +130,20 @@ class Reader {
 
 }  // namespace
 
+void byteswap_blktrace(blk_io_trace& t) noexcept {
+  t.magic = swap32(t.magic);
+  t.sequence = swap32(t.sequence);
+  t.time = __builtin_bswap64(t.time);
+  t.sector = __builtin_bswap64(t.sector);
+  t.bytes = swap32(t.bytes);
+  t.action = swap32(t.action);
+  t.pid = swap32(t.pid);
+  t.device = swap32(t.device);
+  t.cpu = swap32(t.cpu);
+  t.error = __builtin_bswap16(t.error);
+  t.pdu_len = __builtin_bswap16(t.pdu_len);
+}
+
 bool looks_like_blktrace(std::string_view head) noexcept {
   if (head.size() < kBlktraceRecordSize) return false;
   std::uint32_t magic = 0;
@@ -166,7 +166,7 @@ IoLog parse_blktrace(std::istream& in, const std::string& source, const ReplaySe
       swap = !magic_ok(t.magic) && magic_ok(swap32(t.magic));
       first = false;
     }
-    if (swap) byteswap(t);
+    if (swap) byteswap_blktrace(t);
     if (!magic_ok(t.magic)) reader.fail("bad magic, not a blktrace record");
     if ((t.magic & 0xff) != BLK_IO_TRACE_VERSION) {
       reader.fail("blktrace version " + std::to_string(t.magic & 0xff) + "; fio and sluice read version " +

@@ -16,9 +16,14 @@
 
 #include "workload/iolog.h"
 
+struct blk_io_trace;  // <linux/blktrace_api.h>
+
 namespace sluice {
 
 inline constexpr std::size_t kBlktraceRecordSize = 48;  // sizeof(struct blk_io_trace)
+
+// Swaps every field of a record between the two byte orders (a trace recorded on the other endianness).
+void byteswap_blktrace(blk_io_trace& t) noexcept;
 
 // True when `head` (at least the first kBlktraceRecordSize bytes of a file) is a blktrace record, in either
 // byte order.

@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "common/error.h"
+#include "workload/blktrace.h"
 
 namespace sluice {
 namespace {
@@ -24,20 +25,6 @@ struct MergeTrace {
   // fio's read_trace: (time + iteration x length) x scalar / 100.
   std::uint64_t time_of_next() const noexcept { return (records[next].time + iteration * length) * scalar / 100; }
 };
-
-void swap_record(blk_io_trace& t) noexcept {
-  t.magic = __builtin_bswap32(t.magic);
-  t.sequence = __builtin_bswap32(t.sequence);
-  t.time = __builtin_bswap64(t.time);
-  t.sector = __builtin_bswap64(t.sector);
-  t.bytes = __builtin_bswap32(t.bytes);
-  t.action = __builtin_bswap32(t.action);
-  t.pid = __builtin_bswap32(t.pid);
-  t.device = __builtin_bswap32(t.device);
-  t.cpu = __builtin_bswap32(t.cpu);
-  t.error = __builtin_bswap16(t.error);
-  t.pdu_len = __builtin_bswap16(t.pdu_len);
-}
 
 bool kept(const blk_io_trace& t) noexcept {
   if ((t.action & 0xffff) != __BLK_TA_QUEUE) return false;
@@ -63,7 +50,7 @@ MergeTrace read_trace(const BlktraceMergeInput& input) {
     blk_io_trace t;
     std::memcpy(&t, bytes.data() + at, sizeof t);
     if (index == 0) swapped = (t.magic & 0xffffff00u) != BLK_IO_TRACE_MAGIC;
-    if (swapped) swap_record(t);
+    if (swapped) byteswap_blktrace(t);
     if ((t.magic & 0xffffff00u) != BLK_IO_TRACE_MAGIC) {
       throw UserError(index == 0 ? not_a_trace : where + ": bad magic");
     }

@@ -31,7 +31,8 @@ std::vector<std::pair<std::uint32_t, double>> split_weights(const std::vector<Bl
 }  // namespace
 
 BlockSizeChooser::BlockSizeChooser(std::uint64_t bs, const BlockSizeRange& range,
-                                   const std::vector<BlockSizeSplitEntry>& split, std::uint64_t blockalign) {
+                                   const std::vector<BlockSizeSplitEntry>& split, std::uint64_t blockalign,
+                                   bool unaligned) {
   auto weights = split_weights(split);
   if (!weights.empty()) {
     kind_ = Kind::kSplit;
@@ -53,7 +54,7 @@ BlockSizeChooser::BlockSizeChooser(std::uint64_t bs, const BlockSizeRange& range
     granularity_ = gcd;
   } else if (range.min != 0 && range.max > range.min) {
     kind_ = Kind::kRange;
-    step_ = to_length(blockalign != 0 ? blockalign : range.min);
+    step_ = unaligned ? 1 : to_length(blockalign != 0 ? blockalign : range.min);
     min_ = to_length((range.min + step_ - 1) / step_ * step_);
     max_ = std::max(min_, to_length(range.max / step_ * step_));
     range_count_ = (max_ - min_) / step_ + 1;
@@ -65,7 +66,7 @@ BlockSizeChooser::BlockSizeChooser(std::uint64_t bs, const BlockSizeRange& range
     granularity_ = min_;
   }
   alignment_ = blockalign != 0 ? to_length(blockalign) : min_;
-  granularity_ = std::gcd(granularity_, alignment_);
+  granularity_ = kind_ == Kind::kRange && unaligned ? alignment_ : std::gcd(granularity_, alignment_);
 }
 
 std::uint32_t BlockSizeChooser::choose(Rng& rng) const noexcept {

@@ -1,8 +1,9 @@
 #pragma once
 // BlockSizeChooser: the length of each io of one direction. Precedence as in fio: bssplit, then bsrange,
 // then bs. bsrange draws uniformly among the multiples of its step in [min, max], the step being blockalign
-// when given, else min (so 4k-16k gives 4k, 8k, 12k or 16k). bssplit entries are weighted by percent;
-// entries with no percent share the remainder equally.
+// when given, else min (so 4k-16k gives 4k, 8k, 12k or 16k); with bs_unaligned any length between them, whose
+// granularity is then the alignment alone (an io covers its last unit partly, as in fio). bssplit entries are
+// weighted by percent; entries with no percent share the remainder equally.
 #include <cstdint>
 #include <vector>
 
@@ -14,8 +15,9 @@ namespace sluice {
 class BlockSizeChooser {
  public:
   BlockSizeChooser() = default;
+  // unaligned (bs_unaligned): bsrange draws any length in [min, max], not only multiples of its step.
   BlockSizeChooser(std::uint64_t bs, const BlockSizeRange& range, const std::vector<BlockSizeSplitEntry>& split,
-                   std::uint64_t blockalign);
+                   std::uint64_t blockalign, bool unaligned = false);
 
   std::uint32_t choose(Rng& rng) const noexcept;
   // The largest length this chooser can produce that is <= limit, or 0 when none is.

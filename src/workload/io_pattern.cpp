@@ -123,6 +123,8 @@ struct IoPattern::Impl {
   std::uint64_t to_units(std::uint64_t bytes) const noexcept {
     return granularity_shift >= 0 ? bytes >> granularity_shift : bytes / granularity;
   }
+  // The units an io of `length` bytes touches from a unit boundary (bs_unaligned lengths end inside one).
+  std::uint64_t units_covering(std::uint64_t length) const noexcept { return to_units(length + granularity - 1); }
   bool start_new_pass() noexcept;
   void reset_file(FileState& file) noexcept;
   void reset_map(FileState& file) noexcept;
@@ -204,7 +206,7 @@ void IoPattern::Impl::configure_choosers(const JobSpec& job) {
   std::uint64_t g = 0;
   for (Direction d : kAllDirections) {
     const int i = index_of(d);
-    choosers[i] = BlockSizeChooser(job.bs[i], job.bsrange[i], job.bssplit[i], job.blockalign[i]);
+    choosers[i] = BlockSizeChooser(job.bs[i], job.bsrange[i], job.bssplit[i], job.blockalign[i], job.bs_unaligned);
     if (active[i]) g = std::gcd(g, std::uint64_t{choosers[i].granularity()});
   }
   granularity = g == 0 ? 4096 : g;
@@ -432,10 +434,11 @@ bool IoPattern::Impl::continue_run(FileState& file, Direction direction, std::ui
   if (position + length > file.window.length) return false;
   if (use_map) {
     const std::uint64_t unit = to_units(position);
-    const std::uint64_t run = file.map.free_run(unit, to_units(length));
+    const std::uint64_t needed = units_covering(length);
+    const std::uint64_t run = file.map.free_run(unit, needed);
     if (run == 0) return false;
     file.map.take(unit, run);
-    length = static_cast<std::uint32_t>(run * granularity);
+    if (run < needed) length = static_cast<std::uint32_t>(run * granularity);
   }
   out.offset = file.window.start + position;
   out.length = length;
@@ -492,10 +495,12 @@ bool IoPattern::Impl::pick_from_map(FileState& file, Direction direction, std::u
       unit += step - unit % step;
       continue;
     }
-    const std::uint64_t run = map.free_run(unit, std::max<std::uint64_t>(to_units(length), 1));
+    const std::uint64_t needed = std::max<std::uint64_t>(units_covering(length), 1);
+    const std::uint64_t run = map.free_run(unit, needed);
     map.take(unit, run);
     out.offset = file.window.start + unit * granularity;
-    out.length = static_cast<std::uint32_t>(run * granularity);
+    // Shortened to the free run (fio), else the length drawn (bs_unaligned: its last unit partly used).
+    out.length = run < needed ? static_cast<std::uint32_t>(run * granularity) : length;
     return true;
   }
   return false;

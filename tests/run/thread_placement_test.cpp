@@ -12,8 +12,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <thread>
-#include <tuple>
 
 namespace sluice {
 namespace {
@@ -115,12 +115,20 @@ TEST(ThreadPlacement, NumaMemPolicyBindsTheThreadAndItsBuffers) {
   void* buffers = std::aligned_alloc(4096, bytes);
   ASSERT_NE(buffers, nullptr);
   std::memset(buffers, 1, bytes);  // the pages exist before the policy, as sluice's io buffers do
-  for (const auto& [mode, nodes, kernel_mode] : {std::tuple{NumaMemPolicy::Mode::kBind, "0", MPOL_BIND},
-                                                 std::tuple{NumaMemPolicy::Mode::kInterleave, "all", MPOL_INTERLEAVE},
-                                                 std::tuple{NumaMemPolicy::Mode::kPrefer, "0", MPOL_PREFERRED},
-                                                 std::tuple{NumaMemPolicy::Mode::kLocal, "", MPOL_LOCAL}}) {
+  struct Case {
+    NumaMemPolicy::Mode mode;
+    const char* nodes;
+    int kernel_mode;
+  };
+  const Case cases[] = {{NumaMemPolicy::Mode::kBind, "0", MPOL_BIND},
+                        {NumaMemPolicy::Mode::kInterleave, "all", MPOL_INTERLEAVE},
+                        {NumaMemPolicy::Mode::kPrefer, "0", MPOL_PREFERRED},
+                        {NumaMemPolicy::Mode::kLocal, "", MPOL_LOCAL}};
+  for (const Case& c : cases) {
     JobSpec job;
-    job.numa_mem_policy = {mode, nodes};
+    job.numa_mem_policy = {c.mode, c.nodes};
+    const int kernel_mode = c.kernel_mode;
+    const std::string nodes = c.nodes;
     on_thread([&] {
       ASSERT_EQ(apply_numa_mem_policy(job, buffers, bytes), "");
       int thread_mode = -1;
