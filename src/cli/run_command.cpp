@@ -115,6 +115,10 @@ void check_readonly(const std::vector<JobSpec>& jobs) {
       throw UserError("job " + job.name + " (rw=" + std::string(rw_mode_name(job.rw)) +
                       ") writes or trims, but --readonly is set; drop --readonly or use a read-only rw=");
     }
+    if (job.trims_written_blocks()) {  // fio 3.40's "trim operations are possible" refusal
+      throw UserError("job " + job.name + " trims (trim_percentage, trim_backlog with verify=), but --readonly is "
+                      "set; drop --readonly or the trim options");
+    }
     if (engine_traits(job.ioengine).reads_change_files) {
       throw UserError("job " + job.name + " (ioengine=" + std::string(engine_name(job.ioengine)) +
                       ") changes files even when it reads (it allocates, creates or deletes them), but --readonly "

@@ -95,6 +95,15 @@ struct ExecSetup {
   bool std_redirect = true;        // JOBNAME.stdout / JOBNAME.stderr; else stdout goes to sluice's stderr
 };
 
+// Per-io RWF_* flags: pvsync2's hipri / hipri_percentage, and uncached / nowait of pvsync2, io_uring and libaio.
+struct RwFlagsSetup {
+  bool hipri = false;                    // pvsync2: RWF_HIPRI (polled completion) on hipri_percentage of the ios
+  std::uint32_t hipri_percentage = 100;
+  bool uncached = false;                 // RWF_DONTCACHE on buffered reads and writes
+  bool nowait = false;                   // RWF_NOWAIT: EAGAIN instead of blocking
+  std::uint64_t seed = 0;                // of the hipri draws
+};
+
 struct EngineSetup {
   std::uint32_t depth = 1;                 // maximum ios in flight
   std::vector<int> fds{};                  // open file descriptors, indexed by IoUnit::file_index
@@ -108,6 +117,8 @@ struct EngineSetup {
   bool direct = false;
   bool writes = false;                     // mmap maps writable
   UringSetup uring{};
+  RwFlagsSetup rw_flags{};
+  bool userspace_reap = false;             // libaio: completions read from the ring in user space when not waiting
 };
 
 class Engine {

@@ -16,7 +16,7 @@ namespace sluice {
 
 enum class EngineKind {
   kPsync, kSync, kLibaio, kIoUring, kMmap, kNull, kFalloc, kFtruncate, kFileCreate, kFileStat, kFileDelete, kCpuio,
-  kExec, kPosixaio
+  kExec, kPosixaio, kPvsync, kPvsync2, kVsync
 };
 
 struct EngineTraits {
@@ -63,14 +63,16 @@ struct EngineTraits {
   // The kernel may refuse it at run time (io_uring: seccomp, kernel.io_uring_disabled, old kernels; libaio:
   // seccomp, fs.aio-max-nr used up), so callers that pick an engine themselves ask engine_available() first.
   bool may_be_refused = false;
+  // vsync: holds iodepth ios and performs a submitted batch inside submit(), contiguous ios in one call.
+  bool merges = false;
 
   // iodepth > 1 keeps more than one io in flight (only for engines whose completions arrive later).
-  constexpr bool honours_iodepth() const noexcept { return async; }
+  constexpr bool honours_iodepth() const noexcept { return async || merges; }
   // Every io is performed inline, inside submit() (psync, sync, mmap, null: SynchronousEngine).
   constexpr bool completes_in_submit() const noexcept { return !async; }
 };
 
-inline constexpr std::array<EngineTraits, 14> kEngineTable = {{
+inline constexpr std::array<EngineTraits, 17> kEngineTable = {{
     {.kind = EngineKind::kPsync, .name = "psync", .summary = "pread/pwrite", .async = false, .trim = true,
      .flush = true, .direct = true},
     {.kind = EngineKind::kSync, .name = "sync", .summary = "lseek + read/write", .async = false, .trim = true,
@@ -112,6 +114,14 @@ inline constexpr std::array<EngineTraits, 14> kEngineTable = {{
     {.kind = EngineKind::kPosixaio, .name = "posixaio",
      .summary = "POSIX AIO (aio_read/aio_write, glibc's helper threads), asynchronous, honours iodepth",
      .async = true, .trim = true, .flush = true, .direct = true},
+    {.kind = EngineKind::kPvsync, .name = "pvsync", .summary = "preadv/pwritev with one iovec", .async = false,
+     .trim = true, .flush = true, .direct = true},
+    {.kind = EngineKind::kPvsync2, .name = "pvsync2",
+     .summary = "preadv2/pwritev2 with RWF flags (hipri, uncached, nowait)", .async = false, .trim = true,
+     .flush = true, .direct = true},
+    {.kind = EngineKind::kVsync, .name = "vsync",
+     .summary = "lseek + readv/writev, a submitted batch's sequential ios merged into one call", .async = false,
+     .trim = true, .flush = true, .direct = true, .merges = true},
 }};
 
 namespace detail {

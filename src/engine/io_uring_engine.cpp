@@ -22,6 +22,7 @@
 
 #include "engine/completion_ring.h"
 #include "engine/engines.h"
+#include "engine/rw_flags.h"
 #include "engine/sync_ops.h"
 
 namespace sluice {
@@ -51,6 +52,7 @@ class IoUringEngine final : public Engine {
     fds_ = setup.fds;
     is_block_ = detail::block_device_flags(fds_);
     vectored_ = opt.vectored;
+    rw_flags_ = detail::fixed_rw_flags(setup.rw_flags, setup.direct);  // nowait, uncached
     force_async_every_ = opt.force_async_every;
     until_async_ = force_async_every_;
     // Registration is an optimisation: when refused (old kernel, RLIMIT_MEMLOCK) ios use plain fds/buffers.
@@ -294,7 +296,10 @@ class IoUringEngine final : public Engine {
     }
     // The io's priority (cmdprio, or the job's prio/prioclass: an SQPOLL thread does not inherit the
     // submitter's, so it goes with every read and write as in fio); syncs and trims take none.
-    if (u.op == IoOp::kRead || u.op == IoOp::kWrite) sqe->ioprio = u.ioprio;
+    if (u.op == IoOp::kRead || u.op == IoOp::kWrite) {
+      sqe->ioprio = u.ioprio;
+      sqe->rw_flags |= rw_flags_;
+    }
     if (fixed_files_) sqe->flags |= IOSQE_FIXED_FILE;
     if (force_async_every_ != 0 && --until_async_ == 0) {
       sqe->flags |= IOSQE_ASYNC;
@@ -324,6 +329,7 @@ class IoUringEngine final : public Engine {
   unsigned depth_ = 1;
   bool fixed_files_ = false;
   bool fixed_buffers_ = false;
+  int rw_flags_ = 0;  // RWF_NOWAIT / RWF_DONTCACHE on every read and write
   bool defer_taskrun_ = false;  // SINGLE_ISSUER | DEFER_TASKRUN, enabled by the first submit()
   bool enabled_ = true;
   bool vectored_ = false;

@@ -14,6 +14,7 @@
 
 #include "engine/completion_ring.h"
 #include "engine/engines.h"
+#include "engine/rw_flags.h"
 #include "engine/sync_ops.h"
 
 namespace sluice {
@@ -22,6 +23,13 @@ namespace {
 // <linux/aio_abi.h>'s IOCB_FLAG_IOPRIO: aio_reqprio holds the io's priority. (That header's struct iocb clashes
 // with libaio's, so the kernel ABI value is repeated here.)
 constexpr unsigned kIocbFlagIoprio = 1u << 1;
+
+// The kernel's completion ring behind an io_context_t (fs/aio.c's struct aio_ring): userspace_reap reads
+// completions from it without a system call while there is no need to wait.
+struct AioRingHeader {
+  unsigned id, nr, head, tail, magic, compat_features, incompat_features, header_length;
+};
+constexpr unsigned kAioRingMagic = 0xa10a10a1;
 
 class LibaioEngine final : public Engine {
  public:
@@ -41,6 +49,8 @@ class LibaioEngine final : public Engine {
     }
     fds_ = setup.fds;
     is_block_ = detail::block_device_flags(fds_);
+    rw_flags_ = detail::fixed_rw_flags(setup.rw_flags, setup.direct);
+    userspace_reap_ = setup.userspace_reap && reinterpret_cast<const AioRingHeader*>(ctx_)->magic == kAioRingMagic;
     iocbs_.assign(depth_, iocb{});
     free_.clear();
     for (iocb& cb : iocbs_) free_.push_back(&cb);
@@ -65,6 +75,7 @@ class LibaioEngine final : public Engine {
         } else {
           io_prep_pwrite(cb, fd, u.buffer, u.length, static_cast<long long>(u.offset));
         }
+        cb->aio_rw_flags = rw_flags_;  // nowait, uncached
         if (u.ioprio != 0) {  // cmdprio: this io's own priority (the thread's applies otherwise)
           cb->aio_reqprio = static_cast<short>(u.ioprio);
           cb->u.c.flags |= kIocbFlagIoprio;
@@ -91,7 +102,8 @@ class LibaioEngine final : public Engine {
       if (want > in_flight_) want = in_flight_;
       long min = got >= min_events ? 0 : static_cast<long>(min_events - got);
       if (min > static_cast<long>(want)) min = static_cast<long>(want);
-      int n = io_getevents(ctx_, min, static_cast<long>(want), events_.data(), nullptr);
+      int n = userspace_reap_ && min == 0 ? ring_events(static_cast<unsigned>(want))
+                                           : io_getevents(ctx_, min, static_cast<long>(want), events_.data(), nullptr);
       if (n == -EINTR) continue;
       if (n < 0) throw_getevents_error(n);
       if (n == 0) break;
@@ -116,6 +128,21 @@ class LibaioEngine final : public Engine {
     free_.push_back(cb);
     --in_flight_;
     return u;
+  }
+
+  // userspace_reap: up to `max` completions copied from the kernel's ring into events_, as fio's
+  // user_io_getevents (the tail is read with acquire order, the head published with release order).
+  int ring_events(unsigned max) noexcept {
+    auto* ring = reinterpret_cast<AioRingHeader*>(ctx_);
+    const auto* events = reinterpret_cast<const io_event*>(reinterpret_cast<const char*>(ring) + sizeof(AioRingHeader));
+    unsigned head = ring->head;
+    unsigned n = 0;
+    while (n < max && head != __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE)) {
+      events_[n++] = events[head];
+      head = (head + 1) % ring->nr;
+    }
+    __atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
+    return static_cast<int>(n);
   }
 
   // io_getevents fails only when the context is unusable; the ios in flight would never be reported.
@@ -171,6 +198,8 @@ class LibaioEngine final : public Engine {
   std::vector<io_event> events_;
   detail::CompletionRing ready_;  // completions to hand out before asking the kernel
   std::size_t in_flight_ = 0;
+  int rw_flags_ = 0;             // RWF_NOWAIT / RWF_DONTCACHE on every read and write
+  bool userspace_reap_ = false;  // the ring is read directly when reap() need not wait
 };
 
 }  // namespace

@@ -10,6 +10,9 @@ std::unique_ptr<Engine> make_engine(EngineKind kind) {
     case EngineKind::kMmap: return make_mmap_engine();
     case EngineKind::kLibaio: return make_libaio_engine();
     case EngineKind::kPosixaio: return make_posixaio_engine();
+    case EngineKind::kPvsync: return make_pvsync_engine(false);
+    case EngineKind::kPvsync2: return make_pvsync_engine(true);
+    case EngineKind::kVsync: return make_vsync_engine();
     case EngineKind::kFalloc: return make_falloc_engine();
     case EngineKind::kFtruncate: return make_ftruncate_engine();
     case EngineKind::kFileCreate:

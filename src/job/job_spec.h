@@ -43,6 +43,29 @@ enum class FileService { kRoundRobin, kSequential, kRandom, kDistribution };
 struct IoLog;  // workload/iolog.h
 // replay_skip's bits (fio's read, write, trim, sync).
 inline constexpr std::uint32_t kReplaySkipRead = 1, kReplaySkipWrite = 2, kReplaySkipTrim = 4, kReplaySkipSync = 8;
+// fio's lockfile=: ios on a file shared by jobs are serialized (exclusive) or readers-writer locked.
+enum class FileLockMode { kNone, kExclusive, kReadWrite };
+
+// fio's mem= (iomem=): where the io buffers come from.
+enum class IoMemKind { kMalloc, kShm, kShmHuge, kMmap, kMmapShared, kMmapHuge };
+constexpr const char* io_mem_kind_name(IoMemKind kind) noexcept {
+  switch (kind) {
+    case IoMemKind::kMalloc: return "malloc";
+    case IoMemKind::kShm: return "shm";
+    case IoMemKind::kShmHuge: return "shmhuge";
+    case IoMemKind::kMmap: return "mmap";
+    case IoMemKind::kMmapShared: return "mmapshared";
+    case IoMemKind::kMmapHuge: return "mmaphuge";
+  }
+  return "?";
+}
+struct IoMemorySpec {
+  IoMemKind kind = IoMemKind::kMalloc;
+  std::string file;                            // mem=mmap*:FILE; "" = anonymous
+  std::uint64_t hugepage_size = 4ull << 20;    // hugepage-size: huge kinds round the size up to it (fio: 4 MiB)
+  std::uint32_t align = 0;                     // iomem_align: the first buffer starts this far past a page
+};
+
 enum class VerifyKind { kNone, kCrc32c, kCrc32, kCrc64, kXxhash, kMd5, kSha256, kPattern, kMeta };
 enum class SteadyStateCriterion { kNone, kIopsSlope, kIops, kBwSlope, kBw };  // fio's ss= criteria
 
@@ -102,6 +125,8 @@ struct JobSpec {
   std::string name;
   std::string description;
   std::vector<std::string> filenames;  // "filename" split on ':' (an escaped "\:" stays a colon)
+  std::string opendir;                 // every regular file below this directory is a file of the job too
+  FileLockMode lockfile = FileLockMode::kNone;
   std::string directory;
   SizeOrPercent size;                  // total bytes of I/O region per job (fio "size")
   std::uint64_t filesize = 0;          // per-file size; 0 = size / nrfiles
@@ -123,6 +148,11 @@ struct JobSpec {
   bool overwrite = false;
   FallocateMode fallocate = FallocateMode::kNative;
   bool unlink = false;  // only files sluice created are ever removed
+  std::int64_t uid = -1;  // the job's thread runs (and uses its files) as this user; -1 = sluice's own
+  std::int64_t gid = -1;  // and this group
+  std::string ioscheduler;  // the io scheduler the devices under the job's files get for its group; "" = as is
+  bool allow_mounted_write = false;  // this job may write to a mounted or signed device (--allow-destructive)
+  bool unlink_each_loop = false;  // loops=N: the files are deleted and created again before each later loop
   // fio's fill_device: without a size, a file's size is its filesystem's free space; a write that fails with
   // ENOSPC or EDQUOT ends the job as its end (not an error); a read job's file is filled first.
   bool fill_device = false;
@@ -254,6 +284,8 @@ struct JobSpec {
   bool disable_lat = false;
   bool disable_clat = false;
   bool disable_slat = false;
+  IoMemorySpec io_memory{};  // mem= / iomem=, hugepage-size, iomem_align
+  bool disable_bw = false;  // no per-io bandwidth log lines (fio's disable_bw_measurement)
 
   // --- job control beyond stonewall (fio)
   std::string wait_for;                    // name of a job that must finish before this one starts
@@ -304,6 +336,12 @@ struct JobSpec {
   std::string aux_path;                    // --aux-path: the directory of the verify state files ("" = cwd)
   std::uint32_t verify_interval = 0;       // bytes per verify header; 0 = the block size
   std::uint32_t verify_offset = 0;         // the header trades places with the bytes this far into the chunk
+  // fio's trim verification: trim_percentage % of the written blocks are trimmed, in rounds every trim_backlog
+  // writes of up to trim_backlog_batch blocks (0 = trim_backlog), and must read back as zeros (trim_verify_zero).
+  std::uint32_t trim_percentage = 0;
+  bool trim_verify_zero = true;
+  std::uint64_t trim_backlog = 0;
+  std::uint32_t trim_backlog_batch = 0;
 
   // --- placement, priority, buffer contents and fio corners (fio)
   bool rw_backwards = false;               // "rw=read:-8k": rw_sequential_run bytes are a step back, not a hole
@@ -357,6 +395,11 @@ struct JobSpec {
   bool uring_hipri = false;               // IORING_SETUP_IOPOLL: poll for completions (needs poll queues)
   bool uring_nonvectored = true;          // IORING_OP_READ/WRITE; false = READV/WRITEV with one iovec
   std::uint32_t uring_force_async = 0;    // every Nth io gets IOSQE_ASYNC; 0 = never
+  // RWF flags of pvsync2, io_uring and libaio (fio's engine options of those names).
+  std::uint32_t hipri_percentage = 100;   // pvsync2 with hipri: share of the ios issued with RWF_HIPRI
+  bool uncached = false;                  // RWF_DONTCACHE on buffered ios (pvsync2, io_uring)
+  bool nowait = false;                    // RWF_NOWAIT (pvsync2, io_uring, libaio)
+  bool userspace_reap = false;            // libaio: read completions from the ring when not waiting
 
   // Helpers derived from rw.
   bool is_random() const noexcept {
@@ -376,6 +419,10 @@ struct JobSpec {
            rw == RwMode::kRandRmw || is_trimwrite();
   }
   bool does_trims() const noexcept { return rw == RwMode::kTrim || rw == RwMode::kRandTrim || is_trimwrite(); }
+  // Written blocks are trimmed and verified (fio's trim_verify: verify=, trim_backlog and trim_percentage).
+  bool trims_written_blocks() const noexcept {
+    return verify != VerifyKind::kNone && trim_backlog != 0 && trim_percentage != 0;
+  }
   bool is_trimwrite() const noexcept { return rw == RwMode::kTrimWrite || rw == RwMode::kRandTrimWrite; }
   // Each io of the pattern (a read, or a trim) is followed by the write of the same block (workload/rmw_chains.h).
   bool is_chained() const noexcept { return rw == RwMode::kRandRmw || is_trimwrite(); }

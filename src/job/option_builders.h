@@ -113,6 +113,7 @@ void add_verify_options(std::vector<OptionDef>& table);      // verify, verify_p
 void add_placement_options(std::vector<OptionDef>& table);   // cpus_allowed, prio, buffer_pattern, ...
 void add_uring_options(std::vector<OptionDef>& table);
 void add_cmdprio_options(std::vector<OptionDef>& table);  // cmdprio_percentage, cmdprio_bssplit, log_prio
+void add_memory_options(std::vector<OptionDef>& table);   // mem/iomem, iomem_align, hugepage-size
 void add_numa_options(std::vector<OptionDef>& table);     // numa_cpu_nodes, numa_mem_policy (libnuma)
 void add_sync_range_options(std::vector<OptionDef>& table);  // sync_file_range
 void add_noio_engine_options(std::vector<OptionDef>& table);  // cpuio, exec

@@ -24,6 +24,7 @@ std::vector<OptionDef> build_table() {
   detail::add_uring_options(table);
   detail::add_cmdprio_options(table);
   detail::add_numa_options(table);
+  detail::add_memory_options(table);
   detail::add_sync_range_options(table);
   detail::add_noio_engine_options(table);
   detail::add_iolog_options(table);

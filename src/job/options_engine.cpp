@@ -36,10 +36,7 @@ std::string engine_help() {
 
 // fio engines sluice does not implement: refused by name rather than as an unknown value.
 bool is_fio_engine(std::string_view name) {
-  static const std::vector<std::string_view> kFioEngines = {"pvsync",
-                                                            "pvsync2",
-                                                            "vsync",
-                                                            "rbd",
+  static const std::vector<std::string_view> kFioEngines = {"rbd",
                                                             "rdma",
                                                             "net",
                                                             "netsplice",

@@ -292,23 +292,31 @@ void add_reporting(std::vector<OptionDef>& table) {
   gtod.flag = true;
   gtod.default_text = "0";
   gtod.help =
-      "fio's shorthand for disable_lat, disable_clat and disable_slat (latency statistics reported as zero); "
-      "sluice keeps its clock and bandwidth samples, which cost it little.";
+      "fio's shorthand for disable_lat, disable_clat, disable_slat and disable_bw (latency statistics reported "
+      "as zero, no latency logs, no per-io bandwidth or iops log lines); sluice keeps its clock, which costs it "
+      "little, and the bandwidth samples of the report.";
   gtod.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     const bool on = value.empty() || bool_value("gtod_reduce", value, where);
-    job.disable_lat = job.disable_clat = job.disable_slat = on;
+    job.disable_lat = job.disable_clat = job.disable_slat = job.disable_bw = on;
   };
   table.push_back(std::move(gtod));
 
   OptionDef disable_lat = bool_option("disable_lat", &JobSpec::disable_lat, "0");
-  disable_lat.help = "Do not report total latency (lat): its statistics are zero, as fio's.";
+  disable_lat.help =
+      "Do not report total latency (lat): its statistics are zero and write_lat_log writes no lat log, as fio's.";
   table.push_back(std::move(disable_lat));
   OptionDef disable_clat = bool_option("disable_clat", &JobSpec::disable_clat, "0");
-  disable_clat.help = "Do not report completion latency (clat) nor its percentiles: zero, as fio's.";
+  disable_clat.help = "Do not report completion latency (clat) nor its percentiles: zero, and no clat log, as fio's.";
   table.push_back(std::move(disable_clat));
   OptionDef disable_slat = bool_option("disable_slat", &JobSpec::disable_slat, "0");
-  disable_slat.help = "Do not report submission latency (slat): zero, as fio's.";
+  disable_slat.help = "Do not report submission latency (slat): zero, and no slat log, as fio's.";
   table.push_back(std::move(disable_slat));
+  OptionDef disable_bw = bool_option("disable_bw_measurement", &JobSpec::disable_bw, "0");
+  disable_bw.aliases = {"disable_bw"};
+  disable_bw.help =
+      "No per-io lines in the bandwidth log (write_bw_log with log_avg_msec=0), as fio 3.33; the report's "
+      "bandwidth and its samples, and averaged log windows, stay.";
+  table.push_back(std::move(disable_bw));
 }
 
 void add_logs(std::vector<OptionDef>& table) {

@@ -28,7 +28,6 @@ constexpr EngineOption kEngineOptions[] = {
     {"gpu_dev_id", "rdma"},
     {"gpu_dev_ids", "libcufile"},
     {"hdfsdirectory", "libhdfs"},
-    {"hipri_percentage", "pvsync2"},
     {"hostname", "netsplice, net, rdma"},
     {"http_host", "http"},
     {"http_mode", "http"},

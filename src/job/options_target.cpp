@@ -58,6 +58,30 @@ void add_identity(std::vector<OptionDef>& table) {
   };
   table.push_back(std::move(filename));
 
+  OptionDef opendir = string_option("opendir", &JobSpec::opendir, "");
+  opendir.help = "Every regular file below this directory (recursively; symbolic links are not followed) is a file "
+                 "of the job too, in path order, each of its own size, as fio (which takes readdir's order).";
+  opendir.reason = "no directory";
+  table.push_back(std::move(opendir));
+
+  OptionDef lockfile;
+  lockfile.name = "lockfile";
+  lockfile.type = OptionType::kChoice;
+  lockfile.default_text = "none";
+  lockfile.range = "none|exclusive|readwrite";
+  lockfile.help =
+      "Lock each file around every io, shared by all jobs of the run that name the same file, as fio: "
+      "exclusive = one io at a time, readwrite = reads together and each write alone. Held while the io is "
+      "handed to the engine: the whole io with a synchronous engine (psync, sync, mmap), only its submission "
+      "with an asynchronous one.";
+  lockfile.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"none", "exclusive", "readwrite"};
+    static constexpr FileLockMode kModes[] = {FileLockMode::kNone, FileLockMode::kExclusive,
+                                              FileLockMode::kReadWrite};
+    job.lockfile = kModes[choice_value("lockfile", value, where, kChoices)];
+  };
+  table.push_back(std::move(lockfile));
+
   OptionDef directory = string_option("directory", &JobSpec::directory, "");
   directory.help = "Directory in which the job's files are created; default is the current directory.";
   directory.reason = "the current directory";
@@ -193,6 +217,52 @@ void add_lifecycle(std::vector<OptionDef>& table) {
   OptionDef unlink = bool_option("unlink", &JobSpec::unlink, "0");
   unlink.help = "Remove the job's files when it ends (only files sluice created are ever removed).";
   table.push_back(std::move(unlink));
+
+  for (const bool user : {true, false}) {
+    OptionDef id;
+    id.name = user ? "uid" : "gid";
+    id.type = OptionType::kUnsigned;
+    id.reason = "sluice's own";
+    id.help = user ? "Run the job as this user (its thread's effective user id; needs root): its ios, hooks and the "
+                     "files per-file engines create are the user's, and a laid-out file it may not read or write "
+                     "fails the job with EACCES, as fio (which lays out as root by default too)."
+                   : "Run the job with this group id (with uid, or alone); as uid.";
+    id.apply = [user](JobSpec& job, std::string_view value, const SourcePos& where) {
+      const auto number = static_cast<std::int64_t>(unsigned_value(user ? "uid" : "gid", value, where, 0, 4294967294u));
+      (user ? job.uid : job.gid) = number;
+    };
+    table.push_back(std::move(id));
+  }
+
+  OptionDef scheduler;
+  scheduler.name = "ioscheduler";
+  scheduler.type = OptionType::kString;
+  scheduler.reason = "the devices keep theirs";
+  scheduler.help =
+      "Switch the block devices under the job's files to this io scheduler (none, mq-deadline, bfq, kyber) for "
+      "its group's run, as fio; sluice journals the old one and gives it back when the group ends (fio leaves "
+      "it changed). Needs root; a device that does not offer it, or two jobs of a group asking one device for "
+      "different ones, is refused before anything runs.";
+  scheduler.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    if (value.empty() || value.find_first_of(" /\t\n[]") != std::string_view::npos) {
+      value_error(where, "ioscheduler", value, "not a scheduler name (such as none, mq-deadline, bfq, kyber)");
+    }
+    job.ioscheduler = std::string(value);
+  };
+  table.push_back(std::move(scheduler));
+
+  OptionDef mounted = bool_option("allow_mounted_write", &JobSpec::allow_mounted_write, "0");
+  mounted.help =
+      "Let this job write to a block device that is mounted or carries a filesystem, partition table, RAID or LVM "
+      "signature, which sluice otherwise refuses (fio refuses mounted ones); --allow-destructive for one job.";
+  table.push_back(std::move(mounted));
+
+  OptionDef each_loop = bool_option("unlink_each_loop", &JobSpec::unlink_each_loop, "0");
+  each_loop.help =
+      "With loops=N: before each loop after the first, delete the job's files and create them again empty, as "
+      "fio (no layout: the loop's writes fill them). Writing jobs only (a reading loop would find no data; fio "
+      "fails it with ENOENT), and only files sluice created in this run.";
+  table.push_back(std::move(each_loop));
 }
 
 }  // namespace

@@ -5,10 +5,10 @@
 namespace sluice::detail {
 namespace {
 
-// fio 3.33 verifies trims only in rw=trimwrite jobs (a write job with trim_percentage aborts in its
-// fio_ro_check assertion); sluice's verification does not cover trim workloads yet.
-constexpr const char* kTrimVerifyReason = "verification of trimmed blocks (fio's trim_* options) is not implemented";
-
+// fio moves each job's process into the cgroup; sluice's jobs are threads of one process, and cgroup v2's io
+// controller (a domain controller) places whole processes, so a job cannot have a cgroup of its own.
+constexpr const char* kCgroupReason =
+    "cgroups place whole processes, and sluice runs every job as a thread of one process";
 
 struct Unsupported {
   const char* name;
@@ -17,11 +17,6 @@ struct Unsupported {
 };
 
 constexpr Unsupported kUnsupported[] = {
-    {"trim_percentage", nullptr, kTrimVerifyReason},
-    {"trim_verify_zero", nullptr, kTrimVerifyReason},
-    {"trim_backlog", nullptr, kTrimVerifyReason},
-    {"trim_backlog_batch", nullptr, kTrimVerifyReason},
-    {"ioscheduler", nullptr, "sluice changes kernel knobs only through its knob trials"},
     {"zonecapacity", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
     {"read_beyond_wp", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
     {"max_open_zones", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
@@ -29,25 +24,12 @@ constexpr Unsupported kUnsupported[] = {
     {"ignore_zone_limits", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
     {"zone_reset_threshold", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
     {"zone_reset_frequency", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
-    {"uid", nullptr, "sluice does not switch users"},
-    {"gid", nullptr, "sluice does not switch users"},
-    {"cgroup", nullptr, "cgroups are not implemented"},
-    {"cgroup_weight", nullptr, "cgroups are not implemented"},
-    {"cgroup_nodelete", nullptr, "cgroups are not implemented"},
-    {"lockfile", nullptr, "file locking is not implemented"},
-    {"opendir", nullptr, "not implemented"},
-    {"atomic", nullptr, "not implemented"},
-    {"allow_mounted_write", nullptr, "use --allow-destructive"},
-    {"unlink_each_loop", nullptr, "not implemented"},
-    {"mem", "iomem", "buffers are always allocated by sluice"},
-    {"iomem_align", "mem_align", "buffers are always page aligned"},
-    {"hugepage-size", nullptr, "buffers are always allocated by sluice"},
-    {"disable_bw_measurement", "disable_bw", "sluice's timing is cheap enough to keep on"},
-    {"block_error_percentiles", nullptr, "not implemented"},
-    {"profile", nullptr, "not implemented"},
-    {"uncached", nullptr, "io_uring/libaio engine options are not implemented"},
-    {"nowait", nullptr, "io_uring/libaio engine options are not implemented"},
-    {"userspace_reap", nullptr, "io_uring/libaio engine options are not implemented"},
+    {"cgroup", nullptr, kCgroupReason},
+    {"cgroup_weight", nullptr, kCgroupReason},
+    {"cgroup_nodelete", nullptr, kCgroupReason},
+    {"atomic", nullptr, "RWF_ATOMIC writes are not implemented (fio 3.33 refuses the option on Linux: no O_ATOMIC)"},
+    {"block_error_percentiles", nullptr, "fio's per-block error histogram of trim workloads (mtd) is not implemented"},
+    {"profile", nullptr, "fio's built-in tiobench and act profiles are not implemented; write their jobs out"},
 };
 
 }  // namespace

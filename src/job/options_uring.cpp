@@ -1,4 +1,6 @@
-// fio's io_uring engine options: ring setup flags (SQPOLL, IOPOLL) and the registration toggles. sluice
+// fio's io_uring engine options: ring setup flags (SQPOLL, IOPOLL) and the registration toggles; and the
+// RWF flags options io_uring shares with pvsync2 and libaio (hipri, hipri_percentage, uncached, nowait,
+// userspace_reap). sluice
 // registers files and buffers by default (fio does not); registerfiles=0 / fixedbufs=0 match fio's defaults.
 #include "job/option_builders.h"
 
@@ -41,8 +43,37 @@ void add_uring_options(std::vector<OptionDef>& table) {
   OptionDef hipri = bool_option("hipri", &JobSpec::uring_hipri, "0");
   hipri.help =
       "io_uring: poll for completions instead of waiting for interrupts (IORING_SETUP_IOPOLL). Needs direct=1 "
-      "and a block device with poll queues (NVMe with poll_queues > 0); the job fails at start otherwise.";
+      "and a block device with poll queues (NVMe with poll_queues > 0); the job fails at start otherwise. "
+      "pvsync2: issue hipri_percentage of the ios with RWF_HIPRI (the kernel polls where it can).";
   table.push_back(std::move(hipri));
+
+  OptionDef hipri_share = u32_option("hipri_percentage", &JobSpec::hipri_percentage, 0, 100, "100", "%");
+  hipri_share.help = "pvsync2 with hipri=1: the share of the ios issued with RWF_HIPRI, drawn per io (fio's).";
+  table.push_back(std::move(hipri_share));
+
+  OptionDef uncached;
+  uncached.name = "uncached";
+  uncached.type = OptionType::kUnsigned;
+  uncached.default_text = "0";
+  uncached.help =
+      "pvsync2, io_uring: buffered reads and writes with RWF_DONTCACHE (Linux 6.14+: the pages are dropped "
+      "once the io is done), fio's uncached (fio 3.33 sets RWF_UNCACHED, a flag value later kernels gave to "
+      "RWF_ATOMIC, so its reads fail with EOPNOTSUPP; sluice follows fio 3.40's RWF_DONTCACHE). Not with "
+      "direct=1 (ignored there, as fio). A filesystem without it fails the ios with EOPNOTSUPP.";
+  uncached.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    job.uncached = unsigned_value("uncached", value, where, 0, UINT32_MAX) != 0;  // fio's type is an int
+  };
+  table.push_back(std::move(uncached));
+
+  OptionDef nowait = bool_option("nowait", &JobSpec::nowait, "0");
+  nowait.help = "pvsync2, io_uring, libaio: reads and writes with RWF_NOWAIT: an io that would block (a page "
+                "cache miss, a busy device queue) fails with EAGAIN instead, counted as an error as in fio.";
+  table.push_back(std::move(nowait));
+
+  OptionDef reap = bool_option("userspace_reap", &JobSpec::userspace_reap, "0");
+  reap.help = "libaio: when completions need not be waited for (iodepth_batch_complete_min=0), read them from "
+              "the kernel's completion ring in user space instead of calling io_getevents, as fio.";
+  table.push_back(std::move(reap));
 
   OptionDef nonvectored = bool_option("nonvectored", &JobSpec::uring_nonvectored, "1");
   nonvectored.help =

@@ -1,5 +1,6 @@
 // fio's data verification options: verify, verify_pattern, do_verify, verify_only, verify_fatal,
-// verify_backlog, verify_interval, verify_offset. The on-disk format and the checks live in src/workload/verify_*.
+// verify_backlog, verify_interval, verify_offset, the verify state and fio's trim verification. The on-disk
+// format and the checks live in src/workload/verify_*.
 #include <cctype>
 
 #include "job/option_builders.h"
@@ -27,6 +28,36 @@ VerifyKind verify_kind_value(std::string_view value, const SourcePos& where) {
   return kKinds[choice_value("verify", value, where, kChoices)];
 }
 
+
+// fio's trim verification (fio 3.40 and later: fio 3.33 aborts when a write job trims).
+void add_trim_verify_options(std::vector<OptionDef>& table) {
+  OptionDef percentage = u32_option("trim_percentage", &JobSpec::trim_percentage, 0, 100, "0", "%");
+  percentage.category = "verify";
+  percentage.help =
+      "With verify= and trim_backlog: this share of the completed writes is drawn to be trimmed (discarded) "
+      "after it lands; the trimmed blocks are checked by the verify phase (zeros with trim_verify_zero=1) and "
+      "the trims are reported as the job's trims, as fio.";
+  table.push_back(std::move(percentage));
+
+  OptionDef zero = bool_option("trim_verify_zero", &JobSpec::trim_verify_zero, "1");
+  zero.category = "verify";
+  zero.help = "The trimmed blocks must read back as zeros (a punched hole, or a device that zeroes discarded "
+              "blocks); 0 = they are not read back at all.";
+  table.push_back(std::move(zero));
+
+  OptionDef backlog = u64_option("trim_backlog", &JobSpec::trim_backlog, "0");
+  backlog.unit = "blocks";
+  backlog.category = "verify";
+  backlog.help = "Trim the drawn writes in rounds, one every N completed writes (0 = no trims, as fio); the drawn "
+                 "writes still waiting when the writes end are trimmed before the verify phase.";
+  table.push_back(std::move(backlog));
+
+  OptionDef batch = u32_option("trim_backlog_batch", &JobSpec::trim_backlog_batch, 0, UINT32_MAX, "", "blocks");
+  batch.category = "verify";
+  batch.reason = "trim_backlog";
+  batch.help = "Drawn writes trimmed per round, the oldest first (default trim_backlog).";
+  table.push_back(std::move(batch));
+}
 
 }  // namespace
 
@@ -117,6 +148,8 @@ void add_verify_options(std::vector<OptionDef>& table) {
       "With verify_only: read the state a writing run of the job saved (verify_state_save) and verify only the "
       "writes it completed, e.g. after a crash or an interrupted run. A missing state file fails the job.";
   table.push_back(std::move(load));
+
+  add_trim_verify_options(table);
 
   OptionDef interval;
   interval.name = "verify_interval";

@@ -182,6 +182,55 @@ void check_time(const JobSpec& job, Checker& check) {
   }
 }
 
+// RWF flag options given for an engine that does not take them: said, not fatal (a [global] section may set
+// them for jobs of several engines).
+void check_engine_flag_options(const JobSpec& job, Checker& check) {
+  struct Use {
+    const char* option;
+    std::initializer_list<EngineKind> engines;
+  };
+  const Use kUses[] = {{"nowait", {EngineKind::kPvsync2, EngineKind::kIoUring, EngineKind::kLibaio}},
+                       {"uncached", {EngineKind::kPvsync2, EngineKind::kIoUring}},
+                       {"hipri", {EngineKind::kPvsync2, EngineKind::kIoUring}},
+                       {"hipri_percentage", {EngineKind::kPvsync2}},
+                       {"userspace_reap", {EngineKind::kLibaio}}};
+  for (const Use& use : kUses) {
+    if (!job.given_options.count(use.option)) continue;
+    if (std::find(use.engines.begin(), use.engines.end(), job.ioengine) != use.engines.end()) continue;
+    std::string takers;
+    for (EngineKind e : use.engines) takers += (takers.empty() ? "" : ", ") + std::string(engine_name(e));
+    check.warning(use.option, std::string(use.option) + " has no effect with ioengine=" +
+                                  std::string(engine_name(job.ioengine)) + " (it is an option of " + takers + ")");
+  }
+}
+
+// unlink_each_loop: files deleted and created again between loops, by the engines that use plain fds.
+void check_unlink_each_loop(const JobSpec& job, Checker& check) {
+  if (!job.unlink_each_loop) return;
+  if (job.loops < 2 || job.time_based) {
+    check.warning("unlink_each_loop", job.time_based ? "unlink_each_loop has no effect with time_based (one loop)"
+                                                     : "unlink_each_loop has no effect with loops=1");
+    return;
+  }
+  if (job.does_reads()) {
+    check.error("unlink_each_loop", "unlink_each_loop deletes the files before each loop after the first, so rw=" +
+                                        std::string(rw_mode_name(job.rw)) +
+                                        " would read empty files (fio fails that loop with ENOENT); use a "
+                                        "writing rw= or drop unlink_each_loop");
+  }
+  const EngineTraits& e = engine_traits(job.ioengine);
+  if (!e.moves_data || !e.needs_fd || e.needs_size) {  // the engines that read and write through a descriptor
+    check.error("unlink_each_loop", "unlink_each_loop works with the engines that read and write through a file "
+                                    "descriptor (psync, sync, pvsync, pvsync2, vsync, libaio, io_uring, posixaio), "
+                                    "not " + std::string(e.name));
+  }
+  if (!job.read_iolog.empty()) check.error("unlink_each_loop", "unlink_each_loop cannot be used with read_iolog");
+  if (job.verify_only) {
+    check.error("unlink_each_loop", "verify_only cannot replay unlink_each_loop's loops (only the last loop's data "
+                                    "is kept); verify in the writing run");
+  }
+}
+
 void check_mix_and_randomness(const JobSpec& job, Checker& check) {
   if (job.rwmixread > 100) check.error("rwmixread", "rwmixread=" + std::to_string(job.rwmixread) + ": at most 100");
   if (job.norandommap && !job.is_random()) {
@@ -409,6 +458,8 @@ std::vector<Problem> validate(const JobSpec& job) {
   check_block_sizes(job, check);
   check_engine(job, check);
   check_time(job, check);
+  check_unlink_each_loop(job, check);
+  check_engine_flag_options(job, check);
   check_mix_and_randomness(job, check);
   check_rates(job, check);
   check_reporting_and_buffers(job, check);

@@ -113,16 +113,40 @@ void check_modes(const JobSpec& job, Findings& f) {
   }
 }
 
+// fio's trim verification: trims only with both trim_percentage and trim_backlog (fio's trim_verify).
+void check_trims(const JobSpec& job, Findings& f) {
+  if (job.trim_percentage != 0 && job.trim_backlog == 0) {
+    f.warning("trim_percentage", "trim_percentage has no effect without trim_backlog=N (no trims, as in fio)");
+  }
+  if (job.trim_backlog != 0 && job.trim_percentage == 0) {
+    f.warning("trim_backlog", "trim_backlog has no effect with trim_percentage=0 (no write is drawn to be trimmed)");
+  }
+  if (!job.trims_written_blocks()) return;
+  if (!engine_traits(job.ioengine).trim) {
+    f.error("trim_percentage", fmt::format("trim_percentage trims written blocks, and ioengine={} cannot trim",
+                                           engine_name(job.ioengine)));
+  }
+  if (job.verify_only) {
+    f.error("trim_percentage", "verify_only cannot replay which writes were trimmed; verify in the writing run "
+                               "(do_verify=1)");
+  }
+  if (!job.does_writes()) {
+    f.warning("trim_percentage", fmt::format("rw={} writes nothing, so nothing is trimmed", rw_mode_name(job.rw)));
+  }
+}
+
 void check_verify(const JobSpec& job, Findings& f) {
   if (job.verify == VerifyKind::kNone) {
     for (const char* option : {"verify_only", "verify_backlog", "verify_backlog_batch", "verify_interval",
-                               "verify_fatal", "verify_offset", "verify_state_load"}) {
+                               "verify_fatal", "verify_offset", "verify_state_load", "trim_percentage",
+                               "trim_backlog", "trim_backlog_batch"}) {
       if (job.given_options.count(option)) f.warning(option, fmt::format("{} has no effect without verify=", option));
     }
     return;
   }
   check_modes(job, f);
   check_chunk(job, f);
+  check_trims(job, f);
 }
 
 }  // namespace

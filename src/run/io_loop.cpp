@@ -152,7 +152,11 @@ void IoLoop::run_loop(Ops& ops) {
       issue_sync(due_sync_op_, due_sync_file_);
       continue;
     }
-    if (backlog_due()) run_verify_reads(true);
+    if (new_loop_due_) {
+      start_new_loop();
+      continue;
+    }
+    if (verify_round_due()) run_verify_rounds();
     fill_and_submit(ops);
     if (in_flight_ == 0) {
       if (pattern_exhausted() && !write_due() && !think_pending_) {  // fio pauses after the last io too
@@ -205,7 +209,7 @@ void IoLoop::fill_and_submit(Ops& ops) {
   const std::uint64_t phase_end = measuring_ ? end_ns_ : std::min(ramp_end_ns_, end_ns_);
   for (std::uint32_t issued = 0;
        issued < limit && now_ < phase_end && !sync_due_ && !think_pending_ && !quiesce_pending_ &&
-       !latency_limits_depth() && !backlog_due() && end_reason_ == EndReason::kNone;
+       !latency_limits_depth() && !verify_round_due() && end_reason_ == EndReason::kNone;
        ++issued) {
     // A chain's write goes before new arrivals: its transaction is already under way.
     IoUnit* unit = write_due() ? take_rmw_write() : take_pending();
@@ -264,6 +268,7 @@ bool IoLoop::pending_ready() {
     if (pattern_done_ || sync_due_) return false;
     if (!(replay_ ? next_from_log() : next_from_pattern())) return false;
   }
+  if (new_loop_due_) return false;
   if (pending_arrival_ns_ > now_) {
     now_ = clock_.now();
     if (pending_arrival_ns_ > now_) {
@@ -286,6 +291,7 @@ bool IoLoop::next_from_pattern() {
     return false;
   }
   if (pending_.starts_pass && drops_cache_) drop_cached(pending_.file_index);
+  if (pending_.starts_loop && job_.unlink_each_loop) new_loop_due_ = true;
   has_pending_ = true;
   pending_arrival_ns_ = schedule_.limited() ? schedule_.next_arrival(pending_.direction, pending_.length) : 0;
   return true;
@@ -400,9 +406,11 @@ IoUnit* IoLoop::take_rmw_write() {
 // A synchronous engine of known type: the io is done inside perform(), so it completes here.
 template <typename Ops>
 void IoLoop::perform_now(Ops& ops, IoUnit& unit) {
+  if (file_locks_) file_locks_->acquire(unit);  // lockfile: the whole io, as fio's sync engines
   unit.submit_begin_ns = clock_.now();
   unit.result = ops.perform(unit);
   now_ = clock_.now();
+  if (file_locks_) file_locks_->release(unit);
   unit.submit_end_ns = unit.submit_begin_ns;  // no slat: clat is the whole call, as with fio's sync engines
   count_submitted(1);
   if (measuring_) {
@@ -420,7 +428,10 @@ void IoLoop::submit_batch(Ops& ops) {
   for (IoUnit* unit : batch_) unit->submit_begin_ns = begin;
   std::size_t done = 0;
   while (done < batch_.size()) {
-    const int accepted = ops.submit(std::span<IoUnit* const>(batch_.data() + done, batch_.size() - done));
+    const std::span<IoUnit* const> rest(batch_.data() + done, batch_.size() - done);
+    if (file_locks_) file_locks_->acquire(rest);  // lockfile: the submission, as fio's td_io_prep..queue
+    const int accepted = ops.submit(rest);
+    if (file_locks_) file_locks_->release_held();
     const std::uint64_t end = clock_.now();
     const auto n = static_cast<std::uint32_t>(std::max(accepted, 0));
     for (std::size_t i = done; i < done + n; ++i) batch_[i]->submit_end_ns = async_ ? end : begin;

@@ -21,6 +21,7 @@
 #include "run/cpu_snapshot.h"
 #include "run/iolog_writer.h"
 #include "run/io_pool.h"
+#include "run/file_locks.h"
 #include "run/io_priorities.h"
 #include "run/job_hooks.h"
 #include "run/latency_target.h"
@@ -62,8 +63,8 @@ class IoLoop {
     return pattern_.planned_bytes() * (job_.is_chained() ? 2 : 1);
   }
   // The io buffers (page-aligned; prepare() allocates them): numa_mem_policy moves them to its nodes.
-  void* buffer_memory() const noexcept { return pool_.memory(); }
-  std::size_t buffer_bytes() const noexcept { return pool_.memory_bytes(); }
+  void* buffer_memory() const noexcept { return pool_.region(); }  // page aligned: mbind's unit
+  std::size_t buffer_bytes() const noexcept { return pool_.region_bytes(); }
   // A flag, owned by the caller and outliving run(), that ends this job like its time limit would (the
   // runner stops background jobs with it when the foreground jobs of the group are done). Set before run().
   void set_stop_flag(const std::atomic<bool>* flag) noexcept { stop_flag_ = flag; }
@@ -116,8 +117,11 @@ class IoLoop {
   bool latency_limits_depth() const noexcept {
     return latency_ && in_flight_ + static_cast<std::uint32_t>(batch_.size()) >= latency_->depth();
   }
-  // verify_backlog: a round of verify reads is due before the next io (fio checks at every io).
-  bool backlog_due() const noexcept { return verifier_ && verifier_->map().backlog_due(); }
+  // verify_backlog or trim_backlog: a round of verify reads or trims is due before the next io (fio checks at
+  // every io).
+  bool verify_round_due() const noexcept {
+    return verifier_ && (verifier_->map().backlog_due() || verifier_->map().trim_due());
+  }
   // True when another io could be submitted now without waiting for a completion.
   bool may_issue() const noexcept { return (write_due() || may_start_new_io()) && !sync_due_; }
   bool stopped_by_flag() const noexcept { return stop_flag_ && stop_flag_->load(std::memory_order_relaxed); }
@@ -163,15 +167,23 @@ class IoLoop {
 
   // --- data verification (io_loop_verify.cpp); used only when verifier_ is set
   void start_verify_only();
-  void run_verify_reads(bool backlog);
+  enum class VerifyRound { kBacklog, kPhase, kTrims, kAllTrims };
+  void run_verify_rounds();  // the backlog's reads, then the trims, that are due
+  void run_verify_ios(VerifyRound round);
   void finish_verify();
   std::string verify_state_file() const;  // verify_state_save / _load: fio's local-JOB-INDEX-verify.state
+
+  // unlink_each_loop (io_loop_finish.cpp): once the ios in flight are done, the files are deleted and created
+  // again empty under the same descriptors, and the engine is opened again on them.
+  void start_new_loop();
 
   // What the job is and what it runs on.
   const JobInstance& instance_;
   const JobSpec& job_;
   const std::vector<TargetFile>& targets_;
   std::unique_ptr<Engine> engine_;
+  EngineSetup engine_setup_;               // what the engine was opened with (unlink_each_loop opens it again)
+  std::unique_ptr<FileLocks> file_locks_;  // lockfile=; null when none
   LoopClock clock_;
   bool async_ = false;                 // the engine completes ios after submit returns
   bool does_io_ = true;                // false for cpuio and exec: their ios move no bytes
@@ -222,6 +234,7 @@ class IoLoop {
   bool thinks_ = false;
   bool think_blocks_given_ = false;  // thinktime_iotime: thinktime_blocks counts too only when given
   bool think_pending_ = false;       // a pause is due once the ios in flight completed (fio's quiesce)
+  bool new_loop_due_ = false;        // unlink_each_loop: the files are recreated before the next loop's first io
   std::uint64_t think_busy_ns_ = 0;  // the time of the io that made it due (think_per_busy scales it)
   std::uint64_t last_think_ns_ = 0;  // thinktime_iotime: when the current I/O period began
   std::uint64_t now_ = 0;            // last clock reading

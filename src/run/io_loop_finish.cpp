@@ -103,6 +103,25 @@ void IoLoop::issue_sync(IoOp op, int file_index) {
   while (in_flight_ > 0) reap(1);
 }
 
+void IoLoop::start_new_loop() {
+  drain(true);  // fio's loop boundary: the last loop's ios are done before its files go
+  new_loop_due_ = false;
+  for (const TargetFile& t : targets_) {
+    if (std::optional<TargetFailure> failure = recreate_empty(t)) {
+      result_->error = failure->error;
+      result_->error_message = failure->message;
+      end_reason_ = EndReason::kError;
+      return;
+    }
+  }
+  // io_uring holds the files it registered, not their descriptors: the engine is opened on the new ones.
+  engine_->close();
+  engine_->open(engine_setup_);
+  if (verifier_) verifier_->map().forget_writes();  // the data of the earlier loops is gone
+  std::fill(file_written_.begin(), file_written_.end(), false);
+  now_ = clock_.now();
+}
+
 void IoLoop::think(std::uint64_t busy_ns) {
   const std::uint64_t start = clock_.now();
   clock_.spin_until(start + static_cast<std::uint64_t>(job_.thinktime_spin.count()));

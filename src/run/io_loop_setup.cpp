@@ -60,6 +60,8 @@ bool given(const JobSpec& job, const char* option) { return job.given_options.co
 std::uint32_t submit_group_size(const JobSpec& job, std::uint32_t depth) {
   constexpr std::uint32_t kDefaultSubmitGroup = 4;
   const bool is_given = given(job, "iodepth_batch_submit") || given(job, "iodepth_batch");
+  // vsync merges what one submit holds: fio's default batch of 1 merges nothing, so sluice's default does not.
+  if (!is_given && engine_traits(job.ioengine).merges) return 1;
   const std::uint32_t wanted =
       !is_given ? kDefaultSubmitGroup : (job.iodepth_batch_submit == 0 ? depth : job.iodepth_batch_submit);
   return std::clamp<std::uint32_t>(wanted, 1, depth);
@@ -103,7 +105,8 @@ void IoLoop::prepare() {
   async_ = engine_->caps().async;
   does_io_ = engine_->caps().does_io;
   // A synchronous engine keeps one io in flight (validation warned).
-  const std::uint32_t depth = async_ ? std::max<std::uint32_t>(1, job_.iodepth) : 1;
+  const std::uint32_t depth =
+      async_ || engine_->caps().merges ? std::max<std::uint32_t>(1, job_.iodepth) : 1;
   if (job_.is_chained()) rmw_ = std::make_unique<RmwChains>(depth);
   record_lat_ = async_ || open_loop_.enabled();
   submit_group_ = submit_group_size(job_, depth);
@@ -112,7 +115,8 @@ void IoLoop::prepare() {
   depth_low_ = job_.iodepth_low == 0 || job_.iodepth_low > depth ? depth : job_.iodepth_low;
   complete_max_ = complete_max_of(job_, depth, submit_group_, complete_min_);
 
-  pool_.allocate(depth, pattern_.max_block_size(), job_.name);
+  pool_.allocate(depth, pattern_.max_block_size(), job_.name, job_.io_memory);
+  if (job_.lockfile != FileLockMode::kNone) file_locks_ = std::make_unique<FileLocks>(job_.lockfile, targets_);
   fill_buffer(pool_.memory(), pool_.memory_bytes(), fill_policy_, buffer_rng_);
   batch_.reserve(depth);
   completions_.resize(depth);
@@ -153,6 +157,12 @@ void IoLoop::prepare() {
     setup.paths.push_back(t.path);
     setup.file_starts.push_back(t.region_start);
   }
+  setup.rw_flags = {.hipri = job_.ioengine == EngineKind::kPvsync2 && job_.uring_hipri,
+                    .hipri_percentage = job_.hipri_percentage,
+                    .uncached = job_.uncached,
+                    .nowait = job_.nowait,
+                    .seed = instance_.seed ^ 0x6869707269ull};  // "hipri"
+  setup.userspace_reap = job_.userspace_reap;
   setup.stat_call = job_.stat_type;
   setup.cpu = {.cycle_us = job_.cpuchunks_us, .qsort = job_.cpumode_qsort};
   setup.exec = {.job_name = job_.name,
@@ -163,6 +173,7 @@ void IoLoop::prepare() {
                 .std_redirect = job_.exec_std_redirect};
   setup.buffers = pool_.buffers();
   engine_->open(setup);
+  if (job_.unlink_each_loop) engine_setup_ = std::move(setup);
 }
 
 void IoLoop::begin_measuring(std::uint64_t now) {

@@ -36,10 +36,19 @@ void IoLoop::start_verify_only() {
   end_reason_ = EndReason::kPatternDone;
 }
 
-void IoLoop::run_verify_reads(bool backlog) {
-  drain(true);  // writes still in flight must land before their chunks are read back
+void IoLoop::run_verify_rounds() {
   VerifyMap& map = verifier_->map();
-  if (backlog) map.start_backlog_round();
+  if (map.backlog_due()) run_verify_ios(VerifyRound::kBacklog);  // fio checks the verify backlog first
+  if (map.trim_due() && end_reason_ == EndReason::kNone) run_verify_ios(VerifyRound::kTrims);
+}
+
+void IoLoop::run_verify_ios(VerifyRound round) {
+  drain(true);  // writes still in flight must land before their chunks are read back or trimmed
+  VerifyMap& map = verifier_->map();
+  if (round == VerifyRound::kBacklog) map.start_backlog_round();
+  if (round == VerifyRound::kTrims) map.start_trim_round();
+  if (round == VerifyRound::kAllTrims) map.trim_all_waiting();
+  const bool trims = round == VerifyRound::kTrims || round == VerifyRound::kAllTrims;
   const std::uint32_t chunk = map.chunk();
   const std::uint32_t max_length = std::max(pool_.buffer_stride() / chunk, 1u) * chunk;
   bool more = true;
@@ -50,11 +59,16 @@ void IoLoop::run_verify_reads(bool backlog) {
     }
     NextIo io;
     while (more && pool_.has_free()) {
-      more = backlog ? map.next_backlog_read(io, max_length) : map.next_phase_read(io, max_length);
+      switch (round) {
+        case VerifyRound::kBacklog: more = map.next_backlog_read(io, max_length); break;
+        case VerifyRound::kPhase: more = map.next_phase_read(io, max_length); break;
+        case VerifyRound::kTrims:
+        case VerifyRound::kAllTrims: more = map.next_trim(io); break;
+      }
       if (!more) break;
-      IoUnit& unit = take_free_unit(IoOp::kRead, io);
+      IoUnit& unit = take_free_unit(trims ? IoOp::kTrim : IoOp::kRead, io);
       log_issue(unit);
-      verifier_->mark_verify_read(unit);
+      if (!trims) verifier_->mark_verify_read(unit);
       batch_.push_back(&unit);
     }
     if (!batch_.empty()) submit_batch();
@@ -76,7 +90,10 @@ void IoLoop::finish_verify() {
         drop_cached(static_cast<int>(i));
       }
     }
-    run_verify_reads(false);
+    // The drawn writes no trim round reached are trimmed now (fio leaves them untrimmed and says "trim
+    // entries leaked"), so trim_percentage of the writes are trimmed and checked.
+    if (job_.trims_written_blocks()) run_verify_ios(VerifyRound::kAllTrims);
+    run_verify_ios(VerifyRound::kPhase);
   }
   verifier_->finish(*result_);
   if (job_.verify_state_save && job_.does_writes() && !job_.verify_only) {

@@ -13,17 +13,14 @@ namespace {
 constexpr std::uint32_t kBufferAlignment = 4096;
 }  // namespace
 
-IoPool::~IoPool() { std::free(memory_); }
+IoPool::~IoPool() = default;
 
-void IoPool::allocate(std::uint32_t depth, std::uint32_t max_block_size, const std::string& job_name) {
+void IoPool::allocate(std::uint32_t depth, std::uint32_t max_block_size, const std::string& job_name,
+                      const IoMemorySpec& memory) {
   const std::uint32_t block = std::max<std::uint32_t>(max_block_size, 512);
   stride_ = (block + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
-  std::free(memory_);
-  memory_ = nullptr;
-  if (posix_memalign(&memory_, kBufferAlignment, static_cast<std::size_t>(stride_) * depth) != 0) {
-    memory_ = nullptr;
-    throw UserError(fmt::format("job {}: cannot allocate {} io buffers of {} bytes", job_name, depth, stride_));
-  }
+  memory_.allocate(static_cast<std::size_t>(stride_) * depth + memory.align, memory, job_name);
+  char* const first = static_cast<char*>(memory_.data()) + memory.align;  // iomem_align: fio's offset
   units_.assign(depth, IoUnit{});
   free_.clear();
   free_.reserve(depth);
@@ -31,7 +28,7 @@ void IoPool::allocate(std::uint32_t depth, std::uint32_t max_block_size, const s
   for (std::uint32_t i = 0; i < depth; ++i) {
     IoUnit& unit = units_[i];
     unit.index = i;
-    unit.buffer = static_cast<char*>(memory_) + static_cast<std::size_t>(i) * stride_;
+    unit.buffer = first + static_cast<std::size_t>(i) * stride_;
     unit.buffer_index = static_cast<int>(i);
   }
   for (std::uint32_t i = depth; i > 0; --i) free_.push_back(&units_[i - 1]);  // unit 0 is taken first

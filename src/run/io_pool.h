@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "job/job_spec.h"
+#include "run/io_memory.h"
 
 namespace sluice {
 
@@ -17,9 +19,11 @@ class IoPool {
   IoPool(const IoPool&) = delete;
   IoPool& operator=(const IoPool&) = delete;
 
-  // depth units, each with a buffer of max_block_size rounded up to 4 KiB, 4 KiB aligned; all free.
-  // Throws UserError (naming job_name) when the memory cannot be had.
-  void allocate(std::uint32_t depth, std::uint32_t max_block_size, const std::string& job_name);
+  // depth units, each with a buffer of max_block_size rounded up to 4 KiB, 4 KiB aligned (plus memory.align
+  // bytes), in the memory kind asked for (fio's mem=); all free. Throws UserError (naming job_name) when the
+  // memory cannot be had.
+  void allocate(std::uint32_t depth, std::uint32_t max_block_size, const std::string& job_name,
+                const IoMemorySpec& memory = {});
 
   bool has_free() const noexcept { return !free_.empty(); }
   // Precondition: has_free().
@@ -40,8 +44,12 @@ class IoPool {
   IoUnit& unit(std::uint32_t index) noexcept { return units_[index]; }
   std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(units_.size()); }
   std::uint32_t buffer_stride() const noexcept { return stride_; }
-  void* memory() const noexcept { return memory_; }
+  // The buffers, one after another (the first starts iomem_align bytes into the region).
+  void* memory() const noexcept { return units_.empty() ? nullptr : units_.front().buffer; }
   std::size_t memory_bytes() const noexcept { return static_cast<std::size_t>(stride_) * units_.size(); }
+  // The whole page-aligned region the buffers live in (for mbind).
+  void* region() const noexcept { return memory_.data(); }
+  std::size_t region_bytes() const noexcept { return memory_.size(); }
   // The units' buffers, in unit order (for engines that register them).
   std::vector<EngineBuffer> buffers() const;
 
@@ -49,7 +57,7 @@ class IoPool {
   std::vector<IoUnit> units_;
   std::vector<IoUnit*> free_;
   std::vector<std::uint8_t> taken_;  // by unit index
-  void* memory_ = nullptr;
+  IoMemory memory_;
   std::uint32_t stride_ = 0;
 };
 

@@ -20,6 +20,7 @@
 #include "observe/disk_stats.h"
 #include "observe/environment.h"
 #include "job/option_scope.h"
+#include "run/io_schedulers.h"
 #include "run/job_control.h"
 #include "run/plan.h"
 #include "run/replay_binding.h"
@@ -273,6 +274,17 @@ void check_engine_targets(const JobSpec& job, const std::vector<TargetFile>& fil
     }
   }
   if (job.ioengine == EngineKind::kExec) check_exec_program(job.name, job.exec_program);
+  if (job.unlink_each_loop && job.loops > 1 && !job.time_based) {
+    for (const TargetFile& t : files) {
+      struct stat st {};
+      if (!t.is_block_device && ::stat(t.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+        throw UserError(fmt::format("job {}: unlink_each_loop would delete {}, which existed before this run; "
+                                    "sluice deletes only files it creates (remove it first, or add unlink=1 so "
+                                    "that the run removes the files it creates)",
+                                    job.name, t.path));
+      }
+    }
+  }
 }
 
 // The null engine does no I/O: its "file" is a region of `size` bytes that no one opens. As in fio,
@@ -318,6 +330,23 @@ bool produced_earlier(const JobInstance& instance, const std::set<std::string>& 
   return !paths.empty();
 }
 
+// The write safety check of one job: allow_mounted_write in the job is --allow-destructive for it.
+TargetOptions safety_of(const JobSpec& job, TargetOptions options) {
+  options.allow_destructive = options.allow_destructive || job.allow_mounted_write;
+  return options;
+}
+
+// A group that cannot run: every job gets the error as its result.
+GroupResult failed_group(const GroupPlan& group, int error, const std::string& message) {
+  GroupResult result;
+  result.groupid = group.groupid;
+  result.group_reporting = group.group_reporting;
+  for (const JobInstance& instance : group.jobs) {
+    result.jobs.push_back(Worker(instance, {}, WorkerConfig{}).failed_result(error, message));
+  }
+  return result;
+}
+
 // Resolves the group's deferred jobs now that the groups before it ran. When one cannot be resolved (the
 // earlier group did not create its file), the group does not run: every job gets the error as its result.
 std::optional<GroupResult> resolve_deferred(const GroupPlan& group, const std::vector<bool>& deferred,
@@ -330,20 +359,14 @@ std::optional<GroupResult> resolve_deferred(const GroupPlan& group, const std::v
     try {
       targets[i] = resolve_targets(instance.spec, instance.jobnum);
       if (instance.spec.does_writes() || instance.spec.does_trims()) {
-        for (const TargetFile& t : targets[i]) check_write_safety(t, target_options);
+        for (const TargetFile& t : targets[i]) check_write_safety(t, safety_of(instance.spec, target_options));
       }
     } catch (const UserError& e) {
       failure = e.what();
     }
   }
   if (failure.empty()) return std::nullopt;
-  GroupResult result;
-  result.groupid = group.groupid;
-  result.group_reporting = group.group_reporting;
-  for (const JobInstance& instance : group.jobs) {
-    result.jobs.push_back(Worker(instance, {}, WorkerConfig{}).failed_result(ENOENT, failure));
-  }
-  return result;
+  return failed_group(group, ENOENT, failure);
 }
 
 // The paths of every job's targets, once each; with `plan`, only of the jobs that keep disk_util on.
@@ -412,7 +435,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
       try {
         files = files_job ? resolve_targets(instance.spec, instance.jobnum) : null_targets(instance.spec);
         if (instance.spec.does_writes() || instance.spec.does_trims()) {
-          for (const TargetFile& t : files) check_write_safety(t, target_options);
+          for (const TargetFile& t : files) check_write_safety(t, safety_of(instance.spec, target_options));
         }
       } catch (const UserError&) {
         later = files_job && produced_earlier(instance, written_before);
@@ -426,6 +449,13 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
       deferred[g].push_back(later);
     }
     written_before.insert(written_here.begin(), written_here.end());
+  }
+  // ioscheduler: every group's requests are checked before anything runs (and set per group below).
+  std::vector<std::vector<SchedulerRequest>> schedulers(plan.size());
+  for (std::size_t g = 0; g < plan.size(); ++g) {
+    if (std::any_of(deferred[g].begin(), deferred[g].end(), [](bool d) { return d; })) continue;
+    schedulers[g] = scheduler_requests(plan[g], targets[g]);
+    check_scheduler_requests(schedulers[g]);
   }
   const std::vector<std::string> paths = all_paths(targets);
   if (options.capture_environment) result.environment = capture_environment(paths);
@@ -451,6 +481,22 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
     io_clones_after -= io_clones[g];
     if (std::optional<GroupResult> failed = resolve_deferred(plan[g], deferred[g], targets[g], target_options)) {
       result.groups.push_back(std::move(*failed));
+      continue;
+    }
+    if (std::any_of(deferred[g].begin(), deferred[g].end(), [](bool d) { return d; })) {
+      try {  // its files exist only now
+        schedulers[g] = scheduler_requests(plan[g], targets[g]);
+        check_scheduler_requests(schedulers[g]);
+      } catch (const UserError& e) {
+        result.groups.push_back(failed_group(plan[g], EINVAL, e.what()));
+        continue;
+      }
+    }
+    std::optional<GroupSchedulers> group_schedulers;  // set for the group, given back when it ends
+    try {
+      group_schedulers.emplace(schedulers[g]);
+    } catch (const UserError& e) {
+      result.groups.push_back(failed_group(plan[g], EPERM, e.what()));
       continue;
     }
     PreparedGroup prepared = prepare_group(plan[g], targets[g], options, laid_out, RunIoJobs{io_clones_after, run_has_io});

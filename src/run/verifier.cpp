@@ -20,6 +20,13 @@ std::vector<FileRegion> verify_regions_of(const std::vector<TargetFile>& targets
   return regions;
 }
 
+TrimSettings trim_settings_of(const JobInstance& instance) {
+  const JobSpec& job = instance.spec;
+  if (!job.trims_written_blocks()) return {};
+  return {job.trim_percentage, job.trim_backlog, job.trim_backlog_batch, job.trim_verify_zero,
+          instance.seed ^ 0x7472696d76657269ull};  // "trimveri": draws apart from the data's seeds
+}
+
 }  // namespace
 
 static_assert(kVerifyHeaderBytes == kVerifyHeaderSize, "spec and workload disagree on the verify header size");
@@ -36,7 +43,7 @@ Verifier::Verifier(const JobInstance& instance, const std::vector<TargetFile>& t
               instance.spec.verify_pattern_offset_slots,
               instance.spec.verify == VerifyKind::kPattern ? 0 : instance.spec.verify_offset},
       map_(verify_regions_of(targets), verify_chunk_size(instance.spec), instance.spec.verify_backlog,
-           instance.spec.verify_backlog_batch),
+           instance.spec.verify_backlog_batch, trim_settings_of(instance)),
       seed_(instance.seed),
       check_all_reads_(!instance.spec.does_writes()),
       fatal_(instance.spec.verify_fatal),
@@ -77,6 +84,7 @@ bool Verifier::on_complete(const IoUnit& unit, JobResult& result) {
     expect.offset = unit.offset + at;
     expect.generation = check_all_reads_ ? 0 : map_.generation(unit.file_index, expect.offset);
     if (expect.generation != 0) expect.seed = chunk_seed(seed_, unit.file_index, expect.offset, expect.generation);
+    expect.zeros = !check_all_reads_ && map_.trimmed(unit.file_index, expect.offset);
     const auto valid = static_cast<std::uint32_t>(got > at ? std::min<std::uint64_t>(got - at, chunk) : 0);
     if (auto failure = check_chunk(base + at, valid, format_, expect)) {
       ok = false;

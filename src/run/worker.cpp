@@ -1,5 +1,7 @@
 #include "run/worker.h"
 
+#include <optional>
+
 #include <cerrno>
 #include <stdexcept>
 #include <thread>
@@ -9,6 +11,7 @@
 #include "common/error.h"
 #include "run/exec_hooks.h"
 #include "run/io_loop.h"
+#include "run/job_credentials.h"
 #include "run/stop_signal.h"
 #include "run/thread_placement.h"
 #include "job/option_scope.h"
@@ -119,6 +122,14 @@ void Worker::run(const StartGate& gate) noexcept {
         apply_numa_mem_policy(instance_.spec, loop_->io.buffer_memory(), loop_->io.buffer_bytes());
     if (!policy_error.empty()) throw std::runtime_error(policy_error);
     const JobSpec& spec = instance_.spec;
+    std::optional<JobCredentials> credentials;  // uid= / gid=: from here on the job is its user
+    if (spec.uid >= 0 || spec.gid >= 0) {
+      credentials.emplace(spec);
+      if (std::optional<TargetFailure> denied = inaccessible_target(targets_, spec)) {
+        result_.error = denied->error;
+        throw std::runtime_error(denied->message);
+      }
+    }
     if (!spec.exec_prerun.empty()) {
       const std::string failed = run_exec_hook("exec_prerun", spec.exec_prerun, spec.name + ".prerun.txt");
       if (!failed.empty()) {

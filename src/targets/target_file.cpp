@@ -13,6 +13,9 @@
 #include <cstring>
 #include <optional>
 #include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
 
 #include "common/created_files.h"
 #include "targets/target_internal.h"
@@ -35,11 +38,34 @@ void check_directory(const std::string& dir) {
 
 }  // namespace
 
+namespace {
+
+// opendir=DIR: every regular file below DIR (symbolic links are not followed, as fio's lstat), sorted by
+// path so that every run and clone sees the same order (fio takes readdir's).
+std::vector<std::string> files_below(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (!fs::is_directory(dir, error)) throw UserError("opendir=" + dir + ": not a directory");
+  std::vector<std::string> found;
+  for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    if (it->is_regular_file(error) && !it->is_symlink(error)) found.push_back(it->path().string());
+  }
+  if (error) throw UserError("opendir=" + dir + ": " + error.message());
+  if (found.empty()) throw UserError("opendir=" + dir + " holds no regular file");
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+}  // namespace
+
 std::vector<std::string> target_paths(const JobSpec& job, int jobnum) {
   if (!job.directory.empty()) check_directory(job.directory);
   std::vector<std::string> paths;
-  if (!job.filenames.empty()) {
+  if (!job.filenames.empty() || !job.opendir.empty()) {
     for (const std::string& name : job.filenames) paths.push_back(join_path(job.directory, name));
+    if (!job.opendir.empty()) {
+      for (std::string& path : files_below(job.opendir)) paths.push_back(std::move(path));
+    }
     return paths;
   }
   std::string dir = job.directory.empty() ? "." : job.directory;
@@ -212,6 +238,31 @@ void close_targets(std::vector<TargetFile>& targets, bool unlink_created) noexce
       t.created_by_sluice = false;
     }
   }
+}
+
+std::optional<TargetFailure> recreate_empty(const TargetFile& t) {
+  if (t.fd < 0 || t.is_block_device || t.stand_in) return std::nullopt;  // fio: only regular files
+  const auto failed = [&](const char* what) {
+    const int err = errno;
+    return TargetFailure{err, fmt::format("unlink_each_loop: {} {} failed: {}", what, t.path, std::strerror(err))};
+  };
+  if (!t.created_by_sluice) {
+    return TargetFailure{EPERM, "unlink_each_loop: " + t.path + " was not created by this run; sluice deletes "
+                                "only files it creates"};
+  }
+  const int flags = ::fcntl(t.fd, F_GETFL);  // the job's flags (O_DIRECT, O_SYNC, ...) as opened
+  if (flags < 0) return failed("reading the open flags of");
+  if (::unlink(t.path.c_str()) != 0) return failed("deleting");
+  const int fresh = ::open(t.path.c_str(), (flags & ~O_APPEND) | O_CREAT | O_CLOEXEC, 0644);
+  if (fresh < 0) return failed("creating");
+  const bool moved = ::dup3(fresh, t.fd, O_CLOEXEC) >= 0;  // the same descriptor now names the new file
+  const int err = errno;
+  ::close(fresh);
+  if (!moved) {
+    errno = err;
+    return failed("reopening");
+  }
+  return std::nullopt;
 }
 
 std::optional<TargetFailure> fsync_targets(const std::vector<TargetFile>& targets) {

@@ -64,6 +64,10 @@ struct TargetFailure {
   int error = 0;
   std::string message;
 };
+// unlink_each_loop: deletes a regular file sluice created and creates it again empty, with the same open flags
+// under the same descriptor (t.fd), so engines that hold the descriptor go on with the new file. Block devices
+// are left alone. A file sluice did not create is refused.
+std::optional<TargetFailure> recreate_empty(const TargetFile& t);
 // fsyncs every open target (fsync_on_close); the first failure, or nullopt when all succeeded.
 std::optional<TargetFailure> fsync_targets(const std::vector<TargetFile>& targets);
 

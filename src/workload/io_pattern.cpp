@@ -7,6 +7,7 @@
 //    next one would, a shorter configured size that fits is used, else that file's pass ends.
 //  - rw_sequential_run ("rw=...:N", fio's offset modifier): for sequential modes N is a byte count added
 //    after each io, making holes ("rw=write:4k" skips 4 KiB after every write; the parser stores the size);
+//    past the region's end the file is gone over again from its start, so the job still moves size bytes;
 //    for random modes a new random offset is drawn every N ios and the N-1 between continue sequentially
 //    from it (fio's default rw_sequencer=sequential); with rw_sequencer=identical the N-1 reuse the random
 //    offset itself (fio's last_start), so each random block is read or written N times in a row.
@@ -25,7 +26,9 @@
 //    time_based; only the byte budget ends the job. A window cut by the file's end is used as far as it goes
 //    (fio ends the job at the first io that does not fit there).
 //  - The first io of each later pass over a file (a wrap, a new loop) says so (starts_pass): fio drops the
-//    file's cached pages then, so buffered reads of every pass come from the storage.
+//    file's cached pages then, so buffered reads of every pass come from the storage. The first io of each
+//    later loop says so too (starts_loop: a new pass of all files, or with io_size the first io past each
+//    io_size bytes, where positions carry on as in fio), for unlink_each_loop.
 //  - Seeds: direction, size and offset choices use independent streams, so changing rwmixread or bs does
 //    not change the offset sequence's randomness.
 #include "workload/io_pattern.h"
@@ -85,6 +88,9 @@ struct IoPattern::Impl {
   std::uint64_t zone_range = 0;
   std::uint64_t zone_skip = 0;
   bool wrap = false;             // a file whose pass ends starts over at once
+  bool loop_started = false;     // a new loop began and its first io is not out yet
+  std::uint64_t loop_bytes = 0;  // io_size with loops: a loop is io_size bytes (positions go on across loops)
+  std::uint64_t next_loop_at = 0;
   std::uint32_t loops = 1;
   std::uint64_t budget = 0;      // bytes; 0 = unlimited
   std::uint64_t max_ios = 0;     // 0 = unlimited
@@ -197,6 +203,10 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
     file_distribution = BlockDistribution(job.file_distribution, files.size(), derive_seed(seed, 5), 1);
   }
   if (!job.time_based) budget = (job.io_size != 0 ? job.io_size : total) * loops;
+  // With io_size, or holes (which go over the file again instead of ending a pass), a loop is its bytes.
+  if (!job.time_based && (job.io_size != 0 || hole != 0) && loops > 1) {
+    loop_bytes = next_loop_at = job.io_size != 0 ? job.io_size : total;
+  }
   if (!job.time_based && budget == 0) finished = true;
   if (files.empty()) finished = true;
   compute_planned(job);
@@ -220,17 +230,6 @@ void IoPattern::Impl::compute_planned(const JobSpec& job) {
     // A pass covers whole units only: a tail shorter than the granularity is never used.
     std::uint64_t pass = 0;
     for (const auto& file : files) pass += file.units * granularity;
-    planned = std::min(planned, pass * loops);
-  }
-  if (!wrap && !random && !mixed && hole != 0) {
-    // Holes: a pass moves length + hole per io (exact for a fixed block size, an estimate otherwise).
-    const auto& chooser = choosers[index_of(only_direction)];
-    std::uint64_t pass = 0;
-    for (const auto& file : files) {
-      if (file.region.length < chooser.min()) continue;
-      const auto ios = (file.region.length - chooser.min()) / (chooser.min() + hole) + 1;
-      pass += ios * chooser.min();
-    }
     planned = std::min(planned, pass * loops);
   }
   if (max_ios != 0) {
@@ -300,6 +299,7 @@ bool IoPattern::Impl::start_new_pass() noexcept {
   if (!wrap && passes_done >= loops) return false;
   for (auto& file : files) reset_file(file);
   files_done = 0;
+  loop_started = !wrap;
   return true;
 }
 
@@ -323,7 +323,13 @@ bool IoPattern::Impl::next(NextIo& out) noexcept {
       out.direction = direction;
       out.file_index = static_cast<int>(index);
       out.starts_pass = file.restarted;
+      if (loop_bytes != 0 && bytes_done >= next_loop_at) {  // the first io past a loop's io_size bytes
+        loop_started = true;
+        next_loop_at += loop_bytes;
+      }
+      out.starts_loop = loop_started;
       file.restarted = false;
+      loop_started = false;
       bytes_done += out.length;
       ++ios_done;
       return true;
@@ -368,8 +374,10 @@ IoPattern::Impl::Outcome IoPattern::Impl::sequential(FileState& file, Direction 
       file.position[d] = position + fitting + hole;
       return Outcome::kIssued;
     }
-    if (!wrap || position == 0) break;
-    file.position[d] = 0;  // time_based / io_size: this direction starts over (fio resets last_pos)
+    if (!(wrap || hole != 0) || position == 0) break;
+    // time_based / io_size, or holes (rw=write:4k: fio still moves size bytes, going over the file again):
+    // this direction starts over (fio resets last_pos).
+    file.position[d] = 0;
     file.restarted = !strided;  // going over a strided zone again is not a new pass over the file
   }
   return Outcome::kPassDone;

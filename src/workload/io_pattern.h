@@ -28,6 +28,7 @@ struct NextIo {
   std::uint64_t offset = 0;  // absolute offset in the file
   std::uint32_t length = 0;
   bool starts_pass = false;  // the first io of a new pass over its file (a wrap, a loop), not of the first pass
+  bool starts_loop = false;  // the first io of a new loop (loops=N, not a wrap), not of the first loop
 };
 
 class IoPattern {

@@ -106,6 +106,15 @@ std::optional<VerifyFailure> check_pattern_chunk(const unsigned char* p, const V
   return std::nullopt;
 }
 
+// A trimmed chunk: every byte must be zero (fio's verify_trimmed_io_u).
+std::optional<VerifyFailure> check_zero_chunk(const unsigned char* p, const VerifyFormat& format,
+                                              const ChunkExpectation& expect) {
+  const std::vector<unsigned char> zeros(format.chunk, 0);
+  VerifyFailure f = failure_of(VerifyDiagnosis::kTrimmedNotZero, format, expect);
+  if (locate_difference(p, zeros.data(), zeros.size(), 0, f)) return f;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::uint64_t chunk_seed(std::uint64_t job_seed, int file_index, std::uint64_t offset, std::uint64_t generation) noexcept {
@@ -153,6 +162,10 @@ std::uint32_t header_crc_of(const void* encoded) noexcept {
 
 void fill_chunk(void* out, const VerifyFormat& format, const ChunkExpectation& expect) {
   auto* p = static_cast<unsigned char*>(out);
+  if (expect.zeros) {
+    std::memset(p, 0, format.chunk);
+    return;
+  }
   if (format.kind == VerifyKind::kPattern) {
     fill_pattern(p, format.chunk, format, expect.offset);
     return;
@@ -181,6 +194,7 @@ std::optional<VerifyFailure> check_chunk(const void* chunk, std::uint32_t valid,
     f.first_bad_byte = valid;
     return f;
   }
+  if (expect.zeros) return check_zero_chunk(p, format, expect);
   if (format.kind == VerifyKind::kPattern) return check_pattern_chunk(p, format, expect);
   std::vector<unsigned char> unswapped;
   if (format.header_offset != 0) {
@@ -242,6 +256,7 @@ std::string_view diagnosis_name(VerifyDiagnosis d) noexcept {
     case VerifyDiagnosis::kNewer: return "newer generation than expected";
     case VerifyDiagnosis::kForeign: return "written by another run";
     case VerifyDiagnosis::kPatternMismatch: return "pattern mismatch";
+    case VerifyDiagnosis::kTrimmedNotZero: return "trimmed chunk not zero";
   }
   return "?";
 }
@@ -296,6 +311,9 @@ std::string describe_failure(const VerifyFailure& f, const VerifyFormat& format,
                          f.expected.seed);
       break;
     case VerifyDiagnosis::kPatternMismatch: out += bytes_at(); break;
+    case VerifyDiagnosis::kTrimmedNotZero:
+      out += bytes_at() + " (the chunk was trimmed after its write; trim_verify_zero=1 expects zeros)";
+      break;
     case VerifyDiagnosis::kOk: break;
   }
   return out;

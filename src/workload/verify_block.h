@@ -65,9 +65,11 @@ struct ChunkExpectation {
   std::uint64_t offset = 0;
   std::uint64_t generation = 0;
   std::uint64_t seed = 0;
+  bool zeros = false;  // the chunk was trimmed (trim_verify_zero): it must read back as zeros, header and all
 };
 
-// Fills `format.chunk` bytes at `out` as the chunk at expect.offset of generation expect.generation.
+// Fills `format.chunk` bytes at `out` as the chunk at expect.offset of generation expect.generation (zeros
+// when expect.zeros).
 void fill_chunk(void* out, const VerifyFormat& format, const ChunkExpectation& expect);
 
 enum class VerifyDiagnosis {
@@ -82,6 +84,7 @@ enum class VerifyDiagnosis {
   kNewer,             // an intact chunk of a newer generation than this run wrote
   kForeign,           // an intact chunk of the right offset and generation but another run's seed
   kPatternMismatch,   // verify=pattern (or verify_pattern): a byte differs from the pattern
+  kTrimmedNotZero,    // a trimmed chunk (trim_verify_zero) did not read back as zeros
 };
 
 std::string_view diagnosis_name(VerifyDiagnosis d) noexcept;

@@ -151,6 +151,32 @@ TEST(FioOptionsEndToEnd, BackwardsReadDoesSizeBytes) {
   EXPECT_EQ(total_ios((*doc)["jobs"][0], "read"), 256u);
 }
 
+// A hole after each io: past the file's end fio goes over it again, so size bytes still move.
+TEST(FioOptionsEndToEnd, HoleModifierMovesSizeBytesAsFio) {
+  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  TempDir dir;
+  std::vector<std::vector<std::string>> offsets;
+  for (const std::string program : {"fio", "sluice"}) {
+    const std::string log = dir.file(program + ".iolog");
+    std::vector<std::string> args = {"--name=h", "--filename=" + dir.file(program), "--size=1m", "--bs=4k",
+                                     "--rw=write:12k", "--write_iolog=" + log, "--output-format=json"};
+    RunOptions options;
+    if (program == "fio") options.program = "fio";
+    else args.insert(args.begin(), "run");
+    const RunOutput r = run_binary(args, options);
+    ASSERT_EQ(r.exit_code, 0) << program << ": " << describe(r);
+    std::ifstream in(log);
+    std::string time, file, action, offset;
+    offsets.emplace_back();
+    while (in >> time >> file >> action) {
+      if (action == "write" && in >> offset) offsets.back().push_back(offset);
+      std::getline(in, time);
+    }
+  }
+  ASSERT_EQ(offsets[1].size(), 256u);  // 64 writes per lap of the 1 MiB file, four laps
+  EXPECT_EQ(offsets[1], offsets[0]);
+}
+
 TEST(FioOptionsEndToEnd, FilesizeAloneGivesTheSizeOnTheNullEngine) {
   // fio 3.33 does 16 MiB here: nrfiles x filesize.
   const RunOutput r = run_binary({"run", "--output-format=json", "--name=n", "--ioengine=null", "--rw=read",

@@ -110,5 +110,20 @@ TEST_F(CliSafety, AllowDestructiveRuns) {
   EXPECT_FALSE(first_mib(loop_->path()) == before) << "the job did not write the device";
 }
 
+// fio's allow_mounted_write=1 in the job is --allow-destructive for that job only.
+TEST_F(CliSafety, AllowMountedWriteInTheJobRunsThatJob) {
+  const std::string before = first_mib(loop_->path());
+  const RunOutput other = run_binary({"run", "--name=a", "--filename=" + dir_.file("plain"), "--size=1m",
+                                      "--rw=write", "--allow_mounted_write=1", "--name=w",
+                                      "--filename=" + loop_->path(), "--rw=write", "--size=1m"});
+  EXPECT_EQ(other.exit_code, 1) << describe(other);  // the second job did not say it
+  EXPECT_THAT(other.err, HasSubstr("ext4"));
+  EXPECT_TRUE(first_mib(loop_->path()) == before);
+  const RunOutput r = run_binary({"run", "--name=w", "--filename=" + loop_->path(), "--rw=write", "--size=1m",
+                                  "--allow_mounted_write=1", "--output-format=json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_FALSE(first_mib(loop_->path()) == before) << "the job did not write the device";
+}
+
 }  // namespace
 }  // namespace sluice::testing

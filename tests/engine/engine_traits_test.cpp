@@ -374,7 +374,7 @@ INSTANTIATE_TEST_SUITE_P(EveryEngine, EngineTraitsTest, ::testing::ValuesIn(kEng
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(EngineTable, UnknownNamesAreNotEngines) {
-  EXPECT_FALSE(engine_by_name("pvsync2").has_value());
+  EXPECT_FALSE(engine_by_name("rbd").has_value());
   EXPECT_FALSE(engine_by_name("").has_value());
   EXPECT_FALSE(engine_by_name("PSYNC").has_value());
 }

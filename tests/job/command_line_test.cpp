@@ -142,12 +142,13 @@ TEST(CommandLine, LogFlagNamedAfterJob) {
 
 TEST(CommandLineErrors, UnsupportedFlagAlone) {
   EXPECT_THAT(error_of({"--cgroup_nodelete"}),
-              HasSubstr("--cgroup_nodelete: not supported by sluice yet (cgroups are not"));
+              HasSubstr("--cgroup_nodelete: not supported by sluice yet (cgroups place whole processes"));
 }
 
 TEST(CommandLineErrors, UnsupportedEngine) {
-  EXPECT_EQ(error_of({"--ioengine=pvsync2"}),
-            "--ioengine=pvsync2 is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, null, falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec, posixaio)");
+  EXPECT_EQ(error_of({"--ioengine=rbd"}),
+            "--ioengine=rbd is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, null, falloc, "
+            "ftruncate, filecreate, filestat, filedelete, cpuio, exec, posixaio, pvsync, pvsync2, vsync)");
 }
 
 }  // namespace

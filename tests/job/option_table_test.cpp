@@ -92,8 +92,7 @@ TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
 }
 
 TEST(OptionTable, ListsUnsupportedFioOptions) {
-  for (const char* name : {"cgroup_nodelete", "cgroup_weight", "ioscheduler", "cgroup", "zonecapacity",
-                           "unlink_each_loop"}) {
+  for (const char* name : {"cgroup_nodelete", "cgroup_weight", "cgroup", "zonecapacity", "atomic"}) {
     const OptionDef* def = find_option(name);
     ASSERT_NE(def, nullptr) << name;
     EXPECT_FALSE(def->supported) << name;
@@ -226,7 +225,8 @@ TEST(BoolErrors, SayWhatIsAccepted) { EXPECT_THAT(option_error_of("direct", "2")
 TEST(IoEngine, FioEngineNotInSluice) {
   EXPECT_THAT(option_error_of("ioengine", "rbd"),
               HasSubstr("ioengine=rbd is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, "
-                        "null, falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec, posixaio)"));
+                        "null, falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec, posixaio, pvsync, "
+                        "pvsync2, vsync)"));
 }
 
 TEST(IoEngine, TypoSuggests) { EXPECT_THAT(option_error_of("ioengine", "io_urin"), HasSubstr("did you mean 'io_uring'?")); }
@@ -549,6 +549,50 @@ TEST(RwModifier, BackwardsOffsetsOfARandomModeAreRefused) {
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find("backwards"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace sluice
+
+namespace sluice {
+namespace {
+
+TEST(MemoryOptions, KindsFilesAlignmentAndHugePages) {
+  EXPECT_EQ(JobSpec{}.io_memory.kind, IoMemKind::kMalloc);
+  EXPECT_EQ(table_with("mem", "shm").io_memory.kind, IoMemKind::kShm);
+  const JobSpec mapped = table_with("iomem", "mmaphuge:/mnt/huge/f");
+  EXPECT_EQ(mapped.io_memory.kind, IoMemKind::kMmapHuge);
+  EXPECT_EQ(mapped.io_memory.file, "/mnt/huge/f");
+  EXPECT_EQ(table_with("mem_align", "512").io_memory.align, 512u);
+  EXPECT_EQ(table_with("hugepage-size", "2m").io_memory.hugepage_size, 2u << 20);
+  EXPECT_THAT(option_error_of("mem", "shm:/x"), HasSubstr("only the mmap kinds take a file"));
+  EXPECT_THAT(option_error_of("mem", "cudamalloc"), HasSubstr("GPU memory"));
+  EXPECT_THAT(option_error_of("hugepage-size", "3k"), HasSubstr("multiple of 1 MiB"));
+}
+
+TEST(TargetOptions, LockfileOpendirUsersAndSchedulers) {
+  EXPECT_EQ(table_with("lockfile", "readwrite").lockfile, FileLockMode::kReadWrite);
+  EXPECT_THAT(option_error_of("lockfile", "exclusiv"), HasSubstr("exclusive"));
+  EXPECT_EQ(table_with("opendir", "/data/tree").opendir, "/data/tree");
+  EXPECT_EQ(table_with("uid", "65534").uid, 65534);
+  EXPECT_EQ(JobSpec{}.gid, -1);
+  EXPECT_THROW(table_with("gid", "staff"), UserError);
+  EXPECT_EQ(table_with("ioscheduler", "mq-deadline").ioscheduler, "mq-deadline");
+  EXPECT_THROW(table_with("ioscheduler", "[none]"), UserError);
+  EXPECT_TRUE(table_with("allow_mounted_write", "1").allow_mounted_write);
+  EXPECT_TRUE(table_with("unlink_each_loop", "1").unlink_each_loop);
+  EXPECT_TRUE(table_with("disable_bw", "1").disable_bw);
+  EXPECT_TRUE(table_with("gtod_reduce", "1").disable_bw);
+}
+
+TEST(VerifyOptions, TrimVerification) {
+  const JobSpec job = table_with("trim_percentage", "25");
+  EXPECT_EQ(job.trim_percentage, 25u);
+  EXPECT_TRUE(job.trim_verify_zero);
+  EXPECT_EQ(table_with("trim_backlog", "16").trim_backlog, 16u);
+  EXPECT_EQ(table_with("trim_backlog_batch", "4").trim_backlog_batch, 4u);
+  EXPECT_FALSE(table_with("trim_verify_zero", "0").trim_verify_zero);
+  EXPECT_THAT(option_error_of("trim_percentage", "101"), HasSubstr("out of range 0-100"));
 }
 
 }  // namespace

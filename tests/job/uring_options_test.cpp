@@ -45,6 +45,18 @@ TEST(UringOptions, NonvectoredAcceptsFiosDetectValue) {
   EXPECT_TRUE(with("nonvectored", "-1").uring_nonvectored);
 }
 
+// The RWF flag options io_uring shares with pvsync2 and libaio.
+TEST(UringOptions, RwFlagOptionsParse) {
+  EXPECT_TRUE(with("nowait", "1").nowait);
+  EXPECT_TRUE(with("uncached", "1").uncached);
+  EXPECT_FALSE(with("uncached", "0").uncached);
+  EXPECT_TRUE(with("userspace_reap", "1").userspace_reap);
+  EXPECT_EQ(with("hipri_percentage", "30").hipri_percentage, 30u);
+  EXPECT_EQ(JobSpec{}.hipri_percentage, 100u);
+  EXPECT_THROW(with("hipri_percentage", "101"), UserError);
+  EXPECT_THROW(with("nowait", "maybe"), UserError);
+}
+
 TEST(UringOptions, EachHasHelpAndIsSupported) {
   for (const char* name :
        {"registerfiles", "fixedbufs", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored", "force_async"}) {

@@ -49,9 +49,10 @@ TEST(IoPatternSequential, OffsetModifierSkipsBytesAfterEachIo) {
   job.rw_sequential_run = 4096;  // rw=write:4k
   IoPattern pattern(job, {{0, 64 * 1024}}, 1);
   auto ios = drain(pattern);
-  ASSERT_EQ(ios.size(), 8u);
-  for (std::size_t i = 0; i < ios.size(); ++i) EXPECT_EQ(ios[i].offset, i * 8192);
-  EXPECT_EQ(pattern.planned_bytes(), 8u * 4096);
+  // As fio 3.33: size bytes still move, so past the end the file is gone over again from its start.
+  ASSERT_EQ(ios.size(), 16u);
+  for (std::size_t i = 0; i < ios.size(); ++i) EXPECT_EQ(ios[i].offset, (i % 8) * 8192);
+  EXPECT_EQ(pattern.planned_bytes(), 64u * 1024);
 }
 
 TEST(IoPatternSequential, BackwardsModifierReadsFromTheEndTowardsTheStart) {

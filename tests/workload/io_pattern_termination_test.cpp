@@ -32,6 +32,25 @@ TEST(IoPatternTermination, LoopsRepeatTheRegion) {
   EXPECT_EQ(pattern.planned_bytes(), 3 * kMiB);
 }
 
+// unlink_each_loop's boundary: exactly the first io of each later loop says so.
+TEST(IoPatternTermination, TheFirstIoOfEachLaterLoopSaysSo) {
+  JobSpec job = job_for(RwMode::kRandWrite);
+  job.loops = 3;
+  IoPattern pattern(job, {{0, kMiB}}, 1);
+  const auto ios = drain(pattern);
+  ASSERT_EQ(ios.size(), 768u);
+  for (std::size_t i = 0; i < ios.size(); ++i) EXPECT_EQ(ios[i].starts_loop, i == 256 || i == 512) << i;
+  // With io_size a loop is io_size bytes, positions going on (fio): loops start at 512 KiB and at 0 again.
+  job.rw = RwMode::kWrite;
+  job.io_size = kMiB / 2;
+  IoPattern sized(job, {{0, kMiB}}, 1);
+  const auto sized_ios = drain(sized);
+  ASSERT_EQ(sized_ios.size(), 384u);
+  for (std::size_t i = 0; i < sized_ios.size(); ++i) EXPECT_EQ(sized_ios[i].starts_loop, i == 128 || i == 256) << i;
+  EXPECT_EQ(sized_ios[128].offset, kMiB / 2);
+  EXPECT_EQ(sized_ios[256].offset, 0u);
+}
+
 TEST(IoPatternTermination, IoSizeLargerThanRegionWraps) {
   JobSpec job = job_for(RwMode::kWrite);
   job.io_size = 5 * kMiB / 2;

@@ -8,6 +8,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "workload/verify_block.h"
 #include "workload/verify_checksum.h"
 
@@ -194,6 +196,30 @@ TEST(VerifyPatternOffset, EachRepetitionCarriesTheChunkOffset) {
   const auto failure = check_chunk(buf.data(), 4096, format, ChunkExpectation{8192, 0, 0});
   ASSERT_TRUE(failure.has_value());
   EXPECT_EQ(failure->diagnosis, VerifyDiagnosis::kPatternMismatch);
+}
+
+// trim_verify_zero: a trimmed chunk must be all zeros; the first other byte is named.
+TEST(VerifyTrimmed, ZerosPassAnythingElseIsNamed) {
+  for (const VerifyKind kind : {VerifyKind::kCrc32c, VerifyKind::kPattern}) {
+    const VerifyFormat format{kind, 4096, kind == VerifyKind::kPattern ? "\xaa" : "", {}};
+    ChunkExpectation trimmed{8192, 3, 0};
+    trimmed.zeros = true;
+    std::vector<unsigned char> buf(4096, 0xff);
+    fill_chunk(buf.data(), format, trimmed);  // what is expected: zeros
+    EXPECT_EQ(std::count(buf.begin(), buf.end(), 0), 4096);
+    EXPECT_FALSE(check_chunk(buf.data(), 4096, format, trimmed).has_value());
+    buf[300] = 0x5a;
+    const auto failure = check_chunk(buf.data(), 4096, format, trimmed);
+    ASSERT_TRUE(failure.has_value());
+    EXPECT_EQ(failure->diagnosis, VerifyDiagnosis::kTrimmedNotZero);
+    EXPECT_EQ(failure->first_bad_byte, 300);
+    EXPECT_EQ(failure->found_bytes.substr(0, 2), "5a");
+    const std::string text = describe_failure(*failure, format, "/d/f");
+    EXPECT_NE(text.find("trimmed chunk not zero at byte 300"), std::string::npos) << text;
+    // The data written before the trim is not zeros either: a device that ignored the discard.
+    fill_chunk(buf.data(), format, ChunkExpectation{8192, 3, 42});
+    EXPECT_TRUE(check_chunk(buf.data(), 4096, format, trimmed).has_value());
+  }
 }
 
 }  // namespace

@@ -67,6 +67,8 @@ class FioJobLogs final : public JobLogs {
   std::size_t compressed_chunk_;  // log_store_compressed: bytes of samples per zlib stream; 0 = text
   bool log_slat_;
   bool log_max_;  // log_max_value: a window's latency line is its maximum
+  bool per_io_bw_ = true;    // not disable_bw: per-io bandwidth lines (log_avg_msec=0)
+  bool per_io_iops_ = true;  // not gtod_reduce (every statistic disabled): per-io iops lines
   std::uint64_t avg_ns_;
   LogEpoch epoch_;
   File lat_, clat_, slat_, bw_, iops_;
@@ -85,11 +87,16 @@ FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
       log_max_(job.log_max_value),
       avg_ns_(static_cast<std::uint64_t>(job.log_avg_msec) * kNsPerMs),
       epoch_(job) {
+  // As fio: a disabled latency gets no log file at all, and per-io bandwidth (disable_bw) or, with every
+  // statistic off (gtod_reduce), per-io iops lines are not written (averaged windows still are).
   if (!job.write_lat_log.empty()) {
-    lat_ = open(job.write_lat_log, "lat", jobnum);
-    clat_ = open(job.write_lat_log, "clat", jobnum);
-    slat_ = open(job.write_lat_log, "slat", jobnum);  // fio creates it even when the engine has no slat
+    if (!job.disable_lat) lat_ = open(job.write_lat_log, "lat", jobnum);
+    if (!job.disable_clat) clat_ = open(job.write_lat_log, "clat", jobnum);
+    // fio creates it even when the engine has no slat
+    if (!job.disable_slat) slat_ = open(job.write_lat_log, "slat", jobnum);
   }
+  per_io_bw_ = !job.disable_bw;
+  per_io_iops_ = !(job.disable_clat && job.disable_slat && job.disable_bw);
   if (!job.write_bw_log.empty()) bw_ = open(job.write_bw_log, "bw", jobnum);
   if (!job.write_iops_log.empty()) iops_ = open(job.write_iops_log, "iops", jobnum);
   issued_ = {job.does_reads(), job.does_writes(), job.does_trims()};
@@ -129,18 +136,20 @@ void FioJobLogs::record_one(Direction d, std::uint64_t t_ns, std::uint64_t lat_n
   if (lat_) {
     line.value = lat_ns;
     lat_->append(line);
+  }
+  if (clat_) {
     line.value = clat_ns;
     clat_->append(line);
-    if (log_slat_) {
-      line.value = slat_ns;
-      slat_->append(line);
-    }
   }
-  if (bw_) {
+  if (slat_ && log_slat_) {
+    line.value = slat_ns;
+    slat_->append(line);
+  }
+  if (bw_ && per_io_bw_) {
     line.value = per_io_bw(bytes, clat_ns);
     bw_->append(line);
   }
-  if (iops_) {
+  if (iops_ && per_io_iops_) {
     line.value = 1;
     iops_->append(line);
   }
@@ -159,13 +168,17 @@ void FioJobLogs::emit_window(std::uint64_t time_ms, std::uint64_t span_ns) noexc
   for (int i = 0; i < kNumDirections; ++i) {
     WindowSums& sums = window_[static_cast<std::size_t>(i)];
     const LogLine base{.time_ms = time_ms, .value = 0, .ddir = i, .block_size = 0, .offset = 0};
-    if (lat_ && sums.ios > 0) {
+    if (sums.ios > 0) {
       LogLine line = base;
-      line.value = log_max_ ? sums.lat_max_ns : sums.lat_ns / sums.ios;
-      lat_->append(line);
-      line.value = log_max_ ? sums.clat_max_ns : sums.clat_ns / sums.ios;
-      clat_->append(line);
-      if (log_slat_) {
+      if (lat_) {
+        line.value = log_max_ ? sums.lat_max_ns : sums.lat_ns / sums.ios;
+        lat_->append(line);
+      }
+      if (clat_) {
+        line.value = log_max_ ? sums.clat_max_ns : sums.clat_ns / sums.ios;
+        clat_->append(line);
+      }
+      if (slat_ && log_slat_) {
         line.value = log_max_ ? sums.slat_max_ns : sums.slat_ns / sums.ios;
         slat_->append(line);
       }

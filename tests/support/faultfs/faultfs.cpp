@@ -3,8 +3,9 @@
 //   faultfs BACKING MOUNTPOINT [--fault=RULE]... [--direct-io] [--log=FILE]
 //
 // RULE is OP:ACTION[:TRIGGER]... with
-//   OP      read | write | fsync (fsync and fdatasync) | any
-//   ACTION  eio | enospc | short (half the bytes) | delay=MS (sleep, then do the op)
+//   OP      read | write | fsync (fsync and fdatasync) | trim (fallocate punching a hole) | any
+//   ACTION  eio | enospc | short (half the bytes) | delay=MS (sleep, then do the op) | ignore (report success
+//           without doing it: a device that acknowledges discards and keeps the data)
 //   TRIGGER at=OFFSET  the op's byte range holds OFFSET (a bad sector); default: every op
 //           after=N    only after N ops of OP went through (a device that dies)
 //           after_ms=T only T ms after the mount (a device that stalls later)
@@ -33,8 +34,8 @@
 
 namespace {
 
-enum class Op { kRead, kWrite, kFsync, kAny };
-enum class Action { kEio, kEnospc, kShort, kDelay };
+enum class Op { kRead, kWrite, kFsync, kTrim, kAny };
+enum class Action { kEio, kEnospc, kShort, kDelay, kIgnore };
 
 struct Rule {
   Op op = Op::kAny;
@@ -60,6 +61,7 @@ const char* op_name(Op op) {
     case Op::kRead: return "read";
     case Op::kWrite: return "write";
     case Op::kFsync: return "fsync";
+    case Op::kTrim: return "trim";
     case Op::kAny: return "any";
   }
   return "?";
@@ -71,6 +73,7 @@ const char* action_name(Action action) {
     case Action::kEnospc: return "enospc";
     case Action::kShort: return "short";
     case Action::kDelay: return "delay";
+    case Action::kIgnore: return "ignore";
   }
   return "?";
 }
@@ -88,13 +91,16 @@ bool parse_rule(const std::string& text, Rule& rule) {
   if (parts[0] == "read") rule.op = Op::kRead;
   else if (parts[0] == "write") rule.op = Op::kWrite;
   else if (parts[0] == "fsync") rule.op = Op::kFsync;
+  else if (parts[0] == "trim") rule.op = Op::kTrim;
   else if (parts[0] == "any") rule.op = Op::kAny;
   else return false;
   if (parts[1] == "eio") rule.action = Action::kEio;
   else if (parts[1] == "enospc") rule.action = Action::kEnospc;
   else if (parts[1] == "short") rule.action = Action::kShort;
+  else if (parts[1] == "ignore") rule.action = Action::kIgnore;
   else if (parts[1].rfind("delay=", 0) == 0) rule.action = Action::kDelay, rule.delay_ms = std::atoll(parts[1].c_str() + 6);
   else return false;
+  if (rule.action == Action::kIgnore && rule.op != Op::kTrim) return false;  // only a trim can be skipped
   for (std::size_t i = 2; i < parts.size(); ++i) {
     const std::string& p = parts[i];
     const std::size_t eq = p.find('=');
@@ -134,7 +140,9 @@ Rule* match(Op op, const char* path, long long offset, long long size) {
   return hit;
 }
 
-// Applies a matched rule: 0 to go on with `size` (maybe shortened), or a negative errno to return.
+// Applies a matched rule: 0 to go on with `size` (maybe shortened), or a negative errno to return
+// (kIgnored: report success without doing the op).
+constexpr int kIgnored = 1;
 int apply(Rule* rule, std::size_t& size) {
   if (!rule) return 0;
   switch (rule->action) {
@@ -142,6 +150,7 @@ int apply(Rule* rule, std::size_t& size) {
     case Action::kEnospc: return -ENOSPC;
     case Action::kShort: size = size > 1 ? size / 2 : size; return 0;
     case Action::kDelay: std::this_thread::sleep_for(std::chrono::milliseconds(rule->delay_ms)); return 0;
+    case Action::kIgnore: return kIgnored;
   }
   return 0;
 }
@@ -221,7 +230,12 @@ int fs_fsync(const char* path, int datasync, fuse_file_info* fi) {
   return check(datasync ? ::fdatasync(fd) : ::fsync(fd));
 }
 
-int fs_fallocate(const char*, int mode, off_t offset, off_t length, fuse_file_info* fi) {
+int fs_fallocate(const char* path, int mode, off_t offset, off_t length, fuse_file_info* fi) {
+  if ((mode & FALLOC_FL_PUNCH_HOLE) != 0) {
+    std::size_t size = static_cast<std::size_t>(length);
+    const int rc = apply(match(Op::kTrim, path, offset, static_cast<long long>(length)), size);
+    if (rc != 0) return rc == kIgnored ? 0 : rc;
+  }
   return check(::fallocate(static_cast<int>(fi->fh), mode, offset, length));
 }
 
