@@ -39,7 +39,7 @@ std::vector<std::string> trim_job(const std::string& file, const std::string& rw
   return args;
 }
 
-std::int64_t total_ios(const RunOutput& r, const char* direction) {
+std::int64_t ios_of(const RunOutput& r, const char* direction) {
   const auto doc = parse_document(r.out);
   if (!doc) return -1;
   return (*doc)["jobs"][0][direction]["total_ios"].get<std::int64_t>();
@@ -59,12 +59,12 @@ TEST(TrimVerify, TrimsTheDrawnShareAndTheTrimmedBlocksReadAsZeros) {
     TempDir tmp;
     const std::string file = tmp.file("f");
     const RunOutput r = run_as("sluice", trim_job(file, c.rw, c.percentage, c.backlog));
-    const std::int64_t trims = total_ios(r, "trim");
-    EXPECT_EQ(total_ios(r, "write"), kWrites);
+    const std::int64_t trims = ios_of(r, "trim");
+    EXPECT_EQ(ios_of(r, "write"), kWrites);
     const double expected = kWrites * c.percentage / 100.0;
     EXPECT_NEAR(static_cast<double>(trims), expected, 0.1 * expected) << r.out;
     // The verify phase reads every written block, the trimmed ones too (and finds zeros there).
-    EXPECT_EQ(total_ios(r, "read"), kWrites);
+    EXPECT_EQ(ios_of(r, "read"), kWrites);
     EXPECT_EQ(r.err, "");
     // The trims reached the file: each punched a 4 KiB hole (ext4/tmpfs may keep a block of metadata).
     struct stat st {};
@@ -77,9 +77,9 @@ TEST(TrimVerify, TrimsTheDrawnShareAndTheTrimmedBlocksReadAsZeros) {
 TEST(TrimVerify, WithoutZeroCheckTheTrimmedBlocksAreNotRead) {
   TempDir tmp;
   const RunOutput r = run_as("sluice", trim_job(tmp.file("f"), "randwrite", 50, 8, {"--trim_verify_zero=0"}));
-  const std::int64_t trims = total_ios(r, "trim");
+  const std::int64_t trims = ios_of(r, "trim");
   EXPECT_GT(trims, 0);
-  EXPECT_EQ(total_ios(r, "read"), kWrites - trims);
+  EXPECT_EQ(ios_of(r, "read"), kWrites - trims);
 }
 
 TEST(TrimVerify, BatchLimitsEachRoundAndTheRestIsTrimmedBeforeTheVerifyPhase) {
@@ -87,7 +87,7 @@ TEST(TrimVerify, BatchLimitsEachRoundAndTheRestIsTrimmedBeforeTheVerifyPhase) {
   const std::string log = tmp.file("iolog");
   const RunOutput r = run_as("sluice", trim_job(tmp.file("f"), "write", 100, 32,
                                                 {"--trim_backlog_batch=4", "--write_iolog=" + log, "--do_verify=1"}));
-  EXPECT_EQ(total_ios(r, "trim"), kWrites);  // every write drawn; all trimmed by the end
+  EXPECT_EQ(ios_of(r, "trim"), kWrites);  // every write drawn; all trimmed by the end
   // The io log: the first trims come after 32 writes, in a round of 4.
   std::ifstream in(log);
   std::string line;
@@ -150,7 +150,7 @@ TEST(TrimVerify, SameShareAsFioWhereFioCanRunIt) {
   TempDir tmp;
   for (const std::string program : {"fio", "sluice"}) {
     const RunOutput r = run_as(program, trim_job(tmp.file(program), "randwrite", 50, 16));
-    EXPECT_NEAR(static_cast<double>(total_ios(r, "trim")), kWrites / 2.0, kWrites / 20.0) << program;
+    EXPECT_NEAR(static_cast<double>(ios_of(r, "trim")), kWrites / 2.0, kWrites / 20.0) << program;
   }
 }
 
