@@ -6,7 +6,7 @@ is not. Each case runs fio and sluice alternately ROUNDS times and reports the m
 ratios.
 
 usage: bench/vs_fio.py [--sluice build/sluice] [--fio fio] [--dir DIR] [--rounds 3] [--runtime 5]
-                       [--case null|uring|psync ...]
+                       [--case null|uring|psync|splice ...]
 """
 import argparse
 import json
@@ -58,6 +58,13 @@ def cases(args, path):
                         "--direct=1", "--iodepth=1"] + common,
             "metric": "clat_mean_ns", "goal": lambda r: r <= 1.05,
         },
+        "splice": {
+            "what": "splice 4 KiB randread direct depth 1 (splice into a pipe, vmsplice out): mean clat "
+                    "(goal: sluice <= 1.05x fio)",
+            "options": [f"--filename={path}", "--ioengine=splice", "--rw=randread", "--bs=4k", "--size=1g",
+                        "--direct=1", "--iodepth=1"] + common,
+            "metric": "clat_mean_ns", "goal": lambda r: r <= 1.05,
+        },
     }
 
 
@@ -68,7 +75,7 @@ def main():
     parser.add_argument("--dir", default=None, help="directory for the 1 GiB test file (default: a temp dir under .)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runtime", type=int, default=5)
-    parser.add_argument("--case", action="append", choices=["null", "uring", "psync"])
+    parser.add_argument("--case", action="append", choices=["null", "uring", "psync", "splice"])
     args = parser.parse_args()
     if not shutil.which(args.fio):
         sys.exit("fio is not installed (scripts/install-deps.sh installs it)")

@@ -22,7 +22,8 @@ if [ "${1:-}" = "--with-peers" ]; then
   packages+=(python3-aiosmtpd postal make gcc)  # it_smtp_test's sink, bench/vs_postal.py, it_scale_test's make project
   packages+=(clang libfuzzer-14-dev)  # the sanitizer build of scripts/test.sh and the fuzz targets (fuzz/)
   packages+=(libfuse3-dev fuse3)  # tests/support/faultfs, the fault-injecting filesystem of it_faults_test
-  packages+=(strace)  # it_vector_engines_test compares the system calls of pvsync/pvsync2/vsync with fio's
+  packages+=(strace)  # it_vector_engines, it_splice_engine, it_e4defrag_engine: system calls next to fio's
+  packages+=(xfsprogs)  # it_atomic_writes_test: an XFS loop filesystem with (software) atomic writes
 fi
 missing=()
 for p in "${packages[@]}"; do

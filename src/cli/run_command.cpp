@@ -79,6 +79,8 @@ fio's global options (a link named fio to sluice runs `sluice run`; so does `slu
   --eta-interval=T      live status refresh (at least 250ms, as fio); --eta-newline=T keeps a line per T
   --inflate-log=FILE    print a compressed log (log_store_compressed, NAME.log.fz) as text; runs nothing
   --aux-path=DIR        the directory of the verify state files (local-JOB-N-verify.state; default: here)
+  --profile=tiobench    fio's tiobench profile: seqwrite, randwrite, seqread, randread (O_DIRECT, sync),
+                        with its options --size=MiB --block=BYTES --numruns=N --dir=DIR --threads=N
   --max-jobs=N, --debug=CATS   accepted as fio accepts them (sluice has no job table and no debug
                         trace); --trigger* are refused
 

@@ -101,7 +101,17 @@ struct RwFlagsSetup {
   std::uint32_t hipri_percentage = 100;
   bool uncached = false;                 // RWF_DONTCACHE on buffered reads and writes
   bool nowait = false;                   // RWF_NOWAIT: EAGAIN instead of blocking
+  bool atomic = false;                   // RWF_ATOMIC on writes: all or nothing of each write survives a crash
   std::uint64_t seed = 0;                // of the hipri draws
+};
+
+// e4defrag's donor file: created if missing, never truncated; with inplace=false fallocated over
+// [start, end) at open.
+struct E4defragSetup {
+  std::string donor_path;
+  bool inplace = false;
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
 };
 
 struct EngineSetup {
@@ -118,6 +128,7 @@ struct EngineSetup {
   bool writes = false;                     // mmap maps writable
   UringSetup uring{};
   RwFlagsSetup rw_flags{};
+  E4defragSetup e4defrag{};
   bool userspace_reap = false;             // libaio: completions read from the ring in user space when not waiting
 };
 

@@ -16,7 +16,7 @@ namespace sluice {
 
 enum class EngineKind {
   kPsync, kSync, kLibaio, kIoUring, kMmap, kNull, kFalloc, kFtruncate, kFileCreate, kFileStat, kFileDelete, kCpuio,
-  kExec, kPosixaio, kPvsync, kPvsync2, kVsync
+  kExec, kPosixaio, kPvsync, kPvsync2, kVsync, kSplice, kE4defrag
 };
 
 struct EngineTraits {
@@ -72,7 +72,7 @@ struct EngineTraits {
   constexpr bool completes_in_submit() const noexcept { return !async; }
 };
 
-inline constexpr std::array<EngineTraits, 17> kEngineTable = {{
+inline constexpr std::array<EngineTraits, 19> kEngineTable = {{
     {.kind = EngineKind::kPsync, .name = "psync", .summary = "pread/pwrite", .async = false, .trim = true,
      .flush = true, .direct = true},
     {.kind = EngineKind::kSync, .name = "sync", .summary = "lseek + read/write", .async = false, .trim = true,
@@ -122,6 +122,12 @@ inline constexpr std::array<EngineTraits, 17> kEngineTable = {{
     {.kind = EngineKind::kVsync, .name = "vsync",
      .summary = "lseek + readv/writev, a submitted batch's sequential ios merged into one call", .async = false,
      .trim = true, .flush = true, .direct = true, .merges = true},
+    {.kind = EngineKind::kSplice, .name = "splice",
+     .summary = "splice(2) through a pipe: file to pipe to buffer on reads, vmsplice and splice to the file on writes",
+     .async = false, .trim = true, .flush = true, .direct = true},
+    {.kind = EngineKind::kE4defrag, .name = "e4defrag",
+     .summary = "ext4 defragmentation: each write moves its range onto a donor file's blocks (EXT4_IOC_MOVE_EXT)",
+     .async = false, .reads = false, .trim = false, .flush = false, .direct = true, .moves_data = false},
 }};
 
 namespace detail {

@@ -14,6 +14,8 @@ std::unique_ptr<Engine> make_libaio_engine();
 std::unique_ptr<Engine> make_posixaio_engine();
 std::unique_ptr<Engine> make_pvsync_engine(bool v2);  // pvsync, or pvsync2
 std::unique_ptr<Engine> make_vsync_engine();
+std::unique_ptr<Engine> make_splice_engine();
+std::unique_ptr<Engine> make_e4defrag_engine();
 std::unique_ptr<Engine> make_io_uring_engine();
 std::unique_ptr<Engine> make_falloc_engine();
 std::unique_ptr<Engine> make_ftruncate_engine();

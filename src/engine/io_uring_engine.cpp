@@ -53,6 +53,7 @@ class IoUringEngine final : public Engine {
     is_block_ = detail::block_device_flags(fds_);
     vectored_ = opt.vectored;
     rw_flags_ = detail::fixed_rw_flags(setup.rw_flags, setup.direct);  // nowait, uncached
+    write_rw_flags_ = detail::write_rw_flags(setup.rw_flags);            // atomic
     force_async_every_ = opt.force_async_every;
     until_async_ = force_async_every_;
     // Registration is an optimisation: when refused (old kernel, RLIMIT_MEMLOCK) ios use plain fds/buffers.
@@ -298,7 +299,7 @@ class IoUringEngine final : public Engine {
     // submitter's, so it goes with every read and write as in fio); syncs and trims take none.
     if (u.op == IoOp::kRead || u.op == IoOp::kWrite) {
       sqe->ioprio = u.ioprio;
-      sqe->rw_flags |= rw_flags_;
+      sqe->rw_flags |= rw_flags_ | (u.op == IoOp::kWrite ? write_rw_flags_ : 0);
     }
     if (fixed_files_) sqe->flags |= IOSQE_FIXED_FILE;
     if (force_async_every_ != 0 && --until_async_ == 0) {
@@ -330,6 +331,7 @@ class IoUringEngine final : public Engine {
   bool fixed_files_ = false;
   bool fixed_buffers_ = false;
   int rw_flags_ = 0;  // RWF_NOWAIT / RWF_DONTCACHE on every read and write
+  int write_rw_flags_ = 0;  // RWF_ATOMIC on writes
   bool defer_taskrun_ = false;  // SINGLE_ISSUER | DEFER_TASKRUN, enabled by the first submit()
   bool enabled_ = true;
   bool vectored_ = false;

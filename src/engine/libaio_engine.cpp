@@ -50,6 +50,7 @@ class LibaioEngine final : public Engine {
     fds_ = setup.fds;
     is_block_ = detail::block_device_flags(fds_);
     rw_flags_ = detail::fixed_rw_flags(setup.rw_flags, setup.direct);
+    write_rw_flags_ = detail::write_rw_flags(setup.rw_flags);
     userspace_reap_ = setup.userspace_reap && reinterpret_cast<const AioRingHeader*>(ctx_)->magic == kAioRingMagic;
     iocbs_.assign(depth_, iocb{});
     free_.clear();
@@ -75,7 +76,7 @@ class LibaioEngine final : public Engine {
         } else {
           io_prep_pwrite(cb, fd, u.buffer, u.length, static_cast<long long>(u.offset));
         }
-        cb->aio_rw_flags = rw_flags_;  // nowait, uncached
+        cb->aio_rw_flags = rw_flags_ | (u.op == IoOp::kWrite ? write_rw_flags_ : 0);  // nowait, uncached, atomic
         if (u.ioprio != 0) {  // cmdprio: this io's own priority (the thread's applies otherwise)
           cb->aio_reqprio = static_cast<short>(u.ioprio);
           cb->u.c.flags |= kIocbFlagIoprio;
@@ -199,6 +200,7 @@ class LibaioEngine final : public Engine {
   detail::CompletionRing ready_;  // completions to hand out before asking the kernel
   std::size_t in_flight_ = 0;
   int rw_flags_ = 0;             // RWF_NOWAIT / RWF_DONTCACHE on every read and write
+  int write_rw_flags_ = 0;       // RWF_ATOMIC on writes
   bool userspace_reap_ = false;  // the ring is read directly when reap() need not wait
 };
 

@@ -13,6 +13,8 @@ std::unique_ptr<Engine> make_engine(EngineKind kind) {
     case EngineKind::kPvsync: return make_pvsync_engine(false);
     case EngineKind::kPvsync2: return make_pvsync_engine(true);
     case EngineKind::kVsync: return make_vsync_engine();
+    case EngineKind::kSplice: return make_splice_engine();
+    case EngineKind::kE4defrag: return make_e4defrag_engine();
     case EngineKind::kFalloc: return make_falloc_engine();
     case EngineKind::kFtruncate: return make_ftruncate_engine();
     case EngineKind::kFileCreate:

@@ -1,7 +1,7 @@
 // pvsync and pvsync2: preadv / pwritev with one iovec at the io's offset, performed inside submit() (fio's
 // pvsync); pvsync2 uses preadv2 / pwritev2 with the job's RWF_* flags: RWF_HIPRI on hipri_percentage of the
 // ios when hipri=1 (drawn per io, as fio), RWF_DONTCACHE for buffered ios with uncached=1, RWF_NOWAIT with
-// nowait=1. Trims and syncs as psync.
+// nowait=1, RWF_ATOMIC on writes with atomic=1. Trims and syncs as psync.
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -28,6 +28,7 @@ class PvsyncEngine final : public detail::SynchronousEngine<PvsyncEngine> {
     fds_ = setup.fds;
     is_block_ = detail::block_device_flags(fds_);
     flags_ = kind_ == EngineKind::kPvsync2 ? detail::fixed_rw_flags(setup.rw_flags, setup.direct) : 0;
+    write_flags_ = kind_ == EngineKind::kPvsync2 ? detail::write_rw_flags(setup.rw_flags) : 0;
     hipri_percentage_ = kind_ == EngineKind::kPvsync2 && setup.rw_flags.hipri ? setup.rw_flags.hipri_percentage : 0;
     hipri_draws_.reseed(setup.rw_flags.seed);
     reset_completions(setup.depth);
@@ -47,7 +48,7 @@ class PvsyncEngine final : public detail::SynchronousEngine<PvsyncEngine> {
     if (kind_ == EngineKind::kPvsync) {
       rc = u.op == IoOp::kRead ? preadv(fd, &vector, 1, offset) : pwritev(fd, &vector, 1, offset);
     } else {
-      int flags = flags_;
+      int flags = flags_ | (u.op == IoOp::kWrite ? write_flags_ : 0);
       if (hipri_percentage_ != 0 && hipri_draws_.below(100) < hipri_percentage_) flags |= detail::kRwfHipri;
       rc = u.op == IoOp::kRead ? preadv2(fd, &vector, 1, offset, flags) : pwritev2(fd, &vector, 1, offset, flags);
     }
@@ -58,6 +59,7 @@ class PvsyncEngine final : public detail::SynchronousEngine<PvsyncEngine> {
   std::vector<int> fds_;
   std::vector<bool> is_block_;
   int flags_ = 0;
+  int write_flags_ = 0;  // RWF_ATOMIC
   std::uint32_t hipri_percentage_ = 0;
   Rng hipri_draws_;
 };

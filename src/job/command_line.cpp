@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "job/fio_global_options.h"
+#include "job/fio_profiles.h"
 #include "job/option_builders.h"
 #include "job/option_table.h"
 #include "job/units.h"
@@ -186,7 +187,8 @@ bool is_run_option(std::string_view name) {
   return name == "name" || std::find(names.begin(), names.end(), name) != names.end();
 }
 
-ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args) {
+ParsedCommandLine parse_run_command_line(const std::vector<std::string>& given) {
+  const std::vector<std::string> args = expand_fio_profile(given);
   ParsedCommandLine out;
   bool global_options = false;
   bool positional_only = false;
@@ -230,6 +232,10 @@ ParsedCommandLine parse_run_command_line(const std::vector<std::string>& args) {
     }
     apply_job_argument(out.jobs.empty() ? out.globals : out.jobs.back(), arg);
     if (out.jobs.empty()) global_options = true;
+  }
+  if (!out.job_files.empty() && names_fio_profile(given)) {
+    throw UserError(out.job_files.front() + ": --profile=tiobench runs the profile's own jobs; job files cannot "
+                    "be added to it");
   }
   if (out.jobs.empty() && global_options && out.job_files.empty()) {
     JobSpec job = out.globals;

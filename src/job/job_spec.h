@@ -66,7 +66,27 @@ struct IoMemorySpec {
   std::uint32_t align = 0;                     // iomem_align: the first buffer starts this far past a page
 };
 
-enum class VerifyKind { kNone, kCrc32c, kCrc32, kCrc64, kXxhash, kMd5, kSha256, kPattern, kMeta };
+// fio's verify= kinds. kNull writes the job's data and reads it back without checking it (fio's "null").
+enum class VerifyKind {
+  kNone,
+  kCrc32c,
+  kCrc32,
+  kCrc64,
+  kXxhash,
+  kMd5,
+  kSha256,
+  kPattern,
+  kMeta,
+  kCrc16,
+  kCrc7,
+  kSha1,
+  kSha512,
+  kSha3_224,
+  kSha3_256,
+  kSha3_384,
+  kSha3_512,
+  kNull,
+};
 enum class SteadyStateCriterion { kNone, kIopsSlope, kIops, kBwSlope, kBw };  // fio's ss= criteria
 
 // A size that fio lets be absolute or a percentage of the file/device ("size=10%").
@@ -399,7 +419,12 @@ struct JobSpec {
   std::uint32_t hipri_percentage = 100;   // pvsync2 with hipri: share of the ios issued with RWF_HIPRI
   bool uncached = false;                  // RWF_DONTCACHE on buffered ios (pvsync2, io_uring)
   bool nowait = false;                    // RWF_NOWAIT (pvsync2, io_uring, libaio)
+  bool atomic = false;                    // RWF_ATOMIC on writes: torn-write protection (pvsync2, io_uring, libaio)
   bool userspace_reap = false;            // libaio: read completions from the ring when not waiting
+  // e4defrag: the donor file (under directory=) whose blocks EXT4_IOC_MOVE_EXT swaps in, and whether each io
+  // allocates and frees the donor's blocks itself (inplace=1) instead of once for the whole file.
+  std::string e4defrag_donor;
+  bool e4defrag_inplace = false;
 
   // Helpers derived from rw.
   bool is_random() const noexcept {

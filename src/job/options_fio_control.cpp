@@ -74,12 +74,29 @@ void add_dependencies(std::vector<OptionDef>& table) {
   threads.type = OptionType::kUnsigned;
   threads.default_text = "1";
   threads.help =
-      "Option of fio's tiobench profile, accepted and ignored as fio does in a job without that profile "
-      "(sluice refuses profile=); for threads instead of processes see 'thread'.";
+      "Option of fio's tiobench profile (given on the command line with --profile=tiobench, where it sets the "
+      "profile's numjobs); in a job it is accepted and ignored, as fio does. For threads instead of processes "
+      "see 'thread'.";
   threads.apply = [](JobSpec&, std::string_view value, const SourcePos& where) {
     unsigned_value("threads", value, where, 0, UINT32_MAX);
   };
   table.push_back(std::move(threads));
+
+  // fio keeps profile= of a job file and does nothing with it: a profile runs from the command line only.
+  OptionDef profile;
+  profile.name = "profile";
+  profile.type = OptionType::kChoice;
+  profile.range = "tiobench|act";
+  profile.reason = "no profile";
+  profile.help =
+      "fio's built-in job sets run from the command line: sluice run --profile=tiobench [--size=MiB --block=BYTES "
+      "--numruns=N --dir=DIR --threads=N]. In a job file, as in fio, the option is accepted and does nothing "
+      "(validation says so).";
+  profile.apply = [](JobSpec&, std::string_view value, const SourcePos& where) {
+    static const std::vector<std::string> kChoices = {"tiobench", "act"};
+    choice_value("profile", value, where, kChoices);
+  };
+  table.push_back(std::move(profile));
 
   // No JobSpec field: the value stays in given_options, where the flow controller reads it.
   OptionDef flow_sleep;

@@ -27,9 +27,7 @@ constexpr Unsupported kUnsupported[] = {
     {"cgroup", nullptr, kCgroupReason},
     {"cgroup_weight", nullptr, kCgroupReason},
     {"cgroup_nodelete", nullptr, kCgroupReason},
-    {"atomic", nullptr, "RWF_ATOMIC writes are not implemented (fio 3.33 refuses the option on Linux: no O_ATOMIC)"},
     {"block_error_percentiles", nullptr, "fio's per-block error histogram of trim workloads (mtd) is not implemented"},
-    {"profile", nullptr, "fio's built-in tiobench and act profiles are not implemented; write their jobs out"},
 };
 
 }  // namespace

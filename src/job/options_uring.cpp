@@ -1,7 +1,7 @@
-// fio's io_uring engine options: ring setup flags (SQPOLL, IOPOLL) and the registration toggles; and the
-// RWF flags options io_uring shares with pvsync2 and libaio (hipri, hipri_percentage, uncached, nowait,
-// userspace_reap). sluice
-// registers files and buffers by default (fio does not); registerfiles=0 / fixedbufs=0 match fio's defaults.
+// fio's io_uring engine options: ring setup flags (SQPOLL, IOPOLL) and the registration toggles; the RWF
+// flags options io_uring shares with pvsync2 and libaio (hipri, hipri_percentage, uncached, nowait, atomic,
+// userspace_reap); and e4defrag's donorname and inplace. sluice registers files and buffers by default (fio
+// does not); registerfiles=0 / fixedbufs=0 match fio's defaults.
 #include "job/option_builders.h"
 
 namespace sluice::detail {
@@ -69,6 +69,27 @@ void add_uring_options(std::vector<OptionDef>& table) {
   nowait.help = "pvsync2, io_uring, libaio: reads and writes with RWF_NOWAIT: an io that would block (a page "
                 "cache miss, a busy device queue) fails with EAGAIN instead, counted as an error as in fio.";
   table.push_back(std::move(nowait));
+
+  OptionDef atomic = bool_option("atomic", &JobSpec::atomic, "0");
+  atomic.help =
+      "pvsync2, io_uring, libaio: writes with RWF_ATOMIC (Linux 6.11+): torn-write protection, all or none of "
+      "each write survives a crash. Needs direct=1 and a file whose statx STATX_WRITE_ATOMIC limits take the "
+      "block sizes; the job is refused before it starts otherwise, with the file's limits (fio lets the kernel "
+      "fail each write with EINVAL).";
+  table.push_back(std::move(atomic));
+
+  OptionDef donor = string_option("donorname", &JobSpec::e4defrag_donor, "");
+  donor.reason = "no donor file (e4defrag needs one)";
+  donor.help =
+      "e4defrag: the donor file whose blocks each write's range is moved onto (under directory=, created if "
+      "missing, never truncated, left in place at the end as fio leaves it). Required by e4defrag.";
+  table.push_back(std::move(donor));
+
+  OptionDef inplace = bool_option("inplace", &JobSpec::e4defrag_inplace, "0");
+  inplace.help =
+      "e4defrag: 1 allocates the donor's blocks for each write and frees them after it (fallocate, then "
+      "truncate to 0); 0 allocates the donor over the job's range once, at the start.";
+  table.push_back(std::move(inplace));
 
   OptionDef reap = bool_option("userspace_reap", &JobSpec::userspace_reap, "0");
   reap.help = "libaio: when completions need not be waited for (iodepth_batch_complete_min=0), read them from "

@@ -137,6 +137,10 @@ void check_engine(const JobSpec& job, Checker& check) {
   if (job.ioengine == EngineKind::kExec && job.exec_program.empty()) {
     check.error("program", "ioengine=exec needs program= (the program to run for the job's runtime)");
   }
+  if (job.ioengine == EngineKind::kE4defrag && job.e4defrag_donor.empty()) {
+    check.error("donorname", "ioengine=e4defrag needs donorname= (the donor file each write's blocks are moved "
+                             "onto)");
+  }
   if (!traits.reads && job.does_reads()) {
     check.error("ioengine", "rw=" + std::string(rw_mode_name(job.rw)) + " cannot be done with ioengine=" + engine +
                                 " (it does writes only; fio fails its reads with EINVAL)");
@@ -193,7 +197,14 @@ void check_engine_flag_options(const JobSpec& job, Checker& check) {
                        {"uncached", {EngineKind::kPvsync2, EngineKind::kIoUring}},
                        {"hipri", {EngineKind::kPvsync2, EngineKind::kIoUring}},
                        {"hipri_percentage", {EngineKind::kPvsync2}},
-                       {"userspace_reap", {EngineKind::kLibaio}}};
+                       {"userspace_reap", {EngineKind::kLibaio}},
+                       {"atomic", {EngineKind::kPvsync2, EngineKind::kIoUring, EngineKind::kLibaio}},
+                       {"donorname", {EngineKind::kE4defrag}},
+                       {"inplace", {EngineKind::kE4defrag}}};
+  if (job.given_options.count("profile")) {
+    check.warning("profile", "profile= in a job has no effect (fio runs a profile from its command line only: "
+                             "sluice run --profile=tiobench)");
+  }
   for (const Use& use : kUses) {
     if (!job.given_options.count(use.option)) continue;
     if (std::find(use.engines.begin(), use.engines.end(), job.ioengine) != use.engines.end()) continue;

@@ -50,19 +50,19 @@ void check_chunk(const JobSpec& job, Findings& f) {
     return;
   }
   const std::string option = job.verify_interval ? "verify_interval" : "bs";
-  if (job.verify != VerifyKind::kPattern && chunk < kVerifyHeaderBytes) {
+  const std::uint32_t header = verify_header_bytes(job.verify);
+  if (chunk < header) {
     const bool variable = job.verify_interval == 0 && sizes_of(job, d).size() > 1;
     f.error(option, fmt::format("verify: {} bytes per verify header is less than the header ({} bytes){}", chunk,
-                                kVerifyHeaderBytes,
+                                header,
                                 variable ? " (with variable block sizes a header covers the largest size that "
                                            "divides them all; set verify_interval)"
                                          : ""));
   }
-  if (job.verify_offset != 0 && job.verify != VerifyKind::kPattern &&
-      std::uint64_t{job.verify_offset} + kVerifyHeaderBytes > chunk) {
+  if (job.verify_offset != 0 && header != 0 && std::uint64_t{job.verify_offset} + header > chunk) {
     f.error("verify_offset", fmt::format("verify_offset={}: the {}-byte verify header would end past the {}-byte "
                                          "chunk (verify_interval, else the block size)",
-                                         job.verify_offset, kVerifyHeaderBytes, chunk));
+                                         job.verify_offset, header, chunk));
   }
   for (std::uint64_t size : sizes_of(job, d)) {
     if (size % chunk != 0) {

@@ -7,7 +7,19 @@
 
 namespace sluice {
 
-inline constexpr std::uint32_t kVerifyHeaderBytes = 72;  // must equal workload/verify_block.h kVerifyHeaderSize
+// Bytes of sluice's verify header (workload/verify_block.h) for a kind: 72, or 104 for the kinds whose digest is
+// over 32 bytes (sha3-384, sha512, sha3-512); 0 for pattern and null, which write no header.
+constexpr std::uint32_t verify_header_bytes(VerifyKind kind) noexcept {
+  switch (kind) {
+    case VerifyKind::kNone:
+    case VerifyKind::kPattern:
+    case VerifyKind::kNull: return 0;
+    case VerifyKind::kSha3_384:
+    case VerifyKind::kSha512:
+    case VerifyKind::kSha3_512: return 104;
+    default: return 72;
+  }
+}
 
 // The bytes one verify header covers: verify_interval, else the block size of the direction that carries
 // headers (writes; reads for a read-only job); with variable block sizes, the largest size that divides every

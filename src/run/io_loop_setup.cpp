@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "run/io_loop.h"
+#include "run/atomic_writes.h"
 
 namespace sluice {
 namespace {
@@ -102,6 +103,7 @@ IoLoop::~IoLoop() {
 }
 
 void IoLoop::prepare() {
+  check_atomic_writes(job_, targets_);
   async_ = engine_->caps().async;
   does_io_ = engine_->caps().does_io;
   // A synchronous engine keeps one io in flight (validation warned).
@@ -145,7 +147,9 @@ void IoLoop::prepare() {
   setup.direct = job_.direct;
   setup.writes = job_.does_writes() || job_.does_trims();
   setup.uring = {.register_files = job_.uring_registerfiles,
-                 .fixed_buffers = job_.uring_fixedbufs,
+                 // The kernel takes RWF_ATOMIC from a plain user buffer only (a registered buffer's bvec
+                 // fails with EINVAL), so atomic writes go without registered buffers.
+                 .fixed_buffers = job_.uring_fixedbufs && !job_.atomic,
                  .sqpoll = job_.uring_sqthread_poll,
                  .sqpoll_cpu = job_.uring_sqthread_poll_cpu,
                  .iopoll = job_.uring_hipri,
@@ -161,7 +165,17 @@ void IoLoop::prepare() {
                     .hipri_percentage = job_.hipri_percentage,
                     .uncached = job_.uncached,
                     .nowait = job_.nowait,
+                    .atomic = job_.atomic,
                     .seed = instance_.seed ^ 0x6869707269ull};  // "hipri"
+  if (job_.ioengine == EngineKind::kE4defrag) {
+    // As fio: the donor is donorname under directory=, fallocated from the job's offset to its largest file's
+    // end.
+    const std::string& donor = job_.e4defrag_donor;
+    setup.e4defrag.donor_path = job_.directory.empty() ? donor : job_.directory + "/" + donor;
+    setup.e4defrag.inplace = job_.e4defrag_inplace;
+    for (const TargetFile& t : targets_) setup.e4defrag.end = std::max(setup.e4defrag.end, t.size);
+    setup.e4defrag.start = targets_.empty() ? 0 : targets_.front().region_start;
+  }
   setup.userspace_reap = job_.userspace_reap;
   setup.stat_call = job_.stat_type;
   setup.cpu = {.cycle_us = job_.cpuchunks_us, .qsort = job_.cpumode_qsort};

@@ -29,8 +29,6 @@ TrimSettings trim_settings_of(const JobInstance& instance) {
 
 }  // namespace
 
-static_assert(kVerifyHeaderBytes == kVerifyHeaderSize, "spec and workload disagree on the verify header size");
-
 std::unique_ptr<Verifier> Verifier::create(const JobInstance& instance, const std::vector<TargetFile>& targets,
                                            std::uint32_t units) {
   if (instance.spec.verify == VerifyKind::kNone) return nullptr;
@@ -41,7 +39,7 @@ Verifier::Verifier(const JobInstance& instance, const std::vector<TargetFile>& t
     : job_name_(instance.spec.name),
       format_{instance.spec.verify, verify_chunk_size(instance.spec), instance.spec.verify_pattern,
               instance.spec.verify_pattern_offset_slots,
-              instance.spec.verify == VerifyKind::kPattern ? 0 : instance.spec.verify_offset},
+              verify_header_bytes(instance.spec.verify) == 0 ? 0 : instance.spec.verify_offset},
       map_(verify_regions_of(targets), verify_chunk_size(instance.spec), instance.spec.verify_backlog,
            instance.spec.verify_backlog_batch, trim_settings_of(instance)),
       seed_(instance.seed),

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/rng.h"
+#include "job/validate_verify.h"
 
 namespace sluice {
 namespace {
@@ -46,12 +47,17 @@ void fill_pattern(unsigned char* out, std::size_t length, const VerifyFormat& fo
 
 // fio's memswp of the header with the bytes at `offset`, byte by byte from the first: when the two ranges
 // overlap (offset < header size) the swap is undone only by the same steps in reverse order (unswap_header).
-void swap_header(unsigned char* chunk, std::uint32_t offset) noexcept {
-  for (std::uint32_t i = 0; i < kVerifyHeaderSize; ++i) std::swap(chunk[i], chunk[offset + i]);
+void swap_header(unsigned char* chunk, std::uint32_t offset, std::uint32_t header_size) noexcept {
+  for (std::uint32_t i = 0; i < header_size; ++i) std::swap(chunk[i], chunk[offset + i]);
 }
 
-void unswap_header(unsigned char* chunk, std::uint32_t offset) noexcept {
-  for (std::uint32_t i = kVerifyHeaderSize; i-- > 0;) std::swap(chunk[i], chunk[offset + i]);
+void unswap_header(unsigned char* chunk, std::uint32_t offset, std::uint32_t header_size) noexcept {
+  for (std::uint32_t i = header_size; i-- > 0;) std::swap(chunk[i], chunk[offset + i]);
+}
+
+// 72 or 104: the sizes a header can have; anything else read from a medium is taken as 72.
+std::uint32_t valid_header_size(std::uint32_t size) noexcept {
+  return size == kLongVerifyHeaderSize ? kLongVerifyHeaderSize : kVerifyHeaderSize;
 }
 
 void fill_seeded(unsigned char* out, std::size_t length, std::uint64_t seed) noexcept {
@@ -117,6 +123,8 @@ std::optional<VerifyFailure> check_zero_chunk(const unsigned char* p, const Veri
 
 }  // namespace
 
+std::uint32_t verify_header_size(VerifyKind kind) noexcept { return verify_header_bytes(kind); }
+
 std::uint64_t chunk_seed(std::uint64_t job_seed, int file_index, std::uint64_t offset, std::uint64_t generation) noexcept {
   return mix64(job_seed ^ (offset * kGolden) ^ (generation << 48) ^ (static_cast<std::uint64_t>(file_index) << 32) ^
                generation);
@@ -133,10 +141,10 @@ void encode_header(const VerifyHeader& h, void* out) noexcept {
   put<std::uint64_t>(p + 16, h.offset);
   put<std::uint64_t>(p + 24, h.generation);
   put<std::uint64_t>(p + 32, h.seed);
-  std::memcpy(p + 40, h.digest.data(), kMaxDigestSize);
+  std::memcpy(p + 40, h.digest.data(), valid_header_size(h.header_size) - 40);
 }
 
-VerifyHeader decode_header(const void* in) noexcept {
+VerifyHeader decode_header(const void* in, std::size_t available) noexcept {
   const auto* p = static_cast<const unsigned char*>(in);
   VerifyHeader h;
   h.magic = get<std::uint32_t>(p + 0);
@@ -148,16 +156,17 @@ VerifyHeader decode_header(const void* in) noexcept {
   h.offset = get<std::uint64_t>(p + 16);
   h.generation = get<std::uint64_t>(p + 24);
   h.seed = get<std::uint64_t>(p + 32);
-  std::memcpy(h.digest.data(), p + 40, kMaxDigestSize);
+  const std::size_t size = std::min<std::size_t>(valid_header_size(h.header_size), available);
+  std::memcpy(h.digest.data(), p + 40, size - 40);
   return h;
 }
 
-std::uint32_t header_crc_of(const void* encoded) noexcept {
+std::uint32_t header_crc_of(const void* encoded, std::uint32_t header_size) noexcept {
   const auto* p = static_cast<const unsigned char*>(encoded);
   std::uint32_t crc = crc32c(p, kCrcField);
   const unsigned char zero[4] = {0, 0, 0, 0};
   crc = crc32c(zero, sizeof zero, crc);
-  return crc32c(p + kCrcField + 4, kVerifyHeaderSize - kCrcField - 4, crc);
+  return crc32c(p + kCrcField + 4, valid_header_size(header_size) - kCrcField - 4, crc);
 }
 
 void fill_chunk(void* out, const VerifyFormat& format, const ChunkExpectation& expect) {
@@ -170,20 +179,23 @@ void fill_chunk(void* out, const VerifyFormat& format, const ChunkExpectation& e
     fill_pattern(p, format.chunk, format, expect.offset);
     return;
   }
-  unsigned char* data = p + kVerifyHeaderSize;
-  const std::size_t data_length = format.chunk - kVerifyHeaderSize;
+  const std::uint32_t header_size = format.header_size();
+  unsigned char* data = p + header_size;
+  const std::size_t data_length = format.chunk - header_size;
   if (!format.pattern.empty()) fill_pattern(data, data_length, format, expect.offset);
   else fill_seeded(data, data_length, expect.seed);
+  if (format.kind == VerifyKind::kNull) return;
   VerifyHeader h;
   h.kind = format.kind;
+  h.header_size = static_cast<std::uint16_t>(header_size);
   h.length = format.chunk;
   h.offset = expect.offset;
   h.generation = expect.generation;
   h.seed = expect.seed;
   if (format.kind != VerifyKind::kMeta) h.digest = compute_digest(format.kind, data, data_length);
   encode_header(h, p);
-  put<std::uint32_t>(p + kCrcField, header_crc_of(p));
-  if (format.header_offset != 0) swap_header(p, format.header_offset);
+  put<std::uint32_t>(p + kCrcField, header_crc_of(p, header_size));
+  if (format.header_offset != 0) swap_header(p, format.header_offset, header_size);
 }
 
 std::optional<VerifyFailure> check_chunk(const void* chunk, std::uint32_t valid, const VerifyFormat& format,
@@ -196,10 +208,12 @@ std::optional<VerifyFailure> check_chunk(const void* chunk, std::uint32_t valid,
   }
   if (expect.zeros) return check_zero_chunk(p, format, expect);
   if (format.kind == VerifyKind::kPattern) return check_pattern_chunk(p, format, expect);
+  if (format.kind == VerifyKind::kNull) return std::nullopt;  // fio's null: read back, never checked
+  const std::uint32_t header_size = format.header_size();
   std::vector<unsigned char> unswapped;
   if (format.header_offset != 0) {
     unswapped.assign(p, p + format.chunk);
-    unswap_header(unswapped.data(), format.header_offset);
+    unswap_header(unswapped.data(), format.header_offset, header_size);
     p = unswapped.data();
   }
   if (get<std::uint32_t>(p) != kVerifyMagic) {
@@ -208,28 +222,36 @@ std::optional<VerifyFailure> check_chunk(const void* chunk, std::uint32_t valid,
     f.found_bytes = hex_bytes(p, 16);
     return f;
   }
-  const VerifyHeader h = decode_header(p);
+  // The header found may be of another kind and size (other verify settings): its own size field says how
+  // many bytes its crc covers, when they fit in the chunk.
+  const VerifyHeader h = decode_header(p, format.chunk);
+  const std::uint32_t found_size =
+      valid_header_size(h.header_size) <= format.chunk ? valid_header_size(h.header_size) : header_size;
   VerifyFailure f = failure_of(VerifyDiagnosis::kOk, format, expect);
   f.found = h;
-  if (h.header_crc != header_crc_of(p)) f.diagnosis = VerifyDiagnosis::kHeaderDamaged;
-  else if (h.kind != format.kind || h.length != format.chunk || h.header_size != kVerifyHeaderSize) f.diagnosis = VerifyDiagnosis::kFormatMismatch;
-  else if (h.offset != expect.offset) f.diagnosis = VerifyDiagnosis::kMisdirected;
+  if (h.header_crc != header_crc_of(p, found_size)) {
+    f.diagnosis = VerifyDiagnosis::kHeaderDamaged;
+  } else if (h.kind != format.kind || h.length != format.chunk || h.header_size != header_size) {
+    f.diagnosis = VerifyDiagnosis::kFormatMismatch;
+  } else if (h.offset != expect.offset) {
+    f.diagnosis = VerifyDiagnosis::kMisdirected;
+  }
   if (f.diagnosis != VerifyDiagnosis::kOk) return f;
 
-  const unsigned char* data = p + kVerifyHeaderSize;
-  const std::size_t data_length = format.chunk - kVerifyHeaderSize;
+  const unsigned char* data = p + header_size;
+  const std::size_t data_length = format.chunk - header_size;
   if (format.kind != VerifyKind::kMeta) {
     f.computed_digest = compute_digest(format.kind, data, data_length);
     if (f.computed_digest != h.digest) {
       f.diagnosis = VerifyDiagnosis::kTorn;
       const std::vector<unsigned char> want = expected_data(format, h.seed, h.offset, data_length);
-      locate_difference(data, want.data(), data_length, kVerifyHeaderSize, f);
+      locate_difference(data, want.data(), data_length, header_size, f);
       return f;
     }
   }
   if (!format.pattern.empty()) {
     const std::vector<unsigned char> want = expected_data(format, h.seed, h.offset, data_length);
-    if (locate_difference(data, want.data(), data_length, kVerifyHeaderSize, f)) {
+    if (locate_difference(data, want.data(), data_length, header_size, f)) {
       f.diagnosis = VerifyDiagnosis::kPatternMismatch;
       return f;
     }
@@ -262,9 +284,9 @@ std::string_view diagnosis_name(VerifyDiagnosis d) noexcept {
 }
 
 static std::uint32_t crc_of_header(const VerifyHeader& h) noexcept {
-  unsigned char encoded[kVerifyHeaderSize];
+  unsigned char encoded[kLongVerifyHeaderSize] = {};
   encode_header(h, encoded);
-  return header_crc_of(encoded);
+  return header_crc_of(encoded, h.header_size);
 }
 
 std::string describe_failure(const VerifyFailure& f, const VerifyFormat& format, std::string_view path) {

@@ -1,16 +1,18 @@
 #pragma once
 // The on-disk format of verified data and the pure functions that fill and check it.
 //
-// With verify=crc32c|crc32|crc64|xxhash|md5|sha256|meta every chunk (verify_interval bytes, else the block
-// size) starts with a 72-byte header, all fields little-endian:
-//   0  magic "SLVF" (0x46564c53)   4 version (1)   5 kind (VerifyKind)   6 header size (72)
+// With a checksum kind (crc7 ... sha3-512) or meta every chunk (verify_interval bytes, else the block size)
+// starts with a 72-byte header (104 bytes for sha3-384, sha512 and sha3-512), all fields little-endian:
+//   0  magic "SLVF" (0x46564c53)   4 version (1)   5 kind (VerifyKind)   6 header size (72 or 104)
 //   8  chunk length, header included          12 crc32c of the header with this field zeroed
 //   16 offset of the chunk in its file        24 generation (1 = first write of the chunk, +1 per rewrite)
-//   32 seed of the data after the header      40 digest of the data after the header (32 bytes, zero-padded)
+//   32 seed of the data after the header      40 digest of the data after the header (32 or 64 bytes,
+//                                                zero-padded)
 // The data after the header is random from the seed, or verify_pattern repeated when one is given (with
 // %o, each repetition carries the chunk's offset, 8 bytes little-endian, as fio pastes it). With
-// verify_offset=N the 72 header bytes and the 72 bytes at N trade places on the medium, as in fio. meta
-// checks the header only. verify=pattern has no header: the whole chunk is the pattern.
+// verify_offset=N the header's bytes and as many bytes at N trade places on the medium, as in fio. meta
+// checks the header only. verify=pattern has no header: the whole chunk is the pattern. verify=null has none
+// either: its chunks are random data that no check looks at (fio's "pretend to verify").
 // This is sluice's own format: fio cannot verify sluice's files, nor sluice fio's.
 //
 // What a check tells apart (VerifyDiagnosis): a lost write (intact chunk of an older generation), a torn
@@ -29,7 +31,12 @@ namespace sluice {
 
 inline constexpr std::uint32_t kVerifyMagic = 0x46564c53u;  // "SLVF" in file order
 inline constexpr std::uint8_t kVerifyVersion = 1;
-inline constexpr std::uint32_t kVerifyHeaderSize = 72;
+inline constexpr std::uint32_t kVerifyHeaderSize = 72;      // the kinds whose digest fits 32 bytes
+inline constexpr std::uint32_t kLongVerifyHeaderSize = 104;  // sha3-384, sha512, sha3-512 (64-byte slot)
+
+// The header's size for a kind (0 for pattern and null: no header). Equals job/validate_verify.h's
+// verify_header_bytes, which validation uses.
+std::uint32_t verify_header_size(VerifyKind kind) noexcept;
 
 struct VerifyHeader {
   std::uint32_t magic = kVerifyMagic;
@@ -44,9 +51,13 @@ struct VerifyHeader {
   Digest digest{};
 };
 
-void encode_header(const VerifyHeader& header, void* out) noexcept;  // writes kVerifyHeaderSize bytes
-VerifyHeader decode_header(const void* in) noexcept;
-std::uint32_t header_crc_of(const void* encoded) noexcept;           // crc32c with the crc field zeroed
+// Writes header.header_size bytes (72 or 104; any other value is taken as 72).
+void encode_header(const VerifyHeader& header, void* out) noexcept;
+// Reads a header from `available` bytes (at least 72); its digest slot as its header size field says, within
+// those bytes.
+VerifyHeader decode_header(const void* in, std::size_t available = kVerifyHeaderSize) noexcept;
+// crc32c of the first `header_size` bytes with the crc field zeroed.
+std::uint32_t header_crc_of(const void* encoded, std::uint32_t header_size = kVerifyHeaderSize) noexcept;
 
 // How the chunks of one job look.
 struct VerifyFormat {
@@ -57,6 +68,8 @@ struct VerifyFormat {
   // verify_offset: the header is swapped with the bytes this far into the chunk before the write and swapped
   // back before the check, as fio's memswp (0 = the header stays first). Header kinds only.
   std::uint32_t header_offset = 0;
+
+  std::uint32_t header_size() const noexcept { return verify_header_size(kind); }
 };
 
 // What the reader expects of a chunk. generation 0 = unknown (a read job checking what another job wrote):

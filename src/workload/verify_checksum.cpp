@@ -23,20 +23,32 @@ namespace {
 constexpr std::uint32_t kCrc32cPoly = 0x82f63b78u;  // reflected
 // crc64 as xz and ECMA-182 ("CRC-64/XZ"): reflected polynomial, all-ones init and final xor.
 constexpr std::uint64_t kCrc64Poly = 0xc96c5795d7870f42ull;
+// crc7 and crc16 are a few dozen lines of tables; no Debian library offers fio's two variants.
+constexpr std::uint16_t kCrc16ArcPoly = 0xa001u;  // 0x8005 reflected
+constexpr std::uint8_t kCrc7Poly = 0x09u;         // x^7 + x^3 + 1 without its top bit
 
 struct Tables {
   std::uint32_t crc32c[256];
   std::uint64_t crc64[256];
+  std::uint16_t crc16[256];
+  // crc7 one byte at a time: the next 7-bit crc from (crc << 1) ^ byte, as fio's crc7_byte indexes its table.
+  std::uint8_t crc7[256];
   Tables() {
     for (std::uint32_t i = 0; i < 256; ++i) {
       std::uint32_t c = i;
       std::uint64_t d = i;
+      std::uint16_t e = static_cast<std::uint16_t>(i);
+      std::uint8_t f = static_cast<std::uint8_t>(i);  // the register's 7 bits held in the top 7 of a byte
       for (int k = 0; k < 8; ++k) {
         c = (c & 1) ? (c >> 1) ^ kCrc32cPoly : c >> 1;
         d = (d & 1) ? (d >> 1) ^ kCrc64Poly : d >> 1;
+        e = static_cast<std::uint16_t>((e & 1) ? (e >> 1) ^ kCrc16ArcPoly : e >> 1);
+        f = static_cast<std::uint8_t>((f & 0x80) ? (f << 1) ^ (kCrc7Poly << 1) : f << 1);
       }
       crc32c[i] = c;
       crc64[i] = d;
+      crc16[i] = e;
+      crc7[i] = static_cast<std::uint8_t>(f >> 1);
     }
   }
 };
@@ -114,14 +126,38 @@ std::uint64_t crc64_ecma(const void* data, std::size_t length) noexcept {
   return ~c;
 }
 
+std::uint8_t crc7_mmc(const void* data, std::size_t length) noexcept {
+  const Tables& t = tables();
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::uint8_t c = 0;
+  for (std::size_t i = 0; i < length; ++i) c = t.crc7[static_cast<std::uint8_t>(c << 1) ^ p[i]];
+  return c;
+}
+
+std::uint16_t crc16_arc(const void* data, std::size_t length) noexcept {
+  const Tables& t = tables();
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::uint16_t c = 0;
+  for (std::size_t i = 0; i < length; ++i) c = static_cast<std::uint16_t>((c >> 8) ^ t.crc16[(c ^ p[i]) & 0xff]);
+  return c;
+}
+
 std::size_t digest_size(VerifyKind kind) noexcept {
   switch (kind) {
+    case VerifyKind::kCrc7: return 1;
+    case VerifyKind::kCrc16: return 2;
     case VerifyKind::kCrc32c:
     case VerifyKind::kCrc32: return 4;
     case VerifyKind::kCrc64:
     case VerifyKind::kXxhash: return 8;
     case VerifyKind::kMd5: return 16;
-    case VerifyKind::kSha256: return 32;
+    case VerifyKind::kSha1: return 20;
+    case VerifyKind::kSha3_224: return 28;
+    case VerifyKind::kSha256:
+    case VerifyKind::kSha3_256: return 32;
+    case VerifyKind::kSha3_384: return 48;
+    case VerifyKind::kSha512:
+    case VerifyKind::kSha3_512: return 64;
     default: return 0;
   }
 }
@@ -137,6 +173,15 @@ std::string_view verify_kind_name(VerifyKind kind) noexcept {
     case VerifyKind::kSha256: return "sha256";
     case VerifyKind::kPattern: return "pattern";
     case VerifyKind::kMeta: return "meta";
+    case VerifyKind::kCrc16: return "crc16";
+    case VerifyKind::kCrc7: return "crc7";
+    case VerifyKind::kSha1: return "sha1";
+    case VerifyKind::kSha512: return "sha512";
+    case VerifyKind::kSha3_224: return "sha3-224";
+    case VerifyKind::kSha3_256: return "sha3-256";
+    case VerifyKind::kSha3_384: return "sha3-384";
+    case VerifyKind::kSha3_512: return "sha3-512";
+    case VerifyKind::kNull: return "null";
   }
   return "?";
 }
@@ -162,6 +207,14 @@ Digest compute_digest(VerifyKind kind, const void* data, std::size_t length) {
     case VerifyKind::kXxhash: store_le(out, XXH64(data, length, 0), 8); break;
     case VerifyKind::kMd5: evp_digest(EVP_md5(), data, length, out); break;
     case VerifyKind::kSha256: evp_digest(EVP_sha256(), data, length, out); break;
+    case VerifyKind::kCrc7: store_le(out, crc7_mmc(data, length), 1); break;
+    case VerifyKind::kCrc16: store_le(out, crc16_arc(data, length), 2); break;
+    case VerifyKind::kSha1: evp_digest(EVP_sha1(), data, length, out); break;
+    case VerifyKind::kSha512: evp_digest(EVP_sha512(), data, length, out); break;
+    case VerifyKind::kSha3_224: evp_digest(EVP_sha3_224(), data, length, out); break;
+    case VerifyKind::kSha3_256: evp_digest(EVP_sha3_256(), data, length, out); break;
+    case VerifyKind::kSha3_384: evp_digest(EVP_sha3_384(), data, length, out); break;
+    case VerifyKind::kSha3_512: evp_digest(EVP_sha3_512(), data, length, out); break;
     default: break;
   }
   return out;

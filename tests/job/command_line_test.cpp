@@ -148,7 +148,8 @@ TEST(CommandLineErrors, UnsupportedFlagAlone) {
 TEST(CommandLineErrors, UnsupportedEngine) {
   EXPECT_EQ(error_of({"--ioengine=rbd"}),
             "--ioengine=rbd is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, null, falloc, "
-            "ftruncate, filecreate, filestat, filedelete, cpuio, exec, posixaio, pvsync, pvsync2, vsync)");
+            "ftruncate, filecreate, filestat, filedelete, cpuio, exec, posixaio, pvsync, pvsync2, vsync, splice, "
+            "e4defrag)");
 }
 
 }  // namespace

@@ -92,7 +92,7 @@ TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
 }
 
 TEST(OptionTable, ListsUnsupportedFioOptions) {
-  for (const char* name : {"cgroup_nodelete", "cgroup_weight", "cgroup", "zonecapacity", "atomic"}) {
+  for (const char* name : {"cgroup_nodelete", "cgroup_weight", "cgroup", "zonecapacity", "block_error_percentiles"}) {
     const OptionDef* def = find_option(name);
     ASSERT_NE(def, nullptr) << name;
     EXPECT_FALSE(def->supported) << name;
@@ -226,7 +226,7 @@ TEST(IoEngine, FioEngineNotInSluice) {
   EXPECT_THAT(option_error_of("ioengine", "rbd"),
               HasSubstr("ioengine=rbd is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, "
                         "null, falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec, posixaio, pvsync, "
-                        "pvsync2, vsync)"));
+                        "pvsync2, vsync, splice, e4defrag)"));
 }
 
 TEST(IoEngine, TypoSuggests) { EXPECT_THAT(option_error_of("ioengine", "io_urin"), HasSubstr("did you mean 'io_uring'?")); }

@@ -131,7 +131,7 @@ TEST(Validate, TrimWithMmapIsAnError) {
   EXPECT_EQ(
       p.message,
       "rw=trim cannot be done with ioengine=mmap (trims work with psync, sync, libaio, io_uring, null, falloc, "
-      "posixaio, pvsync, pvsync2 and vsync)");
+      "posixaio, pvsync, pvsync2, vsync and splice)");
 }
 
 TEST(Validate, TrimWithIoUringIsFine) {

@@ -53,8 +53,25 @@ TEST(VerifyOptions, KindsParse) {
   EXPECT_EQ(verify_job_with({{"verify", "0"}}).verify, VerifyKind::kNone);
 }
 
-TEST(VerifyOptions, OtherFioChecksumsAreRefusedWithAlternatives) {
-  EXPECT_THAT(apply_error("verify", "sha1"), HasSubstr("use crc32c, crc32, crc64, xxhash, md5 or sha256"));
+TEST(VerifyOptions, EveryFioKindParses) {
+  const std::pair<const char*, VerifyKind> kinds[] = {
+      {"crc7", VerifyKind::kCrc7},         {"crc16", VerifyKind::kCrc16},       {"sha1", VerifyKind::kSha1},
+      {"sha512", VerifyKind::kSha512},     {"sha3-224", VerifyKind::kSha3_224}, {"sha3-256", VerifyKind::kSha3_256},
+      {"sha3-384", VerifyKind::kSha3_384}, {"sha3-512", VerifyKind::kSha3_512}, {"null", VerifyKind::kNull}};
+  for (const auto& [name, kind] : kinds) EXPECT_EQ(verify_job_with({{"verify", name}}).verify, kind) << name;
+  EXPECT_THAT(apply_error("verify", "sha2"), HasSubstr("sha256"));
+}
+
+TEST(VerifyValidate, LongDigestsNeedA104ByteHeader) {
+  const JobSpec short_interval =
+      verify_job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "sha512"}, {"verify_interval", "96"}});
+  EXPECT_TRUE(any_contains(verify_errors_of(short_interval), "less than the header (104 bytes)"));
+  EXPECT_TRUE(verify_errors_of(verify_job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "sha256"},
+                                                {"verify_interval", "128"}}))
+                  .empty());
+  const JobSpec null_kind =
+      verify_job_with({{"rw", "write"}, {"bs", "4k"}, {"verify", "null"}, {"verify_offset", "100"}});
+  EXPECT_TRUE(verify_errors_of(null_kind).empty()) << "null has no header to place";
 }
 
 TEST(VerifyOptions, HexPatternKeepsByteOrder) {

@@ -44,6 +44,29 @@ TEST(VerifyChecksum, Sha256OfAbc) {
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
+// fio's crc7 and crc16: the catalogue's CRC-7/MMC and CRC-16/ARC, and the first entries of fio's tables.
+TEST(VerifyChecksum, Crc7AndCrc16CheckValues) {
+  EXPECT_EQ(crc7_mmc(kCheck.data(), kCheck.size()), 0x75);
+  EXPECT_EQ(crc16_arc(kCheck.data(), kCheck.size()), 0xbb3d);
+  const unsigned char one = 1, two = 2;
+  EXPECT_EQ(crc7_mmc(&one, 1), 0x09);  // crc7_syndrome_table[1]
+  EXPECT_EQ(crc7_mmc(&two, 1), 0x12);
+  EXPECT_EQ(crc16_arc(&one, 1), 0xc0c1);  // crc16_table[1]
+  EXPECT_EQ(digest_hex(VerifyKind::kCrc16, compute_digest(VerifyKind::kCrc16, kCheck.data(), kCheck.size())), "0xbb3d");
+}
+
+TEST(VerifyChecksum, ShaFamilyOfAbc) {
+  const auto hex = [](VerifyKind kind) { return digest_hex(kind, compute_digest(kind, "abc", 3)); };
+  EXPECT_EQ(hex(VerifyKind::kSha1), "a9993e364706816aba3e25717850c26c9cd0d89d");
+  EXPECT_EQ(hex(VerifyKind::kSha512),
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+            "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f");
+  EXPECT_EQ(hex(VerifyKind::kSha3_224), "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf");
+  EXPECT_EQ(hex(VerifyKind::kSha3_256), "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532");
+  EXPECT_EQ(digest_size(VerifyKind::kSha3_384), 48u);
+  EXPECT_EQ(digest_size(VerifyKind::kSha3_512), 64u);
+}
+
 TEST(VerifyChecksum, XxhashOfEmptyInput) {
   EXPECT_EQ(digest_hex(VerifyKind::kXxhash, compute_digest(VerifyKind::kXxhash, "", 0)), "0xef46db3751d8e999");
 }
@@ -68,6 +91,22 @@ TEST(VerifyHeader, RoundTrips) {
   EXPECT_EQ(back.digest, h.digest);
 }
 
+TEST(VerifyHeader, LongDigestsGetA104ByteHeader) {
+  EXPECT_EQ(verify_header_size(VerifyKind::kSha256), 72u);
+  EXPECT_EQ(verify_header_size(VerifyKind::kSha3_384), 104u);
+  EXPECT_EQ(verify_header_size(VerifyKind::kSha512), 104u);
+  EXPECT_EQ(verify_header_size(VerifyKind::kNull), 0u);
+  VerifyHeader h;
+  h.kind = VerifyKind::kSha512;
+  h.header_size = kLongVerifyHeaderSize;
+  h.digest[63] = 0x5a;
+  unsigned char buf[kLongVerifyHeaderSize] = {};
+  encode_header(h, buf);
+  EXPECT_EQ(buf[103], 0x5a);
+  EXPECT_EQ(decode_header(buf, sizeof buf).digest, h.digest);
+  EXPECT_EQ(decode_header(buf, kVerifyHeaderSize).digest[63], 0) << "a header is read within the bytes given";
+}
+
 class VerifyChunkKinds : public ::testing::TestWithParam<VerifyKind> {
  protected:
   VerifyFormat format() const { return VerifyFormat{GetParam(), 4096, GetParam() == VerifyKind::kPattern ? "\xaa\x55" : "", {}}; }
@@ -90,8 +129,8 @@ TEST_P(VerifyChunkKinds, CorruptedDataIsCaughtUnlessMeta) {
   auto buf = chunk_for(expect());
   buf[1000] ^= 0x01;
   const auto failure = check_chunk(buf.data(), 4096, format(), expect());
-  if (GetParam() == VerifyKind::kMeta) {
-    EXPECT_FALSE(failure.has_value()) << "meta checks the header only";
+  if (GetParam() == VerifyKind::kMeta || GetParam() == VerifyKind::kNull) {
+    EXPECT_FALSE(failure.has_value()) << "meta checks the header only, null nothing";
     return;
   }
   ASSERT_TRUE(failure.has_value());
@@ -103,8 +142,37 @@ TEST_P(VerifyChunkKinds, CorruptedDataIsCaughtUnlessMeta) {
 INSTANTIATE_TEST_SUITE_P(AllKinds, VerifyChunkKinds,
                          ::testing::Values(VerifyKind::kCrc32c, VerifyKind::kCrc32, VerifyKind::kCrc64,
                                            VerifyKind::kXxhash, VerifyKind::kMd5, VerifyKind::kSha256,
-                                           VerifyKind::kMeta, VerifyKind::kPattern),
-                         [](const auto& info) { return std::string(verify_kind_name(info.param)); });
+                                           VerifyKind::kMeta, VerifyKind::kPattern, VerifyKind::kCrc7,
+                                           VerifyKind::kCrc16, VerifyKind::kSha1, VerifyKind::kSha512,
+                                           VerifyKind::kSha3_224, VerifyKind::kSha3_256, VerifyKind::kSha3_384,
+                                           VerifyKind::kSha3_512, VerifyKind::kNull),
+                         [](const auto& info) {
+                           std::string name(verify_kind_name(info.param));
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+// A chunk written under other verify settings (another kind, so another header size) is named as such, in
+// both directions between the 72- and the 104-byte header.
+TEST(VerifyDiagnose, OtherHeaderSizeIsOtherSettings) {
+  const VerifyFormat short_header{VerifyKind::kCrc32c, 4096, "", {}};
+  const VerifyFormat long_header{VerifyKind::kSha512, 4096, "", {}};
+  const ChunkExpectation e{0, 1, chunk_seed(42, 0, 0, 1)};
+  std::vector<unsigned char> buf(4096);
+  fill_chunk(buf.data(), long_header, e);
+  auto failure = check_chunk(buf.data(), 4096, short_header, e);
+  ASSERT_TRUE(failure.has_value());
+  EXPECT_EQ(failure->diagnosis, VerifyDiagnosis::kFormatMismatch);
+  EXPECT_THAT(describe_failure(*failure, short_header, "f"), HasSubstr("found verify=sha512"));
+  fill_chunk(buf.data(), short_header, e);
+  failure = check_chunk(buf.data(), 4096, long_header, e);
+  ASSERT_TRUE(failure.has_value());
+  EXPECT_EQ(failure->diagnosis, VerifyDiagnosis::kFormatMismatch);
+  buf[90] ^= 1;  // past the short header: data, so the long header's check would see a damaged header
+  failure = check_chunk(buf.data(), 4096, long_header, e);
+  ASSERT_TRUE(failure.has_value());
+  EXPECT_EQ(failure->diagnosis, VerifyDiagnosis::kFormatMismatch);
+}
 
 VerifyFormat crc_format() { return VerifyFormat{VerifyKind::kCrc32c, 4096, "", {}}; }
 ChunkExpectation at(std::uint64_t offset, std::uint64_t generation) {

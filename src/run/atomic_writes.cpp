@@ -1,0 +1,88 @@
+#include "run/atomic_writes.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cstring>
+
+#include "common/error.h"
+
+namespace sluice {
+namespace {
+
+// Linux 6.11's statx fields, which Debian 12's headers predate: read from a raw 256-byte struct statx.
+constexpr unsigned kStatxWriteAtomic = 0x00010000u;      // STATX_WRITE_ATOMIC (mask)
+constexpr std::uint64_t kAttrWriteAtomic = 0x00400000u;  // STATX_ATTR_WRITE_ATOMIC (attributes)
+constexpr std::size_t kMaskAt = 0x00, kAttributesAt = 0x08, kUnitMinAt = 0xa8, kUnitMaxAt = 0xac;
+
+template <typename T>
+T field(const unsigned char* raw, std::size_t at) {
+  T value;
+  std::memcpy(&value, raw + at, sizeof value);
+  return value;
+}
+
+// The write sizes a job issues (bs, or bssplit's), or nullopt for bsrange (sizes drawn between two bounds).
+std::optional<std::vector<std::uint64_t>> write_sizes(const JobSpec& job) {
+  const int w = index_of(Direction::kWrite);
+  std::vector<std::uint64_t> sizes;
+  if (!job.bssplit[w].empty()) {
+    for (const BlockSizeSplitEntry& e : job.bssplit[w]) sizes.push_back(e.size);
+  } else if (job.bsrange[w].min != 0 && job.bsrange[w].min != job.bsrange[w].max) {
+    return std::nullopt;
+  } else {
+    sizes.push_back(job.bsrange[w].min != 0 ? job.bsrange[w].min : job.bs[w]);
+  }
+  return sizes;
+}
+
+}  // namespace
+
+std::optional<AtomicWriteLimits> atomic_write_limits(int fd) {
+  alignas(8) unsigned char raw[256] = {};
+  if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, kStatxWriteAtomic, raw) != 0) return std::nullopt;
+  if ((field<std::uint32_t>(raw, kMaskAt) & kStatxWriteAtomic) == 0) return std::nullopt;
+  if ((field<std::uint64_t>(raw, kAttributesAt) & kAttrWriteAtomic) == 0) return std::nullopt;
+  const AtomicWriteLimits limits{field<std::uint32_t>(raw, kUnitMinAt), field<std::uint32_t>(raw, kUnitMaxAt)};
+  if (limits.unit_min == 0 || limits.unit_max < limits.unit_min) return std::nullopt;
+  return limits;
+}
+
+void check_atomic_writes(const JobSpec& job, const std::vector<TargetFile>& targets) {
+  if (!job.atomic || !job.does_writes()) return;
+  const std::string job_name = "job " + job.name + ": atomic=1";
+  if (!job.direct) {
+    throw UserError(job_name +
+                    " needs direct=1 (the kernel takes RWF_ATOMIC on direct writes; its limits are "
+                    "those of direct I/O)");
+  }
+  const auto sizes = write_sizes(job);
+  if (!sizes) {
+    throw UserError(job_name +
+                    ": bsrange draws write sizes that are not powers of two, and an atomic write must "
+                    "be one; use bs or bssplit");
+  }
+  for (const TargetFile& t : targets) {
+    const auto limits = atomic_write_limits(t.fd);
+    if (!limits) {
+      throw UserError(
+          fmt::format("{}: {} does not take atomic writes (statx reports no STATX_WRITE_ATOMIC "
+                      "support: the filesystem or device has none, e.g. ext4 without a device that "
+                      "has atomic writes; XFS with reflink has them in software)",
+                      job_name, t.path));
+    }
+    for (std::uint64_t size : *sizes) {
+      if (!std::has_single_bit(size) || size < limits->unit_min || size > limits->unit_max) {
+        throw UserError(
+            fmt::format("{}: writes of {} bytes cannot be atomic on {}: its atomic writes are powers "
+                        "of two from {} to {} bytes (statx)",
+                        job_name, size, t.path, limits->unit_min, limits->unit_max));
+      }
+    }
+  }
+}
+
+}  // namespace sluice
