@@ -20,30 +20,33 @@ struct TiobenchOptions {
 
 constexpr std::string_view kTiobenchOptions[] = {"size", "block", "numruns", "dir", "threads"};
 
-std::uint64_t whole_number(const std::string& option, const std::string& value, std::uint64_t minimum) {
+constexpr std::uint64_t kMaxSizeMib = std::uint64_t{1} << 40;  // 1 EiB: the bytes still fit 64 bits
+
+std::uint64_t whole_number(const std::string& option, const std::string& value, std::uint64_t maximum) {
   const bool digits =
       !value.empty() && std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
-  if (!digits || value.size() > 18 || std::stoull(value) < minimum) {
+  if (!digits || value.size() > 18 || std::stoull(value) < 1 || std::stoull(value) > maximum) {
     const std::string unit = option == "size" ? " of MiB" : option == "block" ? " of bytes" : "";
     throw UserError("--" + option + "=" + value + ": tiobench's " + option + " is a whole number" + unit +
-                    ", at least " + std::to_string(minimum));
+                    " from 1 to " + std::to_string(maximum));
   }
   return std::stoull(value);
 }
 
 void apply_tiobench_option(TiobenchOptions& o, const std::string& name, const std::string& value) {
-  if (name == "size")
-    o.size_mib = whole_number(name, value, 1);
-  else if (name == "block")
-    o.block = whole_number(name, value, 1);
-  else if (name == "numruns")
-    o.numruns = whole_number(name, value, 1);
-  else if (name == "threads")
-    o.threads = whole_number(name, value, 1);
-  else if (value.empty())
+  if (name == "size") {
+    o.size_mib = whole_number(name, value, kMaxSizeMib);
+  } else if (name == "block") {
+    o.block = whole_number(name, value, UINT32_MAX);
+  } else if (name == "numruns") {
+    o.numruns = whole_number(name, value, UINT32_MAX);
+  } else if (name == "threads") {
+    o.threads = whole_number(name, value, UINT32_MAX);
+  } else if (value.empty()) {
     throw UserError("--dir: value missing; use --dir=DIRECTORY");
-  else
+  } else {
     o.dir = value;
+  }
 }
 
 // fio's tb_opts, with the profile's options in place.

@@ -52,7 +52,9 @@ std::optional<AtomicWriteLimits> atomic_write_limits(int fd) {
 }
 
 void check_atomic_writes(const JobSpec& job, const std::vector<TargetFile>& targets) {
-  if (!job.atomic || !job.does_writes()) return;
+  const bool takes_flag = job.ioengine == EngineKind::kPvsync2 || job.ioengine == EngineKind::kLibaio ||
+                          job.ioengine == EngineKind::kIoUring;
+  if (!job.atomic || !job.does_writes() || !takes_flag) return;  // validation warned of an engine without it
   const std::string job_name = "job " + job.name + ": atomic=1";
   if (!job.direct) {
     throw UserError(job_name +
