@@ -68,14 +68,11 @@ class AtomicWrites : public ::testing::Test {
 
 TEST_F(AtomicWrites, Pvsync2WritesCarryRwfAtomic) {
   if (!have_program("strace")) GTEST_SKIP() << "strace is not installed";
-  const std::string trace = tmp_.file("atomic.strace");
-  std::vector<std::string> command = {"-f", "-qq", "-e", "trace=pwritev2,preadv2", "-o", trace, SLUICE_BINARY, "run"};
-  for (const std::string& a : job({"--ioengine=pvsync2", "--rw=randrw", "--bs=16k"})) command.push_back(a);
-  const RunOutput r = run_system_tool("strace", command);
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const TracedRun r = run_traced("sluice", job({"--ioengine=pvsync2", "--rw=randrw", "--bs=16k"}),
+                                 "pwritev2,preadv2", tmp_.file("atomic.strace"));
+  ASSERT_EQ(r.run.exit_code, 0) << describe(r.run);
   int writes = 0, atomic_writes = 0, atomic_reads = 0;
-  std::ifstream in(trace);
-  for (std::string line; std::getline(in, line);) {
+  for (const std::string& line : r.lines) {
     // strace 6.1 does not know the flag's name: "0x40 /* RWF_??? */".
     const bool atomic = line.find("RWF_ATOMIC") != std::string::npos || line.find(", 0x40 ") != std::string::npos;
     if (line.find("pwritev2(") != std::string::npos) {

@@ -54,20 +54,10 @@ class E4defragEngine : public ::testing::Test {
     return args;
   }
   DefragCalls traced(const std::string& program, std::vector<std::string> args) {
-    const std::string trace = tmp_.file(program + ".defrag.strace");
-    std::vector<std::string> command = {
-        "-f", "-qq", "-e", "trace=ioctl,fallocate", "-o", trace, program == "fio" ? "fio" : SLUICE_BINARY};
-    if (program != "fio") command.emplace_back("run");
-    command.insert(command.end(), args.begin(), args.end());
-    RunOptions options;
-    options.program = "strace";
-    options.timeout = std::chrono::seconds(60);
-    const RunOutput r = run_binary(command, options);
-    EXPECT_EQ(r.exit_code, 0) << program << ": " << describe(r);
+    const TracedRun r = run_traced(program, args, "ioctl,fallocate", tmp_.file(program + ".defrag.strace"));
+    EXPECT_EQ(r.run.exit_code, 0) << program << ": " << describe(r.run);
     DefragCalls calls;
-    std::ifstream in(trace);
-    std::string line;
-    while (std::getline(in, line)) {
+    for (const std::string& line : r.lines) {
       if (line.find("0x66, 0xf, 0x28") != std::string::npos || line.find("EXT4_IOC_MOVE_EXT") != std::string::npos) {
         ++calls.moves;
       }

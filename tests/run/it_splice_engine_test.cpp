@@ -4,7 +4,6 @@
 // verified, buffered and direct. The comparison skips without strace or fio.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,20 +16,10 @@ namespace {
 
 // Runs `program` (fio, or sluice run) under strace of splice and vmsplice; how many calls of each it made.
 std::map<std::string, int> splice_calls(const std::string& program, std::vector<std::string> args, TempDir& tmp) {
-  const std::string trace = tmp.file(program + ".splice.strace");
-  std::vector<std::string> command = {
-      "-f", "-qq", "-e", "trace=splice,vmsplice", "-o", trace, program == "fio" ? "fio" : SLUICE_BINARY};
-  if (program != "fio") command.emplace_back("run");
-  command.insert(command.end(), args.begin(), args.end());
-  RunOptions options;
-  options.program = "strace";
-  options.timeout = std::chrono::seconds(60);
-  const RunOutput r = run_binary(command, options);
-  EXPECT_EQ(r.exit_code, 0) << program << ": " << describe(r);
+  const TracedRun r = run_traced(program, args, "splice,vmsplice", tmp.file(program + ".splice.strace"));
+  EXPECT_EQ(r.run.exit_code, 0) << program << ": " << describe(r.run);
   std::map<std::string, int> calls;
-  std::ifstream in(trace);
-  std::string line;
-  while (std::getline(in, line)) {
+  for (const std::string& line : r.lines) {
     for (const char* call : {"vmsplice", "splice"}) {
       if (line.find(std::string(" ") + call + "(") != std::string::npos) {
         ++calls[call];

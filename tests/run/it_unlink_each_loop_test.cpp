@@ -59,14 +59,7 @@ TEST(UnlinkEachLoop, DeletedBeforeEachLaterLoopAsFio) {
   for (const std::string program : {"fio", "sluice"}) {
     const std::string file = tmp.file(program);
     const std::string trace = tmp.file(program + ".strace");
-    std::vector<std::string> args = {
-        "-f", "-qq", "-e", "trace=unlink,unlinkat", "-o", trace, program == "fio" ? "fio" : SLUICE_BINARY};
-    if (program != "fio") args.emplace_back("run");
-    for (std::string& a : loop_job(file, {"--rw=randwrite"})) args.push_back(a);
-    RunOptions options;
-    options.program = "strace";
-    options.timeout = std::chrono::seconds(60);
-    const RunOutput r = run_binary(args, options);
+    const RunOutput r = run_traced(program, loop_job(file, {"--rw=randwrite"}), "unlink,unlinkat", trace).run;
     ASSERT_EQ(r.exit_code, 0) << program << ": " << describe(r);
     EXPECT_EQ(write_ios(r), 3 * 256) << program;
     EXPECT_EQ(unlinks_of(trace, file), 2) << program;

@@ -4,7 +4,6 @@
 // reads) and one per io by default; libaio and io_uring pass nowait on too. Skips without strace or fio.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -22,25 +21,11 @@ struct Calls {
 
 // Runs `program` under strace (reads and writes of the vector kinds only) and counts `call`'s lines.
 Calls traced(const std::string& program, std::vector<std::string> args, const std::string& call, TempDir& tmp) {
-  const std::string trace = tmp.file(program + ".strace");
-  std::vector<std::string> command = {"-f",
-                                      "-qq",
-                                      "-e",
-                                      "trace=readv,writev,preadv,pwritev,preadv2,pwritev2",
-                                      "-o",
-                                      trace,
-                                      program == "fio" ? "fio" : SLUICE_BINARY};
-  if (program != "fio") command.emplace_back("run");
-  command.insert(command.end(), args.begin(), args.end());
-  RunOptions options;
-  options.program = "strace";
-  options.timeout = std::chrono::seconds(60);
-  const RunOutput r = run_binary(command, options);
-  EXPECT_EQ(r.exit_code, 0) << program << ": " << describe(r);
+  const TracedRun r = run_traced(program, args, "readv,writev,preadv,pwritev,preadv2,pwritev2",
+                                 tmp.file(program + ".strace"));
+  EXPECT_EQ(r.run.exit_code, 0) << program << ": " << describe(r.run);
   Calls calls;
-  std::ifstream in(trace);
-  std::string line;
-  while (std::getline(in, line)) {
+  for (const std::string& line : r.lines) {
     if (line.find(" " + call + "(") == std::string::npos) continue;
     ++calls.count;
     calls.hipri += line.find("RWF_HIPRI") != std::string::npos ? 1 : 0;

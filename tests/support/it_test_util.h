@@ -51,6 +51,30 @@ inline RunOutput run_as(const std::string& program, std::vector<std::string> arg
   return r;
 }
 
+// A run under strace: the program's output and the lines of its trace.
+struct TracedRun {
+  RunOutput run;
+  std::vector<std::string> lines;
+};
+
+// Runs fio (program "fio") or `sluice run ARGS` (any other program name) under `strace -f -qq -e trace=CALLS`
+// (CALLS: strace's list, e.g. "splice,vmsplice"), the trace written to `trace_path`; at most 60 s. The
+// caller checks run.exit_code (a failed run leaves a partial trace).
+inline TracedRun run_traced(const std::string& program, const std::vector<std::string>& args,
+                            const std::string& calls, const std::string& trace_path) {
+  std::vector<std::string> command = {"-f", "-qq", "-e", "trace=" + calls, "-o", trace_path,
+                                      program == "fio" ? "fio" : SLUICE_BINARY};
+  if (program != "fio") command.emplace_back("run");
+  command.insert(command.end(), args.begin(), args.end());
+  RunOptions options;
+  options.program = "strace";
+  options.timeout = std::chrono::seconds(60);
+  TracedRun traced{run_binary(command, options), {}};
+  std::ifstream in(trace_path);
+  for (std::string line; std::getline(in, line);) traced.lines.push_back(line);
+  return traced;
+}
+
 // One io of a version 3 io log (write_iolog): the file as the log names it, the action, offset and length.
 struct LoggedIo {
   std::string file;
