@@ -79,7 +79,7 @@ void add_uring_options(std::vector<OptionDef>& table) {
   table.push_back(std::move(atomic));
 
   OptionDef donor = string_option("donorname", &JobSpec::e4defrag_donor, "");
-  donor.reason = "no donor file (e4defrag needs one)";
+  donor.reason = "no donor file; e4defrag needs one";
   donor.help =
       "e4defrag: the donor file whose blocks each write's range is moved onto (under directory=, created if "
       "missing, never truncated, left in place at the end as fio leaves it). Required by e4defrag.";

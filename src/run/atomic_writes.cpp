@@ -5,6 +5,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -67,7 +68,20 @@ void check_atomic_writes(const JobSpec& job, const std::vector<TargetFile>& targ
                     ": bsrange draws write sizes that are not powers of two, and an atomic write must "
                     "be one; use bs or bssplit");
   }
+  // The kernel takes an atomic write only at an offset that is a multiple of its length.
+  const std::uint64_t largest = *std::max_element(sizes->begin(), sizes->end());
+  const std::uint64_t alignment = job.blockalign[index_of(Direction::kWrite)];
+  if (sizes->size() > 1 && (!job.is_random() || alignment == 0 || alignment % largest != 0)) {
+    throw UserError(fmt::format("{}: bssplit mixes write sizes up to {} bytes, and an atomic write must start at "
+                                "a multiple of its size; give random writes blockalign={} (or one size)",
+                                job_name, largest, largest));
+  }
   for (const TargetFile& t : targets) {
+    if (t.region_start % largest != 0) {
+      throw UserError(fmt::format("{}: the writes on {} start at offset {}, not a multiple of their {} bytes, "
+                                  "where an atomic write must start",
+                                  job_name, t.path, t.region_start, largest));
+    }
     const auto limits = atomic_write_limits(t.fd);
     if (!limits) {
       throw UserError(

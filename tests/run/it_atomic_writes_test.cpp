@@ -107,6 +107,18 @@ TEST_F(AtomicWrites, WhatCannotBeAtomicIsRefusedWithTheLimits) {
   r = run_binary(
       {"run", "--name=a", "--filename=" + file(), "--size=8m", "--atomic=1", "--ioengine=pvsync2", "--rw=write"});
   EXPECT_NE(r.err.find("needs direct=1"), std::string::npos) << r.err;
+  // An atomic write starts at a multiple of its size: a job offset or mixed sizes that break that are refused.
+  r = run_binary({"run", "--name=a", "--filename=" + file(), "--size=4m", "--offset=4k", "--direct=1", "--atomic=1",
+                  "--ioengine=pvsync2", "--rw=write", "--bs=16k"});
+  EXPECT_NE(r.err.find("not a multiple of their 16384 bytes"), std::string::npos) << r.err;
+  r = run_binary({"run", "--name=a", "--filename=" + file(), "--size=4m", "--direct=1", "--atomic=1",
+                  "--ioengine=pvsync2", "--rw=randwrite", "--bssplit=4k/50:64k/50"});
+  EXPECT_NE(r.err.find("give random writes blockalign=65536"), std::string::npos) << r.err;
+  const RunOutput aligned =
+      run_as("sluice", job({"--ioengine=pvsync2", "--rw=randwrite", "--bssplit=4k/50:64k/50", "--blockalign=64k"}));
+  const auto doc = parse_document(aligned.out);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ((*doc)["jobs"][0]["error"].get<int>(), 0) << "every write at a multiple of 64 KiB";
   // The test's own directory is not on this XFS: ext4 has no atomic writes without a device that has them.
   r = run_binary({"run", "--name=a", "--filename=" + tmp_.file("plain"), "--size=1m", "--direct=1", "--atomic=1",
                   "--ioengine=pvsync2", "--rw=write"});
