@@ -10,6 +10,12 @@ namespace {
 constexpr const char* kCgroupReason =
     "cgroups place whole processes, and sluice runs every job as a thread of one process";
 
+// fio keeps a write pointer per zone, in memory for a regular file (its zbd.c emulates sequential-write zones
+// there) and from the device for a zoned one; sluice has neither yet.
+constexpr const char* kZbdReason =
+    "an option of zonemode=zbd (zone write pointers, of zoned devices or emulated on files), which is not "
+    "implemented";
+
 struct Unsupported {
   const char* name;
   const char* alias;  // nullptr when none
@@ -17,13 +23,13 @@ struct Unsupported {
 };
 
 constexpr Unsupported kUnsupported[] = {
-    {"zonecapacity", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
-    {"read_beyond_wp", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
-    {"max_open_zones", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
-    {"job_max_open_zones", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
-    {"ignore_zone_limits", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
-    {"zone_reset_threshold", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
-    {"zone_reset_frequency", nullptr, "an option of zonemode=zbd (zoned block devices), which is not implemented"},
+    {"zonecapacity", nullptr, kZbdReason},
+    {"read_beyond_wp", nullptr, kZbdReason},
+    {"max_open_zones", nullptr, kZbdReason},
+    {"job_max_open_zones", nullptr, kZbdReason},
+    {"ignore_zone_limits", nullptr, kZbdReason},
+    {"zone_reset_threshold", nullptr, kZbdReason},
+    {"zone_reset_frequency", nullptr, kZbdReason},
     {"cgroup", nullptr, kCgroupReason},
     {"cgroup_weight", nullptr, kCgroupReason},
     {"cgroup_nodelete", nullptr, kCgroupReason},

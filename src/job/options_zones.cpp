@@ -14,11 +14,13 @@ void add_zone_options(std::vector<OptionDef>& table) {
       "strided: the job's I/O stays in one zone of zonerange bytes (random offsets are drawn inside it) until "
       "zonesize bytes were transferred, then moves zonerange + zoneskip bytes on, back to the start past the "
       "file's end; the job's size still sets the bytes transferred. As fio, it needs zonesize and is ignored "
-      "when a job has more than one file. zbd (zoned block devices) is not supported.";
+      "when a job has more than one file. zbd (zone write pointers: zoned block devices, emulated by fio on "
+      "regular files) is not supported yet.";
   mode.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     if (value == "zbd") {
       value_error(where, "zonemode", value,
-                  "not supported by sluice yet (zoned block devices are not implemented); supported: none, strided");
+                  "not supported by sluice yet (zone write pointers, of zoned block devices or emulated on files as "
+                  "fio does, are not implemented); supported: none, strided");
     }
     static const std::vector<std::string> kChoices = {"none", "strided"};
     job.zone_strided = choice_value("zonemode", value, where, kChoices) == 1;

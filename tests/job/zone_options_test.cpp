@@ -34,7 +34,8 @@ TEST(ZoneOptions, ZbdIsRefusedByName) {
     testing::job_with({{"zonemode", "zbd"}});
     FAIL() << "zonemode=zbd was accepted";
   } catch (const UserError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("zoned block devices are not implemented"));
+    EXPECT_THAT(e.what(), HasSubstr("zone write pointers, of zoned block devices or emulated on files as fio "
+                                    "does, are not implemented"));
   }
   EXPECT_THROW(testing::job_with({{"zonemode", "stried"}}), UserError);
 }
