@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "support/it_test_util.h"
@@ -165,11 +166,8 @@ TEST(IoMemory, OffsetBuffersWorkBufferedAndAreRefusedByDirectIoAsInFio) {
 
 TEST(IoMemory, BadValuesAreRefused) {
   const auto refused = [](std::vector<std::string> args, const std::string& message) {
-    args.insert(args.begin(), "run");
     args.insert(args.end(), {"--name=bad", "--filename=/nonexistent/never", "--size=1m"});
-    const RunOutput r = run_binary(args);
-    EXPECT_EQ(r.exit_code, 1) << describe(r);
-    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    expect_run_refused(std::move(args), message);
   };
   refused({"--mem=cudamalloc"}, "GPU memory");
   refused({"--mem=shm:/tmp/x"}, "only the mmap kinds take a file");

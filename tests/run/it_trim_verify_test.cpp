@@ -124,12 +124,7 @@ TEST(TrimVerify, ADeviceThatIgnoresDiscardsFailsTheZeroCheck) {
 
 TEST(TrimVerify, RefusedWhereItCannotWork) {
   TempDir tmp;
-  const auto refused = [&](std::vector<std::string> args, const std::string& message) {
-    args.insert(args.begin(), "run");
-    const RunOutput r = run_binary(args);
-    EXPECT_EQ(r.exit_code, 1) << describe(r);
-    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
-  };
+  const auto refused = expect_run_refused;
   refused(trim_job(tmp.file("f"), "write", 50, 4, {"--ioengine=mmap"}), "ioengine=mmap cannot trim");
   refused(trim_job(tmp.file("f"), "write", 50, 4, {"--verify_only=1"}), "verify_only cannot replay");
   refused(trim_job(tmp.file("f"), "read", 50, 4, {"--readonly"}), "--readonly");

@@ -109,12 +109,7 @@ TEST(UnlinkEachLoop, VerifiesTheLastLoop) {
 
 TEST(UnlinkEachLoop, RefusedWhereItWouldLoseOrReadNothing) {
   TempDir tmp;
-  const auto refused = [&](std::vector<std::string> args, const std::string& message) {
-    args.insert(args.begin(), "run");
-    const RunOutput r = run_binary(args);
-    EXPECT_EQ(r.exit_code, 1) << describe(r);
-    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
-  };
+  const auto refused = expect_run_refused;
   refused(loop_job(tmp.file("a"), {"--rw=randrw"}), "would read empty files");
   refused(loop_job(tmp.file("b"), {"--rw=write", "--ioengine=mmap"}), "not mmap");
   const std::string existing = tmp.file("existing");

@@ -51,6 +51,14 @@ inline RunOutput run_as(const std::string& program, std::vector<std::string> arg
   return r;
 }
 
+// Runs `sluice run ARGS` and expects it refused: exit 1 with `message` on stderr.
+inline void expect_run_refused(std::vector<std::string> args, const std::string& message) {
+  args.insert(args.begin(), "run");
+  const RunOutput r = run_binary(args);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+}
+
 // A run under strace: the program's output and the lines of its trace.
 struct TracedRun {
   RunOutput run;
