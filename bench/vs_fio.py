@@ -6,7 +6,7 @@ is not. Each case runs fio and sluice alternately ROUNDS times and reports the m
 ratios.
 
 usage: bench/vs_fio.py [--sluice build/sluice] [--fio fio] [--dir DIR] [--rounds 3] [--runtime 5]
-                       [--case null|uring|psync|splice ...]
+                       [--case null|uring|psync|splice|zbd|zbd_null ...]
 """
 import argparse
 import json
@@ -65,6 +65,21 @@ def cases(args, path):
                         "--direct=1", "--iodepth=1"] + common,
             "metric": "clat_mean_ns", "goal": lambda r: r <= 1.05,
         },
+        "zbd": {
+            "what": "zonemode=zbd psync 4 KiB randwrite direct depth 1, 16 MiB zones, max_open_zones=8: mean clat "
+                    "(goal: sluice <= 1.05x fio)",
+            "options": [f"--filename={path}", "--ioengine=psync", "--rw=randwrite", "--bs=4k", "--size=1g",
+                        "--direct=1", "--iodepth=1", "--zonemode=zbd", "--zonesize=16m", "--max_open_zones=8"]
+                       + common,
+            "direction": "write", "metric": "clat_mean_ns", "goal": lambda r: r <= 1.05,
+        },
+        "zbd_null": {
+            "what": "zonemode=zbd on the null engine (the zone bookkeeping alone), 4 KiB randwrite, 1 MiB zones, "
+                    "max_open_zones=8: IOPS (goal: sluice >= 1x fio)",
+            "options": ["--ioengine=null", "--rw=randwrite", "--bs=4k", "--size=1g", "--iodepth=1",
+                        "--zonemode=zbd", "--zonesize=1m", "--max_open_zones=8"] + common,
+            "direction": "write", "metric": "iops", "goal": lambda r: r >= 1.0,
+        },
     }
 
 
@@ -75,7 +90,7 @@ def main():
     parser.add_argument("--dir", default=None, help="directory for the 1 GiB test file (default: a temp dir under .)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runtime", type=int, default=5)
-    parser.add_argument("--case", action="append", choices=["null", "uring", "psync", "splice"])
+    parser.add_argument("--case", action="append", choices=["null", "uring", "psync", "splice", "zbd", "zbd_null"])
     args = parser.parse_args()
     if not shutil.which(args.fio):
         sys.exit("fio is not installed (scripts/install-deps.sh installs it)")
@@ -92,8 +107,9 @@ def main():
             case = cases(args, path)[name]
             ratios, ratios2 = [], []
             for _ in range(args.rounds):
-                fio = job_stats(run_json([args.fio] + case["options"]))
-                slu = job_stats(run_json([args.sluice, "run", "--no-status"] + case["options"]))
+                direction = case.get("direction", "read")
+                fio = job_stats(run_json([args.fio] + case["options"]), direction)
+                slu = job_stats(run_json([args.sluice, "run", "--no-status"] + case["options"]), direction)
                 ratios.append(slu[case["metric"]] / fio[case["metric"]])
                 if "second" in case:
                     ratios2.append(slu[case["second"]] / fio[case["second"]])

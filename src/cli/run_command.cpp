@@ -81,6 +81,10 @@ fio's global options (a link named fio to sluice runs `sluice run`; so does `slu
   --aux-path=DIR        the directory of the verify state files (local-JOB-N-verify.state; default: here)
   --profile=tiobench    fio's tiobench profile: seqwrite, randwrite, seqread, randread (O_DIRECT, sync),
                         with its options --size=MiB --block=BYTES --numruns=N --dir=DIR --threads=N
+  --profile=act         fio's ACT (Aerospike certification) profile: --device-names=DEV[,DEV] --load=N
+                        --test-duration=T --threads-per-queue=N --read-req-num-512-blocks=N
+                        --large-block-op-kbytes=N; hourly latency slices judged PASSED/FAILED; --prep
+                        prepares the devices instead
   --max-jobs=N, --debug=CATS   accepted as fio accepts them (sluice has no job table and no debug
                         trace); --trigger* are refused
 

@@ -234,8 +234,8 @@ ParsedCommandLine parse_run_command_line(const std::vector<std::string>& given) 
     if (out.jobs.empty()) global_options = true;
   }
   if (!out.job_files.empty() && names_fio_profile(given)) {
-    throw UserError(out.job_files.front() + ": --profile=tiobench runs the profile's own jobs; job files cannot "
-                    "be added to it");
+    throw UserError(out.job_files.front() + ": a --profile runs the profile's own jobs; job files cannot be added "
+                    "to it");
   }
   if (out.jobs.empty() && global_options && out.job_files.empty()) {
     JobSpec job = out.globals;
@@ -243,6 +243,12 @@ ParsedCommandLine parse_run_command_line(const std::vector<std::string>& given) 
     out.jobs.push_back(std::move(job));
   }
   for (JobSpec& job : out.jobs) detail::finish_parsed_job(job);
+  if (const std::optional<FioActProfile> act = fio_act_profile(given)) {
+    for (JobSpec& job : out.jobs) {
+      job.act_slice_ns = act->slice_ns;
+      job.act_duration_ns = act->duration_ns;
+    }
+  }
   return out;
 }
 

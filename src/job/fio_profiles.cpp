@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "common/error.h"
 #include "job/job_file_expand.h"
+#include "job/units.h"
 
 namespace sluice {
 namespace {
@@ -79,6 +81,101 @@ std::vector<std::string> tiobench_arguments(const TiobenchOptions& o) {
           "--rw=randread"};
 }
 
+// fio's ACT profile (profiles/act.c): its options and the jobs it makes of them.
+struct ActOptions {
+  std::vector<std::string> devices;  // device-names, comma-separated
+  std::uint64_t load = 1;
+  std::uint64_t duration_ns = 24ull * 3600 * 1'000'000'000ull;  // test-duration (a bare number is seconds)
+  std::uint64_t threads_per_queue = 8;
+  std::uint64_t read_blocks = 3;      // read-req-num-512-blocks
+  std::uint64_t write_size = 131072;  // large-block-op-kbytes: fio uses the number as bytes
+  bool prep = false;
+};
+
+constexpr std::string_view kActOptions[] = {"device-names",      "load",
+                                            "test-duration",     "threads-per-queue",
+                                            "read-req-num-512-blocks", "large-block-op-kbytes",
+                                            "prep"};
+constexpr std::uint64_t kActSliceSeconds = 3600;  // fio's SAMPLE_SEC: the criteria are checked hourly
+constexpr std::uint64_t kActReadLoad = 2000;      // fio's R_LOAD: reads per second per device at 1x
+constexpr std::uint64_t kActWriteLoad = 1000;     // W_LOAD
+
+std::uint64_t act_number(const std::string& option, const std::string& value) {
+  const bool digits = !value.empty() && value.size() <= 9 &&
+                      std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits || std::stoull(value) < 1) {
+    throw UserError("--" + option + "=" + value + ": act's " + option + " is a whole number from 1 to 999999999");
+  }
+  return std::stoull(value);
+}
+
+void apply_act_option(ActOptions& o, const std::string& name, const std::string& value) {
+  if (name == "prep") {
+    o.prep = value.empty() || value == "1";
+  } else if (name == "device-names") {
+    std::size_t start = 0;
+    while (start <= value.size()) {
+      const std::size_t comma = value.find(',', start);
+      const std::string device = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!device.empty()) o.devices.push_back(device);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  } else if (name == "test-duration") {
+    const auto duration = parse_duration(value, std::chrono::seconds(1));
+    if (!duration || duration->count() <= 0) {
+      throw UserError("--test-duration=" + value + ": act's test-duration is a duration such as 24h, 30m or 90s");
+    }
+    o.duration_ns = static_cast<std::uint64_t>(duration->count());
+  } else if (name == "load") {
+    o.load = act_number(name, value);
+  } else if (name == "threads-per-queue") {
+    o.threads_per_queue = act_number(name, value);
+  } else if (name == "read-req-num-512-blocks") {
+    o.read_blocks = act_number(name, value);
+  } else {
+    o.write_size = act_number(name, value);
+  }
+}
+
+// fio's act_opts and, per device, its act_add_dev: the prep phase (zeroes, then a random salt) or the test
+// (reads at load x 2000/s over threads-per-queue jobs, large-block writes at the matching rate).
+std::vector<std::string> act_arguments(const ActOptions& o) {
+  std::vector<std::string> args = {"--direct=1", "--ioengine=sync", "--random_generator=lfsr", "--group_reporting=1",
+                                   "--thread"};
+  if (!o.prep) {
+    args.push_back("--runtime=" + std::to_string(o.duration_ns / 1000) + "us");
+    args.emplace_back("--time_based=1");
+  }
+  for (const std::string& dev : o.devices) {
+    if (o.prep) {
+      const std::vector<std::string> prep = {"--name=act-prep-zeroes-" + dev, "--filename=" + dev, "--bs=1048576",
+                                             "--zero_buffers", "--rw=write", "--name=act-prep-salt-" + dev,
+                                             "--stonewall", "--filename=" + dev, "--bs=4096", "--ioengine=libaio",
+                                             "--iodepth=64", "--rw=randwrite"};
+      args.insert(args.end(), prep.begin(), prep.end());
+      continue;
+    }
+    const std::uint64_t read_size = o.read_blocks * 512;
+    const std::uint64_t reads_per_write = std::max<std::uint64_t>(o.write_size / read_size, 1);
+    const std::uint64_t read_rate = std::max<std::uint64_t>(o.load * kActReadLoad / o.threads_per_queue, 1);
+    const std::uint64_t write_rate = (o.load * kActWriteLoad + reads_per_write - 1) / reads_per_write;
+    const std::vector<std::string> test = {"--name=act-read-" + dev,
+                                           "--filename=" + dev,
+                                           "--rw=randread",
+                                           "--numjobs=" + std::to_string(o.threads_per_queue),
+                                           "--rate_iops=" + std::to_string(read_rate),
+                                           "--bs=" + std::to_string(read_size),
+                                           "--name=act-write-" + dev,
+                                           "--filename=" + dev,
+                                           "--rw=randwrite",
+                                           "--rate_iops=" + std::to_string(write_rate),
+                                           "--bs=" + std::to_string(o.write_size)};
+    args.insert(args.end(), test.begin(), test.end());
+  }
+  return args;
+}
+
 // "--opt=value" or "--opt value": the option's name, its value, and how many arguments it took.
 struct Split {
   std::string name;
@@ -124,14 +221,12 @@ bool names_fio_profile(const std::vector<std::string>& args) { return !profile_o
 std::vector<std::string> expand_fio_profile(const std::vector<std::string>& args) {
   const std::string profile = profile_of(args);
   if (profile.empty()) return args;
-  if (profile == "act") {
-    throw UserError(
-        "--profile=act: fio's ACT (Aerospike certification) profile is not supported by sluice; "
-        "supported: tiobench");
+  if (profile != "tiobench" && profile != "act") {
+    throw UserError("--profile=" + profile + ": no such profile (fio's: tiobench, act)");
   }
-  if (profile != "tiobench") throw UserError("--profile=" + profile + ": no such profile (fio's: tiobench, act)");
-
-  TiobenchOptions options;
+  const bool act = profile == "act";
+  TiobenchOptions tiobench;
+  ActOptions act_options;
   std::vector<std::string> kept;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& text = args[i];
@@ -141,25 +236,47 @@ std::vector<std::string> expand_fio_profile(const std::vector<std::string>& args
     }
     Split s = split(text);
     const bool profile_option =
-        std::find(std::begin(kTiobenchOptions), std::end(kTiobenchOptions), s.name) != std::end(kTiobenchOptions);
+        act ? std::find(std::begin(kActOptions), std::end(kActOptions), s.name) != std::end(kActOptions)
+            : std::find(std::begin(kTiobenchOptions), std::end(kTiobenchOptions), s.name) != std::end(kTiobenchOptions);
     if (s.name == "profile" || profile_option) {
-      if (!s.has_value && i + 1 < args.size() && !args[i + 1].starts_with("-")) {
+      const bool flag = act && s.name == "prep";
+      if (!s.has_value && !flag && i + 1 < args.size() && !args[i + 1].starts_with("-")) {
         s.value = args[++i];
         s.has_value = true;
       }
-      if (profile_option) apply_tiobench_option(options, s.name, s.value);
+      if (profile_option && act) apply_act_option(act_options, s.name, s.value);
+      if (profile_option && !act) apply_tiobench_option(tiobench, s.name, s.value);
       continue;
     }
     if (s.name == "name") {
-      throw UserError(text + ": --profile=tiobench runs the profile's own jobs; --name jobs cannot be added to it");
+      throw UserError(text + ": --profile=" + profile +
+                      " runs the profile's own jobs; --name jobs cannot be added to it");
     }
     kept.push_back(text);
   }
-  std::vector<std::string> expanded = tiobench_arguments(options);
-  // The other arguments (run options such as --output-format, and job options for all four jobs) go first,
+  if (act && act_options.devices.empty()) {
+    throw UserError("--profile=act: the devices (or files) to test are missing; add --device-names=DEV[,DEV...] "
+                    "(fio: \"act: you need to set IO target(s) with the device-names option\")");
+  }
+  std::vector<std::string> expanded = act ? act_arguments(act_options) : tiobench_arguments(tiobench);
+  // The other arguments (run options such as --output-format, and job options for all the jobs) go first,
   // so that the profile's own settings win where they overlap, as fio applies its profile's command line last.
   kept.insert(kept.end(), expanded.begin(), expanded.end());
   return kept;
+}
+
+std::optional<FioActProfile> fio_act_profile(const std::vector<std::string>& args) {
+  if (profile_of(args) != "act") return std::nullopt;
+  ActOptions options;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!is_long_option(args[i])) continue;
+    Split s = split(args[i]);
+    if (std::find(std::begin(kActOptions), std::end(kActOptions), s.name) == std::end(kActOptions)) continue;
+    if (!s.has_value && s.name != "prep" && i + 1 < args.size() && !args[i + 1].starts_with("-")) s.value = args[++i];
+    apply_act_option(options, s.name, s.value);
+  }
+  if (options.prep) return std::nullopt;  // the prep phase only writes: nothing is judged
+  return FioActProfile{kActSliceSeconds * 1'000'000'000ull, options.duration_ns};
 }
 
 }  // namespace sluice

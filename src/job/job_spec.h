@@ -170,6 +170,10 @@ struct JobSpec {
   bool unlink = false;  // only files sluice created are ever removed
   std::int64_t uid = -1;  // the job's thread runs (and uses its files) as this user; -1 = sluice's own
   std::int64_t gid = -1;  // and this group
+  // fio's cgroup options (run/job_cgroup.h): the job's thread joins this blkio cgroup (made when missing).
+  std::string cgroup;                // "" = none (but cgroup_weight alone uses the job's name)
+  std::uint32_t cgroup_weight = 0;   // 100-1000; 0 = not set
+  bool cgroup_nodelete = false;      // a cgroup sluice made stays after the run
   std::string ioscheduler;  // the io scheduler the devices under the job's files get for its group; "" = as is
   bool allow_mounted_write = false;  // this job may write to a mounted or signed device (--allow-destructive)
   bool unlink_each_loop = false;  // loops=N: the files are deleted and created again before each later loop
@@ -198,6 +202,17 @@ struct JobSpec {
   std::uint64_t zone_size = 0;
   std::uint64_t zone_range = 0;  // 0 = zone_size
   std::uint64_t zone_skip = 0;
+  // fio's zonemode=zbd: each file is cut in zones of zone_size bytes with a write pointer each (emulated in
+  // memory, shared by the run's jobs on the file; run/zoned_file.h): writes go to write pointers, reads stay
+  // below them unless read_beyond_wp.
+  bool zone_zbd = false;
+  std::uint64_t zone_capacity = 0;      // writable bytes per zone; 0 = zone_size
+  bool read_beyond_wp = false;
+  std::uint32_t max_open_zones = 0;     // zones written at once, for all jobs on the file; 0 = no limit
+  std::uint32_t job_max_open_zones = 0;  // ... for this job
+  bool ignore_zone_limits = false;      // accepted: an emulated zone set has no device limit to ignore
+  double zone_reset_threshold = 0;      // with zone_reset_frequency: resets start above this share written
+  double zone_reset_frequency = 0;      // the share of writes that reset their zone first
   bool randrepeat = true;
   std::uint64_t randseed = 0x89;  // fio's default seed base
   bool norandommap = false;
@@ -277,6 +292,12 @@ struct JobSpec {
   bool new_group = false;
   std::vector<double> percentile_list = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
   bool clat_percentiles = true;
+  // fio's block_error_percentiles: per trim block of the file, trims until it failed (stats/block_lifetimes.h)
+  bool block_error_percentiles = false;
+  // fio's --profile=act: the job's latencies are counted per slice of this length against ACT's pass criteria
+  // (stats/act_slices.h); 0 = not a job of the act profile. Set by the profile, not an option.
+  std::uint64_t act_slice_ns = 0;
+  std::uint64_t act_duration_ns = 0;  // the profile's test-duration (the slices it is cut into)
   bool lat_percentiles = false;
   bool slat_percentiles = false;
   std::uint32_t kb_base = 1024;

@@ -105,7 +105,6 @@ void add_workload_options(std::vector<OptionDef>& table);
 void add_engine_options(std::vector<OptionDef>& table);
 void add_time_rate_options(std::vector<OptionDef>& table);
 void add_report_options(std::vector<OptionDef>& table);
-void add_unsupported_options(std::vector<OptionDef>& table);
 void add_fio_engine_options(std::vector<OptionDef>& table);  // options of engines sluice lacks
 void add_fio_control_options(std::vector<OptionDef>& table);  // wait_for, exitall, ss, hist logs, ...
 void add_sluice_options(std::vector<OptionDef>& table);      // sluice extensions (role, open_loop)
@@ -123,6 +122,11 @@ void add_iolog_options(std::vector<OptionDef>& table);       // write_iolog, rea
 // What is settled only once all of a job's options are known; the command-line and job-file parsers call
 // this after a job is complete: name_unnamed_logs, then apply_bs_is_seq_rand.
 void finish_parsed_job(JobSpec& job);
+// fio's "Nz" sizes (N zones of zonesize) for size, io_size, offset, offset_increment and zoneskip
+// (options_zones.cpp): accept_zone_counts() lets the option take them, apply_zone_counts() turns them into
+// bytes once the job's zonesize is known (finish_parsed_job). Throws UserError when there is no zonesize.
+void accept_zone_counts(OptionDef& def);
+void apply_zone_counts(JobSpec& job);
 // A log option given as a bare flag (write_lat_log with no prefix) is named after the job.
 void name_unnamed_logs(JobSpec& job);
 // bs_is_seq_rand: the block sizes given for reads are those of sequential ios, those for writes of random

@@ -15,7 +15,6 @@ std::vector<OptionDef> build_table() {
   detail::add_engine_options(table);
   detail::add_time_rate_options(table);
   detail::add_report_options(table);
-  detail::add_unsupported_options(table);
   detail::add_fio_engine_options(table);
   detail::add_fio_control_options(table);
   detail::add_sluice_options(table);

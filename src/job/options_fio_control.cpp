@@ -265,6 +265,7 @@ void add_workload_details(std::vector<OptionDef>& table) {
 
   OptionDef increment = size_option("offset_increment", &JobSpec::offset_increment, "0");
   increment.help = "Clone N of a job (numjobs) starts at offset + N * offset_increment.";
+  accept_zone_counts(increment);
   table.push_back(std::move(increment));
 }
 

@@ -156,7 +156,39 @@ OptionDef buffer_pattern_option() {
 
 }  // namespace
 
+void add_cgroup_options(std::vector<OptionDef>& table) {
+  OptionDef cgroup = string_option("cgroup", &JobSpec::cgroup, "");
+  cgroup.category = "placement";
+  cgroup.reason = "no cgroup";
+  cgroup.help = "The job's thread joins this cgroup of the blkio controller (cgroup v1; a path below its mount, "
+                "made when missing, removed at the end if sluice made it), so the throttles and weight set there "
+                "apply to the job's I/O alone. cgroup v2 alone is refused: it places whole processes.";
+  table.push_back(std::move(cgroup));
+
+  OptionDef weight;
+  weight.name = "cgroup_weight";
+  weight.type = OptionType::kUnsigned;
+  weight.default_text = "0";
+  weight.range = "0, 100-1000";
+  weight.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
+    const std::uint64_t n = unsigned_value("cgroup_weight", value, where, 0, 1000);
+    if (n != 0 && n < 100) value_error(where, "cgroup_weight", value, "a weight from 100 to 1000 (as fio; 0: none)");
+    job.cgroup_weight = static_cast<std::uint32_t>(n);
+  };
+  weight.category = "placement";
+  weight.reason = "no weight";
+  weight.help = "The job's cgroup gets this blkio weight (blkio.weight, or blkio.bfq.weight: only the bfq I/O "
+                "scheduler weighs cgroups on current kernels); without cgroup= the cgroup is named after the job.";
+  table.push_back(std::move(weight));
+
+  OptionDef keep = bool_option("cgroup_nodelete", &JobSpec::cgroup_nodelete, "0");
+  keep.category = "placement";
+  keep.help = "Keep the cgroup sluice made for the job after the run (to read its blkio statistics).";
+  table.push_back(std::move(keep));
+}
+
 void add_placement_options(std::vector<OptionDef>& table) {
+  add_cgroup_options(table);
   table.push_back(cpus_allowed_option());
   table.push_back(cpumask_option());
   table.push_back(cpus_allowed_policy_option());

@@ -80,6 +80,12 @@ void add_percentiles(std::vector<OptionDef>& table) {
   list.apply = apply_percentile_list;
   table.push_back(std::move(list));
 
+  OptionDef lifetimes = bool_option("block_error_percentiles", &JobSpec::block_error_percentiles, "0");
+  lifetimes.help = "Count the trims each trim-sized block of the job's file goes through until a trim or write of "
+                   "it fails, and report their percentiles (percentile_list) and the blocks per state (fio's "
+                   "\"block lifetime percentiles\"; JSON \"block\"). One file per job.";
+  table.push_back(std::move(lifetimes));
+
   OptionDef clat = bool_option("clat_percentiles", &JobSpec::clat_percentiles, "1");
   clat.help = "Report completion-latency (clat) percentiles.";
   table.push_back(std::move(clat));
@@ -211,6 +217,7 @@ void add_report_options(std::vector<OptionDef>& table) {
 void finish_parsed_job(JobSpec& job) {
   name_unnamed_logs(job);
   apply_bs_is_seq_rand(job);
+  apply_zone_counts(job);
   // fio's allrandrepeat=1 seeds every stream from its default seed, over randrepeat=0 and randseed.
   const auto all = job.given_options.find("allrandrepeat");
   if (all != job.given_options.end() && (all->second.empty() || all->second == "1" || all->second == "true" ||

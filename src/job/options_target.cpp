@@ -92,6 +92,7 @@ void add_sizes(std::vector<OptionDef>& table) {
   OptionDef size = size_or_percent_option("size", &JobSpec::size, "");
   size.help = "Total bytes of the I/O region per job, split over its files; or a percentage of the files' size.";
   size.reason = "by default the whole size of existing files or devices; required when files must be created";
+  accept_zone_counts(size);
   table.push_back(std::move(size));
 
   OptionDef filesize = size_option("filesize", &JobSpec::filesize, "0");
@@ -112,6 +113,7 @@ void add_sizes(std::vector<OptionDef>& table) {
   OptionDef offset = size_or_percent_option("offset", &JobSpec::offset, "0");
   offset.aliases = {"fileoffset"};
   offset.help = "Start of the I/O region in each file, in bytes or as a percentage of the file.";
+  accept_zone_counts(offset);
   table.push_back(std::move(offset));
 
   OptionDef align = size_option("offset_align", &JobSpec::offset_align, "0");

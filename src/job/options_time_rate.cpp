@@ -88,6 +88,7 @@ void add_time(std::vector<OptionDef>& table) {
   OptionDef io_size = size_option("io_size", &JobSpec::io_size, "0");
   io_size.aliases = {"io_limit"};
   io_size.help = "Bytes of I/O to do before stopping; 0 means size. May exceed size (the region is reused).";
+  accept_zone_counts(io_size);
   table.push_back(std::move(io_size));
 
   OptionDef number_ios = u64_option("number_ios", &JobSpec::number_ios, "0");

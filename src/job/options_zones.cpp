@@ -1,29 +1,134 @@
-// fio's strided zones (zonemode=strided, zonesize, zonerange, zoneskip). zonemode=zbd and its options
-// (zoned block devices) stay refused by name in options_unsupported.cpp.
+// fio's zones: zonemode=strided (zonesize, zonerange, zoneskip) and zonemode=zbd (zone write pointers, kept
+// in memory as fio keeps them for files and devices that are not zoned: run/zoned_file.h) with its options.
+#include <charconv>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+
 #include "job/option_builders.h"
 
 namespace sluice::detail {
+namespace {
+
+// zone_reset_threshold / zone_reset_frequency: a fraction from 0 to 1 (fio's float options).
+OptionDef fraction_option(std::string name, double JobSpec::*member, std::string help) {
+  OptionDef def;
+  def.name = std::move(name);
+  def.type = OptionType::kFloatList;
+  def.default_text = "0";
+  def.range = "0-1";
+  def.help = std::move(help);
+  def.category = "workload";
+  def.apply = [member, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
+    double fraction = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), fraction);
+    if (ec != std::errc() || end != value.data() + value.size() || !(fraction >= 0.0 && fraction <= 1.0)) {
+      value_error(where, n, value, "a fraction from 0 to 1 (e.g. 0.7)");
+    }
+    job.*member = fraction;
+  };
+  return def;
+}
+
+void add_zbd_options(std::vector<OptionDef>& table) {
+  OptionDef capacity = size_option("zonecapacity", &JobSpec::zone_capacity, "0");
+  capacity.help = "zonemode=zbd: the bytes of each zone that can be written (at most zonesize); 0 means zonesize.";
+  capacity.category = "workload";
+  table.push_back(std::move(capacity));
+
+  OptionDef beyond = bool_option("read_beyond_wp", &JobSpec::read_beyond_wp, "0");
+  beyond.help = "zonemode=zbd: reads may go past a zone's write pointer (else they stay in written data, and a "
+                "job with nothing written to read ends at once).";
+  beyond.category = "workload";
+  table.push_back(std::move(beyond));
+
+  OptionDef open = u32_option("max_open_zones", &JobSpec::max_open_zones, 0, 4096, "0", "zones");
+  open.help = "zonemode=zbd: zones written at the same time, by all the run's jobs on a file; a write to another "
+              "zone goes to one of the open ones. 0: no limit.";
+  open.category = "workload";
+  table.push_back(std::move(open));
+
+  OptionDef job_open = u32_option("job_max_open_zones", &JobSpec::job_max_open_zones, 0, 4096, "0", "zones");
+  job_open.help = "zonemode=zbd: zones this job writes at the same time (needs max_open_zones). 0: no limit.";
+  job_open.category = "workload";
+  table.push_back(std::move(job_open));
+
+  OptionDef ignore = bool_option("ignore_zone_limits", &JobSpec::ignore_zone_limits, "0");
+  ignore.help = "zonemode=zbd: ignore the device's own open-zone limit. Accepted: the zones sluice keeps have no "
+                "device limit, only max_open_zones.";
+  ignore.category = "workload";
+  table.push_back(std::move(ignore));
+
+  table.push_back(fraction_option("zone_reset_threshold", &JobSpec::zone_reset_threshold,
+                                  "zonemode=zbd: with zone_reset_frequency, zones are reset early only once this "
+                                  "share of the job's range holds data."));
+  table.push_back(fraction_option("zone_reset_frequency", &JobSpec::zone_reset_frequency,
+                                  "zonemode=zbd: past zone_reset_threshold, one write in 1/this resets its zone "
+                                  "first. 0: zones are reset only when full."));
+}
+
+// "Nz": N zones; nullopt for any other value.
+std::optional<std::uint64_t> zone_count(std::string_view value) {
+  if (value.size() < 2 || value.back() != 'z') return std::nullopt;
+  std::uint64_t count = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size() - 1, count);
+  if (ec != std::errc() || end != value.data() + value.size() - 1) return std::nullopt;
+  return count;
+}
+
+}  // namespace
+
+void accept_zone_counts(OptionDef& def) {
+  def.apply = [inner = def.apply](JobSpec& job, std::string_view value, const SourcePos& where) {
+    inner(job, zone_count(value) ? std::string_view("0") : value, where);  // bytes once zonesize is known
+  };
+  def.help += " Also in zones, as fio: Nz is N times zonesize.";
+}
+
+void apply_zone_counts(JobSpec& job) {
+  for (const char* name : {"size", "io_size", "offset", "offset_increment", "zoneskip"}) {
+    const auto given = job.given_options.find(name);
+    if (given == job.given_options.end()) continue;
+    const std::optional<std::uint64_t> count = zone_count(given->second);
+    if (!count) continue;
+    if (job.zone_size == 0) {
+      throw UserError(fmt::format("{}: {}={}: a size in zones needs zonesize (with zonemode=strided or zbd)",
+                                  job.where.describe(), name, given->second));
+    }
+    if (*count > UINT64_MAX / job.zone_size) {
+      throw UserError(fmt::format("{}: {}={}: too many zones of {} bytes", job.where.describe(), name,
+                                  given->second, job.zone_size));
+    }
+    const std::uint64_t bytes = *count * job.zone_size;
+    const std::string_view option = name;
+    if (option == "size") job.size = SizeOrPercent{bytes, 0.0};
+    if (option == "io_size") job.io_size = bytes;
+    if (option == "offset") job.offset = SizeOrPercent{bytes, 0.0};
+    if (option == "offset_increment") job.offset_increment = bytes;
+    if (option == "zoneskip") job.zone_skip = bytes;
+  }
+}
 
 void add_zone_options(std::vector<OptionDef>& table) {
   OptionDef mode;
   mode.name = "zonemode";
   mode.type = OptionType::kChoice;
   mode.default_text = "none";
-  mode.range = "none|strided";
+  mode.range = "none|strided|zbd";
   mode.help =
       "strided: the job's I/O stays in one zone of zonerange bytes (random offsets are drawn inside it) until "
       "zonesize bytes were transferred, then moves zonerange + zoneskip bytes on, back to the start past the "
       "file's end; the job's size still sets the bytes transferred. As fio, it needs zonesize and is ignored "
-      "when a job has more than one file. zbd (zone write pointers: zoned block devices, emulated by fio on "
-      "regular files) is not supported yet.";
+      "when a job has more than one file. zbd: each file is cut in zones of zonesize bytes with a write "
+      "pointer each, kept in memory and shared by the run's jobs on the file, as fio does on files and devices "
+      "that are not zoned: writes go to a zone's write pointer, reads stay below it.";
   mode.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    if (value == "zbd") {
-      value_error(where, "zonemode", value,
-                  "not supported by sluice yet (zone write pointers, of zoned block devices or emulated on files as "
-                  "fio does, are not implemented); supported: none, strided");
-    }
-    static const std::vector<std::string> kChoices = {"none", "strided"};
-    job.zone_strided = choice_value("zonemode", value, where, kChoices) == 1;
+    static const std::vector<std::string> kChoices = {"none", "strided", "zbd"};
+    const std::size_t choice = choice_value("zonemode", value, where, kChoices);
+    job.zone_strided = choice == 1;
+    job.zone_zbd = choice == 2;
   };
   mode.category = "workload";
   table.push_back(std::move(mode));
@@ -31,7 +136,8 @@ void add_zone_options(std::vector<OptionDef>& table) {
   OptionDef size = size_option("zonesize", &JobSpec::zone_size, "0");
   size.help =
       "zonemode=strided: bytes transferred in a zone before moving to the next. Smaller than zonerange: only "
-      "part of each zone is used; larger: each zone is gone over again until zonesize bytes are done.";
+      "part of each zone is used; larger: each zone is gone over again until zonesize bytes are done. "
+      "zonemode=zbd: the size of each zone (at least 512 bytes).";
   size.category = "workload";
   table.push_back(std::move(size));
 
@@ -41,9 +147,13 @@ void add_zone_options(std::vector<OptionDef>& table) {
   table.push_back(std::move(range));
 
   OptionDef skip = size_option("zoneskip", &JobSpec::zone_skip, "0");
-  skip.help = "zonemode=strided: bytes skipped after each zone.";
+  skip.help = "zonemode=strided: bytes skipped after each zone; zonemode=zbd: the same for sequential jobs (a "
+              "multiple of zonesize).";
   skip.category = "workload";
+  accept_zone_counts(skip);
   table.push_back(std::move(skip));
+
+  add_zbd_options(table);
 }
 
 }  // namespace sluice::detail

@@ -363,15 +363,88 @@ void check_dedupe(const JobSpec& job, Checker& check) {
   }
 }
 
-// zonemode=strided as fio 3.33 checks it (init.c), plus a zone too small for any io.
+// The largest block of a direction (bs, bsrange's maximum, bssplit's largest).
+std::uint64_t max_block_size(const JobSpec& job, Direction d) {
+  const int i = index_of(d);
+  if (job.bssplit[i].empty()) return job.bsrange[i].max ? job.bsrange[i].max : job.bs[i];
+  std::uint64_t largest = 0;
+  for (const BlockSizeSplitEntry& e : job.bssplit[i]) largest = std::max(largest, e.size);
+  return largest;
+}
+
+// zonemode=zbd as fio 3.33 checks it (zbd.c: init_zone_info, zbd_verify_bs; its first write's buflen check).
+void check_zbd(const JobSpec& job, Checker& check) {
+  if (job.zone_size == 0) {
+    check.error("zonemode", "zonemode=zbd needs zonesize (the size of each zone), as fio for files and devices "
+                            "that are not zoned");
+    return;
+  }
+  if (job.zone_size < 512) check.error("zonesize", "zonemode=zbd: zonesize must be at least 512 bytes (as fio)");
+  if (job.zone_capacity > job.zone_size) {
+    check.error("zonecapacity", "zonecapacity " + std::to_string(job.zone_capacity) + " is larger than zonesize " +
+                                    std::to_string(job.zone_size));
+  }
+  if (job.zone_skip % job.zone_size != 0) {
+    check.error("zoneskip", "zoneskip " + std::to_string(job.zone_skip) + " is not a multiple of zonesize " +
+                                std::to_string(job.zone_size) + " (zonemode=zbd skips whole zones, as fio)");
+  }
+  if (job.given_options.count("zonerange") != 0) {
+    check.warning("zonerange", "zonerange has no effect with zonemode=zbd (zones are zonesize bytes); ignored");
+  }
+  if (job.is_chained()) {
+    check.error("rw", "rw=" + std::string(rw_mode_name(job.rw)) +
+                          " writes the very block it just read or trimmed, and zonemode=zbd moves every write to "
+                          "its zone's write pointer; use rw=randrw or separate jobs");
+  }
+  if (job.does_writes() && max_block_size(job, Direction::kWrite) > job.zone_size) {
+    check.error("bs", "zonemode=zbd: a write of " + std::to_string(max_block_size(job, Direction::kWrite)) +
+                          " bytes is larger than zonesize " + std::to_string(job.zone_size));
+  }
+  if (job.does_trims()) {
+    const int t = index_of(Direction::kTrim);
+    if (job.bsrange[t].min != 0 || !job.bssplit[t].empty()) {
+      check.error("bs", "bsrange and bssplit are not allowed for trims with zonemode=zbd (a trim resets one zone)");
+    } else if (job.bs[t] != job.zone_size) {
+      check.error("bs", "zonemode=zbd: the trim block size " + std::to_string(job.bs[t]) +
+                            " is not the zone size " + std::to_string(job.zone_size) + " (a trim resets one zone)");
+    }
+  }
+  if (job.verify != VerifyKind::kNone) {
+    for (Direction d : kAllDirections) {
+      if (job.zone_size % job.bs[index_of(d)] != 0) {
+        check.error("bs", "zonemode=zbd with verify: the block size " + std::to_string(job.bs[index_of(d)]) +
+                              " is not a divisor of zonesize " + std::to_string(job.zone_size) + " (as fio)");
+        break;
+      }
+    }
+  }
+  if (job.job_max_open_zones != 0 && job.max_open_zones != 0 && job.job_max_open_zones > job.max_open_zones) {
+    check.warning("job_max_open_zones", "job_max_open_zones is above max_open_zones, which limits it anyway");
+  }
+}
+
+// zonemode=strided as fio 3.33 checks it (init.c), plus a zone too small for any io; zonemode=zbd in check_zbd.
 void check_zones(const JobSpec& job, Checker& check) {
+  if (job.zone_zbd) {
+    check_zbd(job, check);
+    return;
+  }
+  const char* zbd_options[] = {"zonecapacity",       "read_beyond_wp",       "max_open_zones",
+                               "job_max_open_zones", "zone_reset_threshold", "zone_reset_frequency",
+                               "ignore_zone_limits"};
+  for (const char* option : zbd_options) {
+    if (job.given_options.count(option) != 0) {
+      check.warning(option, std::string(option) + " has no effect without zonemode=zbd; ignored");
+    }
+  }
   if (!job.zone_strided) {
     if (job.zone_size != 0) {
-      check.error("zonesize", "zonemode=none and zonesize are not compatible (as in fio); add zonemode=strided");
+      check.error("zonesize",
+                  "zonemode=none and zonesize are not compatible (as in fio); add zonemode=strided or zonemode=zbd");
     }
     for (const char* option : {"zonerange", "zoneskip"}) {
       if (job.given_options.count(option) != 0) {
-        check.warning(option, std::string(option) + " has no effect without zonemode=strided; ignored");
+        check.warning(option, std::string(option) + " has no effect without zonemode=strided or zbd; ignored");
       }
     }
     return;
@@ -476,6 +549,10 @@ std::vector<Problem> validate(const JobSpec& job) {
   check_reporting_and_buffers(job, check);
   check_iolog(job, check);
   check_zones(job, check);
+  if (job.block_error_percentiles && job.nrfiles != 1) {
+    check.error("block_error_percentiles", "block_error_percentiles works with one file per job, not nrfiles=" +
+                                               std::to_string(job.nrfiles) + " (as fio)");
+  }
   check_dedupe(job, check);
   check_cmdprio(job, check);
   std::vector<Problem> problems = check.take();

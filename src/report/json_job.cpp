@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "report/json_parts.h"
+#include "stats/block_lifetimes.h"
 #include "report/unified.h"
 
 namespace sluice::report {
@@ -207,6 +208,19 @@ ojson job_json(const ReportedJob& entry, const PerDirection<GroupDirectionTotals
     out["latency_window"] = lt.value("latency_window", std::uint64_t{0});
   }
   if (job.steadystate.is_object()) out["steadystate"] = steadystate_json(job.steadystate);
+  if (job.counts_zone_resets) out["zone_resets"] = job.zone_resets;  // fio 3.36+, zonemode=zbd jobs only
+  if (!job.block_infos.empty()) {  // block_error_percentiles, as fio: only once a block was used
+    const BlockLifetimeSummary summary = summarize_block_lifetimes(job.block_infos, job.settings.percentile_list);
+    if (!summary.percentiles.empty()) {
+      ojson percentiles = ojson::object();
+      for (const auto& [percentile, trims] : summary.percentiles) percentiles[fmt::format("{:f}", percentile)] = trims;
+      ojson states = ojson::object();
+      for (std::size_t s = 0; s < kBlockStates; ++s) {
+        states[std::string(block_state_name(static_cast<BlockState>(s)))] = summary.states[s];
+      }
+      out["block"] = ojson{{"percentiles", std::move(percentiles)}, {"states", std::move(states)}};
+    }
+  }
   return out;
 }
 

@@ -208,6 +208,13 @@ ojson sluice_json(const RunResult& result, ojson jobs) {
   out["notes"] = result.notes;
   out["environment"] = ojson::parse(result.environment.dump());
   out["jobs"] = std::move(jobs);
+  if (const std::vector<ActSlice> act = report::act_slices_of(result); !act.empty()) {  // --profile=act
+    ojson slices = ojson::array();
+    for (const ActSlice& s : act) {
+      slices.push_back(ojson{{"ios", s[0]}, {"over_1ms", s[1]}, {"over_8ms", s[2]}, {"over_64ms", s[3]}});
+    }
+    out["act"] = ojson{{"slices", std::move(slices)}, {"passed", act_passed(act)}};
+  }
   if (result.extra.is_object()) {
     for (const auto& [key, value] : result.extra.items()) {
       if (key != kGlobalOptions) out[key] = ojson::parse(value.dump());

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "report/report_format.h"
+#include "stats/block_lifetimes.h"
 #include "report/text_parts.h"
 #include "report/sluice_extras.h"
 #include "report/unified.h"
@@ -55,6 +56,32 @@ void append_sample_lines(std::string& out, const DirectionStats& dir, std::uint6
   }
 }
 
+// block_error_percentiles: fio's "block lifetime percentiles" lines (entries wrapped at 75 columns) and the
+// blocks per state.
+void append_block_lifetimes(std::string& out, const JobResult& job) {
+  if (job.block_infos.empty()) return;
+  const BlockLifetimeSummary summary = summarize_block_lifetimes(job.block_infos, job.settings.percentile_list);
+  out += "  block lifetime percentiles :\n   |";
+  std::size_t column = 0;
+  for (std::size_t i = 0; i < summary.percentiles.size(); ++i) {
+    const auto& [percentile, trims] = summary.percentiles[i];
+    const std::string entry =
+        fmt::format(" {:3.2f}th={}{}", percentile, trims, i + 1 == summary.percentiles.size() ? '\n' : ',');
+    if (column + entry.size() > 75) {
+      out += "\n   |";
+      column = 0;
+    }
+    out += entry;
+    column += entry.size();
+  }
+  if (summary.percentiles.empty()) out += "\n";
+  out += "        states               :";
+  for (std::size_t s = 0; s < kBlockStates; ++s) {
+    out += fmt::format(" {}={}{}", block_state_name(static_cast<BlockState>(s)), summary.states[s],
+                       s + 1 == kBlockStates ? '\n' : ',');
+  }
+}
+
 void append_text_direction(std::string& out, const JobResult& job, Direction d, const GroupDirectionTotals& totals,
                       std::string_view label) {
   const DirectionRates r = direction_rates(job, d);
@@ -66,10 +93,13 @@ void append_text_direction(std::string& out, const JobResult& job, Direction d, 
   const auto bw = static_cast<double>(r.bw_bytes);
   const int digits = s.significant_figures;
   const NumUnit rate_unit = s.bandwidth_in_bits ? NumUnit::kBits : NumUnit::kBytes;
-  out += fmt::format("  {}: IOPS={}, BW={}/s ({}/s)({}/{}msec)\n", label,
+  // zonemode=zbd: "; N zone resets" ends each direction's line (fio 3.36+; 3.33 prints it on every write line).
+  const std::string zone_resets = job.counts_zone_resets ? fmt::format("; {} zone resets", job.zone_resets) : "";
+  out += fmt::format("  {}: IOPS={}, BW={}/s ({}/s)({}/{}msec){}\n", label,
                      compact_number(r.iops, digits, 1000, NumUnit::kNone), compact_number(bw, digits, base, rate_unit),
                      compact_number(bw, digits, alt_base, rate_unit),
-                     compact_number(static_cast<double>(r.io_bytes), digits, base, NumUnit::kBytes), r.runtime_ms);
+                     compact_number(static_cast<double>(r.io_bytes), digits, base, NumUnit::kBytes), r.runtime_ms,
+                     zone_resets);
   append_stat_line(out, "slat", dir.slat);
   append_stat_line(out, "clat", dir.clat);
   append_stat_line(out, " lat", dir.lat);
@@ -249,6 +279,7 @@ void append_job_section(std::string& out, const ReportedJob& entry, const PerDir
                        lt.value("latency_target", std::uint64_t{0}), lt.value("latency_window", std::uint64_t{0}),
                        lt.value("latency_percentile", 0.0), lt.value("latency_depth", std::uint64_t{0}));
   }
+  append_block_lifetimes(out, job);
   append_steadystate(out, job);
 }
 

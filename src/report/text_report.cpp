@@ -4,6 +4,7 @@
 #include "observe/environment.h"
 #include "report/report_format.h"
 #include "report/reporters.h"
+#include "report/sluice_extras.h"
 #include "report/text_parts.h"
 #include "report/unified.h"
 
@@ -127,6 +128,9 @@ std::string render_normal(const RunResult& result) { return render_normal(result
 std::string render_normal(const RunResult& result, const NormalReportOptions& options) {
   std::string out;
   if (options.show_warnings) append_notes_and_warnings(out, result);
+  // --profile=act: fio's table of the slices and its verdict, before the jobs (fio prints it as its last act
+  // job ends).
+  if (const std::vector<ActSlice> act = report::act_slices_of(result); !act.empty()) out += act_report(act) + "\n";
   for (const GroupResult& group : result.groups) {
     const PerDirection<report::GroupDirectionTotals> totals = report::group_totals(group);
     // The series stay in `result` (a long run's largest part): the sections read none of them.

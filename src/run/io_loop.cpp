@@ -214,6 +214,10 @@ void IoLoop::fill_and_submit(Ops& ops) {
     // A chain's write goes before new arrivals: its transaction is already under way.
     IoUnit* unit = write_due() ? take_rmw_write() : take_pending();
     if (unit == nullptr) break;
+    if (unit->op == IoOp::kTrim && !zone_cursors_.empty()) {  // the zone was reset: nothing reaches the file
+      complete_zone_trim(*unit);
+      continue;
+    }
     if (unit->op == IoOp::kWrite) prepare_write(*unit);
     log_issue(*unit);
     if (thinks_ && job_.thinktime_on_issue) {
@@ -290,10 +294,43 @@ bool IoLoop::next_from_pattern() {
     pattern_done_ = true;
     return false;
   }
+  if (!zone_cursors_.empty() && !fit_pending_to_zones()) return false;
   if (pending_.starts_pass && drops_cache_) drop_cached(pending_.file_index);
   if (pending_.starts_loop && job_.unlink_each_loop) new_loop_due_ = true;
   has_pending_ = true;
   pending_arrival_ns_ = schedule_.limited() ? schedule_.next_arrival(pending_.direction, pending_.length) : 0;
+  return true;
+}
+
+// zonemode=zbd: a write goes to a write pointer, a read below one, a trim resets a zone (ZoneCursor). The
+// pattern goes on from where the io really went. The end of what the zones allow ends the job's I/O.
+bool IoLoop::fit_pending_to_zones() {
+  const NextIo drawn = pending_;
+  ZoneCursor& zones = zone_cursors_[static_cast<std::size_t>(pending_.file_index)];
+  if (pending_.direction == Direction::kRead && zones.read_becomes_write()) pending_.direction = Direction::kWrite;
+  std::string error;
+  ZoneFit fit = ZoneFit::kAccept;
+  switch (pending_.direction) {
+    case Direction::kWrite: fit = zones.fit_write(pending_.offset, pending_.length, zone_resets_, error); break;
+    case Direction::kTrim: fit = zones.fit_trim(pending_.offset, zone_resets_, error); break;
+    default:
+      if (!job_.read_beyond_wp) fit = zones.fit_read(pending_.offset, pending_.length);
+      break;
+  }
+  if (fit != ZoneFit::kAccept) {
+    if (fit == ZoneFit::kError && result_->error == 0) {
+      result_->error = EIO;
+      result_->error_message = error;
+      end_reason_ = EndReason::kError;
+    }
+    pattern_done_ = true;
+    return false;
+  }
+  const std::uint64_t resume = zones.resume_after(pending_.direction, pending_.offset, pending_.length);
+  if (resume != drawn.offset + drawn.length || pending_.length != drawn.length ||
+      pending_.direction != drawn.direction) {
+    pattern_.redirect_last(drawn, pending_.direction, resume, pending_.length);
+  }
   return true;
 }
 
@@ -462,6 +499,14 @@ void IoLoop::reap(Ops& ops, unsigned min_events) {
   for (int i = 0; i < n; ++i) complete(*completions_[static_cast<std::size_t>(i)], now_);
   if (measuring_ && now_ >= next_interval_ns_) close_intervals(now_);
   if (measuring_) take_rate_samples(now_);
+}
+
+void IoLoop::complete_zone_trim(IoUnit& unit) {
+  log_issue(unit);
+  unit.submit_begin_ns = unit.submit_end_ns = now_;
+  unit.result = static_cast<std::int64_t>(unit.length);
+  count_submitted(1);
+  complete(unit, now_);
 }
 
 void IoLoop::submit_batch() {

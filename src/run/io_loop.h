@@ -32,6 +32,8 @@
 #include "run/rate_sampler.h"
 #include "run/plan.h"
 #include "run/verifier.h"
+#include "run/zoned_file.h"
+#include "stats/block_lifetimes.h"
 #include "stats/result.h"
 #include "targets/target_file.h"
 #include "workload/arrival.h"
@@ -70,6 +72,9 @@ class IoLoop {
   void set_stop_flag(const std::atomic<bool>* flag) noexcept { stop_flag_ = flag; }
   // The group's job control (wait_for, exitall, flow); may be null. Set before prepare().
   void set_group_control(GroupControl* control) noexcept { control_ = control; }
+  // zonemode=zbd: the run's zoned files, shared with the other jobs on them (without, the job's own). Set
+  // before prepare().
+  void set_zoned_files(ZonedFiles* files) noexcept { zoned_files_ = files; }
 
  private:
   enum class EndReason { kNone, kPatternDone, kTime, kStop, kError };
@@ -84,6 +89,10 @@ class IoLoop {
   void reap(unsigned min_events);     // ditto
   bool pending_ready();
   bool next_from_pattern();
+  // zonemode=zbd: fits the pending io to the zones (write pointers); false when the job's I/O ends here.
+  bool fit_pending_to_zones();
+  void open_zones();                  // io_loop_setup.cpp
+  void complete_zone_trim(IoUnit& unit);  // a trim under zonemode=zbd reset its zone: done without the engine
   bool next_from_log();
   void log_issue(const IoUnit& unit) noexcept {
     if (iolog_writer_) iolog_writer_->io(now_, unit.file_index, unit.op, unit.offset, unit.length);
@@ -100,6 +109,7 @@ class IoLoop {
   void complete(IoUnit& unit, std::uint64_t now);
   void account_io(IoUnit& unit, std::uint64_t now);
   void note_unsynced(const IoUnit& unit) noexcept;
+  void note_block_life(const IoUnit& unit) noexcept;  // block_error_percentiles
 
   // The named parts of the loop's decision.
   bool write_due() const noexcept { return rmw_ && rmw_->writes_due() > 0; }  // an rmw chain's write waits
@@ -258,6 +268,12 @@ class IoLoop {
   std::unique_ptr<IoLogWriter> iolog_writer_;  // write_iolog
   std::unique_ptr<PinnedMemory> pinned_;        // lockmem
   std::unique_ptr<Verifier> verifier_;  // verify=
+  // zonemode=zbd: per file of the job, its view of the file's zones (empty when the job has none).
+  ZonedFiles* zoned_files_ = nullptr;
+  std::vector<ZoneCursor> zone_cursors_;
+  std::uint64_t zone_resets_ = 0;
+  // block_error_percentiles: per trim block of the file's region, its trims and state (stats/block_lifetimes.h).
+  std::vector<std::uint32_t> block_infos_;
   GroupControl* control_ = nullptr;
   std::unique_ptr<JobHooks> hooks_;     // fio's job-control features (job_hooks.h)
   std::optional<LatencyTarget> latency_;  // latency_target: the depth the search allows

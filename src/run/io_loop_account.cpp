@@ -69,6 +69,7 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
     }
     return;
   }
+  if (!block_infos_.empty() && (unit.op == IoOp::kTrim || unit.op == IoOp::kWrite)) note_block_life(unit);
   if (unit.result < 0 && fills_up(unit)) {
     // fill_device: the filesystem is full, which is this job's end, as reaching its size would be.
     // fio counts the write that met the full filesystem in total_ios (issued), as a fatal one.
@@ -119,6 +120,22 @@ bool IoLoop::think_due(std::uint64_t now) noexcept {
   ios_since_think_ = 0;
   last_think_ns_ = now;
   return true;
+}
+
+// block_error_percentiles: a completed trim counts for its block, a failed trim or write ends the block's life
+// (an io over several blocks counts for its first, as fio's).
+void IoLoop::note_block_life(const IoUnit& unit) noexcept {
+  const TargetFile& file = targets_.front();
+  const std::uint64_t block = job_.bs[index_of(Direction::kTrim)];
+  if (unit.offset < file.region_start) return;
+  const std::uint64_t index = (unit.offset - file.region_start) / block;
+  if (index >= block_infos_.size()) return;
+  std::uint32_t& info = block_infos_[static_cast<std::size_t>(index)];
+  if (unit.result < 0) {
+    note_block_failed(info, unit.op == IoOp::kTrim);
+  } else if (unit.op == IoOp::kTrim) {
+    note_block_trimmed(info);
+  }
 }
 
 // sync_file_range: the file's written range since its last sync grows by the completed write (fio's

@@ -234,6 +234,9 @@ void IoLoop::finish(std::uint64_t now) {
     }
   }
   if (hooks_) hooks_->finish(now, *result_);
+  result_->counts_zone_resets = job_.zone_zbd;
+  result_->zone_resets = zone_resets_;
+  result_->block_infos = block_infos_;
   if (latency_) {  // fio's JSON keys; latency_window in microseconds, as fio keeps it
     result_->latency_target = {{"latency_depth", latency_->depth()},
                                {"latency_target", job_.latency_target.count()},

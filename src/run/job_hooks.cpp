@@ -14,7 +14,8 @@ bool needs_hooks(const JobSpec& job) {
   return job.max_latency.count() > 0 || job.flow != 0 || !job.write_hist_log.empty() ||
          job.ss_criterion != SteadyStateCriterion::kNone || job.disable_lat || job.disable_clat ||
          job.disable_slat || job.exitall || !job.wait_for.empty() ||
-         job.rate_min != PerDirection<std::uint64_t>{} || job.rate_iops_min != PerDirection<std::uint64_t>{};
+         job.rate_min != PerDirection<std::uint64_t>{} || job.rate_iops_min != PerDirection<std::uint64_t>{} ||
+         job.act_slice_ns != 0;
 }
 
 const char* direction_word(Direction d) noexcept {
@@ -71,6 +72,7 @@ JobHooks::Verdict JobHooks::after_io(Direction d, std::uint64_t lat_ns, int file
     result.stopped_by_max_latency = true;
     return Verdict::kFail;
   }
+  if (act_) act_->count(lat_ns);
   if (flow_ != nullptr && flow_->ahead(flow_slot_)) sleep_ns(flow_sleep_ns_);
   return Verdict::kContinue;
 }
@@ -87,6 +89,16 @@ JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult
   if (control_ != nullptr && control_->stop_requested()) return Verdict::kEnd;
   if (control_ != nullptr && job_.exit_on_io_done && control_->io_jobs_done()) return Verdict::kEnd;
   if (!measuring) return Verdict::kContinue;
+  if (job_.act_slice_ns != 0) {  // --profile=act: an hour's slice that failed ACT's criteria ends the test
+    if (!act_) act_.emplace(job_.act_slice_ns, job_.act_duration_ns, result.start_ns);
+    if (std::optional<std::string> failure = act_->advance(now_ns)) {
+      if (result.error == 0) {
+        result.error = ETIMEDOUT;
+        result.error_message = *failure;
+      }
+      return Verdict::kFail;
+    }
+  }
   if (hist_) hist_->update(now_ns - result.start_ns, result.dirs);
   if (job_.ss_criterion != SteadyStateCriterion::kNone && job_.ss_duration.count() > 0) {
     if (!steady_) steady_.emplace(job_, result.start_ns);
@@ -133,6 +145,7 @@ JobHooks::Verdict JobHooks::check_rates(std::uint64_t now_ns, JobResult& result)
 }
 
 void JobHooks::finish(std::uint64_t now_ns, JobResult& result) {
+  if (act_) result.act_slices = act_->slices();
   if (hist_) hist_->finish(now_ns > result.start_ns ? now_ns - result.start_ns : 0, result.dirs);
   if (job_.ss_criterion != SteadyStateCriterion::kNone) {
     if (!steady_) steady_.emplace(job_, result.start_ns);

@@ -13,6 +13,7 @@
 #include "run/job_control.h"
 #include "run/plan.h"
 #include "run/steady_state_monitor.h"
+#include "stats/act_slices.h"
 #include "stats/result.h"
 
 namespace sluice {
@@ -53,6 +54,7 @@ class JobHooks {
   PerDirection<std::uint64_t> window_ios_{};
   std::unique_ptr<HistLog> hist_;
   std::optional<SteadyStateMonitor> steady_;
+  std::optional<ActSlices> act_;  // --profile=act: the job's slices, from its measured start
 };
 
 }  // namespace sluice

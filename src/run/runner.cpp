@@ -21,12 +21,15 @@
 #include "observe/environment.h"
 #include "job/option_scope.h"
 #include "run/io_schedulers.h"
+#include "run/job_cgroup.h"
 #include "run/job_control.h"
 #include "run/plan.h"
 #include "run/replay_binding.h"
 #include "run/status_line.h"
 #include "run/stop_signal.h"
 #include "run/worker.h"
+#include "run/zoned_file.h"
+#include "run/zoned_targets.h"
 #include "job/units.h"
 #include "targets/cache_hints.h"
 #include "targets/target_file.h"
@@ -99,7 +102,8 @@ class LayoutReporter {
 };
 
 PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<TargetFile>>& targets_of_job,
-                            const RunnerOptions& options, std::set<std::string>& laid_out, const RunIoJobs& io_jobs) {
+                            const RunnerOptions& options, std::set<std::string>& laid_out, const RunIoJobs& io_jobs,
+                            ZonedFiles& zoned_files) {
   LayoutReporter reporter(options);
   PreparedGroup prepared;
   prepared.control = GroupControl::create(group, io_jobs);
@@ -141,6 +145,7 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     }
     auto worker = std::make_unique<Worker>(instance, targets, WorkerConfig{static_cast<std::uint64_t>(options.series_interval.count())});
     worker->set_group_control(prepared.control.get());
+    worker->set_zoned_files(&zoned_files);
     worker->prepare();
     prepared.workers.push_back(std::move(worker));
   }
@@ -351,7 +356,7 @@ GroupResult failed_group(const GroupPlan& group, int error, const std::string& m
 // earlier group did not create its file), the group does not run: every job gets the error as its result.
 std::optional<GroupResult> resolve_deferred(const GroupPlan& group, const std::vector<bool>& deferred,
                                             std::vector<std::vector<TargetFile>>& targets,
-                                            const TargetOptions& target_options) {
+                                            const TargetOptions& target_options, std::vector<std::string>& notes) {
   std::string failure;
   for (std::size_t i = 0; i < group.jobs.size() && failure.empty(); ++i) {
     if (!deferred[i]) continue;
@@ -361,6 +366,7 @@ std::optional<GroupResult> resolve_deferred(const GroupPlan& group, const std::v
       if (instance.spec.does_writes() || instance.spec.does_trims()) {
         for (const TargetFile& t : targets[i]) check_write_safety(t, safety_of(instance.spec, target_options));
       }
+      prepare_zoned_targets(instance.spec, targets[i], notes);
     } catch (const UserError& e) {
       failure = e.what();
     }
@@ -426,6 +432,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   TargetOptions target_options;
   target_options.allow_destructive = options.allow_destructive;
   std::set<std::string> written_before;  // paths the groups so far write
+  std::vector<std::string> zone_notes;    // zonemode=zbd: regions rounded to zones (fio says so too)
   for (std::size_t g = 0; g < plan.size(); ++g) {
     std::set<std::string> written_here;
     for (const JobInstance& instance : plan[g].jobs) {
@@ -442,6 +449,8 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
         if (!later) throw;
       }
       check_engine_targets(instance.spec, files);
+      check_cgroup_support(instance.spec);
+      prepare_zoned_targets(instance.spec, files, zone_notes);
       if (files_job && (instance.spec.does_writes() || instance.spec.fill_device)) {
         for (const std::string& path : target_paths(instance.spec, instance.jobnum)) written_here.insert(path);
       }
@@ -457,6 +466,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
     schedulers[g] = scheduler_requests(plan[g], targets[g]);
     check_scheduler_requests(schedulers[g]);
   }
+  for (const std::string& text : zone_notes) options.notice ? options.notice(text) : default_notice(text);
   const std::vector<std::string> paths = all_paths(targets);
   if (options.capture_environment) result.environment = capture_environment(paths);
   if (options.before_run) {
@@ -470,6 +480,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   const std::uint64_t run_start = monotonic_ns();
 
   std::set<std::string> laid_out;
+  ZonedFiles zoned_files;  // zonemode=zbd: the write pointers of the run, shared by its jobs
   std::vector<int> io_clones(plan.size(), 0);  // per group: the clones that do I/O (cpuio's exit_on_io_done)
   for (std::size_t g = 0; g < plan.size(); ++g) {
     for (const JobInstance& job : plan[g].jobs) io_clones[g] += engine_traits(job.spec.ioengine).does_io ? 1 : 0;
@@ -479,7 +490,10 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   const bool run_has_io = io_clones_after > 0;
   for (std::size_t g = 0; g < plan.size() && !stop_requested(); ++g) {
     io_clones_after -= io_clones[g];
-    if (std::optional<GroupResult> failed = resolve_deferred(plan[g], deferred[g], targets[g], target_options)) {
+    zone_notes.clear();
+    std::optional<GroupResult> failed = resolve_deferred(plan[g], deferred[g], targets[g], target_options, zone_notes);
+    for (const std::string& text : zone_notes) options.notice ? options.notice(text) : default_notice(text);
+    if (failed) {
       result.groups.push_back(std::move(*failed));
       continue;
     }
@@ -499,7 +513,8 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
       result.groups.push_back(failed_group(plan[g], EPERM, e.what()));
       continue;
     }
-    PreparedGroup prepared = prepare_group(plan[g], targets[g], options, laid_out, RunIoJobs{io_clones_after, run_has_io});
+    PreparedGroup prepared = prepare_group(plan[g], targets[g], options, laid_out,
+                                           RunIoJobs{io_clones_after, run_has_io}, zoned_files);
     result.groups.push_back(run_group(plan[g], prepared, options));
     // A file the group removed (filedelete, unlink=1) is laid out again for a later job that needs it.
     std::erase_if(laid_out, [](const std::string& path) { return ::access(path.c_str(), F_OK) != 0; });

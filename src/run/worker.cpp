@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "run/exec_hooks.h"
 #include "run/io_loop.h"
+#include "run/job_cgroup.h"
 #include "run/job_credentials.h"
 #include "run/stop_signal.h"
 #include "run/thread_placement.h"
@@ -102,6 +103,7 @@ JobResult Worker::failed_result(int error, const std::string& message) const {
 void Worker::prepare() {
   loop_ = std::make_unique<Loop>(instance_, targets_, config_.series_interval_ns);
   loop_->io.set_group_control(control_);
+  loop_->io.set_zoned_files(zoned_files_);
   loop_->io.prepare();
   loop_->io.set_stop_flag(&stop_);
 }
@@ -122,7 +124,9 @@ void Worker::run(const StartGate& gate) noexcept {
         apply_numa_mem_policy(instance_.spec, loop_->io.buffer_memory(), loop_->io.buffer_bytes());
     if (!policy_error.empty()) throw std::runtime_error(policy_error);
     const JobSpec& spec = instance_.spec;
-    std::optional<JobCredentials> credentials;  // uid= / gid=: from here on the job is its user
+    std::optional<JobCgroup> cgroup;  // cgroup=: the thread's I/O is the cgroup's until the job ends
+    if (uses_cgroup(spec)) cgroup.emplace(spec);
+    std::optional<JobCredentials> credentials;  // uid= / gid=: from here on the job is its user (after the cgroup)
     if (spec.uid >= 0 || spec.gid >= 0) {
       credentials.emplace(spec);
       if (std::optional<TargetFailure> denied = inaccessible_target(targets_, spec)) {

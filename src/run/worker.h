@@ -16,6 +16,8 @@
 
 namespace sluice {
 
+class ZonedFiles;  // run/zoned_file.h
+
 // All workers of a group wait on one start event, so they begin together (diskspd's rule).
 class StartGate {
  public:
@@ -60,6 +62,8 @@ class Worker {
   // The group's job control (wait_for, exitall, flow), shared with the group's other workers and outliving
   // run(); null when the group uses none of them. Call before prepare().
   void set_group_control(GroupControl* control) noexcept { control_ = control; }
+  // zonemode=zbd: the run's zoned files (run/zoned_file.h), outliving run(). Call before prepare().
+  void set_zoned_files(ZonedFiles* files) noexcept { zoned_files_ = files; }
 
  private:
   struct Loop;
@@ -69,6 +73,7 @@ class Worker {
   LiveCounters live_;
   std::atomic<bool> stop_{false};
   GroupControl* control_ = nullptr;
+  ZonedFiles* zoned_files_ = nullptr;
   JobResult result_;
   std::unique_ptr<Loop> loop_;
 };

@@ -253,6 +253,13 @@ void JobResult::merge(const JobResult& other) {
   rmw_transactions += other.rmw_transactions;
   verified_ios += other.verified_ios;
   verify_failures += other.verify_failures;
+  counts_zone_resets = counts_zone_resets || other.counts_zone_resets;
+  zone_resets += other.zone_resets;
+  if (!other.block_infos.empty()) block_infos = other.block_infos;  // fio: the last job's
+  if (act_slices.size() < other.act_slices.size()) act_slices.resize(other.act_slices.size());
+  for (std::size_t s = 0; s < other.act_slices.size(); ++s) {
+    for (std::size_t i = 0; i < act_slices[s].size(); ++i) act_slices[s][i] += other.act_slices[s][i];
+  }
   if (!other.latency_target.is_null()) latency_target = other.latency_target;  // fio: the last job's
   if (error == 0 && other.error != 0) {
     error = other.error;
@@ -285,6 +292,10 @@ json JobResult::to_json() const {
           {"rmw_transactions", rmw_transactions},
           {"verified_ios", verified_ios},
           {"verify_failures", verify_failures},
+          {"counts_zone_resets", counts_zone_resets},
+          {"zone_resets", zone_resets},
+          {"block_infos", block_infos},
+          {"act_slices", act_slices},
           {"steadystate", steadystate},
           {"latency_target", latency_target},
           {"settings", settings_to_json(settings)},
@@ -318,6 +329,10 @@ JobResult JobResult::from_json(const json& j) {
   r.rmw_transactions = j.value("rmw_transactions", std::uint64_t{0});
   r.verified_ios = j.value("verified_ios", std::uint64_t{0});
   r.verify_failures = j.value("verify_failures", std::uint64_t{0});
+  r.counts_zone_resets = j.value("counts_zone_resets", false);
+  r.zone_resets = j.value("zone_resets", std::uint64_t{0});
+  r.block_infos = j.value("block_infos", std::vector<std::uint32_t>{});
+  r.act_slices = j.value("act_slices", std::vector<std::array<std::uint64_t, 4>>{});
   if (j.contains("steadystate")) r.steadystate = j.at("steadystate");
   if (j.contains("latency_target")) r.latency_target = j.at("latency_target");
   r.settings = settings_from_json(j.at("settings"));

@@ -131,6 +131,12 @@ struct JobResult {
   std::uint64_t rmw_transactions = 0;  // rw=randrmw: completed read-then-write pairs
   std::uint64_t verified_ios = 0;      // reads whose data verification passed
   std::uint64_t verify_failures = 0;
+  bool counts_zone_resets = false;  // zonemode=zbd: the reports carry zone_resets (fio 3.36+ only then)
+  std::uint64_t zone_resets = 0;    // write pointers this job reset (a full zone written again, a trim)
+  // block_error_percentiles: per trim block of the file, its trims and state (stats/block_lifetimes.h)
+  std::vector<std::uint32_t> block_infos;
+  // --profile=act: per slice of the test, the ios and those over each of ACT's latency limits (act_slices.h)
+  std::vector<std::array<std::uint64_t, 4>> act_slices;
   nlohmann::json steadystate = nullptr;  // fio's "steadystate" block when ss= was given
   // fio's latency_target: latency_depth (the depth reached), latency_target (ns), latency_percentile and
   // latency_window (us), as fio's JSON has them; null when the job has no latency_target.

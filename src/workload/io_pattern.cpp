@@ -524,6 +524,15 @@ IoPattern& IoPattern::operator=(IoPattern&&) noexcept = default;
 
 bool IoPattern::next(NextIo& out) noexcept { return impl_->next(out); }
 
+void IoPattern::redirect_last(const NextIo& drawn, Direction direction, std::uint64_t resume_at,
+                              std::uint32_t length) noexcept {
+  Impl& p = *impl_;
+  Impl::FileState& file = p.files[static_cast<std::size_t>(drawn.file_index)];
+  p.bytes_done = p.bytes_done - drawn.length + length;
+  const std::uint64_t relative = resume_at > file.window.start ? resume_at - file.window.start : 0;
+  file.position[index_of(direction)] = relative + p.hole;
+}
+
 std::uint64_t IoPattern::planned_bytes() const noexcept { return impl_->planned; }
 
 std::uint32_t IoPattern::max_block_size() const noexcept {

@@ -41,6 +41,10 @@ class IoPattern {
 
   // Fills `out` with the next io; returns false when the size-based end is reached (never when time_based).
   bool next(NextIo& out) noexcept;
+  // zonemode=zbd moved or shortened the io next() just gave (run/zoned_file.h), and may have made it a write:
+  // the file's sequential position for `direction` goes on from `resume_at` (absolute, fio's last_pos), and
+  // the byte budget counts `length` instead of the length drawn.
+  void redirect_last(const NextIo& drawn, Direction direction, std::uint64_t resume_at, std::uint32_t length) noexcept;
 
   // Bytes the job will transfer when size-based (for ETA); 0 when time_based or unknown.
   std::uint64_t planned_bytes() const noexcept;

@@ -1,4 +1,5 @@
-// fio's --profile=tiobench on sluice's command line: its four jobs with the profile's options, and the refusals.
+// fio's --profile=tiobench and --profile=act on sluice's command line: their jobs with the profiles' options, and
+// the refusals.
 #include "job/fio_profiles.h"
 
 #include <gmock/gmock.h>
@@ -59,8 +60,50 @@ TEST(FioProfiles, DefaultsAreFios) {
   EXPECT_GT(parsed.jobs[0].size.bytes, 0u) << "4 KiB per MiB of memory";
 }
 
+// fio's profiles/act.c: per device, threads-per-queue read jobs sharing load x 2000 reads/s of
+// read-req-num-512-blocks x 512 bytes, and one writer of large-block-op-kbytes (as bytes) at load x 1000 / the
+// reads per write; direct, sync, time_based for test-duration, judged hourly.
+TEST(FioProfiles, ActIsReadersAndAWriterPerDevice) {
+  const ParsedCommandLine parsed = parse_run_command_line(
+      {"--profile=act", "--device-names=/dev/a,/dev/b", "--load=3", "--test-duration=2h", "--threads-per-queue=4"});
+  ASSERT_EQ(parsed.jobs.size(), 4u);
+  const JobSpec& reads = parsed.jobs[0];
+  EXPECT_EQ(reads.name, "act-read-/dev/a");
+  EXPECT_EQ(reads.rw, RwMode::kRandRead);
+  EXPECT_EQ(reads.numjobs, 4u);
+  EXPECT_EQ(reads.rate_iops[0], 1500u);  // 3 x 2000 / 4
+  EXPECT_EQ(reads.bs[0], 1536u);
+  EXPECT_TRUE(reads.direct);
+  EXPECT_EQ(reads.ioengine, EngineKind::kSync);
+  EXPECT_TRUE(reads.time_based);
+  EXPECT_EQ(reads.runtime, std::chrono::hours(2));
+  EXPECT_EQ(reads.act_slice_ns, 3600ull * 1'000'000'000ull);
+  EXPECT_EQ(reads.act_duration_ns, 7200ull * 1'000'000'000ull);
+  const JobSpec& writes = parsed.jobs[1];
+  EXPECT_EQ(writes.name, "act-write-/dev/a");
+  EXPECT_EQ(writes.rw, RwMode::kRandWrite);
+  EXPECT_EQ(writes.bs[1], 131072u);
+  EXPECT_EQ(writes.rate_iops[1], 36u);  // ceil(3000 / (131072 / 1536 = 85))
+  EXPECT_EQ(parsed.jobs[2].filenames.front(), "/dev/b");
+}
+
+TEST(FioProfiles, ActPrepZeroesThenSaltsEachDevice) {
+  const ParsedCommandLine parsed = parse_run_command_line({"--profile=act", "--device-names=/dev/a", "--prep"});
+  ASSERT_EQ(parsed.jobs.size(), 2u);
+  EXPECT_EQ(parsed.jobs[0].name, "act-prep-zeroes-/dev/a");
+  EXPECT_TRUE(parsed.jobs[0].zero_buffers);
+  EXPECT_EQ(parsed.jobs[0].bs[1], 1u << 20);
+  EXPECT_EQ(parsed.jobs[1].rw, RwMode::kRandWrite);
+  EXPECT_EQ(parsed.jobs[1].iodepth, 64u);
+  EXPECT_TRUE(parsed.jobs[1].stonewall);
+  EXPECT_EQ(parsed.jobs[1].act_slice_ns, 0u) << "the prep phase is not judged";
+}
+
 TEST(FioProfiles, RefusalsNameTheReason) {
-  EXPECT_THAT(profile_error({"--profile=act"}), HasSubstr("ACT"));
+  EXPECT_THAT(profile_error({"--profile=act"}), HasSubstr("--device-names"));
+  EXPECT_THAT(profile_error({"--profile=act", "--device-names=/dev/x", "--load=0"}), HasSubstr("whole number"));
+  EXPECT_THAT(profile_error({"--profile=act", "--device-names=/dev/x", "--test-duration=soon"}),
+              HasSubstr("test-duration"));
   EXPECT_THAT(profile_error({"--profile=tiobenc"}), HasSubstr("no such profile"));
   EXPECT_THAT(profile_error({"--profile=tiobench", "--size=1g"}), HasSubstr("whole number of MiB"));
   EXPECT_THAT(profile_error({"--profile=tiobench", "--name=x"}), HasSubstr("--name jobs cannot be added"));

@@ -144,8 +144,8 @@ TEST(JobFileErrors, UnknownOptionSuggestsNearest) {
 }
 
 TEST(JobFileErrors, UnsupportedOptionNamesLine) {
-  const std::string error = file_error_of("[a]\ncgroup_nodelete=1\n");
-  EXPECT_THAT(error, HasSubstr("job.fio:2: cgroup_nodelete=1"));
+  const std::string error = file_error_of("[a]\nskip_bad=1\n");
+  EXPECT_THAT(error, HasSubstr("job.fio:2: skip_bad=1"));
   EXPECT_THAT(error, HasSubstr("not supported by sluice"));
 }
 

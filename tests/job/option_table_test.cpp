@@ -91,11 +91,12 @@ TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
   EXPECT_EQ(applied.ioengine, fresh.ioengine);
 }
 
-TEST(OptionTable, ListsUnsupportedFioOptions) {
-  for (const char* name : {"cgroup_nodelete", "cgroup_weight", "cgroup", "zonecapacity", "block_error_percentiles"}) {
+TEST(OptionTable, TakesFiosLocalOptionsOnceRefused) {
+  for (const char* name : {"cgroup_nodelete", "cgroup_weight", "cgroup", "block_error_percentiles", "zonecapacity",
+                           "max_open_zones", "read_beyond_wp", "zone_reset_frequency"}) {
     const OptionDef* def = find_option(name);
     ASSERT_NE(def, nullptr) << name;
-    EXPECT_FALSE(def->supported) << name;
+    EXPECT_TRUE(def->supported) << name;
   }
 }
 
@@ -180,8 +181,8 @@ TEST(ApplyOption, BsIsSeqRandTakesTheModesSizes) {
 }
 
 TEST(ApplyOption, UnsupportedIsRefusedByName) {
-  EXPECT_THAT(option_error_of("cgroup_nodelete", "1"), HasSubstr("--cgroup_nodelete=1: not supported by sluice yet ("));
-  EXPECT_THAT(option_error_of("cgroup", "x", kFile), HasSubstr("job.fio:12: cgroup=x: not supported"));
+  EXPECT_THAT(option_error_of("skip_bad", "1"), HasSubstr("--skip_bad=1: not supported by sluice yet ("));
+  EXPECT_THAT(option_error_of("pool", "x", kFile), HasSubstr("job.fio:12: pool=x: not supported"));
 }
 
 TEST(ApplyOption, RecordsGivenValueAndPosition) {

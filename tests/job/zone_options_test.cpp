@@ -1,8 +1,9 @@
-// zonemode, zonesize, zonerange, zoneskip: parsing and fio 3.33's checks (init.c), plus a zone that holds
-// no io.
+// zonemode, zonesize, zonerange, zoneskip and zonemode=zbd's options: parsing and fio 3.33's checks (init.c,
+// zbd.c), plus a zone that holds no io.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "job/option_builders.h"
 #include "job/validate.h"
 #include "job_with.h"
 
@@ -19,6 +20,15 @@ std::vector<Problem> problems_about(const std::vector<Problem>& problems, const 
   return matching;
 }
 
+// A job with `options` applied in order and finished as a parsed job file's (Nz sizes resolved).
+JobSpec parsed_job(const std::vector<std::pair<std::string, std::string>>& options) {
+  JobSpec job;
+  job.name = "j";
+  for (const auto& [name, value] : options) apply_option(job, name, value, SourcePos{});
+  detail::finish_parsed_job(job);
+  return job;
+}
+
 TEST(ZoneOptions, StridedSetsTheZoneGeometry) {
   const JobSpec job =
       testing::job_with({{"zonemode", "strided"}, {"zonesize", "256m"}, {"zonerange", "1g"}, {"zoneskip", "2g"}});
@@ -29,15 +39,74 @@ TEST(ZoneOptions, StridedSetsTheZoneGeometry) {
   EXPECT_TRUE(validate(job).empty());
 }
 
-TEST(ZoneOptions, ZbdIsRefusedByName) {
-  try {
-    testing::job_with({{"zonemode", "zbd"}});
-    FAIL() << "zonemode=zbd was accepted";
-  } catch (const UserError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("zone write pointers, of zoned block devices or emulated on files as fio "
-                                    "does, are not implemented"));
-  }
+TEST(ZoneOptions, ZbdSetsTheZonesAndTheirLimits) {
+  const JobSpec job = testing::job_with({{"zonemode", "zbd"},
+                                         {"zonesize", "256m"},
+                                         {"zonecapacity", "200m"},
+                                         {"max_open_zones", "32"},
+                                         {"job_max_open_zones", "4"},
+                                         {"read_beyond_wp", "1"},
+                                         {"zone_reset_threshold", "0.7"},
+                                         {"zone_reset_frequency", "0.25"},
+                                         {"ignore_zone_limits", "1"},
+                                         {"rw", "randwrite"},
+                                         {"bs", "512k"}});
+  EXPECT_TRUE(job.zone_zbd);
+  EXPECT_FALSE(job.zone_strided);
+  EXPECT_EQ(job.zone_capacity, 200ull << 20);
+  EXPECT_EQ(job.max_open_zones, 32u);
+  EXPECT_EQ(job.job_max_open_zones, 4u);
+  EXPECT_TRUE(job.read_beyond_wp);
+  EXPECT_DOUBLE_EQ(job.zone_reset_threshold, 0.7);
+  EXPECT_DOUBLE_EQ(job.zone_reset_frequency, 0.25);
+  EXPECT_TRUE(validate(job).empty());
   EXPECT_THROW(testing::job_with({{"zonemode", "stried"}}), UserError);
+  EXPECT_THROW(testing::job_with({{"zone_reset_threshold", "1.5"}}), UserError);
+  EXPECT_THROW(testing::job_with({{"max_open_zones", "4097"}}), UserError);  // fio's ZBD_MAX_OPEN_ZONES
+}
+
+TEST(ZoneOptions, ZbdChecksAsFio) {
+  auto error_about = [](std::vector<std::pair<std::string, std::string>> options, const std::string& option,
+                        const std::string& text) {
+    options.emplace_back("zonemode", "zbd");
+    const auto found = problems_about(validate(parsed_job(options)), option);
+    ASSERT_EQ(found.size(), 1u) << text;
+    EXPECT_EQ(found[0].severity, Problem::Severity::kError);
+    EXPECT_THAT(found[0].message, HasSubstr(text));
+  };
+  error_about({}, "zonemode", "needs zonesize");
+  error_about({{"zonesize", "256"}}, "zonesize", "at least 512 bytes");
+  error_about({{"zonesize", "1m"}, {"zonecapacity", "2m"}}, "zonecapacity", "larger than zonesize");
+  error_about({{"zonesize", "1m"}, {"zoneskip", "1536k"}}, "zoneskip", "not a multiple of zonesize");
+  error_about({{"zonesize", "64k"}, {"rw", "write"}, {"bs", "128k"}}, "bs", "larger than zonesize");
+  error_about({{"zonesize", "1m"}, {"rw", "trim"}, {"bs", "64k"}}, "bs", "is not the zone size");
+  error_about({{"zonesize", "1m"}, {"rw", "randtrim"}, {"bsrange", "1m-2m"}}, "bs", "not allowed for trims");
+  error_about({{"zonesize", "1m"}, {"rw", "write"}, {"bs", "384k"}, {"verify", "crc32c"}}, "bs",
+              "not a divisor of zonesize");
+  error_about({{"zonesize", "1m"}, {"rw", "randrmw"}}, "rw", "write pointer");
+}
+
+TEST(ZoneOptions, ZbdOptionsWithoutZbdAreIgnoredWithAWarning) {
+  const auto found = problems_about(validate(testing::job_with({{"max_open_zones", "4"}})), "max_open_zones");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].severity, Problem::Severity::kWarning);
+}
+
+TEST(ZoneOptions, SizesInZonesAreZonesizeMultiples) {
+  const JobSpec job = parsed_job({{"zonemode", "zbd"},
+                                  {"size", "10z"},
+                                  {"zonesize", "4m"},
+                                  {"io_size", "3z"},
+                                  {"offset", "2z"},
+                                  {"offset_increment", "1z"},
+                                  {"zoneskip", "2z"}});
+  EXPECT_EQ(job.size.bytes, 40ull << 20);  // zonesize given after size: the zones count once it is known
+  EXPECT_EQ(job.io_size, 12ull << 20);
+  EXPECT_EQ(job.offset.bytes, 8ull << 20);
+  EXPECT_EQ(job.offset_increment, 4ull << 20);
+  EXPECT_EQ(job.zone_skip, 8ull << 20);
+  EXPECT_THROW(parsed_job({{"size", "10z"}}), UserError);  // no zonesize
+  EXPECT_THROW(parsed_job({{"size", "1xz"}}), UserError);
 }
 
 TEST(ZoneOptions, ZonesizeWithoutStridedIsAnErrorAsInFio) {
