@@ -16,7 +16,7 @@ namespace sluice {
 
 enum class EngineKind {
   kPsync, kSync, kLibaio, kIoUring, kMmap, kNull, kFalloc, kFtruncate, kFileCreate, kFileStat, kFileDelete, kCpuio,
-  kExec, kPosixaio, kPvsync, kPvsync2, kVsync, kSplice, kE4defrag
+  kExec, kPosixaio, kPvsync, kPvsync2, kVsync, kSplice, kE4defrag, kDirCreate, kDirStat, kDirDelete, kPageFault
 };
 
 struct EngineTraits {
@@ -55,6 +55,9 @@ struct EngineTraits {
   // ios without a call and without a latency sample (fio's file operation engines: the operation happens when
   // fio opens the file, its other ios are not timed).
   bool per_file = false;
+  // A per-file engine whose files are directories (dircreate, dirstat, dirdelete): the runner makes the missing
+  // ones (mkdir) where it would lay out files, and removes them with unlink=1.
+  bool dirs = false;
   // Its ios are I/O. False for cpuio and exec (fio's FIO_NOIO): their ios are CPU cycles or waits, counted
   // with their latency but no bytes (as fio reports them); the job's CPU use is its result, and it runs for
   // its runtime (time_based).
@@ -72,7 +75,7 @@ struct EngineTraits {
   constexpr bool completes_in_submit() const noexcept { return !async; }
 };
 
-inline constexpr std::array<EngineTraits, 19> kEngineTable = {{
+inline constexpr std::array<EngineTraits, 23> kEngineTable = {{
     {.kind = EngineKind::kPsync, .name = "psync", .summary = "pread/pwrite", .async = false, .trim = true,
      .flush = true, .direct = true},
     {.kind = EngineKind::kSync, .name = "sync", .summary = "lseek + read/write", .async = false, .trim = true,
@@ -128,6 +131,23 @@ inline constexpr std::array<EngineTraits, 19> kEngineTable = {{
     {.kind = EngineKind::kE4defrag, .name = "e4defrag",
      .summary = "ext4 defragmentation: each write moves its range onto a donor file's blocks (EXT4_IOC_MOVE_EXT)",
      .async = false, .reads = false, .trim = false, .flush = false, .direct = true, .moves_data = false},
+    {.kind = EngineKind::kDirCreate, .name = "dircreate",
+     .summary = "creates each file's name as a directory (mkdir), timing it; moves no data", .async = false,
+     .reads_change_files = true, .trim = true, .flush = false, .direct = false, .needs_fd = false, .lays_out = false,
+     .moves_data = false, .per_file = true, .dirs = true},
+    {.kind = EngineKind::kDirStat, .name = "dirstat",
+     .summary = "stats each directory (stat_type: stat, lstat or statx), made first when missing; moves no data",
+     .async = false, .trim = true, .flush = false, .direct = false, .needs_fd = false, .moves_data = false,
+     .per_file = true, .dirs = true},
+    {.kind = EngineKind::kDirDelete, .name = "dirdelete",
+     .summary = "removes each directory (rmdir), made first when missing, timing the rmdir; moves no data",
+     .async = false, .reads_change_files = true, .trim = true, .flush = false, .direct = false, .needs_fd = false,
+     .moves_data = false, .per_file = true, .dirs = true},
+    {.kind = EngineKind::kPageFault, .name = "page_fault",
+     .summary = "memory copies to and from an anonymous mapping of the job's size: the first touch of each page "
+                "is a page fault; no file",
+     .async = false, .trim = false, .flush = true, .direct = false, .uses_files = false, .needs_fd = false,
+     .lays_out = false, .moves_data = false, .needs_size = true},
 }};
 
 namespace detail {

@@ -19,7 +19,9 @@ std::unique_ptr<Engine> make_e4defrag_engine();
 std::unique_ptr<Engine> make_io_uring_engine();
 std::unique_ptr<Engine> make_falloc_engine();
 std::unique_ptr<Engine> make_ftruncate_engine();
-std::unique_ptr<Engine> make_file_op_engine(EngineKind kind);  // filecreate, filestat or filedelete
+// filecreate, filestat, filedelete, dircreate, dirstat or dirdelete
+std::unique_ptr<Engine> make_file_op_engine(EngineKind kind);
+std::unique_ptr<Engine> make_page_fault_engine();
 std::unique_ptr<Engine> make_cpuio_engine();
 std::unique_ptr<Engine> make_exec_engine();
 

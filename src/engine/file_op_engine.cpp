@@ -1,11 +1,15 @@
-// filecreate, filestat, filedelete: engines that time an operation on each file's name instead of moving
-// data (fio's fileoperations engines). The operation is done by the io at the start of the file's region,
-// once per pass over the file (with filesize equal to bs, as in fio's examples, every io is one operation);
+// filecreate, filestat, filedelete, dircreate, dirstat, dirdelete: engines that time an operation on each
+// file's name instead of moving data (fio's fileoperations engines; the dir ones since fio 3.35). The
+// operation is done by the io at the start of the file's region, once per pass over the file (with filesize
+// equal to bs, as in fio's examples, every io is one operation);
 // the file's other ios complete at once, counted but not timed (IoUnit::timed), as fio counts them without
 // statistics. Performed inside submit(), so the io's latency is the operation's.
 //   filecreate: open(O_CREAT | O_RDWR, 0600) then close (fio closes it when it moves to the next file)
 //   filestat:   stat, lstat or statx (stat_type), on the laid-out file
 //   filedelete: unlink of the laid-out file (a second pass finds it gone: ENOENT, as in fio)
+//   dircreate:  mkdir(0700) (fio passes S_IFDIR as the mode, which makes the directory mode 0000)
+//   dirstat:    stat, lstat or statx of the directory (the runner made it when missing, as fio's setup)
+//   dirdelete:  rmdir of the directory (the runner made it when missing)
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -57,8 +61,11 @@ class FileOpEngine final : public detail::SynchronousEngine<FileOpEngine> {
         ::close(fd);
         return 0;
       }
-      case EngineKind::kFileStat: return stat_file(path);
+      case EngineKind::kFileStat:
+      case EngineKind::kDirStat: return stat_file(path);
       case EngineKind::kFileDelete: return ::unlink(path);
+      case EngineKind::kDirCreate: return ::mkdir(path, 0700);
+      case EngineKind::kDirDelete: return ::rmdir(path);
       default: errno = EINVAL; return -1;
     }
   }

@@ -19,7 +19,11 @@ std::unique_ptr<Engine> make_engine(EngineKind kind) {
     case EngineKind::kFtruncate: return make_ftruncate_engine();
     case EngineKind::kFileCreate:
     case EngineKind::kFileStat:
-    case EngineKind::kFileDelete: return make_file_op_engine(kind);
+    case EngineKind::kFileDelete:
+    case EngineKind::kDirCreate:
+    case EngineKind::kDirStat:
+    case EngineKind::kDirDelete: return make_file_op_engine(kind);
+    case EngineKind::kPageFault: return make_page_fault_engine();
     case EngineKind::kCpuio: return make_cpuio_engine();
     case EngineKind::kExec: return make_exec_engine();
     case EngineKind::kIoUring:

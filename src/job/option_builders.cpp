@@ -194,7 +194,7 @@ OptionDef unsupported_option(std::string name, std::string category, std::string
   def.supported = false;
   def.flag = true;  // refused whether or not a value is given
   def.apply = [n = def.name, r = def.reason](JobSpec&, std::string_view value, const SourcePos& where) {
-    value_error(where, n, value, "not supported by sluice yet (" + r + ")");
+    value_error(where, n, value, "not supported by sluice (" + r + ")");
   };
   return def;
 }

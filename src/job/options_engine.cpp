@@ -34,63 +34,73 @@ std::string engine_help() {
   return text + ".";
 }
 
-// fio engines sluice does not implement: refused by name rather than as an unknown value.
-bool is_fio_engine(std::string_view name) {
-  static const std::vector<std::string_view> kFioEngines = {"rbd",
-                                                            "rdma",
-                                                            "net",
-                                                            "netsplice",
-                                                            "spdk",
-                                                            "nfs",
-                                                            "http",
-                                                            "windowsaio",
-                                                            "solarisaio",
-                                                            "dircreate",
-                                                            "dirstat",
-                                                            "dirdelete",
-                                                            "dev-dax",
-                                                            "libpmem",
-                                                            "pmemblk",
-                                                            "xnvme",
-                                                            "io_uring_cmd",
-                                                            "sg",
-                                                            "mtd",
-                                                            "libhdfs",
-                                                            "gfapi",
-                                                            "gfapi_async",
-                                                            "dfs",
-                                                            "nbd",
-                                                            "libcufile",
-                                                            "guasi",
-                                                            "libzbc",
-                                                            "binject",
-                                                            "rados",
-                                                            "http",
-                                                            "ime_psync",
-                                                            "ime_psyncv",
-                                                            "ime_aio",
-                                                            "external",
-                                                            "librpma_apm_client",
-                                                            "librpma_apm_server",
-                                                            "librpma_gpspm_client",
-                                                            "librpma_gpspm_server",
-                                                            "skeleton_external",
-                                                            "mmap_sync",
-                                                            "syslet-rw",
-                                                            "sync_file_range",
-                                                            "libiscsi",
-                                                            "cpp_null"};
-  for (std::string_view engine : kFioEngines) {
-    if (engine == name) return true;
+// fio's engines that sluice does not have, each with why: they need remote storage, hardware this kind of
+// machine does not have, another operating system, or fio's plugin loader. Refused by name with the reason
+// rather than as an unknown value.
+struct FioEngine {
+  std::string_view name;
+  std::string_view reason;
+};
+
+constexpr FioEngine kFioEngines[] = {
+    {"rbd", "fio's Ceph RBD engine (librbd): remote storage"},
+    {"rados", "fio's Ceph RADOS engine: remote storage"},
+    {"rdma", "fio's RDMA engine: a network transport between two hosts"},
+    {"net", "fio's TCP/UDP engine: a network transport between two hosts, not storage"},
+    {"netsplice", "fio's TCP/UDP splice engine: a network transport between two hosts, not storage"},
+    {"nfs", "fio's libnfs engine: remote storage (mount the export and use a local engine)"},
+    {"nbd", "fio's libnbd engine: remote storage (a Network Block Device server)"},
+    {"http", "fio's HTTP engine (S3, Swift, WebDAV object stores): remote storage"},
+    {"libiscsi", "fio's iSCSI engine (libiscsi): remote storage"},
+    {"libhdfs", "fio's Hadoop HDFS engine: remote storage"},
+    {"gfapi", "fio's GlusterFS engine (libgfapi): remote storage"},
+    {"gfapi_async", "fio's GlusterFS engine (libgfapi): remote storage"},
+    {"dfs", "fio's DAOS engine: remote storage"},
+    {"ime_psync", "fio's DDN IME engine: remote storage"},
+    {"ime_psyncv", "fio's DDN IME engine: remote storage"},
+    {"ime_aio", "fio's DDN IME engine: remote storage"},
+    {"librpma_apm_client", "fio's librpma engine: persistent memory over RDMA, remote"},
+    {"librpma_apm_server", "fio's librpma engine: persistent memory over RDMA, remote"},
+    {"librpma_gpspm_client", "fio's librpma engine: persistent memory over RDMA, remote"},
+    {"librpma_gpspm_server", "fio's librpma engine: persistent memory over RDMA, remote"},
+    {"spdk", "SPDK's engine: a user-space NVMe driver on a device taken from the kernel (hardware-specific)"},
+    {"xnvme", "fio's xNVMe engine: NVMe devices through user-space or passthrough paths (hardware-specific)"},
+    {"io_uring_cmd", "fio's NVMe passthrough engine (/dev/ngXnY character devices: hardware-specific)"},
+    {"sg", "fio's SCSI generic engine (SG_IO passthrough: hardware-specific)"},
+    {"mtd", "fio's raw flash (MTD) engine: hardware-specific"},
+    {"libzbc", "fio's libzbc engine: zoned SCSI/ATA disks (hardware-specific; zonemode=zbd itself works on files "
+               "and disks that are not zoned)"},
+    {"dev-dax", "fio's device-DAX engine: persistent memory hardware"},
+    {"libpmem", "fio's libpmem engine: persistent memory hardware"},
+    {"pmemblk", "fio's pmemblk engine: persistent memory hardware"},
+    {"libcufile", "fio's cuFile engine: NVIDIA GPUDirect Storage (GPU hardware)"},
+    {"windowsaio", "fio's Windows overlapped I/O engine: another operating system"},
+    {"solarisaio", "fio's Solaris aio engine: another operating system"},
+    {"guasi", "an engine fio no longer has (GUASI)"},
+    {"binject", "an engine fio no longer has (Linux's removed block inject interface)"},
+    {"syslet-rw", "an engine fio no longer has (syslets, never in Linux)"},
+    {"mmap_sync", "an engine fio no longer has"},
+    {"sync_file_range", "not an engine in fio: use the sync_file_range option"},
+    {"external", "a plugin loaded into fio's process from a shared library: fio's loader, which sluice has not"},
+    {"skeleton_external", "fio's example plugin (a shared library loaded into fio): fio's loader, which sluice has "
+                          "not"},
+    {"cpp_null", "fio's example C++ plugin (a shared library loaded into fio): fio's loader, which sluice has not"},
+};
+
+// Why fio's engine `name` is not in sluice; empty when `name` is none of fio's engines sluice lacks.
+std::string_view fio_engine_reason(std::string_view name) {
+  for (const FioEngine& engine : kFioEngines) {
+    if (engine.name == name) return engine.reason;
   }
-  return name.rfind("external:", 0) == 0;
+  if (name.rfind("external:", 0) == 0) return fio_engine_reason("external");  // external:PATH
+  return {};
 }
 
 void apply_ioengine(JobSpec& job, std::string_view value, const SourcePos& where) {
-  if (is_fio_engine(value)) {
+  if (const std::string_view reason = fio_engine_reason(value); !reason.empty()) {
     std::string message = where.file.empty() ? std::string("--") : where.describe() + ": ";
-    message.append("ioengine=").append(value);
-    message.append(" is not supported by sluice (supported: ").append(joined_engines(", ")).append(")");
+    message.append("ioengine=").append(value).append(" is not supported by sluice: ").append(reason);
+    message.append(" (supported: ").append(joined_engines(", ")).append(")");
     throw UserError(message);
   }
   job.ioengine = kEngineTable[choice_value("ioengine", value, where, supported_engines())].kind;
@@ -114,7 +124,8 @@ void add_stat_type(std::vector<OptionDef>& table) {
   stat_type.default_text = "stat";
   stat_type.range = "stat|lstat|statx";
   stat_type.category = "engine";
-  stat_type.help = "ioengine=filestat: the system call each file's operation times (stat(2), lstat(2) or statx(2)).";
+  stat_type.help =
+      "ioengine=filestat or dirstat: the system call each operation times (stat(2), lstat(2) or statx(2)).";
   stat_type.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     static const std::vector<std::string> kCalls = {"stat", "lstat", "statx"};
     job.stat_type = static_cast<FileStatCall>(choice_value("stat_type", value, where, kCalls));

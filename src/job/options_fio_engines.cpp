@@ -82,7 +82,7 @@ void add_fio_engine_options(std::vector<OptionDef>& table) {
     const std::string engines = entry.engines;
     table.push_back(unsupported_option(entry.name, "unsupported",
                                        "Option of fio's " + engines + " engine(s); not supported by sluice.",
-                                       "an option of fio's " + engines + " engine(s)"));
+                                       "an option of fio's " + engines + " engine(s), which sluice does not have"));
   }
 }
 

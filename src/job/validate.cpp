@@ -137,6 +137,12 @@ void check_engine(const JobSpec& job, Checker& check) {
   if (job.ioengine == EngineKind::kExec && job.exec_program.empty()) {
     check.error("program", "ioengine=exec needs program= (the program to run for the job's runtime)");
   }
+  if (job.ioengine == EngineKind::kPageFault && job.nrfiles > 1) {  // fio's messages
+    check.error("nrfiles", "ioengine=page_fault does not support multiple files (one mapping of the job's size)");
+  }
+  if (job.ioengine == EngineKind::kPageFault && (job.offset.is_set() || job.offset_increment != 0)) {
+    check.error("offset", "ioengine=page_fault does not support an offset (its mapping starts at 0)");
+  }
   if (job.ioengine == EngineKind::kE4defrag && job.e4defrag_donor.empty()) {
     check.error("donorname", "ioengine=e4defrag needs donorname= (the donor file each write's blocks are moved "
                              "onto)");
@@ -493,7 +499,6 @@ void check_iolog(const JobSpec& job, Checker& check) {
     check.error("write_iolog", "read_iolog and write_iolog together: fio drops write_iolog (\"read iolog overrides "
                                "write_iolog\"); give one of them");
   }
-  if (job.verify != VerifyKind::kNone) check.error("verify", "verify with read_iolog is not supported yet");
   if (job.open_loop) check.error("open_loop", "open_loop with read_iolog: the log's timestamps are the arrivals");
   if (job.fill_device) check.error("fill_device", "fill_device with read_iolog: the log says what is written");
   if (job.is_chained()) {

@@ -121,7 +121,9 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     for (const TargetFile& t : targets) {
       if (lays_out && !laid_out.count(t.path)) to_lay_out.push_back(t);
     }
-    if (!to_lay_out.empty()) {
+    if (engine.dirs) {
+      if (lays_out) make_target_directories(targets);  // dirstat, dirdelete: fio's setup makes them (0700)
+    } else if (!to_lay_out.empty()) {
       prepare_targets(to_lay_out, instance.spec, reporter.callback());
       for (const TargetFile& t : to_lay_out) {
         laid_out.insert(t.path);
@@ -265,16 +267,18 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
 }
 
 // What an engine cannot do to a target, refused before anything runs: the per-file engines work on regular
-// files only (filedelete would unlink a device node; fio refuses them too), and exec's program must exist.
+// files only, the dir ones on directories (filedelete would unlink a device node; fio refuses them too), and
+// exec's program must exist.
 void check_engine_targets(const JobSpec& job, const std::vector<TargetFile>& files) {
   const EngineTraits& engine = engine_traits(job.ioengine);
   if (engine.per_file) {
     for (const TargetFile& t : files) {
       struct stat st {};
       const bool exists = ::stat(t.path.c_str(), &st) == 0;
-      if (t.is_block_device || (exists && !S_ISREG(st.st_mode))) {
-        throw UserError(fmt::format("job {}: ioengine={} works on regular files only, and {} is not one", job.name,
-                                    engine.name, t.path));
+      const bool right_kind = engine.dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
+      if (t.is_block_device || (exists && !right_kind)) {
+        throw UserError(fmt::format("job {}: ioengine={} works on {} only, and {} is not one", job.name, engine.name,
+                                    engine.dirs ? "directories" : "regular files", t.path));
       }
     }
   }
@@ -304,15 +308,16 @@ std::vector<TargetFile> null_targets(const JobSpec& job) {
     return {pace};
   }
   if (job.size.bytes == 0 && job.filesize == 0) {
-    throw UserError(
-        fmt::format("job {}: ioengine=null needs --size or --filesize (the amount of pretend I/O)", job.name));
+    throw UserError(fmt::format("job {}: ioengine={} needs --size or --filesize (the amount of {})", job.name,
+                                engine_name(job.ioengine),
+                                job.ioengine == EngineKind::kPageFault ? "memory to map" : "pretend I/O"));
   }
   const std::uint32_t files = std::max<std::uint32_t>(1, job.nrfiles);
   const std::uint64_t per_file = job.size.bytes != 0 ? job.size.bytes / files : job.filesize;
   std::vector<TargetFile> targets(files);
   for (std::uint32_t i = 0; i < files; ++i) {
     targets[i].stand_in = true;
-    targets[i].path = fmt::format("(null:{}.{}.{})", job.name, 0, i);
+    targets[i].path = fmt::format("({}:{}.{}.{})", engine_name(job.ioengine), job.name, 0, i);
     targets[i].size = per_file;
     targets[i].region_length = targets[i].size;
   }

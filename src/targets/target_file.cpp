@@ -82,14 +82,18 @@ std::uint64_t percent_of(double percent, std::uint64_t whole) {
   return static_cast<std::uint64_t>(std::floor(static_cast<double>(whole) * percent / 100.0));
 }
 
-// Existing size of the file or device at `path`, or nullopt when it does not exist.
-std::optional<std::uint64_t> existing_size(const std::string& path, bool& is_block) {
+// Existing size of the file or device at `path`, or nullopt when it does not exist. dirs: the job's engine
+// works on directories (dircreate, dirstat, dirdelete), whose size is the job's, not the directory's.
+std::optional<std::uint64_t> existing_size(const std::string& path, bool& is_block, bool dirs) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     if (errno == ENOENT) return std::nullopt;
     throw UserError("cannot access " + path + ": " + std::strerror(errno));
   }
-  if (S_ISDIR(st.st_mode)) throw UserError(path + " is a directory; a file or block device is needed");
+  if (S_ISDIR(st.st_mode)) {
+    if (dirs) return std::nullopt;
+    throw UserError(path + " is a directory; a file or block device is needed");
+  }
   is_block = S_ISBLK(st.st_mode);
   if (!is_block) return static_cast<std::uint64_t>(st.st_size);
   return detail::block_device_size(path);
@@ -141,8 +145,9 @@ std::uint64_t aligned_up(std::uint64_t offset, std::uint64_t alignment) {
 TargetFile resolve_one(const JobSpec& job, const std::string& path, std::size_t nfiles) {
   TargetFile t;
   t.path = path;
-  std::optional<std::uint64_t> existing = existing_size(path, t.is_block_device);
-  if (!existing && !job.allow_file_create) {
+  const bool dirs = engine_traits(job.ioengine).dirs;
+  std::optional<std::uint64_t> existing = existing_size(path, t.is_block_device, dirs);
+  if (!existing && !dirs && !job.allow_file_create) {
     throw UserError(path + " does not exist, and allow_file_create=0 forbids creating it");
   }
   std::uint64_t wanted = planned_size(job, nfiles, existing, path, t.is_block_device);
@@ -190,6 +195,17 @@ void claim_files_the_engine_creates(std::vector<TargetFile>& targets) {
   }
 }
 
+void make_target_directories(std::vector<TargetFile>& targets) {
+  for (TargetFile& t : targets) {
+    if (t.is_block_device || t.stand_in) continue;
+    if (::mkdir(t.path.c_str(), 0700) == 0) {
+      t.created_by_sluice = true;
+    } else if (errno != EEXIST) {
+      throw IoError("creating the directory " + t.path + " failed: " + std::strerror(errno), errno);
+    }
+  }
+}
+
 void open_targets(std::vector<TargetFile>& targets, const JobSpec& job) {
   // An engine that moves no data changes the file whatever the io's direction (falloc allocates on reads).
   bool writes = job.does_writes() || job.does_trims() || !engine_traits(job.ioengine).moves_data;
@@ -233,7 +249,7 @@ void close_targets(std::vector<TargetFile>& targets, bool unlink_created) noexce
     if (t.fd >= 0) ::close(t.fd);
     t.fd = -1;
     if (unlink_created && t.created_by_sluice && !t.is_block_device) {
-      ::unlink(t.path.c_str());
+      if (::unlink(t.path.c_str()) != 0 && errno == EISDIR) ::rmdir(t.path.c_str());  // dircreate's and dirstat's
       journal_removed(t.path);
       t.created_by_sluice = false;
     }

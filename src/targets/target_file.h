@@ -53,6 +53,11 @@ void prepare_targets(std::vector<TargetFile>& targets, const JobSpec& job, const
 // a killed filecreate run leaves its files, as fio's does. Existing files are left as they are.
 void claim_files_the_engine_creates(std::vector<TargetFile>& targets);
 
+// For the engines that work on directories (dirstat, dirdelete): each missing target is made a directory
+// (mode 0700, as fio's setup), marked created by sluice so unlink=1 removes it. Not journaled, as the files of
+// claim_files_the_engine_creates. Throws IoError when one cannot be made.
+void make_target_directories(std::vector<TargetFile>& targets);
+
 // Opens every target with the job's flags (O_DIRECT for direct=1, O_SYNC/O_DSYNC for sync=...), filling fd.
 void open_targets(std::vector<TargetFile>& targets, const JobSpec& job);
 // Closes (fsync_on_close honoured by the caller before) and, when the job says unlink, removes the files

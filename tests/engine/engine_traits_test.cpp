@@ -6,6 +6,7 @@
 #include <linux/falloc.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -86,6 +87,12 @@ class EngineTraitsTest : public ::testing::TestWithParam<EngineTraits> {
   // A file of kBlocks blocks of the (never zero) pattern, flushed; fd_ is open read-write (O_DIRECT if asked
   // and the filesystem allows: `direct` says what was used).
   void make_file(bool& direct) {
+    if (traits().dirs) {  // dircreate makes it; dirstat and dirdelete work on one that exists (the runner's)
+      if (traits().kind != EngineKind::kDirCreate) {
+        ASSERT_EQ(::mkdir(dir_.file("data").c_str(), 0700), 0);
+      }
+      return;
+    }
     fd_ = testing::open_test_file(dir_.file("data"), O_RDWR, direct);
     ASSERT_GE(fd_, 0);
     ASSERT_EQ(pwrite(fd_, pattern_.get(), kBlocks * kBlock, 0), static_cast<ssize_t>(kBlocks * kBlock));
@@ -95,10 +102,8 @@ class EngineTraitsTest : public ::testing::TestWithParam<EngineTraits> {
   // The setup the runner would give this engine: the file (when the engine works on files) and its size.
   EngineSetup setup_for(std::uint32_t depth, bool direct = false) const {
     EngineSetup setup{.depth = depth, .direct = direct, .writes = true};
-    if (traits().needs_fd) {
-      setup.fds = {fd_};
-      setup.file_sizes = {kBlocks * kBlock};
-    }
+    if (traits().needs_fd) setup.fds = {fd_};
+    if (traits().needs_fd || traits().needs_size) setup.file_sizes = {kBlocks * kBlock};  // page_fault: its mapping
     if (traits().uses_files) {
       setup.paths = {dir_.file("data")};
       setup.file_starts = {0};

@@ -142,14 +142,16 @@ TEST(CommandLine, LogFlagNamedAfterJob) {
 
 TEST(CommandLineErrors, UnsupportedFlagAlone) {
   EXPECT_THAT(error_of({"--skip_bad"}),
-              HasSubstr("--skip_bad: not supported by sluice yet (an option of fio's mtd engine(s))"));
+              HasSubstr("--skip_bad: not supported by sluice (an option of fio's mtd engine(s), which sluice does not "
+                        "have)"));
 }
 
 TEST(CommandLineErrors, UnsupportedEngine) {
   EXPECT_EQ(error_of({"--ioengine=rbd"}),
-            "--ioengine=rbd is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, null, falloc, "
+            "--ioengine=rbd is not supported by sluice: fio's Ceph RBD engine (librbd): remote storage (supported: "
+            "psync, sync, libaio, io_uring, mmap, null, falloc, "
             "ftruncate, filecreate, filestat, filedelete, cpuio, exec, posixaio, pvsync, pvsync2, vsync, splice, "
-            "e4defrag)");
+            "e4defrag, dircreate, dirstat, dirdelete, page_fault)");
 }
 
 }  // namespace

@@ -181,7 +181,7 @@ TEST(ApplyOption, BsIsSeqRandTakesTheModesSizes) {
 }
 
 TEST(ApplyOption, UnsupportedIsRefusedByName) {
-  EXPECT_THAT(option_error_of("skip_bad", "1"), HasSubstr("--skip_bad=1: not supported by sluice yet ("));
+  EXPECT_THAT(option_error_of("skip_bad", "1"), HasSubstr("--skip_bad=1: not supported by sluice ("));
   EXPECT_THAT(option_error_of("pool", "x", kFile), HasSubstr("job.fio:12: pool=x: not supported"));
 }
 
@@ -225,9 +225,10 @@ TEST(BoolErrors, SayWhatIsAccepted) { EXPECT_THAT(option_error_of("direct", "2")
 
 TEST(IoEngine, FioEngineNotInSluice) {
   EXPECT_THAT(option_error_of("ioengine", "rbd"),
-              HasSubstr("ioengine=rbd is not supported by sluice (supported: psync, sync, libaio, io_uring, mmap, "
+              HasSubstr("ioengine=rbd is not supported by sluice: fio's Ceph RBD engine (librbd): remote storage "
+                        "(supported: psync, sync, libaio, io_uring, mmap, "
                         "null, falloc, ftruncate, filecreate, filestat, filedelete, cpuio, exec, posixaio, pvsync, "
-                        "pvsync2, vsync, splice, e4defrag)"));
+                        "pvsync2, vsync, splice, e4defrag, dircreate, dirstat, dirdelete, page_fault)"));
 }
 
 TEST(IoEngine, TypoSuggests) { EXPECT_THAT(option_error_of("ioengine", "io_urin"), HasSubstr("did you mean 'io_uring'?")); }
