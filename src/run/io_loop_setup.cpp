@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "run/atomic_writes.h"
 #include "run/io_loop.h"
+#include "run/zoned_targets.h"
 
 namespace sluice {
 namespace {
@@ -119,10 +120,9 @@ void IoLoop::open_zones() {
   settings.job_max_open_zones = job_.job_max_open_zones;
   settings.reset_threshold = job_.zone_reset_threshold;
   settings.reset_frequency = job_.zone_reset_frequency;
-  const std::vector<FileRegion> regions = regions_of(targets_, true);
   zone_cursors_.reserve(targets_.size());
   for (std::size_t i = 0; i < targets_.size(); ++i) {
-    const std::uint64_t file_size = regions[i].file_size;
+    const std::uint64_t file_size = zoned_file_size(targets_[i]);
     if (file_size < job_.zone_size) {  // the runner refuses this before (zoned_targets.h); a loop made directly
       throw UserError(fmt::format("job {}: {}: file size {} is smaller than zonesize {}", job_.name,
                                   targets_[i].path, file_size, job_.zone_size));
@@ -131,7 +131,7 @@ void IoLoop::open_zones() {
         zoned_files_ != nullptr
             ? zoned_files_->get(targets_[i].path, file_size, job_)
             : std::make_shared<ZonedFile>(file_size, job_.zone_size, job_.zone_capacity, job_.max_open_zones);
-    zone_cursors_.emplace_back(std::move(file), settings, regions[i].start, regions[i].length);
+    zone_cursors_.emplace_back(std::move(file), settings, targets_[i].region_start, targets_[i].region_length);
     // fio's zbd_file_reset: with verify, a writing job starts on empty zones (a reset later would lose data).
     if (settings.writes && settings.verify) zone_cursors_.back().reset_range_for_verify(zone_resets_);
   }

@@ -101,7 +101,8 @@ void ZoneCursor::reset_zone(std::size_t index, std::uint64_t& resets) {
 
 std::size_t ZoneCursor::pick_open_slot(std::uint64_t offset) const noexcept {
   if (range_length_ == 0 || offset < range_start_) return 0;
-  return static_cast<std::size_t>((offset - range_start_) * file_->open_count_ / range_length_);
+  const auto slot = static_cast<std::size_t>((offset - range_start_) * file_->open_count_ / range_length_);
+  return std::min(slot, kOpenSlots - 1);  // an offset past the range still reads inside fio's array
 }
 
 // fio 3.33's zbd_convert_to_open_zone, without its waits: ios in flight do not close zones here (a zone is

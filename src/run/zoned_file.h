@@ -52,7 +52,6 @@ class ZonedFile {
   ZonedFile(std::uint64_t file_size, std::uint64_t zone_size, std::uint64_t capacity, std::uint32_t max_open_zones);
 
   std::uint64_t zone_size() const noexcept { return zone_size_; }
-  std::uint64_t capacity() const noexcept { return capacity_; }
   std::uint32_t max_open_zones() const noexcept { return max_open_; }
   std::size_t zones() const noexcept { return zones_.size(); }
   // The write pointer of zone `index` (tests and reports).
@@ -103,7 +102,6 @@ class ZoneCursor {
   bool read_becomes_write() const;
   // A writing job with verify starts on empty zones (fio's zbd_file_reset); the reset count grows.
   void reset_range_for_verify(std::uint64_t& resets);
-  const ZonedFile& file() const noexcept { return *file_; }
 
  private:
   using Zone = ZonedFile::Zone;
