@@ -34,6 +34,7 @@ std::vector<CommandEntry> make_registry() {
   r.push_back(entry(http_command_info(), http_command));
   r.push_back(entry(smtp_command_info(), smtp_command));
   r.push_back(entry(scale_command_info(), scale_command));
+  r.push_back(entry(lab_command_info(), lab_command));
   CommandEntry run;
   run.name = "run";
   run.summary = "run jobs given in fio's command-line form or fio job files (sluice run --help lists every option)";

@@ -28,6 +28,7 @@ int bonnie_command(const std::vector<std::string>& args);
 int http_command(const std::vector<std::string>& args);
 int scale_command(const std::vector<std::string>& args);
 int smtp_command(const std::vector<std::string>& args);
+int lab_command(const std::vector<std::string>& args);
 
 // `sluice run --help`: the run usage followed by every job option (render_options_help).
 std::string run_command_help();
@@ -45,6 +46,7 @@ const CommandInfo& bonnie_command_info();
 const CommandInfo& http_command_info();
 const CommandInfo& scale_command_info();
 const CommandInfo& smtp_command_info();
+const CommandInfo& lab_command_info();
 
 // Replays the kernel-knob journal a killed run left behind (see observe/knob_journal.h); prints what it did
 // to stderr; never throws. Costs one stat when there is no journal.

@@ -1,0 +1,114 @@
+// The presets' numbers come from the practitioners' reference classes quoted in issue 34; docs/lab.md gives
+// each one's truth table. None is tuned to a measurement.
+#include "lab/presets.h"
+
+namespace sluice {
+namespace {
+
+constexpr std::string_view kSsd = R"(description = flash SSD of the practitioners' 40k IOPS class: 32 servers of 0.8 ms
+servers = 32
+read_time = 0.8ms
+write_time = 0.8ms
+transfer_rate = 200MiB/s   # per server: 1 MiB alone takes 0.8 ms + 5 ms
+bandwidth = 500MiB/s       # a SATA link
+validity = fidelity not measured yet (the lab daemon is not built); 39 000 IOPS at depth 32 needs the daemon to serve more than that many requests/s
+)";
+
+constexpr std::string_view kSsdCliff =
+    R"(description = the ssd preset, whose writes slow to 3.2 ms once 1.5 times its size is written (preconditioning)
+servers = 32
+read_time = 0.8ms
+write_time = 0.8ms
+transfer_rate = 200MiB/s
+bandwidth = 500MiB/s
+cliff_after = 1.5x         # garbage collection starts once every block has been written and half again
+cliff_write_time = 3.2ms
+validity = fidelity not measured yet (the lab daemon is not built); 39 000 IOPS at depth 32 needs the daemon to serve more than that many requests/s
+)";
+
+constexpr std::string_view kSas15k = R"(description = 15k rpm SAS disk: about 176 random IOPS, one request at a time
+servers = 1
+read_time = 0.1ms          # command overhead
+rpm = 15000                # half a turn: 2 ms
+seek_track = 0.2ms
+seek_full = 6.5ms          # mean random seek 0.2 + 8/15 * 6.3 = 3.56 ms
+transfer_rate = 200MiB/s
+validity = fidelity not measured yet: the lab daemon is not built (docs/lab.md, status)
+)";
+
+constexpr std::string_view kSata7k = R"(description = 7200 rpm SATA disk: about 100 random IOPS, one request at a time
+servers = 1
+read_time = 0.1ms
+rpm = 7200                 # half a turn: 4.17 ms
+seek_track = 0.5ms
+seek_full = 10ms           # mean random seek 0.5 + 8/15 * 9.5 = 5.57 ms
+transfer_rate = 150MiB/s
+validity = fidelity not measured yet: the lab daemon is not built (docs/lab.md, status)
+)";
+
+constexpr std::string_view kRamdisk = R"(description = memory-backed device: 0.1 ms a request, 16 at once
+servers = 16
+read_time = 0.1ms
+transfer_rate = 4GiB/s
+validity = fidelity not measured yet (the lab daemon is not built); 160 000 IOPS at depth 32 is beyond the 50 000 requests/s the daemon is asked to serve; the preset will state the daemon's measured ceiling
+)";
+
+constexpr std::string_view kRaidWt =
+    R"(description = RAID of 6 10k rpm disks behind a write-through controller cache (every write waits for a disk)
+servers = 6                # one per disk
+read_time = 0.1ms
+rpm = 10000
+seek_track = 0.3ms
+seek_full = 8ms
+transfer_rate = 250MiB/s
+bandwidth = 250MiB/s       # the controller
+write_cache = write-through
+flush_time = 0.1ms
+validity = fidelity not measured yet: the lab daemon is not built (docs/lab.md, status)
+)";
+
+constexpr std::string_view kRaidWb =
+    R"(description = the raid-wt array with a battery-backed write-back cache: ~250 MiB/s sequential, ~1500 fsync'd 16 KiB writes/s
+servers = 6
+read_time = 0.1ms
+rpm = 10000
+seek_track = 0.3ms
+seek_full = 8ms
+transfer_rate = 250MiB/s
+bandwidth = 250MiB/s
+write_cache = write-back
+cache_size = 512m
+cache_write_time = 0.5ms   # 0.5 + 0.06 (16 KiB) + flush 0.1 = 0.66 ms: ~1500 fsync'd 16 KiB writes/s
+destage_rate = 250MiB/s
+battery = yes
+flush_time = 0.1ms
+validity = fidelity not measured yet: the lab daemon is not built (docs/lab.md, status)
+)";
+
+constexpr std::string_view kIscsi1g =
+    R"(description = iSCSI over 1 GbE to an array: 0.2 ms round trip, 105 MiB/s (110 MB/s)
+servers = 16
+read_time = 0.5ms
+network_rtt = 0.2ms
+bandwidth = 105MiB/s
+validity = fidelity not measured yet: the lab daemon is not built (docs/lab.md, status)
+)";
+
+}  // namespace
+
+const std::vector<ModelPreset>& model_presets() {
+  static const std::vector<ModelPreset> kPresets = {
+      {"ssd", kSsd},        {"sas15k", kSas15k},  {"sata7k", kSata7k},    {"ramdisk", kRamdisk},
+      {"raid-wt", kRaidWt}, {"raid-wb", kRaidWb}, {"iscsi-1g", kIscsi1g}, {"ssd-cliff", kSsdCliff},
+  };
+  return kPresets;
+}
+
+const ModelPreset* find_model_preset(std::string_view name) {
+  for (const ModelPreset& preset : model_presets()) {
+    if (preset.name == name) return &preset;
+  }
+  return nullptr;
+}
+
+}  // namespace sluice
