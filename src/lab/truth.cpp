@@ -180,15 +180,29 @@ TruthRow open_capacity_row(const ModelSpec& m, const Pattern& p, Seconds limit) 
   return row_of(p, "open_capacity", 0, low, open_latency(s, b, low), exact);
 }
 
-// One thread: a 16 KiB random write, then a flush (rtt + flush_time, and for a volatile write-back cache the
-// destage of what the write left in it). One request at a time, so the rate is 1 / E[cycle] exactly.
+// One thread: a 16 KiB random write, then a flush (rtt + flush_time). A write-back cache has room (each
+// write is acknowledged from it), and a volatile one makes the flush wait for what the cache still holds of
+// the write: max(0, bs / destage - T1). A battery-backed cache drains on its own; when writes come faster
+// than the destage, they wait for room: at most destage / bs a second. Without a write-back cache the write
+// goes to the media. One request at a time, so the rate is 1 / E[cycle].
 TruthRow fsync_row(const ModelSpec& m, RowPhase phase) {
-  const Pattern p{true, true, kFsyncBlock, phase};
+  const RowPhase write_phase = write_back(m) ? RowPhase::kBurst : phase;
+  const Pattern p{true, true, kFsyncBlock, write_phase};
   const Station s = station_for(m, p);
-  Seconds flush = s.rtt + std::chrono::duration_cast<Seconds>(m.flush_time);
-  if (write_back(m) && !m.battery) flush += transfer_time(kFsyncBlock, m.destage_bytes_per_s);
-  const Seconds cycle = bounds_of(s).zero_load_latency + flush;
-  TruthRow r = row_of(p, "fsync", 1, 1.0 / cycle.count(), cycle, !varies(s) || caps_negligible(s));
+  const Seconds write = bounds_of(s).zero_load_latency;
+  Seconds cycle = write + s.rtt + std::chrono::duration_cast<Seconds>(m.flush_time);
+  bool exact = !varies(s) || caps_negligible(s);
+  if (write_back(m)) {
+    const Seconds destage = transfer_time(kFsyncBlock, m.destage_bytes_per_s);
+    if (m.battery) {
+      cycle = std::max(cycle, destage);
+    } else {
+      cycle += std::max(Seconds(0), destage - write);
+    }
+    exact = exact && (!varies(s) || destage <= s.service.least + s.rtt);
+  }
+  const Pattern shown{true, true, kFsyncBlock, phase};
+  TruthRow r = row_of(shown, "fsync", 1, 1.0 / cycle.count(), cycle, exact);
   r.fsync = true;
   return r;
 }

@@ -109,12 +109,24 @@ TEST(Truth, FsyncOnABatteryBackedWriteBackCache) {
   EXPECT_LT(r.iops, 1600);
 }
 
-TEST(Truth, FsyncOnAVolatileWriteBackCacheWaitsForTheDestage) {
-  // As above plus the 16 KiB destaged at 250 MiB/s before the flush completes: 0.725 ms.
-  const Truth t = compute_truth(
-      truth_model("read_time = 1ms\nwrite_cache = write-back\ncache_size = 512m\ncache_write_time = 0.5ms\n"
-                  "destage_rate = 250MiB/s\ntransfer_rate = 250MiB/s\nflush_time = 0.1ms\n"));
-  expect_rate(truth_row(t, "fsync", "randwrite", 16384, 1), 1 / 0.000725, 0.000725);
+std::string slow_destage_model(bool battery) {
+  return std::string(
+             "read_time = 1ms\nwrite_cache = write-back\ncache_size = 512m\ncache_write_time = 0.5ms\n"
+             "destage_rate = 8MiB/s\ntransfer_rate = 250MiB/s\nflush_time = 0.1ms\nbattery = ") +
+         (battery ? "yes\n" : "no\n");
+}
+
+TEST(Truth, FsyncOnAVolatileWriteBackCacheWaitsForWhatIsLeftToDestage) {
+  // The write is acknowledged after 0.5 + 0.0625 ms; its 16 KiB take 1.953125 ms to destage at 8 MiB/s, so
+  // the flush waits 1.390625 ms more than its own 0.1 ms: 2.053125 ms a cycle.
+  const Truth t = compute_truth(truth_model(slow_destage_model(false)));
+  expect_rate(truth_row(t, "fsync", "randwrite", 16384, 1), 1 / 0.002053125, 0.002053125);
+}
+
+TEST(Truth, FsyncOnABatteryBackedCacheIsBoundByTheDestageOnlyWhenWritesOutrunIt) {
+  // 0.6625 ms a cycle would write 16 KiB faster than 8 MiB/s drains it: the cache fills, one write per 1.953125 ms.
+  const Truth t = compute_truth(truth_model(slow_destage_model(true)));
+  expect_rate(truth_row(t, "fsync", "randwrite", 16384, 1), 1 / 0.001953125, 0.001953125);
 }
 
 TEST(Truth, FsyncOnWriteThroughWaitsForTheMedia) {
