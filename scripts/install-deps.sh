@@ -24,6 +24,7 @@ if [ "${1:-}" = "--with-peers" ]; then
   packages+=(libfuse3-dev fuse3)  # tests/support/faultfs, the fault-injecting filesystem of it_faults_test
   packages+=(strace)  # it_vector_engines, it_splice_engine, it_e4defrag_engine: system calls next to fio's
   packages+=(xfsprogs)  # it_atomic_writes_test: an XFS loop filesystem with (software) atomic writes
+  packages+=(stress-ng)  # scripts/fresh-check.sh --load: the whole suite beside a CPU hog
 fi
 missing=()
 for p in "${packages[@]}"; do

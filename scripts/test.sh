@@ -6,6 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --with-peers
 
+# Every skip is said, with its reason, when the script ends (also when a test failed).
+junit_files=()
+list_skips() { [ ${#junit_files[@]} -eq 0 ] || python3 scripts/list-skips.py "${junit_files[@]}"; }
+trap list_skips EXIT
+
 # The unity build (SLUICE_UNITY) needs names private to a file to be unique within their target.
 scripts/check-unity-names.py
 started=$(date +%s)
@@ -18,12 +23,15 @@ echo "test.sh: scripts/build.sh built only build/sluice in $(( $(date +%s) - sta
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSLUICE_TESTS=ON -DSLUICE_WERROR=ON >/dev/null
 cmake --build build -j"$(nproc)"
-(cd build && ctest --output-on-failure -j"$(nproc)" --timeout 300)
+rm -f build/ctest-junit.xml build-asan/ctest-junit.xml
+junit_files+=(build/ctest-junit.xml)
+(cd build && ctest --output-on-failure -j"$(nproc)" --output-junit ctest-junit.xml)
 # The sanitizer build: clang with ASan, UBSan and libFuzzer's coverage (SLUICE_FUZZ, -O0 to compile fast): every
 # unit test runs under the sanitizers, then each fuzz target replays its seeds and fuzzes briefly.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DSLUICE_FUZZ=ON -DSLUICE_FUZZ_OPT=-O0 \
   -DSLUICE_TESTS=ON -DSLUICE_INTEGRATION_TESTS=OFF -DSLUICE_WERROR=ON >/dev/null
 cmake --build build-asan -j"$(nproc)"
+junit_files+=(build-asan/ctest-junit.xml)
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --output-on-failure -j"$(nproc)" --timeout 600 -L unit)
+  ctest --output-on-failure -j"$(nproc)" -L unit --output-junit ctest-junit.xml)
 scripts/fuzz.sh 10 --build-dir=build-asan

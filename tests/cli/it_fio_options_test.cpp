@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -153,7 +154,7 @@ TEST(FioOptionsEndToEnd, BackwardsReadDoesSizeBytes) {
 
 // A hole after each io: past the file's end fio goes over it again, so size bytes still move.
 TEST(FioOptionsEndToEnd, HoleModifierMovesSizeBytesAsFio) {
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   TempDir dir;
   std::vector<std::vector<std::string>> offsets;
   for (const std::string program : {"fio", "sluice"}) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -30,7 +31,7 @@ struct Numbers {
 class FioParityNumbers : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
     job_file_ = dir_.file("qd1.fio");
     std::ofstream(job_file_) << "[qd1-randread]\n"
                                 "filename=" << dir_.file("qd1.dat") << "\n"

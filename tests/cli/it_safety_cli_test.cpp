@@ -7,6 +7,7 @@
 #include <iterator>
 #include <string>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -58,8 +59,9 @@ std::string first_mib(const std::string& device) {
 class CliSafety : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!is_root()) GTEST_SKIP() << "needs root for a loop device";
-    if (!have_program("losetup") || !have_program("mkfs.ext4")) GTEST_SKIP() << "needs losetup and mkfs.ext4";
+    SLUICE_REQUIRE(kLoopDevices);
+    SLUICE_REQUIRE(kLoopDevices);
+    SLUICE_REQUIRE(kMkfsExt4);
     loop_ = std::make_unique<LoopDevice>(dir_.file("image"));
     if (loop_->path().empty()) GTEST_SKIP() << "cannot create an ext4 loop device here";
   }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -121,7 +122,7 @@ TEST(CompareIt, IdenticalConfigurationsAreWithinNoise) {
 }
 
 TEST(CompareIt, FioResultAgainstSluiceRun) {
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   TempDir dir;
   const std::string file = dir.file("data");
   const std::vector<std::string> job = {"--name=j", "--filename=" + file, "--size=8m", "--rw=randread", "--bs=4k",

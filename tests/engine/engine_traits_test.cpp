@@ -21,6 +21,7 @@
 
 #include "engine/engine.h"
 #include "engine_test_util.h"
+#include "support/machine_features.h"
 
 namespace sluice {
 
@@ -77,6 +78,8 @@ class EngineTraitsTest : public ::testing::TestWithParam<EngineTraits> {
     if (!engine_available(GetParam().kind)) {
       GTEST_SKIP() << GetParam().name << " is refused by this kernel (or seccomp): its claims cannot be checked";
     }
+    if (GetParam().kind == EngineKind::kE4defrag) SLUICE_REQUIRE(kExt4MoveExt);
+    if (GetParam().kind == EngineKind::kIoUring) SLUICE_REQUIRE(kIoUringOps);
   }
   void TearDown() override {
     if (fd_ >= 0) ::close(fd_);

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -105,10 +106,8 @@ TEST(PreconditionCli, UnknownOptionBeforeUntilSteadyIsRefused) {
 class PreconditionSafety : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!testing::is_root()) GTEST_SKIP() << "needs root for a loop device";
-    if (!testing::have_program("losetup") || !testing::have_program("mkfs.ext4")) {
-      GTEST_SKIP() << "needs losetup and mkfs.ext4";
-    }
+    SLUICE_REQUIRE(kLoopDevices);
+    SLUICE_REQUIRE(kMkfsExt4);
     const std::string image = dir_.file("image");
     {
       std::ofstream out(image, std::ios::binary);

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <thread>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/nginx_server.h"
 
@@ -20,7 +21,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-#define REQUIRE_NGINX(server)                                                        \
+#define REQUIRE_NGINX(server) SLUICE_REQUIRE(kNginx);                                                        \
   if (!(server).available()) GTEST_SKIP() << "nginx is not installed or did not start"
 
 TEST(CliHttp, ClosedLoopFetchesEveryRequestAndReportsJson) {

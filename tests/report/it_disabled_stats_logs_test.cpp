@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -32,7 +33,7 @@ std::map<std::string, int> log_lines(const std::string& dir, const std::string& 
 }
 
 TEST(DisabledStatsLogs, SameLogFilesAndLinesAsFio) {
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   TempDir tmp;
   const std::string data = tmp.file("data");
   run_as("sluice", {"--name=lay", "--filename=" + data, "--size=1m", "--rw=write"});

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/machine_features.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 
@@ -58,7 +59,7 @@ TEST(HistLogTools, FiologparserHistReadsSluicesLog) {
 }
 
 TEST(HistLogTools, SameColumnsAsFio) {
-  if (std::system("command -v fio >/dev/null 2>&1") != 0) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   sluice::testing::TempDir dir;
   const std::vector<std::string> job = {"--name=h",      "--ioengine=null", "--rw=randread",     "--size=4m",
                                         "--time_based", "--runtime=300ms", "--log_hist_msec=100"};

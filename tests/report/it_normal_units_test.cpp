@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 
 namespace sluice::testing {
@@ -52,7 +53,7 @@ TEST(NormalUnits, SluicePrintsBitsWithSixFigures) {
 }
 
 TEST(NormalUnits, FioPrintsTheSameShapes) {
-  if (!std::filesystem::exists("/usr/bin/fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   RunOptions options;
   options.program = "fio";
   expect_shapes(run_binary(kJob, options), "fio");

@@ -6,6 +6,7 @@
 #include <regex>
 #include <string>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -26,7 +27,7 @@ std::pair<long, long> act_iops(const std::string& out) {
 TEST(ActProfile, RunsFiosJobsAndPrintsItsTable) {
   TempDir tmp;
   for (const std::string program : {"fio", "sluice"}) {
-    if (program == "fio" && !have_program("fio")) continue;
+    if (program == "fio" && !::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
     // A short relative name: fio 3.33's act aborts on a long device path ("buffer overflow detected").
     const std::string file = program + ".act";
     RunOptions here;

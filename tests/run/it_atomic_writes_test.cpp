@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -27,7 +28,8 @@ class AtomicWrites : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!is_root()) GTEST_SKIP() << "needs root to mount a loop device";
-    if (!have_program("losetup") || !have_program("mkfs.xfs")) GTEST_SKIP() << "needs losetup and mkfs.xfs";
+    SLUICE_REQUIRE(kLoopDevices);
+    SLUICE_REQUIRE(kMkfsXfs);
     const std::string image = tmp_.file("xfs.img");
     {
       std::ofstream out(image, std::ios::binary);
@@ -67,7 +69,7 @@ class AtomicWrites : public ::testing::Test {
 };
 
 TEST_F(AtomicWrites, Pvsync2WritesCarryRwfAtomic) {
-  if (!have_program("strace")) GTEST_SKIP() << "strace is not installed";
+  SLUICE_REQUIRE(kStrace);
   const TracedRun r = run_traced("sluice", job({"--ioengine=pvsync2", "--rw=randrw", "--bs=16k"}),
                                  "pwritev2,preadv2", tmp_.file("atomic.strace"));
   ASSERT_EQ(r.run.exit_code, 0) << describe(r.run);

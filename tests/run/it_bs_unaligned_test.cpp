@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -23,7 +24,7 @@ std::vector<LoggedIo> unaligned_run(const std::string& program, TempDir& tmp, co
 }
 
 TEST(BsUnaligned, RandomLengthsAnyByteOffsetsAlignedNoOverlap) {
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   TempDir tmp;
   for (const std::string program : {"fio", "sluice"}) {
     const std::vector<LoggedIo> ios = unaligned_run(program, tmp, "randwrite");
@@ -49,7 +50,7 @@ TEST(BsUnaligned, RandomLengthsAnyByteOffsetsAlignedNoOverlap) {
 }
 
 TEST(BsUnaligned, SequentialIosFollowEachOther) {
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   TempDir tmp;
   for (const std::string program : {"fio", "sluice"}) {
     const std::vector<LoggedIo> ios = unaligned_run(program, tmp, "write");

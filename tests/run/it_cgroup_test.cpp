@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -54,6 +55,7 @@ class Cgroup : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!is_root()) GTEST_SKIP() << "needs root (cgroups)";
+    SLUICE_REQUIRE(kCgroupV1Blkio);
     mount_ = blkio_mount();
     if (mount_.empty()) GTEST_SKIP() << "no cgroup v1 blkio controller is mounted";
     name_ = "sluice-it-" + std::to_string(::getpid());
@@ -87,7 +89,7 @@ TEST_F(Cgroup, AThrottleOnTheCgroupHoldsBackOnlyItsJobAsFio) {
   const std::string dir = make_cgroup(name_);
   std::ofstream(dir + "/blkio.throttle.read_iops_device") << disk << " 100";
   for (const std::string program : {"fio", "sluice"}) {
-    if (program == "fio" && !have_program("fio")) continue;
+    if (program == "fio" && !::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
     const std::string path = data_file(program);
     const std::vector<std::string> job = {"--filename=" + path, "--rw=randread", "--bs=4k",
                                           "--direct=1",         "--time_based",  "--runtime=1500ms"};
@@ -111,7 +113,7 @@ TEST_F(Cgroup, AThrottleOnTheCgroupHoldsBackOnlyItsJobAsFio) {
 
 TEST_F(Cgroup, ACgroupTheRunMadeIsRemovedUnlessNodelete) {
   for (const std::string program : {"fio", "sluice"}) {
-    if (program == "fio" && !have_program("fio")) continue;
+    if (program == "fio" && !::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
     const std::string name = name_ + "-" + program;
     const std::string dir = mount_ + "/" + name;
     const std::vector<std::string> job = {"--name=c", "--filename=" + tmp_.file(program + ".c"), "--size=1m",

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -23,7 +24,7 @@ using PrioShares = std::map<std::pair<int, int>, double>;  // (class, level) -> 
 class CmdprioRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
     if (!is_root()) GTEST_SKIP() << "the realtime priority class needs root";
     std::ofstream out(tmp_.file("f"), std::ios::binary);
     out << std::string(8 << 20, 'P');

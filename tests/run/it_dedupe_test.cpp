@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -42,7 +43,7 @@ double distinct_share(const std::vector<std::string>& paths) {
 class Dedupe : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
   }
 
   // Runs `job` (after the common options) with fio, then with sluice, each in its own directory; returns

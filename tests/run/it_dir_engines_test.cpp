@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -16,7 +17,7 @@ namespace sluice::testing {
 namespace {
 
 bool fio_has_engine(const std::string& engine) {
-  if (!have_program("fio")) return false;
+  if (!::sluice::testing::have(::sluice::testing::Feature::kFio)) return false;
   RunOptions options;
   options.program = "fio";
   const RunOutput r = run_binary({"--enghelp"}, options);
@@ -41,7 +42,7 @@ std::uint64_t timed_ops(const RunOutput& r) {
 }
 
 TEST(DirEngines, EachMakesItsCallOncePerName) {
-  if (!have_program("strace")) GTEST_SKIP() << "strace is not installed";
+  SLUICE_REQUIRE(kStrace);
   TempDir tmp;
   const std::string dir = tmp.file("tree");
   ::mkdir(dir.c_str(), 0755);

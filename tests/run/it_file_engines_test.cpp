@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -85,7 +86,7 @@ TEST_F(FileEngines, FilecreateCreatesEveryFileAndTimesOneOpenEachAsFio) {
   const std::vector<std::string> created = names_in(dir("sluice"));
   ASSERT_EQ(created.size(), 40u);
   EXPECT_EQ(size_of(dir("sluice") + "/" + created.front()), 0) << "created, not laid out";
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   const RunOutput theirs = run(true, dir("fio"), job);
   ASSERT_EQ(theirs.exit_code, 0) << describe(theirs);
   EXPECT_EQ(summary_of(theirs, "read"), counts);
@@ -105,7 +106,7 @@ TEST_F(FileEngines, FilestatAndFiledeleteOperateOnTheLaidOutFilesAsFio) {
     EXPECT_EQ(*counts, (Summary{50, 50 * 4096, 25}));
     const bool deletes = std::string(engine) == "filedelete";
     EXPECT_EQ(names_in(dir(std::string("sluice-") + engine)).size(), deletes ? 0u : 25u);
-    if (!have_program("fio")) continue;
+    if (!::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
     const RunOutput theirs = run(true, dir(std::string("fio-") + engine), job);
     ASSERT_EQ(theirs.exit_code, 0) << describe(theirs);
     EXPECT_EQ(summary_of(theirs, "read"), counts);
@@ -138,7 +139,7 @@ TEST_F(FileEngines, FallocAndFtruncateCountAsFioAndLeaveTheSameFile) {
     if (job.front() == "--name=grow") {
       EXPECT_EQ(size, (1 << 20) - 4096) << "the last write truncates to its offset";
     }
-    if (!have_program("fio")) continue;
+    if (!::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
     const RunOutput theirs = run(true, dir("fio-" + job.front().substr(7)), job);
     ASSERT_EQ(theirs.exit_code, 0) << describe(theirs);
     EXPECT_EQ(summary_of(theirs, direction), counts);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -37,7 +38,7 @@ std::vector<std::string> ios_by_file(const std::string& path) {
 class FileService : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
   }
 
   std::pair<std::vector<std::string>, std::vector<std::string>> both(const std::string& service,

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -101,7 +102,7 @@ TEST(IoMemory, BuffersLiveInTheMemoryAskedForAsFio) {
   for (const Case& c : {Case{"shm", "/SYSV00000000 (deleted)"}, Case{"mmap:" + backing, backing},
                         Case{"mmapshared:" + backing, backing}}) {
     for (const std::string program : {"fio", "sluice"}) {
-      if (program == "fio" && !have_program("fio")) continue;
+      if (program == "fio" && !::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
       // fio 3.33 does not size a new mmapshared file (only mmap's), so its first touch faults (EFAULT).
       if (program == "fio" && c.mem.rfind("mmapshared:", 0) == 0) continue;
       SCOPED_TRACE(program + " mem=" + c.mem);
@@ -146,7 +147,7 @@ TEST(IoMemory, HugePagesComeFromTheReservedPool) {
 TEST(IoMemory, OffsetBuffersWorkBufferedAndAreRefusedByDirectIoAsInFio) {
   TempDir tmp;
   for (const std::string program : {"fio", "sluice"}) {
-    if (program == "fio" && !have_program("fio")) continue;
+    if (program == "fio" && !::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
     const std::string file = tmp.file(program);
     std::vector<std::string> args = {"--name=al",     "--filename=" + file, "--size=1m",
                                      "--rw=randread", "--iomem_align=1",    "--output-format=json"};

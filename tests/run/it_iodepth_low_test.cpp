@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -26,7 +27,7 @@ std::pair<double, double> low_and_full(const RunOutput& r) {
 }
 
 TEST(IodepthLow, AFullQueueDrainsToTheLowWatermarkAsInFio) {
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   TempDir tmp;
   {
     std::ofstream out(tmp.file("f"), std::ios::binary);

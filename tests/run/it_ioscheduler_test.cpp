@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/loop_device.h"
 #include "support/temp_dir.h"
@@ -75,7 +76,7 @@ class IoScheduler : public ::testing::Test {
 
 TEST_F(IoScheduler, SwitchedForTheJobAsFioAndGivenBack) {
   for (const std::string program : {"fio", "sluice"}) {
-    if (program == "fio" && !have_program("fio")) continue;
+    if (program == "fio" && !::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
     const std::string seen = seen_by(program, "mq-deadline");
     EXPECT_NE(seen.find("[mq-deadline]"), std::string::npos) << program << ": " << seen;
     const std::string after = read_line(sysfs_);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -48,7 +49,7 @@ class JobCredentials : public ::testing::Test {
 
 TEST_F(JobCredentials, TheJobUsesTheFilesAsItsUserAsFio) {
   for (const std::string program : {"fio", "sluice"}) {
-    if (program == "fio" && !have_program("fio")) continue;
+    if (program == "fio" && !::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
     ::chmod(file_.c_str(), 0600);
     const RunOutput denied = run_as_job_user(program, job("read", "65534"));
     EXPECT_EQ(denied.exit_code, 1) << program << ": " << describe(denied);

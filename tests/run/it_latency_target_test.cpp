@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -17,7 +18,7 @@ namespace {
 class LatencyTargetRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
     std::ofstream out(tmp_.file("f"), std::ios::binary);
     out << std::string(16 << 20, 'L');
   }

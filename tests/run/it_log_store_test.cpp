@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -35,7 +36,7 @@ std::vector<std::string> split_fields(const std::string& line) {
 class LogStore : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
     std::ofstream out(tmp_.file("f"), std::ios::binary);
     out << std::string(1 << 20, 'l');
   }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -18,8 +19,8 @@ namespace {
 class NumaRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
-    if (numa_available() < 0) GTEST_SKIP() << "no NUMA support in this kernel";
+    SLUICE_REQUIRE(kFio);
+    SLUICE_REQUIRE(kNuma);
   }
 
   // The exit status of `program` on a small libaio read job with `extra`.

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -24,7 +25,7 @@ TEST(Opendir, EveryRegularFileBelowIsReadAsFio) {
   TempDir tmp;
   make_tree(tmp);
   for (const std::string program : {"fio", "sluice"}) {
-    if (program == "fio" && !have_program("fio")) continue;
+    if (program == "fio" && !::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
     const RunOutput r = run_as(
         program, {"--name=tree", "--opendir=" + tmp.file("tree"), "--rw=read", "--bs=4k", "--output-format=json"});
     // fio prints "fio: opendir added 3 files" before its JSON; sluice's JSON is the whole output.

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 
 namespace sluice::testing {
@@ -33,7 +34,7 @@ TEST(PageFault, OneMappingOnly) {
 }
 
 TEST(PageFault, CountsAsFio) {
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   RunOptions options;
   options.program = "fio";
   if (run_binary({"--enghelp"}, options).out.find("\tpage_fault\n") == std::string::npos) {

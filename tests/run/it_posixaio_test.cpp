@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -15,7 +16,7 @@ namespace {
 class Posixaio : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
     std::ofstream out(tmp_.file("f"), std::ios::binary);
     out << std::string(4 << 20, 'p');
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -16,7 +17,7 @@ namespace {
 class RateSamples : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
     std::ofstream out(tmp_.file("f"), std::ios::binary);
     out << std::string(8 << 20, 'r');
   }

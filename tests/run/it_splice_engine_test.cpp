@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -46,8 +47,8 @@ class SpliceEngine : public ::testing::Test {
 // 17 pages and takes two vmsplice and two splice calls through a 16-page pipe. sluice's buffers are page
 // aligned: one of each per 64 KiB.
 TEST_F(SpliceEngine, MovesDataThroughAPipeAsFio) {
-  if (!have_program("strace")) GTEST_SKIP() << "strace is not installed";
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kStrace);
+  SLUICE_REQUIRE(kFio);
   for (const std::string program : {"fio", "sluice"}) {
     const std::string file = program + ".data";
     const int fio_extra = program == "fio" ? 1 : 0;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -41,7 +42,7 @@ std::vector<int> ios_between_pauses(const std::string& path, std::uint64_t gap_u
 class ThinkTime : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
     std::ofstream out(tmp_.file("f"), std::ios::binary);
     out << std::string(8 << 20, 'x');  // read from the page cache: ios far shorter than the pauses
   }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/faultfs_mount.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
@@ -134,7 +135,7 @@ TEST(TrimVerify, RefusedWhereItCannotWork) {
 
 // fio 3.40 and later run these jobs (3.33 aborts): where such a fio is installed, its trims are compared.
 TEST(TrimVerify, SameShareAsFioWhereFioCanRunIt) {
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   RunOptions fio;
   fio.program = "fio";
   const RunOutput version = run_binary({"--version"}, fio);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -54,7 +55,7 @@ int unlinks_of(const std::string& trace, const std::string& path) {
 }
 
 TEST(UnlinkEachLoop, DeletedBeforeEachLaterLoopAsFio) {
-  if (!have_program("fio") || !have_program("strace")) GTEST_SKIP() << "needs fio and strace";
+  if (!::sluice::testing::have(::sluice::testing::Feature::kFio) || !have_program("strace")) GTEST_SKIP() << "needs fio and strace";
   TempDir tmp;
   for (const std::string program : {"fio", "sluice"}) {
     const std::string file = tmp.file(program);

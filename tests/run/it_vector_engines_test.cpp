@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -37,8 +38,8 @@ Calls traced(const std::string& program, std::vector<std::string> args, const st
 class VectorEngines : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("strace")) GTEST_SKIP() << "strace is not installed";
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kStrace);
+    SLUICE_REQUIRE(kFio);
     for (const std::string program : {"fio", "sluice"}) {
       // Written back before the tests: a direct read of a dirty page would have to wait for it (EAGAIN with
       // nowait).

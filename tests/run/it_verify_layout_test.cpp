@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -51,7 +52,7 @@ TEST_F(VerifyLayout, VariableBlockSizesVerifyWithoutIntervalAsInFio) {
                                                       {"--rw=write", "--bssplit=4k/50:16k/30:64k/20"}};
   for (const auto& extra : jobs) {
     std::vector<std::string> programs = {"sluice"};
-    if (have_program("fio")) programs.insert(programs.begin(), "fio");
+    if (::sluice::testing::have(::sluice::testing::Feature::kFio)) programs.insert(programs.begin(), "fio");
     for (const std::string& program : programs) {
       const nlohmann::json j = first_job(run_as(program, job(extra)));
       EXPECT_EQ(j["error"].get<int>(), 0) << program << " " << extra[1];
@@ -74,7 +75,7 @@ TEST_F(VerifyLayout, AFlippedByteOfAVariableSizeWriteIsFound) {
 
 TEST_F(VerifyLayout, VerifyOffsetMovesTheHeaderAsInFio) {
   const std::vector<std::string> extra = {"--rw=randwrite", "--bs=4k", "--verify_offset=512"};
-  if (have_program("fio")) {
+  if (::sluice::testing::have(::sluice::testing::Feature::kFio)) {
     const nlohmann::json j = first_job(run_as("fio", job(extra)));
     EXPECT_EQ(j["error"].get<int>(), 0);
   }

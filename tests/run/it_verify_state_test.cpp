@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -34,7 +35,7 @@ std::vector<std::string> rhythm(const std::string& log) {
 }
 
 TEST(VerifyBacklogBatch, ChecksTheOldestWaitingWritesAsFio) {
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   TempDir tmp;
   for (const std::string program : {"fio", "sluice"}) {
     const std::string log = tmp.file(program + ".iolog");
@@ -56,7 +57,7 @@ TEST(VerifyBacklogBatch, ChecksTheOldestWaitingWritesAsFio) {
 class VerifyStateRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
   }
 
   // A 64 MiB random-write job with verify at depth 8, run by `program` in its own directory with `extra`.

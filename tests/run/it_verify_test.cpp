@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace {
@@ -188,7 +189,7 @@ TEST_F(VerifyRun, ReadJobChecksWhatAWriteJobWrote) {
 class VerifyVsFio : public VerifyRun {
  protected:
   void SetUp() override {
-    if (std::system("command -v fio >/dev/null 2>&1") != 0) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
     std::ofstream(job()) << "[w]\nfilename=" << data() << "\nsize=256k\nbs=4k\nrw=randwrite\nverify=md5\n";
   }
   std::string job() const { return dir_.file("job.fio"); }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -56,7 +57,7 @@ long replay_writes(const std::vector<LoggedIo>& ios, std::size_t& most_open) {
 class Zbd : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
   }
   // A 16 MiB file laid out by `program`, for the zoned jobs that follow.
   std::string laid_out(const std::string& program) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -18,7 +19,7 @@ namespace {
 class StridedZones : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+    SLUICE_REQUIRE(kFio);
     // An 8 MiB file both tools use as it is (the jobs' sizes are at most its size).
     std::ofstream out(tmp_.file("f"), std::ios::binary);
     const std::string block(1 << 20, 'z');

@@ -1,4 +1,5 @@
 // cpus_allowed / cpus_allowed_policy and prio / prioclass applied to the calling thread (thread_placement).
+#include "support/machine_features.h"
 #include "run/thread_placement.h"
 
 #include <gtest/gtest.h>
@@ -91,7 +92,7 @@ TEST(ThreadPlacement, AClassAloneMeansLevelZeroAsFio) {
 }
 
 TEST(ThreadPlacement, NumaCpuNodesRunTheThreadOnTheNodesCpus) {
-  if (numa_available() < 0) GTEST_SKIP() << "no NUMA support in this kernel";
+  SLUICE_REQUIRE(kNuma);
   JobSpec job;
   job.cpus_allowed = {0};     // numa_cpu_nodes comes after cpus_allowed and wins, as in fio
   job.numa_cpu_nodes = "0";
@@ -110,7 +111,7 @@ TEST(ThreadPlacement, NumaCpuNodesRunTheThreadOnTheNodesCpus) {
 
 // The thread's policy, and the policy of the memory the buffers already had (moved by mbind).
 TEST(ThreadPlacement, NumaMemPolicyBindsTheThreadAndItsBuffers) {
-  if (numa_available() < 0) GTEST_SKIP() << "no NUMA support in this kernel";
+  SLUICE_REQUIRE(kNuma);
   const std::size_t bytes = 4 * 4096;
   void* buffers = std::aligned_alloc(4096, bytes);
   ASSERT_NE(buffers, nullptr);

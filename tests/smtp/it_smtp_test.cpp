@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 
 namespace sluice::testing {
@@ -132,7 +133,7 @@ class TinyServer {
 };
 
 TEST(SmtpCli, DeliversToAnAiosmtpdSink) {
-  if (::access(kPython, X_OK) != 0) GTEST_SKIP() << kPython << " missing";
+  SLUICE_REQUIRE(kAiosmtpd);
   AiosmtpdSink sink;
   if (!sink.ready()) GTEST_SKIP() << "aiosmtpd did not start (python3-aiosmtpd missing?)";
   const RunOutput r = run_binary({"smtp", sink.server(), "--parallel=2", "--messages=40", "--per-connection=5",
@@ -151,7 +152,7 @@ TEST(SmtpCli, DeliversToAnAiosmtpdSink) {
 }
 
 TEST(SmtpCli, OpenLoopAgainstTheSinkSendsAtTheRate) {
-  if (::access(kPython, X_OK) != 0) GTEST_SKIP() << kPython << " missing";
+  SLUICE_REQUIRE(kAiosmtpd);
   AiosmtpdSink sink;
   if (!sink.ready()) GTEST_SKIP() << "aiosmtpd did not start";
   const RunOutput r = run_binary({"smtp", sink.server(), "--parallel=4", "--rate=50", "--duration=1s",

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -102,7 +103,7 @@ TEST(BonnieCli, JsonHoldsEveryPhaseWithItsBytes) {
 }
 
 TEST(BonnieCli, CsvIsReadByBonnieOwnTools) {
-  if (!have_program("bon_csv2txt") || !have_program("bon_csv2html")) GTEST_SKIP() << "bonnie++ is not installed";
+  SLUICE_REQUIRE(kBonnie);
   TempDir tmp;
   const std::string work = tmp.file("work");
   std::filesystem::create_directory(work);

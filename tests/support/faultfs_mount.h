@@ -1,7 +1,7 @@
 #pragma once
 // Mounts tests/support/faultfs (a fault-injecting FUSE passthrough) over a backing directory for one test,
 // and unmounts it (fusermount3 -u, bounded) when the test ends. usable() is false, with skip_reason() set,
-// when faultfs was not built (no libfuse3), /dev/fuse cannot be opened or the mount does not appear in 5 s.
+// when faultfs was not built (no libfuse3), /dev/fuse cannot be opened or the mount does not appear in 20 s.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -12,6 +12,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "support/machine_features.h"
 
 namespace sluice::testing {
 
@@ -26,12 +28,10 @@ class FaultFsMount {
     (void)backing, (void)faults, (void)log;
     reason_ = "faultfs was not built (libfuse3-dev missing: scripts/install-deps.sh --with-peers)";
 #else
-    const int fuse = ::open("/dev/fuse", O_RDWR | O_CLOEXEC);
-    if (fuse < 0) {
-      reason_ = "/dev/fuse is not usable here";
+    if (const FeatureProbe& fuse = probe(Feature::kFuse); !fuse.available) {
+      reason_ = fuse.reason;
       return;
     }
-    ::close(fuse);
     ::mkdir(mountpoint.c_str(), 0755);
     struct stat parent {};
     if (::stat(mountpoint.c_str(), &parent) != 0) {
@@ -52,7 +52,7 @@ class FaultFsMount {
       ::execv(argv[0], argv.data());
       ::_exit(127);
     }
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (std::chrono::steady_clock::now() < deadline) {
       struct stat st {};
       if (::stat(mountpoint.c_str(), &st) == 0 && st.st_dev != parent.st_dev) {
@@ -67,7 +67,7 @@ class FaultFsMount {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    reason_ = "faultfs did not mount in 5 s";
+    reason_ = "faultfs did not mount in 20 s";
 #endif
   }
 

@@ -10,6 +10,7 @@
 
 #include "targets/safety.h"
 #include "targets/target_file.h"
+#include "support/machine_features.h"
 #include "support/loop_device.h"
 #include "support/temp_dir.h"
 
@@ -37,7 +38,7 @@ class LoopDeviceSafety : public ::testing::Test {
   }
 
   void make_ext4() {
-    if (!have_tool("mkfs.ext4")) GTEST_SKIP() << "mkfs.ext4 is not installed";
+    SLUICE_REQUIRE(kMkfsExt4);
     ASSERT_EQ(run("mkfs.ext4 -q -F " + device_), 0);
   }
 
