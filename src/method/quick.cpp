@@ -104,7 +104,8 @@ std::uint64_t ram_bytes() {
 class QuickDriver {
  public:
   QuickDriver(const QuickOptions& options, const CapacityFunction& capacity)
-      : options_(options), capacity_(capacity), start_ns_(monotonic_ns()) {}
+      : options_(options), capacity_(capacity), clock_(options.clock ? LoopClock(*options.clock) : LoopClock()),
+        start_ns_(clock_.now()) {}
 
   QuickReport run();
 
@@ -112,7 +113,7 @@ class QuickDriver {
   // What is left of the budget, less a reserve for removing the file and printing (~1.5%).
   nanoseconds remaining() const {
     return options_.budget - options_.budget * 15 / 1000 -
-           nanoseconds(static_cast<std::int64_t>(monotonic_ns() - start_ns_));
+           nanoseconds(static_cast<std::int64_t>(clock_.now() - start_ns_));
   }
   void notice(const std::string& text) const {
     if (text.rfind("sluice: what could make", 0) == 0) return;  // the lint block: quick's table shows it
@@ -134,6 +135,7 @@ class QuickDriver {
 
   const QuickOptions& options_;
   const CapacityFunction& capacity_;
+  LoopClock clock_;
   std::uint64_t start_ns_;
   EngineKind engine_ = EngineKind::kIoUring;
   bool short_tests_ = false;
@@ -171,12 +173,12 @@ void QuickDriver::size_and_lay_out() {
   in.ram_bytes = ram_bytes();
   in.direct = report_.direct;
   in.requested = options_.size;
-  const std::uint64_t t0 = monotonic_ns();
+  const std::uint64_t t0 = clock_.now();
   if (!options_.size) {
     // Time a first piece of the layout; its speed decides how much more fits the layout's share of the budget.
     const std::uint64_t probe = std::min(kProbeBytes, decide_size(in).size);
     lay_out(probe);
-    const double seconds = double(monotonic_ns() - t0) / 1e9;
+    const double seconds = double(clock_.now() - t0) / 1e9;
     in.layout_bytes_per_second = seconds > 0 ? double(probe) / seconds : 0;
     in.layout_time = step_slot(QuickStep::kLayout, options_.budget);
   }
@@ -185,7 +187,7 @@ void QuickDriver::size_and_lay_out() {
   for (const Problem& w : report_.sizing.warnings) report_.run.warnings.push_back(w);
   notice(fmt::format("sluice quick: laying out {} ({})", report_.file, format_bytes(double(report_.file_size))));
   lay_out(report_.file_size);
-  report_.layout_seconds = double(monotonic_ns() - t0) / 1e9;
+  report_.layout_seconds = double(clock_.now() - t0) / 1e9;
 }
 
 void QuickDriver::add_run(RunResult run) {
@@ -236,7 +238,7 @@ void QuickDriver::run_fixed(QuickStep step, const char* key, std::string label, 
   runner.capture_environment = false;
   runner.notice = [this](const std::string& text) { notice(text); };
   install_lint(runner);
-  RunResult run = run_jobs({job}, runner);
+  RunResult run = options_.run_test ? options_.run_test({job}, runner) : run_jobs({job}, runner);
   if (run.groups.empty()) return add_run(std::move(run));
   const JobResult merged = run.groups.front().aggregate();
   const Direction d = job.does_writes() ? Direction::kWrite : Direction::kRead;
@@ -366,7 +368,7 @@ QuickReport QuickDriver::run() {
   run_tests();
   if (options_.keep) dir.keep();
   report_.kept = options_.keep;
-  report_.elapsed_seconds = double(monotonic_ns() - start_ns_) / 1e9;
+  report_.elapsed_seconds = double(clock_.now() - start_ns_) / 1e9;
   report_.run.extra["quick"] = quick_summary_json(report_);
   return std::move(report_);
 }

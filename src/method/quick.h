@@ -17,6 +17,8 @@
 #include "method/capacity.h"
 #include "method/quick_plan.h"
 #include "job/job_spec.h"
+#include "run/loop_clock.h"
+#include "run/runner.h"
 #include "stats/result.h"
 
 namespace sluice {
@@ -30,6 +32,12 @@ struct QuickOptions {
   bool keep = false;                                     // keep the temp dir and the test file
   bool status_line = true;
   std::function<void(const std::string&)> notice;        // progress lines; default: stderr
+  // For tests, so the driver's budget arithmetic runs without wall time passing. clock: what the budget and
+  // the elapsed times are counted on (nullptr: the process clock); owned by the caller, outlives the run,
+  // read from the calling thread only. run_test: runs one fixed test (empty: run_jobs); a fake returns made-up
+  // results and advances the fake clock by the job's ramp_time + runtime.
+  ClockSource* clock = nullptr;
+  std::function<RunResult(const std::vector<JobSpec>&, const RunnerOptions&)> run_test;
 };
 
 // The capacity search (find_capacity in production; tests inject a fake).

@@ -46,8 +46,10 @@ TEST(CliQuick, TableHasEveryRowWithinTheBudgetAndLeavesNothingBehind) {
   EXPECT_THAT(r.out, HasSubstr("MiB/s"));
   EXPECT_THAT(r.out, HasSubstr("RAM"));  // the environment line
   EXPECT_TRUE(directory_is_empty(dir.path()));
-  // Within the 5 s budget + 10%; process start, environment capture and cleanup add a little.
-  EXPECT_LT(r.elapsed, std::chrono::milliseconds(6500)) << describe(r);
+  // The budget's 10% rule is QuickDriverTest's (tests/method, on a fake clock); here, where a busy machine
+  // (load 10 on 2 cores) stretches process start, the layout and cleanup, only that the 5 s budget governs
+  // the run at all (the default is 2 minutes).
+  EXPECT_LT(r.elapsed, std::chrono::milliseconds(20000)) << describe(r);
 }
 
 TEST(CliQuick, JsonToAFileHasTheQuickSection) {

@@ -213,8 +213,14 @@ TEST_F(Leftovers, InterruptedRunKeepsItsFileAsBeforeAndLeavesNoJournal) {
     fs::remove(work("f"));
     const pid_t pid = spawn({"run", "--name=t", "--filename=" + work("f"), "--size=2m", "--rw=read", "--bs=4k",
                              "--time_based", "--runtime=20s"});
-    ASSERT_TRUE(wait_for([&] { return fs::exists(work("f")); }));
-    std::this_thread::sleep_for(300ms);  // past layout: the run is measuring
+    // Past layout (the file has its full size) and the handler installed: the run is measuring, however slow a
+    // busy machine was to get there; the sleep only moves the signal off the layout's last write.
+    std::error_code ec;
+    ASSERT_TRUE(wait_for([&] {
+      return fs::exists(work("f")) && fs::file_size(work("f"), ec) == (2u << 20) &&
+             testing::detail::catches_signal(pid, signal);
+    }));
+    std::this_thread::sleep_for(300ms);
     const int status = stop(pid, signal);
     EXPECT_TRUE(WIFEXITED(status)) << "signal " << signal;
     EXPECT_EQ(journals(), 0) << "signal " << signal;

@@ -99,7 +99,12 @@ class Signals : public ::testing::Test {
   int kill_when(const std::vector<std::string>& args, Ready ready, int signal,
                 std::chrono::milliseconds bound = 8000ms) {
     const pid_t pid = spawn(args);
-    EXPECT_TRUE(wait_for(ready, bound)) << "the files never appeared";
+    // A signal sluice catches is sent once its handler is installed too (/proc/PID/status SigCgt): on a busy
+    // machine the ready condition (a delay, say) can come before the program has got that far.
+    const bool caught_kind = signal != SIGKILL;
+    EXPECT_TRUE(wait_for([&] { return ready() && (!caught_kind || testing::detail::catches_signal(pid, signal)); },
+                         bound))
+        << "the files never appeared, or the handler of signal " << signal << " was never installed";
     return stop(pid, signal);
   }
 

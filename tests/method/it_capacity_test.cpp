@@ -31,7 +31,7 @@ TEST(CapacityCli, NormalOutputHasTheCurveAndTheAnswer) {
   EXPECT_NE(r.out.find("<= limit 10 ms"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("knee: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("thrashing: "), std::string::npos) << r.out;
-  EXPECT_LT(r.elapsed.count(), 10000);
+  EXPECT_LT(r.elapsed.count(), 15000) << "the 3 s budget did not end the search";  // room for a busy start
 }
 
 TEST(CapacityCli, JsonHasFioJobsAndTheCapacityBlock) {

@@ -1,5 +1,7 @@
-// sluice quick's driver with a fake capacity search: a tiny budget and a small file in a temporary directory,
-// real file I/O with psync (every kernel has it).
+// sluice quick's driver on a fake clock: a fake capacity search and fake fixed tests that take their slot of
+// the budget on that clock and return made-up counts, so the budget arithmetic is exact and no wall time
+// passes (the real runs, end to end, are tests/cli/it_quick_test.cpp). The file is still laid out for real
+// (8 MiB in a temporary directory), so creating and removing it is tested here too.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -7,6 +9,7 @@
 
 #include "method/quick.h"
 #include "run/stop_signal.h"
+#include "support/fake_engine.h"
 #include "support/temp_dir.h"
 
 namespace sluice {
@@ -15,12 +18,16 @@ namespace {
 using namespace std::chrono_literals;
 using ::testing::HasSubstr;
 
+// Spends the whole budget it is given on the fake clock, as the real search does at most.
 struct FakeCapacity {
+  explicit FakeCapacity(testing::FakeClock& c) : clock(c) {}
+  testing::FakeClock& clock;
   std::vector<CapacityRequest> requests;
   bool within_limit = true;
 
   CapacityResult operator()(const CapacityRequest& request) {
     requests.push_back(request);
+    clock.advance(static_cast<std::uint64_t>(request.budget.count()));
     CapacityResult r;
     CapacityPoint one;
     one.iops = 1000;
@@ -33,6 +40,33 @@ struct FakeCapacity {
     r.curve = {one, eight};
     if (within_limit) r.answer = eight;
     return r;
+  }
+};
+
+// A fixed test of 1000 IOPS that takes its ramp and runtime on the fake clock, as a time-based job does.
+struct FakeFixedTests {
+  explicit FakeFixedTests(testing::FakeClock& c) : clock(c) {}
+  testing::FakeClock& clock;
+  std::vector<JobSpec> jobs;
+
+  RunResult operator()(const std::vector<JobSpec>& batch, const RunnerOptions&) {
+    const JobSpec& job = batch.front();
+    jobs.push_back(job);
+    clock.advance(static_cast<std::uint64_t>((job.ramp_time + job.runtime).count()));
+    JobResult result;
+    result.name = job.name;
+    result.settings.iodepth = job.iodepth;
+    result.runtime_ns = static_cast<std::uint64_t>(job.runtime.count());
+    const Direction direction = job.does_writes() ? Direction::kWrite : Direction::kRead;
+    DirectionStats& d = result.dirs[index_of(direction)];
+    d.ios = result.runtime_ns / 1'000'000;  // 1000 per second
+    d.bytes = d.ios * job.bs[index_of(direction)];
+    if (job.fsync_blocks > 0) result.sync.ios = d.ios;
+    GroupResult group;
+    group.jobs = {result};
+    RunResult run;
+    run.groups = {group};
+    return run;
   }
 };
 
@@ -53,11 +87,15 @@ class QuickDriverTest : public ::testing::Test {
     clear_stop_request();
     if (dir_.path().empty()) GTEST_SKIP() << "cannot create a temporary directory";
   }
-  QuickReport run(const QuickOptions& o) {
+  QuickReport run(QuickOptions o) {
+    o.clock = &clock_;
+    o.run_test = [this](const std::vector<JobSpec>& jobs, const RunnerOptions& r) { return fixed_(jobs, r); };
     return run_quick(o, [this](const CapacityRequest& r) { return fake_(r); });
   }
   testing::TempDir dir_;
-  FakeCapacity fake_;
+  testing::FakeClock clock_;
+  FakeCapacity fake_{clock_};
+  FakeFixedTests fixed_{clock_};
 };
 
 bool is_empty(const std::string& dir) { return std::filesystem::is_empty(dir); }
@@ -118,8 +156,27 @@ TEST_F(QuickDriverTest, NoAnswerShowsTheFirstPointOutsideTheLimit) {
 
 TEST_F(QuickDriverTest, RespectsTheBudgetWithinTenPercent) {
   const QuickReport r = run(small_run(dir_.path()));
-  // The fake search returns at once, so the run can only be shorter; it must not be longer than 2 s + 10%.
+  // Every step takes its whole slot on the fake clock: the run fills the 2 s budget but the reserve and
+  // stays within 10% of it either way.
   EXPECT_LE(r.elapsed_seconds, 2.2);
+  EXPECT_GE(r.elapsed_seconds, 1.8);
+}
+
+TEST_F(QuickDriverTest, EachFixedTestRunsForItsSlotAfterARamp) {
+  QuickOptions o = small_run(dir_.path());
+  o.budget = 60s;  // on the fake clock: slots above timing_for_slot's 200 ms floor, in no time
+  const QuickReport r = run(o);
+  EXPECT_LE(r.elapsed_seconds, 60.0);
+  EXPECT_GE(r.elapsed_seconds, 54.0);
+  ASSERT_EQ(fixed_.jobs.size(), 5u);
+  for (const JobSpec& job : fixed_.jobs) {
+    EXPECT_TRUE(job.time_based) << job.name;
+    EXPECT_GE(job.runtime, 200ms) << job.name;  // timing_for_slot's floor
+    EXPECT_GT(job.ramp_time, 0ms) << job.name;
+    EXPECT_LT(job.ramp_time, job.runtime) << job.name;
+  }
+  // The sequential tests' slots (10 of the 85 shares each) are twice the depth-1 tests' (5 each).
+  EXPECT_GT(fixed_.jobs[0].runtime, fixed_.jobs[2].runtime);
 }
 
 TEST_F(QuickDriverTest, RemovesWhatItCreated) {

@@ -137,15 +137,17 @@ TEST(Mpi, ThreeRanksOnFilesInOneDirectoryUseTheirOwnFilesAndPrintTheHostTable) {
 TEST(Mpi, AFailingRankStopsTheOthersAndIsNamed) {
   if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
   TempDir dir;
+  // The others' runtime (120 s) is what a missed stop would cost; the bound leaves mpirun a minute to start
+  // and end its ranks on a busy machine (load 10 on 2 cores), far from it.
   const std::vector<std::string> common = {"run", "--name=r", "--ioengine=psync", "--rw=read", "--bs=4k",
-                                           "--size=1m", "--runtime=20", "--time_based", "--output-format=json"};
+                                           "--size=1m", "--runtime=120", "--time_based", "--output-format=json"};
   std::vector<std::string> good = common;
   good.push_back("--directory=" + dir.path());
   std::vector<std::string> bad = common;
   bad.push_back("--filename=" + dir.file("no-such-dir/f"));
-  const RunOutput r = mpirun(2, good, bad);
+  const RunOutput r = mpirun(2, good, bad, 90);
   EXPECT_NE(r.exit_code, 0) << describe(r);
-  EXPECT_LT(r.elapsed, std::chrono::seconds(15)) << "the others did not stop: " << describe(r);
+  EXPECT_LT(r.elapsed, std::chrono::seconds(60)) << "the others did not stop: " << describe(r);
   EXPECT_NE(r.err.find(":2]"), std::string::npos) << describe(r);  // "sluice[host:2]: ..."
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
@@ -159,12 +161,16 @@ TEST(Mpi, AFailingRankStopsTheOthersAndIsNamed) {
 TEST(Mpi, ASignalToOneRankStopsTheOthersAndNamesIt) {
   if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
   const std::vector<std::string> args = {"run", "--name=r", "--ioengine=null", "--rw=randread", "--bs=4k",
-                                         "--size=1g", "--runtime=30", "--time_based", "--output-format=json"};
-  std::string signalled = "(sleep 3; kill -TERM $$) & exec " SLUICE_BINARY;
+                                         "--size=1g", "--runtime=120", "--time_based", "--output-format=json"};
+  // The kill waits for sluice's SIGTERM handler (bit 15 of /proc/PID/status SigCgt), then a second for the
+  // run to be under way: a fixed sleep could end before a busy machine has started the program.
+  std::string signalled =
+      "(until m=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$$/status) && [ $((0x$m & 0x4000)) -ne 0 ]; do "
+      "sleep 0.1; done; sleep 1; kill -TERM $$) & exec " SLUICE_BINARY;
   for (const std::string& a : args) signalled += " " + a;
-  const RunOutput r = mpirun(2, args, {"-c", signalled}, 40, "sh");
+  const RunOutput r = mpirun(2, args, {"-c", signalled}, 90, "sh");
   EXPECT_NE(r.exit_code, 0) << describe(r);
-  EXPECT_LT(r.elapsed, std::chrono::seconds(15)) << "the others did not stop: " << describe(r);
+  EXPECT_LT(r.elapsed, std::chrono::seconds(60)) << "the others did not stop: " << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc) << describe(r);
   const json& failures = doc->at("sluice").at("mpi").at("failures");
@@ -178,10 +184,11 @@ TEST(Mpi, ASignalToOneRankStopsTheOthersAndNamesIt) {
 
 TEST(Mpi, ARunBeyondItsTimeLimitIsEndedWithAClearMessage) {
   if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  // Ended at 1 s, not at the runtime (120 s); the bound leaves mpirun time to start on a busy machine.
   const RunOutput r = mpirun(2, {"run", "--mpi-timeout=1s", "--name=r", "--ioengine=null", "--size=1g",
-                                 "--runtime=30", "--time_based"});
+                                 "--runtime=120", "--time_based"}, {}, 90);
   EXPECT_NE(r.exit_code, 0) << describe(r);
-  EXPECT_LT(r.elapsed, std::chrono::seconds(15)) << describe(r);
+  EXPECT_LT(r.elapsed, std::chrono::seconds(60)) << describe(r);
   EXPECT_NE(r.err.find("did not finish within its time limit of 1 s"), std::string::npos) << describe(r);
 }
 

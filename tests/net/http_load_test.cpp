@@ -156,7 +156,8 @@ TEST(HttpLoad, SilentServerTimesOut) {
   const auto start = std::chrono::steady_clock::now();
   const HttpLoadResult r = run_http_load(options_for(server.url(), 2));
   EXPECT_EQ(r.errors[static_cast<int>(HttpErrorKind::kReadTimeout)], 2u);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+  // 300 ms on an idle machine; without the read timeout it would never end. Room for a busy machine.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
 }
 
 TEST(HttpLoad, OpenLoopHoldsTheRateAndMeasuresFromTheSchedule) {

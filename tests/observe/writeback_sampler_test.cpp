@@ -1,8 +1,11 @@
 // The writeback timeline probe on synthetic /proc/meminfo and /sys/block/<dev>/stat.
 #include "observe/writeback_sampler.h"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -76,17 +79,31 @@ TEST(WritebackProbe, MissingDeviceStillGivesMeminfo) {
   EXPECT_DOUBLE_EQ(s.dev_util, 0.0);
 }
 
+// The thread's rule, checked against the time the test measured rather than a guessed count: the k-th sample
+// (from 1) is taken no earlier than k intervals after start() (so never more samples than intervals passed), and
+// a thread that fell behind catches up, so a run of ten intervals gives at least a few samples even on a busy
+// machine (the sampler needs to be scheduled once after the third interval).
 TEST(WritebackSampler, ThreadTakesOneSamplePerInterval) {
   SyntheticTree tree;
   tree.meminfo(1, 0);
   tree.stat(0, 0, 0, 0);
-  WritebackSampler sampler("vdb", 20ms, tree.dir.file("proc"), tree.dir.file("sys"));
+  constexpr auto kInterval = 20ms;
+  WritebackSampler sampler("vdb", kInterval, tree.dir.file("proc"), tree.dir.file("sys"));
+  const auto before = std::chrono::steady_clock::now();
   sampler.start();
-  std::this_thread::sleep_for(110ms);
+  std::this_thread::sleep_for(10 * kInterval);
   sampler.stop();
-  EXPECT_GE(sampler.samples().size(), 3u);
-  EXPECT_LE(sampler.samples().size(), 6u);
-  EXPECT_GT(sampler.samples().back().t_s, sampler.samples().front().t_s);
+  const std::chrono::duration<double> ran = std::chrono::steady_clock::now() - before;
+  const std::vector<WritebackSample>& samples = sampler.samples();
+  ASSERT_GE(samples.size(), 3u);
+  EXPECT_LE(samples.size(), static_cast<std::size_t>(ran / kInterval)) << "ran " << ran.count() << " s";
+  const double interval_s = std::chrono::duration<double>(kInterval).count();
+  for (std::size_t k = 0; k < samples.size(); ++k) {
+    EXPECT_GE(samples[k].t_s, static_cast<double>(k + 1) * interval_s - 1e-6) << "sample " << k;
+    if (k > 0) {
+      EXPECT_GT(samples[k].t_s, samples[k - 1].t_s) << "sample " << k;
+    }
+  }
 }
 
 }  // namespace

@@ -195,6 +195,33 @@ TEST(IoLoopFakeClock, RateIopsSpacesTheArrivals) {
   EXPECT_EQ(out.result.dirs[0].clat.moments.max(), 10'000.0);  // waiting for the rate is not latency
 }
 
+// Open loop above capacity (the logic of it_open_loop_test's AboveCapacityLatencyGrowsWithTheRun, exactly):
+// arrivals every 1/3 ms, one io per ms served, so io k waits k * 2/3 ms longer than io 0 and the run completes
+// what the engine sustains, not the rate. Below capacity nothing queues.
+TEST(IoLoopFakeClock, OpenLoopAboveCapacityLatencyGrowsWithTheRun) {
+  JobSpec job = time_based_job(1s);
+  job.open_loop = true;
+  job.rate_iops = {3000, 3000, 3000};
+  const Outcome out = run_on_fake(job, false, 1'000'000);
+  const DirectionStats& read = out.result.dirs[0];
+  EXPECT_NEAR(static_cast<double>(read.ios), 1000.0, 2.0);  // the engine's capacity, a third of the rate
+  EXPECT_NEAR(read.lat.moments.min(), 1e6, 1e3);             // the first io waits for nothing
+  EXPECT_GT(read.lat.moments.max(), 600e6);                  // the last waited for ~666 earlier ones
+  EXPECT_EQ(read.clat.moments.max(), 1e6);                   // the queue is not service time
+  EXPECT_GT(read.queue_wait.moments.mean(), 100 * read.clat.moments.mean());
+}
+
+TEST(IoLoopFakeClock, OpenLoopBelowCapacityQueuesNothing) {
+  JobSpec job = time_based_job(1s);
+  job.open_loop = true;
+  job.rate_iops = {500, 500, 500};
+  const Outcome out = run_on_fake(job, false, 1'000'000);
+  const DirectionStats& read = out.result.dirs[0];
+  EXPECT_NEAR(static_cast<double>(read.ios), 500.0, 1.0);
+  EXPECT_EQ(read.lat.moments.max(), 1e6);
+  EXPECT_EQ(read.queue_wait.moments.max(), 0.0);
+}
+
 TEST(IoLoopFakeClock, ThinkTimeFollowsEachIo) {
   JobSpec job = time_based_job(1ms);
   job.thinktime = 90us;

@@ -1,8 +1,9 @@
-// lockfile next to fio 3.33: two jobs on one file of a filesystem that takes 50 ms per read or write
-// (tests/support/faultfs delay rules), 10 ios each. Without a lock the two run side by side (about 0.5 s);
+// lockfile next to fio 3.33: two jobs on one file of a filesystem that takes 125 ms per read or write
+// (tests/support/faultfs delay rules), 4 ios each. Without a lock the two run side by side (about 0.5 s);
 // lockfile=exclusive serializes every io (about 1 s); readwrite lets two readers share the file and makes a
 // writer wait. The margins are wide (the serialized run takes twice as long) so the test is about the rule,
-// not the machine's speed.
+// not the machine's speed: few long ios, because what a busy machine adds (load 10 on 2 cores: the FUSE
+// daemon and the job wake late) is per io, while the lock's effect is per unit of delay.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -24,7 +25,7 @@ class Lockfile : public ::testing::Test {
     std::filesystem::create_directory(tmp_.file("backing"));
     std::ofstream(tmp_.file("backing/f"), std::ios::binary) << std::string(1 << 20, 'x');
     mount_ = std::make_unique<FaultFsMount>(tmp_.file("backing"), tmp_.file("mnt"),
-                                            std::vector<std::string>{"read:delay=50", "write:delay=50"});
+                                            std::vector<std::string>{"read:delay=125", "write:delay=125"});
     if (!mount_->usable()) GTEST_SKIP() << mount_->skip_reason();
   }
   void TearDown() override { mount_.reset(); }
@@ -35,7 +36,7 @@ class Lockfile : public ::testing::Test {
     // lockfile before filename: fio creates a file's lock when the file is added, so a lockfile given after
     // filename= has no effect in fio (sluice takes it in any order).
     std::vector<std::string> args = {"--lockfile=" + lock,   "--filename=" + tmp_.file("mnt/f"),
-                                     "--size=40k",           "--bs=4k",
+                                     "--size=16k",           "--bs=4k",
                                      "--direct=1",           "--ioengine=psync",
                                      "--output-format=json", "--name=one",
                                      "--rw=" + rw1,          "--name=two",

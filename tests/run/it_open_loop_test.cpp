@@ -2,6 +2,7 @@
 // capacity, latency grows with the run above it, a runaway backlog stops the job, and randrmw writes back
 // exactly the blocks it read. Files live in a temporary directory; no device is touched.
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -115,8 +116,11 @@ TEST_F(OpenLoop, NormalOutputShowsQueueWait) {
   EXPECT_NE(r.out.find("queue_wait ("), std::string::npos) << r.out;
 }
 
-// Above capacity (psync with an fsync after every write, at 3x the rate it sustains closed loop) the queue
-// grows, so ios completing late in the run waited far longer than those early on.
+// Above capacity (psync with an fsync after every write, at 10x the rate it sustained closed loop) the queue
+// grows, so ios completing late in the run waited far longer than those early on. 10x, not just above: the
+// capacity measured first is one sample of a busy machine's (load 10 on 2 cores), and the rule must hold even
+// when the open-loop run gets a few times more of the CPU and disk. The exact arithmetic of the queue is
+// io_loop_fake_clock_test's OpenLoopAboveCapacityLatencyGrowsWithTheRun.
 TEST_F(OpenLoop, AboveCapacityLatencyGrowsWithTheRun) {
   const std::vector<std::string> base = {"--name=x", "--ioengine=psync", "--rw=randwrite", "--fsync=1",
                                          "--size=1m", "--filename=" + file("f"), "--time_based"};
@@ -127,7 +131,8 @@ TEST_F(OpenLoop, AboveCapacityLatencyGrowsWithTheRun) {
   const double iops = capacity["jobs"][0]["write"]["iops"].get<double>();
   ASSERT_GT(iops, 0.0);
   std::vector<std::string> open = base;
-  open.insert(open.end(), {"--runtime=2", "--open_loop=1", "--rate_iops=" + std::to_string(std::uint64_t(iops * 3) + 1),
+  const double rate = std::floor(iops * 10) + 1;
+  open.insert(open.end(), {"--runtime=2", "--open_loop=1", "--rate_iops=" + std::to_string(std::uint64_t(rate)),
                            "--write_lat_log=" + file("ol")});
   const json doc = run_json(open);
   ASSERT_TRUE(doc.is_object());
@@ -142,7 +147,7 @@ TEST_F(OpenLoop, AboveCapacityLatencyGrowsWithTheRun) {
   EXPECT_GT(late, 3 * early) << "early mean " << early / quarter << " ns, late mean " << late / quarter << " ns";
   const json& write = doc["jobs"][0]["write"];
   EXPECT_GT(write["queue_wait_ns"]["mean"].get<double>(), write["clat_ns"]["mean"].get<double>());
-  EXPECT_LT(write["iops"].get<double>(), iops * 2);  // the target did not speed up: the backlog is real
+  EXPECT_LT(write["iops"].get<double>(), rate / 2);  // far from the target rate: the backlog is real
 }
 
 TEST_F(OpenLoop, RunawayBacklogStopsTheJobWithAMessage) {

@@ -67,9 +67,11 @@ TEST(ItFiletree, TextReportHasEveryStep) {
 TEST(ItFiletree, InterruptedRunReportsWhatItMeasuredAndRemovesItsFiles) {
   testing::TempDir dir;
   testing::RunOptions options;
+  // Once the first step has created something (and 400 ms in), so the signal lands in a step however long a
+  // busy machine takes to start; large enough that it arrives during the run on any disk (a tiny file each).
   options.signal_after = std::chrono::milliseconds(400);
+  options.signal_when = [&dir](const testing::RunOutput&) { return !is_empty_dir(dir.path()); };
   options.timeout = std::chrono::milliseconds(60000);
-  // Large enough that the signal arrives during the run on any disk this runs on (a tiny file each).
   const testing::RunOutput run = testing::run_binary(
       {"filetree", dir.path(), "--size=100m", "--file-size=4k", "--drop-caches=off", "--output-format=json"}, options);
   ASSERT_EQ(run.exit_code, 130) << run.err << run.out.substr(0, 2000);

@@ -118,8 +118,13 @@ TEST(PostmarkCli, InterruptRemovesOnlyWhatItCreatedAndReportsWhatItMeasured) {
   TempDir tmp;
   tmp.make_file("mine.txt", 10);
   std::filesystem::create_directory(tmp.file("s1"));  // the user's: PostMark's subdirectory name, kept
+  // The signal is sent once the transactions have begun (the live progress on a terminal says so), however
+  // long a busy machine takes to create the pool.
   RunOptions opts;
-  opts.signal_after = std::chrono::milliseconds(800);
+  opts.stderr_to_terminal = true;
+  opts.signal_when = [](const RunOutput& so_far) {
+    return so_far.err.find("Performing transactions") != std::string::npos;
+  };
   const RunOutput r = run_binary({"postmark", "--set=location=" + tmp.path(), "--set=number=500",
                                   "--set=transactions=100000000", "--set=subdirectories=3"},
                                  opts);

@@ -3,6 +3,12 @@
 // status; optionally sends a signal after a delay. For end-to-end tests only: blocking, no threads.
 // stdin is /dev/null. The child is killed (SIGKILL) when it outlives the timeout, so a hang fails the
 // test instead of hanging the suite.
+//
+// A signal is sent no earlier than signal_after and, for a signal that can be caught, only once the child has
+// installed its handler (/proc/PID/status SigCgt): on a busy machine a fixed delay can end before the program
+// has started, and the signal would then kill it by its default action instead of testing how it stops.
+// signal_when waits for an event too (a line printed, a file written: what shows the program is doing what the
+// test interrupts); better than a guessed delay.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -12,22 +18,13 @@
 
 #include <cerrno>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace sluice::testing {
-
-struct RunOptions {
-  std::string program = SLUICE_BINARY;  // a path, or a name looked up in PATH (e.g. "fio")
-  std::optional<std::chrono::milliseconds> signal_after;  // send `signal` this long after the start
-  int signal = SIGINT;
-  std::chrono::milliseconds timeout{20000};
-  bool stderr_to_terminal = false;  // the child's stderr is a pseudo-terminal (to see the live status line)
-  std::vector<std::pair<std::string, std::string>> environment;  // set in the child (e.g. SLUICE_KNOB_ROOT)
-  std::string cwd;  // the child's working directory (files it writes there, e.g. verify_dump's); empty = ours
-};
 
 struct RunOutput {
   std::string out;
@@ -36,7 +33,23 @@ struct RunOutput {
   int term_signal = 0;    // the signal that ended the child, 0 if it exited
   bool timed_out = false;
   std::chrono::milliseconds elapsed{0};
+  bool signalled = false;                      // the signal of RunOptions was sent
+  std::chrono::milliseconds after_signal{0};   // from sending the signal to the child's end (when signalled)
   bool started = true;    // false: pipe or fork failed (an exec failure is exit_code 127)
+};
+
+struct RunOptions {
+  std::string program = SLUICE_BINARY;  // a path, or a name looked up in PATH (e.g. "fio")
+  std::optional<std::chrono::milliseconds> signal_after;  // send `signal` no earlier than this after the start
+  int signal = SIGINT;
+  bool signal_when_caught = true;  // wait for the child's handler of `signal` (see above); false: the delay only
+  // When set: send `signal` once this is true (and signal_after, if also set, has passed). Called every 10 ms
+  // with the output so far.
+  std::function<bool(const RunOutput&)> signal_when;
+  std::chrono::milliseconds timeout{20000};
+  bool stderr_to_terminal = false;  // the child's stderr is a pseudo-terminal (to see the live status line)
+  std::vector<std::pair<std::string, std::string>> environment;  // set in the child (e.g. SLUICE_KNOB_ROOT)
+  std::string cwd;  // the child's working directory (files it writes there, e.g. verify_dump's); empty = ours
 };
 
 namespace detail {
@@ -65,8 +78,31 @@ inline bool open_terminal(int fds[2]) {
   return true;
 }
 
+// True when /proc/PID/status shows a handler installed for `signal` (the SigCgt mask, bit signal - 1).
+inline bool catches_signal(pid_t pid, int signal) {
+  const std::string path = "/proc/" + std::to_string(pid) + "/status";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  const std::size_t at = text.find("\nSigCgt:");
+  if (at == std::string::npos) return false;
+  const unsigned long long mask = std::strtoull(text.c_str() + at + 8, nullptr, 16);
+  return signal >= 1 && signal <= 64 && ((mask >> (signal - 1)) & 1u) != 0;
+}
+
 [[noreturn]] inline void exec_child(const RunOptions& options, const std::vector<std::string>& args,
                                     int out_fd, int err_fd) {
+  // Handlers this process installed would show in SigCgt until exec resets them: reset them now, so a SigCgt
+  // bit means the new program's own handler.
+  for (int s = 1; s < NSIG; ++s) {
+    struct sigaction old {};
+    if (::sigaction(s, nullptr, &old) == 0 && old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) {
+      ::signal(s, SIG_DFL);
+    }
+  }
   const int null_fd = ::open("/dev/null", O_RDONLY);
   if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
   ::dup2(out_fd, STDOUT_FILENO);
@@ -108,12 +144,17 @@ inline RunOutput run_binary(const std::vector<std::string>& args, const RunOptio
     return result.started = false, result;
   }
   int fds[2] = {out_pipe[0], err_pipe[0]};
-  bool signalled = false;
+  const bool wait_for_handler = options.signal_when_caught && options.signal != SIGKILL && options.signal != SIGSTOP;
+  Clock::time_point signalled_at;
   while (fds[0] >= 0 || fds[1] >= 0) {
     const auto now = Clock::now();
-    if (!signalled && options.signal_after && now - start >= *options.signal_after) {
+    if (!result.signalled && (options.signal_after || options.signal_when) &&
+        (!options.signal_after || now - start >= *options.signal_after) &&
+        (!options.signal_when || options.signal_when(result)) &&
+        (!wait_for_handler || detail::catches_signal(pid, options.signal))) {
       ::kill(pid, options.signal);
-      signalled = true;
+      result.signalled = true;
+      signalled_at = now;
     }
     if (now - start >= options.timeout) {
       ::kill(pid, SIGKILL);
@@ -131,7 +172,9 @@ inline RunOutput run_binary(const std::vector<std::string>& args, const RunOptio
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
+  const Clock::time_point end = Clock::now();
+  result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(end - start);
+  if (result.signalled) result.after_signal = std::chrono::duration_cast<std::chrono::milliseconds>(end - signalled_at);
   if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {
