@@ -23,7 +23,8 @@ def skip_reason(output):
                     break
                 if following.strip():
                     reason.append(following.strip())
-            return " ".join(reason) or "(no reason given)"
+            text = " ".join(reason) or "(no reason given)"
+            return text if len(text) <= 200 else text[:199] + "…"
     return "(no reason given)"
 
 
