@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "cli/command_options.h"
 #include "cli/commands.h"
 #include "common/error.h"
 #include "job/option_builders.h"
+#include "lab/lab_daemon.h"
 #include "lab/model_keys.h"
 #include "lab/model_parser.h"
 #include "lab/model_source.h"
@@ -26,8 +28,10 @@ truth: a model says how the device serves requests (servers, service times, seek
 round trip, a cliff), and queueing theory says what a correct benchmark must measure on it.
   truth MODEL   what a correct benchmark must measure on MODEL (sluice lab truth --help)
   models [NAME] the preset models, one line each; with NAME, that preset's model text
-MODEL is a preset's name or the path of a model file. Not built yet: up, down, list and stats (the device that
-serves a model: a FUSE daemon under a loop device); see docs/lab.md.
+  serve MODEL MOUNTPOINT --backing=FILE
+                the lab daemon in the foreground: MOUNTPOINT/device is FILE served through MODEL (FUSE)
+MODEL is a preset's name or the path of a model file. Not built yet: up, down, list and stats (the block device
+over the daemon, its filesystem and its journal); see docs/lab.md.
 )";
 
 constexpr const char* kTruthDescription =
@@ -39,7 +43,7 @@ limit (closed loop: the deepest queue within it; open loop: the Poisson arrival 
 its whole size. Rows marked ~ are approximations; docs/lab.md says which formulas are exact.
 )";
 
-const std::vector<std::string> kActions = {"truth", "models"};
+const std::vector<std::string> kActions = {"truth", "models", "serve"};
 const std::vector<std::string> kUnbuiltActions = {"up", "down", "list", "stats"};
 
 struct LabTruthArgs {
@@ -51,6 +55,19 @@ struct LabTruthArgs {
 struct LabModelsArgs {
   bool json = false;
 };
+
+struct LabServeArgs {
+  LabDaemonOptions daemon;
+};
+
+constexpr const char* kServeDescription =
+    R"(Runs the lab daemon in the foreground until MOUNTPOINT is unmounted (fusermount3 -u) or SIGINT/SIGTERM:
+MOUNTPOINT/device is FILE (created sparse when missing, grown to the size) served through MODEL, each request's
+reply sent when the model says it completes, counted from its arrival on the daemon's clock; MOUNTPOINT/stats
+is the daemon's record as JSON (per op: count, bytes, queue, service and total time). The device is opened
+with direct I/O, so every request reaches the model; put a loop device on it (losetup --direct-io=on) for a
+block device. The backing file is not synced by a flush: the model decides what a flush costs.
+)";
 
 std::string model_keys_reference() {
   std::string out =
@@ -75,7 +92,8 @@ CommandInfo make_lab_info() {
                                   "model devices with a known truth: what a correct benchmark must measure "
                                   "(lab truth MODEL), the preset models (lab models)",
                                   kDescription);
-  info.positionals = {{"ACTION", "truth or models", true}, {"ARGS", "the action's arguments and options", false, true}};
+  info.positionals = {{"ACTION", "truth, models or serve", true},
+                      {"ARGS", "the action's arguments and options", false, true}};
   info.notes = model_keys_reference();
   return info;
 }
@@ -118,6 +136,25 @@ CommandTable<LabModelsArgs> make_models_table() {
 
 const CommandTable<LabModelsArgs>& models_table() {
   static const CommandTable<LabModelsArgs> kTable = make_models_table();
+  return kTable;
+}
+
+CommandTable<LabServeArgs> make_serve_table() {
+  CommandInfo info = command_info("lab serve", "the lab daemon in the foreground", kServeDescription);
+  info.positionals = {{"MODEL", "a preset's name (sluice lab models) or a model file", true},
+                      {"MOUNTPOINT", "an empty directory to mount the daemon's filesystem on", true}};
+  CommandTable<LabServeArgs> t(std::move(info));
+  t.add(text_arg("backing", "FILE", "", "the file holding the device's data (required)"),
+        [](LabServeArgs& a, const OptionValue& v) { a.daemon.backing = v.text; });
+  t.add(size_arg("size", 1 << 20, "the model's size", "the device's size"),
+        [](LabServeArgs& a, const OptionValue& v) { a.daemon.size = v.number; });
+  t.add(count_arg("threads", 1, 256, "16", "FUSE worker threads"),
+        [](LabServeArgs& a, const OptionValue& v) { a.daemon.threads = static_cast<unsigned>(v.number); });
+  return t;
+}
+
+const CommandTable<LabServeArgs>& serve_table() {
+  static const CommandTable<LabServeArgs> kTable = make_serve_table();
   return kTable;
 }
 
@@ -170,6 +207,28 @@ int lab_models(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+void check_mountpoint(const std::string& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) throw UserError(dir + ": not a directory (MOUNTPOINT)");
+  if (!std::filesystem::is_empty(dir, ec))
+    throw UserError(dir + ": not empty; the daemon mounts on an empty directory");
+}
+
+int lab_serve(const std::vector<std::string>& args) {
+  const ParsedArgs parsed = parse_arguments(serve_table().info(), args);
+  if (parsed.help) {
+    print_text(render_command_help(serve_table().info()));
+    return kExitOk;
+  }
+  LabServeArgs a;
+  serve_table().apply(parsed, a, nullptr);
+  if (a.daemon.backing.empty()) throw UserError("lab serve: --backing=FILE is required (the device's data)");
+  a.daemon.model = load_model(parsed.positionals.at(0));
+  a.daemon.mountpoint = parsed.positionals.at(1);
+  check_mountpoint(a.daemon.mountpoint);
+  return run_lab_daemon(a.daemon);
+}
+
 }  // namespace
 
 const CommandInfo& lab_command_info() { return lab_info(); }
@@ -185,14 +244,15 @@ int lab_command(const std::vector<std::string>& args) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (action == "truth") return lab_truth(rest);
   if (action == "models") return lab_models(rest);
+  if (action == "serve") return lab_serve(rest);
   if (std::find(kUnbuiltActions.begin(), kUnbuiltActions.end(), action) != kUnbuiltActions.end()) {
     throw UserError(
         fmt::format("lab {}: not built yet (the model device is the next step of issue 34; see "
-                    "docs/lab.md); built: truth, models",
+                    "docs/lab.md); built: truth, models, serve",
                     action));
   }
   const std::string close = detail::nearest_of(action, kActions);
-  throw UserError(fmt::format("lab {}: not an action; use truth or models{}", action,
+  throw UserError(fmt::format("lab {}: not an action; use truth, models or serve{}", action,
                               close.empty() ? "" : fmt::format("; did you mean '{}'?", close)));
 }
 

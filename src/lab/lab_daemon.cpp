@@ -1,0 +1,272 @@
+// The lab daemon on libfuse3's low-level API (see lab/lab_daemon.h); without libfuse3 (SLUICE_HAVE_FUSE3
+// unset by CMakeLists.txt) only a refusal.
+#include "lab/lab_daemon.h"
+
+#include "common/error.h"
+
+#ifdef SLUICE_HAVE_FUSE3
+#define FUSE_USE_VERSION 314
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fuse3/fuse_lowlevel.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "lab/model_engine.h"
+#include "lab/reply_scheduler.h"
+
+namespace sluice {
+namespace {
+
+constexpr fuse_ino_t kRootInode = FUSE_ROOT_ID;
+constexpr fuse_ino_t kDeviceInode = 2;
+constexpr fuse_ino_t kStatsInode = 3;
+constexpr const char* kDeviceName = "device";
+constexpr const char* kStatsName = "stats";
+constexpr unsigned kMaxRequestBytes = 1 << 20;  // so that a 1 MiB request reaches the model as one request
+constexpr unsigned kMaxBackground = 1024;
+
+// What the handlers share. The engine is behind a mutex (admission is short); the backing file's
+// descriptor is used with pread/pwrite from every thread.
+struct LabDaemon {
+  explicit LabDaemon(const ModelSpec& model) : engine(model, [] { return ReplyScheduler::now_ns(); }) {}
+
+  std::mutex engine_mutex;
+  ModelEngine engine;
+  std::unique_ptr<ReplyScheduler> replies = std::make_unique<ReplyScheduler>();  // reset before the session ends
+  int fd = -1;
+  std::uint64_t size = 0;
+  std::string model_name;
+
+  // Admits a request that arrived at `arrival` and returns when its reply is due.
+  ReplyScheduler::Clock::time_point due(const ModelRequest& request, std::chrono::nanoseconds arrival) {
+    std::lock_guard lock(engine_mutex);
+    const ModelCompletion c = engine.admit_at(request, arrival);
+    return ReplyScheduler::Clock::time_point(std::chrono::duration_cast<ReplyScheduler::Clock::duration>(c.done));
+  }
+
+  std::string stats_json() {
+    std::lock_guard lock(engine_mutex);
+    nlohmann::json ops = nlohmann::json::object();
+    constexpr std::array<const char*, kModelOps> kNames = {"read", "write", "flush"};
+    for (std::size_t i = 0; i < kModelOps; ++i) {
+      const ModelOpStats& s = engine.stats()[i];
+      ops[kNames[i]] = {{"count", s.count},
+                        {"bytes", s.bytes},
+                        {"queued_ns", s.queued.count()},
+                        {"service_ns", s.service.count()},
+                        {"total_ns", s.total.count()}};
+    }
+    return nlohmann::json{{"model", model_name}, {"bytes_written", engine.bytes_written()}, {"ops", ops}}.dump(2) +
+           "\n";
+  }
+};
+
+LabDaemon& daemon_of(fuse_req_t req) { return *static_cast<LabDaemon*>(fuse_req_userdata(req)); }
+
+struct stat attributes_of(const LabDaemon& d, fuse_ino_t ino) {
+  struct stat st {};
+  st.st_ino = ino;
+  st.st_uid = ::getuid();
+  st.st_gid = ::getgid();
+  if (ino == kRootInode) {
+    st.st_mode = S_IFDIR | 0755;
+    st.st_nlink = 2;
+  } else {
+    st.st_mode = S_IFREG | (ino == kDeviceInode ? 0600 : 0444);
+    st.st_nlink = 1;
+    st.st_size = ino == kDeviceInode ? static_cast<off_t>(d.size) : 0;
+  }
+  return st;
+}
+
+bool known_file(fuse_ino_t ino) { return ino == kDeviceInode || ino == kStatsInode; }
+
+void lab_init(void*, fuse_conn_info* conn) {
+  conn->max_write = kMaxRequestBytes;
+  conn->max_read = kMaxRequestBytes;
+  conn->max_readahead = 0;
+  // The kernel keeps at most max_background asynchronous requests outstanding (default 12): a model's queue
+  // depth must not be capped by it.
+  conn->max_background = kMaxBackground;
+  conn->congestion_threshold = kMaxBackground * 3 / 4;
+}
+
+void lab_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
+  fuse_ino_t ino = 0;
+  if (parent == kRootInode && std::strcmp(name, kDeviceName) == 0) ino = kDeviceInode;
+  if (parent == kRootInode && std::strcmp(name, kStatsName) == 0) ino = kStatsInode;
+  if (ino == 0) return static_cast<void>(fuse_reply_err(req, ENOENT));
+  fuse_entry_param e{};
+  e.ino = ino;
+  e.attr = attributes_of(daemon_of(req), ino);
+  e.attr_timeout = 1.0;
+  e.entry_timeout = 1.0;
+  fuse_reply_entry(req, &e);
+}
+
+void lab_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
+  if (ino != kRootInode && !known_file(ino)) return static_cast<void>(fuse_reply_err(req, ENOENT));
+  const struct stat st = attributes_of(daemon_of(req), ino);
+  fuse_reply_attr(req, &st, 1.0);
+}
+
+void lab_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
+  if (ino != kRootInode) return static_cast<void>(fuse_reply_err(req, ENOTDIR));
+  const std::array<std::pair<const char*, fuse_ino_t>, 4> entries = {
+      {{".", kRootInode}, {"..", kRootInode}, {kDeviceName, kDeviceInode}, {kStatsName, kStatsInode}}};
+  std::vector<char> buf(size);
+  std::size_t used = 0;
+  for (std::size_t i = static_cast<std::size_t>(off); i < entries.size(); ++i) {
+    struct stat st = attributes_of(daemon_of(req), entries[i].second);
+    const std::size_t n =
+        fuse_add_direntry(req, buf.data() + used, size - used, entries[i].first, &st, static_cast<off_t>(i + 1));
+    if (n > size - used) break;
+    used += n;
+  }
+  fuse_reply_buf(req, buf.data(), used);
+}
+
+void lab_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
+  if (!known_file(ino)) return static_cast<void>(fuse_reply_err(req, ENOENT));
+  if (ino == kStatsInode && (fi->flags & O_ACCMODE) != O_RDONLY) return static_cast<void>(fuse_reply_err(req, EACCES));
+  fi->direct_io = 1;  // every request reaches the model; the page cache belongs above the loop device
+  fi->keep_cache = 0;
+  fuse_reply_open(req, fi);
+}
+
+void lab_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
+  const std::chrono::nanoseconds arrival = ReplyScheduler::now_ns();
+  LabDaemon& d = daemon_of(req);
+  if (ino == kStatsInode) {
+    const std::string text = d.stats_json();
+    const std::size_t from = std::min(text.size(), static_cast<std::size_t>(off));
+    fuse_reply_buf(req, text.data() + from, std::min(size, text.size() - from));
+    return;
+  }
+  auto data = std::make_shared<std::vector<char>>(size);
+  const ssize_t n = ::pread(d.fd, data->data(), size, off);
+  if (n < 0) return static_cast<void>(fuse_reply_err(req, errno));
+  const auto due = d.due({ModelOp::kRead, static_cast<std::uint64_t>(off), static_cast<std::uint64_t>(n)}, arrival);
+  d.replies->schedule(due, [req, data, n] { fuse_reply_buf(req, data->data(), static_cast<std::size_t>(n)); });
+}
+
+void lab_write(fuse_req_t req, fuse_ino_t ino, const char* buf, size_t size, off_t off, fuse_file_info*) {
+  const std::chrono::nanoseconds arrival = ReplyScheduler::now_ns();
+  LabDaemon& d = daemon_of(req);
+  if (ino != kDeviceInode) return static_cast<void>(fuse_reply_err(req, EACCES));
+  if (static_cast<std::uint64_t>(off) + size > d.size) return static_cast<void>(fuse_reply_err(req, ENOSPC));
+  const ssize_t n = ::pwrite(d.fd, buf, size, off);
+  if (n < 0) return static_cast<void>(fuse_reply_err(req, errno));
+  const auto due = d.due({ModelOp::kWrite, static_cast<std::uint64_t>(off), static_cast<std::uint64_t>(n)}, arrival);
+  d.replies->schedule(due, [req, n] { fuse_reply_write(req, static_cast<std::size_t>(n)); });
+}
+
+// A flush of the device's cache (fsync, fdatasync, a block layer FLUSH through the loop device). The
+// backing file is not synced: its durability is not the model's.
+void lab_fsync(fuse_req_t req, fuse_ino_t, int, fuse_file_info*) {
+  const std::chrono::nanoseconds arrival = ReplyScheduler::now_ns();
+  LabDaemon& d = daemon_of(req);
+  d.replies->schedule(d.due({ModelOp::kFlush, 0, 0}, arrival), [req] { fuse_reply_err(req, 0); });
+}
+
+void lab_reply_ok(fuse_req_t req, fuse_ino_t, fuse_file_info*) { fuse_reply_err(req, 0); }
+
+fuse_lowlevel_ops lab_operations() {
+  fuse_lowlevel_ops ops{};
+  ops.init = lab_init;
+  ops.lookup = lab_lookup;
+  ops.getattr = lab_getattr;
+  ops.readdir = lab_readdir;
+  ops.open = lab_open;
+  ops.read = lab_read;
+  ops.write = lab_write;
+  ops.fsync = lab_fsync;
+  ops.flush = lab_reply_ok;  // close(2), not a device flush
+  ops.release = lab_reply_ok;
+  return ops;
+}
+
+int open_backing(const std::string& path, std::uint64_t size) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) throw UserError(fmt::format("{}: cannot open the backing file: {}", path, std::strerror(errno)));
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && static_cast<std::uint64_t>(st.st_size) < size &&
+      ::ftruncate(fd, static_cast<off_t>(size)) != 0) {
+    const int error = errno;
+    ::close(fd);
+    throw UserError(fmt::format("{}: cannot size the backing file: {}", path, std::strerror(error)));
+  }
+  return fd;
+}
+
+}  // namespace
+
+bool lab_daemon_available() noexcept { return true; }
+
+int run_lab_daemon(const LabDaemonOptions& options) {
+  if (::access("/dev/fuse", R_OK | W_OK) != 0) {
+    throw UserError(fmt::format("lab: /dev/fuse: {} (the lab daemon needs FUSE)", std::strerror(errno)));
+  }
+  ModelSpec model = options.model;
+  if (options.size != 0) model.size_bytes = options.size;  // seeks scale with the device actually served
+  LabDaemon d(model);
+  d.size = model.size_bytes;
+  d.model_name = options.model.name;
+  d.fd = open_backing(options.backing, d.size);
+  std::vector<std::string> arguments = {
+      "sluice-lab", "-o", fmt::format("fsname=sluice-lab,subtype=sluice-lab,max_read={}", kMaxRequestBytes)};
+  if (::geteuid() == 0) arguments.insert(arguments.end(), {"-o", "allow_other"});
+  std::vector<char*> argv;
+  for (std::string& a : arguments) argv.push_back(a.data());
+  fuse_args args = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
+  const fuse_lowlevel_ops ops = lab_operations();
+  fuse_session* session = fuse_session_new(&args, &ops, sizeof ops, &d);
+  if (session == nullptr) {
+    ::close(d.fd);
+    throw UserError("lab: cannot start the FUSE session");
+  }
+  int code = 1;
+  if (fuse_set_signal_handlers(session) == 0) {
+    if (fuse_session_mount(session, options.mountpoint.c_str()) == 0) {
+      fuse_loop_config* loop = fuse_loop_cfg_create();
+      fuse_loop_cfg_set_max_threads(loop, options.threads);
+      code = fuse_session_loop_mt(session, loop) < 0 ? 1 : 0;  // > 0: stopped by SIGINT/SIGTERM
+      fuse_loop_cfg_destroy(loop);
+      fuse_session_unmount(session);
+    } else {
+      std::fprintf(stderr, "sluice: lab: cannot mount FUSE at %s\n", options.mountpoint.c_str());
+    }
+    fuse_remove_signal_handlers(session);
+  }
+  d.replies.reset();  // replies still due go out now, while the session exists
+  fuse_session_destroy(session);
+  ::close(d.fd);
+  return code;
+}
+
+}  // namespace sluice
+
+#else
+
+namespace sluice {
+
+bool lab_daemon_available() noexcept { return false; }
+
+int run_lab_daemon(const LabDaemonOptions&) {
+  throw UserError("lab: this sluice was built without libfuse3 (install libfuse3-dev and rebuild)");
+}
+
+}  // namespace sluice
+
+#endif

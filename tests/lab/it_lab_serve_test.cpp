@@ -1,0 +1,188 @@
+// sluice lab serve: the daemon mounted for real (FUSE), I/O through it, its record, its stop.
+#include <fcntl.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "support/it_test_util.h"
+#include "support/machine_features.h"
+#include "support/run_binary.h"
+#include "support/temp_dir.h"
+
+namespace sluice::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using Steady = std::chrono::steady_clock;
+
+dev_t device_of(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? st.st_dev : 0;
+}
+
+// `sluice lab serve MODEL DIR/mnt --backing=DIR/backing --size=16m` as a child; stopped (SIGTERM) at the end.
+class ServedLab {
+ public:
+  ServedLab(const TempDir& dir, const std::string& model) : mount_(dir.file("mnt")), backing_(dir.file("backing")) {
+    ::mkdir(mount_.c_str(), 0755);
+    const dev_t parent = device_of(mount_);
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      const int null_fd = ::open("/dev/null", O_RDWR);
+      ::dup2(null_fd, STDIN_FILENO);
+      ::dup2(null_fd, STDOUT_FILENO);
+      std::vector<std::string> args = {SLUICE_BINARY,           "lab",       "serve", model, mount_,
+                                       "--backing=" + backing_, "--size=16m"};
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    for (int i = 0; i < 2000; ++i) {
+      if (device_of(mount_) != parent) return;
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ~ServedLab() { stop(); }
+  ServedLab(const ServedLab&) = delete;
+  ServedLab& operator=(const ServedLab&) = delete;
+
+  bool mounted() const { return pid_ > 0; }
+  int early_exit_code() const { return exit_code_; }
+  std::string device() const { return mount_ + "/device"; }
+  std::string stats() const { return mount_ + "/stats"; }
+  const std::string& mount() const { return mount_; }
+  const std::string& backing() const { return backing_; }
+
+  // SIGTERM; the daemon unmounts and exits. Returns its exit code (-1: killed after 10 s).
+  int stop() {
+    if (pid_ <= 0) return exit_code_;
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    for (int i = 0; i < 1000; ++i) {
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    std::system(("fusermount3 -uz " + mount_ + " 2>/dev/null").c_str());
+    return exit_code_ = -1;
+  }
+
+ private:
+  std::string mount_;
+  std::string backing_;
+  pid_t pid_ = -1;
+  int exit_code_ = -1;
+};
+
+bool daemon_built() {
+  const RunOutput r = run_binary({"lab", "serve", "ssd", "/nonexistent-lab-dir", "--backing=/nonexistent"});
+  return r.err.find("built without libfuse3") == std::string::npos;
+}
+
+std::string two_ms_model(const TempDir& dir) {
+  const std::string path = dir.file("two.model");
+  std::ofstream(path) << "read_time = 2ms\n";
+  return path;
+}
+
+nlohmann::json read_stats(const ServedLab& lab) {
+  std::ifstream in(lab.stats());
+  std::stringstream text;
+  text << in.rdbuf();
+  return nlohmann::json::parse(text.str());
+}
+
+TEST(LabServe, DataGoesThroughAndEachReplyWaitsForTheModel) {
+  SLUICE_REQUIRE(kFuse);
+  if (!daemon_built()) GTEST_SKIP() << "sluice was built without libfuse3";
+  TempDir dir;
+  ServedLab lab(dir, two_ms_model(dir));
+  ASSERT_TRUE(lab.mounted()) << "exit " << lab.early_exit_code();
+  const int fd = ::open(lab.device().c_str(), O_RDWR | O_DIRECT);
+  ASSERT_GE(fd, 0) << std::strerror(errno);
+  void* raw = nullptr;
+  ASSERT_EQ(::posix_memalign(&raw, 4096, 4096), 0);
+  std::unique_ptr<char, decltype(&std::free)> buf(static_cast<char*>(raw), &std::free);
+  std::memset(buf.get(), 'L', 4096);
+  const auto start = Steady::now();
+  ASSERT_EQ(::pwrite(fd, buf.get(), 4096, 8192), 4096);
+  EXPECT_GE(Steady::now() - start, std::chrono::milliseconds(2));  // never earlier than the model says
+  std::memset(buf.get(), 0, 4096);
+  ASSERT_EQ(::pread(fd, buf.get(), 4096, 8192), 4096);
+  EXPECT_EQ(std::string(buf.get(), 4096), std::string(4096, 'L'));
+  ::close(fd);
+  const nlohmann::json stats = read_stats(lab);
+  EXPECT_EQ(stats.at("ops").at("write").at("count"), 1);
+  EXPECT_EQ(stats.at("ops").at("read").at("count"), 1);
+  EXPECT_EQ(stats.at("ops").at("read").at("service_ns"), 2000000);
+  EXPECT_EQ(stats.at("bytes_written"), 4096);
+  EXPECT_EQ(lab.stop(), 0);
+  EXPECT_EQ(device_of(lab.mount()), device_of(dir.path()));  // unmounted
+  std::ifstream backing(lab.backing(), std::ios::binary);
+  backing.seekg(8192);
+  std::string stored(4096, '\0');
+  backing.read(stored.data(), 4096);
+  EXPECT_EQ(stored, std::string(4096, 'L'));
+}
+
+TEST(LabServe, SluiceRunMeasuresTheModelPlusThePath) {
+  SLUICE_REQUIRE(kFuse);
+  if (!daemon_built()) GTEST_SKIP() << "sluice was built without libfuse3";
+  TempDir dir;
+  ServedLab lab(dir, two_ms_model(dir));
+  ASSERT_TRUE(lab.mounted()) << "exit " << lab.early_exit_code();
+  const RunOutput r =
+      run_binary({"run", "--name=lab", "--filename=" + lab.device(), "--direct=1", "--rw=randread", "--bs=4k",
+                  "--size=16m", "--ioengine=psync", "--runtime=1", "--time_based", "--output-format=json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  const double mean_ms = doc->at("jobs").at(0).at("read").at("clat_ns").at("mean").get<double>() / 1e6;
+  EXPECT_GE(mean_ms, 2.0);  // a reply is never early
+  EXPECT_LT(mean_ms, 3.0);  // the path adds ~0.1-0.3 ms here; 1 ms is far beyond it
+  EXPECT_EQ(lab.stop(), 0);
+}
+
+TEST(LabServe, RefusesANonEmptyMountPointAndABadModelBeforeMounting) {
+  TempDir dir;
+  const std::string mount = dir.file("mnt");
+  ::mkdir(mount.c_str(), 0755);
+  std::ofstream(mount + "/user-file") << "x";
+  const RunOutput busy = run_binary({"lab", "serve", "ssd", mount, "--backing=" + dir.file("b")});
+  EXPECT_EQ(busy.exit_code, 1);
+  EXPECT_THAT(busy.err, HasSubstr(mount + ": not empty"));
+  const RunOutput no_backing = run_binary({"lab", "serve", "ssd", dir.path()});
+  EXPECT_EQ(no_backing.exit_code, 1);
+  EXPECT_THAT(no_backing.err, HasSubstr("--backing=FILE is required"));
+  const RunOutput model = run_binary({"lab", "serve", "sdd", mount, "--backing=" + dir.file("b")});
+  EXPECT_EQ(model.exit_code, 1);
+  EXPECT_THAT(model.err, HasSubstr("did you mean ssd?"));
+  EXPECT_FALSE(std::ifstream(dir.file("b")).good());  // nothing created
+}
+
+}  // namespace
+}  // namespace sluice::testing
