@@ -5,13 +5,16 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/command_options.h"
 #include "cli/commands.h"
 #include "common/error.h"
 #include "job/option_builders.h"
 #include "lab/lab_daemon.h"
+#include "lab/lab_stats.h"
 #include "lab/model_keys.h"
 #include "lab/model_parser.h"
 #include "lab/model_source.h"
@@ -30,8 +33,10 @@ round trip, a cliff), and queueing theory says what a correct benchmark must mea
   models [NAME] the preset models, one line each; with NAME, that preset's model text
   serve MODEL MOUNTPOINT --backing=FILE
                 the lab daemon in the foreground: MOUNTPOINT/device is FILE served through MODEL (FUSE)
-MODEL is a preset's name or the path of a model file. Not built yet: up, down, list and stats (the block device
-over the daemon, its filesystem and its journal); see docs/lab.md.
+  stats MOUNTPOINT
+                the record of the daemon mounted there: per op, count, bytes, mean queue, service and total time
+MODEL is a preset's name or the path of a model file. Not built yet: up, down and list (the block device over the
+daemon, its filesystem and its journal); see docs/lab.md.
 )";
 
 constexpr const char* kTruthDescription =
@@ -43,8 +48,8 @@ limit (closed loop: the deepest queue within it; open loop: the Poisson arrival 
 its whole size. Rows marked ~ are approximations; docs/lab.md says which formulas are exact.
 )";
 
-const std::vector<std::string> kActions = {"truth", "models", "serve"};
-const std::vector<std::string> kUnbuiltActions = {"up", "down", "list", "stats"};
+const std::vector<std::string> kActions = {"truth", "models", "serve", "stats"};
+const std::vector<std::string> kUnbuiltActions = {"up", "down", "list"};
 
 struct LabTruthArgs {
   std::string model;
@@ -53,6 +58,10 @@ struct LabTruthArgs {
 };
 
 struct LabModelsArgs {
+  bool json = false;
+};
+
+struct LabStatsArgs {
   bool json = false;
 };
 
@@ -92,7 +101,7 @@ CommandInfo make_lab_info() {
                                   "model devices with a known truth: what a correct benchmark must measure "
                                   "(lab truth MODEL), the preset models (lab models)",
                                   kDescription);
-  info.positionals = {{"ACTION", "truth, models or serve", true},
+  info.positionals = {{"ACTION", "truth, models, serve or stats", true},
                       {"ARGS", "the action's arguments and options", false, true}};
   info.notes = model_keys_reference();
   return info;
@@ -158,6 +167,22 @@ const CommandTable<LabServeArgs>& serve_table() {
   return kTable;
 }
 
+CommandTable<LabStatsArgs> make_stats_table() {
+  CommandInfo info = command_info("lab stats", "the record of a lab daemon",
+                                  "The record of the lab daemon mounted at MOUNTPOINT (sluice lab serve), from "
+                                  "MOUNTPOINT/stats: per op (read, write, flush), the requests served, their bytes, "
+                                  "and the mean time each waited for a server, was served, and took in all.\n");
+  info.positionals = {{"MOUNTPOINT", "where the daemon is mounted", true}};
+  CommandTable<LabStatsArgs> t(std::move(info));
+  t.add(json_choice_arg(), [](LabStatsArgs& a, const OptionValue& v) { a.json = v.text == "json"; });
+  return t;
+}
+
+const CommandTable<LabStatsArgs>& stats_table() {
+  static const CommandTable<LabStatsArgs> kTable = make_stats_table();
+  return kTable;
+}
+
 void print_text(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 nlohmann::json under_lab(const char* key, nlohmann::json value) {
@@ -214,6 +239,29 @@ void check_mountpoint(const std::string& dir) {
     throw UserError(dir + ": not empty; the daemon mounts on an empty directory");
 }
 
+int lab_stats(const std::vector<std::string>& args) {
+  const ParsedArgs parsed = parse_arguments(stats_table().info(), args);
+  if (parsed.help) {
+    print_text(render_command_help(stats_table().info()));
+    return kExitOk;
+  }
+  LabStatsArgs a;
+  stats_table().apply(parsed, a, nullptr);
+  const std::string& where = parsed.positionals.at(0);
+  std::ifstream in(where + "/stats");
+  if (!in) throw UserError(fmt::format("{}: no lab daemon is mounted there (no {}/stats)", where, where));
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json stats;
+  try {
+    stats = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::exception&) {
+    throw UserError(fmt::format("{}/stats: not a lab daemon's record", where));
+  }
+  print_text(a.json ? under_lab("stats", stats).dump(2) + "\n" : render_lab_stats_text(stats, where));
+  return kExitOk;
+}
+
 int lab_serve(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(serve_table().info(), args);
   if (parsed.help) {
@@ -245,14 +293,15 @@ int lab_command(const std::vector<std::string>& args) {
   if (action == "truth") return lab_truth(rest);
   if (action == "models") return lab_models(rest);
   if (action == "serve") return lab_serve(rest);
+  if (action == "stats") return lab_stats(rest);
   if (std::find(kUnbuiltActions.begin(), kUnbuiltActions.end(), action) != kUnbuiltActions.end()) {
     throw UserError(
         fmt::format("lab {}: not built yet (the model device is the next step of issue 34; see "
-                    "docs/lab.md); built: truth, models, serve",
+                    "docs/lab.md); built: truth, models, serve, stats",
                     action));
   }
   const std::string close = detail::nearest_of(action, kActions);
-  throw UserError(fmt::format("lab {}: not an action; use truth, models or serve{}", action,
+  throw UserError(fmt::format("lab {}: not an action; use truth, models, serve or stats{}", action,
                               close.empty() ? "" : fmt::format("; did you mean '{}'?", close)));
 }
 

@@ -140,6 +140,13 @@ TEST(LabServe, DataGoesThroughAndEachReplyWaitsForTheModel) {
   EXPECT_EQ(stats.at("ops").at("read").at("count"), 1);
   EXPECT_EQ(stats.at("ops").at("read").at("service_ns"), 2000000);
   EXPECT_EQ(stats.at("bytes_written"), 4096);
+  const RunOutput table = run_binary({"lab", "stats", lab.mount()});
+  EXPECT_EQ(table.exit_code, 0) << describe(table);
+  EXPECT_THAT(table.out, HasSubstr("read            1"));
+  const RunOutput json = run_binary({"lab", "stats", lab.mount(), "--output-format=json"});
+  const auto doc = parse_document(json.out);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(doc->at("sluice").at("lab").at("stats").at("ops").at("write").at("count"), 1);
   EXPECT_EQ(lab.stop(), 0);
   EXPECT_EQ(device_of(lab.mount()), device_of(dir.path()));  // unmounted
   std::ifstream backing(lab.backing(), std::ios::binary);
@@ -165,6 +172,13 @@ TEST(LabServe, SluiceRunMeasuresTheModelPlusThePath) {
   EXPECT_GE(mean_ms, 2.0);  // a reply is never early
   EXPECT_LT(mean_ms, 3.0);  // the path adds ~0.1-0.3 ms here; 1 ms is far beyond it
   EXPECT_EQ(lab.stop(), 0);
+}
+
+TEST(LabServe, StatsOfADirectoryWithoutADaemonSaysSo) {
+  TempDir dir;
+  const RunOutput r = run_binary({"lab", "stats", dir.path()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr(dir.path() + ": no lab daemon is mounted there"));
 }
 
 TEST(LabServe, RefusesANonEmptyMountPointAndABadModelBeforeMounting) {

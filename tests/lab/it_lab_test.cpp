@@ -96,7 +96,8 @@ TEST(LabCli, UnknownModelAndActionSuggestTheNearest) {
   EXPECT_THAT(model.err, HasSubstr("raid-wd: not a preset and no such model file (did you mean raid-wt?)"));
   const RunOutput action = run_binary({"lab", "truht", "ssd"});
   EXPECT_EQ(action.exit_code, 1);
-  EXPECT_THAT(action.err, HasSubstr("lab truht: not an action; use truth, models or serve; did you mean 'truth'?"));
+  EXPECT_THAT(action.err,
+              HasSubstr("lab truht: not an action; use truth, models, serve or stats; did you mean 'truth'?"));
   const RunOutput option = run_binary({"lab", "--no-such-option"});
   EXPECT_EQ(option.exit_code, 1);
   EXPECT_THAT(option.err, HasSubstr("--no-such-option"));

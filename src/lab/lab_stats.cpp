@@ -1,0 +1,36 @@
+#include "lab/lab_stats.h"
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "job/units.h"
+
+namespace sluice {
+namespace {
+
+std::string mean_time_text(const nlohmann::json& op, const char* key, double count) {
+  return count > 0 ? format_duration_ns(op.at(key).get<double>() / count) : "-";
+}
+
+}  // namespace
+
+std::string render_lab_stats_text(const nlohmann::json& stats, const std::string& where) {
+  try {
+    std::string out = fmt::format("lab at {}: model {}, {} written\n\n", where, stats.at("model").get<std::string>(),
+                                  format_bytes(stats.at("bytes_written").get<double>()));
+    out += fmt::format("{:<7}{:>10}{:>14}{:>14}{:>14}{:>14}\n", "op", "count", "bytes", "mean queue", "mean service",
+                       "mean total");
+    for (const char* name : {"read", "write", "flush"}) {
+      const nlohmann::json& op = stats.at("ops").at(name);
+      const double count = op.at("count").get<double>();
+      out += fmt::format("{:<7}{:>10}{:>14}{:>14}{:>14}{:>14}\n", name, op.at("count").get<std::uint64_t>(),
+                         format_bytes(op.at("bytes").get<double>()), mean_time_text(op, "queued_ns", count),
+                         mean_time_text(op, "service_ns", count), mean_time_text(op, "total_ns", count));
+    }
+    return out;
+  } catch (const nlohmann::json::exception& e) {
+    throw UserError(fmt::format("{}: not a lab daemon's record ({})", where, e.what()));
+  }
+}
+
+}  // namespace sluice
