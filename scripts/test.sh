@@ -13,6 +13,8 @@ trap list_skips EXIT
 
 # The unity build (SLUICE_UNITY) needs names private to a file to be unique within their target.
 scripts/check-unity-names.py
+# The code keeps the map of docs/ARCHITECTURE.md (folders, /proc and /sys, engines, json.hpp).
+scripts/check-layers.py
 started=$(date +%s)
 SLUICE_WERROR=ON scripts/build.sh
 if compgen -G "build/test_*" >/dev/null || compgen -G "build/it_*" >/dev/null; then

@@ -14,7 +14,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "observe/environment.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "suites/bonnie_options.h"
 #include "suites/bonnie_report.h"
 #include "suites/bonnie_run.h"

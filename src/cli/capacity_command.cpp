@@ -15,7 +15,7 @@
 #include "job/option_table.h"
 #include "mpi/world.h"
 #include "net/http_capacity.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "version.h"
 #include "report/reporters.h"
 

@@ -4,7 +4,7 @@
 
 #include "cli/command_args.h"
 #include "cli/commands.h"
-#include "job/option_builders.h"
+#include "common/nearest.h"
 
 namespace sluice {
 namespace {
@@ -74,7 +74,7 @@ const CommandEntry* find_command(std::string_view name) {
 std::string nearest_command(std::string_view name) {
   std::vector<std::string> names;
   for (const CommandEntry& e : command_registry()) names.push_back(e.name);
-  return detail::nearest_of(name, names);
+  return nearest_of(name, names);
 }
 
 }  // namespace sluice

@@ -28,7 +28,7 @@ const std::vector<CommandEntry>& command_registry();
 // By name or alias; nullptr when unknown.
 const CommandEntry* find_command(std::string_view name);
 
-// The command nearest to `name` (detail::nearest_of), "" when none is close.
+// The command nearest to `name` (nearest_of), "" when none is close.
 std::string nearest_command(std::string_view name);
 
 }  // namespace sluice

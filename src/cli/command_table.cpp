@@ -8,7 +8,7 @@
 
 #include "common/error.h"
 #include "job/command_line.h"
-#include "job/option_builders.h"
+#include "common/nearest.h"
 #include "job/option_table.h"
 #include "job/units.h"
 
@@ -34,14 +34,14 @@ const OptionInfo* find_own(const CommandInfo& command, std::string_view name, st
   return nullptr;
 }
 
-// The own option nearest to `name`, "" when none is close (detail::nearest_of's rule).
+// The own option nearest to `name`, "" when none is close (nearest_of's rule).
 std::string nearest_own(const CommandInfo& command, std::string_view name) {
   std::vector<std::string> names = {"help"};
   for (const OptionInfo& o : command.options) {
     names.push_back(o.name);
     names.insert(names.end(), o.aliases.begin(), o.aliases.end());
   }
-  return detail::nearest_of(name, names);
+  return nearest_of(name, names);
 }
 
 [[noreturn]] void unknown_option(const CommandInfo& command, const std::string& arg, std::string_view name,
@@ -103,7 +103,7 @@ void check_scalar(const OptionInfo& o, ValueType type, std::string_view where, s
         return;
       }
       std::string what = fmt::format("not one of {}", fmt::join(o.choices, ", "));
-      const std::string nearest = detail::nearest_of(text, o.choices);
+      const std::string nearest = nearest_of(text, o.choices);
       if (!nearest.empty()) what += fmt::format("; did you mean {}?", nearest);
       fail(where, what);
     }

@@ -8,7 +8,7 @@
 #include "cli/output.h"
 #include "common/clock.h"
 #include "common/error.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "suites/filetree_report.h"
 #include "suites/filetree_run.h"
 

@@ -12,7 +12,7 @@
 #include "history/history_store.h"
 #include "history/history_text.h"
 #include "history/metric_path.h"
-#include "job/option_builders.h"
+#include "common/nearest.h"
 
 namespace sluice {
 namespace {
@@ -109,7 +109,7 @@ HistoryArgs parse_history_args(const std::vector<std::string>& args, bool& help)
   if (!parsed.positionals.empty()) {
     const std::string& action = parsed.positionals.front();
     if (std::find(kActions.begin(), kActions.end(), action) == kActions.end()) {
-      const std::string nearest = detail::nearest_of(action, kActions);
+      const std::string nearest = nearest_of(action, kActions);
       throw UserError(fmt::format("history {}: not an action; use list, show, trend, delete or export{}", action,
                                   nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
     }

@@ -16,7 +16,7 @@
 #include "net/http_load.h"
 #include "net/http_report.h"
 #include "observe/environment.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "version.h"
 
 namespace sluice {

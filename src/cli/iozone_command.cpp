@@ -21,7 +21,7 @@
 #include "job/units.h"
 #include "observe/environment.h"
 #include "observe/writeback_sampler.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "suites/iozone_report.h"
 #include "suites/iozone_run.h"
 #include "version.h"

@@ -12,7 +12,7 @@
 #include "cli/command_options.h"
 #include "cli/commands.h"
 #include "common/error.h"
-#include "job/option_builders.h"
+#include "common/nearest.h"
 #include "lab/lab_daemon.h"
 #include "lab/lab_stats.h"
 #include "lab/model_keys.h"
@@ -300,7 +300,7 @@ int lab_command(const std::vector<std::string>& args) {
                     "docs/lab.md); built: truth, models, serve, stats",
                     action));
   }
-  const std::string close = detail::nearest_of(action, kActions);
+  const std::string close = nearest_of(action, kActions);
   throw UserError(fmt::format("lab {}: not an action; use truth, models, serve or stats{}", action,
                               close.empty() ? "" : fmt::format("; did you mean '{}'?", close)));
 }

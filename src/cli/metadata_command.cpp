@@ -15,7 +15,7 @@
 #include "common/error.h"
 #include "mpi/watchdog.h"
 #include "mpi/world.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "suites/metadata_report.h"
 #include "suites/metadata_run.h"
 

@@ -12,7 +12,7 @@
 #include "cli/history_options.h"
 #include "cli/output.h"
 #include "common/error.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "suites/postmark_report.h"
 #include "suites/postmark_session.h"
 

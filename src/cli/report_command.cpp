@@ -13,7 +13,7 @@
 #include "html/compare_tables.h"
 #include "html/html_report.h"
 #include "html/report_input.h"
-#include "job/option_builders.h"
+#include "common/nearest.h"
 
 namespace sluice {
 namespace {
@@ -120,7 +120,7 @@ std::string export_chart(const std::vector<html::ReportInput>& inputs, const std
   if (cli.chart.empty()) {
     throw UserError(fmt::format("--format={} needs --chart=NAME; the inputs have: {}", cli.format, list));
   }
-  const std::string nearest = detail::nearest_of(cli.chart, ids);
+  const std::string nearest = nearest_of(cli.chart, ids);
   throw UserError(fmt::format("--chart={}: no such chart{}; the inputs have: {}", cli.chart,
                               nearest.empty() ? "" : fmt::format(" (did you mean {}?)", nearest), list));
 }

@@ -17,7 +17,7 @@
 #include "mpi/cluster_report.h"
 #include "mpi/world.h"
 #include "run/runner.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "job/command_line.h"
 #include "job/job_file.h"
 #include "job/option_table.h"

@@ -6,7 +6,7 @@
 #include "cli/history_options.h"
 #include "cli/output.h"
 #include "common/error.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "scale/scale_report.h"
 #include "scale/scale_run.h"
 

@@ -14,7 +14,7 @@
 #include "cli/output.h"
 #include "common/clock.h"
 #include "version.h"
-#include "job/option_builders.h"
+#include "common/nearest.h"
 #include "job/units.h"
 #include "observe/environment.h"
 #include "suites/sysbench_files.h"
@@ -173,7 +173,7 @@ SysbenchArgs parse(const std::vector<std::string>& args, bool& help) {
     throw UserError(fmt::format("sysbench {}: sluice runs sysbench's fileio test only; did you mean fileio?", out.test));
   }
   if (std::find(kCommands.begin(), kCommands.end(), out.command) == kCommands.end()) {
-    const std::string nearest = detail::nearest_of(out.command, kCommands);
+    const std::string nearest = nearest_of(out.command, kCommands);
     throw UserError(fmt::format("sysbench fileio {}: unknown command; the commands are prepare, run and cleanup{}",
                                 out.command, nearest.empty() ? "" : "; did you mean " + nearest + "?"));
   }

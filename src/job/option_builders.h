@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/nearest.h"
 #include "job/option_table.h"
 
 namespace sluice::detail {
@@ -133,9 +134,8 @@ void name_unnamed_logs(JobSpec& job);
 // ios (fio's get_next_buflen); every direction of the job takes the set its mode uses.
 void apply_bs_is_seq_rand(JobSpec& job);
 
-// Levenshtein distance, for "did you mean".
-std::size_t edit_distance(std::string_view a, std::string_view b);
-// The candidate nearest to `word` within max(2, len/3) edits; "" when none is that close.
-std::string nearest_of(std::string_view word, const std::vector<std::string>& candidates);
+// "Did you mean" lives in common/nearest.h; the option builders use it unqualified.
+using sluice::edit_distance;
+using sluice::nearest_of;
 
 }  // namespace sluice::detail

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <optional>
 
-#include "job/option_builders.h"
+#include "common/nearest.h"
 #include "job/units.h"
 #include "lab/model_keys.h"
 
@@ -36,11 +36,11 @@ std::vector<std::string> key_names() {
 // "unknown key 'sever'; did you mean 'servers'?", or the nearest key when none is close enough to guess.
 std::string unknown_key_message(std::string_view key) {
   const std::vector<std::string> names = key_names();
-  const std::string close = detail::nearest_of(key, names);
+  const std::string close = nearest_of(key, names);
   if (!close.empty()) return fmt::format("unknown key '{}'; did you mean '{}'?", key, close);
   std::string nearest = names.front();
   for (const std::string& name : names) {
-    if (detail::edit_distance(key, name) < detail::edit_distance(key, nearest)) nearest = name;
+    if (edit_distance(key, name) < edit_distance(key, nearest)) nearest = name;
   }
   return fmt::format("unknown key '{}' (the nearest is '{}'; sluice lab --help lists the keys)", key, nearest);
 }
@@ -102,7 +102,7 @@ std::optional<ModelValue> check_model_value(const ModelKey& key, std::string_vie
       }
       const std::vector<std::string> choices(key.choices.begin(), key.choices.end());
       error = fmt::format("not one of {}", fmt::join(choices, ", "));
-      const std::string close = detail::nearest_of(text, choices);
+      const std::string close = nearest_of(text, choices);
       if (!close.empty()) error += fmt::format("; did you mean {}?", close);
       return std::nullopt;
     }

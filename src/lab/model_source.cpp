@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "common/error.h"
-#include "job/option_builders.h"
+#include "common/nearest.h"
 #include "lab/model_parser.h"
 #include "lab/presets.h"
 
@@ -27,7 +27,7 @@ std::string read_model_file(const std::string& path) {
 std::string not_found_message(const std::string& model) {
   std::vector<std::string> names;
   for (const ModelPreset& preset : model_presets()) names.emplace_back(preset.name);
-  const std::string close = detail::nearest_of(model, names);
+  const std::string close = nearest_of(model, names);
   return fmt::format("{}: not a preset and no such model file{}; sluice lab models lists the presets", model,
                      close.empty() ? "" : fmt::format(" (did you mean {}?)", close));
 }

@@ -12,7 +12,7 @@
 #include "method/capacity.h"
 #include "method/lint.h"
 #include "run/runner.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "stats/steady_state.h"
 #include "job/units.h"
 

@@ -17,7 +17,7 @@
 #include "observe/environment.h"
 #include "method/lint.h"
 #include "run/runner.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 
 namespace sluice {
 namespace {

@@ -17,7 +17,7 @@
 #include "engine/engine.h"
 #include "method/lint.h"
 #include "run/runner.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "job/units.h"
 #include "stats/steady_state.h"
 

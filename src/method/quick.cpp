@@ -19,7 +19,7 @@
 #include "observe/environment.h"
 #include "method/lint.h"
 #include "run/runner.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "job/units.h"
 #include "targets/target_file.h"
 

@@ -2,6 +2,7 @@
 // QuickReport.
 #include <fmt/format.h>
 
+#include "report/environment_summary.h"
 #include "method/quick.h"
 #include "observe/environment.h"
 #include "job/units.h"

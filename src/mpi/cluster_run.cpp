@@ -12,7 +12,7 @@
 #include "mpi/watchdog.h"
 #include "mpi/wearout_run.h"
 #include "run/plan.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 
 namespace sluice::mpi {
 namespace {

@@ -13,7 +13,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "mpi/world.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 
 namespace sluice::mpi {
 namespace {

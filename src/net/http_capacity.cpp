@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "stats/steady_state.h"
 
 namespace sluice {

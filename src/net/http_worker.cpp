@@ -20,7 +20,7 @@
 #include "common/clock.h"
 #include "job/job_spec.h"
 #include "net/http_response_parser.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "workload/arrival.h"
 
 namespace sluice {

@@ -26,7 +26,5 @@ namespace sluice {
 nlohmann::json capture_environment(const std::vector<std::string>& target_paths, const std::string& proc_root = "/proc",
                                    const std::string& sys_root = "/sys");
 
-// One line for the normal output: "host x, Linux 6.1, 2 CPUs (model), 24 GiB RAM; /tmp/f on ext4 (vda, mq-deadline)".
-std::string environment_summary(const nlohmann::json& environment);
 
 }  // namespace sluice

@@ -14,7 +14,7 @@
 
 #include "common/error.h"
 #include "observe/knob_journal.h"
-#include "job/option_builders.h"
+#include "common/nearest.h"
 #include "job/units.h"
 
 namespace sluice {
@@ -86,7 +86,7 @@ void check_knob_name(const std::string& knob) {
   std::size_t best = std::string::npos;
   for (const KnobInfo& info : kKnobs) {
     const std::size_t d =
-        std::min(detail::edit_distance(knob, info.name), detail::edit_distance(knob, short_name(info.name)));
+        std::min(edit_distance(knob, info.name), edit_distance(knob, short_name(info.name)));
     if (d < best) {
       best = d;
       nearest = &info;

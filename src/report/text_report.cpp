@@ -1,7 +1,7 @@
 // The normal (human) report: job sections, "Run status group", "Disk stats", sluice's own lines.
 #include <fmt/format.h>
 
-#include "observe/environment.h"
+#include "report/environment_summary.h"
 #include "report/report_format.h"
 #include "report/reporters.h"
 #include "report/sluice_extras.h"

@@ -11,7 +11,7 @@
 #include <span>
 
 #include "engine/synchronous_engine.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 
 namespace sluice {
 namespace {

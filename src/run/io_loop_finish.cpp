@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "run/io_loop.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 
 namespace sluice {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "run/io_loop.h"
 
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "run/verify_state.h"
 
 namespace sluice {

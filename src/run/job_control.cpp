@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
-#include "run/stop_signal.h"
-#include "job/option_builders.h"
+#include "common/stop_signal.h"
+#include "common/nearest.h"
 #include "job/option_table.h"
 
 namespace sluice {

@@ -26,7 +26,7 @@
 #include "run/plan.h"
 #include "run/replay_binding.h"
 #include "run/status_line.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "run/worker.h"
 #include "run/zoned_file.h"
 #include "run/zoned_targets.h"

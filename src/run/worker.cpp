@@ -13,7 +13,7 @@
 #include "run/io_loop.h"
 #include "run/job_cgroup.h"
 #include "run/job_credentials.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "run/thread_placement.h"
 #include "job/option_scope.h"
 

@@ -12,7 +12,7 @@
 #include <cstring>
 
 #include "common/error.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 
 namespace sluice {
 namespace {

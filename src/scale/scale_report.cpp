@@ -1,4 +1,5 @@
 #include "scale/scale_report.h"
+#include "report/environment_summary.h"
 
 #include <fmt/format.h>
 

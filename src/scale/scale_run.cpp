@@ -9,7 +9,7 @@
 
 #include "common/error.h"
 #include "observe/environment.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 
 namespace sluice {
 namespace {

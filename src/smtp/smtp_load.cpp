@@ -12,7 +12,7 @@
 
 #include "common/error.h"
 #include "common/rng.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "smtp/smtp_connection.h"
 #include "smtp/smtp_protocol.h"
 

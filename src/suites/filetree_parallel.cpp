@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 
 namespace sluice {
 

@@ -10,7 +10,7 @@
 #include "common/error.h"
 #include "job/units.h"
 #include "observe/environment.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "suites/filetree_tar.h"
 
 namespace sluice {

@@ -14,7 +14,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/rng.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "suites/filetree_parallel.h"
 
 namespace sluice {

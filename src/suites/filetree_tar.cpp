@@ -14,7 +14,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 
 namespace sluice {
 namespace {

@@ -19,7 +19,7 @@
 #include "common/created_files.h"
 #include "common/error.h"
 #include "engine/engine.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "stats/latency_histogram.h"
 
 namespace sluice {

@@ -18,7 +18,7 @@
 
 #include "common/created_files.h"
 #include "common/error.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 
 namespace sluice {
 namespace {

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "common/clock.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 
 namespace sluice {
 namespace {

@@ -1,4 +1,5 @@
 #include "suites/postmark_report.h"
+#include "report/environment_summary.h"
 
 #include <fmt/format.h>
 

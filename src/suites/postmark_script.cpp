@@ -6,7 +6,7 @@
 #include <limits>
 #include <sstream>
 
-#include "job/option_builders.h"
+#include "common/nearest.h"
 
 namespace sluice {
 namespace {
@@ -83,7 +83,7 @@ std::string nearest_command(const std::vector<std::string>& words) {
   for (const CommandSpec& spec : command_specs()) {
     const std::string name = spec.name;
     const std::string typed = join_first(words, split_words(name).size());
-    const std::size_t d = detail::edit_distance(typed, name);
+    const std::size_t d = edit_distance(typed, name);
     if (d < best_distance && d <= std::max<std::size_t>(2, name.size() / 3)) {
       best = name;
       best_distance = d;
@@ -252,7 +252,7 @@ PostmarkCommand postmark_set_option(const std::string& assignment) {
     if (n.rfind("set ", 0) == 0) set_names.push_back(n.substr(4));
   }
   if (std::find(set_names.begin(), set_names.end(), trim(name)) == set_names.end()) {
-    const std::string near = detail::nearest_of(trim(name), set_names);
+    const std::string near = nearest_of(trim(name), set_names);
     throw UserError("--set=" + assignment + ": unknown PostMark setting '" + trim(name) + "'" +
                     (near.empty() ? "; the settings are: " + comma_list(set_names) : "; did you mean '" + near + "'?"));
   }

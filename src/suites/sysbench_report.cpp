@@ -1,4 +1,5 @@
 #include "suites/sysbench_report.h"
+#include "report/environment_summary.h"
 
 #include <algorithm>
 #include <array>

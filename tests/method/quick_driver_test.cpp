@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "method/quick.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "support/fake_engine.h"
 #include "support/temp_dir.h"
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -22,7 +23,6 @@ namespace {
 
 using json = nlohmann::json;
 
-bool have_mpirun() { return have_program("mpirun"); }
 
 // mpirun -n N build/sluice ARGS, bounded by timeout; `mpmd` appends ": -n 1 PROGRAM MPMD..." (one more rank
 // running other arguments, or another program: build/sluice by default).
@@ -46,7 +46,7 @@ RunOutput mpirun(int ranks, const std::vector<std::string>& args, const std::vec
 std::uint64_t read_ios(const json& entry) { return entry.at("read").at("total_ios").get<std::uint64_t>(); }
 
 TEST(Mpi, ThreeRanksNullEngineGiveClientStatsAndAnExactAggregate) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  SLUICE_REQUIRE(kMpirun);
   const RunOutput r = mpirun(3, {"run", "--name=r", "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1g",
                                  "--runtime=1", "--time_based", "--output-format=json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
@@ -83,7 +83,7 @@ TEST(Mpi, ThreeRanksNullEngineGiveClientStatsAndAnExactAggregate) {
 // --repeat and --save under MPI: every rank runs each repetition in step, rank 0 alone saves the aggregate
 // documents (one result, two repetitions, each with the clients and "All clients").
 TEST(Mpi, RepeatAndSaveStoreTheAggregateOnceFromRankZero) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  SLUICE_REQUIRE(kMpirun);
   TempDir dir;
   const std::string db = dir.file("history.db");
   const RunOutput r = mpirun(2, {"run", "--name=r", "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1g",
@@ -114,7 +114,7 @@ TEST(Mpi, RepeatAndSaveStoreTheAggregateOnceFromRankZero) {
 }
 
 TEST(Mpi, ThreeRanksOnFilesInOneDirectoryUseTheirOwnFilesAndPrintTheHostTable) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  SLUICE_REQUIRE(kMpirun);
   TempDir dir;
   const RunOutput r = mpirun(3, {"run", "--name=w", "--ioengine=psync", "--rw=randwrite", "--bs=4k", "--size=2m",
                                  "--runtime=1", "--time_based", "--directory=" + dir.path()});
@@ -135,7 +135,7 @@ TEST(Mpi, ThreeRanksOnFilesInOneDirectoryUseTheirOwnFilesAndPrintTheHostTable) {
 }
 
 TEST(Mpi, AFailingRankStopsTheOthersAndIsNamed) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  SLUICE_REQUIRE(kMpirun);
   TempDir dir;
   // The others' runtime (120 s) is what a missed stop would cost; the bound leaves mpirun a minute to start
   // and end its ranks on a busy machine (load 10 on 2 cores), far from it.
@@ -159,7 +159,7 @@ TEST(Mpi, AFailingRankStopsTheOthersAndIsNamed) {
 // SIGTERM to one rank alone (a host's own kill, not ^C on mpirun): every rank stops soon after, and rank 0
 // names the signalled one.
 TEST(Mpi, ASignalToOneRankStopsTheOthersAndNamesIt) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  SLUICE_REQUIRE(kMpirun);
   const std::vector<std::string> args = {"run", "--name=r", "--ioengine=null", "--rw=randread", "--bs=4k",
                                          "--size=1g", "--runtime=120", "--time_based", "--output-format=json"};
   // The kill waits for sluice's SIGTERM handler (bit 15 of /proc/PID/status SigCgt), then a second for the
@@ -183,7 +183,7 @@ TEST(Mpi, ASignalToOneRankStopsTheOthersAndNamesIt) {
 }
 
 TEST(Mpi, ARunBeyondItsTimeLimitIsEndedWithAClearMessage) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  SLUICE_REQUIRE(kMpirun);
   // Ended at 1 s, not at the runtime (120 s); the bound leaves mpirun time to start on a busy machine.
   const RunOutput r = mpirun(2, {"run", "--mpi-timeout=1s", "--name=r", "--ioengine=null", "--size=1g",
                                  "--runtime=120", "--time_based"}, {}, 90);
@@ -195,7 +195,7 @@ TEST(Mpi, ARunBeyondItsTimeLimitIsEndedWithAClearMessage) {
 // sluice capacity across ranks: every point runs on all three in step, the concurrency counts every host,
 // and the point's IOPS and ios are those of all hosts (the answer's All-clients ios = the hosts' sum).
 TEST(Mpi, CapacityScalesAcrossRanksAndReportsTheAggregateAndEachHost) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  SLUICE_REQUIRE(kMpirun);
   const RunOutput r = mpirun(3, {"capacity", "--ioengine=null", "--size=1g", "--slo=1s", "--budget=6s",
                                  "--max-concurrency=4", "--output-format=json"}, {}, 60);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
@@ -231,7 +231,7 @@ TEST(Mpi, CapacityScalesAcrossRanksAndReportsTheAggregateAndEachHost) {
 }
 
 TEST(Mpi, CapacityOnFilesPrintsEachHostAndNamesAFailingRank) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  SLUICE_REQUIRE(kMpirun);
   TempDir dir;
   const std::vector<std::string> common = {"capacity", "--ioengine=psync", "--direct=0", "--size=1m",
                                            "--slo=1s", "--budget=4s", "--max-concurrency=2"};
@@ -256,7 +256,7 @@ TEST(Mpi, CapacityOnFilesPrintsEachHostAndNamesAFailingRank) {
 // sluice metadata across ranks: mdtest's tasks are every rank's threads; phases are in step across all of
 // them, the items and latencies count every task, and the one work directory is gone afterwards.
 TEST(Mpi, MetadataTasksAreEveryRanksThreads) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  SLUICE_REQUIRE(kMpirun);
   TempDir dir;
   const RunOutput r = mpirun(3, {"metadata", "-d", dir.path(), "-n", "60", "-i", "2", "--threads=2",
                                  "--output-format=normal,json"}, {}, 60);
@@ -278,7 +278,7 @@ TEST(Mpi, MetadataTasksAreEveryRanksThreads) {
 }
 
 TEST(Mpi, MetadataStopsEveryRankWhenOneCannotUseItsDirectoryAndCreatesNothing) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  SLUICE_REQUIRE(kMpirun);
   TempDir dir;
   const RunOutput r = mpirun(2, {"metadata", "-d", dir.path(), "-n", "60"},
                              {"metadata", "-d", dir.file("no-such-dir"), "-n", "60"}, 40);
@@ -292,7 +292,7 @@ TEST(Mpi, MetadataStopsEveryRankWhenOneCannotUseItsDirectoryAndCreatesNothing) {
 // until it has done what the others did, and the cluster's wear-out figures count every rank at the busiest
 // rank's work.
 TEST(Mpi, StonewallWearOutEvensOutTheRanksWork) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  SLUICE_REQUIRE(kMpirun);
   const std::vector<std::string> job = {"--mpi-wearout", "run", "--name=r", "--ioengine=null", "--rw=randread",
                                         "--bs=4k", "--size=1g", "--runtime=1", "--time_based",
                                         "--output-format=json"};
@@ -327,7 +327,7 @@ TEST(Mpi, WearOutWithoutMpiIsRefused) {
 }
 
 TEST(Mpi, OtherCommandsAreRefusedUnderMpi) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  SLUICE_REQUIRE(kMpirun);
   const RunOutput r = mpirun(1, {"bonnie", "--help"}, {}, 20);
   EXPECT_NE(r.exit_code, 0) << describe(r);
   EXPECT_NE(r.err.find("under MPI only `sluice run` (or its fio form), `sluice capacity` and `sluice metadata` "
@@ -391,9 +391,9 @@ class NamespaceHosts {
 };
 
 TEST(Mpi, ThreeNetworkNamespacesAreThreeHosts) {
-  if (!have_mpirun()) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
-  if (::geteuid() != 0) GTEST_SKIP() << "network namespaces need root";
-  if (!have_program("ip") || !have_program("unshare")) GTEST_SKIP() << "ip (iproute2) or unshare missing";
+  SLUICE_REQUIRE(kMpirun);
+  SLUICE_REQUIRE(kNetNamespaces);
+  if (!have_program("unshare")) GTEST_SKIP() << "unshare is not in PATH (Debian package util-linux)";
   TempDir dir;
   const NamespaceHosts hosts(dir.path());
   ASSERT_TRUE(hosts.ok()) << "could not create the namespaces and bridge";

@@ -1,4 +1,5 @@
 #include "observe/environment.h"
+#include "report/environment_summary.h"
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>

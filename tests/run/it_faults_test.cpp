@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/faultfs_mount.h"
 #include "support/it_test_util.h"
 #include "support/loop_device.h"
@@ -335,7 +336,7 @@ TEST_F(OutOfSpace, FillDeviceWritesUntilTheFilesystemIsFull) {
 // fio 3.33: write 14,024,704 bytes (215 ios), verify-phase read 14,024,704 (214), error 0 in both.
 TEST_F(OutOfSpace, FioSurfaceScanExampleFillsThenVerifiesWhatFitted) {
   const std::string example = "/usr/share/doc/fio/examples/surface-scan.fio";
-  if (!std::filesystem::exists(example)) GTEST_SKIP() << "fio-examples is not installed";
+  SLUICE_REQUIRE(kFioExamples);
   const RunOutput r = run_binary({"run", "--output-format=json", "--override=directory=" + mnt_, example});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/blktrace_writer.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
@@ -79,7 +80,7 @@ class IoLogReplay : public ::testing::Test {
 };
 
 TEST_F(IoLogReplay, ALogFioWroteReplaysWithFiosCounts) {
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   const std::string data = file("data");
   const RunOutput wrote = fio({"--name=w", "--filename=" + data, "--size=512k", "--bs=4k", "--bsrange=4k-16k",
                                "--rw=randrw", "--fsync=5", "--write_iolog=" + file("fio.log")});
@@ -113,7 +114,7 @@ TEST_F(IoLogReplay, ALogSluiceWroteReplaysInFioWithSluicesCounts) {
   EXPECT_EQ(reads, written->reads);
   EXPECT_EQ(writes, written->writes);
   EXPECT_EQ(syncs, written->writes / 3);
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   const RunOutput replayed = fio({"--name=r", "--read_iolog=" + file("sluice.log")});
   ASSERT_EQ(replayed.exit_code, 0) << describe(replayed);
   EXPECT_EQ(*counts_of(replayed), *written);
@@ -194,7 +195,7 @@ TEST_F(IoLogReplay, ABlktraceTraceReplaysWithFiosCounts) {
   EXPECT_EQ(*counts, (Counts{80, 10, 40 * (4096 + 8192), 10 * 4096}));
   // fio's latency_depth is the job's iodepth: the depth probed from the trace.
   EXPECT_EQ(parse_document(by_sluice.out)->at("jobs")[0].value("latency_depth", 0), 2);
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   // psync: fio 3.33's io_uring replay leaves the bytes of the io still in flight at the trace's end out of
   // io_bytes (4 KiB or 8 KiB short here, run to run); its psync replay counts them all.
   const RunOutput by_fio = fio({"--name=r", "--read_iolog=" + trace_path, "--replay_redirect=" + data,
@@ -251,7 +252,7 @@ TEST_F(IoLogReplay, EachCloneReplaysItsOwnLog) {
 // verify= with a replayed log: the log's writes carry verify headers and are read back and checked after the
 // replay, as fio does (256 random 4 KiB writes replayed: 256 writes, 256 verify reads, no error, in both).
 TEST_F(IoLogReplay, ReplayedWritesVerifyAsFio) {
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   const RunOutput wrote = fio({"--name=w", "--filename=" + file("v"), "--size=1m", "--bs=4k", "--rw=randwrite",
                                "--write_iolog=" + file("v.log")});
   ASSERT_EQ(wrote.exit_code, 0) << describe(wrote);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/faultfs_mount.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
@@ -63,7 +64,7 @@ class Lockfile : public ::testing::Test {
 
 TEST_F(Lockfile, ExclusiveSerializesTheJobsAsFio) {
   for (const std::string program : {"fio", "sluice"}) {
-    if (program == "fio" && !have_program("fio")) continue;
+    if (program == "fio" && !::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
     EXPECT_LT(slowest_ms(program, "none", "read", "read"), 800) << program;       // side by side: ~500 ms
     EXPECT_GT(slowest_ms(program, "exclusive", "read", "read"), 900) << program;  // one at a time: ~1000 ms
   }
@@ -71,7 +72,7 @@ TEST_F(Lockfile, ExclusiveSerializesTheJobsAsFio) {
 
 TEST_F(Lockfile, ReadWriteLetsReadersShareAndAWriterWaitAsFio) {
   for (const std::string program : {"fio", "sluice"}) {
-    if (program == "fio" && !have_program("fio")) continue;
+    if (program == "fio" && !::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
     EXPECT_LT(slowest_ms(program, "readwrite", "read", "read"), 800) << program;
     EXPECT_GT(slowest_ms(program, "readwrite", "read", "write"), 900) << program;
   }

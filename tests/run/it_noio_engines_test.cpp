@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -77,7 +78,7 @@ TEST(Cpuio, KeepsItsShareOfACpuWithFiosCounts) {
       EXPECT_NEAR(jobs[0].mean_cycle_ms, 50.0, 10.0) << "cpuchunks' default: 50 ms cycles";
       EXPECT_NEAR(static_cast<double>(jobs[0].cycles), 12.0, 3.0) << "2 s of 50 ms bursts and ~117 ms thinks";
     }
-    if (!have_program("fio")) continue;
+    if (!::sluice::testing::have(::sluice::testing::Feature::kFio)) continue;
     const RunOutput theirs = run_tool(true, job);
     ASSERT_EQ(theirs.exit_code, 0) << describe(theirs);
     const std::vector<CpuJob> fio_jobs = cpu_jobs(theirs);
@@ -152,7 +153,7 @@ TEST_F(Exec, RunsTheProgramForTheRuntimeWithFiosExpansionAndOutputFiles) {
   EXPECT_FALSE(still_running());
   ASSERT_EQ(cpu_jobs(mine).size(), 1u);
   EXPECT_EQ(cpu_jobs(mine)[0].bytes, 0u);
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   std::remove(tmp_.file("mon.stdout").c_str());
   const RunOutput theirs = run_tool(true, job, tmp_.path());
   ASSERT_EQ(theirs.exit_code, 0) << describe(theirs);

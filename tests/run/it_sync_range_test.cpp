@@ -6,9 +6,11 @@
 
 #include <fstream>
 #include <sstream>
+#include <iostream>
 #include <string>
 #include <vector>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -48,7 +50,7 @@ std::vector<std::string> range_job_args(const std::string& file, const std::vect
 }
 
 TEST(SyncFileRange, EveryNWritesAsFio) {
-  if (!have_program("fio")) GTEST_SKIP() << "fio is not installed";
+  SLUICE_REQUIRE(kFio);
   TempDir tmp;
   for (const std::string program : {"fio", "sluice"}) {
     const std::string log = tmp.file(program + ".iolog");
@@ -92,6 +94,10 @@ TEST(SyncFileRange, RangeIsWhatWasWrittenSinceTheLastSync) {
 TEST(SyncFileRange, EveryFlushingEngineIssuesThem) {
   TempDir tmp;
   for (const std::string engine : {"psync", "sync", "libaio", "io_uring", "posixaio", "mmap"}) {
+    if (engine == "io_uring" && !have(Feature::kIoUringOps)) {
+      std::cout << "io_uring left out: " << probe(Feature::kIoUringOps).reason << "\n";
+      continue;
+    }
     const RunOutput r =
         run_as("sluice", range_job_args(tmp.file(engine), {"--rw=randwrite", "--ioengine=" + engine, "--iodepth=4",
                                                            "--sync_file_range=write:16"}));

@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "run/run_test_support.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "support/temp_dir.h"
 
 namespace sluice {

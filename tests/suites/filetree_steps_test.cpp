@@ -9,7 +9,7 @@
 #include <set>
 
 #include "common/error.h"
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 #include "suites/filetree_tar.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"

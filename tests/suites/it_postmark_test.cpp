@@ -6,6 +6,7 @@
 #include <fstream>
 #include <regex>
 
+#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
@@ -57,7 +58,7 @@ TEST(PostmarkCli, ConfigFileRunsAndReportsAsPostmarkAndRemovesItsFiles) {
   EXPECT_NE(r.out.find("latency (us)"), std::string::npos);
   EXPECT_EQ(postmark_entries_in(work), 0u) << "files or subdirectories left behind";
 
-  if (!have_program("postmark")) GTEST_SKIP() << "postmark is not installed: no cross-check of the counts";
+  SLUICE_REQUIRE(kPostmark);
   RunOptions real;
   real.program = "postmark";
   const RunOutput p = run_binary({cfg}, real);

@@ -1,4 +1,4 @@
-#include "run/stop_signal.h"
+#include "common/stop_signal.h"
 
 #include <csignal>
 
