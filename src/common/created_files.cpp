@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "common/durable_files.h"
 #include "common/error.h"
 
 namespace sluice {
@@ -30,19 +31,6 @@ constexpr const char* kHeader = "# sluice created-files journal v1";
 constexpr const char* kPrefix = "created-files.";
 constexpr const char* kSuffix = ".journal";
 
-std::string errno_text() { return std::strerror(errno); }
-
-std::string directory_of(const std::string& path) {
-  const std::string parent = fs::path(path).parent_path().string();
-  return parent.empty() ? "." : parent;
-}
-
-void fsync_directory(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
-}
 
 std::string absolute(const std::string& path) {
   std::error_code ec;
@@ -187,7 +175,7 @@ void replay_one(const std::string& journal, LeftoverReport& report) {
   for (auto it = listed.rbegin(); it != listed.rend(); ++it) remove_listed(*it, pid, report);
   if (report.failures.size() == failures_before) {
     ::unlink(journal.c_str());
-    fsync_directory(directory_of(journal));
+    try_fsync_directory(directory_of(journal));  // the journal is gone either way: a replay goes on
     ++report.journals;
   } else {
     report.failures.push_back(fmt::format("the journal {} is kept; run 'sluice restore' as its owner to try again", journal));

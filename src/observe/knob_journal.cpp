@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "common/durable_files.h"
 #include "common/error.h"
 
 namespace sluice {
@@ -21,20 +22,6 @@ namespace fs = std::filesystem;
 
 constexpr const char* kHeader = "# sluice knob journal v1";
 
-std::string errno_text() { return std::strerror(errno); }
-
-std::string directory_of(const std::string& path) {
-  const std::string parent = fs::path(path).parent_path().string();
-  return parent.empty() ? "." : parent;
-}
-
-void fsync_directory(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) throw UserError(fmt::format("cannot open {}: {}", dir, errno_text()));
-  const int result = ::fsync(fd);
-  ::close(fd);
-  if (result != 0) throw UserError(fmt::format("cannot sync {}: {}", dir, errno_text()));
-}
 
 void write_file_synced(const std::string& path, const std::string& text) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
