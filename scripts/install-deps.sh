@@ -10,6 +10,7 @@ packages=(
   libnuma-dev  # numa_cpu_nodes / numa_mem_policy (libnuma, as fio)
   libsqlite3-dev
   libopenmpi-dev openmpi-bin  # sluice under mpirun (src/mpi)
+  libfuse3-dev fuse3  # the lab's FUSE daemon (src/lab, sluice lab serve); tests/support/faultfs
 )
 if [ "${1:-}" = "--with-peers" ]; then
   packages+=(libgtest-dev libgmock-dev util-linux e2fsprogs python3 python3-pandas fio fio-examples linux-perf)
@@ -21,7 +22,6 @@ if [ "${1:-}" = "--with-peers" ]; then
   packages+=(nginx-light wrk apache2-utils)  # it_net's local nginx; bench/vs_wrk.py (wrk, ab)
   packages+=(python3-aiosmtpd postal make gcc)  # it_smtp_test's sink, bench/vs_postal.py, it_scale_test's make project
   packages+=(clang libfuzzer-14-dev)  # the sanitizer build of scripts/test.sh and the fuzz targets (fuzz/)
-  packages+=(libfuse3-dev fuse3)  # tests/support/faultfs, the fault-injecting filesystem of it_faults_test
   packages+=(strace)  # it_vector_engines, it_splice_engine, it_e4defrag_engine: system calls next to fio's
   packages+=(xfsprogs)  # it_atomic_writes_test: an XFS loop filesystem with (software) atomic writes
   packages+=(stress-ng)  # scripts/fresh-check.sh --load: the whole suite beside a CPU hog

@@ -24,6 +24,7 @@
 #include "support/it_test_util.h"
 #include "support/loop_device.h"
 #include "support/run_binary.h"
+#include "support/sluice_children.h"
 #include "support/temp_dir.h"
 
 namespace sluice {
@@ -39,59 +40,17 @@ class Signals : public ::testing::Test {
     fs::create_directories(work_.file("w"));
     fs::create_directories(dir_.file("knobs"));
   }
-  void TearDown() override {
-    const std::vector<pid_t> left = children_;
-    for (const pid_t pid : left) stop(pid, SIGKILL);
-  }
   std::string work(const std::string& name = "") const { return work_.file("w") + (name.empty() ? "" : "/" + name); }
   std::vector<std::pair<std::string, std::string>> environment() const {
     return {{"SLUICE_STATE_DIR", dir_.file("state")}, {"SLUICE_KNOB_ROOT", dir_.file("knobs")}};
   }
 
-  pid_t spawn(const std::vector<std::string>& args) {
-    const auto env = environment();
-    const pid_t pid = ::fork();
-    if (pid > 0) children_.push_back(pid);
-    if (pid != 0) return pid;
-    const int null_fd = ::open("/dev/null", O_RDWR);
-    ::dup2(null_fd, STDIN_FILENO);
-    ::dup2(null_fd, STDOUT_FILENO);
-    ::dup2(null_fd, STDERR_FILENO);
-    for (const auto& [name, value] : env) ::setenv(name.c_str(), value.c_str(), 1);
-    std::vector<std::string> copy = args;
-    std::vector<char*> argv = {const_cast<char*>(SLUICE_BINARY)};
-    for (std::string& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(SLUICE_BINARY, argv.data());
-    ::_exit(127);
-  }
-
+  // build/sluice as children of the test, killed and reaped by children_ when the test ends.
+  pid_t spawn(const std::vector<std::string>& args) { return children_.spawn(args); }
+  int stop(pid_t pid, int signal) { return children_.stop(pid, signal); }
   template <typename Ready>
   static bool wait_for(Ready ready, std::chrono::milliseconds bound = 8000ms) {
-    const auto end = std::chrono::steady_clock::now() + bound;
-    while (std::chrono::steady_clock::now() < end) {
-      if (ready()) return true;
-      std::this_thread::sleep_for(10ms);
-    }
-    return ready();
-  }
-
-  // Sends `signal` and reaps the child (SIGKILL after 10 s: a caught signal must end it well before).
-  int stop(pid_t pid, int signal) {
-    if (pid <= 0) return -1;
-    std::erase(children_, pid);
-    ::kill(pid, signal);
-    int status = 0;
-    for (int i = 0; i < 1000; ++i) {
-      const pid_t r = ::waitpid(pid, &status, WNOHANG);
-      if (r == pid) return status;
-      if (r < 0 && errno != EINTR) return -1;
-      std::this_thread::sleep_for(10ms);
-    }
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-    ADD_FAILURE() << "the child outlived signal " << signal << " by 10 s";
-    return status;
+    return testing::SluiceChildren::wait_for(ready, bound);
   }
 
   // Starts the command, waits for `ready`, sends `signal`; the wait status.
@@ -145,7 +104,7 @@ class Signals : public ::testing::Test {
 
   testing::TempDir dir_;
   testing::TempDir work_;
-  std::vector<pid_t> children_;
+  testing::SluiceChildren children_{environment()};  // after dir_: its environment names dir_
 };
 
 std::string integrity(const std::string& db) {
