@@ -1,5 +1,6 @@
-// sluice lab ACTION: model devices whose behaviour is known (src/lab, docs/lab.md). Built so far: truth (what a
-// correct benchmark must measure on a model) and models (the presets).
+// sluice lab ACTION: model devices whose behaviour is known (src/lab, docs/lab.md): truth (what a correct
+// benchmark must measure on a model), models (the presets), serve and stats (the daemon), up, down and list (the
+// model block device).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "common/error.h"
 #include "common/nearest.h"
 #include "lab/lab_daemon.h"
+#include "lab/lab_device.h"
 #include "lab/lab_stats.h"
 #include "lab/model_keys.h"
 #include "lab/model_parser.h"
@@ -35,8 +37,27 @@ round trip, a cliff), and queueing theory says what a correct benchmark must mea
                 the lab daemon in the foreground: MOUNTPOINT/device is FILE served through MODEL (FUSE)
   stats MOUNTPOINT
                 the record of the daemon mounted there: per op, count, bytes, mean queue, service and total time
-MODEL is a preset's name or the path of a model file. Not built yet: up, down and list (the block device over the
-daemon, its filesystem and its journal); see docs/lab.md.
+  up MODEL DIR  a block device served by MODEL, with a filesystem mounted at DIR (sluice lab up --help)
+  down DIR      takes the lab at DIR apart: unmount, detach, stop the daemon, remove its files
+  list          the labs that are up, and those whose daemon is gone (sluice restore removes them)
+MODEL is a preset's name or the path of a model file. docs/lab.md has a five-minute tutorial.
+)";
+
+constexpr const char* kUpDescription =
+    R"(Makes a block device whose service follows MODEL and mounts a filesystem on it at DIR: the lab daemon
+(sluice lab serve, started in the background) serves a backing file through the model, a loop device with direct
+I/O sits over the daemon's file (a buffered loop device would serialize the requests), so the page cache,
+writeback, the I/O scheduler and writeback throttling act on it as on a disk; mkfs.ext4 or mkfs.xfs makes the
+filesystem (no discard, no lazy initialization: nothing runs in the background on the model), mounted at DIR.
+--fs=none leaves the raw block device. Prints the device, the mount point, the daemon's pid and the model's
+truth (what a correct benchmark must measure on the raw device).
+The backing file (sparse, --size) and the daemon's log live in sluice's state directory
+($SLUICE_STATE_DIR/labs, else /var/lib/sluice/labs, else ~/.local/state/sluice/labs), with the lab's record;
+the free space there is checked before anything is created. Everything is recorded before it is created, so
+`sluice restore` takes apart a lab whose lab up or daemon was killed.
+Needs root and loop devices for the block device; without them, DIR/device is the model's file served through
+FUSE alone (no block layer, no filesystem), and lab up says so. DIR must be an existing empty directory; nothing
+in it is touched.
 )";
 
 constexpr const char* kTruthDescription =
@@ -48,8 +69,7 @@ limit (closed loop: the deepest queue within it; open loop: the Poisson arrival 
 its whole size. Rows marked ~ are approximations; docs/lab.md says which formulas are exact.
 )";
 
-const std::vector<std::string> kActions = {"truth", "models", "serve", "stats"};
-const std::vector<std::string> kUnbuiltActions = {"up", "down", "list"};
+const std::vector<std::string> kActions = {"truth", "models", "serve", "stats", "up", "down", "list"};
 
 struct LabTruthArgs {
   std::string model;
@@ -62,6 +82,15 @@ struct LabModelsArgs {
 };
 
 struct LabStatsArgs {
+  bool json = false;
+};
+
+struct LabUpArgs {
+  LabUpOptions up;
+  bool json = false;
+};
+
+struct LabListArgs {
   bool json = false;
 };
 
@@ -101,7 +130,7 @@ CommandInfo make_lab_info() {
                                   "model devices with a known truth: what a correct benchmark must measure "
                                   "(lab truth MODEL), the preset models (lab models)",
                                   kDescription);
-  info.positionals = {{"ACTION", "truth, models, serve or stats", true},
+  info.positionals = {{"ACTION", "truth, models, serve, stats, up, down or list", true},
                       {"ARGS", "the action's arguments and options", false, true}};
   info.notes = model_keys_reference();
   return info;
@@ -172,7 +201,7 @@ CommandTable<LabStatsArgs> make_stats_table() {
                                   "The record of the lab daemon mounted at MOUNTPOINT (sluice lab serve), from "
                                   "MOUNTPOINT/stats: per op (read, write, flush), the requests served, their bytes, "
                                   "and the mean time each waited for a server, was served, and took in all.\n");
-  info.positionals = {{"MOUNTPOINT", "where the daemon is mounted", true}};
+  info.positionals = {{"MOUNTPOINT", "where the daemon is mounted, or a lab's DIR (sluice lab up)", true}};
   CommandTable<LabStatsArgs> t(std::move(info));
   t.add(json_choice_arg(), [](LabStatsArgs& a, const OptionValue& v) { a.json = v.text == "json"; });
   return t;
@@ -180,6 +209,58 @@ CommandTable<LabStatsArgs> make_stats_table() {
 
 const CommandTable<LabStatsArgs>& stats_table() {
   static const CommandTable<LabStatsArgs> kTable = make_stats_table();
+  return kTable;
+}
+
+CommandTable<LabUpArgs> make_up_table() {
+  CommandInfo info = command_info("lab up", "a model block device with a filesystem, mounted at DIR", kUpDescription);
+  info.positionals = {{"MODEL", "a preset's name (sluice lab models) or a model file", true},
+                      {"DIR", "an existing empty directory to mount the lab on", true}};
+  CommandTable<LabUpArgs> t(std::move(info));
+  t.add(size_arg("size", 1 << 20, "4g", "the device's size (the backing file's, sparse)"),
+        [](LabUpArgs& a, const OptionValue& v) { a.up.size = v.number; });
+  t.add(choice_arg("fs", {"ext4", "xfs", "none"}, "ext4",
+                   "the filesystem made on the device and mounted at DIR; none leaves the raw block device"),
+        [](LabUpArgs& a, const OptionValue& v) { a.up.fs = v.text; });
+  t.add(choice_arg("output-format", {"normal", "json"}, "normal",
+                   "json puts device, mountpoint, pid, model and truth under \"sluice\".\"lab\""),
+        [](LabUpArgs& a, const OptionValue& v) { a.json = v.text == "json"; });
+  return t;
+}
+
+const CommandTable<LabUpArgs>& up_table() {
+  static const CommandTable<LabUpArgs> kTable = make_up_table();
+  return kTable;
+}
+
+CommandTable<LabListArgs> make_down_table() {
+  CommandInfo info = command_info("lab down", "takes a lab apart",
+                                  "Takes apart the lab mounted at DIR (sluice lab up): unmounts DIR, detaches the loop "
+                                  "device, stops the daemon (SIGTERM), removes the backing file, the daemon's log and "
+                                  "the lab's record. A DIR still in use (files open there) is refused and nothing is "
+                                  "undone. A lab whose daemon is gone is taken apart too (its FUSE connection aborted "
+                                  "first, so nothing waits on it).\n");
+  info.positionals = {{"DIR", "where the lab is mounted", true}};
+  return CommandTable<LabListArgs>(std::move(info));
+}
+
+const CommandTable<LabListArgs>& down_table() {
+  static const CommandTable<LabListArgs> kTable = make_down_table();
+  return kTable;
+}
+
+CommandTable<LabListArgs> make_list_table() {
+  CommandInfo info = command_info("lab list", "the labs that are up",
+                                  "The labs recorded in sluice's state directory: mount point, device, filesystem, "
+                                  "size, model, the daemon's pid and the state: up, starting (lab up still running), "
+                                  "daemon gone or lab up killed (sluice restore takes those apart).\n");
+  CommandTable<LabListArgs> t(std::move(info));
+  t.add(json_choice_arg(), [](LabListArgs& a, const OptionValue& v) { a.json = v.text == "json"; });
+  return t;
+}
+
+const CommandTable<LabListArgs>& list_table() {
+  static const CommandTable<LabListArgs> kTable = make_list_table();
   return kTable;
 }
 
@@ -247,7 +328,12 @@ int lab_stats(const std::vector<std::string>& args) {
   }
   LabStatsArgs a;
   stats_table().apply(parsed, a, nullptr);
-  const std::string& where = parsed.positionals.at(0);
+  std::string where = parsed.positionals.at(0);
+  if (!std::filesystem::exists(where + "/stats")) {  // a lab's DIR: its daemon is mounted in the lab's directory
+    std::vector<std::string> problems;
+    const std::vector<LabStatus> labs = list_labs(problems);
+    if (const LabStatus* lab = find_lab(labs, where)) where = lab->record.fuse_mount();
+  }
   std::ifstream in(where + "/stats");
   if (!in) throw UserError(fmt::format("{}: no lab daemon is mounted there (no {}/stats)", where, where));
   std::stringstream text;
@@ -277,13 +363,109 @@ int lab_serve(const std::vector<std::string>& args) {
   return run_lab_daemon(a.daemon);
 }
 
+std::string size_words(std::uint64_t bytes) {
+  if (bytes % (std::uint64_t{1} << 30) == 0) return fmt::format("{} GiB", bytes >> 30);
+  if (bytes % (std::uint64_t{1} << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  return fmt::format("{} bytes", bytes);
+}
+
+int lab_up_action(const std::vector<std::string>& args) {
+  const ParsedArgs parsed = parse_arguments(up_table().info(), args);
+  if (parsed.help) {
+    print_text(render_command_help(up_table().info()));
+    return kExitOk;
+  }
+  LabUpArgs a;
+  up_table().apply(parsed, a, nullptr);
+  a.up.model_arg = parsed.positionals.at(0);
+  a.up.model = load_model(a.up.model_arg);  // a bad model is refused before anything is created
+  a.up.mountpoint = parsed.positionals.at(1);
+  const LabUpResult up = lab_up(a.up);
+  const LabRecord& r = up.record;
+  ModelSpec served = a.up.model;
+  served.size_bytes = r.size;  // the daemon scales seeks to the device it serves
+  const Truth truth = compute_truth(served);
+  if (a.json) {
+    nlohmann::json lab = {{"device", r.device()}, {"mountpoint", r.mountpoint},   {"pid", r.daemon_pid},
+                          {"model", served.name}, {"fs", r.fs},                   {"size_bytes", r.size},
+                          {"record", r.file},     {"truth", truth_json(truth)}};
+    if (!up.note.empty()) lab["note"] = up.note;
+    print_text(nlohmann::json{{"sluice", {{"lab", lab}}}}.dump(2) + "\n");
+    return kExitOk;
+  }
+  std::string text = fmt::format("lab up: model {} on {}, {}", served.name, r.device(), size_words(r.size));
+  text += r.fs == "fuse"   ? fmt::format(" (the FUSE file alone)\n")
+          : r.fs == "none" ? fmt::format(" (raw block device, direct I/O to the daemon)\n")
+                           : fmt::format(", {} mounted at {}\n", r.fs, r.mountpoint);
+  text += fmt::format("  device      {}\n  mount point {}\n  daemon      pid {} (log {}/daemon.log)\n", r.device(),
+                      r.mountpoint, r.daemon_pid, r.dir);
+  if (!up.note.empty()) text += "  note: " + wrap_help(up.note, 8, 8);
+  text += fmt::format("  take it down with: sluice lab down {}\n\n", r.mountpoint);
+  print_text(text + render_truth_text(truth));
+  return kExitOk;
+}
+
+int lab_down_action(const std::vector<std::string>& args) {
+  const ParsedArgs parsed = parse_arguments(down_table().info(), args);
+  if (parsed.help) {
+    print_text(render_command_help(down_table().info()));
+    return kExitOk;
+  }
+  const std::string& dir = parsed.positionals.at(0);
+  std::vector<std::string> problems;
+  const std::vector<LabStatus> labs = list_labs(problems);
+  const LabStatus* lab = find_lab(labs, dir);
+  if (lab == nullptr) throw UserError(fmt::format("{}: no lab is recorded there (sluice lab list)", dir));
+  if (lab->state == LabState::kStarting) {
+    throw UserError(fmt::format("{}: sluice lab up (pid {}) is still making this lab", dir, lab->record.up_pid));
+  }
+  const LabTeardown t = take_lab_down(lab->record, false);
+  std::string text;
+  for (const std::string& d : t.done) text += "lab down: " + d + "\n";
+  print_text(text);
+  if (t.failures.empty()) return kExitOk;
+  std::string failures;
+  for (const std::string& f : t.failures) failures += "sluice: lab down: " + f + "\n";
+  std::fputs(failures.c_str(), stderr);
+  return kExitError;
+}
+
+int lab_list_action(const std::vector<std::string>& args) {
+  const ParsedArgs parsed = parse_arguments(list_table().info(), args);
+  if (parsed.help) {
+    print_text(render_command_help(list_table().info()));
+    return kExitOk;
+  }
+  LabListArgs a;
+  list_table().apply(parsed, a, nullptr);
+  std::vector<std::string> problems;
+  const std::vector<LabStatus> labs = list_labs(problems);
+  for (const std::string& p : problems) std::fprintf(stderr, "sluice: lab list: %s\n", p.c_str());
+  nlohmann::json list = nlohmann::json::array();
+  std::string text = labs.empty() ? "no lab is up\n"
+                                  : fmt::format("{:<24} {:<24} {:<5} {:>8} {:<12} {:>8}  {}\n", "MOUNTPOINT", "DEVICE",
+                                                "FS", "SIZE", "MODEL", "PID", "STATE");
+  for (const LabStatus& lab : labs) {
+    const LabRecord& r = lab.record;
+    list.push_back({{"mountpoint", r.mountpoint}, {"device", r.device()}, {"fs", r.fs}, {"size_bytes", r.size},
+                    {"model", r.model}, {"pid", r.daemon_pid}, {"state", lab_state_name(lab.state)},
+                    {"record", r.file}});
+    const bool dead = lab.state == LabState::kDaemonGone || lab.state == LabState::kUpKilled;
+    text += fmt::format("{:<24} {:<24} {:<5} {:>8} {:<12} {:>8}  {}{}\n", r.mountpoint, r.device(), r.fs,
+                        size_words(r.size), r.model, r.daemon_pid, lab_state_name(lab.state),
+                        dead ? " (sluice restore removes it)" : "");
+  }
+  print_text(a.json ? under_lab("labs", std::move(list)).dump(2) + "\n" : text);
+  return problems.empty() ? kExitOk : kExitError;
+}
+
 }  // namespace
 
 const CommandInfo& lab_command_info() { return lab_info(); }
 
 int lab_command(const std::vector<std::string>& args) {
   if (args.empty() || args.front() == "-h" || args.front() == "--help") {
-    if (args.empty()) throw UserError("lab: which action? truth MODEL or models (sluice lab --help)");
+    if (args.empty()) throw UserError("lab: which action? truth, models, serve, stats, up, down or list (sluice lab --help)");
     print_text(render_command_help(lab_info()));
     return kExitOk;
   }
@@ -294,14 +476,11 @@ int lab_command(const std::vector<std::string>& args) {
   if (action == "models") return lab_models(rest);
   if (action == "serve") return lab_serve(rest);
   if (action == "stats") return lab_stats(rest);
-  if (std::find(kUnbuiltActions.begin(), kUnbuiltActions.end(), action) != kUnbuiltActions.end()) {
-    throw UserError(
-        fmt::format("lab {}: not built yet (the model device is the next step of issue 34; see "
-                    "docs/lab.md); built: truth, models, serve, stats",
-                    action));
-  }
+  if (action == "up") return lab_up_action(rest);
+  if (action == "down") return lab_down_action(rest);
+  if (action == "list") return lab_list_action(rest);
   const std::string close = nearest_of(action, kActions);
-  throw UserError(fmt::format("lab {}: not an action; use truth, models, serve or stats{}", action,
+  throw UserError(fmt::format("lab {}: not an action; use truth, models, serve, stats, up, down or list{}", action,
                               close.empty() ? "" : fmt::format("; did you mean '{}'?", close)));
 }
 

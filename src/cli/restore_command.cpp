@@ -1,5 +1,6 @@
 // sluice restore [--journal=FILE]: writes back the kernel knobs a killed run left changed, from its journal,
-// and removes the files a killed run left behind, from the journals of created files.
+// removes the files a killed run left behind, from the journals of created files, and takes apart the labs whose
+// lab up or daemon was killed, from their records (lab/lab_device.h).
 #include <cstdio>
 #include <filesystem>
 
@@ -7,6 +8,7 @@
 #include "cli/command_options.h"
 #include "cli/commands.h"
 #include "common/created_files.h"
+#include "lab/lab_device.h"
 #include "observe/knob_journal.h"
 
 namespace sluice {
@@ -19,6 +21,10 @@ It also removes the files and directories a killed run created and left behind (
 background file, quick's temporary directory), listed in per-process journals of created files kept in the
 same directory; a file that is no longer the one sluice created (replaced since) is kept. It says what it
 removed. Knobs need root; files need the permissions of the user who ran sluice.
+And it takes apart the labs (sluice lab up) whose daemon is gone or whose lab up was killed, from their records
+in the same directory's labs/: the dead daemon's FUSE connection aborted (so nothing waits on it), the
+filesystem unmounted, the loop device detached, a daemon left by a killed lab up stopped (only the very process
+recorded, checked by its start time), the backing file removed. Labs that are up are left alone.
 )";
 
 CommandTable<RestoreArgs> make_table() {
@@ -64,7 +70,11 @@ int restore_command(const std::vector<std::string>& args) {
       default_place ? created_files_dirs() : std::vector<std::string>{std::filesystem::path(cli.journal).parent_path().string()});
   const std::string files_text = describe_leftovers(files);
   std::fputs(files_text.c_str(), files.failures.empty() ? stdout : stderr);
-  return result.failures.empty() && !result.busy && files.failures.empty() ? kExitOk : kExitError;
+  const LabRestoreReport labs = restore_dead_labs();
+  for (const std::string& line : labs.removed) std::fprintf(stdout, "%s\n", line.c_str());
+  for (const std::string& line : labs.failures) std::fprintf(stderr, "sluice: restore: %s\n", line.c_str());
+  return result.failures.empty() && !result.busy && files.failures.empty() && labs.failures.empty() ? kExitOk
+                                                                                                      : kExitError;
 }
 
 // At every start: a journal left by a killed run means knobs are still changed, or files left behind.
