@@ -386,9 +386,9 @@ int lab_up_action(const std::vector<std::string>& args) {
   served.size_bytes = r.size;  // the daemon scales seeks to the device it serves
   const Truth truth = compute_truth(served);
   if (a.json) {
-    nlohmann::json lab = {{"device", r.device()}, {"mountpoint", r.mountpoint},   {"pid", r.daemon_pid},
-                          {"model", served.name}, {"fs", r.fs},                   {"size_bytes", r.size},
-                          {"record", r.file},     {"truth", truth_json(truth)}};
+    nlohmann::json lab = {
+        {"device", r.device()}, {"mountpoint", r.mountpoint}, {"pid", r.daemon_pid}, {"model", served.name},
+        {"fs", r.fs},           {"size_bytes", r.size},       {"record", r.file},    {"truth", truth_json(truth)}};
     if (!up.note.empty()) lab["note"] = up.note;
     print_text(nlohmann::json{{"sluice", {{"lab", lab}}}}.dump(2) + "\n");
     return kExitOk;
@@ -447,8 +447,13 @@ int lab_list_action(const std::vector<std::string>& args) {
                                                 "FS", "SIZE", "MODEL", "PID", "STATE");
   for (const LabStatus& lab : labs) {
     const LabRecord& r = lab.record;
-    list.push_back({{"mountpoint", r.mountpoint}, {"device", r.device()}, {"fs", r.fs}, {"size_bytes", r.size},
-                    {"model", r.model}, {"pid", r.daemon_pid}, {"state", lab_state_name(lab.state)},
+    list.push_back({{"mountpoint", r.mountpoint},
+                    {"device", r.device()},
+                    {"fs", r.fs},
+                    {"size_bytes", r.size},
+                    {"model", r.model},
+                    {"pid", r.daemon_pid},
+                    {"state", lab_state_name(lab.state)},
                     {"record", r.file}});
     const bool dead = lab.state == LabState::kDaemonGone || lab.state == LabState::kUpKilled;
     text += fmt::format("{:<24} {:<24} {:<5} {:>8} {:<12} {:>8}  {}{}\n", r.mountpoint, r.device(), r.fs,
@@ -465,7 +470,8 @@ const CommandInfo& lab_command_info() { return lab_info(); }
 
 int lab_command(const std::vector<std::string>& args) {
   if (args.empty() || args.front() == "-h" || args.front() == "--help") {
-    if (args.empty()) throw UserError("lab: which action? truth, models, serve, stats, up, down or list (sluice lab --help)");
+    if (args.empty())
+      throw UserError("lab: which action? truth, models, serve, stats, up, down or list (sluice lab --help)");
     print_text(render_command_help(lab_info()));
     return kExitOk;
   }

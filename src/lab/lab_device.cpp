@@ -44,8 +44,10 @@ std::string checked_mountpoint(const std::string& dir) {
   if (ec) throw UserError(fmt::format("{}: {} (DIR must be an existing empty directory)", dir, ec.message()));
   if (!fs::is_directory(canonical, ec)) throw UserError(fmt::format("{}: not a directory (DIR)", dir));
   if (!fs::is_empty(canonical, ec) || ec) {
-    throw UserError(fmt::format("{}: not empty; the lab mounts on an empty directory and never touches what is "
-                                "in yours", dir));
+    throw UserError(
+        fmt::format("{}: not empty; the lab mounts on an empty directory and never touches what is "
+                    "in yours",
+                    dir));
   }
   if (mount_at(canonical.string())) {
     throw UserError(fmt::format("{}: something is mounted there already (DIR must be an empty directory)", dir));
@@ -67,9 +69,10 @@ void check_space(const std::string& registry, std::uint64_t size) {
   if (::statvfs(registry.c_str(), &st) != 0) throw UserError(fmt::format("{}: {}", registry, errno_text()));
   const std::uint64_t free_bytes = static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize;
   if (free_bytes < size) {
-    throw UserError(fmt::format("lab: the backing file needs {} and {} has {} free (give a smaller --size, or "
-                                "set SLUICE_STATE_DIR to a place with room)",
-                                size_text(size), registry, size_text(free_bytes)));
+    throw UserError(
+        fmt::format("lab: the backing file needs {} and {} has {} free (give a smaller --size, or "
+                    "set SLUICE_STATE_DIR to a place with room)",
+                    size_text(size), registry, size_text(free_bytes)));
   }
 }
 
@@ -82,7 +85,8 @@ std::string log_tail(const std::string& log) {
   return s.size() > 2000 ? s.substr(s.size() - 2000) : s;
 }
 
-// Waits until the daemon's filesystem is mounted at `where`. Returns the FUSE connection id (the mount's minor). Throws UserError when the daemon ends first.
+// Waits until the daemon's filesystem is mounted at `where`. Returns the FUSE connection id (the mount's minor). Throws
+// UserError when the daemon ends first.
 unsigned wait_for_daemon(pid_t pid, const std::string& where, const std::string& log) {
   const auto deadline = std::chrono::steady_clock::now() + kDaemonStartLimit;
   while (std::chrono::steady_clock::now() < deadline) {
@@ -94,8 +98,8 @@ unsigned wait_for_daemon(pid_t pid, const std::string& where, const std::string&
     if (stop_requested()) throw UserError("lab up: interrupted");
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  throw UserError(fmt::format("lab: the daemon did not mount {} within {} s:\n{}", where,
-                              kDaemonStartLimit.count(), log_tail(log)));
+  throw UserError(fmt::format("lab: the daemon did not mount {} within {} s:\n{}", where, kDaemonStartLimit.count(),
+                              log_tail(log)));
 }
 
 void make_filesystem(const std::string& fstype, const std::string& device) {
@@ -103,8 +107,8 @@ void make_filesystem(const std::string& fstype, const std::string& device) {
   // zeroing of inode tables and journal would be load on the model during the user's measurements.
   const std::vector<std::string> argv =
       fstype == "xfs" ? std::vector<std::string>{"mkfs.xfs", "-q", "-f", "-K", device}
-                      : std::vector<std::string>{"mkfs.ext4", "-q", "-F", "-E",
-                                                 "nodiscard,lazy_itable_init=0,lazy_journal_init=0", device};
+                      : std::vector<std::string>{
+                            "mkfs.ext4", "-q", "-F", "-E", "nodiscard,lazy_itable_init=0,lazy_journal_init=0", device};
   std::string output;
   const int code = run_tool(argv, output, kMkfsLimit);
   if (code != 0) {
@@ -131,8 +135,10 @@ Preflight check_before_creating(const LabUpOptions& o) {
   Preflight p;
   if (!lab_daemon_available()) throw UserError("lab: this sluice was built without libfuse3 (no lab daemon)");
   if (::access("/dev/fuse", R_OK | W_OK) != 0) {
-    throw UserError(fmt::format("lab: /dev/fuse: {}; the lab daemon needs FUSE (modprobe fuse; in a container, "
-                                "--device /dev/fuse)", errno_text()));
+    throw UserError(
+        fmt::format("lab: /dev/fuse: {}; the lab daemon needs FUSE (modprobe fuse; in a container, "
+                    "--device /dev/fuse)",
+                    errno_text()));
   }
   if (o.size < (std::uint64_t{1} << 20) || o.size % 4096 != 0) {
     throw UserError(fmt::format("lab up: --size={}: at least 1 MiB and a multiple of 4 KiB", o.size));
@@ -147,7 +153,8 @@ Preflight check_before_creating(const LabUpOptions& o) {
   }
   p.no_loop = why_no_loop();
   if (p.no_loop.empty() && o.fs != "none" && find_tool("mkfs." + o.fs).empty()) {
-    throw UserError(fmt::format("lab up: --fs={} needs mkfs.{}, which is not installed (or use --fs=none)", o.fs, o.fs));
+    throw UserError(
+        fmt::format("lab up: --fs={} needs mkfs.{}, which is not installed (or use --fs=none)", o.fs, o.fs));
   }
   if (p.no_loop.empty() && o.fs == "xfs" && o.size < kMinXfsBytes) {
     throw UserError(fmt::format("lab up: --fs=xfs needs --size of at least 300m (mkfs.xfs refuses smaller)"));
@@ -177,8 +184,10 @@ void build_lab(const LabUpOptions& o, const Preflight& p, LabJournal& journal, L
   r.loop_device = attach_loop_device(r.device_file(), direct_io);
   journal.append("loop", r.loop_device);
   if (!direct_io) {
-    result.note = fmt::format("{} runs without direct I/O (the kernel refused it): requests to the model are "
-                              "serialized by the loop driver", r.loop_device);
+    result.note = fmt::format(
+        "{} runs without direct I/O (the kernel refused it): requests to the model are "
+        "serialized by the loop driver",
+        r.loop_device);
   }
   if (r.fs == "none") return;
   if (stop_requested()) throw UserError("lab up: interrupted");
@@ -186,7 +195,8 @@ void build_lab(const LabUpOptions& o, const Preflight& p, LabJournal& journal, L
   journal.append("mount");
   r.mounting = true;
   if (::mount(r.loop_device.c_str(), r.mountpoint.c_str(), r.fs.c_str(), 0, nullptr) != 0) {
-    throw UserError(fmt::format("lab: cannot mount {} ({}) at {}: {}", r.loop_device, r.fs, r.mountpoint, errno_text()));
+    throw UserError(
+        fmt::format("lab: cannot mount {} ({}) at {}: {}", r.loop_device, r.fs, r.mountpoint, errno_text()));
   }
 }
 
@@ -203,7 +213,8 @@ LabUpResult lab_up(const LabUpOptions& options) {
   r.model = options.model_arg;
   r.fs = p.no_loop.empty() ? options.fs : "fuse";
   r.size = options.size;
-  const std::string id = fmt::format("lab.{}.{}", r.up_pid, std::chrono::steady_clock::now().time_since_epoch().count());
+  const std::string id =
+      fmt::format("lab.{}.{}", r.up_pid, std::chrono::steady_clock::now().time_since_epoch().count());
   r.dir = p.registry + "/" + id;
   LabJournal journal(p.registry, id);
   r.file = journal.path();

@@ -1,7 +1,8 @@
 #pragma once
 // The model block device (sluice lab up/down/list, sluice restore): the lab daemon (sluice lab serve) started
-// as a process of its own on a backing file, a loop device with direct I/O over the daemon's file (buffered
-// loop serializes requests: DESIGN.md section 8), a filesystem made on it and mounted at the user's directory.
+// as a process of its own on a backing file, a loop device with direct I/O over the daemon's file (a buffered
+// loop serializes requests: ARCHITECTURE.md section 8), a filesystem made on it and mounted at the user's
+// directory.
 // Everything is journaled in the lab's record (lab/lab_record.h) before it is created, so a killed lab up or
 // a killed daemon leaves a record from which lab down or sluice restore removes every part.
 //
@@ -18,9 +19,9 @@
 namespace sluice {
 
 struct LabUpOptions {
-  std::string model_arg;  // as the user gave it: a preset's name or a model file (passed to the daemon)
-  ModelSpec model;        // loaded from model_arg (already checked)
-  std::string mountpoint; // DIR: an existing empty directory
+  std::string model_arg;   // as the user gave it: a preset's name or a model file (passed to the daemon)
+  ModelSpec model;         // loaded from model_arg (already checked)
+  std::string mountpoint;  // DIR: an existing empty directory
   std::uint64_t size = std::uint64_t{4} << 30;
   std::string fs = "ext4";  // ext4, xfs or none
 };
@@ -59,7 +60,7 @@ std::vector<LabStatus> list_labs(std::vector<std::string>& problems);
 const LabStatus* find_lab(const std::vector<LabStatus>& labs, const std::string& mountpoint);
 
 struct LabRestoreReport {
-  std::vector<std::string> removed;   // one line per lab taken apart, saying what was undone
+  std::vector<std::string> removed;  // one line per lab taken apart, saying what was undone
   std::vector<std::string> failures;
 };
 

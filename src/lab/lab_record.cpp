@@ -91,10 +91,14 @@ LabState classify_lab(const LabRecord& record, bool up_alive, bool daemon_alive)
 
 const char* lab_state_name(LabState state) {
   switch (state) {
-    case LabState::kUp: return "up";
-    case LabState::kStarting: return "starting";
-    case LabState::kDaemonGone: return "daemon gone";
-    case LabState::kUpKilled: return "lab up killed";
+    case LabState::kUp:
+      return "up";
+    case LabState::kStarting:
+      return "starting";
+    case LabState::kDaemonGone:
+      return "daemon gone";
+    case LabState::kUpKilled:
+      return "lab up killed";
   }
   return "?";
 }

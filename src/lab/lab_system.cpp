@@ -93,13 +93,15 @@ int run_tool(const std::vector<std::string>& argv, std::string& output, std::chr
   bool killed = false;
   char buffer[4096];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0 && !killed) {
       ::kill(pid, SIGKILL);
       killed = true;
     }
     pollfd p{fds[0], POLLIN, 0};
-    if (::poll(&p, 1, killed ? 1000 : static_cast<int>(std::min<long>(left.count(), 1000))) < 0 && errno != EINTR) break;
+    if (::poll(&p, 1, killed ? 1000 : static_cast<int>(std::min<long>(left.count(), 1000))) < 0 && errno != EINTR)
+      break;
     if (p.revents == 0) continue;
     const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
     if (n <= 0) break;

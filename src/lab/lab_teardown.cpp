@@ -53,9 +53,9 @@ bool unmount_dir(const LabRecord& r, const std::vector<std::string>& loops, bool
     t.done.push_back(fmt::format("detached {} lazily (busy: a process still has files open there)", r.mountpoint));
     return true;
   }
-  t.failures.push_back(fmt::format("cannot unmount {}: {}{}", r.mountpoint, why,
-                                   errno == EBUSY ? " (a process has files open there: fuser -vm " + r.mountpoint + ")"
-                                                  : ""));
+  t.failures.push_back(
+      fmt::format("cannot unmount {}: {}{}", r.mountpoint, why,
+                  errno == EBUSY ? " (a process has files open there: fuser -vm " + r.mountpoint + ")" : ""));
   return false;
 }
 

@@ -139,7 +139,7 @@ TEST(LabUp, Ext4OnALoopDeviceWithDirectIoThenDownLeavesNothing) {
   const pid_t pid = j.value("pid", 0);
   EXPECT_TRUE(process_alive(pid));
   EXPECT_EQ(mount_type(lab.dir()), "ext4");
-  EXPECT_EQ(file_text("/sys/block/" + device.substr(5) + "/loop/dio"), "1\n");  // DESIGN.md section 8
+  EXPECT_EQ(file_text("/sys/block/" + device.substr(5) + "/loop/dio"), "1\n");  // ARCHITECTURE.md section 8
   std::ofstream(lab.dir() + "/hello") << "written through the model\n";
   const RunOutput list = lab.sluice({"lab", "list"});
   EXPECT_THAT(list.out, HasSubstr(lab.dir()));
@@ -205,8 +205,8 @@ TEST(LabUp, AKilledDaemonFailsIoAndRestoreRemovesTheLab) {
   RunOptions bounded;
   bounded.program = "dd";
   bounded.timeout = std::chrono::milliseconds(5000);
-  const RunOutput dd =
-      run_binary({"if=" + j.value("device", ""), "of=/dev/null", "bs=4k", "count=1", "skip=9", "iflag=direct"}, bounded);
+  const RunOutput dd = run_binary(
+      {"if=" + j.value("device", ""), "of=/dev/null", "bs=4k", "count=1", "skip=9", "iflag=direct"}, bounded);
   EXPECT_FALSE(dd.timed_out);
   EXPECT_NE(dd.exit_code, 0) << describe(dd);
   const RunOutput list = lab.sluice({"lab", "list"});

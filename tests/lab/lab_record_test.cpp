@@ -50,8 +50,10 @@ TEST(LabRecord, ParsesEveryLine) {
 }
 
 TEST(LabRecord, AKilledLabUpLeavesARecordOfWhatItBegan) {
-  const LabRecord r = parse_lab_record("# sluice lab v1\nup 100 5000\nmountpoint /mnt/lab\ndir /s/labs/lab.1\n"
-                                       "daemon 102 5003\n", "f");
+  const LabRecord r = parse_lab_record(
+      "# sluice lab v1\nup 100 5000\nmountpoint /mnt/lab\ndir /s/labs/lab.1\n"
+      "daemon 102 5003\n",
+      "f");
   EXPECT_FALSE(r.ready);
   EXPECT_FALSE(r.fuse_connection.has_value());
   EXPECT_TRUE(r.loop_device.empty());
@@ -59,8 +61,7 @@ TEST(LabRecord, AKilledLabUpLeavesARecordOfWhatItBegan) {
 }
 
 TEST(LabRecord, WithoutALoopDeviceTheDaemonIsMountedAtDir) {
-  const LabRecord r =
-      parse_lab_record("up 1 2\nmountpoint /home/u/lab\ndir /s/labs/lab.1\nfs fuse\nready\n", "f");
+  const LabRecord r = parse_lab_record("up 1 2\nmountpoint /home/u/lab\ndir /s/labs/lab.1\nfs fuse\nready\n", "f");
   EXPECT_EQ(r.fuse_mount(), "/home/u/lab");
   EXPECT_EQ(r.device(), "/home/u/lab/device");
 }

@@ -63,7 +63,8 @@ TEST(LabResources, MountsFromMountinfo) {
 
 TEST(LabResources, LoopDevicesWithTheirBackingFiles) {
   testing::TempDir root;
-  for (const char* name : {"loop0", "loop1", "vda"}) std::filesystem::create_directories(root.file("sys/block/") + name);
+  for (const char* name : {"loop0", "loop1", "vda"})
+    std::filesystem::create_directories(root.file("sys/block/") + name);
   std::filesystem::create_directories(root.file("sys/block/loop1/loop"));
   std::ofstream(root.file("sys/block/loop1/loop/backing_file")) << "/var/lib/sluice/labs/lab.1/fuse/device\n";
   std::ofstream(root.file("sys/block/loop1/loop/dio")) << "1\n";
@@ -79,8 +80,8 @@ TEST(LabResources, AbortingAConnectionThatIsGoneIsNoError) {
   std::filesystem::create_directories(root.file("sys/fs/fuse/connections/7"));
   std::ofstream(root.file("sys/fs/fuse/connections/7/abort"));
   std::filesystem::create_directories(root.file("proc/self"));
-  std::ofstream(root.file("proc/self/mountinfo")) << "22 1 0:30 / " << root.file("sys/fs/fuse/connections")
-                                                  << " rw - fusectl fusectl rw\n";
+  std::ofstream(root.file("proc/self/mountinfo"))
+      << "22 1 0:30 / " << root.file("sys/fs/fuse/connections") << " rw - fusectl fusectl rw\n";
   const SystemRoots roots = roots_in(root);
   EXPECT_EQ(abort_fuse_connection(7, roots), "");
   std::ifstream written(root.file("sys/fs/fuse/connections/7/abort"));
