@@ -1,6 +1,8 @@
 // thinktime_blocks_type and thinktime_iotime next to fio 3.33: the pauses in the io logs both tools write
 // for the same job (a pause is a gap of at least half the thinktime between two logged ios). Skips without
-// fio.
+// fio. The pauses are long (200 ms and more) and the rates low (100 IOPS) so that a busy machine (load 10 on
+// 2 cores: a process waits tens of ms for a CPU, and psync sustains a few hundred IOPS) neither shows a gap
+// that is not a pause nor misses the rate.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -64,8 +66,8 @@ class ThinkTime : public ::testing::Test {
 TEST_F(ThinkTime, IssueTypeCountsIssuedIosAsFio) {
   // 8 in flight, a pause after every 10 issued ios: both tools issue exactly 10 between pauses.
   const auto [fio, sluice] = both({"--ioengine=libaio", "--iodepth=8", "--rw=randread", "--number_ios=100",
-                                   "--thinktime=40ms", "--thinktime_blocks=10", "--thinktime_blocks_type=issue"},
-                                  20000);
+                                   "--thinktime=200ms", "--thinktime_blocks=10", "--thinktime_blocks_type=issue"},
+                                  100000);
   EXPECT_EQ(fio, std::vector<int>(10, 10));
   EXPECT_EQ(sluice, fio);
 }
@@ -73,34 +75,34 @@ TEST_F(ThinkTime, IssueTypeCountsIssuedIosAsFio) {
 TEST_F(ThinkTime, CompleteTypePausesAsOftenAsFio) {
   // Counting completions, the ios issued per period depend on when each tool reaps; the pauses do not.
   const auto [fio, sluice] = both({"--ioengine=libaio", "--iodepth=8", "--rw=randread", "--number_ios=100",
-                                   "--thinktime=40ms", "--thinktime_blocks=10"},
-                                  20000);
+                                   "--thinktime=200ms", "--thinktime_blocks=10"},
+                                  100000);
   EXPECT_EQ(sluice.size(), fio.size());
   EXPECT_EQ(sluice.size(), 10u);
 }
 
 TEST_F(ThinkTime, IoTimePausesAfterEachPeriodOfIo) {
-  // 1 s at 1000 ios/s: a pause is due 300 ms (iotime + thinktime) after the last one began (the first: after
-  // the start), at 300, 600 and 900 ms; the last one lasts to the end, so two lie between logged ios.
-  const auto [fio, sluice] = both({"--ioengine=psync", "--rw=randread", "--time_based", "--runtime=1s",
-                                   "--rate_iops=1000", "--thinktime=100ms", "--thinktime_iotime=200ms"},
-                                  50000);
+  // 4 s at 100 ios/s: a pause is due 1.2 s (iotime + thinktime) after the last one began (the first: after
+  // the start), at 1.2, 2.4 and 3.6 s; the last one lasts to the end, so two lie between logged ios.
+  const auto [fio, sluice] = both({"--ioengine=psync", "--rw=randread", "--time_based", "--runtime=4s",
+                                   "--rate_iops=100", "--thinktime=400ms", "--thinktime_iotime=800ms"},
+                                  200000);
   EXPECT_EQ(fio.size(), 3u);
   EXPECT_EQ(sluice.size(), fio.size());
 }
 
 TEST_F(ThinkTime, RateIgnoreThinktimeDoesNotCatchUpAfterAPause) {
   // The same job with rate_ignore_thinktime=1: the ios missed during a pause are not issued afterwards, so
-  // the runs after the pauses hold 200 ios instead of 300 (about 700 ios in all instead of 900).
+  // the runs after the pauses hold 80 ios instead of 120 (about 280 ios in all instead of 360).
   const auto [fio, sluice] =
-      both({"--ioengine=psync", "--rw=randread", "--time_based", "--runtime=1s", "--rate_iops=1000",
-            "--thinktime=100ms", "--thinktime_iotime=200ms", "--rate_ignore_thinktime=1"},
-           50000);
+      both({"--ioengine=psync", "--rw=randread", "--time_based", "--runtime=4s", "--rate_iops=100",
+            "--thinktime=400ms", "--thinktime_iotime=800ms", "--rate_ignore_thinktime=1"},
+           200000);
   ASSERT_EQ(fio.size(), 3u);
   ASSERT_EQ(sluice.size(), 3u);
   for (std::size_t i = 1; i < 3; ++i) {
-    EXPECT_NEAR(fio[i], 200, 15) << i;
-    EXPECT_NEAR(sluice[i], fio[i], 15) << i;
+    EXPECT_NEAR(fio[i], 80, 10) << i;
+    EXPECT_NEAR(sluice[i], fio[i], 10) << i;
   }
 }
 
