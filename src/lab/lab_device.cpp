@@ -171,12 +171,22 @@ void build_lab(const LabUpOptions& o, const Preflight& p, LabJournal& journal, L
   fs::create_directory(r.dir);
   if (r.fs != "fuse") fs::create_directory(r.fuse_mount());
   const std::string log = r.dir + "/daemon.log";
+  // The child records itself (pid and start time) before it execs the daemon: lab up may be killed at any
+  // moment after the fork, and the daemon must not outlive it unrecorded.
+  const auto record_child = [&journal] {
+    try {
+      const pid_t self = ::getpid();
+      journal.append("daemon", fmt::format("{} {}", self, process_start_ticks(self).value_or(0)));
+      return true;
+    } catch (const std::exception&) {
+      return false;
+    }
+  };
   const pid_t pid = spawn_detached({p.executable, "lab", "serve", daemon_model_argument(o.model_arg), r.fuse_mount(),
                                     "--backing=" + r.dir + "/backing", "--size=" + std::to_string(o.size)},
-                                   log);
+                                   log, record_child);
   r.daemon_pid = pid;
-  r.daemon_start = process_start_ticks(pid).value_or(0);
-  journal.append("daemon", fmt::format("{} {}", pid, r.daemon_start));
+  r.daemon_start = process_start_ticks(pid).value_or(0);  // a pid's start time is the fork's, exec keeps it
   r.fuse_connection = wait_for_daemon(pid, r.fuse_mount(), log);
   journal.append("fuse", std::to_string(*r.fuse_connection));
   if (r.fs == "fuse") return;
@@ -216,15 +226,15 @@ LabUpResult lab_up(const LabUpOptions& options) {
   const std::string id =
       fmt::format("lab.{}.{}", r.up_pid, std::chrono::steady_clock::now().time_since_epoch().count());
   r.dir = p.registry + "/" + id;
-  LabJournal journal(p.registry, id);
+  LabJournal journal(p.registry, id,
+                     {{"up", fmt::format("{} {}", r.up_pid, r.up_start)},
+                      {"mountpoint", r.mountpoint},
+                      {"dir", r.dir},
+                      {"model", r.model},
+                      {"fs", r.fs},
+                      {"size", std::to_string(r.size)}});
   r.file = journal.path();
   try {
-    journal.append("up", fmt::format("{} {}", r.up_pid, r.up_start));
-    journal.append("mountpoint", r.mountpoint);
-    journal.append("dir", r.dir);
-    journal.append("model", r.model);
-    journal.append("fs", r.fs);
-    journal.append("size", std::to_string(r.size));
     build_lab(options, p, journal, r, result);
     journal.append("ready");
     r.ready = true;

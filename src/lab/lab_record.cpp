@@ -6,7 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,6 +23,21 @@ namespace {
 
 constexpr const char* kRecordHeader = "# sluice lab v1";
 constexpr const char* kRecordSuffix = ".lab";
+constexpr const char* kDraftSuffix = ".tmp";
+
+// "key value\n"; a value holding a newline is refused (it would be read as another line).
+std::string record_line(const std::string& key, const std::string& value) {
+  if (value.find('\n') != std::string::npos) throw UserError(fmt::format("lab: a newline in '{}'", value));
+  return value.empty() ? key + "\n" : key + " " + value + "\n";
+}
+
+std::string read_whole(const std::string& path, bool& ok) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  ok = static_cast<bool>(in);
+  return text.str();
+}
 
 std::uint64_t to_number(const std::string& text, const std::string& file, const std::string& key) {
   try {
@@ -127,15 +145,14 @@ std::vector<LabRecord> read_lab_records(const std::vector<std::string>& dirs, st
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
       const std::string path = entry.path().string();
       if (!path.ends_with(kRecordSuffix)) continue;
-      std::ifstream in(path);
-      std::stringstream text;
-      text << in.rdbuf();
-      if (!in) {
+      bool ok = false;
+      const std::string text = read_whole(path, ok);
+      if (!ok) {
         problems.push_back(path + ": cannot be read");
         continue;
       }
       try {
-        records.push_back(parse_lab_record(text.str(), path));
+        records.push_back(parse_lab_record(text, path));
       } catch (const UserError& e) {
         problems.push_back(e.what());
       }
@@ -144,11 +161,49 @@ std::vector<LabRecord> read_lab_records(const std::vector<std::string>& dirs, st
   return records;
 }
 
-LabJournal::LabJournal(const std::string& registry, const std::string& id)
+std::vector<LabRecord> read_lab_record_drafts(const std::vector<std::string>& dirs) {
+  std::vector<LabRecord> drafts;
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      const std::string path = entry.path().string();
+      if (!path.ends_with(std::string(kRecordSuffix) + kDraftSuffix)) continue;
+      bool ok = false;
+      const std::string text = read_whole(path, ok);
+      try {
+        drafts.push_back(parse_lab_record(text, path));
+      } catch (const UserError&) {
+        // Killed between creating the draft and writing its lines: the pid is in its name, lab.PID.N.lab.tmp
+        // (up_start 0: any process with that pid counts as its lab up).
+        LabRecord empty;
+        empty.file = path;
+        const std::string name = entry.path().filename().string();
+        empty.up_pid =
+            static_cast<pid_t>(std::strtol(name.c_str() + std::min<std::size_t>(4, name.size()), nullptr, 10));
+        drafts.push_back(empty);
+      }
+    }
+  }
+  return drafts;
+}
+
+LabJournal::LabJournal(const std::string& registry, const std::string& id,
+                       const std::vector<std::pair<std::string, std::string>>& first_lines)
     : path_(registry + "/" + id + kRecordSuffix) {
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw UserError(fmt::format("{}: cannot create the lab's record: {}", path_, errno_text()));
-  append(kRecordHeader);
+  std::string text = std::string(kRecordHeader) + "\n";
+  for (const auto& [key, value] : first_lines) text += record_line(key, value);
+  const std::string draft = path_ + kDraftSuffix;
+  fd_ = ::open(draft.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw UserError(fmt::format("{}: cannot create the lab's record: {}", draft, errno_text()));
+  const bool written =
+      ::write(fd_, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fdatasync(fd_) == 0;
+  if (!written || ::renameat2(AT_FDCWD, draft.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE) != 0) {
+    const std::string why = errno_text();
+    ::unlink(draft.c_str());
+    ::close(fd_);
+    fd_ = -1;
+    throw UserError(fmt::format("{}: cannot create the lab's record: {}", path_, why));
+  }
   fsync_directory(registry);
 }
 
@@ -157,8 +212,7 @@ LabJournal::~LabJournal() {
 }
 
 void LabJournal::append(const std::string& key, const std::string& value) {
-  if (value.find('\n') != std::string::npos) throw UserError(fmt::format("lab: a newline in '{}'", value));
-  const std::string line = value.empty() ? key + "\n" : key + " " + value + "\n";
+  const std::string line = record_line(key, value);
   if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()) || ::fdatasync(fd_) != 0) {
     throw UserError(fmt::format("{}: cannot write the lab's record: {}", path_, errno_text()));
   }

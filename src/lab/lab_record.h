@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sluice {
@@ -72,11 +73,19 @@ std::string writable_lab_registry();
 // Every record in `dirs`; an unreadable or malformed record is skipped and named in `problems`.
 std::vector<LabRecord> read_lab_records(const std::vector<std::string>& dirs, std::vector<std::string>& problems);
 
+// The drafts of records ("<id>.lab.tmp") in `dirs`: a lab up killed while it wrote its first lines, before it
+// created anything; sluice restore deletes those whose lab up is gone. A draft without its lines has only
+// `file` and `up_pid` (from its name) set.
+std::vector<LabRecord> read_lab_record_drafts(const std::vector<std::string>& dirs);
+
 // A new record, written by lab up. Each line is fsync'd before append returns.
 class LabJournal {
  public:
-  // Creates "<registry>/<id>.lab" (exclusively) with its header. Throws UserError.
-  LabJournal(const std::string& registry, const std::string& id);
+  // Creates "<registry>/<id>.lab" with its header and `first_lines` (key, value) at once: written and synced
+  // as "<id>.lab.tmp", then renamed (never over an existing record), so a record is never seen without its
+  // up, mountpoint and dir lines. Throws UserError.
+  LabJournal(const std::string& registry, const std::string& id,
+             const std::vector<std::pair<std::string, std::string>>& first_lines);
   ~LabJournal();
   LabJournal(const LabJournal&) = delete;
   LabJournal& operator=(const LabJournal&) = delete;

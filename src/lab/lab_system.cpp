@@ -46,12 +46,14 @@ std::vector<char*> c_argv(std::vector<std::string>& args) {
 
 }  // namespace
 
-pid_t spawn_detached(const std::vector<std::string>& argv, const std::string& log) {
+pid_t spawn_detached(const std::vector<std::string>& argv, const std::string& log,
+                     const std::function<bool()>& before_exec) {
   std::vector<std::string> args = argv;
   std::vector<char*> c = c_argv(args);
   const pid_t pid = ::fork();
   if (pid < 0) throw UserError("lab: cannot start the daemon: fork: " + errno_text());
   if (pid == 0) {
+    if (!before_exec()) ::_exit(126);
     reset_signals_in_child();
     ::setsid();
     const int in = ::open("/dev/null", O_RDONLY);

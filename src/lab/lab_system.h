@@ -4,14 +4,18 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace sluice {
 
 // Starts `argv` (argv[0] a path) as a detached process: its own session, stdin /dev/null, stdout and stderr
-// appended to `log`, no other descriptor inherited. Returns its pid; throws UserError when fork fails.
-pid_t spawn_detached(const std::vector<std::string>& argv, const std::string& log);
+// appended to `log`, no other descriptor inherited. `before_exec` runs in the child first (it records the
+// child, so a kill of the parent right after fork cannot leave it unrecorded); when it returns false the child
+// ends (exit 126) without starting the program. Returns the pid; throws UserError when fork fails.
+pid_t spawn_detached(const std::vector<std::string>& argv, const std::string& log,
+                     const std::function<bool()>& before_exec);
 
 // Runs a tool (argv[0] looked up in PATH) and waits for it, its stdout and stderr into `output`. Returns its
 // exit code, 127 when it could not be started, -1 when it was killed (by the timeout or a signal).

@@ -193,6 +193,15 @@ LabRestoreReport restore_dead_labs() {
     }
   }
   for (const std::string& p : problems) report.failures.push_back(p);
+  for (const LabRecord& draft : read_lab_record_drafts(lab_registry_dirs())) {
+    const bool up_alive =
+        draft.up_start != 0 ? process_is(draft.up_pid, draft.up_start) : process_start_ticks(draft.up_pid).has_value();
+    if (up_alive) continue;
+    if (::unlink(draft.file.c_str()) == 0) {
+      report.removed.push_back(fmt::format("removed {} (sluice lab up, pid {}, was killed before it made anything)",
+                                           draft.file, draft.up_pid));
+    }
+  }
   return report;
 }
 

@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 
 #include "common/error.h"
@@ -98,10 +100,9 @@ TEST(LabState, FromTheRecordAndItsProcesses) {
 TEST(LabJournal, WritesARecordThatReadsBack) {
   testing::TempDir dir;
   {
-    LabJournal journal(dir.path(), "lab.1.2");
-    journal.append("up", "10 20");
-    journal.append("mountpoint", "/mnt/lab");
-    journal.append("dir", dir.file("lab.1.2"));
+    LabJournal journal(dir.path(), "lab.1.2",
+                       {{"up", "10 20"}, {"mountpoint", "/mnt/lab"}, {"dir", dir.file("lab.1.2")}});
+    EXPECT_FALSE(std::filesystem::exists(dir.file("lab.1.2.lab.tmp")));  // renamed into place
     journal.append("ready");
     EXPECT_EQ(journal.path(), dir.file("lab.1.2.lab"));
     EXPECT_THROW(journal.append("loop", "a\nb"), UserError);
@@ -119,8 +120,25 @@ TEST(LabJournal, WritesARecordThatReadsBack) {
 
 TEST(LabJournal, ANameTakenIsRefused) {
   testing::TempDir dir;
-  LabJournal first(dir.path(), "lab.1.2");
-  EXPECT_THROW(LabJournal(dir.path(), "lab.1.2"), UserError);
+  LabJournal first(dir.path(), "lab.1.2", {{"up", "1 2"}});
+  EXPECT_THROW(LabJournal(dir.path(), "lab.1.2", {{"up", "1 2"}}), UserError);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("lab.1.2.lab.tmp")));
+}
+
+TEST(LabJournal, DraftsOfAKilledLabUpAreFound) {
+  testing::TempDir dir;
+  std::ofstream(dir.file("lab.4242.9.lab.tmp")) << "# sluice lab v1\nup 4242 77\nmountpoint /m\ndir /d\n";
+  std::ofstream(dir.file("lab.4343.9.lab.tmp"));  // killed before its lines
+  std::vector<LabRecord> drafts = read_lab_record_drafts({dir.path()});
+  ASSERT_EQ(drafts.size(), 2u);
+  std::sort(drafts.begin(), drafts.end(), [](const LabRecord& a, const LabRecord& b) { return a.up_pid < b.up_pid; });
+  EXPECT_EQ(drafts[0].up_pid, 4242);
+  EXPECT_EQ(drafts[0].up_start, 77u);
+  EXPECT_EQ(drafts[1].up_pid, 4343);  // from its name
+  EXPECT_EQ(drafts[1].up_start, 0u);
+  std::vector<std::string> problems;
+  EXPECT_TRUE(read_lab_records({dir.path()}, problems).empty());  // a draft is no record
+  EXPECT_TRUE(problems.empty());
 }
 
 }  // namespace
