@@ -217,6 +217,24 @@ TEST(LabUp, AKilledDaemonFailsIoAndRestoreRemovesTheLab) {
   EXPECT_EQ(lab.leftovers(), "");
 }
 
+TEST(LabUp, WithoutLoopDevicesAKilledDaemonIsRemovedByRestore) {
+  SLUICE_REQUIRE(kFuse);
+  LabPlace lab;
+  RunOptions without;
+  without.environment.emplace_back("SLUICE_LAB_WITHOUT_LOOP", "1");
+  const RunOutput up = lab.sluice({"lab", "up", lab.model(), lab.dir(), "--size=16m", "--output-format=json"}, without);
+  ASSERT_EQ(up.exit_code, 0) << describe(up);
+  const pid_t pid = lab_json(up).value("pid", 0);
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  for (int i = 0; i < 200 && process_alive(pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const RunOutput restore = lab.sluice({"restore"});
+  EXPECT_EQ(restore.exit_code, 0) << describe(restore);
+  EXPECT_THAT(restore.out, HasSubstr("removed the lab at " + lab.dir()));
+  EXPECT_EQ(lab.leftovers(), "");
+  EXPECT_TRUE(std::filesystem::is_empty(lab.dir()));
+}
+
 TEST(LabUp, AKilledLabUpIsRemovedByRestore) {
   SLUICE_REQUIRE(kLoopDevices);
   SLUICE_REQUIRE(kFuse);
