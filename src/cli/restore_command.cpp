@@ -70,7 +70,9 @@ int restore_command(const std::vector<std::string>& args) {
       default_place ? created_files_dirs() : std::vector<std::string>{std::filesystem::path(cli.journal).parent_path().string()});
   const std::string files_text = describe_leftovers(files);
   std::fputs(files_text.c_str(), files.failures.empty() ? stdout : stderr);
-  const LabRestoreReport labs = restore_dead_labs();
+  std::vector<std::string> lab_dirs = lab_registry_dirs();
+  if (!default_place) lab_dirs = {std::filesystem::path(cli.journal).parent_path().string() + "/labs"};
+  const LabRestoreReport labs = restore_dead_labs(lab_dirs);
   for (const std::string& line : labs.removed) std::fprintf(stdout, "%s\n", line.c_str());
   for (const std::string& line : labs.failures) std::fprintf(stderr, "sluice: restore: %s\n", line.c_str());
   return result.failures.empty() && !result.busy && files.failures.empty() && labs.failures.empty() ? kExitOk

@@ -53,8 +53,9 @@ struct LabStatus {
   LabState state = LabState::kUp;
 };
 
-// Every lab in the registry and its state; unreadable records in `problems`.
-std::vector<LabStatus> list_labs(std::vector<std::string>& problems);
+// Every lab recorded in `dirs` and its state; unreadable records in `problems`.
+std::vector<LabStatus> list_labs(std::vector<std::string>& problems,
+                                 const std::vector<std::string>& dirs = lab_registry_dirs());
 
 // The lab whose DIR is `mountpoint` (compared after making it absolute and canonical); nullptr when none.
 const LabStatus* find_lab(const std::vector<LabStatus>& labs, const std::string& mountpoint);
@@ -64,8 +65,8 @@ struct LabRestoreReport {
   std::vector<std::string> failures;
 };
 
-// sluice restore: takes apart every lab whose daemon is gone or whose lab up was killed; labs that are up or
-// starting are left alone.
-LabRestoreReport restore_dead_labs();
+// sluice restore: takes apart every lab recorded in `dirs` whose daemon is gone or whose lab up was killed;
+// labs that are up or starting are left alone.
+LabRestoreReport restore_dead_labs(const std::vector<std::string>& dirs = lab_registry_dirs());
 
 }  // namespace sluice

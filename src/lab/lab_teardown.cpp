@@ -137,7 +137,13 @@ LabTeardown take_lab_down(const LabRecord& r, bool restoring) {
   if (!unmount_dir(r, loops, restoring, t)) return t;
   for (const std::string& loop : loops) {
     const std::string why = detach_loop_device(loop);
-    if (why.empty()) {
+    const std::vector<LoopDeviceInfo> after = attached_loop_devices();
+    const bool still =
+        std::any_of(after.begin(), after.end(), [&](const LoopDeviceInfo& l) { return l.device == loop; });
+    if (why.empty() && still) {
+      // The kernel defers the detach of a loop device still open elsewhere (autoclear) until it is closed.
+      t.done.push_back(fmt::format("{} is still open elsewhere: it detaches when the last user closes it", loop));
+    } else if (why.empty()) {
       t.done.push_back("detached " + loop);
     } else {
       t.failures.push_back(why);
@@ -149,9 +155,9 @@ LabTeardown take_lab_down(const LabRecord& r, bool restoring) {
   return t;
 }
 
-std::vector<LabStatus> list_labs(std::vector<std::string>& problems) {
+std::vector<LabStatus> list_labs(std::vector<std::string>& problems, const std::vector<std::string>& dirs) {
   std::vector<LabStatus> labs;
-  for (LabRecord& r : read_lab_records(lab_registry_dirs(), problems)) {
+  for (LabRecord& r : read_lab_records(dirs, problems)) {
     const bool up_alive = process_is(r.up_pid, r.up_start);
     const LabState state = classify_lab(r, up_alive, daemon_alive(r));
     labs.push_back({std::move(r), state});
@@ -172,10 +178,10 @@ const LabStatus* find_lab(const std::vector<LabStatus>& labs, const std::string&
   return nullptr;
 }
 
-LabRestoreReport restore_dead_labs() {
+LabRestoreReport restore_dead_labs(const std::vector<std::string>& dirs) {
   LabRestoreReport report;
   std::vector<std::string> problems;
-  for (const LabStatus& lab : list_labs(problems)) {
+  for (const LabStatus& lab : list_labs(problems, dirs)) {
     if (lab.state == LabState::kUp || lab.state == LabState::kStarting) continue;
     const LabRecord& r = lab.record;
     const LabTeardown t = take_lab_down(r, true);
@@ -193,7 +199,7 @@ LabRestoreReport restore_dead_labs() {
     }
   }
   for (const std::string& p : problems) report.failures.push_back(p);
-  for (const LabRecord& draft : read_lab_record_drafts(lab_registry_dirs())) {
+  for (const LabRecord& draft : read_lab_record_drafts(dirs)) {
     const bool up_alive =
         draft.up_start != 0 ? process_is(draft.up_pid, draft.up_start) : process_start_ticks(draft.up_pid).has_value();
     if (up_alive) continue;
