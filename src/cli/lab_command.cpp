@@ -71,6 +71,19 @@ its whole size. Rows marked ~ are approximations; docs/lab.md says which formula
 
 const std::vector<std::string> kActions = {"truth", "models", "serve", "stats", "up", "down", "list"};
 
+constexpr const char* kDownDescription =
+    R"(Takes apart the lab mounted at DIR (sluice lab up): unmounts DIR, detaches the loop device, stops the daemon
+(SIGTERM, then SIGKILL after 5 s), removes the backing file, the daemon's log and the lab's record. A DIR still in
+use (files open there) is refused and nothing is undone. A lab whose daemon is gone is taken apart too (its FUSE
+connection aborted first, so nothing waits on it).
+)";
+
+constexpr const char* kListDescription =
+    R"(The labs recorded in sluice's state directory: mount point, device, filesystem, size, model, the daemon's pid
+and the state: up, starting (lab up still running), daemon gone or lab up killed (sluice restore takes those
+apart).
+)";
+
 struct LabTruthArgs {
   std::string model;
   TruthOptions truth;
@@ -234,12 +247,7 @@ const CommandTable<LabUpArgs>& up_table() {
 }
 
 CommandTable<LabListArgs> make_down_table() {
-  CommandInfo info = command_info("lab down", "takes a lab apart",
-                                  "Takes apart the lab mounted at DIR (sluice lab up): unmounts DIR, detaches the loop "
-                                  "device, stops the daemon (SIGTERM), removes the backing file, the daemon's log and "
-                                  "the lab's record. A DIR still in use (files open there) is refused and nothing is "
-                                  "undone. A lab whose daemon is gone is taken apart too (its FUSE connection aborted "
-                                  "first, so nothing waits on it).\n");
+  CommandInfo info = command_info("lab down", "takes a lab apart", kDownDescription);
   info.positionals = {{"DIR", "where the lab is mounted", true}};
   return CommandTable<LabListArgs>(std::move(info));
 }
@@ -250,10 +258,7 @@ const CommandTable<LabListArgs>& down_table() {
 }
 
 CommandTable<LabListArgs> make_list_table() {
-  CommandInfo info = command_info("lab list", "the labs that are up",
-                                  "The labs recorded in sluice's state directory: mount point, device, filesystem, "
-                                  "size, model, the daemon's pid and the state: up, starting (lab up still running), "
-                                  "daemon gone or lab up killed (sluice restore takes those apart).\n");
+  CommandInfo info = command_info("lab list", "the labs that are up", kListDescription);
   CommandTable<LabListArgs> t(std::move(info));
   t.add(json_choice_arg(), [](LabListArgs& a, const OptionValue& v) { a.json = v.text == "json"; });
   return t;
