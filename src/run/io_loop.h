@@ -251,6 +251,9 @@ class IoLoop {
   std::uint64_t end_ns_ = 0;         // time-based end (kNever when none)
   std::uint64_t ramp_end_ns_ = 0;
   bool measuring_ = false;
+  // The verify phase after the run began: its reads count only inside the measured window (fio has none
+  // after a runtime end), while every io the run itself issued counts whenever it completes.
+  bool verify_phase_ = false;
   EndReason end_reason_ = EndReason::kNone;
 
   // Accounting.

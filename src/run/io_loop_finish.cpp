@@ -212,8 +212,9 @@ void IoLoop::end_fsync() {
 }
 
 void IoLoop::finish(std::uint64_t now) {
-  // Ios still in flight at a time-based end or a stop complete after the measured window: not counted.
-  drain(end_reason_ == EndReason::kPatternDone);
+  // Ios still in flight at the end complete and count, at a time-based end or a stop too: fio's do_io reaps
+  // them with io_u_queued_complete into its statistics. After an error their units are only taken back.
+  drain(end_reason_ != EndReason::kError);
   release_rmw_units();
   now = std::max(now, clock_.now());
   if (end_reason_ == EndReason::kTime) now = std::min(now, end_ns_);

@@ -79,9 +79,12 @@ void IoLoop::run_verify_ios(VerifyRound round) {
 }
 
 void IoLoop::finish_verify() {
+  // The ios still in flight land and count first (as in finish), so the state saved below says completed
+  // exactly the writes counted, and the verify phase reads back the last writes too.
+  drain(end_reason_ != EndReason::kError);
   const bool wrote = end_reason_ == EndReason::kPatternDone || (end_reason_ == EndReason::kTime && !job_.time_based);
   if (job_.does_writes() && wrote && (job_.do_verify || job_.verify_only) && !job_.time_based) {
-    drain(end_reason_ == EndReason::kPatternDone);
+    verify_phase_ = true;
     // fio syncs and drops each file's cache first, so the phase reads back what reached the storage.
     if (drops_cache_) {
       for (std::size_t i = 0; i < targets_.size(); ++i) {

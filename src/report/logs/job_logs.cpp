@@ -202,7 +202,8 @@ void FioJobLogs::finish(std::uint64_t t_ns) {
   if (avg_ns_ != 0) {
     if (t_ns >= window_start_ns_ + avg_ns_) advance_to(t_ns);
     // The last, partial window: logged when it spans at least a millisecond (rates over less are noise).
-    const std::uint64_t span_ns = t_ns - window_start_ns_;
+    // An io in flight at the end may complete (and open a window) after t_ns, the end of the measured window.
+    const std::uint64_t span_ns = t_ns > window_start_ns_ ? t_ns - window_start_ns_ : 0;
     if (span_ns >= kNsPerMs) emit_window(t_ns / kNsPerMs, span_ns);
   }
   for (File* file : {&lat_, &clat_, &slat_, &bw_, &iops_}) {
