@@ -33,6 +33,7 @@ done
   echo "fresh-check.sh: the work tree has uncommitted changes; the check runs HEAD without them" >&2
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sluice-fresh-XXXXXX")
+chmod 755 "$scratch"  # as a clone anywhere else: the tests' jobs running as another user (uid=) reach build/
 clone="$scratch/sluice"
 git clone --quiet --no-hardlinks . "$clone"
 
