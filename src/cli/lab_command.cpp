@@ -14,6 +14,8 @@
 #include "cli/commands.h"
 #include "common/error.h"
 #include "common/nearest.h"
+#include "job/units.h"
+#include "lab/daemon_range.h"
 #include "lab/lab_daemon.h"
 #include "lab/lab_device.h"
 #include "lab/lab_stats.h"
@@ -101,6 +103,7 @@ struct LabStatsArgs {
 struct LabUpArgs {
   LabUpOptions up;
   bool json = false;
+  bool force = false;
 };
 
 struct LabListArgs {
@@ -109,7 +112,20 @@ struct LabListArgs {
 
 struct LabServeArgs {
   LabDaemonOptions daemon;
+  bool force = false;
 };
+
+const char* const kForceHelp =
+    "serve a model beyond the daemon's range (a request rate above what it serves faithfully here, "
+    "docs/lab.md): its numbers then measure the daemon too";
+
+// Refuses a model beyond the daemon's range unless forced; forced, says what that means.
+void check_daemon_range(const ModelSpec& model, bool force) {
+  const std::optional<std::string> beyond = beyond_daemon_range(model);
+  if (!beyond) return;
+  if (!force) throw UserError("lab: " + *beyond);
+  std::fprintf(stderr, "sluice: lab: warning: --force: %s\n", beyond->c_str());
+}
 
 constexpr const char* kServeDescription =
     R"(Runs the lab daemon in the foreground until MOUNTPOINT is unmounted (fusermount3 -u) or SIGINT/SIGTERM:
@@ -201,6 +217,7 @@ CommandTable<LabServeArgs> make_serve_table() {
         [](LabServeArgs& a, const OptionValue& v) { a.daemon.size = v.number; });
   t.add(count_arg("threads", 1, 256, "16", "FUSE worker threads"),
         [](LabServeArgs& a, const OptionValue& v) { a.daemon.threads = static_cast<unsigned>(v.number); });
+  t.add(flag_arg("force", kForceHelp), [](LabServeArgs& a, const OptionValue&) { a.force = true; });
   return t;
 }
 
@@ -235,8 +252,13 @@ CommandTable<LabUpArgs> make_up_table() {
   t.add(choice_arg("fs", {"ext4", "xfs", "none"}, "ext4",
                    "the filesystem made on the device and mounted at DIR; none leaves the raw block device"),
         [](LabUpArgs& a, const OptionValue& v) { a.up.fs = v.text; });
+  t.add(flag_arg("no-compensation",
+                 "do not measure the path (kernel, loop device, FUSE) nor send replies that much before the "
+                 "model's time: a benchmark then measures the model plus the path"),
+        [](LabUpArgs& a, const OptionValue&) { a.up.compensate = false; });
+  t.add(flag_arg("force", kForceHelp), [](LabUpArgs& a, const OptionValue&) { a.force = true; });
   t.add(choice_arg("output-format", {"normal", "json"}, "normal",
-                   "json puts device, mountpoint, pid, model and truth under \"sluice\".\"lab\""),
+                   "json puts device, mountpoint, pid, model, path and truth under \"sluice\".\"lab\""),
         [](LabUpArgs& a, const OptionValue& v) { a.json = v.text == "json"; });
   return t;
 }
@@ -364,6 +386,9 @@ int lab_serve(const std::vector<std::string>& args) {
   if (a.daemon.backing.empty()) throw UserError("lab serve: --backing=FILE is required (the device's data)");
   a.daemon.model = load_model(parsed.positionals.at(0));
   a.daemon.mountpoint = parsed.positionals.at(1);
+  ModelSpec served = a.daemon.model;
+  if (a.daemon.size != 0) served.size_bytes = a.daemon.size;
+  check_daemon_range(served, a.force);
   check_mountpoint(a.daemon.mountpoint);
   return run_lab_daemon(a.daemon);
 }
@@ -372,6 +397,26 @@ std::string size_words(std::uint64_t bytes) {
   if (bytes % (std::uint64_t{1} << 30) == 0) return fmt::format("{} GiB", bytes >> 30);
   if (bytes % (std::uint64_t{1} << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
   return fmt::format("{} bytes", bytes);
+}
+
+// The path lab up measured, as `path` under sluice.lab: null when not measured (--no-compensation).
+nlohmann::json path_json(const std::optional<PathMeasurement>& path) {
+  if (!path) return nullptr;
+  return {{"compensated_ns", path->median.count()},
+          {"median_ns", path->median.count()},
+          {"p10_ns", path->p10.count()},
+          {"p90_ns", path->p90.count()},
+          {"samples", path->samples}};
+}
+
+std::string path_text(const std::optional<PathMeasurement>& path) {
+  if (!path) return "  path        not measured (--no-compensation): latencies are the model's plus the path's\n";
+  return fmt::format(
+      "  path        {} a request through the kernel, the loop device and FUSE (median of {} 4 KiB reads\n"
+      "              answered at once; p10 {}, p90 {}): each reply leaves that much before the model's time\n",
+      format_duration_ns(static_cast<double>(path->median.count())), path->samples,
+      format_duration_ns(static_cast<double>(path->p10.count())),
+      format_duration_ns(static_cast<double>(path->p90.count())));
 }
 
 int lab_up_action(const std::vector<std::string>& args) {
@@ -385,6 +430,9 @@ int lab_up_action(const std::vector<std::string>& args) {
   a.up.model_arg = parsed.positionals.at(0);
   a.up.model = load_model(a.up.model_arg);  // a bad model is refused before anything is created
   a.up.mountpoint = parsed.positionals.at(1);
+  ModelSpec asked = a.up.model;
+  asked.size_bytes = a.up.size;
+  check_daemon_range(asked, a.force);  // before anything is created; the daemon is then started with --force
   const LabUpResult up = lab_up(a.up);
   const LabRecord& r = up.record;
   ModelSpec served = a.up.model;
@@ -395,6 +443,7 @@ int lab_up_action(const std::vector<std::string>& args) {
         {"device", r.device()}, {"mountpoint", r.mountpoint}, {"pid", r.daemon_pid}, {"model", served.name},
         {"fs", r.fs},           {"size_bytes", r.size},       {"record", r.file},    {"truth", truth_json(truth)}};
     if (!up.note.empty()) lab["note"] = up.note;
+    lab["path"] = path_json(up.path);
     print_text(nlohmann::json{{"sluice", {{"lab", lab}}}}.dump(2) + "\n");
     return kExitOk;
   }
@@ -404,6 +453,7 @@ int lab_up_action(const std::vector<std::string>& args) {
                            : fmt::format(", {} mounted at {}\n", r.fs, r.mountpoint);
   text += fmt::format("  device      {}\n  mount point {}\n  daemon      pid {} (log {}/daemon.log)\n", r.device(),
                       r.mountpoint, r.daemon_pid, r.dir);
+  text += path_text(up.path);
   if (!up.note.empty()) text += "  note: " + wrap_help(up.note, 8, 8);
   text += fmt::format("  take it down with: sluice lab down {}\n\n", r.mountpoint);
   print_text(text + render_truth_text(truth));

@@ -9,19 +9,26 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <fuse3/fuse_lowlevel.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string_view>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "lab/lab_control.h"
 #include "lab/model_engine.h"
 #include "lab/reply_scheduler.h"
 
@@ -31,8 +38,10 @@ namespace {
 constexpr fuse_ino_t kRootInode = FUSE_ROOT_ID;
 constexpr fuse_ino_t kDeviceInode = 2;
 constexpr fuse_ino_t kStatsInode = 3;
+constexpr fuse_ino_t kControlInode = 4;
 constexpr const char* kDeviceName = "device";
 constexpr const char* kStatsName = "stats";
+constexpr const char* kControlName = "control";
 constexpr unsigned kMaxRequestBytes = 1 << 20;  // so that a 1 MiB request reaches the model as one request
 constexpr unsigned kMaxBackground = 1024;
 
@@ -47,12 +56,24 @@ struct LabDaemon {
   int fd = -1;
   std::uint64_t size = 0;
   std::string model_name;
+  // Set through the control file (lab/lab_control.h): calibrating, every request is answered at once and the
+  // model sees nothing; path_ns is the measured path's time, by which replies leave before the model's time.
+  std::atomic<bool> calibrating{false};
+  std::atomic<std::int64_t> path_ns{0};
 
-  // Admits a request that arrived at `arrival` and returns when its reply is due.
+  // Admits a request that arrived at `arrival` and returns when its reply is due: the model's time less the
+  // path's (the kernel's way to the daemon and back, measured by lab up), never before the arrival.
   ReplyScheduler::Clock::time_point due(const ModelRequest& request, std::chrono::nanoseconds arrival) {
     std::lock_guard lock(engine_mutex);
     const ModelCompletion c = engine.admit_at(request, arrival);
-    return ReplyScheduler::Clock::time_point(std::chrono::duration_cast<ReplyScheduler::Clock::duration>(c.done));
+    const std::chrono::nanoseconds reply = std::max(arrival, c.done - std::chrono::nanoseconds(path_ns.load()));
+    return ReplyScheduler::Clock::time_point(std::chrono::duration_cast<ReplyScheduler::Clock::duration>(reply));
+  }
+
+  // Sends `reply` when `request` is due by the model, or at once while calibrating.
+  void answer(const ModelRequest& request, std::chrono::nanoseconds arrival, std::function<void()> reply) {
+    if (calibrating.load()) return reply();
+    replies->schedule(due(request, arrival), std::move(reply));
   }
 
   std::string stats_json() {
@@ -67,7 +88,11 @@ struct LabDaemon {
                         {"service_ns", s.service.count()},
                         {"total_ns", s.total.count()}};
     }
-    return nlohmann::json{{"model", model_name}, {"bytes_written", engine.bytes_written()}, {"ops", ops}}.dump(2) +
+    return nlohmann::json{{"model", model_name},
+                          {"bytes_written", engine.bytes_written()},
+                          {"path_ns", path_ns.load()},
+                          {"ops", ops}}
+               .dump(2) +
            "\n";
   }
 };
@@ -83,14 +108,14 @@ struct stat attributes_of(const LabDaemon& d, fuse_ino_t ino) {
     st.st_mode = S_IFDIR | 0755;
     st.st_nlink = 2;
   } else {
-    st.st_mode = S_IFREG | (ino == kDeviceInode ? 0600 : 0444);
+    st.st_mode = S_IFREG | (ino == kDeviceInode ? 0600 : ino == kControlInode ? 0200 : 0444);
     st.st_nlink = 1;
     st.st_size = ino == kDeviceInode ? static_cast<off_t>(d.size) : 0;
   }
   return st;
 }
 
-bool known_file(fuse_ino_t ino) { return ino == kDeviceInode || ino == kStatsInode; }
+bool known_file(fuse_ino_t ino) { return ino == kDeviceInode || ino == kStatsInode || ino == kControlInode; }
 
 void lab_init(void*, fuse_conn_info* conn) {
   conn->max_write = kMaxRequestBytes;
@@ -106,6 +131,7 @@ void lab_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
   fuse_ino_t ino = 0;
   if (parent == kRootInode && std::strcmp(name, kDeviceName) == 0) ino = kDeviceInode;
   if (parent == kRootInode && std::strcmp(name, kStatsName) == 0) ino = kStatsInode;
+  if (parent == kRootInode && std::strcmp(name, kControlName) == 0) ino = kControlInode;
   if (ino == 0) return static_cast<void>(fuse_reply_err(req, ENOENT));
   fuse_entry_param e{};
   e.ino = ino;
@@ -123,8 +149,11 @@ void lab_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
 
 void lab_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
   if (ino != kRootInode) return static_cast<void>(fuse_reply_err(req, ENOTDIR));
-  const std::array<std::pair<const char*, fuse_ino_t>, 4> entries = {
-      {{".", kRootInode}, {"..", kRootInode}, {kDeviceName, kDeviceInode}, {kStatsName, kStatsInode}}};
+  const std::array<std::pair<const char*, fuse_ino_t>, 5> entries = {{{".", kRootInode},
+                                                                       {"..", kRootInode},
+                                                                       {kDeviceName, kDeviceInode},
+                                                                       {kStatsName, kStatsInode},
+                                                                       {kControlName, kControlInode}}};
   std::vector<char> buf(size);
   std::size_t used = 0;
   for (std::size_t i = static_cast<std::size_t>(off); i < entries.size(); ++i) {
@@ -140,6 +169,7 @@ void lab_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_fi
 void lab_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   if (!known_file(ino)) return static_cast<void>(fuse_reply_err(req, ENOENT));
   if (ino == kStatsInode && (fi->flags & O_ACCMODE) != O_RDONLY) return static_cast<void>(fuse_reply_err(req, EACCES));
+  if (ino == kControlInode && (fi->flags & O_ACCMODE) != O_WRONLY) return static_cast<void>(fuse_reply_err(req, EACCES));
   fi->direct_io = 1;  // every request reaches the model; the page cache belongs above the loop device
   fi->keep_cache = 0;
   fuse_reply_open(req, fi);
@@ -157,19 +187,29 @@ void lab_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_
   auto data = std::make_shared<std::vector<char>>(size);
   const ssize_t n = ::pread(d.fd, data->data(), size, off);
   if (n < 0) return static_cast<void>(fuse_reply_err(req, errno));
-  const auto due = d.due({ModelOp::kRead, static_cast<std::uint64_t>(off), static_cast<std::uint64_t>(n)}, arrival);
-  d.replies->schedule(due, [req, data, n] { fuse_reply_buf(req, data->data(), static_cast<std::size_t>(n)); });
+  d.answer({ModelOp::kRead, static_cast<std::uint64_t>(off), static_cast<std::uint64_t>(n)}, arrival,
+           [req, data, n] { fuse_reply_buf(req, data->data(), static_cast<std::size_t>(n)); });
+}
+
+// A write to the control file: one setting (lab/lab_control.h); EINVAL for anything else.
+void control(fuse_req_t req, LabDaemon& d, std::string_view text) {
+  const std::optional<LabControl> setting = parse_lab_control(text);
+  if (!setting) return static_cast<void>(fuse_reply_err(req, EINVAL));
+  if (setting->calibrating) d.calibrating.store(*setting->calibrating);
+  if (setting->path) d.path_ns.store(setting->path->count());
+  fuse_reply_write(req, text.size());
 }
 
 void lab_write(fuse_req_t req, fuse_ino_t ino, const char* buf, size_t size, off_t off, fuse_file_info*) {
   const std::chrono::nanoseconds arrival = ReplyScheduler::now_ns();
   LabDaemon& d = daemon_of(req);
+  if (ino == kControlInode) return control(req, d, std::string_view(buf, size));
   if (ino != kDeviceInode) return static_cast<void>(fuse_reply_err(req, EACCES));
   if (static_cast<std::uint64_t>(off) + size > d.size) return static_cast<void>(fuse_reply_err(req, ENOSPC));
   const ssize_t n = ::pwrite(d.fd, buf, size, off);
   if (n < 0) return static_cast<void>(fuse_reply_err(req, errno));
-  const auto due = d.due({ModelOp::kWrite, static_cast<std::uint64_t>(off), static_cast<std::uint64_t>(n)}, arrival);
-  d.replies->schedule(due, [req, n] { fuse_reply_write(req, static_cast<std::size_t>(n)); });
+  d.answer({ModelOp::kWrite, static_cast<std::uint64_t>(off), static_cast<std::uint64_t>(n)}, arrival,
+           [req, n] { fuse_reply_write(req, static_cast<std::size_t>(n)); });
 }
 
 // A flush of the device's cache (fsync, fdatasync, a block layer FLUSH through the loop device). The
@@ -177,7 +217,7 @@ void lab_write(fuse_req_t req, fuse_ino_t ino, const char* buf, size_t size, off
 void lab_fsync(fuse_req_t req, fuse_ino_t, int, fuse_file_info*) {
   const std::chrono::nanoseconds arrival = ReplyScheduler::now_ns();
   LabDaemon& d = daemon_of(req);
-  d.replies->schedule(d.due({ModelOp::kFlush, 0, 0}, arrival), [req] { fuse_reply_err(req, 0); });
+  d.answer({ModelOp::kFlush, 0, 0}, arrival, [req] { fuse_reply_err(req, 0); });
 }
 
 void lab_reply_ok(fuse_req_t req, fuse_ino_t, fuse_file_info*) { fuse_reply_err(req, 0); }
@@ -218,6 +258,14 @@ int run_lab_daemon(const LabDaemonOptions& options) {
   if (::access("/dev/fuse", R_OK | W_OK) != 0) {
     throw UserError(fmt::format("lab: /dev/fuse: {} (the lab daemon needs FUSE)", std::strerror(errno)));
   }
+  // The daemon cleans the loop device's dirty pages: its own writes to the backing file must not wait for the
+  // global dirty limit those pages count against, or with a small vm.dirty_bytes (15 MB) writeback and the
+  // daemon wait for each other (measured: fsync'd writes held 133 s, docs/lab.md tutorial). PR_SET_IO_FLUSHER
+  // (Linux 5.6, CAP_SYS_RESOURCE) throttles it against its own device only, as the loop driver's workers are;
+  // inherited by the threads started below. Without it (not root: no loop device over the daemon) nothing to do.
+#ifdef PR_SET_IO_FLUSHER
+  ::prctl(PR_SET_IO_FLUSHER, 1, 0, 0, 0);
+#endif
   ModelSpec model = options.model;
   if (options.size != 0) model.size_bytes = options.size;  // seeks scale with the device actually served
   LabDaemon d(model);

@@ -166,6 +166,14 @@ Preflight check_before_creating(const LabUpOptions& o) {
   return p;
 }
 
+// Measures the path on `device` (the daemon answering at once) and has the daemon absorb it.
+PathMeasurement compensate_path(const LabRecord& r, const std::string& device) {
+  const std::string control = r.fuse_mount() + "/control";
+  const PathMeasurement path = measure_path(device, control, r.size);
+  set_path_compensation(control, path.median);
+  return path;
+}
+
 // The steps after the record exists; each appends to the record before it creates.
 void build_lab(const LabUpOptions& o, const Preflight& p, LabJournal& journal, LabRecord& r, LabUpResult& result) {
   fs::create_directory(r.dir);
@@ -183,13 +191,17 @@ void build_lab(const LabUpOptions& o, const Preflight& p, LabJournal& journal, L
     }
   };
   const pid_t pid = spawn_detached({p.executable, "lab", "serve", daemon_model_argument(o.model_arg), r.fuse_mount(),
-                                    "--backing=" + r.dir + "/backing", "--size=" + std::to_string(o.size)},
+                                    "--backing=" + r.dir + "/backing", "--size=" + std::to_string(o.size),
+                                    "--force"},  // lab up checked the model's range itself
                                    log, record_child);
   r.daemon_pid = pid;
   r.daemon_start = process_start_ticks(pid).value_or(0);  // a pid's start time is the fork's, exec keeps it
   r.fuse_connection = wait_for_daemon(pid, r.fuse_mount(), log);
   journal.append("fuse", std::to_string(*r.fuse_connection));
-  if (r.fs == "fuse") return;
+  if (r.fs == "fuse") {
+    if (o.compensate) result.path = compensate_path(r, r.device_file());
+    return;
+  }
   bool direct_io = false;
   r.loop_device = attach_loop_device(r.device_file(), direct_io);
   journal.append("loop", r.loop_device);
@@ -199,6 +211,7 @@ void build_lab(const LabUpOptions& o, const Preflight& p, LabJournal& journal, L
         "serialized by the loop driver",
         r.loop_device);
   }
+  if (o.compensate) result.path = compensate_path(r, r.loop_device);
   if (r.fs == "none") return;
   if (stop_requested()) throw UserError("lab up: interrupted");
   make_filesystem(r.fs, r.loop_device);

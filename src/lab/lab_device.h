@@ -10,11 +10,13 @@
 // mounted at DIR itself and DIR/device is the model's file: no block layer, so no filesystem, no page cache
 // of a device, no I/O scheduler and no writeback throttling.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "lab/lab_record.h"
 #include "lab/model.h"
+#include "lab/path_calibration.h"
 
 namespace sluice {
 
@@ -24,15 +26,18 @@ struct LabUpOptions {
   std::string mountpoint;  // DIR: an existing empty directory
   std::uint64_t size = std::uint64_t{4} << 30;
   std::string fs = "ext4";  // ext4, xfs or none
+  bool compensate = true;   // measure the path and have the daemon send replies that much earlier
 };
 
 struct LabUpResult {
   LabRecord record;
-  std::string note;  // without a loop device: what that changes; "" otherwise
+  std::string note;                     // without a loop device: what that changes; "" otherwise
+  std::optional<PathMeasurement> path;  // the path measured before the filesystem was made (compensate)
 };
 
 // Checks everything it can before creating anything (DIR, /dev/fuse, loop devices, mkfs, the space for the
-// backing file), then builds the lab. Throws UserError with a clear message; when a step fails after the
+// backing file), then builds the lab; with `compensate`, measures the path on the device (before any
+// filesystem) and sets the daemon to absorb it. Throws UserError with a clear message; when a step fails after the
 // first creation, takes apart what it made first (the user's DIR is never written to, only mounted on).
 LabUpResult lab_up(const LabUpOptions& options);
 

@@ -27,6 +27,10 @@ std::string render_lab_stats_text(const nlohmann::json& stats, const std::string
                          format_bytes(op.at("bytes").get<double>()), mean_time_text(op, "queued_ns", count),
                          mean_time_text(op, "service_ns", count), mean_time_text(op, "total_ns", count));
     }
+    const double path = stats.value("path_ns", 0.0);
+    out += path > 0 ? fmt::format("\nreplies leave {} before the model's time (the path, measured by lab up)\n",
+                                  format_duration_ns(path))
+                    : "\nno path compensation: a benchmark measures the model's time plus the path's\n";
     return out;
   } catch (const nlohmann::json::exception& e) {
     throw UserError(fmt::format("{}: not a lab daemon's record ({})", where, e.what()));

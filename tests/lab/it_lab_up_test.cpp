@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "support/it_test_util.h"
+#include "support/lab_place.h"
 #include "support/machine_features.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -24,85 +25,6 @@ namespace sluice::testing {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string file_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// One test's lab: a state directory, DIR, a fast model (mkfs takes well under a second on it).
-class LabPlace {
- public:
-  LabPlace() {
-    std::filesystem::create_directories(dir());
-    std::ofstream(model()) << "read_time = 50us\nservers = 8\n";
-  }
-  ~LabPlace() {
-    // Whatever a failed test left: take it apart the way a user would.
-    if (!records().empty()) sluice({"restore"});
-    sluice({"lab", "down", dir()});
-  }
-  LabPlace(const LabPlace&) = delete;
-  LabPlace& operator=(const LabPlace&) = delete;
-
-  std::string dir() const { return root_.file("dir"); }
-  std::string model() const { return root_.file("fast.model"); }
-  const std::string& state() const { return state_.path(); }
-
-  RunOutput sluice(const std::vector<std::string>& args, RunOptions options = {}) const {
-    options.environment.emplace_back("SLUICE_STATE_DIR", state_.path());
-    options.timeout = std::chrono::milliseconds(30000);
-    return run_binary(args, options);
-  }
-
-  // The records in the state directory's labs/.
-  std::vector<std::string> records() const {
-    std::vector<std::string> out;
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(state_.path() + "/labs", ec)) {
-      out.push_back(e.path().string());
-    }
-    return out;
-  }
-
-  // What is left of labs made here: mounts at DIR or under the state directory, loop devices over a file
-  // there, processes whose command line names it, entries in labs/. Empty when nothing is.
-  std::string leftovers() const {
-    std::string left;
-    std::ifstream mounts("/proc/self/mountinfo");
-    std::string line;
-    while (std::getline(mounts, line)) {
-      if (line.find(" " + dir() + " ") != std::string::npos || line.find(state_.path()) != std::string::npos) {
-        left += "mount: " + line + "\n";
-      }
-    }
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator("/sys/block", ec)) {
-      const std::string backing = file_text(e.path().string() + "/loop/backing_file");
-      if (backing.find(state_.path()) != std::string::npos) left += "loop: " + e.path().string() + " " + backing;
-    }
-    for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
-      const std::string name = e.path().filename().string();
-      if (name.find_first_not_of("0123456789") != std::string::npos || name == std::to_string(::getpid())) continue;
-      std::string cmdline = file_text(e.path().string() + "/cmdline");
-      std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-      if (cmdline.find(state_.path()) != std::string::npos) left += "process " + name + ": " + cmdline + "\n";
-    }
-    for (const std::string& r : records()) left += "in the registry: " + r + "\n";
-    return left;
-  }
-
- private:
-  TempDir root_;
-  TempDir state_;
-};
-
-nlohmann::json lab_json(const RunOutput& r) {
-  const std::optional<nlohmann::json> doc = parse_document(r.out);
-  return doc ? (*doc)["sluice"]["lab"] : nlohmann::json();
-}
 
 std::string mount_type(const std::string& dir) {
   std::ifstream mounts("/proc/self/mountinfo");
@@ -146,6 +68,12 @@ TEST(LabUp, Ext4OnALoopDeviceWithDirectIoThenDownLeavesNothing) {
   EXPECT_THAT(list.out, HasSubstr(" up"));
   const RunOutput stats = lab.sluice({"lab", "stats", lab.dir(), "--output-format=json"});
   EXPECT_EQ(stats.exit_code, 0) << describe(stats);
+  // The path was measured on the loop device before mkfs, and the daemon absorbs it (docs/lab.md).
+  const std::int64_t path = j["path"].value("compensated_ns", std::int64_t{0});
+  EXPECT_GT(path, 0) << j["path"].dump();
+  EXPECT_LT(path, 100'000'000) << j["path"].dump();
+  EXPECT_EQ(j["path"].value("samples", 0), 1000);
+  EXPECT_EQ(lab_json(stats)["stats"].value("path_ns", std::int64_t{-1}), path) << stats.out;
   const RunOutput down = lab.sluice({"lab", "down", lab.dir()});
   EXPECT_EQ(down.exit_code, 0) << describe(down);
   EXPECT_THAT(down.out, HasSubstr("unmounted " + lab.dir()));
@@ -159,9 +87,13 @@ TEST(LabUp, FsNoneLeavesTheRawBlockDevice) {
   SLUICE_REQUIRE(kLoopDevices);
   SLUICE_REQUIRE(kFuse);
   LabPlace lab;
-  const RunOutput up = lab.sluice({"lab", "up", lab.model(), lab.dir(), "--size=16m", "--fs=none"});
+  const RunOutput up =
+      lab.sluice({"lab", "up", lab.model(), lab.dir(), "--size=16m", "--fs=none", "--no-compensation"});
   ASSERT_EQ(up.exit_code, 0) << describe(up);
   EXPECT_THAT(up.out, HasSubstr("raw block device"));
+  EXPECT_THAT(up.out, HasSubstr("path        not measured (--no-compensation)"));
+  const RunOutput stats = lab.sluice({"lab", "stats", lab.dir(), "--output-format=json"});
+  EXPECT_EQ(lab_json(stats)["stats"].value("path_ns", std::int64_t{-1}), 0) << stats.out;
   EXPECT_EQ(mount_type(lab.dir()), "");
   const nlohmann::json labs = lab_json(lab.sluice({"lab", "list", "--output-format=json"}))["labs"];
   ASSERT_EQ(labs.size(), 1u);
@@ -276,6 +208,13 @@ TEST(LabUpRefusals, BadInputCreatesNothing) {
   EXPECT_THAT(r.err, HasSubstr("sas15k"));  // the nearest preset
   r = lab.sluice({"lab", "up", lab.model(), lab.dir(), "--size=1000t"});
   EXPECT_THAT(r.err, HasSubstr("free"));
+  // Beyond the daemon's range: 64 servers of 0.1 ms would measure the daemon, not the model.
+  const std::string fast = lab.dir() + "/../too-fast.model";
+  std::ofstream(fast) << "servers = 64\nread_time = 0.1ms\n";
+  r = lab.sluice({"lab", "up", fast, lab.dir(), "--size=16m"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("asks for up to 640000 requests/s"));
+  EXPECT_THAT(r.err, HasSubstr("--force"));
   EXPECT_EQ(lab.leftovers(), "");
   EXPECT_TRUE(std::filesystem::is_empty(lab.dir()));
 }

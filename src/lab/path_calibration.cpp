@@ -1,0 +1,97 @@
+#include "lab/path_calibration.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "common/error.h"
+#include "common/rng.h"
+#include "lab/lab_control.h"
+
+namespace sluice {
+namespace {
+
+constexpr std::size_t kBlock = 4096;
+constexpr unsigned kUnmeasured = 50;  // the first reads warm the daemon's threads and the kernel's paths
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const noexcept { return fd_; }
+
+ private:
+  int fd_;
+};
+
+void write_control(const std::string& control, const LabControl& setting) {
+  const Fd fd(::open(control.c_str(), O_WRONLY | O_CLOEXEC));
+  const std::string text = lab_control_text(setting);
+  if (fd.get() < 0 || ::write(fd.get(), text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+    throw UserError(fmt::format("lab: {}: cannot set the daemon: {}", control, std::strerror(errno)));
+  }
+}
+
+// Back to the model when the measurement ends, however it ends.
+struct CalibratingScope {
+  explicit CalibratingScope(const std::string& c) : control(c) { write_control(control, {.calibrating = true, .path = std::nullopt}); }
+  ~CalibratingScope() {
+    try {
+      write_control(control, {.calibrating = false, .path = std::nullopt});
+    } catch (const std::exception&) {
+      // The daemon is gone: nothing is left to set back.
+    }
+  }
+  CalibratingScope(const CalibratingScope&) = delete;
+  CalibratingScope& operator=(const CalibratingScope&) = delete;
+  const std::string& control;
+};
+
+std::chrono::nanoseconds quantile(const std::vector<std::chrono::nanoseconds>& sorted, double q) {
+  return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1))];
+}
+
+}  // namespace
+
+PathMeasurement measure_path(const std::string& device, const std::string& control, std::uint64_t size,
+                             unsigned samples) {
+  if (size < kBlock || samples == 0) throw UserError("lab: the path is measured on a device of at least 4 KiB");
+  const Fd fd(::open(device.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC));
+  if (fd.get() < 0) throw UserError(fmt::format("lab: {}: {} (measuring the path)", device, std::strerror(errno)));
+  void* raw = nullptr;
+  if (::posix_memalign(&raw, kBlock, kBlock) != 0) throw UserError("lab: out of memory measuring the path");
+  const std::unique_ptr<void, decltype(&std::free)> buffer(raw, &std::free);
+  Rng rng(0x1ab5);
+  const std::uint64_t blocks = size / kBlock;
+  std::vector<std::chrono::nanoseconds> times;
+  times.reserve(samples);
+  const CalibratingScope calibrating(control);
+  for (unsigned i = 0; i < kUnmeasured + samples; ++i) {
+    const off_t offset = static_cast<off_t>(rng.below(blocks) * kBlock);
+    const auto start = std::chrono::steady_clock::now();
+    if (::pread(fd.get(), buffer.get(), kBlock, offset) != static_cast<ssize_t>(kBlock)) {
+      throw UserError(fmt::format("lab: {}: a read failed measuring the path: {}", device, std::strerror(errno)));
+    }
+    if (i >= kUnmeasured) times.push_back(std::chrono::steady_clock::now() - start);
+  }
+  std::sort(times.begin(), times.end());
+  return {.median = quantile(times, 0.5), .p10 = quantile(times, 0.1), .p90 = quantile(times, 0.9),
+          .samples = samples};
+}
+
+void set_path_compensation(const std::string& control, std::chrono::nanoseconds path) {
+  write_control(control, {.calibrating = std::nullopt, .path = path});
+}
+
+}  // namespace sluice
