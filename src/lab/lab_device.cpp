@@ -170,7 +170,7 @@ Preflight check_before_creating(const LabUpOptions& o) {
 PathMeasurement compensate_path(const LabRecord& r, const std::string& device) {
   const std::string control = r.fuse_mount() + "/control";
   const PathMeasurement path = measure_path(device, control, r.size);
-  set_path_compensation(control, path.median);
+  set_path_compensation(control, path.mean);
   return path;
 }
 

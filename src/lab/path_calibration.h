@@ -10,6 +10,7 @@
 namespace sluice {
 
 struct PathMeasurement {
+  std::chrono::nanoseconds mean{0};  // of all but the slowest 1% (a read descheduled now and then is not the path)
   std::chrono::nanoseconds median{0};
   std::chrono::nanoseconds p10{0};
   std::chrono::nanoseconds p90{0};
