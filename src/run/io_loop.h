@@ -250,6 +250,7 @@ class IoLoop {
   std::uint64_t now_ = 0;            // last clock reading
   std::uint64_t end_ns_ = 0;         // time-based end (kNever when none)
   std::uint64_t ramp_end_ns_ = 0;
+  std::uint64_t last_counted_ns_ = 0;  // when the last io that counts completed (a time-based end's runtime)
   bool measuring_ = false;
   // The verify phase after the run began: its reads count only inside the measured window (fio has none
   // after a runtime end), while every io the run itself issued counts whenever it completes.

@@ -93,6 +93,7 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
   // total_ios and reaps it into its statistics): the verify state then says completed exactly what is counted.
   if (measuring_ && (now <= end_ns_ || !verify_phase_)) {
     account_io(unit, now);
+    last_counted_ns_ = std::max(last_counted_ns_, now);
     if (rmw_ && unit.op == IoOp::kWrite) result_->rmw_transactions++;
   }
   if (thinks_) {
