@@ -22,7 +22,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PEERS = {"kFio", "kFioExamples", "kSysbench", "kPostmark", "kBonnie", "kWrk", "kAb", "kNginx", "kPostal",
-         "kAiosmtpd", "kStrace", "kMpirun", "kChromium", "kStressNg"}
+         "kAiosmtpd", "kStrace", "kMpirun", "kChromium", "kStressNg", "kNbdkit"}
 ROOT_FEATURES = {"kRoot", "kLoopDevices", "kNetNamespaces", "kCgroupV1Blkio", "kCgroupV2Io"}
 LOCKS = {"kLoopDevices": "loop_devices", "kNetNamespaces": "network_namespaces", "kCgroupV1Blkio": "cgroups",
          "kCgroupV2Io": "cgroups"}

@@ -270,6 +270,17 @@ inline std::string probe_fio() {
   return "";
 }
 
+// The nbdkit cross-check of the lab (tests/lab/it_lab_nbdkit_test.cpp): nbdkit with its memory plugin and its
+// delay filter, and nbdfuse to expose it as a file.
+inline std::string probe_nbdkit() {
+  if (find_in_path("nbdkit").empty()) return "nbdkit is not in PATH (Debian package nbdkit)";
+  if (find_in_path("nbdfuse").empty()) return "nbdfuse is not in PATH (Debian package libnbd-bin)";
+  if (shell_status("nbdkit --filter=delay memory 1M --dump-plugin >/dev/null 2>&1") != 0) {
+    return "nbdkit cannot load its memory plugin with the delay filter (nbdkit --filter=delay memory --dump-plugin)";
+  }
+  return "";
+}
+
 inline std::string probe_nginx() {
   for (const char* p : {"/usr/sbin/nginx", "/usr/bin/nginx"}) {
     if (::access(p, X_OK) == 0) return "";

@@ -47,6 +47,7 @@ enum class Feature {
   kAiosmtpd,
   kStrace,
   kStressNg,
+  kNbdkit,
   kCount
 };
 
@@ -63,7 +64,8 @@ inline const char* feature_name(Feature f) {
       "root",     "odirect_tmp", "ext4_move_ext", "io_uring", "io_uring_ops", "cgroup_v1_blkio", "cgroup_v2_io",
       "numa",     "loop",        "fuse",          "netns",    "mkfs_ext4",    "mkfs_xfs",        "mpirun",
       "chromium", "fio",         "fio_examples",  "sysbench", "postmark",     "bonnie++",        "wrk",
-      "ab",       "nginx",       "postal",        "aiosmtpd", "strace",       "stress-ng"};
+      "ab",       "nginx",       "postal",        "aiosmtpd", "strace",       "stress-ng",
+      "nbdkit"};
   return kNames[static_cast<std::size_t>(f)];
 }
 
@@ -99,6 +101,7 @@ inline std::string run_probe(Feature f) {
     case Feature::kAiosmtpd: return probe_python_module("aiosmtpd", "python3-aiosmtpd");
     case Feature::kStrace: return probe_program("strace", "strace");
     case Feature::kStressNg: return probe_program("stress-ng", "stress-ng");
+    case Feature::kNbdkit: return probe_nbdkit();
     case Feature::kCount: break;
   }
   return "unknown feature";
