@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "support/it_test_util.h"
 #include "support/run_binary.h"
@@ -128,6 +129,24 @@ TEST(LabCli, HelpForTheCommandAndEachAction) {
   const RunOutput option = run_binary({"lab", "truth", "ssd", "--latency-limt=5ms"});
   EXPECT_EQ(option.exit_code, 1);
   EXPECT_THAT(option.err, HasSubstr("latency-limit"));
+}
+
+// docs/lab.md's presets section is what the binary says: each preset's model text and its truth table,
+// verbatim (scripts/lab-presets-doc.py rewrites the section).
+TEST(LabDocs, ThePresetsSectionIsWhatTheBinarySays) {
+  std::ifstream in(std::string(SLUICE_SOURCE_DIR) + "/docs/lab.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  ASSERT_FALSE(doc.empty());
+  for (const char* name : {"ssd", "sas15k", "sata7k", "ramdisk", "raid-wt", "raid-wb", "iscsi-1g", "ssd-cliff"}) {
+    const RunOutput model = run_binary({"lab", "models", name});
+    const RunOutput truth = run_binary({"lab", "truth", name});
+    ASSERT_EQ(model.exit_code, 0) << describe(model);
+    EXPECT_THAT(doc, HasSubstr("```\n" + model.out + "```\n")) << name << ": run scripts/lab-presets-doc.py";
+    EXPECT_THAT(doc, HasSubstr(std::string("$ sluice lab truth ") + name + "\n" + truth.out))
+        << name << ": run scripts/lab-presets-doc.py";
+  }
 }
 
 }  // namespace
