@@ -10,7 +10,8 @@ Where the properties come from:
   root, and a RESOURCE_LOCK for machine-wide resources (loop devices, network namespaces, cgroups). A
   feature named outside any TEST body (a fixture's SetUp, a helper) counts for every test of the file;
 - tests/test-resources.txt: hand-kept rules by test name for what the source cannot tell (a test that times
-  something runs serially; one that changes a kernel knob takes its lock; slow tests; longer timeouts).
+  something runs serially; one that changes a kernel knob takes its lock; slow tests; longer timeouts; a
+  soak or scale check in a unit test file whose base label is replaced, so `ctest -L unit` leaves it out).
 
 Usage: test-properties.py NAMES OUTPUT.cmake TIMEOUT_SCALE
          NAMES: one test a line, "<test list variable>\t<test name>" (it_* lists are integration tests);
@@ -75,7 +76,7 @@ def source_rules():
                 labels.add("root")
             locks = {LOCKS[f] for f in features if f in LOCKS}
             if labels or locks:
-                rules.append((name_regex(*m.groups()), sorted(labels), sorted(locks), None, False))
+                rules.append((name_regex(*m.groups()), sorted(labels), sorted(locks), None, False, None))
     return rules
 
 
@@ -87,7 +88,7 @@ def table_rules():
         if not line:
             continue
         regex, *props = line.split()
-        labels, locks, timeout, serial = [], [], None, False
+        labels, locks, timeout, serial, base = [], [], None, False, None
         for prop in props:
             key, _, value = prop.partition("=")
             if key == "serial" and not value:
@@ -99,14 +100,16 @@ def table_rules():
                 labels.append(value)
             elif key == "timeout" and value.isdigit():
                 timeout = int(value)
+            elif key == "base" and value:
+                base = value
             else:
                 sys.exit(f"tests/test-resources.txt:{number}: unknown property '{prop}' "
-                         "(serial, lock=NAME, label=NAME, timeout=SECONDS)")
+                         "(serial, lock=NAME, label=NAME, timeout=SECONDS, base=NAME)")
         try:
             re.compile(regex)
         except re.error as e:
             sys.exit(f"tests/test-resources.txt:{number}: bad regex '{regex}': {e}")
-        rules.append((regex, labels, locks, timeout, serial))
+        rules.append((regex, labels, locks, timeout, serial, base))
     return rules
 
 
@@ -131,11 +134,14 @@ def probe_table():
 
 
 def properties_of(name, base, rules, scale):
-    """(labels, locks, timeout, serial) of one test: its base label, then every rule that matches its name."""
+    """(labels, locks, timeout, serial) of one test: its base label, then every rule that matches its name (a
+    rule's base=NAME replaces the base label; the default timeout stays the file's kind's)."""
     labels, locks, timeout, serial = [base], [], DEFAULT_TIMEOUT[base] * scale, False
-    for regex, more_labels, more_locks, rule_timeout, rule_serial in rules:
+    for regex, more_labels, more_locks, rule_timeout, rule_serial, rule_base in rules:
         if not regex.search(name):
             continue
+        if rule_base:
+            labels = [rule_base] + [label for label in labels[1:] if label != rule_base]
         labels += [label for label in more_labels if label not in labels]
         locks += [lock for lock in more_locks if lock not in locks]
         timeout = rule_timeout * scale if rule_timeout else timeout
