@@ -112,6 +112,7 @@ class EngineTraitsTest : public ::testing::TestWithParam<EngineTraits> {
       setup.file_starts = {0};
     }
     setup.e4defrag = {.donor_path = dir_.file("donor"), .inplace = false, .start = 0, .end = kBlocks * kBlock};
+    setup.cpu.cycle_us = 1000;  // cpuio: 1 ms of burning an io, not the default 50 ms; no claim depends on it
     return setup;
   }
 

@@ -17,8 +17,13 @@ std::string line(int msec, int ddir, std::uint64_t latency_ns, std::uint64_t cou
   std::vector<std::uint64_t> bins(1856, 0);
   bins[static_cast<std::size_t>(LatencyHistogram::bucket_of(latency_ns))] = count;
   std::string out = std::to_string(msec) + ", " + std::to_string(ddir) + ", 4096";
-  for (std::uint64_t n : bins) out += ", " + std::to_string(n);
-  return out + "\n";
+  out.reserve(out.size() + 4 * bins.size() + 24);
+  for (std::uint64_t n : bins) {
+    out += ", ";
+    out += std::to_string(n);  // appended in place: a temporary string per bin was half of the test's time
+  }
+  out += '\n';
+  return out;
 }
 
 std::uint64_t cell_sum(const Heatmap& m) {

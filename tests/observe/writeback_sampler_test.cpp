@@ -87,7 +87,7 @@ TEST(WritebackSampler, ThreadTakesOneSamplePerInterval) {
   SyntheticTree tree;
   tree.meminfo(1, 0);
   tree.stat(0, 0, 0, 0);
-  constexpr auto kInterval = 20ms;
+  constexpr auto kInterval = 10ms;  // ten intervals in 100 ms: the bounds below are counted in intervals
   WritebackSampler sampler("vdb", kInterval, tree.dir.file("proc"), tree.dir.file("sys"));
   const auto before = std::chrono::steady_clock::now();
   sampler.start();

@@ -37,7 +37,7 @@ TEST(JobControl, PlanningRefusesAWaitForThatNamesNoEarlierJob) {
 TEST(JobControl, WaitForStartsAfterTheWaiteeEnds) {
   JobSpec first = null_job("first");
   first.time_based = true;
-  first.runtime = 300ms;
+  first.runtime = 50ms;  // long beside the null ios of "second", which would start at once without wait_for
   JobSpec second = null_job("second");
   second.wait_for = "first";
   const RunResult r = run_jobs({first, second}, quiet());
@@ -81,16 +81,21 @@ TEST(JobControl, DisableLatZeroesTheStatistics) {
 }
 
 TEST(JobControl, FlowKeepsTheRatioOfWeights) {
+  // The ratio is of io counts, not of time: "four" ends after 4,000 ios and stops the group (exitall), so
+  // the run lasts as long as 5,000 null ios take (milliseconds; it ran a second of wall time before), and a
+  // busy machine changes the run's length, not the counts. Without flow, "one" would do as many as "four".
   JobSpec one = null_job("one", RwMode::kRandRead, 1 << 30);
   one.time_based = true;
-  one.runtime = 1s;
+  one.runtime = 60s;
   one.flow = 1;
-  JobSpec four = one;
-  four.name = "four";
+  JobSpec four = null_job("four", RwMode::kRandRead, 1 << 30);
+  four.number_ios = 4000;
+  four.exitall = true;
   four.flow = 4;
   one.given_options["flow_sleep"] = "100";
   four.given_options["flow_sleep"] = "100";
   const RunResult r = run_jobs({one, four}, quiet());
+  EXPECT_EQ(job_named(r, "four").dirs[0].ios, 4000u);
   const double ratio = static_cast<double>(job_named(r, "four").dirs[0].ios) /
                        static_cast<double>(std::max<std::uint64_t>(1, job_named(r, "one").dirs[0].ios));
   EXPECT_NEAR(ratio, 4.0, 1.0);

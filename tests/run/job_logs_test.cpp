@@ -268,7 +268,7 @@ TEST(JobLogs, LargeLogIsFlushedCompletely) {
   JobSpec job;
   job.write_iops_log = dir.file("p");
   auto logs = JobLogs::create(job, 0);
-  constexpr int kIos = 200'000;  // ~3 MiB of lines: several buffer flushes
+  constexpr int kIos = 140'000;  // ~2.2 MiB of lines: two flushes of the 1 MiB buffer and the last one
   for (int i = 0; i < kIos; ++i) logs->record(Direction::kRead, static_cast<std::uint64_t>(i) * 1000, 1, 1, 0, 4096, 0, 0);
   logs->finish(kIos * 1000ull);
   EXPECT_EQ(read_log_lines(dir.file("p_iops.1.log")).size(), static_cast<std::size_t>(kIos));
@@ -289,16 +289,16 @@ TEST(JobLogs, RunnerWritesOneLinePerIo) {
 TEST(JobLogs, RunnerWritesAveragedWindowsForEachClone) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("run"));
-  job.size.bytes = 1ull << 40;
+  job.size.bytes = 64ull << 20;  // time-based: it repeats; a 1 TiB region's random map (32 MiB a clone) cost more than the run
   job.time_based = true;
-  job.runtime = std::chrono::milliseconds(300);
-  job.log_avg_msec = 100;
+  job.runtime = std::chrono::milliseconds(60);  // three windows: 20 ms ones discriminate as 100 ms ones did
+  job.log_avg_msec = 20;
   job.numjobs = 2;
   run_jobs({job}, quiet());
   for (const char* name : {"run_iops.1.log", "run_iops.2.log"}) {
     const auto lines = read_log_lines(dir.file(name));
     ASSERT_GE(lines.size(), 3u) << name;
-    EXPECT_EQ(lines[0].time_ms, 100u);
+    EXPECT_EQ(lines[0].time_ms, 20u);
     EXPECT_GT(lines[0].value, 1000u) << "a rate, not a count of 1";
   }
 }

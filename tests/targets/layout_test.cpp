@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <iterator>
 #include <set>
+#include <utility>
 
 #include "targets/target_file.h"
 #include "support/temp_dir.h"
@@ -49,7 +51,10 @@ TEST(PrepareTargets, DataHasNoZeroBlockAndLooksRandom) {
   for (std::size_t at = 0; at < data.size(); at += 4096) {
     std::string block = data.substr(at, 4096);
     EXPECT_NE(std::count(block.begin(), block.end(), '\0'), static_cast<long>(block.size())) << "zero block at " << at;
-    EXPECT_GT(std::set<char>(block.begin(), block.end()).size(), 200u) << "low-entropy block at " << at;
+    std::array<bool, 256> seen{};  // the distinct byte values (a std::set<char> a block took most of the test's time)
+    std::size_t kinds = 0;
+    for (const char c : block) kinds += std::exchange(seen[static_cast<unsigned char>(c)], true) ? 0 : 1;
+    EXPECT_GT(kinds, 200u) << "low-entropy block at " << at;
     distinct.insert(block);
   }
   EXPECT_EQ(distinct.size(), data.size() / 4096);  // no repeated block: nothing for dedup or compression
