@@ -31,6 +31,12 @@ std::string render_lab_stats_text(const nlohmann::json& stats, const std::string
     out += path > 0 ? fmt::format("\nreplies leave {} before the model's time (the path, measured by lab up)\n",
                                   format_duration_ns(path))
                     : "\nno path compensation: a benchmark measures the model's time plus the path's\n";
+    if (stats.contains("realtime")) {
+      out += stats.value("realtime", false)
+                 ? "the daemon's threads run in real time (SCHED_FIFO): a CPU hog delays the path, not the replies\n"
+                 : "the daemon's threads run at normal priority (SCHED_FIFO refused: not root?): a busy machine "
+                   "delays its replies\n";
+    }
     return out;
   } catch (const nlohmann::json::exception& e) {
     throw UserError(fmt::format("{}: not a lab daemon's record ({})", where, e.what()));

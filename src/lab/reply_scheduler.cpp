@@ -3,13 +3,8 @@
 #include <sys/prctl.h>
 
 namespace sluice {
-namespace {
 
-constexpr std::chrono::microseconds kSpin{300};
-
-}  // namespace
-
-ReplyScheduler::ReplyScheduler() : thread_([this] { run(); }) {}
+ReplyScheduler::ReplyScheduler(std::chrono::microseconds spin) : spin_(spin), thread_([this] { run(); }) {}
 
 ReplyScheduler::~ReplyScheduler() {
   {
@@ -45,12 +40,12 @@ void ReplyScheduler::run() {
     }
     const Clock::time_point due = pending_.top().due;
     const Clock::time_point now = Clock::now();
-    if (!stopping_ && now < due - kSpin) {
-      wake_.wait_until(lock, due - kSpin);
+    if (!stopping_ && now < due - spin_) {
+      wake_.wait_until(lock, due - spin_);
       continue;
     }
     if (!stopping_ && now < due) {
-      // A timed wait wakes up to ~0.2 ms late on a virtual machine; the last stretch is spent spinning.
+      // A timed wait wakes up to ~0.2 ms late on a virtual machine (less in real time); the last stretch spins.
       lock.unlock();
       while (Clock::now() < due) {
       }

@@ -16,7 +16,8 @@ class ReplyScheduler {
  public:
   using Clock = std::chrono::steady_clock;
 
-  ReplyScheduler();
+  // `spin`: how long before a reply's due time the thread stops sleeping and spins (a timed wait can wake late).
+  explicit ReplyScheduler(std::chrono::microseconds spin = std::chrono::microseconds(300));
   // Runs every action still pending (at once), then stops the thread.
   ~ReplyScheduler();
   ReplyScheduler(const ReplyScheduler&) = delete;
@@ -44,6 +45,7 @@ class ReplyScheduler {
   std::priority_queue<Pending, std::vector<Pending>, std::greater<>> pending_;
   std::uint64_t next_order_ = 0;
   bool stopping_ = false;
+  std::chrono::microseconds spin_;
   std::thread thread_;
 };
 
