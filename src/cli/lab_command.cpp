@@ -52,7 +52,7 @@ I/O sits over the daemon's file (a buffered loop device would serialize the requ
 writeback, the I/O scheduler and writeback throttling act on it as on a disk; mkfs.ext4 or mkfs.xfs makes the
 filesystem (no discard, no lazy initialization: nothing runs in the background on the model), mounted at DIR.
 --fs=none leaves the raw block device. Before mkfs, the path (kernel, loop device, FUSE: ~0.1 ms) is measured
-with the daemon answering at once, and the daemon then sends each reply that much before the model's time, so
+with the daemon answering after the model's read time, and the daemon then sends each reply that much before the model's time, so
 that a benchmark measures the model, not the model plus the path (--no-compensation: not). A model asking more
 requests a second than the daemon serves faithfully here is refused (--force). Prints the device, the mount
 point, the daemon's pid, the path and the model's truth (what a correct benchmark must measure on the raw
@@ -138,9 +138,9 @@ reply sent when the model says it completes, counted from its arrival on the dae
 is the daemon's record as JSON (per op: count, bytes, queue, service and total time). The device is opened
 with direct I/O, so every request reaches the model; put a loop device on it (losetup --direct-io=on) for a
 block device. The backing file is not synced by a flush: the model decides what a flush costs.
-MOUNTPOINT/control takes one setting a write: calibrating=1 (answer every request at once), calibrating=0,
-path=DURATION (send replies that much before the model's time; 0 by default). docs/lab.md, the path and its
-compensation.
+MOUNTPOINT/control takes one setting a write: calibrate=DURATION (answer every request that long after its
+arrival, the model aside), model (back to the model), path=DURATION (send replies that much before the model's
+time; 0 by default). docs/lab.md, the path and its compensation.
 )";
 
 std::string model_keys_reference() {
@@ -409,7 +409,7 @@ std::string size_words(std::uint64_t bytes) {
 // The path lab up measured, as `path` under sluice.lab: null when not measured (--no-compensation).
 nlohmann::json path_json(const std::optional<PathMeasurement>& path) {
   if (!path) return nullptr;
-  return {{"compensated_ns", path->mean.count()},
+  return {{"compensated_ns", path->median.count()},
           {"mean_ns", path->mean.count()},
           {"median_ns", path->median.count()},
           {"p10_ns", path->p10.count()},
@@ -420,10 +420,10 @@ nlohmann::json path_json(const std::optional<PathMeasurement>& path) {
 std::string path_text(const std::optional<PathMeasurement>& path) {
   if (!path) return "  path        not measured (--no-compensation): latencies are the model's plus the path's\n";
   return fmt::format(
-      "  path        {} a request through the kernel, the loop device and FUSE (the mean of {} 4 KiB reads\n"
-      "              answered at once, less the slowest 1%; p10 {}, p90 {}): each reply leaves that much before\n"
+      "  path        {} a request through the kernel, the loop device and FUSE (the median of {} 4 KiB reads\n"
+      "              answered after the model's read time; p10 {}, p90 {}): each reply leaves that much before\n"
       "              the model's time\n",
-      format_duration_ns(static_cast<double>(path->mean.count())), path->samples,
+      format_duration_ns(static_cast<double>(path->median.count())), path->samples,
       format_duration_ns(static_cast<double>(path->p10.count())),
       format_duration_ns(static_cast<double>(path->p90.count())));
 }

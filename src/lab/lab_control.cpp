@@ -5,28 +5,36 @@
 #include "job/units.h"
 
 namespace sluice {
+namespace {
+
+std::optional<std::chrono::nanoseconds> control_duration(std::string_view text) {
+  const std::optional<std::chrono::nanoseconds> d = parse_duration(text, std::chrono::microseconds(1));
+  if (!d || d->count() < 0 || *d > std::chrono::seconds(1)) return std::nullopt;
+  return d;
+}
+
+}  // namespace
 
 std::optional<LabControl> parse_lab_control(std::string_view text) {
   if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
-  LabControl setting;
-  if (text == "calibrating=1") {
-    setting.calibrating = true;
-  } else if (text == "calibrating=0") {
-    setting.calibrating = false;
-  } else if (text.starts_with("path=")) {
-    const std::optional<std::chrono::nanoseconds> path =
-        parse_duration(text.substr(5), std::chrono::microseconds(1));
-    if (!path || path->count() < 0 || *path > std::chrono::seconds(1)) return std::nullopt;
-    setting.path = *path;
-  } else {
-    return std::nullopt;
+  if (text == "model") return LabControl{LabControl::Kind::kModel, std::chrono::nanoseconds(0)};
+  for (const auto& [prefix, kind] : {std::pair{std::string_view("calibrate="), LabControl::Kind::kCalibrate},
+                                     std::pair{std::string_view("path="), LabControl::Kind::kPath}}) {
+    if (!text.starts_with(prefix)) continue;
+    const std::optional<std::chrono::nanoseconds> value = control_duration(text.substr(prefix.size()));
+    if (!value) return std::nullopt;
+    return LabControl{kind, *value};
   }
-  return setting;
+  return std::nullopt;
 }
 
 std::string lab_control_text(const LabControl& setting) {
-  if (setting.calibrating) return fmt::format("calibrating={}\n", *setting.calibrating ? 1 : 0);
-  return fmt::format("path={}ns\n", setting.path.value_or(std::chrono::nanoseconds(0)).count());
+  switch (setting.kind) {
+    case LabControl::Kind::kCalibrate: return fmt::format("calibrate={}ns\n", setting.value.count());
+    case LabControl::Kind::kPath: return fmt::format("path={}ns\n", setting.value.count());
+    case LabControl::Kind::kModel: break;
+  }
+  return "model\n";
 }
 
 }  // namespace sluice

@@ -75,9 +75,10 @@ struct LabDaemon {
   int fd = -1;
   std::uint64_t size = 0;
   std::string model_name;
-  // Set through the control file (lab/lab_control.h): calibrating, every request is answered at once and the
-  // model sees nothing; path_ns is the measured path's time, by which replies leave before the model's time.
-  std::atomic<bool> calibrating{false};
+  // Set through the control file (lab/lab_control.h): calibrate_ns >= 0, every request is answered that long
+  // after its arrival and the model sees nothing (-1: the model serves); path_ns is the measured path's time,
+  // by which replies leave before the model's time.
+  std::atomic<std::int64_t> calibrate_ns{-1};
   std::atomic<std::int64_t> path_ns{0};
 
   // Admits a request that arrived at `arrival` and returns when its reply is due: the model's time less the
@@ -89,10 +90,15 @@ struct LabDaemon {
     return ReplyScheduler::Clock::time_point(std::chrono::duration_cast<ReplyScheduler::Clock::duration>(reply));
   }
 
-  // Sends `reply` when `request` is due by the model, or at once while calibrating.
+  // Sends `reply` when `request` is due by the model, or while calibrating after the calibration's delay.
   void answer(const ModelRequest& request, std::chrono::nanoseconds arrival, std::function<void()> reply) {
-    if (calibrating.load()) return reply();
-    replies->schedule(due(request, arrival), std::move(reply));
+    const std::int64_t calibrate = calibrate_ns.load();
+    if (calibrate == 0) return reply();
+    const auto at = calibrate > 0 ? arrival + std::chrono::nanoseconds(calibrate) : std::chrono::nanoseconds(-1);
+    replies->schedule(calibrate > 0 ? ReplyScheduler::Clock::time_point(
+                                          std::chrono::duration_cast<ReplyScheduler::Clock::duration>(at))
+                                    : due(request, arrival),
+                      std::move(reply));
   }
 
   std::string stats_json() {
@@ -215,8 +221,11 @@ void lab_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_
 void control(fuse_req_t req, LabDaemon& d, std::string_view text) {
   const std::optional<LabControl> setting = parse_lab_control(text);
   if (!setting) return static_cast<void>(fuse_reply_err(req, EINVAL));
-  if (setting->calibrating) d.calibrating.store(*setting->calibrating);
-  if (setting->path) d.path_ns.store(setting->path->count());
+  switch (setting->kind) {
+    case LabControl::Kind::kCalibrate: d.calibrate_ns.store(setting->value.count()); break;
+    case LabControl::Kind::kModel: d.calibrate_ns.store(-1); break;
+    case LabControl::Kind::kPath: d.path_ns.store(setting->value.count()); break;
+  }
   fuse_reply_write(req, text.size());
 }
 

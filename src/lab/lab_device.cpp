@@ -20,6 +20,7 @@
 #include "common/stop_signal.h"
 #include "lab/lab_daemon.h"
 #include "lab/lab_system.h"
+#include "lab/truth.h"
 #include "observe/lab_resources.h"
 
 namespace sluice {
@@ -166,11 +167,22 @@ Preflight check_before_creating(const LabUpOptions& o) {
   return p;
 }
 
-// Measures the path on `device` (the daemon answering at once) and has the daemon absorb it.
-PathMeasurement compensate_path(const LabRecord& r, const std::string& device) {
+// Measures the path on `device` and has the daemon absorb it. The daemon answers each read after the model's
+// own 4 KiB read time at depth 1 (up to 2 ms: beyond, an idle CPU is as idle as it gets), so the CPUs idle
+// between requests as they will under the model.
+PathMeasurement compensate_path(const LabUpOptions& o, const LabRecord& r, const std::string& device) {
+  ModelSpec served = o.model;
+  served.size_bytes = r.size;
+  std::chrono::nanoseconds delay{0};
+  for (const TruthRow& row : compute_truth(served).rows) {
+    if (row.what == "depth" && row.rw == "randread" && row.bs == 4096 && row.iodepth == 1) {
+      delay = std::chrono::duration_cast<std::chrono::nanoseconds>(row.mean_latency);
+    }
+  }
+  delay = std::min<std::chrono::nanoseconds>(delay, std::chrono::milliseconds(2));
   const std::string control = r.fuse_mount() + "/control";
-  const PathMeasurement path = measure_path(device, control, r.size);
-  set_path_compensation(control, path.mean);
+  const PathMeasurement path = measure_path(device, control, r.size, delay);
+  set_path_compensation(control, path.median);  // robust to a burst of other work during the measurement
   return path;
 }
 
@@ -199,7 +211,7 @@ void build_lab(const LabUpOptions& o, const Preflight& p, LabJournal& journal, L
   r.fuse_connection = wait_for_daemon(pid, r.fuse_mount(), log);
   journal.append("fuse", std::to_string(*r.fuse_connection));
   if (r.fs == "fuse") {
-    if (o.compensate) result.path = compensate_path(r, r.device_file());
+    if (o.compensate) result.path = compensate_path(o, r, r.device_file());
     return;
   }
   bool direct_io = false;
@@ -211,7 +223,7 @@ void build_lab(const LabUpOptions& o, const Preflight& p, LabJournal& journal, L
         "serialized by the loop driver",
         r.loop_device);
   }
-  if (o.compensate) result.path = compensate_path(r, r.loop_device);
+  if (o.compensate) result.path = compensate_path(o, r, r.loop_device);
   if (r.fs == "none") return;
   if (stop_requested()) throw UserError("lab up: interrupted");
   make_filesystem(r.fs, r.loop_device);

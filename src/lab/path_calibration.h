@@ -10,19 +10,21 @@
 namespace sluice {
 
 struct PathMeasurement {
-  std::chrono::nanoseconds mean{0};  // of all but the slowest 1% (a read descheduled now and then is not the path)
-  std::chrono::nanoseconds median{0};
+  std::chrono::nanoseconds mean{0};    // of all but the slowest 1%
+  std::chrono::nanoseconds median{0};  // what lab up compensates: a burst of other work moves it least
   std::chrono::nanoseconds p10{0};
   std::chrono::nanoseconds p90{0};
   unsigned samples = 0;
 };
 
-// Times `samples` 4 KiB direct reads of `device` (at offsets spread over its `size` bytes, one at a time,
-// after a few unmeasured ones) while the daemon behind `control` (its control file) answers at once; sets the
-// daemon back to the model afterwards, also when it fails. Throws UserError when the device or the control
-// file cannot be used.
+// Times 4 KiB direct reads of `device` (at offsets spread over its `size` bytes, one at a time, after a few
+// unmeasured ones) while the daemon behind `control` (its control file) answers each `delay` after its arrival,
+// as the model would (an idle CPU wakes slower than a busy one: the path depends on the gaps); each sample is
+// the read's time less `delay`. Up to 1000 reads, fewer when the delay is long (about 1 s in all, at least
+// 200). Sets the daemon back to the model afterwards, also when it fails. Throws UserError when the device or
+// the control file cannot be used.
 PathMeasurement measure_path(const std::string& device, const std::string& control, std::uint64_t size,
-                             unsigned samples = 1000);
+                             std::chrono::nanoseconds delay);
 
 // Sets the daemon behind `control` to send replies `path` before the model's time (0: no compensation).
 void set_path_compensation(const std::string& control, std::chrono::nanoseconds path);

@@ -6,28 +6,29 @@ namespace sluice {
 namespace {
 
 using std::chrono::nanoseconds;
+using Kind = LabControl::Kind;
 
 TEST(LabControl, EachSettingReadsBackAsWritten) {
-  for (const LabControl& setting : {LabControl{.calibrating = true, .path = std::nullopt},
-                                    LabControl{.calibrating = false, .path = std::nullopt},
-                                    LabControl{.calibrating = std::nullopt, .path = nanoseconds(92'970)},
-                                    LabControl{.calibrating = std::nullopt, .path = nanoseconds(0)}}) {
+  for (const LabControl& setting : {LabControl{Kind::kCalibrate, nanoseconds(820'000)},
+                                    LabControl{Kind::kCalibrate, nanoseconds(0)}, LabControl{Kind::kModel, {}},
+                                    LabControl{Kind::kPath, nanoseconds(92'970)}, LabControl{Kind::kPath, {}}}) {
     const std::optional<LabControl> back = parse_lab_control(lab_control_text(setting));
     ASSERT_TRUE(back) << lab_control_text(setting);
-    EXPECT_EQ(back->calibrating, setting.calibrating);
-    EXPECT_EQ(back->path, setting.path);
+    EXPECT_EQ(back->kind, setting.kind);
+    EXPECT_EQ(back->value, setting.value);
   }
 }
 
-TEST(LabControl, APathIsADurationInMicrosecondsWhenBare) {
-  EXPECT_EQ(parse_lab_control("path=95")->path, nanoseconds(95'000));
-  EXPECT_EQ(parse_lab_control("path=95us\n")->path, nanoseconds(95'000));
-  EXPECT_EQ(parse_lab_control("path=1ms")->path, nanoseconds(1'000'000));
+TEST(LabControl, ADurationIsInMicrosecondsWhenBare) {
+  EXPECT_EQ(parse_lab_control("path=95")->value, nanoseconds(95'000));
+  EXPECT_EQ(parse_lab_control("path=95us\n")->value, nanoseconds(95'000));
+  EXPECT_EQ(parse_lab_control("calibrate=1ms")->value, nanoseconds(1'000'000));
+  EXPECT_EQ(parse_lab_control("calibrate=1ms")->kind, Kind::kCalibrate);
 }
 
 TEST(LabControl, AnythingElseIsRefused) {
-  for (const char* text : {"", "\n", "calibrating=2", "calibrating", "path=", "path=-1", "path=2s", "path=x",
-                           "reset", "calibrating=1\npath=1"}) {
+  for (const char* text : {"", "\n", "calibrate", "calibrate=", "calibrate=-1", "path=", "path=-1", "path=2s",
+                           "path=x", "reset", "models", "path=1\nmodel"}) {
     EXPECT_FALSE(parse_lab_control(text)) << text;
   }
 }
