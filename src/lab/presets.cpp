@@ -11,7 +11,7 @@ read_time = 0.8ms
 write_time = 0.8ms
 transfer_rate = 200MiB/s   # per server: 1 MiB alone takes 0.8 ms + 5 ms
 bandwidth = 500MiB/s       # a SATA link
-validity = first measurement (docs/lab.md, a busy 2-vCPU VM): depth 1 latency +9-22%, depth 32 IOPS -23-33%: beyond what the daemon serves faithfully there; fewer servers to come
+validity = measured (2-vCPU VM, docs/lab.md fidelity): fio and sluice 4 KiB random reads at depth 1 and 32 within 4% of the truth, idle and beside stress-ng --cpu 2; writes not measured yet
 )";
 
 constexpr std::string_view kSsdCliff =
@@ -23,7 +23,7 @@ transfer_rate = 200MiB/s
 bandwidth = 500MiB/s
 cliff_after = 1.5x         # garbage collection starts once every block has been written and half again
 cliff_write_time = 3.2ms
-validity = as ssd (docs/lab.md); the cliff itself is not measured yet
+validity = reads as ssd (docs/lab.md fidelity); the cliff itself is not measured yet
 )";
 
 constexpr std::string_view kSas15k = R"(description = 15k rpm SAS disk: about 176 random IOPS, one request at a time
@@ -33,7 +33,7 @@ rpm = 15000                # half a turn: 2 ms
 seek_track = 0.2ms
 seek_full = 6.5ms          # mean random seek 0.2 + 8/15 * 6.3 = 3.56 ms
 transfer_rate = 200MiB/s
-validity = first measurement (docs/lab.md, a busy 2-vCPU VM): depth 1 -8% IOPS (the path adds ~0.2-0.5 ms), depth 32 within 1.2%
+validity = measured (2-vCPU VM, docs/lab.md fidelity): fio and sluice 4 KiB random reads at depth 1 and 32 within 3% of the truth, idle and beside stress-ng --cpu 2
 )";
 
 constexpr std::string_view kSata7k = R"(description = 7200 rpm SATA disk: about 100 random IOPS, one request at a time
@@ -43,14 +43,14 @@ rpm = 7200                 # half a turn: 4.17 ms
 seek_track = 0.5ms
 seek_full = 10ms           # mean random seek 0.5 + 8/15 * 9.5 = 5.57 ms
 transfer_rate = 150MiB/s
-validity = ext4 + fsync'd 16 KiB writes measured only in the writeback tutorial (docs/lab.md): 37-40 IOPS alone, 1 thread; the truth's rows not measured yet
+validity = measured (2-vCPU VM, docs/lab.md fidelity): fio and sluice 4 KiB random reads at depth 1 and 32 within 4% of the truth, idle and beside stress-ng --cpu 2; ext4 + fsync'd writes in the writeback tutorial
 )";
 
 constexpr std::string_view kRamdisk = R"(description = memory-backed device: 0.1 ms a request, one at a time (a real one serves many at once: beyond the daemon here)
 servers = 1
 read_time = 0.1ms
 transfer_rate = 4GiB/s
-validity = not measured yet; 160 000 IOPS at depth 32 is beyond the ~55 000 requests/s the daemon served with a null model (docs/lab.md), so at depth it would measure the daemon, not the model
+validity = measured (2-vCPU VM, docs/lab.md fidelity): depth 32 exact (9 900 IOPS), depth 1 +35% (137 us): its 0.1 ms is about the path (~0.09 ms here), and a reply cannot leave before its request arrived
 )";
 
 constexpr std::string_view kRaidWt =
@@ -64,7 +64,7 @@ transfer_rate = 250MiB/s
 bandwidth = 250MiB/s       # the controller
 write_cache = write-through
 flush_time = 0.1ms
-validity = fsync'd 16 KiB writes on the raw device (docs/lab.md, a busy 2-vCPU VM, before the path compensation): 111-120 IOPS vs 130.4, -8% to -15% (the path's two round trips); the daemon's record is the model's; other rows not measured yet
+validity = measured (2-vCPU VM, docs/lab.md fidelity): fsync'd 16 KiB writes on the raw device, fio 127 and sluice 125 IOPS vs 130.4; the daemon's record is the model's; reads not measured yet
 )";
 
 constexpr std::string_view kRaidWb =
@@ -82,16 +82,16 @@ cache_write_time = 0.5ms   # 0.5 + 0.06 (16 KiB) + flush 0.1 = 0.66 ms: ~1500 fs
 destage_rate = 250MiB/s
 battery = yes
 flush_time = 0.1ms
-validity = fsync'd 16 KiB writes on the raw device (docs/lab.md, a busy 2-vCPU VM, before the path compensation): 519-745 IOPS vs 1509, -51% to -66%: the path's two round trips are longer than the model's 0.66 ms; the daemon's record is the model's; other rows not measured yet
+validity = measured (2-vCPU VM, docs/lab.md fidelity): fsync'd 16 KiB writes on the raw device, fio 1 457 and sluice 1 505 IOPS vs 1 509; writeback in the tutorial; reads not measured yet
 )";
 
 constexpr std::string_view kIscsi1g =
-    R"(description = iSCSI over 1 GbE to an array: 0.2 ms round trip, 105 MiB/s (110 MB/s), 4 requests at once (16 would ask 27k 4 KiB requests/s: beyond the daemon here)
-servers = 4
+    R"(description = iSCSI over 1 GbE to an array: 0.2 ms round trip, 105 MiB/s (110 MB/s), 8 requests at once (16 would ask 27k 4 KiB requests/s: beyond the daemon here)
+servers = 8
 read_time = 0.5ms
 network_rtt = 0.2ms
 bandwidth = 105MiB/s
-validity = fidelity not measured yet (docs/lab.md, status)
+validity = measured (2-vCPU VM, docs/lab.md fidelity): fio's 4 KiB random reads at depth 1 and 32 within 3% of the truth
 )";
 
 }  // namespace
