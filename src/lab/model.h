@@ -6,6 +6,9 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "lab/model_faults.h"
 
 namespace sluice {
 
@@ -45,8 +48,11 @@ struct ModelSpec {
   double jitter_fraction = 0;  // uniform: +-fraction of the service time; exponential: that share drawn from Exp
   std::uint64_t seed = 1;
 
+  std::vector<FaultRule> faults;  // `fault` lines, in order: the first that matches a request decides
+
   bool rotating() const noexcept { return rpm != 0; }
   bool has_cliff() const noexcept { return cliff_after_bytes != 0; }
+  bool has_faults() const noexcept { return !faults.empty(); }
 };
 
 // "none", "write-through", "write-back"; "none", "uniform", "exponential".

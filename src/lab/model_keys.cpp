@@ -153,6 +153,16 @@ std::vector<ModelKey> make_model_keys() {
        {},
        "the jitter's and the seek model's random seed: the same seed, the same times",
        [](Draft& d, const Value& v) { d.spec.seed = v.number; }},
+      {"fault",
+       T::kFault,
+       "none",
+       {},
+       "one fault rule a line, OP:ACTION[:TRIGGER]... (may be given several times; the first rule that matches "
+       "decides): OP read, write, flush or any; ACTION eio or enospc (the request fails with that error at the "
+       "model's time), stall=DURATION (the reply that much later), lie (writes: acknowledged, not stored); "
+       "TRIGGER at=OFFSET (the request holds that byte), after=N (after N requests of OP), after_time=DURATION "
+       "(that long after the daemon started), count=K (at most K times)",
+       [](Draft& d, const Value& v) { d.spec.faults.push_back(v.fault); }},
   };
 }
 
@@ -162,6 +172,8 @@ const std::vector<ModelKey>& model_keys() {
   static const std::vector<ModelKey> kKeys = make_model_keys();
   return kKeys;
 }
+
+bool model_key_repeats(const ModelKey& key) noexcept { return key.type == ModelValueType::kFault; }
 
 const ModelKey* find_model_key(std::string_view name) {
   for (const ModelKey& key : model_keys()) {
@@ -190,6 +202,8 @@ std::string_view model_value_syntax(ModelValueType type) {
       return "yes or no";
     case ModelValueType::kCliff:
       return "a size, or a multiple of size (1.5x)";
+    case ModelValueType::kFault:
+      return "a rule OP:ACTION[:TRIGGER]... (read:eio:at=1m)";
   }
   return "";
 }

@@ -21,6 +21,7 @@ enum class ModelValueType {
   kChoice,    // one of the key's choices
   kBool,      // yes/no, true/false, on/off, 1/0
   kCliff,     // a size, or a multiple of the device's size: 1.5x
+  kFault,     // a fault rule (lab/model_faults.h): read:eio:at=1m; the only type whose key may repeat
 };
 
 // A value checked against its key's type.
@@ -31,6 +32,7 @@ struct ModelValue {
   double real = 0;                       // kRate (bytes/s), kPercent (a fraction), kCliff (a multiple; 0 = a size)
   std::size_t choice = 0;                // kChoice
   bool flag = false;                     // kBool
+  FaultRule fault;                       // kFault
 };
 
 // What the keys write: the model, and a cliff given as a multiple of the size, resolved once every key is read.
@@ -47,6 +49,9 @@ struct ModelKey {
   std::string_view help;
   void (*apply)(ModelDraft& draft, const ModelValue& value);
 };
+
+// Whether `key` may be given on several lines (each adds one: `fault`); every other key at most once.
+bool model_key_repeats(const ModelKey& key) noexcept;
 
 // Every key, in the order docs/lab.md lists them.
 const std::vector<ModelKey>& model_keys();

@@ -124,6 +124,12 @@ std::optional<ModelValue> check_model_value(const ModelKey& key, std::string_vie
       v.number = *n;
       return v;
     }
+    case ModelValueType::kFault: {
+      std::optional<FaultRule> rule = parse_fault_rule(text, error);
+      if (!rule) return std::nullopt;
+      v.fault = std::move(*rule);
+      return v;
+    }
   }
   return std::nullopt;
 }
@@ -162,7 +168,7 @@ ParsedModel read_model_text(std::string_view text, const std::string& source, st
           problem_at(source, line_number, key, key.empty() ? "no key before '='" : unknown_key_message(key)));
       continue;
     }
-    if (const auto seen = out.lines.find(key); seen != out.lines.end()) {
+    if (const auto seen = out.lines.find(key); seen != out.lines.end() && !model_key_repeats(*info)) {
       problems.push_back(
           problem_at(source, line_number, key, fmt::format("{} given twice (first on line {})", key, seen->second)));
       continue;

@@ -1,6 +1,7 @@
 #pragma once
 // The model format (docs/lab.md): one `key = value` per line, `#` starts a comment (at the start of a line or
-// after a space), blank lines are ignored, each key at most once. Keys and value syntax: lab/model_keys.h.
+// after a space), blank lines are ignored, each key at most once but `fault` (one rule a line, kept in order).
+// Keys and value syntax: lab/model_keys.h.
 #include <map>
 #include <string>
 #include <string_view>
@@ -14,7 +15,7 @@ namespace sluice {
 // A model as read, before validation: the values and the line each key was given on.
 struct ParsedModel {
   ModelSpec spec;
-  std::map<std::string, int, std::less<>> lines;  // key -> its line (1-based)
+  std::map<std::string, int, std::less<>> lines;  // key -> its line (1-based; a repeated key's first)
 };
 
 // Reads every line of `text` (`source` names it in messages: a path, or "preset ssd"). A cliff given as a

@@ -245,6 +245,12 @@ void add_notes(const ModelSpec& m, const std::vector<TruthRow>& rows, Truth& t) 
   t.notes.push_back(
       "fsync rows: on the raw device, each write then one flush; a filesystem adds its journal commit, so "
       "fsync'd writes to a file are slower than this");
+  if (m.has_faults()) {
+    t.notes.push_back(fmt::format(
+        "faults: the rows are for the requests the faults leave alone ({} fault rule{}: a failed request is no "
+        "measurement, a stalled one takes longer, a lie is acknowledged at the model's time)",
+        m.faults.size(), m.faults.size() == 1 ? "" : "s"));
+  }
   if (std::any_of(rows.begin(), rows.end(), [](const TruthRow& r) { return !r.exact; })) {
     t.notes.push_back(
         "rows marked ~ are approximations (queueing with varying service or shared caps; see docs/lab.md)");
