@@ -3,6 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+#include <string>
+
 #include "cli/command_registry.h"
 #include "cli/commands.h"
 #include "common/error.h"
@@ -15,12 +19,32 @@ using namespace std::chrono_literals;
 using ::testing::HasSubstr;
 
 TEST(CommandRegistry, HasEveryCommand) {
-  for (const char* name : {"quick", "capacity", "interfere", "precondition", "run", "compare", "report", "history", "filetree", "restore", "help", "version", "sysbench", "postmark", "iozone", "bonnie", "metadata", "http", "smtp", "scale"}) {
+  for (const char* name : {"quick", "capacity", "interfere", "precondition", "run", "compare", "report", "history", "filetree", "restore", "help", "version", "sysbench", "postmark", "iozone", "bonnie", "metadata", "http", "smtp", "scale", "lab"}) {
     EXPECT_NE(find_command(name), nullptr) << name;
   }
   EXPECT_EQ(find_command("--version")->name, "version");
   EXPECT_EQ(find_command("-h")->name, "help");
   EXPECT_EQ(find_command("qiuck"), nullptr);
+}
+
+// README's command table and the registry name the same commands: a new command is listed where users look.
+TEST(CommandRegistry, ReadmesCommandTableNamesEveryCommand) {
+  std::ifstream in(std::string(SLUICE_SOURCE_DIR) + "/README.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string readme = text.str();
+  ASSERT_FALSE(readme.empty());
+  for (const CommandEntry& e : command_registry()) {
+    if (e.name == "help" || e.name == "version") continue;  // README says how to get help in prose
+    EXPECT_NE(readme.find("| `sluice " + e.name), std::string::npos) << e.name << " is not in README's command table";
+  }
+  std::istringstream lines(readme);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("| `sluice ", 0) != 0) continue;
+    const std::string name = line.substr(10, line.find_first_of(" `", 10) - 10);
+    EXPECT_NE(find_command(name), nullptr) << "README's command table names `sluice " << name << "`";
+  }
 }
 
 TEST(CommandRegistry, NearestCommandOnlyWhenClose) {
