@@ -31,6 +31,7 @@
 
 #include "lab/lab_control.h"
 #include "lab/model_engine.h"
+#include "lab/model_faults.h"
 #include "lab/reply_scheduler.h"
 
 namespace sluice {
@@ -66,7 +67,9 @@ struct LabDaemon {
   LabDaemon(const ModelSpec& model, bool rt)
       : engine(model, [] { return ReplyScheduler::now_ns(); }),
         replies(std::make_unique<ReplyScheduler>(rt ? kRealtimeSpin : kSpin)),
-        realtime(rt) {}
+        realtime(rt),
+        faults(model.faults),
+        start(ReplyScheduler::now_ns()) {}
 
   std::mutex engine_mutex;
   ModelEngine engine;
@@ -80,6 +83,16 @@ struct LabDaemon {
   // by which replies leave before the model's time.
   std::atomic<std::int64_t> calibrate_ns{-1};
   std::atomic<std::int64_t> path_ns{0};
+  // The model's fault rules (lab/model_faults.h), timed from the daemon's start.
+  FaultInjector faults;
+  std::chrono::nanoseconds start;
+
+  // What the fault rules do to a request that arrived at `arrival`; nothing while calibrating (the path's
+  // measurement meets no fault, and counts no request towards after=).
+  FaultDecision fault_for(FaultOp op, std::uint64_t offset, std::uint64_t bytes, std::chrono::nanoseconds arrival) {
+    if (faults.empty() || calibrate_ns.load() >= 0) return {};
+    return faults.decide(op, offset, bytes, arrival - start);
+  }
 
   // Admits a request that arrived at `arrival` and returns when its reply is due: the model's time less the
   // path's (the kernel's way to the daemon and back, measured by lab up), never before the arrival.
@@ -90,15 +103,23 @@ struct LabDaemon {
     return ReplyScheduler::Clock::time_point(std::chrono::duration_cast<ReplyScheduler::Clock::duration>(reply));
   }
 
-  // Sends `reply` when `request` is due by the model, or while calibrating after the calibration's delay.
-  void answer(const ModelRequest& request, std::chrono::nanoseconds arrival, std::function<void()> reply) {
+  // Sends `reply` when `request` is due by the model (`stall` later: a fault), or while calibrating after the
+  // calibration's delay.
+  void answer(const ModelRequest& request, std::chrono::nanoseconds arrival, std::function<void()> reply,
+              std::chrono::nanoseconds stall = std::chrono::nanoseconds(0)) {
     const std::int64_t calibrate = calibrate_ns.load();
     if (calibrate == 0) return reply();
     const auto at = calibrate > 0 ? arrival + std::chrono::nanoseconds(calibrate) : std::chrono::nanoseconds(-1);
     replies->schedule(calibrate > 0 ? ReplyScheduler::Clock::time_point(
                                           std::chrono::duration_cast<ReplyScheduler::Clock::duration>(at))
-                                    : due(request, arrival),
+                                    : due(request, arrival) +
+                                          std::chrono::duration_cast<ReplyScheduler::Clock::duration>(stall),
                       std::move(reply));
+  }
+
+  // Fails `request` with `error` (a fault) when its reply is due.
+  void answer_error(fuse_req_t req, const ModelRequest& request, std::chrono::nanoseconds arrival, int error) {
+    answer(request, arrival, [req, error] { fuse_reply_err(req, error); });
   }
 
   std::string stats_json() {
@@ -113,11 +134,17 @@ struct LabDaemon {
                         {"service_ns", s.service.count()},
                         {"total_ns", s.total.count()}};
     }
+    nlohmann::json injected = nlohmann::json::array();
+    const std::vector<std::uint64_t> fired = faults.fired();
+    for (std::size_t i = 0; i < fired.size(); ++i) {
+      injected.push_back({{"rule", faults.rules()[i].text}, {"fired", fired[i]}});
+    }
     return nlohmann::json{{"model", model_name},
                           {"bytes_written", engine.bytes_written()},
                           {"path_ns", path_ns.load()},
                           {"realtime", realtime},
-                          {"ops", ops}}
+                          {"ops", ops},
+                          {"faults", injected}}
                .dump(2) +
            "\n";
   }
@@ -210,11 +237,14 @@ void lab_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_
     fuse_reply_buf(req, text.data() + from, std::min(size, text.size() - from));
     return;
   }
+  const auto offset = static_cast<std::uint64_t>(off);
+  const FaultDecision fault = d.fault_for(FaultOp::kRead, offset, size, arrival);
+  if (fault.error() != 0) return d.answer_error(req, {ModelOp::kRead, offset, size}, arrival, fault.error());
   auto data = std::make_shared<std::vector<char>>(size);
   const ssize_t n = ::pread(d.fd, data->data(), size, off);
   if (n < 0) return static_cast<void>(fuse_reply_err(req, errno));
-  d.answer({ModelOp::kRead, static_cast<std::uint64_t>(off), static_cast<std::uint64_t>(n)}, arrival,
-           [req, data, n] { fuse_reply_buf(req, data->data(), static_cast<std::size_t>(n)); });
+  d.answer({ModelOp::kRead, offset, static_cast<std::uint64_t>(n)}, arrival,
+           [req, data, n] { fuse_reply_buf(req, data->data(), static_cast<std::size_t>(n)); }, fault.stall);
 }
 
 // A write to the control file: one setting (lab/lab_control.h); EINVAL for anything else.
@@ -235,10 +265,14 @@ void lab_write(fuse_req_t req, fuse_ino_t ino, const char* buf, size_t size, off
   if (ino == kControlInode) return control(req, d, std::string_view(buf, size));
   if (ino != kDeviceInode) return static_cast<void>(fuse_reply_err(req, EACCES));
   if (static_cast<std::uint64_t>(off) + size > d.size) return static_cast<void>(fuse_reply_err(req, ENOSPC));
-  const ssize_t n = ::pwrite(d.fd, buf, size, off);
+  const auto offset = static_cast<std::uint64_t>(off);
+  const FaultDecision fault = d.fault_for(FaultOp::kWrite, offset, size, arrival);
+  if (fault.error() != 0) return d.answer_error(req, {ModelOp::kWrite, offset, size}, arrival, fault.error());
+  // A lie: acknowledged as written, at the model's time, and never stored.
+  const ssize_t n = fault.action == FaultAction::kLie ? static_cast<ssize_t>(size) : ::pwrite(d.fd, buf, size, off);
   if (n < 0) return static_cast<void>(fuse_reply_err(req, errno));
-  d.answer({ModelOp::kWrite, static_cast<std::uint64_t>(off), static_cast<std::uint64_t>(n)}, arrival,
-           [req, n] { fuse_reply_write(req, static_cast<std::size_t>(n)); });
+  d.answer({ModelOp::kWrite, offset, static_cast<std::uint64_t>(n)}, arrival,
+           [req, n] { fuse_reply_write(req, static_cast<std::size_t>(n)); }, fault.stall);
 }
 
 // A flush of the device's cache (fsync, fdatasync, a block layer FLUSH through the loop device). The
@@ -246,7 +280,9 @@ void lab_write(fuse_req_t req, fuse_ino_t ino, const char* buf, size_t size, off
 void lab_fsync(fuse_req_t req, fuse_ino_t, int, fuse_file_info*) {
   const std::chrono::nanoseconds arrival = ReplyScheduler::now_ns();
   LabDaemon& d = daemon_of(req);
-  d.answer({ModelOp::kFlush, 0, 0}, arrival, [req] { fuse_reply_err(req, 0); });
+  const FaultDecision fault = d.fault_for(FaultOp::kFlush, 0, 0, arrival);
+  const int error = fault.error();
+  d.answer({ModelOp::kFlush, 0, 0}, arrival, [req, error] { fuse_reply_err(req, error); }, fault.stall);
 }
 
 void lab_reply_ok(fuse_req_t req, fuse_ino_t, fuse_file_info*) { fuse_reply_err(req, 0); }

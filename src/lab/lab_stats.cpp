@@ -37,6 +37,13 @@ std::string render_lab_stats_text(const nlohmann::json& stats, const std::string
                  : "the daemon's threads run at normal priority (SCHED_FIFO refused: not root?): a busy machine "
                    "delays its replies\n";
     }
+    const nlohmann::json faults = stats.value("faults", nlohmann::json::array());
+    if (!faults.empty()) {
+      out += "\nfaults injected (the model's fault rules, first match decides):\n";
+      for (const nlohmann::json& f : faults) {
+        out += fmt::format("  {:<40}{:>8}\n", f.at("rule").get<std::string>(), f.at("fired").get<std::uint64_t>());
+      }
+    }
     return out;
   } catch (const nlohmann::json::exception& e) {
     throw UserError(fmt::format("{}: not a lab daemon's record ({})", where, e.what()));

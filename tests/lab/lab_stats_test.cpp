@@ -29,6 +29,17 @@ TEST(LabStatsText, MeansPerRequestForEachOp) {
   EXPECT_THAT(text, HasSubstr("flush           0           0 B             -             -             -"));
 }
 
+TEST(LabStatsText, FaultsInjectedPerRule) {
+  nlohmann::json record = lab_record();
+  EXPECT_THAT(render_lab_stats_text(record, "/mnt/lab"), ::testing::Not(HasSubstr("faults injected")));
+  record["faults"] = nlohmann::json::array(
+      {{{"rule", "read:eio:at=1m"}, {"fired", 3}}, {{"rule", "write:lie:count=1"}, {"fired", 1}}});
+  const std::string text = render_lab_stats_text(record, "/mnt/lab");
+  EXPECT_THAT(text, HasSubstr("faults injected"));
+  EXPECT_THAT(text, HasSubstr("  read:eio:at=1m                                 3\n"));
+  EXPECT_THAT(text, HasSubstr("  write:lie:count=1                              1\n"));
+}
+
 TEST(LabStatsText, SomethingElseIsRefused) {
   EXPECT_THROW(render_lab_stats_text(nlohmann::json{{"jobs", 1}}, "/mnt/x"), UserError);
 }
