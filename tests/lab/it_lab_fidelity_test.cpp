@@ -23,18 +23,18 @@ namespace {
 
 constexpr double kTolerance = 0.10;
 
-struct Measured {
+struct PresetMeasured {
   double iops = 0;
   double mean_lat_ns = 0;
 };
 
 // The truth's row `what` for `rw` of `bs` bytes at `depth`.
-std::optional<Measured> truth_row(const nlohmann::json& truth, const std::string& what, const std::string& rw,
+std::optional<PresetMeasured> truth_row(const nlohmann::json& truth, const std::string& what, const std::string& rw,
                                   int bs, int depth) {
   for (const nlohmann::json& row : truth["expect"]) {
     if (row.value("what", "") == what && row.value("rw", "") == rw && row.value("bs", 0) == bs &&
         row.value("iodepth", 0) == depth) {
-      return Measured{row.value("iops", 0.0), row.value("mean_lat_ns", 0.0)};
+      return PresetMeasured{row.value("iops", 0.0), row.value("mean_lat_ns", 0.0)};
     }
   }
   return std::nullopt;
@@ -84,11 +84,11 @@ std::vector<std::string> job(const std::string& device, int depth) {
           "--output-format=json"};
 }
 
-std::optional<Measured> job_result(const RunOutput& r, const char* direction) {
+std::optional<PresetMeasured> job_result(const RunOutput& r, const char* direction) {
   const std::optional<nlohmann::json> doc = parse_document(r.out);
   if (!doc || !doc->contains("jobs") || (*doc)["jobs"].empty()) return std::nullopt;
   const nlohmann::json& d = (*doc)["jobs"][0][direction];
-  return Measured{d.value("iops", 0.0), d["lat_ns"].value("mean", 0.0)};
+  return PresetMeasured{d.value("iops", 0.0), d["lat_ns"].value("mean", 0.0)};
 }
 
 class LabFidelity : public ::testing::TestWithParam<const char*> {};
@@ -103,12 +103,12 @@ TEST_P(LabFidelity, FioAndSluiceMeasureTheTruthAtDepthOneAndThirtyTwo) {
   const std::string device = info.value("device", "");
   ASSERT_FALSE(device.empty());
   for (const int depth : {1, 32}) {
-    const std::optional<Measured> truth = truth_row(info["truth"], "depth", "randread", 4096, depth);
+    const std::optional<PresetMeasured> truth = truth_row(info["truth"], "depth", "randread", 4096, depth);
     ASSERT_TRUE(truth) << "no 4 KiB randread row at depth " << depth << " in " << info["truth"].dump();
     for (const std::string& tool : tools()) {
       const RunOutput run = run_realtime(tool, job(device, depth));
       ASSERT_EQ(run.exit_code, 0) << describe(run);
-      const std::optional<Measured> m = job_result(run, "read");
+      const std::optional<PresetMeasured> m = job_result(run, "read");
       ASSERT_TRUE(m) << tool << ": no result in\n" << run.out;
       const std::string what = preset + " " + tool + " depth " + std::to_string(depth);
       EXPECT_NEAR(m->iops / truth->iops, 1.0, kTolerance)
@@ -140,14 +140,14 @@ TEST_P(LabFsyncFidelity, FioAndSluiceMeasureTheTruthsFsyncdWriteRate) {
   const nlohmann::json info = raw_lab(lab, preset);
   const std::string device = info.value("device", "");
   ASSERT_FALSE(device.empty());
-  const std::optional<Measured> truth = truth_row(info["truth"], "fsync", "randwrite", 16384, 1);
+  const std::optional<PresetMeasured> truth = truth_row(info["truth"], "fsync", "randwrite", 16384, 1);
   ASSERT_TRUE(truth) << info["truth"].dump();
   for (const std::string& tool : tools()) {
     const RunOutput run = run_realtime(
         tool, {"--name=fsync", "--filename=" + device, "--rw=randwrite", "--bs=16k", "--direct=1", "--ioengine=psync",
                "--fsync=1", "--time_based", "--runtime=3", "--output-format=json"});
     ASSERT_EQ(run.exit_code, 0) << describe(run);
-    const std::optional<Measured> m = job_result(run, "write");
+    const std::optional<PresetMeasured> m = job_result(run, "write");
     ASSERT_TRUE(m) << tool << ": no result in\n" << run.out;
     EXPECT_NEAR(m->iops / truth->iops, 1.0, kTolerance)
         << preset << " " << tool << ": " << m->iops << " fsync'd writes/s, the truth " << truth->iops;
