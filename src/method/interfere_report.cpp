@@ -1,6 +1,8 @@
 // Text and JSON of `sluice interfere`.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "method/interfere.h"
 #include "report/reporters.h"
 
@@ -26,6 +28,42 @@ nlohmann::json lat_json(const LatencySummary& s) {
   return {{"mean", s.mean_ns}, {"p95", s.p95_ns}, {"p99", s.p99_ns}, {"max", s.max_ns}};
 }
 
+// A phase in which no foreground write completed: its latency is censored (at least the phase's length), not 0.
+bool starved(const PhaseResult& p) { return p.iops <= 0 && p.seconds > 0; }
+
+std::string starved_text(const PhaseResult& p) {
+  return fmt::format("starved: no write completed in {:.0f} s (latency >= {:.0f} s)", p.seconds, p.seconds);
+}
+
+// The knobs the trials changed, each once: the trials of every thread count change the same knobs.
+std::string knob_changes_text(const std::vector<TrialResult>& trials) {
+  struct Seen {
+    const KnobChange* first;
+    int times = 0;
+    bool all_restored = true;
+  };
+  std::vector<std::pair<std::string, Seen>> seen;  // in the order first changed
+  std::string failures;
+  for (const TrialResult& t : trials) {
+    for (const KnobChange& c : t.changes) {
+      const std::string key = c.knob + "\n" + c.device + "\n" + c.applied;
+      auto it = std::find_if(seen.begin(), seen.end(), [&key](const auto& e) { return e.first == key; });
+      if (it == seen.end()) it = seen.insert(seen.end(), {key, Seen{&c}});
+      it->second.times++;
+      it->second.all_restored = it->second.all_restored && c.restored;
+    }
+    for (const std::string& f : t.restore_failures) failures += "  restore failed: " + f + "\n";
+  }
+  std::string out;
+  for (const auto& [key, e] : seen) {
+    const KnobChange& c = *e.first;
+    out += fmt::format("  {}{}: {} -> {} -> {}{}\n", c.knob, c.device.empty() ? "" : " (" + c.device + ")", c.original,
+                       c.applied, e.all_restored ? "restored" : "NOT RESTORED (run sluice restore)",
+                       e.times > 1 ? fmt::format(" (in {} trials, each restored after it)", e.times) : "");
+  }
+  return out + failures;
+}
+
 void append_timeline(std::string& out, const PhaseResult& p) {
   out += fmt::format("  timeline, {} threads {} (per second):\n", p.threads, p.name);
   out += "      t_s   fg_iops  fg_p99_ms  dirty_MiB  writeback_MiB  util_%  in_flight  queue\n";
@@ -49,6 +87,11 @@ std::string render_interfere_text(const InterfereReport& r) {
                      r.device.empty() ? "unknown" : r.device);
   out += "\n threads  phase     IOPS   write mean/p95/p99/max ms        fsync mean/p95/p99/max ms        bg MiB/s\n";
   for (const PhaseResult& p : r.phases) {
+    if (starved(p)) {
+      out += fmt::format(" {:7}  {:6} {:8.1f}   {:68}   {:8.1f}\n", p.threads, p.name, 0.0, starved_text(p),
+                         p.bg_bw_bytes / 1048576.0);
+      continue;
+    }
     out += fmt::format(" {:7}  {:6} {:8.1f}   {:>6}/{:>6}/{:>7}/{:>8}   {:>6}/{:>6}/{:>7}/{:>8}   {:8.1f}\n", p.threads,
                        p.name, p.iops, ms_figure(p.lat.mean_ns), ms_figure(double(p.lat.p95_ns)), ms_figure(double(p.lat.p99_ns)),
                        ms_figure(double(p.lat.max_ns)), ms_figure(p.fsync_lat.mean_ns), ms_figure(double(p.fsync_lat.p95_ns)),
@@ -58,7 +101,13 @@ std::string render_interfere_text(const InterfereReport& r) {
   for (std::uint32_t threads : o.threads) {
     const PhaseResult* idle = find_phase(r, "idle", threads);
     const PhaseResult* loaded = find_phase(r, "loaded", threads);
-    if (!idle || !loaded || loaded->iops <= 0) continue;
+    if (!idle || !loaded || idle->iops <= 0) continue;
+    if (starved(*loaded)) {
+      // Fewer than one write in the phase: the IOPS were below 1/seconds, the slowdown at least idle x seconds.
+      out += fmt::format(" {} thread(s): slowdown >= {:.0f}x (IOPS {:.1f} -> 0: no write completed in {:.0f} s)\n",
+                         threads, idle->iops * loaded->seconds, idle->iops, loaded->seconds);
+      continue;
+    }
     out += fmt::format(" {} thread(s): slowdown {:.2f}x (IOPS {:.1f} -> {:.1f}; fsync p99 {} -> {} ms)\n", threads,
                        idle->iops / loaded->iops, idle->iops, loaded->iops, ms_figure(double(idle->fsync_lat.p99_ns)),
                        ms_figure(double(loaded->fsync_lat.p99_ns)));
@@ -71,18 +120,21 @@ std::string render_interfere_text(const InterfereReport& r) {
         out += fmt::format(" {:42} {:7}  not run: {}\n", settings_text(t.settings), t.threads, t.skipped_reason);
         continue;
       }
-      const double ratio = base && base->iops > 0 ? t.phase.iops / base->iops : 0;
+      if (starved(t.phase)) {
+        out += fmt::format(" {:42} {:7}  {}\n", settings_text(t.settings), t.threads, starved_text(t.phase));
+        continue;
+      }
+      if (!base || base->iops <= 0) {
+        out += fmt::format(" {:42} {:7}  {:9.1f} (the baseline was starved)  {:>14}  {:8.1f}\n",
+                           settings_text(t.settings), t.threads, t.phase.iops,
+                           ms_figure(double(t.phase.fsync_lat.p99_ns)), t.phase.bg_bw_bytes / 1048576.0);
+        continue;
+      }
+      const double ratio = t.phase.iops / base->iops;
       out += fmt::format(" {:42} {:7}  {:9.1f} ({:5.2f}x)     {:>14}  {:8.1f}\n", settings_text(t.settings), t.threads,
                          t.phase.iops, ratio, ms_figure(double(t.phase.fsync_lat.p99_ns)), t.phase.bg_bw_bytes / 1048576.0);
     }
-    out += "\n knobs changed and restored:\n";
-    for (const TrialResult& t : r.trials) {
-      for (const KnobChange& c : t.changes) {
-        out += fmt::format("  {}{}: {} -> {} -> {}\n", c.knob, c.device.empty() ? "" : " (" + c.device + ")",
-                           c.original, c.applied, c.restored ? "restored" : "NOT RESTORED (run sluice restore)");
-      }
-      for (const std::string& f : t.restore_failures) out += "  restore failed: " + f + "\n";
-    }
+    out += "\n knobs changed and restored:\n" + knob_changes_text(r.trials);
   }
   out += "\n";
   for (const PhaseResult& p : r.phases) append_timeline(out, p);
@@ -104,9 +156,22 @@ nlohmann::json interference_json(const InterfereReport& r) {
   nlohmann::json phases = nlohmann::json::array();
   nlohmann::json timeline = nlohmann::json::array();
   for (const PhaseResult& p : r.phases) {
-    phases.push_back({{"name", p.name}, {"threads", p.threads}, {"seconds", p.seconds}, {"iops", p.iops},
-                      {"lat_ns", lat_json(p.lat)}, {"fsync_lat_ns", lat_json(p.fsync_lat)},
-                      {"bg_bw_bytes", p.bg_bw_bytes}, {"device_write_bytes_per_s", p.device_write_bps}});
+    nlohmann::json phase = {{"name", p.name},
+                            {"threads", p.threads},
+                            {"seconds", p.seconds},
+                            {"iops", p.iops},
+                            {"lat_ns", lat_json(p.lat)},
+                            {"fsync_lat_ns", lat_json(p.fsync_lat)},
+                            {"bg_bw_bytes", p.bg_bw_bytes},
+                            {"device_write_bytes_per_s", p.device_write_bps},
+                            {"starved", starved(p)}};
+    if (starved(p)) {
+      // No write completed: the latencies are censored, at least the phase's length (never 0).
+      phase["lat_ns"] = nullptr;
+      phase["fsync_lat_ns"] = nullptr;
+      phase["latency_at_least_ns"] = p.seconds * 1e9;
+    }
+    phases.push_back(phase);
     for (const TimelinePoint& t : p.timeline) {
       timeline.push_back({{"phase", p.name}, {"threads", p.threads}, {"t_s", t.t_s}, {"fg_iops", t.fg_iops},
                           {"fg_lat_p99_ns", t.fg_lat_p99_ns}, {"dirty_bytes", t.wb.dirty_bytes},
@@ -129,9 +194,12 @@ nlohmann::json interference_json(const InterfereReport& r) {
     nlohmann::json entry = {{"settings", settings}, {"baseline", false}, {"threads", t.threads}, {"ran", t.ran && t.skipped_reason.empty()}};
     if (!t.skipped_reason.empty()) entry["skipped"] = t.skipped_reason;
     if (t.ran && t.skipped_reason.empty()) {
+      entry["starved"] = starved(t.phase);
+      if (starved(t.phase)) entry["latency_at_least_ns"] = t.phase.seconds * 1e9;
       entry["fg_iops"] = t.phase.iops;
-      entry["fg_lat_p99_ns"] = t.phase.fsync_lat.p99_ns;
-      entry["fg_write_lat_p99_ns"] = t.phase.lat.p99_ns;
+      // A starved trial's p99 is censored (latency_at_least_ns), not 0.
+      entry["fg_lat_p99_ns"] = starved(t.phase) ? nlohmann::json(nullptr) : nlohmann::json(t.phase.fsync_lat.p99_ns);
+      entry["fg_write_lat_p99_ns"] = starved(t.phase) ? nlohmann::json(nullptr) : nlohmann::json(t.phase.lat.p99_ns);
       entry["bg_bw_bytes"] = t.phase.bg_bw_bytes;
     }
     trials.push_back(entry);
