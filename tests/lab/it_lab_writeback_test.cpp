@@ -21,6 +21,8 @@
 // leaves the journal for `sluice restore`. tests/test-resources.txt gives the test the locks vm_knobs and
 // knob_journal.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <linux/magic.h>
 #include <stdlib.h>
 #include <sys/statfs.h>
@@ -177,8 +179,9 @@ TEST(LabWriteback, FsyncdWritesStarveBesideABulkWriterHeldAtTheDirtyLimit) {
     ASSERT_GT(knob_idle.writes, 0u);
     EXPECT_LE(knob_loaded.iops * 3, knob_idle.iops)
         << "with vm.dirty_bytes=15000000: idle " << knob_idle.text << ", beside dd " << knob_loaded.text;
-    EXPECT_LE(knob_loaded.iops, loaded.iops)
-        << "beside dd: default limits " << loaded.text << ", vm.dirty_bytes=15000000 " << knob_loaded.text;
+    // Whether the knob beats the default limits beside dd is recorded, not asserted: on a busy machine it was
+    // slower (dd cannot reach the default limit there), on the idle CI machine 28 vs 22 IOPS (docs/lab.md).
+    RecordProperty("knob_vs_default_beside_dd", std::to_string(knob_loaded.iops / std::max(loaded.iops, 1e-9)));
     EXPECT_TRUE(knobs.restore_all().empty());
   }
   for (const auto& [knob, value] : before) EXPECT_EQ(wb_read(knob), value) << knob << " not restored";
