@@ -40,6 +40,7 @@
 
 #include "observe/knobs.h"
 #include "support/it_test_util.h"
+#include "support/lab_place.h"
 #include "support/machine_features.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -48,13 +49,6 @@ namespace sluice::testing {
 namespace writeback_it {
 
 constexpr int kFioSeconds = 8;
-
-std::string wb_read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The lab of this test: its own state directory, taken down whatever happens.
 class WritebackLab {
@@ -151,13 +145,13 @@ TEST(LabWriteback, FsyncdWritesStarveBesideABulkWriterHeldAtTheDirtyLimit) {
   const std::string device = (*doc)["sluice"]["lab"].value("device", "");
   ASSERT_EQ(device.rfind("/dev/loop", 0), 0u) << up.out;
   const std::string queue = "/sys/block/" + device.substr(5) + "/queue/";
-  RecordProperty("scheduler", wb_read(queue + "scheduler"));
-  RecordProperty("wbt_lat_usec", wb_read(queue + "wbt_lat_usec"));
+  RecordProperty("scheduler", file_text(queue + "scheduler"));
+  RecordProperty("wbt_lat_usec", file_text(queue + "wbt_lat_usec"));
 
   std::vector<std::pair<std::string, std::string>> before;
   for (const char* knob : {"dirty_bytes", "dirty_ratio", "dirty_background_bytes", "dirty_background_ratio"}) {
     const std::string path = std::string("/proc/sys/vm/") + knob;
-    before.emplace_back(path, wb_read(path));
+    before.emplace_back(path, file_text(path));
   }
 
   // The default dirty limits: recorded (see the top of the file).
@@ -184,7 +178,7 @@ TEST(LabWriteback, FsyncdWritesStarveBesideABulkWriterHeldAtTheDirtyLimit) {
     RecordProperty("knob_vs_default_beside_dd", std::to_string(knob_loaded.iops / std::max(loaded.iops, 1e-9)));
     EXPECT_TRUE(knobs.restore_all().empty());
   }
-  for (const auto& [knob, value] : before) EXPECT_EQ(wb_read(knob), value) << knob << " not restored";
+  for (const auto& [knob, value] : before) EXPECT_EQ(file_text(knob), value) << knob << " not restored";
 
   const RunOutput down = lab.sluice({"lab", "down", lab.dir()});
   EXPECT_EQ(down.exit_code, 0) << describe(down);
