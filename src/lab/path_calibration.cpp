@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "common/rng.h"
+#include "common/unique_fd.h"
 #include "lab/lab_control.h"
 
 namespace sluice {
@@ -24,22 +25,8 @@ constexpr unsigned kUnmeasured = 50;  // the first reads warm the daemon's threa
 constexpr std::int64_t kMinSamples = 200;
 constexpr std::int64_t kMaxSamples = 1000;
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const noexcept { return fd_; }
-
- private:
-  int fd_;
-};
-
 void write_control(const std::string& control, const LabControl& setting) {
-  const Fd fd(::open(control.c_str(), O_WRONLY | O_CLOEXEC));
+  const UniqueFd fd(::open(control.c_str(), O_WRONLY | O_CLOEXEC));
   const std::string text = lab_control_text(setting);
   if (fd.get() < 0 || ::write(fd.get(), text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
     throw UserError(fmt::format("lab: {}: cannot set the daemon: {}", control, std::strerror(errno)));
@@ -98,7 +85,7 @@ PathMeasurement measure_path(const std::string& device, const std::string& contr
   const auto per_read = delay + std::chrono::microseconds(100);
   const unsigned samples = static_cast<unsigned>(
       std::clamp<std::int64_t>(std::chrono::nanoseconds(std::chrono::seconds(1)) / per_read, kMinSamples, kMaxSamples));
-  const Fd fd(::open(device.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC));
+  const UniqueFd fd(::open(device.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC));
   if (fd.get() < 0) throw UserError(fmt::format("lab: {}: {} (measuring the path)", device, std::strerror(errno)));
   void* raw = nullptr;
   if (::posix_memalign(&raw, kBlock, kBlock) != 0) throw UserError("lab: out of memory measuring the path");

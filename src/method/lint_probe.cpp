@@ -11,24 +11,11 @@
 #include <cstdio>
 #include <vector>
 
+#include "common/unique_fd.h"
 #include "method/lint.h"
 
 namespace sluice {
 namespace {
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 // Unwritten (preallocated, reading as zeros) extents in [start, end), per FIEMAP; nullopt if unsupported.
 std::optional<bool> has_unwritten_extents(int fd, std::uint64_t start, std::uint64_t end) {
@@ -69,7 +56,7 @@ LintTarget lint_target_of(const TargetFile& t) {
 }  // namespace
 
 std::optional<bool> region_has_unwritten(const std::string& path, std::uint64_t start, std::uint64_t length) {
-  const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st {};
   if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0) return std::nullopt;
   // What lies beyond the end of the file is laid out with data by sluice before the run.
