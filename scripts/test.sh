@@ -31,20 +31,21 @@ cmake --build build -j"$(nproc)"
 # than they compute; no test depends on an idle machine: docs/reliability.md, "Timing in tests"), which takes
 # its time off the critical path; the tests that time something (label "timing", tests/test-resources.txt) then
 # run one at a time, still beside it: they passed beside stress-ng --cpu 2 at normal priority (scripts/fresh-check.sh
-# --load), and a nice-19 compile yields the CPU to them (the lab's daemon and benchmarks run SCHED_FIFO when
-# allowed). Its output goes to build-asan/build.log, printed when it fails.
+# --load), and a nice-19 compile yields the CPU to them; those a changing load moves (label "idle": two sets of
+# runs compared, the lab's kernel path) run after it, alone. Its output goes to build-asan/build.log, printed
+# when it fails.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DSLUICE_FUZZ=ON -DSLUICE_FUZZ_OPT=-O0 \
   -DSLUICE_TESTS=ON -DSLUICE_INTEGRATION_TESTS=OFF -DSLUICE_WERROR=ON >/dev/null
 asan_started=$(date +%s)
 setsid -w nice -n 19 ionice -c 3 cmake --build build-asan -j"$(nproc)" >build-asan/build.log 2>&1 &
 asan_build=$!
 trap 'kill -- -"$asan_build" 2>/dev/null || kill "$asan_build" 2>/dev/null || true; list_skips' EXIT
-rm -f build/ctest-junit.xml build/ctest-timing-junit.xml build-asan/ctest-junit.xml
+rm -f build/ctest-junit.xml build/ctest-timing-junit.xml build/ctest-idle-junit.xml build-asan/ctest-junit.xml
 junit_files+=(build/ctest-junit.xml)
 (cd build && ctest --output-on-failure -j"$(nproc)" -LE '^timing$' --output-junit ctest-junit.xml)
 junit_files+=(build/ctest-timing-junit.xml)
 timing_started=$(date +%s)
-(cd build && ctest --output-on-failure -L '^timing$' --output-junit ctest-timing-junit.xml)
+(cd build && ctest --output-on-failure -L '^timing$' -LE '^idle$' --output-junit ctest-timing-junit.xml)
 echo "test.sh: the timing tests, one at a time beside the sanitizer build, took $(( $(date +%s) - timing_started )) s"
 if ! wait "$asan_build"; then
   tail -n 100 build-asan/build.log >&2
@@ -53,6 +54,10 @@ if ! wait "$asan_build"; then
 fi
 echo "test.sh: the sanitizer build, beside the tests, took $(( $(date +%s) - asan_started )) s"
 trap list_skips EXIT
+junit_files+=(build/ctest-idle-junit.xml)
+idle_started=$(date +%s)
+(cd build && ctest --output-on-failure -L '^idle$' --output-junit ctest-idle-junit.xml)
+echo "test.sh: the timing tests that need an idle machine took $(( $(date +%s) - idle_started )) s"
 junit_files+=(build-asan/ctest-junit.xml)
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --output-on-failure -j"$(nproc)" -L unit --output-junit ctest-junit.xml)

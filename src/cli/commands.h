@@ -27,6 +27,7 @@ int metadata_command(const std::vector<std::string>& args);
 int bonnie_command(const std::vector<std::string>& args);
 int http_command(const std::vector<std::string>& args);
 int scale_command(const std::vector<std::string>& args);
+int selftest_command(const std::vector<std::string>& args);
 int smtp_command(const std::vector<std::string>& args);
 int lab_command(const std::vector<std::string>& args);
 
@@ -45,6 +46,7 @@ const CommandInfo& metadata_command_info();
 const CommandInfo& bonnie_command_info();
 const CommandInfo& http_command_info();
 const CommandInfo& scale_command_info();
+const CommandInfo& selftest_command_info();
 const CommandInfo& smtp_command_info();
 const CommandInfo& lab_command_info();
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "job/units.h"
 #include "lab/service_time.h"
@@ -258,6 +259,18 @@ void add_notes(const ModelSpec& m, const std::vector<TruthRow>& rows, Truth& t) 
 }
 
 }  // namespace
+
+double device_max_iops(const ModelSpec& model, bool write, std::uint64_t bs) {
+  // kSteady: a write-back cache's destage caps the writes; a cliff model's media are fresh.
+  return bounds_of(station_for(model, {write, true, bs, RowPhase::kSteady})).max_iops;
+}
+
+Seconds open_loop_mean_latency(const ModelSpec& model, bool write, std::uint64_t bs, double rate) {
+  const Station s = station_for(model, {write, true, bs, RowPhase::kSteady});
+  const ClosedLoopBounds b = bounds_of(s);
+  if (rate >= b.max_iops) return Seconds(std::numeric_limits<double>::infinity());
+  return open_latency(s, b, rate);
+}
 
 Truth compute_truth(const ModelSpec& model, const TruthOptions& options) {
   Truth t;

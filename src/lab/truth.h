@@ -46,4 +46,14 @@ struct Truth {
 // rows per phase the model has (burst and steady for a write-back cache, fresh and after_cliff for a cliff).
 Truth compute_truth(const ModelSpec& model, const TruthOptions& options = {});
 
+// The most `bs`-byte random reads (or writes) the device serves a second: the closed-loop bound Xmax, every
+// server busy (writes in the model's steady phase, or before its cliff). An open loop offered more completes
+// this many and its queue grows without bound.
+double device_max_iops(const ModelSpec& model, bool write, std::uint64_t bs);
+
+// Poisson arrivals of `rate` `bs`-byte random reads (or writes, phase as above) a second on the raw device: the
+// mean latency from arrival to completion, by the formula of the open_capacity rows (M/G/c by Lee-Longton,
+// exact for one server); infinite at or above device_max_iops.
+Seconds open_loop_mean_latency(const ModelSpec& model, bool write, std::uint64_t bs, double rate);
+
 }  // namespace sluice

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "observe/virtualization.h"
-#include "scale/scale_child.h"
+#include "common/child_run.h"
 #include "scale/scale_plan.h"
 
 namespace sluice {

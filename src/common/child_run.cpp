@@ -1,4 +1,4 @@
-#include "scale/scale_child.h"
+#include "common/child_run.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -33,7 +33,7 @@ double seconds_of(const timeval& t) { return static_cast<double>(t.tv_sec) + sta
   ::signal(SIGINT, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);
   ::execvp(args[0], args.data());
-  const std::string message = "sluice scale: cannot run " + argv[0] + ": " + std::strerror(errno) + "\n";
+  const std::string message = "sluice: cannot run " + argv[0] + ": " + std::strerror(errno) + "\n";
   (void)!::write(STDERR_FILENO, message.data(), message.size());
   ::_exit(127);
 }
@@ -69,7 +69,7 @@ ChildRun run_child(const std::vector<std::string>& argv, int log_fd, std::chrono
   ChildRun run;
   const Clock::time_point start = Clock::now();
   const pid_t pid = ::fork();
-  if (pid < 0) throw UserError(std::string("sluice scale: cannot fork: ") + std::strerror(errno));
+  if (pid < 0) throw UserError(std::string("sluice: cannot fork: ") + std::strerror(errno));
   if (pid == 0) exec_child(argv, log_fd);
   ::setpgid(pid, pid);  // also here, so the group exists before any kill below
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));

@@ -1,7 +1,7 @@
 #pragma once
-// Running one command as a child process in its own process group, its stdout and stderr appended to a log
-// file, timed (wall clock) and charged (user and system CPU from wait4's rusage: the child and every
-// descendant it waited for, e.g. make's compilers).
+// Running one command as a child process (sluice scale's runs, sluice selftest's measurements) in its own
+// process group, its stdout and stderr appended to a log file, timed (wall clock) and charged (user and system
+// CPU from wait4's rusage: the child and every descendant it waited for, e.g. make's compilers).
 #include <chrono>
 #include <string>
 #include <vector>

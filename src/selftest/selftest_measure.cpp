@@ -1,0 +1,94 @@
+#include "selftest/selftest_measure.h"
+
+#include "common/json_read.h"
+
+namespace sluice {
+namespace {
+
+const nlohmann::json* first_job(const nlohmann::json& doc, std::string& why) {
+  const nlohmann::json jobs = field_or(doc, "jobs", nlohmann::json::array());
+  if (!jobs.is_array() || jobs.empty()) {
+    why = "the result has no job";
+    return nullptr;
+  }
+  const nlohmann::json& job = doc["jobs"][0];
+  const nlohmann::json error = field_or(job, "error", 0);
+  if (error.is_number() && error.get<double>() != 0) {
+    why = "the job failed (error " + error.dump() + ")";
+    return nullptr;
+  }
+  return &job;
+}
+
+std::optional<double> number_at(const nlohmann::json& j, std::initializer_list<const char*> path, std::string& why) {
+  const nlohmann::json* node = &j;
+  std::string where;
+  for (const char* key : path) {
+    where += where.empty() ? key : std::string(".") + key;
+    if (!node->is_object() || !node->contains(key)) {
+      why = "the result has no " + where;
+      return std::nullopt;
+    }
+    node = &(*node)[key];
+  }
+  if (!node->is_number()) {
+    why = "the result's " + where + " is not a number";
+    return std::nullopt;
+  }
+  return node->get<double>();
+}
+
+std::optional<double> job_number(const nlohmann::json& doc, const char* direction, const char* a, const char* b,
+                                 std::string& why) {
+  const nlohmann::json* job = first_job(doc, why);
+  if (job == nullptr) return std::nullopt;
+  return b == nullptr ? number_at(*job, {direction, a}, why) : number_at(*job, {direction, a, b}, why);
+}
+
+std::optional<double> capacity_field(const nlohmann::json& doc, Measure measure, std::string& why) {
+  const nlohmann::json capacity = field_or(field_or(doc, "sluice", nlohmann::json::object()), "capacity", nullptr);
+  if (!capacity.is_object()) {
+    why = "the result has no sluice.capacity section";
+    return std::nullopt;
+  }
+  switch (measure) {
+    case Measure::kCapacityIops:
+      return number_at(capacity, {"iops"}, why);
+    case Measure::kKneeConcurrency:
+      return number_at(capacity, {"knee", "concurrency"}, why);
+    default:
+      return field_or(capacity, "thrashing", nullptr).is_null() ? 0.0 : 1.0;
+  }
+}
+
+}  // namespace
+
+std::optional<double> read_measure(const nlohmann::json& doc, Measure measure, std::string& why) {
+  switch (measure) {
+    case Measure::kReadLatencyMean:
+      return job_number(doc, "read", "lat_ns", "mean", why);
+    case Measure::kReadIops:
+      return job_number(doc, "read", "iops", nullptr, why);
+    case Measure::kWriteLatencyMean:
+      return job_number(doc, "write", "lat_ns", "mean", why);
+    case Measure::kWriteIops:
+      return job_number(doc, "write", "iops", nullptr, why);
+    case Measure::kCapacityIops:
+    case Measure::kKneeConcurrency:
+    case Measure::kThrashing:
+      return capacity_field(doc, measure, why);
+  }
+  why = "unknown measure";
+  return std::nullopt;
+}
+
+std::optional<nlohmann::json> parse_result_document(const std::string& text) {
+  const std::size_t start = text.find('{');
+  if (start == std::string::npos) return std::nullopt;
+  nlohmann::json doc = nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(start), text.end(), nullptr,
+                                             false);
+  if (doc.is_discarded()) return std::nullopt;
+  return doc;
+}
+
+}  // namespace sluice

@@ -1,0 +1,20 @@
+#pragma once
+// Reading a check's measured value from the JSON document its command wrote (fio's result document, with
+// sluice's sections under "sluice"). Pure.
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "selftest/selftest_plan.h"
+
+namespace sluice {
+
+// The value `measure` names in `doc` (ns, ios/s, a concurrency, or 1/0); nullopt with `why` set when the
+// document does not hold it (a failed job: its error; a missing section).
+std::optional<double> read_measure(const nlohmann::json& doc, Measure measure, std::string& why);
+
+// The first JSON document in `text` (a program may print warnings before it); nullopt when there is none.
+std::optional<nlohmann::json> parse_result_document(const std::string& text);
+
+}  // namespace sluice

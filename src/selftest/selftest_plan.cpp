@@ -1,0 +1,218 @@
+#include "selftest/selftest_plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "job/units.h"
+#include "lab/model_source.h"
+#include "lab/truth.h"
+
+namespace sluice {
+namespace {
+
+constexpr std::uint64_t kSmallBlock = 4096;
+constexpr double kNsPerS = 1e9;
+
+// Below this depth-1 latency the kernel-loop-FUSE path's drift after lab up measured it is felt (docs/lab.md,
+// "Fidelity, measured": ssd at depth 1 measured 1.11-1.14 of the truth in 2 of ~12 idle runs).
+constexpr double kPathSensitiveNs = 2e6;
+
+const TruthRow* find_row(const Truth& truth, const std::string& what, const std::string& rw, std::uint64_t bs,
+                         std::uint32_t depth) {
+  for (const TruthRow& r : truth.rows) {
+    if (r.what == what && r.rw == rw && r.bs == bs && (depth == 0 || r.iodepth == depth)) return &r;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> job_args(const std::string& name, const std::string& rw, std::uint64_t bs,
+                                  const std::string& engine, std::uint32_t depth, int runtime_s) {
+  return {"--name=" + name,      "--filename={device}",
+          "--rw=" + rw,          "--bs=" + std::to_string(bs / 1024) + "k",
+          "--direct=1",          "--ioengine=" + engine,
+          "--iodepth=" + std::to_string(depth),
+          "--time_based",        "--runtime=" + std::to_string(runtime_s),
+          "--output-format=json"};
+}
+
+std::vector<std::string> with_run(std::vector<std::string> args) {
+  args.insert(args.begin(), "run");
+  return args;
+}
+
+SelftestCheck depth_check(const Truth& truth, const std::string& rw, const std::string& engine, std::uint32_t depth) {
+  SelftestCheck c;
+  const TruthRow* row = find_row(truth, "depth", rw, kSmallBlock, depth);
+  if (row == nullptr) return c;
+  const bool write = rw == "randwrite";
+  const bool latency = depth == 1;
+  // At depth 32 the queue fills at the start, so the first ios wait less than the steady state's: 5 s keeps
+  // that under ~3% of the mean on the slowest model (about 500 ios on sata7k).
+  const std::vector<std::string> job = job_args("selftest", rw, kSmallBlock, engine, depth, depth == 1 ? 3 : 5);
+  c.group = "run";
+  c.method = fmt::format("run {}, 4 KiB {}, depth {}: {}", engine, rw, depth, latency ? "mean latency" : "IOPS");
+  c.sluice_args = with_run(job);
+  c.fio_args = job;
+  if (latency) {
+    c.measure = write ? Measure::kWriteLatencyMean : Measure::kReadLatencyMean;
+    c.truth = row->mean_latency.count() * kNsPerS;
+  } else {
+    c.measure = write ? Measure::kWriteIops : Measure::kReadIops;
+    c.truth = row->iops;
+  }
+  c.approximate = !row->exact;
+  const bool sensitive = row->mean_latency.count() * kNsPerS < kPathSensitiveNs && depth == 1;
+  c.tolerance = sensitive ? 0.15 : 0.10;
+  c.why = sensitive ? "a sub-2 ms request alone: the path drifts after lab up measured it (docs/lab.md)"
+                    : "the lab's fidelity, measured with fio (docs/lab.md)";
+  return c;
+}
+
+void add_run_checks(const Truth& truth, std::vector<SelftestCheck>& out) {
+  out.push_back(depth_check(truth, "randread", "psync", 1));
+  out.push_back(depth_check(truth, "randread", "io_uring", 32));
+  out.push_back(depth_check(truth, "randread", "libaio", 32));
+  out.push_back(depth_check(truth, "randwrite", "psync", 1));
+  out.push_back(depth_check(truth, "randwrite", "io_uring", 32));
+}
+
+// A limit every model can meet with room: 10 ms, or for a slow device the next 10 ms above four times its
+// latency alone (sata7k's 9.86 ms alone would sit on a 10 ms limit, a coin toss).
+std::chrono::nanoseconds capacity_limit(const ModelSpec& model) {
+  const Truth alone = compute_truth(model);
+  const TruthRow* row = find_row(alone, "depth", "randread", kSmallBlock, 1);
+  const double four_alone_ms = row == nullptr ? 0 : 4 * row->mean_latency.count() * 1e3;
+  const double ms = std::max(10.0, 10 * std::ceil(four_alone_ms / 10));
+  return std::chrono::milliseconds(static_cast<long>(ms));
+}
+
+void add_capacity_checks(const ModelSpec& model, std::vector<SelftestCheck>& out) {
+  TruthOptions options;
+  options.latency_limit = capacity_limit(model);
+  const Truth truth = compute_truth(model, options);
+  const TruthRow* capacity = find_row(truth, "capacity", "randread", kSmallBlock, 0);
+  const TruthRow* knee = find_row(truth, "knee", "randread", kSmallBlock, 0);
+  if (capacity == nullptr || knee == nullptr || capacity->iops <= 0) return;
+  const std::string slo = format_duration_ns(static_cast<double>(options.latency_limit.count()));
+  // A rotating model serves ~100 ios a second: each point needs longer to be steady.
+  const std::string budget = capacity->iops < 1000 ? "60s" : "30s";
+  const std::vector<std::string> args = {"capacity",        "--filename={device}", "--rw=randread",
+                                         "--slo=" + std::to_string(options.latency_limit.count() / 1000000) + "ms",
+                                         "--budget=" + budget, "--no-status", "--output-format=json"};
+  SelftestCheck c;
+  c.group = "capacity";
+  c.sluice_args = args;
+  c.method = fmt::format("capacity, 4 KiB randread, mean within {}: IOPS", slo);
+  c.measure = Measure::kCapacityIops;
+  c.truth = capacity->iops;
+  c.approximate = !capacity->exact;
+  c.why = "the lab's fidelity at depth (docs/lab.md)";
+  out.push_back(c);
+  c.method = fmt::format("capacity, 4 KiB randread, mean within {}: the knee", slo);
+  c.measure = Measure::kKneeConcurrency;
+  c.truth = knee->iodepth;
+  c.rule = Tolerance::kKneeRange;
+  c.why = "the search doubles the concurrency: the first point at or past the model's knee";
+  out.push_back(c);
+  c.method = fmt::format("capacity, 4 KiB randread, mean within {}: thrashing", slo);
+  c.measure = Measure::kThrashing;
+  c.truth = 0;
+  c.rule = Tolerance::kExact;
+  c.why = "the model's throughput never falls with load: no thrashing point";
+  out.push_back(c);
+}
+
+// Poisson arrivals at `load` times the most the device serves.
+SelftestCheck open_check(const ModelSpec& model, double load) {
+  const double most = device_max_iops(model, false, kSmallBlock);
+  const double rate = std::round(load * most);
+  SelftestCheck c;
+  c.group = "open-loop";
+  std::vector<std::string> job = job_args("open", "randread", kSmallBlock, "io_uring", 64, 5);
+  job.insert(job.end() - 1, {"--open_loop=1", "--rate_iops=" + fmt::format("{:.0f}", rate), "--rate_process=poisson"});
+  c.sluice_args = with_run(job);
+  c.approximate = model.servers > 1;
+  if (load < 1) {
+    c.method = fmt::format("open loop at {:.1f} of capacity ({:.0f}/s Poisson), 4 KiB randread: mean latency", load, rate);
+    c.measure = Measure::kReadLatencyMean;
+    c.truth = open_loop_mean_latency(model, false, kSmallBlock, rate).count() * kNsPerS;
+    c.tolerance = load < 0.7 ? 0.15 : 0.20;
+    c.why = load < 0.7 ? "a sub-2 ms request barely queued: the path's drift (docs/lab.md)"
+                       : "M/G/c by Lee-Longton (within a few percent) and the path's drift";
+  } else {
+    c.method = fmt::format("open loop at {:.1f} of capacity ({:.0f}/s Poisson), 4 KiB randread: IOPS", load, rate);
+    c.measure = Measure::kReadIops;
+    c.truth = most;
+    c.why = "above capacity the queue grows without bound and the device completes its most";
+  }
+  return c;
+}
+
+void add_fsync_check(const Truth& truth, std::vector<SelftestCheck>& out) {
+  const TruthRow* row = nullptr;
+  for (const TruthRow& r : truth.rows) {
+    if (r.what == "fsync" && row == nullptr) row = &r;
+  }
+  if (row == nullptr) return;
+  std::vector<std::string> job = job_args("fsync", "randwrite", row->bs, "psync", 1, 3);
+  job.insert(job.end() - 1, "--fsync=1");
+  SelftestCheck c;
+  c.group = "fsync";
+  c.method = "run psync, 16 KiB randwrite, a flush after each: write IOPS";
+  c.sluice_args = with_run(job);
+  c.fio_args = job;
+  c.measure = Measure::kWriteIops;
+  c.truth = row->iops;
+  c.approximate = !row->exact;
+  c.tolerance = 0.20;
+  c.why = "two round trips through the path per write (docs/lab.md, LabFsyncFidelity)";
+  out.push_back(c);
+}
+
+bool wanted(const SelftestPlanOptions& options, const std::string& group) {
+  return options.methods.empty() ||
+         std::find(options.methods.begin(), options.methods.end(), group) != options.methods.end();
+}
+
+}  // namespace
+
+const std::vector<std::string>& selftest_groups() {
+  static const std::vector<std::string> kGroups = {"run", "capacity", "open-loop", "fsync"};
+  return kGroups;
+}
+
+std::vector<SelftestCheck> checks_for_model(const ModelSpec& model, const SelftestPlanOptions& options) {
+  const Truth truth = compute_truth(model);
+  std::vector<SelftestCheck> out;
+  if (wanted(options, "run")) add_run_checks(truth, out);
+  if (wanted(options, "capacity")) add_capacity_checks(model, out);
+  // Open loop where its mean converges within a short run: a rotating model's varied service near saturation
+  // needs minutes (docs/lab.md).
+  if (wanted(options, "open-loop") && !model.rotating()) {
+    for (double load : {0.5, 0.9, 1.5}) out.push_back(open_check(model, load));
+  }
+  if (wanted(options, "fsync")) add_fsync_check(truth, out);
+  std::erase_if(out, [](const SelftestCheck& c) { return c.sluice_args.empty(); });
+  return out;
+}
+
+std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options) {
+  const std::vector<std::string> names =
+      options.quick ? std::vector<std::string>{"ssd"}
+                    : std::vector<std::string>{"ssd", "sas15k", "sata7k", "raid-wt", "raid-wb"};
+  std::vector<SelftestLab> labs;
+  for (const std::string& name : names) {
+    SelftestLab lab;
+    lab.preset = name;
+    lab.model = load_model(name);
+    lab.model.size_bytes = options.device_size;
+    lab.checks = checks_for_model(lab.model, options);
+    if (!lab.checks.empty()) labs.push_back(std::move(lab));
+  }
+  return labs;
+}
+
+}  // namespace sluice

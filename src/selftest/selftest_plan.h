@@ -1,0 +1,65 @@
+#pragma once
+// What `sluice selftest` measures and what each measurement must give: for a model (lab/model.h), the checks
+// of sluice's methods on the model's raw lab device, each with its truth (lab/truth.h), its tolerance and why.
+// Pure: no device, no process (selftest_runner.h runs the checks).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lab/model.h"
+
+namespace sluice {
+
+// What a check reads from the JSON document its command wrote (selftest_measure.h).
+enum class Measure {
+  kReadLatencyMean,   // jobs[0].read.lat_ns.mean
+  kReadIops,          // jobs[0].read.iops
+  kWriteLatencyMean,  // jobs[0].write.lat_ns.mean
+  kWriteIops,         // jobs[0].write.iops
+  kCapacityIops,      // sluice.capacity.iops
+  kKneeConcurrency,   // sluice.capacity.knee.concurrency
+  kThrashing,         // sluice.capacity.thrashing: 1 when reported, 0 when null
+};
+
+// How the measured value is held to the truth.
+enum class Tolerance {
+  kRelative,    // |measured - truth| <= tolerance * truth
+  kKneeRange,   // truth <= measured < 2 * truth (the search doubles the concurrency: 1, 2, 4, ...)
+  kExact,       // measured == truth (a yes/no, as 1/0)
+};
+
+struct SelftestCheck {
+  std::string method;                    // what is judged, in words: "run psync, 4 KiB randread, depth 1: mean latency"
+  std::string group;                     // --methods names it: run, capacity, open-loop, fsync
+  std::vector<std::string> sluice_args;  // sluice's arguments after the binary; "{device}" is the lab's device
+  std::vector<std::string> fio_args;     // fio's arguments for the same measurement; empty: fio has none
+  Measure measure = Measure::kReadIops;
+  double truth = 0;  // ns for latencies, ios/s, a concurrency, or 1/0
+  Tolerance rule = Tolerance::kRelative;
+  double tolerance = 0.10;  // for kRelative
+  std::string why;          // why this tolerance (docs/lab.md has the long form)
+  bool approximate = false;  // the truth is an approximation (queueing with varying service; docs/lab.md)
+};
+
+struct SelftestLab {
+  std::string preset;     // the lab brought up (a preset's name); with --lab, the judged model's name
+  ModelSpec model;        // the model the truths are computed from (size set to the device's)
+  std::vector<SelftestCheck> checks;
+};
+
+struct SelftestPlanOptions {
+  bool quick = false;                // the CI set: one lab (ssd), at most 3 minutes
+  std::vector<std::string> methods;  // only these groups; empty: all
+  std::uint64_t device_size = std::uint64_t{1} << 30;
+};
+
+// The labs and checks of a selftest: --quick the ssd preset only, else ssd, sas15k, sata7k, raid-wt, raid-wb.
+std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options);
+
+// The checks for one model (its size already the device's): every group unless `options.methods` names some.
+std::vector<SelftestCheck> checks_for_model(const ModelSpec& model, const SelftestPlanOptions& options);
+
+// The groups --methods accepts, in the order the checks run.
+const std::vector<std::string>& selftest_groups();
+
+}  // namespace sluice

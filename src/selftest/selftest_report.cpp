@@ -1,0 +1,169 @@
+#include "selftest/selftest_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "job/units.h"
+
+namespace sluice {
+namespace {
+
+bool is_latency(Measure m) { return m == Measure::kReadLatencyMean || m == Measure::kWriteLatencyMean; }
+
+const char* unit_of(Measure m) {
+  switch (m) {
+    case Measure::kReadLatencyMean:
+    case Measure::kWriteLatencyMean:
+      return "ns";
+    case Measure::kReadIops:
+    case Measure::kWriteIops:
+    case Measure::kCapacityIops:
+      return "iops";
+    case Measure::kKneeConcurrency:
+      return "concurrency";
+    case Measure::kThrashing:
+      return "yes/no";
+  }
+  return "";
+}
+
+const char* rule_name(Tolerance rule) {
+  switch (rule) {
+    case Tolerance::kRelative:
+      return "relative";
+    case Tolerance::kKneeRange:
+      return "knee_range";
+    case Tolerance::kExact:
+      return "exact";
+  }
+  return "";
+}
+
+std::string verdict(const SelftestRow& row) {
+  if (!row.measured) return "FAILED";
+  return row.agrees ? "agrees" : "DISAGREES";
+}
+
+std::string deviation(const SelftestRow& row) {
+  if (!row.measured || row.check.rule != Tolerance::kRelative || row.check.truth == 0) return "";
+  return fmt::format(" ({:+.1f}%)", 100 * (*row.measured / row.check.truth - 1));
+}
+
+nlohmann::json optional_number(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+
+}  // namespace
+
+bool agrees_with_truth(const SelftestCheck& check, double measured) {
+  switch (check.rule) {
+    case Tolerance::kRelative:
+      return std::abs(measured - check.truth) <= check.tolerance * check.truth;
+    case Tolerance::kKneeRange:
+      return measured >= check.truth && measured < 2 * check.truth;
+    case Tolerance::kExact:
+      return measured == check.truth;
+  }
+  return false;
+}
+
+std::string format_measure(Measure measure, double value) {
+  if (is_latency(measure)) return format_duration_ns(value);
+  if (measure == Measure::kThrashing) return value != 0 ? "reported" : "none";
+  if (measure == Measure::kKneeConcurrency) return fmt::format("{:.0f}", value);
+  return fmt::format("{:.1f}", value);
+}
+
+std::string format_tolerance(const SelftestCheck& check) {
+  switch (check.rule) {
+    case Tolerance::kRelative:
+      return fmt::format("±{:.0f}%", 100 * check.tolerance);
+    case Tolerance::kKneeRange:
+      return fmt::format("{:.0f} to {:.0f}", check.truth, 2 * check.truth - 1);
+    case Tolerance::kExact:
+      return "exactly";
+  }
+  return "";
+}
+
+bool all_agree(const SelftestSummary& summary) {
+  return !summary.interrupted && !summary.rows.empty() &&
+         std::all_of(summary.rows.begin(), summary.rows.end(), [](const SelftestRow& r) { return r.agrees; });
+}
+
+std::string render_selftest_text(const SelftestSummary& summary) {
+  std::string out =
+      "sluice selftest: sluice's methods on model devices whose truth is computed by queueing theory (docs/lab.md)\n";
+  out += summary.realtime ? "the measurements and the lab daemons ran under SCHED_FIFO 1\n"
+                          : "the measurements ran at normal priority (SCHED_FIFO refused): a busy machine moves them\n";
+  if (!summary.fio) out += "fio not found: no fio figures beside\n";
+  std::map<std::string, int> reasons;  // why -> its number in the notes
+  std::vector<std::string> reason_order;
+  for (const SelftestLabInfo& lab : summary.labs) {
+    out += fmt::format("\nlab {} on {}{}\n", lab.preset, lab.device, lab.note.empty() ? "" : ": " + lab.note);
+    out += fmt::format("  {:<66} {:>10} {:>20} {:>10} {:>9}  {}\n", "method", "truth", "sluice", "fio", "tolerance",
+                       "verdict");
+    for (const SelftestRow& row : summary.rows) {
+      if (row.lab != lab.preset) continue;
+      const SelftestCheck& c = row.check;
+      if (!reasons.count(c.why)) {
+        reasons[c.why] = static_cast<int>(reason_order.size()) + 1;
+        reason_order.push_back(c.why);
+      }
+      const std::string truth = (c.approximate ? "~" : "") + format_measure(c.measure, c.truth);
+      const std::string measured = row.measured ? format_measure(c.measure, *row.measured) + deviation(row) : "-";
+      const std::string fio = row.fio ? format_measure(c.measure, *row.fio) : "";
+      out += fmt::format("  {:<66} {:>10} {:>20} {:>10} {:>9}  {} [{}]\n", c.method, truth, measured, fio,
+                         format_tolerance(c), verdict(row), reasons[c.why]);
+      if (!row.measured) out += fmt::format("      {}\n", row.failure);
+    }
+  }
+  out += "\ntolerances:\n";
+  for (std::size_t i = 0; i < reason_order.size(); ++i) out += fmt::format("  [{}] {}\n", i + 1, reason_order[i]);
+  out += "  ~ marks an approximate truth (queueing with varying service or several servers; docs/lab.md)\n";
+  const auto disagree = std::count_if(summary.rows.begin(), summary.rows.end(), [](const SelftestRow& r) { return !r.agrees; });
+  if (summary.interrupted) {
+    out += fmt::format("\ninterrupted after {} row(s): no verdict\n", summary.rows.size());
+  } else if (disagree == 0) {
+    out += fmt::format("\nall {} rows agree with the truth ({:.0f} s)\n", summary.rows.size(), summary.elapsed_s);
+  } else {
+    out += fmt::format("\n{} of {} rows disagree with the truth ({:.0f} s)\n", disagree, summary.rows.size(),
+                       summary.elapsed_s);
+  }
+  return out;
+}
+
+nlohmann::json selftest_json(const SelftestSummary& summary) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const SelftestRow& row : summary.rows) {
+    const SelftestCheck& c = row.check;
+    nlohmann::json j = {{"lab", row.lab},
+                        {"method", c.method},
+                        {"group", c.group},
+                        {"truth", c.truth},
+                        {"measured", optional_number(row.measured)},
+                        {"fio", optional_number(row.fio)},
+                        {"unit", unit_of(c.measure)},
+                        {"rule", rule_name(c.rule)},
+                        {"tolerance", c.rule == Tolerance::kRelative ? nlohmann::json(c.tolerance) : nlohmann::json()},
+                        {"why", c.why},
+                        {"approximate", c.approximate},
+                        {"agrees", row.agrees}};
+    if (!row.failure.empty()) j["failure"] = row.failure;
+    rows.push_back(j);
+  }
+  nlohmann::json labs = nlohmann::json::array();
+  for (const SelftestLabInfo& lab : summary.labs) {
+    labs.push_back({{"model", lab.preset}, {"device", lab.device}, {"note", lab.note}});
+  }
+  return {{"rows", rows},
+          {"agrees", all_agree(summary)},
+          {"labs", labs},
+          {"realtime", summary.realtime},
+          {"fio", summary.fio},
+          {"interrupted", summary.interrupted},
+          {"elapsed_s", summary.elapsed_s}};
+}
+
+}  // namespace sluice

@@ -1,0 +1,260 @@
+#include "selftest/selftest_runner.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "common/child_run.h"
+#include "common/error.h"
+#include "common/stop_signal.h"
+#include "lab/lab_device.h"
+#include "lab/model_source.h"
+#include "observe/lab_resources.h"
+#include "selftest/selftest_measure.h"
+
+namespace sluice {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A measurement's bound: the longest check (capacity) has a 60 s budget.
+constexpr std::chrono::seconds kChildTimeout(150);
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string last_lines(const std::string& text, int count) {
+  std::size_t pos = text.size();
+  while (count-- > 0 && pos > 0) {
+    pos = text.rfind('\n', pos - 1);
+    if (pos == std::string::npos) return text;
+  }
+  return text.substr(pos + 1);
+}
+
+// The scratch directory: the labs' mount points, the results and the children's log.
+class WorkDir {
+ public:
+  WorkDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/sluice-selftest-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) throw UserError("selftest: cannot create a directory in " + pattern);
+    path_ = pattern;
+  }
+  ~WorkDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  WorkDir(const WorkDir&) = delete;
+  WorkDir& operator=(const WorkDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// A lab this selftest brought up, taken down when it goes out of scope.
+class OwnLab {
+ public:
+  explicit OwnLab(LabRecord record) : record_(std::move(record)) {}
+  ~OwnLab() { take_lab_down(record_, true); }
+  OwnLab(const OwnLab&) = delete;
+  OwnLab& operator=(const OwnLab&) = delete;
+  const LabRecord& record() const { return record_; }
+
+ private:
+  LabRecord record_;
+};
+
+struct Measurement {
+  std::optional<nlohmann::json> doc;
+  std::string failure;
+};
+
+class CheckRunner {
+ public:
+  CheckRunner(const WorkDir& work, std::string device, bool fio)
+      : work_(work), device_(std::move(device)), fio_(fio), sluice_(own_executable()) {
+    log_ = work_.path() + "/children.log";
+  }
+
+  Measurement sluice(const std::vector<std::string>& args) { return cached(sluice_, args, sluice_cache_); }
+  Measurement fio(const std::vector<std::string>& args) { return cached("fio", args, fio_cache_); }
+  bool has_fio() const { return fio_; }
+
+ private:
+  Measurement cached(const std::string& program, const std::vector<std::string>& args,
+                     std::map<std::vector<std::string>, Measurement>& cache) {
+    const auto found = cache.find(args);
+    if (found != cache.end()) return found->second;
+    return cache[args] = run(program, args);
+  }
+
+  Measurement run(const std::string& program, const std::vector<std::string>& args) {
+    const std::string output = work_.path() + "/result-" + std::to_string(++count_) + ".json";
+    std::vector<std::string> argv = {program};
+    for (const std::string& a : args) {
+      std::string arg = a;
+      const std::size_t at = arg.find("{device}");
+      if (at != std::string::npos) arg.replace(at, 8, device_);
+      argv.push_back(arg);
+    }
+    argv.push_back("--output=" + output);
+    const int log_fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (log_fd < 0) throw UserError("selftest: cannot write " + log_);
+    const std::size_t log_start = static_cast<std::size_t>(::lseek(log_fd, 0, SEEK_END));
+    const ChildRun child = run_child(argv, log_fd, kChildTimeout);
+    ::close(log_fd);
+    Measurement m;
+    const std::optional<nlohmann::json> doc = parse_result_document(read_file(output));
+    if (child.ok() && doc) {
+      m.doc = doc;
+      return m;
+    }
+    const std::string said = last_lines(read_file(log_).substr(log_start), 3);
+    m.failure = (program == "fio" ? "fio: " : "sluice: ") + describe_failure(child) +
+                (child.ok() ? " (no JSON result)" : "") + (said.empty() ? "" : ": " + said);
+    while (!m.failure.empty() && m.failure.back() == '\n') m.failure.pop_back();
+    return m;
+  }
+
+  const WorkDir& work_;
+  std::string device_;
+  bool fio_ = false;
+  std::string sluice_;
+  std::string log_;
+  int count_ = 0;
+  std::map<std::vector<std::string>, Measurement> sluice_cache_;
+  std::map<std::vector<std::string>, Measurement> fio_cache_;
+};
+
+bool fio_installed(const WorkDir& work) {
+  const std::string log = work.path() + "/fio-version.log";
+  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  const ChildRun run = run_child({"fio", "--version"}, fd, std::chrono::seconds(10));
+  ::close(fd);
+  // A `fio` that is sluice's own link (build/fio first in PATH) says "sluice": no second opinion.
+  return run.ok() && read_file(log).rfind("fio-", 0) == 0;
+}
+
+// The measurements and the daemons' replies at the lowest real-time priority, as in the lab's fidelity tests:
+// the selftest judges the methods, not how a CPU hog beside them delays their threads.
+bool enter_realtime() {
+  sched_param priority{};
+  priority.sched_priority = 1;
+  return ::sched_setscheduler(0, SCHED_FIFO, &priority) == 0;
+}
+
+SelftestRow judge_check(const std::string& lab, const SelftestCheck& check, CheckRunner& runner) {
+  SelftestRow row;
+  row.lab = lab;
+  row.check = check;
+  const Measurement m = runner.sluice(check.sluice_args);
+  if (m.doc) {
+    row.measured = read_measure(*m.doc, check.measure, row.failure);
+    if (!row.measured) row.failure = "sluice: " + row.failure;
+  } else {
+    row.failure = m.failure;
+  }
+  if (row.measured) row.agrees = agrees_with_truth(check, *row.measured);
+  if (!check.fio_args.empty() && runner.has_fio() && !stop_requested()) {
+    const Measurement f = runner.fio(check.fio_args);
+    std::string why;
+    if (f.doc) row.fio = read_measure(*f.doc, check.measure, why);
+  }
+  return row;
+}
+
+void run_lab_checks(const std::string& name, const std::vector<SelftestCheck>& checks, CheckRunner& runner,
+                    const SelftestOptions& options, SelftestSummary& summary) {
+  for (const SelftestCheck& check : checks) {
+    if (stop_requested()) {
+      summary.interrupted = true;
+      return;
+    }
+    summary.rows.push_back(judge_check(name, check, runner));
+    if (stop_requested()) {
+      summary.interrupted = true;
+      summary.rows.pop_back();  // measured while stopping: no verdict
+      return;
+    }
+    if (options.on_row) options.on_row(summary.rows.back());
+  }
+}
+
+std::string path_note(const LabUpResult& up) {
+  if (!up.path) return "the path was not measured (no compensation)";
+  return "the kernel-loop-FUSE path, " + std::to_string(up.path->median.count() / 1000) +
+         " us (median), measured and absorbed by the daemon";
+}
+
+// --lab DIR --model MODEL: the lab that is up at DIR, judged as MODEL.
+void judge_existing_lab(const SelftestOptions& options, const WorkDir& work, bool fio, SelftestSummary& summary) {
+  std::vector<std::string> problems;
+  const std::vector<LabStatus> labs = list_labs(problems);
+  const LabStatus* lab = find_lab(labs, options.lab_dir);
+  if (lab == nullptr || lab->state != LabState::kUp) {
+    throw UserError("selftest: --lab=" + options.lab_dir + ": no lab is up there (sluice lab list shows the labs)");
+  }
+  if (lab->record.fs != "none") {
+    throw UserError("selftest: --lab=" + options.lab_dir + ": the lab carries a filesystem (" + lab->record.fs +
+                    "), which the measurements would overwrite: bring it up with --fs=none");
+  }
+  ModelSpec model = load_model(options.model);
+  model.size_bytes = lab->record.size;
+  summary.labs.push_back({model.name, lab->record.device(), "judged as " + model.name + " (it serves " +
+                                                                lab->record.model + ")"});
+  CheckRunner runner(work, lab->record.device(), fio);
+  run_lab_checks(model.name, checks_for_model(model, options.plan), runner, options, summary);
+}
+
+void run_own_labs(const SelftestOptions& options, const WorkDir& work, bool fio, SelftestSummary& summary) {
+  for (const SelftestLab& planned : plan_selftest(options.plan)) {
+    if (stop_requested()) {
+      summary.interrupted = true;
+      return;
+    }
+    LabUpOptions up;
+    up.model_arg = planned.preset;
+    up.model = load_model(planned.preset);
+    up.mountpoint = work.path() + "/lab-" + planned.preset;
+    std::filesystem::create_directories(up.mountpoint);
+    up.size = planned.model.size_bytes;
+    up.fs = "none";
+    const LabUpResult result = lab_up(up);
+    const OwnLab lab(result.record);
+    summary.labs.push_back({planned.preset, lab.record().device(), path_note(result)});
+    CheckRunner runner(work, lab.record().device(), fio);
+    run_lab_checks(planned.preset, planned.checks, runner, options, summary);
+  }
+}
+
+}  // namespace
+
+SelftestSummary run_selftest(const SelftestOptions& options) {
+  const Clock::time_point start = Clock::now();
+  SelftestSummary summary;
+  const WorkDir work;
+  summary.realtime = enter_realtime();
+  summary.fio = options.use_fio && fio_installed(work);
+  if (!options.lab_dir.empty()) {
+    judge_existing_lab(options, work, summary.fio, summary);
+  } else {
+    run_own_labs(options, work, summary.fio, summary);
+  }
+  summary.elapsed_s = std::chrono::duration<double>(Clock::now() - start).count();
+  return summary;
+}
+
+}  // namespace sluice

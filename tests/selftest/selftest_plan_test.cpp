@@ -1,0 +1,98 @@
+// The selftest's plan: which checks run on which model, with which truth (lab/truth.h) and tolerance.
+#include "selftest/selftest_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "lab/model_source.h"
+#include "lab/truth.h"
+
+namespace sluice {
+namespace {
+
+ModelSpec model_of(const std::string& name) {
+  ModelSpec m = load_model(name);
+  m.size_bytes = std::uint64_t{1} << 30;
+  return m;
+}
+
+const SelftestCheck* find(const std::vector<SelftestCheck>& checks, const std::string& method_part) {
+  const auto it = std::find_if(checks.begin(), checks.end(), [&](const SelftestCheck& c) {
+    return c.method.find(method_part) != std::string::npos;
+  });
+  return it == checks.end() ? nullptr : &*it;
+}
+
+TEST(SelftestPlan, QuickRunsTheSsdPresetOnly) {
+  SelftestPlanOptions options;
+  options.quick = true;
+  const std::vector<SelftestLab> labs = plan_selftest(options);
+  ASSERT_EQ(labs.size(), 1u);
+  EXPECT_EQ(labs[0].preset, "ssd");
+  EXPECT_EQ(labs[0].model.size_bytes, std::uint64_t{1} << 30);
+}
+
+TEST(SelftestPlan, FullRunCoversRotatingAndCachedModels) {
+  std::vector<std::string> names;
+  for (const SelftestLab& lab : plan_selftest({})) names.push_back(lab.preset);
+  EXPECT_EQ(names, (std::vector<std::string>{"ssd", "sas15k", "sata7k", "raid-wt", "raid-wb"}));
+}
+
+// The truths are the model's, computed: ssd's 0.8 ms + 4 KiB at 200 MiB/s alone, 8 servers at depth 32.
+TEST(SelftestPlan, SsdTruthsComeFromTheModel) {
+  const std::vector<SelftestCheck> checks = checks_for_model(model_of("ssd"), {});
+  const SelftestCheck* latency = find(checks, "psync, 4 KiB randread, depth 1");
+  ASSERT_NE(latency, nullptr);
+  EXPECT_EQ(latency->measure, Measure::kReadLatencyMean);
+  EXPECT_NEAR(latency->truth, 819'531, 1);
+  EXPECT_DOUBLE_EQ(latency->tolerance, 0.15);  // sub-2 ms alone: the path's drift
+  const SelftestCheck* iops = find(checks, "io_uring, 4 KiB randread, depth 32");
+  ASSERT_NE(iops, nullptr);
+  EXPECT_NEAR(iops->truth, 8 / 819.531e-6, 0.5);
+  EXPECT_DOUBLE_EQ(iops->tolerance, 0.10);
+  EXPECT_FALSE(iops->fio_args.empty());
+  const SelftestCheck* knee = find(checks, "the knee");
+  ASSERT_NE(knee, nullptr);
+  EXPECT_EQ(knee->truth, 8);  // the model's servers
+  EXPECT_EQ(knee->rule, Tolerance::kKneeRange);
+  EXPECT_TRUE(knee->fio_args.empty());  // fio has no capacity search
+}
+
+// The open loop: Poisson arrivals at 0.5, 0.9 and 1.5 of the most the device serves; the mean latency grows
+// with the load, and above capacity the truth is the device's most.
+TEST(SelftestPlan, OpenLoopRowsFollowQueueingTheory) {
+  const ModelSpec ssd = model_of("ssd");
+  const std::vector<SelftestCheck> checks = checks_for_model(ssd, {});
+  const SelftestCheck* half = find(checks, "open loop at 0.5");
+  const SelftestCheck* busy = find(checks, "open loop at 0.9");
+  const SelftestCheck* over = find(checks, "open loop at 1.5");
+  ASSERT_TRUE(half && busy && over);
+  EXPECT_GT(half->truth, 819'531);
+  EXPECT_GT(busy->truth, half->truth * 1.2);
+  EXPECT_EQ(over->measure, Measure::kReadIops);
+  EXPECT_NEAR(over->truth, device_max_iops(ssd, false, 4096), 1e-6);
+  EXPECT_NE(std::find(over->sluice_args.begin(), over->sluice_args.end(), "--open_loop=1"), over->sluice_args.end());
+}
+
+// sata7k alone takes 9.86 ms: the capacity limit is not 10 ms (a coin toss) but 40 ms.
+TEST(SelftestPlan, SlowModelGetsALimitWithRoom) {
+  const std::vector<SelftestCheck> checks = checks_for_model(model_of("sata7k"), {});
+  const SelftestCheck* capacity = find(checks, "capacity");
+  ASSERT_NE(capacity, nullptr);
+  EXPECT_NE(capacity->method.find("40 ms"), std::string::npos) << capacity->method;
+  EXPECT_EQ(find(checks, "open loop"), nullptr);  // a rotating model's open loop needs minutes
+  EXPECT_NE(find(checks, "a flush after each"), nullptr);
+}
+
+TEST(SelftestPlan, MethodsChooseTheGroups) {
+  SelftestPlanOptions options;
+  options.methods = {"fsync"};
+  const std::vector<SelftestCheck> checks = checks_for_model(model_of("raid-wb"), options);
+  ASSERT_EQ(checks.size(), 1u);
+  EXPECT_EQ(checks[0].group, "fsync");
+  EXPECT_NEAR(checks[0].truth, 1509.4, 0.1);
+}
+
+}  // namespace
+}  // namespace sluice

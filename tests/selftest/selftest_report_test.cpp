@@ -1,0 +1,132 @@
+// The selftest's verdicts, the values it reads from result documents, and its report.
+#include "selftest/selftest_report.h"
+
+#include <gtest/gtest.h>
+
+#include "selftest/selftest_measure.h"
+
+namespace sluice {
+namespace {
+
+SelftestCheck relative(double truth, double tolerance) {
+  SelftestCheck c;
+  c.method = "run psync, 4 KiB randread, depth 1: mean latency";
+  c.measure = Measure::kReadLatencyMean;
+  c.truth = truth;
+  c.tolerance = tolerance;
+  c.why = "the path";
+  return c;
+}
+
+TEST(SelftestVerdict, RelativeToleranceIsInclusiveAndTwoSided) {
+  const SelftestCheck c = relative(1000, 0.10);
+  EXPECT_TRUE(agrees_with_truth(c, 1000));
+  EXPECT_TRUE(agrees_with_truth(c, 1100));
+  EXPECT_TRUE(agrees_with_truth(c, 900));
+  EXPECT_FALSE(agrees_with_truth(c, 1100.5));
+  EXPECT_FALSE(agrees_with_truth(c, 899));
+}
+
+TEST(SelftestVerdict, KneeMustBeTheFirstDoublingAtOrPastTheTruth) {
+  SelftestCheck c;
+  c.rule = Tolerance::kKneeRange;
+  c.truth = 6;
+  EXPECT_FALSE(agrees_with_truth(c, 4));
+  EXPECT_TRUE(agrees_with_truth(c, 8));
+  EXPECT_FALSE(agrees_with_truth(c, 12));
+  EXPECT_EQ(format_tolerance(c), "6 to 11");
+}
+
+TEST(SelftestVerdict, ThrashingIsExact) {
+  SelftestCheck c;
+  c.rule = Tolerance::kExact;
+  c.measure = Measure::kThrashing;
+  EXPECT_TRUE(agrees_with_truth(c, 0));
+  EXPECT_FALSE(agrees_with_truth(c, 1));
+}
+
+TEST(SelftestMeasure, ReadsFioDocumentsAndCapacitySections) {
+  const nlohmann::json run = nlohmann::json::parse(
+      R"({"jobs":[{"error":0,"read":{"iops":9700.5,"lat_ns":{"mean":3.3e6}},"write":{"iops":0}}]})");
+  std::string why;
+  EXPECT_EQ(read_measure(run, Measure::kReadIops, why), 9700.5);
+  EXPECT_EQ(read_measure(run, Measure::kReadLatencyMean, why), 3.3e6);
+  EXPECT_FALSE(read_measure(run, Measure::kWriteLatencyMean, why));
+  EXPECT_EQ(why, "the result has no write.lat_ns");
+  const nlohmann::json capacity = nlohmann::json::parse(
+      R"({"sluice":{"capacity":{"iops":9650,"knee":{"concurrency":8},"thrashing":null}}})");
+  EXPECT_EQ(read_measure(capacity, Measure::kCapacityIops, why), 9650);
+  EXPECT_EQ(read_measure(capacity, Measure::kKneeConcurrency, why), 8);
+  EXPECT_EQ(read_measure(capacity, Measure::kThrashing, why), 0);
+  const nlohmann::json failed = nlohmann::json::parse(R"({"jobs":[{"error":5,"read":{"iops":0}}]})");
+  EXPECT_FALSE(read_measure(failed, Measure::kReadIops, why));
+  EXPECT_EQ(why, "the job failed (error 5)");
+}
+
+TEST(SelftestMeasure, FindsTheDocumentAfterWarnings) {
+  const auto doc = parse_result_document("fio: warning: something\n{\"jobs\": []}\n");
+  ASSERT_TRUE(doc);
+  EXPECT_TRUE((*doc)["jobs"].is_array());
+  EXPECT_FALSE(parse_result_document("no document"));
+  EXPECT_FALSE(parse_result_document("{ truncated"));
+}
+
+SelftestSummary summary_with(bool agrees) {
+  SelftestSummary s;
+  s.labs.push_back({"ssd", "/dev/loop7", "path 40 us absorbed"});
+  SelftestRow row;
+  row.lab = "ssd";
+  row.check = relative(819'531, 0.15);
+  row.measured = agrees ? 830'000 : 9'860'000;
+  row.fio = 825'000;
+  row.agrees = agrees;
+  s.rows.push_back(row);
+  SelftestRow failed;
+  failed.lab = "ssd";
+  failed.check = relative(1000, 0.1);
+  failed.failure = "sluice: exit status 1: cannot open";
+  if (!agrees) s.rows.push_back(failed);
+  s.fio = true;
+  return s;
+}
+
+TEST(SelftestReport, TableSaysEachVerdictAndTheConclusion) {
+  const std::string good = render_selftest_text(summary_with(true));
+  EXPECT_NE(good.find("lab ssd on /dev/loop7"), std::string::npos) << good;
+  EXPECT_NE(good.find("819.53 us"), std::string::npos) << good;
+  EXPECT_NE(good.find("(+1.3%)"), std::string::npos) << good;
+  EXPECT_NE(good.find("agrees [1]"), std::string::npos) << good;
+  EXPECT_NE(good.find("[1] the path"), std::string::npos) << good;
+  EXPECT_NE(good.find("all 1 rows agree"), std::string::npos) << good;
+  EXPECT_TRUE(all_agree(summary_with(true)));
+  const std::string bad = render_selftest_text(summary_with(false));
+  EXPECT_NE(bad.find("DISAGREES"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("FAILED"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("cannot open"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("2 of 2 rows disagree"), std::string::npos) << bad;
+  EXPECT_FALSE(all_agree(summary_with(false)));
+}
+
+TEST(SelftestReport, JsonHasTheIssuesFields) {
+  const nlohmann::json j = selftest_json(summary_with(false));
+  ASSERT_EQ(j["rows"].size(), 2u);
+  const nlohmann::json& row = j["rows"][0];
+  for (const char* key : {"method", "truth", "measured", "tolerance", "agrees", "fio", "unit", "why"}) {
+    EXPECT_TRUE(row.contains(key)) << key;
+  }
+  EXPECT_EQ(row["unit"], "ns");
+  EXPECT_FALSE(row["agrees"].get<bool>());
+  EXPECT_TRUE(j["rows"][1]["measured"].is_null());
+  EXPECT_EQ(j["rows"][1]["failure"], "sluice: exit status 1: cannot open");
+  EXPECT_FALSE(j["agrees"].get<bool>());
+}
+
+TEST(SelftestReport, InterruptedHasNoVerdict) {
+  SelftestSummary s = summary_with(true);
+  s.interrupted = true;
+  EXPECT_FALSE(all_agree(s));
+  EXPECT_NE(render_selftest_text(s).find("no verdict"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sluice
