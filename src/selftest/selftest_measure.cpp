@@ -77,9 +77,41 @@ std::optional<double> read_measure(const nlohmann::json& doc, Measure measure, s
     case Measure::kKneeConcurrency:
     case Measure::kThrashing:
       return capacity_field(doc, measure, why);
+    case Measure::kVerdict:
+      break;  // read_verdict: the row needs the job, direction and metric
   }
   why = "unknown measure";
   return std::nullopt;
+}
+
+std::optional<double> read_verdict(const nlohmann::json& doc, const std::string& job, const std::string& direction,
+                                   const std::string& metric, std::string& why) {
+  const nlohmann::json compare = field_or(field_or(doc, "sluice", nullptr), "compare", nullptr);
+  const nlohmann::json comparisons = field_or(compare, "comparisons", nullptr);
+  if (!comparisons.is_array() || comparisons.empty()) {
+    why = "the result has no sluice.compare.comparisons";
+    return std::nullopt;
+  }
+  for (const nlohmann::json& row : field_or(comparisons[0], "rows", nlohmann::json::array())) {
+    if (text_or(row, "job", "") != job || text_or(row, "direction", "") != direction ||
+        text_or(row, "metric", "") != metric) {
+      continue;
+    }
+    const std::string verdict = text_or(row, "verdict", "");
+    if (verdict == "better") return 1.0;
+    if (verdict == "within noise") return 0.0;
+    if (verdict == "worse") return -1.0;
+    return 2.0;
+  }
+  why = "compare has no row for job " + job + ", " + direction + " " + metric;
+  return std::nullopt;
+}
+
+const char* verdict_word(double code) {
+  if (code == 1) return "better";
+  if (code == 0) return "within noise";
+  if (code == -1) return "worse";
+  return "n/a";
 }
 
 std::optional<nlohmann::json> parse_result_document(const std::string& text) {

@@ -14,6 +14,14 @@ namespace sluice {
 // document does not hold it (a failed job: its error; a missing section).
 std::optional<double> read_measure(const nlohmann::json& doc, Measure measure, std::string& why);
 
+// sluice compare's verdict on the row of `job`, `direction` and `metric` (its first comparison) as a number: 1
+// better, 0 within noise, -1 worse, 2 n/a; nullopt with `why` when there is no such row.
+std::optional<double> read_verdict(const nlohmann::json& doc, const std::string& job, const std::string& direction,
+                                   const std::string& metric, std::string& why);
+
+// The verdict's number as compare names it ("better", "within noise", "worse", "n/a").
+const char* verdict_word(double code);
+
 // The first JSON document in `text` (a program may print warnings before it); nullopt when there is none.
 std::optional<nlohmann::json> parse_result_document(const std::string& text);
 

@@ -177,10 +177,64 @@ bool wanted(const SelftestPlanOptions& options, const std::string& group) {
          std::find(options.methods.begin(), options.methods.end(), group) != options.methods.end();
 }
 
+// The verdict the truths give for B against A (higher is better for IOPS): clearly apart (10%) or the same.
+double expected_verdict(double truth_a, double truth_b) {
+  if (truth_b >= 1.10 * truth_a) return 1;
+  if (truth_b <= truth_a / 1.10) return -1;
+  return 0;
+}
+
+SelftestComparison comparison(const std::string& baseline, const std::string& other, const std::string& what,
+                              std::vector<std::string> job, double truth_a, double truth_b) {
+  SelftestComparison c;
+  c.baseline = baseline;
+  c.other = other;
+  c.job = job[0].substr(std::string("--name=").size());
+  c.direction = what == "fsync" ? "write" : "read";
+  c.metric = "iops";
+  c.run_args = with_run(std::move(job));
+  c.check.group = "compare";
+  c.check.method = fmt::format("compare {} against {}, {}: IOPS verdict", other, baseline,
+                               what == "fsync" ? "fsync'd 16 KiB writes" : "4 KiB randread depth 1");
+  c.check.measure = Measure::kVerdict;
+  c.check.truth = expected_verdict(truth_a, truth_b);
+  c.check.rule = Tolerance::kExact;
+  c.check.why = fmt::format(
+      "the truths {:.1f} and {:.1f} IOPS; sluice compare over {} and {} repetitions (Mann-Whitney U, p < 0.05, "
+      "change >= 2%): same media give within noise, except by chance (p < 0.05)",
+      truth_a, truth_b, c.repetitions, c.repetitions);
+  return c;
+}
+
+double truth_iops(const std::string& preset, const std::string& what, std::uint64_t size) {
+  ModelSpec model = load_model(preset);
+  model.size_bytes = size;
+  const Truth truth = compute_truth(model);
+  for (const TruthRow& r : truth.rows) {
+    if (what == "fsync" && r.what == "fsync") return r.iops;
+    if (what == "read" && r.what == "depth" && r.rw == "randread" && r.bs == kSmallBlock && r.iodepth == 1) return r.iops;
+  }
+  return 0;
+}
+
 }  // namespace
 
+std::vector<SelftestComparison> plan_comparisons(const SelftestPlanOptions& options) {
+  if (options.quick || !wanted(options, "compare")) return {};
+  std::vector<std::string> fsync_job = job_args("fsync", "randwrite", 16384, "psync", 1, 2);
+  fsync_job.insert(fsync_job.end() - 1, "--fsync=1");
+  const std::vector<std::string> read_job = job_args("read", "randread", kSmallBlock, "psync", 1, 3);
+  const std::uint64_t size = options.device_size;
+  return {comparison("raid-wt", "raid-wb", "fsync", fsync_job, truth_iops("raid-wt", "fsync", size),
+                     truth_iops("raid-wb", "fsync", size)),
+          comparison("raid-wt", "raid-wb", "read", read_job, truth_iops("raid-wt", "read", size),
+                     truth_iops("raid-wb", "read", size)),
+          comparison("sata7k", "iscsi-1g", "read", read_job, truth_iops("sata7k", "read", size),
+                     truth_iops("iscsi-1g", "read", size))};
+}
+
 const std::vector<std::string>& selftest_groups() {
-  static const std::vector<std::string> kGroups = {"run", "capacity", "open-loop", "fsync"};
+  static const std::vector<std::string> kGroups = {"run", "capacity", "open-loop", "fsync", "compare"};
   return kGroups;
 }
 
@@ -202,15 +256,20 @@ std::vector<SelftestCheck> checks_for_model(const ModelSpec& model, const Selfte
 std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options) {
   const std::vector<std::string> names =
       options.quick ? std::vector<std::string>{"ssd"}
-                    : std::vector<std::string>{"ssd", "sas15k", "sata7k", "raid-wt", "raid-wb"};
+                    : std::vector<std::string>{"ssd", "sas15k", "sata7k", "raid-wt", "raid-wb", "iscsi-1g"};
+  const std::vector<SelftestComparison> comparisons = plan_comparisons(options);
   std::vector<SelftestLab> labs;
   for (const std::string& name : names) {
     SelftestLab lab;
     lab.preset = name;
     lab.model = load_model(name);
     lab.model.size_bytes = options.device_size;
-    lab.checks = checks_for_model(lab.model, options);
-    if (!lab.checks.empty()) labs.push_back(std::move(lab));
+    // iscsi-1g takes part in a comparison only (its own rows: docs/lab.md "Fidelity, measured").
+    if (name != "iscsi-1g") lab.checks = checks_for_model(lab.model, options);
+    const bool compared = std::any_of(comparisons.begin(), comparisons.end(), [&](const SelftestComparison& c) {
+      return c.baseline == name || c.other == name;
+    });
+    if (!lab.checks.empty() || compared) labs.push_back(std::move(lab));
   }
   return labs;
 }

@@ -19,13 +19,14 @@ enum class Measure {
   kCapacityIops,      // sluice.capacity.iops
   kKneeConcurrency,   // sluice.capacity.knee.concurrency
   kThrashing,         // sluice.capacity.thrashing: 1 when reported, 0 when null
+  kVerdict,           // sluice compare's verdict: 1 better, 0 within noise, -1 worse, 2 n/a
 };
 
 // How the measured value is held to the truth.
 enum class Tolerance {
   kRelative,    // |measured - truth| <= tolerance * truth
   kKneeRange,   // truth <= measured < 2 * truth (the search doubles the concurrency: 1, 2, 4, ...)
-  kExact,       // measured == truth (a yes/no, as 1/0)
+  kExact,       // measured == truth (a yes/no as 1/0, a verdict)
 };
 
 struct SelftestCheck {
@@ -53,7 +54,24 @@ struct SelftestPlanOptions {
   std::uint64_t device_size = std::uint64_t{1} << 30;
 };
 
-// The labs and checks of a selftest: --quick the ssd preset only, else ssd, sas15k, sata7k, raid-wt, raid-wb.
+// Two labs compared by `sluice compare` over repetitions of one job: the verdict the two models' truths give.
+struct SelftestComparison {
+  SelftestCheck check;       // the row: method, group "compare", Measure::kVerdict, the expected verdict
+  std::string baseline;      // the preset of compare's A
+  std::string other;         // the preset of compare's B
+  std::vector<std::string> run_args;  // one repetition (sluice's arguments, "{device}" the lab's device)
+  int repetitions = 5;
+  std::string job;           // the job's name, direction and metric of compare's row
+  std::string direction;
+  std::string metric;
+};
+
+// The comparisons of the full run (none with --quick): raid-wb against raid-wt on fsync'd writes (better) and on
+// reads (within noise: the same disks), iscsi-1g against sata7k on reads (better).
+std::vector<SelftestComparison> plan_comparisons(const SelftestPlanOptions& options);
+
+// The labs and checks of a selftest: --quick the ssd preset only, else ssd, sas15k, sata7k, raid-wt, raid-wb and
+// iscsi-1g (its checks and the comparisons' repetitions).
 std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options);
 
 // The checks for one model (its size already the device's): every group unless `options.methods` names some.

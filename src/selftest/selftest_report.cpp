@@ -7,6 +7,7 @@
 #include <map>
 
 #include "job/units.h"
+#include "selftest/selftest_measure.h"
 
 namespace sluice {
 namespace {
@@ -26,6 +27,8 @@ const char* unit_of(Measure m) {
       return "concurrency";
     case Measure::kThrashing:
       return "yes/no";
+    case Measure::kVerdict:
+      return "verdict";
   }
   return "";
 }
@@ -71,6 +74,7 @@ bool agrees_with_truth(const SelftestCheck& check, double measured) {
 std::string format_measure(Measure measure, double value) {
   if (is_latency(measure)) return format_duration_ns(value);
   if (measure == Measure::kThrashing) return value != 0 ? "reported" : "none";
+  if (measure == Measure::kVerdict) return verdict_word(value);
   if (measure == Measure::kKneeConcurrency) return fmt::format("{:.0f}", value);
   return fmt::format("{:.1f}", value);
 }
@@ -101,7 +105,11 @@ std::string render_selftest_text(const SelftestSummary& summary) {
   std::map<std::string, int> reasons;  // why -> its number in the notes
   std::vector<std::string> reason_order;
   for (const SelftestLabInfo& lab : summary.labs) {
-    out += fmt::format("\nlab {} on {}{}\n", lab.preset, lab.device, lab.note.empty() ? "" : ": " + lab.note);
+    if (lab.device.empty()) {
+      out += fmt::format("\n{}: {}\n", lab.preset, lab.note);
+    } else {
+      out += fmt::format("\nlab {} on {}{}\n", lab.preset, lab.device, lab.note.empty() ? "" : ": " + lab.note);
+    }
     out += fmt::format("  {:<66} {:>10} {:>20} {:>10} {:>9}  {}\n", "method", "truth", "sluice", "fio", "tolerance",
                        "verdict");
     for (const SelftestRow& row : summary.rows) {

@@ -17,6 +17,7 @@
 #include "lab/model_source.h"
 #include "observe/lab_resources.h"
 #include "selftest/selftest_measure.h"
+#include "selftest/selftest_plan.h"
 
 namespace sluice {
 namespace {
@@ -89,6 +90,20 @@ class CheckRunner {
   }
 
   Measurement sluice(const std::vector<std::string>& args) { return cached(sluice_, args, sluice_cache_); }
+
+  // Runs sluice with `args` `count` times; the result files, or empty with `failure` set at the first that fails.
+  std::vector<std::string> repetitions(const std::vector<std::string>& args, int count, std::string& failure) {
+    std::vector<std::string> files;
+    for (int i = 0; i < count && !stop_requested(); ++i) {
+      const Measurement m = run(sluice_, args);
+      if (!m.doc) {
+        failure = m.failure;
+        return {};
+      }
+      files.push_back(last_output_);
+    }
+    return files;
+  }
   Measurement fio(const std::vector<std::string>& args) { return cached("fio", args, fio_cache_); }
   bool has_fio() const { return fio_; }
 
@@ -119,6 +134,7 @@ class CheckRunner {
     const std::optional<nlohmann::json> doc = parse_result_document(read_file(output));
     if (child.ok() && doc) {
       m.doc = doc;
+      last_output_ = output;
       return m;
     }
     const std::string said = last_lines(read_file(log_).substr(log_start), 3);
@@ -134,6 +150,7 @@ class CheckRunner {
   std::string sluice_;
   std::string log_;
   int count_ = 0;
+  std::string last_output_;
   std::map<std::vector<std::string>, Measurement> sluice_cache_;
   std::map<std::vector<std::string>, Measurement> fio_cache_;
 };
@@ -219,7 +236,62 @@ void judge_existing_lab(const SelftestOptions& options, const WorkDir& work, boo
   run_lab_checks(model.name, checks_for_model(model, options.plan), runner, options, summary);
 }
 
+// The result files of each side of each comparison, gathered lab by lab.
+struct ComparisonRuns {
+  std::vector<std::string> baseline;
+  std::vector<std::string> other;
+  std::string failure;
+};
+
+void run_repetitions(const std::string& preset, const std::vector<SelftestComparison>& comparisons,
+                     CheckRunner& runner, std::vector<ComparisonRuns>& runs) {
+  for (std::size_t i = 0; i < comparisons.size(); ++i) {
+    const SelftestComparison& c = comparisons[i];
+    if (c.baseline != preset && c.other != preset) continue;
+    std::string failure;
+    std::vector<std::string> files = runner.repetitions(c.run_args, c.repetitions, failure);
+    if (!failure.empty()) runs[i].failure = preset + ": " + failure;
+    (c.baseline == preset ? runs[i].baseline : runs[i].other) = std::move(files);
+  }
+}
+
+std::string comma_list(const std::vector<std::string>& files) {
+  std::string out;
+  for (const std::string& f : files) out += (out.empty() ? "" : ",") + f;
+  return out;
+}
+
+void judge_comparisons(const std::vector<SelftestComparison>& comparisons, const std::vector<ComparisonRuns>& runs,
+                       CheckRunner& runner, const SelftestOptions& options, SelftestSummary& summary) {
+  if (comparisons.empty() || summary.interrupted) return;
+  summary.labs.push_back({"compare", "", "sluice compare over each lab's repetitions of one job"});
+  for (std::size_t i = 0; i < comparisons.size(); ++i) {
+    const SelftestComparison& c = comparisons[i];
+    SelftestRow row;
+    row.lab = "compare";
+    row.check = c.check;
+    row.failure = runs[i].failure;
+    if (row.failure.empty() && (runs[i].baseline.empty() || runs[i].other.empty())) {
+      row.failure = "not measured (a lab was not brought up)";
+    }
+    if (row.failure.empty()) {
+      const Measurement m = runner.sluice(
+          {"compare", comma_list(runs[i].baseline), comma_list(runs[i].other), "--output-format=json"});
+      if (m.doc) {
+        row.measured = read_verdict(*m.doc, c.job, c.direction, c.metric, row.failure);
+      } else {
+        row.failure = m.failure;
+      }
+    }
+    if (row.measured) row.agrees = agrees_with_truth(c.check, *row.measured);
+    summary.rows.push_back(row);
+    if (options.on_row) options.on_row(row);
+  }
+}
+
 void run_own_labs(const SelftestOptions& options, const WorkDir& work, bool fio, SelftestSummary& summary) {
+  const std::vector<SelftestComparison> comparisons = plan_comparisons(options.plan);
+  std::vector<ComparisonRuns> runs(comparisons.size());
   for (const SelftestLab& planned : plan_selftest(options.plan)) {
     if (stop_requested()) {
       summary.interrupted = true;
@@ -237,7 +309,10 @@ void run_own_labs(const SelftestOptions& options, const WorkDir& work, bool fio,
     summary.labs.push_back({planned.preset, lab.record().device(), path_note(result)});
     CheckRunner runner(work, lab.record().device(), fio);
     run_lab_checks(planned.preset, planned.checks, runner, options, summary);
+    if (!summary.interrupted) run_repetitions(planned.preset, comparisons, runner, runs);
   }
+  CheckRunner runner(work, "", false);
+  judge_comparisons(comparisons, runs, runner, options, summary);
 }
 
 }  // namespace

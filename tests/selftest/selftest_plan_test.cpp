@@ -36,7 +36,27 @@ TEST(SelftestPlan, QuickRunsTheSsdPresetOnly) {
 TEST(SelftestPlan, FullRunCoversRotatingAndCachedModels) {
   std::vector<std::string> names;
   for (const SelftestLab& lab : plan_selftest({})) names.push_back(lab.preset);
-  EXPECT_EQ(names, (std::vector<std::string>{"ssd", "sas15k", "sata7k", "raid-wt", "raid-wb"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"ssd", "sas15k", "sata7k", "raid-wt", "raid-wb", "iscsi-1g"}));
+}
+
+// The verdicts compare must give follow from the two models' truths: raid-wb's battery-backed cache is far better
+// on fsync'd writes (1 509 against 130 IOPS) and the same on reads (the same disks); iscsi-1g reads far better
+// than a 7200 rpm disk.
+TEST(SelftestPlan, ComparisonsExpectTheVerdictsOfTheTruths) {
+  const std::vector<SelftestComparison> comparisons = plan_comparisons({});
+  ASSERT_EQ(comparisons.size(), 3u);
+  EXPECT_EQ(comparisons[0].baseline, "raid-wt");
+  EXPECT_EQ(comparisons[0].other, "raid-wb");
+  EXPECT_EQ(comparisons[0].direction, "write");
+  EXPECT_EQ(comparisons[0].check.truth, 1);  // better
+  EXPECT_EQ(comparisons[1].direction, "read");
+  EXPECT_EQ(comparisons[1].check.truth, 0);  // within noise
+  EXPECT_EQ(comparisons[2].other, "iscsi-1g");
+  EXPECT_EQ(comparisons[2].check.truth, 1);
+  EXPECT_EQ(comparisons[0].job, "fsync");
+  SelftestPlanOptions quick;
+  quick.quick = true;
+  EXPECT_TRUE(plan_comparisons(quick).empty());
 }
 
 // The truths are the model's, computed: ssd's 0.8 ms + 4 KiB at 200 MiB/s alone, 8 servers at depth 32.
