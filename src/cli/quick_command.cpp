@@ -20,6 +20,9 @@ table and removes what it created (also when interrupted with Ctrl-C; --keep kee
     concurrency (I/Os in flight) and the latency found, by a capacity search
   4 KiB random read and write latency at depth 1 (mean, p99, p99.9)
   16 KiB random writes each followed by fsync (psync): the database case
+  which reference class the device behaves like: the nearest of ramdisk (200k IOPS, 0.1 ms), ssd (40k,
+    0.8 ms), sas15k (180, 9 ms) and sata7k (100, 12 ms) by random read IOPS and depth-1 latency, in decades,
+    latency counting double; it says when the match is poor (docs/guide.md has the rule)
 All with direct I/O (where the filesystem allows it) and io_uring (libaio or psync where it is unavailable).
 
 The test file is sized by the methodology's rules: at least 10x the caches that can hold it (with direct I/O

@@ -4,6 +4,7 @@
 
 #include "report/environment_summary.h"
 #include "method/quick.h"
+#include "method/quick_class.h"
 #include "observe/environment.h"
 #include "job/units.h"
 
@@ -48,6 +49,7 @@ std::string rows(const QuickReport& r) {
                        format_duration_ns(double(row.lat_p99_ns)), format_duration_ns(double(row.lat_p999_ns)));
   }
   if (r.rows.empty()) out += "(nothing measured)\n";
+  out += "\n" + behaves_like_line(behaves_like_of(r.rows, r.run.interrupted, r.direct)) + "\n";
   return out;
 }
 
@@ -71,6 +73,10 @@ std::string notes(const QuickReport& r) {
              "of the fsync.\n";
     }
   }
+  out += fmt::format("behaves like: the nearest reference class ({}) by depth-1\nrandom read latency and peak "
+                     "random read IOPS, in decades, IOPS counting {:g}; beyond {:g} decades a poor match.\n",
+                     reference_classes_text(),
+                     kQuickClassIopsWeight, kQuickClassPoorMatch);
   return out;
 }
 
@@ -125,6 +131,7 @@ nlohmann::json quick_summary_json(const QuickReport& report) {
           {"slo_stat", "mean"},
           {"kept", report.kept},
           {"interrupted", report.run.interrupted},
+          {"behaves_like", behaves_like_json(behaves_like_of(report.rows, report.run.interrupted, report.direct))},
           {"tests", tests}};
 }
 
