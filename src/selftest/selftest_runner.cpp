@@ -46,7 +46,15 @@ std::string last_lines(const std::string& text, int count) {
 // The scratch directory: the labs' mount points, the results and the children's log.
 class WorkDir {
  public:
-  WorkDir() {
+  // `keep`: this directory (created when missing), kept afterwards; "": a temporary one, removed.
+  explicit WorkDir(const std::string& keep) : keep_(!keep.empty()) {
+    if (keep_) {
+      std::error_code ec;
+      std::filesystem::create_directories(keep, ec);
+      if (ec) throw UserError("--results=" + keep + ": cannot create it: " + ec.message());
+      path_ = std::filesystem::absolute(keep).string();
+      return;
+    }
     const char* tmp = std::getenv("TMPDIR");
     std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/sluice-selftest-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) throw UserError("selftest: cannot create a directory in " + pattern);
@@ -54,13 +62,17 @@ class WorkDir {
   }
   ~WorkDir() {
     std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
+    if (!keep_) std::filesystem::remove_all(path_, ec);
   }
   WorkDir(const WorkDir&) = delete;
   WorkDir& operator=(const WorkDir&) = delete;
   const std::string& path() const { return path_; }
+  // A new result file's path, unique for the whole selftest (every lab's runner shares the directory).
+  std::string next_result() const { return path_ + "/result-" + std::to_string(++results_) + ".json"; }
 
  private:
+  mutable int results_ = 0;
+  bool keep_ = false;
   std::string path_;
 };
 
@@ -116,7 +128,7 @@ class CheckRunner {
   }
 
   Measurement run(const std::string& program, const std::vector<std::string>& args) {
-    const std::string output = work_.path() + "/result-" + std::to_string(++count_) + ".json";
+    const std::string output = work_.next_result();
     std::vector<std::string> argv = {program};
     for (const std::string& a : args) {
       std::string arg = a;
@@ -149,7 +161,6 @@ class CheckRunner {
   bool fio_ = false;
   std::string sluice_;
   std::string log_;
-  int count_ = 0;
   std::string last_output_;
   std::map<std::vector<std::string>, Measurement> sluice_cache_;
   std::map<std::vector<std::string>, Measurement> fio_cache_;
@@ -302,6 +313,7 @@ void run_own_labs(const SelftestOptions& options, const WorkDir& work, bool fio,
     up.model = load_model(planned.preset);
     up.mountpoint = work.path() + "/lab-" + planned.preset;
     std::filesystem::create_directories(up.mountpoint);
+    if (!std::filesystem::is_empty(up.mountpoint)) throw UserError("selftest: " + up.mountpoint + " is not empty");
     up.size = planned.model.size_bytes;
     up.fs = "none";
     const LabUpResult result = lab_up(up);
@@ -320,7 +332,7 @@ void run_own_labs(const SelftestOptions& options, const WorkDir& work, bool fio,
 SelftestSummary run_selftest(const SelftestOptions& options) {
   const Clock::time_point start = Clock::now();
   SelftestSummary summary;
-  const WorkDir work;
+  const WorkDir work(options.results_dir);
   summary.realtime = enter_realtime();
   summary.fio = options.use_fio && fio_installed(work);
   if (!options.lab_dir.empty()) {
