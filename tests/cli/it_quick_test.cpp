@@ -45,6 +45,7 @@ TEST(CliQuick, TableHasEveryRowWithinTheBudgetAndLeavesNothingBehind) {
   EXPECT_THAT(r.out, HasSubstr("concurrency"));
   EXPECT_THAT(r.out, HasSubstr("MiB/s"));
   EXPECT_THAT(r.out, HasSubstr("RAM"));  // the environment line
+  EXPECT_THAT(r.out, HasSubstr("\nbehaves like: "));
   EXPECT_TRUE(directory_is_empty(dir.path()));
   // The budget's 10% rule is QuickDriverTest's (tests/method, on a fake clock); here, where a busy machine
   // (load 10 on 2 cores) stretches process start, the layout and cleanup, only that the 5 s budget governs
@@ -67,6 +68,12 @@ TEST(CliQuick, JsonToAFileHasTheQuickSection) {
   const auto& quick = (*doc)["sluice"]["quick"];
   ASSERT_EQ(quick["tests"].size(), 7u) << quick.dump().substr(0, 800);
   EXPECT_EQ(quick["file_size"], 16u << 20);
+  // Every test ran, so both figures exist and the device is classed (which class depends on the machine).
+  const auto& behaves = quick["behaves_like"];
+  const std::string cls = behaves["class"].is_string() ? behaves["class"].get<std::string>() : "";
+  EXPECT_THAT((std::vector<std::string>{"ramdisk", "ssd", "sas15k", "sata7k"}), ::testing::Contains(cls))
+      << behaves.dump();
+  EXPECT_EQ(behaves["classes"].size(), 4u);
   EXPECT_GE((*doc)["jobs"].size(), 5u);
   EXPECT_TRUE((*doc)["sluice"].contains("environment"));
   EXPECT_TRUE(directory_is_empty(dir.path()));
