@@ -54,9 +54,14 @@ std::size_t FlowGroup::join(std::uint32_t weight) {
 
 // A job is ahead when its share of the group's ios exceeds its share of the weights by more than a small
 // slack (so two jobs do not take turns sleeping on every io).
-bool FlowGroup::ahead(std::size_t slot) noexcept {
-  const std::uint64_t mine = ios_[slot].fetch_add(1, std::memory_order_relaxed) + 1;
-  const std::uint64_t total = total_ios_.fetch_add(1, std::memory_order_relaxed) + 1;
+void FlowGroup::count(std::size_t slot) noexcept {
+  ios_[slot].fetch_add(1, std::memory_order_relaxed);
+  total_ios_.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool FlowGroup::ahead(std::size_t slot) const noexcept {
+  const std::uint64_t mine = ios_[slot].load(std::memory_order_relaxed);
+  const std::uint64_t total = total_ios_.load(std::memory_order_relaxed);
   const std::uint64_t weights = total_weight_.load(std::memory_order_relaxed);
   constexpr std::uint64_t kSlack = 16;
   return mine * weights > (total + kSlack * weights) * weight_[slot];

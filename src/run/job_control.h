@@ -32,8 +32,10 @@ class FlowGroup {
  public:
   // Registers a job of weight |flow| (> 0); returns its slot.
   std::size_t join(std::uint32_t weight);
-  // Counts one completed io of `slot`; true when the job is ahead of its share and should sleep.
-  bool ahead(std::size_t slot) noexcept;
+  // Counts one completed io of `slot`.
+  void count(std::size_t slot) noexcept;
+  // True when the job of `slot` is ahead of its share and must wait (sleep) before its next io.
+  bool ahead(std::size_t slot) const noexcept;
   // A finished job no longer counts, so the others are not held back by its share.
   void leave(std::size_t slot) noexcept;
 

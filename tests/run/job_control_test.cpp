@@ -80,6 +80,23 @@ TEST(JobControl, DisableLatZeroesTheStatistics) {
   EXPECT_EQ(r.dirs[0].clat.count(), 0u);
 }
 
+// The share arithmetic alone, without threads: a job stays ahead, whatever it does, until the others' ios (or
+// their leaving) give it room, 16 ios of slack per weight.
+TEST(JobControl, FlowGroupHoldsAJobAheadUntilTheOthersCatchUp) {
+  FlowGroup group;
+  const std::size_t one = group.join(1);
+  const std::size_t four = group.join(4);
+  for (int i = 0; i < 100; ++i) group.count(one);
+  EXPECT_TRUE(group.ahead(one));  // 100 of 100 ios where its share is a fifth
+  EXPECT_TRUE(group.ahead(one));  // asking again counts nothing: still ahead
+  EXPECT_FALSE(group.ahead(four));
+  for (int i = 0; i < 400; ++i) group.count(four);
+  EXPECT_FALSE(group.ahead(one));  // 100 of 500: its share
+  group.leave(four);
+  for (int i = 0; i < 100; ++i) group.count(one);
+  EXPECT_FALSE(group.ahead(one));  // alone now: never ahead
+}
+
 TEST(JobControl, FlowKeepsTheRatioOfWeights) {
   // The ratio is of io counts, not of time: "four" ends after 4,000 ios and stops the group (exitall), so
   // the run lasts as long as 5,000 null ios take (milliseconds; it ran a second of wall time before), and a
