@@ -1,8 +1,6 @@
 #include "method/interfere.h"
 
-#include <fcntl.h>
 #include <sys/statvfs.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -13,11 +11,12 @@
 
 #include "common/created_files.h"
 #include "common/error.h"
+#include "common/stop_signal.h"
+#include "method/interfere_conclude.h"
+#include "method/interfere_phase.h"
+#include "method/interfere_writers.h"
 #include "observe/disk_stats.h"
 #include "observe/environment.h"
-#include "method/lint.h"
-#include "run/runner.h"
-#include "common/stop_signal.h"
 
 namespace sluice {
 namespace {
@@ -25,109 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 constexpr std::uint64_t kBytesPerMiB = 1ull << 20;
 constexpr auto kMinPhase = std::chrono::seconds(2);
-
-LatencySummary summarize_latency(const LatencyStat& stat) {
-  LatencySummary s;
-  s.mean_ns = stat.moments.count() ? stat.moments.mean() : 0.0;
-  s.p95_ns = stat.histogram.percentile(95);
-  s.p99_ns = stat.histogram.percentile(99);
-  s.max_ns = stat.moments.count() ? static_cast<std::uint64_t>(stat.moments.max()) : 0;
-  return s;
-}
-
-JobSpec foreground_job(const InterfereOptions& o, std::uint32_t threads, std::chrono::nanoseconds runtime) {
-  JobSpec j;
-  j.name = "fg";
-  j.filenames = {o.filename};
-  j.size.bytes = o.size;
-  j.rw = RwMode::kRandWrite;
-  j.bs = {o.fg_bs, o.fg_bs, o.fg_bs};
-  j.fsync_blocks = o.fg_fsync;
-  j.ioengine = EngineKind::kPsync;
-  j.numjobs = threads;
-  j.group_reporting = true;
-  j.time_based = true;
-  j.runtime = runtime;
-  return j;
-}
-
-JobSpec background_job(const InterfereOptions& o, const std::string& bg_file, std::uint64_t bg_size) {
-  JobSpec j;
-  j.name = "bg";
-  j.filenames = {bg_file};
-  j.size.bytes = bg_size;
-  j.rw = RwMode::kWrite;
-  j.bs = {o.bg_bs, o.bg_bs, o.bg_bs};
-  j.zero_buffers = true;
-  j.ioengine = EngineKind::kPsync;
-  j.role = JobRole::kBackground;
-  j.create_on_open = true;  // written like dd: the file grows as the writer goes, nothing laid out before
-  j.unlink = true;
-  return j;
-}
-
-// Writes back what the phase left dirty, so the next phase starts from a quiet page cache.
-void settle(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::syncfs(fd);
-  ::close(fd);
-}
-
-PhaseResult run_phase(const InterfereOptions& o, const std::string& name, std::uint32_t threads,
-                      std::chrono::nanoseconds runtime, const std::string& bg_file, std::uint64_t bg_size,
-                      const std::string& device) {
-  std::vector<JobSpec> jobs = {foreground_job(o, threads, runtime)};
-  if (!bg_file.empty()) jobs.push_back(background_job(o, bg_file, bg_size));
-  RunnerOptions ro;
-  ro.status_line = o.status_line;
-  ro.capture_environment = false;
-  ro.notice = [](const std::string&) {};
-  install_lint(ro);
-  WritebackSampler sampler(device, std::chrono::seconds(1), o.proc_root, o.sys_root);
-  sampler.start();
-  PhaseResult p;
-  p.name = name;
-  p.threads = threads;
-  p.run = run_jobs(jobs, ro);
-  sampler.stop();
-  settle(fs::path(o.filename).parent_path().string());
-  if (p.run.groups.empty()) return p;
-  JobResult fg;
-  bool first = true;
-  for (const JobResult& job : p.run.groups.front().jobs) {
-    if (job.settings.background) {
-      const auto& w = job.dirs[static_cast<std::size_t>(index_of(Direction::kWrite))];
-      if (job.runtime_ns) p.bg_bw_bytes += static_cast<double>(w.bytes) * 1e9 / static_cast<double>(job.runtime_ns);
-      continue;
-    }
-    if (first) fg = job; else fg.merge(job);
-    first = false;
-  }
-  const auto& w = fg.dirs[static_cast<std::size_t>(index_of(Direction::kWrite))];
-  p.seconds = static_cast<double>(fg.runtime_ns) / 1e9;
-  p.iops = p.seconds > 0 ? static_cast<double>(w.ios) / p.seconds : 0;
-  p.lat = summarize_latency(w.lat.moments.count() ? w.lat : w.clat);
-  p.fsync_lat = summarize_latency(fg.sync.lat);
-  std::uint64_t device_bytes = 0;
-  const std::vector<WritebackSample>& samples = sampler.samples();
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    TimelinePoint point;
-    point.wb = samples[i];
-    point.t_s = samples[i].t_s;
-    if (i < fg.series.size()) {
-      const IntervalSample& s = fg.series.at(i)[static_cast<std::size_t>(index_of(Direction::kWrite))];
-      point.fg_iops = static_cast<double>(s.ops) * 1e9 / static_cast<double>(fg.series.interval_ns());
-      point.fg_lat_p99_ns = s.lat_p99_ns;
-    }
-    device_bytes += samples[i].dev_write_bytes;
-    p.peak_dirty = std::max(p.peak_dirty, samples[i].dirty_bytes);
-    p.peak_writeback = std::max(p.peak_writeback, samples[i].writeback_bytes);
-    p.timeline.push_back(point);
-  }
-  if (!samples.empty() && samples.back().t_s > 0) p.device_write_bps = static_cast<double>(device_bytes) / samples.back().t_s;
-  return p;
-}
+constexpr std::uint64_t kWriterProbeBytes = 256 * kBytesPerMiB;  // one writer's speed: short, below most thresholds
 
 std::uint64_t free_bytes_at(const std::string& dir) {
   struct statvfs st {};
@@ -135,13 +32,27 @@ std::uint64_t free_bytes_at(const std::string& dir) {
   return static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize;
 }
 
+// A scheduler switch resets the queue's nr_requests and turns WBT on or off (bfq disables it): the trial
+// first "sets" both to their current values, so the session journals and restores them too, newest first.
+void pin_scheduler_companions(KnobSession& session, const std::vector<KnobSetting>& settings,
+                              const std::string& device, const KnobRoots& roots) {
+  const bool switches = std::any_of(settings.begin(), settings.end(),
+                                    [](const KnobSetting& s) { return s.first == "queue.scheduler"; });
+  if (!switches) return;
+  for (const char* knob : {"queue.wbt_lat_usec", "queue.nr_requests"}) {
+    if (!fs::exists(knob_path(knob, device, roots))) continue;
+    session.set(knob, read_knob(knob, device, roots), device);
+  }
+}
+
 void run_trial(const InterfereOptions& o, TrialResult& trial, std::chrono::nanoseconds runtime,
-               const std::string& bg_file, std::uint64_t bg_size, const std::string& device) {
+               const BackgroundWriters& bg, const std::string& device) {
   KnobSession session(o.knobs);
   try {
+    pin_scheduler_companions(session, trial.settings, device, o.knobs.roots);
     for (const auto& [knob, value] : trial.settings) session.set(knob, value, is_queue_knob(knob) ? device : "");
     trial.ran = true;
-    trial.phase = run_phase(o, "trial", trial.threads, runtime, bg_file, bg_size, device);
+    trial.phase = run_phase(o, "trial", trial.threads, runtime, bg, device);
   } catch (const UserError& e) {
     trial.skipped_reason = e.what();
   }
@@ -149,10 +60,36 @@ void run_trial(const InterfereOptions& o, TrialResult& trial, std::chrono::nanos
   trial.changes = session.changes();
 }
 
+// The writers' files: FILE.sluice-bg, then FILE.sluice-bg.2, ... Refuses to overwrite any that exists.
+std::vector<std::string> background_files(const std::string& filename, std::uint32_t writers) {
+  std::vector<std::string> files;
+  for (std::uint32_t i = 0; i < writers; ++i) {
+    files.push_back(filename + ".sluice-bg" + (i == 0 ? "" : "." + std::to_string(i + 1)));
+    if (fs::exists(files.back())) {
+      throw UserError(fmt::format("{} exists; interfere writes its background file there and will not overwrite it",
+                                  files.back()));
+    }
+  }
+  return files;
+}
+
+// Where the report's explanation needs the filesystem: the environment's first target.
+void read_filesystem(InterfereReport& report) {
+  const auto targets = report.environment.find("targets");
+  if (targets == report.environment.end() || !targets->is_array() || targets->empty()) return;
+  const nlohmann::json& t = targets->front();
+  if (t.contains("filesystem") && t["filesystem"].is_string()) report.filesystem = t["filesystem"];
+  if (t.contains("mount_options") && t["mount_options"].is_string()) report.mount_options = t["mount_options"];
+}
+
 }  // namespace
 
+std::uint64_t background_wanted(const DirtyLimits& limits) {
+  return std::max<std::uint64_t>(limits.limit_bytes + limits.limit_bytes / 4, 64 * kBytesPerMiB);
+}
+
 std::uint64_t background_size(const DirtyLimits& limits, std::uint64_t free_bytes, std::uint64_t fg_size) {
-  const std::uint64_t want = std::max<std::uint64_t>(limits.limit_bytes + limits.limit_bytes / 4, 64 * kBytesPerMiB);
+  const std::uint64_t want = background_wanted(limits);
   const std::uint64_t margin = std::max<std::uint64_t>(1024 * kBytesPerMiB, free_bytes / 10);
   const std::uint64_t room = free_bytes > fg_size + margin ? free_bytes - fg_size - margin : 0;
   if (room < 16 * kBytesPerMiB) {
@@ -203,74 +140,71 @@ InterfereReport run_interfere(const InterfereOptions& options) {
   if (!fs::is_directory(dir)) throw UserError(fmt::format("--filename={}: {} is not a directory", o.filename, dir));
   const bool existed = fs::exists(o.filename);
   if (existed && !fs::is_regular_file(o.filename)) throw UserError(fmt::format("--filename={}: not a regular file", o.filename));
-  report.bg_file = o.filename + ".sluice-bg";
-  if (fs::exists(report.bg_file)) {
-    throw UserError(fmt::format("{} exists; interfere writes its background file there and will not overwrite it",
-                                report.bg_file));
-  }
+  background_files(o.filename, std::max<std::uint32_t>(o.bg_writers, max_auto_writers()));
   const std::vector<std::string> devices = devices_under({o.filename}, o.sys_root);
   report.device = devices.empty() ? "" : devices.front();
   report.vm = read_vm_dirty_settings(o.proc_root);
   report.limits = resolve_dirty_limits(read_meminfo(o.proc_root).value_or(MemInfo{}), report.vm);
-  const std::uint64_t bg_size =
-      o.bg_size ? o.bg_size : background_size(report.limits, free_bytes_at(dir), existed ? 0 : o.size);
-  o.bg_size = bg_size;
+  report.queue = read_queue_state(report.device, o.knobs.roots);
+  report.free_bytes = free_bytes_at(dir);
+  o.bg_size = o.bg_size ? o.bg_size : background_size(report.limits, report.free_bytes, existed ? 0 : o.size);
+  report.sizing = options.bg_size ? BackgroundSizing::kUserSize
+                  : o.bg_size < background_wanted(report.limits) / kBytesPerMiB * kBytesPerMiB
+                      ? BackgroundSizing::kCappedBySpace
+                      : BackgroundSizing::kFromLimit;
+  if (o.try_auto) {
+    for (std::vector<KnobSetting>& t : auto_trials(report.limits, report.queue)) o.tries.push_back(std::move(t));
+  }
   report.trials = plan_trials(o, report.device);
   std::size_t phases = o.threads.size() * 2;
   for (const TrialResult& t : report.trials) phases += t.skipped_reason.empty() ? 1 : 0;
   const auto runtime = std::max<std::chrono::nanoseconds>(kMinPhase, o.budget / static_cast<long>(phases));
-  report.environment = capture_environment({o.filename, report.bg_file}, o.proc_root, o.sys_root);
+  report.environment = capture_environment({o.filename, o.filename + ".sluice-bg"}, o.proc_root, o.sys_root);
+  read_filesystem(report);
 
   struct Cleanup {
-    std::string fg, bg;
+    std::string fg;
+    std::vector<std::string> bg;
     bool remove_fg;
     ~Cleanup() {
       std::error_code ec;
-      if (fs::remove(bg, ec)) journal_removed(bg);
+      for (const std::string& file : bg) {
+        if (fs::remove(file, ec)) journal_removed(file);
+      }
       if (remove_fg && fs::remove(fg, ec)) journal_removed(fg);
     }
-  } cleanup{o.filename, report.bg_file, !existed};
+  } cleanup{o.filename, {}, !existed};
+
+  report.bg_writers = o.bg_writers;
+  if (report.bg_writers == 0) {
+    const std::string probe_file = o.filename + ".sluice-bg";
+    cleanup.bg = {probe_file};
+    report.probe_bps = probe_writer_rate(probe_file, o.bg_bs,
+                                         std::min({kWriterProbeBytes, o.bg_size, std::max(report.limits.background_bytes / 2, 16 * kBytesPerMiB)}));
+    write_back_filesystem(dir);
+    report.bg_writers = choose_writers(report.probe_bps, throttle_point(report.limits), runtime, max_auto_writers());
+  }
+  BackgroundWriters bg;
+  bg.files = background_files(o.filename, report.bg_writers);
+  bg.bytes_each = std::max<std::uint64_t>(o.bg_size / report.bg_writers / kBytesPerMiB, 1) * kBytesPerMiB;
+  cleanup.bg = bg.files;
+  report.bg_files = bg.files;
+  report.bg_file = bg.files.front();
 
   for (std::uint32_t threads : o.threads) {
     if (stop_requested()) break;
-    report.phases.push_back(run_phase(o, "idle", threads, runtime, "", 0, report.device));
+    report.phases.push_back(run_phase(o, "idle", threads, runtime, {}, report.device));
     if (stop_requested()) break;
-    report.phases.push_back(run_phase(o, "loaded", threads, runtime, report.bg_file, bg_size, report.device));
+    report.phases.push_back(run_phase(o, "loaded", threads, runtime, bg, report.device));
     for (TrialResult& trial : report.trials) {
       if (trial.threads != threads || !trial.skipped_reason.empty() || stop_requested()) continue;
-      run_trial(o, trial, runtime, report.bg_file, bg_size, report.device);
+      run_trial(o, trial, runtime, bg, report.device);
       for (const KnobChange& c : trial.changes) report.knobs_restored = report.knobs_restored && c.restored;
       if (!trial.restore_failures.empty()) report.knobs_restored = false;
     }
   }
   report.interrupted = stop_requested();
-
-  ExplainInput in;
-  in.limits = report.limits;
-  in.vm = report.vm;
-  in.phase_seconds = std::chrono::duration<double>(runtime).count();
-  double idle_iops = 0;
-  for (const PhaseResult& p : report.phases) {
-    in.device_write_bps = std::max(in.device_write_bps, p.device_write_bps);
-    if (p.name == "idle") idle_iops = p.iops;
-    if (p.name != "loaded") continue;
-    in.background_bps = std::max(in.background_bps, p.bg_bw_bytes);
-    in.peak_dirty_bytes = std::max(in.peak_dirty_bytes, p.peak_dirty);
-    in.peak_writeback_bytes = std::max(in.peak_writeback_bytes, p.peak_writeback);
-    std::vector<double> times;
-    std::vector<std::uint64_t> dirty;
-    for (const TimelinePoint& point : p.timeline) {
-      times.push_back(point.t_s);
-      dirty.push_back(point.wb.dirty_bytes);
-    }
-    const DirtyPlateau plateau = find_dirty_plateau(times, dirty);
-    if (plateau.start_s >= 0 && in.plateau_start_s < 0) {
-      in.plateau_start_s = plateau.start_s;
-      in.plateau_bytes = plateau.bytes;
-    }
-    if (p.iops > 0) in.slowdown = std::max(in.slowdown, idle_iops / p.iops);
-  }
-  report.explanation = explain(in);
+  conclude_interfere(report, runtime);
   return report;
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // sluice interfere: does a bulk buffered writer starve fsync'd small writes, and which kernel setting helps?
-// Per foreground thread count: an idle phase (foreground alone) and a loaded phase (foreground beside a
-// role=background writer of zeros), then each --try trial reruns the loaded phase with kernel knobs changed
-// through a KnobSession (root only; restored after each trial, on SIGINT/SIGTERM, and from the journal after
-// a crash). Everything compiles down to JobSpecs run by run_jobs.
+// Per foreground thread count: an idle phase (foreground alone) and a loaded phase (foreground beside
+// role=background writers of zeros: a flood sized above the dirty limit, one writer or several, see
+// interfere_writers.h), then each --try trial reruns the loaded phase with kernel knobs changed through a
+// KnobSession (root only; restored after each trial, on SIGINT/SIGTERM, and from the journal after a crash).
+// Each loaded phase's flood is verified (interfere_flood.h) and the report concludes with the mechanism and a
+// recommendation (interfere_advice.h). Everything compiles down to JobSpecs run by run_jobs.
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -12,14 +14,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "method/interfere_advice.h"
+#include "method/interfere_auto.h"
 #include "method/interfere_explain.h"
+#include "method/interfere_flood.h"
 #include "observe/knobs.h"
 #include "observe/writeback_sampler.h"
 #include "stats/result.h"
 
 namespace sluice {
-
-using KnobSetting = std::pair<std::string, std::string>;  // knob, value as the user wrote it
 
 struct InterfereOptions {
   std::string filename;                       // the foreground file (laid out; removed after if sluice made it)
@@ -27,10 +30,12 @@ struct InterfereOptions {
   std::uint64_t fg_bs = 16 << 10;
   std::uint32_t fg_fsync = 1;                 // fsync after every N writes
   std::vector<std::uint32_t> threads = {1, 10};
-  std::uint64_t bg_bs = 1 << 10;
-  std::uint64_t bg_size = 0;                  // 0: from the dirty limit (see background_size)
+  std::uint64_t bg_bs = 1 << 20;              // like cp; 1k is the notes' dd
+  std::uint64_t bg_size = 0;                  // 0: from the dirty limit (see background_size); all writers together
+  std::uint32_t bg_writers = 0;               // 0: auto (one, or more when one cannot reach the dirty limit)
   std::chrono::nanoseconds budget = std::chrono::seconds(120);
   std::vector<std::vector<KnobSetting>> tries;  // one entry per --try (comma-separated settings = one trial)
+  bool try_auto = false;                      // --try=auto: add auto_trials() (interfere_auto.h)
   bool status_line = false;
   std::string proc_root = "/proc";            // where meminfo and vm settings are read
   std::string sys_root = "/sys";
@@ -59,6 +64,10 @@ struct PhaseResult {
   double bg_bw_bytes = 0;    // background writer, bytes/s (0 when idle)
   double device_write_bps = 0;
   std::uint64_t peak_dirty = 0, peak_writeback = 0;
+  double peak_device_queue = 0;
+  DirtyLimits limits;        // in force when the phase started (a trial's knobs included)
+  bool has_flood = false;    // a background writer ran: `flood` holds its verdict
+  FloodVerdict flood;
   std::vector<TimelinePoint> timeline;
   RunResult run;
 };
@@ -75,20 +84,31 @@ struct TrialResult {
 
 struct InterfereReport {
   InterfereOptions options;
-  std::string bg_file;
+  std::string bg_file;                 // the first writer's file (bg_files.front())
+  std::vector<std::string> bg_files;   // one per writer
+  std::uint32_t bg_writers = 1;
+  double probe_bps = 0;                // one writer's speed measured before the phases (auto writers), 0 = not
+  BackgroundSizing sizing = BackgroundSizing::kFromLimit;
+  std::uint64_t free_bytes = 0;        // free space of the filesystem when the background size was chosen
   std::string device;
+  QueueState queue;                    // the device's queue knobs when the run started
+  std::string filesystem, mount_options;
   std::vector<PhaseResult> phases;  // idle, loaded per thread count, in order
   std::vector<TrialResult> trials;
   DirtyLimits limits;
   VmDirtySettings vm;
   Explanation explanation;
+  Advice advice;
   bool knobs_restored = true;
   bool interrupted = false;
   nlohmann::json environment;
 };
 
-// The background file's size: 1.25 x the dirty limit, at least 64 MiB, at most the free space less the
-// foreground file and a margin (max(1 GiB, 10% of free)). Throws UserError when less than 16 MiB fit.
+// What the background files would hold with room enough: 1.25 x the dirty limit, at least 64 MiB.
+std::uint64_t background_wanted(const DirtyLimits& limits);
+
+// The background files' total size: background_wanted(), at most the free space less the foreground file and a
+// margin (max(1 GiB, 10% of free)), in whole MiB. Throws UserError when less than 16 MiB fit.
 std::uint64_t background_size(const DirtyLimits& limits, std::uint64_t free_bytes, std::uint64_t fg_size);
 
 // Which trials can run: unknown knobs, bad values, no root, or a missing queue knob file make a trial skip

@@ -75,7 +75,7 @@ Explanation explain(const ExplainInput& in) {
                      in.phase_seconds);
   } else {
     t += fmt::format("Dirty data peaked at {} (+{} under writeback): the background writer reached the "
-                     "threshold, so writeback competed with the foreground's fsyncs on the device.\n",
+                     "background threshold, so writeback competed with the foreground's fsyncs on the device.\n",
                      mib(static_cast<double>(in.peak_dirty_bytes)), mib(static_cast<double>(in.peak_writeback_bytes)));
   }
   if (in.slowdown > 0) {

@@ -18,10 +18,68 @@ const PhaseResult* find_phase(const InterfereReport& r, const std::string& name,
   return nullptr;
 }
 
-std::string settings_text(const std::vector<KnobSetting>& settings) {
-  std::string out;
-  for (const auto& [k, v] : settings) out += (out.empty() ? "" : ",") + k + "=" + v;
+std::string settings_text(const std::vector<KnobSetting>& settings) { return trial_text(settings); }
+
+std::string bs_text(std::uint64_t bs) {
+  if (bs >= (1u << 20) && bs % (1u << 20) == 0) return fmt::format("{} MiB", bs >> 20);
+  if (bs >= 1024 && bs % 1024 == 0) return fmt::format("{} KiB", bs >> 10);
+  return fmt::format("{} B", bs);
+}
+
+const char* sizing_name(BackgroundSizing s) {
+  switch (s) {
+    case BackgroundSizing::kCappedBySpace: return "free_space";
+    case BackgroundSizing::kUserSize: return "bg_size";
+    case BackgroundSizing::kFromLimit: break;
+  }
+  return "dirty_limit";
+}
+
+std::string sizing_text(const InterfereReport& r) {
+  switch (r.sizing) {
+    case BackgroundSizing::kCappedBySpace:
+      return fmt::format(", capped by free space: {} MiB free", r.free_bytes >> 20);
+    case BackgroundSizing::kUserSize: return ", --bg-size";
+    case BackgroundSizing::kFromLimit: break;
+  }
+  return ", 1.25 x the dirty limit";
+}
+
+std::string writers_text(const InterfereReport& r) {
+  std::string how = r.options.bg_writers ? "--bg-writers" : "auto";
+  if (!r.options.bg_writers && r.probe_bps > 0) {
+    how += fmt::format(": one writer measured {:.0f} MiB/s", r.probe_bps / 1048576.0);
+  }
+  return fmt::format("{} writer{} ({})", r.bg_writers, r.bg_writers == 1 ? "" : "s", how);
+}
+
+// Each loaded phase's and trial's flood verdict, one line each.
+std::string flood_section(const InterfereReport& r) {
+  std::string out = "\nFlood (did the background writer reach the dirty limit?):\n";
+  for (const PhaseResult& p : r.phases) {
+    if (p.has_flood) out += fmt::format(" {} thread(s) loaded: {}\n", p.threads, p.flood.text);
+  }
+  for (const TrialResult& t : r.trials) {
+    if (t.ran && t.skipped_reason.empty() && t.phase.has_flood) {
+      out += fmt::format(" {} thread(s) {}: {}\n", t.threads, settings_text(t.settings), t.phase.flood.text);
+    }
+  }
   return out;
+}
+
+// The loaded phases' verdicts together: verified when every loaded phase reached the limit.
+nlohmann::json flood_summary_json(const InterfereReport& r) {
+  bool any = false, all = true;
+  std::string message;
+  for (const PhaseResult& p : r.phases) {
+    if (p.name != "loaded") continue;
+    any = true;
+    if (!p.flood.reached && message.empty()) message = p.flood.text;
+    all = all && p.flood.reached;
+  }
+  if (!any) message = "no loaded phase ran";
+  else if (all) message = "the background writer reached the dirty limit in every loaded phase";
+  return {{"verified", any && all}, {"message", message}};
 }
 
 nlohmann::json lat_json(const LatencySummary& s) {
@@ -57,8 +115,11 @@ std::string knob_changes_text(const std::vector<TrialResult>& trials) {
   std::string out;
   for (const auto& [key, e] : seen) {
     const KnobChange& c = *e.first;
-    out += fmt::format("  {}{}: {} -> {} -> {}{}\n", c.knob, c.device.empty() ? "" : " (" + c.device + ")", c.original,
-                       c.applied, e.all_restored ? "restored" : "NOT RESTORED (run sluice restore)",
+    const std::string values = c.original == c.applied
+                                   ? c.original + " (journalled around a scheduler switch, which resets it)"
+                                   : c.original + " -> " + c.applied;
+    out += fmt::format("  {}{}: {} -> {}{}\n", c.knob, c.device.empty() ? "" : " (" + c.device + ")", values,
+                       e.all_restored ? "restored" : "NOT RESTORED (run sluice restore)",
                        e.times > 1 ? fmt::format(" (in {} trials, each restored after it)", e.times) : "");
   }
   return out + failures;
@@ -81,10 +142,11 @@ std::string render_interfere_text(const InterfereReport& r) {
   const InterfereOptions& o = r.options;
   std::string out;
   out += fmt::format("sluice interfere: foreground {} KiB random writes, fsync after every {} write(s), psync, on {} "
-                     "({} MiB); background: buffered sequential writes of zeros, {} B blocks, to {} (up to {} MiB); "
-                     "device {}\n",
-                     o.fg_bs / 1024, o.fg_fsync, o.filename, o.size >> 20, o.bg_bs, r.bg_file, o.bg_size >> 20,
-                     r.device.empty() ? "unknown" : r.device);
+                     "({} MiB); background: buffered sequential writes of zeros, {} blocks, {}, to {}{} ({} MiB in "
+                     "all{}); device {}\n",
+                     o.fg_bs / 1024, o.fg_fsync, o.filename, o.size >> 20, bs_text(o.bg_bs), writers_text(r), r.bg_file,
+                     r.bg_files.size() > 1 ? fmt::format(" and {} more", r.bg_files.size() - 1) : "",
+                     o.bg_size >> 20, sizing_text(r), r.device.empty() ? "unknown" : r.device);
   out += "\n threads  phase     IOPS   write mean/p95/p99/max ms        fsync mean/p95/p99/max ms        bg MiB/s\n";
   for (const PhaseResult& p : r.phases) {
     if (starved(p)) {
@@ -136,9 +198,11 @@ std::string render_interfere_text(const InterfereReport& r) {
     }
     out += "\n knobs changed and restored:\n" + knob_changes_text(r.trials);
   }
+  out += flood_section(r);
   out += "\n";
   for (const PhaseResult& p : r.phases) append_timeline(out, p);
-  out += "\nWhy:\n" + r.explanation.text;
+  out += "\nWhy:\n" + r.explanation.text + r.advice.mechanism;
+  out += "\nWhat to do:\n" + r.advice.recommendation;
   if (r.interrupted) out += "sluice: interrupted; the report covers the phases measured before the stop\n";
   return out;
 }
@@ -150,8 +214,14 @@ nlohmann::json interference_json(const InterfereReport& r) {
                      {"fsync", o.fg_fsync}, {"ioengine", "psync"}, {"threads", o.threads}};
   double bg_bw = 0;
   for (const PhaseResult& p : r.phases) bg_bw = std::max(bg_bw, p.bg_bw_bytes);
-  j["background"] = {{"file", r.bg_file}, {"size", o.bg_size}, {"rw", "write"}, {"bs", o.bg_bs},
-                     {"buffers", "zero"}, {"ioengine", "psync"}, {"bw_bytes", bg_bw}};
+  j["background"] = {{"file", r.bg_file}, {"files", r.bg_files}, {"writers", r.bg_writers},
+                     {"writers_chosen", o.bg_writers ? "bg_writers" : "auto"},
+                     {"probe_writer_bytes_per_s", r.probe_bps}, {"size", o.bg_size},
+                     {"sized_by", sizing_name(r.sizing)}, {"free_bytes", r.free_bytes}, {"rw", "write"},
+                     {"bs", o.bg_bs}, {"buffers", "zero"}, {"ioengine", "psync"}, {"bw_bytes", bg_bw}};
+  j["queue"] = {{"scheduler", r.queue.scheduler}, {"schedulers", r.queue.schedulers},
+                {"wbt_lat_usec", r.queue.wbt_lat_usec}, {"nr_requests", r.queue.nr_requests}};
+  j["flood"] = flood_summary_json(r);
   j["device"] = r.device;
   nlohmann::json phases = nlohmann::json::array();
   nlohmann::json timeline = nlohmann::json::array();
@@ -165,6 +235,7 @@ nlohmann::json interference_json(const InterfereReport& r) {
                             {"bg_bw_bytes", p.bg_bw_bytes},
                             {"device_write_bytes_per_s", p.device_write_bps},
                             {"starved", starved(p)}};
+    if (p.has_flood) phase["flood"] = flood_json(p.flood);
     if (starved(p)) {
       // No write completed: the latencies are censored, at least the phase's length (never 0).
       phase["lat_ns"] = nullptr;
@@ -201,6 +272,7 @@ nlohmann::json interference_json(const InterfereReport& r) {
       entry["fg_lat_p99_ns"] = starved(t.phase) ? nlohmann::json(nullptr) : nlohmann::json(t.phase.fsync_lat.p99_ns);
       entry["fg_write_lat_p99_ns"] = starved(t.phase) ? nlohmann::json(nullptr) : nlohmann::json(t.phase.lat.p99_ns);
       entry["bg_bw_bytes"] = t.phase.bg_bw_bytes;
+      if (t.phase.has_flood) entry["flood"] = flood_json(t.phase.flood);
     }
     trials.push_back(entry);
     for (const KnobChange& c : t.changes) {
@@ -218,7 +290,8 @@ nlohmann::json interference_json(const InterfereReport& r) {
                        {"background_seconds", r.explanation.background_seconds},
                        {"formula", "dirtyable ~= MemFree + Active(file) + Inactive(file); limit = dirty_bytes or "
                                    "dirty_ratio% of dirtyable; background likewise, halved limit when not below it"}};
-  j["explanation"] = r.explanation.text;
+  j["explanation"] = r.explanation.text + r.advice.mechanism;
+  j["advice"] = advice_json(r.advice);
   j["interrupted"] = r.interrupted;
   return j;
 }

@@ -150,3 +150,31 @@ TEST(CommandArgs, RestoreTakesAJournal) {
 
 }  // namespace
 }  // namespace sluice
+
+namespace sluice {
+namespace {
+
+TEST(InterfereArgs, TheFloodIsACopyOfOneMebibyteBlocksByDefault) {
+  bool help = false;
+  const InterfereArgs a = parse_interfere_args({}, help);
+  EXPECT_EQ(a.options.bg_bs, 1u << 20);
+  EXPECT_EQ(a.options.bg_writers, 0u);  // auto
+  EXPECT_EQ(parse_interfere_args({"--bg-bs=1k", "--bg-writers=3"}, help).options.bg_bs, 1024u);
+  EXPECT_EQ(parse_interfere_args({"--bg-writers=3"}, help).options.bg_writers, 3u);
+}
+
+TEST(InterfereArgs, BadWriterCountsAreRefused) {
+  EXPECT_THAT(error_of(parse_interfere_args, {"--bg-writers=0"}), HasSubstr("write a count from 1 to 64, or auto"));
+  EXPECT_THAT(error_of(parse_interfere_args, {"--bg-writers=2x"}), HasSubstr("--bg-writers"));
+}
+
+TEST(InterfereArgs, TryAutoAsksForTheDocumentedSetBesideOtherTrials) {
+  bool help = false;
+  const InterfereArgs a = parse_interfere_args({"--try=auto", "--try", "queue.scheduler=bfq"}, help);
+  EXPECT_TRUE(a.options.try_auto);
+  ASSERT_EQ(a.options.tries.size(), 1u);
+  EXPECT_EQ(a.options.tries[0][0].first, "queue.scheduler");
+}
+
+}  // namespace
+}  // namespace sluice
