@@ -33,9 +33,9 @@ number of connections: the highest requests/s whose latency stays within the lim
 )";
 
 constexpr const char* kNotes = R"(Defaults differing from sluice run: --direct=1 --ioengine=io_uring --rw=randread --bs=4k; iodepth and
-numjobs are what the search varies. The knee is the lowest concurrency whose doubling adds < 10% IOPS with
-more latency; thrashing is the first concurrency whose IOPS fall more than 5% below the best at lower
-concurrency.
+numjobs are what the search varies. The knee is the point of most IOPS per latency (Kleinrock's power, IOPS /
+mean latency): where the curve's asymptotes meet, beyond which concurrency adds more latency than IOPS;
+thrashing is the first concurrency whose IOPS fall more than 5% below the best at lower concurrency.
 Under mpirun every rank runs each point in step and the concurrency is iodepth x numjobs x hosts: the
 capacity of the shared storage, with each host's share (docs/multi-host.md).
 )";

@@ -86,7 +86,7 @@ struct CapacityPoint {
 struct CapacityResult {
   std::vector<CapacityPoint> curve;          // in concurrency order
   std::optional<CapacityPoint> answer;       // best IOPS within the limit; none if even 1 exceeds it
-  std::optional<CapacityPoint> knee;         // where added concurrency stops adding IOPS but adds latency
+  std::optional<CapacityPoint> knee;         // the most IOPS per latency (Kleinrock's power): beyond it, latency
   std::optional<CapacityPoint> thrashing;    // where more concurrency loses IOPS, if reached
   RunResult final_run;                       // the full result of the answer's point (fio-style jobs)
   double elapsed_s = 0;
@@ -96,7 +96,6 @@ struct CapacityResult {
 };
 
 // The rules, stated once (docs/capacity.md and the JSON "rules" say the same).
-inline constexpr double kKneeGain = 0.10;       // knee: doubling concurrency adds < 10% IOPS, and latency grows
 inline constexpr double kThrashingLoss = 0.05;  // thrashing: IOPS > 5% below the best at lower concurrency
 inline constexpr double kPlateauGain = 0.05;    // ramp stops after two doublings that each add < 5% IOPS
 // The ramp also stops after two doublings in a row that are each > kThrashingLoss below the best.

@@ -198,8 +198,9 @@ std::string render_capacity_table(const CapacityRequest& request, const Capacity
     out += "capacity: nothing was measured\n";
   }
   if (result.knee) {
-    out += fmt::format("knee: {}: {:.0f} IOPS, mean lat {}; doubling it adds < {:.0f}% IOPS but more latency\n",
-                       point_label(*result.knee), result.knee->iops, ms(result.knee->lat_mean_ns), kKneeGain * 100);
+    out += fmt::format("knee: {}: {:.0f} IOPS, mean lat {}; the most IOPS per latency: beyond it, concurrency adds "
+                       "more latency than IOPS\n",
+                       point_label(*result.knee), result.knee->iops, ms(result.knee->lat_mean_ns));
   } else {
     out += "knee: not reached\n";
   }
@@ -258,8 +259,8 @@ nlohmann::json capacity_json(const CapacityRequest& request, const CapacityResul
       {"interrupted", result.interrupted},
       {"stop_reason", result.stop_reason},
       {"rules",
-       {{"knee", fmt::format("lowest concurrency C whose doubling (nearest point >= 2C) adds < {:.0f}% IOPS with a "
-                             "higher mean latency", kKneeGain * 100)},
+       {{"knee", "the point of highest power, IOPS / mean latency (Kleinrock), unless it is the last point: where the "
+                 "curve's asymptotes meet (N* = max IOPS x latency alone)"},
         {"thrashing", fmt::format("first point whose IOPS is more than {:.0f}% below the best at lower concurrency",
                                   kThrashingLoss * 100)},
         {"steady", "per-interval IOPS of the last window samples: max - min <= 20% of the mean and the fitted "
