@@ -23,10 +23,12 @@ computes from the model (sluice lab truth MODEL). One table: method, what the mo
 measured, fio's figure beside where fio has one (and is installed), the tolerance and why, and the verdict.
 The exit status is 1 when any row disagrees or a measurement failed.
 Rows: 4 KiB random read and write at depth 1 (mean latency, psync) and 32 (IOPS, io_uring and libaio); capacity
-at a mean-latency limit (the answer, the knee, no thrashing); an open loop of Poisson arrivals at 0.5, 0.9 and
-1.5 times the device's most (mean latency by M/G/c, and above capacity the completions); fsync'd 16 KiB writes.
---quick runs them on the ssd preset (about 2 minutes; CI runs it); the full run on ssd, sas15k, sata7k,
-raid-wt and raid-wb (about 10 minutes). --lab=DIR --model=MODEL judges a lab that is already up at DIR (brought
+at a mean-latency limit (the answer, the knee, no thrashing); fsync'd 16 KiB writes; an open loop of Poisson
+arrivals at 0.5, 0.9 and 1.5 times the device's most on a queueing model of 8 servers of 4 ms (mean latency by
+M/D/c, and above capacity the completions); in the full run, sluice compare's verdicts between labs (raid-wb
+against raid-wt on fsync'd writes and on reads, iscsi-1g against sata7k).
+--quick runs the ssd preset and the queueing model (about 2 minutes; CI runs it); the full run adds sas15k,
+sata7k, raid-wt, raid-wb and iscsi-1g (about 10 minutes). --lab=DIR --model=MODEL judges a lab that is already up at DIR (brought
 up with --fs=none) as MODEL, whatever it serves: judging an ssd lab as sata7k disagrees, as it must.
 Needs root (loop devices) and /dev/fuse, as sluice lab up does; measurements and daemons run under SCHED_FIFO 1
 when allowed. docs/lab.md explains each row's truth and tolerance.
@@ -43,13 +45,13 @@ CommandTable<SelftestArgs> make_table() {
       "judge sluice's methods against model devices whose truth is computed (sluice lab): one table, exit 1 on "
       "any disagreement",
       kDescription));
-  t.add(flag_arg("quick", "the CI set: the ssd preset only (about 2 minutes)"),
+  t.add(flag_arg("quick", "the CI set: the ssd preset and the queueing model (about 2 minutes)"),
         [](SelftestArgs& a, const OptionValue&) { a.options.plan.quick = true; });
   t.add(text_arg("lab", "DIR", "", "judge the lab that is up at DIR (lab up --fs=none) instead of bringing up presets"),
         [](SelftestArgs& a, const OptionValue& v) { a.options.lab_dir = v.text; });
   t.add(text_arg("model", "MODEL", "", "with --lab: the model (a preset's name or a model file) it is judged as"),
         [](SelftestArgs& a, const OptionValue& v) { a.options.model = v.text; });
-  OptionInfo methods = list_arg("methods", "LIST", ValueType::kChoice, "all", "only these groups of rows");
+  OptionInfo methods = list_arg("methods", "LIST", ValueType::kChoice, "", "only these groups of rows (default: all)");
   methods.choices = selftest_groups();
   t.add(std::move(methods), [](SelftestArgs& a, const OptionValue& v) { a.options.plan.methods = v.list; });
   t.add(text_arg("results", "DIR", "", "keep every result document (result-N.json) and the measurements' output "

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "job/units.h"
+#include "lab/model_parser.h"
 #include "lab/model_source.h"
 #include "lab/truth.h"
 
@@ -139,9 +140,9 @@ SelftestCheck open_check(const ModelSpec& model, double load) {
     c.method = fmt::format("open loop at {:.1f} of capacity ({:.0f}/s Poisson), 4 KiB randread: mean latency", load, rate);
     c.measure = Measure::kReadLatencyMean;
     c.truth = open_loop_mean_latency(model, false, kSmallBlock, rate).count() * kNsPerS;
-    c.tolerance = load < 0.7 ? 0.15 : 0.20;
-    c.why = load < 0.7 ? "a sub-2 ms request barely queued: the path's drift (docs/lab.md)"
-                       : "M/G/c by Lee-Longton (within a few percent) and the path's drift";
+    c.tolerance = 0.10;
+    c.why = load < 0.7 ? "the lab's fidelity (docs/lab.md); the wait is a few percent of the service here"
+                       : "M/D/c by Lee-Longton (within a few percent at this load) and the lab's fidelity";
   } else {
     c.method = fmt::format("open loop at {:.1f} of capacity ({:.0f}/s Poisson), 4 KiB randread: IOPS", load, rate);
     c.measure = Measure::kReadIops;
@@ -151,12 +152,21 @@ SelftestCheck open_check(const ModelSpec& model, double load) {
   return c;
 }
 
-void add_fsync_check(const Truth& truth, std::vector<SelftestCheck>& out) {
+// A reply cannot leave before its request arrives, so a flush the model answers in less than the lab's path
+// (60-110 us here) costs the path: on ssd (no flush time, 0.88 ms a cycle) fio measured 0.64-0.73 of the truth
+// and sluice 0.73-0.82. The fsync row is judged where the flush's own time covers the path or the cycle dwarfs it.
+bool lab_serves_fsync_faithfully(const ModelSpec& model, const TruthRow& row) {
+  constexpr double kPathS = 100e-6;
+  const double flush_s = std::chrono::duration<double>(model.flush_time + model.network_rtt).count();
+  return flush_s >= kPathS || row.mean_latency.count() >= 20 * kPathS;
+}
+
+void add_fsync_check(const ModelSpec& model, const Truth& truth, std::vector<SelftestCheck>& out) {
   const TruthRow* row = nullptr;
   for (const TruthRow& r : truth.rows) {
     if (r.what == "fsync" && row == nullptr) row = &r;
   }
-  if (row == nullptr) return;
+  if (row == nullptr || !lab_serves_fsync_faithfully(model, *row)) return;
   std::vector<std::string> job = job_args("fsync", "randwrite", row->bs, "psync", 1, 3);
   job.insert(job.end() - 1, "--fsync=1");
   SelftestCheck c;
@@ -239,26 +249,48 @@ const std::vector<std::string>& selftest_groups() {
 }
 
 std::vector<SelftestCheck> checks_for_model(const ModelSpec& model, const SelftestPlanOptions& options) {
-  const Truth truth = compute_truth(model);
   std::vector<SelftestCheck> out;
+  // The open loop on the queueing model only (kQueueModelName): there the lab is faithful under random
+  // arrivals; a rotating model's varied service near saturation would need minutes to converge.
+  if (model.name == kQueueModelName) {
+    if (wanted(options, "open-loop")) {
+      for (double load : {0.5, 0.9, 1.5}) out.push_back(open_check(model, load));
+    }
+    return out;
+  }
+  const Truth truth = compute_truth(model);
   if (wanted(options, "run")) add_run_checks(truth, out);
   if (wanted(options, "capacity")) add_capacity_checks(model, out);
-  // Open loop where its mean converges within a short run: a rotating model's varied service near saturation
-  // needs minutes (docs/lab.md).
-  if (wanted(options, "open-loop") && !model.rotating()) {
-    for (double load : {0.5, 0.9, 1.5}) out.push_back(open_check(model, load));
-  }
-  if (wanted(options, "fsync")) add_fsync_check(truth, out);
+  if (wanted(options, "fsync")) add_fsync_check(model, truth, out);
   std::erase_if(out, [](const SelftestCheck& c) { return c.sluice_args.empty(); });
   return out;
 }
 
+const std::string& queue_model_text() {
+  static const std::string kText =
+      "description = sluice selftest's queueing model: 8 servers of a fixed 4 ms, for the open loop\n"
+      "validity = the path (~0.1 ms) is 2.5% of a service and the rate at most 2 000 requests a second: the lab "
+      "serves random arrivals faithfully\n"
+      "servers = 8\n"
+      "read_time = 4ms\n";
+  return kText;
+}
+
 std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options) {
   const std::vector<std::string> names =
-      options.quick ? std::vector<std::string>{"ssd"}
+      options.quick ? std::vector<std::string>{"ssd", "raid-wb"}
                     : std::vector<std::string>{"ssd", "sas15k", "sata7k", "raid-wt", "raid-wb", "iscsi-1g"};
   const std::vector<SelftestComparison> comparisons = plan_comparisons(options);
   std::vector<SelftestLab> labs;
+  if (wanted(options, "open-loop")) {
+    SelftestLab queue;
+    queue.preset = kQueueModelName;
+    queue.model_text = queue_model_text();
+    queue.model = parse_model(queue.model_text, "sluice selftest's queueing model", kQueueModelName);
+    queue.model.size_bytes = options.device_size;
+    queue.checks = checks_for_model(queue.model, options);
+    labs.push_back(std::move(queue));
+  }
   for (const std::string& name : names) {
     SelftestLab lab;
     lab.preset = name;
@@ -266,6 +298,10 @@ std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options) {
     lab.model.size_bytes = options.device_size;
     // iscsi-1g takes part in a comparison only (its own rows: docs/lab.md "Fidelity, measured").
     if (name != "iscsi-1g") lab.checks = checks_for_model(lab.model, options);
+    // --quick: raid-wb for its fsync'd writes only (its rotating reads would take a minute more).
+    if (options.quick && name == "raid-wb") {
+      std::erase_if(lab.checks, [](const SelftestCheck& c) { return c.group != "fsync"; });
+    }
     const bool compared = std::any_of(comparisons.begin(), comparisons.end(), [&](const SelftestComparison& c) {
       return c.baseline == name || c.other == name;
     });

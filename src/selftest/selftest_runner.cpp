@@ -310,7 +310,11 @@ void run_own_labs(const SelftestOptions& options, const WorkDir& work, bool fio,
     }
     LabUpOptions up;
     up.model_arg = planned.preset;
-    up.model = load_model(planned.preset);
+    if (!planned.model_text.empty()) {  // not a preset: lab up (and its daemon) read it from a file
+      up.model_arg = work.path() + "/" + planned.preset + ".model";
+      std::ofstream(up.model_arg) << planned.model_text;
+    }
+    up.model = load_model(up.model_arg);
     up.mountpoint = work.path() + "/lab-" + planned.preset;
     std::filesystem::create_directories(up.mountpoint);
     if (!std::filesystem::is_empty(up.mountpoint)) throw UserError("selftest: " + up.mountpoint + " is not empty");

@@ -24,19 +24,28 @@ const SelftestCheck* find(const std::vector<SelftestCheck>& checks, const std::s
   return it == checks.end() ? nullptr : &*it;
 }
 
-TEST(SelftestPlan, QuickRunsTheSsdPresetOnly) {
+TEST(SelftestPlan, QuickRunsTheQueueingModelAndTheSsdPreset) {
   SelftestPlanOptions options;
   options.quick = true;
   const std::vector<SelftestLab> labs = plan_selftest(options);
-  ASSERT_EQ(labs.size(), 1u);
-  EXPECT_EQ(labs[0].preset, "ssd");
-  EXPECT_EQ(labs[0].model.size_bytes, std::uint64_t{1} << 30);
+  ASSERT_EQ(labs.size(), 3u);
+  EXPECT_EQ(labs[0].preset, kQueueModelName);
+  EXPECT_EQ(labs[2].preset, "raid-wb");
+  ASSERT_EQ(labs[2].checks.size(), 1u);  // its fsync'd writes only
+  EXPECT_EQ(labs[2].checks[0].group, "fsync");
+  EXPECT_EQ(labs[0].model_text, queue_model_text());
+  EXPECT_EQ(labs[1].preset, "ssd");
+  EXPECT_TRUE(labs[1].model_text.empty());  // a preset: lab up finds it by name
+  EXPECT_EQ(labs[1].model.size_bytes, std::uint64_t{1} << 30);
+  options.methods = {"run"};
+  ASSERT_EQ(plan_selftest(options).size(), 1u);  // no open loop asked: no queueing lab, raid-wb has no row
 }
 
 TEST(SelftestPlan, FullRunCoversRotatingAndCachedModels) {
   std::vector<std::string> names;
   for (const SelftestLab& lab : plan_selftest({})) names.push_back(lab.preset);
-  EXPECT_EQ(names, (std::vector<std::string>{"ssd", "sas15k", "sata7k", "raid-wt", "raid-wb", "iscsi-1g"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{kQueueModelName, "ssd", "sas15k", "sata7k", "raid-wt", "raid-wb", "iscsi-1g"}));
 }
 
 // The verdicts compare must give follow from the two models' truths: raid-wb's battery-backed cache is far better
@@ -79,20 +88,26 @@ TEST(SelftestPlan, SsdTruthsComeFromTheModel) {
   EXPECT_TRUE(knee->fio_args.empty());  // fio has no capacity search
 }
 
-// The open loop: Poisson arrivals at 0.5, 0.9 and 1.5 of the most the device serves; the mean latency grows
-// with the load, and above capacity the truth is the device's most.
+// The open loop, on the queueing model (8 servers of 4 ms): Poisson arrivals at 0.5, 0.9 and 1.5 of the most the
+// device serves; the mean latency grows with the load (M/D/8), and above capacity the truth is the device's most.
 TEST(SelftestPlan, OpenLoopRowsFollowQueueingTheory) {
-  const ModelSpec ssd = model_of("ssd");
-  const std::vector<SelftestCheck> checks = checks_for_model(ssd, {});
+  SelftestPlanOptions options;
+  const std::vector<SelftestLab> labs = plan_selftest(options);
+  const ModelSpec& queue = labs[0].model;
+  const std::vector<SelftestCheck>& checks = labs[0].checks;
+  ASSERT_EQ(checks.size(), 3u);
   const SelftestCheck* half = find(checks, "open loop at 0.5");
   const SelftestCheck* busy = find(checks, "open loop at 0.9");
   const SelftestCheck* over = find(checks, "open loop at 1.5");
   ASSERT_TRUE(half && busy && over);
-  EXPECT_GT(half->truth, 819'531);
-  EXPECT_GT(busy->truth, half->truth * 1.2);
+  EXPECT_NEAR(device_max_iops(queue, false, 4096), 2000, 1e-6);
+  EXPECT_GT(half->truth, 4e6);  // a service alone is 4 ms; at half load a request rarely waits
+  EXPECT_LT(half->truth, 4.1e6);
+  EXPECT_GT(busy->truth, half->truth * 1.1);
   EXPECT_EQ(over->measure, Measure::kReadIops);
-  EXPECT_NEAR(over->truth, device_max_iops(ssd, false, 4096), 1e-6);
+  EXPECT_NEAR(over->truth, 2000, 1e-6);
   EXPECT_NE(std::find(over->sluice_args.begin(), over->sluice_args.end(), "--open_loop=1"), over->sluice_args.end());
+  EXPECT_EQ(find(checks_for_model(model_of("ssd"), options), "open loop"), nullptr);  // ssd: no open loop
 }
 
 // sata7k alone takes 9.86 ms: the capacity limit is not 10 ms (a coin toss) but 40 ms.
@@ -102,7 +117,13 @@ TEST(SelftestPlan, SlowModelGetsALimitWithRoom) {
   ASSERT_NE(capacity, nullptr);
   EXPECT_NE(capacity->method.find("40 ms"), std::string::npos) << capacity->method;
   EXPECT_EQ(find(checks, "open loop"), nullptr);  // a rotating model's open loop needs minutes
-  EXPECT_NE(find(checks, "a flush after each"), nullptr);
+  EXPECT_NE(find(checks, "a flush after each"), nullptr);  // 9.9 ms a cycle: the lab's path is 1% of it
+}
+
+// ssd's flush costs nothing in the model: less than the lab's path, which a reply cannot beat.
+TEST(SelftestPlan, FsyncRowOnlyWhereTheLabServesItFaithfully) {
+  EXPECT_EQ(find(checks_for_model(model_of("ssd"), {}), "a flush after each"), nullptr);
+  EXPECT_NE(find(checks_for_model(model_of("raid-wb"), {}), "a flush after each"), nullptr);  // flush 0.1 ms
 }
 
 TEST(SelftestPlan, MethodsChooseTheGroups) {
