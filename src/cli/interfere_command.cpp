@@ -27,9 +27,10 @@ its speed shows that one cannot reach the dirty limit early in a phase: then sev
 (FILE.sluice-bg.2, ...). It reports IOPS and latency (mean, p95, p99, max) idle vs loaded, the slowdown, the
 background throughput, and whether the flood happened: Dirty + Writeback (/proc/meminfo, sampled each
 second) against the point where the kernel throttles writers, (dirty limit + background threshold) / 2, with
-the limits resolved as the kernel does (vm.dirty_bytes, or vm.dirty_ratio of dirtyable memory ~ MemFree +
-Active(file) + Inactive(file)). A loaded phase that never got there "does not test writeback interference",
-and the report says why (free space, the writer's speed, the phase's length). A per-second timeline
+the kernel's own thresholds (/proc/vmstat nr_dirty_threshold, nr_dirty_background_threshold; where absent,
+vm.dirty_bytes or vm.dirty_ratio of dirtyable memory ~ MemFree + Active(file) + Inactive(file)). A loaded
+phase that never got there "does not test writeback interference", and the report says why (free space, the
+writer's speed, the phase's length). A per-second timeline
 (foreground IOPS and p99, Dirty, Writeback, device utilization, in-flight ios and queue), the mechanism in
 words (the flood, the journal, WBT, the scheduler) and a recommendation close the report. The files sluice
 created are removed at the end, also when interrupted.

@@ -144,7 +144,7 @@ InterfereReport run_interfere(const InterfereOptions& options) {
   const std::vector<std::string> devices = devices_under({o.filename}, o.sys_root);
   report.device = devices.empty() ? "" : devices.front();
   report.vm = read_vm_dirty_settings(o.proc_root);
-  report.limits = resolve_dirty_limits(read_meminfo(o.proc_root).value_or(MemInfo{}), report.vm);
+  report.limits = current_dirty_limits(o.proc_root);
   report.queue = read_queue_state(report.device, o.knobs.roots);
   report.free_bytes = free_bytes_at(dir);
   o.bg_size = o.bg_size ? o.bg_size : background_size(report.limits, report.free_bytes, existed ? 0 : o.size);

@@ -18,6 +18,7 @@ void judge_flood(const InterfereReport& r, PhaseResult& p) {
   in.limits = p.limits;
   for (const TimelinePoint& t : p.timeline) in.samples.push_back(t.wb);
   in.writer_bps = p.bg_bw_bytes;
+  in.writer_alone_bps = r.probe_bps;
   in.writers = r.bg_writers;
   in.writer_bs = r.options.bg_bs;
   in.background_bytes = r.options.bg_size;

@@ -40,6 +40,10 @@ Explanation explain(const ExplainInput& in) {
                    d.background_from_bytes ? "vm.dirty_background_bytes"
                                            : fmt::format("vm.dirty_background_ratio={}%", in.vm.dirty_background_ratio),
                    mib(static_cast<double>(d.dirtyable_bytes)));
+  if (d.from_kernel) {
+    t += "(The limit and the threshold are the kernel's own, nr_dirty_threshold and nr_dirty_background_threshold "
+         "in /proc/vmstat; the dirtyable memory is sluice's estimate.)\n";
+  }
   if (in.device_write_bps > 0) {
     e.limit_seconds = static_cast<double>(d.limit_bytes) / in.device_write_bps;
     e.background_seconds = static_cast<double>(d.background_bytes) / in.device_write_bps;

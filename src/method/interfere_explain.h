@@ -24,6 +24,7 @@ struct DirtyLimits {
   std::uint64_t background_bytes = 0;  // background writeback starts above this
   bool limit_from_bytes = false;       // vm.dirty_bytes was set (else the ratio applied)
   bool background_from_bytes = false;
+  bool from_kernel = false;            // limit and background are the kernel's own (/proc/vmstat), not estimated
 };
 
 DirtyLimits resolve_dirty_limits(const MemInfo& memory, const VmDirtySettings& vm);

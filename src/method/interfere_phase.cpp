@@ -77,6 +77,16 @@ void add_timeline(PhaseResult& p, const JobResult& fg, const std::vector<Writeba
 
 }  // namespace
 
+DirtyLimits current_dirty_limits(const std::string& proc_root) {
+  DirtyLimits d = resolve_dirty_limits(read_meminfo(proc_root).value_or(MemInfo{}), read_vm_dirty_settings(proc_root));
+  if (const auto kernel = read_kernel_dirty_thresholds(proc_root)) {
+    d.limit_bytes = kernel->limit_bytes;
+    d.background_bytes = kernel->background_bytes;
+    d.from_kernel = true;
+  }
+  return d;
+}
+
 void write_back_filesystem(const std::string& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
@@ -97,7 +107,7 @@ PhaseResult run_phase(const InterfereOptions& o, const std::string& name, std::u
   p.name = name;
   p.threads = threads;
   p.has_flood = !bg.files.empty();
-  p.limits = resolve_dirty_limits(read_meminfo(o.proc_root).value_or(MemInfo{}), read_vm_dirty_settings(o.proc_root));
+  p.limits = current_dirty_limits(o.proc_root);
   WritebackSampler sampler(device, std::chrono::seconds(1), o.proc_root, o.sys_root);
   sampler.start();
   p.run = run_jobs(jobs, ro);

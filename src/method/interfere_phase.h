@@ -22,6 +22,10 @@ struct BackgroundWriters {
 PhaseResult run_phase(const InterfereOptions& o, const std::string& name, std::uint32_t threads,
                       std::chrono::nanoseconds runtime, const BackgroundWriters& bg, const std::string& device);
 
+// The dirty limits in force now: resolve_dirty_limits() from meminfo and vm.dirty_*, with the limit and the
+// background threshold replaced by the kernel's own (/proc/vmstat) where the kernel exports them.
+DirtyLimits current_dirty_limits(const std::string& proc_root);
+
 // syncfs on the filesystem holding `dir`: the next phase starts from a quiet page cache.
 void write_back_filesystem(const std::string& dir);
 

@@ -1,5 +1,7 @@
 #include "observe/writeback_sampler.h"
 
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -39,6 +41,33 @@ std::optional<MemInfo> read_meminfo(const std::string& proc_root) {
   return parse_meminfo(buffer.str());
 }
 
+std::optional<KernelDirtyThresholds> parse_vmstat_thresholds(const std::string& text, std::uint64_t page_size) {
+  std::istringstream in(text);
+  std::string key;
+  std::uint64_t value = 0;
+  bool limit = false, background = false;
+  KernelDirtyThresholds t;
+  while (in >> key >> value) {
+    if (key == "nr_dirty_threshold") {
+      t.limit_bytes = value * page_size;
+      limit = true;
+    } else if (key == "nr_dirty_background_threshold") {
+      t.background_bytes = value * page_size;
+      background = true;
+    }
+  }
+  if (!limit || !background) return std::nullopt;
+  return t;
+}
+
+std::optional<KernelDirtyThresholds> read_kernel_dirty_thresholds(const std::string& proc_root) {
+  std::ifstream in(proc_root + "/vmstat");
+  if (!in) return std::nullopt;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parse_vmstat_thresholds(buffer.str(), static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)));
+}
+
 WritebackProbe::WritebackProbe(std::string device, std::string proc_root, std::string sys_root)
     : device_(std::move(device)), proc_root_(std::move(proc_root)), sys_root_(std::move(sys_root)) {}
 
@@ -52,6 +81,10 @@ WritebackSample WritebackProbe::sample(std::chrono::nanoseconds since_previous, 
   if (auto m = read_meminfo(proc_root_)) {
     s.dirty_bytes = m->dirty;
     s.writeback_bytes = m->writeback;
+  }
+  if (auto k = read_kernel_dirty_thresholds(proc_root_)) {
+    s.dirty_threshold_bytes = k->limit_bytes;
+    s.background_threshold_bytes = k->background_bytes;
   }
   DiskCounters now;
   if (device_.empty() || !read_disk_counters(device_, now, sys_root_)) return s;

@@ -33,6 +33,16 @@ MemInfo parse_meminfo(const std::string& text);
 // Reads <proc_root>/meminfo; nullopt when unreadable.
 std::optional<MemInfo> read_meminfo(const std::string& proc_root = "/proc");
 
+// The kernel's own global dirty thresholds, in bytes, from <proc_root>/vmstat (nr_dirty_threshold and
+// nr_dirty_background_threshold, in pages: the kernel computes them from its dirtyable memory when the file is
+// read, so they are exact where sluice's estimate from meminfo is not). nullopt when absent or unreadable.
+struct KernelDirtyThresholds {
+  std::uint64_t limit_bytes = 0;
+  std::uint64_t background_bytes = 0;
+};
+std::optional<KernelDirtyThresholds> parse_vmstat_thresholds(const std::string& text, std::uint64_t page_size);
+std::optional<KernelDirtyThresholds> read_kernel_dirty_thresholds(const std::string& proc_root = "/proc");
+
 struct WritebackSample {
   double t_s = 0;                    // end of the interval, seconds since start()
   std::uint64_t dirty_bytes = 0;     // at the sample
@@ -41,6 +51,8 @@ struct WritebackSample {
   std::uint64_t dev_in_flight = 0;   // ios in flight at the sample
   double dev_queue = 0;              // average ios queued over the interval (in_queue ms / interval ms)
   std::uint64_t dev_write_bytes = 0; // written by the device in the interval
+  std::uint64_t dirty_threshold_bytes = 0;       // the kernel's at the sample (0: /proc/vmstat lacks it)
+  std::uint64_t background_threshold_bytes = 0;
 };
 
 // Takes one sample relative to the previous reading. Pure apart from reading the two files; used by the

@@ -92,12 +92,22 @@ TEST(FloodVerdict, AUserSizeBelowTheThrottlePointIsNamed) {
 }
 
 TEST(FloodVerdict, AWriterNoFasterThanTheDeviceIsTheCause) {
-  // Dirty levels off at the background threshold: writeback at 250 MiB/s keeps up with a 180 MiB/s writer.
-  const FloodVerdict v = verify_flood(input(timeline({180, 360, 500, 500, 500, 500}, 20, 250), 180));
+  // Dirty rises, never levelling off: writeback at 250 MiB/s keeps up with a 180 MiB/s writer.
+  const FloodVerdict v = verify_flood(input(timeline({180, 250, 300, 320}, 20, 250), 180));
   EXPECT_FALSE(v.reached);
   EXPECT_THAT(v.why, HasSubstr("the writer's speed: 1 writer of 1 MiB blocks dirtied pages at 180 MiB/s, no faster than "
                                "the device wrote them back (250 MiB/s)"));
   EXPECT_THAT(v.why, HasSubstr("--bg-writers"));
+}
+
+TEST(FloodVerdict, DirtyHeldAtTheBackgroundThresholdMeansWritebackKeptUp) {
+  // 500 MiB is the background threshold: held there 5 s while the device wrote 150 MiB/s, whatever the writer's
+  // average over the phase (its fast start included).
+  const FloodVerdict v = verify_flood(input(timeline({300, 480, 500, 510, 495, 500}, 0, 150), 240));
+  EXPECT_FALSE(v.reached);
+  EXPECT_DOUBLE_EQ(v.seconds_at_background, 5);
+  EXPECT_THAT(v.why, HasSubstr("Dirty + Writeback held at the background threshold for 5 s, writeback draining the "
+                               "writer as fast as it wrote (the device wrote 150 MiB/s then"));
 }
 
 TEST(FloodVerdict, APhaseTooShortForTheNetRateIsTheCause) {
@@ -114,13 +124,40 @@ TEST(FloodVerdict, AWriterThatWroteNothingIsTheCause) {
 }
 
 TEST(FloodVerdict, JsonCarriesTheVerdictAndItsCause) {
-  const nlohmann::json j = flood_json(verify_flood(input(timeline({180, 500, 500}, 0, 250), 180)));
+  const nlohmann::json j = flood_json(verify_flood(input(timeline({180, 300, 320}, 0, 250), 180)));
   EXPECT_EQ(j["reached_dirty_limit"], false);
   EXPECT_EQ(j["throttle_point_bytes"], 750 * kFloodTestMiB);
-  EXPECT_EQ(j["peak_dirty_bytes"], 500 * kFloodTestMiB);
+  EXPECT_EQ(j["peak_dirty_bytes"], 320 * kFloodTestMiB);
   EXPECT_TRUE(j["first_reached_s"].is_null());
   EXPECT_THAT(j["why_not"].get<std::string>(), HasSubstr("the writer's speed"));
   EXPECT_THAT(j["message"].get<std::string>(), HasSubstr("never reached the dirty limit"));
+}
+
+}  // namespace
+}  // namespace sluice
+
+namespace sluice {
+namespace {
+
+TEST(FloodVerdict, TheKernelsOwnThresholdsAtEachSampleWinOverThePhasesEstimate) {
+  // The phase's estimate says 750 MiB; the kernel, at the samples, 600 / 300 MiB: throttle point 450 MiB.
+  std::vector<WritebackSample> samples = timeline({300, 440, 440}, 0, 100);
+  for (WritebackSample& s : samples) {
+    s.dirty_threshold_bytes = 600 * kFloodTestMiB;
+    s.background_threshold_bytes = 300 * kFloodTestMiB;
+  }
+  const FloodVerdict v = verify_flood(input(samples, 500));
+  EXPECT_TRUE(v.reached);
+  EXPECT_EQ(v.throttle_bytes, 450 * kFloodTestMiB);
+  EXPECT_EQ(v.limit_bytes, 600 * kFloodTestMiB);
+  EXPECT_DOUBLE_EQ(v.first_reached_s, 2);
+}
+
+TEST(FloodVerdict, AWriterSlowedBesideTheForegroundIsComparedWithOneAlone) {
+  FloodInput in = input(timeline({180, 250, 300, 320}, 20, 130), 129);
+  in.writer_alone_bps = 3139.0 * kFloodTestMiB;
+  EXPECT_THAT(verify_flood(in).why, HasSubstr("one writer alone measured 3139 MiB/s, 24x faster than these beside the "
+                                              "fsync'd foreground"));
 }
 
 }  // namespace

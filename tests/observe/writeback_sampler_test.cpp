@@ -108,3 +108,22 @@ TEST(WritebackSampler, ThreadTakesOneSamplePerInterval) {
 
 }  // namespace
 }  // namespace sluice
+
+namespace sluice {
+namespace {
+
+TEST(VmstatThresholds, TheKernelsDirtyThresholdsInBytes) {
+  const auto t = parse_vmstat_thresholds("nr_dirty 52\nnr_dirty_threshold 906594\nnr_dirty_background_threshold 452743\n"
+                                         "nr_written 9\n",
+                                         4096);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->limit_bytes, 906594ull * 4096);
+  EXPECT_EQ(t->background_bytes, 452743ull * 4096);
+}
+
+TEST(VmstatThresholds, AbsentWhenTheKernelDoesNotExportThem) {
+  EXPECT_FALSE(parse_vmstat_thresholds("nr_dirty 52\nnr_dirty_threshold 906594\n", 4096).has_value());
+}
+
+}  // namespace
+}  // namespace sluice
