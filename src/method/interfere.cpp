@@ -141,6 +141,10 @@ InterfereReport run_interfere(const InterfereOptions& options) {
   const bool existed = fs::exists(o.filename);
   if (existed && !fs::is_regular_file(o.filename)) throw UserError(fmt::format("--filename={}: not a regular file", o.filename));
   background_files(o.filename, std::max<std::uint32_t>(o.bg_writers, max_auto_writers()));
+  if (fs::exists(o.filename + ".sluice-bg-probe")) {
+    throw UserError(fmt::format("{}.sluice-bg-probe exists; interfere measures its writer there and will not "
+                                "overwrite it", o.filename));
+  }
   const std::vector<std::string> devices = devices_under({o.filename}, o.sys_root);
   report.device = devices.empty() ? "" : devices.front();
   report.vm = read_vm_dirty_settings(o.proc_root);
@@ -177,7 +181,7 @@ InterfereReport run_interfere(const InterfereOptions& options) {
 
   report.bg_writers = o.bg_writers;
   if (report.bg_writers == 0) {
-    const std::string probe_file = o.filename + ".sluice-bg";
+    const std::string probe_file = o.filename + ".sluice-bg-probe";
     cleanup.bg = {probe_file};
     report.probe_bps = probe_writer_rate(probe_file, o.bg_bs,
                                          std::min({kWriterProbeBytes, o.bg_size, std::max(report.limits.background_bytes / 2, 16 * kBytesPerMiB)}));
