@@ -394,7 +394,7 @@ int lab_serve(const std::vector<std::string>& args) {
   a.daemon.model = load_model(parsed.positionals.at(0));
   a.daemon.mountpoint = parsed.positionals.at(1);
   ModelSpec served = a.daemon.model;
-  if (a.daemon.size != 0) served.size_bytes = a.daemon.size;
+  if (a.daemon.size != 0) served.resize(a.daemon.size);
   check_daemon_range(served, a.force);
   check_mountpoint(a.daemon.mountpoint);
   return run_lab_daemon(a.daemon);
@@ -440,12 +440,12 @@ int lab_up_action(const std::vector<std::string>& args) {
   a.up.model = load_model(a.up.model_arg);  // a bad model is refused before anything is created
   a.up.mountpoint = parsed.positionals.at(1);
   ModelSpec asked = a.up.model;
-  asked.size_bytes = a.up.size;
+  asked.resize(a.up.size);
   check_daemon_range(asked, a.force);  // before anything is created; the daemon is then started with --force
   const LabUpResult up = lab_up(a.up);
   const LabRecord& r = up.record;
   ModelSpec served = a.up.model;
-  served.size_bytes = r.size;  // the daemon scales seeks to the device it serves
+  served.resize(r.size);  // the daemon scales seeks to the device it serves
   const Truth truth = compute_truth(served);
   if (a.json) {
     nlohmann::json lab = {

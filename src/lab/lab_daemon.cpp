@@ -332,7 +332,7 @@ int run_lab_daemon(const LabDaemonOptions& options) {
   ::prctl(PR_SET_IO_FLUSHER, 1, 0, 0, 0);
 #endif
   ModelSpec model = options.model;
-  if (options.size != 0) model.size_bytes = options.size;  // seeks scale with the device actually served
+  if (options.size != 0) model.resize(options.size);  // seeks scale with the device actually served
   LabDaemon d(model, enter_realtime());
   d.size = model.size_bytes;
   d.model_name = options.model.name;

@@ -172,7 +172,7 @@ Preflight check_before_creating(const LabUpOptions& o) {
 // between requests as they will under the model.
 PathMeasurement compensate_path(const LabUpOptions& o, const LabRecord& r, const std::string& device) {
   ModelSpec served = o.model;
-  served.size_bytes = r.size;
+  served.resize(r.size);
   std::chrono::nanoseconds delay{0};
   for (const TruthRow& row : compute_truth(served).rows) {
     if (row.what == "depth" && row.rw == "randread" && row.bs == 4096 && row.iodepth == 1) {

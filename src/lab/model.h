@@ -42,6 +42,7 @@ struct ModelSpec {
   std::chrono::nanoseconds network_rtt{0};  // added to every request, flushes included
 
   std::uint64_t cliff_after_bytes = 0;  // writes after this many bytes written take cliff_write_time; 0 = none
+  double cliff_size_multiple = 0;       // cliff_after given as a multiple of size (1.5x); 0: given in bytes
   std::chrono::nanoseconds cliff_write_time{0};
 
   JitterKind jitter = JitterKind::kNone;
@@ -51,6 +52,14 @@ struct ModelSpec {
   std::vector<FaultRule> faults;  // `fault` lines, in order: the first that matches a request decides
 
   bool rotating() const noexcept { return rpm != 0; }
+  // The device served is `bytes` large: seeks scale with it, and a cliff given as a multiple of the size moves
+  // with it (a 256 MiB ssd-cliff lab's cliff is at 384 MiB, not at 1.5 x the preset's 4 GiB).
+  void resize(std::uint64_t bytes) noexcept {
+    size_bytes = bytes;
+    if (cliff_size_multiple > 0) {
+      cliff_after_bytes = static_cast<std::uint64_t>(cliff_size_multiple * static_cast<double>(bytes));
+    }
+  }
   bool has_cliff() const noexcept { return cliff_after_bytes != 0; }
   bool has_faults() const noexcept { return !faults.empty(); }
 };

@@ -186,10 +186,8 @@ ParsedModel read_model_text(std::string_view text, const std::string& source, st
     info->apply(draft, *checked);
     out.lines.emplace(key, line_number);
   }
-  if (draft.cliff_size_multiple > 0) {
-    draft.spec.cliff_after_bytes =
-        static_cast<std::uint64_t>(draft.cliff_size_multiple * static_cast<double>(draft.spec.size_bytes));
-  }
+  draft.spec.cliff_size_multiple = draft.cliff_size_multiple;
+  draft.spec.resize(draft.spec.size_bytes);
   if (!out.lines.contains("write_time")) draft.spec.write_time = draft.spec.read_time;
   out.spec = std::move(draft.spec);
   return out;

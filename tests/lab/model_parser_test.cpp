@@ -43,6 +43,17 @@ TEST(ModelParser, CliffAsAMultipleOfSizeIsResolved) {
   EXPECT_EQ(m.cliff_write_time, 3ms);
 }
 
+// A lab serves the size it was brought up with: a cliff given as a multiple moves with it (the selftest found a
+// 256 MiB ssd-cliff lab still fresh after 620 MiB written: its cliff sat at 1.5 x the preset's 4 GiB).
+TEST(ModelParser, ACliffGivenAsAMultipleFollowsTheServedSize) {
+  ModelSpec m = parse_model("cliff_after = 1.5x\nread_time = 1ms\ncliff_write_time = 3ms\n", "m.model", "m");
+  m.resize(std::uint64_t{256} << 20);
+  EXPECT_EQ(m.cliff_after_bytes, std::uint64_t{384} << 20);
+  ModelSpec bytes = parse_model("cliff_after = 1g\nread_time = 1ms\ncliff_write_time = 3ms\n", "m.model", "m");
+  bytes.resize(std::uint64_t{256} << 20);
+  EXPECT_EQ(bytes.cliff_after_bytes, std::uint64_t{1} << 30);  // given in bytes: stays
+}
+
 TEST(ModelParser, UnknownKeyNamesFileLineAndTheNearestKey) {
   EXPECT_EQ(parse_error_of("read_time = 1ms\nsever = 4\n"), "m.model:2: unknown key 'sever'; did you mean 'servers'?");
   EXPECT_THAT(parse_error_of("read_time = 1ms\nzzzzzzzzzzzz = 4\n"),
