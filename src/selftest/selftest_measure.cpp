@@ -61,6 +61,31 @@ std::optional<double> capacity_field(const nlohmann::json& doc, Measure measure,
   }
 }
 
+// The window SNIA's rule judges (sluice precondition: the last 5 rounds).
+constexpr std::size_t kSteadyWindow = 5;
+
+std::optional<double> precondition_rounds(const nlohmann::json& doc, Measure measure, std::string& why) {
+  const nlohmann::json section = field_or(field_or(doc, "sluice", nullptr), "precondition", nullptr);
+  const nlohmann::json rounds = field_or(section, "rounds", nullptr);
+  if (!rounds.is_array() || rounds.empty()) {
+    why = "the result has no sluice.precondition.rounds";
+    return std::nullopt;
+  }
+  if (measure == Measure::kFirstRoundIops) return number_at(rounds[0], {"iops"}, why);
+  if (!flag_or(section, "steady", false)) {
+    why = "precondition never reached a steady state (" + std::to_string(rounds.size()) + " rounds)";
+    return std::nullopt;
+  }
+  const std::size_t from = rounds.size() > kSteadyWindow ? rounds.size() - kSteadyWindow : 0;
+  double sum = 0;
+  for (std::size_t i = from; i < rounds.size(); ++i) {
+    const std::optional<double> iops = number_at(rounds[i], {"iops"}, why);
+    if (!iops) return std::nullopt;
+    sum += *iops;
+  }
+  return sum / static_cast<double>(rounds.size() - from);
+}
+
 }  // namespace
 
 std::optional<double> read_measure(const nlohmann::json& doc, Measure measure, std::string& why) {
@@ -79,6 +104,9 @@ std::optional<double> read_measure(const nlohmann::json& doc, Measure measure, s
       return capacity_field(doc, measure, why);
     case Measure::kVerdict:
       break;  // read_verdict: the row needs the job, direction and metric
+    case Measure::kFirstRoundIops:
+    case Measure::kSteadyIops:
+      return precondition_rounds(doc, measure, why);
   }
   why = "unknown measure";
   return std::nullopt;

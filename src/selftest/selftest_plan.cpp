@@ -182,6 +182,33 @@ void add_fsync_check(const ModelSpec& model, const Truth& truth, std::vector<Sel
   out.push_back(c);
 }
 
+// precondition --until-steady on a model with a cliff: one sequential pass (less than the cliff), then rounds of
+// 4 KiB random writes at depth 32: the first round at the fresh rate, the steady state at the after-cliff rate.
+void add_precondition_checks(const Truth& truth, std::vector<SelftestCheck>& out) {
+  const TruthRow* fresh = nullptr;
+  const TruthRow* after = nullptr;
+  for (const TruthRow& r : truth.rows) {
+    if (r.what != "depth" || r.rw != "randwrite" || r.bs != kSmallBlock || r.iodepth != 32) continue;
+    if (r.phase == "fresh") fresh = &r;
+    if (r.phase == "after_cliff") after = &r;
+  }
+  if (fresh == nullptr || after == nullptr) return;
+  SelftestCheck c;
+  c.group = "precondition";
+  c.sluice_args = {"precondition", "--filename={device}", "--passes=1", "--until-steady", "--round=2s",
+                   "--max-rounds=15", "--rw=randwrite", "--bs=4k", "--ioengine=io_uring", "--iodepth=32",
+                   "--direct=1", "--no-status", "--output-format=json"};
+  c.method = "precondition --until-steady, 4 KiB randwrite depth 32: the first round (fresh)";
+  c.measure = Measure::kFirstRoundIops;
+  c.truth = fresh->iops;
+  c.why = "the lab's fidelity at depth (docs/lab.md)";
+  out.push_back(c);
+  c.method = "precondition --until-steady, 4 KiB randwrite depth 32: the steady state (after the cliff)";
+  c.measure = Measure::kSteadyIops;
+  c.truth = after->iops;
+  out.push_back(c);
+}
+
 bool wanted(const SelftestPlanOptions& options, const std::string& group) {
   return options.methods.empty() ||
          std::find(options.methods.begin(), options.methods.end(), group) != options.methods.end();
@@ -218,7 +245,7 @@ SelftestComparison comparison(const std::string& baseline, const std::string& ot
 
 double truth_iops(const std::string& preset, const std::string& what, std::uint64_t size) {
   ModelSpec model = load_model(preset);
-  model.size_bytes = size;
+  model.resize(size);
   const Truth truth = compute_truth(model);
   for (const TruthRow& r : truth.rows) {
     if (what == "fsync" && r.what == "fsync") return r.iops;
@@ -244,7 +271,8 @@ std::vector<SelftestComparison> plan_comparisons(const SelftestPlanOptions& opti
 }
 
 const std::vector<std::string>& selftest_groups() {
-  static const std::vector<std::string> kGroups = {"run", "capacity", "open-loop", "fsync", "compare"};
+  static const std::vector<std::string> kGroups = {"run", "capacity", "open-loop", "fsync", "precondition",
+                                                   "compare"};
   return kGroups;
 }
 
@@ -259,6 +287,11 @@ std::vector<SelftestCheck> checks_for_model(const ModelSpec& model, const Selfte
     return out;
   }
   const Truth truth = compute_truth(model);
+  // A model with a cliff: its preconditioning (the rest is the same as without the cliff).
+  if (model.has_cliff()) {
+    if (wanted(options, "precondition")) add_precondition_checks(truth, out);
+    return out;
+  }
   if (wanted(options, "run")) add_run_checks(truth, out);
   if (wanted(options, "capacity")) add_capacity_checks(model, out);
   if (wanted(options, "fsync")) add_fsync_check(model, truth, out);
@@ -278,8 +311,8 @@ const std::string& queue_model_text() {
 
 std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options) {
   const std::vector<std::string> names =
-      options.quick ? std::vector<std::string>{"ssd", "raid-wb"}
-                    : std::vector<std::string>{"ssd", "sas15k", "sata7k", "raid-wt", "raid-wb", "iscsi-1g"};
+      options.quick ? std::vector<std::string>{"ssd-cliff", "ssd", "raid-wb"}
+                    : std::vector<std::string>{"ssd-cliff", "ssd", "sas15k", "sata7k", "raid-wt", "raid-wb", "iscsi-1g"};
   const std::vector<SelftestComparison> comparisons = plan_comparisons(options);
   std::vector<SelftestLab> labs;
   if (wanted(options, "open-loop")) {
@@ -287,7 +320,7 @@ std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options) {
     queue.preset = kQueueModelName;
     queue.model_text = queue_model_text();
     queue.model = parse_model(queue.model_text, "sluice selftest's queueing model", kQueueModelName);
-    queue.model.size_bytes = options.device_size;
+    queue.model.resize(options.device_size);
     queue.checks = checks_for_model(queue.model, options);
     labs.push_back(std::move(queue));
   }
@@ -295,7 +328,8 @@ std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options) {
     SelftestLab lab;
     lab.preset = name;
     lab.model = load_model(name);
-    lab.model.size_bytes = options.device_size;
+    // ssd-cliff small: its cliff (1.5 x the size) is reached within seconds of writing.
+    lab.model.resize(lab.model.has_cliff() ? std::uint64_t{256} << 20 : options.device_size);
     // iscsi-1g takes part in a comparison only (its own rows: docs/lab.md "Fidelity, measured").
     if (name != "iscsi-1g") lab.checks = checks_for_model(lab.model, options);
     // --quick: raid-wb for its fsync'd writes only (its rotating reads would take a minute more).

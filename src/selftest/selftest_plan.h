@@ -20,6 +20,8 @@ enum class Measure {
   kKneeConcurrency,   // sluice.capacity.knee.concurrency
   kThrashing,         // sluice.capacity.thrashing: 1 when reported, 0 when null
   kVerdict,           // sluice compare's verdict: 1 better, 0 within noise, -1 worse, 2 n/a
+  kFirstRoundIops,    // sluice.precondition.rounds[0].iops
+  kSteadyIops,        // the mean IOPS of sluice.precondition's last 5 rounds, once steady
 };
 
 // How the measured value is held to the truth.
@@ -77,8 +79,8 @@ std::vector<SelftestComparison> plan_comparisons(const SelftestPlanOptions& opti
 inline constexpr const char* kQueueModelName = "queue";
 const std::string& queue_model_text();
 
-// The labs and checks of a selftest: --quick the queueing model, ssd and raid-wb's fsync'd writes, else the
-// queueing model, ssd, sas15k, sata7k, raid-wt, raid-wb and
+// The labs and checks of a selftest: --quick the queueing model, ssd, raid-wb's fsync'd writes and ssd-cliff's
+// preconditioning, else the queueing model, ssd-cliff, ssd, sas15k, sata7k, raid-wt, raid-wb and
 // iscsi-1g (its checks and the comparisons' repetitions).
 std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options);
 

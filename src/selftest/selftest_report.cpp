@@ -22,6 +22,8 @@ const char* unit_of(Measure m) {
     case Measure::kReadIops:
     case Measure::kWriteIops:
     case Measure::kCapacityIops:
+    case Measure::kFirstRoundIops:
+    case Measure::kSteadyIops:
       return "iops";
     case Measure::kKneeConcurrency:
       return "concurrency";
@@ -102,6 +104,14 @@ std::string render_selftest_text(const SelftestSummary& summary) {
   out += summary.realtime ? "the measurements and the lab daemons ran under SCHED_FIFO 1\n"
                           : "the measurements ran at normal priority (SCHED_FIFO refused): a busy machine moves them\n";
   if (!summary.fio) out += "fio not found: no fio figures beside\n";
+  const double busy = std::max(summary.busy_before.value_or(0), summary.busy_after.value_or(0));
+  if (busy > kBusyMachine) {
+    out += fmt::format(
+        "warning: the machine was busy ({:.0f}% of the CPUs before or after the selftest, other work than its "
+        "own): the lab's kernel path runs at normal priority and waits for CPUs, so rows may disagree for that "
+        "reason (fio's figures beside move alike); rerun on an idle machine\n",
+        100 * busy);
+  }
   std::map<std::string, int> reasons;  // why -> its number in the notes
   std::vector<std::string> reason_order;
   for (const SelftestLabInfo& lab : summary.labs) {
@@ -171,7 +181,9 @@ nlohmann::json selftest_json(const SelftestSummary& summary) {
           {"realtime", summary.realtime},
           {"fio", summary.fio},
           {"interrupted", summary.interrupted},
-          {"elapsed_s", summary.elapsed_s}};
+          {"elapsed_s", summary.elapsed_s},
+          {"cpu_busy_before", optional_number(summary.busy_before)},
+          {"cpu_busy_after", optional_number(summary.busy_after)}};
 }
 
 }  // namespace sluice

@@ -33,7 +33,15 @@ struct SelftestSummary {
   bool fio = false;          // fio was found and measured beside
   bool interrupted = false;  // a stop was requested; the rows after it were not measured
   double elapsed_s = 0;
+  // The machine's CPU busy share over a second before the first lab and after the last (nullopt: unknown).
+  // Above kBusyMachine the lab's kernel path, which runs at normal priority, waits for CPUs.
+  std::optional<double> busy_before;
+  std::optional<double> busy_after;
 };
+
+// The busy share above which the report warns that the machine, not sluice, may move the rows: one compiler on
+// 2 CPUs (about 50%) moved ssd's depth-1 latency by +17% to +45%, fio's alike.
+inline constexpr double kBusyMachine = 0.25;
 
 // Whether `measured` agrees with the check's truth under its rule.
 bool agrees_with_truth(const SelftestCheck& check, double measured);

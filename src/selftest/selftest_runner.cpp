@@ -15,6 +15,7 @@
 #include "common/stop_signal.h"
 #include "lab/lab_device.h"
 #include "lab/model_source.h"
+#include "observe/cpu_busy.h"
 #include "observe/lab_resources.h"
 #include "selftest/selftest_measure.h"
 #include "selftest/selftest_plan.h"
@@ -240,7 +241,7 @@ void judge_existing_lab(const SelftestOptions& options, const WorkDir& work, boo
                     "), which the measurements would overwrite: bring it up with --fs=none");
   }
   ModelSpec model = load_model(options.model);
-  model.size_bytes = lab->record.size;
+  model.resize(lab->record.size);
   summary.labs.push_back({model.name, lab->record.device(), "judged as " + model.name + " (it serves " +
                                                                 lab->record.model + ")"});
   CheckRunner runner(work, lab->record.device(), fio);
@@ -337,6 +338,7 @@ SelftestSummary run_selftest(const SelftestOptions& options) {
   const Clock::time_point start = Clock::now();
   SelftestSummary summary;
   const WorkDir work(options.results_dir);
+  summary.busy_before = sample_cpu_busy(std::chrono::seconds(1));
   summary.realtime = enter_realtime();
   summary.fio = options.use_fio && fio_installed(work);
   if (!options.lab_dir.empty()) {
@@ -344,6 +346,7 @@ SelftestSummary run_selftest(const SelftestOptions& options) {
   } else {
     run_own_labs(options, work, summary.fio, summary);
   }
+  if (!summary.interrupted) summary.busy_after = sample_cpu_busy(std::chrono::seconds(1));
   summary.elapsed_s = std::chrono::duration<double>(Clock::now() - start).count();
   return summary;
 }

@@ -13,7 +13,7 @@ namespace {
 
 ModelSpec model_of(const std::string& name) {
   ModelSpec m = load_model(name);
-  m.size_bytes = std::uint64_t{1} << 30;
+  m.resize(std::uint64_t{1} << 30);
   return m;
 }
 
@@ -24,28 +24,36 @@ const SelftestCheck* find(const std::vector<SelftestCheck>& checks, const std::s
   return it == checks.end() ? nullptr : &*it;
 }
 
-TEST(SelftestPlan, QuickRunsTheQueueingModelAndTheSsdPreset) {
+TEST(SelftestPlan, QuickRunsTheQueueingModelTheCliffTheSsdAndRaidWbsFsync) {
   SelftestPlanOptions options;
   options.quick = true;
   const std::vector<SelftestLab> labs = plan_selftest(options);
-  ASSERT_EQ(labs.size(), 3u);
+  ASSERT_EQ(labs.size(), 4u);
   EXPECT_EQ(labs[0].preset, kQueueModelName);
-  EXPECT_EQ(labs[2].preset, "raid-wb");
-  ASSERT_EQ(labs[2].checks.size(), 1u);  // its fsync'd writes only
-  EXPECT_EQ(labs[2].checks[0].group, "fsync");
   EXPECT_EQ(labs[0].model_text, queue_model_text());
-  EXPECT_EQ(labs[1].preset, "ssd");
-  EXPECT_TRUE(labs[1].model_text.empty());  // a preset: lab up finds it by name
-  EXPECT_EQ(labs[1].model.size_bytes, std::uint64_t{1} << 30);
+  EXPECT_EQ(labs[1].preset, "ssd-cliff");
+  EXPECT_EQ(labs[1].model.size_bytes, std::uint64_t{256} << 20);
+  EXPECT_EQ(labs[1].model.cliff_after_bytes, std::uint64_t{384} << 20);  // 1.5 x the size served
+  ASSERT_EQ(labs[1].checks.size(), 2u);
+  EXPECT_EQ(labs[1].checks[0].measure, Measure::kFirstRoundIops);
+  EXPECT_NEAR(labs[1].checks[0].truth, 9761.7, 0.1);  // fresh: the ssd
+  EXPECT_NEAR(labs[1].checks[1].truth, 2484.8, 0.1);  // after the cliff: 8 servers of 3.2 ms
+  EXPECT_EQ(labs[2].preset, "ssd");
+  EXPECT_TRUE(labs[2].model_text.empty());  // a preset: lab up finds it by name
+  EXPECT_EQ(labs[2].model.size_bytes, std::uint64_t{1} << 30);
+  EXPECT_EQ(labs[3].preset, "raid-wb");
+  ASSERT_EQ(labs[3].checks.size(), 1u);  // its fsync'd writes only
+  EXPECT_EQ(labs[3].checks[0].group, "fsync");
   options.methods = {"run"};
-  ASSERT_EQ(plan_selftest(options).size(), 1u);  // no open loop asked: no queueing lab, raid-wb has no row
+  ASSERT_EQ(plan_selftest(options).size(), 1u);  // only ssd has run rows in the quick set
 }
 
 TEST(SelftestPlan, FullRunCoversRotatingAndCachedModels) {
   std::vector<std::string> names;
   for (const SelftestLab& lab : plan_selftest({})) names.push_back(lab.preset);
   EXPECT_EQ(names,
-            (std::vector<std::string>{kQueueModelName, "ssd", "sas15k", "sata7k", "raid-wt", "raid-wb", "iscsi-1g"}));
+            (std::vector<std::string>{kQueueModelName, "ssd-cliff", "ssd", "sas15k", "sata7k", "raid-wt", "raid-wb",
+                                      "iscsi-1g"}));
 }
 
 // The verdicts compare must give follow from the two models' truths: raid-wb's battery-backed cache is far better

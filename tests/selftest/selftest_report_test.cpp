@@ -63,6 +63,29 @@ TEST(SelftestMeasure, ReadsFioDocumentsAndCapacitySections) {
   EXPECT_EQ(why, "the job failed (error 5)");
 }
 
+TEST(SelftestMeasure, PreconditionsFirstRoundAndSteadyWindow) {
+  const nlohmann::json doc = nlohmann::json::parse(R"({"sluice":{"precondition":{"steady":true,"rounds":[
+      {"iops":9700},{"iops":9000},{"iops":2600},{"iops":2500},{"iops":2400},{"iops":2500},{"iops":2500}]}}})");
+  std::string why;
+  EXPECT_EQ(read_measure(doc, Measure::kFirstRoundIops, why), 9700);
+  EXPECT_EQ(read_measure(doc, Measure::kSteadyIops, why), 2500);  // the last 5 rounds
+  nlohmann::json unsteady = doc;
+  unsteady["sluice"]["precondition"]["steady"] = false;
+  EXPECT_FALSE(read_measure(unsteady, Measure::kSteadyIops, why));
+  EXPECT_EQ(why, "precondition never reached a steady state (7 rounds)");
+}
+
+TEST(SelftestMeasure, CompareVerdictOfARow) {
+  const nlohmann::json doc = nlohmann::json::parse(R"({"sluice":{"compare":{"comparisons":[{"rows":[
+      {"job":"fsync","direction":"write","metric":"iops","verdict":"better"},
+      {"job":"fsync","direction":"write","metric":"p99","verdict":"worse"}]}]}}})");
+  std::string why;
+  EXPECT_EQ(read_verdict(doc, "fsync", "write", "iops", why), 1);
+  EXPECT_EQ(read_verdict(doc, "fsync", "write", "p99", why), -1);
+  EXPECT_FALSE(read_verdict(doc, "read", "read", "iops", why));
+  EXPECT_STREQ(verdict_word(0), "within noise");
+}
+
 TEST(SelftestMeasure, FindsTheDocumentAfterWarnings) {
   const auto doc = parse_result_document("fio: warning: something\n{\"jobs\": []}\n");
   ASSERT_TRUE(doc);
@@ -119,6 +142,15 @@ TEST(SelftestReport, JsonHasTheIssuesFields) {
   EXPECT_TRUE(j["rows"][1]["measured"].is_null());
   EXPECT_EQ(j["rows"][1]["failure"], "sluice: exit status 1: cannot open");
   EXPECT_FALSE(j["agrees"].get<bool>());
+}
+
+TEST(SelftestReport, ABusyMachineIsSaid) {
+  SelftestSummary s = summary_with(true);
+  s.busy_before = 0.05;
+  EXPECT_EQ(render_selftest_text(s).find("the machine was busy"), std::string::npos);
+  s.busy_after = 0.5;
+  EXPECT_NE(render_selftest_text(s).find("the machine was busy (50%"), std::string::npos);
+  EXPECT_EQ(selftest_json(s)["cpu_busy_after"], 0.5);
 }
 
 TEST(SelftestReport, InterruptedHasNoVerdict) {
