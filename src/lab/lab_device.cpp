@@ -170,8 +170,8 @@ Preflight check_before_creating(const LabUpOptions& o) {
 // Measures the path on `device` and has the daemon absorb it. The daemon answers each read after the model's
 // own 4 KiB read time at depth 1 (up to 2 ms: beyond, an idle CPU is as idle as it gets), so the CPUs idle
 // between requests as they will under the model.
-PathMeasurement compensate_path(const LabUpOptions& o, const LabRecord& r, const std::string& device) {
-  ModelSpec served = o.model;
+PathMeasurement compensate_path(const ModelSpec& model, const LabRecord& r, const std::string& device) {
+  ModelSpec served = model;
   served.resize(r.size);
   std::chrono::nanoseconds delay{0};
   for (const TruthRow& row : compute_truth(served).rows) {
@@ -185,6 +185,14 @@ PathMeasurement compensate_path(const LabUpOptions& o, const LabRecord& r, const
   set_path_compensation(control, path.median);  // robust to a burst of other work during the measurement
   return path;
 }
+
+}  // namespace
+
+PathMeasurement recalibrate_path(const LabRecord& record, const ModelSpec& model) {
+  return compensate_path(model, record, record.device());
+}
+
+namespace {
 
 // The steps after the record exists; each appends to the record before it creates.
 void build_lab(const LabUpOptions& o, const Preflight& p, LabJournal& journal, LabRecord& r, LabUpResult& result) {
@@ -211,7 +219,7 @@ void build_lab(const LabUpOptions& o, const Preflight& p, LabJournal& journal, L
   r.fuse_connection = wait_for_daemon(pid, r.fuse_mount(), log);
   journal.append("fuse", std::to_string(*r.fuse_connection));
   if (r.fs == "fuse") {
-    if (o.compensate) result.path = compensate_path(o, r, r.device_file());
+    if (o.compensate) result.path = compensate_path(o.model, r, r.device_file());
     return;
   }
   bool direct_io = false;
@@ -223,7 +231,7 @@ void build_lab(const LabUpOptions& o, const Preflight& p, LabJournal& journal, L
         "serialized by the loop driver",
         r.loop_device);
   }
-  if (o.compensate) result.path = compensate_path(o, r, r.loop_device);
+  if (o.compensate) result.path = compensate_path(o.model, r, r.loop_device);
   if (r.fs == "none") return;
   if (stop_requested()) throw UserError("lab up: interrupted");
   make_filesystem(r.fs, r.loop_device);

@@ -41,6 +41,11 @@ struct LabUpResult {
 // first creation, takes apart what it made first (the user's DIR is never written to, only mounted on).
 LabUpResult lab_up(const LabUpOptions& options);
 
+// Measures the path of the lab that is up (`record`, serving `model`) again, as lab up did, and has its daemon
+// absorb the new median: the path drifts after lab up measured it (docs/lab.md, "Fidelity, measured"). Nothing
+// else may use the device meanwhile (about 1 s). Throws UserError when the device or the daemon cannot be used.
+PathMeasurement recalibrate_path(const LabRecord& record, const ModelSpec& model);
+
 struct LabTeardown {
   std::vector<std::string> done;      // "unmounted /mnt/lab", "detached /dev/loop3", ...
   std::vector<std::string> failures;  // what could not be undone; the record is then kept
