@@ -134,7 +134,7 @@ SelftestCheck open_check(const ModelSpec& model, double load) {
   const double rate = std::round(load * most);
   SelftestCheck c;
   c.group = "open-loop";
-  std::vector<std::string> job = job_args("open", "randread", kSmallBlock, "io_uring", 64, 5);
+  std::vector<std::string> job = job_args("open", "randread", kSmallBlock, "io_uring", 64, load == 0.9 ? 15 : 5);
   job.insert(job.end() - 1, {"--open_loop=1", "--rate_iops=" + fmt::format("{:.0f}", rate), "--rate_process=poisson"});
   c.sluice_args = with_run(job);
   c.approximate = model.servers > 1;
@@ -284,8 +284,12 @@ std::vector<SelftestCheck> checks_for_model(const ModelSpec& model, const Selfte
   // The open loop on the queueing model only (kQueueModelName): there the lab is faithful under random
   // arrivals; a rotating model's varied service near saturation would need minutes to converge.
   if (model.name == kQueueModelName) {
+    // 0.9 in the full run only: near saturation the mean converges slowly and the lab's path adds a little
+    // (five idle 5 s runs measured +1% to +14%, all above the truth); 15 s there.
     if (wanted(options, "open-loop")) {
-      for (double load : {0.5, 0.9, 1.5}) out.push_back(open_check(model, load));
+      for (double load : {0.5, 0.9, 1.5}) {
+        if (!(options.quick && load == 0.9)) out.push_back(open_check(model, load));
+      }
     }
     return out;
   }

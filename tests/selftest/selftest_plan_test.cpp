@@ -41,6 +41,7 @@ TEST(SelftestPlan, QuickRunsTheQueueingModelTheCliffAndTheSsd) {
   EXPECT_EQ(labs[2].preset, "ssd");
   EXPECT_TRUE(labs[2].model_text.empty());  // a preset: lab up finds it by name
   EXPECT_EQ(labs[2].model.size_bytes, std::uint64_t{1} << 30);
+  ASSERT_EQ(labs[0].checks.size(), 2u);  // the open loop at 0.5 and 1.5; 0.9 in the full run only
   options.methods = {"run"};
   ASSERT_EQ(plan_selftest(options).size(), 1u);  // only ssd has run rows in the quick set
 }
