@@ -27,7 +27,7 @@
 #include "support/it_test_util.h"
 #include "support/machine_features.h"
 #include "support/run_binary.h"
-#include "support/temp_dir.h"
+#include "support/tmpfs_lab.h"
 
 namespace sluice::testing {
 namespace interfere_lab_it {
@@ -39,38 +39,11 @@ constexpr const char* kSlowModel =
     "servers = 4\n"
     "bandwidth = 40MiB/s\n";
 
-class FloodLab {
+// The lab's place on tmpfs, with the slow model's file.
+class FloodLab : public TmpfsLab {
  public:
-  FloodLab() {
-    std::filesystem::create_directories(dir());
-    std::ofstream(root_.file("slow40.model")) << kSlowModel;
-    struct statfs fs {};
-    char shm[] = "/dev/shm/sluice-flood-XXXXXX";
-    if (::statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC && ::mkdtemp(shm) != nullptr) state_ = shm;
-  }
-  ~FloodLab() {
-    sluice({"lab", "down", dir()});
-    sluice({"restore"});
-    std::error_code ec;
-    if (!state_.empty()) std::filesystem::remove_all(state_, ec);
-  }
-  FloodLab(const FloodLab&) = delete;
-  FloodLab& operator=(const FloodLab&) = delete;
-
-  std::string dir() const { return root_.file("dir"); }
-  std::string model() const { return root_.file("slow40.model"); }
-  bool on_tmpfs() const { return !state_.empty(); }
-
-  RunOutput sluice(const std::vector<std::string>& args) const {
-    RunOptions options;
-    options.environment.emplace_back("SLUICE_STATE_DIR", state_);
-    options.timeout = std::chrono::milliseconds(60000);
-    return run_binary(args, options);
-  }
-
- private:
-  TempDir root_;
-  std::string state_;
+  FloodLab() { std::ofstream(model()) << kSlowModel; }
+  std::string model() const { return file("slow40.model"); }
 };
 
 nlohmann::json interference(const RunOutput& r) {

@@ -43,7 +43,7 @@
 #include "support/lab_place.h"
 #include "support/machine_features.h"
 #include "support/run_binary.h"
-#include "support/temp_dir.h"
+#include "support/tmpfs_lab.h"
 
 namespace sluice::testing {
 namespace writeback_it {
@@ -51,37 +51,7 @@ namespace writeback_it {
 constexpr int kFioSeconds = 8;
 
 // The lab of this test: its own state directory, taken down whatever happens.
-class WritebackLab {
- public:
-  WritebackLab() {
-    std::filesystem::create_directories(dir());
-    struct statfs fs {};
-    char shm[] = "/dev/shm/sluice-wb-XXXXXX";
-    if (::statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC && ::mkdtemp(shm) != nullptr) state_ = shm;
-  }
-  ~WritebackLab() {
-    sluice({"lab", "down", dir()});
-    sluice({"restore"});
-    std::error_code ec;
-    if (!state_.empty()) std::filesystem::remove_all(state_, ec);
-  }
-  WritebackLab(const WritebackLab&) = delete;
-  WritebackLab& operator=(const WritebackLab&) = delete;
-
-  std::string dir() const { return root_.file("dir"); }
-  bool on_tmpfs() const { return !state_.empty(); }
-
-  RunOutput sluice(const std::vector<std::string>& args) const {
-    RunOptions options;
-    options.environment.emplace_back("SLUICE_STATE_DIR", state_);
-    options.timeout = std::chrono::milliseconds(60000);
-    return run_binary(args, options);
-  }
-
- private:
-  TempDir root_;
-  std::string state_;  // on /dev/shm (see the top of the file)
-};
+using WritebackLab = TmpfsLab;
 
 struct FsyncRun {
   double iops = 0;
