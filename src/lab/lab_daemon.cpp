@@ -69,7 +69,9 @@ struct LabDaemon {
         replies(std::make_unique<ReplyScheduler>(rt ? kRealtimeSpin : kSpin)),
         realtime(rt),
         faults(model.faults),
-        start(ReplyScheduler::now_ns()) {}
+        start(ReplyScheduler::now_ns()),
+        cache_mode(write_cache_name(model.write_cache)),
+        cache_bytes(model.write_cache == WriteCacheMode::kNone ? 0 : model.cache_size_bytes) {}
 
   std::mutex engine_mutex;
   ModelEngine engine;
@@ -86,6 +88,9 @@ struct LabDaemon {
   // The model's fault rules (lab/model_faults.h), timed from the daemon's start.
   FaultInjector faults;
   std::chrono::nanoseconds start;
+  // The model's cache as a device reports its own (ATA IDENTIFY, a SCSI caching page): the stats file says it.
+  std::string cache_mode;
+  std::uint64_t cache_bytes = 0;
 
   // What the fault rules do to a request that arrived at `arrival`; nothing while calibrating (the path's
   // measurement meets no fault, and counts no request towards after=).
@@ -143,6 +148,7 @@ struct LabDaemon {
                           {"bytes_written", engine.bytes_written()},
                           {"path_ns", path_ns.load()},
                           {"realtime", realtime},
+                          {"cache", {{"mode", cache_mode}, {"bytes", cache_bytes}}},
                           {"ops", ops},
                           {"faults", injected}}
                .dump(2) +

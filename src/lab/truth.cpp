@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "job/units.h"
+#include "lab/mdc_wait.h"
 #include "lab/service_time.h"
 
 namespace sluice {
@@ -270,6 +271,18 @@ Seconds open_loop_mean_latency(const ModelSpec& model, bool write, std::uint64_t
   const ClosedLoopBounds b = bounds_of(s);
   if (rate >= b.max_iops) return Seconds(std::numeric_limits<double>::infinity());
   return open_latency(s, b, rate);
+}
+
+bool service_is_fixed(const ModelSpec& model, bool write, std::uint64_t bs) {
+  const Station s = station_for(model, {write, true, bs, RowPhase::kSteady});
+  return s.service.variance_s2 == 0 && caps_negligible(s) && s.rtt.count() == 0;
+}
+
+std::optional<Seconds> open_loop_latency_quantile(const ModelSpec& model, bool write, std::uint64_t bs, double rate,
+                                                  double q) {
+  if (!service_is_fixed(model, write, bs)) return std::nullopt;
+  const Station s = station_for(model, {write, true, bs, RowPhase::kSteady});
+  return bounds_of(s).zero_load_latency + mdc_wait_quantile(rate, s.service.mean, s.servers, q);
 }
 
 Truth compute_truth(const ModelSpec& model, const TruthOptions& options) {

@@ -4,6 +4,7 @@
 // for which of them are exact and which approximations.
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,16 @@ double device_max_iops(const ModelSpec& model, bool write, std::uint64_t bs);
 // mean latency from arrival to completion, by the formula of the open_capacity rows (M/G/c by Lee-Longton,
 // exact for one server); infinite at or above device_max_iops.
 Seconds open_loop_mean_latency(const ModelSpec& model, bool write, std::uint64_t bs, double rate);
+
+// Whether every `bs`-byte random read (or write) takes the same time on the model: one fixed service, no
+// byte-rate cap that matters, no round trip. Then in a closed loop at a multiple of its servers every request
+// waits alike, and a latency percentile is the mean.
+bool service_is_fixed(const ModelSpec& model, bool write, std::uint64_t bs);
+
+// The same arrivals' latency percentile `q` (0.99 for p99), exact for a model whose service never varies (one
+// fixed time, no byte-rate cap that matters, no round trip): the time alone plus the M/D/c wait's quantile
+// (lab/mdc_wait.h). nullopt for any other model (service_is_fixed false) (no exact form; docs/lab.md); infinite at saturation.
+std::optional<Seconds> open_loop_latency_quantile(const ModelSpec& model, bool write, std::uint64_t bs, double rate,
+                                                  double q);
 
 }  // namespace sluice

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "common/json_read.h"
 #include "job/units.h"
 
 namespace sluice {
@@ -180,6 +181,18 @@ LintFacts facts_from_environment(const nlohmann::json& environment) {
     const auto it = environment.find("memory_bytes");
     if (it != environment.end() && it->is_number_unsigned() && it->get<std::uint64_t>() > 0) {
       facts.memory_bytes = it->get<std::uint64_t>();
+    }
+    // Each target's device cache, where its device reports one (observe/environment.h: cache_bytes).
+    std::map<std::string, std::uint64_t> cache_of_device;
+    for (const nlohmann::json& d : field_or(environment, "devices", nlohmann::json::array())) {
+      const nlohmann::json bytes = field_or(d, "cache_bytes", nullptr);
+      if (bytes.is_number_unsigned() && bytes.get<std::uint64_t>() > 0) {
+        cache_of_device[text_or(d, "name", "")] = bytes.get<std::uint64_t>();
+      }
+    }
+    for (const nlohmann::json& t : field_or(environment, "targets", nlohmann::json::array())) {
+      const auto cache = cache_of_device.find(text_or(t, "device", ""));
+      if (cache != cache_of_device.end()) facts.device_cache_bytes[text_or(t, "path", "")] = cache->second;
     }
   }
   return facts;

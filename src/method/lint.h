@@ -66,8 +66,9 @@ std::vector<Problem> lint_before_run(const std::vector<LintJob>& jobs, const Lin
 // been set that short (that case is reported before the run). None for interrupted runs or null jobs.
 std::vector<Problem> lint_after_run(const std::vector<JobSpec>& jobs, const RunResult& result);
 
-// The facts of a real run: memory from a captured environment (observe/environment.h schema); nothing
-// about device caches (no portable source exists).
+// The facts of a real run from a captured environment (observe/environment.h schema): memory, and each
+// target's device cache where the device reports one (a sluice lab's model; no portable source exists for
+// real devices).
 LintFacts facts_from_environment(const nlohmann::json& environment);
 
 // Probes an existing regular file for holes or unwritten extents in [start, start + length) (lseek

@@ -193,6 +193,22 @@ json active_scheduler(const fs::path& path) {
   return *s;  // a single scheduler ("none") is printed without brackets
 }
 
+// The cache a device reports of itself, in bytes; null when unknown (sysfs has no size for most devices). A
+// sluice lab's loop device reports its model's: its backing file is the lab daemon's MOUNT/device, whose
+// MOUNT/stats (JSON) names the model and its cache (docs/lab.md).
+json reported_cache_bytes(const fs::path& dev) {
+  const std::optional<std::string> backing = read_line(dev / "loop" / "backing_file");
+  if (!backing || fs::path(*backing).filename() != "device") return nullptr;
+  std::ifstream in(fs::path(*backing).parent_path() / "stats");
+  std::stringstream text;
+  text << in.rdbuf();
+  const json stats = json::parse(text.str(), nullptr, false);
+  if (stats.is_discarded() || !stats.is_object() || !stats.contains("model") || !stats.contains("cache")) return nullptr;
+  const json& cache = stats["cache"];
+  if (!cache.is_object() || !cache.contains("bytes") || !cache["bytes"].is_number_unsigned()) return nullptr;
+  return cache["bytes"].get<std::uint64_t>() > 0 ? cache["bytes"] : json(nullptr);
+}
+
 json device_info(const std::string& name, const std::string& sys_root) {
   const fs::path dev = fs::path(sys_root) / "block" / name;
   const fs::path queue = dev / "queue";
@@ -211,7 +227,8 @@ json device_info(const std::string& name, const std::string& sys_root) {
           {"queue_depth", u64_or_null(dev / "device" / "queue_depth")},
           {"write_cache", string_or_null(queue / "write_cache")},
           {"read_ahead_kb", u64_or_null(queue / "read_ahead_kb")},
-          {"wbt_lat_usec", u64_or_null(queue / "wbt_lat_usec")}};
+          {"wbt_lat_usec", u64_or_null(queue / "wbt_lat_usec")},
+          {"cache_bytes", reported_cache_bytes(dev)}};
 }
 
 // The machine's own CPUID is asked only for the real /proc (tests pass synthetic trees); the container

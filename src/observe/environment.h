@@ -21,7 +21,8 @@ namespace sluice {
 //      devices_under; beyond 64 paths, one entry per directory, its path the directory's, with `files`, the
 //      count of the job files in it),
 //   devices [{name, model, size_bytes, rotational (bool), logical_block_size, physical_block_size, scheduler
-//            (the active one), nr_requests, queue_depth, write_cache, read_ahead_kb, wbt_lat_usec}].
+//            (the active one), nr_requests, queue_depth, write_cache, read_ahead_kb, wbt_lat_usec, cache_bytes
+//            (the cache the device reports of itself: a sluice lab's model's; null when unknown)}].
 // host and kernel come from <proc_root>/sys/kernel/{hostname,osrelease,version}, else from uname().
 nlohmann::json capture_environment(const std::vector<std::string>& target_paths, const std::string& proc_root = "/proc",
                                    const std::string& sys_root = "/sys");

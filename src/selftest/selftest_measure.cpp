@@ -1,6 +1,8 @@
 #include "selftest/selftest_measure.h"
 
 #include "common/json_read.h"
+#include "job/warning_codes.h"
+#include "method/quick_class.h"
 
 namespace sluice {
 namespace {
@@ -45,6 +47,42 @@ std::optional<double> job_number(const nlohmann::json& doc, const char* directio
   return b == nullptr ? number_at(*job, {direction, a}, why) : number_at(*job, {direction, a, b}, why);
 }
 
+// fio's key of the 99th percentile; present when the job asked lat_percentiles=1.
+std::optional<double> read_p99(const nlohmann::json& doc, std::string& why) {
+  const nlohmann::json* job = first_job(doc, why);
+  if (job == nullptr) return std::nullopt;
+  return number_at(*job, {"read", "lat_ns", "percentile", "99.000000"}, why);
+}
+
+// Whether the run's warnings hold the lint's small-test-area code.
+std::optional<double> small_area_flagged(const nlohmann::json& doc, std::string& why) {
+  const nlohmann::json warnings = field_or(field_or(doc, "sluice", nullptr), "warnings", nullptr);
+  if (!warnings.is_array()) {
+    why = "the result has no sluice.warnings";
+    return std::nullopt;
+  }
+  for (const nlohmann::json& w : warnings) {
+    if (text_or(w, "code", "") == kLintSmallTestArea) return 1.0;
+  }
+  return 0.0;
+}
+
+// The class quick names, as its position in kQuickReferenceClasses.
+std::optional<double> quick_class(const nlohmann::json& doc, std::string& why) {
+  const nlohmann::json behaves = field_or(field_or(field_or(doc, "sluice", nullptr), "quick", nullptr), "behaves_like", nullptr);
+  const nlohmann::json name = field_or(behaves, "class", nullptr);
+  if (!name.is_string()) {
+    why = "the result has no sluice.quick.behaves_like.class" +
+          (behaves.is_object() ? " (" + text_or(behaves, "missing", "no reason given") + ")" : std::string());
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < kQuickReferenceClasses.size(); ++i) {
+    if (kQuickReferenceClasses[i].name == name.get<std::string>()) return static_cast<double>(i);
+  }
+  why = "quick named an unknown class: " + name.get<std::string>();
+  return std::nullopt;
+}
+
 std::optional<double> capacity_field(const nlohmann::json& doc, Measure measure, std::string& why) {
   const nlohmann::json capacity = field_or(field_or(doc, "sluice", nlohmann::json::object()), "capacity", nullptr);
   if (!capacity.is_object()) {
@@ -56,6 +94,8 @@ std::optional<double> capacity_field(const nlohmann::json& doc, Measure measure,
       return number_at(capacity, {"iops"}, why);
     case Measure::kKneeConcurrency:
       return number_at(capacity, {"knee", "concurrency"}, why);
+    case Measure::kCapacityConcurrency:
+      return number_at(capacity, {"concurrency"}, why);
     default:
       return field_or(capacity, "thrashing", nullptr).is_null() ? 0.0 : 1.0;
   }
@@ -92,6 +132,8 @@ std::optional<double> read_measure(const nlohmann::json& doc, Measure measure, s
   switch (measure) {
     case Measure::kReadLatencyMean:
       return job_number(doc, "read", "lat_ns", "mean", why);
+    case Measure::kReadLatencyP99:
+      return read_p99(doc, why);
     case Measure::kReadIops:
       return job_number(doc, "read", "iops", nullptr, why);
     case Measure::kWriteLatencyMean:
@@ -100,6 +142,7 @@ std::optional<double> read_measure(const nlohmann::json& doc, Measure measure, s
       return job_number(doc, "write", "iops", nullptr, why);
     case Measure::kCapacityIops:
     case Measure::kKneeConcurrency:
+    case Measure::kCapacityConcurrency:
     case Measure::kThrashing:
       return capacity_field(doc, measure, why);
     case Measure::kVerdict:
@@ -107,6 +150,10 @@ std::optional<double> read_measure(const nlohmann::json& doc, Measure measure, s
     case Measure::kFirstRoundIops:
     case Measure::kSteadyIops:
       return precondition_rounds(doc, measure, why);
+    case Measure::kQuickClass:
+      return quick_class(doc, why);
+    case Measure::kLintSmallArea:
+      return small_area_flagged(doc, why);
   }
   why = "unknown measure";
   return std::nullopt;

@@ -14,15 +14,19 @@ namespace sluice {
 // What a check reads from the JSON document its command wrote (selftest_measure.h).
 enum class Measure {
   kReadLatencyMean,   // jobs[0].read.lat_ns.mean
+  kReadLatencyP99,    // jobs[0].read.lat_ns.percentile["99.000000"] (the job asks lat_percentiles=1)
   kReadIops,          // jobs[0].read.iops
   kWriteLatencyMean,  // jobs[0].write.lat_ns.mean
   kWriteIops,         // jobs[0].write.iops
   kCapacityIops,      // sluice.capacity.iops
   kKneeConcurrency,   // sluice.capacity.knee.concurrency
+  kCapacityConcurrency,  // sluice.capacity.concurrency: where the answer was measured
   kThrashing,         // sluice.capacity.thrashing: 1 when reported, 0 when null
   kVerdict,           // sluice compare's verdict: 1 better, 0 within noise, -1 worse, 2 n/a
   kFirstRoundIops,    // sluice.precondition.rounds[0].iops
   kSteadyIops,        // the mean IOPS of sluice.precondition's last 5 rounds, once steady
+  kLintSmallArea,     // 1 when sluice.warnings holds the lint's small-test-area warning, else 0
+  kQuickClass,        // sluice.quick.behaves_like.class: its position in kQuickReferenceClasses (0 ramdisk ...)
 };
 
 // How the measured value is held to the truth.
@@ -35,7 +39,8 @@ enum class Tolerance {
 struct SelftestCheck {
   std::string method;                    // what is judged, in words: "run psync, 4 KiB randread, depth 1: mean latency"
   std::string group;                     // --methods names it: run, capacity, open-loop, fsync
-  std::vector<std::string> sluice_args;  // sluice's arguments after the binary; "{device}" is the lab's device
+  std::vector<std::string> sluice_args;  // sluice's arguments after the binary; "{device}" is the lab's device,
+                                         // "{dir}" the mounted filesystem of a lab with one
   std::vector<std::string> fio_args;     // fio's arguments for the same measurement; empty: fio has none
   Measure measure = Measure::kReadIops;
   double truth = 0;  // ns for latencies, ios/s, a concurrency, or 1/0
@@ -48,6 +53,7 @@ struct SelftestCheck {
 struct SelftestLab {
   std::string preset;     // the lab brought up (a preset's name, or kQueueModelName); with --lab, the judged model
   std::string model_text;  // the model's text when it is not a preset (written to a file for lab up)
+  std::string fs = "none";  // lab up's --fs: none (the raw device), or ext4 for the checks that need a filesystem
   ModelSpec model;        // the model the truths are computed from (size set to the device's)
   std::vector<SelftestCheck> checks;
 };
@@ -93,6 +99,16 @@ std::vector<SelftestCheck> checks_for_model(const ModelSpec& model, const Selfte
 // (ssd, no flush time: fio measured 0.64-0.73 of the truth; raid-wb's 0.1 ms flush behind a 216 us path: fio
 // 0.86, sluice 0.71). True when the flush's own time covers the path or the cycle is 20 paths or more.
 bool fsync_judgeable(const ModelSpec& model, double fsync_iops, std::chrono::nanoseconds path);
+
+// The class `sluice quick` must name for a model (its position in kQuickReferenceClasses): the nearest to the
+// truth's depth-1 4 KiB random read latency plus `path` (a reply cannot beat it) and its most 4 KiB random read
+// IOPS within quick's 10 ms limit.
+int quick_class_truth(const ModelSpec& model, std::chrono::nanoseconds path);
+
+// The size of the lab a selftest brings up for `model`: `device_size`, except 256 MiB for a model with a cliff
+// (reached within seconds of writing) and 12 x the cache for a model with a device cache (the lint's rows need an
+// area over 10 x it).
+std::uint64_t selftest_lab_size(const ModelSpec& model, std::uint64_t device_size);
 
 // The groups --methods accepts, in the order the checks run.
 const std::vector<std::string>& selftest_groups();

@@ -7,18 +7,24 @@
 #include <map>
 
 #include "job/units.h"
+#include "method/quick_class.h"
 #include "selftest/selftest_measure.h"
 
 namespace sluice {
 namespace {
 
-bool is_latency(Measure m) { return m == Measure::kReadLatencyMean || m == Measure::kWriteLatencyMean; }
+bool is_latency(Measure m) {
+  return m == Measure::kReadLatencyMean || m == Measure::kWriteLatencyMean || m == Measure::kReadLatencyP99;
+}
 
 const char* unit_of(Measure m) {
   switch (m) {
     case Measure::kReadLatencyMean:
     case Measure::kWriteLatencyMean:
+    case Measure::kReadLatencyP99:
       return "ns";
+    case Measure::kQuickClass:
+      return "class";
     case Measure::kReadIops:
     case Measure::kWriteIops:
     case Measure::kCapacityIops:
@@ -26,8 +32,10 @@ const char* unit_of(Measure m) {
     case Measure::kSteadyIops:
       return "iops";
     case Measure::kKneeConcurrency:
+    case Measure::kCapacityConcurrency:
       return "concurrency";
     case Measure::kThrashing:
+    case Measure::kLintSmallArea:
       return "yes/no";
     case Measure::kVerdict:
       return "verdict";
@@ -76,8 +84,15 @@ bool agrees_with_truth(const SelftestCheck& check, double measured) {
 std::string format_measure(Measure measure, double value) {
   if (is_latency(measure)) return format_duration_ns(value);
   if (measure == Measure::kThrashing) return value != 0 ? "reported" : "none";
+  if (measure == Measure::kLintSmallArea) return value != 0 ? "flagged" : "not flagged";
   if (measure == Measure::kVerdict) return verdict_word(value);
-  if (measure == Measure::kKneeConcurrency) return fmt::format("{:.0f}", value);
+  if (measure == Measure::kQuickClass) {
+    const auto i = static_cast<std::size_t>(value);
+    return value >= 0 && i < kQuickReferenceClasses.size() ? std::string(kQuickReferenceClasses[i].name) : "none";
+  }
+  if (measure == Measure::kKneeConcurrency || measure == Measure::kCapacityConcurrency) {
+    return fmt::format("{:.0f}", value);
+  }
   return fmt::format("{:.1f}", value);
 }
 
@@ -114,14 +129,16 @@ std::string render_selftest_text(const SelftestSummary& summary) {
   }
   std::map<std::string, int> reasons;  // why -> its number in the notes
   std::vector<std::string> reason_order;
+  std::size_t width = 40;  // the method column: the longest method
+  for (const SelftestRow& row : summary.rows) width = std::max(width, row.check.method.size());
   for (const SelftestLabInfo& lab : summary.labs) {
     if (lab.device.empty()) {
       out += fmt::format("\n{}: {}\n", lab.preset, lab.note);
     } else {
       out += fmt::format("\nlab {} on {}{}\n", lab.preset, lab.device, lab.note.empty() ? "" : ": " + lab.note);
     }
-    out += fmt::format("  {:<66} {:>10} {:>20} {:>10} {:>9}  {}\n", "method", "truth", "sluice", "fio", "tolerance",
-                       "verdict");
+    out += fmt::format("  {:<{}} {:>10} {:>20} {:>10} {:>9}  {}\n", "method", width, "truth", "sluice", "fio",
+                       "tolerance", "verdict");
     for (const SelftestRow& row : summary.rows) {
       if (row.lab != lab.preset) continue;
       const SelftestCheck& c = row.check;
@@ -132,7 +149,7 @@ std::string render_selftest_text(const SelftestSummary& summary) {
       const std::string truth = (c.approximate ? "~" : "") + format_measure(c.measure, c.truth);
       const std::string measured = row.measured ? format_measure(c.measure, *row.measured) + deviation(row) : "-";
       const std::string fio = row.fio ? format_measure(c.measure, *row.fio) : "";
-      out += fmt::format("  {:<66} {:>10} {:>20} {:>10} {:>9}  {} [{}]\n", c.method, truth, measured, fio,
+      out += fmt::format("  {:<{}} {:>10} {:>20} {:>10} {:>9}  {} [{}]\n", c.method, width, truth, measured, fio,
                          format_tolerance(c), verdict(row), reasons[c.why]);
       if (!row.measured) out += fmt::format("      {}\n", row.failure);
     }
@@ -161,6 +178,9 @@ nlohmann::json selftest_json(const SelftestSummary& summary) {
                         {"group", c.group},
                         {"truth", c.truth},
                         {"measured", optional_number(row.measured)},
+                        {"truth_text", format_measure(c.measure, c.truth)},
+                        {"measured_text", row.measured ? nlohmann::json(format_measure(c.measure, *row.measured))
+                                                       : nlohmann::json()},
                         {"fio", optional_number(row.fio)},
                         {"unit", unit_of(c.measure)},
                         {"rule", rule_name(c.rule)},

@@ -248,6 +248,15 @@ TEST(LintFacts, MemoryComesFromTheEnvironment) {
   EXPECT_FALSE(facts_from_environment(nlohmann::json::object()).memory_bytes);
 }
 
+TEST(LintFacts, ATargetsDeviceCacheComesFromTheEnvironment) {
+  const nlohmann::json env = nlohmann::json::parse(R"({
+    "devices": [{"name": "loop3", "cache_bytes": 536870912}, {"name": "vda", "cache_bytes": null}],
+    "targets": [{"path": "/dev/loop3", "device": "loop3"}, {"path": "/srv/file", "device": "vda"}]})");
+  const LintFacts facts = facts_from_environment(env);
+  ASSERT_EQ(facts.device_cache_bytes.size(), 1u);
+  EXPECT_EQ(facts.device_cache_bytes.at("/dev/loop3"), kGiB / 2);
+}
+
 TEST(LintBlock, OneHeadingAndOneLinePerWarningWithItsCode) {
   JobSpec job = good_job();
   job.direct = false;

@@ -137,6 +137,22 @@ TEST_F(EnvironmentTest, DeviceQueueSettings) {
   EXPECT_EQ(d["write_cache"], "write back");
   EXPECT_EQ(d["read_ahead_kb"], 128);
   EXPECT_TRUE(d["wbt_lat_usec"].is_null());
+  EXPECT_TRUE(d["cache_bytes"].is_null());  // a real disk's cache size: unknown
+}
+
+// A sluice lab's loop device reports its model's cache: its backing file is MOUNT/device and MOUNT/stats names
+// the model and the cache.
+TEST_F(EnvironmentTest, ALabDeviceReportsItsModelsCache) {
+  populate();
+  const fs::path lab = root_ / "lab-fuse";
+  write(lab / "device", "");
+  write(lab / "stats", R"({"model": "raid-wb", "cache": {"mode": "write-back", "bytes": 536870912}})");
+  write(sys_ / "devices/virtual/block/vdz/loop/backing_file", (lab / "device").string() + "\n");
+  EXPECT_EQ(capture()["devices"].at(0)["cache_bytes"], 536870912u);
+  write(lab / "stats", R"({"model": "raid-wt", "cache": {"mode": "write-through", "bytes": 0}})");
+  EXPECT_TRUE(capture()["devices"].at(0)["cache_bytes"].is_null());
+  write(lab / "stats", "not json");
+  EXPECT_TRUE(capture()["devices"].at(0)["cache_bytes"].is_null());
 }
 
 TEST_F(EnvironmentTest, EmptyTreesGiveNullsNotExceptions) {

@@ -28,7 +28,7 @@ TEST(SelftestPlan, QuickRunsTheQueueingModelTheCliffAndTheSsd) {
   SelftestPlanOptions options;
   options.quick = true;
   const std::vector<SelftestLab> labs = plan_selftest(options);
-  ASSERT_EQ(labs.size(), 3u);
+  ASSERT_EQ(labs.size(), 4u);
   EXPECT_EQ(labs[0].preset, kQueueModelName);
   EXPECT_EQ(labs[0].model_text, queue_model_text());
   EXPECT_EQ(labs[1].preset, "ssd-cliff");
@@ -41,17 +41,54 @@ TEST(SelftestPlan, QuickRunsTheQueueingModelTheCliffAndTheSsd) {
   EXPECT_EQ(labs[2].preset, "ssd");
   EXPECT_TRUE(labs[2].model_text.empty());  // a preset: lab up finds it by name
   EXPECT_EQ(labs[2].model.size_bytes, std::uint64_t{1} << 30);
-  ASSERT_EQ(labs[0].checks.size(), 2u);  // the open loop at 0.5 and 1.5; 0.9 in the full run only
+  ASSERT_EQ(labs[0].checks.size(), 3u);  // the open loop at 0.5 (mean, p99) and 1.5; 0.9 in the full run only
+  EXPECT_EQ(labs[3].preset, "ssd");  // quick's class, on ext4
+  EXPECT_EQ(labs[3].fs, "ext4");
+  ASSERT_EQ(labs[3].checks.size(), 1u);
+  EXPECT_EQ(labs[3].checks[0].measure, Measure::kQuickClass);
+  EXPECT_EQ(labs[3].checks[0].truth, 1);  // ssd
   options.methods = {"run"};
   ASSERT_EQ(plan_selftest(options).size(), 1u);  // only ssd has run rows in the quick set
 }
 
 TEST(SelftestPlan, FullRunCoversRotatingAndCachedModels) {
   std::vector<std::string> names;
-  for (const SelftestLab& lab : plan_selftest({})) names.push_back(lab.preset);
+  for (const SelftestLab& lab : plan_selftest({})) names.push_back(lab.preset + (lab.fs == "none" ? "" : "+" + lab.fs));
   EXPECT_EQ(names,
             (std::vector<std::string>{kQueueModelName, "ssd-cliff", "ssd", "sas15k", "sata7k", "raid-wt", "raid-wb",
-                                      "iscsi-1g"}));
+                                      "iscsi-1g", "ramdisk+ext4", "ssd+ext4", "sas15k+ext4", "sata7k+ext4"}));
+}
+
+// raid-wb's 512 MiB cache: its lab is 6 GiB so that the lint's rows have an area under the cache (flagged) and
+// one over 10 x it (not flagged); models without a cache keep the device size, a cliff 256 MiB.
+TEST(SelftestPlan, LintRowsStraddleTheDeviceCache) {
+  ModelSpec raid = model_of("raid-wb");
+  EXPECT_EQ(selftest_lab_size(raid, std::uint64_t{1} << 30), std::uint64_t{6} << 30);
+  EXPECT_EQ(selftest_lab_size(model_of("ssd"), std::uint64_t{1} << 30), std::uint64_t{1} << 30);
+  raid.resize(std::uint64_t{6} << 30);
+  SelftestPlanOptions options;
+  options.methods = {"lint"};
+  const std::vector<SelftestCheck> checks = checks_for_model(raid, options);
+  ASSERT_EQ(checks.size(), 2u);
+  EXPECT_EQ(checks[0].truth, 1);
+  EXPECT_NE(std::find(checks[0].sluice_args.begin(), checks[0].sluice_args.end(), "--size=268435456"),
+            checks[0].sluice_args.end());
+  EXPECT_EQ(checks[1].truth, 0);
+  EXPECT_TRUE(checks_for_model(model_of("raid-wt"), options).empty());  // write-through: no cache to flag
+}
+
+// quick must name the class the model's own figures give: ramdisk 0.1 ms / 10 000 IOPS is nearer the ramdisk
+// class than the ssd's (0.65 against 0.95 decades), each disk its own; behind a 0.2 ms path the ramdisk's 0.1 ms
+// cannot be measured and its class would be ssd's (the runner then does not judge it).
+TEST(SelftestPlan, QuickClassesAreTheModelsOwn) {
+  const std::chrono::nanoseconds none(0);
+  EXPECT_EQ(quick_class_truth(model_of("ramdisk"), none), 0);
+  EXPECT_EQ(quick_class_truth(model_of("ssd"), none), 1);
+  EXPECT_EQ(quick_class_truth(model_of("sas15k"), none), 2);
+  EXPECT_EQ(quick_class_truth(model_of("sata7k"), none), 3);
+  EXPECT_EQ(quick_class_truth(model_of("ramdisk"), std::chrono::microseconds(120)), 0);
+  EXPECT_EQ(quick_class_truth(model_of("ramdisk"), std::chrono::microseconds(200)), 1);
+  EXPECT_EQ(quick_class_truth(model_of("ssd"), std::chrono::microseconds(200)), 1);
 }
 
 // The verdicts compare must give follow from the two models' truths: raid-wb's battery-backed cache is far better
@@ -101,8 +138,21 @@ TEST(SelftestPlan, OpenLoopRowsFollowQueueingTheory) {
   const std::vector<SelftestLab> labs = plan_selftest(options);
   const ModelSpec& queue = labs[0].model;
   const std::vector<SelftestCheck>& checks = labs[0].checks;
-  ASSERT_EQ(checks.size(), 3u);
+  ASSERT_EQ(checks.size(), 8u);  // and capacity at a p99 limit: answer, knee, thrashing, its concurrency
+  const SelftestCheck* at = find(checks, "p99 within 11 ms: the concurrency of the answer");
+  ASSERT_NE(at, nullptr);
+  EXPECT_EQ(at->truth, 16);
+  const SelftestCheck* p99_capacity = find(checks, "capacity, 4 KiB randread, p99 within 11 ms: IOPS");
+  ASSERT_NE(p99_capacity, nullptr);  // 2.75 x 4 ms: 2 x 8 servers wait 8 ms, 17 to 24 some 12 ms
+  EXPECT_NEAR(p99_capacity->truth, 2000, 1e-6);
+  EXPECT_NE(std::find(p99_capacity->sluice_args.begin(), p99_capacity->sluice_args.end(), "--slo-stat=p99"),
+            p99_capacity->sluice_args.end());
   const SelftestCheck* half = find(checks, "open loop at 0.5");
+  const SelftestCheck* half_p99 = find(checks, "0.5 of capacity (1000/s Poisson), 4 KiB randread: p99");
+  ASSERT_NE(half_p99, nullptr);
+  EXPECT_EQ(half_p99->measure, Measure::kReadLatencyP99);
+  EXPECT_NEAR(half_p99->truth, 5.1697e6, 0.001e6);  // M/D/8 exact (lab/mdc_wait.h); simulated 5.168 ms
+  EXPECT_EQ(find(checks, "0.9 of capacity (1800/s Poisson), 4 KiB randread: p99"), nullptr);  // too noisy in 15 s
   const SelftestCheck* busy = find(checks, "open loop at 0.9");
   const SelftestCheck* over = find(checks, "open loop at 1.5");
   ASSERT_TRUE(half && busy && over);

@@ -63,6 +63,27 @@ TEST(SelftestMeasure, ReadsFioDocumentsAndCapacitySections) {
   EXPECT_EQ(why, "the job failed (error 5)");
 }
 
+TEST(SelftestMeasure, P99ConcurrencyLintAndQuickClass) {
+  std::string why;
+  const nlohmann::json run = nlohmann::json::parse(
+      R"({"jobs":[{"error":0,"read":{"lat_ns":{"mean":4.1e6,"percentile":{"99.000000":5300000}}}}],
+          "sluice":{"warnings":[{"code":"short-runtime"},{"code":"small-test-area"}],
+                    "capacity":{"concurrency":16},"quick":{"behaves_like":{"class":"sas15k"}}}})");
+  EXPECT_EQ(read_measure(run, Measure::kReadLatencyP99, why), 5.3e6);
+  EXPECT_EQ(read_measure(run, Measure::kCapacityConcurrency, why), 16);
+  EXPECT_EQ(read_measure(run, Measure::kLintSmallArea, why), 1);
+  EXPECT_EQ(read_measure(run, Measure::kQuickClass, why), 2);  // ramdisk, ssd, sas15k, sata7k
+  EXPECT_EQ(format_measure(Measure::kQuickClass, 2), "sas15k");
+  const nlohmann::json quiet = nlohmann::json::parse(
+      R"({"jobs":[{"error":0,"read":{"lat_ns":{"mean":4.1e6}}}],
+          "sluice":{"warnings":[],"quick":{"behaves_like":{"class":null,"missing":"the budget ran out"}}}})");
+  EXPECT_EQ(read_measure(quiet, Measure::kLintSmallArea, why), 0);
+  EXPECT_FALSE(read_measure(quiet, Measure::kReadLatencyP99, why));
+  EXPECT_EQ(why, "the result has no read.lat_ns.percentile");
+  EXPECT_FALSE(read_measure(quiet, Measure::kQuickClass, why));
+  EXPECT_EQ(why, "the result has no sluice.quick.behaves_like.class (the budget ran out)");
+}
+
 TEST(SelftestMeasure, PreconditionsFirstRoundAndSteadyWindow) {
   const nlohmann::json doc = nlohmann::json::parse(R"({"sluice":{"precondition":{"steady":true,"rounds":[
       {"iops":9700},{"iops":9000},{"iops":2600},{"iops":2500},{"iops":2400},{"iops":2500},{"iops":2500}]}}})");
