@@ -125,10 +125,6 @@ const CommandInfo& bonnie_command_info() { return table().info(); }
 int bonnie_command(const std::vector<std::string>& args) {
   const std::vector<std::string> long_args = bonnie_long_arguments(args);
   const ParsedArgs parsed = parse_arguments(table().info(), long_args);
-  if (parsed.help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
   BonnieArgs cli;
   table().apply(parsed, cli, nullptr);
   BonnieOptions& options = cli.options;

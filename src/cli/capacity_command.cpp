@@ -163,9 +163,8 @@ int http_capacity(CapacityArgs& cli, const std::vector<std::string>& args) {
 
 const CommandInfo& capacity_command_info() { return table().info(); }
 
-CapacityArgs parse_capacity_args(const std::vector<std::string>& args, bool& help) {
+CapacityArgs parse_capacity_args(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  help = parsed.help;
   CapacityArgs out;
   out.job_args = {"--direct=1", "--ioengine=io_uring", "--rw=randread", "--bs=4k"};
   table().apply(parsed, out, &out.job_args);
@@ -173,12 +172,7 @@ CapacityArgs parse_capacity_args(const std::vector<std::string>& args, bool& hel
 }
 
 int capacity_command(const std::vector<std::string>& args) {
-  bool help = false;
-  CapacityArgs cli = parse_capacity_args(args, help);
-  if (help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
+  CapacityArgs cli = parse_capacity_args(args);
   if (cli.http) return http_capacity(cli, args);
   if (!cli.http_load.urls.empty()) throw UserError("--url is for --target=http; add --target=http");
   ParsedCommandLine parsed = parse_run_command_line(cli.job_args);

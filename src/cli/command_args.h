@@ -49,13 +49,13 @@ struct RestoreArgs {
   std::string journal;
 };
 
-// Each parses the arguments after the command's name. Throws UserError naming the option on bad input.
-// `help` is set (and nothing else checked) when -h/--help is among them.
-CapacityArgs parse_capacity_args(const std::vector<std::string>& args, bool& help);
-QuickArgs parse_quick_args(const std::vector<std::string>& args, bool& help);
-PreconditionArgs parse_precondition_args(const std::vector<std::string>& args, bool& help);
-InterfereArgs parse_interfere_args(const std::vector<std::string>& args, bool& help);
-RestoreArgs parse_restore_args(const std::vector<std::string>& args, bool& help);
+// Each parses the arguments after the command's name. Throws UserError naming the option on bad input, and
+// HelpRequested (command_table.h) when -h/--help is among them.
+CapacityArgs parse_capacity_args(const std::vector<std::string>& args);
+QuickArgs parse_quick_args(const std::vector<std::string>& args);
+PreconditionArgs parse_precondition_args(const std::vector<std::string>& args);
+InterfereArgs parse_interfere_args(const std::vector<std::string>& args);
+RestoreArgs parse_restore_args(const std::vector<std::string>& args);
 
 // The declarations behind them, for help and the registry.
 const CommandInfo& capacity_command_info();

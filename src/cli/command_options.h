@@ -3,6 +3,7 @@
 // Each returns an OptionInfo with name, type, value name, unit, default and help set.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/command_table.h"

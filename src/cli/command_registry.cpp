@@ -1,6 +1,7 @@
 #include "cli/command_registry.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "cli/command_args.h"
 #include "cli/commands.h"
@@ -9,7 +10,23 @@
 namespace sluice {
 namespace {
 
-CommandEntry entry(const CommandInfo& info, std::function<int(const std::vector<std::string>&)> run) {
+using CommandRun = std::function<int(const std::vector<std::string>&)>;
+
+// `run` with the framework's answer to --help: parse_arguments throws HelpRequested for -h/--help, and this
+// prints the help of the table that was being parsed, exit code 0.
+CommandRun answering_help(CommandRun run) {
+  return [run = std::move(run)](const std::vector<std::string>& args) {
+    try {
+      return run(args);
+    } catch (const HelpRequested& asked) {
+      const std::string text = render_command_help(asked.command());
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      return kExitOk;
+    }
+  };
+}
+
+CommandEntry entry(const CommandInfo& info, CommandRun run) {
   CommandEntry e;
   e.name = info.name;
   e.summary = info.summary;
@@ -55,6 +72,7 @@ std::vector<CommandEntry> make_registry() {
   r.push_back(entry(version_command_info(), version_command));
   r.back().aliases = {"--version"};
   r.back().replays_journal = false;
+  for (CommandEntry& e : r) e.run = answering_help(std::move(e.run));
   return r;
 }
 

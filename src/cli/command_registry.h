@@ -17,7 +17,9 @@ struct CommandEntry {
   // Every start replays a knob journal a killed run left behind, except for commands that must not
   // touch the kernel (help, version) or that do it themselves (restore).
   bool replays_journal = true;
-  std::function<int(const std::vector<std::string>&)> run;  // the arguments after the name; returns the exit code
+  // The arguments after the name; returns the exit code. -h/--help is answered here, for every command, from
+  // the table the command parses (HelpRequested): no command answers it itself.
+  std::function<int(const std::vector<std::string>&)> run;
   std::function<std::string()> help;                        // the text of `sluice NAME --help`
   const CommandInfo* info = nullptr;  // the option table; nullptr for run (its table is the job option table)
 };

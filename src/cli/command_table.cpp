@@ -234,11 +234,8 @@ OptionValue check_value(const OptionInfo& option, std::string where, std::string
 }
 
 ParsedArgs parse_arguments(const CommandInfo& command, const std::vector<std::string>& args) {
+  if (wants_help(args)) throw HelpRequested(command);
   ParsedArgs parsed;
-  if (wants_help(args)) {
-    parsed.help = true;
-    return parsed;
-  }
   bool passing = command.passes_job_options && command.pass_through_after.empty();
   bool positional_only = false;
   for (std::size_t i = 0; i < args.size(); ++i) {

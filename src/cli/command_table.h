@@ -93,14 +93,28 @@ struct ParsedItem {
 };
 
 struct ParsedArgs {
-  bool help = false;  // -h or --help was given (nothing else is checked then)
   std::vector<ParsedItem> items;
   std::vector<std::string> positionals;
 };
 
+// What parse_arguments throws when -h or --help is among the arguments: the framework's answer to --help, so
+// that no command answers it itself. The registry (command_registry.cpp) catches it around every command and
+// prints render_command_help(command()) to stdout, exit code 0. `command` is the table being parsed, so a command
+// that parses a second table (a lab action's) gets that table's help. Deliberately not a std::exception: a
+// `catch (const std::exception&)` meant for failures never takes it for one.
+class HelpRequested {
+ public:
+  explicit HelpRequested(const CommandInfo& command) noexcept : command_(&command) {}
+  const CommandInfo& command() const noexcept { return *command_; }
+
+ private:
+  const CommandInfo* command_;  // the caller's table, which outlives the parse
+};
+
 // Parses the arguments after the command name: --name=value, --name value (for options with a value),
-// --flag, -h/--help, `--` (everything after it is positional), and where the command declares dash_names,
-// single-dash groups as getopt reads them. Throws UserError naming the option:
+// --flag, `--` (everything after it is positional), and where the command declares dash_names, single-dash
+// groups as getopt reads them. -h or --help before any `--` throws HelpRequested (nothing else is checked
+// then). Throws UserError naming the option:
 // unknown option (with a suggestion only when one is close), missing value, value out of range, a choice
 // not in the list (with the nearest), a bare number for a duration, missing or extra positionals.
 // The result points into `command`, which must outlive it (a temporary table is refused at compile time).

@@ -91,10 +91,6 @@ const CommandInfo& compare_command_info() { return table().info(); }
 
 int compare_command(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  if (parsed.help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
   CompareArgs cli;
   table().apply(parsed, cli, nullptr);
   cli.options.fail_on = parse_fail_on(cli.fail_on);

@@ -82,11 +82,9 @@ const CommandTable<FiletreeArgs>& table() {
   return kTable;
 }
 
-FiletreeArgs parse_filetree_args(const std::vector<std::string>& args, bool& help) {
+FiletreeArgs parse_filetree_args(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  help = parsed.help;
   FiletreeArgs out;
-  if (help) return out;
   table().apply(parsed, out, nullptr);
   if (!parsed.positionals.empty()) out.options.directory = parsed.positionals.front();
   if (out.file_size_given && out.options.files_per_dir_given) {
@@ -104,12 +102,7 @@ FiletreeArgs parse_filetree_args(const std::vector<std::string>& args, bool& hel
 const CommandInfo& filetree_command_info() { return table().info(); }
 
 int filetree_command(const std::vector<std::string>& args) {
-  bool help = false;
-  const FiletreeArgs cli = parse_filetree_args(args, help);
-  if (help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
+  const FiletreeArgs cli = parse_filetree_args(args);
   install_stop_signal_handlers();
   init_clock();
   return run_measured({"filetree", args, ""}, cli.history, cli.output, [&](bool) {

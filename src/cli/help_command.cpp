@@ -61,10 +61,6 @@ const CommandInfo& version_command_info() {
 
 int help_command(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(help_command_info(), args);
-  if (parsed.help) {
-    std::fputs(render_command_help(help_command_info()).c_str(), stdout);
-    return kExitOk;
-  }
   if (parsed.positionals.empty()) {
     std::fputs(overview().c_str(), stdout);
     return kExitOk;
@@ -82,10 +78,6 @@ int help_command(const std::vector<std::string>& args) {
 
 int version_command(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(version_command_info(), args);
-  if (parsed.help) {
-    std::fputs(render_command_help(version_command_info()).c_str(), stdout);
-    return kExitOk;
-  }
   std::printf("sluice %s\n", SLUICE_VERSION);
   return kExitOk;
 }

@@ -101,9 +101,8 @@ const CommandTable<HistoryArgs>& table() {
   return kTable;
 }
 
-HistoryArgs parse_history_args(const std::vector<std::string>& args, bool& help) {
+HistoryArgs parse_history_args(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  help = parsed.help;
   HistoryArgs out;
   table().apply(parsed, out, nullptr);
   if (!parsed.positionals.empty()) {
@@ -156,12 +155,7 @@ int trend(HistoryStore& store, const HistoryArgs& a) {
 const CommandInfo& history_command_info() { return table().info(); }
 
 int history_command(const std::vector<std::string>& args) {
-  bool help = false;
-  const HistoryArgs a = parse_history_args(args, help);
-  if (help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
+  const HistoryArgs a = parse_history_args(args);
   HistoryStore store = HistoryStore::open(a.db.empty() ? default_history_path() : a.db, false);
   if (a.action == "list") {
     const std::vector<StoredResult> results = store.list(a.filter);

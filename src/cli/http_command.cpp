@@ -122,11 +122,9 @@ std::string read_body(const std::string& path) {
   return s.str();
 }
 
-HttpArgs parse(const std::vector<std::string>& args, bool& help) {
+HttpArgs parse(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  help = parsed.help;
   HttpArgs a;
-  if (help) return a;
   table().apply(parsed, a, nullptr);
   if (!a.urls_file.empty()) {
     for (HttpUrl& u : read_url_file(a.urls_file)) a.options.urls.push_back(std::move(u));
@@ -180,12 +178,7 @@ Measurement run_once(const HttpArgs& a) {
 const CommandInfo& http_command_info() { return table().info(); }
 
 int http_command(const std::vector<std::string>& args) {
-  bool help = false;
-  const HttpArgs a = parse(args, help);
-  if (help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
+  const HttpArgs a = parse(args);
   install_stop_signal_handlers();
   return run_measured({"http", args, ""}, a.history, a.output, [&](bool) { return run_once(a); });
 }

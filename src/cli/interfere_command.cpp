@@ -132,21 +132,15 @@ void apply_knob_root(InterfereOptions& o) {
 
 const CommandInfo& interfere_command_info() { return table().info(); }
 
-InterfereArgs parse_interfere_args(const std::vector<std::string>& args, bool& help) {
+InterfereArgs parse_interfere_args(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  help = parsed.help;
   InterfereArgs out;
   table().apply(parsed, out, nullptr);
   return out;
 }
 
 int interfere_command(const std::vector<std::string>& args) {
-  bool help = false;
-  InterfereArgs cli = parse_interfere_args(args, help);
-  if (help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
+  InterfereArgs cli = parse_interfere_args(args);
   InterfereOptions& o = cli.options;
   if (o.size % o.fg_bs != 0) throw UserError(fmt::format("--size must be a multiple of --bs ({})", o.fg_bs));
   apply_knob_root(o);

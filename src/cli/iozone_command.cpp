@@ -242,10 +242,6 @@ const CommandInfo& iozone_command_info() { return table().info(); }
 
 int iozone_command(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  if (parsed.help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
   IozoneArgs a;
   table().apply(parsed, a, nullptr);
   const IozonePlan plan = plan_iozone(a.options);

@@ -306,10 +306,6 @@ nlohmann::json under_lab(const char* key, nlohmann::json value) {
 
 int lab_truth(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(truth_table().info(), args);
-  if (parsed.help) {
-    print_text(render_command_help(truth_table().info()));
-    return kExitOk;
-  }
   LabTruthArgs a;
   truth_table().apply(parsed, a, nullptr);
   a.model = parsed.positionals.at(0);
@@ -329,10 +325,6 @@ int print_preset_text(const std::string& name, bool json) {
 
 int lab_models(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(models_table().info(), args);
-  if (parsed.help) {
-    print_text(render_command_help(models_table().info()));
-    return kExitOk;
-  }
   LabModelsArgs a;
   models_table().apply(parsed, a, nullptr);
   if (!parsed.positionals.empty()) return print_preset_text(parsed.positionals.front(), a.json);
@@ -356,10 +348,6 @@ void check_mountpoint(const std::string& dir) {
 
 int lab_stats(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(stats_table().info(), args);
-  if (parsed.help) {
-    print_text(render_command_help(stats_table().info()));
-    return kExitOk;
-  }
   LabStatsArgs a;
   stats_table().apply(parsed, a, nullptr);
   std::string where = parsed.positionals.at(0);
@@ -384,10 +372,6 @@ int lab_stats(const std::vector<std::string>& args) {
 
 int lab_serve(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(serve_table().info(), args);
-  if (parsed.help) {
-    print_text(render_command_help(serve_table().info()));
-    return kExitOk;
-  }
   LabServeArgs a;
   serve_table().apply(parsed, a, nullptr);
   if (a.daemon.backing.empty()) throw UserError("lab serve: --backing=FILE is required (the device's data)");
@@ -430,10 +414,6 @@ std::string path_text(const std::optional<PathMeasurement>& path) {
 
 int lab_up_action(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(up_table().info(), args);
-  if (parsed.help) {
-    print_text(render_command_help(up_table().info()));
-    return kExitOk;
-  }
   LabUpArgs a;
   up_table().apply(parsed, a, nullptr);
   a.up.model_arg = parsed.positionals.at(0);
@@ -471,10 +451,6 @@ int lab_up_action(const std::vector<std::string>& args) {
 
 int lab_down_action(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(down_table().info(), args);
-  if (parsed.help) {
-    print_text(render_command_help(down_table().info()));
-    return kExitOk;
-  }
   const std::string& dir = parsed.positionals.at(0);
   std::vector<std::string> problems;
   const std::vector<LabStatus> labs = list_labs(problems);
@@ -496,10 +472,6 @@ int lab_down_action(const std::vector<std::string>& args) {
 
 int lab_list_action(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(list_table().info(), args);
-  if (parsed.help) {
-    print_text(render_command_help(list_table().info()));
-    return kExitOk;
-  }
   LabListArgs a;
   list_table().apply(parsed, a, nullptr);
   std::vector<std::string> problems;
@@ -533,14 +505,10 @@ int lab_list_action(const std::vector<std::string>& args) {
 const CommandInfo& lab_command_info() { return lab_info(); }
 
 int lab_command(const std::vector<std::string>& args) {
-  if (args.empty() || args.front() == "-h" || args.front() == "--help") {
-    if (args.empty())
-      throw UserError("lab: which action? truth, models, serve, stats, up, down or list (sluice lab --help)");
-    print_text(render_command_help(lab_info()));
-    return kExitOk;
-  }
+  if (args.empty()) throw UserError("lab: which action? truth, models, serve, stats, up, down or list (sluice lab --help)");
   const std::string& action = args.front();
-  if (action.starts_with("-")) parse_arguments(lab_info(), args);  // throws: lab has no options of its own
+  // Throws: HelpRequested for --help (lab's own help), else UserError, as lab has no options of its own.
+  if (action.starts_with("-")) parse_arguments(lab_info(), args);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (action == "truth") return lab_truth(rest);
   if (action == "models") return lab_models(rest);

@@ -152,12 +152,10 @@ std::vector<std::string> translate_letters(const std::vector<std::string>& args)
   return out;
 }
 
-MetadataArgs parse_metadata_args(const std::vector<std::string>& args, bool& help) {
+MetadataArgs parse_metadata_args(const std::vector<std::string>& args) {
   const std::vector<std::string> translated = translate_letters(args);
   const ParsedArgs parsed = parse_arguments(table().info(), translated);
-  help = parsed.help;
   MetadataArgs out;
-  if (help) return out;
   table().apply(parsed, out, nullptr);
   return out;
 }
@@ -167,12 +165,7 @@ MetadataArgs parse_metadata_args(const std::vector<std::string>& args, bool& hel
 const CommandInfo& metadata_command_info() { return table().info(); }
 
 int metadata_command(const std::vector<std::string>& args) {
-  bool help = false;
-  const MetadataArgs cli = parse_metadata_args(args, help);
-  if (help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
+  const MetadataArgs cli = parse_metadata_args(args);
   // Under MPI every rank runs --threads workers; all ranks' workers are mdtest's tasks (docs/multi-host.md).
   std::optional<MpiProcessGroup> ranks;
   if (mpi::active()) ranks.emplace();

@@ -76,10 +76,6 @@ const CommandInfo& postmark_command_info() { return table().info(); }
 
 int postmark_command(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  if (parsed.help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
   PostmarkArgs cli;
   table().apply(parsed, cli, nullptr);
 

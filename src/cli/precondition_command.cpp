@@ -86,21 +86,15 @@ std::vector<JobSpec> workload_jobs(const std::vector<std::string>& user_args) {
 
 const CommandInfo& precondition_command_info() { return table().info(); }
 
-PreconditionArgs parse_precondition_args(const std::vector<std::string>& args, bool& help) {
+PreconditionArgs parse_precondition_args(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  help = parsed.help;
   PreconditionArgs out;
   table().apply(parsed, out, &out.workload_args);
   return out;
 }
 
 int precondition_command(const std::vector<std::string>& args) {
-  bool help = false;
-  PreconditionArgs cli = parse_precondition_args(args, help);
-  if (help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
+  PreconditionArgs cli = parse_precondition_args(args);
   if (cli.until_steady) cli.request.workload = workload_jobs(cli.workload_args);
   return run_measured({"precondition", args, ""}, cli.history, cli.output, [&](bool json_plus) {
     const PreconditionResult result = run_precondition(cli.request);

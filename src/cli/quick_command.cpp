@@ -69,9 +69,8 @@ const CommandTable<QuickArgs>& table() {
 
 const CommandInfo& quick_command_info() { return table().info(); }
 
-QuickArgs parse_quick_args(const std::vector<std::string>& args, bool& help) {
+QuickArgs parse_quick_args(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  help = parsed.help;
   QuickArgs out;
   table().apply(parsed, out, nullptr);
   if (!parsed.positionals.empty()) out.options.directory = parsed.positionals.front();
@@ -79,12 +78,7 @@ QuickArgs parse_quick_args(const std::vector<std::string>& args, bool& help) {
 }
 
 int quick_command(const std::vector<std::string>& args) {
-  bool help = false;
-  const QuickArgs cli = parse_quick_args(args, help);
-  if (help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
+  const QuickArgs cli = parse_quick_args(args);
   return run_measured({"quick", args, ""}, cli.history, cli.output, [&](bool json_plus) {
     const QuickReport report = run_quick(cli.options, find_capacity);
     // The table carries the warnings, JSON keeps them under "sluice.warnings"; never on stderr.

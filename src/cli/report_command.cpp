@@ -131,10 +131,6 @@ const CommandInfo& report_command_info() { return table().info(); }
 
 int report_command(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), expand_short_output(args));
-  if (parsed.help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
   ReportArgs cli;
   table().apply(parsed, cli, nullptr);
   cli.inputs = parsed.positionals;

@@ -46,9 +46,8 @@ const CommandTable<RestoreArgs>& table() {
 
 const CommandInfo& restore_command_info() { return table().info(); }
 
-RestoreArgs parse_restore_args(const std::vector<std::string>& args, bool& help) {
+RestoreArgs parse_restore_args(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  help = parsed.help;
   RestoreArgs out;
   out.journal = default_knob_journal_path();
   table().apply(parsed, out, nullptr);
@@ -56,12 +55,7 @@ RestoreArgs parse_restore_args(const std::vector<std::string>& args, bool& help)
 }
 
 int restore_command(const std::vector<std::string>& args) {
-  bool help = false;
-  const RestoreArgs cli = parse_restore_args(args, help);
-  if (help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
+  const RestoreArgs cli = parse_restore_args(args);
   const ReplayResult result = replay_journal(cli.journal);
   const std::string text = describe_replay(result, cli.journal);
   std::fputs(text.c_str(), result.failures.empty() ? stdout : stderr);

@@ -81,10 +81,6 @@ const CommandInfo& scale_command_info() { return table().info(); }
 
 int scale_command(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  if (parsed.help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
   ScaleArgs cli;
   table().apply(parsed, cli, nullptr);
   cli.options.command = parsed.positionals;

@@ -84,10 +84,6 @@ const CommandInfo& selftest_command_info() { return table().info(); }
 
 int selftest_command(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  if (parsed.help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
   SelftestArgs cli;
   table().apply(parsed, cli, nullptr);
   if (cli.options.lab_dir.empty() != cli.options.model.empty()) {

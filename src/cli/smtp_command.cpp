@@ -97,10 +97,6 @@ const CommandInfo& smtp_command_info() { return table().info(); }
 
 int smtp_command(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  if (parsed.help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
   SmtpArgs cli;
   table().apply(parsed, cli, nullptr);
   if (cli.options.host.empty()) throw UserError("--server is required: the SMTP server as HOST:PORT (--server=127.0.0.1:2525)");

@@ -157,11 +157,9 @@ void check_options(const SysbenchArgs& a) {
   }
 }
 
-SysbenchArgs parse(const std::vector<std::string>& args, bool& help) {
+SysbenchArgs parse(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
-  help = parsed.help;
   SysbenchArgs out;
-  if (help) return out;
   table().apply(parsed, out, nullptr);
   if (parsed.positionals.size() < 2) {
     throw UserError("sysbench needs the test and a command: sluice sysbench fileio [options] prepare|run|cleanup "
@@ -255,12 +253,7 @@ Measurement run_test(const SysbenchArgs& a) {
 const CommandInfo& sysbench_command_info() { return table().info(); }
 
 int sysbench_command(const std::vector<std::string>& args) {
-  bool help = false;
-  const SysbenchArgs a = parse(args, help);
-  if (help) {
-    std::fputs(render_command_help(table().info()).c_str(), stdout);
-    return kExitOk;
-  }
+  const SysbenchArgs a = parse(args);
   if (a.command == "prepare") {
     std::fputs((banner() + render_sysbench_prepare_intro(a.options)).c_str(), stdout);
     std::fflush(stdout);

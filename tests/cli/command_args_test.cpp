@@ -16,9 +16,8 @@ using ::testing::HasSubstr;
 
 template <typename Parse>
 std::string error_of(Parse parse, const std::vector<std::string>& args) {
-  bool help = false;
   try {
-    parse(args, help);
+    parse(args);
   } catch (const UserError& e) {
     return e.what();
   }
@@ -26,15 +25,14 @@ std::string error_of(Parse parse, const std::vector<std::string>& args) {
 }
 
 TEST(CommandArgs, SloAndBudgetAreTheSameInQuickAndCapacity) {
-  bool help = false;
-  const QuickArgs quick = parse_quick_args({"--slo=500us", "--budget=2m"}, help);
-  const CapacityArgs capacity = parse_capacity_args({"--slo=500us", "--budget=2m"}, help);
+  const QuickArgs quick = parse_quick_args({"--slo=500us", "--budget=2m"});
+  const CapacityArgs capacity = parse_capacity_args({"--slo=500us", "--budget=2m"});
   EXPECT_EQ(quick.options.slo, 500us);
   EXPECT_EQ(capacity.request.slo, 500us);
   EXPECT_EQ(quick.options.budget, 2min);
   EXPECT_EQ(capacity.request.budget, 2min);
-  EXPECT_EQ(parse_interfere_args({"--budget=2m"}, help).options.budget, 2min);
-  EXPECT_EQ(parse_precondition_args({"--round=10ms"}, help).request.round, 10ms);
+  EXPECT_EQ(parse_interfere_args({"--budget=2m"}).options.budget, 2min);
+  EXPECT_EQ(parse_precondition_args({"--round=10ms"}).request.round, 10ms);
 }
 
 TEST(CommandArgs, BareSloIsRefusedInQuickAndCapacity) {
@@ -43,11 +41,8 @@ TEST(CommandArgs, BareSloIsRefusedInQuickAndCapacity) {
 }
 
 TEST(CommandArgs, QuickTakesADirectoryAndItsOptions) {
-  bool help = false;
   const QuickArgs a = parse_quick_args({"/mnt/x", "--size=16m", "--keep", "--no-status", "--ioengine=psync",
-                                        "--output-format=json+", "--output", "q.json"},
-                                       help);
-  EXPECT_FALSE(help);
+                                        "--output-format=json+", "--output", "q.json"});
   EXPECT_EQ(a.options.directory, "/mnt/x");
   EXPECT_EQ(a.options.size, 16u << 20);
   EXPECT_TRUE(a.options.keep);
@@ -62,23 +57,20 @@ TEST(CommandArgs, QuickRefusesJobOptions) {
 }
 
 TEST(CommandArgs, JsonPlusReplacesJsonAndListsKeepTheirOrder) {
-  bool help = false;
-  const CapacityArgs a = parse_capacity_args({"--output-format=json,normal,json+"}, help);
+  const CapacityArgs a = parse_capacity_args({"--output-format=json,normal,json+"});
   EXPECT_EQ(a.output.formats,
             (std::vector<RunOptions::OutputFormat>{RunOptions::OutputFormat::kNormal, RunOptions::OutputFormat::kJsonPlus}));
 }
 
 TEST(CommandArgs, CapacityPassesJobOptionsAfterItsDefaults) {
-  bool help = false;
-  const CapacityArgs a = parse_capacity_args({"--ioengine=null", "--slo=1ms", "--rw=randwrite", "--name=x", "--iodepth=2"}, help);
+  const CapacityArgs a = parse_capacity_args({"--ioengine=null", "--slo=1ms", "--rw=randwrite", "--name=x", "--iodepth=2"});
   EXPECT_EQ(a.job_args, (std::vector<std::string>{"--direct=1", "--ioengine=io_uring", "--rw=randread", "--bs=4k",
                                                   "--ioengine=null", "--rw=randwrite", "--name=x", "--iodepth=2"}));
   EXPECT_TRUE(a.rw_modes.empty());
 }
 
 TEST(CommandArgs, CapacityRwListMakesStreamsAndNamesABadMode) {
-  bool help = false;
-  EXPECT_EQ(parse_capacity_args({"--rw=randread,randwrite"}, help).rw_modes,
+  EXPECT_EQ(parse_capacity_args({"--rw=randread,randwrite"}).rw_modes,
             (std::vector<std::string>{"randread", "randwrite"}));
   const std::string error = error_of(parse_capacity_args, {"--rw=randread,randwrit"});
   EXPECT_THAT(error, HasSubstr("rw"));
@@ -87,9 +79,8 @@ TEST(CommandArgs, CapacityRwListMakesStreamsAndNamesABadMode) {
 
 TEST(CommandArgs, PreconditionJobOptionsOnlyAfterUntilSteady) {
   EXPECT_THAT(error_of(parse_precondition_args, {"--filename=f", "--rw=randread"}), HasSubstr("--until-steady"));
-  bool help = false;
   const PreconditionArgs a = parse_precondition_args(
-      {"--filename=f", "--bs=64k", "--until-steady", "--bs=4k", "--round=1s", "--rw=randread"}, help);
+      {"--filename=f", "--bs=64k", "--until-steady", "--bs=4k", "--round=1s", "--rw=randread"});
   EXPECT_EQ(a.request.filename, "f");
   EXPECT_EQ(a.request.block_size, 64u << 10);
   EXPECT_TRUE(a.until_steady);
@@ -98,11 +89,9 @@ TEST(CommandArgs, PreconditionJobOptionsOnlyAfterUntilSteady) {
 }
 
 TEST(CommandArgs, InterfereTryIsRepeatableAndChecked) {
-  bool help = false;
   const InterfereArgs a =
       parse_interfere_args({"--try", "vm.dirty_bytes=15M,vm.dirty_background_bytes=5M", "--try=vm.dirty_ratio=5",
-                            "--threads=2,4"},
-                           help);
+                            "--threads=2,4"});
   ASSERT_EQ(a.options.tries.size(), 2u);
   EXPECT_EQ(a.options.tries[0].size(), 2u);
   EXPECT_EQ(a.options.threads, (std::vector<std::uint32_t>{2, 4}));
@@ -111,11 +100,10 @@ TEST(CommandArgs, InterfereTryIsRepeatableAndChecked) {
 
 // --save, --label, --db and --repeat mean the same in every measuring command and in sluice run.
 TEST(CommandArgs, HistoryOptionsAreTheSameInEveryMeasuringCommand) {
-  bool help = false;
   const std::vector<std::string> args = {"--label=before", "--repeat=3", "--db=/tmp/h.db"};
   const std::vector<HistoryChoice> choices = {
-      parse_quick_args(args, help).history, parse_capacity_args(args, help).history,
-      parse_interfere_args(args, help).history, parse_precondition_args(args, help).history,
+      parse_quick_args(args).history, parse_capacity_args(args).history,
+      parse_interfere_args(args).history, parse_precondition_args(args).history,
       parse_run_command_line({"--label=before", "--repeat", "3", "--db=/tmp/h.db", "--name=a"}).history};
   for (const HistoryChoice& h : choices) {
     EXPECT_TRUE(h.save);  // a label or a database implies --save
@@ -144,8 +132,7 @@ TEST(CommandArgs, KnobRootIsNotAUserOption) {
 }
 
 TEST(CommandArgs, RestoreTakesAJournal) {
-  bool help = false;
-  EXPECT_EQ(parse_restore_args({"--journal=/tmp/j"}, help).journal, "/tmp/j");
+  EXPECT_EQ(parse_restore_args({"--journal=/tmp/j"}).journal, "/tmp/j");
 }
 
 }  // namespace
@@ -155,12 +142,11 @@ namespace sluice {
 namespace {
 
 TEST(InterfereArgs, TheFloodIsACopyOfOneMebibyteBlocksByDefault) {
-  bool help = false;
-  const InterfereArgs a = parse_interfere_args({}, help);
+  const InterfereArgs a = parse_interfere_args({});
   EXPECT_EQ(a.options.bg_bs, 1u << 20);
   EXPECT_EQ(a.options.bg_writers, 0u);  // auto
-  EXPECT_EQ(parse_interfere_args({"--bg-bs=1k", "--bg-writers=3"}, help).options.bg_bs, 1024u);
-  EXPECT_EQ(parse_interfere_args({"--bg-writers=3"}, help).options.bg_writers, 3u);
+  EXPECT_EQ(parse_interfere_args({"--bg-bs=1k", "--bg-writers=3"}).options.bg_bs, 1024u);
+  EXPECT_EQ(parse_interfere_args({"--bg-writers=3"}).options.bg_writers, 3u);
 }
 
 TEST(InterfereArgs, BadWriterCountsAreRefused) {
@@ -169,8 +155,7 @@ TEST(InterfereArgs, BadWriterCountsAreRefused) {
 }
 
 TEST(InterfereArgs, TryAutoAsksForTheDocumentedSetBesideOtherTrials) {
-  bool help = false;
-  const InterfereArgs a = parse_interfere_args({"--try=auto", "--try", "queue.scheduler=bfq"}, help);
+  const InterfereArgs a = parse_interfere_args({"--try=auto", "--try", "queue.scheduler=bfq"});
   EXPECT_TRUE(a.options.try_auto);
   ASSERT_EQ(a.options.tries.size(), 1u);
   EXPECT_EQ(a.options.tries[0][0].first, "queue.scheduler");

@@ -124,14 +124,23 @@ TEST(CommandParser, SingleDashIsNotAnOption) {
 }
 
 TEST(CommandParser, HelpWinsOverEverythingElse) {
-  EXPECT_TRUE(parse_arguments(sample(), {"--size=bad", "--help"}).help);
-  EXPECT_TRUE(parse_arguments(sample(), {"-h"}).help);
+  EXPECT_THROW(parse_arguments(sample(), {"--size=bad", "--help"}), HelpRequested);
+  EXPECT_THROW(parse_arguments(sample(), {"-h"}), HelpRequested);
+}
+
+TEST(CommandParser, HelpNamesTheTableBeingParsed) {
+  try {
+    parse_arguments(sample(), {"--help"});
+    FAIL() << "no HelpRequested";
+  } catch (const HelpRequested& asked) {
+    EXPECT_EQ(&asked.command(), &sample());
+  }
 }
 
 TEST(CommandParser, DoubleDashMakesTheRestPositional) {
   const ParsedArgs p = parse_arguments(sample(), {"--keep", "--", "--odd-dir"});
   EXPECT_EQ(p.positionals, std::vector<std::string>{"--odd-dir"});
-  EXPECT_FALSE(parse_arguments(sample(), {"--", "--help"}).help);
+  EXPECT_EQ(parse_arguments(sample(), {"--", "--help"}).positionals, std::vector<std::string>{"--help"});
 }
 
 TEST(CommandParser, TooManyPositionalsAreRefused) {

@@ -95,6 +95,35 @@ TEST(CommandRegistry, EveryOptionAppearsInItsCommandsHelp) {
   }
 }
 
+// What the registered command prints on stdout for `args`; its exit code in `code`.
+std::string stdout_of(const CommandEntry& e, const std::vector<std::string>& args, int& code) {
+  ::testing::internal::CaptureStdout();
+  code = e.run(args);
+  return ::testing::internal::GetCapturedStdout();
+}
+
+// No command answers --help itself: the registry does, from the table the command parses, before any other
+// argument is checked (run, whose table is the job options', answers it in its own parser).
+TEST(CommandRegistry, EveryCommandAnswersHelpWithItsHelpText) {
+  for (const CommandEntry& e : command_registry()) {
+    for (const std::string flag : {"--help", "-h"}) {
+      const std::vector<std::string> args =
+          e.info == nullptr ? std::vector<std::string>{flag} : std::vector<std::string>{"--no-such-option", flag};
+      int code = -1;
+      EXPECT_EQ(stdout_of(e, args, code), e.help()) << e.name << " " << flag;
+      EXPECT_EQ(code, kExitOk) << e.name << " " << flag;
+    }
+  }
+}
+
+// A command that parses a second table (a lab action's) gets that table's help, not its own.
+TEST(CommandRegistry, ALabActionAnswersHelpWithItsOwnTable) {
+  int code = -1;
+  const std::string help = stdout_of(*find_command("lab"), {"truth", "--help"}, code);
+  EXPECT_EQ(code, kExitOk);
+  EXPECT_THAT(help, HasSubstr("usage: sluice lab truth"));
+}
+
 TEST(CommandRegistry, RunHelpListsEveryJobOption) {
   const std::string help = find_command("run")->help();
   for (const OptionDef& def : option_table()) EXPECT_THAT(help, HasSubstr("  " + def.name)) << def.name;
