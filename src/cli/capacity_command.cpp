@@ -77,9 +77,9 @@ CommandTable<CapacityArgs> make_table() {
   add_history_options(t, &CapacityArgs::history);
   t.add(flag_arg("allow-destructive", "allow writing a block device that carries a signature (as for sluice run)"),
         [](CapacityArgs& a, const OptionValue&) { a.request.allow_destructive = true; });
-  t.add(choice_arg("target", {"storage", "http"}, "storage",
-                   "what is loaded: storage (job options name the file or device) or http (--url)"),
-        [](CapacityArgs& a, const OptionValue& v) { a.http = v.choice == 1; });
+  t.add(choice_arg<bool>("target", {{"storage", false}, {"http", true}}, "storage",
+                         "what is loaded: storage (job options name the file or device) or http (--url)"),
+        [](CapacityArgs& a, bool http) { a.http = http; });
   OptionInfo url = text_arg("url", "URL", "", "--target=http: a URL to fetch (http:// only); repeatable");
   url.repeatable = true;
   t.add(std::move(url), [](CapacityArgs& a, const OptionValue& v) {

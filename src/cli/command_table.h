@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace sluice {
@@ -80,7 +81,7 @@ struct OptionValue {
   std::string text;
   std::uint64_t number = 0;              // kUnsigned, kSize
   std::chrono::nanoseconds duration{0};  // kDuration
-  std::size_t choice = 0;                // kChoice: index into choices
+  std::size_t choice = 0;                // kChoice: index into choices (a TypedChoice maps it to its value)
   std::vector<std::string> list;         // kList: the elements, checked
 };
 
@@ -132,6 +133,21 @@ std::string render_command_help(const CommandInfo& command);
 // already taken on the first line. Ends with a newline.
 std::string wrap_help(const std::string& text, std::size_t indent, std::size_t used);
 
+// One word of a typed choice and the value it stands for.
+template <typename T>
+struct ChoiceOf {
+  std::string name;
+  T value;
+};
+
+// A kChoice option whose value is a T (an enum, a bool): values[i] is what info.choices[i] means, both built
+// from one list of ChoiceOf (choice_arg<T> in command_options.h), so a word and its value cannot drift apart.
+template <typename T>
+struct TypedChoice {
+  OptionInfo info;
+  std::vector<T> values;
+};
+
 // An option table bound to the struct `Options` that a command fills. add() keeps the declaration and the
 // apply function together, so help and parser cannot disagree.
 template <typename Options>
@@ -145,6 +161,13 @@ class CommandTable {
   void add(OptionInfo option, Apply apply) {
     info_.options.push_back(std::move(option));
     apply_.push_back(std::move(apply));
+  }
+
+  // Declares a typed choice; `apply` gets the value of the word given, never its position in the list.
+  template <typename T>
+  void add(TypedChoice<T> option, std::type_identity_t<std::function<void(Options&, const T&)>> apply) {
+    add(std::move(option.info), [values = std::move(option.values), apply = std::move(apply)](
+                                    Options& options, const OptionValue& value) { apply(options, values.at(value.choice)); });
   }
 
   const CommandInfo& info() const noexcept { return info_; }

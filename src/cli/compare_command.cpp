@@ -70,8 +70,9 @@ CommandTable<CompareArgs> make_table() {
                  "exit 1 when a significant change (verdict better or worse) reaches a threshold: p99:+10%,iops:-5% "
                  "(metrics: iops, bw, mean, p50, p99, p99.9, capacity, knee, slowdown)"),
         [](CompareArgs& a, const OptionValue& v) { a.fail_on = v.list; });
-  t.add(choice_arg("output-format", {"normal", "json"}, "normal", "normal is the table; json everything under \"sluice.compare\""),
-        [](CompareArgs& a, const OptionValue& v) { a.json = v.choice == 1; });
+  t.add(choice_arg<bool>("output-format", {{"normal", false}, {"json", true}}, "normal",
+                         "normal is the table; json everything under \"sluice.compare\""),
+        [](CompareArgs& a, bool json) { a.json = json; });
   t.add(text_arg("output", "FILE", "", "write the report to FILE instead of stdout; FILE is replaced only once complete (when it cannot be written, the report goes to stdout and the exit is 1)"),
         [](CompareArgs& a, const OptionValue& v) { a.output = v.text; });
   t.add(text_arg("db", "PATH", "", "the history database ids and labels are looked up in; default $SLUICE_DB, else "

@@ -34,7 +34,7 @@ behind shows it as latency (no coordinated omission). URLs are fetched in turn. 
 Load only systems you own or may test.
 )";
 
-const std::vector<std::string> kArrivals = {"constant", "poisson"};
+const std::vector<ChoiceOf<bool>> kArrivals = {{"constant", false}, {"poisson", true}};  // true: Poisson
 
 struct HttpArgs {
   HttpLoadOptions options;
@@ -72,8 +72,8 @@ CommandTable<HttpArgs> make_table() {
         [](A& a, const V& v) { a.options.parallel = static_cast<std::uint32_t>(v.number); });
   t.add(count_arg("rate", 0, 100'000'000, "0", "open loop: requests per second (0: closed loop)"),
         [](A& a, const V& v) { a.options.rate = v.number; });
-  t.add(choice_arg("arrivals", kArrivals, "constant", "open loop: constant gaps or Poisson arrivals of the same mean"),
-        [](A& a, const V& v) { a.options.poisson = v.choice == 1; });
+  t.add(choice_arg<bool>("arrivals", kArrivals, "constant", "open loop: constant gaps or Poisson arrivals of the same mean"),
+        [](A& a, bool poisson) { a.options.poisson = poisson; });
   t.add(duration_arg("duration", "", "stop starting requests after T (give --duration or --fetches, or both)"),
         [](A& a, const V& v) { a.options.duration = v.duration; });
   t.add(count_arg("fetches", 0, ~0ull, "0", "stop after N requests (0: --duration decides)"),

@@ -130,9 +130,9 @@ CommandTable<IozoneArgs> make_table() {
         [](A& a, const V& v) { a.options.excel_file = v.text; });
   t.add(dash(flag_arg("cpu", "CPU utilisation per pass: -R adds its tables, JSON has cpu_percent"), "-+u"),
         [](A& a, const V&) { a.options.cpu = true; });
-  t.add(choice_arg("format", {"text", "csv"}, "text", "text: iozone's report and sluice's lint; csv: the matrix, one "
-                                                      "line per cell"),
-        [](A& a, const V& v) { a.csv = v.choice == 1; });
+  t.add(choice_arg<bool>("format", {{"text", false}, {"csv", true}}, "text",
+                         "text: iozone's report and sluice's lint; csv: the matrix, one line per cell"),
+        [](A& a, bool csv) { a.csv = csv; });
   add_output_options(t, &A::output);
   add_history_options(t, &A::history);
   return t;

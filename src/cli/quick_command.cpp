@@ -34,7 +34,8 @@ the tests.
 )";
 
 // The engines quick may use, by their names in the engine table.
-const std::vector<std::string> kEngines = {"io_uring", "libaio", "psync"};
+const std::vector<ChoiceOf<EngineKind>> kEngines = {
+    {"io_uring", EngineKind::kIoUring}, {"libaio", EngineKind::kLibaio}, {"psync", EngineKind::kPsync}};
 
 CommandTable<QuickArgs> make_table() {
   CommandInfo info = command_info("quick",
@@ -49,9 +50,10 @@ CommandTable<QuickArgs> make_table() {
         [](QuickArgs& a, const OptionValue& v) { a.options.size = v.number; });
   t.add(duration_arg("slo", "10ms", "mean latency limit of the capacity rows"),
         [](QuickArgs& a, const OptionValue& v) { a.options.slo = v.duration; });
-  OptionInfo engine = choice_arg("ioengine", kEngines, "io_uring", "the I/O engine; io_uring falls back to libaio, then psync, where unavailable");
-  engine.value_name = "E";
-  t.add(std::move(engine), [](QuickArgs& a, const OptionValue& v) { a.options.engine = *engine_by_name(kEngines[v.choice]); });
+  TypedChoice<EngineKind> engine = choice_arg<EngineKind>(
+      "ioengine", kEngines, "io_uring", "the I/O engine; io_uring falls back to libaio, then psync, where unavailable");
+  engine.info.value_name = "E";
+  t.add(std::move(engine), [](QuickArgs& a, EngineKind kind) { a.options.engine = kind; });
   add_output_options(t, &QuickArgs::output);
   add_history_options(t, &QuickArgs::history);
   t.add(flag_arg("keep", "keep the temporary directory and the test file"),

@@ -62,8 +62,8 @@ CommandTable<SmtpArgs> make_table() {
         });
   t.add(count_arg("rate", 1, 10'000'000, "", "open loop: messages due per second (default: closed loop)"),
         [](SmtpArgs& a, const OptionValue& v) { a.options.rate = v.number; });
-  t.add(choice_arg("arrivals", {"constant", "poisson"}, "constant", "the open loop's arrivals"),
-        [](SmtpArgs& a, const OptionValue& v) { a.options.poisson = v.choice == 1; });
+  t.add(choice_arg<bool>("arrivals", {{"constant", false}, {"poisson", true}}, "constant", "the open loop's arrivals"),
+        [](SmtpArgs& a, bool poisson) { a.options.poisson = poisson; });
   t.add(text_arg("size", "S|MIN-MAX", "0-10k", "message body size in bytes, uniform in MIN-MAX (postal's -M/-m)"),
         [](SmtpArgs& a, const OptionValue& v) { parse_size_range(v.text, a.options.size_min, a.options.size_max); });
   t.add(count_arg("per-connection", 1, 1'000'000, "1",

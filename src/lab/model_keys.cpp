@@ -1,10 +1,31 @@
 #include "lab/model_keys.h"
 
+#include <array>
+#include <utility>
+
 namespace sluice {
 namespace {
 
 using Draft = ModelDraft;
 using Value = ModelValue;
+
+// A choice key's words, each with the value it stands for: the key's choices and its apply both read this one
+// list, so a word and its value cannot drift apart (as a word list and an enum's order would).
+template <typename T>
+using Words = std::array<std::pair<std::string_view, T>, 3>;
+
+constexpr Words<WriteCacheMode> kWriteCacheModes{{{"none", WriteCacheMode::kNone},
+                                                  {"write-through", WriteCacheMode::kWriteThrough},
+                                                  {"write-back", WriteCacheMode::kWriteBack}}};
+constexpr Words<JitterKind> kJitterKinds{
+    {{"none", JitterKind::kNone}, {"uniform", JitterKind::kUniform}, {"exponential", JitterKind::kExponential}}};
+
+template <typename T>
+std::vector<std::string_view> words_of(const Words<T>& words) {
+  std::vector<std::string_view> out;
+  for (const auto& word : words) out.push_back(word.first);
+  return out;
+}
 
 std::vector<ModelKey> make_model_keys() {
   using T = ModelValueType;
@@ -79,10 +100,10 @@ std::vector<ModelKey> make_model_keys() {
       {"write_cache",
        T::kChoice,
        "none",
-       {"none", "write-through", "write-back"},
+       words_of(kWriteCacheModes),
        "write-through: a write is acknowledged once on the media; write-back: once in the cache, which drains "
        "at destage_rate",
-       [](Draft& d, const Value& v) { d.spec.write_cache = static_cast<WriteCacheMode>(v.choice); }},
+       [](Draft& d, const Value& v) { d.spec.write_cache = kWriteCacheModes.at(v.choice).second; }},
       {"cache_size",
        T::kSize,
        "0",
@@ -137,10 +158,10 @@ std::vector<ModelKey> make_model_keys() {
       {"jitter",
        T::kChoice,
        "none",
-       {"none", "uniform", "exponential"},
+       words_of(kJitterKinds),
        "service-time variation, drawn from seed: uniform within +-jitter_fraction; exponential: that share of "
        "the time drawn from an exponential of the same mean",
-       [](Draft& d, const Value& v) { d.spec.jitter = static_cast<JitterKind>(v.choice); }},
+       [](Draft& d, const Value& v) { d.spec.jitter = kJitterKinds.at(v.choice).second; }},
       {"jitter_fraction",
        T::kPercent,
        "0%",
