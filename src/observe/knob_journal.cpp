@@ -231,7 +231,9 @@ void KnobJournal::remove() {
     throw UserError(fmt::format("cannot remove {}: {}", path_, errno_text()));
   }
   entries_.clear();
-  fsync_directory(directory_of(path_));
+  // Best effort: every original is back, so a removal lost in a crash only brings back a journal whose replay
+  // writes those originals again; a failure here must not report restored knobs as not restored.
+  try_fsync_directory(directory_of(path_));
 }
 
 ReplayResult replay_journal(const std::string& path, KnobIo* io) {
@@ -249,8 +251,12 @@ ReplayResult replay_journal(const std::string& path, KnobIo* io) {
   try {
     const std::vector<JournalEntry> entries = parse_journal(read_file(path), path);
     result.failures = restore_entries(entries, io ? *io : file_io, &result.restored);
-    if (result.failures.empty() && ::unlink(path.c_str()) != 0 && errno != ENOENT) {
-      result.failures.push_back(fmt::format("cannot remove {}: {}", path, errno_text()));
+    if (result.failures.empty()) {
+      if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+        result.failures.push_back(fmt::format("cannot remove {}: {}", path, errno_text()));
+      } else {
+        try_fsync_directory(directory_of(path));  // best effort, as KnobJournal::remove
+      }
     }
   } catch (...) {
     if (lock_fd >= 0) ::close(lock_fd);

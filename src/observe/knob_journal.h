@@ -50,6 +50,8 @@ class KnobJournal {
   bool contains(const std::string& knob_file) const;
   // Appends and persists: temp file, fsync, rename over the journal, fsync of the directory.
   void add(const std::vector<JournalEntry>& entries);
+  // Deletes the journal once every original is back. Throws UserError when it cannot be unlinked; a directory
+  // that cannot be synced afterwards is not an error (durable_files.h says why).
   void remove();
   const std::vector<JournalEntry>& entries() const { return entries_; }
 

@@ -6,7 +6,9 @@
 
 #include <atomic>
 #include <cstring>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -215,6 +217,31 @@ TEST(KnobJournal, NewSessionReplaysAStaleJournalFirst) {
     session.set("vm.dirty_expire_centisecs", "200");
     EXPECT_EQ(session.changes()[0].original, "3000");
   }
+  EXPECT_TRUE(tree.all_original());
+}
+
+// The two sides of a journal's durability (common/durable_files.h): an entry that cannot be made durable stops
+// the change it guards ...
+TEST(KnobJournal, AJournalThatCannotBeWrittenStopsTheChange) {
+  KnobTree tree;
+  KnobSession session(tree.options());
+  session.set("vm.dirty_expire_centisecs", "100");
+  std::filesystem::remove_all(std::filesystem::path(tree.journal).parent_path());
+  EXPECT_THROW(session.set("vm.dirty_writeback_centisecs", "100"), UserError);
+  EXPECT_EQ(tree.vm("dirty_writeback_centisecs"), "500");
+}
+
+// ... while the journal's removal once every knob is back is best effort: a directory that cannot be synced
+// then does not turn a complete restore into a failure.
+TEST(KnobJournal, ARestoreCompletesWhenTheJournalsDirectoryCannotBeSynced) {
+  KnobTree tree;
+  KnobSession session(tree.options());
+  session.set("vm.dirty_expire_centisecs", "100");
+  std::filesystem::remove_all(std::filesystem::path(tree.journal).parent_path());
+  std::vector<std::string> failures{"not run"};
+  EXPECT_NO_THROW(failures = session.restore_all());
+  EXPECT_TRUE(failures.empty());
+  EXPECT_TRUE(session.changes()[0].restored);
   EXPECT_TRUE(tree.all_original());
 }
 
