@@ -20,7 +20,7 @@ struct CommandEntry {
   // The arguments after the name; returns the exit code. -h/--help is answered here, for every command, from
   // the table the command parses (HelpRequested): no command answers it itself.
   std::function<int(const std::vector<std::string>&)> run;
-  std::function<std::string()> help;                        // the text of `sluice NAME --help`
+  std::function<std::string()> help;  // the text of `sluice NAME --help`
   const CommandInfo* info = nullptr;  // the option table; nullptr for run (its table is the job option table)
 };
 

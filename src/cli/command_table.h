@@ -166,8 +166,10 @@ class CommandTable {
   // Declares a typed choice; `apply` gets the value of the word given, never its position in the list.
   template <typename T>
   void add(TypedChoice<T> option, std::type_identity_t<std::function<void(Options&, const T&)>> apply) {
-    add(std::move(option.info), [values = std::move(option.values), apply = std::move(apply)](
-                                    Options& options, const OptionValue& value) { apply(options, values.at(value.choice)); });
+    add(std::move(option.info),
+        [values = std::move(option.values), apply = std::move(apply)](Options& options, const OptionValue& value) {
+          apply(options, values.at(value.choice));
+        });
   }
 
   const CommandInfo& info() const noexcept { return info_; }

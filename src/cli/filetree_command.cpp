@@ -1,5 +1,4 @@
 // sluice filetree: the create / read / copy / tar / read-tar / delete procedure (suites/filetree_run.h).
-#include <cstdio>
 #include <cstdlib>
 #include <optional>
 
@@ -66,9 +65,10 @@ CommandTable<FiletreeArgs> make_table() {
         });
   t.add(count_arg("threads", 1, 1024, "1", "threads for the create, read, copy and delete steps (tar is one stream)"),
         [](FiletreeArgs& a, const OptionValue& v) { a.options.threads = static_cast<std::uint32_t>(v.number); });
-  t.add(choice_arg<std::optional<bool>>("drop-caches", {{"auto", std::nullopt}, {"on", true}, {"off", false}}, "auto",
-                                        "drop the page cache before each step after create; auto: when running as root"),
-        [](FiletreeArgs& a, const std::optional<bool>& drop) { a.options.drop_caches = drop; });
+  t.add(
+      choice_arg<std::optional<bool>>("drop-caches", {{"auto", std::nullopt}, {"on", true}, {"off", false}}, "auto",
+                                      "drop the page cache before each step after create; auto: when running as root"),
+      [](FiletreeArgs& a, const std::optional<bool>& drop) { a.options.drop_caches = drop; });
   t.add(count_arg("seed", 0, ~0ull, "24301", "seed of the file sizes drawn from --file-size and of the data"),
         [](FiletreeArgs& a, const OptionValue& v) { a.options.seed = v.number; });
   add_output_options(t, &FiletreeArgs::output);

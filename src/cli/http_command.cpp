@@ -72,7 +72,8 @@ CommandTable<HttpArgs> make_table() {
         [](A& a, const V& v) { a.options.parallel = static_cast<std::uint32_t>(v.number); });
   t.add(count_arg("rate", 0, 100'000'000, "0", "open loop: requests per second (0: closed loop)"),
         [](A& a, const V& v) { a.options.rate = v.number; });
-  t.add(choice_arg<bool>("arrivals", kArrivals, "constant", "open loop: constant gaps or Poisson arrivals of the same mean"),
+  t.add(choice_arg<bool>("arrivals", kArrivals, "constant",
+                         "open loop: constant gaps or Poisson arrivals of the same mean"),
         [](A& a, bool poisson) { a.options.poisson = poisson; });
   t.add(duration_arg("duration", "", "stop starting requests after T (give --duration or --fetches, or both)"),
         [](A& a, const V& v) { a.options.duration = v.duration; });

@@ -1,5 +1,4 @@
 // sluice interfere: does a bulk buffered writer starve fsync'd small writes? (method/interfere.h)
-#include <cstdio>
 #include <cstdlib>
 
 #include <fmt/format.h>

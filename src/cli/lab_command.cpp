@@ -505,7 +505,8 @@ int lab_list_action(const std::vector<std::string>& args) {
 const CommandInfo& lab_command_info() { return lab_info(); }
 
 int lab_command(const std::vector<std::string>& args) {
-  if (args.empty()) throw UserError("lab: which action? truth, models, serve, stats, up, down or list (sluice lab --help)");
+  if (args.empty())
+    throw UserError("lab: which action? truth, models, serve, stats, up, down or list (sluice lab --help)");
   const std::string& action = args.front();
   // Throws: HelpRequested for --help (lab's own help), else UserError, as lab has no options of its own.
   if (action.starts_with("-")) parse_arguments(lab_info(), args);

@@ -1,5 +1,4 @@
 // sluice metadata: mdtest's metadata rates (suites/metadata_*.h), with mdtest's single-letter options.
-#include <cstdio>
 #include <map>
 #include <optional>
 

@@ -1,5 +1,4 @@
 // sluice smtp: Postal-like load against an SMTP server (smtp/smtp_load.h).
-#include <cstdio>
 
 #include "cli/command_options.h"
 #include "cli/commands.h"

@@ -45,7 +45,7 @@ const std::vector<ChoiceOf<SysbenchMode>> kModes = {
 const std::vector<ChoiceOf<SysbenchIoMode>> kIoModes = {
     {"sync", SysbenchIoMode::kSync}, {"async", SysbenchIoMode::kAsync}, {"mmap", SysbenchIoMode::kMmap}};
 // sysbench's boolean spellings.
-const std::vector<ChoiceOf<bool>> kOnOff = {{"on", true},  {"off", false},  {"yes", true},
+const std::vector<ChoiceOf<bool>> kOnOff = {{"on", true},  {"off", false}, {"yes", true},
                                             {"no", false}, {"true", true}, {"false", false}};
 const std::vector<std::string> kCommands = {"prepare", "run", "cleanup"};
 
@@ -74,11 +74,13 @@ CommandTable<SysbenchArgs> make_table() {
         [](A& a, const V& v) { a.options.total_size = v.number; });
   t.add(size_arg("file-block-size", 1, "16384", "bytes per request"),
         [](A& a, const V& v) { a.options.block_size = v.number; });
-  t.add(choice_arg<SysbenchMode>("file-test-mode", kModes, "", "the test, required for run: sequential write (new files), rewrite "
-                                               "or read; random read, write or read/write"),
+  t.add(choice_arg<SysbenchMode>("file-test-mode", kModes, "",
+                                 "the test, required for run: sequential write (new files), rewrite "
+                                 "or read; random read, write or read/write"),
         [](A& a, SysbenchMode mode) { a.options.mode = mode; });
-  t.add(choice_arg<SysbenchIoMode>("file-io-mode", kIoModes, "sync", "sync: pread/pwrite (psync engine); async: libaio with "
-                                                    "--file-async-backlog in flight per thread; mmap: memcpy to a mapping"),
+  t.add(choice_arg<SysbenchIoMode>("file-io-mode", kIoModes, "sync",
+                                   "sync: pread/pwrite (psync engine); async: libaio with "
+                                   "--file-async-backlog in flight per thread; mmap: memcpy to a mapping"),
         [](A& a, SysbenchIoMode mode) { a.options.io_mode = mode; });
   t.add(count_arg("file-async-backlog", 1, 65536, "128", "ios in flight per thread in async mode"),
         [](A& a, const V& v) { a.options.async_backlog = static_cast<std::uint32_t>(v.number); });
@@ -94,13 +96,14 @@ CommandTable<SysbenchArgs> make_table() {
   });
   t.add(count_arg("file-fsync-freq", 0, ~0ull, "100", "every N requests, one fsync per file (0: none)"),
         [](A& a, const V& v) { a.options.fsync_freq = v.number; });
-  t.add(choice_arg<bool>("file-fsync-all", kOnOff, "off", "fsync after every write (turns off the periodic and end fsyncs)"),
+  t.add(choice_arg<bool>("file-fsync-all", kOnOff, "off",
+                         "fsync after every write (turns off the periodic and end fsyncs)"),
         [](A& a, bool on) { a.options.fsync_all = on; });
   t.add(choice_arg<bool>("file-fsync-end", kOnOff, "on", "each thread fsyncs every file at the end (writing modes)"),
         [](A& a, bool on) { a.options.fsync_end = on; });
-  t.add(choice_arg<SysbenchFsyncMode>("file-fsync-mode",
-                                      {{"fsync", SysbenchFsyncMode::kFsync}, {"fdatasync", SysbenchFsyncMode::kFdatasync}},
-                                      "fsync", "the sync call (msync in mmap mode)"),
+  t.add(choice_arg<SysbenchFsyncMode>(
+            "file-fsync-mode", {{"fsync", SysbenchFsyncMode::kFsync}, {"fdatasync", SysbenchFsyncMode::kFdatasync}},
+            "fsync", "the sync call (msync in mmap mode)"),
         [](A& a, SysbenchFsyncMode mode) { a.options.fsync_mode = mode; });
   t.add(count_arg("file-merged-requests", 0, 1u << 20, "0", "sequential modes: requests of block size x N"),
         [](A& a, const V& v) { a.options.merged_requests = v.number; });
@@ -127,7 +130,8 @@ CommandTable<SysbenchArgs> make_table() {
         [](A& a, const V& v) { a.options.percentile = static_cast<std::uint32_t>(v.number); });
   t.add(count_arg("rand-seed", 0, ~0ull, "0", "seed of the random offsets; 0: from the time"),
         [](A& a, const V& v) { a.options.rand_seed = v.number; });
-  t.add(choice_arg<bool>("histogram", kOnOff, "off", "print the latency histogram (sysbench's buckets) before the report"),
+  t.add(choice_arg<bool>("histogram", kOnOff, "off",
+                         "print the latency histogram (sysbench's buckets) before the report"),
         [](A& a, bool on) { a.options.histogram = on; });
   t.add(text_arg("dir", "DIR", ".", "where the test files are (sysbench: the current directory)"),
         [](A& a, const V& v) { a.options.dir = v.text; });

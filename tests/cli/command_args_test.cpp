@@ -63,7 +63,8 @@ TEST(CommandArgs, JsonPlusReplacesJsonAndListsKeepTheirOrder) {
 }
 
 TEST(CommandArgs, CapacityPassesJobOptionsAfterItsDefaults) {
-  const CapacityArgs a = parse_capacity_args({"--ioengine=null", "--slo=1ms", "--rw=randwrite", "--name=x", "--iodepth=2"});
+  const CapacityArgs a =
+      parse_capacity_args({"--ioengine=null", "--slo=1ms", "--rw=randwrite", "--name=x", "--iodepth=2"});
   EXPECT_EQ(a.job_args, (std::vector<std::string>{"--direct=1", "--ioengine=io_uring", "--rw=randread", "--bs=4k",
                                                   "--ioengine=null", "--rw=randwrite", "--name=x", "--iodepth=2"}));
   EXPECT_TRUE(a.rw_modes.empty());
@@ -79,8 +80,8 @@ TEST(CommandArgs, CapacityRwListMakesStreamsAndNamesABadMode) {
 
 TEST(CommandArgs, PreconditionJobOptionsOnlyAfterUntilSteady) {
   EXPECT_THAT(error_of(parse_precondition_args, {"--filename=f", "--rw=randread"}), HasSubstr("--until-steady"));
-  const PreconditionArgs a = parse_precondition_args(
-      {"--filename=f", "--bs=64k", "--until-steady", "--bs=4k", "--round=1s", "--rw=randread"});
+  const PreconditionArgs a =
+      parse_precondition_args({"--filename=f", "--bs=64k", "--until-steady", "--bs=4k", "--round=1s", "--rw=randread"});
   EXPECT_EQ(a.request.filename, "f");
   EXPECT_EQ(a.request.block_size, 64u << 10);
   EXPECT_TRUE(a.until_steady);
@@ -89,9 +90,8 @@ TEST(CommandArgs, PreconditionJobOptionsOnlyAfterUntilSteady) {
 }
 
 TEST(CommandArgs, InterfereTryIsRepeatableAndChecked) {
-  const InterfereArgs a =
-      parse_interfere_args({"--try", "vm.dirty_bytes=15M,vm.dirty_background_bytes=5M", "--try=vm.dirty_ratio=5",
-                            "--threads=2,4"});
+  const InterfereArgs a = parse_interfere_args(
+      {"--try", "vm.dirty_bytes=15M,vm.dirty_background_bytes=5M", "--try=vm.dirty_ratio=5", "--threads=2,4"});
   ASSERT_EQ(a.options.tries.size(), 2u);
   EXPECT_EQ(a.options.tries[0].size(), 2u);
   EXPECT_EQ(a.options.threads, (std::vector<std::uint32_t>{2, 4}));
@@ -102,8 +102,8 @@ TEST(CommandArgs, InterfereTryIsRepeatableAndChecked) {
 TEST(CommandArgs, HistoryOptionsAreTheSameInEveryMeasuringCommand) {
   const std::vector<std::string> args = {"--label=before", "--repeat=3", "--db=/tmp/h.db"};
   const std::vector<HistoryChoice> choices = {
-      parse_quick_args(args).history, parse_capacity_args(args).history,
-      parse_interfere_args(args).history, parse_precondition_args(args).history,
+      parse_quick_args(args).history, parse_capacity_args(args).history, parse_interfere_args(args).history,
+      parse_precondition_args(args).history,
       parse_run_command_line({"--label=before", "--repeat", "3", "--db=/tmp/h.db", "--name=a"}).history};
   for (const HistoryChoice& h : choices) {
     EXPECT_TRUE(h.save);  // a label or a database implies --save
@@ -131,9 +131,7 @@ TEST(CommandArgs, KnobRootIsNotAUserOption) {
   EXPECT_THAT(error_of(parse_interfere_args, {"--knob-root=/tmp"}), HasSubstr("--knob-root: unknown option"));
 }
 
-TEST(CommandArgs, RestoreTakesAJournal) {
-  EXPECT_EQ(parse_restore_args({"--journal=/tmp/j"}).journal, "/tmp/j");
-}
+TEST(CommandArgs, RestoreTakesAJournal) { EXPECT_EQ(parse_restore_args({"--journal=/tmp/j"}).journal, "/tmp/j"); }
 
 }  // namespace
 }  // namespace sluice
