@@ -108,6 +108,15 @@ CommandTable<InterfereArgs> make_table() {
     if (settings.empty()) a.options.try_auto = true;
     else a.options.tries.push_back(std::move(settings));
   });
+  t.add(list_arg("set", "KNOB=VALUE", ValueType::kString, "",
+                 "run every phase (and the trials, on top) with these kernel knobs, comma-separated, e.g. the dirty "
+                 "limits of a machine with less memory: vm.dirty_bytes=256M,vm.dirty_background_bytes=64M; "
+                 "journalled and restored at the end, as --try's"),
+        [](InterfereArgs& a, const OptionValue& v) {
+          std::vector<KnobSetting> settings = parse_try(v);
+          if (settings.empty()) throw UserError(v.where + ": --set takes KNOB=VALUE settings, not auto");
+          a.options.base = std::move(settings);
+        });
   add_output_options(t, &InterfereArgs::output);
   add_history_options(t, &InterfereArgs::history);
   return t;

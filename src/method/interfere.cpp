@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -45,8 +46,42 @@ void pin_scheduler_companions(KnobSession& session, const std::vector<KnobSettin
   }
 }
 
+// A trial inside the --set session (one journal a process): each knob set through it, then set back to the value
+// it had before the trial, newest first; the session restores the originals at the end of the run.
+void run_trial_in(KnobSession& session, const InterfereOptions& o, TrialResult& trial, std::chrono::nanoseconds runtime,
+                  const BackgroundWriters& bg, const std::string& device) {
+  std::vector<KnobSetting> applied;
+  const auto apply = [&](const std::string& knob, const std::string& value) {
+    const std::string dev = is_queue_knob(knob) ? device : "";
+    KnobChange c{knob, dev, knob_path(knob, dev, o.knobs.roots), read_knob(knob, dev, o.knobs.roots), value, false};
+    session.set(knob, value, dev);
+    trial.changes.push_back(c);
+  };
+  try {
+    const bool switches = std::any_of(trial.settings.begin(), trial.settings.end(),
+                                      [](const KnobSetting& s) { return s.first == "queue.scheduler"; });
+    for (const char* knob : {"queue.wbt_lat_usec", "queue.nr_requests"}) {
+      if (switches && fs::exists(knob_path(knob, device, o.knobs.roots))) apply(knob, read_knob(knob, device, o.knobs.roots));
+    }
+    for (const auto& [knob, value] : trial.settings) apply(knob, value);
+    trial.ran = true;
+    trial.phase = run_phase(o, "trial", trial.threads, runtime, bg, device);
+  } catch (const UserError& e) {
+    trial.skipped_reason = e.what();
+  }
+  for (auto it = trial.changes.rbegin(); it != trial.changes.rend(); ++it) {
+    try {
+      session.set(it->knob, it->original, it->device);
+      it->restored = true;
+    } catch (const UserError& e) {
+      trial.restore_failures.push_back(e.what());
+    }
+  }
+}
+
 void run_trial(const InterfereOptions& o, TrialResult& trial, std::chrono::nanoseconds runtime,
-               const BackgroundWriters& bg, const std::string& device) {
+               const BackgroundWriters& bg, const std::string& device, KnobSession* base) {
+  if (base != nullptr) return run_trial_in(*base, o, trial, runtime, bg, device);
   KnobSession session(o.knobs);
   try {
     pin_scheduler_companions(session, trial.settings, device, o.knobs.roots);
@@ -147,6 +182,26 @@ InterfereReport run_interfere(const InterfereOptions& options) {
   }
   const std::vector<std::string> devices = devices_under({o.filename}, o.sys_root);
   report.device = devices.empty() ? "" : devices.front();
+  // --set: every phase, the sizing and the trials run with these knobs; restored at the end (and by the journal).
+  std::optional<KnobSession> base;
+  struct RestoreBase {
+    std::optional<KnobSession>& session;
+    InterfereReport& report;
+    ~RestoreBase() {
+      if (!session) return;
+      const std::vector<std::string> failed = session->restore_all();
+      for (KnobChange& c : report.base_changes) c.restored = failed.empty();
+      if (!failed.empty()) report.knobs_restored = false;
+    }
+  } restore_base{base, report};
+  if (!o.base.empty()) {
+    base.emplace(o.knobs);
+    for (const auto& [knob, value] : o.base) {
+      check_knob_name(knob);
+      base->set(knob, value, is_queue_knob(knob) ? report.device : "");
+    }
+    report.base_changes = base->changes();  // the trials' own changes go through it later
+  }
   report.vm = read_vm_dirty_settings(o.proc_root);
   report.limits = current_dirty_limits(o.proc_root);
   report.queue = read_queue_state(report.device, o.knobs.roots);
@@ -202,12 +257,18 @@ InterfereReport run_interfere(const InterfereOptions& options) {
     report.phases.push_back(run_phase(o, "loaded", threads, runtime, bg, report.device));
     for (TrialResult& trial : report.trials) {
       if (trial.threads != threads || !trial.skipped_reason.empty() || stop_requested()) continue;
-      run_trial(o, trial, runtime, bg, report.device);
+      run_trial(o, trial, runtime, bg, report.device, base ? &*base : nullptr);
       for (const KnobChange& c : trial.changes) report.knobs_restored = report.knobs_restored && c.restored;
       if (!trial.restore_failures.empty()) report.knobs_restored = false;
     }
   }
   report.interrupted = stop_requested();
+  if (base) {
+    const std::vector<std::string> failed = base->restore_all();
+    for (KnobChange& c : report.base_changes) c.restored = failed.empty();
+    if (!failed.empty()) report.knobs_restored = false;
+    base.reset();
+  }
   conclude_interfere(report, runtime);
   return report;
 }

@@ -35,6 +35,7 @@ struct InterfereOptions {
   std::uint32_t bg_writers = 0;               // 0: auto (one, or more when one cannot reach the dirty limit)
   std::chrono::nanoseconds budget = std::chrono::seconds(120);
   std::vector<std::vector<KnobSetting>> tries;  // one entry per --try (comma-separated settings = one trial)
+  std::vector<KnobSetting> base;              // --set: knobs every phase runs with (journalled, restored at the end)
   bool try_auto = false;                      // --try=auto: add auto_trials() (interfere_auto.h)
   bool status_line = false;
   std::string proc_root = "/proc";            // where meminfo and vm settings are read
@@ -100,6 +101,7 @@ struct InterfereReport {
   Explanation explanation;
   Advice advice;
   bool knobs_restored = true;
+  std::vector<KnobChange> base_changes;  // --set: what every phase ran with, and whether it was restored
   bool interrupted = false;
   nlohmann::json environment;
 };

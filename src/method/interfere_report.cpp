@@ -147,6 +147,14 @@ std::string render_interfere_text(const InterfereReport& r) {
                      o.fg_bs / 1024, o.fg_fsync, o.filename, o.size >> 20, bs_text(o.bg_bs), writers_text(r), r.bg_file,
                      r.bg_files.size() > 1 ? fmt::format(" and {} more", r.bg_files.size() - 1) : "",
                      o.bg_size >> 20, sizing_text(r), r.device.empty() ? "unknown" : r.device);
+  if (!r.base_changes.empty()) {
+    std::string set;
+    for (const KnobChange& c : r.base_changes) {
+      set += fmt::format("{}{}={} (was {})", set.empty() ? "" : ", ", c.knob, c.applied, c.original);
+    }
+    out += fmt::format("every phase ran with (--set): {}; {}\n", set,
+                       r.base_changes.front().restored ? "restored after" : "NOT all restored: run sluice restore");
+  }
   out += "\n threads  phase     IOPS   write mean/p95/p99/max ms        fsync mean/p95/p99/max ms        bg MiB/s\n";
   for (const PhaseResult& p : r.phases) {
     if (starved(p)) {
@@ -283,6 +291,12 @@ nlohmann::json interference_json(const InterfereReport& r) {
   j["trials"] = trials;
   j["timeline"] = timeline;
   j["knob_changes"] = changes;
+  nlohmann::json base = nlohmann::json::array();
+  for (const KnobChange& c : r.base_changes) {
+    base.push_back({{"knob", c.knob}, {"device", c.device}, {"path", c.path}, {"original", c.original},
+                    {"applied", c.applied}, {"restored", c.restored}});
+  }
+  j["base"] = base;
   j["knobs_restored"] = r.knobs_restored;
   j["dirty_limits"] = {{"dirtyable_bytes", r.limits.dirtyable_bytes}, {"limit_bytes", r.limits.limit_bytes},
                        {"background_bytes", r.limits.background_bytes},

@@ -56,7 +56,7 @@ std::string stall_message(const Worker& w, std::uint64_t expected_ns, std::uint6
   std::uint64_t ios = 0;
   for (Direction d : kAllDirections) ios += w.live().ios[index_of(d)].load(std::memory_order_relaxed);
   return fmt::format("stalled: an I/O has not completed {:.1f} s after the job's {:.1f} s were up; sluice stopped "
-                     "waiting for it ({} ios completed before; their statistics are lost with the stuck thread)",
+                     "waiting for it ({} ios completed before; their latencies are lost with the stuck thread)",
                      static_cast<double>(waited_ns) / 1e9, static_cast<double>(expected_ns) / 1e9, ios);
 }
 
@@ -238,7 +238,8 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
   for (std::size_t i = 0; i < prepared.workers.size(); ++i) {
     auto& w = prepared.workers[i];
     if (stuck[i]) {
-      result.jobs.push_back(w->stalled_result(stall_message(*w, expected, monotonic_ns() - start - expected)));
+      const std::uint64_t elapsed = monotonic_ns() - start;
+      result.jobs.push_back(w->stalled_result(stall_message(*w, expected, elapsed - expected), elapsed));
       (void)w.release();  // its thread may still return from the I/O and touch it; its files stay open
       continue;
     }

@@ -85,7 +85,15 @@ Worker::Worker(JobInstance instance, std::vector<TargetFile> targets, WorkerConf
 
 Worker::~Worker() = default;
 
-JobResult Worker::stalled_result(const std::string& message) const { return failed_result(ETIMEDOUT, message); }
+JobResult Worker::stalled_result(const std::string& message, std::uint64_t elapsed_ns) const {
+  JobResult r = failed_result(ETIMEDOUT, message);
+  r.runtime_ns = elapsed_ns;
+  for (Direction d : kAllDirections) {
+    r.dirs[static_cast<std::size_t>(index_of(d))].ios = live().ios[index_of(d)].load(std::memory_order_relaxed);
+    r.dirs[static_cast<std::size_t>(index_of(d))].bytes = live().bytes[index_of(d)].load(std::memory_order_relaxed);
+  }
+  return r;
+}
 
 JobResult Worker::failed_result(int error, const std::string& message) const {
   JobResult r;

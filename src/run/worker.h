@@ -52,8 +52,9 @@ class Worker {
   std::uint64_t planned_bytes() const noexcept;
   JobResult take_result() { return std::move(result_); }
   // The result of a job whose thread is stuck in an I/O that does not return (a stalled device): its
-  // identity and `message` as the error (ETIMEDOUT), built without touching what the stuck thread owns.
-  JobResult stalled_result(const std::string& message) const;
+  // identity and `message` as the error (ETIMEDOUT), the ios and bytes its live counters saw over `elapsed_ns`
+  // (its runtime; latencies are lost with the thread), built without touching what the stuck thread owns.
+  JobResult stalled_result(const std::string& message, std::uint64_t elapsed_ns) const;
   // The result of a job that could not start (its files could not be set up): its identity, `error` and
   // `message`, no I/O. Needs no prepare().
   JobResult failed_result(int error, const std::string& message) const;

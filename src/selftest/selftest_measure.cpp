@@ -147,6 +147,9 @@ std::optional<double> read_measure(const nlohmann::json& doc, Measure measure, s
       return capacity_field(doc, measure, why);
     case Measure::kVerdict:
       break;  // read_verdict: the row needs the job, direction and metric
+    case Measure::kSlowdown:
+    case Measure::kKnobEffect:
+      break;  // selftest_interfere.h: the row needs its thread count and fio's phases
     case Measure::kFirstRoundIops:
     case Measure::kSteadyIops:
       return precondition_rounds(doc, measure, why);

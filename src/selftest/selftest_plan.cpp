@@ -12,6 +12,7 @@
 #include "lab/truth.h"
 #include "method/lint.h"
 #include "method/quick_class.h"
+#include "selftest/selftest_interfere.h"
 
 namespace sluice {
 namespace {
@@ -388,8 +389,8 @@ int quick_class_truth(const ModelSpec& model, std::chrono::nanoseconds path) {
 }
 
 const std::vector<std::string>& selftest_groups() {
-  static const std::vector<std::string> kGroups = {"run",   "capacity", "open-loop", "fsync", "precondition",
-                                                   "lint",  "quick",    "compare"};
+  static const std::vector<std::string> kGroups = {"run",  "capacity", "open-loop", "fsync",  "precondition",
+                                                   "lint", "interfere", "quick",    "compare"};
   return kGroups;
 }
 
@@ -460,6 +461,17 @@ std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options) {
       return c.baseline == name || c.other == name;
     });
     if (!lab.checks.empty() || compared) labs.push_back(std::move(lab));
+  }
+  // The notes' experiment (selftest_interfere.h): raid-wb + ext4, 2 GiB: room for sluice's flood (1.25 x the
+  // 256 MiB dirty limit the phases run with), then fio's.
+  if (!options.quick && wanted(options, "interfere")) {
+    SelftestLab lab;
+    lab.preset = "raid-wb";
+    lab.fs = "ext4";
+    lab.model = load_model("raid-wb");
+    lab.model.resize(std::uint64_t{2} << 30);
+    lab.checks = interfere_checks(InterfereSetup{});
+    labs.push_back(std::move(lab));
   }
   // quick needs a filesystem: a lab of its own, with ext4, for each model whose class it names.
   if (wanted(options, "quick")) {

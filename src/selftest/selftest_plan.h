@@ -26,6 +26,9 @@ enum class Measure {
   kFirstRoundIops,    // sluice.precondition.rounds[0].iops
   kSteadyIops,        // the mean IOPS of sluice.precondition's last 5 rounds, once steady
   kLintSmallArea,     // 1 when sluice.warnings holds the lint's small-test-area warning, else 0
+  kSlowdown,          // sluice interfere: the idle phase's IOPS over the loaded one's (SelftestCheck::threads)
+  kKnobEffect,        // sluice interfere: the knob trial's direction against the loaded baseline: 1 helps,
+                      // 0 no clear effect, -1 hurts (selftest_interfere.h)
   kQuickClass,        // sluice.quick.behaves_like.class: its position in kQuickReferenceClasses (0 ramdisk ...)
 };
 
@@ -34,6 +37,8 @@ enum class Tolerance {
   kRelative,    // |measured - truth| <= tolerance * truth
   kKneeRange,   // truth <= measured < 2 * truth (the search doubles the concurrency: 1, 2, 4, ...)
   kExact,       // measured == truth (a yes/no as 1/0, a verdict)
+  kAtLeast,     // measured >= truth
+  kNotOpposite, // directions (1, 0, -1): measured * truth != -1 (a clear effect against the opposite one)
 };
 
 struct SelftestCheck {
@@ -48,6 +53,7 @@ struct SelftestCheck {
   double tolerance = 0.10;  // for kRelative
   std::string why;          // why this tolerance (docs/lab.md has the long form)
   bool approximate = false;  // the truth is an approximation (queueing with varying service; docs/lab.md)
+  std::uint32_t threads = 0;  // interfere's rows: the foreground thread count the row reads
 };
 
 struct SelftestLab {

@@ -25,6 +25,10 @@ const char* unit_of(Measure m) {
       return "ns";
     case Measure::kQuickClass:
       return "class";
+    case Measure::kSlowdown:
+      return "times";
+    case Measure::kKnobEffect:
+      return "direction";
     case Measure::kReadIops:
     case Measure::kWriteIops:
     case Measure::kCapacityIops:
@@ -51,6 +55,10 @@ const char* rule_name(Tolerance rule) {
       return "knee_range";
     case Tolerance::kExact:
       return "exact";
+    case Tolerance::kAtLeast:
+      return "at_least";
+    case Tolerance::kNotOpposite:
+      return "not_opposite";
   }
   return "";
 }
@@ -77,6 +85,10 @@ bool agrees_with_truth(const SelftestCheck& check, double measured) {
       return measured >= check.truth && measured < 2 * check.truth;
     case Tolerance::kExact:
       return measured == check.truth;
+    case Tolerance::kAtLeast:
+      return measured >= check.truth;
+    case Tolerance::kNotOpposite:
+      return measured * check.truth != -1;
   }
   return false;
 }
@@ -85,6 +97,8 @@ std::string format_measure(Measure measure, double value) {
   if (is_latency(measure)) return format_duration_ns(value);
   if (measure == Measure::kThrashing) return value != 0 ? "reported" : "none";
   if (measure == Measure::kLintSmallArea) return value != 0 ? "flagged" : "not flagged";
+  if (measure == Measure::kSlowdown) return fmt::format("{:.1f}x", value);
+  if (measure == Measure::kKnobEffect) return value > 0 ? "helps" : value < 0 ? "hurts" : "no clear effect";
   if (measure == Measure::kVerdict) return verdict_word(value);
   if (measure == Measure::kQuickClass) {
     const auto i = static_cast<std::size_t>(value);
@@ -104,6 +118,10 @@ std::string format_tolerance(const SelftestCheck& check) {
       return fmt::format("{:.0f} to {:.0f}", check.truth, 2 * check.truth - 1);
     case Tolerance::kExact:
       return "exactly";
+    case Tolerance::kAtLeast:
+      return "at least";
+    case Tolerance::kNotOpposite:
+      return "not opposite";
   }
   return "";
 }

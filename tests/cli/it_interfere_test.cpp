@@ -91,6 +91,30 @@ TEST_F(InterfereCli, SigintDuringTrialRestoresKnobAndRemovesFiles) {
   EXPECT_TRUE(work_dir_empty());
 }
 
+// --set: every phase runs with the knob set; the trial sets its own on top and goes back to the --set value; the
+// original comes back at the end.
+TEST_F(InterfereCli, SetKnobsHoldForEveryPhaseAndTheTrialReturnsToThem) {
+  std::vector<std::string> a = args();
+  a.insert(a.end() - 1, "--set=queue.wbt_lat_usec=500");
+  const testing::RunOutput r = testing::run_binary(a, knob_root_options());
+  ASSERT_EQ(r.exit_code, 0) << testing::describe(r);
+  const auto doc = testing::parse_document(r.out);
+  ASSERT_TRUE(doc);
+  const nlohmann::json& i = doc->at("sluice").at("interference");
+  EXPECT_TRUE(i.at("knobs_restored").get<bool>());
+  ASSERT_EQ(i.at("base").size(), 1u);
+  EXPECT_EQ(i["base"][0].at("original"), "2000");
+  EXPECT_EQ(i["base"][0].at("applied"), "500");
+  EXPECT_TRUE(i["base"][0].at("restored").get<bool>());
+  ASSERT_EQ(i.at("knob_changes").size(), 1u);
+  EXPECT_EQ(i["knob_changes"][0].at("original"), "500");  // the trial started from the --set value
+  EXPECT_EQ(i["knob_changes"][0].at("applied"), "1000");
+  EXPECT_EQ(i.at("queue").at("wbt_lat_usec"), "500");  // what the phases ran with
+  EXPECT_EQ(slurp(knob_file), "2000");
+  EXPECT_FALSE(fs::exists(dir.file("knobs/knobs.journal")));
+  EXPECT_TRUE(work_dir_empty());
+}
+
 TEST_F(InterfereCli, BadTryIsRefusedBeforeAnyIo) {
   const testing::RunOutput r = testing::run_binary({"interfere", "--filename=" + dir.file("work/fg"), "--try", "nonsense"});
   EXPECT_EQ(r.exit_code, 1);

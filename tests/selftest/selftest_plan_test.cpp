@@ -56,7 +56,7 @@ TEST(SelftestPlan, FullRunCoversRotatingAndCachedModels) {
   for (const SelftestLab& lab : plan_selftest({})) names.push_back(lab.preset + (lab.fs == "none" ? "" : "+" + lab.fs));
   EXPECT_EQ(names,
             (std::vector<std::string>{kQueueModelName, "ssd-cliff", "ssd", "sas15k", "sata7k", "raid-wt", "raid-wb",
-                                      "iscsi-1g", "ramdisk+ext4", "ssd+ext4", "sas15k+ext4", "sata7k+ext4"}));
+                                      "iscsi-1g", "raid-wb+ext4", "ramdisk+ext4", "ssd+ext4", "sas15k+ext4", "sata7k+ext4"}));
 }
 
 // raid-wb's 512 MiB cache: its lab is 6 GiB so that the lint's rows have an area under the cache (flagged) and
