@@ -23,15 +23,21 @@ computes from the model (sluice lab truth MODEL). One table: method, what the mo
 measured, fio's figure beside where fio has one (and is installed), the tolerance and why, and the verdict.
 The exit status is 1 when any row disagrees or a measurement failed.
 Rows: 4 KiB random read and write at depth 1 (mean latency, psync) and 32 (IOPS, io_uring and libaio); capacity
-at a mean-latency limit (the answer, the knee, no thrashing); fsync'd 16 KiB writes; an open loop of Poisson
-arrivals at 0.5, 0.9 and 1.5 times the device's most on a queueing model of 8 servers of 4 ms (mean latency by
-M/D/c, and above capacity the completions); precondition --until-steady on ssd-cliff (the fresh rate, then the
-steady state after the cliff); in the full run, sluice compare's verdicts between labs (raid-wb against raid-wt
-on fsync'd writes and on reads, iscsi-1g against sata7k).
---quick runs the queueing model, ssd-cliff and ssd (about 2 minutes; CI runs it); the full run adds sas15k,
-sata7k, raid-wt, raid-wb and iscsi-1g (about 8 minutes). fsync'd writes are judged only where the model's
-flush covers the lab's path or the cycle is 20 paths (a reply cannot leave before its request arrives). --lab=DIR --model=MODEL judges a lab that is already up at DIR (brought
-up with --fs=none) as MODEL, whatever it serves: judging an ssd lab as sata7k disagrees, as it must.
+at a mean-latency limit (the answer, the knee, no thrashing) and, on the queueing model, at a p99 limit (also
+the concurrency of the answer); fsync'd 16 KiB writes; an open loop of Poisson arrivals at 0.5, 0.9 and 1.5
+times the device's most on a queueing model of 8 servers of 4 ms (mean latency by M/D/c, the p99 at 0.5 exact
+by Crommelin, above capacity the completions); precondition --until-steady on ssd-cliff (the fresh rate, then
+the steady state after the cliff); the lint's small-test-area around raid-wb's cache; quick's "behaves like"
+class on ext4; interfere on raid-wb + ext4 (at least 5x slower beside a bulk copy with 1 and 10 threads, with
+the dirty limits of a smaller machine, and its knob trial's direction against fio's with the same flood and
+knob: interfere changes kernel knobs, journalled and restored); compare's verdicts between labs (raid-wb
+against raid-wt on fsync'd writes and on reads, iscsi-1g against sata7k).
+--quick runs the queueing model, ssd-cliff, ssd and quick on ssd (about 2.5 minutes; CI runs it); the full run
+adds sas15k, sata7k, raid-wt, raid-wb, iscsi-1g, interfere and quick on ramdisk, sas15k and sata7k (about 15
+minutes). fsync'd writes are judged only where the model's flush covers the lab's path or the cycle is 20
+paths (a reply cannot leave before its request arrives). --lab=DIR --model=MODEL judges a lab that is already
+up at DIR (brought up with --fs=none) as MODEL, whatever it serves: judging an ssd lab as sata7k disagrees, as
+it must.
 Needs root (loop devices) and /dev/fuse, as sluice lab up does; measurements and daemons run under SCHED_FIFO 1
 when allowed. docs/lab.md explains each row's truth and tolerance.
 )";
@@ -47,7 +53,7 @@ CommandTable<SelftestArgs> make_table() {
       "judge sluice's methods against model devices whose truth is computed (sluice lab): one table, exit 1 on "
       "any disagreement",
       kDescription));
-  t.add(flag_arg("quick", "the CI set: the queueing model, ssd-cliff and ssd (about 2 minutes)"),
+  t.add(flag_arg("quick", "the CI set: the queueing model, ssd-cliff, ssd and quick on ssd (about 2.5 minutes)"),
         [](SelftestArgs& a, const OptionValue&) { a.options.plan.quick = true; });
   t.add(text_arg("lab", "DIR", "", "judge the lab that is up at DIR (lab up --fs=none) instead of bringing up presets"),
         [](SelftestArgs& a, const OptionValue& v) { a.options.lab_dir = v.text; });
