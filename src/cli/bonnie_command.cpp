@@ -2,7 +2,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <ctime>
 
 #include <nlohmann/json.hpp>
 
@@ -15,10 +14,10 @@
 #include "common/error.h"
 #include "observe/environment.h"
 #include "common/stop_signal.h"
+#include "report/result_document.h"
 #include "suites/bonnie_options.h"
 #include "suites/bonnie_report.h"
 #include "suites/bonnie_run.h"
-#include "version.h"
 
 namespace sluice {
 namespace {
@@ -110,14 +109,6 @@ const CommandTable<BonnieArgs>& table() {
   return kTable;
 }
 
-std::string time_text(std::time_t t) {
-  char buf[64];
-  tm local{};
-  localtime_r(&t, &local);
-  std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &local);
-  return buf;
-}
-
 }  // namespace
 
 const CommandInfo& bonnie_command_info() { return table().info(); }
@@ -134,7 +125,7 @@ int bonnie_command(const std::vector<std::string>& args) {
   install_stop_signal_handlers();
   return run_measured({"bonnie", args, ""}, cli.history, cli.output, [&](bool) {
     const int runs = options.runs < 1 ? 1 : options.runs;
-    const std::time_t started = std::time(nullptr);
+    const std::uint64_t started_ms = wall_clock_ms();
     std::string text = options.runs > 1 ? bonnie_csv_header() : "";
     nlohmann::json run_docs = nlohmann::json::array();
     bool interrupted = false;
@@ -160,16 +151,12 @@ int bonnie_command(const std::vector<std::string>& args) {
       text += csv;
       run_docs.push_back(bonnie_json(options, result));
     }
-    nlohmann::json doc;
-    doc["fio version"] = "sluice-" SLUICE_VERSION;
-    doc["timestamp"] = started;
-    doc["timestamp_ms"] = static_cast<std::int64_t>(started) * 1000;
-    doc["time"] = time_text(started);
-    doc["sluice"] = {{"command", "bonnie"},
-                     {"bonnie", {{"follows", std::string("bonnie++ ") + kBonnieVersion},
-                                 {"interrupted", interrupted},
-                                 {"runs", run_docs}}},
-                     {"environment", capture_environment({options.dir})}};
+    const nlohmann::json doc = result_document(
+        ResultEnvelope{"bonnie", started_ms, "", ""}, nlohmann::json::object(),
+        {{"bonnie", {{"follows", std::string("bonnie++ ") + kBonnieVersion},
+                     {"interrupted", interrupted},
+                     {"runs", run_docs}}},
+         {"environment", capture_environment({options.dir})}});
     return Measurement{text, doc.dump(2) + "\n", interrupted ? kExitInterrupted : kExitOk};
   });
 }

@@ -10,14 +10,15 @@
 #include "cli/commands.h"
 #include "cli/history_options.h"
 #include "cli/output.h"
+#include "common/clock.h"
 #include "common/error.h"
 #include "job/command_line.h"
 #include "job/option_table.h"
 #include "mpi/world.h"
 #include "net/http_capacity.h"
 #include "common/stop_signal.h"
-#include "version.h"
 #include "report/reporters.h"
+#include "report/result_document.h"
 
 namespace sluice {
 namespace {
@@ -144,16 +145,14 @@ int http_capacity(CapacityArgs& cli, const std::vector<std::string>& args) {
                                  cli.http_load.method, urls, cli.http_load.keepalive ? "on" : "off");
   install_stop_signal_handlers();
   return run_measured({"capacity", args, ""}, cli.history, cli.output, [&](bool) {
+    const std::uint64_t started_ms = wall_clock_ms();
     const CapacityResult result = find_http_capacity(request, cli.http_load);
-    nlohmann::json doc;
-    doc["fio version"] = std::string("sluice-") + SLUICE_VERSION;
-    doc["jobs"] = nlohmann::json::array();
-    doc["sluice"] = {{"version", SLUICE_VERSION},
-                     {"command", "capacity"},
-                     {"target", "http"},
-                     {"urls", urls},
-                     {"interrupted", result.interrupted},
-                     {"capacity", capacity_json(request, result)}};
+    const nlohmann::json doc = result_document(ResultEnvelope{"capacity", started_ms, "", clock_source_name()},
+                                               {{"jobs", nlohmann::json::array()}},
+                                               {{"target", "http"},
+                                                {"urls", urls},
+                                                {"interrupted", result.interrupted},
+                                                {"capacity", capacity_json(request, result)}});
     return Measurement{render_capacity_table(request, result), doc.dump(2) + "\n",
                        result.interrupted ? kExitInterrupted : kExitOk};
   });

@@ -17,7 +17,7 @@
 #include "net/http_report.h"
 #include "observe/environment.h"
 #include "common/stop_signal.h"
-#include "version.h"
+#include "report/result_document.h"
 
 namespace sluice {
 namespace {
@@ -141,35 +141,29 @@ HttpArgs parse(const std::vector<std::string>& args) {
   return a;
 }
 
-nlohmann::json result_document(const HttpArgs& a, const HttpLoadResult& r, const nlohmann::json& environment) {
+nlohmann::json http_document(const HttpArgs& a, const HttpLoadResult& r, std::uint64_t started_ms,
+                              const nlohmann::json& environment) {
   nlohmann::json http = http_json(a.options, r);
-  nlohmann::json doc;
-  doc["fio version"] = std::string("sluice-") + SLUICE_VERSION;
-  const std::time_t now = std::time(nullptr);
-  doc["timestamp"] = static_cast<std::int64_t>(now);
-  char when[64];
-  std::strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", std::localtime(&now));
-  doc["time"] = when;
   // fio's job keys for the headline numbers, so compare and --repeat's spread read them like any run.
   const nlohmann::json& lat = http["latency_ns"];
-  doc["jobs"] = nlohmann::json::array({{{"jobname", "http"},
-                                        {"error", 0},
-                                        {"read",
-                                         {{"total_ios", r.responses},
-                                          {"io_bytes", r.body_bytes},
-                                          {"iops", http["requests_per_s"]},
-                                          {"bw_bytes", http["bytes_per_s"]},
-                                          {"runtime", static_cast<std::uint64_t>(r.elapsed_s * 1000)},
-                                          {"lat_ns", lat}}}}});
-  doc["sluice"] = {{"version", SLUICE_VERSION}, {"command", "http"},         {"clock_source", clock_source_name()},
-                   {"interrupted", r.interrupted}, {"environment", environment}, {"http", http}};
-  return doc;
+  nlohmann::json jobs = nlohmann::json::array({{{"jobname", "http"},
+                                                {"error", 0},
+                                                {"read",
+                                                 {{"total_ios", r.responses},
+                                                  {"io_bytes", r.body_bytes},
+                                                  {"iops", http["requests_per_s"]},
+                                                  {"bw_bytes", http["bytes_per_s"]},
+                                                  {"runtime", static_cast<std::uint64_t>(r.elapsed_s * 1000)},
+                                                  {"lat_ns", lat}}}}});
+  return result_document(ResultEnvelope{"http", started_ms, "", clock_source_name()}, {{"jobs", std::move(jobs)}},
+                         {{"interrupted", r.interrupted}, {"environment", environment}, {"http", std::move(http)}});
 }
 
 Measurement run_once(const HttpArgs& a) {
   const nlohmann::json environment = capture_environment({});
+  const std::uint64_t started_ms = wall_clock_ms();
   const HttpLoadResult result = run_http_load(a.options);
-  const nlohmann::json doc = result_document(a, result, environment);
+  const nlohmann::json doc = http_document(a, result, started_ms, environment);
   const int code = result.interrupted ? kExitInterrupted : (result.responses == 0 ? kExitError : kExitOk);
   return Measurement{render_http_report(doc["sluice"]["http"]), doc.dump(2) + "\n", code};
 }

@@ -22,9 +22,9 @@
 #include "observe/environment.h"
 #include "observe/writeback_sampler.h"
 #include "common/stop_signal.h"
+#include "report/result_document.h"
 #include "suites/iozone_report.h"
 #include "suites/iozone_run.h"
-#include "version.h"
 
 namespace sluice {
 namespace {
@@ -186,21 +186,10 @@ std::uint64_t mem_available() {
   return info ? info->mem_available : 0;
 }
 
-nlohmann::json result_document(const nlohmann::json& iozone, const nlohmann::json& environment, bool interrupted) {
-  nlohmann::json doc;
-  doc["fio version"] = std::string("sluice-") + SLUICE_VERSION;
-  const std::time_t now = std::time(nullptr);
-  doc["timestamp"] = static_cast<std::int64_t>(now);
-  char when[64];
-  std::strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", std::localtime(&now));
-  doc["time"] = when;
-  doc["sluice"] = {{"version", SLUICE_VERSION},
-                   {"command", "iozone"},
-                   {"clock_source", clock_source_name()},
-                   {"interrupted", interrupted},
-                   {"environment", environment},
-                   {"iozone", iozone}};
-  return doc;
+nlohmann::json iozone_document(std::uint64_t started_ms, const nlohmann::json& iozone, const nlohmann::json& environment,
+                               bool interrupted) {
+  return result_document(ResultEnvelope{"iozone", started_ms, "", clock_source_name()}, nlohmann::json::object(),
+                         {{"interrupted", interrupted}, {"environment", environment}, {"iozone", iozone}});
 }
 
 Measurement run_test(const IozoneArgs& a, const IozonePlan& plan, const std::string& command_line) {
@@ -208,7 +197,8 @@ Measurement run_test(const IozoneArgs& a, const IozonePlan& plan, const std::str
   const bool live = wants_normal(a.output) && a.output.path.empty() && a.history.repeat == 1 && !a.csv;
   const std::uint64_t memory = mem_available();
   const nlohmann::json environment = capture_environment({directory_of(o.file)});
-  const std::time_t began = std::time(nullptr);
+  const std::uint64_t started_ms = wall_clock_ms();
+  const auto began = static_cast<std::time_t>(started_ms / 1000);
   std::string head = render_iozone_header(o, command_line, began, 1);
   std::string rows;
   if (live) {
@@ -232,7 +222,8 @@ Measurement run_test(const IozoneArgs& a, const IozonePlan& plan, const std::str
   }
   std::string text = a.csv ? render_iozone_csv(o, result.cells, memory)
                            : (live ? tail : head + "\n" + render_iozone_titles() + rows + tail);
-  const nlohmann::json doc = result_document(iozone_json(o, plan, result, memory), environment, result.interrupted);
+  const nlohmann::json doc =
+      iozone_document(started_ms, iozone_json(o, plan, result, memory), environment, result.interrupted);
   return Measurement{std::move(text), doc.dump(2) + "\n", result.interrupted ? kExitInterrupted : kExitOk};
 }
 

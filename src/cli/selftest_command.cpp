@@ -7,11 +7,12 @@
 #include "cli/commands.h"
 #include "cli/history_options.h"
 #include "cli/output.h"
+#include "common/clock.h"
 #include "common/error.h"
 #include "common/stop_signal.h"
+#include "report/result_document.h"
 #include "selftest/selftest_report.h"
 #include "selftest/selftest_runner.h"
-#include "version.h"
 
 namespace sluice {
 namespace {
@@ -102,10 +103,10 @@ int selftest_command(const std::vector<std::string>& args) {
   cli.options.on_row = print_progress;
   install_stop_signal_handlers();
   return run_measured({"selftest", args, ""}, HistoryChoice{}, cli.output, [&](bool) {
+    const std::uint64_t started_ms = wall_clock_ms();
     const SelftestSummary summary = run_selftest(cli.options);
-    const nlohmann::json doc = {{"fio version", std::string("sluice-") + SLUICE_VERSION},
-                                {"sluice", {{"version", SLUICE_VERSION}, {"command", "selftest"},
-                                            {"selftest", selftest_json(summary)}}}};
+    const nlohmann::json doc = result_document(ResultEnvelope{"selftest", started_ms, "", ""},
+                                               nlohmann::json::object(), {{"selftest", selftest_json(summary)}});
     const int exit = summary.interrupted ? kExitInterrupted : all_agree(summary) ? kExitOk : kExitError;
     return Measurement{render_selftest_text(summary), doc.dump(2) + "\n", exit};
   });

@@ -17,6 +17,7 @@
 #include "common/nearest.h"
 #include "job/units.h"
 #include "observe/environment.h"
+#include "report/result_document.h"
 #include "suites/sysbench_files.h"
 #include "suites/sysbench_report.h"
 #include "suites/sysbench_run.h"
@@ -199,27 +200,18 @@ bool wants_normal(const OutputChoice& output) {
   return false;
 }
 
-// The whole result as one document: fio-like top-level keys, sluice's under "sluice", the test's numbers in
+// The whole result as one document: the envelope (report/result_document.h), the test's numbers in
 // "sluice"."sysbench".
-nlohmann::json result_document(const SysbenchArgs& a, const SysbenchRunResult& r, const nlohmann::json& environment,
-                               const std::vector<Problem>& warnings) {
-  nlohmann::json doc;
-  doc["fio version"] = std::string("sluice-") + SLUICE_VERSION;
-  const std::time_t now = std::time(nullptr);
-  doc["timestamp"] = static_cast<std::int64_t>(now);
-  char when[64];
-  std::strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", std::localtime(&now));
-  doc["time"] = when;
+nlohmann::json sysbench_document(const SysbenchArgs& a, const SysbenchRunResult& r, std::uint64_t started_ms,
+                                 const nlohmann::json& environment, const std::vector<Problem>& warnings) {
   nlohmann::json warn = nlohmann::json::array();
   for (const Problem& p : warnings) warn.push_back({{"option", p.option}, {"message", p.message}, {"code", p.code}});
-  doc["sluice"] = {{"version", SLUICE_VERSION},
-                   {"command", "sysbench fileio run"},
-                   {"clock_source", clock_source_name()},
-                   {"interrupted", r.interrupted},
-                   {"warnings", warn},
-                   {"environment", environment},
-                   {"sysbench", sysbench_json(a.options, r)}};
-  return doc;
+  return result_document(ResultEnvelope{"sysbench fileio run", started_ms, "", clock_source_name()},
+                         nlohmann::json::object(),
+                         {{"interrupted", r.interrupted},
+                          {"warnings", warn},
+                          {"environment", environment},
+                          {"sysbench", sysbench_json(a.options, r)}});
 }
 
 // One repetition of `run`: the text report (without what was already shown live) and the JSON document.
@@ -229,7 +221,8 @@ Measurement run_test(const SysbenchArgs& a) {
   std::vector<int> fds = sysbench_open_files(o);
   const nlohmann::json environment = capture_environment({sysbench_file_path(o, 0)});
   const std::vector<Problem> warnings = sysbench_warnings(o, environment);
-  const std::uint64_t seed = o.rand_seed != 0 ? o.rand_seed : wall_clock_ms();
+  const std::uint64_t started_ms = wall_clock_ms();
+  const std::uint64_t seed = o.rand_seed != 0 ? o.rand_seed : started_ms;
   // sysbench prints the header and the interval lines as it goes; so does the normal format on stdout.
   if (normal) {
     std::fputs((banner() + render_sysbench_header(o)).c_str(), stdout);
@@ -247,7 +240,7 @@ Measurement run_test(const SysbenchArgs& a) {
     throw;
   }
   sysbench_close_files(fds);
-  const nlohmann::json doc = result_document(a, result, environment, warnings);
+  const nlohmann::json doc = sysbench_document(a, result, started_ms, environment, warnings);
   print_warnings(warnings);
   std::string text = render_sysbench_report(doc["sluice"]["sysbench"], environment);
   if (!normal) {  // not shown live: the whole text, interval lines included

@@ -250,6 +250,7 @@ CapacityResult find_capacity(const CapacityRequest& request) {
   CapacityResult result = search_capacity(request, measure);
   result.final_run = runner.take_final_run();
   result.final_run.interrupted = result.interrupted;
+  result.final_run.command = "capacity";
   result.final_run.extra["capacity"] = capacity_json(request, result);
   return result;
 }

@@ -331,6 +331,7 @@ std::string render_interfere_json_text(const InterfereReport& r, bool json_plus)
   }
   all.interrupted = r.interrupted;
   all.environment = r.environment;
+  all.command = "interfere";
   all.extra["interference"] = interference_json(r);
   return render_json_text(all, json_plus);
 }

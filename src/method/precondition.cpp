@@ -166,6 +166,7 @@ PreconditionResult run_precondition(const PreconditionRequest& request) {
   }
   run_passes(request, result);
   if (!request.workload.empty() && !result.last_run.interrupted) run_rounds(request, result);
+  result.last_run.command = "precondition";
   result.last_run.extra["precondition"] = precondition_json(result);
   return result;
 }

@@ -369,6 +369,7 @@ QuickReport QuickDriver::run() {
   if (options_.keep) dir.keep();
   report_.kept = options_.keep;
   report_.elapsed_seconds = double(clock_.now() - start_ns_) / 1e9;
+  report_.run.command = "quick";
   report_.run.extra["quick"] = quick_summary_json(report_);
   return std::move(report_);
 }

@@ -1,7 +1,6 @@
 // The fio JSON document: header keys, "jobs", "disk_util", and sluice's own "sluice" section.
 #include <unistd.h>
 
-#include <ctime>
 #include <functional>
 #include <ostream>
 #include <random>
@@ -10,26 +9,18 @@
 
 #include "report/json_parts.h"
 #include "report/reporters.h"
+#include "report/result_document.h"
 #include "report/sluice_extras.h"
-#include "version.h"
 
 namespace sluice {
 namespace {
 
 using ojson = nlohmann::ordered_json;
 
-// ctime()'s layout ("Sun Nov 29 22:58:18 2026") in local time, as fio's "time".
-std::string ctime_text(std::uint64_t timestamp_ms) {
-  const std::time_t seconds = static_cast<std::time_t>(timestamp_ms / 1000);
-  std::tm tm{};
-  if (localtime_r(&seconds, &tm) == nullptr) return "";
-  char buf[64];
-  const std::size_t n = std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
-  return std::string(buf, n);
-}
-
-std::string version_of(const RunResult& result) {
-  return result.version.empty() ? std::string(SLUICE_VERSION) : result.version;
+// A runner's result names no command unless a method or a mode set it: then it is `sluice run`'s.
+ResultEnvelope envelope_of(const RunResult& result) {
+  return ResultEnvelope{result.command.empty() ? std::string("run") : result.command, result.timestamp_ms,
+                        result.version, result.clock_source};
 }
 
 ojson disk_json(const DiskUtilization& d) {
@@ -200,9 +191,7 @@ ojson sluice_job_json(report::ReportedJob& entry, SeriesPlaceholders* placeholde
 constexpr const char* kGlobalOptions = "global options";
 
 ojson sluice_json(const RunResult& result, ojson jobs) {
-  ojson out = ojson::object();
-  out["version"] = version_of(result);
-  out["clock_source"] = result.clock_source;
+  ojson out = ojson::object();  // after the envelope's keys (result_document)
   out["interrupted"] = result.interrupted;
   out["warnings"] = warnings_json(result.warnings);
   out["notes"] = result.notes;
@@ -224,11 +213,7 @@ ojson sluice_json(const RunResult& result, ojson jobs) {
 }
 
 ojson render_document(const RunResult& result, bool json_plus, SeriesPlaceholders* placeholders) {
-  ojson doc = ojson::object();
-  doc["fio version"] = "sluice-" + version_of(result);
-  doc["timestamp"] = result.timestamp_ms / 1000;
-  doc["timestamp_ms"] = result.timestamp_ms;
-  doc["time"] = ctime_text(result.timestamp_ms);
+  ojson doc = ojson::object();  // fio's keys after the envelope's (result_document)
   ojson jobs = ojson::array();
   ojson sluice_jobs = ojson::array();
   for (const GroupResult& group : result.groups) {
@@ -256,8 +241,7 @@ ojson render_document(const RunResult& result, bool json_plus, SeriesPlaceholder
     for (const DiskUtilization& d : result.disks) disks.push_back(disk_json(d));
     doc["disk_util"] = std::move(disks);
   }
-  doc["sluice"] = sluice_json(result, std::move(sluice_jobs));
-  return doc;
+  return result_document_ordered(envelope_of(result), std::move(doc), sluice_json(result, std::move(sluice_jobs)));
 }
 
 // A marker no job name, path or option value contains: a control character and a per-process random tag.

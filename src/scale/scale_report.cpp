@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "observe/environment.h"
-#include "version.h"
+#include "report/result_document.h"
 
 namespace sluice {
 namespace {
@@ -110,8 +110,8 @@ nlohmann::json scale_json(const ScaleResult& r) {
                           {"knee_rule", "the first N whose next step is less than 10% faster (speedup ratio < 1.10)"},
                           {"failure", failure_json(r)},
                           {"interrupted", r.interrupted}};
-  return {{"fio version", std::string("sluice-") + SLUICE_VERSION},
-          {"sluice", {{"version", SLUICE_VERSION}, {"command", "scale"}, {"environment", environment}, {"scale", scale}}}};
+  return result_document(ResultEnvelope{"scale", r.timestamp_ms, "", ""}, nlohmann::json::object(),
+                         {{"environment", std::move(environment)}, {"scale", std::move(scale)}});
 }
 
 std::string render_scale_text(const ScaleResult& r) {

@@ -31,9 +31,9 @@ std::vector<ScaleRowStats> scale_stats(const std::vector<ScaleRow>& rows, unsign
 // value makes the command less than 10% faster); nullopt when every step paid (or fewer than two rows).
 std::optional<std::uint32_t> scale_knee(const std::vector<ScaleRowStats>& stats);
 
-// The JSON document: fio-like head and "sluice": {version, command, environment (with "virtualization"),
-// "scale": {command, values, runs, log, rows [{n, wall_s{mean,min,max}, speedup, efficiency, cpu_user_s,
-// cpu_sys_s, busy_cpus, utilization}], knee, knee_rule, failure}}.
+// The JSON document: the envelope (report/result_document.h) and "sluice": {..., "command": "scale",
+// environment (with "virtualization"), "scale": {command, values, runs, log, rows [{n, wall_s{mean,min,max},
+// speedup, efficiency, cpu_user_s, cpu_sys_s, busy_cpus, utilization}], knee, knee_rule, failure}}.
 nlohmann::json scale_json(const ScaleResult& result);
 
 // The table for people.

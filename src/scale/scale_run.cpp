@@ -7,6 +7,7 @@
 #include <cstring>
 #include <thread>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "observe/environment.h"
 #include "common/stop_signal.h"
@@ -29,6 +30,7 @@ void log_line(int fd, const std::string& line) {
 
 ScaleResult run_scale(const ScaleOptions& options) {
   ScaleResult result;
+  result.timestamp_ms = wall_clock_ms();
   result.options = options;
   result.cpus = std::thread::hardware_concurrency();
   const int log_fd = ::open(options.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

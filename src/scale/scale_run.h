@@ -28,6 +28,7 @@ struct ScaleFailure {
 
 struct ScaleResult {
   ScaleOptions options;
+  std::uint64_t timestamp_ms = 0;  // wall clock at the start
   unsigned cpus = 0;
   std::vector<ScaleRow> rows;  // complete rows only (every run of that N succeeded)
   bool failed = false;

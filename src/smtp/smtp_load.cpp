@@ -10,6 +10,7 @@
 #include <optional>
 #include <thread>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "common/rng.h"
 #include "common/stop_signal.h"
@@ -203,6 +204,7 @@ std::uint64_t SmtpCounters::error_count() const {
 SmtpResult run_smtp_load(const SmtpOptions& options) {
   SmtpResult result;
   result.options = options;
+  result.timestamp_ms = wall_clock_ms();
   const Address address = resolve(options.host, options.port);
   const std::string body = make_body_pool(options.size_max, options.seed);
   const Clock::time_point start = Clock::now();

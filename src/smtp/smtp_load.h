@@ -34,6 +34,7 @@ struct SmtpCounters {
 
 struct SmtpResult {
   SmtpOptions options;
+  std::uint64_t timestamp_ms = 0;  // wall clock at the start
   SmtpCounters counters;
   double elapsed_s = 0;
   bool interrupted = false;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "version.h"
+#include "report/result_document.h"
 
 namespace sluice {
 namespace {
@@ -69,8 +69,8 @@ nlohmann::json smtp_json(const SmtpResult& r) {
                                      {"first", c.first_errors}}},
                          {"latency_ns", latency},
                          {"interrupted", r.interrupted}};
-  return {{"fio version", std::string("sluice-") + SLUICE_VERSION},
-          {"sluice", {{"version", SLUICE_VERSION}, {"command", "smtp"}, {"smtp", smtp}}}};
+  return result_document(ResultEnvelope{"smtp", r.timestamp_ms, "", ""}, nlohmann::json::object(),
+                         {{"smtp", std::move(smtp)}});
 }
 
 std::string render_smtp_text(const SmtpResult& r) {

@@ -175,6 +175,7 @@ struct DiskUtilization {
 
 struct RunResult {
   std::string version;
+  std::string command;  // the sluice command that ran it ("capacity", "quick", ...): "sluice.command"; empty: run
   std::uint64_t timestamp_ms = 0;  // wall clock at the start
   std::string clock_source;
   std::vector<GroupResult> groups;

@@ -7,7 +7,7 @@
 
 #include "job/units.h"
 #include "observe/environment.h"
-#include "version.h"
+#include "report/result_document.h"
 
 namespace sluice {
 namespace {
@@ -86,12 +86,9 @@ nlohmann::json filetree_json(const FiletreeResult& r) {
                              {"interrupted", r.interrupted},
                              {"notes", r.notes},
                              {"steps", steps}};
-  return {{"fio version", std::string("sluice-") + SLUICE_VERSION},
-          {"sluice",
-           {{"version", SLUICE_VERSION},
-            {"command", "filetree"},
-            {"environment", r.environment.is_null() ? nlohmann::json::object() : r.environment},
-            {"filetree", filetree}}}};
+  return result_document(ResultEnvelope{"filetree", r.timestamp_ms, "", ""}, nlohmann::json::object(),
+                         {{"environment", r.environment.is_null() ? nlohmann::json::object() : r.environment},
+                          {"filetree", filetree}});
 }
 
 std::string render_filetree_text(const FiletreeResult& r) {

@@ -12,9 +12,9 @@ namespace sluice {
 double step_mb_per_second(const StepResult& step);
 double step_files_per_second(const StepResult& step);
 
-// {"fio version": "sluice-X", "sluice": {"version", "command": "filetree", "filetree": {..., "steps": [{"name",
-// "bytes", "files", "seconds", "MB/s", "files/s", "completed", "latency_ns": {op: {count, mean, max,
-// percentile: {"50.000000": ns, ...}}}}]}}}
+// The envelope (report/result_document.h) and "sluice": {..., "command": "filetree", "filetree": {...,
+// "steps": [{"name", "bytes", "files", "seconds", "MB/s", "files/s", "completed", "latency_ns": {op: {count,
+// mean, max, percentile: {"50.000000": ns, ...}}}}]}}}
 nlohmann::json filetree_json(const FiletreeResult& result);
 
 // The table: one line per step, then latency percentiles per step and operation kind, then the notes.

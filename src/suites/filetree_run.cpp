@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "common/clock.h"
 #include "common/created_files.h"
 #include "common/error.h"
 #include "job/units.h"
@@ -72,6 +73,7 @@ std::uint64_t filetree_space_needed(const FiletreePlan& plan, std::uint64_t bloc
 
 FiletreeResult run_filetree(const FiletreeOptions& options) {
   FiletreeResult result;
+  result.timestamp_ms = wall_clock_ms();
   result.options = options;
   result.plan = make_filetree_plan(options);
   check_space(options, result.plan);

@@ -4,6 +4,7 @@
 // archive and deletes everything, dropping the page cache before every step after the first when asked.
 // Whatever happens (error, SIGINT), the new directory and all in it are removed before returning, and
 // nothing outside it is touched: sluice never removes a path it did not create.
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@ namespace sluice {
 struct FiletreeResult {
   FiletreeOptions options;
   FiletreePlan plan;
+  std::uint64_t timestamp_ms = 0;      // wall clock at the start
   std::string work_dir;                // the directory sluice created (removed again)
   bool drop_caches = false;            // asked for (or the default as root)
   std::vector<CacheDrop> cache_drops;  // one per step after the first that ran, when drop_caches

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "version.h"
+#include "report/result_document.h"
 
 namespace sluice {
 namespace {
@@ -225,8 +225,8 @@ nlohmann::json metadata_json(const MetadataResult& r) {
       {"latency_ns", latency},
       {"interrupted", r.interrupted},
       {"notes", r.notes}};
-  return {{"fio version", std::string("sluice-") + SLUICE_VERSION},
-          {"sluice", {{"version", SLUICE_VERSION}, {"command", "metadata"}, {"metadata", metadata}}}};
+  return result_document(ResultEnvelope{"metadata", r.timestamp_ms, "", ""}, nlohmann::json::object(),
+                         {{"metadata", metadata}});
 }
 
 }  // namespace sluice

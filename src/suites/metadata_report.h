@@ -30,7 +30,7 @@ std::vector<double> metadata_phase_rates(const MetadataResult& result, MetadataP
 // mdtest's text: header, "SUMMARY rate: (of N iterations)" table, then sluice's latency table and notes.
 std::string render_metadata_text(const MetadataResult& result);
 
-// {"fio version": "sluice-X", "sluice": {"version", "command": "metadata", "metadata": {options, plan,
+// The envelope (report/result_document.h) and "sluice": {..., "command": "metadata", "metadata": {options, plan,
 // "iterations": [{phase_key: {items, seconds, rate}}], "summary": {phase_key: {name, max, min, mean,
 // stddev}}, "latency_ns": {phase_key: {count, mean, max, percentile}}, interrupted, notes}}}
 nlohmann::json metadata_json(const MetadataResult& result);

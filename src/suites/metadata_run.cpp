@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "common/clock.h"
 #include "common/created_files.h"
 #include "common/error.h"
 #include "common/stop_signal.h"
@@ -189,6 +190,7 @@ MetadataResult run_metadata(const MetadataOptions& options, std::vector<std::str
   }
   r.notes = r.plan.notes;
   r.started = now_text();
+  r.timestamp_ms = wall_clock_ms();
   std::optional<MetadataDirGuard> guard;
   if (processes == nullptr || processes->rank() == 0) {
     r.work_dir = make_metadata_dir(r.path);

@@ -28,6 +28,7 @@ struct MetadataResult {
   std::string work_dir;                   // the directory sluice created (removed again)
   MetadataFsUsage fs;
   std::string started;   // local time, "MM/DD/YYYY HH:MM:SS" as mdtest prints it
+  std::uint64_t timestamp_ms = 0;  // wall clock at the start (the document's "timestamp_ms")
   std::string finished;
   std::vector<MetadataIteration> iterations;                // the last one may be incomplete
   std::array<OpLatency, kMetadataPhaseCount> latency;       // per item, all workers and iterations

@@ -1,8 +1,8 @@
 #include "suites/postmark_session.h"
 
-#include <ctime>
 #include <filesystem>
 
+#include "report/result_document.h"
 #include "suites/postmark_report.h"
 #include "version.h"
 
@@ -17,15 +17,6 @@ PostmarkConfig with_overrides(PostmarkConfig config, const std::vector<PostmarkC
 std::string current_directory() {
   std::error_code ec;
   return std::filesystem::current_path(ec).string();
-}
-
-std::string ctime_text(std::int64_t timestamp_ms) {
-  const std::time_t seconds = static_cast<std::time_t>(timestamp_ms / 1000);
-  std::tm tm{};
-  if (localtime_r(&seconds, &tm) == nullptr) return "";
-  char buf[64];
-  const std::size_t n = std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
-  return std::string(buf, n);
 }
 
 }  // namespace
@@ -106,15 +97,9 @@ nlohmann::json postmark_session_json(const PostmarkSession& session) {
     if (runs.empty()) timestamp_ms = item.run->timestamp_ms;
     runs.push_back(postmark_run_json(*item.run));
   }
-  nlohmann::json doc;
-  doc["fio version"] = "sluice-" SLUICE_VERSION;
-  doc["timestamp"] = timestamp_ms / 1000;
-  doc["timestamp_ms"] = timestamp_ms;
-  doc["time"] = ctime_text(timestamp_ms);
-  doc["sluice"] = {
-      {"command", "postmark"},
-      {"postmark", {{"config_files", session.config_files}, {"interrupted", session.interrupted}, {"runs", runs}}}};
-  return doc;
+  return result_document(
+      ResultEnvelope{"postmark", static_cast<std::uint64_t>(timestamp_ms), "", ""}, nlohmann::json::object(),
+      {{"postmark", {{"config_files", session.config_files}, {"interrupted", session.interrupted}, {"runs", runs}}}});
 }
 
 }  // namespace sluice

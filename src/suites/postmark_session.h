@@ -42,8 +42,8 @@ PostmarkSession run_postmark_session(const std::vector<PostmarkCommand>& command
 // progress and report) with sluice's additions after each report.
 std::string render_postmark_session(const PostmarkSession& session);
 
-// The whole session as one document: fio-like "fio version", "timestamp", "time", and
-// "sluice": {"command": "postmark", "postmark": {"config_files", "runs": [postmark_run_json...]}}.
+// The whole session as one document: the envelope (report/result_document.h; its time is the first run's start)
+// and "sluice": {..., "command": "postmark", "postmark": {"config_files", "runs": [postmark_run_json...]}}.
 nlohmann::json postmark_session_json(const PostmarkSession& session);
 
 }  // namespace sluice

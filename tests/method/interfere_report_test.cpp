@@ -87,5 +87,13 @@ TEST(InterfereReport, JsonCensorsTheLatencyOfAStarvedPhase) {
   EXPECT_TRUE(seen);
 }
 
+// The phases' runs merged into one document, whose envelope names interfere (not run) as its command.
+TEST(InterfereReport, DocumentNamesItsCommand) {
+  const nlohmann::json doc = nlohmann::json::parse(render_interfere_json_text(starved_report()));
+  EXPECT_EQ(doc["sluice"]["command"], "interfere");
+  EXPECT_TRUE(doc["sluice"].contains("schema_version"));
+  EXPECT_TRUE(doc["sluice"].contains("interference"));
+}
+
 }  // namespace
 }  // namespace sluice

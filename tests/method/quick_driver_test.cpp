@@ -198,6 +198,7 @@ TEST_F(QuickDriverTest, RecordsEnvironmentJobsAndQuickSection) {
   EXPECT_EQ(r.run.groups.size(), 5u);  // the fixed tests; the fake search has no final run
   ASSERT_TRUE(r.run.extra.contains("quick"));
   EXPECT_EQ(r.run.extra["quick"]["tests"].size(), 7u);
+  EXPECT_EQ(r.run.command, "quick");  // "sluice"."command" of its document
 }
 
 TEST_F(QuickDriverTest, AStopRequestSkipsTheRemainingTests) {
