@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/json_read.h"
 
 namespace sluice {
 namespace {
@@ -19,11 +20,13 @@ std::string_view document_part(const std::string& text) {
   return at == std::string::npos ? std::string_view(text) : std::string_view(text).substr(at + 1);
 }
 
+// A document this sluice can read: a result with its "jobs", of a result schema version it knows.
 void check_result(const nlohmann::json& doc, const std::string& name) {
   if (!doc.is_object() || !doc.contains("jobs") || !doc.at("jobs").is_array()) {
     throw UserError(fmt::format("{}: not a sluice or fio result (no \"jobs\" list); give the JSON that "
                                 "--output-format=json writes", name));
   }
+  check_result_schema(doc, name);
 }
 
 std::string read_file(const std::string& path) {

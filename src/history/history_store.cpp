@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "common/error.h"
+#include "common/json_read.h"
 #include "history/schema.h"
 
 namespace sluice {
@@ -197,6 +198,8 @@ void HistoryStore::load_repetitions(StoredResult& result) {
       throw UserError(
           fmt::format("{}: result {}: a stored repetition is not valid JSON ({})", path_, result.id, e.what()));
     }
+    // A newer sluice may share the database (its schema unchanged) and store documents this one would misread.
+    check_result_schema(result.repetitions.back(), fmt::format("{}: result {}", path_, result.id));
   }
 }
 

@@ -33,7 +33,8 @@ class HistoryStore {
   // Stores `result` with a new id (result.id is ignored) in one transaction; returns the id.
   std::string save(const StoredResult& result);
   // By id, unique id prefix (at least 4 characters), or label (the latest result with it). Throws UserError
-  // when nothing matches or a prefix is ambiguous.
+  // when nothing matches or a prefix is ambiguous, or when a repetition's result schema version is newer than
+  // this sluice's (common/json_read.h, check_result_schema), as list() does.
   StoredResult load(std::string_view id_or_label);
   // Matching results, oldest first, with their repetitions.
   std::vector<StoredResult> list(const HistoryFilter& filter);

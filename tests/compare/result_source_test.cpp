@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "common/result_schema.h"
 #include "support/temp_dir.h"
 
 namespace sluice {
@@ -84,6 +85,45 @@ TEST(ResultSource, CorruptAndForeignJsonAreRefusedInOneLine) {
   EXPECT_NE(foreign.find("f.json: not a sluice or fio result"), std::string::npos) << foreign;
   EXPECT_EQ(corrupt.find('\n'), std::string::npos);
   EXPECT_EQ(foreign.find('\n'), std::string::npos);
+}
+
+// A document names its result schema version ("sluice"."schema_version"); one without is a legacy version 0.
+std::string doc_of_schema(const std::string& version) {
+  return R"({"fio version": "sluice-0.1", "jobs": [], "sluice": {"command": "run", "schema_version": )" + version +
+         "}}";
+}
+
+TEST(ResultSource, LegacyAndCurrentSchemaVersionsAreRead) {
+  TempDir dir;
+  EXPECT_EQ(load_result_set(write(dir, "legacy.json", kDoc), no_lookup).repetitions.size(), 1u);
+  const std::string current = doc_of_schema(std::to_string(kResultSchemaVersion));
+  EXPECT_EQ(load_result_set(write(dir, "current.json", current), no_lookup).repetitions.size(), 1u);
+}
+
+TEST(ResultSource, ANewerSchemaVersionIsRefusedNamingBothVersions) {
+  TempDir dir;
+  const std::string newer = std::to_string(kResultSchemaVersion + 1);
+  const std::string e = error_of(write(dir, "new.json", doc_of_schema(newer)));
+  EXPECT_NE(e.find("new.json: result schema version " + newer + " is newer than this sluice's (" +
+                   std::to_string(kResultSchemaVersion) + ")"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos);
+  // Through the history lookup too, and in an exported result's repetitions.
+  const auto lookup = [&](std::string_view) {
+    return ResultSet{"id", "history", {nlohmann::json::parse(doc_of_schema(newer))}};
+  };
+  EXPECT_NE(error_of("abcd1234", lookup).find("abcd1234: result schema version " + newer), std::string::npos);
+  const std::string exported = R"({"repetitions": [)" + doc_of_schema(newer) + "]}";
+  EXPECT_NE(error_of(write(dir, "export.json", exported)).find("is newer than this sluice's"), std::string::npos);
+}
+
+TEST(ResultSource, ASchemaVersionThatIsNotAWholeNumberIsRefused) {
+  TempDir dir;
+  for (const char* bad : {"\"1\"", "-1", "1.5"}) {
+    const std::string e = error_of(write(dir, "bad.json", doc_of_schema(bad)));
+    EXPECT_NE(e.find("bad.json: \"sluice\".\"schema_version\" is"), std::string::npos) << bad << ": " << e;
+  }
 }
 
 // Found by the result_input fuzzer (2026-12-01): a number beyond a double's range made the JSON reader throw

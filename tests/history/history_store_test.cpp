@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "common/result_schema.h"
 #include "history/schema.h"
 #include "support/temp_dir.h"
 
@@ -162,6 +163,29 @@ TEST(HistoryStore, NewerSchemaIsRefusedAndNotRewritten) {
                 HasSubstr("schema version 99, newer than this sluice's"));
   }
   EXPECT_EQ(slurp(path), before);
+}
+
+// The database's schema is the store's; each stored document has its own (a newer sluice may share the file).
+TEST(HistoryStore, ADocumentOfANewerResultSchemaIsRefusedOnReadButCanBeDeleted) {
+  testing::TempDir dir;
+  HistoryStore store = HistoryStore::open(dir.file("h.db"), true);
+  StoredResult newer = sample("newer");
+  newer.repetitions[1]["sluice"] = {{"command", "run"}, {"schema_version", kResultSchemaVersion + 1}};
+  const std::string id = store.save(newer);
+  const std::string expected = "result " + id + ": result schema version " + std::to_string(kResultSchemaVersion + 1) +
+                               " is newer than this sluice's (" + std::to_string(kResultSchemaVersion) + ")";
+  EXPECT_THAT(user_error_of([&] { store.load(id); }), HasSubstr(expected));
+  EXPECT_THAT(user_error_of([&] { store.list(HistoryFilter{}); }), HasSubstr(expected));
+  EXPECT_EQ(store.remove(id), id);
+  EXPECT_TRUE(store.list(HistoryFilter{}).empty());
+}
+
+TEST(HistoryStore, DocumentsOfTheCurrentAndTheLegacyResultSchemaLoad) {
+  testing::TempDir dir;
+  HistoryStore store = HistoryStore::open(dir.file("h.db"), true);
+  StoredResult current = sample("current");  // the second repetition declares no version: legacy
+  current.repetitions[0]["sluice"]["schema_version"] = kResultSchemaVersion;
+  EXPECT_EQ(store.load(store.save(current)).repetitions.size(), 2u);
 }
 
 TEST(HistoryStore, CorruptFileIsRefusedAndNotRewritten) {
