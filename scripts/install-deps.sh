@@ -26,6 +26,7 @@ if [ "${1:-}" = "--with-peers" ]; then
   packages+=(nbdkit libnbd-bin)  # it_lab_nbdkit_test, bench/lab-nbdkit.sh: the lab's cross-check (nbdkit's delay filter, nbdfuse)
   packages+=(xfsprogs)  # it_atomic_writes_test: an XFS loop filesystem with (software) atomic writes
   packages+=(stress-ng)  # scripts/fresh-check.sh --load: the whole suite beside a CPU hog
+  packages+=(python3-jsonschema)  # scripts/validate-result.py: every command's JSON against docs/schema (it_cli)
 fi
 missing=()
 for p in "${packages[@]}"; do

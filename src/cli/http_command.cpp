@@ -1,6 +1,5 @@
 // sluice http: HTTP/1.1 load against URLs (src/net/), closed or open loop, with sluice's latency statistics.
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 

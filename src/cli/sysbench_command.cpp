@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
