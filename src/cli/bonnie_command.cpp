@@ -152,7 +152,7 @@ int bonnie_command(const std::vector<std::string>& args) {
       run_docs.push_back(bonnie_json(options, result));
     }
     const nlohmann::json doc = result_document(
-        ResultEnvelope{"bonnie", started_ms, "", ""}, nlohmann::json::object(),
+        ResultEnvelope{"bonnie", started_ms, "", std::nullopt}, nlohmann::json::object(),
         {{"bonnie", {{"follows", std::string("bonnie++ ") + kBonnieVersion},
                      {"interrupted", interrupted},
                      {"runs", run_docs}}},

@@ -105,7 +105,7 @@ int selftest_command(const std::vector<std::string>& args) {
   return run_measured({"selftest", args, ""}, HistoryChoice{}, cli.output, [&](bool) {
     const std::uint64_t started_ms = wall_clock_ms();
     const SelftestSummary summary = run_selftest(cli.options);
-    const nlohmann::json doc = result_document(ResultEnvelope{"selftest", started_ms, "", ""},
+    const nlohmann::json doc = result_document(ResultEnvelope{"selftest", started_ms, "", std::nullopt},
                                                nlohmann::json::object(), {{"selftest", selftest_json(summary)}});
     const int exit = summary.interrupted ? kExitInterrupted : all_agree(summary) ? kExitOk : kExitError;
     return Measurement{render_selftest_text(summary), doc.dump(2) + "\n", exit};

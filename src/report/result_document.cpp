@@ -44,7 +44,7 @@ Json build_document(const ResultEnvelope& e, Json top, Json sluice) {
   section["version"] = version;
   section["command"] = e.command;
   section["schema_version"] = kResultSchemaVersion;
-  if (!e.clock_source.empty()) section["clock_source"] = e.clock_source;
+  if (e.clock_source) section["clock_source"] = *e.clock_source;
   if (sluice.is_object()) {
     for (auto it = sluice.begin(); it != sluice.end(); ++it) section[it.key()] = std::move(*it);
   }

@@ -5,6 +5,7 @@
 // "timestamp", "timestamp_ms", "time"), sluice's under "sluice": version, command, schema_version and, where the
 // command timed with it, clock_source. Pure: the caller gives the times.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -17,7 +18,9 @@ struct ResultEnvelope {
   std::string command;             // "sluice"."command": "run", "iozone", "sysbench fileio run", ...
   std::uint64_t timestamp_ms = 0;  // wall clock when the measurement started, ms since the epoch
   std::string version;             // sluice's version ("fio version" is "sluice-" and it); empty: this binary's
-  std::string clock_source;        // "sluice"."clock_source": the clock latencies were timed by; empty: not written
+  // "sluice"."clock_source": the clock latencies were timed by; nullopt: not written (the command times nothing
+  // with sluice's clock). A value is written even when empty, as a run's result always wrote it.
+  std::optional<std::string> clock_source;
 };
 
 // ctime()'s layout ("Sun Nov 29 22:58:18 2026") of `timestamp_ms` in local time, as fio writes "time"; "" when

@@ -110,7 +110,7 @@ nlohmann::json scale_json(const ScaleResult& r) {
                           {"knee_rule", "the first N whose next step is less than 10% faster (speedup ratio < 1.10)"},
                           {"failure", failure_json(r)},
                           {"interrupted", r.interrupted}};
-  return result_document(ResultEnvelope{"scale", r.timestamp_ms, "", ""}, nlohmann::json::object(),
+  return result_document(ResultEnvelope{"scale", r.timestamp_ms, "", std::nullopt}, nlohmann::json::object(),
                          {{"environment", std::move(environment)}, {"scale", std::move(scale)}});
 }
 

@@ -69,7 +69,7 @@ nlohmann::json smtp_json(const SmtpResult& r) {
                                      {"first", c.first_errors}}},
                          {"latency_ns", latency},
                          {"interrupted", r.interrupted}};
-  return result_document(ResultEnvelope{"smtp", r.timestamp_ms, "", ""}, nlohmann::json::object(),
+  return result_document(ResultEnvelope{"smtp", r.timestamp_ms, "", std::nullopt}, nlohmann::json::object(),
                          {{"smtp", std::move(smtp)}});
 }
 

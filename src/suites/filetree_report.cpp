@@ -86,7 +86,7 @@ nlohmann::json filetree_json(const FiletreeResult& r) {
                              {"interrupted", r.interrupted},
                              {"notes", r.notes},
                              {"steps", steps}};
-  return result_document(ResultEnvelope{"filetree", r.timestamp_ms, "", ""}, nlohmann::json::object(),
+  return result_document(ResultEnvelope{"filetree", r.timestamp_ms, "", std::nullopt}, nlohmann::json::object(),
                          {{"environment", r.environment.is_null() ? nlohmann::json::object() : r.environment},
                           {"filetree", filetree}});
 }

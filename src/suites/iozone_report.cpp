@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "job/units.h"
+#include "report/result_document.h"
 #include "version.h"
 
 namespace sluice {
@@ -95,8 +96,7 @@ const char* iozone_cache_name(IozoneCache c) noexcept {
 
 std::string render_iozone_header(const IozoneOptions& o, const std::string& command_line, std::time_t began,
                                  std::uint64_t resolution_ns) {
-  char when[64];
-  std::strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", std::localtime(&began));
+  const std::string when = ctime_text(static_cast<std::uint64_t>(began) * 1000);  // iozone prints ctime()
   std::string out = fmt::format(
       "\tIozone: Performance Test of File I/O\n"
       "\t        Version $Revision: {} $\n"

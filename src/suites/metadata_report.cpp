@@ -225,7 +225,7 @@ nlohmann::json metadata_json(const MetadataResult& r) {
       {"latency_ns", latency},
       {"interrupted", r.interrupted},
       {"notes", r.notes}};
-  return result_document(ResultEnvelope{"metadata", r.timestamp_ms, "", ""}, nlohmann::json::object(),
+  return result_document(ResultEnvelope{"metadata", r.timestamp_ms, "", std::nullopt}, nlohmann::json::object(),
                          {{"metadata", metadata}});
 }
 

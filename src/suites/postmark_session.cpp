@@ -97,8 +97,9 @@ nlohmann::json postmark_session_json(const PostmarkSession& session) {
     if (runs.empty()) timestamp_ms = item.run->timestamp_ms;
     runs.push_back(postmark_run_json(*item.run));
   }
+  const ResultEnvelope envelope{"postmark", static_cast<std::uint64_t>(timestamp_ms), "", std::nullopt};
   return result_document(
-      ResultEnvelope{"postmark", static_cast<std::uint64_t>(timestamp_ms), "", ""}, nlohmann::json::object(),
+      envelope, nlohmann::json::object(),
       {{"postmark", {{"config_files", session.config_files}, {"interrupted", session.interrupted}, {"runs", runs}}}});
 }
 
