@@ -111,6 +111,16 @@ bool fsync_judgeable(const ModelSpec& model, double fsync_iops, std::chrono::nan
 // IOPS within quick's 10 ms limit.
 int quick_class_truth(const ModelSpec& model, std::chrono::nanoseconds path);
 
+// The model as a test confined to `fraction` (0-1] of it sees: offsets uniform over a contiguous part, so each
+// seek spans that fraction of the distances: seek_full becomes seek_track + (seek_full - seek_track) x
+// sqrt(fraction) (the model's seek grows with the square root of the distance), exactly. A file on a filesystem
+// is such a part; quick's file on a sata7k lab, 40% of it, reads 8.2 ms a request where the whole device reads
+// 9.9, nearer the sas15k class (short-stroking).
+ModelSpec confined_model(ModelSpec model, double fraction);
+
+// The part of its lab quick's test file takes (given as --size, so that the truth knows the seeks' span).
+inline constexpr double kQuickFileFraction = 0.4;
+
 // The size of the lab a selftest brings up for `model`: `device_size`, except 256 MiB for a model with a cliff
 // (reached within seconds of writing) and 12 x the cache for a model with a device cache (the lint's rows need an
 // area over 10 x it).

@@ -371,7 +371,8 @@ std::string drop_unfaithful_fsync(const ModelSpec& model, std::chrono::nanosecon
 std::string drop_unfaithful_quick(const ModelSpec& model, std::chrono::nanoseconds path,
                                   std::vector<SelftestCheck>& checks) {
   const auto unfaithful = [&](const SelftestCheck& c) {
-    return c.measure == Measure::kQuickClass && quick_class_truth(model, path) != static_cast<int>(c.truth);
+    return c.measure == Measure::kQuickClass &&
+           quick_class_truth(confined_model(model, kQuickFileFraction), path) != static_cast<int>(c.truth);
   };
   if (std::none_of(checks.begin(), checks.end(), unfaithful)) return "";
   std::erase_if(checks, unfaithful);
