@@ -34,27 +34,34 @@ void check_own_values(const ParsedArgs& parsed) {
   }
 }
 
-void check_command(const sluice::CommandEntry& entry, const std::vector<std::string>& args) {
-  if (entry.info == nullptr) return check_run(args);
+void check_parsed_command(const sluice::CommandEntry& entry, const std::vector<std::string>& args) {
   const ParsedArgs parsed = sluice::parse_arguments(*entry.info, args);
-  if (parsed.help) return (void)entry.help();
   check_own_values(parsed);
   std::vector<std::string> passed_on;
   for (const ParsedItem& item : parsed.items) {
     if (item.option == nullptr) passed_on.push_back(item.passed_on);
   }
-  bool help = false;
-  if (entry.name == "capacity") passed_on = sluice::parse_capacity_args(args, help).job_args;
-  if (entry.name == "quick") (void)sluice::parse_quick_args(args, help);
-  if (entry.name == "precondition") (void)sluice::parse_precondition_args(args, help);
-  if (entry.name == "interfere") (void)sluice::parse_interfere_args(args, help);
-  if (entry.name == "restore") (void)sluice::parse_restore_args(args, help);
+  if (entry.name == "capacity") passed_on = sluice::parse_capacity_args(args).job_args;
+  if (entry.name == "quick") (void)sluice::parse_quick_args(args);
+  if (entry.name == "precondition") (void)sluice::parse_precondition_args(args);
+  if (entry.name == "interfere") (void)sluice::parse_interfere_args(args);
+  if (entry.name == "restore") (void)sluice::parse_restore_args(args);
   if (!passed_on.empty()) {
     sluice::ParsedCommandLine job = sluice::parse_run_command_line(passed_on);
     sluice::refuse_fio_global_options(job, entry.name);
     for (const sluice::Problem& p : sluice::validate_all(job.jobs)) {
       if (p.message.empty()) throw sluice::UserError("");
     }
+  }
+}
+
+// -h/--help anywhere: the framework's answer (HelpRequested), rendered as the registry renders it.
+void check_command(const sluice::CommandEntry& entry, const std::vector<std::string>& args) {
+  if (entry.info == nullptr) return check_run(args);
+  try {
+    check_parsed_command(entry, args);
+  } catch (const sluice::HelpRequested& help) {
+    (void)sluice::render_command_help(help.command());
   }
 }
 
