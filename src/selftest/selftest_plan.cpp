@@ -147,7 +147,8 @@ void add_capacity_checks(const ModelSpec& model, std::vector<SelftestCheck>& out
 // would go past 2c.
 void add_p99_capacity_checks(const ModelSpec& model, std::vector<SelftestCheck>& out) {
   if (!service_is_fixed(model, false, kSmallBlock)) return;
-  const TruthRow* alone = find_row(compute_truth(model), "depth", "randread", kSmallBlock, 1);
+  const Truth truth = compute_truth(model);  // the row points into it
+  const TruthRow* alone = find_row(truth, "depth", "randread", kSmallBlock, 1);
   if (alone == nullptr) return;
   const double limit_us = std::round(2.75 * alone->mean_latency.count() * 1e4) * 100;  // to 0.1 ms
   add_capacity_rows(model, std::chrono::microseconds(static_cast<long>(limit_us)), "p99", out);
