@@ -182,18 +182,9 @@ InterfereReport run_interfere(const InterfereOptions& options) {
   }
   const std::vector<std::string> devices = devices_under({o.filename}, o.sys_root);
   report.device = devices.empty() ? "" : devices.front();
-  // --set: every phase, the sizing and the trials run with these knobs; restored at the end (and by the journal).
+  // --set: every phase, the sizing and the trials run with these knobs; restored at the end below, or by the
+  // session's destructor when the run throws (and by the journal after a crash).
   std::optional<KnobSession> base;
-  struct RestoreBase {
-    std::optional<KnobSession>& session;
-    InterfereReport& report;
-    ~RestoreBase() {
-      if (!session) return;
-      const std::vector<std::string> failed = session->restore_all();
-      for (KnobChange& c : report.base_changes) c.restored = failed.empty();
-      if (!failed.empty()) report.knobs_restored = false;
-    }
-  } restore_base{base, report};
   if (!o.base.empty()) {
     base.emplace(o.knobs);
     for (const auto& [knob, value] : o.base) {
