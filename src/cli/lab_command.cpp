@@ -59,7 +59,9 @@ point, the daemon's pid, the path and the model's truth (what a correct benchmar
 device).
 The backing file (sparse, --size) and the daemon's log live in sluice's state directory
 ($SLUICE_STATE_DIR/labs, else /var/lib/sluice/labs, else ~/.local/state/sluice/labs), with the lab's record;
-the free space there is checked before anything is created. Everything is recorded before it is created, so
+the free space there is checked before anything is created; --state-dir puts the backing file and the log
+elsewhere (a tmpfs: the model's data then never reaches the disk under test, and a low vm.dirty_bytes cannot
+hold the daemon in writeback throttling, docs/lab.md). Everything is recorded before it is created, so
 `sluice restore` takes apart a lab whose lab up or daemon was killed.
 Needs root and loop devices for the block device; without them, DIR/device is the model's file served through
 FUSE alone (no block layer, no filesystem), and lab up says so. DIR must be an existing empty directory; nothing
@@ -263,6 +265,10 @@ CommandTable<LabUpArgs> make_up_table() {
                  "do not measure the path (kernel, loop device, FUSE) nor send replies that much before the "
                  "model's time: a benchmark then measures the model plus the path"),
         [](LabUpArgs& a, const OptionValue&) { a.up.compensate = false; });
+  t.add(text_arg("state-dir", "DIR", "",
+                 "where the backing file and the daemon's log go instead of sluice's state directory (the "
+                 "record stays there); a tmpfs such as /dev/shm keeps the model's data off the disk under test"),
+        [](LabUpArgs& a, const OptionValue& v) { a.up.state_dir = v.text; });
   t.add(flag_arg("force", kForceHelp), [](LabUpArgs& a, const OptionValue&) { a.force = true; });
   t.add(choice_arg("output-format", {"normal", "json"}, "normal",
                    "json puts device, mountpoint, pid, model, path and truth under \"sluice\".\"lab\""),
@@ -430,7 +436,8 @@ int lab_up_action(const std::vector<std::string>& args) {
   if (a.json) {
     nlohmann::json lab = {
         {"device", r.device()}, {"mountpoint", r.mountpoint}, {"pid", r.daemon_pid}, {"model", served.name},
-        {"fs", r.fs},           {"size_bytes", r.size},       {"record", r.file},    {"truth", truth_json(truth)}};
+        {"fs", r.fs},           {"size_bytes", r.size},       {"record", r.file},    {"dir", r.dir},
+        {"truth", truth_json(truth)}};
     if (!up.note.empty()) lab["note"] = up.note;
     lab["path"] = path_json(up.path);
     print_text(nlohmann::json{{"sluice", {{"lab", lab}}}}.dump(2) + "\n");

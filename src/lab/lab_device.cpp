@@ -77,6 +77,19 @@ void check_space(const std::string& registry, std::uint64_t size) {
   }
 }
 
+// --state-dir: an existing directory sluice can write, made absolute (the daemon runs elsewhere).
+std::string checked_state_dir(const std::string& dir) {
+  std::error_code ec;
+  const fs::path canonical = fs::canonical(dir, ec);
+  if (ec || !fs::is_directory(canonical, ec)) {
+    throw UserError(fmt::format("lab up: --state-dir={}: not an existing directory", dir));
+  }
+  if (::access(canonical.c_str(), W_OK | X_OK) != 0) {
+    throw UserError(fmt::format("lab up: --state-dir={}: {}", dir, errno_text()));
+  }
+  return canonical.string();
+}
+
 std::string log_tail(const std::string& log) {
   std::ifstream in(log);
   std::stringstream text;
@@ -129,6 +142,7 @@ struct Preflight {
   std::string mountpoint;
   std::string no_loop;  // why there is no loop device; "" when there is
   std::string registry;
+  std::string state_dir;  // the parent of the lab's own directory: --state-dir, else the registry
   std::string executable;
 };
 
@@ -163,7 +177,8 @@ Preflight check_before_creating(const LabUpOptions& o) {
   p.executable = own_executable();
   if (p.executable.empty()) throw UserError("lab: cannot find sluice's own executable to start the daemon");
   p.registry = writable_lab_registry();
-  check_space(p.registry, o.size);
+  p.state_dir = o.state_dir.empty() ? p.registry : checked_state_dir(o.state_dir);
+  check_space(p.state_dir, o.size);
   return p;
 }
 
@@ -258,7 +273,7 @@ LabUpResult lab_up(const LabUpOptions& options) {
   r.size = options.size;
   const std::string id =
       fmt::format("lab.{}.{}", r.up_pid, std::chrono::steady_clock::now().time_since_epoch().count());
-  r.dir = p.registry + "/" + id;
+  r.dir = p.state_dir + "/" + id;
   LabJournal journal(p.registry, id,
                      {{"up", fmt::format("{} {}", r.up_pid, r.up_start)},
                       {"mountpoint", r.mountpoint},

@@ -27,6 +27,9 @@ struct LabUpOptions {
   std::uint64_t size = std::uint64_t{4} << 30;
   std::string fs = "ext4";  // ext4, xfs or none
   bool compensate = true;   // measure the path and have the daemon send replies that much earlier
+  // Where the lab's own directory (backing file, FUSE mount, daemon log) is made; "" = beside the record in
+  // sluice's state directory. A tmpfs keeps the model's data off the disk under test (docs/lab.md).
+  std::string state_dir;
 };
 
 struct LabUpResult {

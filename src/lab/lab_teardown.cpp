@@ -93,12 +93,19 @@ void unmount_fuse(const LabRecord& r, LabTeardown& t) {
   }
 }
 
+// Whether `r.dir` is the lab's own directory: beside the record in the registry, or (lab up --state-dir)
+// elsewhere under the record's own name (lab.PID.TIME). Anything else in a record (edited by hand) is not removed.
+bool own_directory(const LabRecord& r, const std::string& registry) {
+  if (inside(r.dir, registry)) return true;
+  const std::string record_name = fs::path(r.file).filename().string();
+  const std::string dir_name = fs::path(r.dir).filename().string();
+  return dir_name.starts_with("lab.") && record_name.starts_with(dir_name + ".lab");
+}
+
 void remove_files(const LabRecord& r, LabTeardown& t) {
-  // The lab's directory is named by the record and lives beside it in the registry; anything else in a record
-  // (edited by hand) is not removed.
   const std::string registry = directory_of(r.file);
   std::error_code ec;
-  if (inside(r.dir, registry) && fs::exists(r.dir, ec)) {
+  if (own_directory(r, registry) && fs::exists(r.dir, ec)) {
     if (mount_at(r.fuse_mount()) && r.fs != "fuse") {
       t.failures.push_back(r.fuse_mount() + " is still mounted; its directory is kept");
       return;

@@ -482,6 +482,7 @@ std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options) {
     lab.model = load_model("raid-wb");
     lab.model.resize(std::uint64_t{2} << 30);
     lab.checks = interfere_checks(InterfereSetup{});
+    lab.backing_in_memory = true;
     labs.push_back(std::move(lab));
   }
   // quick needs a filesystem: a lab of its own, with ext4, for each model whose class it names.

@@ -62,6 +62,9 @@ struct SelftestLab {
   std::string fs = "none";  // lab up's --fs: none (the raw device), or ext4 for the checks that need a filesystem
   ModelSpec model;        // the model the truths are computed from (size set to the device's)
   std::vector<SelftestCheck> checks;
+  // The backing file in memory (a tmpfs) when there is room: the lab's own writes then never join the page
+  // cache's dirty pages that the checks flood (interfere), nor wait in their writeback.
+  bool backing_in_memory = false;
 };
 
 struct SelftestPlanOptions {

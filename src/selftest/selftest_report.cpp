@@ -155,6 +155,9 @@ std::string render_selftest_text(const SelftestSummary& summary) {
     } else {
       out += fmt::format("\nlab {} on {}{}\n", lab.preset, lab.device, lab.note.empty() ? "" : ": " + lab.note);
     }
+    const bool has_rows = std::any_of(summary.rows.begin(), summary.rows.end(),
+                                      [&](const SelftestRow& r) { return r.lab == lab.preset; });
+    if (!has_rows) continue;  // a comparison-only lab (its rows are listed under the compare group)
     out += fmt::format("  {:<{}} {:>10} {:>20} {:>10} {:>9}  {}\n", "method", width, "truth", "sluice", "fio",
                        "tolerance", "verdict");
     for (const SelftestRow& row : summary.rows) {

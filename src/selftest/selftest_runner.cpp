@@ -1,7 +1,9 @@
 #include "selftest/selftest_runner.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sched.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include "common/child_run.h"
 #include "common/error.h"
 #include "common/stop_signal.h"
+#include "job/units.h"
 #include "lab/lab_device.h"
 #include "lab/model_source.h"
 #include "observe/cpu_busy.h"
@@ -453,6 +456,25 @@ void judge_comparisons(const std::vector<SelftestComparison>& comparisons, const
   }
 }
 
+// Sets `up.state_dir` to /dev/shm when it is a tmpfs with room for the whole backing file and 1 GiB more;
+// returns what the lab's note says when it is not (the backing file then stays on disk).
+std::string place_backing_in_memory(LabUpOptions& up) {
+  constexpr const char* kShm = "/dev/shm";
+  constexpr std::uint64_t kMargin = std::uint64_t{1} << 30;
+  struct statfs fs {};
+  if (::statfs(kShm, &fs) != 0 || fs.f_type != TMPFS_MAGIC) {
+    return "; no tmpfs at /dev/shm: the backing file is on disk, where the lab's own writes join the flood's";
+  }
+  const std::uint64_t free_bytes = static_cast<std::uint64_t>(fs.f_bavail) * static_cast<std::uint64_t>(fs.f_bsize);
+  if (free_bytes < up.size + kMargin) {
+    return fmt::format("; /dev/shm has {} free, too little for the {} backing file: it is on disk, where the "
+                       "lab's own writes join the flood's",
+                       format_bytes(static_cast<double>(free_bytes)), format_bytes(static_cast<double>(up.size)));
+  }
+  up.state_dir = kShm;
+  return "; the backing file in /dev/shm (tmpfs)";
+}
+
 void run_own_labs(const SelftestOptions& options, const WorkDir& work, bool fio, SelftestSummary& summary) {
   const std::vector<SelftestComparison> comparisons = plan_comparisons(options.plan);
   std::vector<ComparisonRuns> runs(comparisons.size());
@@ -474,10 +496,12 @@ void run_own_labs(const SelftestOptions& options, const WorkDir& work, bool fio,
     if (!std::filesystem::is_empty(up.mountpoint)) throw UserError("selftest: " + up.mountpoint + " is not empty");
     up.size = planned.model.size_bytes;
     up.fs = planned.fs;
+    std::string backing_note;
+    if (planned.backing_in_memory) backing_note = place_backing_in_memory(up);
     const LabUpResult result = lab_up(up);
     const OwnLab lab(result.record);
     std::vector<SelftestCheck> checks = planned.checks;
-    std::string note = path_note(result);
+    std::string note = path_note(result) + backing_note;
     if (result.path) note += drop_unfaithful_fsync(planned.model, result.path->median, checks);
     if (result.path) note += drop_unfaithful_quick(planned.model, result.path->median, checks);
     summary.labs.push_back({name, lab.record().device(), note});

@@ -149,6 +149,43 @@ TEST(LabUp, AKilledDaemonFailsIoAndRestoreRemovesTheLab) {
   EXPECT_EQ(lab.leftovers(), "");
 }
 
+// --state-dir: the backing file and the log in another directory (a tmpfs for the selftest's interfere lab);
+// the record stays in the state directory, and down and restore remove the lab's directory there too.
+TEST(LabUp, StateDirHoldsTheBackingFileAndDownOrRestoreRemovesIt) {
+  SLUICE_REQUIRE(kLoopDevices);
+  SLUICE_REQUIRE(kFuse);
+  LabPlace lab;
+  TempDir elsewhere;
+  const std::string other = std::filesystem::canonical(elsewhere.path()).string();
+  std::filesystem::create_directories(elsewhere.path() + "/mine");
+  const std::vector<std::string> up_args = {"lab",         "up",          lab.model(),          lab.dir(), "--size=16m",
+                                            "--fs=none", "--no-compensation", "--state-dir=" + other, "--output-format=json"};
+  RunOutput up = lab.sluice(up_args);
+  ASSERT_EQ(up.exit_code, 0) << describe(up);
+  EXPECT_THAT(lab_json(up).value("dir", ""), HasSubstr(other + "/lab."));  // backing file and log
+  EXPECT_EQ(lab.records().size(), 1u);  // the record stays in the state directory
+  RunOutput down = lab.sluice({"lab", "down", lab.dir()});
+  EXPECT_EQ(down.exit_code, 0) << describe(down);
+  EXPECT_THAT(down.out, HasSubstr("removed " + other + "/lab."));
+  EXPECT_EQ(lab.leftovers(), "");
+  // A killed daemon: restore removes the lab's directory in --state-dir too, and nothing else there.
+  up = lab.sluice(up_args);
+  ASSERT_EQ(up.exit_code, 0) << describe(up);
+  const pid_t pid = lab_json(up).value("pid", 0);
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  for (int i = 0; i < 200 && process_alive(pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const RunOutput restore = lab.sluice({"restore"});
+  EXPECT_EQ(restore.exit_code, 0) << describe(restore);
+  EXPECT_EQ(lab.leftovers(), "");
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::directory_iterator(other)) left.push_back(e.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"mine"});
+  const RunOutput refused = lab.sluice({"lab", "up", lab.model(), lab.dir(), "--state-dir=" + other + "/missing"});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_THAT(refused.err, HasSubstr("--state-dir=" + other + "/missing: not an existing directory"));
+}
+
 TEST(LabUp, WithoutLoopDevicesAKilledDaemonIsRemovedByRestore) {
   SLUICE_REQUIRE(kFuse);
   LabPlace lab;
