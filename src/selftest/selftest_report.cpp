@@ -150,14 +150,14 @@ std::string render_selftest_text(const SelftestSummary& summary) {
   std::size_t width = 40;  // the method column: the longest method
   for (const SelftestRow& row : summary.rows) width = std::max(width, row.check.method.size());
   for (const SelftestLabInfo& lab : summary.labs) {
+    const bool has_rows = std::any_of(summary.rows.begin(), summary.rows.end(),
+                                      [&](const SelftestRow& r) { return r.lab == lab.preset; });
+    if (!has_rows) continue;  // a comparison-only lab: its rows are under "compare" (the JSON lists the lab)
     if (lab.device.empty()) {
       out += fmt::format("\n{}: {}\n", lab.preset, lab.note);
     } else {
       out += fmt::format("\nlab {} on {}{}\n", lab.preset, lab.device, lab.note.empty() ? "" : ": " + lab.note);
     }
-    const bool has_rows = std::any_of(summary.rows.begin(), summary.rows.end(),
-                                      [&](const SelftestRow& r) { return r.lab == lab.preset; });
-    if (!has_rows) continue;  // a comparison-only lab (its rows are listed under the compare group)
     out += fmt::format("  {:<{}} {:>10} {:>20} {:>10} {:>9}  {}\n", "method", width, "truth", "sluice", "fio",
                        "tolerance", "verdict");
     for (const SelftestRow& row : summary.rows) {

@@ -165,6 +165,17 @@ TEST(SelftestReport, JsonHasTheIssuesFields) {
   EXPECT_FALSE(j["agrees"].get<bool>());
 }
 
+TEST(SelftestReport, ALabWithoutRowsOfItsOwnHasNoTableHeader) {
+  SelftestSummary s = summary_with(true);
+  s.labs.push_back({"iscsi-1g", "/dev/loop8", ""});  // compared only: its rows are under "compare"
+  const std::string text = render_selftest_text(s);
+  EXPECT_EQ(text.find("lab iscsi-1g"), std::string::npos) << text;
+  std::size_t headers = 0;
+  for (std::size_t at = text.find("  method "); at != std::string::npos; at = text.find("  method ", at + 1)) ++headers;
+  EXPECT_EQ(headers, 1u) << text;
+  EXPECT_EQ(selftest_json(s)["labs"].size(), 2u);  // the JSON still lists the lab
+}
+
 TEST(SelftestReport, ABusyMachineIsSaid) {
   SelftestSummary s = summary_with(true);
   s.busy_before = 0.05;
