@@ -45,6 +45,7 @@ and reports the phases that finished.
 struct BonnieArgs {
   BonnieOptions options;
   bool ram_given = false;
+  std::string ram_note;  // -r with a g or t suffix: what bonnie++ would read instead
   OutputChoice output;
   HistoryChoice history;
 };
@@ -63,16 +64,18 @@ CommandTable<BonnieArgs> make_table() {
   t.add(text_arg("dir", "DIR", ".", "-d: the scratch directory (the files go in DIR/Bonnie.<pid>)"),
         [](A& a, const V& v) { a.options.dir = v.text; });
   t.add(text_arg("size", "MiB[:CHUNK[:SEEKS[:SEEKERS]]]", "2 x RAM, at least 300",
-                 "-s: the IO-test file in MiB (g suffix for GiB), 0 skips the IO tests; chunk 256 to 1m bytes (8k), "
+                 "-s: the IO-test file in MiB (m, g or t suffix), 0 skips the IO tests; chunk 256 to 1m bytes (8k), "
                  "seeks (8192), seeker threads (5)"),
         [](A& a, const V& v) { apply_bonnie_size(v.text, a.options); });
   t.add(text_arg("files", "N[:MAX[:MIN[:DIRS[:CHUNK]]]]", "16",
                  "-n: N x 1024 files (0 skips the file tests) of MIN to MAX bytes (0; -1 hard links, -2 symbolic "
                  "links) in DIRS directories"),
         [](A& a, const V& v) { apply_bonnie_files(v.text, a.options); });
-  t.add(count_arg("ram", 0, 1u << 30, "", "-r: the RAM in MiB for bonnie++'s size rules (default: the machine's); 0 turns them off"),
+  t.add(text_arg("ram", "MiB", "the machine's",
+                 "-r: the RAM for bonnie++'s size rules, in MiB (m, g or t suffix: -r 1g is 1024; bonnie++ "
+                 "itself drops the suffix and reads 1, sluice says so); 0 turns the rules off"),
         [](A& a, const V& v) {
-          a.options.ram_mib = static_cast<std::int64_t>(v.number);
+          a.options.ram_mib = bonnie_ram_mib(v.text, a.ram_note);
           a.ram_given = true;
         });
   t.add(count_arg("byte-io", 0, 1u << 30, "3", "-f: MiB for the per-char tests; -f alone (0) skips them"),
@@ -120,6 +123,7 @@ int bonnie_command(const std::vector<std::string>& args) {
   table().apply(parsed, cli, nullptr);
   BonnieOptions& options = cli.options;
   if (!cli.ram_given) options.ram_mib = bonnie_detected_ram_mib();
+  if (!cli.ram_note.empty()) std::fprintf(stderr, "note: %s\n", cli.ram_note.c_str());
   finish_bonnie_options(options);
 
   install_stop_signal_handlers();

@@ -82,6 +82,26 @@ bool called_as_fio(const char* argv0) {
   return path.substr(slash == std::string_view::npos ? 0 : slash + 1) == "fio";
 }
 
+// The classic tools whose name, as the program's (a link build/sysbench -> sluice), runs the matching sluice
+// command, so that a script written for the tool runs unchanged with build/ first in PATH.
+struct ToolLink {
+  std::string_view tool;
+  std::string_view command;
+};
+constexpr ToolLink kToolLinks[] = {{"sysbench", "sysbench"}, {"bonnie++", "bonnie"}, {"postmark", "postmark"},
+                                   {"iozone", "iozone"},     {"mdtest", "metadata"}};
+
+// The sluice command a link named after a classic tool stands for; "" when argv0 is no such name.
+std::string_view tool_link_command(const char* argv0) {
+  const std::string_view path = argv0 == nullptr ? "" : argv0;
+  const std::size_t slash = path.rfind('/');
+  const std::string_view name = path.substr(slash == std::string_view::npos ? 0 : slash + 1);
+  for (const ToolLink& link : kToolLinks) {
+    if (link.tool == name) return link.command;
+  }
+  return "";
+}
+
 // Under MPI an error that escapes the command leaves the other ranks waiting in a collective: this rank says
 // what went wrong, prefixed with its host and rank, and ends them all.
 void fail_rank(const std::string& message) {
@@ -102,6 +122,9 @@ int cli_main(int argc, char** argv) {
       const int code = run_command(args);
       mpi::finalize();
       return code;
+    }
+    if (const std::string_view command = argc > 0 ? tool_link_command(argv[0]) : ""; !command.empty()) {
+      args.insert(args.begin(), std::string(command));
     }
     if (args.empty()) return help_command({});
     const int code = dispatch(args);

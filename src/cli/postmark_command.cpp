@@ -14,7 +14,9 @@
 #include "common/error.h"
 #include "common/stop_signal.h"
 #include "suites/postmark_report.h"
+#include "suites/postmark_prompt.h"
 #include "suites/postmark_session.h"
+#include "version.h"
 
 namespace sluice {
 namespace {
@@ -25,7 +27,8 @@ transactions each read or append a random file and create or delete one, then th
 commands are PostMark's own (set size LOW [HIGH], set number, set transactions, set subdirectories, set read,
 set write, set buffering true|false, set bias read, set bias create, set location DIR|+DIR W|-DIR, set seed,
 set report verbose|terse, run [FILE], show [FILE], load FILE, help, quit), read from CONFIG, or from stdin
-when CONFIG is absent and stdin is not a terminal ("-" reads stdin always). --set NAME=VALUE wins over the
+when CONFIG is absent and stdin is not a terminal ("-" reads stdin always); at a terminal, PostMark's pm> prompt,
+each command acting as it is typed (build/postmark, a link to sluice, runs this command). --set NAME=VALUE wins over the
 script's own settings; a script without `run` runs once at its end.
 
 The same seed creates, reads, appends and deletes the same files as PostMark (its Mersenne Twister with the
@@ -70,6 +73,27 @@ void append_to(const std::string& path, const std::string& text) {
   if (!out || !(out << text)) throw UserError("postmark: cannot direct output to file '" + path + "'");
 }
 
+// PostMark's prompt for a person at a terminal: each command acts as it is typed; the report of each run is
+// printed as it ends, the whole session's document (--output-format, --output, --save) when the prompt ends.
+int prompt(const PostmarkArgs& cli, const std::vector<PostmarkCommand>& overrides,
+           const std::vector<std::string>& args) {
+  check_postmark_script({}, overrides);
+  install_stop_signal_handlers();
+  std::fputs("PostMark v1.51 : 8/14/01 (sluice " SLUICE_VERSION " postmark)\n", stdout);
+  const PostmarkSession session = run_postmark_prompt(std::cin, stdout, overrides, [] { return stop_requested(); });
+  if (session.items.empty()) return kExitOk;
+  const OutputChoice& output = cli.output;
+  const bool on_screen = output.formats.size() == 1 && output.formats[0] == RunOptions::OutputFormat::kNormal &&
+                         output.path.empty();  // the text was all printed as the prompt went
+  if (on_screen && !cli.history.save) return kExitOk;
+  HistoryChoice history = cli.history;
+  history.repeat = 1;  // a person's session is not repeated
+  return run_measured({"postmark", args, ""}, history, output, [&](bool) {
+    return Measurement{on_screen ? "" : render_postmark_session(session),
+                       postmark_session_json(session).dump(2) + "\n", session.interrupted ? kExitInterrupted : kExitOk};
+  });
+}
+
 }  // namespace
 
 const CommandInfo& postmark_command_info() { return table().info(); }
@@ -84,7 +108,8 @@ int postmark_command(const std::vector<std::string>& args) {
   std::vector<PostmarkCommand> commands;
   std::vector<std::string> config_files;
   const std::string config = parsed.positionals.empty() ? "" : parsed.positionals.front();
-  if (config == "-" || (config.empty() && isatty(STDIN_FILENO) != 1)) {
+  if (config.empty() && isatty(STDIN_FILENO) == 1) return prompt(cli, overrides, args);
+  if (config == "-" || config.empty()) {
     commands = parse_postmark_script(std::cin, "stdin");
   } else if (!config.empty()) {
     commands = parse_postmark_file(config);

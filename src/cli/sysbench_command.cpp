@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iterator>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -30,6 +32,8 @@ and statistics. As with sysbench, the files test_file.0 .. test_file.<N-1> live 
   sluice sysbench fileio --file-total-size=1G prepare
   sluice sysbench fileio --file-total-size=1G --file-test-mode=rndwr --file-fsync-freq=1 run
   sluice sysbench fileio --file-total-size=1G cleanup
+sysbench 0.4's spellings work as in sysbench 1.0.20, with its warnings: --test=fileio, --num-threads,
+--max-requests, --max-time (a 0.x name given 0 is ignored, as there); build/sysbench (a link) runs this command.
 Counted as sysbench counts: an event is one read, write or periodic fsync (every --file-fsync-freq requests
 one fsync per file, all threads together); the fsyncs each thread does at the end (--file-fsync-end) count
 in fsyncs/s and in the total time, not as events; with --file-fsync-all the fsync is inside its write's
@@ -49,9 +53,23 @@ const std::vector<ChoiceOf<bool>> kOnOff = {{"on", true},  {"off", false}, {"yes
                                             {"no", false}, {"true", true}, {"false", false}};
 const std::vector<std::string> kCommands = {"prepare", "run", "cleanup"};
 
+// sysbench 1.0's 0.x spellings, in the order it warns about them: it copies a value to the new option, with a
+// warning, only when the value is neither 0 nor the old option's default (measured on Debian's 1.0.20:
+// --num-threads=0 and 1, --max-time=0, --max-requests=0 are silently ignored).
+struct DeprecatedSpelling {
+  const char* old_name;
+  const char* new_name;
+  std::uint64_t old_default;
+};
+constexpr DeprecatedSpelling kDeprecatedSpellings[] = {
+    {"num-threads", "threads", 1}, {"max-requests", "events", 0}, {"max-time", "time", 0}};
+
 struct SysbenchArgs {
   SysbenchOptions options;
   std::string test;
+  std::string test_option;  // --test=NAME, sysbench 0.4's spelling
+  std::vector<std::string> deprecations;  // sysbench 1.0's warnings for the 0.x spellings used, in its order
+  std::optional<std::uint64_t> old_spellings[std::size(kDeprecatedSpellings)];  // as given
   std::string command;
   OutputChoice output;
   HistoryChoice history;
@@ -112,18 +130,20 @@ CommandTable<SysbenchArgs> make_table() {
     if (!r || *r <= 0) throw UserError(v.where + ": not a positive number; e.g. --file-rw-ratio=1.5");
     a.options.rw_ratio = *r;
   });
-  OptionInfo threads = count_arg("threads", 1, 4096, "1", "worker threads, sharing one request generator");
-  threads.aliases = {"num-threads"};  // sysbench 0.x names, still accepted by 1.0
-  t.add(std::move(threads),
+  t.add(count_arg("threads", 1, 4096, "1", "worker threads, sharing one request generator"),
         [](A& a, const V& v) { a.options.threads = static_cast<std::uint32_t>(v.number); });
-  OptionInfo time = count_arg("time", 0, ~0ull, "10", "run time in seconds, as sysbench (a bare number); 0: no limit");
-  time.aliases = {"max-time"};
-  t.add(std::move(time),
+  t.add(count_arg("time", 0, ~0ull, "10", "run time in seconds, as sysbench (a bare number); 0: no limit"),
         [](A& a, const V& v) { a.options.time_s = v.number; });
-  OptionInfo events = count_arg("events", 0, ~0ull, "0", "stop after N events, fsync events included; 0: no limit");
-  events.aliases = {"max-requests"};
-  t.add(std::move(events),
+  t.add(count_arg("events", 0, ~0ull, "0", "stop after N events, fsync events included; 0: no limit"),
         [](A& a, const V& v) { a.options.events = v.number; });
+  // sysbench 0.x's names, which 1.0 still takes (apply_deprecated_spellings says how).
+  for (std::size_t i = 0; i < std::size(kDeprecatedSpellings); ++i) {
+    const DeprecatedSpelling& d = kDeprecatedSpellings[i];
+    t.add(count_arg(d.old_name, 0, ~0ull, "",
+                    fmt::format("sysbench 0.x's --{} (deprecated: sysbench 1.0 warns, and ignores {})", d.new_name,
+                                d.old_default == 0 ? "0" : "0 and 1")),
+          [i](A& a, const V& v) { a.old_spellings[i] = v.number; });
+  }
   t.add(count_arg("report-interval", 0, 86400, "0", "print an intermediate line every N seconds; 0: none"),
         [](A& a, const V& v) { a.options.report_interval_s = v.number; });
   t.add(count_arg("percentile", 0, 100, "95", "the latency percentile of the report; 0: none"),
@@ -135,9 +155,29 @@ CommandTable<SysbenchArgs> make_table() {
         [](A& a, bool on) { a.options.histogram = on; });
   t.add(text_arg("dir", "DIR", ".", "where the test files are (sysbench: the current directory)"),
         [](A& a, const V& v) { a.options.dir = v.text; });
+  t.add(text_arg("test", "NAME", "",
+                 "sysbench 0.4's way to name the test (--test=fileio); sysbench 1.0 still accepts it and warns, "
+                 "as sluice does"),
+        [](A& a, const V& v) { a.test_option = v.text; });
   add_output_options(t, &A::output);
   add_history_options(t, &A::history);
   return t;
+}
+
+// Applies the 0.x spellings given as sysbench 1.0 does and returns its warnings, in its order.
+std::vector<std::string> apply_deprecated_spellings(SysbenchArgs& a) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < std::size(kDeprecatedSpellings); ++i) {
+    const DeprecatedSpelling& d = kDeprecatedSpellings[i];
+    const std::optional<std::uint64_t>& value = a.old_spellings[i];
+    if (!value || *value == 0 || *value == d.old_default) continue;
+    if (i == 0 && *value > 4096) throw UserError(fmt::format("--num-threads={}: not a number in 1-4096", *value));
+    if (i == 0) a.options.threads = static_cast<std::uint32_t>(*value);
+    if (i == 1) a.options.events = *value;
+    if (i == 2) a.options.time_s = *value;
+    out.push_back(fmt::format("WARNING: --{} is deprecated, use --{} instead", d.old_name, d.new_name));
+  }
+  return out;
 }
 
 const CommandTable<SysbenchArgs>& table() {
@@ -171,12 +211,23 @@ SysbenchArgs parse(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
   SysbenchArgs out;
   table().apply(parsed, out, nullptr);
-  if (parsed.positionals.size() < 2) {
-    throw UserError("sysbench needs the test and a command: sluice sysbench fileio [options] prepare|run|cleanup "
-                    "(sluice sysbench --help lists the options)");
+  out.deprecations = apply_deprecated_spellings(out);
+  const std::vector<std::string>& words = parsed.positionals;
+  if (!out.test_option.empty()) {  // as sysbench 1.0: --test names the test; a test word before the command is ignored
+    if (words.empty() || words.size() > 2) {
+      throw UserError(fmt::format("sysbench --test={}: the test needs a command: prepare, run or cleanup",
+                                  out.test_option));
+    }
+    out.test = out.test_option;
+    out.command = words.back();
+  } else {
+    if (words.size() < 2) {
+      throw UserError("sysbench needs the test and a command: sluice sysbench fileio [options] prepare|run|cleanup "
+                      "(sluice sysbench --help lists the options)");
+    }
+    out.test = words.at(0);
+    out.command = words.at(1);
   }
-  out.test = parsed.positionals.at(0);
-  out.command = parsed.positionals.at(1);
   if (out.test != "fileio") {
     throw UserError(fmt::format("sysbench {}: sluice runs sysbench's fileio test only; did you mean fileio?", out.test));
   }
@@ -254,8 +305,23 @@ Measurement run_test(const SysbenchArgs& a) {
 
 const CommandInfo& sysbench_command_info() { return table().info(); }
 
+// sysbench 1.0.20's warnings for its 0.x spellings: --test's on stderr, the others with the report (stdout when
+// the report goes there in its own format, else stderr, so that a JSON document stays whole).
+void print_deprecations(const SysbenchArgs& a) {
+  if (!a.test_option.empty()) {
+    std::fputs("WARNING: the --test option is deprecated. You can pass a script name or path on the command line "
+               "without any options.\n",
+               stderr);
+  }
+  const bool with_report = a.command != "run" || (wants_normal(a.output) && a.output.formats.size() == 1 &&
+                                                  a.output.path.empty());
+  for (const std::string& w : a.deprecations) std::fprintf(with_report ? stdout : stderr, "%s\n", w.c_str());
+  std::fflush(stdout);
+}
+
 int sysbench_command(const std::vector<std::string>& args) {
   const SysbenchArgs a = parse(args);
+  print_deprecations(a);
   if (a.command == "prepare") {
     std::fputs((banner() + render_sysbench_prepare_intro(a.options)).c_str(), stdout);
     std::fflush(stdout);

@@ -123,6 +123,7 @@ std::int64_t bonnie_number(const std::string& text, const std::string& suffixes,
     ++pos;
   }
   if (pos == digits_start) fail(where, "'" + text + "' is not a number");
+  if (pos < text.size() && text[pos] == '.') fail(where, "'" + text + "': a whole number (bonnie++ takes no fractions)");
   if (pos < text.size()) {
     const std::size_t unit = suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(text[pos]))));
     if (unit == std::string::npos || pos + 1 != text.size()) {
@@ -134,10 +135,29 @@ std::int64_t bonnie_number(const std::string& text, const std::string& suffixes,
   return negative ? -value : value;
 }
 
+std::int64_t bonnie_mib(const std::string& text, const std::string& where) {
+  std::string number = text;
+  if (!number.empty() && (number.back() == 'm' || number.back() == 'M')) number.pop_back();  // MiB, the unit
+  return bonnie_number(number, "gt", where);
+}
+
+std::int64_t bonnie_ram_mib(const std::string& text, std::string& note) {
+  const std::int64_t mib = bonnie_mib(text, "-r " + text);
+  if (mib < 0) fail("-r " + text, "the RAM cannot be negative");
+  note.clear();
+  const char unit = text.empty() ? '\0' : static_cast<char>(std::tolower(static_cast<unsigned char>(text.back())));
+  if (unit == 'g' || unit == 't') {
+    note = fmt::format("-r {}: {} MiB of RAM for the size rules (bonnie++ 2.00a reads only the number, {} MiB: "
+                       "give -r {} there)",
+                       text, mib, bonnie_number(text.substr(0, text.size() - 1), "", "-r " + text), mib);
+  }
+  return mib;
+}
+
 void apply_bonnie_size(const std::string& text, BonnieOptions& options) {
   const std::vector<std::string> parts = split_colons(text);
   if (parts.size() > 4) fail("-s " + text, "the form is size[:chunk[:seeks[:seekers]]]");
-  options.size_mib = bonnie_number(parts[0], "gt", "-s " + text);
+  options.size_mib = bonnie_mib(parts[0], "-s " + text);
   options.size_given = true;
   if (parts.size() > 1) options.chunk = bonnie_number(parts[1], "k", "-s " + text + " (chunk)");
   if (parts.size() > 2) options.seeks = bonnie_number(parts[2], "k", "-s " + text + " (seeks)");

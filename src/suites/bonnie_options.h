@@ -48,7 +48,15 @@ std::vector<std::string> bonnie_long_arguments(const std::vector<std::string>& a
 // multiplying by 1024^(n+1) ("gt": 2g = 2048). `where` names the option in the message. Throws UserError.
 std::int64_t bonnie_number(const std::string& text, const std::string& suffixes, const std::string& where);
 
-// -s size[:chunk[:seeks[:seekers]]] (size in MiB, g/t suffixes; chunk in bytes, k suffix).
+// A size in MiB as -s and -r take it: a bare number or an m suffix is MiB, g GiB, t TiB ("2g" = 2048).
+// Throws UserError naming `where`.
+std::int64_t bonnie_mib(const std::string& text, const std::string& where);
+
+// -r SIZE: the RAM in MiB (bonnie_mib). bonnie++ 2.00a reads -r as a bare number and drops a unit ("-r 1g" is
+// 1 MiB there); sluice honours it, and returns in `note` the sentence that says so ("" for a bare number or m).
+std::int64_t bonnie_ram_mib(const std::string& text, std::string& note);
+
+// -s size[:chunk[:seeks[:seekers]]] (size in MiB, m/g/t suffixes; chunk in bytes, k suffix).
 void apply_bonnie_size(const std::string& text, BonnieOptions& options);
 
 // -n num[:max[:min[:dirs[:chunk]]]] (num in 1024s of files, m suffix; sizes in bytes, k/m/g suffixes; max -1

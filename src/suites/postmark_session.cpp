@@ -30,62 +30,72 @@ void check_postmark_script(const std::vector<PostmarkCommand>& commands,
   with_overrides(scratch, overrides);
 }
 
+PostmarkExecutor::PostmarkExecutor(std::vector<PostmarkCommand> overrides,
+                                   std::function<void(const std::string&)> progress, std::function<bool()> stop)
+    : overrides_(std::move(overrides)), progress_(std::move(progress)), stop_(std::move(stop)) {}
+
+void PostmarkExecutor::run_once(const std::string& file) {
+  PostmarkSessionItem item;
+  item.kind = PostmarkSessionItem::Kind::kRun;
+  item.file = file;
+  item.run = run_postmark(with_overrides(config_, overrides_), progress_, stop_);
+  item.run->report_file = file;
+  session_.interrupted = item.run->end == PostmarkRunResult::End::kInterrupted;
+  session_.items.push_back(std::move(item));
+  ran_ = true;
+}
+
+bool PostmarkExecutor::execute(const PostmarkCommand& c) {
+  if (session_.interrupted) return false;
+  switch (c.kind) {
+    case PostmarkCommand::Kind::kSet: {
+      PostmarkConfig changed = config_;
+      apply_postmark_set(c, changed);
+      config_ = changed;
+      break;
+    }
+    case PostmarkCommand::Kind::kShow:
+      session_.items.push_back({PostmarkSessionItem::Kind::kShow,
+                                render_postmark_show(with_overrides(config_, overrides_), current_directory()),
+                                c.param,
+                                {}});
+      break;
+    case PostmarkCommand::Kind::kHelp:
+      session_.items.push_back({PostmarkSessionItem::Kind::kHelp, render_postmark_help(), "", {}});
+      break;
+    case PostmarkCommand::Kind::kRun:
+      run_once(c.param);
+      break;
+    case PostmarkCommand::Kind::kQuit:
+      return false;
+  }
+  return !session_.interrupted;
+}
+
 PostmarkSession run_postmark_session(const std::vector<PostmarkCommand>& commands,
                                      const std::vector<PostmarkCommand>& overrides,
                                      const std::function<void(const std::string&)>& progress,
                                      const std::function<bool()>& stop) {
-  PostmarkSession session;
-  PostmarkConfig config;
-  bool ran = false;
-  auto run_once = [&](const std::string& file) {
-    PostmarkSessionItem item;
-    item.kind = PostmarkSessionItem::Kind::kRun;
-    item.file = file;
-    item.run = run_postmark(with_overrides(config, overrides), progress, stop);
-    item.run->report_file = file;
-    session.interrupted = item.run->end == PostmarkRunResult::End::kInterrupted;
-    session.items.push_back(std::move(item));
-    ran = true;
-  };
+  PostmarkExecutor executor(overrides, progress, stop);
   for (const PostmarkCommand& c : commands) {
-    if (session.interrupted || c.kind == PostmarkCommand::Kind::kQuit) break;
-    switch (c.kind) {
-      case PostmarkCommand::Kind::kSet:
-        apply_postmark_set(c, config);
-        break;
-      case PostmarkCommand::Kind::kShow:
-        session.items.push_back({PostmarkSessionItem::Kind::kShow,
-                                 render_postmark_show(with_overrides(config, overrides), current_directory()),
-                                 c.param,
-                                 {}});
-        break;
-      case PostmarkCommand::Kind::kHelp:
-        session.items.push_back({PostmarkSessionItem::Kind::kHelp, render_postmark_help(), "", {}});
-        break;
-      case PostmarkCommand::Kind::kRun:
-        run_once(c.param);
-        break;
-      case PostmarkCommand::Kind::kQuit:
-        break;
-    }
+    if (!executor.execute(c)) break;
   }
-  if (!ran && !session.interrupted) run_once("");
-  return session;
+  if (!executor.ran() && !executor.session().interrupted) executor.execute(PostmarkCommand{});  // a run at the end
+  return std::move(executor.session());
+}
+
+std::string render_postmark_item(const PostmarkSessionItem& item, bool progress_shown) {
+  if (item.kind != PostmarkSessionItem::Kind::kRun) return item.file.empty() ? item.text : "";
+  const PostmarkRunResult& r = *item.run;
+  std::string o = progress_shown ? "" : render_postmark_progress(r);
+  if (item.file.empty()) o += render_postmark_report(r);
+  return o + render_postmark_extras(r);
 }
 
 std::string render_postmark_session(const PostmarkSession& session) {
   std::string o = "PostMark v1.51 : 8/14/01 (sluice " SLUICE_VERSION " postmark)\n";
   for (const std::string& f : session.config_files) o += "Reading configuration from file '" + f + "'\n";
-  for (const PostmarkSessionItem& item : session.items) {
-    if (item.kind != PostmarkSessionItem::Kind::kRun) {
-      if (item.file.empty()) o += item.text;
-      continue;
-    }
-    const PostmarkRunResult& r = *item.run;
-    o += render_postmark_progress(r);
-    if (item.file.empty()) o += render_postmark_report(r);
-    o += render_postmark_extras(r);
-  }
+  for (const PostmarkSessionItem& item : session.items) o += render_postmark_item(item);
   return o;
 }
 

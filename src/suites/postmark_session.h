@@ -31,6 +31,33 @@ struct PostmarkSession {
 // reported (UserError) before the first run starts.
 void check_postmark_script(const std::vector<PostmarkCommand>& commands, const std::vector<PostmarkCommand>& overrides);
 
+// Executes PostMark commands one at a time: a script's in order, or the prompt's as they are typed.
+class PostmarkExecutor {
+ public:
+  PostmarkExecutor(std::vector<PostmarkCommand> overrides, std::function<void(const std::string&)> progress,
+                   std::function<bool()> stop);
+  // Executes `c`: a `set` changes the configuration (UserError for a bad value, which leaves it unchanged);
+  // show, help and run add an item to the session. Returns false for quit and after a stopped run.
+  // UserError / IoError of a run propagate (the failing run has removed its files).
+  bool execute(const PostmarkCommand& c);
+  bool ran() const { return ran_; }
+  PostmarkSession& session() { return session_; }
+
+ private:
+  void run_once(const std::string& file);
+
+  std::vector<PostmarkCommand> overrides_;
+  std::function<void(const std::string&)> progress_;
+  std::function<bool()> stop_;
+  PostmarkConfig config_;
+  PostmarkSession session_;
+  bool ran_ = false;
+};
+
+// One item as PostMark prints it (a show or help text, or a run's progress and report), with sluice's additions
+// after a report; without the progress lines when `progress_shown` (they were printed live).
+std::string render_postmark_item(const PostmarkSessionItem& item, bool progress_shown = false);
+
 // Executes the script. `progress` and `stop` go to each run_postmark; after a stopped run the rest of the
 // script is skipped. UserError / IoError propagate (the failing run has removed its files).
 PostmarkSession run_postmark_session(const std::vector<PostmarkCommand>& commands,

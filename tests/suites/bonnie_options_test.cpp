@@ -41,6 +41,29 @@ TEST(BonnieOptions, NumbersUseBonnieSuffixes) {
   EXPECT_THROW(bonnie_number("k", "kmg", "-n"), UserError);
 }
 
+TEST(BonnieOptions, RamAndSizeTakeMegabytesWithUnits) {
+  std::string note;
+  EXPECT_EQ(bonnie_ram_mib("512", note), 512);
+  EXPECT_EQ(note, "");
+  EXPECT_EQ(bonnie_ram_mib("512m", note), 512);
+  EXPECT_EQ(note, "");
+  EXPECT_EQ(bonnie_ram_mib("1g", note), 1024);
+  // bonnie++ 2.00a reads -r with atoi: the unit is dropped there, and sluice says so.
+  EXPECT_EQ(note, "-r 1g: 1024 MiB of RAM for the size rules (bonnie++ 2.00a reads only the number, 1 MiB: give "
+                  "-r 1024 there)");
+  EXPECT_EQ(bonnie_ram_mib("2T", note), 2 << 20);
+  EXPECT_THROW(bonnie_ram_mib("2.5g", note), UserError);
+  EXPECT_THROW(bonnie_ram_mib("1k", note), UserError);
+  EXPECT_EQ(bonnie_mib("64M", "-s"), 64);
+  EXPECT_EQ(bonnie_mib("2g", "-s"), 2048);
+  try {
+    bonnie_mib("1.5g", "-s 1.5g");
+    ADD_FAILURE() << "a fraction was taken";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "bonnie: -s 1.5g: '1.5g': a whole number (bonnie++ takes no fractions)");
+  }
+}
+
 TEST(BonnieOptions, SizeFormsSetChunkSeeksAndSeekers) {
   BonnieOptions o;
   apply_bonnie_size("1g:4k:100:3", o);
