@@ -32,28 +32,13 @@ std::string help_range_text(const OptionInfo& o) {
 }
 
 std::string option_line(const OptionInfo& o) {
-  std::string names = "--" + o.name;
-  for (const std::string& alias : o.aliases) names += ", --" + alias;
-  if (o.type != ValueType::kFlag) names += "=" + o.value_name;
-  for (const std::string& d : o.dash_names) names += ", " + d + (o.type == ValueType::kFlag ? "" : " " + o.value_name);
-  std::string details;
-  const auto add = [&details](const std::string& part) {
-    if (part.empty()) return;
-    details += details.empty() ? part : "; " + part;
-  };
-  add(o.unit);
-  add(help_range_text(o));
-  if (!o.default_text.empty()) add("default " + o.default_text);
-  if (o.repeatable) add("repeatable");
-  std::string help = o.help;
-  if (!details.empty()) help += " (" + details + ")";
-  std::string out = "  " + names;
+  std::string out = "  " + option_names_text(o);
   if (out.size() + 1 >= kColumn) {
     out += "\n" + std::string(kColumn, ' ');
   } else {
     out += std::string(kColumn - out.size(), ' ');
   }
-  wrap(out, help, kColumn);
+  wrap(out, option_help_text(o), kColumn);
   return out;
 }
 
@@ -67,6 +52,29 @@ std::string usage_line(const CommandInfo& c) {
 }
 
 }  // namespace
+
+std::string option_names_text(const OptionInfo& o) {
+  std::string names = "--" + o.name;
+  for (const std::string& alias : o.aliases) names += ", --" + alias;
+  if (o.type != ValueType::kFlag) names += "=" + o.value_name;
+  for (const std::string& d : o.dash_names) names += ", " + d + (o.type == ValueType::kFlag ? "" : " " + o.value_name);
+  return names;
+}
+
+std::string option_help_text(const OptionInfo& o) {
+  std::string details;
+  const auto add = [&details](const std::string& part) {
+    if (part.empty()) return;
+    details += details.empty() ? part : "; " + part;
+  };
+  add(o.unit);
+  add(help_range_text(o));
+  if (!o.default_text.empty()) add("default " + o.default_text);
+  if (o.repeatable) add("repeatable");
+  return details.empty() ? o.help : o.help + " (" + details + ")";
+}
+
+std::string usage_text(const CommandInfo& c) { return usage_line(c).substr(std::string("usage: ").size()); }
 
 std::string wrap_help(const std::string& text, std::size_t indent, std::size_t used) {
   std::string out;

@@ -129,6 +129,13 @@ OptionValue check_value(const OptionInfo& option, std::string where, std::string
 // help, and where job options are accepted, a pointer to `sluice run --help`.
 std::string render_command_help(const CommandInfo& command);
 
+// An option's names as --help writes them ("--threads, --num-threads=N, -t N"), and its help with the accepted
+// values ("... (1-4096; default 1)"): one source for --help, the man pages and the shell completion.
+std::string option_names_text(const OptionInfo& option);
+std::string option_help_text(const OptionInfo& option);
+// The usage line without "usage: " ("sluice quick [options] [PATH]").
+std::string usage_text(const CommandInfo& command);
+
 // `text` word-wrapped for help (110 columns), continuation lines indented by `indent`; `used` is the width
 // already taken on the first line. Ends with a newline.
 std::string wrap_help(const std::string& text, std::size_t indent, std::size_t used);
