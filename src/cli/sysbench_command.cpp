@@ -155,6 +155,31 @@ CommandTable<SysbenchArgs> make_table() {
         [](A& a, bool on) { a.options.histogram = on; });
   t.add(text_arg("dir", "DIR", ".", "where the test files are (sysbench: the current directory)"),
         [](A& a, const V& v) { a.options.dir = v.text; });
+  // sysbench 1.0's general options that do not change the fileio test: taken as sysbench takes them.
+  for (const char* name : {"debug", "verbosity", "thread-stack-size", "db-driver", "forced-shutdown", "rand-type",
+                           "rand-spec-iter", "rand-spec-pct", "rand-spec-res", "rand-pareto-h", "rand-zipfian-exp"}) {
+    t.add(text_arg(name, "VALUE", "", "sysbench's general option: accepted, without effect on the fileio test (as in "
+                                      "sysbench 1.0.20; sluice stops at --time itself)"),
+          [](A&, const V&) {});
+  }
+  // ... and those that would change it, accepted at their defaults only.
+  t.add(text_arg("validate", "on|off", "off", "sysbench's validation of the data read: only off (not implemented)"),
+        [](A&, const V& v) {
+          const std::optional<bool> on = parse_bool(v.text);
+          if (!on) throw UserError(v.where + ": on or off");
+          if (*on) throw UserError(v.where + ": sysbench's data validation is not implemented by sluice sysbench; "
+                                             "sluice run --verify=crc32c checks what it reads");
+        });
+  t.add(count_arg("rate", 0, ~0ull, "0", "sysbench's events-per-second limit: only 0 (none; not implemented)"),
+        [](A&, const V& v) {
+          if (v.number != 0) throw UserError(v.where + ": a rate limit is not implemented by sluice sysbench; "
+                                                       "sluice run --rate_iops=N limits a job's IOPS");
+        });
+  t.add(text_arg("report-checkpoints", "LIST", "", "sysbench's full reports at given times: only empty (not implemented)"),
+        [](A&, const V& v) {
+          if (!v.text.empty()) throw UserError(v.where + ": checkpoint reports are not implemented by sluice sysbench; "
+                                                         "--report-interval prints intermediate lines");
+        });
   t.add(text_arg("test", "NAME", "",
                  "sysbench 0.4's way to name the test (--test=fileio); sysbench 1.0 still accepts it and warns, "
                  "as sluice does"),
