@@ -333,6 +333,8 @@ struct JobSpec {
   bool exitall = false;                    // when this job ends, stop every job of the group
   std::int32_t flow = 0;                   // fio flow weight; 0 = not used
   std::uint32_t flow_id = 0;
+  // How long a job ahead of its flow share sleeps before checking again (fio's flow_sleep, in microseconds).
+  std::chrono::nanoseconds flow_sleep{std::chrono::microseconds(1000)};
   std::chrono::nanoseconds max_latency{0};  // stop the job when one io's completion latency exceeds this
   // fio's latency_target search (run/latency_target.h): the depth at which latency_percentile percent of ios
   // stay within latency_target over each latency_window; 0 = off.

@@ -93,140 +93,164 @@ std::size_t choice_value(std::string_view name, std::string_view value, const So
   value_error(where, name, value, what);
 }
 
-OptionDef bool_option(std::string name, bool JobSpec::*member, std::string default_text) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.type = OptionType::kBool;
-  def.default_text = std::move(default_text);
-  def.range = "0|1";
-  def.flag = true;
-  def.apply = [member, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
+OptionDef with_text(OptionDef def, OptionText text) {
+  def.aliases = std::move(text.aliases);
+  if (!text.unit.empty()) def.unit = std::move(text.unit);
+  def.category = std::move(text.category);
+  def.help = std::move(text.help);
+  def.reason = std::move(text.reason);
+  return def;
+}
+
+OptionDef bool_option(std::string name, bool JobSpec::*member, std::string default_text, OptionText text) {
+  auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     job.*member = bool_value(n, value, where);
   };
-  return def;
+  return with_text({.name = std::move(name),
+                    .type = OptionType::kBool,
+                    .default_text = std::move(default_text),
+                    .range = "0|1",
+                    .flag = true,
+                    .apply = std::move(apply)},
+                   std::move(text));
 }
 
 OptionDef u32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min, std::uint64_t max,
-                     std::string default_text, std::string unit) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.type = OptionType::kUnsigned;
-  def.default_text = std::move(default_text);
-  def.unit = std::move(unit);
-  def.range = std::to_string(min) + "-" + std::to_string(max);
-  def.apply = [member, min, max, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
+                     std::string default_text, OptionText text) {
+  auto apply = [member, min, max, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     job.*member = static_cast<std::uint32_t>(unsigned_value(n, value, where, min, max));
   };
-  return def;
+  return with_text({.name = std::move(name),
+                    .type = OptionType::kUnsigned,
+                    .default_text = std::move(default_text),
+                    .range = std::to_string(min) + "-" + std::to_string(max),
+                    .apply = std::move(apply)},
+                   std::move(text));
 }
 
-OptionDef u64_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.type = OptionType::kUnsigned;
-  def.default_text = std::move(default_text);
-  def.apply = [member, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
+OptionDef i32_option(std::string name, std::int32_t JobSpec::*member, std::int32_t min, std::int32_t max,
+                     std::string default_text, OptionText text) {
+  // The sign is read here and the magnitude by unsigned_value, so messages read as for unsigned options.
+  auto apply = [member, min, max, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
+    const bool negative = !value.empty() && value.front() == '-';
+    const std::int64_t limit = negative ? -static_cast<std::int64_t>(min) : static_cast<std::int64_t>(max);
+    const auto magnitude = static_cast<std::int64_t>(unsigned_value(
+        n, negative ? value.substr(1) : value, where, 0, static_cast<std::uint64_t>(std::max<std::int64_t>(limit, 0))));
+    job.*member = static_cast<std::int32_t>(negative ? -magnitude : magnitude);
+  };
+  return with_text({.name = std::move(name),
+                    .type = OptionType::kSigned,
+                    .default_text = std::move(default_text),
+                    .range = std::to_string(min) + ".." + std::to_string(max),
+                    .apply = std::move(apply)},
+                   std::move(text));
+}
+
+OptionDef u64_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text, OptionText text) {
+  auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     job.*member = unsigned_value(n, value, where, 0, UINT64_MAX);
   };
-  return def;
+  return with_text({.name = std::move(name),
+                    .type = OptionType::kUnsigned,
+                    .default_text = std::move(default_text),
+                    .apply = std::move(apply)},
+                   std::move(text));
 }
 
-OptionDef size_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.type = OptionType::kSize;
-  def.default_text = std::move(default_text);
-  def.unit = "bytes";
-  def.apply = [member, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
+OptionDef size_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text, OptionText text) {
+  auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     job.*member = size_value(n, value, where, job.kb_base);
   };
-  return def;
+  return with_text({.name = std::move(name),
+                    .type = OptionType::kSize,
+                    .default_text = std::move(default_text),
+                    .unit = "bytes",
+                    .apply = std::move(apply)},
+                   std::move(text));
 }
 
-OptionDef size32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min,
-                        std::string default_text) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.type = OptionType::kSize;
-  def.default_text = std::move(default_text);
-  def.unit = "bytes";
-  def.range = min > 0 ? "0 or " + std::to_string(min) + "-4g" : "0-4g";
-  def.apply = [member, min, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
+OptionDef size32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min, std::string default_text,
+                        OptionText text) {
+  auto apply = [member, min, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     const std::uint64_t bytes = size_value(n, value, where, job.kb_base);
     if (bytes != 0 && bytes < min) value_error(where, n, value, "0 or at least " + std::to_string(min) + " bytes");
     if (bytes > UINT32_MAX) value_error(where, n, value, "at most 4g");
     job.*member = static_cast<std::uint32_t>(bytes);
   };
-  return def;
+  return with_text({.name = std::move(name),
+                    .type = OptionType::kSize,
+                    .default_text = std::move(default_text),
+                    .unit = "bytes",
+                    .range = min > 0 ? "0 or " + std::to_string(min) + "-4g" : "0-4g",
+                    .apply = std::move(apply)},
+                   std::move(text));
 }
 
 OptionDef duration_option(std::string name, std::chrono::nanoseconds JobSpec::*member,
-                          std::chrono::nanoseconds bare_unit, std::string default_text) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.type = OptionType::kDuration;
-  def.default_text = std::move(default_text);
-  def.unit = bare_unit == std::chrono::seconds(1) ? "seconds" : "microseconds";
-  def.apply = [member, bare_unit, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
+                          std::chrono::nanoseconds bare_unit, std::string default_text, OptionText text) {
+  auto apply = [member, bare_unit, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     job.*member = duration_value(n, value, where, bare_unit);
   };
-  return def;
+  return with_text({.name = std::move(name),
+                    .type = OptionType::kDuration,
+                    .default_text = std::move(default_text),
+                    .unit = bare_unit == std::chrono::seconds(1) ? "seconds" : "microseconds",
+                    .apply = std::move(apply)},
+                   std::move(text));
 }
 
-OptionDef string_option(std::string name, std::string JobSpec::*member, std::string default_text) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.type = OptionType::kString;
-  def.default_text = std::move(default_text);
-  def.apply = [member](JobSpec& job, std::string_view value, const SourcePos&) { job.*member = std::string(value); };
-  return def;
+OptionDef string_option(std::string name, std::string JobSpec::*member, std::string default_text, OptionText text) {
+  return with_text(
+      {.name = std::move(name),
+       .type = OptionType::kString,
+       .default_text = std::move(default_text),
+       .apply = [member](JobSpec& job, std::string_view value, const SourcePos&) { job.*member = std::string(value); }},
+      std::move(text));
 }
 
 OptionDef unsupported_option(std::string name, std::string category, std::string help, std::string reason,
                              std::vector<std::string> aliases) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.aliases = std::move(aliases);
-  def.type = OptionType::kCustom;
-  def.category = std::move(category);
-  def.help = std::move(help);
-  def.reason = std::move(reason);
-  def.supported = false;
-  def.flag = true;  // refused whether or not a value is given
-  def.apply = [n = def.name, r = def.reason](JobSpec&, std::string_view value, const SourcePos& where) {
-    value_error(where, n, value, "not supported by sluice (" + r + ")");
+  return {
+      .name = name,
+      .aliases = std::move(aliases),
+      .type = OptionType::kCustom,
+      .category = std::move(category),
+      .help = std::move(help),
+      .flag = true,  // refused whether or not a value is given
+      .supported = false,
+      .reason = reason,
+      .apply = [n = name, r = reason](
+                   JobSpec&, std::string_view value,
+                   const SourcePos& where) { value_error(where, n, value, "not supported by sluice (" + r + ")"); },
   };
-  return def;
 }
 
 // Options that sluice accepts because it always behaves the way they ask (or their effect does not apply).
-OptionDef accepted_flag(std::string name, std::string help, std::vector<std::string> aliases) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.aliases = std::move(aliases);
-  def.type = OptionType::kBool;
-  def.category = "compat";
-  def.default_text = "0";
-  def.range = "0|1";
-  def.flag = true;
-  def.help = std::move(help);
-  def.apply = [n = def.name](JobSpec&, std::string_view value, const SourcePos& where) { bool_value(n, value, where); };
-  return def;
+OptionDef accepted_flag(std::string name, OptionText text) {
+  if (text.category.empty()) text.category = "compat";
+  auto apply = [n = name](JobSpec&, std::string_view value, const SourcePos& where) { bool_value(n, value, where); };
+  return with_text({.name = std::move(name),
+                    .type = OptionType::kBool,
+                    .default_text = "0",
+                    .range = "0|1",
+                    .flag = true,
+                    .apply = std::move(apply)},
+                   std::move(text));
 }
 
 // A fio number option sluice accepts without effect: the value is checked against [min, max], nothing else.
 OptionDef accepted_number(std::string name, std::uint64_t min, std::uint64_t max, std::string default_text,
-                          std::string unit, std::string help) {
-  OptionDef def = accepted_flag(std::move(name), std::move(help));
-  def.type = OptionType::kUnsigned;
-  def.flag = false;
-  def.default_text = std::move(default_text);
-  def.range = std::to_string(min) + "-" + std::to_string(max);
-  def.unit = std::move(unit);
-  def.apply = [n = def.name, min, max](JobSpec&, std::string_view value, const SourcePos& where) {
+                          OptionText text) {
+  if (text.category.empty()) text.category = "compat";
+  auto apply = [n = name, min, max](JobSpec&, std::string_view value, const SourcePos& where) {
     unsigned_value(n, value, where, min, max);
   };
-  return def;
+  return with_text({.name = std::move(name),
+                    .type = OptionType::kUnsigned,
+                    .default_text = std::move(default_text),
+                    .range = std::to_string(min) + "-" + std::to_string(max),
+                    .apply = std::move(apply)},
+                   std::move(text));
 }
 
 }  // namespace sluice::detail

@@ -78,24 +78,42 @@ struct DataPattern {
 DataPattern decode_data_pattern(std::string_view value, const SourcePos& where, std::string_view option,
                                 bool allow_offset);
 
-// Builders. Each returns an OptionDef with name, type, default, unit, range and apply filled in; callers set
-// category, help, aliases and flags.
-OptionDef bool_option(std::string name, bool JobSpec::*member, std::string default_text);
+// What a row says beyond what its builder derives from the field's type: the help (required), and where needed
+// aliases, a unit (replaces the builder's), the category, and why there is no default (reason).
+struct OptionText {
+  std::vector<std::string> aliases = {};
+  std::string unit = {};
+  std::string category = {};
+  std::string help;
+  std::string reason = {};
+};
+
+// `def` with the text's fields set (a non-empty text.unit replaces def.unit).
+OptionDef with_text(OptionDef def, OptionText text);
+
+// Builders. Each returns a complete row: name, type, default, unit, range and an apply() that stores the value
+// in JobSpec::*member, plus the text. A row reads
+//   bool_option("exitall", &JobSpec::exitall, "0", {.help = "When this job ends, ..."}),
+OptionDef bool_option(std::string name, bool JobSpec::*member, std::string default_text, OptionText text);
 OptionDef u32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min, std::uint64_t max,
-                     std::string default_text, std::string unit = "");
-OptionDef u64_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text);
-OptionDef size_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text);
+                     std::string default_text, OptionText text);
+// A signed number from min to max ("-5" or "5").
+OptionDef i32_option(std::string name, std::int32_t JobSpec::*member, std::int32_t min, std::int32_t max,
+                     std::string default_text, OptionText text);
+OptionDef u64_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text, OptionText text);
+OptionDef size_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text, OptionText text);
 // A size of 0 or at least `min` bytes, at most 4g (fio's int options take size suffixes too).
-OptionDef size32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min,
-                        std::string default_text);
+OptionDef size32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min, std::string default_text,
+                        OptionText text);
 OptionDef duration_option(std::string name, std::chrono::nanoseconds JobSpec::*member,
-                          std::chrono::nanoseconds bare_unit, std::string default_text);
-OptionDef string_option(std::string name, std::string JobSpec::*member, std::string default_text);
+                          std::chrono::nanoseconds bare_unit, std::string default_text, OptionText text);
+OptionDef string_option(std::string name, std::string JobSpec::*member, std::string default_text, OptionText text);
 // fio options sluice accepts because it always behaves the way they ask (category "compat"): a flag whose
 // value is only checked, and a number checked against [min, max].
-OptionDef accepted_flag(std::string name, std::string help, std::vector<std::string> aliases = {});
+// Their category is "compat" unless the text names one.
+OptionDef accepted_flag(std::string name, OptionText text);
 OptionDef accepted_number(std::string name, std::uint64_t min, std::uint64_t max, std::string default_text,
-                          std::string unit, std::string help);
+                          OptionText text);
 // A supported=false entry: refused by name with `reason`.
 OptionDef unsupported_option(std::string name, std::string category, std::string help, std::string reason,
                              std::vector<std::string> aliases = {});
@@ -106,19 +124,19 @@ void add_workload_options(std::vector<OptionDef>& table);
 void add_engine_options(std::vector<OptionDef>& table);
 void add_time_rate_options(std::vector<OptionDef>& table);
 void add_report_options(std::vector<OptionDef>& table);
-void add_fio_engine_options(std::vector<OptionDef>& table);  // options of engines sluice lacks
+void add_fio_engine_options(std::vector<OptionDef>& table);   // options of engines sluice lacks
 void add_fio_control_options(std::vector<OptionDef>& table);  // wait_for, exitall, ss, hist logs, ...
-void add_sluice_options(std::vector<OptionDef>& table);      // sluice extensions (role, open_loop)
-void add_verify_options(std::vector<OptionDef>& table);      // verify, verify_pattern, do_verify, ...
-void add_placement_options(std::vector<OptionDef>& table);   // cpus_allowed, prio, buffer_pattern, ...
-void add_uring_options(std::vector<OptionDef>& table);
-void add_cmdprio_options(std::vector<OptionDef>& table);  // cmdprio_percentage, cmdprio_bssplit, log_prio
-void add_memory_options(std::vector<OptionDef>& table);   // mem/iomem, iomem_align, hugepage-size
-void add_numa_options(std::vector<OptionDef>& table);     // numa_cpu_nodes, numa_mem_policy (libnuma)
-void add_sync_range_options(std::vector<OptionDef>& table);  // sync_file_range
+void add_sluice_options(std::vector<OptionDef>& table);       // sluice extensions (role, open_loop)
+void add_verify_options(std::vector<OptionDef>& table);       // verify, verify_pattern, do_verify, ...
+void add_placement_options(std::vector<OptionDef>& table);    // cpus_allowed, prio, buffer_pattern, ...
+void add_uring_options(std::vector<OptionDef>& table);        // io_uring: registerfiles, sqthread_poll, hipri, ...
+void add_cmdprio_options(std::vector<OptionDef>& table);      // cmdprio_percentage, cmdprio_bssplit, log_prio
+void add_memory_options(std::vector<OptionDef>& table);       // mem/iomem, iomem_align, hugepage-size
+void add_numa_options(std::vector<OptionDef>& table);         // numa_cpu_nodes, numa_mem_policy (libnuma)
+void add_sync_range_options(std::vector<OptionDef>& table);   // sync_file_range
 void add_noio_engine_options(std::vector<OptionDef>& table);  // cpuio, exec
-void add_zone_options(std::vector<OptionDef>& table);       // zonemode=strided, zonesize, zonerange, zoneskip
-void add_iolog_options(std::vector<OptionDef>& table);       // write_iolog, read_iolog, replay_*       // io_uring: registerfiles, sqthread_poll, hipri, ...
+void add_zone_options(std::vector<OptionDef>& table);         // zonemode=strided, zonesize, zonerange, zoneskip
+void add_iolog_options(std::vector<OptionDef>& table);        // write_iolog, read_iolog, replay_*
 
 // What is settled only once all of a job's options are known; the command-line and job-file parsers call
 // this after a job is complete: name_unnamed_logs, then apply_bs_is_seq_rand.
@@ -126,7 +144,7 @@ void finish_parsed_job(JobSpec& job);
 // fio's "Nz" sizes (N zones of zonesize) for size, io_size, offset, offset_increment and zoneskip
 // (options_zones.cpp): accept_zone_counts() lets the option take them, apply_zone_counts() turns them into
 // bytes once the job's zonesize is known (finish_parsed_job). Throws UserError when there is no zonesize.
-void accept_zone_counts(OptionDef& def);
+OptionDef accept_zone_counts(OptionDef def);
 void apply_zone_counts(JobSpec& job);
 // A log option given as a bare flag (write_lat_log with no prefix) is named after the job.
 void name_unnamed_logs(JobSpec& job);

@@ -22,6 +22,8 @@ std::string_view type_name(OptionType type) {
       return "bool";
     case OptionType::kUnsigned:
       return "integer";
+    case OptionType::kSigned:
+      return "signed integer";
     case OptionType::kSize:
       return "size";
     case OptionType::kSizeList:

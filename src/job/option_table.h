@@ -11,21 +11,37 @@
 
 namespace sluice {
 
-enum class OptionType { kString, kBool, kUnsigned, kSize, kSizeList, kDuration, kChoice, kPercent, kFloatList, kCustom };
+// kSigned: a number that may be negative (flow); kUnsigned: one that may not.
+enum class OptionType {
+  kString,
+  kBool,
+  kUnsigned,
+  kSigned,
+  kSize,
+  kSizeList,
+  kDuration,
+  kChoice,
+  kPercent,
+  kFloatList,
+  kCustom
+};
 
+// One row of the table. Rows are written as aggregates with designated initializers (or returned whole by the
+// builders in option_builders.h); name and apply have no default, so a row without them does not compile
+// (-Wmissing-field-initializers is an error).
 struct OptionDef {
   std::string name;
-  std::vector<std::string> aliases;
+  std::vector<std::string> aliases = {};
   OptionType type = OptionType::kString;
-  std::string default_text;   // as the user would write it; "" = none
-  std::string unit;           // "bytes", "seconds", "percent", ... for --help
-  std::string range;          // "1-65536", "psync|sync|libaio|io_uring|mmap|null", ...
-  std::string category;       // "target", "workload", "engine", "time", "rate", "report", ...
-  std::string help;           // one or two sentences
-  bool flag = false;          // may be given without a value (means 1 / true)
-  bool supported = true;      // false: fio knows it, sluice refuses it with a clear message
+  std::string default_text = {};  // as the user would write it; "" = none
+  std::string unit = {};          // "bytes", "seconds", "percent", ... for --help
+  std::string range = {};         // "1-65536", "psync|sync|libaio|io_uring|mmap|null", ...
+  std::string category = {};      // "target", "workload", "engine", "time", "rate", "report", ...
+  std::string help = {};          // one or two sentences
+  bool flag = false;              // may be given without a value (means 1 / true)
+  bool supported = true;          // false: fio knows it, sluice refuses it with a clear message
   // Why the option is not supported (supported=false), or why it has no default (default_text "").
-  std::string reason;
+  std::string reason = {};
   // Stores the value; throws UserError("<where>: <option>=<value>: <what is wrong>") on a bad value.
   std::function<void(JobSpec&, std::string_view value, const SourcePos& where)> apply;
 };

@@ -76,19 +76,18 @@ std::vector<CmdprioSplitEntry> parse_cmdprio_split(std::string_view part, std::s
 }
 
 OptionDef per_direction_number(std::string name, PerDirection<std::uint32_t> JobSpec::*member, std::uint32_t min,
-                               std::uint32_t max, std::string default_text, std::string unit) {
-  OptionDef def;
-  def.name = name;
-  def.type = OptionType::kCustom;
-  def.default_text = std::move(default_text);
-  def.unit = std::move(unit);
-  def.range = std::to_string(min) + "-" + std::to_string(max) + "[,read,write]";
-  def.apply = [name, member, min, max](JobSpec& job, std::string_view value, const SourcePos& where) {
+                               std::uint32_t max, std::string default_text, OptionText text) {
+  auto apply = [name, member, min, max](JobSpec& job, std::string_view value, const SourcePos& where) {
     apply_per_direction(job.*member, name, value, where, [&](std::string_view part) {
       return static_cast<std::uint32_t>(unsigned_value(name, part, where, min, max));
     });
   };
-  return def;
+  return with_text({.name = name,
+                    .type = OptionType::kCustom,
+                    .default_text = std::move(default_text),
+                    .range = std::to_string(min) + "-" + std::to_string(max) + "[,read,write]",
+                    .apply = std::move(apply)},
+                   std::move(text));
 }
 
 }  // namespace
@@ -96,49 +95,49 @@ OptionDef per_direction_number(std::string name, PerDirection<std::uint32_t> Job
 void add_cmdprio_options(std::vector<OptionDef>& table) {
   const std::size_t first = table.size();
 
-  OptionDef percentage =
-      per_direction_number("cmdprio_percentage", &JobSpec::cmdprio_percentage, 0, 100, "0", "percent");
-  percentage.help =
-      "libaio, io_uring: this share of the reads (first value) and writes (second; one value for both) is issued "
-      "with priority cmdprio_class/cmdprio, the rest with the job's own; the JSON then splits the latency per "
-      "priority (\"prios\"), as fio. Excludes cmdprio_bssplit.";
-  table.push_back(std::move(percentage));
-
-  OptionDef io_class = per_direction_number("cmdprio_class", &JobSpec::cmdprio_class, 1, 3, "", "class");
-  io_class.reason = "1 (realtime), as fio";
-  io_class.help =
-      "The priority class of cmdprio_percentage's ios (and of cmdprio_bssplit entries without one): 1 realtime "
-      "(needs CAP_SYS_ADMIN), 2 best effort, 3 idle; read,write values as cmdprio_percentage.";
-  table.push_back(std::move(io_class));
-
-  OptionDef level = per_direction_number("cmdprio", &JobSpec::cmdprio_level, 0, 7, "0", "level");
-  level.help = "The priority level (0 highest) of cmdprio_percentage's ios, within cmdprio_class.";
-  table.push_back(std::move(level));
-
-  OptionDef split;
-  split.name = "cmdprio_bssplit";
-  split.type = OptionType::kCustom;
-  split.unit = "bytes/percent[/class/level]";
-  split.range = "size/pct[/class/level]:...[,write-split]";
-  split.reason = "no io gets another priority";
-  split.help =
-      "libaio, io_uring: per block size, the share of the ios of exactly that size issued with another priority: "
-      "'64k/30:1m/10/2/0' (entries without class/level use cmdprio_class/cmdprio); reads,writes as bssplit. "
-      "Excludes cmdprio_percentage.";
-  split.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    apply_per_direction(job.cmdprio_bssplit, "cmdprio_bssplit", value, where,
-                        [&](std::string_view part) { return parse_cmdprio_split(part, value, where, job.kb_base); });
-  };
-  table.push_back(std::move(split));
+  table.insert(
+      table.end(),
+      {per_direction_number("cmdprio_percentage", &JobSpec::cmdprio_percentage, 0, 100, "0",
+                            {.unit = "percent",
+                             .help = "libaio, io_uring: this share of the reads (first value) and writes (second; one "
+                                     "value for both) is issued with priority cmdprio_class/cmdprio, the rest with the "
+                                     "job's own; the JSON then splits the latency per priority (\"prios\"), as fio. "
+                                     "Excludes cmdprio_bssplit."}),
+       per_direction_number(
+           "cmdprio_class", &JobSpec::cmdprio_class, 1, 3, "",
+           {.unit = "class",
+            .help = "The priority class of cmdprio_percentage's ios (and of cmdprio_bssplit entries without one): 1 "
+                    "realtime (needs CAP_SYS_ADMIN), 2 best effort, 3 idle; read,write values as cmdprio_percentage.",
+            .reason = "1 (realtime), as fio"}),
+       per_direction_number(
+           "cmdprio", &JobSpec::cmdprio_level, 0, 7, "0",
+           {.unit = "level",
+            .help = "The priority level (0 highest) of cmdprio_percentage's ios, within cmdprio_class."}),
+       {
+           .name = "cmdprio_bssplit",
+           .type = OptionType::kCustom,
+           .unit = "bytes/percent[/class/level]",
+           .range = "size/pct[/class/level]:...[,write-split]",
+           .help = "libaio, io_uring: per block size, the share of the ios of exactly that size issued with another "
+                   "priority: '64k/30:1m/10/2/0' (entries without class/level use cmdprio_class/cmdprio); reads,writes "
+                   "as bssplit. Excludes cmdprio_percentage.",
+           .reason = "no io gets another priority",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 apply_per_direction(job.cmdprio_bssplit, "cmdprio_bssplit", value, where, [&](std::string_view part) {
+                   return parse_cmdprio_split(part, value, where, job.kb_base);
+                 });
+               },
+       }});
 
   for (std::size_t i = first; i < table.size(); ++i) table[i].category = "engine";
 
-  OptionDef log_prio = bool_option("log_prio", &JobSpec::log_prio, "0");
-  log_prio.category = "report";
-  log_prio.help =
-      "The last column of the per-io logs holds each io's priority value as hex (class << 13 | level, e.g. "
-      "0x2000), instead of 1 for a realtime-class io and 0 otherwise.";
-  table.push_back(std::move(log_prio));
+  table.insert(table.end(),
+               {bool_option("log_prio", &JobSpec::log_prio, "0",
+                            {.category = "report",
+                             .help = "The last column of the per-io logs holds each io's priority value as hex (class "
+                                     "<< 13 | level, e.g. 0x2000), instead of 1 for a realtime-class io and 0 "
+                                     "otherwise."})});
 }
 
 }  // namespace sluice::detail

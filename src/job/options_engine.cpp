@@ -68,8 +68,9 @@ constexpr FioEngine kFioEngines[] = {
     {"io_uring_cmd", "fio's NVMe passthrough engine (/dev/ngXnY character devices: hardware-specific)"},
     {"sg", "fio's SCSI generic engine (SG_IO passthrough: hardware-specific)"},
     {"mtd", "fio's raw flash (MTD) engine: hardware-specific"},
-    {"libzbc", "fio's libzbc engine: zoned SCSI/ATA disks (hardware-specific; zonemode=zbd itself works on files "
-               "and disks that are not zoned)"},
+    {"libzbc",
+     "fio's libzbc engine: zoned SCSI/ATA disks (hardware-specific; zonemode=zbd itself works on files and disks that "
+     "are not zoned)"},
     {"dev-dax", "fio's device-DAX engine: persistent memory hardware"},
     {"libpmem", "fio's libpmem engine: persistent memory hardware"},
     {"pmemblk", "fio's pmemblk engine: persistent memory hardware"},
@@ -82,8 +83,8 @@ constexpr FioEngine kFioEngines[] = {
     {"mmap_sync", "an engine fio no longer has"},
     {"sync_file_range", "not an engine in fio: use the sync_file_range option"},
     {"external", "a plugin loaded into fio's process from a shared library: fio's loader, which sluice has not"},
-    {"skeleton_external", "fio's example plugin (a shared library loaded into fio): fio's loader, which sluice has "
-                          "not"},
+    {"skeleton_external",
+     "fio's example plugin (a shared library loaded into fio): fio's loader, which sluice has not"},
     {"cpp_null", "fio's example C++ plugin (a shared library loaded into fio): fio's loader, which sluice has not"},
 };
 
@@ -107,130 +108,123 @@ void apply_ioengine(JobSpec& job, std::string_view value, const SourcePos& where
 }
 
 void add_engine_choice(std::vector<OptionDef>& table) {
-  OptionDef ioengine;
-  ioengine.name = "ioengine";
-  ioengine.type = OptionType::kChoice;
-  ioengine.default_text = "psync";
-  ioengine.range = joined_engines("|");
-  ioengine.help = engine_help();
-  ioengine.apply = apply_ioengine;
-  table.push_back(std::move(ioengine));
+  table.insert(table.end(), {{
+                                .name = "ioengine",
+                                .type = OptionType::kChoice,
+                                .default_text = "psync",
+                                .range = joined_engines("|"),
+                                .help = engine_help(),
+                                .apply = apply_ioengine,
+                            }});
 }
 
 void add_stat_type(std::vector<OptionDef>& table) {
-  OptionDef stat_type;
-  stat_type.name = "stat_type";
-  stat_type.type = OptionType::kChoice;
-  stat_type.default_text = "stat";
-  stat_type.range = "stat|lstat|statx";
-  stat_type.category = "engine";
-  stat_type.help =
-      "ioengine=filestat or dirstat: the system call each operation times (stat(2), lstat(2) or statx(2)).";
-  stat_type.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    static const std::vector<std::string> kCalls = {"stat", "lstat", "statx"};
-    job.stat_type = static_cast<FileStatCall>(choice_value("stat_type", value, where, kCalls));
-  };
-  table.push_back(std::move(stat_type));
+  table.insert(
+      table.end(),
+      {{
+          .name = "stat_type",
+          .type = OptionType::kChoice,
+          .default_text = "stat",
+          .range = "stat|lstat|statx",
+          .category = "engine",
+          .help = "ioengine=filestat or dirstat: the system call each operation times (stat(2), lstat(2) or statx(2)).",
+          .apply =
+              [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                static const std::vector<std::string> kCalls = {"stat", "lstat", "statx"};
+                job.stat_type = static_cast<FileStatCall>(choice_value("stat_type", value, where, kCalls));
+              },
+      }});
 }
 
 void add_queueing(std::vector<OptionDef>& table) {
-  OptionDef iodepth = u32_option("iodepth", &JobSpec::iodepth, 1, 65536, "1", "ios");
-  iodepth.help = "Ios kept in flight per job; only asynchronous engines (libaio, io_uring) go above 1.";
-  table.push_back(std::move(iodepth));
-
-  OptionDef submit = u32_option("iodepth_batch_submit", &JobSpec::iodepth_batch_submit, 0, 65536, "1", "ios");
-  submit.aliases = {"iodepth_batch"};
-  submit.help =
-      "Ios submitted in one call; 0 means iodepth. Not given: the ios ready at once go in groups of 4 (as many "
-      "IOPS as fio's one per call on virtio disks, fewer system calls).";
-  table.push_back(std::move(submit));
-
-  OptionDef low = u32_option("iodepth_low", &JobSpec::iodepth_low, 0, 65536, "0", "ios");
-  low.help =
-      "Once the queue is full (iodepth ios in flight), wait until only this many are left before filling it "
-      "again (fio's low watermark); 0 or a value above iodepth means iodepth: the queue is kept full.";
-  table.push_back(std::move(low));
-
-  OptionDef complete_min =
-      u32_option("iodepth_batch_complete_min", &JobSpec::iodepth_batch_complete_min, 0, 65536, "1", "ios");
-  complete_min.aliases = {"iodepth_batch_complete"};
-  complete_min.help = "Minimum completions to wait for in one reap; 0 polls without waiting.";
-  table.push_back(std::move(complete_min));
-
-  OptionDef complete_max =
-      u32_option("iodepth_batch_complete_max", &JobSpec::iodepth_batch_complete_max, 0, 65536, "0", "ios");
-  complete_max.help =
-      "Maximum completions reaped in one call. Not given: one submit group (4, or iodepth_batch_submit), so "
-      "every submission brings the queue back to iodepth, as fio's one-at-a-time reaping does; 0 means iodepth.";
-  table.push_back(std::move(complete_max));
-
-  OptionDef submit_mode;
-  submit_mode.name = "io_submit_mode";
-  submit_mode.type = OptionType::kChoice;
-  submit_mode.default_text = "inline";
-  submit_mode.range = "inline|offload";
-  submit_mode.help =
-      "offload: with rate_iops or rate, ios are submitted on the rate's schedule whatever the device's "
-      "completions do (fio's reason for offload: no coordinated omission), which is sluice's open_loop=1: lat "
-      "from the scheduled arrival, queue_wait reported. Without a rate it changes nothing (inline).";
-  submit_mode.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    static const std::vector<std::string> kChoices = {"inline", "offload"};
-    job.submit_offload = choice_value("io_submit_mode", value, where, kChoices) == 1;
-  };
-  table.push_back(std::move(submit_mode));
-
-  OptionDef numjobs = u32_option("numjobs", &JobSpec::numjobs, 1, 4096, "1", "jobs");
-  numjobs.help = "Number of clones of this job, each with its own thread and files.";
-  table.push_back(std::move(numjobs));
-
-  OptionDef thread = bool_option("thread", &JobSpec::thread, "0");
-  thread.help = "Accepted for fio compatibility: sluice always runs jobs as threads.";
-  table.push_back(std::move(thread));
+  table.insert(
+      table.end(),
+      {u32_option("iodepth", &JobSpec::iodepth, 1, 65536, "1",
+                  {.unit = "ios",
+                   .help = "Ios kept in flight per job; only asynchronous engines (libaio, io_uring) go above 1."}),
+       u32_option("iodepth_batch_submit", &JobSpec::iodepth_batch_submit, 0, 65536, "1",
+                  {.aliases = {"iodepth_batch"},
+                   .unit = "ios",
+                   .help = "Ios submitted in one call; 0 means iodepth. Not given: the ios ready at once go in groups "
+                           "of 4 (as many IOPS as fio's one per call on virtio disks, fewer system calls)."}),
+       u32_option(
+           "iodepth_low", &JobSpec::iodepth_low, 0, 65536, "0",
+           {.unit = "ios",
+            .help =
+                "Once the queue is full (iodepth ios in flight), wait until only this many are left before filling it "
+                "again (fio's low watermark); 0 or a value above iodepth means iodepth: the queue is kept full."}),
+       u32_option("iodepth_batch_complete_min", &JobSpec::iodepth_batch_complete_min, 0, 65536, "1",
+                  {.aliases = {"iodepth_batch_complete"},
+                   .unit = "ios",
+                   .help = "Minimum completions to wait for in one reap; 0 polls without waiting."}),
+       u32_option("iodepth_batch_complete_max", &JobSpec::iodepth_batch_complete_max, 0, 65536, "0",
+                  {.unit = "ios",
+                   .help = "Maximum completions reaped in one call. Not given: one submit group (4, or "
+                           "iodepth_batch_submit), so every submission brings the queue back to iodepth, as fio's "
+                           "one-at-a-time reaping does; 0 means iodepth."}),
+       {
+           .name = "io_submit_mode",
+           .type = OptionType::kChoice,
+           .default_text = "inline",
+           .range = "inline|offload",
+           .help = "offload: with rate_iops or rate, ios are submitted on the rate's schedule whatever the device's "
+                   "completions do (fio's reason for offload: no coordinated omission), which is sluice's open_loop=1: "
+                   "lat from the scheduled arrival, queue_wait reported. Without a rate it changes nothing (inline).",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 static const std::vector<std::string> kChoices = {"inline", "offload"};
+                 job.submit_offload = choice_value("io_submit_mode", value, where, kChoices) == 1;
+               },
+       },
+       u32_option("numjobs", &JobSpec::numjobs, 1, 4096, "1",
+                  {.unit = "jobs", .help = "Number of clones of this job, each with its own thread and files."}),
+       bool_option("thread", &JobSpec::thread, "0",
+                   {.help = "Accepted for fio compatibility: sluice always runs jobs as threads."})});
 }
 
 void add_caching(std::vector<OptionDef>& table) {
-  OptionDef direct = bool_option("direct", &JobSpec::direct, "0");
-  direct.help = "Open files with O_DIRECT, bypassing the page cache; block sizes and offsets must be aligned.";
-  table.push_back(std::move(direct));
-
-  OptionDef buffered = bool_option("buffered", &JobSpec::direct, "1");
-  buffered.help = "The inverse of direct: buffered=0 is direct=1.";
-  buffered.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.direct = !bool_value("buffered", value, where);
-  };
-  table.push_back(std::move(buffered));
-
-  OptionDef sync;
-  sync.name = "sync";
-  sync.type = OptionType::kChoice;
-  sync.default_text = "none";
-  sync.range = "none|0|sync|1|dsync";
-  sync.help = "Open files with O_SYNC (sync or 1) or O_DSYNC (dsync); none or 0 for neither.";
-  sync.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    static const std::vector<std::string> kChoices = {"none", "0", "sync", "1", "dsync"};
-    static const SyncMode kModes[] = {SyncMode::kNone, SyncMode::kNone, SyncMode::kSync, SyncMode::kSync,
-                                      SyncMode::kDsync};
-    job.sync = kModes[choice_value("sync", value, where, kChoices)];
-  };
-  table.push_back(std::move(sync));
+  table.insert(
+      table.end(),
+      {bool_option(
+           "direct", &JobSpec::direct, "0",
+           {.help = "Open files with O_DIRECT, bypassing the page cache; block sizes and offsets must be aligned."}),
+       {
+           .name = "buffered",
+           .type = OptionType::kBool,
+           .default_text = "1",
+           .range = "0|1",
+           .help = "The inverse of direct: buffered=0 is direct=1.",
+           .flag = true,
+           .apply = [](JobSpec& job, std::string_view value,
+                       const SourcePos& where) { job.direct = !bool_value("buffered", value, where); },
+       },
+       {
+           .name = "sync",
+           .type = OptionType::kChoice,
+           .default_text = "none",
+           .range = "none|0|sync|1|dsync",
+           .help = "Open files with O_SYNC (sync or 1) or O_DSYNC (dsync); none or 0 for neither.",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 static const std::vector<std::string> kChoices = {"none", "0", "sync", "1", "dsync"};
+                 static const SyncMode kModes[] = {SyncMode::kNone, SyncMode::kNone, SyncMode::kSync, SyncMode::kSync,
+                                                   SyncMode::kDsync};
+                 job.sync = kModes[choice_value("sync", value, where, kChoices)];
+               },
+       }});
 }
 
 void add_syncing(std::vector<OptionDef>& table) {
-  OptionDef fsync = u32_option("fsync", &JobSpec::fsync_blocks, 0, UINT32_MAX, "0", "writes");
-  fsync.help = "Call fsync after every N writes; 0 never.";
-  table.push_back(std::move(fsync));
-
-  OptionDef fdatasync = u32_option("fdatasync", &JobSpec::fdatasync_blocks, 0, UINT32_MAX, "0", "writes");
-  fdatasync.help = "Call fdatasync after every N writes; 0 never.";
-  table.push_back(std::move(fdatasync));
-
-  OptionDef end_fsync = bool_option("end_fsync", &JobSpec::end_fsync, "0");
-  end_fsync.help = "Call fsync on the job's files when its writes are done (counted in its runtime).";
-  table.push_back(std::move(end_fsync));
-
-  OptionDef on_close = bool_option("fsync_on_close", &JobSpec::fsync_on_close, "0");
-  on_close.help = "Call fsync on every file before closing it.";
-  table.push_back(std::move(on_close));
+  table.insert(
+      table.end(),
+      {u32_option("fsync", &JobSpec::fsync_blocks, 0, UINT32_MAX, "0",
+                  {.unit = "writes", .help = "Call fsync after every N writes; 0 never."}),
+       u32_option("fdatasync", &JobSpec::fdatasync_blocks, 0, UINT32_MAX, "0",
+                  {.unit = "writes", .help = "Call fdatasync after every N writes; 0 never."}),
+       bool_option("end_fsync", &JobSpec::end_fsync, "0",
+                   {.help = "Call fsync on the job's files when its writes are done (counted in its runtime)."}),
+       bool_option("fsync_on_close", &JobSpec::fsync_on_close, "0",
+                   {.help = "Call fsync on every file before closing it."})});
 }
 
 }  // namespace

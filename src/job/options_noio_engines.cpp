@@ -8,55 +8,58 @@ void add_noio_engine_options(std::vector<OptionDef>& table) {
   const std::size_t first = table.size();
   using std::chrono::seconds;
 
-  OptionDef load = u32_option("cpuload", &JobSpec::cpuload, 0, UINT32_MAX, "0", "%");
-  load.reason = "required by ioengine=cpuio";
-  load.help = "ioengine=cpuio: the percentage of one CPU the job keeps busy (above 100 counts as 100, as fio).";
-  load.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.cpuload = static_cast<std::uint32_t>(std::min<std::uint64_t>(unsigned_value("cpuload", value, where, 0, UINT32_MAX), 100));
-  };
-  table.push_back(std::move(load));
-
-  OptionDef chunks = u32_option("cpuchunks", &JobSpec::cpuchunks_us, 1, UINT32_MAX, "50000", "us");
-  chunks.help = "ioengine=cpuio with cpumode=noop: the length of one burn cycle in microseconds; the think time "
-                "between cycles makes up cpuload (qsort's cycle is one sort).";
-  table.push_back(std::move(chunks));
-
-  OptionDef mode;
-  mode.name = "cpumode";
-  mode.type = OptionType::kChoice;
-  mode.default_text = "noop";
-  mode.range = "noop|qsort";
-  mode.help = "ioengine=cpuio: noop spins, qsort sorts fio's 256 Ki integers (memory and branch work).";
-  mode.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.cpumode_qsort = choice_value("cpumode", value, where, {"noop", "qsort"}) == 1;
-  };
-  table.push_back(std::move(mode));
-
-  OptionDef done = bool_option("exit_on_io_done", &JobSpec::exit_on_io_done, "0");
-  done.help = "ioengine=cpuio: end the job when the run's I/O jobs, running or in later groups, have all ended (a "
-              "run without I/O jobs runs the whole runtime, as fio).";
-  table.push_back(std::move(done));
-
-  OptionDef program = string_option("program", &JobSpec::exec_program, "");
-  program.reason = "required by ioengine=exec";
-  program.help = "ioengine=exec: the program to run for the job's runtime (a path, or a name looked up in PATH).";
-  table.push_back(std::move(program));
-
-  OptionDef arguments = string_option("arguments", &JobSpec::exec_arguments, "");
-  arguments.reason = "none";
-  arguments.help = "ioengine=exec: the program's arguments, split on spaces; %r is the runtime in seconds, %n the "
-                   "job's name.";
-  table.push_back(std::move(arguments));
-
-  OptionDef grace = duration_option("grace_time", &JobSpec::exec_grace_time, seconds(1), "1");
-  grace.help = "ioengine=exec: how long the program has to end after SIGTERM before SIGKILL (a bare number is "
-               "seconds).";
-  table.push_back(std::move(grace));
-
-  OptionDef redirect = bool_option("std_redirect", &JobSpec::exec_std_redirect, "1");
-  redirect.help = "ioengine=exec: 1 writes the program's output to JOBNAME.stdout and JOBNAME.stderr; 0 sends its "
-                  "stdout to sluice's stderr (sluice's report stays alone on stdout).";
-  table.push_back(std::move(redirect));
+  table.insert(
+      table.end(),
+      {{
+           .name = "cpuload",
+           .type = OptionType::kUnsigned,
+           .default_text = "0",
+           .unit = "%",
+           .range = "0-" + std::to_string(UINT32_MAX),
+           .help = "ioengine=cpuio: the percentage of one CPU the job keeps busy (above 100 counts as 100, as fio).",
+           .reason = "required by ioengine=cpuio",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 job.cpuload = static_cast<std::uint32_t>(
+                     std::min<std::uint64_t>(unsigned_value("cpuload", value, where, 0, UINT32_MAX), 100));
+               },
+       },
+       u32_option(
+           "cpuchunks", &JobSpec::cpuchunks_us, 1, UINT32_MAX, "50000",
+           {.unit = "us",
+            .help = "ioengine=cpuio with cpumode=noop: the length of one burn cycle in microseconds; the think time "
+                    "between cycles makes up cpuload (qsort's cycle is one sort)."}),
+       {
+           .name = "cpumode",
+           .type = OptionType::kChoice,
+           .default_text = "noop",
+           .range = "noop|qsort",
+           .help = "ioengine=cpuio: noop spins, qsort sorts fio's 256 Ki integers (memory and branch work).",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 job.cpumode_qsort = choice_value("cpumode", value, where, {"noop", "qsort"}) == 1;
+               },
+       },
+       bool_option("exit_on_io_done", &JobSpec::exit_on_io_done, "0",
+                   {.help = "ioengine=cpuio: end the job when the run's I/O jobs, running or in later groups, have all "
+                            "ended (a run without I/O jobs runs the whole runtime, as fio)."}),
+       string_option(
+           "program", &JobSpec::exec_program, "",
+           {.help = "ioengine=exec: the program to run for the job's runtime (a path, or a name looked up in PATH).",
+            .reason = "required by ioengine=exec"}),
+       string_option(
+           "arguments", &JobSpec::exec_arguments, "",
+           {.help = "ioengine=exec: the program's arguments, split on spaces; %r is the runtime in seconds, %n the "
+                    "job's name.",
+            .reason = "none"}),
+       duration_option(
+           "grace_time", &JobSpec::exec_grace_time, seconds(1), "1",
+           {.help = "ioengine=exec: how long the program has to end after SIGTERM before SIGKILL (a bare number is "
+                    "seconds)."}),
+       bool_option(
+           "std_redirect", &JobSpec::exec_std_redirect, "1",
+           {.help = "ioengine=exec: 1 writes the program's output to JOBNAME.stdout and JOBNAME.stderr; 0 sends its "
+                    "stdout to sluice's stderr (sluice's report stays alone on stdout)."})});
 
   for (std::size_t i = first; i < table.size(); ++i) table[i].category = "engine";
 }

@@ -69,35 +69,33 @@ NumaMemPolicy parse_mem_policy(std::string_view value, const SourcePos& where) {
 }  // namespace
 
 void add_numa_options(std::vector<OptionDef>& table) {
-  OptionDef cpu_nodes;
-  cpu_nodes.name = "numa_cpu_nodes";
-  cpu_nodes.type = OptionType::kString;
-  cpu_nodes.category = "placement";
-  cpu_nodes.range = "node list (0, 0-1,3, all)";
-  cpu_nodes.reason = "any CPU";
-  cpu_nodes.help =
-      "Run the job's thread on the CPUs of these NUMA nodes (libnuma's numa_run_on_node_mask, as fio); applied "
-      "after cpus_allowed, so it wins. A node this machine lacks is refused.";
-  cpu_nodes.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.numa_cpu_nodes = std::string(value);
-    check_node_list("numa_cpu_nodes", value, job.numa_cpu_nodes, where);
-  };
-  table.push_back(std::move(cpu_nodes));
-
-  OptionDef policy;
-  policy.name = "numa_mem_policy";
-  policy.type = OptionType::kString;
-  policy.category = "placement";
-  policy.range = "default|prefer:N|bind:NODES|interleave[:NODES]|local";
-  policy.reason = "the kernel's default policy";
-  policy.help =
-      "The NUMA memory policy of the job's thread (set_mempolicy), which its io buffers are also moved to follow "
-      "(mbind), as fio allocates them after setting it: prefer one node, bind to or interleave over a node list "
-      "(interleave alone: every node), or local.";
-  policy.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.numa_mem_policy = parse_mem_policy(value, where);
-  };
-  table.push_back(std::move(policy));
+  table.insert(table.end(),
+               {{
+                    .name = "numa_cpu_nodes",
+                    .type = OptionType::kString,
+                    .range = "node list (0, 0-1,3, all)",
+                    .category = "placement",
+                    .help = "Run the job's thread on the CPUs of these NUMA nodes (libnuma's numa_run_on_node_mask, as "
+                            "fio); applied after cpus_allowed, so it wins. A node this machine lacks is refused.",
+                    .reason = "any CPU",
+                    .apply =
+                        [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                          job.numa_cpu_nodes = std::string(value);
+                          check_node_list("numa_cpu_nodes", value, job.numa_cpu_nodes, where);
+                        },
+                },
+                {
+                    .name = "numa_mem_policy",
+                    .type = OptionType::kString,
+                    .range = "default|prefer:N|bind:NODES|interleave[:NODES]|local",
+                    .category = "placement",
+                    .help = "The NUMA memory policy of the job's thread (set_mempolicy), which its io buffers are also "
+                            "moved to follow (mbind), as fio allocates them after setting it: prefer one node, bind to "
+                            "or interleave over a node list (interleave alone: every node), or local.",
+                    .reason = "the kernel's default policy",
+                    .apply = [](JobSpec& job, std::string_view value,
+                                const SourcePos& where) { job.numa_mem_policy = parse_mem_policy(value, where); },
+                }});
 }
 
 }  // namespace sluice::detail

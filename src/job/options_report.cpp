@@ -1,7 +1,7 @@
 // Options for reporting, grouping, logs and unit interpretation.
-#include <algorithm>
-
 #include <time.h>
+
+#include <algorithm>
 
 #include "job/option_builders.h"
 #include "job/units.h"
@@ -31,177 +31,155 @@ void apply_percentile_list(JobSpec& job, std::string_view value, const SourcePos
 }
 
 OptionDef log_option(std::string name, std::string JobSpec::*member, std::string what, std::string detail) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.type = OptionType::kString;
-  def.flag = true;
-  def.help = "Write a fio-format " + what + " log to PREFIX_" + what.substr(0, what.find(' ')) +
-             ".N.log (N: the clone's number from 1); given without a value the prefix is the job name. " + detail;
-  def.reason = "no log is written unless asked for";
-  // Without a value fio names the log after the job; the name known at this point is used.
-  def.apply = [member](JobSpec& job, std::string_view value, const SourcePos&) {
-    job.*member = value.empty() ? (job.name.empty() ? std::string("sluice") : job.name) : std::string(value);
+  return {
+      .name = std::move(name),
+      .type = OptionType::kString,
+      .help = "Write a fio-format " + what + " log to PREFIX_" + what.substr(0, what.find(' ')) +
+              ".N.log (N: the clone's number from 1); given without a value the prefix is the job name. " + detail,
+      .flag = true,
+      .reason = "no log is written unless asked for",
+      // Without a value fio names the log after the job; the name known at this point is used.
+      .apply =
+          [member](JobSpec& job, std::string_view value, const SourcePos&) {
+            job.*member = value.empty() ? (job.name.empty() ? std::string("sluice") : job.name) : std::string(value);
+          },
   };
-  return def;
 }
 
 void add_grouping(std::vector<OptionDef>& table) {
-  OptionDef group = bool_option("group_reporting", &JobSpec::group_reporting, "0");
-  group.help = "Report each group as a whole instead of each job (and each numjobs clone) separately.";
-  table.push_back(std::move(group));
-
-  OptionDef stats = bool_option("stats", &JobSpec::stats, "1");
-  stats.help = "0: the job runs but is left out of the report and of its group's totals (fio's stats=0).";
-  table.push_back(std::move(stats));
-
-  OptionDef disk_util = bool_option("disk_util", &JobSpec::disk_util, "1");
-  disk_util.help = "0: the devices under this job's files are not in the report's disk utilization "
-                   "(fio's disk_util); with 0 in every job, no disk_util at all.";
-  table.push_back(std::move(disk_util));
-
-  OptionDef stonewall = bool_option("stonewall", &JobSpec::stonewall, "0");
-  stonewall.aliases = {"wait_for_previous"};
-  stonewall.help = "Wait for all earlier jobs to finish before starting; also starts a new reporting group.";
-  table.push_back(std::move(stonewall));
-
-  OptionDef new_group = bool_option("new_group", &JobSpec::new_group, "0");
-  new_group.help = "Start a new reporting group with this job.";
-  table.push_back(std::move(new_group));
+  table.insert(
+      table.end(),
+      {bool_option("group_reporting", &JobSpec::group_reporting, "0",
+                   {.help = "Report each group as a whole instead of each job (and each numjobs clone) separately."}),
+       bool_option(
+           "stats", &JobSpec::stats, "1",
+           {.help = "0: the job runs but is left out of the report and of its group's totals (fio's stats=0)."}),
+       bool_option("disk_util", &JobSpec::disk_util, "1",
+                   {.help = "0: the devices under this job's files are not in the report's disk utilization (fio's "
+                            "disk_util); with 0 in every job, no disk_util at all."}),
+       bool_option("stonewall", &JobSpec::stonewall, "0",
+                   {.aliases = {"wait_for_previous"},
+                    .help = "Wait for all earlier jobs to finish before starting; also starts a new reporting group."}),
+       bool_option("new_group", &JobSpec::new_group, "0", {.help = "Start a new reporting group with this job."})});
 }
 
 void add_percentiles(std::vector<OptionDef>& table) {
-  OptionDef list;
-  list.name = "percentile_list";
-  list.type = OptionType::kFloatList;
-  list.default_text = "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99";
-  list.unit = "percent";
-  list.range = "up to 20 values 0-100, ':'-separated";
-  list.help = "Latency percentiles to report.";
-  list.apply = apply_percentile_list;
-  table.push_back(std::move(list));
-
-  OptionDef lifetimes = bool_option("block_error_percentiles", &JobSpec::block_error_percentiles, "0");
-  lifetimes.help = "Count the trims each trim-sized block of the job's file goes through until a trim or write of "
-                   "it fails, and report their percentiles (percentile_list) and the blocks per state (fio's "
-                   "\"block lifetime percentiles\"; JSON \"block\"). One file per job.";
-  table.push_back(std::move(lifetimes));
-
-  OptionDef clat = bool_option("clat_percentiles", &JobSpec::clat_percentiles, "1");
-  clat.help = "Report completion-latency (clat) percentiles.";
-  table.push_back(std::move(clat));
-
-  OptionDef lat = bool_option("lat_percentiles", &JobSpec::lat_percentiles, "0");
-  lat.help = "Report total-latency (lat) percentiles.";
-  table.push_back(std::move(lat));
-
-  OptionDef slat = bool_option("slat_percentiles", &JobSpec::slat_percentiles, "0");
-  slat.help = "Report submission-latency (slat) percentiles.";
-  table.push_back(std::move(slat));
+  table.insert(
+      table.end(),
+      {{
+           .name = "percentile_list",
+           .type = OptionType::kFloatList,
+           .default_text = "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99",
+           .unit = "percent",
+           .range = "up to 20 values 0-100, ':'-separated",
+           .help = "Latency percentiles to report.",
+           .apply = apply_percentile_list,
+       },
+       bool_option(
+           "block_error_percentiles", &JobSpec::block_error_percentiles, "0",
+           {.help = "Count the trims each trim-sized block of the job's file goes through until a trim or write of it "
+                    "fails, and report their percentiles (percentile_list) and the blocks per state (fio's \"block "
+                    "lifetime percentiles\"; JSON \"block\"). One file per job."}),
+       bool_option("clat_percentiles", &JobSpec::clat_percentiles, "1",
+                   {.help = "Report completion-latency (clat) percentiles."}),
+       bool_option("lat_percentiles", &JobSpec::lat_percentiles, "0",
+                   {.help = "Report total-latency (lat) percentiles."}),
+       bool_option("slat_percentiles", &JobSpec::slat_percentiles, "0",
+                   {.help = "Report submission-latency (slat) percentiles."})});
 }
 
 void add_units_and_logs(std::vector<OptionDef>& table) {
-  OptionDef kb_base;
-  kb_base.name = "kb_base";
-  kb_base.type = OptionType::kChoice;
-  kb_base.default_text = "1024";
-  kb_base.range = "1000|1024";
-  kb_base.help =
-      "Meaning of k/m/g in sizes given after it: 1024 (default: k = 1024, and kB, KiB too) or 1000 "
-      "(k and kB = 1000, KiB = 1024). Unlike fio, KiB/MiB always mean powers of 1024.";
-  kb_base.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    static const std::vector<std::string> kChoices = {"1000", "1024"};
-    job.kb_base = choice_value("kb_base", value, where, kChoices) == 0 ? 1000 : 1024;
-  };
-  table.push_back(std::move(kb_base));
-
-  table.push_back(log_option("write_lat_log", &JobSpec::write_lat_log, "lat (latency)",
-                             "Also writes PREFIX_clat.N.log and PREFIX_slat.N.log (slat lines only with "
-                             "libaio and io_uring, as fio). Values in nanoseconds."));
-  table.push_back(log_option("write_iops_log", &JobSpec::write_iops_log, "iops",
-                             "Without log_avg_msec each io is a line of value 1 (as fio); with it each line is "
-                             "the true rate of the window in ios per second."));
-  table.push_back(log_option("write_bw_log", &JobSpec::write_bw_log, "bw (bandwidth)",
-                             "Without log_avg_msec each io's line is its bytes over its clat in bytes per "
-                             "millisecond (as fio); with it each line is the window's KiB/s."));
-
-  OptionDef avg = u32_option("log_avg_msec", &JobSpec::log_avg_msec, 0, UINT32_MAX, "0", "milliseconds");
-  avg.help =
-      "Log one line per window of this many milliseconds and direction instead of one per io (0): the mean "
-      "latency of the window's ios, and for iops and bw the true rate over the window, 0 for an idle window "
-      "(fio logs 1 per io without averaging). Windows are aligned on the job's measured start; a line's time "
-      "is its window's end.";
-  table.push_back(std::move(avg));
-
-  OptionDef max = bool_option("log_max_value", &JobSpec::log_max_value, "0");
-  max.help = "With log_avg_msec, a latency log's line is the window's largest latency instead of its mean.";
-  table.push_back(std::move(max));
-
-  OptionDef unix_epoch = bool_option("log_unix_epoch", &JobSpec::log_unix_epoch, "0");
-  unix_epoch.help = "Log times are Unix times in milliseconds instead of milliseconds since the job's start.";
-  table.push_back(std::move(unix_epoch));
-
-  OptionDef alternate = bool_option("log_alternate_epoch", &JobSpec::log_alternate_epoch, "0");
-  alternate.help = "Log times are milliseconds since the epoch of the clock log_alternate_epoch_clock_id names.";
-  table.push_back(std::move(alternate));
-
-  OptionDef clock_id;
-  clock_id.name = "log_alternate_epoch_clock_id";
-  clock_id.type = OptionType::kUnsigned;
-  clock_id.default_text = "0";
-  clock_id.range = "a clock_gettime clock id: 0 realtime, 1 monotonic, 4 monotonic_raw, 7 boottime, 11 tai, ...";
-  clock_id.help = "The clock of log_unix_epoch and log_alternate_epoch (0: CLOCK_REALTIME).";
-  clock_id.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    const auto id = unsigned_value("log_alternate_epoch_clock_id", value, where, 0, 1023);
-    timespec probe{};
-    if (clock_gettime(static_cast<clockid_t>(id), &probe) != 0) {
-      value_error(where, "log_alternate_epoch_clock_id", value,
-                  "this machine has no such clock (clock_gettime fails); 0 is CLOCK_REALTIME");
-    }
-    job.log_alternate_epoch_clock_id = static_cast<int>(id);
-  };
-  table.push_back(std::move(clock_id));
-
-  OptionDef offset = bool_option("log_offset", &JobSpec::log_offset, "0");
-  offset.help = "Add each io's offset in bytes as a column of the per-io logs, before the priority column.";
-  table.push_back(std::move(offset));
-
-  OptionDef bw_avg = u32_option("bwavgtime", &JobSpec::bw_avg_msec, 1, UINT32_MAX, "500", "milliseconds");
-  bw_avg.help =
-      "The window of each bandwidth sample behind the JSON's bw_min, bw_max, bw_mean, bw_dev and bw_samples (and "
-      "the normal output's bw line), as fio: a sample per window for each direction that moved.";
-  table.push_back(std::move(bw_avg));
-
-  OptionDef iops_avg = u32_option("iopsavgtime", &JobSpec::iops_avg_msec, 1, UINT32_MAX, "500", "milliseconds");
-  iops_avg.help = "The same for the IOPS samples (iops_min, iops_max, iops_mean, iops_stddev, iops_samples).";
-  table.push_back(std::move(iops_avg));
-
-  // fio keeps logs in memory and compresses them in chunks of log_compression bytes as they fill, then
-  // inflates them into the text file at the end (the same text as without it); sluice writes logs as it goes,
-  // so the chunk size only matters with log_store_compressed.
-  OptionDef compression;
-  compression.name = "log_compression";
-  compression.type = OptionType::kSize;
-  compression.default_text = std::string(1, '0');
-  compression.unit = "bytes";
-  compression.range = "1024-512m";
-  compression.help =
-      "fio compresses its in-memory logs in chunks of this size; the text logs are the same either way (sluice "
-      "writes its logs as it goes). With log_store_compressed, the samples per zlib stream.";
-  compression.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    const std::uint64_t bytes = size_value("log_compression", value, where, job.kb_base);
-    if (bytes != 0 && (bytes < 1024 || bytes > (std::uint64_t{512} << 20))) {
-      value_error(where, "log_compression", value, "between 1024 and 512m (fio's bounds)");
-    }
-    job.log_compression = bytes;
-  };
-  table.push_back(std::move(compression));
-
-  OptionDef store = bool_option("log_store_compressed", &JobSpec::log_store_compressed, "0");
-  store.help =
-      "Write the latency, bandwidth and IOPS logs as NAME.log.fz: zlib streams of fio's binary samples, which "
-      "`fio --inflate-log=FILE` (or `sluice fio --inflate-log=FILE`) prints as the text log. Histogram logs "
-      "stay text.";
-  table.push_back(std::move(store));
+  table.insert(
+      table.end(),
+      {{
+           .name = "kb_base",
+           .type = OptionType::kChoice,
+           .default_text = "1024",
+           .range = "1000|1024",
+           .help = "Meaning of k/m/g in sizes given after it: 1024 (default: k = 1024, and kB, KiB too) or 1000 (k and "
+                   "kB = 1000, KiB = 1024). Unlike fio, KiB/MiB always mean powers of 1024.",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 static const std::vector<std::string> kChoices = {"1000", "1024"};
+                 job.kb_base = choice_value("kb_base", value, where, kChoices) == 0 ? 1000 : 1024;
+               },
+       },
+       log_option("write_lat_log", &JobSpec::write_lat_log, "lat (latency)",
+                  "Also writes PREFIX_clat.N.log and PREFIX_slat.N.log (slat lines only with libaio and io_uring, as "
+                  "fio). Values in nanoseconds."),
+       log_option("write_iops_log", &JobSpec::write_iops_log, "iops",
+                  "Without log_avg_msec each io is a line of value 1 (as fio); with it each line is the true rate of "
+                  "the window in ios per second."),
+       log_option("write_bw_log", &JobSpec::write_bw_log, "bw (bandwidth)",
+                  "Without log_avg_msec each io's line is its bytes over its clat in bytes per millisecond (as fio); "
+                  "with it each line is the window's KiB/s."),
+       u32_option("log_avg_msec", &JobSpec::log_avg_msec, 0, UINT32_MAX, "0",
+                  {.unit = "milliseconds",
+                   .help = "Log one line per window of this many milliseconds and direction instead of one per io (0): "
+                           "the mean latency of the window's ios, and for iops and bw the true rate over the window, 0 "
+                           "for an idle window (fio logs 1 per io without averaging). Windows are aligned on the job's "
+                           "measured start; a line's time is its window's end."}),
+       bool_option(
+           "log_max_value", &JobSpec::log_max_value, "0",
+           {.help = "With log_avg_msec, a latency log's line is the window's largest latency instead of its mean."}),
+       bool_option("log_unix_epoch", &JobSpec::log_unix_epoch, "0",
+                   {.help = "Log times are Unix times in milliseconds instead of milliseconds since the job's start."}),
+       bool_option(
+           "log_alternate_epoch", &JobSpec::log_alternate_epoch, "0",
+           {.help = "Log times are milliseconds since the epoch of the clock log_alternate_epoch_clock_id names."}),
+       {
+           .name = "log_alternate_epoch_clock_id",
+           .type = OptionType::kUnsigned,
+           .default_text = "0",
+           .range = "a clock_gettime clock id: 0 realtime, 1 monotonic, 4 monotonic_raw, 7 boottime, 11 tai, ...",
+           .help = "The clock of log_unix_epoch and log_alternate_epoch (0: CLOCK_REALTIME).",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 const auto id = unsigned_value("log_alternate_epoch_clock_id", value, where, 0, 1023);
+                 timespec probe{};
+                 if (clock_gettime(static_cast<clockid_t>(id), &probe) != 0) {
+                   value_error(where, "log_alternate_epoch_clock_id", value,
+                               "this machine has no such clock (clock_gettime fails); 0 is CLOCK_REALTIME");
+                 }
+                 job.log_alternate_epoch_clock_id = static_cast<int>(id);
+               },
+       },
+       bool_option(
+           "log_offset", &JobSpec::log_offset, "0",
+           {.help = "Add each io's offset in bytes as a column of the per-io logs, before the priority column."}),
+       u32_option("bwavgtime", &JobSpec::bw_avg_msec, 1, UINT32_MAX, "500",
+                  {.unit = "milliseconds",
+                   .help = "The window of each bandwidth sample behind the JSON's bw_min, bw_max, bw_mean, bw_dev and "
+                           "bw_samples (and the normal output's bw line), as fio: a sample per window for each "
+                           "direction that moved."}),
+       u32_option(
+           "iopsavgtime", &JobSpec::iops_avg_msec, 1, UINT32_MAX, "500",
+           {.unit = "milliseconds",
+            .help = "The same for the IOPS samples (iops_min, iops_max, iops_mean, iops_stddev, iops_samples)."}),
+       // fio keeps logs in memory and compresses them in chunks of log_compression bytes as they fill, then
+       // inflates them into the text file at the end (the same text as without it); sluice writes logs as it goes,
+       // so the chunk size only matters with log_store_compressed.
+       {
+           .name = "log_compression",
+           .type = OptionType::kSize,
+           .default_text = std::string(1, '0'),
+           .unit = "bytes",
+           .range = "1024-512m",
+           .help = "fio compresses its in-memory logs in chunks of this size; the text logs are the same either way "
+                   "(sluice writes its logs as it goes). With log_store_compressed, the samples per zlib stream.",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 const std::uint64_t bytes = size_value("log_compression", value, where, job.kb_base);
+                 if (bytes != 0 && (bytes < 1024 || bytes > (std::uint64_t{512} << 20))) {
+                   value_error(where, "log_compression", value, "between 1024 and 512m (fio's bounds)");
+                 }
+                 job.log_compression = bytes;
+               },
+       },
+       bool_option("log_store_compressed", &JobSpec::log_store_compressed, "0",
+                   {.help = "Write the latency, bandwidth and IOPS logs as NAME.log.fz: zlib streams of fio's binary "
+                            "samples, which `fio --inflate-log=FILE` (or `sluice fio --inflate-log=FILE`) prints as "
+                            "the text log. Histogram logs stay text."})});
 }
 
 }  // namespace

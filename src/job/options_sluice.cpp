@@ -5,34 +5,36 @@ namespace sluice::detail {
 namespace {
 
 void add_role(std::vector<OptionDef>& table) {
-  OptionDef role;
-  role.name = "role";
-  role.type = OptionType::kChoice;
-  role.default_text = "foreground";
-  role.range = "foreground|background";
-  role.help =
-      "sluice extension. background: the job starts before the foreground jobs of its group, runs while they "
-      "run (repeating its workload as time_based does) and is stopped when they end; it is left out of the "
-      "group's results and reported on its own (throughput and its per-second series). A group needs at least "
-      "one foreground job.";
-  role.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    static const std::vector<std::string> kChoices = {"foreground", "background"};
-    static const JobRole kRoles[] = {JobRole::kForeground, JobRole::kBackground};
-    job.role = kRoles[choice_value("role", value, where, kChoices)];
-  };
-  table.push_back(std::move(role));
+  table.insert(
+      table.end(),
+      {{
+          .name = "role",
+          .type = OptionType::kChoice,
+          .default_text = "foreground",
+          .range = "foreground|background",
+          .help = "sluice extension. background: the job starts before the foreground jobs of its group, runs while "
+                  "they run (repeating its workload as time_based does) and is stopped when they end; it is left out "
+                  "of the group's results and reported on its own (throughput and its per-second series). A group "
+                  "needs at least one foreground job.",
+          .apply =
+              [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                static const std::vector<std::string> kChoices = {"foreground", "background"};
+                static const JobRole kRoles[] = {JobRole::kForeground, JobRole::kBackground};
+                job.role = kRoles[choice_value("role", value, where, kChoices)];
+              },
+      }});
 }
 
 // open_loop: arrivals on the rate schedule whatever earlier ios do (see run/open_loop_queue.h).
 void add_open_loop(std::vector<OptionDef>& table) {
-  OptionDef open_loop = bool_option("open_loop", &JobSpec::open_loop, "0");
-  open_loop.help =
-      "sluice extension. Open-loop load: ios arrive on the rate_iops/rate schedule (rate_process=linear or "
-      "poisson) whatever happens to earlier ones; when all iodepth slots are busy, arrivals wait in a FIFO "
-      "queue. lat is measured from the scheduled arrival, so a slow target shows up as latency instead of a "
-      "lower rate (no coordinated omission); queue_wait (submission - scheduled arrival) is reported beside "
-      "slat/clat/lat. Needs rate_iops or rate.";
-  table.push_back(std::move(open_loop));
+  table.insert(table.end(), {bool_option("open_loop", &JobSpec::open_loop, "0",
+                                         {.help = "sluice extension. Open-loop load: ios arrive on the rate_iops/rate "
+                                                  "schedule (rate_process=linear or poisson) whatever happens to "
+                                                  "earlier ones; when all iodepth slots are busy, arrivals wait in a "
+                                                  "FIFO queue. lat is measured from the scheduled arrival, so a slow "
+                                                  "target shows up as latency instead of a lower rate (no coordinated "
+                                                  "omission); queue_wait (submission - scheduled arrival) is reported "
+                                                  "beside slat/clat/lat. Needs rate_iops or rate."})});
 }
 
 }  // namespace

@@ -38,7 +38,8 @@ void apply_ignore_error(JobSpec& job, std::string_view value, const SourcePos& w
   std::size_t start = 0;
   for (std::size_t cls = 0;; ++cls) {
     const std::size_t comma = value.find(',', start);
-    const std::string_view list = value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const std::string_view list =
+        value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     if (cls >= job.ignore_errors.size()) {
       value_error(where, "ignore_error", value, "at most 3 comma-separated lists (read, write, verify)");
     }
@@ -46,7 +47,8 @@ void apply_ignore_error(JobSpec& job, std::string_view value, const SourcePos& w
     std::size_t at = 0;
     while (at < list.size()) {  // as fio: the list ends at its first empty item
       const std::size_t colon = list.find(':', at);
-      const std::string_view item = list.substr(at, colon == std::string_view::npos ? std::string_view::npos : colon - at);
+      const std::string_view item =
+          list.substr(at, colon == std::string_view::npos ? std::string_view::npos : colon - at);
       if (item.empty()) break;
       errors.push_back(errno_value(item, value, where));
       if (colon == std::string_view::npos) break;
@@ -62,166 +64,149 @@ void apply_ignore_error(JobSpec& job, std::string_view value, const SourcePos& w
 }
 
 void add_time(std::vector<OptionDef>& table) {
-  OptionDef runtime = duration_option("runtime", &JobSpec::runtime, seconds(1), "0");
-  runtime.aliases = {"timeout"};
-  runtime.help =
-      "Stop the job after this long (bare number in seconds); 0 means no limit. With time_based the "
-      "job runs exactly this long.";
-  table.push_back(std::move(runtime));
-
-  OptionDef time_based = bool_option("time_based", &JobSpec::time_based, "0");
-  time_based.help = "Run for the whole runtime, repeating the workload when size or io_size is done.";
-  table.push_back(std::move(time_based));
-
-  OptionDef ramp = duration_option("ramp_time", &JobSpec::ramp_time, seconds(1), "0");
-  ramp.help = "Run this long before measuring (bare number in seconds); results exclude the ramp.";
-  table.push_back(std::move(ramp));
-
-  OptionDef startdelay = duration_option("startdelay", &JobSpec::startdelay, seconds(1), "0");
-  startdelay.help = "Wait this long before starting the job (bare number in seconds).";
-  table.push_back(std::move(startdelay));
-
-  OptionDef loops = u32_option("loops", &JobSpec::loops, 1, UINT32_MAX, "1", "passes");
-  loops.help = "Repeat the job's workload this many times.";
-  table.push_back(std::move(loops));
-
-  OptionDef io_size = size_option("io_size", &JobSpec::io_size, "0");
-  io_size.aliases = {"io_limit"};
-  io_size.help = "Bytes of I/O to do before stopping; 0 means size. May exceed size (the region is reused).";
-  accept_zone_counts(io_size);
-  table.push_back(std::move(io_size));
-
-  OptionDef number_ios = u64_option("number_ios", &JobSpec::number_ios, "0");
-  number_ios.unit = "ios";
-  number_ios.help = "Stop after this many ios; 0 means no limit.";
-  table.push_back(std::move(number_ios));
-
-  OptionDef coe;
-  coe.name = "continue_on_error";
-  coe.type = OptionType::kChoice;
-  coe.default_text = "none";
-  coe.range = "none|0|false|read|write|io|verify|all|1|true";
-  coe.help =
-      "Count and pass errors of these classes instead of stopping the job: read, write (also trims and "
-      "syncs), io (both), verify (EILSEQ), all; none stops at the first error. As in fio, only the errors "
-      "in the class's ignore_error list pass (by default EIO and EILSEQ); any other error still stops the job.";
-  coe.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    static const std::vector<std::string> kChoices = {"none", "0",      "false", "read", "write",
-                                                      "io",   "verify", "all",   "1",    "true"};
-    static const std::uint32_t kMasks[] = {0, 0, 0, 1, 2, 3, 4, kContinueOnAllErrors, kContinueOnAllErrors,
-                                           kContinueOnAllErrors};
-    job.continue_on_error = kMasks[choice_value("continue_on_error", value, where, kChoices)];
-  };
-  table.push_back(std::move(coe));
-
-  OptionDef ignore;
-  ignore.name = "ignore_error";
-  ignore.type = OptionType::kString;
-  ignore.default_text = "";
-  ignore.reason = "continue_on_error's default list: EIO and EILSEQ";
-  ignore.range = "READ_ERRS,WRITE_ERRS,VERIFY_ERRS (each E-names or numbers separated by ':')";
-  ignore.help =
-      "The errors to count and pass, per class: 'EAGAIN,ENOSPC:122' passes EAGAIN on reads and ENOSPC or "
-      "errno 122 on writes. Sets continue_on_error for each class given, and replaces its default list "
-      "(EIO, EILSEQ).";
-  ignore.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    apply_ignore_error(job, value, where);
-  };
-  table.push_back(std::move(ignore));
-
-  OptionDef dump = bool_option("error_dump", &JobSpec::error_dump, "0");
-  dump.help = "Print every error as it happens, also those continue_on_error passes (fio's io_u error line).";
-  table.push_back(std::move(dump));
+  table.insert(
+      table.end(),
+      {duration_option(
+           "runtime", &JobSpec::runtime, seconds(1), "0",
+           {.aliases = {"timeout"},
+            .help = "Stop the job after this long (bare number in seconds); 0 means no limit. With time_based the job "
+                    "runs exactly this long."}),
+       bool_option("time_based", &JobSpec::time_based, "0",
+                   {.help = "Run for the whole runtime, repeating the workload when size or io_size is done."}),
+       duration_option("ramp_time", &JobSpec::ramp_time, seconds(1), "0",
+                       {.help = "Run this long before measuring (bare number in seconds); results exclude the ramp."}),
+       duration_option("startdelay", &JobSpec::startdelay, seconds(1), "0",
+                       {.help = "Wait this long before starting the job (bare number in seconds)."}),
+       u32_option("loops", &JobSpec::loops, 1, UINT32_MAX, "1",
+                  {.unit = "passes", .help = "Repeat the job's workload this many times."}),
+       accept_zone_counts(size_option(
+           "io_size", &JobSpec::io_size, "0",
+           {.aliases = {"io_limit"},
+            .help = "Bytes of I/O to do before stopping; 0 means size. May exceed size (the region is reused)."})),
+       u64_option("number_ios", &JobSpec::number_ios, "0",
+                  {.unit = "ios", .help = "Stop after this many ios; 0 means no limit."}),
+       {
+           .name = "continue_on_error",
+           .type = OptionType::kChoice,
+           .default_text = "none",
+           .range = "none|0|false|read|write|io|verify|all|1|true",
+           .help = "Count and pass errors of these classes instead of stopping the job: read, write (also trims and "
+                   "syncs), io (both), verify (EILSEQ), all; none stops at the first error. As in fio, only the errors "
+                   "in the class's ignore_error list pass (by default EIO and EILSEQ); any other error still stops the "
+                   "job.",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 static const std::vector<std::string> kChoices = {"none", "0",      "false", "read", "write",
+                                                                   "io",   "verify", "all",   "1",    "true"};
+                 static const std::uint32_t kMasks[] = {
+                     0, 0, 0, 1, 2, 3, 4, kContinueOnAllErrors, kContinueOnAllErrors, kContinueOnAllErrors};
+                 job.continue_on_error = kMasks[choice_value("continue_on_error", value, where, kChoices)];
+               },
+       },
+       {
+           .name = "ignore_error",
+           .type = OptionType::kString,
+           .default_text = "",
+           .range = "READ_ERRS,WRITE_ERRS,VERIFY_ERRS (each E-names or numbers separated by ':')",
+           .help = "The errors to count and pass, per class: 'EAGAIN,ENOSPC:122' passes EAGAIN on reads and ENOSPC or "
+                   "errno 122 on writes. Sets continue_on_error for each class given, and replaces its default list "
+                   "(EIO, EILSEQ).",
+           .reason = "continue_on_error's default list: EIO and EILSEQ",
+           .apply = [](JobSpec& job, std::string_view value,
+                       const SourcePos& where) { apply_ignore_error(job, value, where); },
+       },
+       bool_option(
+           "error_dump", &JobSpec::error_dump, "0",
+           {.help = "Print every error as it happens, also those continue_on_error passes (fio's io_u error line)."})});
 }
 
 void add_rate(std::vector<OptionDef>& table) {
-  OptionDef rate;
-  rate.name = "rate";
-  rate.type = OptionType::kSizeList;
-  rate.default_text = std::string(1, '0');
-  rate.unit = "bytes/s";
-  rate.range = "read[,write[,trim]]";
-  rate.help = "Bandwidth cap per direction, like bs: '10m' for all, ',5m,' for writes only; 0 means no cap.";
-  rate.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    apply_per_direction(job.rate, "rate", value, where,
-                        [&](std::string_view part) { return size_part("rate", part, value, where, job.kb_base); });
-  };
-  table.push_back(std::move(rate));
-
-  OptionDef rate_iops;
-  rate_iops.name = "rate_iops";
-  rate_iops.type = OptionType::kSizeList;
-  rate_iops.default_text = std::string(1, '0');
-  rate_iops.unit = "ios/s";
-  rate_iops.range = "read[,write[,trim]]";
-  rate_iops.help = "Ios per second cap per direction, like bs; 0 means no cap.";
-  rate_iops.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    apply_per_direction(job.rate_iops, "rate_iops", value, where,
-                        [&](std::string_view part) { return unsigned_value("rate_iops", part, where, 0, UINT64_MAX); });
-  };
-  table.push_back(std::move(rate_iops));
-
-  OptionDef process;
-  process.name = "rate_process";
-  process.type = OptionType::kChoice;
-  process.default_text = "linear";
-  process.range = "linear|poisson";
-  process.help = "Arrival process of rate-limited ios: evenly spaced (linear) or exponential gaps (poisson).";
-  process.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    static const std::vector<std::string> kChoices = {"linear", "poisson"};
-    job.rate_process =
-        choice_value("rate_process", value, where, kChoices) == 0 ? RateProcess::kLinear : RateProcess::kPoisson;
-  };
-  table.push_back(std::move(process));
+  table.insert(
+      table.end(),
+      {{
+           .name = "rate",
+           .type = OptionType::kSizeList,
+           .default_text = std::string(1, '0'),
+           .unit = "bytes/s",
+           .range = "read[,write[,trim]]",
+           .help = "Bandwidth cap per direction, like bs: '10m' for all, ',5m,' for writes only; 0 means no cap.",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 apply_per_direction(job.rate, "rate", value, where, [&](std::string_view part) {
+                   return size_part("rate", part, value, where, job.kb_base);
+                 });
+               },
+       },
+       {
+           .name = "rate_iops",
+           .type = OptionType::kSizeList,
+           .default_text = std::string(1, '0'),
+           .unit = "ios/s",
+           .range = "read[,write[,trim]]",
+           .help = "Ios per second cap per direction, like bs; 0 means no cap.",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 apply_per_direction(job.rate_iops, "rate_iops", value, where, [&](std::string_view part) {
+                   return unsigned_value("rate_iops", part, where, 0, UINT64_MAX);
+                 });
+               },
+       },
+       {
+           .name = "rate_process",
+           .type = OptionType::kChoice,
+           .default_text = "linear",
+           .range = "linear|poisson",
+           .help = "Arrival process of rate-limited ios: evenly spaced (linear) or exponential gaps (poisson).",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 static const std::vector<std::string> kChoices = {"linear", "poisson"};
+                 job.rate_process = choice_value("rate_process", value, where, kChoices) == 0 ? RateProcess::kLinear
+                                                                                              : RateProcess::kPoisson;
+               },
+       }});
 }
 
 void add_thinktime(std::vector<OptionDef>& table) {
-  OptionDef thinktime = duration_option("thinktime", &JobSpec::thinktime, microseconds(1), "0");
-  thinktime.help = "Pause between ios (bare number in microseconds); 0 means none.";
-  table.push_back(std::move(thinktime));
-
-  OptionDef blocks = u32_option("thinktime_blocks", &JobSpec::thinktime_blocks, 1, UINT32_MAX, "1", "ios");
-  blocks.help = "Think after this many ios (completed, or issued with thinktime_blocks_type=issue).";
-  table.push_back(std::move(blocks));
-
-  OptionDef type;
-  type.name = "thinktime_blocks_type";
-  type.type = OptionType::kChoice;
-  type.default_text = "complete";
-  type.range = "complete|issue";
-  type.help =
-      "What thinktime_blocks counts: completed ios, or issued ones. Either way the ios in flight complete "
-      "before the pause (fio's quiesce), so no io's latency includes a think time.";
-  type.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    static const std::vector<std::string> kChoices = {"complete", "issue"};
-    job.thinktime_on_issue = choice_value("thinktime_blocks_type", value, where, kChoices) == 1;
-  };
-  table.push_back(std::move(type));
-
-  OptionDef ignore = bool_option("rate_ignore_thinktime", &JobSpec::rate_ignore_thinktime, "0");
-  ignore.help =
-      "With a rate and a thinktime: after a pause the rate's schedule moves on by the pause instead of "
-      "issuing the missed ios at once to catch up (fio's default catches up).";
-  table.push_back(std::move(ignore));
-
-  OptionDef iotime = duration_option("thinktime_iotime", &JobSpec::thinktime_iotime, seconds(1), "0");
-  iotime.help =
-      "Think after this much I/O time (bare number in seconds): thinktime_iotime=9s thinktime=1s repeats 9 s of "
-      "I/O and a 1 s pause (as fio, the first period also counts the thinktime). With thinktime_blocks given "
-      "too, whichever comes first.";
-  table.push_back(std::move(iotime));
-
-  OptionDef spin;
-  spin.name = "thinktime_spin";
-  spin.type = OptionType::kDuration;
-  spin.default_text = std::string(1, '0');
-  spin.unit = "microseconds";
-  spin.help = "Part of thinktime spent busy-waiting (bare number in microseconds); the rest is slept.";
-  spin.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.thinktime_spin = duration_value("thinktime_spin", value, where, microseconds(1));
-    job.thinktime_spin_set = true;
-  };
-  table.push_back(std::move(spin));
+  table.insert(
+      table.end(),
+      {duration_option("thinktime", &JobSpec::thinktime, microseconds(1), "0",
+                       {.help = "Pause between ios (bare number in microseconds); 0 means none."}),
+       u32_option("thinktime_blocks", &JobSpec::thinktime_blocks, 1, UINT32_MAX, "1",
+                  {.unit = "ios",
+                   .help = "Think after this many ios (completed, or issued with thinktime_blocks_type=issue)."}),
+       {
+           .name = "thinktime_blocks_type",
+           .type = OptionType::kChoice,
+           .default_text = "complete",
+           .range = "complete|issue",
+           .help = "What thinktime_blocks counts: completed ios, or issued ones. Either way the ios in flight complete "
+                   "before the pause (fio's quiesce), so no io's latency includes a think time.",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 static const std::vector<std::string> kChoices = {"complete", "issue"};
+                 job.thinktime_on_issue = choice_value("thinktime_blocks_type", value, where, kChoices) == 1;
+               },
+       },
+       bool_option(
+           "rate_ignore_thinktime", &JobSpec::rate_ignore_thinktime, "0",
+           {.help = "With a rate and a thinktime: after a pause the rate's schedule moves on by the pause instead of "
+                    "issuing the missed ios at once to catch up (fio's default catches up)."}),
+       duration_option("thinktime_iotime", &JobSpec::thinktime_iotime, seconds(1), "0",
+                       {.help = "Think after this much I/O time (bare number in seconds): thinktime_iotime=9s "
+                                "thinktime=1s repeats 9 s of I/O and a 1 s pause (as fio, the first period also counts "
+                                "the thinktime). With thinktime_blocks given too, whichever comes first."}),
+       {
+           .name = "thinktime_spin",
+           .type = OptionType::kDuration,
+           .default_text = std::string(1, '0'),
+           .unit = "microseconds",
+           .help = "Part of thinktime spent busy-waiting (bare number in microseconds); the rest is slept.",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 job.thinktime_spin = duration_value("thinktime_spin", value, where, microseconds(1));
+                 job.thinktime_spin_set = true;
+               },
+       }});
 }
 
 }  // namespace

@@ -8,11 +8,11 @@ namespace sluice::detail {
 namespace {
 
 void apply_rw(JobSpec& job, std::string_view value, const SourcePos& where) {
-  static const std::vector<std::string> kChoices = {"read",     "write",   "randread",  "randwrite",    "rw",
-                                                    "readwrite", "randrw", "trim",      "randtrim",     "randrmw",
-                                                    "trimwrite", "randtrimwrite"};
-  static const RwMode kModes[] = {RwMode::kRead,      RwMode::kWrite,     RwMode::kRandRead, RwMode::kRandWrite,
-                                  RwMode::kReadWrite, RwMode::kReadWrite, RwMode::kRandRW,   RwMode::kTrim,
+  static const std::vector<std::string> kChoices = {"read",     "write",     "randread",  "randwrite",
+                                                    "rw",       "readwrite", "randrw",    "trim",
+                                                    "randtrim", "randrmw",   "trimwrite", "randtrimwrite"};
+  static const RwMode kModes[] = {RwMode::kRead,      RwMode::kWrite,     RwMode::kRandRead,  RwMode::kRandWrite,
+                                  RwMode::kReadWrite, RwMode::kReadWrite, RwMode::kRandRW,    RwMode::kTrim,
                                   RwMode::kRandTrim,  RwMode::kRandRmw,   RwMode::kTrimWrite, RwMode::kRandTrimWrite};
   const std::size_t colon = value.find(':');
   const std::string_view mode = value.substr(0, colon);
@@ -42,57 +42,59 @@ void apply_rw(JobSpec& job, std::string_view value, const SourcePos& where) {
 }
 
 OptionDef rw_option() {
-  OptionDef def;
-  def.name = "rw";
-  def.aliases = {"readwrite"};
-  def.type = OptionType::kChoice;
-  def.default_text = "read";
-  def.range = "read|write|randread|randwrite|rw|readwrite|randrw|trim|randtrim|randrmw|trimwrite|randtrimwrite[:N|:-N]";
-  def.help =
-      "I/O pattern. rw/readwrite and randrw mix reads and writes (see rwmixread). A ':N' suffix issues N "
-      "ios per generated offset (fio's offset modifier); for sequential modes ':N' skips N bytes after each "
-      "io and ':-N' moves the offset back by N bytes after each io (\"read:-8k\" with bs=4k reads the file "
-      "backwards from its end, wrapping to the end again below the start). randrmw (sluice extension, dependent I/O): each "
-      "transaction reads a random block and then writes the same block back before its chain starts the "
-      "next; iodepth=N runs N independent chains; a pass reads and writes every block once; transactions/s "
-      "is reported. trimwrite (randtrimwrite): trim a block (a random block), then write it; as fio, every byte "
-      "is trimmed once and written once; the write waits for its trim.";
-  def.apply = apply_rw;
-  return def;
+  return {
+      .name = "rw",
+      .aliases = {"readwrite"},
+      .type = OptionType::kChoice,
+      .default_text = "read",
+      .range =
+          "read|write|randread|randwrite|rw|readwrite|randrw|trim|randtrim|randrmw|trimwrite|randtrimwrite[:N|:-N]",
+      .help =
+          "I/O pattern. rw/readwrite and randrw mix reads and writes (see rwmixread). A ':N' suffix issues N ios per "
+          "generated offset (fio's offset modifier); for sequential modes ':N' skips N bytes after each io and ':-N' "
+          "moves the offset back by N bytes after each io (\"read:-8k\" with bs=4k reads the file backwards from its "
+          "end, wrapping to the end again below the start). randrmw (sluice extension, dependent I/O): each "
+          "transaction reads a random block and then writes the same block back before its chain starts the next; "
+          "iodepth=N runs N independent chains; a pass reads and writes every block once; transactions/s is reported. "
+          "trimwrite (randtrimwrite): trim a block (a random block), then write it; as fio, every byte is trimmed once "
+          "and written once; the write waits for its trim.",
+      .apply = apply_rw,
+  };
 }
 
 OptionDef rwmix_option(std::string name, bool is_read) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.type = OptionType::kUnsigned;
-  def.default_text = "50";
-  def.unit = "percent";
-  def.range = "0-100";
-  def.help = is_read ? "Percent of reads in a mixed workload; sets rwmixwrite to the rest."
-                     : "Percent of writes in a mixed workload; sets rwmixread to the rest.";
-  def.apply = [is_read, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
-    const auto percent = static_cast<std::uint32_t>(unsigned_value(n, value, where, 0, 100));
-    job.rwmixread = is_read ? percent : 100 - percent;
+  return {
+      .name = name,
+      .type = OptionType::kUnsigned,
+      .default_text = "50",
+      .unit = "percent",
+      .range = "0-100",
+      .help = is_read ? "Percent of reads in a mixed workload; sets rwmixwrite to the rest."
+                      : "Percent of writes in a mixed workload; sets rwmixread to the rest.",
+      .apply =
+          [is_read, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
+            const auto percent = static_cast<std::uint32_t>(unsigned_value(n, value, where, 0, 100));
+            job.rwmixread = is_read ? percent : 100 - percent;
+          },
   };
-  return def;
 }
 
 OptionDef per_direction_size_option(std::string name, PerDirection<std::uint64_t> JobSpec::*member, std::uint64_t min,
-                                    std::string default_text) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.type = OptionType::kSizeList;
-  def.default_text = std::move(default_text);
-  def.unit = "bytes";
-  def.range = "read[,write[,trim]]";
-  def.apply = [member, min, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
+                                    std::string default_text, OptionText text) {
+  auto apply = [member, min, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     apply_per_direction(job.*member, n, value, where, [&](std::string_view part) {
       const std::uint64_t parsed = size_part(n, part, value, where, job.kb_base);
       if (parsed < min) value_error(where, n, value, "must be at least " + std::to_string(min) + " byte");
       return parsed;
     });
   };
-  return def;
+  return with_text({.name = std::move(name),
+                    .type = OptionType::kSizeList,
+                    .default_text = std::move(default_text),
+                    .unit = "bytes",
+                    .range = "read[,write[,trim]]",
+                    .apply = std::move(apply)},
+                   std::move(text));
 }
 
 BlockSizeRange parse_range(std::string_view part, std::string_view value, const SourcePos& where, std::uint32_t kb) {
@@ -142,60 +144,57 @@ std::vector<BlockSizeSplitEntry> parse_split(std::string_view part, std::string_
 }
 
 void add_block_sizes(std::vector<OptionDef>& table) {
-  OptionDef bs = per_direction_size_option("bs", &JobSpec::bs, 1, "4k");
-  bs.aliases = {"blocksize"};
-  bs.help =
-      "Block size per I/O: '4k' for all directions, '4k,64k' for reads,writes (trims follow writes), "
-      "'4k,64k,8k' for reads,writes,trims; an empty element (',64k,') keeps that direction's value.";
-  table.push_back(std::move(bs));
-
-  OptionDef seq_rand = bool_option("bs_is_seq_rand", &JobSpec::bs_is_seq_rand, "0");
-  seq_rand.help =
-      "Read the bs, bsrange and bssplit values as sequential,random instead of read,write, as fio: a random "
-      "mode's ios (reads and writes) take the second value, a sequential mode's the first.";
-  table.push_back(std::move(seq_rand));
-
-  OptionDef unaligned = bool_option("bs_unaligned", &JobSpec::bs_unaligned, "0");
-  unaligned.aliases = {"blocksize_unaligned"};
-  unaligned.help =
-      "bsrange draws any length between its bounds, not only multiples of the smallest (random offsets stay "
-      "aligned; an io then ends inside its last block), as fio. Not with direct=1 (O_DIRECT needs sector "
-      "multiples).";
-  table.push_back(std::move(unaligned));
-
-  OptionDef bsrange;
-  bsrange.name = "bsrange";
-  bsrange.aliases = {"blocksize_range"};
-  bsrange.type = OptionType::kCustom;
-  bsrange.unit = "bytes";
-  bsrange.range = "min-max[,min-max[,min-max]]";
-  bsrange.help = "Block sizes drawn between min and max ('4k-64k' or '4k:64k'), per direction like bs.";
-  bsrange.reason = "by default every io uses bs";
-  bsrange.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    apply_per_direction(job.bsrange, "bsrange", value, where,
-                        [&](std::string_view part) { return parse_range(part, value, where, job.kb_base); });
-  };
-  table.push_back(std::move(bsrange));
-
-  OptionDef bssplit;
-  bssplit.name = "bssplit";
-  bssplit.type = OptionType::kCustom;
-  bssplit.unit = "bytes/percent";
-  bssplit.range = "size/pct:size/pct...[,read-split[,trim-split]]";
-  bssplit.help =
-      "Weighted block sizes, e.g. '4k/50:64k/50'; entries without a percentage share the remainder; "
-      "per direction like bs.";
-  bssplit.reason = "by default every io uses bs";
-  bssplit.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    apply_per_direction(job.bssplit, "bssplit", value, where,
-                        [&](std::string_view part) { return parse_split(part, value, where, job.kb_base); });
-  };
-  table.push_back(std::move(bssplit));
-
-  OptionDef blockalign = per_direction_size_option("blockalign", &JobSpec::blockalign, 0, "0");
-  blockalign.aliases = {"ba"};
-  blockalign.help = "Alignment of random offsets, per direction like bs; 0 means the direction's minimum block size.";
-  table.push_back(std::move(blockalign));
+  table.insert(
+      table.end(),
+      {per_direction_size_option(
+           "bs", &JobSpec::bs, 1, "4k",
+           {.aliases = {"blocksize"},
+            .help = "Block size per I/O: '4k' for all directions, '4k,64k' for reads,writes (trims follow writes), "
+                    "'4k,64k,8k' for reads,writes,trims; an empty element (',64k,') keeps that direction's value."}),
+       bool_option("bs_is_seq_rand", &JobSpec::bs_is_seq_rand, "0",
+                   {.help = "Read the bs, bsrange and bssplit values as sequential,random instead of read,write, as "
+                            "fio: a random mode's ios (reads and writes) take the second value, a sequential mode's "
+                            "the first."}),
+       bool_option("bs_unaligned", &JobSpec::bs_unaligned, "0",
+                   {.aliases = {"blocksize_unaligned"},
+                    .help = "bsrange draws any length between its bounds, not only multiples of the smallest (random "
+                            "offsets stay aligned; an io then ends inside its last block), as fio. Not with direct=1 "
+                            "(O_DIRECT needs sector multiples)."}),
+       {
+           .name = "bsrange",
+           .aliases = {"blocksize_range"},
+           .type = OptionType::kCustom,
+           .unit = "bytes",
+           .range = "min-max[,min-max[,min-max]]",
+           .help = "Block sizes drawn between min and max ('4k-64k' or '4k:64k'), per direction like bs.",
+           .reason = "by default every io uses bs",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 apply_per_direction(job.bsrange, "bsrange", value, where, [&](std::string_view part) {
+                   return parse_range(part, value, where, job.kb_base);
+                 });
+               },
+       },
+       {
+           .name = "bssplit",
+           .type = OptionType::kCustom,
+           .unit = "bytes/percent",
+           .range = "size/pct:size/pct...[,read-split[,trim-split]]",
+           .help = "Weighted block sizes, e.g. '4k/50:64k/50'; entries without a percentage share the remainder; per "
+                   "direction like bs.",
+           .reason = "by default every io uses bs",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 apply_per_direction(job.bssplit, "bssplit", value, where, [&](std::string_view part) {
+                   return parse_split(part, value, where, job.kb_base);
+                 });
+               },
+       },
+       per_direction_size_option(
+           "blockalign", &JobSpec::blockalign, 0, "0",
+           {.aliases = {"ba"},
+            .help =
+                "Alignment of random offsets, per direction like bs; 0 means the direction's minimum block size."})});
 }
 
 // random, zipf[:theta], pareto[:h] or normal[:sigma] with fio's defaults and ranges; `option` names the
@@ -238,8 +237,8 @@ void apply_distribution(JobSpec& job, std::string_view value, const SourcePos& w
 
 // fio's file_service_type: roundrobin|sequential|random[:N ios per file], zipf|pareto|normal|gauss[:param].
 void apply_file_service(JobSpec& job, std::string_view value, const SourcePos& where) {
-  static const std::vector<std::string> kChoices = {"roundrobin", "sequential", "random",
-                                                    "zipf",       "pareto",     "normal", "gauss"};
+  static const std::vector<std::string> kChoices = {"roundrobin", "sequential", "random", "zipf",
+                                                    "pareto",     "normal",     "gauss"};
   const std::size_t colon = value.find(':');
   const std::size_t choice = choice_value("file_service_type", value.substr(0, colon), where, kChoices);
   if (choice >= 3) {
@@ -261,116 +260,94 @@ void apply_file_service(JobSpec& job, std::string_view value, const SourcePos& w
 }
 
 void add_randomness(std::vector<OptionDef>& table) {
-  OptionDef dist;
-  dist.name = "random_distribution";
-  dist.type = OptionType::kChoice;
-  dist.default_text = "random";
-  dist.range = "random|zipf[:theta]|pareto[:h]|normal[:sigma]|zoned:a/s:...|zoned_abs:a/size:...";
-  dist.help =
-      "Distribution of random offsets: uniform random; zipf (theta > 0, not 1, default 1.1); pareto "
-      "(0 < h < 1, default 0.2); normal (sigma in percent of the region, 0 <= sigma < 100, default 0); "
-      "zoned:60/10:30/20:10/70 (60% of the ios in the first 10% of the region, ...; access shares add up "
-      "to 100, per direction like bssplit); zoned_abs:60/20g:40/100g (absolute zone sizes).";
-  dist.apply = apply_distribution;
-  table.push_back(std::move(dist));
-
-  OptionDef service;
-  service.name = "file_service_type";
-  service.type = OptionType::kChoice;
-  service.default_text = "roundrobin";
-  service.range = "roundrobin|sequential|random[:N]|zipf|pareto|normal|gauss[:param]";
-  service.help =
-      "Which of the job's files the next io goes to: roundrobin (each in turn), sequential (one file to its "
-      "end, then the next), random (a random file not done yet); ':N' issues N ios to a file before switching. "
-      "zipf, pareto and normal (gauss) pick files by that distribution, with random_distribution's parameters.";
-  service.apply = apply_file_service;
-  table.push_back(std::move(service));
-
-  OptionDef randrepeat = bool_option("randrepeat", &JobSpec::randrepeat, "1");
-  randrepeat.help = "Seed the random generators predictably so that runs repeat the same offsets.";
-  table.push_back(std::move(randrepeat));
-
-  OptionDef randseed = u64_option("randseed", &JobSpec::randseed, "0x89");
-  randseed.help = "Base seed of the random generators (used when randrepeat=1).";
-  table.push_back(std::move(randseed));
-
-  OptionDef sequencer;
-  sequencer.name = "rw_sequencer";
-  sequencer.type = OptionType::kChoice;
-  sequencer.default_text = "sequential";
-  sequencer.range = "sequential|identical";
-  sequencer.help =
-      "With rw=randread:N (a new random offset every N ios): sequential continues after the random io for the "
-      "other N-1, identical repeats its offset N-1 times, as fio.";
-  sequencer.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    static const std::vector<std::string> kChoices = {"sequential", "identical"};
-    job.rw_sequencer_identical = choice_value("rw_sequencer", value, where, kChoices) == 1;
-  };
-  table.push_back(std::move(sequencer));
-
-  OptionDef norandommap = bool_option("norandommap", &JobSpec::norandommap, "0");
-  norandommap.help = "Do not track covered blocks: random offsets may repeat and some blocks may be missed.";
-  table.push_back(std::move(norandommap));
+  table.insert(
+      table.end(),
+      {{
+           .name = "random_distribution",
+           .type = OptionType::kChoice,
+           .default_text = "random",
+           .range = "random|zipf[:theta]|pareto[:h]|normal[:sigma]|zoned:a/s:...|zoned_abs:a/size:...",
+           .help = "Distribution of random offsets: uniform random; zipf (theta > 0, not 1, default 1.1); pareto (0 < "
+                   "h < 1, default 0.2); normal (sigma in percent of the region, 0 <= sigma < 100, default 0); "
+                   "zoned:60/10:30/20:10/70 (60% of the ios in the first 10% of the region, ...; access shares add up "
+                   "to 100, per direction like bssplit); zoned_abs:60/20g:40/100g (absolute zone sizes).",
+           .apply = apply_distribution,
+       },
+       {
+           .name = "file_service_type",
+           .type = OptionType::kChoice,
+           .default_text = "roundrobin",
+           .range = "roundrobin|sequential|random[:N]|zipf|pareto|normal|gauss[:param]",
+           .help = "Which of the job's files the next io goes to: roundrobin (each in turn), sequential (one file to "
+                   "its end, then the next), random (a random file not done yet); ':N' issues N ios to a file before "
+                   "switching. zipf, pareto and normal (gauss) pick files by that distribution, with "
+                   "random_distribution's parameters.",
+           .apply = apply_file_service,
+       },
+       bool_option("randrepeat", &JobSpec::randrepeat, "1",
+                   {.help = "Seed the random generators predictably so that runs repeat the same offsets."}),
+       u64_option("randseed", &JobSpec::randseed, "0x89",
+                  {.help = "Base seed of the random generators (used when randrepeat=1)."}),
+       {
+           .name = "rw_sequencer",
+           .type = OptionType::kChoice,
+           .default_text = "sequential",
+           .range = "sequential|identical",
+           .help = "With rw=randread:N (a new random offset every N ios): sequential continues after the random io for "
+                   "the other N-1, identical repeats its offset N-1 times, as fio.",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 static const std::vector<std::string> kChoices = {"sequential", "identical"};
+                 job.rw_sequencer_identical = choice_value("rw_sequencer", value, where, kChoices) == 1;
+               },
+       },
+       bool_option("norandommap", &JobSpec::norandommap, "0",
+                   {.help = "Do not track covered blocks: random offsets may repeat and some blocks may be missed."})});
 }
 
 void add_buffers(std::vector<OptionDef>& table) {
-  OptionDef refill = bool_option("refill_buffers", &JobSpec::refill_buffers, "0");
-  refill.help = "Refill write buffers with new random data before every write.";
-  table.push_back(std::move(refill));
-
-  OptionDef scramble = bool_option("scramble_buffers", &JobSpec::scramble_buffers, "1");
-  scramble.help = "Without refill_buffers, change one word per 512 bytes of each write buffer before every "
-                  "write, so deduplicating storage does not collapse the writes; 0 writes the same buffer again.";
-  table.push_back(std::move(scramble));
-
-  OptionDef zero = bool_option("zero_buffers", &JobSpec::zero_buffers, "0");
-  zero.help = "Fill write buffers with zeros.";
-  table.push_back(std::move(zero));
-
-  OptionDef compress =
-      u32_option("buffer_compress_percentage", &JobSpec::buffer_compress_percentage, 0, 100, "0", "percent");
-  compress.help = "Make write buffers compressible by about this percentage.";
-  table.push_back(std::move(compress));
-
-  OptionDef compress_chunk = size32_option("buffer_compress_chunk", &JobSpec::buffer_compress_chunk, 0, "512");
-  compress_chunk.help =
-      "With buffer_compress_percentage: each run of this many bytes is random first, then that percentage of "
-      "zeros, as fio lays them out (0 = one run per buffer). Compressors with small windows see the ratio "
-      "only when the runs are shorter than their window.";
-  table.push_back(std::move(compress_chunk));
-
-  OptionDef dedupe = u32_option("dedupe_percentage", &JobSpec::dedupe_percentage, 0, 100, "0", "percent");
-  dedupe.help =
-      "This share of write buffers repeats earlier content, byte for byte, so storage that deduplicates "
-      "stores them once (see dedupe_mode); each buffer is otherwise as buffer_compress_percentage makes it, and "
-      "every write gets a fresh buffer (fio's refill_buffers). 0: every buffer is unique.";
-  table.push_back(std::move(dedupe));
-
-  OptionDef mode;
-  mode.name = "dedupe_mode";
-  mode.type = OptionType::kChoice;
-  mode.default_text = "repeat";
-  mode.range = "repeat|working_set";
-  mode.help =
-      "repeat: a dedupe buffer copies the last unique one. working_set: it copies a random one of the job's "
-      "first unique buffers, as many as dedupe_working_set_percentage of size holds (needs size and one file).";
-  mode.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    static const std::vector<std::string> kChoices = {"repeat", "working_set"};
-    job.dedupe_working_set = choice_value("dedupe_mode", value, where, kChoices) == 1;
-  };
-  table.push_back(std::move(mode));
-
-  OptionDef working_set = u32_option("dedupe_working_set_percentage", &JobSpec::dedupe_working_set_percentage, 0,
-                                     100, "5", "percent");
-  working_set.help = "dedupe_mode=working_set: the working set's size, in percent of the job's size.";
-  table.push_back(std::move(working_set));
-
-  OptionDef global = bool_option("dedupe_global", &JobSpec::dedupe_global, "0");
-  global.help =
-      "dedupe_mode=working_set: the working set is spread evenly over every job clone of the run, so jobs "
-      "repeat each other's data (fio's rotation over its jobs; a clone's pages come from the others' unique "
-      "buffers when they share randseed, the default).";
-  table.push_back(std::move(global));
+  table.insert(
+      table.end(),
+      {bool_option("refill_buffers", &JobSpec::refill_buffers, "0",
+                   {.help = "Refill write buffers with new random data before every write."}),
+       bool_option(
+           "scramble_buffers", &JobSpec::scramble_buffers, "1",
+           {.help = "Without refill_buffers, change one word per 512 bytes of each write buffer before every write, so "
+                    "deduplicating storage does not collapse the writes; 0 writes the same buffer again."}),
+       bool_option("zero_buffers", &JobSpec::zero_buffers, "0", {.help = "Fill write buffers with zeros."}),
+       u32_option("buffer_compress_percentage", &JobSpec::buffer_compress_percentage, 0, 100, "0",
+                  {.unit = "percent", .help = "Make write buffers compressible by about this percentage."}),
+       size32_option("buffer_compress_chunk", &JobSpec::buffer_compress_chunk, 0, "512",
+                     {.help = "With buffer_compress_percentage: each run of this many bytes is random first, then that "
+                              "percentage of zeros, as fio lays them out (0 = one run per buffer). Compressors with "
+                              "small windows see the ratio only when the runs are shorter than their window."}),
+       u32_option("dedupe_percentage", &JobSpec::dedupe_percentage, 0, 100, "0",
+                  {.unit = "percent",
+                   .help = "This share of write buffers repeats earlier content, byte for byte, so storage that "
+                           "deduplicates stores them once (see dedupe_mode); each buffer is otherwise as "
+                           "buffer_compress_percentage makes it, and every write gets a fresh buffer (fio's "
+                           "refill_buffers). 0: every buffer is unique."}),
+       {
+           .name = "dedupe_mode",
+           .type = OptionType::kChoice,
+           .default_text = "repeat",
+           .range = "repeat|working_set",
+           .help = "repeat: a dedupe buffer copies the last unique one. working_set: it copies a random one of the "
+                   "job's first unique buffers, as many as dedupe_working_set_percentage of size holds (needs size and "
+                   "one file).",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 static const std::vector<std::string> kChoices = {"repeat", "working_set"};
+                 job.dedupe_working_set = choice_value("dedupe_mode", value, where, kChoices) == 1;
+               },
+       },
+       u32_option("dedupe_working_set_percentage", &JobSpec::dedupe_working_set_percentage, 0, 100, "5",
+                  {.unit = "percent",
+                   .help = "dedupe_mode=working_set: the working set's size, in percent of the job's size."}),
+       bool_option("dedupe_global", &JobSpec::dedupe_global, "0",
+                   {.help = "dedupe_mode=working_set: the working set is spread evenly over every job clone of the "
+                            "run, so jobs repeat each other's data (fio's rotation over its jobs; a clone's pages come "
+                            "from the others' unique buffers when they share randseed, the default)."})});
 }
 
 }  // namespace
@@ -387,9 +364,7 @@ void apply_bs_is_seq_rand(JobSpec& job) {
 
 void add_workload_options(std::vector<OptionDef>& table) {
   const std::size_t first = table.size();
-  table.push_back(rw_option());
-  table.push_back(rwmix_option("rwmixread", true));
-  table.push_back(rwmix_option("rwmixwrite", false));
+  table.insert(table.end(), {rw_option(), rwmix_option("rwmixread", true), rwmix_option("rwmixwrite", false)});
   add_block_sizes(table);
   add_randomness(table);
   add_buffers(table);

@@ -1,12 +1,11 @@
 // fio's zones: zonemode=strided (zonesize, zonerange, zoneskip) and zonemode=zbd (zone write pointers, kept
 // in memory as fio keeps them for files and devices that are not zoned: run/zoned_file.h) with its options.
+#include <fmt/format.h>
+
 #include <charconv>
 #include <optional>
 
-#include <fmt/format.h>
-
 #include "common/error.h"
-
 #include "job/option_builders.h"
 
 namespace sluice::detail {
@@ -14,59 +13,58 @@ namespace {
 
 // zone_reset_threshold / zone_reset_frequency: a fraction from 0 to 1 (fio's float options).
 OptionDef fraction_option(std::string name, double JobSpec::*member, std::string help) {
-  OptionDef def;
-  def.name = std::move(name);
-  def.type = OptionType::kFloatList;
-  def.default_text = "0";
-  def.range = "0-1";
-  def.help = std::move(help);
-  def.category = "workload";
-  def.apply = [member, n = def.name](JobSpec& job, std::string_view value, const SourcePos& where) {
-    double fraction = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), fraction);
-    if (ec != std::errc() || end != value.data() + value.size() || !(fraction >= 0.0 && fraction <= 1.0)) {
-      value_error(where, n, value, "a fraction from 0 to 1 (e.g. 0.7)");
-    }
-    job.*member = fraction;
+  return {
+      .name = name,
+      .type = OptionType::kFloatList,
+      .default_text = "0",
+      .range = "0-1",
+      .category = "workload",
+      .help = std::move(help),
+      .apply =
+          [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
+            double fraction = 0;
+            const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), fraction);
+            if (ec != std::errc() || end != value.data() + value.size() || !(fraction >= 0.0 && fraction <= 1.0)) {
+              value_error(where, n, value, "a fraction from 0 to 1 (e.g. 0.7)");
+            }
+            job.*member = fraction;
+          },
   };
-  return def;
 }
 
 void add_zbd_options(std::vector<OptionDef>& table) {
-  OptionDef capacity = size_option("zonecapacity", &JobSpec::zone_capacity, "0");
-  capacity.help = "zonemode=zbd: the bytes of each zone that can be written (at most zonesize); 0 means zonesize.";
-  capacity.category = "workload";
-  table.push_back(std::move(capacity));
-
-  OptionDef beyond = bool_option("read_beyond_wp", &JobSpec::read_beyond_wp, "0");
-  beyond.help = "zonemode=zbd: reads may go past a zone's write pointer (else they stay in written data, and a "
-                "job with nothing written to read ends at once).";
-  beyond.category = "workload";
-  table.push_back(std::move(beyond));
-
-  OptionDef open = u32_option("max_open_zones", &JobSpec::max_open_zones, 0, 4096, "0", "zones");
-  open.help = "zonemode=zbd: zones written at the same time, by all the run's jobs on a file; a write to another "
-              "zone goes to one of the open ones. 0: no limit.";
-  open.category = "workload";
-  table.push_back(std::move(open));
-
-  OptionDef job_open = u32_option("job_max_open_zones", &JobSpec::job_max_open_zones, 0, 4096, "0", "zones");
-  job_open.help = "zonemode=zbd: zones this job writes at the same time (needs max_open_zones). 0: no limit.";
-  job_open.category = "workload";
-  table.push_back(std::move(job_open));
-
-  OptionDef ignore = bool_option("ignore_zone_limits", &JobSpec::ignore_zone_limits, "0");
-  ignore.help = "zonemode=zbd: ignore the device's own open-zone limit. Accepted: the zones sluice keeps have no "
-                "device limit, only max_open_zones.";
-  ignore.category = "workload";
-  table.push_back(std::move(ignore));
-
-  table.push_back(fraction_option("zone_reset_threshold", &JobSpec::zone_reset_threshold,
-                                  "zonemode=zbd: with zone_reset_frequency, zones are reset early only once this "
-                                  "share of the job's range holds data."));
-  table.push_back(fraction_option("zone_reset_frequency", &JobSpec::zone_reset_frequency,
-                                  "zonemode=zbd: past zone_reset_threshold, one write in 1/this resets its zone "
-                                  "first. 0: zones are reset only when full."));
+  table.insert(
+      table.end(),
+      {size_option(
+           "zonecapacity", &JobSpec::zone_capacity, "0",
+           {.category = "workload",
+            .help = "zonemode=zbd: the bytes of each zone that can be written (at most zonesize); 0 means zonesize."}),
+       bool_option(
+           "read_beyond_wp", &JobSpec::read_beyond_wp, "0",
+           {.category = "workload",
+            .help = "zonemode=zbd: reads may go past a zone's write pointer (else they stay in written data, and a job "
+                    "with nothing written to read ends at once)."}),
+       u32_option("max_open_zones", &JobSpec::max_open_zones, 0, 4096, "0",
+                  {.unit = "zones",
+                   .category = "workload",
+                   .help = "zonemode=zbd: zones written at the same time, by all the run's jobs on a file; a write to "
+                           "another zone goes to one of the open ones. 0: no limit."}),
+       u32_option(
+           "job_max_open_zones", &JobSpec::job_max_open_zones, 0, 4096, "0",
+           {.unit = "zones",
+            .category = "workload",
+            .help = "zonemode=zbd: zones this job writes at the same time (needs max_open_zones). 0: no limit."}),
+       bool_option(
+           "ignore_zone_limits", &JobSpec::ignore_zone_limits, "0",
+           {.category = "workload",
+            .help = "zonemode=zbd: ignore the device's own open-zone limit. Accepted: the zones sluice keeps have no "
+                    "device limit, only max_open_zones."}),
+       fraction_option("zone_reset_threshold", &JobSpec::zone_reset_threshold,
+                       "zonemode=zbd: with zone_reset_frequency, zones are reset early only once this share of the "
+                       "job's range holds data."),
+       fraction_option("zone_reset_frequency", &JobSpec::zone_reset_frequency,
+                       "zonemode=zbd: past zone_reset_threshold, one write in 1/this resets its zone first. 0: zones "
+                       "are reset only when full.")});
 }
 
 // "Nz": N zones; nullopt for any other value.
@@ -80,11 +78,12 @@ std::optional<std::uint64_t> zone_count(std::string_view value) {
 
 }  // namespace
 
-void accept_zone_counts(OptionDef& def) {
+OptionDef accept_zone_counts(OptionDef def) {
   def.apply = [inner = def.apply](JobSpec& job, std::string_view value, const SourcePos& where) {
     inner(job, zone_count(value) ? std::string_view("0") : value, where);  // bytes once zonesize is known
   };
   def.help += " Also in zones, as fio: Nz is N times zonesize.";
+  return def;
 }
 
 void apply_zone_counts(JobSpec& job) {
@@ -98,8 +97,8 @@ void apply_zone_counts(JobSpec& job) {
                                   job.where.describe(), name, given->second));
     }
     if (*count > UINT64_MAX / job.zone_size) {
-      throw UserError(fmt::format("{}: {}={}: too many zones of {} bytes", job.where.describe(), name,
-                                  given->second, job.zone_size));
+      throw UserError(fmt::format("{}: {}={}: too many zones of {} bytes", job.where.describe(), name, given->second,
+                                  job.zone_size));
     }
     const std::uint64_t bytes = *count * job.zone_size;
     const std::string_view option = name;
@@ -112,46 +111,42 @@ void apply_zone_counts(JobSpec& job) {
 }
 
 void add_zone_options(std::vector<OptionDef>& table) {
-  OptionDef mode;
-  mode.name = "zonemode";
-  mode.type = OptionType::kChoice;
-  mode.default_text = "none";
-  mode.range = "none|strided|zbd";
-  mode.help =
-      "strided: the job's I/O stays in one zone of zonerange bytes (random offsets are drawn inside it) until "
-      "zonesize bytes were transferred, then moves zonerange + zoneskip bytes on, back to the start past the "
-      "file's end; the job's size still sets the bytes transferred. As fio, it needs zonesize and is ignored "
-      "when a job has more than one file. zbd: each file is cut in zones of zonesize bytes with a write "
-      "pointer each, kept in memory and shared by the run's jobs on the file, as fio does on files and devices "
-      "that are not zoned: writes go to a zone's write pointer, reads stay below it.";
-  mode.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
-    static const std::vector<std::string> kChoices = {"none", "strided", "zbd"};
-    const std::size_t choice = choice_value("zonemode", value, where, kChoices);
-    job.zone_strided = choice == 1;
-    job.zone_zbd = choice == 2;
-  };
-  mode.category = "workload";
-  table.push_back(std::move(mode));
-
-  OptionDef size = size_option("zonesize", &JobSpec::zone_size, "0");
-  size.help =
-      "zonemode=strided: bytes transferred in a zone before moving to the next. Smaller than zonerange: only "
-      "part of each zone is used; larger: each zone is gone over again until zonesize bytes are done. "
-      "zonemode=zbd: the size of each zone (at least 512 bytes).";
-  size.category = "workload";
-  table.push_back(std::move(size));
-
-  OptionDef range = size_option("zonerange", &JobSpec::zone_range, "0");
-  range.help = "zonemode=strided: the size of a zone; 0 means zonesize (fio's default).";
-  range.category = "workload";
-  table.push_back(std::move(range));
-
-  OptionDef skip = size_option("zoneskip", &JobSpec::zone_skip, "0");
-  skip.help = "zonemode=strided: bytes skipped after each zone; zonemode=zbd: the same for sequential jobs (a "
-              "multiple of zonesize).";
-  skip.category = "workload";
-  accept_zone_counts(skip);
-  table.push_back(std::move(skip));
+  table.insert(
+      table.end(),
+      {{
+           .name = "zonemode",
+           .type = OptionType::kChoice,
+           .default_text = "none",
+           .range = "none|strided|zbd",
+           .category = "workload",
+           .help = "strided: the job's I/O stays in one zone of zonerange bytes (random offsets are drawn inside it) "
+                   "until zonesize bytes were transferred, then moves zonerange + zoneskip bytes on, back to the start "
+                   "past the file's end; the job's size still sets the bytes transferred. As fio, it needs zonesize "
+                   "and is ignored when a job has more than one file. zbd: each file is cut in zones of zonesize bytes "
+                   "with a write pointer each, kept in memory and shared by the run's jobs on the file, as fio does on "
+                   "files and devices that are not zoned: writes go to a zone's write pointer, reads stay below it.",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 static const std::vector<std::string> kChoices = {"none", "strided", "zbd"};
+                 const std::size_t choice = choice_value("zonemode", value, where, kChoices);
+                 job.zone_strided = choice == 1;
+                 job.zone_zbd = choice == 2;
+               },
+       },
+       size_option(
+           "zonesize", &JobSpec::zone_size, "0",
+           {.category = "workload",
+            .help = "zonemode=strided: bytes transferred in a zone before moving to the next. Smaller than zonerange: "
+                    "only part of each zone is used; larger: each zone is gone over again until zonesize bytes are "
+                    "done. zonemode=zbd: the size of each zone (at least 512 bytes)."}),
+       size_option(
+           "zonerange", &JobSpec::zone_range, "0",
+           {.category = "workload", .help = "zonemode=strided: the size of a zone; 0 means zonesize (fio's default)."}),
+       accept_zone_counts(size_option(
+           "zoneskip", &JobSpec::zone_skip, "0",
+           {.category = "workload",
+            .help = "zonemode=strided: bytes skipped after each zone; zonemode=zbd: the same for sequential jobs (a "
+                    "multiple of zonesize)."}))});
 
   add_zbd_options(table);
 }

@@ -53,11 +53,7 @@ JobHooks::JobHooks(const JobInstance& instance, std::vector<std::string> paths, 
     flow_ = control_->flow_of(job_);
     if (flow_ != nullptr) flow_slot_ = control_->flow_slot(instance);
   }
-  // flow_sleep has no JobSpec field; its value is kept in given_options (microseconds).
-  const auto sleep = job_.given_options.find("flow_sleep");
-  if (sleep != job_.given_options.end() && !sleep->second.empty()) {
-    flow_sleep_ns_ = std::max<std::uint64_t>(std::strtoull(sleep->second.c_str(), nullptr, 10), 1) * 1000;
-  }
+  flow_sleep_ns_ = static_cast<std::uint64_t>(std::max(job_.flow_sleep, std::chrono::nanoseconds(1000)).count());
 }
 
 JobHooks::Verdict JobHooks::after_io(Direction d, std::uint64_t lat_ns, int file_index, std::uint64_t offset,

@@ -109,8 +109,8 @@ TEST(JobControl, FlowKeepsTheRatioOfWeights) {
   four.number_ios = 4000;
   four.exitall = true;
   four.flow = 4;
-  one.given_options["flow_sleep"] = "100";
-  four.given_options["flow_sleep"] = "100";
+  one.flow_sleep = 100us;
+  four.flow_sleep = 100us;
   const RunResult r = run_jobs({one, four}, quiet());
   EXPECT_EQ(job_named(r, "four").dirs[0].ios, 4000u);
   const double ratio = static_cast<double>(job_named(r, "four").dirs[0].ios) /
