@@ -32,27 +32,6 @@ Argument split_argument(std::string_view arg) {
   return out;
 }
 
-const std::vector<std::string>& run_level_names() {
-  static const std::vector<std::string> kNames = [] {
-    std::vector<std::string> names = {"output-format",   "output",    "allow-destructive",
-                                      "parse-only",      "help",      "cmdhelp",
-                                      "status-interval", "no-status", "eta",
-                                      "showcmd",         "override",  "cap-size",
-                                      "cap-runtime",     "save",      "label",
-                                      "db",              "repeat"};
-    for (const std::string& name : fio_global_option_names()) names.push_back(name);
-    return names;
-  }();
-  return kNames;
-}
-
-// Run-level options that take a value and may take it from the next argument.
-bool takes_value(std::string_view name) {
-  return name == "output-format" || name == "output" || name == "cmdhelp" || name == "status-interval" || name == "eta" ||
-         name == "override" || name == "cap-size" || name == "cap-runtime" || name == "label" || name == "db" ||
-         name == "repeat" || fio_global_option_takes_value(name);
-}
-
 bool is_fio_global(std::string_view name) {
   const auto& names = fio_global_option_names();
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -82,51 +61,114 @@ void parse_output_formats(const Argument& arg, RunOptions& run) {
   run.output_formats = output_formats_of(names);
 }
 
-void apply_run_option(const Argument& arg, ParsedCommandLine& out) {
-  RunOptions& run = out.run;
-  if (is_fio_global(arg.name)) {
-    apply_fio_global_option(arg.name, arg.value, arg.has_value, run);
-    out.fio_globals.push_back("--" + arg.name + (arg.has_value ? "=" + arg.value : ""));
-  } else if (arg.name == "output-format") {
-    parse_output_formats(arg, out.run);
-  } else if (arg.name == "output") {
-    if (arg.value.empty()) cli_error(arg, "value missing; use --output=FILE");
-    run.output_path = arg.value;
-  } else if (arg.name == "cmdhelp") {
-    out.cmdhelp = arg.value.empty() ? "all" : arg.value;
-  } else if (arg.name == "status-interval") {
-    const auto interval = parse_duration(arg.value, std::chrono::seconds(1));
-    if (!interval || interval->count() <= 0) cli_error(arg, "not a positive duration; e.g. 1, 500ms, 10s");
-    run.status_interval = *interval;
-  } else if (arg.name == "label" || arg.name == "db") {
-    if (arg.value.empty()) cli_error(arg, "value missing; use --" + arg.name + (arg.name == "db" ? "=PATH" : "=TEXT"));
-    (arg.name == "db" ? out.history.db : out.history.label) = arg.value;
-    out.history.save = true;
-  } else if (arg.name == "repeat") {
-    std::uint64_t n = 0;
-    const auto [ptr, ec] = std::from_chars(arg.value.data(), arg.value.data() + arg.value.size(), n);
-    if (ec != std::errc() || ptr != arg.value.data() + arg.value.size() || n < 1 || n > kMaxRepeat) {
-      cli_error(arg, "not a count from 1 to " + std::to_string(kMaxRepeat));
-    }
-    out.history.repeat = static_cast<std::uint32_t>(n);
-  } else if (parse_run_override(arg.name, arg.value, out.overrides)) {
-    // --override / --cap-size / --cap-runtime: stored, applied after the job files
-  } else if (arg.name == "eta") {
-    static const std::vector<std::string> kChoices = {"never", "always", "auto"};
-    if (std::find(kChoices.begin(), kChoices.end(), arg.value) == kChoices.end()) {
-      cli_error(arg, "not one of never, always, auto");
-    }
-    run.status_line = arg.value != "never";
-    run.status_line_forced = arg.value == "always";
-  } else {
-    if (arg.has_value) cli_error(arg, "takes no value");
-    if (arg.name == "allow-destructive") run.allow_destructive = true;
-    if (arg.name == "parse-only") out.parse_only = true;
-    if (arg.name == "showcmd") out.showcmd = true;
-    if (arg.name == "help") out.show_help = true;
-    if (arg.name == "no-status") run.status_line = false;
-    if (arg.name == "save") out.history.save = true;
+void parse_status_interval(const Argument& arg, RunOptions& run) {
+  const auto interval = parse_duration(arg.value, std::chrono::seconds(1));
+  if (!interval || interval->count() <= 0) cli_error(arg, "not a positive duration; e.g. 1, 500ms, 10s");
+  run.status_interval = *interval;
+}
+
+void parse_history_text(const Argument& arg, std::string& target) {
+  if (arg.value.empty()) cli_error(arg, "value missing; use --" + arg.name + (arg.name == "db" ? "=PATH" : "=TEXT"));
+  target = arg.value;
+}
+
+void parse_repeat(const Argument& arg, ParsedCommandLine& out) {
+  std::uint64_t n = 0;
+  const auto [ptr, ec] = std::from_chars(arg.value.data(), arg.value.data() + arg.value.size(), n);
+  if (ec != std::errc() || ptr != arg.value.data() + arg.value.size() || n < 1 || n > kMaxRepeat) {
+    cli_error(arg, "not a count from 1 to " + std::to_string(kMaxRepeat));
   }
+  out.history.repeat = static_cast<std::uint32_t>(n);
+}
+
+void parse_eta(const Argument& arg, RunOptions& run) {
+  static const std::vector<std::string> kChoices = {"never", "always", "auto"};
+  if (std::find(kChoices.begin(), kChoices.end(), arg.value) == kChoices.end()) {
+    cli_error(arg, "not one of never, always, auto");
+  }
+  run.status_line = arg.value != "never";
+  run.status_line_forced = arg.value == "always";
+}
+
+// One option of `sluice run` itself (not a job option): a value-taking one may also be given as "--name VALUE";
+// one that takes none refuses "--name=x". apply() throws UserError through cli_error on a bad value.
+struct RunOption {
+  std::string_view name;
+  bool takes_value;
+  void (*apply)(const Argument& arg, ParsedCommandLine& out);
+};
+
+// The single list of run's own options (their usage text is in cli/run_command.cpp). --override, --cap-size and
+// --cap-runtime are stored and applied after the job files (job/run_overrides.h).
+constexpr RunOption kRunOptions[] = {
+    {"output-format", true, [](const Argument& a, ParsedCommandLine& out) { parse_output_formats(a, out.run); }},
+    {"output", true,
+     [](const Argument& a, ParsedCommandLine& out) {
+       if (a.value.empty()) cli_error(a, "value missing; use --output=FILE");
+       out.run.output_path = a.value;
+     }},
+    {"allow-destructive", false, [](const Argument&, ParsedCommandLine& out) { out.run.allow_destructive = true; }},
+    {"parse-only", false, [](const Argument&, ParsedCommandLine& out) { out.parse_only = true; }},
+    {"help", false, [](const Argument&, ParsedCommandLine& out) { out.show_help = true; }},
+    {"cmdhelp", true,
+     [](const Argument& a, ParsedCommandLine& out) { out.cmdhelp = a.value.empty() ? "all" : a.value; }},
+    {"status-interval", true, [](const Argument& a, ParsedCommandLine& out) { parse_status_interval(a, out.run); }},
+    {"no-status", false, [](const Argument&, ParsedCommandLine& out) { out.run.status_line = false; }},
+    {"eta", true, [](const Argument& a, ParsedCommandLine& out) { parse_eta(a, out.run); }},
+    {"showcmd", false, [](const Argument&, ParsedCommandLine& out) { out.showcmd = true; }},
+    {"override", true,
+     [](const Argument& a, ParsedCommandLine& out) { parse_run_override(a.name, a.value, out.overrides); }},
+    {"cap-size", true,
+     [](const Argument& a, ParsedCommandLine& out) { parse_run_override(a.name, a.value, out.overrides); }},
+    {"cap-runtime", true,
+     [](const Argument& a, ParsedCommandLine& out) { parse_run_override(a.name, a.value, out.overrides); }},
+    {"save", false, [](const Argument&, ParsedCommandLine& out) { out.history.save = true; }},
+    {"label", true,
+     [](const Argument& a, ParsedCommandLine& out) {
+       parse_history_text(a, out.history.label);
+       out.history.save = true;
+     }},
+    {"db", true,
+     [](const Argument& a, ParsedCommandLine& out) {
+       parse_history_text(a, out.history.db);
+       out.history.save = true;
+     }},
+    {"repeat", true, [](const Argument& a, ParsedCommandLine& out) { parse_repeat(a, out); }},
+};
+
+const RunOption* find_run_option(std::string_view name) {
+  for (const RunOption& option : kRunOptions) {
+    if (option.name == name) return &option;
+  }
+  return nullptr;
+}
+
+// run's own options, then fio's global options (which run takes too): the names "did you mean" chooses from.
+const std::vector<std::string>& run_level_names() {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names;
+    for (const RunOption& option : kRunOptions) names.emplace_back(option.name);
+    for (const std::string& name : fio_global_option_names()) names.push_back(name);
+    return names;
+  }();
+  return kNames;
+}
+
+bool takes_value(std::string_view name) {
+  const RunOption* option = find_run_option(name);
+  return (option != nullptr && option->takes_value) || fio_global_option_takes_value(name);
+}
+
+void apply_run_option(const Argument& arg, ParsedCommandLine& out) {
+  if (is_fio_global(arg.name)) {
+    apply_fio_global_option(arg.name, arg.value, arg.has_value, out.run);
+    out.fio_globals.push_back("--" + arg.name + (arg.has_value ? "=" + arg.value : ""));
+    return;
+  }
+  const RunOption* option = find_run_option(arg.name);
+  if (option == nullptr) return;
+  if (!option->takes_value && arg.has_value) cli_error(arg, "takes no value");
+  option->apply(arg, out);
 }
 
 [[noreturn]] void unknown_cli_option(const Argument& arg) {
