@@ -76,28 +76,31 @@ struct InlineOps {
 void IoLoop::run(JobResult& result, LiveCounters& live) {
   result_ = &result;
   live_ = &live;
-  result.series = TimeSeries(series_interval_ns_);
-  if (schedule_.limited() || job_.thinktime.count() > 0) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  result.series = TimeSeries(acct_.series_interval_ns);
+  if (source_.schedule.limited() || job_.thinktime.count() > 0) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 
   now_ = clock_.now();
   if (job_.startdelay.count() > 0) {
     sleep_until(now_ + static_cast<std::uint64_t>(job_.startdelay.count()));
     now_ = clock_.now();
   }
-  loop_start_ns_ = last_start_ns_ = last_think_ns_ = now_;
-  thinks_ = job_.thinktime.count() > 0 || job_.think_per_busy > 0;
-  think_blocks_given_ = job_.given_options.count("thinktime_blocks") != 0;
-  drops_cache_ = job_.invalidate && !job_.pre_read && !job_.direct && does_io_;
-  ramp_end_ns_ = now_ + static_cast<std::uint64_t>(job_.ramp_time.count());
-  end_ns_ = job_.runtime.count() > 0 ? ramp_end_ns_ + static_cast<std::uint64_t>(job_.runtime.count()) : kNever;
-  schedule_.start(now_);
+  source_.loop_start_ns = source_.last_start_ns = now_;
+  if (job_.thinktime.count() > 0 || job_.think_per_busy > 0) {
+    think_.emplace(
+        ioloop::Think{.blocks_given = job_.given_options.count("thinktime_blocks") != 0, .last_ns = now_});
+  }
+  source_.drops_cache = job_.invalidate && !job_.pre_read && !job_.direct && queue_.does_io;
+  window_.ramp_end_ns = now_ + static_cast<std::uint64_t>(job_.ramp_time.count());
+  window_.end_ns =
+      job_.runtime.count() > 0 ? window_.ramp_end_ns + static_cast<std::uint64_t>(job_.runtime.count()) : kNever;
+  source_.schedule.start(now_);
   if (job_.ramp_time.count() == 0) begin_measuring(now_);
   if (job_.latency_target.count() > 0) {
     latency_.emplace(LatencyTargetSettings{.target_ns = static_cast<std::uint64_t>(job_.latency_target.count()),
                                            .window_ns = static_cast<std::uint64_t>(job_.latency_window.count()),
                                            .percentile = job_.latency_percentile,
                                            .keep_running = job_.latency_run,
-                                           .max_depth = depth_},
+                                           .max_depth = queue_.depth},
                      now_);
   }
   if (verifier_ && job_.verify_only) start_verify_only();
@@ -124,61 +127,66 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
   finish(now_);
 }
 
+// Each turn runs the most urgent phase due (phase()); in the steady state (Phase::kIssuing, or a sync
+// waiting for the ios in flight) it issues what it may and reaps.
 template <typename Ops>
 void IoLoop::run_loop(Ops& ops) {
   while (end_reason_ == EndReason::kNone) {
     check_time(now_);
-    if (end_reason_ != EndReason::kNone) break;
-    if (think_pending_) {
-      drain(true);  // fio's io_u_quiesce: no io is in flight during the pause
-      think_pending_ = false;
-      think(think_busy_ns_);
-      continue;
+    const Phase phase = this->phase();
+    switch (phase) {
+      case Phase::kDone: return;
+      case Phase::kThink:
+        drain(true);  // fio's io_u_quiesce: no io is in flight during the pause
+        phases_.clear(Phase::kThink);
+        think(think_->busy_ns);
+        continue;
+      case Phase::kQuiesce:  // latency_target lowered the depth (or found it): fio's io_u_quiesce
+        drain(true);
+        phases_.clear(Phase::kQuiesce);
+        if (phases_.restart_after_quiesce) {
+          phases_.restart_after_quiesce = false;
+          restart_measuring(clock_.now());
+        }
+        continue;
+      default: break;
     }
-    if (quiesce_pending_) {  // latency_target lowered the depth (or found it): fio's io_u_quiesce
-      drain(true);
-      quiesce_pending_ = false;
-      if (restart_pending_) {
-        restart_pending_ = false;
-        restart_measuring(clock_.now());
-      }
-      continue;
-    }
-    if (latency_ && measuring_) {
+    if (latency_ && window_.measuring) {
       on_latency_step(latency_->check(now_));
-      if (end_reason_ != EndReason::kNone) break;
+      if (end_reason_ != EndReason::kNone) return;
     }
-    if (sync_due_ && in_flight_ == 0) {
-      issue_sync(due_sync_op_, due_sync_file_);
+    if (phase == Phase::kSync && queue_.in_flight == 0) {
+      issue_sync(sync_.due_op, sync_.due_file);
       continue;
     }
-    if (new_loop_due_) {
+    if (phases_.due(Phase::kNewLoop)) {  // also while a sync waits for the ios in flight (drained first)
       start_new_loop();
       continue;
     }
     if (verify_round_due()) run_verify_rounds();
     fill_and_submit(ops);
-    if (in_flight_ == 0) {
-      if (pattern_exhausted() && !write_due() && !think_pending_) {  // fio pauses after the last io too
+    if (queue_.in_flight == 0) {
+      // fio pauses after the last io too
+      if (pattern_exhausted() && !write_due() && !phases_.due(Phase::kThink)) {
         end_reason_ = EndReason::kPatternDone;
-        break;
+        return;
       }
-      if (waiting_for_rate_) {
-        sleep_until(std::min(pending_arrival_ns_, end_ns_));
+      if (source_.waiting_for_rate) {
+        sleep_until(std::min(source_.pending_arrival_ns, window_.end_ns));
         now_ = clock_.now();
       }
       continue;
     }
-    const bool full = in_flight_ >= depth_;
+    const bool full = queue_.in_flight >= queue_.depth;
     // The next arrival of a rate-limited job is ahead and a unit is free: poll completions (below, at
     // kRatePollNs) instead of blocking until one, which held every arrival due meanwhile until the next
     // completion (the selftest's open loop on the ssd lab: issued ~0.3 ms late at half its capacity).
-    const bool due_soon = waiting_for_rate_ && pool_.has_free();
-    reap(ops, may_issue() || due_soon ? 0 : complete_min_);
+    const bool due_soon = source_.waiting_for_rate && pool_.has_free();
+    reap(ops, io_ready() || due_soon ? 0 : queue_.complete_min);
     // fio's wait_for_completions: a full queue is reaped down to iodepth_low before it is refilled.
-    while (full && in_flight_ > depth_low_ && end_reason_ == EndReason::kNone) reap(ops, 1);
-    if (waiting_for_rate_ && now_ < pending_arrival_ns_) {
-      sleep_until(std::min({pending_arrival_ns_, now_ + kRatePollNs, end_ns_}));
+    while (full && queue_.in_flight > queue_.depth_low && end_reason_ == EndReason::kNone) reap(ops, 1);
+    if (source_.waiting_for_rate && now_ < source_.pending_arrival_ns) {
+      sleep_until(std::min({source_.pending_arrival_ns, now_ + kRatePollNs, window_.end_ns}));
       now_ = clock_.now();
     }
   }
@@ -190,13 +198,13 @@ void IoLoop::check_time(std::uint64_t now) {
     end_reason_ = EndReason::kStop;
     return;
   }
-  if (now >= end_ns_ || stopped_by_flag()) {
+  if (now >= window_.end_ns || stopped_by_flag()) {
     end_reason_ = EndReason::kTime;
     return;
   }
-  if (!measuring_ && now >= ramp_end_ns_) begin_measuring(now);
+  if (!window_.measuring && now >= window_.ramp_end_ns) begin_measuring(now);
   if (hooks_) {
-    const JobHooks::Verdict verdict = hooks_->poll(now, measuring_, *result_);
+    const JobHooks::Verdict verdict = hooks_->poll(now, window_.measuring, *result_);
     if (verdict != JobHooks::Verdict::kContinue) {
       end_reason_ = verdict == JobHooks::Verdict::kEnd ? EndReason::kTime : EndReason::kError;
     }
@@ -205,38 +213,35 @@ void IoLoop::check_time(std::uint64_t now) {
 
 template <typename Ops>
 void IoLoop::fill_and_submit(Ops& ops) {
-  waiting_for_rate_ = false;
+  source_.waiting_for_rate = false;
   // At most one queue's worth per turn (kInlineIosPerTurn with an inline engine, which frees its unit at
   // once): the main loop must get to check the stop request and the job hooks. The turn also ends at the
-  // next phase boundary (end of ramp, end of runtime), so both are met to the io.
+  // next boundary of the measured window (end of ramp, end of runtime), so both are met to the io.
   const std::uint32_t limit = Ops::kInline ? kInlineIosPerTurn : pool_.size();
-  const std::uint64_t phase_end = measuring_ ? end_ns_ : std::min(ramp_end_ns_, end_ns_);
-  for (std::uint32_t issued = 0;
-       issued < limit && now_ < phase_end && !sync_due_ && !think_pending_ && !quiesce_pending_ &&
-       !latency_limits_depth() && !verify_round_due() && end_reason_ == EndReason::kNone;
-       ++issued) {
+  const std::uint64_t turn_end = window_.measuring ? window_.end_ns : std::min(window_.ramp_end_ns, window_.end_ns);
+  for (std::uint32_t issued = 0; issued < limit && now_ < turn_end && may_issue(); ++issued) {
     // A chain's write goes before new arrivals: its transaction is already under way.
     IoUnit* unit = write_due() ? take_rmw_write() : take_pending();
     if (unit == nullptr) break;
-    if (unit->op == IoOp::kTrim && !zone_cursors_.empty()) {  // the zone was reset: nothing reaches the file
+    if (unit->op == IoOp::kTrim && !zones_.cursors.empty()) {  // the zone was reset: nothing reaches the file
       complete_zone_trim(*unit);
       continue;
     }
     if (unit->op == IoOp::kWrite) prepare_write(*unit);
     log_issue(*unit);
-    if (thinks_ && job_.thinktime_on_issue) {
-      ++ios_since_think_;
-      if (!think_pending_ && think_due(now_)) think_pending_ = true;
+    if (think_ && job_.thinktime_on_issue) {
+      ++think_->ios_since;
+      if (!phases_.due(Phase::kThink) && think_due(now_)) phases_.request(Phase::kThink);
     }
     if constexpr (Ops::kInline) {
       perform_now(ops, *unit);
     } else {
-      batch_.push_back(unit);
-      if (batch_.size() >= submit_group_) submit_batch(ops);  // see submit_group_size()
+      queue_.batch.push_back(unit);
+      if (queue_.batch.size() >= queue_.submit_group) submit_batch(ops);  // see submit_group_size()
     }
   }
   if constexpr (!Ops::kInline) {
-    if (!batch_.empty()) submit_batch(ops);
+    if (!queue_.batch.empty()) submit_batch(ops);
   }
 }
 
@@ -244,81 +249,84 @@ void IoLoop::fill_and_submit(Ops& ops) {
 void IoLoop::prepare_write(IoUnit& unit) {
   if (verifier_) {
     verifier_->fill_write(unit);
-  } else if (dedupe_) {
-    Rng content = dedupe_->next();
-    fill_buffer(unit.buffer, unit.length, fill_policy_, content);
-  } else if (fill_policy_.refill_each_write) {
-    fill_buffer(unit.buffer, unit.length, fill_policy_, buffer_rng_);
-  } else if (job_.scramble_buffers && fill_policy_.content != BufferContent::kZero &&
-             fill_policy_.content != BufferContent::kPattern) {
-    scramble(unit.buffer, unit.length, buffer_rng_);
+  } else if (content_.dedupe) {
+    Rng content = content_.dedupe->next();
+    fill_buffer(unit.buffer, unit.length, content_.fill_policy, content);
+  } else if (content_.fill_policy.refill_each_write) {
+    fill_buffer(unit.buffer, unit.length, content_.fill_policy, content_.rng);
+  } else if (job_.scramble_buffers && content_.fill_policy.content != BufferContent::kZero &&
+             content_.fill_policy.content != BufferContent::kPattern) {
+    scramble(unit.buffer, unit.length, content_.rng);
   }
-  last_write_file_ = unit.file_index;
-  file_written_[static_cast<std::size_t>(unit.file_index)] = true;
+  sync_.last_write_file = unit.file_index;
+  sync_.file_written[static_cast<std::size_t>(unit.file_index)] = true;
   const std::uint32_t every = job_.fsync_blocks ? job_.fsync_blocks : job_.fdatasync_blocks;
-  if (every && ++writes_since_sync_ >= every) {
-    writes_since_sync_ = 0;
-    sync_due_ = true;
-    due_sync_op_ = job_.fdatasync_blocks ? IoOp::kFdatasync : IoOp::kFsync;
-    due_sync_file_ = last_write_file_;
-  } else if (job_.sync_file_range_blocks && ++writes_since_range_ >= job_.sync_file_range_blocks) {
-    writes_since_range_ = 0;  // fio: every N issued writes, unless an fsync is due then
-    sync_due_ = true;
-    due_sync_op_ = IoOp::kSyncRange;
-    due_sync_file_ = last_write_file_;
+  if (every && ++sync_.writes_since_sync >= every) {
+    sync_.writes_since_sync = 0;
+    phases_.request(Phase::kSync);
+    sync_.due_op = job_.fdatasync_blocks ? IoOp::kFdatasync : IoOp::kFsync;
+    sync_.due_file = sync_.last_write_file;
+  } else if (job_.sync_file_range_blocks && ++sync_.writes_since_range >= job_.sync_file_range_blocks) {
+    sync_.writes_since_range = 0;  // fio: every N issued writes, unless an fsync is due then
+    phases_.request(Phase::kSync);
+    sync_.due_op = IoOp::kSyncRange;
+    sync_.due_file = sync_.last_write_file;
   }
 }
 
 // Draws the next io from the pattern (and its arrival from the schedule) unless one is pending; true when
-// it may start now. Sets waiting_for_rate_ when its arrival is still ahead.
+// it may start now. Sets source_.waiting_for_rate when its arrival is still ahead.
 bool IoLoop::pending_ready() {
-  if (!has_pending_) {
-    if (pattern_done_ || sync_due_) return false;
+  if (!source_.has_pending) {
+    if (source_.pattern_done || phases_.due(Phase::kSync)) return false;
     if (!(replay_ ? next_from_log() : next_from_pattern())) return false;
   }
-  if (new_loop_due_) return false;
-  if (pending_arrival_ns_ > now_) {
+  if (phases_.due(Phase::kNewLoop)) return false;
+  if (source_.pending_arrival_ns > now_) {
     now_ = clock_.now();
-    if (pending_arrival_ns_ > now_) {
-      waiting_for_rate_ = true;
+    if (source_.pending_arrival_ns > now_) {
+      source_.waiting_for_rate = true;
       return false;
     }
   }
-  if (pending_sync_) {  // a sync of the replayed log, due now
-    pending_sync_ = false;
-    has_pending_ = false;
-    sync_due_ = true;
+  if (source_.pending_is_sync) {  // a sync of the replayed log, due now
+    source_.pending_is_sync = false;
+    source_.has_pending = false;
+    phases_.request(Phase::kSync);
     return false;
   }
   return true;
 }
 
 bool IoLoop::next_from_pattern() {
-  if (!pattern_.next(pending_)) {
-    pattern_done_ = true;
+  NextIo& pending = source_.pending;
+  if (!source_.pattern.next(pending)) {
+    source_.pattern_done = true;
     return false;
   }
-  if (!zone_cursors_.empty() && !fit_pending_to_zones()) return false;
-  if (pending_.starts_pass && drops_cache_) drop_cached(pending_.file_index);
-  if (pending_.starts_loop && job_.unlink_each_loop) new_loop_due_ = true;
-  has_pending_ = true;
-  pending_arrival_ns_ = schedule_.limited() ? schedule_.next_arrival(pending_.direction, pending_.length) : 0;
+  if (!zones_.cursors.empty() && !fit_pending_to_zones()) return false;
+  if (pending.starts_pass && source_.drops_cache) drop_cached(pending.file_index);
+  if (pending.starts_loop && job_.unlink_each_loop) phases_.request(Phase::kNewLoop);
+  source_.has_pending = true;
+  source_.pending_arrival_ns =
+      source_.schedule.limited() ? source_.schedule.next_arrival(pending.direction, pending.length) : 0;
   return true;
 }
 
 // zonemode=zbd: a write goes to a write pointer, a read below one, a trim resets a zone (ZoneCursor). The
 // pattern goes on from where the io really went. The end of what the zones allow ends the job's I/O.
 bool IoLoop::fit_pending_to_zones() {
-  const NextIo drawn = pending_;
-  ZoneCursor& zones = zone_cursors_[static_cast<std::size_t>(pending_.file_index)];
-  if (pending_.direction == Direction::kRead && zones.read_becomes_write()) pending_.direction = Direction::kWrite;
+  NextIo& pending = source_.pending;
+  const NextIo drawn = pending;
+  ZoneCursor& zones = zones_.cursors[static_cast<std::size_t>(pending.file_index)];
+  if (pending.direction == Direction::kRead && zones.read_becomes_write()) pending.direction = Direction::kWrite;
   std::string error;
   ZoneFit fit = ZoneFit::kAccept;
-  switch (pending_.direction) {
-    case Direction::kWrite: fit = zones.fit_write(pending_.offset, pending_.length, zone_resets_, error); break;
-    case Direction::kTrim: fit = zones.fit_trim(pending_.offset, zone_resets_, error); break;
+  switch (pending.direction) {
+    case Direction::kWrite: fit = zones.fit_write(pending.offset, pending.length, zones_.resets, error); break;
+    case Direction::kTrim: fit = zones.fit_trim(pending.offset, zones_.resets, error); break;
     default:
-      if (!job_.read_beyond_wp) fit = zones.fit_read(pending_.offset, pending_.length);
+      if (!job_.read_beyond_wp) fit = zones.fit_read(pending.offset, pending.length);
       break;
   }
   if (fit != ZoneFit::kAccept) {
@@ -327,62 +335,62 @@ bool IoLoop::fit_pending_to_zones() {
       result_->error_message = error;
       end_reason_ = EndReason::kError;
     }
-    pattern_done_ = true;
+    source_.pattern_done = true;
     return false;
   }
-  const std::uint64_t resume = zones.resume_after(pending_.direction, pending_.offset, pending_.length);
-  if (resume != drawn.offset + drawn.length || pending_.length != drawn.length ||
-      pending_.direction != drawn.direction) {
-    pattern_.redirect_last(drawn, pending_.direction, resume, pending_.length);
+  const std::uint64_t resume = zones.resume_after(pending.direction, pending.offset, pending.length);
+  if (resume != drawn.offset + drawn.length || pending.length != drawn.length ||
+      pending.direction != drawn.direction) {
+    source_.pattern.redirect_last(drawn, pending.direction, resume, pending.length);
   }
   return true;
 }
 
 // The log's next io (or sync) becomes the pending one, due its delay after the last io started, as fio's
 // iolog_delay (and not before a v2 wait's time, nor the rate's schedule). A sync, once due, is left to the
-// main loop (sync_due_), which issues it when the ios before it are done.
+// main loop (Phase::kSync), which issues it when the ios before it are done.
 bool IoLoop::next_from_log() {
   std::uint64_t delay_us = 0;
-  while (replay_next_ < replay_->entries.size()) {
-    const IoLogEntry& entry = replay_->entries[replay_next_++];
+  while (replay_->next < replay_->log->entries.size()) {
+    const IoLogEntry& entry = replay_->log->entries[replay_->next++];
     delay_us = saturating_add(delay_us, entry.delay_us);
     switch (entry.kind) {
       case IoLogEntry::Kind::kWait:
-        replay_hold_until_ns_ =
-            std::max(replay_hold_until_ns_, entry.offset >= (kNever - loop_start_ns_) / 1'000'000
+        replay_->hold_until_ns =
+            std::max(replay_->hold_until_ns, entry.offset >= (kNever - source_.loop_start_ns) / 1'000'000
                                                 ? kNever
-                                                : loop_start_ns_ + entry.offset * 1'000'000);
+                                                : source_.loop_start_ns + entry.offset * 1'000'000);
         continue;
       case IoLogEntry::Kind::kSync:
       case IoLogEntry::Kind::kDatasync:
       case IoLogEntry::Kind::kSyncRange:
-        pending_sync_ = true;
-        due_sync_op_ = entry.kind == IoLogEntry::Kind::kSync       ? IoOp::kFsync
+        source_.pending_is_sync = true;
+        sync_.due_op = entry.kind == IoLogEntry::Kind::kSync       ? IoOp::kFsync
                        : entry.kind == IoLogEntry::Kind::kDatasync ? IoOp::kFdatasync
                                                                    : IoOp::kSyncRange;
-        due_sync_file_ = static_cast<int>(entry.file);
+        sync_.due_file = static_cast<int>(entry.file);
         break;
       default:
-        pending_.direction = entry.kind == IoLogEntry::Kind::kRead    ? Direction::kRead
+        source_.pending.direction = entry.kind == IoLogEntry::Kind::kRead    ? Direction::kRead
                              : entry.kind == IoLogEntry::Kind::kWrite ? Direction::kWrite
                                                                       : Direction::kTrim;
-        pending_.file_index = static_cast<int>(entry.file);
-        pending_.offset = entry.offset;
-        pending_.length = entry.length;
+        source_.pending.file_index = static_cast<int>(entry.file);
+        source_.pending.offset = entry.offset;
+        source_.pending.length = entry.length;
         break;
     }
-    has_pending_ = true;
+    source_.has_pending = true;
     // Saturating: the log's waits add up (each is at most a day; file events add theirs).
-    const std::uint64_t room_us = (kNever - last_start_ns_) / 1000;
-    std::uint64_t arrival = delay_us == 0 ? 0 : delay_us >= room_us ? kNever : last_start_ns_ + delay_us * 1000;
-    arrival = std::max(arrival, replay_hold_until_ns_);
-    if (schedule_.limited() && !pending_sync_) {
-      arrival = std::max(arrival, schedule_.next_arrival(pending_.direction, pending_.length));
+    const std::uint64_t room_us = (kNever - source_.last_start_ns) / 1000;
+    std::uint64_t arrival = delay_us == 0 ? 0 : delay_us >= room_us ? kNever : source_.last_start_ns + delay_us * 1000;
+    arrival = std::max(arrival, replay_->hold_until_ns);
+    if (source_.schedule.limited() && !source_.pending_is_sync) {
+      arrival = std::max(arrival, source_.schedule.next_arrival(source_.pending.direction, source_.pending.length));
     }
-    pending_arrival_ns_ = arrival;
+    source_.pending_arrival_ns = arrival;
     return true;
   }
-  pattern_done_ = true;
+  source_.pattern_done = true;
   return false;
 }
 
@@ -397,15 +405,15 @@ IoUnit& IoLoop::take_free_unit(IoOp op, const NextIo& io) noexcept {
 void IoLoop::assign_priority(IoUnit& unit) noexcept {
   unit.prio_index = 0;
   if (unit.op != IoOp::kRead && unit.op != IoOp::kWrite) {
-    unit.ioprio = unit.op == IoOp::kTrim ? default_ioprio_ : 0;
+    unit.ioprio = unit.op == IoOp::kTrim ? prio_.default_ioprio : 0;
     return;
   }
-  if (!priorities_) {
-    unit.ioprio = default_ioprio_;
+  if (!prio_.cmdprio) {
+    unit.ioprio = prio_.default_ioprio;
     return;
   }
   const Direction d = unit.op == IoOp::kRead ? Direction::kRead : Direction::kWrite;
-  const IoPriority priority = priorities_->pick(d, unit.length);
+  const IoPriority priority = prio_.cmdprio->pick(d, unit.length);
   unit.ioprio = priority.value;
   unit.prio_index = priority.index;
 }
@@ -414,21 +422,23 @@ void IoLoop::assign_priority(IoUnit& unit) noexcept {
 // of the arrival queue; a backlog past OpenLoopQueue::kMaxBacklog ends the job with an error.
 IoUnit* IoLoop::take_pending() {
   if (!pool_.has_free() || !pending_ready() || pending_overlaps()) return nullptr;
-  const bool scheduled = pending_arrival_ns_ != 0;
-  if (open_loop_.enabled() && scheduled && now_ > pending_arrival_ns_ + kBacklogCheckLatenessNs &&
-      open_loop_.overflowing(pending_.direction, pending_.length, pending_arrival_ns_, now_)) {
+  const NextIo& pending = source_.pending;
+  const std::uint64_t arrival = source_.pending_arrival_ns;
+  OpenLoopQueue& open_loop = source_.open_loop;
+  const bool scheduled = arrival != 0;
+  if (open_loop.enabled() && scheduled && now_ > arrival + kBacklogCheckLatenessNs &&
+      open_loop.overflowing(pending.direction, pending.length, arrival, now_)) {
     if (result_->error == 0) {
       result_->error = EOVERFLOW;
-      result_->error_message =
-          open_loop_.overflow_message(pending_.direction, pending_.length, pending_arrival_ns_, now_);
+      result_->error_message = open_loop.overflow_message(pending.direction, pending.length, arrival, now_);
     }
     end_reason_ = EndReason::kError;
     return nullptr;
   }
-  IoUnit& unit = take_free_unit(op_of(pending_.direction), pending_);
-  has_pending_ = false;
-  last_start_ns_ = now_;
-  if (open_loop_.enabled()) open_loop_.start(static_cast<std::uint32_t>(unit.index), pending_arrival_ns_, now_);
+  IoUnit& unit = take_free_unit(op_of(pending.direction), pending);
+  source_.has_pending = false;
+  source_.last_start_ns = now_;
+  if (open_loop.enabled()) open_loop.start(static_cast<std::uint32_t>(unit.index), arrival, now_);
   return &unit;
 }
 
@@ -436,11 +446,11 @@ IoUnit* IoLoop::take_pending() {
 IoUnit* IoLoop::take_rmw_write() {
   std::uint32_t chain = 0;
   NextIo write;
-  if (!rmw_->take_write(chain, write)) return nullptr;
+  if (!source_.rmw->take_write(chain, write)) return nullptr;
   IoUnit& unit = pool_.unit(chain);
   load(unit, IoOp::kWrite, write);
   assign_priority(unit);
-  if (open_loop_.enabled()) open_loop_.start(chain, 0, now_);  // not an arrival: lat from its own start
+  if (source_.open_loop.enabled()) source_.open_loop.start(chain, 0, now_);  // not an arrival: lat from its own start
   return &unit;
 }
 
@@ -454,55 +464,55 @@ void IoLoop::perform_now(Ops& ops, IoUnit& unit) {
   if (file_locks_) file_locks_->release(unit);
   unit.submit_end_ns = unit.submit_begin_ns;  // no slat: clat is the whole call, as with fio's sync engines
   count_submitted(1);
-  if (measuring_) {
+  if (window_.measuring) {
     result_->depth.complete[static_cast<std::size_t>(IodepthDistribution::batch_bucket(1))]++;
     result_->depth.total_complete_calls++;
   }
   complete(unit, now_);
-  if (measuring_ && now_ >= next_interval_ns_) close_intervals(now_);
-  if (measuring_) take_rate_samples(now_);
+  if (window_.measuring && now_ >= acct_.next_interval_ns) close_intervals(now_);
+  if (window_.measuring) take_rate_samples(now_);
 }
 
 template <typename Ops>
 void IoLoop::submit_batch(Ops& ops) {
   const std::uint64_t begin = clock_.now();
-  for (IoUnit* unit : batch_) unit->submit_begin_ns = begin;
+  for (IoUnit* unit : queue_.batch) unit->submit_begin_ns = begin;
   std::size_t done = 0;
-  while (done < batch_.size()) {
-    const std::span<IoUnit* const> rest(batch_.data() + done, batch_.size() - done);
+  while (done < queue_.batch.size()) {
+    const std::span<IoUnit* const> rest(queue_.batch.data() + done, queue_.batch.size() - done);
     if (file_locks_) file_locks_->acquire(rest);  // lockfile: the submission, as fio's td_io_prep..queue
     const int accepted = ops.submit(rest);
     if (file_locks_) file_locks_->release_held();
     const std::uint64_t end = clock_.now();
     const auto n = static_cast<std::uint32_t>(std::max(accepted, 0));
-    for (std::size_t i = done; i < done + n; ++i) batch_[i]->submit_end_ns = async_ ? end : begin;
+    for (std::size_t i = done; i < done + n; ++i) queue_.batch[i]->submit_end_ns = queue_.async ? end : begin;
     done += n;
     count_submitted(n);
     now_ = end;
-    if (!async_) {
+    if (!queue_.async) {
       reap(ops, 0);  // a synchronous engine finished the io inside submit(); its completion time is `end`
     } else if (n == 0) {
       reap(ops, 1);  // the queue is full: make room
     }
   }
-  batch_.clear();
+  queue_.batch.clear();
 }
 
 template <typename Ops>
 void IoLoop::reap(Ops& ops, unsigned min_events) {
-  min_events = std::min(min_events, in_flight_);
-  const std::size_t room = std::min<std::size_t>(complete_max_, in_flight_);
+  min_events = std::min(min_events, queue_.in_flight);
+  const std::size_t room = std::min<std::size_t>(queue_.complete_max, queue_.in_flight);
   if (room == 0) return;
-  const int n = ops.reap(min_events, std::span<IoUnit*>(completions_.data(), room));
-  if (async_) now_ = clock_.now();
+  const int n = ops.reap(min_events, std::span<IoUnit*>(queue_.completions.data(), room));
+  if (queue_.async) now_ = clock_.now();
   if (n <= 0) return;
-  if (measuring_) {
+  if (window_.measuring) {
     result_->depth.complete[static_cast<std::size_t>(IodepthDistribution::batch_bucket(static_cast<std::uint32_t>(n)))]++;
     result_->depth.total_complete_calls++;
   }
-  for (int i = 0; i < n; ++i) complete(*completions_[static_cast<std::size_t>(i)], now_);
-  if (measuring_ && now_ >= next_interval_ns_) close_intervals(now_);
-  if (measuring_) take_rate_samples(now_);
+  for (int i = 0; i < n; ++i) complete(*queue_.completions[static_cast<std::size_t>(i)], now_);
+  if (window_.measuring && now_ >= acct_.next_interval_ns) close_intervals(now_);
+  if (window_.measuring) take_rate_samples(now_);
 }
 
 void IoLoop::complete_zone_trim(IoUnit& unit) {

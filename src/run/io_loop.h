@@ -1,6 +1,9 @@
 #pragma once
 // IoLoop: the per-io hot path of a worker. Per turn it takes free units, loads them from the pattern (or an
-// rmw chain's write), submits them, reaps completions and accounts them into the job's statistics.
+// rmw chain's write), submits them, reaps completions and accounts them into the job's statistics. Between
+// turns it may run a phase instead (Phase, io_loop_state.h): a think-time pause, latency_target's quiesce,
+// a sync, unlink_each_loop's new loop; each turn runs the most urgent phase due (phase()), else issues while
+// may_issue() allows. Its state is grouped by concern in the structs of io_loop_state.h.
 // Per io: no allocation, no lock, no syscall beyond the I/O, and no virtual call with a synchronous engine
 // (psync, sync, mmap, null: the per-io path is instantiated for the engine's concrete type once per job).
 //
@@ -16,33 +19,18 @@
 #include <optional>
 #include <vector>
 
-#include "engine/engine.h"
 #include "report/logs/job_logs.h"
-#include "run/cpu_snapshot.h"
 #include "run/iolog_writer.h"
+#include "run/io_loop_state.h"
 #include "run/io_pool.h"
 #include "run/file_locks.h"
-#include "run/io_priorities.h"
 #include "run/job_hooks.h"
 #include "run/latency_target.h"
 #include "run/live_counters.h"
 #include "run/loop_clock.h"
-#include "run/open_loop_queue.h"
 #include "run/pinned_memory.h"
-#include "run/rate_sampler.h"
-#include "run/plan.h"
 #include "run/verifier.h"
-#include "run/zoned_file.h"
 #include "stats/block_lifetimes.h"
-#include "stats/result.h"
-#include "targets/target_file.h"
-#include "workload/arrival.h"
-#include "workload/buffer_fill.h"
-#include "workload/dedupe_source.h"
-#include "workload/io_pattern.h"
-#include "workload/iolog.h"
-#include "workload/rmw_chains.h"
-#include "common/rng.h"
 
 namespace sluice {
 
@@ -61,23 +49,24 @@ class IoLoop {
   void run(JobResult& result, LiveCounters& live);
   // rw=randrmw: the pattern plans the reads; each is written back too.
   std::uint64_t planned_bytes() const noexcept {
-    if (replay_ != nullptr) return replay_->bytes;
-    return pattern_.planned_bytes() * (job_.is_chained() ? 2 : 1);
+    if (replay_) return replay_->log->bytes;
+    return source_.pattern.planned_bytes() * (job_.is_chained() ? 2 : 1);
   }
   // The io buffers (page-aligned; prepare() allocates them): numa_mem_policy moves them to its nodes.
   void* buffer_memory() const noexcept { return pool_.region(); }  // page aligned: mbind's unit
   std::size_t buffer_bytes() const noexcept { return pool_.region_bytes(); }
   // A flag, owned by the caller and outliving run(), that ends this job like its time limit would (the
   // runner stops background jobs with it when the foreground jobs of the group are done). Set before run().
-  void set_stop_flag(const std::atomic<bool>* flag) noexcept { stop_flag_ = flag; }
+  void set_stop_flag(const std::atomic<bool>* flag) noexcept { links_.stop_flag = flag; }
   // The group's job control (wait_for, exitall, flow); may be null. Set before prepare().
-  void set_group_control(GroupControl* control) noexcept { control_ = control; }
+  void set_group_control(GroupControl* control) noexcept { links_.control = control; }
   // zonemode=zbd: the run's zoned files, shared with the other jobs on them (without, the job's own). Set
   // before prepare().
-  void set_zoned_files(ZonedFiles* files) noexcept { zoned_files_ = files; }
+  void set_zoned_files(ZonedFiles* files) noexcept { links_.zoned_files = files; }
 
  private:
   enum class EndReason { kNone, kPatternDone, kTime, kStop, kError };
+  using Phase = ioloop::Phase;
 
   // --- the per-io loop (io_loop.cpp); Ops is VirtualOps or InlineOps<Perform> (see io_loop.cpp)
   template <typename Ops> void run_loop(Ops& ops);
@@ -112,29 +101,40 @@ class IoLoop {
   void note_block_life(const IoUnit& unit) noexcept;  // block_error_percentiles
 
   // The named parts of the loop's decision.
-  bool write_due() const noexcept { return rmw_ && rmw_->writes_due() > 0; }  // an rmw chain's write waits
-  bool pattern_exhausted() const noexcept { return pattern_done_ && !has_pending_; }
+  // An rmw chain's write waits.
+  bool write_due() const noexcept { return source_.rmw && source_.rmw->writes_due() > 0; }
+  bool pattern_exhausted() const noexcept { return source_.pattern_done && !source_.has_pending; }
   bool may_start_new_io() const noexcept {
-    return pool_.has_free() && !pattern_exhausted() && !waiting_for_rate_ && !latency_limits_depth() &&
+    return pool_.has_free() && !pattern_exhausted() && !source_.waiting_for_rate && !latency_limits_depth() &&
            !pending_overlaps();
   }
   // serialize_overlap: the next io shares bytes with an io in flight, so it waits for that one to complete.
   bool pending_overlaps() const noexcept {
-    return job_.serialize_overlap && has_pending_ &&
-           pool_.overlaps_taken(pending_.file_index, pending_.offset, pending_.length);
+    return job_.serialize_overlap && source_.has_pending &&
+           pool_.overlaps_taken(source_.pending.file_index, source_.pending.offset, source_.pending.length);
   }
   // latency_target: the search allows fewer ios in flight than iodepth right now.
   bool latency_limits_depth() const noexcept {
-    return latency_ && in_flight_ + static_cast<std::uint32_t>(batch_.size()) >= latency_->depth();
+    return latency_ && queue_.in_flight + static_cast<std::uint32_t>(queue_.batch.size()) >= latency_->depth();
   }
   // verify_backlog or trim_backlog: a round of verify reads or trims is due before the next io (fio checks at
   // every io).
   bool verify_round_due() const noexcept {
     return verifier_ && (verifier_->map().backlog_due() || verifier_->map().trim_due());
   }
-  // True when another io could be submitted now without waiting for a completion.
-  bool may_issue() const noexcept { return (write_due() || may_start_new_io()) && !sync_due_; }
-  bool stopped_by_flag() const noexcept { return stop_flag_ && stop_flag_->load(std::memory_order_relaxed); }
+  // True when another io could be submitted now without waiting for a completion (reap then does not block).
+  bool io_ready() const noexcept { return (write_due() || may_start_new_io()) && !phases_.due(Phase::kSync); }
+  // The issue guard of a turn (fill_and_submit): another io may go now. Not once the job ended, nor while a
+  // phase that needs the queue drained or a sync is due, nor while latency_target holds the depth down, nor
+  // when a verify or trim round is due first (it drains the queue).
+  bool may_issue() const noexcept {
+    return end_reason_ == EndReason::kNone && !phases_.hold_issue() && !latency_limits_depth() && !verify_round_due();
+  }
+  // The phase the next turn runs: kDone once the job ended, else the most urgent one due.
+  Phase phase() const noexcept { return end_reason_ != EndReason::kNone ? Phase::kDone : phases_.next(); }
+  bool stopped_by_flag() const noexcept {
+    return links_.stop_flag && links_.stop_flag->load(std::memory_order_relaxed);
+  }
   bool interrupted() const noexcept;
 
   // --- setup (io_loop_setup.cpp)
@@ -166,8 +166,8 @@ class IoLoop {
   void close_intervals(std::uint64_t now);
   // bwavgtime / iopsavgtime: the JSON's bw and iops samples, when a window ended (rate_sampler.h).
   void take_rate_samples(std::uint64_t now) noexcept {
-    if (bw_sampler_.due(now)) bw_sampler_.sample(now, result_->dirs);
-    if (iops_sampler_.due(now)) iops_sampler_.sample(now, result_->dirs);
+    if (acct_.bw_sampler.due(now)) acct_.bw_sampler.sample(now, result_->dirs);
+    if (acct_.iops_sampler.due(now)) acct_.iops_sampler.sample(now, result_->dirs);
   }
   const LatencyHistogram& lat_histogram(Direction d) const noexcept;
   void release_rmw_units();
@@ -192,104 +192,36 @@ class IoLoop {
   const JobSpec& job_;
   const std::vector<TargetFile>& targets_;
   std::unique_ptr<Engine> engine_;
-  EngineSetup engine_setup_;               // what the engine was opened with (unlink_each_loop opens it again)
-  std::unique_ptr<FileLocks> file_locks_;  // lockfile=; null when none
   LoopClock clock_;
-  bool async_ = false;                 // the engine completes ios after submit returns
-  bool does_io_ = true;                // false for cpuio and exec: their ios move no bytes
-  std::uint32_t submit_group_ = 1;     // ios per submit call (see submit_group_size())
-  std::uint32_t complete_min_ = 1;
-  std::uint32_t depth_ = 1;      // ios in flight at most
-  std::uint32_t depth_low_ = 1;  // iodepth_low: a full queue drains to this before it is refilled
-  std::uint32_t complete_max_ = 1;
-  IoPool pool_;
-  std::vector<IoUnit*> batch_;         // loaded, not yet submitted
-  std::vector<IoUnit*> completions_;   // reap's output
-
-  // Where the next io comes from.
-  IoPattern pattern_;
-  ArrivalSchedule schedule_;
-  OpenLoopQueue open_loop_;          // open_loop=1: arrivals queue while every slot is busy
-  std::unique_ptr<RmwChains> rmw_;   // rw=randrmw: each read is followed by the write of its block
-  BufferFillPolicy fill_policy_;
-  Rng buffer_rng_;
-  std::unique_ptr<DedupeSource> dedupe_;  // dedupe_percentage: which content each write buffer gets
-  NextIo pending_{};                 // drawn from the pattern, not yet started
-  bool has_pending_ = false;
-  std::uint64_t pending_arrival_ns_ = 0;
-  bool pattern_done_ = false;
-  bool waiting_for_rate_ = false;    // the pending io's arrival is still ahead
-  // read_iolog: the log's ios replace the pattern's (null when the job replays none).
-  const IoLog* replay_ = nullptr;
-  std::size_t replay_next_ = 0;          // the log's next entry
-  std::uint64_t replay_hold_until_ns_ = 0;  // a v2 "wait": no io starts before this
-  std::uint64_t last_start_ns_ = 0;     // when the last io started (a v3 io's delay counts from it)
-  std::uint64_t loop_start_ns_ = 0;
-  bool pending_sync_ = false;           // the pending entry of the log is a sync (due_sync_op_, due_sync_file_)
-  IoOp due_sync_op_ = IoOp::kFsync;     // the sync sync_due_ asks for, and its file
-  int due_sync_file_ = -1;
-
-  // The loop's state.
-  std::uint32_t in_flight_ = 0;
-  std::uint32_t writes_since_sync_ = 0;
-  std::uint32_t writes_since_range_ = 0;  // sync_file_range=FLAGS:N
-  // Per file: the range of the writes completed since its last sync (fio's first_write / last_write), which
-  // a sync_file_range covers; begin == end when none.
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> unsynced_;
-  bool sync_due_ = false;            // fsync=N / fdatasync=N: a sync is due once in-flight ios are done
-  int last_write_file_ = -1;
-  std::vector<bool> file_written_;
-  std::uint32_t ios_since_think_ = 0;
-  bool drops_cache_ = false;          // invalidate=1, buffered, not pre_read: drop_cached() at each new pass
-  bool thinks_ = false;
-  bool think_blocks_given_ = false;  // thinktime_iotime: thinktime_blocks counts too only when given
-  bool think_pending_ = false;       // a pause is due once the ios in flight completed (fio's quiesce)
-  bool new_loop_due_ = false;        // unlink_each_loop: the files are recreated before the next loop's first io
-  std::uint64_t think_busy_ns_ = 0;  // the time of the io that made it due (think_per_busy scales it)
-  std::uint64_t last_think_ns_ = 0;  // thinktime_iotime: when the current I/O period began
-  std::uint64_t now_ = 0;            // last clock reading
-  std::uint64_t end_ns_ = 0;         // time-based end (kNever when none)
-  std::uint64_t ramp_end_ns_ = 0;
-  std::uint64_t last_counted_ns_ = 0;  // when the last io that counts completed (a time-based end's runtime)
-  bool measuring_ = false;
-  // The verify phase after the run began: its reads count only inside the measured window (fio has none
-  // after a runtime end), while every io the run itself issued counts whenever it completes.
-  bool verify_phase_ = false;
-  EndReason end_reason_ = EndReason::kNone;
-
-  // Accounting.
-  bool record_lat_ = false;          // lat recorded per io (async engines, open loop); else lat = clat
-  std::uint64_t series_interval_ns_;
-  std::uint64_t next_interval_ns_ = 0;
-  PerDirection<IntervalSample> interval_{};
-  PerDirection<LatencyHistogram> interval_start_{};  // lat histograms as they were when the interval began
-  CpuSnapshot cpu_at_start_{};
-  RateSampler bw_sampler_{true};
-  RateSampler iops_sampler_{false};
-
-  // Optional features, null when the job does not use them.
-  std::unique_ptr<JobLogs> logs_;       // write_*_log
-  std::unique_ptr<IoLogWriter> iolog_writer_;  // write_iolog
-  std::unique_ptr<PinnedMemory> pinned_;        // lockmem
-  std::unique_ptr<Verifier> verifier_;  // verify=
-  // zonemode=zbd: per file of the job, its view of the file's zones (empty when the job has none).
-  ZonedFiles* zoned_files_ = nullptr;
-  std::vector<ZoneCursor> zone_cursors_;
-  std::uint64_t zone_resets_ = 0;
-  // block_error_percentiles: per trim block of the file's region, its trims and state (stats/block_lifetimes.h).
-  std::vector<std::uint32_t> block_infos_;
-  GroupControl* control_ = nullptr;
-  std::unique_ptr<JobHooks> hooks_;     // fio's job-control features (job_hooks.h)
-  std::optional<LatencyTarget> latency_;  // latency_target: the depth the search allows
-  std::optional<IoPriorities> priorities_;  // cmdprio_percentage / cmdprio_bssplit: each io's priority
-  std::uint16_t default_ioprio_ = 0;        // prio/prioclass (fio's td->ioprio); 0 = none
-  bool prio_stats_use_lat_ = false;         // lat_percentiles: the per-priority split is of lat, else of clat
-  bool quiesce_pending_ = false;          // latency_target lowered the depth: drain before issuing more
-  bool restart_pending_ = false;          // ... and after the drain, the final window's statistics start
-
+  ioloop::Links links_;
   JobResult* result_ = nullptr;
   LiveCounters* live_ = nullptr;
-  const std::atomic<bool>* stop_flag_ = nullptr;
+
+  // The loop's state, by concern (io_loop_state.h).
+  ioloop::Phases phases_;
+  EndReason end_reason_ = EndReason::kNone;
+  std::uint64_t now_ = 0;  // last clock reading
+  ioloop::Window window_;
+  ioloop::Queue queue_;
+  IoPool pool_;
+  ioloop::Source source_;
+  ioloop::Content content_;
+  ioloop::SyncState sync_;
+  ioloop::Accounting acct_;
+  ioloop::Priority prio_;
+
+  // Optional features: empty or null when the job does not use them.
+  std::optional<ioloop::Replay> replay_;         // read_iolog
+  std::optional<ioloop::Think> think_;           // thinktime, think_per_busy
+  std::optional<LatencyTarget> latency_;         // latency_target: the depth the search allows
+  std::optional<EngineSetup> engine_setup_;      // unlink_each_loop: what the engine is opened again with
+  ioloop::Zones zones_;                          // zonemode=zbd
+  std::unique_ptr<FileLocks> file_locks_;        // lockfile=
+  std::unique_ptr<JobLogs> logs_;                // write_*_log
+  std::unique_ptr<IoLogWriter> iolog_writer_;    // write_iolog
+  std::unique_ptr<PinnedMemory> pinned_;         // lockmem
+  std::unique_ptr<Verifier> verifier_;           // verify=
+  std::unique_ptr<JobHooks> hooks_;              // fio's job-control features (job_hooks.h)
 };
 
 }  // namespace sluice

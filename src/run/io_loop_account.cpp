@@ -35,45 +35,45 @@ bool IoLoop::fills_up(const IoUnit& unit) const noexcept {
 // to, as fio's io_u_mark_depth does (fio counts every unit taken, and submits what it takes).
 void IoLoop::count_submitted(std::uint32_t accepted) noexcept {
   if (accepted == 0) return;
-  in_flight_ += accepted;
-  if (!measuring_) return;
+  queue_.in_flight += accepted;
+  if (!window_.measuring) return;
   IodepthDistribution& depth = result_->depth;
   depth.submit[static_cast<std::size_t>(IodepthDistribution::batch_bucket(accepted))]++;
   depth.total_submit_calls++;
-  depth.level[static_cast<std::size_t>(IodepthDistribution::level_bucket(in_flight_))] += accepted;
+  depth.level[static_cast<std::size_t>(IodepthDistribution::level_bucket(queue_.in_flight))] += accepted;
 }
 
 void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
-  --in_flight_;
+  --queue_.in_flight;
   // A read or write that moved nothing (a read past the end of a file truncated under the job) is an error,
   // EIO as fio's "full resid", never an io of 0 bytes counted as done.
   const bool moved_nothing = unit.result == 0 && unit.length > 0 && (unit.op == IoOp::kRead || unit.op == IoOp::kWrite);
   if (moved_nothing) unit.result = -EIO;
-  if (rmw_ && unit.op != IoOp::kWrite && unit.result >= 0) {
+  if (source_.rmw && unit.op != IoOp::kWrite && unit.result >= 0) {
     // The chain keeps its unit: the write of the same block is due next (it reuses the buffer).
-    rmw_->read_done(static_cast<std::uint32_t>(unit.index),
+    source_.rmw->read_done(static_cast<std::uint32_t>(unit.index),
                     NextIo{direction_of(unit.op), unit.file_index, unit.offset, unit.length});
   } else {
     pool_.put(unit);
   }
   if (is_flush(unit.op)) {
-    if (!unsynced_.empty()) unsynced_[static_cast<std::size_t>(unit.file_index)] = {};  // fio: at any sync
+    if (!sync_.unsynced.empty()) sync_.unsynced[static_cast<std::size_t>(unit.file_index)] = {};  // fio: at any sync
     if (unit.result < 0 && !passes_error(unit)) fail(unit);
     if (unit.result < 0 && passes_error(unit)) {
       note_ignored(unit);
-      if (measuring_) result_->dirs[index_of(Direction::kWrite)].errors++;  // a sync belongs to the writes
+      if (window_.measuring) result_->dirs[index_of(Direction::kWrite)].errors++;  // a sync belongs to the writes
     }
-    if (measuring_) {
+    if (window_.measuring) {
       result_->sync.ios++;
       result_->sync.lat.record(now - unit.submit_begin_ns);
     }
     return;
   }
-  if (!block_infos_.empty() && (unit.op == IoOp::kTrim || unit.op == IoOp::kWrite)) note_block_life(unit);
+  if (!acct_.block_infos.empty() && (unit.op == IoOp::kTrim || unit.op == IoOp::kWrite)) note_block_life(unit);
   if (unit.result < 0 && fills_up(unit)) {
     // fill_device: the filesystem is full, which is this job's end, as reaching its size would be.
     // fio counts the write that met the full filesystem in total_ios (issued), as a fatal one.
-    if (measuring_ && !result_->filled_up) result_->dirs[index_of(Direction::kWrite)].fatal_ios++;
+    if (window_.measuring && !result_->filled_up) result_->dirs[index_of(Direction::kWrite)].fatal_ios++;
     result_->filled_up = true;
     end_reason_ = EndReason::kPatternDone;
     return;
@@ -83,25 +83,25 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
       fail(unit, moved_nothing);
     } else {
       note_ignored(unit, moved_nothing);
-      if (measuring_) result_->dirs[index_of(direction_of(unit.op))].errors++;
+      if (window_.measuring) result_->dirs[index_of(direction_of(unit.op))].errors++;
     }
     return;
   }
   if (verifier_ && !verifier_->on_complete(unit, *result_)) end_reason_ = EndReason::kError;
-  if (unit.op == IoOp::kWrite && !unsynced_.empty()) note_unsynced(unit);
+  if (unit.op == IoOp::kWrite && !sync_.unsynced.empty()) note_unsynced(unit);
   // An io in flight at the time-based end counts when it completes, as fio's (which counts it at issue in
   // total_ios and reaps it into its statistics): the verify state then says completed exactly what is counted.
-  if (measuring_ && (now <= end_ns_ || !verify_phase_)) {
+  if (window_.measuring && (now <= window_.end_ns || !window_.verify_phase)) {
     account_io(unit, now);
-    last_counted_ns_ = std::max(last_counted_ns_, now);
-    if (rmw_ && unit.op == IoOp::kWrite) result_->rmw_transactions++;
+    window_.last_counted_ns = std::max(window_.last_counted_ns, now);
+    if (source_.rmw && unit.op == IoOp::kWrite) result_->rmw_transactions++;
   }
-  if (thinks_) {
-    if (!job_.thinktime_on_issue) ++ios_since_think_;
+  if (think_) {
+    if (!job_.thinktime_on_issue) ++think_->ios_since;
     // While a pause waits for the ios in flight, their completions count toward the next period (fio).
-    if (!think_pending_ && think_due(now)) {
-      think_pending_ = true;
-      think_busy_ns_ = now - unit.submit_begin_ns;
+    if (!phases_.due(Phase::kThink) && think_due(now)) {
+      phases_.request(Phase::kThink);
+      think_->busy_ns = now - unit.submit_begin_ns;
     }
   }
 }
@@ -112,16 +112,16 @@ bool IoLoop::think_due(std::uint64_t now) noexcept {
   bool due = false;
   if (job_.thinktime_iotime.count() > 0) {
     const auto period = static_cast<std::uint64_t>((job_.thinktime_iotime + job_.thinktime).count());
-    if (now - last_think_ns_ >= period) {
+    if (now - think_->last_ns >= period) {
       due = true;
-    } else if (!think_blocks_given_) {
+    } else if (!think_->blocks_given) {
       return false;
     }
   }
-  if (ios_since_think_ >= std::max(1u, job_.thinktime_blocks)) due = true;
+  if (think_->ios_since >= std::max(1u, job_.thinktime_blocks)) due = true;
   if (!due) return false;
-  ios_since_think_ = 0;
-  last_think_ns_ = now;
+  think_->ios_since = 0;
+  think_->last_ns = now;
   return true;
 }
 
@@ -132,8 +132,8 @@ void IoLoop::note_block_life(const IoUnit& unit) noexcept {
   const std::uint64_t block = job_.bs[index_of(Direction::kTrim)];
   if (unit.offset < file.region_start) return;
   const std::uint64_t index = (unit.offset - file.region_start) / block;
-  if (index >= block_infos_.size()) return;
-  std::uint32_t& info = block_infos_[static_cast<std::size_t>(index)];
+  if (index >= acct_.block_infos.size()) return;
+  std::uint32_t& info = acct_.block_infos[static_cast<std::size_t>(index)];
   if (unit.result < 0) {
     note_block_failed(info, unit.op == IoOp::kTrim);
   } else if (unit.op == IoOp::kTrim) {
@@ -144,7 +144,7 @@ void IoLoop::note_block_life(const IoUnit& unit) noexcept {
 // sync_file_range: the file's written range since its last sync grows by the completed write (fio's
 // file_log_write_comp).
 void IoLoop::note_unsynced(const IoUnit& unit) noexcept {
-  auto& [begin, end] = unsynced_[static_cast<std::size_t>(unit.file_index)];
+  auto& [begin, end] = sync_.unsynced[static_cast<std::size_t>(unit.file_index)];
   const std::uint64_t last = unit.offset + static_cast<std::uint64_t>(unit.result);
   if (begin == end) {
     begin = unit.offset;
@@ -159,20 +159,20 @@ void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
   const Direction d = direction_of(unit.op);
   DirectionStats& stats = result_->dirs[index_of(d)];
   // cpuio, exec: a CPU cycle or a wait, counted without bytes (fio's FIO_NOIO).
-  const auto bytes = does_io_ ? static_cast<std::uint64_t>(unit.result) : 0;
+  const auto bytes = queue_.does_io ? static_cast<std::uint64_t>(unit.result) : 0;
   // Open loop: lat runs from the scheduled arrival, and the time queued before submission is recorded.
   const std::uint64_t arrival =
-      open_loop_.enabled() ? open_loop_.arrival_of(static_cast<std::uint32_t>(unit.index)) : 0;
+      source_.open_loop.enabled() ? source_.open_loop.arrival_of(static_cast<std::uint32_t>(unit.index)) : 0;
   const std::uint64_t began = arrival != 0 ? std::min(arrival, unit.submit_begin_ns) : unit.submit_begin_ns;
   const std::uint64_t lat = now - began;
   const std::uint64_t clat = now - unit.submit_end_ns;
   const std::uint64_t slat = unit.submit_end_ns - unit.submit_begin_ns;
   stats.ios++;
   stats.bytes += bytes;
-  if (bytes < unit.length && does_io_) stats.short_ios++;
+  if (bytes < unit.length && queue_.does_io) stats.short_ios++;
   live_->add(d, bytes);
   if (!unit.timed) {  // a per-file engine's io after the file's operation: counted, not timed (fio's NOSTATS)
-    IntervalSample& sample = interval_[index_of(d)];
+    IntervalSample& sample = acct_.interval[index_of(d)];
     sample.ops++;
     sample.bytes += bytes;
     return;
@@ -180,17 +180,17 @@ void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
   stats.clat.record(clat);
   if (arrival != 0) stats.queue_wait.record(unit.submit_begin_ns - began);
   // For synchronous engines in closed loop lat equals clat: it is recorded once and copied at the end.
-  if (record_lat_) stats.lat.record(lat);
-  if (async_) stats.slat.record(slat);
+  if (acct_.record_lat) stats.lat.record(lat);
+  if (queue_.async) stats.slat.record(slat);
   if (unit.prio_index < stats.prios.size()) {  // cmdprio: the io's priority's share (fio's clat_prio)
-    stats.prios[unit.prio_index].latency.record(prio_stats_use_lat_ ? lat : clat);
+    stats.prios[unit.prio_index].latency.record(prio_.stats_use_lat ? lat : clat);
   }
-  IntervalSample& sample = interval_[index_of(d)];
+  IntervalSample& sample = acct_.interval[index_of(d)];
   sample.ops++;
   sample.bytes += bytes;
   sample.lat_sum_ns += lat;
   if (logs_) {
-    logs_->record(d, now - result_->start_ns, lat, clat, async_ ? slat : 0, static_cast<std::uint32_t>(bytes),
+    logs_->record(d, now - result_->start_ns, lat, clat, queue_.async ? slat : 0, static_cast<std::uint32_t>(bytes),
                   unit.offset, unit.ioprio);
   }
   if (latency_ && d != Direction::kTrim) on_latency_io(unit, lat, now);
@@ -220,10 +220,10 @@ void IoLoop::on_latency_step(LatencyTarget::Step step) noexcept {
   switch (step) {
     case LatencyTarget::Step::kNone:
     case LatencyTarget::Step::kFailed: return;
-    case LatencyTarget::Step::kRampedDown: quiesce_pending_ = true; return;
+    case LatencyTarget::Step::kRampedDown: phases_.request(Phase::kQuiesce); return;
     case LatencyTarget::Step::kFinalRun:
-      quiesce_pending_ = true;
-      restart_pending_ = true;
+      phases_.request(Phase::kQuiesce);
+      phases_.restart_after_quiesce = true;
       return;
     case LatencyTarget::Step::kDone:
       if (end_reason_ == EndReason::kNone) end_reason_ = EndReason::kPatternDone;

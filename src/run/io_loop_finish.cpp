@@ -58,7 +58,7 @@ std::string IoLoop::describe_failure(const IoUnit& unit, bool moved_nothing) con
 
 void IoLoop::fail(const IoUnit& unit, bool moved_nothing) {
   if (result_->error != 0) return;
-  if (measuring_ && (unit.op == IoOp::kRead || unit.op == IoOp::kWrite || unit.op == IoOp::kTrim)) {
+  if (window_.measuring && (unit.op == IoOp::kRead || unit.op == IoOp::kWrite || unit.op == IoOp::kTrim)) {
     result_->dirs[index_of(unit.op == IoOp::kRead ? Direction::kRead
                            : unit.op == IoOp::kWrite ? Direction::kWrite
                                                      : Direction::kTrim)]
@@ -83,12 +83,12 @@ void IoLoop::note_ignored(const IoUnit& unit, bool moved_nothing) {
 
 // Submits one fsync / fdatasync of the file and waits for it (and anything else in flight).
 void IoLoop::issue_sync(IoOp op, int file_index) {
-  sync_due_ = false;
-  last_start_ns_ = clock_.now();  // a replayed log's next io counts its delay from here, as from an io
+  phases_.clear(Phase::kSync);
+  source_.last_start_ns = clock_.now();  // a replayed log's next io counts its delay from here, as from an io
   if (file_index < 0 || !pool_.has_free()) return;
   IoUnit& unit = take_free_unit(op, NextIo{Direction::kWrite, file_index, 0, 0});
   if (op == IoOp::kSyncRange) {
-    const auto [begin, end] = unsynced_[static_cast<std::size_t>(file_index)];
+    const auto [begin, end] = sync_.unsynced[static_cast<std::size_t>(file_index)];
     unit.offset = begin;
     unit.length = end - begin > UINT32_MAX ? 0 : static_cast<std::uint32_t>(end - begin);  // 0: to the end
     // Nothing written since the last sync: fio skips the call; flags 0 make the kernel's a no-op.
@@ -98,14 +98,14 @@ void IoLoop::issue_sync(IoOp op, int file_index) {
                                    : 0;
   }
   log_issue(unit);
-  batch_.push_back(&unit);
+  queue_.batch.push_back(&unit);
   submit_batch();
-  while (in_flight_ > 0) reap(1);
+  while (queue_.in_flight > 0) reap(1);
 }
 
 void IoLoop::start_new_loop() {
   drain(true);  // fio's loop boundary: the last loop's ios are done before its files go
-  new_loop_due_ = false;
+  phases_.clear(Phase::kNewLoop);
   for (const TargetFile& t : targets_) {
     if (std::optional<TargetFailure> failure = recreate_empty(t)) {
       result_->error = failure->error;
@@ -116,9 +116,9 @@ void IoLoop::start_new_loop() {
   }
   // io_uring holds the files it registered, not their descriptors: the engine is opened on the new ones.
   engine_->close();
-  engine_->open(engine_setup_);
+  engine_->open(*engine_setup_);
   if (verifier_) verifier_->map().forget_writes();  // the data of the earlier loops is gone
-  std::fill(file_written_.begin(), file_written_.end(), false);
+  std::fill(sync_.file_written.begin(), sync_.file_written.end(), false);
   now_ = clock_.now();
 }
 
@@ -128,11 +128,11 @@ void IoLoop::think(std::uint64_t busy_ns) {
   const auto for_busy = static_cast<std::uint64_t>(static_cast<double>(busy_ns) * job_.think_per_busy);
   const std::uint64_t think_ns = std::max(static_cast<std::uint64_t>(job_.thinktime.count()), for_busy);
   // A think time that would outlast the job ends with it (cpuio at a low cpuload thinks for seconds).
-  sleep_until(std::min(start + think_ns, end_ns_));
+  sleep_until(std::min(start + think_ns, window_.end_ns));
   now_ = clock_.now();
-  if (job_.rate_ignore_thinktime && schedule_.limited()) {
-    schedule_.postpone(now_ - start);
-    if (has_pending_ && pending_arrival_ns_ != 0) pending_arrival_ns_ += now_ - start;
+  if (job_.rate_ignore_thinktime && source_.schedule.limited()) {
+    source_.schedule.postpone(now_ - start);
+    if (source_.has_pending && source_.pending_arrival_ns != 0) source_.pending_arrival_ns += now_ - start;
   }
 }
 
@@ -150,18 +150,18 @@ void IoLoop::sleep_until(std::uint64_t deadline_ns) {
 // The lat histogram of a direction as recorded so far (clat stands in for lat with synchronous engines).
 const LatencyHistogram& IoLoop::lat_histogram(Direction d) const noexcept {
   const DirectionStats& stats = result_->dirs[index_of(d)];
-  return record_lat_ ? stats.lat.histogram : stats.clat.histogram;
+  return acct_.record_lat ? stats.lat.histogram : stats.clat.histogram;
 }
 
 // p99 of the ios completed in the interval: the difference of the job's histogram now and at the interval's
 // start. Costs one pass over the buckets per interval instead of a second histogram record per io.
 void IoLoop::close_intervals(std::uint64_t now) {
-  while (now >= next_interval_ns_) {
+  while (now >= acct_.next_interval_ns) {
     for (Direction d : kAllDirections) {
-      IntervalSample& sample = interval_[index_of(d)];
+      IntervalSample& sample = acct_.interval[index_of(d)];
       if (sample.ops == 0) continue;
       const LatencyHistogram& current = lat_histogram(d);
-      LatencyHistogram& before = interval_start_[index_of(d)];
+      LatencyHistogram& before = acct_.interval_start[index_of(d)];
       const auto rank = static_cast<std::uint64_t>(std::ceil(0.99 * static_cast<double>(sample.ops)));
       std::uint64_t seen = 0;
       for (int b = 0; b < LatencyHistogram::kNumBuckets; ++b) {
@@ -173,9 +173,9 @@ void IoLoop::close_intervals(std::uint64_t now) {
       }
       before = current;
     }
-    result_->series.append(interval_);
-    interval_ = {};
-    next_interval_ns_ += series_interval_ns_;
+    result_->series.append(acct_.interval);
+    acct_.interval = {};
+    acct_.next_interval_ns += acct_.series_interval_ns;
   }
 }
 
@@ -184,21 +184,21 @@ void IoLoop::close_intervals(std::uint64_t now) {
 void IoLoop::release_rmw_units() {
   std::uint32_t chain = 0;
   NextIo write;
-  while (rmw_ && rmw_->take_write(chain, write)) pool_.put(pool_.unit(chain));
+  while (source_.rmw && source_.rmw->take_write(chain, write)) pool_.put(pool_.unit(chain));
 }
 
 // Waits for every io in flight; account: complete them as usual, else just take their units back.
 void IoLoop::drain(bool account) {
-  while (in_flight_ > 0) {
-    const int n = engine_->reap(in_flight_, std::span<IoUnit*>(completions_.data(), in_flight_));
+  while (queue_.in_flight > 0) {
+    const int n = engine_->reap(queue_.in_flight, std::span<IoUnit*>(queue_.completions.data(), queue_.in_flight));
     const std::uint64_t now = clock_.now();
     if (n <= 0) break;
     for (int i = 0; i < n; ++i) {
-      IoUnit& unit = *completions_[static_cast<std::size_t>(i)];
+      IoUnit& unit = *queue_.completions[static_cast<std::size_t>(i)];
       if (account) {
         complete(unit, now);
       } else {
-        --in_flight_;
+        --queue_.in_flight;
         pool_.put(unit);
       }
     }
@@ -207,7 +207,7 @@ void IoLoop::drain(bool account) {
 
 void IoLoop::end_fsync() {
   for (std::size_t i = 0; i < targets_.size(); ++i) {
-    if (file_written_[i]) issue_sync(IoOp::kFsync, static_cast<int>(i));
+    if (sync_.file_written[i]) issue_sync(IoOp::kFsync, static_cast<int>(i));
   }
 }
 
@@ -220,13 +220,13 @@ void IoLoop::finish(std::uint64_t now) {
   // A time-based end's window runs until the last io that counts completed, past the runtime when ios were in
   // flight at the end: fio's runtime includes that drain too (measured: 2 s of depth 32 on the lab's sata7k,
   // 2344 ms). Ending it at the runtime would count those ios in too short a window (+18% IOPS there).
-  if (end_reason_ == EndReason::kTime) now = std::min(now, std::max(end_ns_, last_counted_ns_));
-  if (!measuring_) begin_measuring(now);  // ended during ramp: an empty measured window
+  if (end_reason_ == EndReason::kTime) now = std::min(now, std::max(window_.end_ns, window_.last_counted_ns));
+  if (!window_.measuring) begin_measuring(now);  // ended during ramp: an empty measured window
   if (job_.end_fsync && end_reason_ != EndReason::kError) end_fsync();
   close_intervals(now);
   result_->end_ns = now;
   result_->runtime_ns = now - result_->start_ns;
-  if (!record_lat_) {
+  if (!acct_.record_lat) {
     for (DirectionStats& stats : result_->dirs) stats.lat = stats.clat;
   }
   if (logs_) logs_->finish(result_->runtime_ns);
@@ -239,17 +239,17 @@ void IoLoop::finish(std::uint64_t now) {
   }
   if (hooks_) hooks_->finish(now, *result_);
   result_->counts_zone_resets = job_.zone_zbd;
-  result_->zone_resets = zone_resets_;
-  result_->block_infos = block_infos_;
+  result_->zone_resets = zones_.resets;
+  result_->block_infos = acct_.block_infos;
   if (latency_) {  // fio's JSON keys; latency_window in microseconds, as fio keeps it
     result_->latency_target = {{"latency_depth", latency_->depth()},
                                {"latency_target", job_.latency_target.count()},
                                {"latency_percentile", job_.latency_percentile},
                                {"latency_window", job_.latency_window.count() / 1000}};
   }
-  if (!does_io_) engine_->close();  // exec: its program is stopped when the job ends, not with the group
+  if (!queue_.does_io) engine_->close();  // exec: its program is stopped when the job ends, not with the group
   result_->interrupted = end_reason_ == EndReason::kStop;
-  result_->cpu = CpuSnapshot::of_this_thread() - cpu_at_start_;
+  result_->cpu = CpuSnapshot::of_this_thread() - acct_.cpu_at_start;
   live_->finished.store(true, std::memory_order_relaxed);
 }
 

@@ -87,6 +87,11 @@ std::uint32_t complete_max_of(const JobSpec& job, std::uint32_t depth, std::uint
 
 }  // namespace
 
+ioloop::Source::Source(const JobInstance& instance, const std::vector<TargetFile>& targets)
+    : pattern(RmwChains::pattern_spec(instance.spec), regions_of(targets, instance.spec.zone_strided), instance.seed),
+      schedule(instance.spec, instance.seed ^ 0x5851f42d4c957f2dull),
+      open_loop(instance.spec, std::max<std::uint32_t>(1, instance.spec.iodepth)) {}
+
 IoLoop::IoLoop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t series_interval_ns,
                std::unique_ptr<Engine> engine, LoopClock clock)
     : instance_(instance),
@@ -94,13 +99,11 @@ IoLoop::IoLoop(const JobInstance& instance, const std::vector<TargetFile>& targe
       targets_(targets),
       engine_(std::move(engine)),
       clock_(clock),
-      pattern_(RmwChains::pattern_spec(instance.spec), regions_of(targets, instance.spec.zone_strided), instance.seed),
-      schedule_(instance.spec, instance.seed ^ 0x5851f42d4c957f2dull),
-      open_loop_(instance.spec, std::max<std::uint32_t>(1, instance.spec.iodepth)),
-      fill_policy_(BufferFillPolicy::from_job(instance.spec)),
-      buffer_rng_(instance.seed ^ kBufferSeedMix),
-      file_written_(targets.size(), false),
-      series_interval_ns_(series_interval_ns) {}
+      source_(instance, targets),
+      content_{.fill_policy = BufferFillPolicy::from_job(instance.spec), .rng = Rng(instance.seed ^ kBufferSeedMix)},
+      acct_(series_interval_ns) {
+  sync_.file_written.assign(targets.size(), false);
+}
 
 IoLoop::~IoLoop() {
   if (engine_) engine_->close();
@@ -120,7 +123,7 @@ void IoLoop::open_zones() {
   settings.job_max_open_zones = job_.job_max_open_zones;
   settings.reset_threshold = job_.zone_reset_threshold;
   settings.reset_frequency = job_.zone_reset_frequency;
-  zone_cursors_.reserve(targets_.size());
+  zones_.cursors.reserve(targets_.size());
   for (std::size_t i = 0; i < targets_.size(); ++i) {
     const std::uint64_t file_size = zoned_file_size(targets_[i]);
     if (file_size < job_.zone_size) {  // the runner refuses this before (zoned_targets.h); a loop made directly
@@ -128,39 +131,39 @@ void IoLoop::open_zones() {
                                   targets_[i].path, file_size, job_.zone_size));
     }
     std::shared_ptr<ZonedFile> file =
-        zoned_files_ != nullptr
-            ? zoned_files_->get(targets_[i].path, file_size, job_)
+        links_.zoned_files != nullptr
+            ? links_.zoned_files->get(targets_[i].path, file_size, job_)
             : std::make_shared<ZonedFile>(file_size, job_.zone_size, job_.zone_capacity, job_.max_open_zones);
-    zone_cursors_.emplace_back(std::move(file), settings, targets_[i].region_start, targets_[i].region_length);
+    zones_.cursors.emplace_back(std::move(file), settings, targets_[i].region_start, targets_[i].region_length);
     // fio's zbd_file_reset: with verify, a writing job starts on empty zones (a reset later would lose data).
-    if (settings.writes && settings.verify) zone_cursors_.back().reset_range_for_verify(zone_resets_);
+    if (settings.writes && settings.verify) zones_.cursors.back().reset_range_for_verify(zones_.resets);
   }
 }
 
 void IoLoop::prepare() {
   check_atomic_writes(job_, targets_);
-  async_ = engine_->caps().async;
-  does_io_ = engine_->caps().does_io;
+  queue_.async = engine_->caps().async;
+  queue_.does_io = engine_->caps().does_io;
   // A synchronous engine keeps one io in flight (validation warned).
   const std::uint32_t depth =
-      async_ || engine_->caps().merges ? std::max<std::uint32_t>(1, job_.iodepth) : 1;
-  if (job_.is_chained()) rmw_ = std::make_unique<RmwChains>(depth);
-  record_lat_ = async_ || open_loop_.enabled();
-  submit_group_ = submit_group_size(job_, depth);
-  complete_min_ = std::clamp<std::uint32_t>(job_.iodepth_batch_complete_min, 1, depth);
-  depth_ = depth;
-  depth_low_ = job_.iodepth_low == 0 || job_.iodepth_low > depth ? depth : job_.iodepth_low;
-  complete_max_ = complete_max_of(job_, depth, submit_group_, complete_min_);
+      queue_.async || engine_->caps().merges ? std::max<std::uint32_t>(1, job_.iodepth) : 1;
+  if (job_.is_chained()) source_.rmw = std::make_unique<RmwChains>(depth);
+  acct_.record_lat = queue_.async || source_.open_loop.enabled();
+  queue_.submit_group = submit_group_size(job_, depth);
+  queue_.complete_min = std::clamp<std::uint32_t>(job_.iodepth_batch_complete_min, 1, depth);
+  queue_.depth = depth;
+  queue_.depth_low = job_.iodepth_low == 0 || job_.iodepth_low > depth ? depth : job_.iodepth_low;
+  queue_.complete_max = complete_max_of(job_, depth, queue_.submit_group, queue_.complete_min);
 
-  pool_.allocate(depth, pattern_.max_block_size(), job_.name, job_.io_memory);
+  pool_.allocate(depth, source_.pattern.max_block_size(), job_.name, job_.io_memory);
   if (job_.lockfile != FileLockMode::kNone) file_locks_ = std::make_unique<FileLocks>(job_.lockfile, targets_);
-  fill_buffer(pool_.memory(), pool_.memory_bytes(), fill_policy_, buffer_rng_);
-  batch_.reserve(depth);
-  completions_.resize(depth);
+  fill_buffer(pool_.memory(), pool_.memory_bytes(), content_.fill_policy, content_.rng);
+  queue_.batch.reserve(depth);
+  queue_.completions.resize(depth);
 
   if (job_.lockmem != 0) pinned_ = std::make_unique<PinnedMemory>(job_.lockmem);
   logs_ = JobLogs::create(job_, instance_.lognum);
-  replay_ = job_.replay_log.get();
+  if (job_.replay_log) replay_.emplace(ioloop::Replay{.log = job_.replay_log.get()});
   if (!job_.write_iolog.empty()) {
     std::vector<std::string> files;
     for (const TargetFile& t : targets_) files.push_back(t.path);
@@ -177,17 +180,19 @@ void IoLoop::prepare() {
                                   "{} can be followed",
                                   job_.name, blocks, job_.bs[index_of(Direction::kTrim)], kMaxBlocks));
     }
-    block_infos_.assign(static_cast<std::size_t>(blocks), 0);
+    acct_.block_infos.assign(static_cast<std::size_t>(blocks), 0);
   }
   // sync_file_range (or a replayed log's) covers each file's writes since its last sync.
-  if (job_.sync_file_range_blocks != 0 || replay_ != nullptr) unsynced_.assign(targets_.size(), {});
-  default_ioprio_ = job_.default_ioprio();
-  if (job_.uses_cmdprio()) priorities_.emplace(job_, instance_.seed ^ 0x2545f4914f6cdd1dull);
-  prio_stats_use_lat_ = job_.lat_percentiles;
-  if (job_.dedupe_percentage != 0 && job_.does_writes() && !verifier_) dedupe_ = dedupe_source_of(instance_, targets_);
+  if (job_.sync_file_range_blocks != 0 || replay_.has_value()) sync_.unsynced.assign(targets_.size(), {});
+  prio_.default_ioprio = job_.default_ioprio();
+  if (job_.uses_cmdprio()) prio_.cmdprio.emplace(job_, instance_.seed ^ 0x2545f4914f6cdd1dull);
+  prio_.stats_use_lat = job_.lat_percentiles;
+  if (job_.dedupe_percentage != 0 && job_.does_writes() && !verifier_) {
+    content_.dedupe = dedupe_source_of(instance_, targets_);
+  }
   std::vector<std::string> paths;
   for (const TargetFile& t : targets_) paths.push_back(t.path);
-  hooks_ = JobHooks::create(instance_, std::move(paths), control_);
+  hooks_ = JobHooks::create(instance_, std::move(paths), links_.control);
 
   EngineSetup setup;
   setup.depth = depth;
@@ -238,35 +243,35 @@ void IoLoop::prepare() {
 }
 
 void IoLoop::begin_measuring(std::uint64_t now) {
-  measuring_ = true;
+  window_.measuring = true;
   // The measured window is runtime long from here, however late after ramp_time the loop noticed.
-  if (job_.runtime.count() > 0) end_ns_ = now + static_cast<std::uint64_t>(job_.runtime.count());
+  if (job_.runtime.count() > 0) window_.end_ns = now + static_cast<std::uint64_t>(job_.runtime.count());
   live_->measuring.store(true, std::memory_order_relaxed);
   result_->start_ns = now;
-  next_interval_ns_ = now + series_interval_ns_;
-  bw_sampler_.start(now, std::uint64_t{job_.bw_avg_msec} * 1'000'000);
-  iops_sampler_.start(now, std::uint64_t{job_.iops_avg_msec} * 1'000'000);
-  result_->ioprio = default_ioprio_;
-  if (priorities_) {  // fio's clat_prio: a latency statistic per priority the direction issues with
+  acct_.next_interval_ns = now + acct_.series_interval_ns;
+  acct_.bw_sampler.start(now, std::uint64_t{job_.bw_avg_msec} * 1'000'000);
+  acct_.iops_sampler.start(now, std::uint64_t{job_.iops_avg_msec} * 1'000'000);
+  result_->ioprio = prio_.default_ioprio;
+  if (prio_.cmdprio) {  // fio's clat_prio: a latency statistic per priority the direction issues with
     for (Direction d : {Direction::kRead, Direction::kWrite}) {
       std::vector<PrioLatency>& prios = result_->dirs[index_of(d)].prios;
       prios.clear();
-      for (std::uint16_t value : priorities_->values(d)) prios.push_back(PrioLatency{value, {}});
+      for (std::uint16_t value : prio_.cmdprio->values(d)) prios.push_back(PrioLatency{value, {}});
     }
   }
-  cpu_at_start_ = CpuSnapshot::of_this_thread();
+  acct_.cpu_at_start = CpuSnapshot::of_this_thread();
 }
 
 void IoLoop::restart_measuring(std::uint64_t now) {
-  const std::uint64_t end = end_ns_;
+  const std::uint64_t end = window_.end_ns;
   for (DirectionStats& dir : result_->dirs) dir = DirectionStats{};
   result_->sync = SyncStats{};
   result_->depth = IodepthDistribution{};
-  result_->series = TimeSeries(series_interval_ns_);
-  interval_ = {};
-  interval_start_ = {};
+  result_->series = TimeSeries(acct_.series_interval_ns);
+  acct_.interval = {};
+  acct_.interval_start = {};
   begin_measuring(now);
-  end_ns_ = end;
+  window_.end_ns = end;
   if (hooks_) hooks_->restart();
 }
 

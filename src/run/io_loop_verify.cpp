@@ -22,7 +22,7 @@ void IoLoop::start_verify_only() {
   VerifyMap& map = verifier_->map();
   std::size_t next_incomplete = 0;
   NextIo io;
-  for (std::uint64_t write = 0; pattern_.next(io);) {
+  for (std::uint64_t write = 0; source_.pattern.next(io);) {
     if (io.direction != Direction::kWrite) continue;
     if (state && write == state->writes_issued) break;
     map.begin_write(io.file_index, io.offset, io.length, [](auto, auto) {});
@@ -32,7 +32,7 @@ void IoLoop::start_verify_only() {
     }
     ++write;
   }
-  pattern_done_ = true;
+  source_.pattern_done = true;
   end_reason_ = EndReason::kPatternDone;
 }
 
@@ -69,11 +69,11 @@ void IoLoop::run_verify_ios(VerifyRound round) {
       IoUnit& unit = take_free_unit(trims ? IoOp::kTrim : IoOp::kRead, io);
       log_issue(unit);
       if (!trims) verifier_->mark_verify_read(unit);
-      batch_.push_back(&unit);
+      queue_.batch.push_back(&unit);
     }
-    if (!batch_.empty()) submit_batch();
-    if (!more && in_flight_ == 0) break;
-    if (in_flight_ > 0) reap(1);
+    if (!queue_.batch.empty()) submit_batch();
+    if (!more && queue_.in_flight == 0) break;
+    if (queue_.in_flight > 0) reap(1);
   }
   drain(true);
 }
@@ -84,11 +84,11 @@ void IoLoop::finish_verify() {
   drain(end_reason_ != EndReason::kError);
   const bool wrote = end_reason_ == EndReason::kPatternDone || (end_reason_ == EndReason::kTime && !job_.time_based);
   if (job_.does_writes() && wrote && (job_.do_verify || job_.verify_only) && !job_.time_based) {
-    verify_phase_ = true;
+    window_.verify_phase = true;
     // fio syncs and drops each file's cache first, so the phase reads back what reached the storage.
-    if (drops_cache_) {
+    if (source_.drops_cache) {
       for (std::size_t i = 0; i < targets_.size(); ++i) {
-        if (!file_written_[i] || targets_[i].fd < 0) continue;
+        if (!sync_.file_written[i] || targets_[i].fd < 0) continue;
         (void)::fsync(targets_[i].fd);
         drop_cached(static_cast<int>(i));
       }
