@@ -100,7 +100,8 @@ class IoLoop {
   void note_unsynced(const IoUnit& unit) noexcept;
   void note_block_life(const IoUnit& unit) noexcept;  // block_error_percentiles
 
-  // The named parts of the loop's decision.
+  // The named parts of the loop's decision. [[gnu::always_inline]] on the per-io ones: IoLoop's unity batch
+  // reaches GCC's inline-unit-growth limit, which otherwise leaves some of them out of line.
   // An rmw chain's write waits.
   bool write_due() const noexcept { return source_.rmw && source_.rmw->writes_due() > 0; }
   bool pattern_exhausted() const noexcept { return source_.pattern_done && !source_.has_pending; }
@@ -119,7 +120,7 @@ class IoLoop {
   }
   // verify_backlog or trim_backlog: a round of verify reads or trims is due before the next io (fio checks at
   // every io).
-  bool verify_round_due() const noexcept {
+  [[gnu::always_inline]] bool verify_round_due() const noexcept {
     return verifier_ && (verifier_->map().backlog_due() || verifier_->map().trim_due());
   }
   // True when another io could be submitted now without waiting for a completion (reap then does not block).
@@ -127,7 +128,7 @@ class IoLoop {
   // The issue guard of a turn (fill_and_submit): another io may go now. Not once the job ended, nor while a
   // phase that needs the queue drained or a sync is due, nor while latency_target holds the depth down, nor
   // when a verify or trim round is due first (it drains the queue).
-  bool may_issue() const noexcept {
+  [[gnu::always_inline]] bool may_issue() const noexcept {
     return end_reason_ == EndReason::kNone && !phases_.hold_issue() && !latency_limits_depth() && !verify_round_due();
   }
   // The phase the next turn runs: kDone once the job ended, else the most urgent one due.
@@ -165,7 +166,7 @@ class IoLoop {
   void drop_cached(int file_index) noexcept;
   void close_intervals(std::uint64_t now);
   // bwavgtime / iopsavgtime: the JSON's bw and iops samples, when a window ended (rate_sampler.h).
-  void take_rate_samples(std::uint64_t now) noexcept {
+  [[gnu::always_inline]] void take_rate_samples(std::uint64_t now) noexcept {
     if (acct_.bw_sampler.due(now)) acct_.bw_sampler.sample(now, result_->dirs);
     if (acct_.iops_sampler.due(now)) acct_.iops_sampler.sample(now, result_->dirs);
   }
@@ -214,7 +215,7 @@ class IoLoop {
   std::optional<ioloop::Replay> replay_;         // read_iolog
   std::optional<ioloop::Think> think_;           // thinktime, think_per_busy
   std::optional<LatencyTarget> latency_;         // latency_target: the depth the search allows
-  std::optional<EngineSetup> engine_setup_;      // unlink_each_loop: what the engine is opened again with
+  std::unique_ptr<EngineSetup> engine_setup_;    // unlink_each_loop: what the engine is opened again with
   ioloop::Zones zones_;                          // zonemode=zbd
   std::unique_ptr<FileLocks> file_locks_;        // lockfile=
   std::unique_ptr<JobLogs> logs_;                // write_*_log

@@ -239,7 +239,7 @@ void IoLoop::prepare() {
                 .std_redirect = job_.exec_std_redirect};
   setup.buffers = pool_.buffers();
   engine_->open(setup);
-  if (job_.unlink_each_loop) engine_setup_ = std::move(setup);
+  if (job_.unlink_each_loop) engine_setup_ = std::make_unique<EngineSetup>(std::move(setup));
 }
 
 void IoLoop::begin_measuring(std::uint64_t now) {

@@ -46,10 +46,9 @@ class Phases {
   // The most urgent phase due; kIssuing when none is.
   Phase next() const noexcept {
     if (due_ == 0) return Phase::kIssuing;
-    for (Phase p : {Phase::kThink, Phase::kQuiesce, Phase::kSync, Phase::kNewLoop}) {
-      if (due(p)) return p;
-    }
-    return Phase::kIssuing;
+    if (due(Phase::kThink)) return Phase::kThink;
+    if (due(Phase::kQuiesce)) return Phase::kQuiesce;
+    return due(Phase::kSync) ? Phase::kSync : Phase::kNewLoop;
   }
   // A think, quiesce or sync is due: no io is issued until it ran. (A new loop due stops only new ios from
   // the pattern: the writes of rmw chains under way still go.)

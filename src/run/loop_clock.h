@@ -24,7 +24,11 @@ class LoopClock {
   LoopClock() = default;  // the process clock
   explicit LoopClock(ClockSource& source) noexcept : source_(&source) {}
 
-  std::uint64_t now() const noexcept { return source_ == nullptr ? monotonic_ns() : source_->now_ns(); }
+  // Always inlined: the per-io path reads the clock twice, and in IoLoop's unity batch GCC's unit growth
+  // limit otherwise left this call out of line (callgrind: 34 instructions per io).
+  [[gnu::always_inline]] std::uint64_t now() const noexcept {
+    return source_ == nullptr ? monotonic_ns() : source_->now_ns();
+  }
   // Busy-waits until deadline_ns (thinktime_spin); a replacement source jumps there.
   void spin_until(std::uint64_t deadline_ns) const noexcept {
     if (source_ != nullptr) {
