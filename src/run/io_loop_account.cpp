@@ -33,16 +33,6 @@ bool IoLoop::fills_up(const IoUnit& unit) const noexcept {
 
 // Ios just accepted by the engine: the depth distribution counts them at the depth they brought the queue
 // to, as fio's io_u_mark_depth does (fio counts every unit taken, and submits what it takes).
-void IoLoop::count_submitted(std::uint32_t accepted) noexcept {
-  if (accepted == 0) return;
-  queue_.in_flight += accepted;
-  if (!window_.measuring) return;
-  IodepthDistribution& depth = result_->depth;
-  depth.submit[static_cast<std::size_t>(IodepthDistribution::batch_bucket(accepted))]++;
-  depth.total_submit_calls++;
-  depth.level[static_cast<std::size_t>(IodepthDistribution::level_bucket(queue_.in_flight))] += accepted;
-}
-
 void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
   --queue_.in_flight;
   // A read or write that moved nothing (a read past the end of a file truncated under the job) is an error,
