@@ -1,12 +1,17 @@
-// sluice history [list|show ID|trend METRIC|delete ID|export ID]: the saved results (history/history_store.h).
+// sluice history [list|show ID|trend METRIC|changes [METRIC]|delete ID|export ID]: the saved results
+// (history/history_store.h); changes in cli/history_changes.h.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <regex>
 
 #include "cli/command_args.h"
 #include "cli/command_options.h"
+#include "cli/history_changes.h"
 #include "cli/commands.h"
 #include "common/error.h"
 #include "history/history_store.h"
@@ -22,6 +27,10 @@ constexpr const char* kDescription =
   list            the saved results, oldest first (filters: --label, --command, --host, --since, --until)
   show ID         one result in full: command line, job text, environment, every repetition's headline metrics
   trend METRIC    a metric over comparable results (same command and job text) with the change between them
+  changes [METRIC]  where metrics shifted over a series of results (E-Divisive means; docs/history.md), each
+                  shift with its size, interval, p-value and what changed in the environment (and, with --force,
+                  the job options) between the results either side; without METRIC or --metric, the latest
+                  result's headline metrics
   delete ID       remove one result
   export ID       one result as JSON (every repetition's complete document)
 ID is a result's id, a unique prefix of it (4 characters or more), or a label (the latest result with it).
@@ -35,9 +44,12 @@ constexpr const char* kNotes =
     R"(trend compares the results that share the command and the job text of the latest result matching the
 filters, or of --like=ID. Dates are ISO 8601 UTC as stored (2026-11-30 or 2026-11-30T18:20:00Z); --since
 includes, --until excludes.
+changes follows every result matching the filters (one command; give --label or --command), oldest first, one
+point per result (the median over its repetitions); results whose job options differ are one series only with
+--force. The permutation test is seeded (--seed), so the same history gives the same answer.
 )";
 
-const std::vector<std::string> kActions = {"list", "show", "trend", "delete", "export"};
+const std::vector<std::string> kActions = {"list", "show", "trend", "changes", "delete", "export"};
 
 struct HistoryArgs {
   std::string action = "list";
@@ -47,6 +59,9 @@ struct HistoryArgs {
   std::string job;
   std::string like;
   bool json = false;
+  std::vector<std::string> metrics;  // changes: --metric, after the positional METRIC
+  bool force = false;
+  ChangePointOptions detection;
 };
 
 OptionInfo date_arg(std::string name, std::string help) {
@@ -65,14 +80,28 @@ std::string checked_date(const OptionValue& v) {
   return text;
 }
 
+// A number from 0 to `max` for --alpha, --confidence and --min-shift ("5%" is 0.05 where `percent`).
+double history_fraction(const OptionValue& v, double max, bool percent) {
+  std::string text = v.text;
+  const bool as_percent = percent && !text.empty() && text.back() == '%';
+  if (as_percent) text.pop_back();
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0 ||
+      (as_percent ? value / 100.0 : value) > max) {
+    throw UserError(fmt::format("{}: not a number from 0 to {:g}{}", v.where, max, percent ? " (like 0.05 or 5%)" : " (like 0.01)"));
+  }
+  return as_percent ? value / 100.0 : value;
+}
+
 CommandTable<HistoryArgs> make_table() {
   CommandInfo info =
       command_info("history",
-                   "the saved results (--save): list, show ID, trend METRIC over comparable runs, delete "
-                   "ID, export ID as JSON",
+                   "the saved results (--save): list, show ID, trend METRIC over comparable runs, changes "
+                   "(where metrics shifted and what changed), delete ID, export ID as JSON",
                    kDescription);
-  info.positionals = {{"ACTION", "list (default), show, trend, delete or export", false},
-                      {"ID|METRIC", "the result (show, delete, export) or the metric (trend)", false}};
+  info.positionals = {{"ACTION", "list (default), show, trend, changes, delete or export", false},
+                      {"ID|METRIC", "the result (show, delete, export) or the metric (trend, changes)", false}};
   info.notes = kNotes;
   CommandTable<HistoryArgs> t(std::move(info));
   t.add(text_arg("db", "PATH", "$SLUICE_DB, else ~/.local/share/sluice/history.db", "the history database"),
@@ -91,6 +120,24 @@ CommandTable<HistoryArgs> make_table() {
         [](HistoryArgs& a, const OptionValue& v) { a.job = v.text; });
   t.add(text_arg("like", "ID", "the latest matching result", "trend: follow the results comparable to this one"),
         [](HistoryArgs& a, const OptionValue& v) { a.like = v.text; });
+  OptionInfo metric = text_arg("metric", "METRIC", "the latest result's headline metrics",
+                               "changes: a metric to follow (as trend's METRIC); repeatable");
+  metric.repeatable = true;
+  t.add(std::move(metric), [](HistoryArgs& a, const OptionValue& v) { a.metrics.push_back(v.text); });
+  t.add(flag_arg("force", "changes: follow results whose job options differ as one series (the changes name them)"),
+        [](HistoryArgs& a, const OptionValue&) { a.force = true; });
+  t.add(count_arg("permutations", 19, 100000, "199", "changes: permutations of the significance test of each change"),
+        [](HistoryArgs& a, const OptionValue& v) { a.detection.permutations = v.number; });
+  t.add(text_arg("alpha", "P", "0.01", "changes: a shift is a change when its permutation p-value is at most P"),
+        [](HistoryArgs& a, const OptionValue& v) { a.detection.alpha = history_fraction(v, 1.0, false); });
+  t.add(count_arg("min-segment", 2, 1000, "3", "changes: the fewest results either side of a change"),
+        [](HistoryArgs& a, const OptionValue& v) { a.detection.min_segment = v.number; });
+  t.add(text_arg("min-shift", "FRACTION", "0", "changes: ignore shifts smaller than this share of the mean before (5%)"),
+        [](HistoryArgs& a, const OptionValue& v) { a.detection.min_relative_shift = history_fraction(v, 100.0, true); });
+  t.add(text_arg("confidence", "LEVEL", "0.95", "changes: the level of each shift's bootstrap interval"),
+        [](HistoryArgs& a, const OptionValue& v) { a.detection.confidence = history_fraction(v, 1.0, false); });
+  t.add(count_arg("seed", 0, std::numeric_limits<std::uint32_t>::max(), "1", "changes: the seed of the permutations and the bootstrap"),
+        [](HistoryArgs& a, const OptionValue& v) { a.detection.seed = v.number; });
   t.add(choice_arg("output-format", {"normal", "json"}, "normal", "normal is the table; json the same as one document"),
         [](HistoryArgs& a, const OptionValue& v) { a.json = v.text == "json"; });
   return t;
@@ -109,12 +156,19 @@ HistoryArgs parse_history_args(const std::vector<std::string>& args) {
     const std::string& action = parsed.positionals.front();
     if (std::find(kActions.begin(), kActions.end(), action) == kActions.end()) {
       const std::string nearest = nearest_of(action, kActions);
-      throw UserError(fmt::format("history {}: not an action; use list, show, trend, delete or export{}", action,
+      throw UserError(fmt::format("history {}: not an action; use list, show, trend, changes, delete or export{}", action,
                                   nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
     }
     out.action = action;
   }
   if (parsed.positionals.size() > 1) out.target = parsed.positionals[1];
+  if (out.action == "changes") {
+    if (!out.target.empty()) out.metrics.insert(out.metrics.begin(), out.target);
+    return out;
+  }
+  if (!out.metrics.empty() || out.force) {
+    throw UserError(fmt::format("history {}: {} is for history changes", out.action, out.force ? "--force" : "--metric"));
+  }
   const bool needs_target = out.action != "list";
   if (needs_target && out.target.empty()) {
     throw UserError(fmt::format("history {}: needs {}; e.g. sluice history {} {}", out.action,
@@ -150,6 +204,17 @@ int trend(HistoryStore& store, const HistoryArgs& a) {
   return kExitOk;
 }
 
+int changes(HistoryStore& store, const HistoryArgs& a) {
+  ChangesRequest request;
+  request.metrics = a.metrics;
+  request.job = a.job;
+  request.force = a.force;
+  request.detection = a.detection;
+  const ChangesReport report = find_history_changes(store.list(a.filter), request);
+  print(a.json ? changes_json(report).dump(2) + "\n" : render_changes_text(report));
+  return kExitOk;
+}
+
 }  // namespace
 
 const CommandInfo& history_command_info() { return table().info(); }
@@ -179,6 +244,8 @@ int history_command(const std::vector<std::string>& args) {
   } else if (a.action == "delete") {
     const std::string id = store.remove(a.target);
     std::fprintf(stderr, "sluice: deleted result %s from %s\n", id.c_str(), store.path().c_str());
+  } else if (a.action == "changes") {
+    return changes(store, a);
   } else {
     return trend(store, a);
   }

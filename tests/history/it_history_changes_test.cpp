@@ -1,0 +1,108 @@
+// End-to-end: `sluice history changes` over a real series: 20 saved null-engine runs whose rate_iops doubles at
+// run 11. Refused as one series without --force (naming the option); with it, exactly one change at 11 that
+// names rate_iops, in text and in JSON.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/it_test_util.h"
+#include "support/temp_dir.h"
+
+namespace sluice::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+// 20 short rate-limited runs, 1000 IOPS for the first 10 and 2000 from the 11th, saved with one label.
+class HistoryChangesCli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    for (int i = 1; i <= 20; ++i) {
+      const RunOutput r = run_binary({"run", "--name=a", "--ioengine=null", "--rw=randread", "--size=4m",
+                                      "--runtime=200ms", "--time_based",
+                                      std::string("--rate_iops=") + (i <= 10 ? "1000" : "2000"), "--no-status",
+                                      "--label=nightly", "--db=" + database()});
+      ASSERT_EQ(r.exit_code, 0) << "run " << i << ": " << describe(r);
+    }
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static std::string database() { return dir_->file("history.db"); }
+  static RunOutput changes(std::vector<std::string> more) {
+    std::vector<std::string> args = {"history", "changes", "--label=nightly", "--db=" + database()};
+    args.insert(args.end(), more.begin(), more.end());
+    return run_binary(args);
+  }
+
+  static inline TempDir* dir_ = nullptr;
+};
+
+TEST_F(HistoryChangesCli, DifferentJobOptionsNeedForceAndAreNamed) {
+  const RunOutput r = changes({"read.iops"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_THAT(r.err, HasSubstr("ran different job options"));
+  EXPECT_THAT(r.err, HasSubstr("job a: rate_iops 1000 -> 2000"));
+  EXPECT_THAT(r.err, HasSubstr("add --force"));
+}
+
+// --min-shift=10% keeps the test to the shift it is about: within each half the rate limiter leaves noise
+// well under 1%, which the permutation test would still call significant about once in a hundred sub-series.
+TEST_F(HistoryChangesCli, OneChangeAtRunElevenNamingTheOption) {
+  const RunOutput text = changes({"read.iops", "--force", "--min-shift=10%"});
+  ASSERT_EQ(text.exit_code, 0) << describe(text);
+  EXPECT_THAT(text.out, HasSubstr("read.iops: 1 change in 20 results"));
+  EXPECT_THAT(text.out, HasSubstr("at result 11 of 20"));
+  EXPECT_THAT(text.out, HasSubstr("job a: rate_iops: 1000 -> 2000"));
+
+  const RunOutput json = changes({"--metric=read.iops", "--metric=read.bw_bytes", "--force", "--min-shift=10%",
+                                  "--output-format=json"});
+  ASSERT_EQ(json.exit_code, 0) << describe(json);
+  const auto doc = parse_document(json.out);
+  ASSERT_TRUE(doc) << json.out;
+  const nlohmann::json& found = (*doc)["sluice"]["history"]["changes"];
+  ASSERT_EQ(found.size(), 2u) << found.dump(2);
+  const RunOutput list = run_binary({"history", "list", "--label=nightly", "--db=" + database(), "--output-format=json"});
+  const auto runs = parse_document(list.out);
+  ASSERT_TRUE(runs);
+  ASSERT_EQ(runs->size(), 20u);
+  for (const nlohmann::json& c : found) {
+    EXPECT_EQ(c["index"], 11);
+    EXPECT_EQ(c["run_id"], (*runs)[10]["id"]);
+    EXPECT_EQ(c["previous_run_id"], (*runs)[9]["id"]);
+    EXPECT_NEAR(c["shift_percent"].get<double>(), 100.0, 10.0);
+    EXPECT_LE(c["ci"]["low_percent"].get<double>(), c["shift_percent"].get<double>());
+    EXPECT_GE(c["ci"]["high_percent"].get<double>(), c["shift_percent"].get<double>());
+    EXPECT_LE(c["p_value"].get<double>(), 0.01);
+    EXPECT_GT(c["after"].get<double>(), c["before"].get<double>());
+    bool named = false;
+    for (const nlohmann::json& d : c["environment_diff"]) {
+      named = named || (d["kind"] == "job option" && d["what"] == "job a: rate_iops" && d["old"] == "1000" && d["new"] == "2000");
+    }
+    EXPECT_TRUE(named) << c["environment_diff"].dump();
+  }
+  EXPECT_EQ(found[0]["metric"], "read.iops");
+  EXPECT_EQ(found[1]["metric"], "read.bw_bytes");
+}
+
+TEST_F(HistoryChangesCli, HeadlineMetricsByDefaultAndBadOptionsNamed) {
+  const RunOutput r = changes({"--force", "--min-shift=10%"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_THAT(r.out, HasSubstr("a: read.iops: 1 change in 20 results"));
+  const RunOutput bad_alpha = changes({"--alpha=2"});
+  EXPECT_EQ(bad_alpha.exit_code, 1);
+  EXPECT_THAT(bad_alpha.err, HasSubstr("--alpha=2: not a number from 0 to 1"));
+  const RunOutput typo = changes({"--permutation=99"});
+  EXPECT_EQ(typo.exit_code, 1);
+  EXPECT_THAT(typo.err, HasSubstr("permutations"));
+  const RunOutput metric_elsewhere = run_binary({"history", "list", "--metric=read.iops", "--db=" + database()});
+  EXPECT_EQ(metric_elsewhere.exit_code, 1);
+  EXPECT_THAT(metric_elsewhere.err, HasSubstr("--metric is for history changes"));
+}
+
+}  // namespace
+}  // namespace sluice::testing
