@@ -1,5 +1,5 @@
-// sluice history [list|show ID|trend METRIC|changes [METRIC]|delete ID|export ID]: the saved results
-// (history/history_store.h); changes in cli/history_changes.h.
+// sluice history [list|show ID|trend METRIC|changes [METRIC]|delete ID|export ID|import FILES|DIR]: the saved
+// results (history/history_store.h); changes in cli/history_changes.h, import in cli/history_import.h.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,10 +8,12 @@
 #include <cstdio>
 #include <limits>
 #include <regex>
+#include <set>
 
 #include "cli/command_args.h"
 #include "cli/command_options.h"
 #include "cli/history_changes.h"
+#include "cli/history_import.h"
 #include "cli/commands.h"
 #include "common/error.h"
 #include "history/history_store.h"
@@ -33,6 +35,8 @@ constexpr const char* kDescription =
                   result's headline metrics
   delete ID       remove one result
   export ID       one result as JSON (every repetition's complete document)
+  import FILES|DIR  result files (fio's or sluice's JSON; a directory: its *.json) into the history, dated by
+                  their timestamps, so an archive of nightly results gains trend and changes (--label names them)
 ID is a result's id, a unique prefix of it (4 characters or more), or a label (the latest result with it).
 METRIC is read|write|trim followed by a field of that section of fio's JSON: read.iops, write.bw_bytes,
 read.lat_ns.mean, read.clat_ns.max; a last part pNN is a percentile: read.lat_ns.p99, write.clat_ns.p99.9
@@ -49,11 +53,12 @@ point per result (the median over its repetitions); results whose job options di
 --force. The permutation test is seeded (--seed), so the same history gives the same answer.
 )";
 
-const std::vector<std::string> kActions = {"list", "show", "trend", "changes", "delete", "export"};
+const std::vector<std::string> kActions = {"list", "show", "trend", "changes", "delete", "export", "import"};
 
 struct HistoryArgs {
   std::string action = "list";
   std::string target;  // ID or METRIC
+  std::vector<std::string> files;  // import
   std::string db;
   HistoryFilter filter;
   std::string job;
@@ -100,13 +105,16 @@ CommandTable<HistoryArgs> make_table() {
                    "the saved results (--save): list, show ID, trend METRIC over comparable runs, changes "
                    "(where metrics shifted and what changed), delete ID, export ID as JSON",
                    kDescription);
-  info.positionals = {{"ACTION", "list (default), show, trend, changes, delete or export", false},
-                      {"ID|METRIC", "the result (show, delete, export) or the metric (trend, changes)", false}};
+  info.positionals = {{"ACTION", "list (default), show, trend, changes, delete, export or import", false},
+                      {"ID|METRIC|FILE...",
+                       "the result (show, delete, export), the metric (trend, changes) or the files and directories "
+                       "(import)",
+                       false, true}};
   info.notes = kNotes;
   CommandTable<HistoryArgs> t(std::move(info));
   t.add(text_arg("db", "PATH", "$SLUICE_DB, else ~/.local/share/sluice/history.db", "the history database"),
         [](HistoryArgs& a, const OptionValue& v) { a.db = v.text; });
-  t.add(text_arg("label", "TEXT", "", "only results with this label"),
+  t.add(text_arg("label", "TEXT", "", "only results with this label (import: the label the results get)"),
         [](HistoryArgs& a, const OptionValue& v) { a.filter.label = v.text; });
   t.add(text_arg("command", "NAME", "", "only results of this command (run, quick, capacity, ...)"),
         [](HistoryArgs& a, const OptionValue& v) { a.filter.command = v.text; });
@@ -156,12 +164,22 @@ HistoryArgs parse_history_args(const std::vector<std::string>& args) {
     const std::string& action = parsed.positionals.front();
     if (std::find(kActions.begin(), kActions.end(), action) == kActions.end()) {
       const std::string nearest = nearest_of(action, kActions);
-      throw UserError(fmt::format("history {}: not an action; use list, show, trend, changes, delete or export{}", action,
+      throw UserError(fmt::format("history {}: not an action; use list, show, trend, changes, delete, export or import{}", action,
                                   nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
     }
     out.action = action;
   }
   if (parsed.positionals.size() > 1) out.target = parsed.positionals[1];
+  if (out.action == "import") {
+    out.files.assign(parsed.positionals.begin() + 1, parsed.positionals.end());
+    if (out.files.empty()) throw UserError("history import: needs FILES or a DIR; e.g. sluice history import nightly/");
+    return out;
+  }
+  if (parsed.positionals.size() > 2) {
+    throw UserError(fmt::format("history {}: takes one {}, not also '{}'", out.action,
+                                out.action == "trend" || out.action == "changes" ? "METRIC (more with --metric)" : "ID",
+                                parsed.positionals[2]));
+  }
   if (out.action == "changes") {
     if (!out.target.empty()) out.metrics.insert(out.metrics.begin(), out.target);
     return out;
@@ -215,12 +233,32 @@ int changes(HistoryStore& store, const HistoryArgs& a) {
   return kExitOk;
 }
 
+// Skips a file whose result is already stored (same start, job text and host): importing a directory of
+// nightly results again adds only the new nights.
+int import_results(const HistoryArgs& a) {
+  const std::vector<StoredResult> results = imported_results(a.files, a.filter.label);
+  HistoryStore store = HistoryStore::open(a.db.empty() ? default_history_path() : a.db, true);
+  std::set<std::string> stored;
+  auto key = [](const StoredResult& r) { return r.started_at + "\n" + r.host + "\n" + r.job_text; };
+  for (const StoredResult& r : store.list({})) stored.insert(key(r));
+  std::size_t added = 0;
+  for (const StoredResult& r : results) {
+    if (!stored.insert(key(r)).second) continue;
+    store.save(r);
+    ++added;
+  }
+  std::fprintf(stderr, "sluice: imported %zu result%s into %s (%zu already there)\n", added, added == 1 ? "" : "s",
+               store.path().c_str(), results.size() - added);
+  return kExitOk;
+}
+
 }  // namespace
 
 const CommandInfo& history_command_info() { return table().info(); }
 
 int history_command(const std::vector<std::string>& args) {
   const HistoryArgs a = parse_history_args(args);
+  if (a.action == "import") return import_results(a);
   HistoryStore store = HistoryStore::open(a.db.empty() ? default_history_path() : a.db, false);
   if (a.action == "list") {
     const std::vector<StoredResult> results = store.list(a.filter);

@@ -1,9 +1,14 @@
 // End-to-end: `sluice history changes` over a real series: 20 saved null-engine runs whose rate_iops doubles at
 // run 11. Refused as one series without --force (naming the option); with it, exactly one change at 11 that
-// names rate_iops, in text and in JSON.
+// names rate_iops, in text and in JSON. And `history import` of a directory of fio JSON files (a nightly
+// archive whose IOPS drop by 30% on the 7th night): dated by their timestamps, the change found there, a
+// second import adding nothing.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -102,6 +107,62 @@ TEST_F(HistoryChangesCli, HeadlineMetricsByDefaultAndBadOptionsNamed) {
   const RunOutput metric_elsewhere = run_binary({"history", "list", "--metric=read.iops", "--db=" + database()});
   EXPECT_EQ(metric_elsewhere.exit_code, 1);
   EXPECT_THAT(metric_elsewhere.err, HasSubstr("--metric is for history changes"));
+}
+
+// Twelve nights of fio's JSON (the fixture with its timestamp a day apart and its read IOPS set), the 7th
+// night on 30% slower, with a file that is not JSON next to them.
+std::string write_archive(const TempDir& dir) {
+  std::ifstream in(SLUICE_SOURCE_DIR "/tests/report/fixtures/fio_psync_randread.json");
+  const nlohmann::json fixture = nlohmann::json::parse(in);
+  const std::string archive = dir.file("archive");
+  std::filesystem::create_directories(archive);
+  for (int night = 1; night <= 12; ++night) {
+    nlohmann::json doc = fixture;
+    doc["timestamp"] = 1795993098 + 86400 * night;
+    doc["jobs"][0]["read"]["iops"] = (night < 7 ? 17000.0 : 11900.0) + 50.0 * (night % 3);
+    std::ofstream(fmt::format("{}/night-{:02}.json", archive, night)) << doc.dump(2);
+  }
+  std::ofstream(archive + "/README.txt") << "not a result\n";
+  return archive;
+}
+
+TEST(HistoryImportCli, ADirectoryOfFioResultsGainsHistoryAndChanges) {
+  TempDir dir;
+  const std::string db = dir.file("history.db");
+  const std::string archive = write_archive(dir);
+  const RunOutput first = run_binary({"history", "import", archive, "--label=archive", "--db=" + db});
+  ASSERT_EQ(first.exit_code, 0) << describe(first);
+  EXPECT_THAT(first.err, HasSubstr("imported 12 results"));
+  const RunOutput list = run_binary({"history", "list", "--label=archive", "--db=" + db, "--output-format=json"});
+  const auto rows = parse_document(list.out);
+  ASSERT_TRUE(rows) << describe(list);
+  ASSERT_EQ(rows->size(), 12u);
+  EXPECT_EQ((*rows)[0]["command"], "fio");
+  EXPECT_EQ((*rows)[0]["started_at"], "2026-11-30T22:58:18Z");  // the first night's timestamp, not today
+  EXPECT_EQ((*rows)[11]["started_at"], "2026-12-11T22:58:18Z");
+
+  const RunOutput changes =
+      run_binary({"history", "changes", "read.iops", "--label=archive", "--db=" + db, "--output-format=json"});
+  const auto found = parse_document(changes.out);
+  ASSERT_TRUE(found) << describe(changes);
+  const nlohmann::json& list_of_changes = (*found)["sluice"]["history"]["changes"];
+  ASSERT_EQ(list_of_changes.size(), 1u) << list_of_changes.dump(2);
+  EXPECT_EQ(list_of_changes[0]["index"], 7);
+  EXPECT_EQ(list_of_changes[0]["run_id"], (*rows)[6]["id"]);
+  EXPECT_NEAR(list_of_changes[0]["shift_percent"].get<double>(), -30.0, 1.0);
+
+  const RunOutput again = run_binary({"history", "import", archive, "--label=archive", "--db=" + db});
+  ASSERT_EQ(again.exit_code, 0) << describe(again);
+  EXPECT_THAT(again.err, HasSubstr("imported 0 results"));
+  EXPECT_THAT(again.err, HasSubstr("12 already there"));
+
+  std::ofstream(archive + "/broken.json") << "{ not json";
+  const RunOutput broken = run_binary({"history", "import", archive, "--db=" + db});
+  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_THAT(broken.err, HasSubstr("broken.json"));
+  const RunOutput missing = run_binary({"history", "import", dir.file("nowhere"), "--db=" + db});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_THAT(missing.err, HasSubstr("nowhere: no such file or directory"));
 }
 
 }  // namespace
