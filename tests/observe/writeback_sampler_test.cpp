@@ -81,17 +81,19 @@ TEST(WritebackProbe, MissingDeviceStillGivesMeminfo) {
 
 // The thread's rule, checked against the time the test measured rather than a guessed count: the k-th sample
 // (from 1) is taken no earlier than k intervals after start() (so never more samples than intervals passed), and
-// a thread that fell behind catches up, so a run of ten intervals gives at least a few samples even on a busy
+// a thread that fell behind catches up, so a run of fifty intervals gives at least a few samples even on a busy
 // machine (the sampler needs to be scheduled once after the third interval).
 TEST(WritebackSampler, ThreadTakesOneSamplePerInterval) {
   SyntheticTree tree;
   tree.meminfo(1, 0);
   tree.stat(0, 0, 0, 0);
-  constexpr auto kInterval = 10ms;  // ten intervals in 100 ms: the bounds below are counted in intervals
+  // Fifty intervals in 500 ms: the bounds below are counted in intervals. Ten were too few beside the sanitizer
+  // build (1 sample in 100 ms once, in the clean-clone CI): the sampler must be scheduled after the third interval.
+  constexpr auto kInterval = 10ms;
   WritebackSampler sampler("vdb", kInterval, tree.dir.file("proc"), tree.dir.file("sys"));
   const auto before = std::chrono::steady_clock::now();
   sampler.start();
-  std::this_thread::sleep_for(10 * kInterval);
+  std::this_thread::sleep_for(50 * kInterval);
   sampler.stop();
   const std::chrono::duration<double> ran = std::chrono::steady_clock::now() - before;
   const std::vector<WritebackSample>& samples = sampler.samples();
