@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 #include <fmt/format.h>
 
@@ -12,6 +13,8 @@
 #include "cli/output.h"
 #include "common/error.h"
 #include "compare/compare.h"
+#include "compare/compare_junit.h"
+#include "compare/compare_markdown.h"
 #include "compare/compare_report.h"
 
 namespace sluice {
@@ -30,13 +33,22 @@ better or worse needs both: a two-sided Mann-Whitney U test on the per-repetitio
 and the change is at least --noise. Otherwise the row is within noise. n/a says why it cannot tell: fewer than
 3 repetitions per side, or too few for any p below --alpha (3 and 3 give at best p = 0.1; 4 and 4 give 0.029),
 or a metric only one side has. Runs with different job options are compared only with --force.
+
+In a pipeline: --fail-on makes a significant change beyond a threshold exit 1; --output-format=junit writes
+the compare as a JUnit XML test report (a test suite per comparison, a test case per job and metric, a
+failure per breached rule naming the rule, both values and the change; n/a rows skipped with the reason),
+which GitLab (artifacts:reports:junit), Jenkins (junit) and GitHub Actions' test-report actions show like
+unit tests; --output-format=markdown a summary table for a pull-request comment. The exit code is the same
+in every format.
 )";
+
+enum class CompareFormat { kNormal, kJson, kJunit, kMarkdown };
 
 struct CompareArgs {
   std::vector<std::string> inputs;
   CompareOptions options;
   std::vector<std::string> fail_on;
-  bool json = false;
+  CompareFormat format = CompareFormat::kNormal;
   std::string output;
   std::string db;
 };
@@ -70,9 +82,16 @@ CommandTable<CompareArgs> make_table() {
                  "exit 1 when a significant change (verdict better or worse) reaches a threshold: p99:+10%,iops:-5% "
                  "(metrics: iops, bw, mean, p50, p99, p99.9, capacity, knee, slowdown)"),
         [](CompareArgs& a, const OptionValue& v) { a.fail_on = v.list; });
-  t.add(choice_arg<bool>("output-format", {{"normal", false}, {"json", true}}, "normal",
-                         "normal is the table; json everything under \"sluice.compare\""),
-        [](CompareArgs& a, bool json) { a.json = json; });
+  t.add(choice_arg<CompareFormat>("output-format",
+                                  {{"normal", CompareFormat::kNormal},
+                                   {"json", CompareFormat::kJson},
+                                   {"junit", CompareFormat::kJunit},
+                                   {"markdown", CompareFormat::kMarkdown}},
+                                  "normal",
+                                  "normal is the table; json everything under \"sluice.compare\"; junit a JUnit XML "
+                                  "test report (a test case per job and metric, a failure per --fail-on breach) for "
+                                  "GitLab, Jenkins and GitHub Actions; markdown a table for a pull-request comment"),
+        [](CompareArgs& a, CompareFormat format) { a.format = format; });
   t.add(text_arg("output", "FILE", "", "write the report to FILE instead of stdout; FILE is replaced only once complete (when it cannot be written, the report goes to stdout and the exit is 1)"),
         [](CompareArgs& a, const OptionValue& v) { a.output = v.text; });
   t.add(text_arg("db", "PATH", "", "the history database ids and labels are looked up in; default $SLUICE_DB, else "
@@ -84,6 +103,20 @@ CommandTable<CompareArgs> make_table() {
 const CommandTable<CompareArgs>& table() {
   static const CommandTable<CompareArgs> kTable = make_table();
   return kTable;
+}
+
+std::string render(const CompareReport& report, CompareFormat format) {
+  switch (format) {
+    case CompareFormat::kJson:
+      return compare_json(report).dump(2) + "\n";
+    case CompareFormat::kJunit:
+      return render_compare_junit(report, static_cast<std::int64_t>(std::time(nullptr)));
+    case CompareFormat::kMarkdown:
+      return render_compare_markdown(report);
+    case CompareFormat::kNormal:
+      break;
+  }
+  return render_compare_text(report);
 }
 
 }  // namespace
@@ -99,7 +132,7 @@ int compare_command(const std::vector<std::string>& args) {
   std::vector<ResultSet> sets;
   for (const std::string& input : parsed.positionals) sets.push_back(load_result_set(input, lookup));
   const CompareReport report = compare_sets(sets, cli.options);
-  write_documents({cli.json ? compare_json(report).dump(2) + "\n" : render_compare_text(report)}, cli.output);
+  write_documents({render(report, cli.format)}, cli.output);
   return report.failed() ? kExitError : kExitOk;
 }
 

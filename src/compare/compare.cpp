@@ -58,6 +58,9 @@ Comparison compare_pair(const ResultSet& old_set, const ResultSet& new_set, cons
   c.fail_on_hits = fail_on_hits(c.rows, options.fail_on);
   add_caveats("old", old_set, c.caveats);
   add_caveats("new", new_set, c.caveats);
+  if (new_doc.contains("timestamp") && new_doc.at("timestamp").is_number_integer()) {
+    c.new_timestamp = new_doc.at("timestamp").get<std::int64_t>();
+  }
   return c;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // A compare of result sets: each later set against the first, with the environment and job-option
 // differences and one judged row per metric. Pure: the inputs are already loaded (result_source.h).
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,10 +28,13 @@ struct Comparison {
   std::vector<Difference> environment;
   std::vector<Difference> job_options;
   std::vector<CompareRow> rows;
-  std::vector<std::string> fail_on_hits;
+  std::vector<FailOnHit> fail_on_hits;
   // Repetitions that did not end cleanly (interrupted, or saved after a failure with sluice.exit_code):
   // their figures cover only what was measured before; one line each, naming the side and repetition.
   std::vector<std::string> caveats;
+  // When the new side was measured: its first repetition's "timestamp" (seconds since the epoch, as fio
+  // writes it); nullopt when the document has none.
+  std::optional<std::int64_t> new_timestamp;
 };
 
 struct CompareReport {

@@ -69,13 +69,19 @@ std::string comparison_text(const Comparison& c) {
   }
   out += render_table(t);
   for (std::size_t i = 0; i < reasons.size(); ++i) out += fmt::format("[{}] {}\n", i + 1, reasons[i]);
-  for (const std::string& hit : c.fail_on_hits) out += "fail-on: " + hit + "\n";
+  for (const FailOnHit& hit : c.fail_on_hits) out += "fail-on: " + hit.line + "\n";
   return out;
 }
 
 nlohmann::json differences_json(const std::vector<Difference>& diffs) {
   nlohmann::json out = nlohmann::json::array();
   for (const Difference& d : diffs) out.push_back({{"what", d.what}, {"old", d.old_value}, {"new", d.new_value}});
+  return out;
+}
+
+nlohmann::json hit_lines(const std::vector<FailOnHit>& hits) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const FailOnHit& hit : hits) out.push_back(hit.line);
   return out;
 }
 
@@ -164,7 +170,7 @@ nlohmann::json compare_json(const CompareReport& report) {
                            {"environment_differences", differences_json(c.environment)},
                            {"job_option_differences", differences_json(c.job_options)},
                            {"rows", rows},
-                           {"fail_on_hits", c.fail_on_hits},
+                           {"fail_on_hits", hit_lines(c.fail_on_hits)},
                            {"caveats", c.caveats}});
   }
   nlohmann::json rules = nlohmann::json::array();

@@ -70,9 +70,10 @@ std::vector<FailRule> parse_fail_on(const std::vector<std::string>& items) {
   return rules;
 }
 
-std::vector<std::string> fail_on_hits(const std::vector<CompareRow>& rows, const std::vector<FailRule>& rules) {
-  std::vector<std::string> hits;
-  for (const CompareRow& row : rows) {
+std::vector<FailOnHit> fail_on_hits(const std::vector<CompareRow>& rows, const std::vector<FailRule>& rules) {
+  std::vector<FailOnHit> hits;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CompareRow& row = rows[i];
     const Judgement& j = row.judgement;
     if (!j.change_pct || (j.verdict != Verdict::kBetter && j.verdict != Verdict::kWorse)) continue;
     for (const FailRule& rule : rules) {
@@ -80,8 +81,9 @@ std::vector<std::string> fail_on_hits(const std::vector<CompareRow>& rows, const
       const double change = *j.change_pct;
       const bool beyond = rule.threshold_pct >= 0 ? change >= rule.threshold_pct : change <= rule.threshold_pct;
       if (!beyond) continue;
-      hits.push_back(fmt::format("job {}{}{} {}: {:+.1f}% (rule {})", row.job, row.direction.empty() ? "" : " ",
-                                 row.direction, row.metric, change, rule.text));
+      hits.push_back({i, rule.text,
+                      fmt::format("job {}{}{} {}: {:+.1f}% (rule {})", row.job, row.direction.empty() ? "" : " ",
+                                  row.direction, row.metric, change, rule.text)});
     }
   }
   return hits;

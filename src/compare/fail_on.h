@@ -19,7 +19,14 @@ struct FailRule {
 // Parses the elements of --fail-on ("p99:+10%"). Throws UserError naming the element and the nearest metric.
 std::vector<FailRule> parse_fail_on(const std::vector<std::string>& items);
 
-// The rows that fire a rule, each as one line: "job j read p99: +35.2% (rule p99:+10%)".
-std::vector<std::string> fail_on_hits(const std::vector<CompareRow>& rows, const std::vector<FailRule>& rules);
+// A rule fired by a row.
+struct FailOnHit {
+  std::size_t row = 0;  // index into the rows given to fail_on_hits
+  std::string rule;     // the rule as the user wrote it: "p99:+10%"
+  std::string line;     // "job j read p99: +35.2% (rule p99:+10%)"
+};
+
+// The rows that fire a rule, in row order (a row firing two rules gives two hits).
+std::vector<FailOnHit> fail_on_hits(const std::vector<CompareRow>& rows, const std::vector<FailRule>& rules);
 
 }  // namespace sluice

@@ -10,12 +10,14 @@
 
 #include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/junit_schema.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string write_file(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
@@ -203,6 +205,43 @@ TEST(CompareIt, BadInputIsOneClearLine) {
   }
 }
 
+// A fio result of one job named `job` with the given read IOPS.
+std::string synthetic_named(const std::string& job, double iops) {
+  nlohmann::json read = {{"total_ios", 1000}, {"iops", iops}, {"bw_bytes", iops * 4096}, {"lat_ns", {{"mean", 1e9 / iops}}}};
+  return nlohmann::json{{"fio version", "fio-3.33"}, {"timestamp", 1764866400}, {"jobs", {{{"jobname", job}, {"read", read}}}}}.dump();
+}
+
+// In a pipeline: the same compare as JUnit XML (valid against the schema, a failure on the breach, the exit
+// code compare's) and as Markdown, with a job name that is markup in both.
+TEST(CompareIt, JunitAndMarkdownForPipelines) {
+  TempDir dir;
+  const std::string job = "db <\"wal\"> & log|1";
+  std::string base, slower;
+  for (int i = 0; i < 4; ++i) {
+    const std::string n = std::to_string(i);
+    base += (i ? "," : "") + write_file(dir.file("base" + n), synthetic_named(job, 1000 + i));
+    slower += (i ? "," : "") + write_file(dir.file("slow" + n), synthetic_named(job, 800 + i));
+  }
+  const RunOutput breach = run_binary({"compare", "--fail-on=iops:-5%", "--output-format=junit", base, slower});
+  EXPECT_EQ(breach.exit_code, 1) << describe(breach);
+  EXPECT_THAT(breach.out, HasSubstr("<testsuites name=\"sluice compare\" tests=\"3\" failures=\"1\""));
+  EXPECT_THAT(breach.out, HasSubstr("<testcase classname=\"db &lt;&quot;wal&quot;&gt; &amp; log|1\" name=\"read iops\""));
+  EXPECT_THAT(breach.out, HasSubstr("read iops -20.0% breaches --fail-on=iops:-5%: "));
+  EXPECT_THAT(breach.out, HasSubstr("timestamp=\"2025-12-04T16:40:00\""));
+  ASSERT_NO_FATAL_FAILURE(expect_valid_junit(breach.out));
+
+  const RunOutput clean = run_binary({"compare", "--fail-on=iops:-25%", "--output-format=junit", base, slower});
+  EXPECT_EQ(clean.exit_code, 0) << describe(clean);
+  EXPECT_THAT(clean.out, HasSubstr("failures=\"0\""));
+  EXPECT_THAT(clean.out, Not(HasSubstr("<failure")));
+  ASSERT_NO_FATAL_FAILURE(expect_valid_junit(clean.out));
+
+  const RunOutput md = run_binary({"compare", "--fail-on=iops:-5%", "--output-format=markdown", base, slower});
+  EXPECT_EQ(md.exit_code, 1) << describe(md);
+  EXPECT_THAT(md.out, HasSubstr("**0 better, 3 worse, 0 no clear change** of 3 metrics; :x: 1 --fail-on breach"));
+  EXPECT_THAT(md.out, HasSubstr("| db &lt;\"wal\"&gt; &amp; log\\|1 | read iops | 1002 IOPS | 802 IOPS | -20.0% | 0.0286 | **worse** | :x: iops:-5% |"));
+}
+
 // The practitioner's loop: two labelled results saved with --repeat, compared by label from the history.
 TEST(CompareIt, ComparesLabelsFromTheHistory) {
   TempDir dir;
@@ -217,6 +256,11 @@ TEST(CompareIt, ComparesLabelsFromTheHistory) {
   EXPECT_THAT(r.out, HasSubstr("old: before ("));
   EXPECT_THAT(r.out, HasSubstr("(3 repetitions)"));
   EXPECT_THAT(r.out, ::testing::ContainsRegex("h +read +iops"));
+  const RunOutput junit = run_binary({"compare", "before", "after", db, "--output-format=junit"});
+  EXPECT_EQ(junit.exit_code, 0) << describe(junit);
+  EXPECT_THAT(junit.out, HasSubstr("<testsuite name=\"after against before\""));
+  EXPECT_THAT(junit.out, HasSubstr("<testcase classname=\"h\" name=\"read p99\""));
+  ASSERT_NO_FATAL_FAILURE(expect_valid_junit(junit.out));
   const RunOutput unknown = run_binary({"compare", "before", "nothing", db});
   EXPECT_EQ(unknown.exit_code, 1) << describe(unknown);
   EXPECT_THAT(unknown.err, HasSubstr("nothing"));
