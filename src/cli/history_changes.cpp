@@ -98,6 +98,7 @@ ChangesReport find_history_changes(const std::vector<StoredResult>& results, con
   report.last_started_at = results.back().started_at;
   for (const FollowedMetric& m : followed_metrics(results, request)) {
     std::vector<double> series;
+    std::vector<html::SeriesPoint> points;
     std::vector<const StoredResult*> at;  // the result behind each point
     for (const StoredResult& r : results) {
       std::vector<double> values;
@@ -106,10 +107,12 @@ ChangesReport find_history_changes(const std::vector<StoredResult>& results, con
       }
       if (values.empty()) continue;  // the metric is not in this result: not a point of its series
       series.push_back(spread_of(std::move(values)).median);
+      points.push_back({r.id, r.started_at, r.label, series.back()});
       at.push_back(&r);
     }
     report.metrics.push_back(metric_title(m));
     report.lengths.push_back(series.size());
+    report.series.push_back(std::move(points));
     for (const ChangePoint& p : find_change_points(series, request.detection)) {
       const StoredResult& run = *at[p.index - 1];
       const StoredResult& previous = *at[p.index - 2];
@@ -131,93 +134,157 @@ ChangesReport find_history_changes(const std::vector<StoredResult>& results, con
   return report;
 }
 
+std::vector<const FoundChange*> changes_of(const ChangesReport& report, std::size_t metric_index) {
+  std::vector<const FoundChange*> mine;
+  for (const FoundChange& c : report.changes) {
+    if (metric_title({c.metric, c.job}) == report.metrics[metric_index]) mine.push_back(&c);
+  }
+  return mine;
+}
+
+std::string method_text(const ChangePointOptions& o) {
+  return fmt::format("E-Divisive means, {} permutations, alpha {:g}, segments of at least {}", o.permutations, o.alpha,
+                     std::max<std::size_t>(o.min_segment, 2));
+}
+
+std::string change_summary(const FoundChange& c, const ChangePointOptions& o) {
+  const ChangePoint& p = c.point;
+  return fmt::format("{} at result {} of {}: {} ({}{}), from {} to {}, {:.0f}% interval {} to {}, p = {:.3g}",
+                     percent_text(percent_of(p.after - p.before, p.before)), c.index, c.series_length, c.run_id,
+                     c.started_at, c.label.empty() ? "" : ", label " + c.label, display_number(p.before),
+                     display_number(p.after), o.confidence * 100.0, percent_text(percent_of(p.shift_low, p.before)),
+                     percent_text(percent_of(p.shift_high, p.before)), p.p_value);
+}
+
+std::vector<std::string> change_differences(const FoundChange& c) {
+  std::vector<std::string> out;
+  for (const std::vector<Difference>* diffs : {&c.job_options, &c.environment}) {
+    for (const Difference& d : *diffs) out.push_back(fmt::format("{}: {} -> {}", d.what, d.old_value, d.new_value));
+  }
+  return out;
+}
+
 std::string render_changes_text(const ChangesReport& report) {
   const ChangePointOptions& o = report.request.detection;
-  std::string out = fmt::format(
-      "Change points over {} results ({} to {}): E-Divisive means, {} permutations, alpha {:g}, segments of "
-      "at least {}\n",
-      report.results, report.first_started_at, report.last_started_at, o.permutations, o.alpha,
-      std::max<std::size_t>(o.min_segment, 2));
+  std::string out = fmt::format("Change points over {} results ({} to {}): {}\n", report.results,
+                                report.first_started_at, report.last_started_at, method_text(o));
   for (std::size_t i = 0; i < report.metrics.size(); ++i) {
-    const std::string& title = report.metrics[i];
-    std::vector<const FoundChange*> mine;
-    for (const FoundChange& c : report.changes) {
-      if ((c.job.empty() ? c.metric : c.job + ": " + c.metric) == title) mine.push_back(&c);
-    }
-    out += fmt::format("\n{}: {} in {} results\n", title,
+    const std::vector<const FoundChange*> mine = changes_of(report, i);
+    out += fmt::format("\n{}: {} in {} results\n", report.metrics[i],
                        mine.empty() ? std::string("no change") : fmt::format("{} change{}", mine.size(), mine.size() == 1 ? "" : "s"),
                        report.lengths[i]);
     for (const FoundChange* c : mine) {
-      const ChangePoint& p = c->point;
-      out += fmt::format("  {} at result {} of {}: {} ({}{}), from {} to {}, {:.0f}% interval {} to {}, p = {:.3g}\n",
-                         percent_text(percent_of(p.after - p.before, p.before)), c->index, c->series_length, c->run_id,
-                         c->started_at, c->label.empty() ? "" : ", label " + c->label, display_number(p.before),
-                         display_number(p.after), o.confidence * 100.0, percent_text(percent_of(p.shift_low, p.before)),
-                         percent_text(percent_of(p.shift_high, p.before)), p.p_value);
-      if (c->environment.empty() && c->job_options.empty()) {
+      out += "  " + change_summary(*c, o) + "\n";
+      const std::vector<std::string> differences = change_differences(*c);
+      if (differences.empty()) {
         out += fmt::format("    nothing recorded differs from the result before ({})\n", c->previous_id);
         continue;
       }
       out += fmt::format("    changed since the result before ({}):\n", c->previous_id);
-      for (const std::vector<Difference>* diffs : {&c->job_options, &c->environment}) {
-        for (const Difference& d : *diffs) out += fmt::format("      {}: {} -> {}\n", d.what, d.old_value, d.new_value);
-      }
+      for (const std::string& d : differences) out += "      " + d + "\n";
     }
   }
   return out;
 }
 
+nlohmann::json change_json(const FoundChange& c, const ChangePointOptions& o) {
+  const ChangePoint& p = c.point;
+  nlohmann::json diff = nlohmann::json::array();
+  for (const Difference& d : c.job_options) {
+    diff.push_back({{"kind", "job option"}, {"what", d.what}, {"old", d.old_value}, {"new", d.new_value}});
+  }
+  for (const Difference& d : c.environment) {
+    diff.push_back({{"kind", "environment"}, {"what", d.what}, {"old", d.old_value}, {"new", d.new_value}});
+  }
+  auto percent_json = [](std::optional<double> v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  return {{"metric", c.metric},
+          {"job", c.job},
+          {"index", c.index},
+          {"series_length", c.series_length},
+          {"run_id", c.run_id},
+          {"started_at", c.started_at},
+          {"label", c.label},
+          {"previous_run_id", c.previous_id},
+          {"before", p.before},
+          {"after", p.after},
+          {"shift", p.after - p.before},
+          {"shift_percent", percent_json(percent_of(p.after - p.before, p.before))},
+          {"ci", {{"method", "bootstrap percentile"},
+                  {"level", o.confidence},
+                  {"low", p.shift_low},
+                  {"high", p.shift_high},
+                  {"low_percent", percent_json(percent_of(p.shift_low, p.before))},
+                  {"high_percent", percent_json(percent_of(p.shift_high, p.before))}}},
+          {"p_value", p.p_value},
+          {"statistic", p.statistic},
+          {"environment_diff", diff}};
+}
+
+nlohmann::json method_json(const ChangePointOptions& o) {
+  return {{"name", "E-Divisive means"},       {"permutations", o.permutations},
+          {"alpha", o.alpha},                  {"min_segment", std::max<std::size_t>(o.min_segment, 2)},
+          {"min_shift", o.min_relative_shift}, {"seed", o.seed},
+          {"bootstrap", o.bootstrap},          {"confidence", o.confidence}};
+}
+
 nlohmann::json changes_json(const ChangesReport& report) {
   const ChangePointOptions& o = report.request.detection;
   nlohmann::json changes = nlohmann::json::array();
-  for (const FoundChange& c : report.changes) {
-    const ChangePoint& p = c.point;
-    nlohmann::json diff = nlohmann::json::array();
-    for (const Difference& d : c.job_options) {
-      diff.push_back({{"kind", "job option"}, {"what", d.what}, {"old", d.old_value}, {"new", d.new_value}});
-    }
-    for (const Difference& d : c.environment) {
-      diff.push_back({{"kind", "environment"}, {"what", d.what}, {"old", d.old_value}, {"new", d.new_value}});
-    }
-    auto percent_json = [](std::optional<double> v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
-    changes.push_back({{"metric", c.metric},
-                       {"job", c.job},
-                       {"index", c.index},
-                       {"series_length", c.series_length},
-                       {"run_id", c.run_id},
-                       {"started_at", c.started_at},
-                       {"label", c.label},
-                       {"previous_run_id", c.previous_id},
-                       {"before", p.before},
-                       {"after", p.after},
-                       {"shift", p.after - p.before},
-                       {"shift_percent", percent_json(percent_of(p.after - p.before, p.before))},
-                       {"ci", {{"method", "bootstrap percentile"},
-                               {"level", o.confidence},
-                               {"low", p.shift_low},
-                               {"high", p.shift_high},
-                               {"low_percent", percent_json(percent_of(p.shift_low, p.before))},
-                               {"high_percent", percent_json(percent_of(p.shift_high, p.before))}}},
-                       {"p_value", p.p_value},
-                       {"statistic", p.statistic},
-                       {"environment_diff", diff}});
-  }
-  nlohmann::json method = {{"name", "E-Divisive means"},       {"permutations", o.permutations},
-                           {"alpha", o.alpha},                  {"min_segment", std::max<std::size_t>(o.min_segment, 2)},
-                           {"min_shift", o.min_relative_shift}, {"seed", o.seed},
-                           {"bootstrap", o.bootstrap},          {"confidence", o.confidence}};
+  for (const FoundChange& c : report.changes) changes.push_back(change_json(c, o));
   nlohmann::json metrics = nlohmann::json::array();
   for (std::size_t i = 0; i < report.metrics.size(); ++i) {
     metrics.push_back({{"metric", report.metrics[i]}, {"series_length", report.lengths[i]}});
   }
   return {{"sluice",
            {{"history",
-             {{"method", method},
+             {{"method", method_json(o)},
               {"results", report.results},
               {"first_started_at", report.first_started_at},
               {"last_started_at", report.last_started_at},
               {"metrics", metrics},
               {"changes", changes}}}}}};
+}
+
+std::vector<html::SeriesSegment> segments_of(const std::vector<html::SeriesPoint>& series,
+                                             const std::vector<const FoundChange*>& changes) {
+  std::vector<html::SeriesSegment> out;
+  std::size_t first = 1;
+  auto close = [&](std::size_t last) {
+    if (last < first) return;
+    double sum = 0;
+    for (std::size_t k = first; k <= last; ++k) sum += series[k - 1].value;
+    out.push_back({first, last, sum / static_cast<double>(last - first + 1)});
+    first = last + 1;
+  };
+  for (const FoundChange* c : changes) close(c->index - 1);
+  close(series.size());
+  return out;
+}
+
+html::SeriesChartInput series_chart_input(const ChangesReport& report, std::size_t metric_index, std::string id) {
+  const std::vector<const FoundChange*> mine = changes_of(report, metric_index);
+  html::SeriesChartInput input;
+  input.id = std::move(id);
+  input.title = report.metrics[metric_index];
+  input.y_label = report.metrics[metric_index];
+  input.points = report.series[metric_index];
+  input.segments = segments_of(input.points, mine);
+  for (const FoundChange* c : mine) {
+    input.changes.push_back({c->index, percent_text(percent_of(c->point.after - c->point.before, c->point.before)),
+                             change_summary(*c, report.request.detection), change_differences(*c)});
+  }
+  return input;
+}
+
+std::string render_changes_html(const ChangesReport& report) {
+  std::vector<html::SeriesChartInput> inputs;
+  for (std::size_t i = 0; i < report.metrics.size(); ++i) {
+    inputs.push_back(series_chart_input(report, i, fmt::format("changes-{}", i + 1)));
+  }
+  return html::render_series_page(
+      fmt::format("sluice history changes: {} results, {} to {}", report.results, report.first_started_at,
+                  report.last_started_at),
+      "Change points by " + method_text(report.request.detection) + "; each point is a result's median.", inputs);
 }
 
 }  // namespace sluice

@@ -9,6 +9,7 @@
 #include "compare/environment_diff.h"
 #include "history/change_points.h"
 #include "history/stored_result.h"
+#include "html/series_chart.h"
 
 namespace sluice {
 
@@ -37,6 +38,7 @@ struct ChangesReport {
   std::string first_started_at, last_started_at;
   std::vector<std::string> metrics;  // as followed, "JOB: PATH" when a job was named
   std::vector<std::size_t> lengths;  // each metric's series length
+  std::vector<std::vector<html::SeriesPoint>> series;  // each metric's series: the results that have it
   std::vector<FoundChange> changes;  // by metric, then position
 };
 
@@ -49,5 +51,21 @@ ChangesReport find_history_changes(const std::vector<StoredResult>& results, con
 std::string render_changes_text(const ChangesReport& report);
 // {"sluice": {"history": {"method": {...}, "results": N, "metrics": [...], "changes": [...]}}}.
 nlohmann::json changes_json(const ChangesReport& report);
+// One page with a chart per metric: the series, its segment means and its change points with what changed.
+std::string render_changes_html(const ChangesReport& report);
+
+// The pieces trend shares (cli/history_trend.h): the changes of metric `metric_index` (report.metrics order),
+// the first line about a change and its differences, one change and the method as JSON, the segments
+// between the changes, and the chart input of a metric.
+std::vector<const FoundChange*> changes_of(const ChangesReport& report, std::size_t metric_index);
+std::string change_summary(const FoundChange& change, const ChangePointOptions& options);
+std::vector<std::string> change_differences(const FoundChange& change);
+nlohmann::json change_json(const FoundChange& change, const ChangePointOptions& options);
+nlohmann::json method_json(const ChangePointOptions& options);
+std::vector<html::SeriesSegment> segments_of(const std::vector<html::SeriesPoint>& series,
+                                             const std::vector<const FoundChange*>& changes);
+html::SeriesChartInput series_chart_input(const ChangesReport& report, std::size_t metric_index, std::string id);
+// "E-Divisive means, 199 permutations, alpha 0.01, segments of at least 3".
+std::string method_text(const ChangePointOptions& options);
 
 }  // namespace sluice

@@ -14,6 +14,7 @@
 #include "cli/command_options.h"
 #include "cli/history_changes.h"
 #include "cli/history_import.h"
+#include "cli/history_trend.h"
 #include "cli/commands.h"
 #include "common/error.h"
 #include "history/history_store.h"
@@ -28,7 +29,8 @@ constexpr const char* kDescription =
     R"(The results saved with --save (or --label) by run, quick, capacity, interfere and precondition:
   list            the saved results, oldest first (filters: --label, --command, --host, --since, --until)
   show ID         one result in full: command line, job text, environment, every repetition's headline metrics
-  trend METRIC    a metric over comparable results (same command and job text) with the change between them
+  trend METRIC    a metric over comparable results (same command and job text) with the change between them,
+                  the change points found in it (as changes finds them) and the mean of each segment between them
   changes [METRIC]  where metrics shifted over a series of results (E-Divisive means; docs/history.md), each
                   shift with its size, interval, p-value and what changed in the environment (and, with --force,
                   the job options) between the results either side; without METRIC or --metric, the latest
@@ -51,6 +53,9 @@ includes, --until excludes.
 changes follows every result matching the filters (one command; give --label or --command), oldest first, one
 point per result (the median over its repetitions); results whose job options differ are one series only with
 --force. The permutation test is seeded (--seed), so the same history gives the same answer.
+--output-format=html (trend and changes) writes one self-contained page: a chart per metric with each
+result's median, the segment means as horizontal lines and the change points marked (hover for what changed
+there), and the tables; redirect it to a file: sluice history changes --label=nightly --output-format=html > changes.html
 )";
 
 const std::vector<std::string> kActions = {"list", "show", "trend", "changes", "delete", "export", "import"};
@@ -64,6 +69,7 @@ struct HistoryArgs {
   std::string job;
   std::string like;
   bool json = false;
+  bool html = false;
   std::vector<std::string> metrics;  // changes: --metric, after the positional METRIC
   bool force = false;
   ChangePointOptions detection;
@@ -134,20 +140,25 @@ CommandTable<HistoryArgs> make_table() {
   t.add(std::move(metric), [](HistoryArgs& a, const OptionValue& v) { a.metrics.push_back(v.text); });
   t.add(flag_arg("force", "changes: follow results whose job options differ as one series (the changes name them)"),
         [](HistoryArgs& a, const OptionValue&) { a.force = true; });
-  t.add(count_arg("permutations", 19, 100000, "199", "changes: permutations of the significance test of each change"),
+  t.add(count_arg("permutations", 19, 100000, "199", "changes, trend: permutations of the significance test of each change"),
         [](HistoryArgs& a, const OptionValue& v) { a.detection.permutations = v.number; });
-  t.add(text_arg("alpha", "P", "0.01", "changes: a shift is a change when its permutation p-value is at most P"),
+  t.add(text_arg("alpha", "P", "0.01", "changes, trend: a shift is a change when its permutation p-value is at most P"),
         [](HistoryArgs& a, const OptionValue& v) { a.detection.alpha = history_fraction(v, 1.0, false); });
-  t.add(count_arg("min-segment", 2, 1000, "3", "changes: the fewest results either side of a change"),
+  t.add(count_arg("min-segment", 2, 1000, "3", "changes, trend: the fewest results either side of a change"),
         [](HistoryArgs& a, const OptionValue& v) { a.detection.min_segment = v.number; });
-  t.add(text_arg("min-shift", "FRACTION", "0", "changes: ignore shifts smaller than this share of the mean before (5%)"),
+  t.add(text_arg("min-shift", "FRACTION", "0", "changes, trend: ignore shifts smaller than this share of the mean before (5%)"),
         [](HistoryArgs& a, const OptionValue& v) { a.detection.min_relative_shift = history_fraction(v, 100.0, true); });
-  t.add(text_arg("confidence", "LEVEL", "0.95", "changes: the level of each shift's bootstrap interval"),
+  t.add(text_arg("confidence", "LEVEL", "0.95", "changes, trend: the level of each shift's bootstrap interval"),
         [](HistoryArgs& a, const OptionValue& v) { a.detection.confidence = history_fraction(v, 1.0, false); });
-  t.add(count_arg("seed", 0, std::numeric_limits<std::uint32_t>::max(), "1", "changes: the seed of the permutations and the bootstrap"),
+  t.add(count_arg("seed", 0, std::numeric_limits<std::uint32_t>::max(), "1", "changes, trend: the seed of the permutations and the bootstrap"),
         [](HistoryArgs& a, const OptionValue& v) { a.detection.seed = v.number; });
-  t.add(choice_arg("output-format", {"normal", "json"}, "normal", "normal is the table; json the same as one document"),
-        [](HistoryArgs& a, const OptionValue& v) { a.json = v.text == "json"; });
+  t.add(choice_arg("output-format", {"normal", "json", "html"}, "normal",
+                   "normal is the table; json the same as one document; html (trend, changes) one page with the "
+                   "series charted, segment means and change points marked"),
+        [](HistoryArgs& a, const OptionValue& v) {
+          a.json = v.text == "json";
+          a.html = v.text == "html";
+        });
   return t;
 }
 
@@ -179,6 +190,9 @@ HistoryArgs parse_history_args(const std::vector<std::string>& args) {
     throw UserError(fmt::format("history {}: takes one {}, not also '{}'", out.action,
                                 out.action == "trend" || out.action == "changes" ? "METRIC (more with --metric)" : "ID",
                                 parsed.positionals[2]));
+  }
+  if (out.html && out.action != "trend" && out.action != "changes") {
+    throw UserError(fmt::format("history {}: --output-format=html is for trend and changes; use normal or json", out.action));
   }
   if (out.action == "changes") {
     if (!out.target.empty()) out.metrics.insert(out.metrics.begin(), out.target);
@@ -217,8 +231,10 @@ int trend(HistoryStore& store, const HistoryArgs& a) {
   comparable.command = reference.command;
   comparable.job_text = reference.job_text;
   comparable.match_job_text = true;
-  const std::vector<TrendPoint> points = trend_points(store.list(comparable), a.target, a.job);
-  print(a.json ? trend_json(points, a.target).dump(2) + "\n" : render_trend_text(points, a.target));
+  const TrendReport report = build_trend(store.list(comparable), a.target, a.job, a.detection);
+  print(a.html ? render_trend_html(report)
+        : a.json ? trend_report_json(report).dump(2) + "\n"
+                 : render_trend_report_text(report));
   return kExitOk;
 }
 
@@ -229,7 +245,7 @@ int changes(HistoryStore& store, const HistoryArgs& a) {
   request.force = a.force;
   request.detection = a.detection;
   const ChangesReport report = find_history_changes(store.list(a.filter), request);
-  print(a.json ? changes_json(report).dump(2) + "\n" : render_changes_text(report));
+  print(a.html ? render_changes_html(report) : a.json ? changes_json(report).dump(2) + "\n" : render_changes_text(report));
   return kExitOk;
 }
 

@@ -30,11 +30,6 @@ int failed_exit_code(const StoredResult& r) {
   return 0;
 }
 
-std::string change_text(const std::optional<double>& previous, double now) {
-  if (!previous || *previous == 0) return "";
-  return fmt::format("{:+.1f}%", (now - *previous) / *previous * 100.0);
-}
-
 }  // namespace
 
 std::vector<MetricSpread> spreads_of(const std::vector<nlohmann::json>& documents) {
@@ -129,41 +124,6 @@ std::vector<TrendPoint> trend_points(const std::vector<StoredResult>& results, c
     points.push_back({r.id, r.started_at, r.label, spread_of(std::move(values))});
   }
   return points;
-}
-
-std::string render_trend_text(const std::vector<TrendPoint>& points, const std::string& metric) {
-  std::string out = fmt::format("Trend of {} over {} comparable results (same command and job text), oldest first:\n",
-                                metric, points.size());
-  out += fmt::format("{:<8}  {:<20}  {:<16}  {:>4}  {:>12}  {:>12}  {:>12}  {:>7}  {}\n", "ID", "STARTED (UTC)",
-                     "LABEL", "REPS", "MIN", "MEDIAN", "MAX", "CV", "CHANGE");
-  std::optional<double> previous;
-  for (const TrendPoint& p : points) {
-    const std::string label = p.label.empty() ? "-" : p.label;
-    if (p.spread.count == 0) {
-      out += fmt::format("{:<8}  {:<20}  {:<16}  {:>4}  {:>12}\n", p.id, p.started_at, label, 0, "(no such value)");
-      continue;
-    }
-    out += fmt::format("{:<8}  {:<20}  {:<16}  {:>4}  {:>12}  {:>12}  {:>12}  {:>6.2f}%  {}\n", p.id, p.started_at,
-                       label, p.spread.count, display_number(p.spread.min), display_number(p.spread.median),
-                       display_number(p.spread.max), p.spread.cv * 100.0, change_text(previous, p.spread.median));
-    previous = p.spread.median;
-  }
-  return out;
-}
-
-nlohmann::json trend_json(const std::vector<TrendPoint>& points, const std::string& metric) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const TrendPoint& p : points) {
-    nlohmann::json row = {{"id", p.id}, {"started_at", p.started_at}, {"label", p.label}, {"count", p.spread.count}};
-    if (p.spread.count > 0) {
-      row["min"] = p.spread.min;
-      row["median"] = p.spread.median;
-      row["max"] = p.spread.max;
-      row["cv"] = p.spread.cv;
-    }
-    rows.push_back(std::move(row));
-  }
-  return {{"metric", metric}, {"points", rows}};
 }
 
 }  // namespace sluice

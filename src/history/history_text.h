@@ -1,6 +1,7 @@
 #pragma once
 // Text for the history: the spread of headline metrics over repetitions, and the tables of
-// `sluice history list|show|trend`. Pure functions of stored documents.
+// `sluice history list|show` and trend's points (cli/history_trend.h draws them). Pure functions of stored
+// documents.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -41,7 +42,5 @@ struct TrendPoint {
 // The points of `metric` over `results` (oldest first) for the job `job` ("" = the first).
 std::vector<TrendPoint> trend_points(const std::vector<StoredResult>& results, const std::string& metric,
                                      const std::string& job);
-std::string render_trend_text(const std::vector<TrendPoint>& points, const std::string& metric);
-nlohmann::json trend_json(const std::vector<TrendPoint>& points, const std::string& metric);
 
 }  // namespace sluice

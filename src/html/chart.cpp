@@ -95,6 +95,7 @@ std::string render_svg(const ChartSpec& chart) {
     }
   }
   for (const ChartLevel& l : chart.levels) (l.axis == Axis::kRight ? y2s : ys).add(l.y);
+  for (const ChartSpan& s : chart.spans) (s.axis == Axis::kRight ? y2s : ys).add(s.y);
   const Range xr = domain(chart.x, xs, true);
   const Range yr = domain(chart.y, ys, false);
   const Range y2r = domain(chart.y2, y2s, false);
@@ -147,13 +148,19 @@ std::string render_svg(const ChartSpec& chart) {
   for (const ChartMarker& m : chart.markers) {
     if (m.x < xr.lo || m.x > xr.hi) continue;
     const std::string px = coord(x.map(m.x));
-    out += fmt::format(R"(<g class="marker"><title>{4}</title><line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#888888" stroke-dasharray="2 3"/><text x="{0}" y="{3}" dx="3" font-size="10" fill="#555555">{4}</text></g>)" "\n",
-                       px, coord(kTop), coord(plot_bottom), coord(kTop + 11), escape(m.label));
+    out += fmt::format(R"(<g class="marker"><title>{4}</title><line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#888888" stroke-dasharray="2 3"/><text x="{0}" y="{3}" dx="3" font-size="10" fill="#555555">{5}</text></g>)" "\n",
+                       px, coord(kTop), coord(plot_bottom), coord(kTop + 11),
+                       escape(m.detail.empty() ? m.label : m.label + "\n" + m.detail), escape(m.label));
   }
   for (const ChartLevel& l : chart.levels) {
     const std::string py = coord((l.axis == Axis::kRight ? y2 : y).map(l.y));
     out += fmt::format(R"(<g class="level"><title>{3}</title><line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#C00000" stroke-width="1.2" stroke-dasharray="6 3"/><text x="{2}" y="{1}" dx="-4" dy="-4" font-size="10" fill="#C00000" text-anchor="end">{3}</text></g>)" "\n",
                        coord(kLeft), py, coord(plot_right), escape(l.label));
+  }
+  for (const ChartSpan& sp : chart.spans) {
+    const std::string py = coord((sp.axis == Axis::kRight ? y2 : y).map(sp.y));
+    out += fmt::format(R"(<g class="span"><title>{3}</title><line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#C00000" stroke-width="2"/></g>)" "\n",
+                       coord(x.map(std::max(sp.x0, xr.lo))), py, coord(x.map(std::min(sp.x1, xr.hi))), escape(sp.label));
   }
   // Series.
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
@@ -215,6 +222,11 @@ std::string render_csv(const ChartSpec& chart) {
   for (const ChartMarker& m : chart.markers) out += fmt::format("#marker {},,{},\n", csv_field(m.label), csv_value(m.x));
   for (const ChartLevel& l : chart.levels) {
     out += fmt::format("#level {},{},,{}\n", csv_field(l.label), l.axis == Axis::kRight ? "right" : "left", csv_value(l.y));
+  }
+  for (const ChartSpan& sp : chart.spans) {
+    const char* axis = sp.axis == Axis::kRight ? "right" : "left";
+    out += fmt::format("#span {},{},{},{}\n#span-end {},{},{},{}\n", csv_field(sp.label), axis, csv_value(sp.x0),
+                       csv_value(sp.y), csv_field(sp.label), axis, csv_value(sp.x1), csv_value(sp.y));
   }
   for (const ChartHighlight& h : chart.highlights) {
     out += fmt::format("#highlight {},{},{},{}\n", csv_field(h.label), h.axis == Axis::kRight ? "right" : "left",

@@ -21,14 +21,25 @@ struct ChartSeries {
   int color = -1;       // palette index; -1 = the series' position
 };
 
-// A vertical line at x (phase boundary, knob trial) with a label.
+// A vertical line at x (phase boundary, knob trial, change point) with a label; `detail`, when given, is
+// added to the tooltip (what changed there), as it is too long to print on the chart.
 struct ChartMarker {
   double x = 0;
   std::string label;
+  std::string detail;
 };
 
 // A horizontal line at y on one axis (an SLO) with a label.
 struct ChartLevel {
+  double y = 0;
+  Axis axis = Axis::kLeft;
+  std::string label;
+};
+
+// A horizontal line from x0 to x1 at y (a segment's mean between change points) with a tooltip.
+struct ChartSpan {
+  double x0 = 0;
+  double x1 = 0;
   double y = 0;
   Axis axis = Axis::kLeft;
   std::string label;
@@ -58,6 +69,7 @@ struct ChartSpec {
   std::vector<ChartSeries> series;
   std::vector<ChartMarker> markers;
   std::vector<ChartLevel> levels;
+  std::vector<ChartSpan> spans;
   std::vector<ChartHighlight> highlights;
   std::string note;   // one line under the chart: what is drawn and how it was thinned
 };
@@ -70,7 +82,8 @@ inline constexpr std::size_t kMaxBuckets = 800;
 std::string render_svg(const ChartSpec& chart);
 
 // The chart's data as CSV: "series,x,y" header with the axis labels in a comment line, then one row per
-// point (series in order), then markers/levels/highlights as rows whose series names start with '#'.
+// point (series in order), then markers/levels/spans (a #span row at x0 and a #span-end row at x1)/highlights as
+// rows whose series names start with '#'.
 std::string render_csv(const ChartSpec& chart);
 
 // The Okabe-Ito colour-blind-safe palette (prints on white); index taken modulo its size.

@@ -27,12 +27,6 @@ std::string title_suffix(const ReportInput& input, std::size_t count) {
   return count > 1 ? " (" + input.name + ")" : std::string();
 }
 
-std::string figure(const ChartSpec& chart) {
-  std::string out = "<figure>\n" + render_svg(chart);
-  if (!chart.note.empty()) out += "<figcaption>" + escape(chart.note) + "</figcaption>\n";
-  return out + "</figure>\n";
-}
-
 std::string input_section(const ReportInput& input, std::size_t index, std::size_t count) {
   const nlohmann::json& doc = input.repetitions.front();
   std::string out = fmt::format("<section id=\"input-{}\">\n<h2>{}</h2>\n", index + 1, escape(input.name));
@@ -44,7 +38,7 @@ std::string input_section(const ReportInput& input, std::size_t index, std::size
   out += "<h3>Results</h3>\n" + results_table(doc);
   const std::string spread = spread_table(input);
   if (!spread.empty()) out += "<h3>Spread over repetitions</h3>\n" + spread;
-  for (const ChartSpec& chart : result_charts(doc, id_prefix(index, count), title_suffix(input, count))) out += figure(chart);
+  for (const ChartSpec& chart : result_charts(doc, id_prefix(index, count), title_suffix(input, count))) out += html_figure(chart);
   const std::string capacity = capacity_table(doc);
   if (!capacity.empty()) out += "<h3>Capacity curve</h3>\n" + capacity;
   const std::string interference = interference_tables(doc);
@@ -57,6 +51,18 @@ std::string input_section(const ReportInput& input, std::size_t index, std::size
 }
 
 }  // namespace
+
+std::string html_figure(const ChartSpec& chart) {
+  std::string out = "<figure>\n" + render_svg(chart);
+  if (!chart.note.empty()) out += "<figcaption>" + escape(chart.note) + "</figcaption>\n";
+  return out + "</figure>\n";
+}
+
+std::string html_page(const std::string& title, const std::string& body) {
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
+         escape(title) + "</title>\n<style>\n" + kStyle + "\n</style>\n</head>\n<body>\n" + body + "</body>\n</html>\n";
+}
 
 std::vector<ChartSpec> report_charts(const std::vector<ReportInput>& inputs) {
   std::vector<ChartSpec> out = overlay_charts(inputs);
@@ -73,14 +79,11 @@ std::string render_html_report(const std::vector<ReportInput>& inputs, const std
                                const std::string& verdicts) {
   std::string names;
   for (const ReportInput& input : inputs) names += (names.empty() ? "" : ", ") + input.name;
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  out += "<title>sluice report: " + escape(names) + "</title>\n<style>\n" + kStyle + "\n</style>\n</head>\n<body>\n";
-  out += "<h1>sluice report: " + escape(names) + "</h1>\n";
+  std::string out = "<h1>sluice report: " + escape(names) + "</h1>\n";
   const std::vector<ChartSpec> overlays = overlay_charts(inputs);
   if (!overlays.empty() || !verdicts.empty()) {
     out += "<section id=\"compare\">\n<h2>Inputs compared</h2>\n" + verdicts;
-    for (const ChartSpec& c : overlays) out += figure(c);
+    for (const ChartSpec& c : overlays) out += html_figure(c);
     out += "</section>\n";
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) out += input_section(inputs[i], i, inputs.size());
@@ -94,8 +97,7 @@ std::string render_html_report(const std::vector<ReportInput>& inputs, const std
     }
     out += "</section>\n";
   }
-  out += "</body>\n</html>\n";
-  return out;
+  return html_page("sluice report: " + names, out);
 }
 
 }  // namespace sluice::html

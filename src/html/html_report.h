@@ -19,4 +19,11 @@ std::vector<ChartSpec> report_charts(const std::vector<ReportInput>& inputs);
 std::string render_html_report(const std::vector<ReportInput>& inputs, const std::vector<Heatmap>& heatmaps = {},
                                const std::string& verdicts = {});
 
+// A complete page around `body` (HTML already escaped): the doctype, `title` (escaped here) and the report's
+// inline style. Every page sluice writes uses it, so they look alike.
+std::string html_page(const std::string& title, const std::string& body);
+
+// A chart as a <figure> with its note as the caption.
+std::string html_figure(const ChartSpec& chart);
+
 }  // namespace sluice::html

@@ -226,8 +226,8 @@ void interference_charts(const json& inter, const std::string& id_prefix, const 
       offset += last_t;
       last_t = 0;
       phase = name;
-      fg.markers.push_back({offset, name});
-      wb.markers.push_back({offset, name});
+      fg.markers.push_back({offset, name, ""});
+      wb.markers.push_back({offset, name, ""});
     }
     last_t = number(point, "t_s");
     const double t = offset + last_t;

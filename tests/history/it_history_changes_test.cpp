@@ -1,6 +1,6 @@
 // End-to-end: `sluice history changes` over a real series: 20 saved null-engine runs whose rate_iops doubles at
 // run 11. Refused as one series without --force (naming the option); with it, exactly one change at 11 that
-// names rate_iops, in text and in JSON. And `history import` of a directory of fio JSON files (a nightly
+// names rate_iops, in text, JSON and HTML. And `history import` of a directory of fio JSON files (a nightly
 // archive whose IOPS drop by 30% on the 7th night): dated by their timestamps, the change found there, a
 // second import adding nothing.
 #include <fmt/format.h>
@@ -92,6 +92,19 @@ TEST_F(HistoryChangesCli, OneChangeAtRunElevenNamingTheOption) {
   }
   EXPECT_EQ(found[0]["metric"], "read.iops");
   EXPECT_EQ(found[1]["metric"], "read.bw_bytes");
+}
+
+// The page of the same series: the chart marks the change at 11 and its tooltip and table name the option.
+TEST_F(HistoryChangesCli, HtmlMarksTheChangeNamingTheOption) {
+  const RunOutput r = changes({"read.iops", "--force", "--min-shift=10%", "--output-format=html"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_THAT(r.out, HasSubstr("id=\"chart-changes-1\""));
+  EXPECT_THAT(r.out, HasSubstr("<g class=\"span\"><title>mean of results 1 to 10: "));
+  EXPECT_THAT(r.out, HasSubstr("<g class=\"span\"><title>mean of results 11 to 20: "));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("<g class=\"marker\"><title>1 \\+[0-9.]+%\n\\+[0-9.]+% at result 11 of 20: "
+                                              "[^<]*\njob a: rate_iops: 1000 -&gt; 2000</title>"));
+  EXPECT_THAT(r.out, HasSubstr("<td>job a: rate_iops: 1000 -&gt; 2000</td>"));
 }
 
 TEST_F(HistoryChangesCli, HeadlineMetricsByDefaultAndBadOptionsNamed) {

@@ -226,11 +226,12 @@ TEST(HistoryCli, ListShowTrendAndDelete) {
   const RunOutput trend =
       run_binary({"history", "trend", "read.lat_ns.p99", "--like=after", "--db=" + db, "--output-format=json"});
   ASSERT_EQ(trend.exit_code, 0) << describe(trend);
-  const auto points = parse_document(trend.out);
-  ASSERT_TRUE(points);
-  ASSERT_EQ((*points)["points"].size(), 2u);  // before and after, not "other"
-  EXPECT_EQ((*points)["points"][0]["label"], "before");
-  EXPECT_GT((*points)["points"][1]["median"].get<double>(), 0.0);
+  const auto doc = parse_document(trend.out);
+  ASSERT_TRUE(doc);
+  const nlohmann::json& points = (*doc)["sluice"]["history"]["trend"]["points"];
+  ASSERT_EQ(points.size(), 2u);  // before and after, not "other"
+  EXPECT_EQ(points[0]["label"], "before");
+  EXPECT_GT(points[1]["median"].get<double>(), 0.0);
   const RunOutput del = run_binary({"history", "delete", "before", "--db=" + db});
   ASSERT_EQ(del.exit_code, 0) << describe(del);
   expect_one_line_error(run_binary({"history", "show", "before", "--db=" + db}),

@@ -80,7 +80,7 @@ ChartSpec sample_chart() {
   c.y2.label = "p99 (ms)";
   c.series.push_back({"read IOPS", {{1, 100}, {2, 120}, {3, 90}}, Axis::kLeft, false, false, -1});
   c.series.push_back({"read p99", {{1, 2}, {2, 3}, {3, 2.5}}, Axis::kRight, true, true, -1});
-  c.markers.push_back({2, "phase b"});
+  c.markers.push_back({2, "phase b", ""});
   c.levels.push_back({2.8, Axis::kRight, "SLO"});
   c.highlights.push_back({{2, 120}, Axis::kLeft, "knee"});
   return c;
