@@ -53,6 +53,7 @@ std::vector<CommandEntry> make_registry() {
   r.push_back(entry(scale_command_info(), scale_command));
   r.push_back(entry(lab_command_info(), lab_command));
   r.push_back(entry(selftest_command_info(), selftest_command));
+  r.push_back(entry(server_command_info(), server_command));
   CommandEntry run;
   run.name = "run";
   run.summary = "run jobs given in fio's command-line form or fio job files (sluice run --help lists every option)";

@@ -30,6 +30,10 @@ int scale_command(const std::vector<std::string>& args);
 int selftest_command(const std::vector<std::string>& args);
 int smtp_command(const std::vector<std::string>& args);
 int lab_command(const std::vector<std::string>& args);
+int server_command(const std::vector<std::string>& args);
+// fio's `--server[=ADDR]` among a run's arguments (the fio link, sluice fio, sluice --server): serve instead.
+bool asks_for_server(const std::vector<std::string>& args);
+int server_from_fio_arguments(const std::vector<std::string>& args);
 
 // `sluice run --help`: the run usage followed by every job option (render_options_help).
 std::string run_command_help();
@@ -49,6 +53,7 @@ const CommandInfo& scale_command_info();
 const CommandInfo& selftest_command_info();
 const CommandInfo& smtp_command_info();
 const CommandInfo& lab_command_info();
+const CommandInfo& server_command_info();
 
 // Replays the kernel-knob journal a killed run left behind (see observe/knob_journal.h); prints what it did
 // to stderr; never throws. Costs one stat when there is no journal.

@@ -281,6 +281,7 @@ int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) 
 std::string run_command_help() { return kRunUsage + render_options_help(); }
 
 int run_command(const std::vector<std::string>& args) {
+  if (asks_for_server(args)) return server_from_fio_arguments(args);
   ParsedCommandLine parsed = parse_run_command_line(args);
   if (parsed.show_help) {
     std::fputs(run_command_help().c_str(), stdout);

@@ -1,0 +1,297 @@
+// One client's session on a sluice server: the protocol exchange around one run of sluice's runner.
+#include "fionet/server_session.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "common/stop_signal.h"
+#include "fionet/pdu.h"
+#include "fionet/received_jobs.h"
+#include "fionet/thread_stat.h"
+#include "fionet/wire.h"
+#include "report/reporters.h"
+#include "run/runner.h"
+#include "version.h"
+
+namespace sluice::fionet {
+namespace {
+
+using namespace std::chrono_literals;
+constexpr std::chrono::milliseconds kIdleTimeout = 10min;  // a client that says nothing for this long is dropped
+constexpr std::chrono::milliseconds kPartTimeout = 30s;    // the rest of a message once it started, a write
+constexpr std::chrono::milliseconds kRunPoll = 200ms;
+
+std::uint8_t fio_arch_code() {
+#if defined(__x86_64__)
+  return 1;
+#elif defined(__aarch64__)
+  return 13;
+#else
+  return 14;  // fio's arch_generic
+#endif
+}
+
+class Session {
+ public:
+  Session(int fd, std::string peer, const SessionLog& log) : fd_(fd), peer_(std::move(peer)), log_(log) {}
+
+  int serve() {
+    for (;;) {
+      const ReadResult r = read_message(fd_, kIdleTimeout);
+      if (r.status == ReadStatus::kVersion) return refuse_version(r);
+      if (r.status != ReadStatus::kOk) {
+        if (r.status != ReadStatus::kClosed) log(fmt::format("{}: connection given up ({})", peer_, describe(r)));
+        return failed_ ? 1 : 0;
+      }
+      switch (static_cast<Op>(r.message.op)) {
+        case Op::kProbe: answer_probe(r.message); break;
+        case Op::kJobLine: add_job_line(r.message); break;
+        case Op::kJob: add_job_file(r.message); break;
+        case Op::kLoadFile: add_remote_file(r.message); break;
+        case Op::kRun: run(); return failed_ ? 1 : 0;
+        case Op::kSendEta: send(Op::kEta, encode_eta({}), r.message.tag); break;
+        case Op::kQuit:
+        case Op::kExit: return failed_ ? 1 : 0;
+        default:
+          log(fmt::format("{}: {} is not supported by sluice's server; ignored", peer_, op_name(r.message.op)));
+      }
+      if (ended_) return 1;
+    }
+  }
+
+ private:
+  static std::string describe(const ReadResult& r) {
+    switch (r.status) {
+      case ReadStatus::kTimeout: return "no message within the time limit";
+      case ReadStatus::kBadCrc: return "a message with a bad checksum";
+      case ReadStatus::kTooLarge: return "a message over the size limit";
+      case ReadStatus::kFragmentMismatch: return "fragments of different messages";
+      default: return r.detail.empty() ? "connection error" : r.detail;
+    }
+  }
+
+  void log(const std::string& line) {
+    if (log_.line) log_.line(line);
+  }
+
+  bool send(Op op, const std::vector<std::uint8_t>& payload, std::uint64_t tag = 0) {
+    return send_message(fd_, op, tag, payload, kPartTimeout);
+  }
+  // One TEXT per line, as fio's server logs them: fio's client puts "<host> " before each.
+  void text(const std::string& lines) {
+    std::istringstream in(lines);
+    for (std::string line; std::getline(in, line);) send(Op::kText, encode_text(line + "\n"));
+  }
+
+  // A client of another protocol version: it cannot read our frames, so the one line goes out in its version
+  // (the frame header is the same in every version fio has had), then QUIT.
+  int refuse_version(const ReadResult& r) {
+    const std::string line = version_mismatch_text(fmt::format("client {}", peer_), r.peer_version);
+    log(line);
+    std::vector<std::uint8_t> frames = encode_message(static_cast<std::uint16_t>(Op::kText), 0,
+                                                      encode_text("sluice server: " + line + "\n"));
+    std::vector<std::uint8_t> quit = encode_message(static_cast<std::uint16_t>(Op::kQuit), 0, {});
+    frames.insert(frames.end(), quit.begin(), quit.end());
+    for (std::size_t at = 0; at + kHeaderBytes <= frames.size();) {
+      // Rewrite version and header CRC of every frame.
+      frames[at] = static_cast<std::uint8_t>(r.peer_version);
+      frames[at + 1] = static_cast<std::uint8_t>(r.peer_version >> 8);
+      const std::uint16_t crc = crc16({frames.data() + at, kHeaderBytes - 4});
+      frames[at + 20] = static_cast<std::uint8_t>(crc);
+      frames[at + 21] = static_cast<std::uint8_t>(crc >> 8);
+      const std::uint32_t length = frames[at + 16] | (frames[at + 17] << 8) | (frames[at + 18] << 16) |
+                                   (static_cast<std::uint32_t>(frames[at + 19]) << 24);
+      at += kHeaderBytes + length;
+    }
+    write_all(fd_, frames, kPartTimeout);
+    return 1;
+  }
+
+  void answer_probe(const Message& m) {
+    ProbeReply reply;
+    char host[256] = {};
+    ::gethostname(host, sizeof(host) - 1);
+    reply.hostname = host;
+    reply.fio_version = "sluice-" SLUICE_VERSION;
+    reply.arch = fio_arch_code();
+    reply.bits_per_pointer_bytes = sizeof(void*);
+    reply.cpus = static_cast<std::uint32_t>(std::max(1u, std::thread::hardware_concurrency()));
+    send(Op::kProbe, encode_probe_reply(reply), m.tag);
+  }
+
+  void add_job_line(const Message& m) {
+    const auto args = decode_job_line(m.payload);
+    if (!args) return fail("the command line sent (JOBLINE) is malformed");
+    received_.args.assign(args->empty() ? args->begin() : args->begin() + 1, args->end());  // argv[0] is "fio"
+    accept_jobs();
+  }
+
+  void add_job_file(const Message& m) {
+    received_.files.push_back({fmt::format("job file {} from {}", received_.files.size() + 1, peer_),
+                               decode_job_file(m.payload)});
+    accept_jobs();
+  }
+
+  void add_remote_file(const Message& m) {
+    const auto path = decode_load_file(m.payload);
+    if (!path) return fail("the remote job file's name (LOAD_FILE) is malformed");
+    std::ifstream in(*path, std::ios::binary);
+    if (!in) return fail(fmt::format("cannot read job file {} on this server: {}", *path, std::strerror(errno)));
+    std::ostringstream text;
+    text << in.rdbuf();
+    received_.files.push_back({*path, text.str()});
+    accept_jobs();
+  }
+
+  // Parses what was received so far and answers START with the jobs and reports added since the last START.
+  void accept_jobs() {
+    try {
+      PreparedJobs prepared = prepare_jobs(received_);
+      jobs_ = std::move(prepared.jobs);
+      normal_output_ = prepared.normal_output;
+    } catch (const UserError& e) {
+      return fail(e.what());
+    }
+    const JobCounts counts = count_jobs(jobs_);
+    send(Op::kStart, encode_start(counts.clones, counts.reports - announced_reports_));
+    announced_reports_ = counts.reports;
+  }
+
+  // What fio's server does with a job it cannot take (its message as TEXT, then QUIT), with STOP carrying an
+  // error first so that the client counts the failure.
+  void fail(const std::string& what, int error = EINVAL) {
+    log(fmt::format("{}: {}", peer_, what));
+    std::string lines;
+    std::istringstream in(what);
+    for (std::string line; std::getline(in, line);) lines += "sluice: " + line + "\n";
+    text(lines);  // each line names sluice, as fio's name fio
+    send(Op::kStop, encode_stop(static_cast<std::uint32_t>(error), 0));
+    send(Op::kQuit, {});
+    failed_ = true;
+    ended_ = true;
+  }
+
+  void run() {
+    if (jobs_.empty()) return fail("no job was sent (neither a job file nor --name on the command line)");
+    send(Op::kServerStart, {});
+    log(fmt::format("{}: running {} job(s)", peer_, jobs_.size()));
+    std::atomic<bool> done{false};
+    RunResult result;
+    std::string error;
+    clear_stop_request();
+    std::thread runner([&] {
+      try {
+        RunnerOptions options;
+        options.status_line = false;
+        options.notice = [](const std::string&) {};
+        result = run_jobs(jobs_, options);
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      done.store(true, std::memory_order_release);
+    });
+    const auto started = std::chrono::steady_clock::now();
+    bool client_gone = false;
+    while (!done.load(std::memory_order_acquire)) {
+      if (client_gone) {
+        std::this_thread::sleep_for(kRunPoll);
+        continue;
+      }
+      pollfd_wait_and_answer(started, client_gone);
+    }
+    runner.join();
+    if (client_gone) return;
+    if (!error.empty()) return fail(error);
+    report(result);
+  }
+
+  // Waits up to kRunPoll for a message during the run: SEND_ETA is answered, QUIT (or a lost client) stops it.
+  void pollfd_wait_and_answer(std::chrono::steady_clock::time_point started, bool& client_gone) {
+    const ReadResult r = read_message(fd_, kRunPoll);
+    if (r.status == ReadStatus::kTimeout) return;
+    if (r.status != ReadStatus::kOk || r.message.op == static_cast<std::uint16_t>(Op::kQuit) ||
+        r.message.op == static_cast<std::uint16_t>(Op::kExit)) {
+      request_stop();
+      client_gone = r.status != ReadStatus::kOk;
+      return;
+    }
+    if (r.message.op == static_cast<std::uint16_t>(Op::kSendEta)) {
+      EtaInfo eta;
+      eta.running = count_jobs(jobs_).clones;
+      eta.elapsed_s = static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started).count());
+      send(Op::kEta, encode_eta(eta), r.message.tag);
+    }
+  }
+
+  void report(const RunResult& result) {
+    std::string banners;
+    std::uint32_t clones = 0;
+    for (const GroupResult& g : result.groups) {
+      for (const JobResult& j : g.jobs) {
+        ++clones;
+        if (j.jobnum == 0) banners += render_job_banner(j) + "\n";
+      }
+    }
+    if (normal_output_) text(banners + fmt::format("Starting {} process{}\n", clones, clones == 1 ? "" : "es"));
+    std::uint32_t reports = 0;
+    std::vector<std::vector<std::uint8_t>> thread_stats, group_stats;
+    std::vector<std::vector<std::vector<std::uint8_t>>> options;
+    std::uint32_t error = 0;
+    for (const GroupResult& g : result.groups) {
+      const auto totals = report::group_totals(g);
+      const std::vector<report::ReportedJob> entries = report::reported_jobs(g);
+      for (const report::ReportedJob& entry : entries) {
+        std::vector<std::vector<std::uint8_t>> opts;
+        for (const auto& [name, value] : entry.job.options) opts.push_back(encode_job_option(name, value, false, reports));
+        options.push_back(std::move(opts));
+        thread_stats.push_back(encode_thread_stat(entry, totals, {reports + 1, static_cast<std::uint32_t>(::getpid())}));
+        ++reports;
+      }
+      for (const JobResult& j : g.jobs) {
+        if (j.error != 0 && error == 0) error = static_cast<std::uint32_t>(j.error);
+        if (j.error != 0) text(fmt::format("sluice: job {}: {}\n", j.name, j.error_message));
+      }
+      if (!g.jobs.empty()) group_stats.push_back(encode_group_stat(totals, g.groupid, entries.empty() ? g.jobs.front().settings : entries.front().job.settings));
+    }
+    if (reports > announced_reports_) send(Op::kStart, encode_start(std::max(clones, reports), reports - announced_reports_));
+    for (std::size_t i = 0; i < thread_stats.size(); ++i) {
+      for (const auto& opt : options[i]) send(Op::kJobOption, opt);
+      send(Op::kThreadStat, thread_stats[i]);
+    }
+    for (const auto& gs : group_stats) send(Op::kGroupStat, gs);
+    if (error == 0 && result.interrupted) error = EINTR;
+    send(Op::kStop, encode_stop(error, 0));
+    send(Op::kQuit, {});
+    failed_ = error != 0;
+    log(fmt::format("{}: run finished{}", peer_, error ? fmt::format(" with error {}", error) : ""));
+  }
+
+  int fd_;
+  std::string peer_;
+  const SessionLog& log_;
+  ReceivedJobs received_;
+  std::vector<JobSpec> jobs_;
+  std::uint32_t announced_reports_ = 0;
+  bool normal_output_ = true;
+  bool failed_ = false;
+  bool ended_ = false;
+};
+
+}  // namespace
+
+int serve_connection(int fd, const std::string& peer, const SessionLog& log) {
+  Session session(fd, peer, log);
+  return session.serve();
+}
+
+}  // namespace sluice::fionet

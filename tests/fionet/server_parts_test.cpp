@@ -1,0 +1,141 @@
+// The parts of sluice's fio server that need no second process: addresses, allow-lists, and a session over a
+// socket pair (probe, a job that does not parse, a client of another protocol version).
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "common/error.h"
+#include "fionet/bytes.h"
+#include "fionet/endpoint.h"
+#include "fionet/pdu.h"
+#include "fionet/server.h"
+#include "fionet/server_session.h"
+#include "fionet/wire.h"
+
+namespace sluice::fionet {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(FioEndpoint, FiosFormsAndLoopbackDefault) {
+  Endpoint e = parse_endpoint("");
+  EXPECT_EQ(e.host, "127.0.0.1");
+  EXPECT_EQ(e.port, 8765);
+  e = parse_endpoint("127.0.0.3,8799");
+  EXPECT_EQ(e.host, "127.0.0.3");
+  EXPECT_EQ(e.port, 8799);
+  EXPECT_EQ(describe(e), "127.0.0.3,8799");
+  e = parse_endpoint(":9000");
+  EXPECT_EQ(e.host, "127.0.0.1");
+  EXPECT_EQ(e.port, 9000);
+  e = parse_endpoint("ip:localhost,9001");
+  EXPECT_EQ(e.kind, Endpoint::Kind::kIpv4);
+  EXPECT_EQ(e.port, 9001);
+  e = parse_endpoint("ip6:::1,9002");
+  EXPECT_EQ(e.kind, Endpoint::Kind::kIpv6);
+  EXPECT_EQ(e.port, 9002);
+  e = parse_endpoint("sock:/tmp/x.sock");
+  EXPECT_EQ(e.kind, Endpoint::Kind::kUnix);
+  EXPECT_EQ(describe(e), "sock:/tmp/x.sock");
+  EXPECT_THROW(parse_endpoint("127.0.0.1,70000"), UserError);
+  EXPECT_THROW(parse_endpoint("127.0.0.1,x"), UserError);
+}
+
+sockaddr_storage v4(const char* text) {
+  sockaddr_storage s{};
+  auto* in = reinterpret_cast<sockaddr_in*>(&s);
+  in->sin_family = AF_INET;
+  ::inet_pton(AF_INET, text, &in->sin_addr);
+  return s;
+}
+
+TEST(FioServerAllow, NetworksMatchByPrefix) {
+  const Cidr net = parse_cidr("10.1.0.0/16");
+  EXPECT_TRUE(cidr_contains(net, v4("10.1.200.3")));
+  EXPECT_FALSE(cidr_contains(net, v4("10.2.0.1")));
+  const Cidr host = parse_cidr("127.0.0.2");
+  EXPECT_TRUE(cidr_contains(host, v4("127.0.0.2")));
+  EXPECT_FALSE(cidr_contains(host, v4("127.0.0.3")));
+  EXPECT_TRUE(cidr_contains(parse_cidr("0.0.0.0/0"), v4("192.0.2.1")));
+  EXPECT_FALSE(cidr_contains(parse_cidr("fd00::/8"), v4("10.0.0.1")));
+  EXPECT_THROW(parse_cidr("10.0.0.0/33"), UserError);
+  EXPECT_THROW(parse_cidr("nonsense"), UserError);
+}
+
+class SessionOverSocketPair : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    int fds[2];
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+    client_ = fds[0];
+    server_fd_ = fds[1];
+    server_ = std::thread([this] {
+      SessionLog log{[this](const std::string& line) { log_ += line + "\n"; }};
+      code_ = serve_connection(server_fd_, "test-peer", log);
+      ::close(server_fd_);
+    });
+  }
+  void TearDown() override {
+    ::close(client_);
+    if (server_.joinable()) server_.join();
+  }
+  Message next() {
+    ReadResult r = read_message(client_, 10s);
+    EXPECT_EQ(r.status, ReadStatus::kOk);
+    return r.message;
+  }
+  int client_ = -1;
+  int server_fd_ = -1;
+  std::thread server_;
+  std::string log_;
+  int code_ = -1;
+};
+
+TEST_F(SessionOverSocketPair, ProbeIsAnsweredWithTheTag) {
+  ASSERT_TRUE(send_message(client_, Op::kProbe, 77, encode_probe("127.0.0.1"), 1s));
+  const Message reply = next();
+  EXPECT_EQ(reply.op, static_cast<std::uint16_t>(Op::kProbe));
+  EXPECT_EQ(reply.tag, 77u);
+  const auto probe = decode_probe_reply(reply.payload);
+  ASSERT_TRUE(probe);
+  EXPECT_EQ(probe->fio_version.rfind("sluice-", 0), 0u) << probe->fio_version;
+  EXPECT_EQ(probe->os, 1);
+  EXPECT_GT(probe->cpus, 0u);
+  ASSERT_TRUE(send_message(client_, Op::kQuit, 0, {}, 1s));
+  server_.join();
+  EXPECT_EQ(code_, 0);
+}
+
+TEST_F(SessionOverSocketPair, BadJobGivesTextThenStopWithAnError) {
+  ASSERT_TRUE(send_message(client_, Op::kJob, 0, encode_job_file("[a]\nrw=sideways\n", 0), 1s));
+  const Message text = next();
+  ASSERT_EQ(text.op, static_cast<std::uint16_t>(Op::kText));
+  EXPECT_NE(decode_text(text.payload).find("sideways"), std::string::npos) << decode_text(text.payload);
+  const Message stop = next();
+  ASSERT_EQ(stop.op, static_cast<std::uint16_t>(Op::kStop));
+  EXPECT_NE(decode_stop(stop.payload).error, 0u);
+  EXPECT_EQ(next().op, static_cast<std::uint16_t>(Op::kQuit));
+  server_.join();
+  EXPECT_EQ(code_, 1);
+}
+
+TEST_F(SessionOverSocketPair, OtherVersionGetsOneLineInItsOwnVersion) {
+  std::vector<std::uint8_t> frame = encode_message(static_cast<std::uint16_t>(Op::kProbe), 0, encode_probe("x"));
+  put_u16(frame.data(), 0, 120);
+  put_u16(frame.data(), 20, crc16({frame.data(), 20}));
+  ASSERT_TRUE(write_all(client_, frame, 1s));
+  const ReadResult r = read_message(client_, 10s);
+  ASSERT_EQ(r.status, ReadStatus::kVersion);  // the answer is in version 120, which this side does not speak
+  EXPECT_EQ(r.peer_version, 120);
+  EXPECT_EQ(r.message.op, static_cast<std::uint16_t>(Op::kText));
+  server_.join();
+  EXPECT_NE(log_.find("version 120"), std::string::npos) << log_;
+  EXPECT_NE(log_.find("version 97"), std::string::npos) << log_;
+}
+
+}  // namespace
+}  // namespace sluice::fionet
