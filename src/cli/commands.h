@@ -34,6 +34,9 @@ int server_command(const std::vector<std::string>& args);
 // fio's `--server[=ADDR]` among a run's arguments (the fio link, sluice fio, sluice --server): serve instead.
 bool asks_for_server(const std::vector<std::string>& args);
 int server_from_fio_arguments(const std::vector<std::string>& args);
+// fio's `--client=HOST` among a run's arguments: sluice as fio's client (fionet/client.h).
+bool asks_for_client(const std::vector<std::string>& args);
+int client_from_fio_arguments(const std::vector<std::string>& args);
 
 // `sluice run --help`: the run usage followed by every job option (render_options_help).
 std::string run_command_help();

@@ -85,6 +85,11 @@ fio's global options (a link named fio to sluice runs `sluice run`; so does `slu
                         --test-duration=T --threads-per-queue=N --read-req-num-512-blocks=N
                         --large-block-op-kbytes=N; hourly latency slices judged PASSED/FAILED; --prep
                         prepares the devices instead
+  --server[=ADDR]       serve fio's client/server protocol (fio 3.33's): run the jobs fio --client sends
+                        (sluice server --help: addresses, --daemonize, --server-allow, what a server exposes)
+  --client=HOST[,PORT]  run the job files on fio servers (fio 3.33's or sluice's) and print each one's results
+                        and "All clients"; repeatable, or a file of hosts; job files right after a --client
+                        are that server's, --remote-config=PATH names one on the server (docs/multi-host.md)
   --max-jobs=N, --debug=CATS   accepted as fio accepts them (sluice has no job table and no debug
                         trace); --trigger* are refused
 
@@ -282,6 +287,7 @@ std::string run_command_help() { return kRunUsage + render_options_help(); }
 
 int run_command(const std::vector<std::string>& args) {
   if (asks_for_server(args)) return server_from_fio_arguments(args);
+  if (asks_for_client(args)) return client_from_fio_arguments(args);
   ParsedCommandLine parsed = parse_run_command_line(args);
   if (parsed.show_help) {
     std::fputs(run_command_help().c_str(), stdout);

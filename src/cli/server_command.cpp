@@ -5,6 +5,7 @@
 #include "cli/command_options.h"
 #include "cli/commands.h"
 #include "common/error.h"
+#include "fionet/client.h"
 #include "fionet/server.h"
 
 namespace sluice {
@@ -84,6 +85,12 @@ int server_from_fio_arguments(const std::vector<std::string>& args) {
   }
   if (!address.empty()) rest.insert(rest.begin(), address);
   return server_command(rest);
+}
+
+bool asks_for_client(const std::vector<std::string>& args) { return fionet::asks_for_client(args); }
+
+int client_from_fio_arguments(const std::vector<std::string>& args) {
+  return fionet::run_clients(fionet::parse_client_arguments(args));
 }
 
 }  // namespace sluice

@@ -91,7 +91,8 @@ void apply_fio_global_option(std::string_view name, const std::string& value, bo
   if (one_of(name, trigger_names())) {
     option_error(name, value, has_value,
                  "not supported by sluice: fio's triggers run a command when a file appears or at a time, for "
-                 "power-cut tests driven through fio's client/server mode, which sluice does not have");
+                 "power-cut tests driven through fio's client/server mode, whose trigger command sluice's client and "
+                 "server do not implement");
   }
   if (fio_global_option_takes_value(name) && value.empty()) {
     option_error(name, value, has_value, "value missing; use --" + std::string(name) + "=VALUE");

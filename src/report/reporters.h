@@ -16,8 +16,14 @@ struct NormalReportOptions {
   // Start the report with result.notes and a "Warnings:" section listing result.warnings (the CLI decides:
   // they are the report's, never stderr's).
   bool show_warnings = false;
+  // End with sluice's own lines (clock, environment); a client reporting a server's jobs has neither.
+  bool sluice_lines = true;
 };
 std::string render_normal(const RunResult& result, const NormalReportOptions& options);
+
+// The job sections alone (no group status, disk stats or sluice's lines): what fio's client prints for
+// "All clients".
+std::string render_normal_jobs(const RunResult& result);
 
 // fio's terse (--minimal) output: one semicolon-separated line per reported job, in fio's terse format
 // `version` (2, 3, 4 or 5) field for field; fields sluice cannot know are written as fio writes zeros.

@@ -125,6 +125,17 @@ std::string render_job_banner(const JobResult& job) {
 
 std::string render_normal(const RunResult& result) { return render_normal(result, NormalReportOptions{}); }
 
+std::string render_normal_jobs(const RunResult& result) {
+  std::string out;
+  for (const GroupResult& group : result.groups) {
+    const PerDirection<report::GroupDirectionTotals> totals = report::group_totals(group);
+    for (const report::ReportedJob& entry : report::reported_jobs(group, report::SeriesCopy::kBorrow)) {
+      report::append_job_section(out, entry, totals);
+    }
+  }
+  return out;
+}
+
 std::string render_normal(const RunResult& result, const NormalReportOptions& options) {
   std::string out;
   if (options.show_warnings) append_notes_and_warnings(out, result);
@@ -143,7 +154,7 @@ std::string render_normal(const RunResult& result, const NormalReportOptions& op
     append_background(out, group, kb_base_of(group));
   }
   append_disk_stats(out, result.disks);
-  append_sluice_lines(out, result);
+  if (options.sluice_lines) append_sluice_lines(out, result);
   return out;
 }
 

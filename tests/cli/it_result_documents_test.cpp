@@ -216,6 +216,8 @@ const std::map<std::string, std::string>& not_run_here() {
       {"restore", "writes no JSON"},
       {"help", "writes no JSON"},
       {"version", "writes no JSON"},
+      {"server", "serves fio's clients until stopped and writes no result document (the client prints the "
+                 "results; tests/fionet)"},
   };
   return kReasons;
 }

@@ -1,0 +1,319 @@
+// sluice as fio's client: connect and probe every server, send the jobs, run, collect, report.
+#include "fionet/client.h"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "fionet/client_report.h"
+#include "fionet/pdu.h"
+#include "fionet/thread_stat_decode.h"
+#include "fionet/wire.h"
+
+namespace sluice::fionet {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+constexpr std::uint16_t kClientTypeCli = 1;  // fio's FIO_CLIENT_TYPE_CLI
+constexpr std::chrono::milliseconds kWriteTimeout = 30s;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(fmt::format("cannot read job file {}", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// fio's --client=FILE: a file of hosts, one a line (blank lines and # comments skipped).
+std::vector<std::string> hosts_of(const std::string& value) {
+  std::error_code ec;
+  if (value.find(',') != std::string::npos || !std::filesystem::is_regular_file(value, ec)) return {value};
+  std::vector<std::string> hosts;
+  std::ifstream in(value);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line[start] == '#') continue;
+    hosts.push_back(line.substr(start, line.find_last_not_of(" \t\r") - start + 1));
+  }
+  if (hosts.empty()) throw UserError(fmt::format("--client={}: the host file lists no host", value));
+  return hosts;
+}
+
+void apply_output_format(const std::string& list, ClientOptions& o) {
+  o.normal = o.json = o.terse = false;
+  std::istringstream in(list);
+  for (std::string f; std::getline(in, f, ',');) {
+    if (f == "normal") o.normal = true;
+    else if (f == "json" || f == "json+") o.json = true;
+    else if (f == "terse") o.terse = true;
+    else throw UserError(fmt::format("--output-format={}: unknown format '{}'; formats are normal, json, json+, terse", list, f));
+  }
+}
+
+}  // namespace
+
+bool asks_for_client(const std::vector<std::string>& args) {
+  for (const std::string& a : args) {
+    if (a.rfind("--client=", 0) == 0 || a == "--client") return true;
+  }
+  return false;
+}
+
+ClientOptions parse_client_arguments(const std::vector<std::string>& args) {
+  ClientOptions o;
+  bool after_client = false;  // the previous argument was a --client (or one of its job files)
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string a = args[i];
+    std::string value;
+    const std::size_t eq = a.find('=');
+    const std::string name = a.rfind("--", 0) == 0 ? a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2) : "";
+    if (eq != std::string::npos) value = a.substr(eq + 1);
+    if (name == "client") {
+      if (eq == std::string::npos) {
+        if (i + 1 >= args.size()) throw UserError("--client: give a host: --client=HOST[,PORT] or a file of hosts");
+        value = args[++i];
+      }
+      const std::vector<std::string> hosts = hosts_of(value);
+      for (const std::string& h : hosts) o.servers.push_back({h, parse_endpoint(h), {}, {}});
+      after_client = hosts.size() == 1 && value == hosts.front();  // a host file takes no job files of its own
+      continue;
+    }
+    if (name == "remote-config") {
+      if (o.servers.empty()) throw UserError("--remote-config=" + value + ": give it after the --client it is for");
+      o.servers.back().files.push_back({value, true});
+      continue;
+    }
+    if (name == "output-format") {
+      apply_output_format(value, o);
+    } else if (name == "minimal") {
+      o.normal = o.json = false;
+      o.terse = true;
+    } else if (name == "terse-version") {
+      o.terse_version = value.empty() ? 3 : std::stoi(value);
+    } else if (!name.empty()) {
+      if (o.servers.empty()) {
+        throw UserError(a + ": before any --client; in client mode options go after the --client they are for");
+      }
+      o.servers.back().arguments.push_back(a);
+      after_client = false;
+      continue;
+    } else if (after_client) {
+      o.servers.back().files.push_back({a, false});  // right after --client: this server's own job file
+      continue;
+    } else {
+      o.common_files.push_back(a);
+    }
+    after_client = false;
+  }
+  if (o.servers.empty()) throw UserError("client mode needs at least one --client=HOST");
+  return o;
+}
+
+namespace {
+
+struct Connection {
+  const ClientServer* server = nullptr;
+  int fd = -1;
+  std::string name;  // the server's host name from its probe (fio's client prints "<name> " before its text)
+  std::string version;
+  bool running = false;
+  bool done = false;
+  std::uint32_t stop_error = 0;
+  std::string failure;  // why this server failed, empty if it did not
+  Clock::time_point last_heard = Clock::now();
+  Clock::time_point last_eta = Clock::now();
+  bool text_line_open = false;
+  ClientReport report;
+};
+
+std::string where(const Connection& c) { return describe(c.server->endpoint); }
+
+void close_all(std::vector<Connection>& connections) {
+  for (Connection& c : connections) {
+    if (c.fd >= 0) ::close(c.fd);
+    c.fd = -1;
+  }
+}
+
+// Connects and probes every server; throws UserError naming each one that does not answer (nothing has run).
+void connect_all(std::vector<Connection>& connections, const ClientOptions& options) {
+  std::string problems;
+  for (Connection& c : connections) {
+    std::string why;
+    c.fd = connect_to(c.server->endpoint, options.connect_timeout, why);
+    if (c.fd < 0) {
+      problems += fmt::format("\n  {}: {}", where(c), why);
+      continue;
+    }
+    if (!send_message(c.fd, Op::kProbe, 1, encode_probe(c.server->endpoint.host), kWriteTimeout)) {
+      problems += fmt::format("\n  {}: the connection broke while probing", where(c));
+      continue;
+    }
+    const ReadResult r = read_message(c.fd, options.connect_timeout);
+    if (r.status == ReadStatus::kVersion) {
+      problems += "\n  " + version_mismatch_text(fmt::format("server {}", where(c)), r.peer_version);
+      continue;
+    }
+    std::optional<ProbeReply> probe;
+    if (r.status == ReadStatus::kOk && r.message.op == static_cast<std::uint16_t>(Op::kProbe)) {
+      probe = decode_probe_reply(r.message.payload);
+    }
+    if (!probe) {
+      problems += fmt::format("\n  {}: no answer to fio's probe within {} ms (is it a fio server?)", where(c),
+                              options.connect_timeout.count());
+      continue;
+    }
+    c.name = probe->hostname;
+    c.version = probe->fio_version;
+    c.report.hostname = c.server->endpoint.host;
+    c.report.port = c.server->endpoint.port;
+    if (options.normal) {
+      const char* arch = probe->arch == 1 ? "x86-64" : probe->arch == 13 ? "aarch64" : "other";
+      std::printf("hostname=%s, be=%u, %u-bit, os=%s, arch=%s, fio=%s\n", probe->hostname.c_str(),
+                  probe->big_endian ? 1u : 0u, probe->bits_per_pointer_bytes * 8u, probe->os == 1 ? "Linux" : "other",
+                  arch, probe->fio_version.c_str());
+    }
+  }
+  if (!problems.empty()) {
+    close_all(connections);
+    throw UserError("not started: these servers do not answer as fio servers (no job was sent to any):" + problems);
+  }
+}
+
+void send_jobs(Connection& c, const ClientOptions& options) {
+  const ClientServer& s = *c.server;
+  bool ok = true;
+  if (!s.arguments.empty()) {
+    std::vector<std::string> argv = {"fio"};
+    argv.insert(argv.end(), s.arguments.begin(), s.arguments.end());
+    ok = send_message(c.fd, Op::kJobLine, 0, encode_job_line(argv, kClientTypeCli), kWriteTimeout);
+  }
+  std::vector<ClientJobFile> files = s.files;
+  if (files.empty()) {
+    for (const std::string& path : options.common_files) files.push_back({path, false});
+  }
+  for (const ClientJobFile& f : files) {
+    if (!ok) break;
+    ok = f.remote ? send_message(c.fd, Op::kLoadFile, 0, encode_load_file(f.path, kClientTypeCli), kWriteTimeout)
+                  : send_message(c.fd, Op::kJob, 0, encode_job_file(read_file(f.path), kClientTypeCli), kWriteTimeout);
+  }
+  if (files.empty() && s.arguments.empty()) c.failure = "no job file for this server";
+  if (ok) ok = send_message(c.fd, Op::kRun, 0, {}, kWriteTimeout);
+  if (!ok && c.failure.empty()) c.failure = "the connection broke while sending the jobs";
+}
+
+void print_text(Connection& c, const std::string& text, bool normal) {
+  if (!normal) return;
+  if (!c.text_line_open) std::fputs(("<" + c.name + "> ").c_str(), stdout);
+  std::fputs(text.c_str(), stdout);
+  c.text_line_open = text.empty() || text.back() != '\n';
+}
+
+// Handles one message of a running server; false when the server is done (QUIT, or the connection ended).
+bool handle(Connection& c, const Message& m, const ClientOptions& options) {
+  c.last_heard = Clock::now();
+  switch (static_cast<Op>(m.op)) {
+    case Op::kText: print_text(c, decode_text(m.payload), options.normal); break;
+    case Op::kServerStart: c.running = true; break;
+    case Op::kJobOption:
+      if (const auto o = decode_job_option(m.payload)) {
+        if (o->global) c.report.global_options[o->name] = o->value;
+        else c.report.options[o->index][o->name] = o->value;
+      }
+      break;
+    case Op::kThreadStat:
+      if (auto ts = decode_thread_stat(m.payload)) c.report.stats.push_back(std::move(*ts));
+      break;
+    case Op::kGroupStat: c.report.groups += 1; break;
+    case Op::kStop: c.stop_error = decode_stop(m.payload).error; break;
+    case Op::kQuit: return false;
+    default: break;  // START, ETA, DISK_UTIL, IOLOG: nothing to keep
+  }
+  return true;
+}
+
+void run_all(std::vector<Connection>& connections, const ClientOptions& options) {
+  for (;;) {
+    std::vector<pollfd> fds;
+    std::vector<Connection*> owners;
+    for (Connection& c : connections) {
+      if (c.done) continue;
+      fds.push_back({c.fd, POLLIN, 0});
+      owners.push_back(&c);
+    }
+    if (fds.empty()) return;
+    ::poll(fds.data(), fds.size(), 200);
+    const auto now = Clock::now();
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+      Connection& c = *owners[i];
+      if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+        const ReadResult r = read_message(c.fd, kWriteTimeout);
+        if (r.status != ReadStatus::kOk || !handle(c, r.message, options)) {
+          if (r.status != ReadStatus::kOk && c.report.stats.empty() && c.failure.empty()) {
+            c.failure = r.status == ReadStatus::kVersion ? version_mismatch_text("server " + where(c), r.peer_version)
+                                                          : "the server disconnected before it sent results";
+          }
+          c.done = true;
+          continue;
+        }
+      }
+      if (c.running && now - c.last_eta >= 1s) {  // as fio's client: a status request each second
+        send_message(c.fd, Op::kSendEta, 0, {}, kWriteTimeout);
+        c.last_eta = now;
+      }
+      if (now - c.last_heard > options.silence_limit) {
+        c.failure = fmt::format("no message for {} s: given up", options.silence_limit.count() / 1000);
+        c.done = true;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int run_clients(const ClientOptions& options) {
+  std::vector<Connection> connections(options.servers.size());
+  for (std::size_t i = 0; i < connections.size(); ++i) connections[i].server = &options.servers[i];
+  connect_all(connections, options);
+  for (Connection& c : connections) {
+    send_jobs(c, options);
+    if (!c.failure.empty()) c.done = true;
+  }
+  run_all(connections, options);
+  close_all(connections);
+  std::vector<ClientReport> reports;
+  int exit_code = 0;
+  for (Connection& c : connections) {
+    if (c.text_line_open) std::fputs("\n", stdout);
+    for (const DecodedStat& s : c.report.stats) {
+      if (c.failure.empty() && s.job.error != 0) {
+        c.failure = fmt::format("job {} failed: error {} ({})", s.job.name, s.job.error, s.job.error_message);
+      }
+    }
+    if (c.failure.empty() && c.stop_error != 0) {
+      c.failure = fmt::format("its run ended with status {} (a job failed or could not be set up; its messages are above)",
+                              c.stop_error);
+    }
+    reports.push_back(std::move(c.report));
+  }
+  std::fputs(render_client_reports(reports, options.normal, options.json, options.terse, options.terse_version).c_str(), stdout);
+  std::fflush(stdout);
+  for (const Connection& c : connections) {
+    if (c.failure.empty()) continue;
+    std::fprintf(stderr, "sluice: server %s: %s\n", where(c).c_str(), c.failure.c_str());
+    exit_code = 1;
+  }
+  return exit_code;
+}
+
+}  // namespace sluice::fionet

@@ -1,0 +1,51 @@
+#pragma once
+// sluice as a client of fio's protocol (`sluice --client=HOST ...`, `fio --client=...` through the fio link):
+// sends each server its job files (or names files on the server: --remote-config), runs them on all servers at
+// once and prints each server's results and "All clients" as fio's client prints them (normal, JSON, terse).
+// Servers may be fio 3.33's or sluice's. Unlike fio's client: a listed server that does not answer stops the
+// run before any job starts (named), and a job that fails on a server makes the exit status 1 (named).
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "fionet/endpoint.h"
+
+namespace sluice::fionet {
+
+struct ClientJobFile {
+  std::string path;
+  bool remote = false;  // --remote-config: the path is on the server
+};
+
+struct ClientServer {
+  std::string spelling;                // as given ("127.0.0.1,8766")
+  Endpoint endpoint;
+  std::vector<std::string> arguments;  // options given after this --client (sent as fio's JOBLINE)
+  std::vector<ClientJobFile> files;    // this server's own job files; empty: the common ones
+};
+
+struct ClientOptions {
+  std::vector<ClientServer> servers;
+  std::vector<std::string> common_files;  // job files for every server without its own
+  bool normal = true;
+  bool json = false;
+  bool terse = false;
+  int terse_version = 3;
+  std::chrono::milliseconds connect_timeout{5000};
+  std::chrono::milliseconds silence_limit{60000};  // a running server that says nothing this long has failed
+};
+
+// fio's client command line (the arguments of `fio`, with at least one --client): --client=HOST[,PORT] (or a file
+// of hosts, one a line), job files right after a --client belong to that server alone, --remote-config=PATH,
+// --output-format, --minimal, --terse-version; other options after a --client go to that server. Throws
+// UserError on bad input.
+ClientOptions parse_client_arguments(const std::vector<std::string>& args);
+
+// True when the arguments ask for client mode (a --client option).
+bool asks_for_client(const std::vector<std::string>& args);
+
+// Runs the jobs on every server and prints the reports to stdout; returns the exit status (0: every server ran
+// its jobs without error). Messages about servers go to stderr, each naming the server.
+int run_clients(const ClientOptions& options);
+
+}  // namespace sluice::fionet

@@ -1,0 +1,110 @@
+// fio's client output from the servers' decoded statistics, through sluice's own reporters.
+#include "fionet/client_report.h"
+
+#include <ctime>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/reporters.h"
+
+namespace sluice::fionet {
+namespace {
+
+// One server's jobs as a run: a group per groupid, each TS one entry (the server merged group_reporting).
+RunResult run_of(const ClientReport& report) {
+  RunResult run;
+  for (const DecodedStat& s : report.stats) {
+    JobResult job = s.job;
+    const auto found = report.options.find(s.thread_number ? s.thread_number - 1 : 0);
+    if (found != report.options.end()) job.options = found->second;
+    GroupResult* group = nullptr;
+    for (GroupResult& g : run.groups) {
+      if (g.groupid == job.groupid) group = &g;
+    }
+    if (group == nullptr) {
+      run.groups.push_back(GroupResult{});
+      group = &run.groups.back();
+      group->groupid = job.groupid;
+    }
+    group->jobs.push_back(std::move(job));
+  }
+  return run;
+}
+
+// Every server's jobs as one group_reporting entry named "All clients" (fio's client sums them so).
+RunResult all_clients_of(const std::vector<ClientReport>& reports) {
+  RunResult run;
+  GroupResult group;
+  group.group_reporting = true;
+  for (const ClientReport& r : reports) {
+    for (const DecodedStat& s : r.stats) {
+      JobResult job = s.job;
+      job.name = "All clients";
+      job.groupid = 0;
+      job.options.clear();
+      group.jobs.push_back(std::move(job));
+    }
+  }
+  run.groups.push_back(std::move(group));
+  return run;
+}
+
+std::size_t reporting_servers(const std::vector<ClientReport>& reports) {
+  std::size_t n = 0;
+  for (const ClientReport& r : reports) n += r.stats.empty() ? 0 : 1;
+  return n;
+}
+
+std::string render_json_document(const std::vector<ClientReport>& reports) {
+  nlohmann::ordered_json root = nlohmann::ordered_json::object();
+  const std::time_t now = std::time(nullptr);
+  char when[64] = {};
+  ::ctime_r(&now, when);
+  std::string time_text = when;
+  if (!time_text.empty() && time_text.back() == '\n') time_text.pop_back();
+  root["fio version"] = "fio-3.33";
+  root["timestamp"] = static_cast<std::int64_t>(now);
+  root["time"] = time_text;
+  nlohmann::ordered_json globals = nlohmann::ordered_json::object();
+  for (const ClientReport& r : reports) {
+    for (const auto& [k, v] : r.global_options) globals[k] = v;
+  }
+  root["global options"] = globals;
+  nlohmann::ordered_json clients = nlohmann::ordered_json::array();
+  const auto add_entries = [&clients](const RunResult& run, const std::string& host, std::uint16_t port) {
+    const nlohmann::ordered_json doc = render_json_ordered(run, false);
+    for (nlohmann::ordered_json entry : doc.at("jobs")) {
+      entry["hostname"] = host;
+      entry["port"] = port;
+      clients.push_back(std::move(entry));
+    }
+  };
+  for (const ClientReport& r : reports) add_entries(run_of(r), r.hostname, r.port);
+  if (reporting_servers(reports) > 1) add_entries(all_clients_of(reports), reports.front().hostname, reports.front().port);
+  root["client_stats"] = std::move(clients);
+  root["disk_util"] = nlohmann::ordered_json::array();
+  return root.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::string render_client_reports(const std::vector<ClientReport>& reports, bool normal, bool json, bool terse,
+                                  int terse_version) {
+  std::string out;
+  const bool all = reporting_servers(reports) > 1;
+  if (normal) {
+    for (const ClientReport& r : reports) {
+      if (!r.stats.empty()) out += render_normal(run_of(r), NormalReportOptions{.show_warnings = false, .sluice_lines = false}) + "\n";
+    }
+    if (all) out += render_normal_jobs(all_clients_of(reports));
+  }
+  if (terse) {
+    for (const ClientReport& r : reports) out += render_terse(run_of(r), terse_version);
+    if (all) out += render_terse(all_clients_of(reports), terse_version);
+  }
+  if (json) out += render_json_document(reports);
+  return out;
+}
+
+}  // namespace sluice::fionet
