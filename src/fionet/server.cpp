@@ -97,11 +97,12 @@ void daemonize(const std::string& pid_file) {
   if (pid > 0) {
     std::ofstream out(pid_file, std::ios::trunc);
     out << pid << "\n";
+    out.close();
     if (!out) {
       ::kill(pid, SIGTERM);
       throw UserError(fmt::format("--daemonize={}: cannot write the pid file", pid_file));
     }
-    std::exit(0);
+    ::_exit(0);  // the daemon owns everything from here (no exit handlers of the parent run)
   }
   ::setsid();
   const int null = ::open("/dev/null", O_RDWR);

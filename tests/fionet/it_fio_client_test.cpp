@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -205,6 +206,38 @@ TEST_F(FioClientToSluice, ServerCommandServesToo) {
   servers_.spawn({"server", "127.0.0.2," + std::to_string(s.port), "--server-allow=127.0.0.0/8"});
   for (int i = 0; i < 200 && !accepts(s.host, s.port); ++i) std::this_thread::sleep_for(50ms);
   const RunOutput r = fio_client({s}, {"--output-format=json", job_});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto doc = parse_document(r.out);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(total_ios(doc->at("client_stats").at(0), "read"), kIosPerJob);
+}
+
+TEST_F(FioClientToSluice, DaemonizedServerWritesItsPidAndServes) {
+  const Server s{"127.0.0.1", free_port("127.0.0.1")};
+  const std::string pid_file = dir_.file("server.pid");
+  const RunOutput started = run_binary({"--server=127.0.0.1," + std::to_string(s.port), "--daemonize=" + pid_file});
+  ASSERT_EQ(started.exit_code, 0) << describe(started);
+  pid_t pid = 0;
+  std::ifstream(pid_file) >> pid;
+  ASSERT_GT(pid, 0);
+  for (int i = 0; i < 200 && !accepts(s.host, s.port); ++i) std::this_thread::sleep_for(50ms);
+  const RunOutput r = fio_client({s}, {"--output-format=json", job_});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
+  ::kill(pid, SIGTERM);  // the daemon is not our child: wait for it to go, bounded
+  for (int i = 0; i < 200 && ::kill(pid, 0) == 0; ++i) std::this_thread::sleep_for(50ms);
+  EXPECT_NE(::kill(pid, 0), 0) << "the daemon outlived SIGTERM";
+  if (::kill(pid, 0) == 0) ::kill(pid, SIGKILL);
+  EXPECT_FALSE(std::ifstream(pid_file).good()) << "the pid file was left behind";
+}
+
+TEST_F(FioClientToSluice, UnixSocketServer) {
+  const std::string socket = dir_.file("fio.sock");
+  servers_.spawn({"--server=sock:" + socket});
+  for (int i = 0; i < 200 && ::access(socket.c_str(), F_OK) != 0; ++i) std::this_thread::sleep_for(50ms);
+  RunOptions options;
+  options.program = "fio";
+  options.timeout = 60s;
+  const RunOutput r = run_binary({"--client=sock:" + socket, "--output-format=json", job_}, options);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);

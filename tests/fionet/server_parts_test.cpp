@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "fionet/bytes.h"
+#include "fionet/client.h"
 #include "fionet/endpoint.h"
 #include "fionet/pdu.h"
 #include "fionet/server.h"
@@ -135,6 +136,51 @@ TEST_F(SessionOverSocketPair, OtherVersionGetsOneLineInItsOwnVersion) {
   server_.join();
   EXPECT_NE(log_.find("version 120"), std::string::npos) << log_;
   EXPECT_NE(log_.find("version 97"), std::string::npos) << log_;
+}
+
+}  // namespace
+}  // namespace sluice::fionet
+
+namespace sluice::fionet {
+namespace {
+
+TEST(FioClientArguments, JobFilesRightAfterAClientAreItsOwn) {
+  const ClientOptions o = parse_client_arguments({"--client=127.0.0.1,9001", "a.fio", "--client=127.0.0.2",
+                                                  "--remote-config=/srv/b.fio", "--bs=8k", "--output-format=json",
+                                                  "common.fio"});
+  ASSERT_EQ(o.servers.size(), 2u);
+  EXPECT_EQ(o.servers[0].endpoint.port, 9001);
+  ASSERT_EQ(o.servers[0].files.size(), 1u);
+  EXPECT_EQ(o.servers[0].files[0].path, "a.fio");
+  EXPECT_FALSE(o.servers[0].files[0].remote);
+  EXPECT_EQ(o.servers[1].endpoint.port, kDefaultPort);
+  ASSERT_EQ(o.servers[1].files.size(), 1u);
+  EXPECT_TRUE(o.servers[1].files[0].remote);
+  EXPECT_EQ(o.servers[1].arguments, std::vector<std::string>{"--bs=8k"});
+  EXPECT_EQ(o.common_files, std::vector<std::string>{"common.fio"});
+  EXPECT_TRUE(o.json);
+  EXPECT_FALSE(o.normal);
+}
+
+TEST(FioClientArguments, HostFileListsServers) {
+  char path[] = "/tmp/sluice-hosts-XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  const std::string text = "# load hosts\n127.0.0.2\n\n127.0.0.3,9100\n";
+  ASSERT_EQ(::write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  ::close(fd);
+  const ClientOptions o = parse_client_arguments({std::string("--client=") + path, "job.fio"});
+  ::unlink(path);
+  ASSERT_EQ(o.servers.size(), 2u);
+  EXPECT_EQ(o.servers[0].endpoint.host, "127.0.0.2");
+  EXPECT_EQ(o.servers[1].endpoint.port, 9100);
+  EXPECT_TRUE(o.servers[1].files.empty());  // a host file's servers share the common job files
+  EXPECT_EQ(o.common_files, std::vector<std::string>{"job.fio"});
+}
+
+TEST(FioClientArguments, OptionBeforeAnyClientIsRefused) {
+  EXPECT_THROW(parse_client_arguments({"--bs=4k", "--client=127.0.0.1"}), UserError);
+  EXPECT_THROW(parse_client_arguments({"--output-format=xml", "--client=127.0.0.1"}), UserError);
 }
 
 }  // namespace
