@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "common/created_files.h"
 #include "common/error.h"
 #include "common/stop_signal.h"
 #include "fionet/pdu.h"
@@ -198,6 +199,9 @@ int run_server(const ServerOptions& options) {
       if (refused) refuse_client(fd, name);
       const int code = refused ? 1 : serve_connection(fd, name, log);
       ::close(fd);
+      // A session that ended normally keeps the files its jobs kept: its journal of created files goes, so the
+      // next start does not take them for a killed run's leftovers.
+      end_created_files_journal();
       std::fflush(nullptr);
       ::_exit(code);
     }

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -242,6 +243,25 @@ TEST_F(FioClientToSluice, UnixSocketServer) {
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
   EXPECT_EQ(total_ios(doc->at("client_stats").at(0), "read"), kIosPerJob);
+}
+
+TEST_F(FioClientToSluice, FilesAJobKeepsAreNotLeftInTheServersJournal) {
+  const std::string state = dir_.file("state");
+  std::filesystem::create_directories(state);
+  SluiceChildren servers({{"SLUICE_STATE_DIR", state}});
+  const Server s{"127.0.0.1", free_port("127.0.0.1")};
+  servers.spawn({"--server=127.0.0.1," + std::to_string(s.port)});
+  for (int i = 0; i < 200 && !accepts(s.host, s.port); ++i) std::this_thread::sleep_for(50ms);
+  const std::string data = dir_.file("written.dat");
+  const std::string job = dir_.file("write.fio");
+  std::ofstream(job) << "[w]\nrw=write\nbs=64k\nsize=1m\nfilename=" << data << "\n";
+  const RunOutput r = fio_client({s}, {"--output-format=json", job});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(std::filesystem::exists(data));
+  for (const auto& entry : std::filesystem::directory_iterator(state)) {
+    EXPECT_EQ(entry.path().filename().string().rfind("created-files.", 0), std::string::npos)
+        << "a session's journal was left: " << entry.path();
+  }
 }
 
 }  // namespace
