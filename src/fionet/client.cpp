@@ -98,8 +98,18 @@ ClientOptions parse_client_arguments(const std::vector<std::string>& args) {
     } else if (name == "minimal") {
       o.normal = o.json = false;
       o.terse = true;
+    } else if (name == "append-terse") {
+      o.terse = true;
     } else if (name == "terse-version") {
-      o.terse_version = value.empty() ? 3 : std::stoi(value);
+      if (value != "2" && value != "3" && value != "4" && value != "5") {
+        throw UserError("--terse-version=" + value + ": terse versions are 2, 3, 4 and 5");
+      }
+      o.terse_version = value[0] - '0';
+    } else if (name == "output") {
+      if (value.empty()) throw UserError("--output: give a file: --output=FILE");
+      o.output_path = value;
+    } else if (name == "eta" || name == "eta-newline" || name == "eta-interval") {
+      // the live status of a terminal: a client prints none
     } else if (!name.empty()) {
       if (o.servers.empty()) {
         throw UserError(a + ": before any --client; in client mode options go after the --client they are for");
@@ -306,8 +316,20 @@ int run_clients(const ClientOptions& options) {
     }
     reports.push_back(std::move(c.report));
   }
-  std::fputs(render_client_reports(reports, options.normal, options.json, options.terse, options.terse_version).c_str(), stdout);
-  std::fflush(stdout);
+  const std::string text = render_client_reports(reports, options.normal, options.json, options.terse, options.terse_version);
+  if (options.output_path.empty()) {
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+  } else {
+    std::ofstream out(options.output_path, std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+      std::fputs(text.c_str(), stdout);
+      std::fprintf(stderr, "sluice: cannot write %s; the report went to stdout\n", options.output_path.c_str());
+      exit_code = 1;
+    }
+  }
   for (const Connection& c : connections) {
     if (c.failure.empty()) continue;
     std::fprintf(stderr, "sluice: server %s: %s\n", where(c).c_str(), c.failure.c_str());

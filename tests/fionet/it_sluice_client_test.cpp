@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -257,6 +258,19 @@ TEST_F(SluiceClient, SameCountsThroughSluiceServersAsLocally) {
     EXPECT_EQ(total_ios(clients[i], "read"), total_ios(local_doc->at("jobs").at(0), "read"));
     EXPECT_EQ(clients[i].at("read").at("io_bytes"), local_doc->at("jobs").at(0).at("read").at("io_bytes"));
   }
+}
+
+TEST_F(SluiceClient, OutputFileTakesTheReport) {
+  const std::string server = sluice_server("127.0.0.1");
+  const std::string report = dir_.file("report.json");
+  const RunOutput r = client({"--client=" + server, "--output-format=json", "--output=" + report, job_});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.out, "");
+  std::ifstream in(report);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto doc = parse_document(text);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(total_ios(doc->at("client_stats").at(0), "read"), kIos);
 }
 
 }  // namespace

@@ -178,6 +178,17 @@ TEST(FioClientArguments, HostFileListsServers) {
   EXPECT_EQ(o.common_files, std::vector<std::string>{"job.fio"});
 }
 
+TEST(FioClientArguments, ClientSideOptionsAreTakenAnywhere) {
+  const ClientOptions o = parse_client_arguments(
+      {"--eta=never", "--output=/tmp/r.json", "--minimal", "--terse-version=5", "--client=127.0.0.1", "job.fio"});
+  EXPECT_EQ(o.output_path, "/tmp/r.json");
+  EXPECT_TRUE(o.terse);
+  EXPECT_FALSE(o.normal);
+  EXPECT_EQ(o.terse_version, 5);
+  EXPECT_TRUE(o.servers[0].arguments.empty());
+  EXPECT_THROW(parse_client_arguments({"--terse-version=9", "--client=127.0.0.1"}), UserError);
+}
+
 TEST(FioClientArguments, OptionBeforeAnyClientIsRefused) {
   EXPECT_THROW(parse_client_arguments({"--bs=4k", "--client=127.0.0.1"}), UserError);
   EXPECT_THROW(parse_client_arguments({"--output-format=xml", "--client=127.0.0.1"}), UserError);
