@@ -157,8 +157,10 @@ std::vector<std::uint8_t> encode_job_option(const std::string& name, const std::
 }
 
 std::vector<std::uint8_t> encode_eta(const EtaInfo& eta) {
-  std::vector<std::uint8_t> out(kEtaBytes + 8, 0);  // run_str: empty, NUL-terminated
+  std::vector<std::uint8_t> out(kEtaBytes + eta.run_str.size() + 8, 0);  // run_str, NUL-terminated
   put_u32(out.data(), 0, eta.running);
+  put_u32(out.data(), 160, static_cast<std::uint32_t>(eta.run_str.size()));  // nr_threads
+  std::copy(eta.run_str.begin(), eta.run_str.end(), out.begin() + kEtaBytes);
   put_u64(out.data(), 128, eta.elapsed_s);
   put_u64(out.data(), 136, eta.eta_s);
   put_u32(out.data(), 152, 4);  // sig_figs

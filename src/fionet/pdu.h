@@ -58,7 +58,8 @@ std::vector<std::uint8_t> encode_job_option(const std::string& name, const std::
 struct EtaInfo {
   std::uint32_t running = 0;
   std::uint64_t elapsed_s = 0;
-  std::uint64_t eta_s = 0;
+  std::uint64_t eta_s = 0x7fffffff;  // fio's INT_MAX: unknown (fio's client then shows no percentage)
+  std::string run_str;               // one character per job clone, as fio's ("R": running)
 };
 std::vector<std::uint8_t> encode_eta(const EtaInfo& eta);
 

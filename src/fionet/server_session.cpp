@@ -40,6 +40,20 @@ std::uint8_t fio_arch_code() {
 #endif
 }
 
+// The run's length when every job is time-bound (time_based with a runtime): the groups one after another, each
+// as long as its longest job (startdelay + ramp_time + runtime); 0 when some job ends by its size instead.
+std::uint64_t planned_seconds(const std::vector<JobSpec>& jobs) {
+  std::vector<std::chrono::nanoseconds> groups;
+  for (const JobSpec& job : jobs) {
+    if (!job.time_based || job.runtime.count() == 0) return 0;
+    if (groups.empty() || job.stonewall || job.new_group) groups.emplace_back(0);
+    groups.back() = std::max(groups.back(), job.startdelay + job.ramp_time + job.runtime);
+  }
+  std::chrono::nanoseconds total{0};
+  for (auto g : groups) total += g;
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::seconds>(total).count());
+}
+
 class Session {
  public:
   Session(int fd, std::string peer, const SessionLog& log) : fd_(fd), peer_(std::move(peer)), log_(log) {}
@@ -227,8 +241,12 @@ class Session {
     if (r.message.op == static_cast<std::uint16_t>(Op::kSendEta)) {
       EtaInfo eta;
       eta.running = count_jobs(jobs_).clones;
+      eta.run_str.assign(eta.running, 'R');
       eta.elapsed_s = static_cast<std::uint64_t>(
           std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started).count());
+      if (const std::uint64_t planned = planned_seconds(jobs_); planned > 0) {
+        eta.eta_s = planned > eta.elapsed_s ? planned - eta.elapsed_s : 0;
+      }
       send(Op::kEta, encode_eta(eta), r.message.tag);
     }
   }
