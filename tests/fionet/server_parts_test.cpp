@@ -144,6 +144,21 @@ TEST_F(SessionOverSocketPair, OtherVersionGetsOneLineInItsOwnVersion) {
 namespace sluice::fionet {
 namespace {
 
+TEST(FioPdu, EtaCarriesThreadsRunStringAndTimeLeft) {
+  EtaInfo eta;
+  eta.running = 2;
+  eta.elapsed_s = 5;
+  eta.eta_s = 7;
+  eta.run_str = "RR";
+  const std::vector<std::uint8_t> p = encode_eta(eta);
+  ASSERT_GE(p.size(), 171u);
+  EXPECT_EQ(get_u32(p.data(), 0), 2u);      // nr_running
+  EXPECT_EQ(get_u64(p.data(), 128), 5u);    // elapsed_sec
+  EXPECT_EQ(get_u64(p.data(), 136), 7u);    // eta_sec
+  EXPECT_EQ(get_u32(p.data(), 160), 2u);    // nr_threads
+  EXPECT_EQ(get_text(p.data(), 168, 8), "RR");
+}
+
 TEST(FioClientArguments, JobFilesRightAfterAClientAreItsOwn) {
   const ClientOptions o = parse_client_arguments({"--client=127.0.0.1,9001", "a.fio", "--client=127.0.0.2",
                                                   "--remote-config=/srv/b.fio", "--bs=8k", "--output-format=json",
