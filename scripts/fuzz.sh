@@ -36,8 +36,12 @@ targets=(job_file option_value command_line result_input hist_log postmark_scrip
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=None -DSLUICE_FUZZ=ON -DSLUICE_WERROR=ON -DCMAKE_CXX_COMPILER=clang++ \
-  "${launcher[@]}" >/dev/null
+# A build directory already configured for fuzzing (the CI's build-asan, whose unit tests may be running beside
+# this script) is built as it is, not configured again.
+if ! grep -qs '^SLUICE_FUZZ:BOOL=ON$' "$build/CMakeCache.txt"; then
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=None -DSLUICE_FUZZ=ON -DSLUICE_WERROR=ON -DCMAKE_CXX_COMPILER=clang++ \
+    "${launcher[@]}" >/dev/null
+fi
 if [ "$regen" = 1 ]; then
   cmake --build "$build" -j"$(nproc)" --target gen_fuzz_inputs
   "$build/gen_fuzz_inputs" fuzz

@@ -62,6 +62,18 @@ idle_started=$(date +%s)
 (cd build && ctest --output-on-failure -L '^idle$' --output-junit ctest-idle-junit.xml)
 echo "test.sh: the timing tests that need an idle machine took $(( $(date +%s) - idle_started )) s"
 junit_files+=(build-asan/ctest-junit.xml)
+# The fuzz targets (one process at a time) run beside the unit tests under the sanitizers, which wait more than
+# they compute (118 s of CPU in 161 s on 2 cores): both are CPU-bound checks without timing, and each input
+# may take 10 s before it counts as a hang.
+scripts/fuzz.sh 5 --build-dir=build-asan >build-asan/fuzz.log 2>&1 &
+fuzz=$!
+asan_status=0
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --output-on-failure -j"$(nproc)" -L unit --output-junit ctest-junit.xml)
-scripts/fuzz.sh 5 --build-dir=build-asan
+  ctest --output-on-failure -j"$(nproc)" -L unit --output-junit ctest-junit.xml) || asan_status=$?
+fuzz_status=0
+wait "$fuzz" || fuzz_status=$?
+cat build-asan/fuzz.log
+if [ "$asan_status" != 0 ] || [ "$fuzz_status" != 0 ]; then
+  echo "test.sh: under the sanitizers, the unit tests exited with $asan_status, the fuzz targets with $fuzz_status" >&2
+  exit 1
+fi
