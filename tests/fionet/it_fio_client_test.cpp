@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "support/it_test_util.h"
+#include "support/loopback_port.h"
 #include "support/machine_features.h"
 #include "support/sluice_children.h"
 #include "support/temp_dir.h"
@@ -27,30 +28,6 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr std::uint64_t kIosPerJob = 16384;  // 64 MiB of 4 KiB reads
-
-// A port on `host` that nobody listens on right now.
-std::uint16_t free_port(const char* host) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  ::inet_pton(AF_INET, host, &a.sin_addr);
-  socklen_t len = sizeof a;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
-
-bool accepts(const std::string& host, std::uint16_t port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  ::inet_pton(AF_INET, host.c_str(), &a.sin_addr);
-  a.sin_port = htons(port);
-  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-  ::close(fd);
-  return ok;
-}
 
 struct Server {
   std::string host;
@@ -70,12 +47,12 @@ class FioClientToSluice : public ::testing::Test {
   // Starts `sluice [PREFIX...] --server=HOST,PORT [EXTRA...]` and waits (at most 10 s) until it accepts.
   Server start_server(const std::string& host, std::vector<std::string> prefix = {},
                       const std::vector<std::string>& extra = {}) {
-    Server s{host, free_port(host.c_str())};
+    Server s{host, unused_port(host)};
     prefix.push_back("--server=" + host + "," + std::to_string(s.port));
     prefix.insert(prefix.end(), extra.begin(), extra.end());
     servers_.spawn(prefix);
-    for (int i = 0; i < 200 && !accepts(host, s.port); ++i) std::this_thread::sleep_for(50ms);
-    EXPECT_TRUE(accepts(host, s.port)) << "server on " << host << "," << s.port << " did not start";
+    for (int i = 0; i < 200 && !accepts_connections(host, s.port); ++i) std::this_thread::sleep_for(50ms);
+    EXPECT_TRUE(accepts_connections(host, s.port)) << "server on " << host << "," << s.port << " did not start";
     return s;
   }
 
@@ -203,9 +180,9 @@ TEST_F(FioClientToSluice, ServerAllowRefusesOtherNetworks) {
 }
 
 TEST_F(FioClientToSluice, ServerCommandServesToo) {
-  const Server s{"127.0.0.2", free_port("127.0.0.2")};
+  const Server s{"127.0.0.2", unused_port("127.0.0.2")};
   servers_.spawn({"server", "127.0.0.2," + std::to_string(s.port), "--server-allow=127.0.0.0/8"});
-  for (int i = 0; i < 200 && !accepts(s.host, s.port); ++i) std::this_thread::sleep_for(50ms);
+  for (int i = 0; i < 200 && !accepts_connections(s.host, s.port); ++i) std::this_thread::sleep_for(50ms);
   const RunOutput r = fio_client({s}, {"--output-format=json", job_});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
@@ -214,14 +191,14 @@ TEST_F(FioClientToSluice, ServerCommandServesToo) {
 }
 
 TEST_F(FioClientToSluice, DaemonizedServerWritesItsPidAndServes) {
-  const Server s{"127.0.0.1", free_port("127.0.0.1")};
+  const Server s{"127.0.0.1", unused_port("127.0.0.1")};
   const std::string pid_file = dir_.file("server.pid");
   const RunOutput started = run_binary({"--server=127.0.0.1," + std::to_string(s.port), "--daemonize=" + pid_file});
   ASSERT_EQ(started.exit_code, 0) << describe(started);
   pid_t pid = 0;
   std::ifstream(pid_file) >> pid;
   ASSERT_GT(pid, 0);
-  for (int i = 0; i < 200 && !accepts(s.host, s.port); ++i) std::this_thread::sleep_for(50ms);
+  for (int i = 0; i < 200 && !accepts_connections(s.host, s.port); ++i) std::this_thread::sleep_for(50ms);
   const RunOutput r = fio_client({s}, {"--output-format=json", job_});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   ::kill(pid, SIGTERM);  // the daemon is not our child: wait for it to go, bounded
@@ -249,9 +226,9 @@ TEST_F(FioClientToSluice, FilesAJobKeepsAreNotLeftInTheServersJournal) {
   const std::string state = dir_.file("state");
   std::filesystem::create_directories(state);
   SluiceChildren servers({{"SLUICE_STATE_DIR", state}});
-  const Server s{"127.0.0.1", free_port("127.0.0.1")};
+  const Server s{"127.0.0.1", unused_port("127.0.0.1")};
   servers.spawn({"--server=127.0.0.1," + std::to_string(s.port)});
-  for (int i = 0; i < 200 && !accepts(s.host, s.port); ++i) std::this_thread::sleep_for(50ms);
+  for (int i = 0; i < 200 && !accepts_connections(s.host, s.port); ++i) std::this_thread::sleep_for(50ms);
   const std::string data = dir_.file("written.dat");
   const std::string job = dir_.file("write.fio");
   std::ofstream(job) << "[w]\nrw=write\nbs=64k\nsize=1m\nfilename=" << data << "\n";

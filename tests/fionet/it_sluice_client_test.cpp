@@ -24,6 +24,7 @@
 #include "fionet/pdu.h"
 #include "fionet/wire.h"
 #include "support/it_test_util.h"
+#include "support/loopback_port.h"
 #include "support/machine_features.h"
 #include "support/sluice_children.h"
 #include "support/temp_dir.h"
@@ -32,29 +33,6 @@ namespace sluice::testing {
 namespace {
 
 using namespace std::chrono_literals;
-
-std::uint16_t unused_port(const char* host) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  ::inet_pton(AF_INET, host, &a.sin_addr);
-  socklen_t len = sizeof a;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
-
-bool answers(const std::string& host, std::uint16_t port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  ::inet_pton(AF_INET, host.c_str(), &a.sin_addr);
-  a.sin_port = htons(port);
-  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-  ::close(fd);
-  return ok;
-}
 
 // fio 3.33 servers (`fio --server=HOST,PORT`), each killed with its process group on destruction.
 class FioServers {
@@ -66,7 +44,7 @@ class FioServers {
     }
   }
   std::string start(const std::string& host, const std::string& cwd) {
-    const std::uint16_t port = unused_port(host.c_str());
+    const std::uint16_t port = unused_port(host);
     const std::string address = host + "," + std::to_string(port);
     const pid_t pid = ::fork();
     if (pid == 0) {
@@ -81,8 +59,8 @@ class FioServers {
       ::_exit(127);
     }
     if (pid > 0) pids_.push_back(pid);
-    for (int i = 0; i < 200 && !answers(host, port); ++i) std::this_thread::sleep_for(50ms);
-    EXPECT_TRUE(answers(host, port)) << "fio --server=" << address << " did not start";
+    for (int i = 0; i < 200 && !accepts_connections(host, port); ++i) std::this_thread::sleep_for(50ms);
+    EXPECT_TRUE(accepts_connections(host, port)) << "fio --server=" << address << " did not start";
     return address;
   }
 
@@ -105,10 +83,10 @@ class SluiceClient : public ::testing::Test {
     return path;
   }
   std::string sluice_server(const std::string& host) {
-    const std::uint16_t port = unused_port(host.c_str());
+    const std::uint16_t port = unused_port(host);
     const std::string address = host + "," + std::to_string(port);
     sluice_servers_.spawn({"--server=" + address});
-    for (int i = 0; i < 200 && !answers(host, port); ++i) std::this_thread::sleep_for(50ms);
+    for (int i = 0; i < 200 && !accepts_connections(host, port); ++i) std::this_thread::sleep_for(50ms);
     return address;
   }
   RunOutput client(const std::vector<std::string>& args) {
