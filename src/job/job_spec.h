@@ -216,6 +216,9 @@ struct JobSpec {
   bool randrepeat = true;
   std::uint64_t randseed = 0x89;  // fio's default seed base
   bool norandommap = false;
+  // random_generator=lfsr: uniform random offsets come from a full-period LFSR over the blocks (each block once
+  // per pass, no map; workload/lfsr.h) instead of the generator and the coverage map.
+  bool lfsr_offsets = false;
   bool refill_buffers = false;
   bool zero_buffers = false;
   std::uint32_t buffer_compress_percentage = 0;

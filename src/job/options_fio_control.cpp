@@ -207,12 +207,14 @@ void add_workload_details(std::vector<OptionDef>& table) {
            .default_text = "tausworthe",
            .range = "tausworthe|lfsr|tausworthe64",
            .help =
-               "Accepted for compatibility: sluice always draws offsets with xoshiro256** (seeded by splitmix64) and "
-               "keeps a coverage map unless norandommap, so every block is touched once per pass as with fio's lfsr.",
+               "How uniform random offsets are drawn. tausworthe, tausworthe64: sluice's xoshiro256** (seeded by "
+               "splitmix64), with a coverage map unless norandommap. lfsr: as fio, a full-period linear feedback "
+               "shift register over the blocks (size / smallest block size), so every block is touched exactly "
+               "once per pass in a scrambled order, norandommap or not, with no map to keep.",
            .apply =
-               [](JobSpec&, std::string_view value, const SourcePos& where) {
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"tausworthe", "lfsr", "tausworthe64"};
-                 choice_value("random_generator", value, where, kChoices);
+                 job.lfsr_offsets = choice_value("random_generator", value, where, kChoices) == 1;
                },
        },
        {

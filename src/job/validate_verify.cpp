@@ -64,12 +64,12 @@ void check_chunk(const JobSpec& job, Findings& f) {
                                          "chunk (verify_interval, else the block size)",
                                          job.verify_offset, header, chunk));
   }
-  for (std::uint64_t size : sizes_of(job, d)) {
-    if (size % chunk != 0) {
-      f.error(option, fmt::format("verify_interval={} must divide every {} block size and alignment ({} does not)",
-                                  chunk, direction_name(d), size));
-      break;
-    }
+  if (job.verify_interval != 0 && chunk != job.verify_interval) {
+    f.warning("verify_interval",
+              fmt::format("verify_interval={} {}: a verify header every {} bytes instead (as fio)", job.verify_interval,
+                          job.verify_interval > chunk ? "is larger than the smallest block size"
+                                                      : "does not divide every block size",
+                          chunk));
   }
 }
 
@@ -152,9 +152,23 @@ void check_verify(const JobSpec& job, Findings& f) {
 }  // namespace
 
 std::uint32_t verify_chunk_size(const JobSpec& job) noexcept {
-  if (job.verify_interval != 0) return job.verify_interval;
+  const std::vector<std::uint64_t> sizes = sizes_of(job, header_direction(job));
+  if (job.verify_interval != 0) {
+    // fio's fixup: an interval over the smallest write size becomes that size (else, for a job that also reads,
+    // over the smallest read size, that one); one that still does not divide the sizes gives way to the default.
+    std::uint64_t interval = job.verify_interval;
+    if (interval > job.min_block_size(Direction::kWrite)) {
+      interval = job.min_block_size(Direction::kWrite);
+    } else if (job.does_reads() && interval > job.min_block_size(Direction::kRead)) {
+      interval = job.min_block_size(Direction::kRead);
+    }
+    const bool divides_all = interval != 0 && std::all_of(sizes.begin(), sizes.end(), [&](std::uint64_t size) {
+      return size % interval == 0;
+    });
+    if (divides_all) return static_cast<std::uint32_t>(interval);
+  }
   std::uint64_t chunk = 0;
-  for (std::uint64_t size : sizes_of(job, header_direction(job))) chunk = std::gcd(chunk, size);
+  for (std::uint64_t size : sizes) chunk = std::gcd(chunk, size);
   return chunk > UINT32_MAX ? 0 : static_cast<std::uint32_t>(chunk);
 }
 

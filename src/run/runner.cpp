@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -102,7 +103,7 @@ class LayoutReporter {
 };
 
 PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<TargetFile>>& targets_of_job,
-                            const RunnerOptions& options, std::set<std::string>& laid_out, const RunIoJobs& io_jobs,
+                            const RunnerOptions& options, std::map<std::string, std::uint64_t>& laid_out, const RunIoJobs& io_jobs,
                             ZonedFiles& zoned_files) {
   LayoutReporter reporter(options);
   PreparedGroup prepared;
@@ -118,18 +119,22 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     const JobSpec& spec = instance.spec;
     const bool extends_by_writing = (spec.fill_device || spec.file_append) && spec.does_writes() && !spec.does_reads();
     const bool lays_out = engine.lays_out && !spec.create_on_open && !extends_by_writing;
+    // A file another job laid out is laid out again when this job's region reaches further (fio extends a
+    // file to the offset + size of each job that uses it, e.g. a second job at offset=4g of a shared file).
     for (const TargetFile& t : targets) {
-      if (lays_out && !laid_out.count(t.path)) to_lay_out.push_back(t);
+      const auto done = laid_out.find(t.path);
+      if (lays_out && (done == laid_out.end() || done->second < t.size)) to_lay_out.push_back(t);
     }
     if (engine.dirs) {
       if (lays_out) make_target_directories(targets);  // dirstat, dirdelete: fio's setup makes them (0700)
     } else if (!to_lay_out.empty()) {
       prepare_targets(to_lay_out, instance.spec, reporter.callback());
       for (const TargetFile& t : to_lay_out) {
-        laid_out.insert(t.path);
+        std::uint64_t& size = laid_out[t.path];
+        size = std::max(size, t.size);
         for (TargetFile& mine : targets) {
           if (mine.path != t.path) continue;
-          mine.created_by_sluice = t.created_by_sluice;
+          mine.created_by_sluice = mine.created_by_sluice || t.created_by_sluice;
           mine.size = t.size;  // fill_device: what fitted
           mine.region_length = t.region_length;
         }
@@ -490,7 +495,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   for (std::size_t i = 0; i < devices.size(); ++i) read_disk_counters(devices[i], before[i]);
   const std::uint64_t run_start = monotonic_ns();
 
-  std::set<std::string> laid_out;
+  std::map<std::string, std::uint64_t> laid_out;  // path -> the size it was laid out to
   ZonedFiles zoned_files;  // zonemode=zbd: the write pointers of the run, shared by its jobs
   std::vector<int> io_clones(plan.size(), 0);  // per group: the clones that do I/O (cpuio's exit_on_io_done)
   for (std::size_t g = 0; g < plan.size(); ++g) {
@@ -528,7 +533,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
                                            RunIoJobs{io_clones_after, run_has_io}, zoned_files);
     result.groups.push_back(run_group(plan[g], prepared, options));
     // A file the group removed (filedelete, unlink=1) is laid out again for a later job that needs it.
-    std::erase_if(laid_out, [](const std::string& path) { return ::access(path.c_str(), F_OK) != 0; });
+    std::erase_if(laid_out, [](const auto& entry) { return ::access(entry.first.c_str(), F_OK) != 0; });
   }
   result.interrupted = stop_requested();
   if (options.after_run) {

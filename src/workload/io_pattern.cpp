@@ -6,11 +6,18 @@
 //    reads and the writes each walk the file from its start. An io never crosses the region end: when the
 //    next one would, a shorter configured size that fits is used, else that file's pass ends.
 //  - rw_sequential_run ("rw=...:N", fio's offset modifier): for sequential modes N is a byte count added
-//    after each io, making holes ("rw=write:4k" skips 4 KiB after every write; the parser stores the size);
-//    past the region's end the file is gone over again from its start, so the job still moves size bytes;
+//    after each io, making holes ("rw=write:4k" skips 4 KiB after every write; the parser stores the size).
+//    As fio's get_next_seq_offset: when the hole carries the position (relative to the region) to or past the
+//    file's size, the walk starts over at the region start in the same pass (so size bytes may still move);
+//    when it stops short of that but the next io no longer fits in the region, the pass ends (bs=1m with
+//    read:512k over 128 MiB reads 85 ios, 87,040 KiB, as fio 3.33);
 //    for random modes a new random offset is drawn every N ios and the N-1 between continue sequentially
 //    from it (fio's default rw_sequencer=sequential); with rw_sequencer=identical the N-1 reuse the random
 //    offset itself (fio's last_start), so each random block is read or written N times in a row.
+//  - random_generator=lfsr (uniform random only): as fio, offsets are block numbers from a full-period LFSR
+//    over window length / the smallest block size (workload/lfsr.h), times the direction's alignment; each
+//    block comes once per pass and no map is kept, norandommap or not. A pass ends when the LFSR's period is
+//    used up (or an io no longer fits); a new pass replays the same order, as fio's lfsr_reset.
 //  - Random with the map (default): the region is cut in units of the granularity g (gcd of every length
 //    and alignment); each unit is used once per pass. As in fio, an io that would overlap used units is
 //    shortened to the free run at its start. norandommap: uniform offsets, repeats allowed. Non-uniform
@@ -41,6 +48,7 @@
 
 #include "workload/block_size_chooser.h"
 #include "workload/distributions.h"
+#include "workload/lfsr.h"
 #include "workload/random_map.h"
 #include "common/error.h"
 #include "common/rng.h"
@@ -68,6 +76,7 @@ struct IoPattern::Impl {
     bool done = false;
     bool restarted = false;  // the file starts over: its next io has starts_pass
     RandomMap map;
+    Lfsr lfsr;
     BlockDistribution distribution;
   };
 
@@ -78,6 +87,8 @@ struct IoPattern::Impl {
   std::uint32_t rwmixread = 50;
   bool use_map = false;
   bool use_distribution = false;
+  bool use_lfsr = false;
+  std::uint64_t lfsr_block = 4096;  // the bytes one LFSR value counts for (fio's rw_min_bs)
   std::uint64_t hole = 0;        // sequential: bytes skipped after each io
   std::uint64_t step_back = 0;   // sequential "rw=read:-8k": the next io starts this far before the last one's end
   std::uint32_t run_length = 1;  // random: ios per random offset
@@ -137,12 +148,14 @@ struct IoPattern::Impl {
   void enter_zone(FileState& file, std::uint64_t start) noexcept;
   void next_zone(FileState& file) noexcept;
   Outcome issue(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  std::uint64_t after_hole(const FileState& file, std::uint64_t end) const noexcept;
   Outcome sequential(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   Outcome backwards(FileState& file, int d, std::uint32_t length, NextIo& out) noexcept;
   Outcome random_io(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool continue_run(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool repeat_run_start(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool pick_from_map(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  bool pick_from_lfsr(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   void pick_free_offset(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
 };
 
@@ -159,7 +172,15 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   configure_choosers(job);
 
   use_distribution = random && job.random_distribution.kind != DistributionKind::kRandom;
-  use_map = random && !job.norandommap && !use_distribution;
+  use_lfsr = random && job.lfsr_offsets && !use_distribution;
+  use_map = random && !job.norandommap && !use_distribution && !use_lfsr;
+  if (use_lfsr) {
+    std::uint64_t smallest = UINT64_MAX;
+    for (Direction d : kAllDirections) {
+      if (active[index_of(d)]) smallest = std::min<std::uint64_t>(smallest, choosers[index_of(d)].min());
+    }
+    lfsr_block = smallest == UINT64_MAX || smallest == 0 ? granularity : smallest;
+  }
   if (random) run_length = std::max<std::uint32_t>(job.rw_sequential_run, 1);
   else if (job.rw_backwards) step_back = job.rw_sequential_run;
   else hole = job.rw_sequential_run;
@@ -183,6 +204,7 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
     file.file_end = std::max(regions[i].start + regions[i].length, regions[i].file_size);
     file.units = (strided ? zone_range : regions[i].length) / granularity;
     if (use_map) file.map = RandomMap(file.units);
+    if (use_lfsr) file.lfsr = Lfsr((strided ? zone_range : regions[i].length) / lfsr_block, derive_seed(seed, 300 + i));
     if (use_distribution) {
       file.distribution =
           BlockDistribution(job.random_distribution, file.units, derive_seed(seed, 100 + i), granularity);
@@ -203,10 +225,8 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
     file_distribution = BlockDistribution(job.file_distribution, files.size(), derive_seed(seed, 5), 1);
   }
   if (!job.time_based) budget = (job.io_size != 0 ? job.io_size : total) * loops;
-  // With io_size, or holes (which go over the file again instead of ending a pass), a loop is its bytes.
-  if (!job.time_based && (job.io_size != 0 || hole != 0) && loops > 1) {
-    loop_bytes = next_loop_at = job.io_size != 0 ? job.io_size : total;
-  }
+  // With io_size a loop is its bytes (positions go on across loops).
+  if (!job.time_based && job.io_size != 0 && loops > 1) loop_bytes = next_loop_at = job.io_size;
   if (!job.time_based && budget == 0) finished = true;
   if (files.empty()) finished = true;
   compute_planned(job);
@@ -253,6 +273,7 @@ void IoPattern::Impl::reset_file(FileState& file) noexcept {
   file.done = false;
   file.restarted = true;
   if (use_map) reset_map(file);
+  if (use_lfsr) file.lfsr.restart();
 }
 
 // An empty map, with the units past a window cut short by the file's end marked as used.
@@ -268,6 +289,7 @@ void IoPattern::Impl::enter_zone(FileState& file, std::uint64_t start) noexcept 
   file.position = {};
   file.run_left = {};
   if (use_map) reset_map(file);
+  if (use_lfsr) file.lfsr.restart();
 }
 
 void IoPattern::Impl::next_zone(FileState& file) noexcept {
@@ -359,6 +381,16 @@ std::size_t IoPattern::Impl::pick_file() noexcept {
   return index;
 }
 
+// The relative position of the io after one that ended at `end` (relative): `end` plus the hole. fio compares
+// that position, counted from the region start, with the file's size: at or past it the walk wraps to the
+// region start. (fio sets the position to the region's offset and then adds the offset again, landing at
+// twice it; sluice starts at the region start, the same place for a region at offset 0.)
+std::uint64_t IoPattern::Impl::after_hole(const FileState& file, std::uint64_t end) const noexcept {
+  if (hole == 0 || end == 0) return end;
+  const std::uint64_t next = end + hole;
+  return next >= file.file_end ? 0 : next;
+}
+
 IoPattern::Impl::Outcome IoPattern::Impl::sequential(FileState& file, Direction direction, std::uint32_t length,
                                                      NextIo& out) noexcept {
   const int d = index_of(direction);
@@ -371,12 +403,11 @@ IoPattern::Impl::Outcome IoPattern::Impl::sequential(FileState& file, Direction 
     if (fitting != 0) {
       out.offset = file.window.start + position;
       out.length = fitting;
-      file.position[d] = position + fitting + hole;
+      file.position[d] = after_hole(file, position + fitting);
       return Outcome::kIssued;
     }
-    if (!(wrap || hole != 0) || position == 0) break;
-    // time_based / io_size, or holes (rw=write:4k: fio still moves size bytes, going over the file again):
-    // this direction starts over (fio resets last_pos).
+    if (!wrap || position == 0) break;
+    // time_based / io_size: this direction starts over (fio resets last_pos).
     file.position[d] = 0;
     file.restarted = !strided;  // going over a strided zone again is not a new pass over the file
   }
@@ -415,7 +446,9 @@ IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction d
       return Outcome::kIssued;
     }
   }
-  if (use_map) {
+  if (use_lfsr) {
+    if (!pick_from_lfsr(file, direction, length, out)) return Outcome::kPassDone;
+  } else if (use_map) {
     if (!pick_from_map(file, direction, length, out)) {
       if (!wrap || file.map.free_blocks() == to_units(file.window.length)) return Outcome::kPassDone;
       reset_map(file);  // a full map starts a new pass at once (time_based, io_size, a strided zone)
@@ -483,6 +516,28 @@ void IoPattern::Impl::pick_free_offset(FileState& file, Direction direction, std
   out.length = length;
 }
 
+// The LFSR's next block, at the direction's alignment, with a size that fits before the window's end. When
+// the period is used up: a new pass at once when the pattern wraps (time_based, io_size, a strided zone, as
+// fio resets the LFSR), else false (the pass is done; fio marks the file done).
+bool IoPattern::Impl::pick_from_lfsr(FileState& file, Direction direction, std::uint32_t length,
+                                     NextIo& out) noexcept {
+  std::uint64_t block = 0;
+  if (!file.lfsr.next(block)) {
+    if (!wrap) return false;
+    file.lfsr.restart();
+    file.restarted = !strided;
+    if (!file.lfsr.next(block)) return false;
+  }
+  const std::uint64_t offset = block * choosers[index_of(direction)].alignment();
+  if (offset >= file.window.length) return false;  // fio: an offset past the region ends the file's pass
+  const std::uint64_t room = file.window.length - offset;
+  if (length > room) length = choosers[index_of(direction)].largest_fitting(room);
+  if (length == 0) return false;
+  out.offset = file.window.start + offset;
+  out.length = length;
+  return true;
+}
+
 // A random free unit (fio: pick a random block, and if it is taken, the next free one after it), aligned
 // for the direction; the io is shortened to the free run there. False when no aligned unit is free.
 bool IoPattern::Impl::pick_from_map(FileState& file, Direction direction, std::uint32_t length,
@@ -530,7 +585,7 @@ void IoPattern::redirect_last(const NextIo& drawn, Direction direction, std::uin
   Impl::FileState& file = p.files[static_cast<std::size_t>(drawn.file_index)];
   p.bytes_done = p.bytes_done - drawn.length + length;
   const std::uint64_t relative = resume_at > file.window.start ? resume_at - file.window.start : 0;
-  file.position[index_of(direction)] = relative + p.hole;
+  file.position[index_of(direction)] = p.after_hole(file, relative);
 }
 
 std::uint64_t IoPattern::planned_bytes() const noexcept { return impl_->planned; }

@@ -120,9 +120,44 @@ TEST(VerifyValidate, WriteWithVerifyIsClean) {
   EXPECT_TRUE(verify_errors_of(verify_job_with({{"rw", "randwrite"}, {"verify", "crc32c"}})).empty());
 }
 
-TEST(VerifyValidate, IntervalMustDivideBlockSize) {
-  EXPECT_TRUE(any_contains(verify_errors_of(verify_job_with({{"rw", "write"}, {"verify", "md5"}, {"verify_interval", "3k"}})),
-                           "must divide"));
+std::vector<std::string> verify_warnings_of(const JobSpec& job) {
+  std::vector<std::string> out;
+  for (const Problem& p : validate(job)) {
+    if (p.severity == Problem::Severity::kWarning) out.push_back(p.message);
+  }
+  return out;
+}
+
+// fio 3.33's fixup: an interval that does not divide the write sizes gives way to their common divisor.
+TEST(VerifyValidate, IntervalThatDoesNotDivideTheBlockSizeFallsBackAsFio) {
+  const JobSpec job = verify_job_with({{"rw", "write"}, {"verify", "md5"}, {"verify_interval", "3k"}});
+  EXPECT_TRUE(verify_errors_of(job).empty());
+  EXPECT_EQ(verify_chunk_size(job), 4096u);
+  EXPECT_TRUE(any_contains(verify_warnings_of(job), "does not divide every block size"));
+}
+
+// blocksize=512 with verify_interval=1M runs in fio (headers every 512 bytes); so does the reverse.
+TEST(VerifyValidate, IntervalOverTheSmallestBlockSizeShrinksToItAsFio) {
+  const JobSpec small = verify_job_with(
+      {{"rw", "write"}, {"bs", "512"}, {"verify", "md5"}, {"do_verify", "0"}, {"verify_interval", "1M"}});
+  EXPECT_TRUE(verify_errors_of(small).empty());
+  EXPECT_EQ(verify_chunk_size(small), 512u);
+  EXPECT_TRUE(any_contains(verify_warnings_of(small), "verify_interval=1048576 is larger than the smallest block size"));
+  const JobSpec big = verify_job_with(
+      {{"rw", "write"}, {"bs", "1M"}, {"verify", "md5"}, {"do_verify", "0"}, {"verify_interval", "512"}});
+  EXPECT_TRUE(verify_errors_of(big).empty());
+  EXPECT_EQ(verify_chunk_size(big), 512u);
+  EXPECT_TRUE(verify_warnings_of(big).empty());
+}
+
+// A job that writes and reads: past the write size the write size wins; else the read size may cap it.
+TEST(VerifyValidate, IntervalCapFollowsFioOrderForMixedJobs) {
+  EXPECT_EQ(verify_chunk_size(verify_job_with(
+                {{"rw", "randrw"}, {"bs", "8k,4k"}, {"verify", "crc32c"}, {"verify_interval", "16k"}})),
+            4096u);
+  EXPECT_EQ(verify_chunk_size(verify_job_with(
+                {{"rw", "randrw"}, {"bs", "4k,16k"}, {"verify", "crc32c"}, {"verify_interval", "8k"}})),
+            4096u);
 }
 
 TEST(VerifyValidate, IntervalMustHoldTheHeader) {

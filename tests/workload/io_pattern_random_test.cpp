@@ -222,5 +222,47 @@ TEST(IoPatternRandomFiles, PlannedBytesCountsWholeBlocksOnly) {
   EXPECT_EQ(testing::total_bytes(testing::drain(pattern)), 10u * 4096);
 }
 
+// fio's random_generator=lfsr with norandommap: 1 MiB of 4 KiB blocks, each touched once in a scrambled order
+// (fio 3.33's write_iolog shows all 256 offsets); a tausworthe-style draw without the map leaves many untouched.
+TEST(IoPatternRandom, LfsrTouchesEveryBlockOncePerPassWithoutTheMap) {
+  JobSpec job = job_for(RwMode::kRandRead);
+  job.norandommap = true;
+  job.lfsr_offsets = true;
+  IoPattern pattern(job, {{0, 1 << 20}}, 7);
+  const auto ios = drain(pattern);
+  ASSERT_EQ(ios.size(), 256u);
+  std::set<std::uint64_t> offsets;
+  std::size_t ascending = 0;
+  for (std::size_t i = 0; i < ios.size(); ++i) {
+    EXPECT_EQ(ios[i].offset % 4096, 0u);
+    EXPECT_EQ(ios[i].length, 4096u);
+    offsets.insert(ios[i].offset);
+    if (i > 0 && ios[i].offset == ios[i - 1].offset + 4096) ++ascending;
+  }
+  EXPECT_EQ(offsets.size(), 256u);
+  EXPECT_LT(ascending, 32u);
+}
+
+TEST(IoPatternRandom, LfsrPassesRepeatTheOrderWithLoopsAndTimeBased) {
+  JobSpec job = job_for(RwMode::kRandWrite);
+  job.lfsr_offsets = true;
+  job.loops = 3;
+  IoPattern looped(job, {{4096, 100 * 4096}}, 3);
+  const auto ios = drain(looped);
+  ASSERT_EQ(ios.size(), 300u);
+  for (std::size_t i = 0; i < 100; ++i) {
+    EXPECT_EQ(ios[i].offset, ios[i + 100].offset);
+    EXPECT_EQ(ios[i].offset, ios[i + 200].offset);
+  }
+  EXPECT_TRUE(ios[100].starts_pass);
+  job.loops = 1;
+  job.time_based = true;
+  IoPattern timed(job, {{4096, 100 * 4096}}, 3);
+  const auto endless = drain(timed, 250);
+  ASSERT_EQ(endless.size(), 250u);
+  for (std::size_t i = 0; i < 100; ++i) EXPECT_EQ(endless[i].offset, endless[i + 100].offset);
+  EXPECT_TRUE(endless[200].starts_pass);
+}
+
 }  // namespace
 }  // namespace sluice

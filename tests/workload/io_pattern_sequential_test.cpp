@@ -9,6 +9,8 @@ namespace {
 using testing::drain;
 using testing::job_for;
 using testing::total_bytes;
+using testing::kKiB;
+using testing::kMiB;
 
 TEST(IoPatternSequential, OffsetsIncreaseByBsAndStopAtRegionEnd) {
   const FileRegion region{8192, 10 * 4096 + 1000};  // the 1000-byte tail cannot hold a block
@@ -53,6 +55,28 @@ TEST(IoPatternSequential, OffsetModifierSkipsBytesAfterEachIo) {
   ASSERT_EQ(ios.size(), 16u);
   for (std::size_t i = 0; i < ios.size(); ++i) EXPECT_EQ(ios[i].offset, (i % 8) * 8192);
   EXPECT_EQ(pattern.planned_bytes(), 64u * 1024);
+}
+
+// fio 3.33: rw=read:512k, bs=1m, size=128m reads 85 ios (87,040 KiB): after the io at 126 MiB the hole
+// leads to 127.5 MiB, short of the file's end (no wrap), where no 1 MiB io fits, so the pass ends.
+TEST(IoPatternSequential, HoleThatStopsShortOfTheFileEndEndsThePass) {
+  JobSpec job = job_for(RwMode::kRead, kMiB);
+  job.rw_sequential_run = 512 * 1024;
+  job.norandommap = true;
+  IoPattern pattern(job, {{0, 128 * kMiB, 128 * kMiB}}, 1);
+  const auto ios = drain(pattern);
+  ASSERT_EQ(ios.size(), 85u);
+  EXPECT_EQ(total_bytes(ios), 87040u * 1024);
+  for (std::size_t i = 0; i < ios.size(); ++i) EXPECT_EQ(ios[i].offset, i * (kMiB + 512 * 1024)) << "io " << i;
+}
+
+// The hole is measured against the whole file: with a file larger than the region the walk never wraps, and
+// the pass ends at the region's end.
+TEST(IoPatternSequential, HoleInsideALargerFileEndsAtTheRegionEnd) {
+  JobSpec job = job_for(RwMode::kWrite);
+  job.rw_sequential_run = 4096;
+  IoPattern pattern(job, {{0, 64 * kKiB, 1 * kMiB}}, 1);
+  EXPECT_EQ(drain(pattern).size(), 8u);
 }
 
 TEST(IoPatternSequential, BackwardsModifierReadsFromTheEndTowardsTheStart) {
