@@ -7,10 +7,10 @@
 //    next one would, a shorter configured size that fits is used, else that file's pass ends.
 //  - rw_sequential_run ("rw=...:N", fio's offset modifier): for sequential modes N is a byte count added
 //    after each io, making holes ("rw=write:4k" skips 4 KiB after every write; the parser stores the size).
-//    As fio's get_next_seq_offset: when the hole carries the position (relative to the region) to or past the
-//    file's size, the walk starts over at the region start in the same pass (so size bytes may still move);
-//    when it stops short of that but the next io no longer fits in the region, the pass ends (bs=1m with
-//    read:512k over 128 MiB reads 85 ios, 87,040 KiB, as fio 3.33);
+//    As fio's get_next_seq_offset: when an io ends before the file's end but the hole carries the position
+//    (relative to the region) to or past the file's size, the walk starts over at the region start in the
+//    same pass (so size bytes may still move); otherwise the pass ends where the next io no longer fits
+//    (bs=1m with read:512k over 128 MiB reads 85 ios, 87,040 KiB, as fio 3.33; over 16 MiB, 11 ios).
 //    for random modes a new random offset is drawn every N ios and the N-1 between continue sequentially
 //    from it (fio's default rw_sequencer=sequential); with rw_sequencer=identical the N-1 reuse the random
 //    offset itself (fio's last_start), so each random block is read or written N times in a row.
@@ -381,12 +381,13 @@ std::size_t IoPattern::Impl::pick_file() noexcept {
   return index;
 }
 
-// The relative position of the io after one that ended at `end` (relative): `end` plus the hole. fio compares
-// that position, counted from the region start, with the file's size: at or past it the walk wraps to the
-// region start. (fio sets the position to the region's offset and then adds the offset again, landing at
+// The relative position of the io after one that ended at `end` (relative): `end` plus the hole. As fio's
+// get_next_seq_offset: an io that ended at the file's end ends the pass (no wrap); else the position with the
+// hole, counted from the region start, is compared with the file's size, and at or past it the walk wraps to
+// the region start. (fio sets the position to the region's offset and then adds the offset again, landing at
 // twice it; sluice starts at the region start, the same place for a region at offset 0.)
 std::uint64_t IoPattern::Impl::after_hole(const FileState& file, std::uint64_t end) const noexcept {
-  if (hole == 0 || end == 0) return end;
+  if (hole == 0 || end == 0 || file.window.start + end >= file.file_end) return end;
   const std::uint64_t next = end + hole;
   return next >= file.file_end ? 0 : next;
 }

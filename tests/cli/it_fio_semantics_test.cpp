@@ -67,24 +67,28 @@ std::set<std::uint64_t> read_offsets_in_log(const std::string& path) {
 
 struct HoleCase {
   std::string size;
+  std::string hole;
   std::uint64_t ios;  // by fio's rule
 };
 
 TEST(FioSemantics, HoleAfterEachSequentialReadAsFio) {
   TempDir dir;
   // 128m: ios at 0, 1.5m, ... 126m; the hole then leads to 127.5m, where 1m no longer fits: 85 ios.
-  // 16m: ios at 0 ... 15m end at 16m; the hole reaches the file's end, so the walk wraps and size is read.
-  for (const HoleCase& c : {HoleCase{"128m", 85}, HoleCase{"16m", 16}}) {
-    const std::string job = write_job(dir, "hole-" + c.size + ".fio",
-                                      "[hole]\nioengine=null\nrw=read:512k\nbs=1m\nnorandommap\nsize=" + c.size + "\n");
+  // 16m: ios at 0 ... 15m; the last ends at the file's end, which ends the pass (no wrap): 11 ios.
+  // 16m with read:1m: ios at 0, 2m ... 14m; the hole reaches the file's end exactly, so the walk wraps
+  // and size bytes are read: 16 ios.
+  for (const HoleCase& c : {HoleCase{"128m", "512k", 85}, HoleCase{"16m", "512k", 11}, HoleCase{"16m", "1m", 16}}) {
+    const std::string job = write_job(dir, "hole-" + c.size + "-" + c.hole + ".fio",
+                                      "[hole]\nioengine=null\nrw=read:" + c.hole + "\nbs=1m\nnorandommap\nsize=" +
+                                          c.size + "\n");
     const json mine = run_json(fio_link_path(), job);
     ASSERT_FALSE(mine.is_null());
-    EXPECT_EQ(total_ios(mine["jobs"][0], "read"), c.ios) << "size=" << c.size;
-    EXPECT_EQ(kbytes(mine["jobs"][0], "read"), c.ios * 1024) << "size=" << c.size;
+    EXPECT_EQ(total_ios(mine["jobs"][0], "read"), c.ios) << "size=" << c.size << " hole=" << c.hole;
+    EXPECT_EQ(kbytes(mine["jobs"][0], "read"), c.ios * 1024) << "size=" << c.size << " hole=" << c.hole;
     if (!fio_installed()) continue;
     const json theirs = run_json("/usr/bin/fio", job);
     ASSERT_FALSE(theirs.is_null());
-    EXPECT_EQ(kbytes(theirs["jobs"][0], "read"), kbytes(mine["jobs"][0], "read")) << "size=" << c.size;
+    EXPECT_EQ(kbytes(theirs["jobs"][0], "read"), kbytes(mine["jobs"][0], "read")) << "size=" << c.size << " hole=" << c.hole;
   }
   if (!fio_installed()) GTEST_SKIP() << "fio is not installed: sluice was checked against fio's rule only";
 }

@@ -64,7 +64,7 @@ TEST(VerifyOptions, EveryFioKindParses) {
 
 TEST(VerifyValidate, LongDigestsNeedA104ByteHeader) {
   const JobSpec short_interval =
-      verify_job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "sha512"}, {"verify_interval", "96"}});
+      verify_job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "sha512"}, {"verify_interval", "64"}});
   EXPECT_TRUE(any_contains(verify_errors_of(short_interval), "less than the header (104 bytes)"));
   EXPECT_TRUE(verify_errors_of(verify_job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "sha256"},
                                                 {"verify_interval", "128"}}))

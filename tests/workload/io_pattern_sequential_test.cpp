@@ -70,6 +70,14 @@ TEST(IoPatternSequential, HoleThatStopsShortOfTheFileEndEndsThePass) {
   for (std::size_t i = 0; i < ios.size(); ++i) EXPECT_EQ(ios[i].offset, i * (kMiB + 512 * 1024)) << "io " << i;
 }
 
+// An io that ends at the file's end ends the pass, whatever the hole (fio: 16 MiB of read:512k, bs=1m: 11 ios).
+TEST(IoPatternSequential, IoEndingAtTheFileEndEndsThePassDespiteTheHole) {
+  JobSpec job = job_for(RwMode::kRead, kMiB);
+  job.rw_sequential_run = 512 * 1024;
+  IoPattern pattern(job, {{0, 16 * kMiB, 16 * kMiB}}, 1);
+  EXPECT_EQ(drain(pattern).size(), 11u);
+}
+
 // The hole is measured against the whole file: with a file larger than the region the walk never wraps, and
 // the pass ends at the region's end.
 TEST(IoPatternSequential, HoleInsideALargerFileEndsAtTheRegionEnd) {
