@@ -21,7 +21,8 @@ namespace {
 // Options that change where and how a result is shown or kept, not what is measured.
 bool is_presentation_option(std::string_view name) {
   for (std::string_view o :
-       {"save", "label", "db", "repeat", "output", "output-format", "no-status", "status-interval", "eta"}) {
+       {"save", "label", "db", "repeat", "output", "output-format", "no-status", "status-interval", "eta",
+        "interval-log", "metrics-file"}) {
     if (name == o) return true;
   }
   return false;
@@ -166,7 +167,11 @@ int run_measured(const MeasuredCommand& command, const HistoryChoice& history, c
   }
   record.ended_at = utc_now_iso8601();
   const std::vector<MetricSpread> spreads = spreads_of(record.repetitions);
-  write_report_documents(render_documents(output, runs, spreads), output.path);
+  if (output.append) {
+    append_report_documents(render_documents(output, runs, spreads), output.path);
+  } else {
+    write_report_documents(render_documents(output, runs, spreads), output.path);
+  }
 
   const int exit_code = runs.back().exit_code;
   if (!store) return exit_code;

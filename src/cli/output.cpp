@@ -70,6 +70,18 @@ void write_report_documents(const std::vector<Document>& documents, const std::s
                                                : "writing it to stdout failed too: " + fallback));
 }
 
+void append_report_documents(const std::vector<Document>& documents, const std::string& path, bool fresh) {
+  if (path.empty()) {
+    const std::string failure = write_to_stdout(documents);
+    if (!failure.empty()) throw UserError(fmt::format("cannot write the report to stdout: {}", failure));
+    return;
+  }
+  std::ofstream out(path, fresh ? std::ios::trunc : std::ios::app);
+  if (out) write_all(documents, out);
+  out.flush();
+  if (!out) throw UserError(fmt::format("--output={}: cannot write the file: {}", path, std::strerror(errno)));
+}
+
 void write_documents(const std::vector<std::string>& documents, const std::string& path) {
   std::vector<Document> wrapped;
   wrapped.reserve(documents.size());

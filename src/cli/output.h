@@ -18,6 +18,7 @@ namespace sluice {
 struct OutputChoice {
   std::vector<RunOptions::OutputFormat> formats = {RunOptions::OutputFormat::kNormal};
   std::string path;  // empty = stdout
+  bool append = false;  // the file already holds this run's periodic reports (--status-interval): add to it
 };
 
 // The choices of --output-format: normal, json, json+ (job/command_line.h output_formats_of maps them).
@@ -55,6 +56,10 @@ struct Document {
 // naming --output and the reason follows; a failed write to stdout throws too (no silent truncated report).
 void write_report_documents(const std::vector<Document>& documents, const std::string& path);
 void write_documents(const std::vector<std::string>& documents, const std::string& path);
+// Adds the documents to the end of `path` (created when missing; truncated first when `fresh`), or writes
+// them to stdout when path is empty, and flushes: the periodic reports of --status-interval, and the final
+// report after them. Throws UserError naming --output and the reason when the file cannot be written.
+void append_report_documents(const std::vector<Document>& documents, const std::string& path, bool fresh = false);
 
 // Renders every chosen format of a run, one after another, and writes them (write_documents).
 void write_outputs(const RunResult& result, const RunOptions& options);

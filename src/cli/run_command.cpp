@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/history_options.h"
+#include "cli/interval_outputs.h"
 #include "cli/mpi_steps.h"
 #include "cli/output.h"
 #include "common/error.h"
@@ -59,7 +60,13 @@ Run options:
   --cap-size=SIZE       every job's size, filesize and io_size at most SIZE (sluice only)
   --cap-runtime=TIME    every job's runtime at most TIME, size-based jobs too; also caps ramp_time,
                         startdelay and steady-state durations (sluice only)
-  --status-interval=T   live status refresh on a terminal (default 1s); --no-status or --eta=never hides it
+  --status-interval=T   as fio: the whole report so far (cumulative) every T, in every --output-format,
+                        before the final one (each JSON document complete); the live status line's refresh
+                        is --eta-interval (default 1s; --no-status or --eta=never hides the line)
+  --interval-log=FILE   one JSON line per job per interval (--status-interval's T, else 1s) with that
+                        interval's ios, bytes, IOPS, bandwidth and exact latency percentiles (sluice only)
+  --metrics-file=FILE   an OpenMetrics text file (FILE.prom for node_exporter's textfile collector) rewritten
+                        atomically every interval: totals, the interval's rates and percentiles (sluice only)
   --save                store the result in the history database (sluice history lists it)
   --label=TEXT          name the saved result (implies --save); sluice history and compare accept it
   --db=PATH             the history database (implies --save); default $SLUICE_DB, else
@@ -218,6 +225,26 @@ Measurement measure_on_all_ranks(const std::vector<JobSpec>& jobs, const RunnerO
   return m;
 }
 
+// --status-interval: the run so far in every chosen format, as fio's periodic reports: to stdout, or added
+// to --output (emptied by the first; the final report then follows the last).
+void write_progress_report(const RunResult& progress, const RunOptions& run, OutputChoice& output) {
+  std::vector<Document> documents;
+  for (RunOptions::OutputFormat format : output.formats) {
+    switch (format) {
+      case RunOptions::OutputFormat::kNormal:
+        documents.push_back({render_normal(progress, NormalReportOptions{.show_warnings = false}), {}});
+        break;
+      case RunOptions::OutputFormat::kJson: documents.push_back({render_json_text(progress, false), {}}); break;
+      case RunOptions::OutputFormat::kJsonPlus: documents.push_back({render_json_text(progress, true), {}}); break;
+      case RunOptions::OutputFormat::kTerse:
+        documents.push_back({render_terse(progress, run.terse_version), {}});
+        break;
+    }
+  }
+  append_report_documents(documents, output.path, !output.append);
+  output.append = true;
+}
+
 int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) {
   if (!parsed.run.inflate_log.empty()) {
     inflate_fio_log(parsed.run.inflate_log, stdout);  // fio does only this when given --inflate-log
@@ -250,7 +277,15 @@ int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) 
   install_lint(runner);
   std::vector<std::string> notes;
   runner.notice = [&notes](const std::string& text) { notes.push_back(text); };
-  const OutputChoice output{parsed.run.output_formats, parsed.run.output_path};
+  OutputChoice output{parsed.run.output_formats, parsed.run.output_path};
+  IntervalOutputs intervals(parsed.interval_log, parsed.metrics_file);
+  if ((parsed.run.report_interval || intervals.active()) && !mpi::active()) {
+    runner.report_interval = parsed.run.report_interval.value_or(std::chrono::seconds(1));
+    runner.report_progress = [&output, &parsed, &intervals](const RunResult& progress) {
+      if (parsed.run.report_interval) write_progress_report(progress, parsed.run, output);
+      if (intervals.active()) intervals.record(progress);
+    };
+  }
   MpiRepetitions repetitions;
   const auto measure = [&](bool json_plus) {
     notes.clear();
@@ -259,6 +294,7 @@ int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) 
       return measure_on_all_ranks(jobs, runner, warnings, notes, parsed, json_plus);
     }
     RunResult result = run_jobs(jobs, runner);
+    if (intervals.active()) intervals.record(result);  // each job's last, partial interval
     result.warnings.insert(result.warnings.begin(), warnings.begin(), warnings.end());  // validation first
     result.notes = notes;
     if (parsed.run.bandwidth_log) write_aggregate_bw_logs(result, ".");  // fio writes them into the current directory

@@ -64,7 +64,7 @@ void parse_output_formats(const Argument& arg, RunOptions& run) {
 void parse_status_interval(const Argument& arg, RunOptions& run) {
   const auto interval = parse_duration(arg.value, std::chrono::seconds(1));
   if (!interval || interval->count() <= 0) cli_error(arg, "not a positive duration; e.g. 1, 500ms, 10s");
-  run.status_interval = *interval;
+  run.report_interval = *interval;
 }
 
 void parse_history_text(const Argument& arg, std::string& target) {
@@ -113,6 +113,16 @@ constexpr RunOption kRunOptions[] = {
     {"cmdhelp", true,
      [](const Argument& a, ParsedCommandLine& out) { out.cmdhelp = a.value.empty() ? "all" : a.value; }},
     {"status-interval", true, [](const Argument& a, ParsedCommandLine& out) { parse_status_interval(a, out.run); }},
+    {"interval-log", true,
+     [](const Argument& a, ParsedCommandLine& out) {
+       if (a.value.empty()) cli_error(a, "value missing; use --interval-log=FILE");
+       out.interval_log = a.value;
+     }},
+    {"metrics-file", true,
+     [](const Argument& a, ParsedCommandLine& out) {
+       if (a.value.empty()) cli_error(a, "value missing; use --metrics-file=FILE.prom");
+       out.metrics_file = a.value;
+     }},
     {"no-status", false, [](const Argument&, ParsedCommandLine& out) { out.run.status_line = false; }},
     {"eta", true, [](const Argument& a, ParsedCommandLine& out) { parse_eta(a, out.run); }},
     {"showcmd", false, [](const Argument&, ParsedCommandLine& out) { out.showcmd = true; }},

@@ -26,6 +26,8 @@ struct ParsedCommandLine {
   RunOverrides overrides;               // --override, --cap-size, --cap-runtime (applied after the files)
   HistoryChoice history;                // --save, --label, --db, --repeat
   std::vector<std::string> fio_globals; // fio's global options given (--minimal, --readonly, ...), as given
+  std::string interval_log;             // --interval-log=FILE: one JSON line per job per interval
+  std::string metrics_file;             // --metrics-file=FILE: OpenMetrics text, rewritten every interval
 };
 
 // Parses the arguments after "run". Throws UserError with the option name and value on bad input.

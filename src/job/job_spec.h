@@ -512,7 +512,8 @@ struct RunOptions {
   bool allow_destructive = false;
   bool status_line = true;      // live status on a terminal (never when stdout/stderr is redirected)
   bool status_line_forced = false;  // --eta=always: show the status line even when not on a terminal
-  std::optional<std::chrono::nanoseconds> status_interval;  // --status-interval
+  std::optional<std::chrono::nanoseconds> status_interval;  // --eta-interval: the status line's refresh
+  std::optional<std::chrono::nanoseconds> report_interval;  // --status-interval: a full report this often
   std::chrono::nanoseconds series_interval{std::chrono::seconds(1)};  // time-series resolution
   // fio's global command-line options (fio's --help names them).
   int terse_version = 3;                 // --terse-version: 2, 3, 4 or 5 (fio's terse formats)

@@ -481,7 +481,7 @@ void IoLoop::perform_now(Ops& ops, IoUnit& unit) {
     result_->depth.total_complete_calls++;
   }
   complete(unit, now_);
-  if (window_.measuring && now_ >= acct_.next_interval_ns) close_intervals(now_);
+  if (window_.measuring && now_ >= acct_.next_tick_ns) on_tick(now_);
   if (window_.measuring) take_rate_samples(now_);
 }
 
@@ -523,7 +523,7 @@ void IoLoop::reap(Ops& ops, unsigned min_events) {
     result_->depth.total_complete_calls++;
   }
   for (int i = 0; i < n; ++i) complete(*queue_.completions[static_cast<std::size_t>(i)], now_);
-  if (window_.measuring && now_ >= acct_.next_interval_ns) close_intervals(now_);
+  if (window_.measuring && now_ >= acct_.next_tick_ns) on_tick(now_);
   if (window_.measuring) take_rate_samples(now_);
 }
 

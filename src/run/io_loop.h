@@ -58,6 +58,9 @@ class IoLoop {
   // A flag, owned by the caller and outliving run(), that ends this job like its time limit would (the
   // runner stops background jobs with it when the foreground jobs of the group are done). Set before run().
   void set_stop_flag(const std::atomic<bool>* flag) noexcept { links_.stop_flag = flag; }
+  // Publishes the result so far into live.snapshot every `interval_ns` of the measured phase and at the end
+  // (--status-interval); 0 = never. Call before run().
+  void set_snapshot_interval(std::uint64_t interval_ns) noexcept { acct_.snapshot_interval_ns = interval_ns; }
   // The group's job control (wait_for, exitall, flow); may be null. Set before prepare().
   void set_group_control(GroupControl* control) noexcept { links_.control = control; }
   // zonemode=zbd: the run's zoned files, shared with the other jobs on them (without, the job's own). Set
@@ -165,6 +168,8 @@ class IoLoop {
   // time_based wrap and before the verify phase, so that reads come from the storage.
   void drop_cached(int file_index) noexcept;
   void close_intervals(std::uint64_t now);
+  void on_tick(std::uint64_t now);
+  void publish_snapshot(std::uint64_t now);
   // bwavgtime / iopsavgtime: the JSON's bw and iops samples, when a window ended (rate_sampler.h).
   [[gnu::always_inline]] void take_rate_samples(std::uint64_t now) noexcept {
     if (acct_.bw_sampler.due(now)) acct_.bw_sampler.sample(now, result_->dirs);

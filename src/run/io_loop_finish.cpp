@@ -179,6 +179,29 @@ void IoLoop::close_intervals(std::uint64_t now) {
   }
 }
 
+// The series interval and the snapshot interval, whichever came due.
+void IoLoop::on_tick(std::uint64_t now) {
+  if (now >= acct_.next_interval_ns) close_intervals(now);
+  if (now >= acct_.next_snapshot_ns) {
+    publish_snapshot(now);
+    while (acct_.next_snapshot_ns <= now) acct_.next_snapshot_ns += acct_.snapshot_interval_ns;
+  }
+  acct_.next_tick_ns = std::min(acct_.next_interval_ns, acct_.next_snapshot_ns);
+}
+
+// A copy of the result as the report would show it had the job ended now: runtime up to now, lat standing
+// in for clat where it is not recorded, the CPU used so far. Once per snapshot interval, never per io.
+void IoLoop::publish_snapshot(std::uint64_t now) {
+  JobResult copy = *result_;
+  copy.end_ns = now;
+  copy.runtime_ns = now - result_->start_ns;
+  if (!acct_.record_lat) {
+    for (DirectionStats& stats : copy.dirs) stats.lat = stats.clat;
+  }
+  copy.cpu = CpuSnapshot::of_this_thread() - acct_.cpu_at_start;
+  live_->snapshot.publish(std::move(copy));
+}
+
 // At the end, writes still due (their transactions unfinished, never issued) give their units back, so
 // end_fsync finds a free one.
 void IoLoop::release_rmw_units() {
@@ -250,6 +273,7 @@ void IoLoop::finish(std::uint64_t now) {
   if (!queue_.does_io) engine_->close();  // exec: its program is stopped when the job ends, not with the group
   result_->interrupted = end_reason_ == EndReason::kStop;
   result_->cpu = CpuSnapshot::of_this_thread() - acct_.cpu_at_start;
+  if (acct_.snapshot_interval_ns != 0) live_->snapshot.publish(*result_);  // the job's last word until it is joined
   live_->finished.store(true, std::memory_order_relaxed);
 }
 

@@ -249,6 +249,10 @@ void IoLoop::begin_measuring(std::uint64_t now) {
   live_->measuring.store(true, std::memory_order_relaxed);
   result_->start_ns = now;
   acct_.next_interval_ns = now + acct_.series_interval_ns;
+  if (acct_.snapshot_interval_ns != 0) {
+    acct_.next_snapshot_ns = now + acct_.snapshot_interval_ns - snapshot_lead_ns(acct_.snapshot_interval_ns);
+  }
+  acct_.next_tick_ns = std::min(acct_.next_interval_ns, acct_.next_snapshot_ns);
   acct_.bw_sampler.start(now, std::uint64_t{job_.bw_avg_msec} * 1'000'000);
   acct_.iops_sampler.start(now, std::uint64_t{job_.iops_avg_msec} * 1'000'000);
   result_->ioprio = prio_.default_ioprio;

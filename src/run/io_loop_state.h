@@ -152,6 +152,9 @@ struct Accounting {
   bool record_lat = false;  // lat recorded per io (async engines, open loop); else lat = clat
   std::uint64_t series_interval_ns;
   std::uint64_t next_interval_ns = 0;
+  std::uint64_t snapshot_interval_ns = 0;  // 0 = no snapshots (periodic reports off)
+  std::uint64_t next_snapshot_ns = UINT64_MAX;
+  std::uint64_t next_tick_ns = 0;          // the earlier of next_interval_ns and next_snapshot_ns
   PerDirection<IntervalSample> interval{};
   PerDirection<LatencyHistogram> interval_start{};  // lat histograms as they were when the interval began
   CpuSnapshot cpu_at_start{};

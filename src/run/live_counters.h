@@ -1,10 +1,12 @@
 #pragma once
 // LiveCounters: what a running worker publishes for the status line. Written by the worker only (relaxed
-// stores, no read-modify-write), read by the status thread; values may be a moment stale, never torn.
+// stores, no read-modify-write), read by the status thread; values may be a moment stale, never torn. The
+// snapshot (periodic reports) has its own lock.
 #include <atomic>
 #include <cstdint>
 
 #include "common/direction.h"
+#include "run/result_snapshot.h"
 
 namespace sluice {
 
@@ -13,6 +15,7 @@ struct LiveCounters {
   PerDirection<std::atomic<std::uint64_t>> bytes{};
   std::atomic<bool> measuring{false};  // past ramp_time
   std::atomic<bool> finished{false};
+  ResultSnapshot snapshot;  // the result so far, when the worker was given a snapshot interval
 
   void add(Direction d, std::uint64_t n_bytes) noexcept {
     auto& i = ios[index_of(d)];

@@ -103,7 +103,8 @@ class LayoutReporter {
 };
 
 PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<TargetFile>>& targets_of_job,
-                            const RunnerOptions& options, std::map<std::string, std::uint64_t>& laid_out, const RunIoJobs& io_jobs,
+                            const RunnerOptions& options, std::map<std::string, std::uint64_t>& laid_out,
+                            const RunIoJobs& io_jobs,
                             ZonedFiles& zoned_files) {
   LayoutReporter reporter(options);
   PreparedGroup prepared;
@@ -150,7 +151,11 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
         throw;
       }
     }
-    auto worker = std::make_unique<Worker>(instance, targets, WorkerConfig{static_cast<std::uint64_t>(options.series_interval.count())});
+    const WorkerConfig config{.series_interval_ns = static_cast<std::uint64_t>(options.series_interval.count()),
+                              .snapshot_interval_ns = options.report_progress
+                                                          ? static_cast<std::uint64_t>(options.report_interval.count())
+                                                          : 0};
+    auto worker = std::make_unique<Worker>(instance, targets, config);
     worker->set_group_control(prepared.control.get());
     worker->set_zoned_files(&zoned_files);
     worker->prepare();
@@ -161,7 +166,26 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
 
 bool is_background(const Worker& w) { return w.instance().spec.role == JobRole::kBackground; }
 
-GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const RunnerOptions& options) {
+// The run so far for a periodic report: the groups that ended, and this group's jobs as their last snapshots
+// show them (a job not yet measuring shows its name and no I/O).
+RunResult progress_of(const RunResult& so_far, const GroupPlan& group, const std::vector<Worker*>& workers) {
+  RunResult progress;
+  progress.environment = so_far.environment;
+  progress.warnings = so_far.warnings;
+  progress.groups = so_far.groups;
+  GroupResult running;
+  running.groupid = group.groupid;
+  running.group_reporting = group.group_reporting;
+  for (const Worker* w : workers) {
+    std::optional<JobResult> job = w->live().snapshot.latest();
+    running.jobs.push_back(job ? std::move(*job) : w->failed_result(0, ""));
+  }
+  progress.groups.push_back(std::move(running));
+  return progress;
+}
+
+GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const RunnerOptions& options,
+                      const RunResult& so_far) {
   // Background jobs are released first, on their own gate, so the foreground meets them already running.
   StartGate background_gate;
   StartGate gate;
@@ -192,6 +216,12 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
   // stopped, and those still stuck a moment later are abandoned (their threads detached, never joined).
   const std::uint64_t give_up = expected != 0 ? start + expected + stall_grace_ns() : 0;
   std::vector<bool> stuck(workers.size(), false);
+  // A periodic report comes just before each interval ends, once the workers (started with the group) have
+  // published their snapshots for it (run/result_snapshot.h).
+  const auto report_interval = static_cast<std::uint64_t>(options.report_interval.count());
+  const bool reports = report_interval != 0 && options.report_progress;
+  std::uint64_t next_report =
+      reports ? start + report_interval - snapshot_lead_ns(report_interval) / 2 : UINT64_MAX;
   for (;;) {
     bool all_done = true;
     for (Worker* w : workers) {
@@ -217,12 +247,27 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
       }
       break;
     }
-    std::this_thread::sleep_for(next_poll);
+    const std::uint64_t before_sleep = monotonic_ns();
+    auto sleep = next_poll;
+    if (next_report > before_sleep && next_report - before_sleep < static_cast<std::uint64_t>(sleep.count()) * 1000) {
+      sleep = std::chrono::microseconds((next_report - before_sleep) / 1000 + 1);  // a report is not late by a poll
+    }
+    std::this_thread::sleep_for(sleep);
     next_poll = std::min<std::chrono::microseconds>(next_poll * 2, poll);
     const std::uint64_t now = monotonic_ns();
     if (now >= next_status) {
       status.update(workers, now - start, expected, planned);
       next_status = now + static_cast<std::uint64_t>(options.status_interval.count());
+    }
+    if (now >= next_report) {
+      status.clear();
+      try {
+        options.report_progress(progress_of(so_far, group, workers));
+        while (next_report <= now) next_report += report_interval;
+      } catch (const std::exception& e) {  // the workers run on: the measurement is not lost to a report
+        default_notice(fmt::format("sluice: {}; no more periodic reports in this run", e.what()));
+        next_report = UINT64_MAX;
+      }
     }
   }
   // A stuck thread that returns later reports to its group control: that must outlive the group too.
@@ -531,7 +576,8 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
     }
     PreparedGroup prepared = prepare_group(plan[g], targets[g], options, laid_out,
                                            RunIoJobs{io_clones_after, run_has_io}, zoned_files);
-    result.groups.push_back(run_group(plan[g], prepared, options));
+    GroupResult ran = run_group(plan[g], prepared, options, result);
+    result.groups.push_back(std::move(ran));
     // A file the group removed (filedelete, unlink=1) is laid out again for a later job that needs it.
     std::erase_if(laid_out, [](const auto& entry) { return ::access(entry.first.c_str(), F_OK) != 0; });
   }

@@ -32,6 +32,11 @@ struct RunnerOptions {
   std::chrono::nanoseconds status_interval{std::chrono::seconds(1)};
   std::chrono::nanoseconds status_newline{0};  // fio's --eta-newline: end the status line once per period (0 = never)
   std::chrono::nanoseconds series_interval{std::chrono::seconds(1)};
+  // --status-interval: every report_interval (when not zero) report_progress gets the run so far: the groups
+  // that ended, and the running group's jobs as they are (cumulative, as fio's periodic reports). Called on
+  // the runner's thread.
+  std::chrono::nanoseconds report_interval{0};
+  std::function<void(const RunResult&)> report_progress;
   bool capture_environment = true;
   // Called on progress of laying out files and for one-line notices ("laid out ..."); default: stderr.
   std::function<void(const std::string&)> notice;

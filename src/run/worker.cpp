@@ -114,6 +114,7 @@ void Worker::prepare() {
   loop_->io.set_zoned_files(zoned_files_);
   loop_->io.prepare();
   loop_->io.set_stop_flag(&stop_);
+  loop_->io.set_snapshot_interval(config_.snapshot_interval_ns);
 }
 
 std::uint64_t Worker::planned_bytes() const noexcept { return loop_ ? loop_->io.planned_bytes() : 0; }

@@ -30,6 +30,7 @@ class StartGate {
 
 struct WorkerConfig {
   std::uint64_t series_interval_ns = 1'000'000'000ull;
+  std::uint64_t snapshot_interval_ns = 0;  // --status-interval: publish the result so far this often (0 = never)
 };
 
 class Worker {

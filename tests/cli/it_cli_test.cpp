@@ -207,7 +207,7 @@ TEST(CliSignal, SigintDuringNormalOutputPrintsTheReport) {
 
 TEST(CliStatus, NoStatusLineWhenStderrIsAPipe) {
   const RunOutput r = run_binary({"run", "--name=s", "--ioengine=null", "--size=1g", "--runtime=1500ms",
-                                  "--time_based", "--status-interval=100ms"});
+                                  "--time_based", "--eta-interval=250ms"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find('\r'), std::string::npos);
@@ -219,7 +219,7 @@ TEST(CliStatus, StatusLineOnATerminal) {
   RunOptions options;
   options.stderr_to_terminal = true;
   const RunOutput r = run_binary({"run", "--name=s", "--ioengine=null", "--size=1g", "--runtime=1500ms",
-                                  "--time_based", "--status-interval=100ms"},
+                                  "--time_based", "--eta-interval=250ms"},
                                  options);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_THAT(r.err, HasSubstr("elapsed, eta"));

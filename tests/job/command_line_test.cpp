@@ -71,12 +71,16 @@ TEST(CommandLine, KbBaseAppliesToSizesBeforeIt) {
 TEST(CommandLine, RunLevelOptions) {
   const auto parsed =
       parse_run_command_line({"--output-format=json,normal", "--output", "out.json", "--allow-destructive",
-                              "--parse-only", "--status-interval=2", "--name=a"});
+                              "--parse-only", "--status-interval=2", "--interval-log=i.jsonl",
+                              "--metrics-file=m.prom", "--name=a"});
   EXPECT_EQ(parsed.run.output_formats, (std::vector<Format>{Format::kJson, Format::kNormal}));
   EXPECT_EQ(parsed.run.output_path, "out.json");
   EXPECT_TRUE(parsed.run.allow_destructive);
   EXPECT_TRUE(parsed.parse_only);
-  EXPECT_EQ(parsed.run.status_interval, std::chrono::seconds(2));
+  EXPECT_EQ(parsed.run.report_interval, std::chrono::seconds(2));  // fio's periodic full reports
+  EXPECT_FALSE(parsed.run.status_interval);                           // not the status line's refresh
+  EXPECT_EQ(parsed.interval_log, "i.jsonl");
+  EXPECT_EQ(parsed.metrics_file, "m.prom");
   EXPECT_TRUE(parsed.job_files.empty());
 }
 
