@@ -28,6 +28,7 @@ if [ "${1:-}" = "--with-peers" ]; then
   packages+=(stress-ng)  # scripts/fresh-check.sh --load: the whole suite beside a CPU hog
   packages+=(python3-jsonschema)  # scripts/validate-result.py: every command's JSON against docs/schema (it_cli)
   packages+=(python3-lxml)  # compare_junit_test, it_compare_test: sluice compare --output-format=junit against tests/compare/junit.xsd
+  packages+=(python3-prometheus-client)  # it_interval_log_test: --metrics-file through Prometheus's OpenMetrics parser
   packages+=(man-db dpkg-dev zsh)  # it_install_test: man -l renders every page; cpack's Depends (dpkg-shlibdeps); zsh -n
 fi
 missing=()
