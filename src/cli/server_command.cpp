@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "fionet/client.h"
 #include "fionet/server.h"
+#include "fionet/shared_secret.h"
 
 namespace sluice {
 namespace {
@@ -21,7 +22,10 @@ to serve other hosts, name the address to listen on (e.g. --server=192.168.1.10 
 WHAT A SERVER EXPOSES: it runs any job any client that reaches it sends, with the rights of the user that
 started it: such a job can read, write and trim every file and device that user can, and fill its disks.
 There is no authentication in fio's protocol. Start it only on networks you trust, as an unprivileged user
-where you can, and narrow who may connect with --server-allow.
+where you can, and narrow who may connect with --server-allow. Between sluice hosts, --server-secret=FILE
+(with the same file as --client-secret=FILE on the sluice client) runs only the jobs of clients that prove
+they know the secret (HMAC-SHA256 over a random challenge; the secret never crosses the network, and the
+traffic is neither encrypted nor signed); fio's clients cannot, and are refused with a line saying so.
 Each client is served in a process of its own; the server runs until SIGINT or SIGTERM.
 Example: sluice --server=127.0.0.1,8766 &  fio --client=127.0.0.1,8766 job.fio
 )";
@@ -45,6 +49,10 @@ CommandTable<ServerArgs> make_table() {
   allow.repeatable = true;
   t.add(std::move(allow),
         [](ServerArgs& a, const OptionValue& v) { a.options.allow.push_back(fionet::parse_cidr(v.text)); });
+  t.add(text_arg("server-secret", "FILE", "",
+                 "run only the jobs of sluice clients that prove they know the secret in FILE (--client-secret=FILE "
+                 "on the client; FILE must be private: mode 600); fio's clients are refused"),
+        [](ServerArgs& a, const OptionValue& v) { a.options.secret = fionet::read_secret_file(v.text, "--server-secret"); });
   return t;
 }
 

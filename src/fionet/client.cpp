@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "fionet/client_report.h"
 #include "fionet/pdu.h"
+#include "fionet/shared_secret.h"
 #include "fionet/thread_stat_decode.h"
 #include "fionet/wire.h"
 
@@ -105,6 +106,9 @@ ClientOptions parse_client_arguments(const std::vector<std::string>& args) {
         throw UserError("--terse-version=" + value + ": terse versions are 2, 3, 4 and 5");
       }
       o.terse_version = value[0] - '0';
+    } else if (name == "client-secret") {
+      if (value.empty()) throw UserError("--client-secret: give the secret file: --client-secret=FILE");
+      o.secret = read_secret_file(value, "--client-secret");
     } else if (name == "output") {
       if (value.empty()) throw UserError("--output: give a file: --output=FILE");
       o.output_path = value;
@@ -136,6 +140,7 @@ struct Connection {
   int fd = -1;
   std::string name;  // the server's host name from its probe (fio's client prints "<name> " before its text)
   std::string version;
+  bool sluice = false;  // the server is sluice's (its probe says "sluice-..."): sluice's extras are asked for
   bool running = false;
   bool done = false;
   std::uint32_t stop_error = 0;
@@ -147,6 +152,51 @@ struct Connection {
 };
 
 std::string where(const Connection& c) { return describe(c.server->endpoint); }
+
+// The next message of a server that is not TEXT (whose lines are kept in `text`), within `timeout`.
+ReadResult read_skipping_text(int fd, std::chrono::milliseconds timeout, std::string& text) {
+  for (;;) {
+    ReadResult r = read_message(fd, timeout);
+    if (r.status != ReadStatus::kOk || r.message.op != static_cast<std::uint16_t>(Op::kText)) return r;
+    text += decode_text(r.message.payload);
+  }
+}
+
+// sluice's hello to a sluice server: the shared secret proven both ways when either side has one. Returns why
+// the server cannot be used, empty when it can.
+std::string greet_sluice_server(Connection& c, const ClientOptions& options) {
+  const Nonce mine = random_nonce();
+  if (!send_message(c.fd, Op::kSluiceHello, 2, mine, kWriteTimeout)) return "the connection broke at sluice's hello";
+  std::string text;
+  ReadResult r = read_skipping_text(c.fd, options.connect_timeout, text);
+  if (r.status != ReadStatus::kOk || r.message.op != static_cast<std::uint16_t>(Op::kSluiceChallenge) ||
+      r.message.payload.size() != 4 + kNonceBytes + kProofBytes) {
+    return "no answer to sluice's hello (a sluice server older than the shared secret?)" + text;
+  }
+  const std::vector<std::uint8_t>& p = r.message.payload;
+  const bool required = (p[0] & 1) != 0;
+  if (!required) {
+    if (options.secret.empty()) return {};
+    return "it has no shared secret (started without --server-secret), so it cannot prove it knows this client's "
+           "--client-secret: not used";
+  }
+  if (options.secret.empty()) {
+    return "it requires a shared secret (started with --server-secret): give --client-secret=FILE with a copy of "
+           "its secret file";
+  }
+  const std::span<const std::uint8_t> server_nonce(p.data() + 4, kNonceBytes);
+  const std::span<const std::uint8_t> server_proof(p.data() + 4 + kNonceBytes, kProofBytes);
+  if (!proof_matches(server_proof, secret_proof(options.secret, ProofRole::kServer, mine))) {
+    return "its shared secret is not this client's (its --server-secret file differs from --client-secret): "
+           "not used";
+  }
+  const Proof proof = secret_proof(options.secret, ProofRole::kClient, server_nonce);
+  if (!send_message(c.fd, Op::kSluiceProof, 3, proof, kWriteTimeout)) return "the connection broke at the proof";
+  r = read_skipping_text(c.fd, options.connect_timeout, text);
+  if (r.status == ReadStatus::kOk && r.message.op == static_cast<std::uint16_t>(Op::kSluiceAccepted)) return {};
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return "it refused this client's proof of the shared secret" + (text.empty() ? std::string() : ": " + text);
+}
 
 void close_all(std::vector<Connection>& connections) {
   for (Connection& c : connections) {
@@ -185,6 +235,18 @@ void connect_all(std::vector<Connection>& connections, const ClientOptions& opti
     }
     c.name = probe->hostname;
     c.version = probe->fio_version;
+    c.sluice = c.version.rfind("sluice-", 0) == 0;
+    if (!c.sluice && !options.secret.empty()) {
+      problems += fmt::format("\n  {}: it is {}, which has no shared secret; --client-secret needs sluice servers",
+                              where(c), c.version);
+      continue;
+    }
+    if (c.sluice) {
+      if (const std::string why = greet_sluice_server(c, options); !why.empty()) {
+        problems += fmt::format("\n  {}: {}", where(c), why);
+        continue;
+      }
+    }
     c.report.hostname = c.server->endpoint.host;
     c.report.port = c.server->endpoint.port;
     if (options.normal) {
@@ -196,7 +258,7 @@ void connect_all(std::vector<Connection>& connections, const ClientOptions& opti
   }
   if (!problems.empty()) {
     close_all(connections);
-    throw UserError("not started: these servers do not answer as fio servers (no job was sent to any):" + problems);
+    throw UserError("not started: these servers do not answer as fio servers or cannot be used (no job was sent to any):" + problems);
   }
 }
 

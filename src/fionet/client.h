@@ -32,13 +32,15 @@ struct ClientOptions {
   bool terse = false;
   int terse_version = 3;
   std::string output_path;  // --output=FILE: the reports go there instead of stdout
+  std::string secret;       // --client-secret=FILE's content: every server must be a sluice server with the same
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds silence_limit{60000};  // a running server that says nothing this long has failed
 };
 
 // fio's client command line (the arguments of `fio`, with at least one --client): --client=HOST[,PORT] (or a file
 // of hosts, one a line), job files right after a --client belong to that server alone, --remote-config=PATH,
-// --output-format, --minimal, --append-terse, --terse-version, --output (the client's own, anywhere; --eta* are
+// --output-format, --minimal, --append-terse, --terse-version, --output, --client-secret=FILE (the client's own,
+// anywhere; --eta* are
 // accepted and have no effect); other options after a --client go to that server. Throws
 // UserError on bad input.
 ClientOptions parse_client_arguments(const std::vector<std::string>& args);

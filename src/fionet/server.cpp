@@ -174,9 +174,10 @@ int run_server(const ServerOptions& options) {
   const int listener = listen_on(options.endpoint);
   const std::string where = describe(options.endpoint);
   log_line(fmt::format("listening on {} (fio's client/server protocol version {}, as fio 3.33); it runs any job a "
-                       "client sends, as this user{}",
+                       "client sends, as this user{}{}",
                        where, kProtocolVersion,
-                       options.allow.empty() ? "" : "; clients only from the --server-allow networks"));
+                       options.allow.empty() ? "" : "; clients only from the --server-allow networks",
+                       options.secret.empty() ? "" : "; only sluice clients that prove the --server-secret"));
   if (!options.pid_file.empty()) daemonize(options.pid_file);
   install_stop_signal_handlers();
   ::signal(SIGPIPE, SIG_IGN);
@@ -197,7 +198,7 @@ int run_server(const ServerOptions& options) {
       ::close(listener);
       SessionLog log{log_line};
       if (refused) refuse_client(fd, name);
-      const int code = refused ? 1 : serve_connection(fd, name, log);
+      const int code = refused ? 1 : serve_connection(fd, name, log, options.secret);
       ::close(fd);
       // A session that ended normally keeps the files its jobs kept: its journal of created files goes, so the
       // next start does not take them for a killed run's leftovers.

@@ -16,6 +16,7 @@
 #include "common/stop_signal.h"
 #include "fionet/pdu.h"
 #include "fionet/received_jobs.h"
+#include "fionet/shared_secret.h"
 #include "fionet/thread_stat.h"
 #include "fionet/wire.h"
 #include "report/reporters.h"
@@ -56,7 +57,8 @@ std::uint64_t planned_seconds(const std::vector<JobSpec>& jobs) {
 
 class Session {
  public:
-  Session(int fd, std::string peer, const SessionLog& log) : fd_(fd), peer_(std::move(peer)), log_(log) {}
+  Session(int fd, std::string peer, const SessionLog& log, std::string secret)
+      : fd_(fd), peer_(std::move(peer)), log_(log), secret_(std::move(secret)), authenticated_(secret_.empty()) {}
 
   int serve() {
     for (;;) {
@@ -64,10 +66,20 @@ class Session {
       if (r.status == ReadStatus::kVersion) return refuse_version(r);
       if (r.status != ReadStatus::kOk) {
         if (r.status != ReadStatus::kClosed) log(fmt::format("{}: connection given up ({})", peer_, describe(r)));
+        else if (!authenticated_) log(fmt::format("{}: left without proving the shared secret", peer_));
         return failed_ ? 1 : 0;
       }
-      switch (static_cast<Op>(r.message.op)) {
+      const Op op = static_cast<Op>(r.message.op);
+      if (!authenticated_ && (op == Op::kJobLine || op == Op::kJob || op == Op::kLoadFile || op == Op::kRun ||
+                              op == Op::kSendEta)) {
+        refuse_unproven();
+        drain_until_closed();
+        return 1;
+      }
+      switch (op) {
         case Op::kProbe: answer_probe(r.message); break;
+        case Op::kSluiceHello: answer_hello(r.message); break;
+        case Op::kSluiceProof: check_proof(r.message); break;
         case Op::kJobLine: add_job_line(r.message); break;
         case Op::kJob: add_job_file(r.message); break;
         case Op::kLoadFile: add_remote_file(r.message); break;
@@ -78,7 +90,21 @@ class Session {
         default:
           log(fmt::format("{}: {} is not supported by sluice's server; ignored", peer_, op_name(r.message.op)));
       }
-      if (ended_) return 1;
+      if (ended_) {
+        if (!authenticated_ || refused_proof_) drain_until_closed();
+        return 1;
+      }
+    }
+  }
+
+  // After a refusal: what the client still sends (fio's client sends its job files and RUN without waiting) is
+  // read and dropped until it hangs up, for at most 3 s, so that closing does not reset the connection before
+  // the client read the reason (a reset discards it, and fio's client dies of SIGPIPE writing to it).
+  void drain_until_closed() {
+    const auto deadline = std::chrono::steady_clock::now() + 3s;
+    for (auto now = std::chrono::steady_clock::now(); now < deadline; now = std::chrono::steady_clock::now()) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+      if (read_message(fd_, left).status != ReadStatus::kOk) return;
     }
   }
 
@@ -140,6 +166,45 @@ class Session {
     reply.bits_per_pointer_bytes = sizeof(void*);
     reply.cpus = static_cast<std::uint32_t>(std::max(1u, std::thread::hardware_concurrency()));
     send(Op::kProbe, encode_probe_reply(reply), m.tag);
+  }
+
+  // A sluice client's hello: the server's challenge, and its own proof over the client's nonce (so that a client
+  // with a secret knows it reached a server with the same one).
+  void answer_hello(const Message& m) {
+    if (m.payload.size() != kNonceBytes) return fail("the sluice hello is malformed");
+    std::vector<std::uint8_t> challenge(4 + kNonceBytes + kProofBytes, 0);
+    if (!secret_.empty()) {
+      challenge[0] = 1;  // flags: a proof of the shared secret is required
+      nonce_ = random_nonce();
+      challenged_ = true;
+      const Proof mine = secret_proof(secret_, ProofRole::kServer, m.payload);
+      std::copy(nonce_.begin(), nonce_.end(), challenge.begin() + 4);
+      std::copy(mine.begin(), mine.end(), challenge.begin() + 4 + kNonceBytes);
+    }
+    send(Op::kSluiceChallenge, challenge, m.tag);
+  }
+
+  void check_proof(const Message& m) {
+    if (secret_.empty()) return void(send(Op::kSluiceAccepted, {}, m.tag));
+    if (!challenged_) return fail("a proof of the shared secret came before the challenge (SLUICE_HELLO)");
+    if (!proof_matches(m.payload, secret_proof(secret_, ProofRole::kClient, nonce_))) {
+      refused_proof_ = true;
+      return fail("refused: the client's shared secret is not this server's (the client's --client-secret file "
+                  "differs from the server's --server-secret file)",
+                  EACCES);
+    }
+    authenticated_ = true;
+    log(fmt::format("{}: proved the shared secret", peer_));
+    send(Op::kSluiceAccepted, {}, m.tag);
+  }
+
+  // A client that asks for work before proving the secret: fio's client (it cannot), or a sluice client
+  // started without --client-secret.
+  void refuse_unproven() {
+    fail("refused: this server requires a shared secret (it was started with --server-secret) and the client "
+         "did not prove it; fio's client cannot: use `sluice --client=HOST --client-secret=FILE` with a copy of "
+         "the server's secret file",
+         EACCES);
   }
 
   void add_job_line(const Message& m) {
@@ -303,12 +368,17 @@ class Session {
   bool normal_output_ = true;
   bool failed_ = false;
   bool ended_ = false;
+  std::string secret_;  // empty: no proof is asked for
+  bool authenticated_ = true;
+  bool challenged_ = false;
+  bool refused_proof_ = false;
+  Nonce nonce_{};
 };
 
 }  // namespace
 
-int serve_connection(int fd, const std::string& peer, const SessionLog& log) {
-  Session session(fd, peer, log);
+int serve_connection(int fd, const std::string& peer, const SessionLog& log, const std::string& secret) {
+  Session session(fd, peer, log, secret);
   return session.serve();
 }
 

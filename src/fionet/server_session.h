@@ -14,7 +14,9 @@ struct SessionLog {
 };
 
 // Serves the connection until the client quits or the connection ends; the return is 0 when a run finished
-// without a failed job. `peer` names the client in the log. Blocks; every wait on the socket is bounded.
-int serve_connection(int fd, const std::string& peer, const SessionLog& log);
+// without a failed job. `peer` names the client in the log. A non-empty `secret` (--server-secret) makes the
+// session refuse every job until the client proved it knows the secret (shared_secret.h): fio's clients, which
+// cannot, are told why in a TEXT line. Blocks; every wait on the socket is bounded.
+int serve_connection(int fd, const std::string& peer, const SessionLog& log, const std::string& secret = {});
 
 }  // namespace sluice::fionet

@@ -89,6 +89,14 @@ std::string op_name(std::uint16_t op) {
       "SEND_ETA", "ETA", "PROBE",     "START",  "STOP",    "DISK_UTIL",  "SERVER_START", "ADD_JOB",
       "RUN",  "IOLOG", "UPDATE_JOB",  "LOAD_FILE", "VTRIGGER", "SENDFILE", "JOB_OPT"};
   if (op >= 1 && op < kNames.size()) return kNames[op];
+  switch (static_cast<Op>(op)) {
+    case Op::kSluiceHello: return "SLUICE_HELLO";
+    case Op::kSluiceChallenge: return "SLUICE_CHALLENGE";
+    case Op::kSluiceProof: return "SLUICE_PROOF";
+    case Op::kSluiceAccepted: return "SLUICE_ACCEPTED";
+    case Op::kSluiceHost: return "SLUICE_HOST";
+    default: break;
+  }
   return fmt::format("op {}", op);
 }
 

@@ -43,6 +43,13 @@ enum class Op : std::uint16_t {
   kVerifyTrigger = 20,
   kSendFile = 21,
   kJobOption = 22,
+  // sluice's own opcodes, far beyond fio's range (fio 3.33 ends at 22, 3.42 at 24): sent only to a peer whose
+  // probe reply names sluice, so fio's servers and clients never see them (docs/multi-host.md).
+  kSluiceHello = 0x5100,      // client -> server: a client nonce; asks for the server's challenge
+  kSluiceChallenge = 0x5101,  // server -> client: flags (secret required), a server nonce, the server's proof
+  kSluiceProof = 0x5102,      // client -> server: the client's proof
+  kSluiceAccepted = 0x5103,   // server -> client: the proof is right (or no secret is needed)
+  kSluiceHost = 0x5104,       // server -> client: the server's sluice JSON section (environment, start time)
 };
 
 // fio's name of an opcode ("PROBE", "JOBLINE"), "op N" for one it does not know.
