@@ -11,8 +11,10 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "fionet/bytes.h"
 #include "fionet/client_report.h"
 #include "fionet/pdu.h"
 #include "fionet/shared_secret.h"
@@ -146,6 +148,7 @@ struct Connection {
   std::uint32_t stop_error = 0;
   std::string failure;  // why this server failed, empty if it did not
   Clock::time_point last_heard = Clock::now();
+  Clock::time_point run_sent;  // when RUN went out (the base of a sluice server's measurement start)
   Clock::time_point last_eta = Clock::now();
   bool text_line_open = false;
   ClientReport report;
@@ -249,6 +252,9 @@ void connect_all(std::vector<Connection>& connections, const ClientOptions& opti
     }
     c.report.hostname = c.server->endpoint.host;
     c.report.port = c.server->endpoint.port;
+    c.report.sluice = c.sluice;
+    c.report.server_name = c.name;
+    c.report.version = c.version;
     if (options.normal) {
       const char* arch = probe->arch == 1 ? "x86-64" : probe->arch == 13 ? "aarch64" : "other";
       std::printf("hostname=%s, be=%u, %u-bit, os=%s, arch=%s, fio=%s\n", probe->hostname.c_str(),
@@ -281,6 +287,7 @@ void send_jobs(Connection& c, const ClientOptions& options) {
   }
   if (files.empty() && s.arguments.empty()) c.failure = "no job file for this server";
   if (ok) ok = send_message(c.fd, Op::kRun, 0, {}, kWriteTimeout);
+  c.run_sent = Clock::now();
   if (!ok && c.failure.empty()) c.failure = "the connection broke while sending the jobs";
 }
 
@@ -309,6 +316,18 @@ bool handle(Connection& c, const Message& m, const ClientOptions& options) {
     case Op::kGroupStat: c.report.groups += 1; break;
     case Op::kStop: c.stop_error = decode_stop(m.payload).error; break;
     case Op::kQuit: return false;
+    case Op::kSluiceStarted:  // only sluice servers send these, and only to a client that said hello
+      // When RUN was sent, plus the server's time from RUN to its measurement start (no common clock needed).
+      if (m.payload.size() >= 8) {
+        c.report.measure_start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(c.run_sent.time_since_epoch()).count() +
+                                    static_cast<std::int64_t>(get_u64(m.payload.data(), 0));
+      }
+      break;
+    case Op::kSluiceHost: {
+      nlohmann::json section = nlohmann::json::parse(m.payload.begin(), m.payload.end(), nullptr, false);
+      if (!section.is_discarded() && section.is_object()) c.report.sluice_section = std::move(section);
+      break;
+    }
     default: break;  // START, ETA, DISK_UTIL, IOLOG: nothing to keep
   }
   return true;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "fionet/client_sluice.h"
 #include "report/reporters.h"
 
 namespace sluice::fionet {
@@ -84,6 +85,9 @@ std::string render_json_document(const std::vector<ClientReport>& reports) {
   if (reporting_servers(reports) > 1) add_entries(all_clients_of(reports), reports.front().hostname, reports.front().port);
   root["client_stats"] = std::move(clients);
   root["disk_util"] = nlohmann::ordered_json::array();
+  if (nlohmann::ordered_json clients = sluice_clients_json(reports); !clients.is_null()) {
+    root["sluice"] = {{"clients", std::move(clients)}};
+  }
   return root.dump(2) + "\n";
 }
 
@@ -98,6 +102,7 @@ std::string render_client_reports(const std::vector<ClientReport>& reports, bool
       if (!r.stats.empty()) out += render_normal(run_of(r), NormalReportOptions{.show_warnings = false, .sluice_lines = false}) + "\n";
     }
     if (all) out += render_normal_jobs(all_clients_of(reports));
+    if (const std::string extras = sluice_clients_text(reports); !extras.empty()) out += "\n" + extras;
   }
   if (terse) {
     for (const ClientReport& r : reports) out += render_terse(run_of(r), terse_version);

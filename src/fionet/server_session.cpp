@@ -7,13 +7,16 @@
 #include <cerrno>
 #include <chrono>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "common/error.h"
 #include "common/stop_signal.h"
+#include "fionet/bytes.h"
 #include "fionet/pdu.h"
 #include "fionet/received_jobs.h"
 #include "fionet/shared_secret.h"
@@ -123,7 +126,9 @@ class Session {
     if (log_.line) log_.line(line);
   }
 
+  // Whole messages only: the runner's thread sends SLUICE_STARTED while this one answers SEND_ETA.
   bool send(Op op, const std::vector<std::uint8_t>& payload, std::uint64_t tag = 0) {
+    const std::lock_guard<std::mutex> lock(send_mutex_);
     return send_message(fd_, op, tag, payload, kPartTimeout);
   }
   // One TEXT per line, as fio's server logs them: fio's client puts "<host> " before each.
@@ -172,6 +177,7 @@ class Session {
   // with a secret knows it reached a server with the same one).
   void answer_hello(const Message& m) {
     if (m.payload.size() != kNonceBytes) return fail("the sluice hello is malformed");
+    sluice_client_ = true;  // from here sluice's own messages may be sent: the client is sluice's
     std::vector<std::uint8_t> challenge(4 + kNonceBytes + kProofBytes, 0);
     if (!secret_.empty()) {
       challenge[0] = 1;  // flags: a proof of the shared secret is required
@@ -261,6 +267,7 @@ class Session {
 
   void run() {
     if (jobs_.empty()) return fail("no job was sent (neither a job file nor --name on the command line)");
+    const auto run_received = std::chrono::steady_clock::now();
     send(Op::kServerStart, {});
     log(fmt::format("{}: running {} job(s)", peer_, jobs_.size()));
     std::atomic<bool> done{false};
@@ -272,6 +279,21 @@ class Session {
         RunnerOptions options;
         options.status_line = false;
         options.notice = [](const std::string&) {};
+        // A sluice client measures the servers' start skew from when each says its measurement began.
+        bool started_sent = false;
+        if (sluice_client_) {
+          // The time from RUN's arrival to the release of the first group's workers: the client adds it to when
+          // it sent RUN, so the skew needs no common clock (its error is the difference of RUN's one-way delays).
+          options.before_measure = [this, &started_sent, run_received] {
+            if (started_sent) return;
+            started_sent = true;
+            std::vector<std::uint8_t> payload(8);
+            put_u64(payload.data(), 0, static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                                       std::chrono::steady_clock::now() - run_received)
+                                                                       .count()));
+            send(Op::kSluiceStarted, payload);
+          };
+        }
         result = run_jobs(jobs_, options);
       } catch (const std::exception& e) {
         error = e.what();
@@ -353,10 +375,19 @@ class Session {
     }
     for (const auto& gs : group_stats) send(Op::kGroupStat, gs);
     if (error == 0 && result.interrupted) error = EINTR;
+    if (sluice_client_) send_sluice_section(result);
     send(Op::kStop, encode_stop(error, 0));
     send(Op::kQuit, {});
     failed_ = error != 0;
     log(fmt::format("{}: run finished{}", peer_, error ? fmt::format(" with error {}", error) : ""));
+  }
+
+  // The run's "sluice" JSON section (environment, warnings, notes; the per-job part stays in the TS messages).
+  void send_sluice_section(const RunResult& result) {
+    nlohmann::json section = render_json(result, false)["sluice"];
+    section.erase("jobs");
+    const std::string text = section.dump();
+    send(Op::kSluiceHost, std::vector<std::uint8_t>(text.begin(), text.end()));
   }
 
   int fd_;
@@ -372,6 +403,8 @@ class Session {
   bool authenticated_ = true;
   bool challenged_ = false;
   bool refused_proof_ = false;
+  bool sluice_client_ = false;  // it sent SLUICE_HELLO
+  std::mutex send_mutex_;
   Nonce nonce_{};
 };
 

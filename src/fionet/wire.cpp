@@ -95,6 +95,7 @@ std::string op_name(std::uint16_t op) {
     case Op::kSluiceProof: return "SLUICE_PROOF";
     case Op::kSluiceAccepted: return "SLUICE_ACCEPTED";
     case Op::kSluiceHost: return "SLUICE_HOST";
+    case Op::kSluiceStarted: return "SLUICE_STARTED";
     default: break;
   }
   return fmt::format("op {}", op);

@@ -49,7 +49,8 @@ enum class Op : std::uint16_t {
   kSluiceChallenge = 0x5101,  // server -> client: flags (secret required), a server nonce, the server's proof
   kSluiceProof = 0x5102,      // client -> server: the client's proof
   kSluiceAccepted = 0x5103,   // server -> client: the proof is right (or no secret is needed)
-  kSluiceHost = 0x5104,       // server -> client: the server's sluice JSON section (environment, start time)
+  kSluiceHost = 0x5104,       // server -> client: the run's "sluice" JSON section (environment, warnings)
+  kSluiceStarted = 0x5105,    // server -> client: the first group's workers were released (measuring began)
 };
 
 // fio's name of an opcode ("PROBE", "JOBLINE"), "op N" for one it does not know.
