@@ -97,7 +97,8 @@ fio's global options (a link named fio to sluice runs `sluice run`; so does `slu
                         what a server exposes)
   --client=HOST[,PORT]  run the job files on fio servers (fio 3.33's or sluice's) and print each one's results
                         and "All clients"; repeatable, or a file of hosts; job files right after a --client
-                        are that server's, --remote-config=PATH names one on the server (docs/multi-host.md)
+                        are that server's, --remote-config=PATH names one on the server; with sluice servers
+                        also the start skew and each host's environment and differences (docs/multi-host.md)
   --client-secret=FILE  with --client: use only sluice servers started with --server-secret and the same
                         secret (each side proves it by HMAC-SHA256; FILE must be private, mode 600)
   --max-jobs=N, --debug=CATS   accepted as fio accepts them (sluice has no job table and no debug
