@@ -2,10 +2,7 @@
 // on loopback: the right secret runs the job, a wrong one or none is refused before any job is sent, fio 3.33's
 // client is refused with a line it prints, a secret file others may read is refused, and a client with a secret
 // uses no server without one. Every server is a child of the test (killed on teardown); every wait is bounded.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +13,7 @@
 #include <vector>
 
 #include "support/it_test_util.h"
+#include "support/loopback_port.h"
 #include "support/machine_features.h"
 #include "support/sluice_children.h"
 #include "support/temp_dir.h"
@@ -24,29 +22,6 @@ namespace sluice::testing {
 namespace {
 
 using namespace std::chrono_literals;
-
-std::uint16_t idle_loopback_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
-
-bool loopback_listens(std::uint16_t port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(port);
-  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-  ::close(fd);
-  return ok;
-}
 
 class SharedSecret : public ::testing::Test {
  protected:
@@ -64,13 +39,13 @@ class SharedSecret : public ::testing::Test {
   }
   // `sluice --server=127.0.0.1,PORT EXTRA...`; returns "127.0.0.1,PORT" once it accepts (at most 10 s).
   std::string server(const std::vector<std::string>& extra) {
-    const std::uint16_t port = idle_loopback_port();
+    const std::uint16_t port = unused_port("127.0.0.1");
     const std::string address = "127.0.0.1," + std::to_string(port);
     std::vector<std::string> args = {"--server=" + address};
     args.insert(args.end(), extra.begin(), extra.end());
     servers_.spawn(args);
-    for (int i = 0; i < 200 && !loopback_listens(port); ++i) std::this_thread::sleep_for(50ms);
-    EXPECT_TRUE(loopback_listens(port)) << "server " << address << " did not start";
+    for (int i = 0; i < 200 && !accepts_connections("127.0.0.1", port); ++i) std::this_thread::sleep_for(50ms);
+    EXPECT_TRUE(accepts_connections("127.0.0.1", port)) << "server " << address << " did not start";
     return address;
   }
   RunOutput run(const std::vector<std::string>& args, const char* program = nullptr) {
@@ -131,7 +106,7 @@ TEST_F(SharedSecret, FioClientIsRefusedWithALineItPrints) {
 
 TEST_F(SharedSecret, SecretFileOthersMayReadIsRefused) {
   const std::string open = write_secret("open", "x\n", 0644);
-  const RunOutput server_side = run({"--server=127.0.0.1," + std::to_string(idle_loopback_port()),
+  const RunOutput server_side = run({"--server=127.0.0.1," + std::to_string(unused_port("127.0.0.1")),
                                      "--server-secret=" + open});
   EXPECT_NE(server_side.exit_code, 0) << describe(server_side);
   EXPECT_NE(server_side.err.find("chmod 600"), std::string::npos) << describe(server_side);

@@ -1,12 +1,9 @@
 // End to end: what a sluice client adds with sluice servers on loopback (the start skew, each host's sluice
 // section and environment, what differs between hosts), and that fio 3.33's servers get exactly fio's protocol
 // (no sluice key, no sluice lines). Every server is a child of the test (killed on teardown); waits are bounded.
-#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/it_test_util.h"
+#include "support/loopback_port.h"
 #include "support/machine_features.h"
 #include "support/sluice_children.h"
 #include "support/temp_dir.h"
@@ -30,29 +28,6 @@ namespace sluice::testing {
 namespace {
 
 using namespace std::chrono_literals;
-
-std::uint16_t idle_port_on(const std::string& host) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  ::inet_pton(AF_INET, host.c_str(), &a.sin_addr);
-  socklen_t len = sizeof a;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
-
-bool listens_on(const std::string& host, std::uint16_t port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  ::inet_pton(AF_INET, host.c_str(), &a.sin_addr);
-  a.sin_port = htons(port);
-  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-  ::close(fd);
-  return ok;
-}
 
 // The JSON document in an output that may start with normal lines.
 nlohmann::json json_of(const std::string& out) {
@@ -74,15 +49,15 @@ class SluiceExtras : public ::testing::Test {
     }
   }
   std::string sluice_server(const std::string& host) {
-    const std::uint16_t port = idle_port_on(host);
+    const std::uint16_t port = unused_port(host);
     const std::string address = host + "," + std::to_string(port);
     servers_.spawn({"--server=" + address});
-    for (int i = 0; i < 200 && !listens_on(host, port); ++i) std::this_thread::sleep_for(50ms);
-    EXPECT_TRUE(listens_on(host, port)) << "sluice server " << address << " did not start";
+    for (int i = 0; i < 200 && !accepts_connections(host, port); ++i) std::this_thread::sleep_for(50ms);
+    EXPECT_TRUE(accepts_connections(host, port)) << "sluice server " << address << " did not start";
     return address;
   }
   std::string fio_server(const std::string& host) {
-    const std::uint16_t port = idle_port_on(host);
+    const std::uint16_t port = unused_port(host);
     const std::string address = host + "," + std::to_string(port);
     const pid_t pid = ::fork();
     if (pid == 0) {
@@ -97,8 +72,8 @@ class SluiceExtras : public ::testing::Test {
       ::_exit(127);
     }
     if (pid > 0) fio_pids_.push_back(pid);
-    for (int i = 0; i < 200 && !listens_on(host, port); ++i) std::this_thread::sleep_for(50ms);
-    EXPECT_TRUE(listens_on(host, port)) << "fio --server=" << address << " did not start";
+    for (int i = 0; i < 200 && !accepts_connections(host, port); ++i) std::this_thread::sleep_for(50ms);
+    EXPECT_TRUE(accepts_connections(host, port)) << "fio --server=" << address << " did not start";
     return address;
   }
   RunOutput client(const std::vector<std::string>& args) {
