@@ -67,7 +67,8 @@ void apply_output_format(const std::string& list, ClientOptions& o) {
 
 bool asks_for_client(const std::vector<std::string>& args) {
   for (const std::string& a : args) {
-    if (a.rfind("--client=", 0) == 0 || a == "--client") return true;
+    // --client-secret alone is client mode too, so that it is told to give a --client (not "unknown option").
+    if (a.rfind("--client=", 0) == 0 || a == "--client" || a.rfind("--client-secret", 0) == 0) return true;
   }
   return false;
 }
@@ -174,6 +175,13 @@ std::string greet_sluice_server(Connection& c, const ClientOptions& options) {
   ReadResult r = read_skipping_text(c.fd, options.connect_timeout, text);
   if (r.status != ReadStatus::kOk || r.message.op != static_cast<std::uint16_t>(Op::kSluiceChallenge) ||
       r.message.payload.size() != 4 + kNonceBytes + kProofBytes) {
+    if (r.status == ReadStatus::kTimeout && options.secret.empty()) {
+      // A sluice server older than sluice's hello ignores it: it is used as a fio server (fio's report only).
+      std::fprintf(stderr, "sluice: server %s did not answer sluice's hello (an older sluice?): no start skew or "
+                   "environment from it\n", where(c).c_str());
+      c.sluice = false;
+      return {};
+    }
     return "no answer to sluice's hello (a sluice server older than the shared secret?)" + text;
   }
   const std::vector<std::uint8_t>& p = r.message.payload;

@@ -45,7 +45,7 @@ struct ClientOptions {
 // UserError on bad input.
 ClientOptions parse_client_arguments(const std::vector<std::string>& args);
 
-// True when the arguments ask for client mode (a --client option).
+// True when the arguments ask for client mode (a --client or --client-secret option).
 bool asks_for_client(const std::vector<std::string>& args);
 
 // Runs the jobs on every server and prints the reports to stdout; returns the exit status (0: every server ran

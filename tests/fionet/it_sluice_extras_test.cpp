@@ -1,7 +1,11 @@
 // End to end: what a sluice client adds with sluice servers on loopback (the start skew, each host's sluice
 // section and environment, what differs between hosts), and that fio 3.33's servers get exactly fio's protocol
 // (no sluice key, no sluice lines). Every server is a child of the test (killed on teardown); waits are bounded.
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -17,6 +21,9 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "fionet/pdu.h"
+#include "fionet/wire.h"
 
 #include "support/it_test_util.h"
 #include "support/loopback_port.h"
@@ -158,6 +165,42 @@ TEST_F(SluiceExtras, FioServersGetOnlyFiosProtocol) {
   ASSERT_EQ(both["sluice"]["clients"]["hosts"].size(), 1u) << mixed.out;
   EXPECT_EQ(both["sluice"]["clients"]["start_skew_ns"], 0);
   EXPECT_EQ(both["client_stats"].size(), 3u);
+}
+
+TEST_F(SluiceExtras, OlderSluiceServerThatIgnoresTheHelloIsUsedAsAFioServer) {
+  // A stand-in for a sluice server from before sluice's hello: answers the probe, then ignores every message
+  // (SLUICE_HELLO included) and hangs up once the client sends its jobs.
+  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(listener, 4), 0);
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+  std::thread fake([listener] {
+    pollfd pfd{listener, POLLIN, 0};
+    if (::poll(&pfd, 1, 20000) <= 0) return;
+    const int fd = ::accept(listener, nullptr, nullptr);
+    if (fionet::read_message(fd, 10s).status == fionet::ReadStatus::kOk) {  // the probe
+      fionet::ProbeReply reply;
+      reply.hostname = "older";
+      reply.fio_version = "sluice-0.0.1";
+      fionet::send_message(fd, fionet::Op::kProbe, 1, fionet::encode_probe_reply(reply), 5s);
+      for (;;) {
+        const fionet::ReadResult r = fionet::read_message(fd, 20s);
+        if (r.status != fionet::ReadStatus::kOk || r.message.op != static_cast<std::uint16_t>(fionet::Op::kSluiceHello)) break;
+      }
+    }
+    ::close(fd);
+  });
+  const std::string address = "127.0.0.1," + std::to_string(ntohs(addr.sin_port));
+  const RunOutput r = client({"--client=" + address, "--output-format=normal", job_});
+  fake.join();
+  ::close(listener);
+  EXPECT_NE(r.err.find("did not answer sluice's hello"), std::string::npos) << describe(r);
+  EXPECT_EQ(r.err.find("not started"), std::string::npos) << "the jobs were sent, as to a fio server: " << describe(r);
+  EXPECT_NE(r.err.find("disconnected before it sent results"), std::string::npos) << describe(r);
 }
 
 }  // namespace

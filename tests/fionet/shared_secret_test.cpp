@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "fionet/client.h"
 #include "fionet/pdu.h"
 #include "fionet/server_session.h"
 #include "fionet/shared_secret.h"
@@ -46,6 +47,18 @@ TEST(SharedSecretFile, FileOthersMayReadOrEmptyIsRefused) {
   ::chmod(empty.c_str(), 0600);
   EXPECT_THROW(read_secret_file(empty, "--client-secret"), UserError);
   EXPECT_THROW(read_secret_file(dir.file("missing"), "--client-secret"), UserError);
+}
+
+TEST(SharedSecretFile, ClientSecretIsAClientOptionAnywhere) {
+  sluice::testing::TempDir dir;
+  const std::string path = dir.file("secret");
+  std::ofstream(path) << "s3cr3t";
+  ::chmod(path.c_str(), 0400);
+  const ClientOptions o = parse_client_arguments({"--client-secret=" + path, "--client=127.0.0.1", "job.fio"});
+  EXPECT_EQ(o.secret, "s3cr3t");
+  EXPECT_TRUE(o.servers[0].arguments.empty());  // not sent to the server
+  EXPECT_TRUE(asks_for_client({"--client-secret=" + path, "job.fio"}));
+  EXPECT_THROW(parse_client_arguments({"--client-secret=" + path, "job.fio"}), UserError);  // no --client
 }
 
 TEST(SharedSecretProof, DependsOnSecretRoleAndNonce) {
