@@ -18,11 +18,10 @@ using sluice::ParsedItem;
 
 // What `sluice run ARGS --parse-only` checks, without reading job files.
 void check_run(const std::vector<std::string>& args) {
-  sluice::ParsedCommandLine parsed = sluice::parse_run_command_line(args);
-  for (const sluice::Problem& p : sluice::validate_all(parsed.jobs)) {
+  const sluice::RunArgs parsed = sluice::parse_run_args(args);
+  for (const sluice::Problem& p : sluice::validate_all(parsed.command_line.jobs)) {
     if (p.message.empty()) throw sluice::UserError("");  // a problem without a message
   }
-  (void)sluice::output_formats_of({});
 }
 
 // The values whose parsing a command does after the table (by option name, so every command is covered).
@@ -47,8 +46,7 @@ void check_parsed_command(const sluice::CommandEntry& entry, const std::vector<s
   if (entry.name == "interfere") (void)sluice::parse_interfere_args(args);
   if (entry.name == "restore") (void)sluice::parse_restore_args(args);
   if (!passed_on.empty()) {
-    sluice::ParsedCommandLine job = sluice::parse_run_command_line(passed_on);
-    sluice::refuse_fio_global_options(job, entry.name);
+    const sluice::JobCommandLine job = sluice::parse_job_command_line(passed_on);
     for (const sluice::Problem& p : sluice::validate_all(job.jobs)) {
       if (p.message.empty()) throw sluice::UserError("");
     }
@@ -57,8 +55,8 @@ void check_parsed_command(const sluice::CommandEntry& entry, const std::vector<s
 
 // -h/--help anywhere: the framework's answer (HelpRequested), rendered as the registry renders it.
 void check_command(const sluice::CommandEntry& entry, const std::vector<std::string>& args) {
-  if (entry.info == nullptr) return check_run(args);
   try {
+    if (entry.name == "run") return check_run(args);
     check_parsed_command(entry, args);
   } catch (const sluice::HelpRequested& help) {
     (void)sluice::render_command_help(help.command());
@@ -73,7 +71,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   sluice::fuzz::expect_clean([&] {
     const std::vector<std::string> rest(argv.begin() + 1, argv.end());
     if (const sluice::CommandEntry* entry = sluice::find_command(argv.front())) return check_command(*entry, rest);
-    if (argv.front().rfind("--", 0) == 0) return check_run(argv);  // "sluice --name=x" is sluice run
+    if (argv.front().rfind("--", 0) == 0) {  // "sluice --name=x" is sluice run
+      return check_command(*sluice::find_command("run"), argv);
+    }
     (void)sluice::nearest_command(argv.front());
   });
   return 0;

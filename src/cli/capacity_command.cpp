@@ -93,6 +93,7 @@ CommandTable<CapacityArgs> make_table() {
   t.add(flag_arg("no-keepalive", "--target=http: one connection per request"),
         [](CapacityArgs& a, const OptionValue&) { a.http_load.keepalive = false; });
   t.add(flag_arg("no-status", "no live status line"), [](CapacityArgs& a, const OptionValue&) { a.request.status_line = false; });
+  t.add(flag_arg("parse-only", "check the options and exit"), [](CapacityArgs& a, const OptionValue&) { a.parse_only = true; });
   return t;
 }
 
@@ -102,7 +103,7 @@ const CommandTable<CapacityArgs>& table() {
 }
 
 // One stream per job given (usually one), times one per --rw=A,B mode.
-std::vector<JobSpec> make_streams(const ParsedCommandLine& parsed, const std::vector<std::string>& rw_modes) {
+std::vector<JobSpec> make_streams(const JobCommandLine& parsed, const std::vector<std::string>& rw_modes) {
   std::vector<JobSpec> streams;
   for (const JobSpec& job : parsed.jobs) {
     if (rw_modes.empty()) {
@@ -174,19 +175,16 @@ int capacity_command(const std::vector<std::string>& args) {
   CapacityArgs cli = parse_capacity_args(args);
   if (cli.http) return http_capacity(cli, args);
   if (!cli.http_load.urls.empty()) throw UserError("--url is for --target=http; add --target=http");
-  ParsedCommandLine parsed = parse_run_command_line(cli.job_args);
-  refuse_fio_global_options(parsed, "capacity");
+  const JobCommandLine parsed = parse_job_command_line(cli.job_args);
   CapacityRequest& request = cli.request;
   request.streams = make_streams(parsed, cli.rw_modes);
-  request.allow_destructive = request.allow_destructive || parsed.run.allow_destructive;
-  request.status_line = request.status_line && parsed.run.status_line;
   request.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
 
   std::vector<Problem> warnings;
-  if (!check_jobs(request.streams, warnings, parsed.parse_only ? WarningSink::kStderr : WarningSink::kReport)) {
+  if (!check_jobs(request.streams, warnings, cli.parse_only ? WarningSink::kStderr : WarningSink::kReport)) {
     return kExitError;
   }
-  if (parsed.parse_only) return kExitOk;
+  if (cli.parse_only) return kExitOk;
 
   if (mpi::active() && mpi::rank() != 0) return follow_capacity(request);
   std::optional<CapacityLeader> leader;  // under MPI: the search runs every segment on all ranks

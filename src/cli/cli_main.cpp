@@ -29,7 +29,7 @@ int dispatch(const std::vector<std::string>& args) {
   // fio habit: "sluice --name=x ..." means "sluice run --name=x ...".
   if (name.rfind("--", 0) == 0) {
     replay_knob_journal_at_start();
-    return run_command(args);
+    return find_command("run")->run(args);  // the registry's entry answers --help
   }
   const std::string nearest = nearest_command(name);
   std::string names;
@@ -119,7 +119,7 @@ int cli_main(int argc, char** argv) {
     if (argc > 0 && called_as_fio(argv[0])) {
       if (args.size() == 1 && args.front() == "--version") return version_command({});
       replay_knob_journal_at_start();
-      const int code = run_command(args);
+      const int code = find_command("run")->run(args);  // the registry's entry answers --help
       mpi::finalize();
       return code;
     }

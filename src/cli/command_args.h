@@ -5,7 +5,10 @@
 #include <vector>
 
 #include "cli/command_table.h"
+#include "job/command_line.h"
 #include "job/history_choice.h"
+#include "job/job_spec.h"
+#include "job/run_overrides.h"
 #include "cli/output.h"
 #include "method/capacity.h"
 #include "method/interfere.h"
@@ -15,6 +18,19 @@
 
 namespace sluice {
 
+// sluice run's own options (cli/run_command.cpp), and the jobs of the arguments it passes on.
+struct RunArgs {
+  RunOptions run;                // output, live status and fio's global options
+  HistoryChoice history;         // --save, --label, --db, --repeat
+  RunOverrides overrides;        // --override, --cap-size, --cap-runtime (applied after the job files)
+  std::string cmdhelp;           // --cmdhelp=OPTION ("all" when bare)
+  bool parse_only = false;       // --parse-only
+  bool showcmd = false;          // --showcmd: print the job files' jobs as command lines
+  std::string interval_log;      // --interval-log=FILE: one JSON line per job per interval
+  std::string metrics_file;      // --metrics-file=FILE: OpenMetrics text, rewritten every interval
+  JobCommandLine command_line;   // the job options, --name jobs and job files (a --profile's jobs included)
+};
+
 struct CapacityArgs {
   CapacityRequest request;               // streams are filled in later, from job_args
   std::vector<std::string> rw_modes;     // --rw=A,B: one stream per mode; empty = the job's own rw
@@ -23,6 +39,7 @@ struct CapacityArgs {
   HistoryChoice history;
   bool http = false;                     // --target=http: the points are HTTP load on `http_load`
   HttpLoadOptions http_load;             // --url/--urls/--no-keepalive
+  bool parse_only = false;               // --parse-only: check the options and job options, measure nothing
 };
 
 struct QuickArgs {
@@ -51,6 +68,7 @@ struct RestoreArgs {
 
 // Each parses the arguments after the command's name. Throws UserError naming the option on bad input, and
 // HelpRequested (command_table.h) when -h/--help is among them.
+RunArgs parse_run_args(const std::vector<std::string>& args);
 CapacityArgs parse_capacity_args(const std::vector<std::string>& args);
 QuickArgs parse_quick_args(const std::vector<std::string>& args);
 PreconditionArgs parse_precondition_args(const std::vector<std::string>& args);
@@ -58,6 +76,7 @@ InterfereArgs parse_interfere_args(const std::vector<std::string>& args);
 RestoreArgs parse_restore_args(const std::vector<std::string>& args);
 
 // The declarations behind them, for help and the registry.
+const CommandInfo& run_command_info();
 const CommandInfo& capacity_command_info();
 const CommandInfo& quick_command_info();
 const CommandInfo& precondition_command_info();

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/command_table.h"
+#include "job/option_table.h"
 #include "job/units.h"
 
 namespace sluice {
@@ -56,7 +57,7 @@ std::string usage_line(const CommandInfo& c) {
 std::string option_names_text(const OptionInfo& o) {
   std::string names = "--" + o.name;
   for (const std::string& alias : o.aliases) names += ", --" + alias;
-  if (o.type != ValueType::kFlag) names += "=" + o.value_name;
+  if (o.type != ValueType::kFlag) names += o.bare_value.empty() ? "=" + o.value_name : "[=" + o.value_name + "]";
   for (const std::string& d : o.dash_names) names += ", " + d + (o.type == ValueType::kFlag ? "" : " " + o.value_name);
   return names;
 }
@@ -118,7 +119,7 @@ std::string render_command_help(const CommandInfo& c) {
     for (const RefusedOption& r : c.refused) refused += (refused.empty() ? "" : ", ") + r.spelling + " (" + r.what + ")";
     out += "\n" + wrap_help(fmt::format("Not implemented, refused by name: {}.", refused), 0, 0);
   }
-  if (c.passes_job_options) {
+  if (c.passes_job_options && !c.lists_job_options) {
     const std::string where = c.pass_through_after.empty() ? "" : "after --" + c.pass_through_after + ", ";
     out += "\n" + wrap_help(fmt::format("Job options: {}every job option of sluice run is accepted too, with fio's "
                                         "meaning (`sluice run --help` lists them).",
@@ -129,6 +130,7 @@ std::string render_command_help(const CommandInfo& c) {
                                      [](const OptionInfo& o) { return o.type == ValueType::kDuration; });
   if (durations) out += "\nDurations of the options above need a unit (10ms, 2s, 500us, 2m): a bare number is refused.\n";
   if (!c.notes.empty()) out += "\n" + c.notes;
+  if (c.lists_job_options) out += "\nJob options:\n" + render_options_help();
   return out;
 }
 

@@ -54,13 +54,8 @@ std::vector<CommandEntry> make_registry() {
   r.push_back(entry(lab_command_info(), lab_command));
   r.push_back(entry(selftest_command_info(), selftest_command));
   r.push_back(entry(server_command_info(), server_command));
-  CommandEntry run;
-  run.name = "run";
-  run.summary = "run jobs given in fio's command-line form or fio job files (sluice run --help lists every option)";
-  run.run = run_command;
-  run.help = run_command_help;
-  run.aliases = {"fio"};  // `sluice fio ARGS`, as the fio link (cli_main) runs it
-  r.push_back(std::move(run));
+  r.push_back(entry(run_command_info(), run_command));
+  r.back().aliases = {"fio"};  // `sluice fio ARGS`, as the fio link (cli_main) runs it
   r.push_back(entry(compare_command_info(), compare_command));
   r.push_back(entry(report_command_info(), report_command));
   r.push_back(entry(history_command_info(), history_command));

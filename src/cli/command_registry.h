@@ -21,7 +21,7 @@ struct CommandEntry {
   // the table the command parses (HelpRequested): no command answers it itself.
   std::function<int(const std::vector<std::string>&)> run;
   std::function<std::string()> help;  // the text of `sluice NAME --help`
-  const CommandInfo* info = nullptr;  // the option table; nullptr for run (its table is the job option table)
+  const CommandInfo* info = nullptr;  // the option table
 };
 
 // Every command, in the order `sluice help` lists them.

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/command_args.h"
 #include "common/error.h"
 #include "job/command_line.h"
 #include "common/nearest.h"
@@ -55,6 +56,16 @@ std::string nearest_own(const CommandInfo& command, std::string_view name) {
     what += "; " + see_help(command);
   }
   fail(arg.substr(0, arg.find('=')), what);
+}
+
+// An option of sluice run's own table (--minimal, --parse-only, ...) given to a command that passes job options
+// on: named as run's, not taken for a job option that does not exist.
+void refuse_run_option(const CommandInfo& command, const std::string& arg, std::string_view name) {
+  std::size_t index = 0;
+  if (find_option(name) != nullptr || find_own(run_command_info(), name, index) == nullptr) return;
+  fail(arg.substr(0, arg.find('=')), fmt::format("one of sluice run's own options (fio's global options among them), "
+                                                 "which sluice run (and the fio link) takes; sluice {} does not ({})",
+                                                 command.name, see_help(command)));
 }
 
 bool is_bare_number(std::string_view text) {
@@ -259,7 +270,8 @@ ParsedArgs parse_arguments(const CommandInfo& command, const std::vector<std::st
     const OptionInfo* own = find_own(command, name, index);
     if (own != nullptr && own->before_pass_through && passing) own = nullptr;  // the job's option now
     if (own == nullptr) {
-      const bool job_option = find_option(name) != nullptr || is_run_option(name);
+      if (passing && command.name != "run") refuse_run_option(command, arg, name);
+      const bool job_option = find_option(name) != nullptr || is_job_command_line_option(name);
       if (passing && (job_option || nearest_own(command, name).empty())) {
         parsed.items.push_back(ParsedItem{nullptr, 0, {}, arg});
         continue;
@@ -281,6 +293,7 @@ ParsedArgs parse_arguments(const CommandInfo& command, const std::vector<std::st
       value = args[++i];
       where = shown + " " + value;
     }
+    if (value.empty()) value = own->bare_value;
     if (value.empty()) fail(shown, fmt::format("needs a value; use {}={}", shown, own->value_name));
     parsed.items.push_back(ParsedItem{own, index, check_value(*own, std::move(where), std::move(value)), {}});
   }

@@ -38,6 +38,8 @@ struct OptionInfo {
   std::vector<std::string> choices;  // kChoice, list of kChoice
   std::string help;
   bool repeatable = false;           // may be given several times (each one is applied); else the last wins
+  // The value of a value-taking option given bare ("--cmdhelp" = "--cmdhelp=all"); "" = a value is needed.
+  std::string bare_value;
   // Only before the pass-through marker (CommandInfo::pass_through_after); after it the job takes the name.
   bool before_pass_through = false;
   // A foreign tool's single-dash spellings ("-a", "-+u"), read getopt-style: flags may be grouped ("-Ra"), a
@@ -68,6 +70,8 @@ struct CommandInfo {
   // `pass_through_after` names a flag, only after that flag.
   bool passes_job_options = false;
   std::string pass_through_after;
+  // sluice run: its --help, man page and completion list every job option (job/option_table.h) after its own.
+  bool lists_job_options = false;
   std::string notes;  // a closing paragraph of the help (defaults that differ from sluice run, ...)
   std::vector<RefusedOption> refused;  // single-dash spellings refused by name (with dash_names options)
 };

@@ -38,8 +38,6 @@ int server_from_fio_arguments(const std::vector<std::string>& args);
 bool asks_for_client(const std::vector<std::string>& args);
 int client_from_fio_arguments(const std::vector<std::string>& args);
 
-// `sluice run --help`: the run usage followed by every job option (render_options_help).
-std::string run_command_help();
 const CommandInfo& help_command_info();
 const CommandInfo& version_command_info();
 const CommandInfo& compare_command_info();

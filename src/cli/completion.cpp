@@ -39,14 +39,13 @@ std::vector<std::string> choices_of(const std::string& range) {
 
 std::vector<CompletedOption> options_of(const CommandEntry& e) {
   std::vector<CompletedOption> out;
-  if (e.info != nullptr) {
-    for (const OptionInfo& o : e.info->options) {
-      const bool choice = o.type == ValueType::kChoice || (o.type == ValueType::kList && o.element == ValueType::kChoice);
-      const std::vector<std::string> choices = choice ? o.choices : std::vector<std::string>{};
-      out.push_back({o.name, o.type != ValueType::kFlag, choices, o.help});
-      for (const std::string& alias : o.aliases) out.push_back({alias, o.type != ValueType::kFlag, choices, o.help});
-    }
-  } else {  // run: the job options
+  for (const OptionInfo& o : e.info->options) {
+    const bool choice = o.type == ValueType::kChoice || (o.type == ValueType::kList && o.element == ValueType::kChoice);
+    const std::vector<std::string> choices = choice ? o.choices : std::vector<std::string>{};
+    out.push_back({o.name, o.type != ValueType::kFlag, choices, o.help});
+    for (const std::string& alias : o.aliases) out.push_back({alias, o.type != ValueType::kFlag, choices, o.help});
+  }
+  if (e.info->lists_job_options) {  // run: the job options too
     for (const OptionDef& o : option_table()) {
       if (!o.supported) continue;
       out.push_back({o.name, !o.flag, choices_of(o.range), o.help});

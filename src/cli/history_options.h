@@ -13,7 +13,6 @@
 
 namespace sluice {
 
-// The help texts, shared with `sluice run --help`.
 inline constexpr const char* kSaveHelp =
     "store the result in the history database (sluice history lists it; a failed run too, marked FAILED)";
 inline constexpr const char* kLabelHelp =

@@ -33,14 +33,6 @@ std::string roff(const std::string& text) {
   return out;
 }
 
-// Every line of `text` made safe for roff.
-std::string roff_lines(const std::string& text) {
-  std::string out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out += roff(line) + "\n";
-  return out;
-}
-
 std::string upper(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
   return text;
@@ -73,6 +65,8 @@ std::string item(const std::string& names, const std::string& help) {
   return ".TP\n\\fB" + roff(names) + "\\fR\n" + roff(help) + "\n";
 }
 
+std::string job_options_section();
+
 std::string command_page(const CommandEntry& e) {
   const CommandInfo& c = *e.info;
   std::string out = header("sluice-" + e.name, e.summary);
@@ -88,8 +82,11 @@ std::string command_page(const CommandEntry& e) {
     out += ".SH NOT IMPLEMENTED\nRefused by name:\n";
     for (const RefusedOption& r : c.refused) out += item(r.spelling, r.what);
   }
-  if (c.passes_job_options) out += ".PP\nEvery job option of sluice run is accepted too (sluice\\-run(1)).\n";
+  if (c.passes_job_options && !c.lists_job_options) {
+    out += ".PP\nEvery job option of sluice run is accepted too (sluice\\-run(1)).\n";
+  }
   if (!c.notes.empty()) out += ".SH NOTES\n" + paragraphs(c.notes);
+  if (c.lists_job_options) out += job_options_section();
   return out;
 }
 
@@ -111,21 +108,14 @@ std::string job_option_help(const OptionDef& o) {
   return details.empty() ? help : help + " (" + details + ")";
 }
 
-// sluice run (and the fio link): its options are the job option table's, by category.
-std::string run_page(const CommandEntry& e) {
-  std::string out = header("sluice-run", e.summary);
-  out += ".SH SYNOPSIS\nsluice run [job options] [JOBFILE...]\n.br\nfio [job options] [JOBFILE...]   (the link)\n";
-  // run --help: its own text (run options, fio's global options), then every job option (below, as items).
-  const std::string help = e.help();
-  const std::size_t job_options = help.find(render_options_help());
-  out += ".SH DESCRIPTION\n.nf\n" + roff_lines(help.substr(0, job_options)) + ".fi\n";
-  out += ".PP\nJob options have fio's names and meanings, on the command line (\\-\\-name=value) or in job files "
-         "(name=value). The ones sluice does not implement are refused by name.\n";
+// sluice run (and the fio link): after its own options, every job option of the job option table, by category.
+std::string job_options_section() {
+  std::string out = ".SH JOB OPTIONS\nJob options have fio's names and meanings, on the command line (\\-\\-name=value) "
+                    "or in job files (name=value). The ones sluice does not implement are refused by name.\n";
   std::vector<std::string> categories;
   for (const OptionDef& o : option_table()) {
     if (std::find(categories.begin(), categories.end(), o.category) == categories.end()) categories.push_back(o.category);
   }
-  out += ".SH OPTIONS\n";
   for (const std::string& category : categories) {
     out += ".SS " + roff(category.empty() ? "other" : category) + "\n";
     for (const OptionDef& o : option_table()) {
@@ -161,7 +151,7 @@ std::vector<ManPage> render_man_pages() {
   std::vector<ManPage> pages = {{"sluice.1", overview_page()}};
   for (const CommandEntry& e : command_registry()) {
     if (e.name == "help" || e.name == "version") continue;
-    pages.push_back({"sluice-" + e.name + ".1", e.info != nullptr ? command_page(e) : run_page(e)});
+    pages.push_back({"sluice-" + e.name + ".1", command_page(e)});
   }
   return pages;
 }

@@ -1,5 +1,6 @@
 #include "cli/output.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -18,6 +19,22 @@ namespace sluice {
 const std::vector<std::string>& output_format_choices() {
   static const std::vector<std::string> kChoices = {"normal", "json", "json+"};
   return kChoices;
+}
+
+std::vector<RunOptions::OutputFormat> output_formats_of(const std::vector<std::string>& names) {
+  using Format = RunOptions::OutputFormat;
+  std::vector<Format> formats;
+  for (const std::string& name : names) {
+    const Format format = name == "json+"   ? Format::kJsonPlus
+                          : name == "json"  ? Format::kJson
+                          : name == "terse" ? Format::kTerse
+                                            : Format::kNormal;
+    if (std::find(formats.begin(), formats.end(), format) == formats.end()) formats.push_back(format);
+  }
+  if (std::find(formats.begin(), formats.end(), Format::kJsonPlus) != formats.end()) {
+    formats.erase(std::remove(formats.begin(), formats.end(), Format::kJson), formats.end());
+  }
+  return formats;
 }
 
 namespace {

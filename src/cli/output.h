@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "cli/command_table.h"
-#include "job/command_line.h"
 #include "job/job_spec.h"
 #include "stats/result.h"
 
@@ -21,8 +20,12 @@ struct OutputChoice {
   bool append = false;  // the file already holds this run's periodic reports (--status-interval): add to it
 };
 
-// The choices of --output-format: normal, json, json+ (job/command_line.h output_formats_of maps them).
+// The choices of --output-format: normal, json, json+ (output_formats_of maps them; run adds terse).
 const std::vector<std::string>& output_format_choices();
+
+// The formats named in an --output-format list (already checked against the choices), in order and without
+// repeats; json+ replaces json (it is json with the histogram bins added: one document, not two).
+std::vector<RunOptions::OutputFormat> output_formats_of(const std::vector<std::string>& names);
 
 // Declares --output-format and --output in `table`, stored into options.*member.
 template <typename Options>

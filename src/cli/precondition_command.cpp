@@ -75,8 +75,7 @@ const CommandTable<PreconditionArgs>& table() {
 std::vector<JobSpec> workload_jobs(const std::vector<std::string>& user_args) {
   std::vector<std::string> args = default_workload_options();
   args.insert(args.end(), user_args.begin(), user_args.end());
-  ParsedCommandLine parsed = parse_run_command_line(args);
-  refuse_fio_global_options(parsed, "precondition");
+  const JobCommandLine parsed = parse_job_command_line(args);
   std::vector<Problem> findings;
   if (!check_jobs(parsed.jobs, findings)) throw UserError("the --until-steady workload has errors (above)");
   return parsed.jobs;

@@ -1,4 +1,6 @@
-// sluice run: fio's command-line form and fio job files.
+// sluice run: fio's command-line form and fio job files. run's own options (and fio's global options, which run
+// and the fio link take) are rows of its command table; the rest (job options, --name, job files) is passed on
+// to job/command_line.h.
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -8,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "cli/command_args.h"
+#include "cli/command_options.h"
 #include "cli/commands.h"
 #include "cli/history_options.h"
 #include "cli/interval_outputs.h"
@@ -20,7 +24,10 @@
 #include "run/runner.h"
 #include "common/stop_signal.h"
 #include "job/command_line.h"
+#include "job/fio_global_options.h"
+#include "job/fio_profiles.h"
 #include "job/job_file.h"
+#include "job/units.h"
 #include "job/option_table.h"
 #include "report/logs/log_inflate.h"
 #include "report/logs/aggregate_bw_log.h"
@@ -30,10 +37,8 @@
 namespace sluice {
 namespace {
 
-constexpr const char* kRunUsage = R"(usage: sluice run [run options] [--name=JOB job options]...
-       sluice run [run options] [job options] JOBFILE...
-
-Runs jobs given in fio's command-line form: options before the first --name apply to every job; each
+constexpr const char* kDescription =
+    R"(Runs jobs given in fio's command-line form: options before the first --name apply to every job; each
 --name starts a job, and the options after it apply to that job. Several --name run several jobs side by
 side (stonewall / new_group start a new group that runs after the previous one).
 
@@ -44,54 +49,20 @@ using those keywords) are arithmetic: size=(4k*2), size=$mb_memory*1m/4. Job opt
 line before the files apply to every job; each file after the first starts with an implicit stonewall.
 Jobs given with --name run first, in the same group as the first file's jobs.
 
-Run options:
-  --output-format=FMT   normal (default), json, json+ (fio's JSON with histogram bins), terse (fio's
-                        semicolon lines, --terse-version); a comma list prints several. Warnings are
-                        part of the report (top of the normal output, "sluice.warnings" in JSON);
-                        stderr carries only errors.
-  --output=FILE         write the report to FILE instead of stdout; FILE is replaced only once the report
-                        is complete (if it cannot be written, the report goes to stdout and the exit is 1)
-  --allow-destructive   allow writes to block devices that carry a filesystem, partition table, RAID or
-                        LVM signature (mounted devices are always refused)
-  --parse-only          check the options and job files and exit (errors as file:line: on stderr)
-  --showcmd             print each job of the job files as an equivalent sluice command line and exit
-  --override=OPT=VAL    set a job option in every job after the job files (the last word; repeatable),
-                        e.g. --override=directory=/scratch (sluice only: fio has no such option)
-  --cap-size=SIZE       every job's size, filesize and io_size at most SIZE (sluice only)
-  --cap-runtime=TIME    every job's runtime at most TIME, size-based jobs too; also caps ramp_time,
-                        startdelay and steady-state durations (sluice only)
-  --status-interval=T   as fio: the whole report so far (cumulative) every T, in every --output-format,
-                        before the final one (each JSON document complete); the live status line's refresh
-                        is --eta-interval (default 1s; --no-status or --eta=never hides the line)
-  --interval-log=FILE   one JSON line per job per interval (--status-interval's T, else 1s) with that
-                        interval's ios, bytes, IOPS, bandwidth and exact latency percentiles (sluice only)
-  --metrics-file=FILE   an OpenMetrics text file (FILE.prom for node_exporter's textfile collector) rewritten
-                        atomically every interval: totals, the interval's rates and percentiles (sluice only)
-  --save                store the result in the history database (sluice history lists it)
-  --label=TEXT          name the saved result (implies --save); sluice history and compare accept it
-  --db=PATH             the history database (implies --save); default $SLUICE_DB, else
-                        ~/.local/share/sluice/history.db
-  --repeat=N            run the jobs N times (1 to 1000), keep every repetition and print the spread
-                        (min/median/max, CV) of IOPS, bandwidth, mean and p99 latency
-  --cmdhelp=OPTION      explain one job option
-  --help                this text, followed by every job option
+A link named fio to sluice runs `sluice run`; so does `sluice fio`. fio's global options are among the
+options below; --trigger* are refused.
+)";
 
-fio's global options (a link named fio to sluice runs `sluice run`; so does `sluice fio`):
-  --minimal             fio's terse output only (--output-format=terse); --append-terse adds it
-  --terse-version=N     terse format 2, 3 (default), 4 or 5, field for field as fio 3.33
-  --readonly            refuse every job that writes or trims, or whose engine changes files on reads
-  --section=NAME        run only the jobs (sections) named NAME; repeatable
-  --warnings-fatal      a warning about the jobs stops the run (exit 1)
-  --bandwidth-log       write agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log (all jobs' bandwidth)
-  --eta-interval=T      live status refresh (at least 250ms, as fio); --eta-newline=T keeps a line per T
-  --inflate-log=FILE    print a compressed log (log_store_compressed, NAME.log.fz) as text; runs nothing
-  --aux-path=DIR        the directory of the verify state files (local-JOB-N-verify.state; default: here)
-  --profile=tiobench    fio's tiobench profile: seqwrite, randwrite, seqread, randread (O_DIRECT, sync),
-                        with its options --size=MiB --block=BYTES --numruns=N --dir=DIR --threads=N
+constexpr const char* kNotes =
+    R"(fio's profiles (expanded into their jobs before anything else is read):
+  --profile=tiobench    seqwrite, randwrite, seqread, randread (O_DIRECT, sync), with its options --size=MiB
+                        --block=BYTES --numruns=N --dir=DIR --threads=N
   --profile=act         fio's ACT (Aerospike certification) profile: --device-names=DEV[,DEV] --load=N
                         --test-duration=T --threads-per-queue=N --read-req-num-512-blocks=N
                         --large-block-op-kbytes=N; hourly latency slices judged PASSED/FAILED; --prep
                         prepares the devices instead
+
+fio's client/server mode (taken before anything else is read):
   --server[=ADDR]       serve fio's client/server protocol (fio 3.33's): run the jobs fio --client sends
                         (sluice server --help: addresses, --daemonize, --server-allow, --server-secret,
                         what a server exposes)
@@ -101,8 +72,6 @@ fio's global options (a link named fio to sluice runs `sluice run`; so does `slu
                         also the start skew and each host's environment and differences (docs/multi-host.md)
   --client-secret=FILE  with --client: use only sluice servers started with --server-secret and the same
                         secret (each side proves it by HMAC-SHA256; FILE must be private, mode 600)
-  --max-jobs=N, --debug=CATS   accepted as fio accepts them (sluice has no job table and no debug
-                        trace); --trigger* are refused
 
 Latency definitions: slat = submit start to submit return (async engines only); clat = submit return to
 completion seen; lat = operation start to completion seen. Percentiles come from a log-linear histogram
@@ -111,9 +80,139 @@ KiB is always 1024). Output names its units: KiB/MiB for sizes, MiB/s and MB/s f
 
 Exit status: 0 success, 1 bad input or a failed job, 130 interrupted (results of the time measured so far
 are still printed, with "interrupted": true in JSON).
-
-Job options:
 )";
+
+// A positive duration where a bare number is seconds (the status refresh, as fio's --eta-interval).
+std::chrono::nanoseconds seconds_or_duration(const OptionValue& v) {
+  const auto interval = parse_duration(v.text, std::chrono::seconds(1));
+  if (!interval || interval->count() <= 0) {
+    throw UserError(v.where + ": not a positive duration; e.g. 1, 500ms, 10s");
+  }
+  return *interval;
+}
+
+void add_output_rows(CommandTable<RunArgs>& t) {
+  OptionInfo format = list_arg("output-format", "FMT", ValueType::kChoice, "normal",
+                               "normal; json; json+ (fio's JSON with histogram bins); terse (fio's semicolon lines, "
+                               "--terse-version); several print one after another. Warnings are part of the report "
+                               "(top of the normal output, \"sluice.warnings\" in JSON); stderr carries only errors");
+  format.choices = {"normal", "json", "json+", "terse"};
+  t.add(std::move(format), [](RunArgs& a, const OptionValue& v) { a.run.output_formats = output_formats_of(v.list); });
+  t.add(text_arg("output", "FILE", "",
+                 "write the report to FILE instead of stdout; FILE is replaced only once the report is complete (if "
+                 "it cannot be written, the report goes to stdout and the exit is 1)"),
+        [](RunArgs& a, const OptionValue& v) { a.run.output_path = v.text; });
+}
+
+void add_run_rows(CommandTable<RunArgs>& t) {
+  t.add(flag_arg("allow-destructive", "allow writes to block devices that carry a filesystem, partition table, RAID "
+                                      "or LVM signature (mounted devices are always refused)"),
+        [](RunArgs& a, const OptionValue&) { a.run.allow_destructive = true; });
+  t.add(flag_arg("parse-only", "check the options and job files and exit (errors as file:line: on stderr)"),
+        [](RunArgs& a, const OptionValue&) { a.parse_only = true; });
+  t.add(flag_arg("showcmd", "print each job of the job files as an equivalent sluice command line and exit"),
+        [](RunArgs& a, const OptionValue&) { a.showcmd = true; });
+  OptionInfo override_row = text_arg("override", "OPT=VAL", "",
+                                     "set a job option in every job after the job files (the last word), e.g. "
+                                     "--override=directory=/scratch (sluice only: fio has no such option)");
+  override_row.repeatable = true;
+  t.add(std::move(override_row),
+        [](RunArgs& a, const OptionValue& v) { parse_run_override("override", v.text, a.overrides); });
+  t.add(size_arg("cap-size", 1, "", "every job's size, filesize and io_size at most S; sluice only"),
+        [](RunArgs& a, const OptionValue& v) { a.overrides.cap_size = v.number; });
+  t.add(text_arg("cap-runtime", "TIME", "",
+                 "every job's runtime at most TIME, size-based jobs too; also caps ramp_time, startdelay and "
+                 "steady-state durations (a bare number is seconds; sluice only)"),
+        [](RunArgs& a, const OptionValue& v) { parse_run_override("cap-runtime", v.text, a.overrides); });
+  t.add(text_arg("status-interval", "T", "",
+                 "as fio: the whole report so far (cumulative) every T (a bare number is seconds), in every "
+                 "--output-format, before the final one (each JSON document complete); the live status line's "
+                 "refresh is --eta-interval (default 1s; --no-status or --eta=never hides the line)"),
+        [](RunArgs& a, const OptionValue& v) { a.run.report_interval = seconds_or_duration(v); });
+  t.add(text_arg("interval-log", "FILE", "",
+                 "one JSON line per job per interval (--status-interval's T, else 1s) with that interval's ios, "
+                 "bytes, IOPS, bandwidth and exact latency percentiles (sluice only)"),
+        [](RunArgs& a, const OptionValue& v) { a.interval_log = v.text; });
+  t.add(text_arg("metrics-file", "FILE", "",
+                 "an OpenMetrics text file (FILE.prom for node_exporter's textfile collector) rewritten atomically "
+                 "every interval: totals, the interval's rates and percentiles (sluice only)"),
+        [](RunArgs& a, const OptionValue& v) { a.metrics_file = v.text; });
+  t.add(flag_arg("no-status", "no live status line"), [](RunArgs& a, const OptionValue&) { a.run.status_line = false; });
+  t.add(choice_arg("eta", {"never", "always", "auto"}, "auto",
+                   "the live status line: never, always (even when not on a terminal), auto (on a terminal)"),
+        [](RunArgs& a, const OptionValue& v) {
+          a.run.status_line = v.text != "never";
+          a.run.status_line_forced = v.text == "always";
+        });
+  add_history_options(t, &RunArgs::history);
+  OptionInfo cmdhelp = text_arg("cmdhelp", "OPTION", "", "explain one job option, or all of them (bare --cmdhelp)");
+  cmdhelp.bare_value = "all";
+  t.add(std::move(cmdhelp), [](RunArgs& a, const OptionValue& v) { a.cmdhelp = v.text; });
+}
+
+// fio's global options: their values checked as fio checks them (job/fio_global_options.h).
+void add_fio_global_rows(CommandTable<RunArgs>& t) {
+  using Format = RunOptions::OutputFormat;
+  t.add(flag_arg("minimal", "fio's terse output only (--output-format=terse)"),
+        [](RunArgs& a, const OptionValue&) { a.run.output_formats = {Format::kTerse}; });
+  t.add(flag_arg("append-terse", "fio's terse output after the other formats"), [](RunArgs& a, const OptionValue&) {
+    std::vector<Format>& formats = a.run.output_formats;
+    if (std::find(formats.begin(), formats.end(), Format::kTerse) == formats.end()) formats.push_back(Format::kTerse);
+  });
+  t.add(text_arg("terse-version", "N", "3", "terse format 2, 3, 4 or 5, field for field as fio 3.33"),
+        [](RunArgs& a, const OptionValue& v) { a.run.terse_version = fio_terse_version(v.where, v.text); });
+  t.add(flag_arg("readonly", "refuse every job that writes or trims, or whose engine changes files on reads"),
+        [](RunArgs& a, const OptionValue&) { a.run.readonly = true; });
+  OptionInfo section = text_arg("section", "NAME", "", "run only the jobs (sections) named NAME");
+  section.repeatable = true;
+  t.add(std::move(section), [](RunArgs& a, const OptionValue& v) { a.run.sections.push_back(v.text); });
+  t.add(flag_arg("warnings-fatal", "a warning about the jobs stops the run (exit 1)"),
+        [](RunArgs& a, const OptionValue&) { a.run.warnings_fatal = true; });
+  t.add(flag_arg("bandwidth-log", "write agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log (all jobs' bandwidth)"),
+        [](RunArgs& a, const OptionValue&) { a.run.bandwidth_log = true; });
+  t.add(text_arg("eta-interval", "T", "", "live status refresh (at least 250ms, as fio; a bare number is seconds)"),
+        [](RunArgs& a, const OptionValue& v) { a.run.status_interval = fio_eta_interval(v.where, v.text); });
+  t.add(text_arg("eta-newline", "T", "", "keep a status line per T (a bare number is seconds)"),
+        [](RunArgs& a, const OptionValue& v) { a.run.eta_newline = fio_eta_newline(v.where, v.text); });
+  t.add(text_arg("inflate-log", "FILE", "",
+                 "print a compressed log (log_store_compressed, NAME.log.fz) as text; runs nothing"),
+        [](RunArgs& a, const OptionValue& v) { a.run.inflate_log = v.text; });
+  t.add(text_arg("aux-path", "DIR", "", "the directory of the verify state files (local-JOB-N-verify.state; default: "
+                                      "here)"),
+        [](RunArgs& a, const OptionValue& v) { a.run.aux_path = v.text; });
+  t.add(text_arg("max-jobs", "N", "", "accepted as fio accepts it (sluice has no job table)"),
+        [](RunArgs&, const OptionValue& v) { check_fio_max_jobs(v.where, v.text); });
+  t.add(text_arg("debug", "CATS", "", "accepted as fio accepts it (sluice has no debug trace; the categories are "
+                                      "checked)"),
+        [](RunArgs&, const OptionValue& v) { check_fio_debug(v.where, v.text); });
+  for (const char* trigger : {"trigger-file", "trigger-timeout", "trigger", "trigger-remote"}) {
+    t.add(text_arg(trigger, "X", "", "refused: fio's trigger commands (power-cut tests over its client/server mode), "
+                                     "which sluice's client and server do not implement"),
+          [](RunArgs&, const OptionValue& v) { refuse_fio_trigger(v.where); });
+  }
+}
+
+CommandTable<RunArgs> make_table() {
+  CommandInfo info = command_info(
+      "run", "run jobs given in fio's command-line form or fio job files (sluice run --help lists every option)",
+      kDescription);
+  info.positionals = {{"JOBFILE...", "fio job files, run one after another (each after the first starts with a "
+                                  "stonewall)", false, true}};
+  info.passes_job_options = true;
+  info.lists_job_options = true;
+  info.notes = kNotes;
+  CommandTable<RunArgs> t(std::move(info));
+  add_output_rows(t);
+  add_run_rows(t);
+  add_fio_global_rows(t);
+  return t;
+}
+
+const CommandTable<RunArgs>& table() {
+  static const CommandTable<RunArgs> kTable = make_table();
+  return kTable;
+}
+
 
 // --section: only the jobs of the named sections (command-line --name jobs included, as fio does).
 std::vector<JobSpec> select_sections(std::vector<JobSpec> jobs, const std::vector<std::string>& sections) {
@@ -158,24 +257,23 @@ void check_readonly(const std::vector<JobSpec>& jobs) {
 }
 
 // The command-line jobs, then the job files' jobs (fio's order).
-std::vector<JobSpec> all_jobs(ParsedCommandLine& parsed) {
-  std::vector<JobSpec> jobs = std::move(parsed.jobs);
-  if (parsed.job_files.empty()) {
-    apply_run_overrides(jobs, parsed.overrides);
-    return jobs;
+std::vector<JobSpec> all_jobs(RunArgs& parsed) {
+  JobCommandLine& given = parsed.command_line;
+  std::vector<JobSpec> jobs = std::move(given.jobs);
+  if (!given.job_files.empty()) {
+    JobFileSettings settings;
+    settings.globals = given.globals;
+    for (FileJob& job : parse_job_files(given.job_files, settings)) jobs.push_back(std::move(job.spec));
   }
-  JobFileSettings settings;
-  settings.globals = parsed.globals;
-  for (FileJob& job : parse_job_files(parsed.job_files, settings)) jobs.push_back(std::move(job.spec));
   apply_run_overrides(jobs, parsed.overrides);
   return jobs;
 }
 
-int show_commands(const ParsedCommandLine& parsed) {
-  if (parsed.job_files.empty()) throw UserError("--showcmd needs a job file: sluice run --showcmd job.fio");
+int show_commands(const JobCommandLine& given) {
+  if (given.job_files.empty()) throw UserError("--showcmd needs a job file: sluice run --showcmd job.fio");
   JobFileSettings settings;
-  settings.globals = parsed.globals;
-  for (const FileJob& job : parse_job_files(parsed.job_files, settings)) {
+  settings.globals = given.globals;
+  for (const FileJob& job : parse_job_files(given.job_files, settings)) {
     std::fputs((showcmd_line(job) + "\n").c_str(), stdout);
   }
   return kExitOk;
@@ -214,7 +312,7 @@ std::string job_files_text(const std::vector<std::string>& files) {
 // Under MPI: the jobs on every rank in step (mpi/cluster_run.h); rank 0's measurement is the cluster's report.
 Measurement measure_on_all_ranks(const std::vector<JobSpec>& jobs, const RunnerOptions& runner,
                                  const std::vector<Problem>& warnings, const std::vector<std::string>& notes,
-                                 const ParsedCommandLine& parsed, bool json_plus) {
+                                 const RunArgs& parsed, bool json_plus) {
   mpi::ClusterRun cluster = mpi::run_cluster(jobs, runner);
   if (mpi::rank() != 0) return Measurement{"", "", cluster.exit_code};
   for (const std::string& failure : cluster.failures) std::fprintf(stderr, "sluice: failed on %s\n", failure.c_str());
@@ -249,12 +347,12 @@ void write_progress_report(const RunResult& progress, const RunOptions& run, Out
   output.append = true;
 }
 
-int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) {
+int run_parsed(RunArgs& parsed, const std::vector<std::string>& args) {
   if (!parsed.run.inflate_log.empty()) {
     inflate_fio_log(parsed.run.inflate_log, stdout);  // fio does only this when given --inflate-log
     return kExitOk;
   }
-  if (parsed.showcmd) return show_commands(parsed);
+  if (parsed.showcmd) return show_commands(parsed.command_line);
   std::vector<JobSpec> jobs = select_sections(all_jobs(parsed), parsed.run.sections);
   for (JobSpec& job : jobs) job.aux_path = parsed.run.aux_path;
   if (jobs.empty()) throw UserError("no job given; try: sluice run --name=a --filename=FILE --size=1g --rw=randread");
@@ -316,23 +414,32 @@ int run_parsed(ParsedCommandLine& parsed, const std::vector<std::string>& args) 
     // Only rank 0 writes reports and saves; the others run each of its repetitions in step with it.
     return MpiRepetitions::follow([&] { return measure(false).exit_code; });
   }
-  const int code = run_measured({"run", args, job_files_text(parsed.job_files)}, parsed.history, output, measure);
+  const int code = run_measured({"run", args, job_files_text(parsed.command_line.job_files)}, parsed.history, output, measure);
   repetitions.done();
   return code;
 }
 
 }  // namespace
 
-std::string run_command_help() { return kRunUsage + render_options_help(); }
+const CommandInfo& run_command_info() { return table().info(); }
+
+RunArgs parse_run_args(const std::vector<std::string>& args) {
+  // A profile's own options (--block, --dir, ...) are neither run's nor job options: expanded first.
+  const ParsedArgs parsed = parse_arguments(table().info(), expand_fio_profile(args));
+  RunArgs out;
+  std::vector<std::string> job_args;
+  table().apply(parsed, out, &job_args);
+  job_args.push_back("--");  // the job files, never taken for options
+  job_args.insert(job_args.end(), parsed.positionals.begin(), parsed.positionals.end());
+  out.command_line = parse_job_command_line(job_args);
+  finish_fio_profile_jobs(args, out.command_line);
+  return out;
+}
 
 int run_command(const std::vector<std::string>& args) {
   if (asks_for_server(args)) return server_from_fio_arguments(args);
   if (asks_for_client(args)) return client_from_fio_arguments(args);
-  ParsedCommandLine parsed = parse_run_command_line(args);
-  if (parsed.show_help) {
-    std::fputs(run_command_help().c_str(), stdout);
-    return kExitOk;
-  }
+  RunArgs parsed = parse_run_args(args);
   if (!parsed.cmdhelp.empty()) {
     std::fputs(render_option_help(parsed.cmdhelp).c_str(), stdout);
     return kExitOk;

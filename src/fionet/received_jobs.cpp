@@ -1,26 +1,57 @@
 // The jobs a client sent, parsed and validated as sluice run parses and validates them.
 #include "fionet/received_jobs.h"
 
-#include <algorithm>
-
 #include "common/error.h"
 #include "job/command_line.h"
 #include "job/job_file.h"
-#include "job/run_overrides.h"
+#include "job/option_table.h"
 #include "job/validate.h"
 #include "run/plan.h"
 
 namespace sluice::fionet {
+namespace {
+
+// fio's client sends its whole command line (JOBLINE): besides the job options, --name and job files it holds
+// fio's run-level options (--output-format, --minimal, --eta...), which are the client's business. The server
+// keeps the jobs' part, and of the rest only whether the normal output is asked for (fio's server then logs
+// the job banners).
+struct JobLine {
+  std::vector<std::string> job_args;
+  bool normal_output = true;
+};
+
+JobLine split_job_line(const std::vector<std::string>& args) {
+  JobLine line;
+  for (const std::string& arg : args) {
+    if (arg.rfind("--", 0) != 0 || arg == "--") {
+      line.job_args.push_back(arg);
+      continue;
+    }
+    const std::size_t eq = arg.find('=');
+    const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    if (find_option(name) != nullptr || is_job_command_line_option(name)) {
+      line.job_args.push_back(arg);
+    } else if (name == "output-format" && eq != std::string::npos) {
+      const std::string formats = "," + arg.substr(eq + 1) + ",";
+      line.normal_output = formats.find(",normal,") != std::string::npos;
+    } else if (name == "minimal") {
+      line.normal_output = false;
+    }
+  }
+  return line;
+}
+
+}  // namespace
 
 PreparedJobs prepare_jobs(const ReceivedJobs& received) {
-  ParsedCommandLine parsed = parse_run_command_line(received.args);
+  const JobLine line = split_job_line(received.args);
+  JobCommandLine parsed = parse_job_command_line(line.job_args);
   std::vector<JobSpec> jobs = std::move(parsed.jobs);
   JobFileSettings settings;
   settings.globals = parsed.globals;
   for (const ReceivedJobs::File& file : received.files) {
     for (FileJob& job : parse_job_text(file.text, file.name, settings)) jobs.push_back(std::move(job.spec));
   }
-  apply_run_overrides(jobs, parsed.overrides);
   std::string errors;
   for (const Problem& problem : validate_all(jobs)) {
     if (problem.severity != Problem::Severity::kError) continue;
@@ -30,8 +61,7 @@ PreparedJobs prepare_jobs(const ReceivedJobs& received) {
   if (!errors.empty()) throw UserError(errors);
   PreparedJobs prepared;
   prepared.jobs = std::move(jobs);
-  const auto& formats = parsed.run.output_formats;
-  prepared.normal_output = std::find(formats.begin(), formats.end(), RunOptions::OutputFormat::kNormal) != formats.end();
+  prepared.normal_output = line.normal_output;
   return prepared;
 }
 

@@ -1,25 +1,31 @@
 #pragma once
-// fio's global command-line options (those fio --help lists before the job options) as `sluice run` and
-// the `fio` link take them: --max-jobs, --readonly, --section, --bandwidth-log, --minimal, --terse-version,
-// --append-terse, --eta-newline, --eta-interval, --warnings-fatal, --debug, --aux-path, --inflate-log; the --trigger*
-// options are refused by name. Values are checked as fio 3.33 checks them.
+// The values of fio's global command-line options (those fio --help lists before the job options), checked as
+// fio 3.33 checks them. `sluice run` declares the options themselves in its command table
+// (cli/run_command.cpp); these are the checks its rows call. Each throws UserError starting with `where`,
+// the option as the user wrote it ("--terse-version=6").
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "job/job_spec.h"
-
 namespace sluice {
 
-// The option names (without "--"), for the parser and its did-you-mean.
-const std::vector<std::string>& fio_global_option_names();
+// --max-jobs=N: a positive count (fio sizes its job table with it; sluice has none and only checks it).
+void check_fio_max_jobs(std::string_view where, const std::string& value);
 
-// True when the option needs a value (given as --opt=value or as the next argument).
-bool fio_global_option_takes_value(std::string_view name);
+// --terse-version=N: 2, 3, 4 or 5.
+int fio_terse_version(std::string_view where, const std::string& value);
 
-// Applies one option to `run`. Throws UserError "--name=value: what is wrong; the valid values" on a bad
-// value, and for the --trigger* options (refused with the reason).
-void apply_fio_global_option(std::string_view name, const std::string& value, bool has_value, RunOptions& run);
+// --eta-newline=T and --eta-interval=T: positive durations, a bare number being seconds as fio reads them;
+// the interval at least 250 ms, as fio requires.
+std::chrono::nanoseconds fio_eta_newline(std::string_view where, const std::string& value);
+std::chrono::nanoseconds fio_eta_interval(std::string_view where, const std::string& value);
+
+// --debug=CATS: a comma list of fio's debug categories (or "?"); sluice has no debug trace and only checks it.
+void check_fio_debug(std::string_view where, const std::string& value);
+
+// --trigger-file, --trigger-timeout, --trigger, --trigger-remote: always refused, with the reason.
+[[noreturn]] void refuse_fio_trigger(std::string_view where);
 
 // fio's --debug categories (fio 3.33), "all" included.
 const std::vector<std::string>& fio_debug_categories();

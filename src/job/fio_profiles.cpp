@@ -279,4 +279,17 @@ std::optional<FioActProfile> fio_act_profile(const std::vector<std::string>& arg
   return FioActProfile{kActSliceSeconds * 1'000'000'000ull, options.duration_ns};
 }
 
+void finish_fio_profile_jobs(const std::vector<std::string>& given, JobCommandLine& parsed) {
+  if (!parsed.job_files.empty() && names_fio_profile(given)) {
+    throw UserError(parsed.job_files.front() + ": a --profile runs the profile's own jobs; job files cannot be "
+                    "added to it");
+  }
+  if (const std::optional<FioActProfile> act = fio_act_profile(given)) {
+    for (JobSpec& job : parsed.jobs) {
+      job.act_slice_ns = act->slice_ns;
+      job.act_duration_ns = act->duration_ns;
+    }
+  }
+}
+
 }  // namespace sluice

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "job/command_line.h"
+
 namespace sluice {
 
 // The arguments of `sluice run` with a --profile=NAME (or --profile NAME) and its options replaced by the
@@ -27,5 +29,10 @@ std::optional<FioActProfile> fio_act_profile(const std::vector<std::string>& arg
 
 // True when the arguments name a profile (--profile=NAME or --profile NAME).
 bool names_fio_profile(const std::vector<std::string>& args);
+
+// What a profile means once its jobs are parsed (from expand_fio_profile's arguments): job files are refused
+// (a profile runs its own jobs only), and act's jobs get their judged slices. `given` is the arguments before
+// expansion; without a profile nothing changes. Throws UserError.
+void finish_fio_profile_jobs(const std::vector<std::string>& given, JobCommandLine& parsed);
 
 }  // namespace sluice

@@ -1,6 +1,6 @@
 #pragma once
 // --save, --label, --db and --repeat as every measuring command takes them (cli/history_options.h declares
-// them in the command tables; job/command_line.cpp parses them for `sluice run`).
+// them in the command tables, sluice run's included).
 #include <cstdint>
 #include <string>
 

@@ -33,7 +33,7 @@ struct FileJob {
 };
 
 struct JobFileSettings {
-  JobSpec globals;  // every file's jobs start from these (ParsedCommandLine::globals)
+  JobSpec globals;  // every file's jobs start from these (JobCommandLine::globals)
   ExpansionContext expansion;
   int max_include_depth = 16;
 };

@@ -104,18 +104,18 @@ TEST(CommandArgs, HistoryOptionsAreTheSameInEveryMeasuringCommand) {
   const std::vector<HistoryChoice> choices = {
       parse_quick_args(args).history, parse_capacity_args(args).history, parse_interfere_args(args).history,
       parse_precondition_args(args).history,
-      parse_run_command_line({"--label=before", "--repeat", "3", "--db=/tmp/h.db", "--name=a"}).history};
+      parse_run_args({"--label=before", "--repeat", "3", "--db=/tmp/h.db", "--name=a"}).history};
   for (const HistoryChoice& h : choices) {
     EXPECT_TRUE(h.save);  // a label or a database implies --save
     EXPECT_EQ(h.label, "before");
     EXPECT_EQ(h.db, "/tmp/h.db");
     EXPECT_EQ(h.repeat, 3u);
   }
-  EXPECT_TRUE(parse_run_command_line({"--save", "--name=a"}).history.save);
-  EXPECT_FALSE(parse_run_command_line({"--name=a"}).history.save);
+  EXPECT_TRUE(parse_run_args({"--save", "--name=a"}).history.save);
+  EXPECT_FALSE(parse_run_args({"--name=a"}).history.save);
   EXPECT_THAT(error_of(parse_quick_args, {"--repeat=0"}), HasSubstr("--repeat=0"));
-  EXPECT_THROW(parse_run_command_line({"--repeat=1001", "--name=a"}), UserError);
-  EXPECT_THROW(parse_run_command_line({"--label=", "--name=a"}), UserError);
+  EXPECT_THROW(parse_run_args({"--repeat=1001", "--name=a"}), UserError);
+  EXPECT_THROW(parse_run_args({"--label=", "--name=a"}), UserError);
 }
 
 // The comparability key leaves out what only changes where and how the result is shown or kept.

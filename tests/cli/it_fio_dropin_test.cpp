@@ -274,8 +274,8 @@ TEST(GlobalOptions, TriggersAreRefusedByNameWithTheReason) {
 TEST(GlobalOptions, OtherCommandsRefuseThem) {
   const RunOutput r = run_binary({"capacity", "--ioengine=null", "--size=1m", "--minimal"});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
-  EXPECT_THAT(r.err, HasSubstr("--minimal: one of fio's global options, which sluice run (and the fio link) takes; "
-                               "sluice capacity does not"));
+  EXPECT_THAT(r.err, HasSubstr("--minimal: one of sluice run's own options (fio's global options among them), which "
+                               "sluice run (and the fio link) takes; sluice capacity does not"));
 }
 
 // A clean run on a file sluice lays out, with lint warnings (small area, buffered I/O, short run): stderr

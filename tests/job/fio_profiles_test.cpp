@@ -13,9 +13,16 @@ namespace {
 
 using ::testing::HasSubstr;
 
+// The jobs of a command line with a profile, as sluice run gets them: expanded, parsed, finished.
+JobCommandLine parse_profile(const std::vector<std::string>& args) {
+  JobCommandLine parsed = parse_job_command_line(expand_fio_profile(args));
+  finish_fio_profile_jobs(args, parsed);
+  return parsed;
+}
+
 std::string profile_error(const std::vector<std::string>& args) {
   try {
-    parse_run_command_line(args);
+    parse_profile(args);
   } catch (const UserError& e) {
     return e.what();
   }
@@ -28,9 +35,8 @@ TEST(FioProfiles, ArgumentsWithoutAProfileAreUnchanged) {
 }
 
 TEST(FioProfiles, TiobenchIsFourStonewalledJobsWithItsOptions) {
-  const ParsedCommandLine parsed =
-      parse_run_command_line({"--profile=tiobench", "--size=4", "--block=8192", "--numruns=2", "--dir=/tmp",
-                              "--threads=3", "--output-format=json"});
+  const JobCommandLine parsed =
+      parse_profile({"--profile=tiobench", "--size=4", "--block=8192", "--numruns=2", "--dir=/tmp", "--threads=3"});
   ASSERT_EQ(parsed.jobs.size(), 4u);
   const char* names[] = {"seqwrite", "randwrite", "seqread", "randread"};
   const RwMode modes[] = {RwMode::kWrite, RwMode::kRandWrite, RwMode::kRead, RwMode::kRandRead};
@@ -52,7 +58,7 @@ TEST(FioProfiles, TiobenchIsFourStonewalledJobsWithItsOptions) {
 }
 
 TEST(FioProfiles, DefaultsAreFios) {
-  const ParsedCommandLine parsed = parse_run_command_line({"--profile", "tiobench"});
+  const JobCommandLine parsed = parse_profile({"--profile", "tiobench"});
   ASSERT_EQ(parsed.jobs.size(), 4u);
   EXPECT_EQ(parsed.jobs[0].bs[0], 4096u);
   EXPECT_EQ(parsed.jobs[0].directory, "./");
@@ -64,7 +70,7 @@ TEST(FioProfiles, DefaultsAreFios) {
 // read-req-num-512-blocks x 512 bytes, and one writer of large-block-op-kbytes (as bytes) at load x 1000 / the
 // reads per write; direct, sync, time_based for test-duration, judged hourly.
 TEST(FioProfiles, ActIsReadersAndAWriterPerDevice) {
-  const ParsedCommandLine parsed = parse_run_command_line(
+  const JobCommandLine parsed = parse_profile(
       {"--profile=act", "--device-names=/dev/a,/dev/b", "--load=3", "--test-duration=2h", "--threads-per-queue=4"});
   ASSERT_EQ(parsed.jobs.size(), 4u);
   const JobSpec& reads = parsed.jobs[0];
@@ -88,7 +94,7 @@ TEST(FioProfiles, ActIsReadersAndAWriterPerDevice) {
 }
 
 TEST(FioProfiles, ActPrepZeroesThenSaltsEachDevice) {
-  const ParsedCommandLine parsed = parse_run_command_line({"--profile=act", "--device-names=/dev/a", "--prep"});
+  const JobCommandLine parsed = parse_profile({"--profile=act", "--device-names=/dev/a", "--prep"});
   ASSERT_EQ(parsed.jobs.size(), 2u);
   EXPECT_EQ(parsed.jobs[0].name, "act-prep-zeroes-/dev/a");
   EXPECT_TRUE(parsed.jobs[0].zero_buffers);

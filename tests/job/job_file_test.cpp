@@ -116,7 +116,7 @@ TEST(JobFile, PositionsAreRecorded) {
 
 TEST(JobFile, CommandLineGlobalsApplyAndFileOverrides) {
   JobFileSettings settings = test_settings();
-  settings.globals = parse_run_command_line({"--iodepth=4", "--bs=16k", "x.fio"}).globals;
+  settings.globals = parse_job_command_line({"--iodepth=4", "--bs=16k", "x.fio"}).globals;
   const auto jobs = parse("[a]\nbs=8k\n", settings);
   EXPECT_EQ(jobs[0].spec.iodepth, 4u);
   EXPECT_EQ(jobs[0].spec.bs[0], 8192u);
@@ -305,12 +305,6 @@ TEST(ShowCmd, GlobalsThenJobOptionsExpanded) {
   EXPECT_EQ(showcmd_line(jobs[0]), "sluice run --name=a --bs=8k --time_based --size=4096 --filename='/tmp/a b'");
 }
 
-TEST(ShowCmd, IsARunOptionBeforeTheFiles) {
-  const auto parsed = parse_run_command_line({"--showcmd", "job.fio"});
-  EXPECT_TRUE(parsed.showcmd);
-  EXPECT_THAT(parsed.job_files, ElementsAre("job.fio"));
-}
-
 TEST(JobFile, MemoryKeywordArithmetic) {
   EXPECT_EQ(parse("[a]\nsize=$mb_memory*1m/4\n")[0].spec.size.bytes, 2048ull * 1048576 / 4);
 }
@@ -333,7 +327,7 @@ TEST(ShowCmd, OutputParsesBackToTheSameJob) {
     args.push_back(line.substr(start, space - start));
     start = space + 1;
   }
-  const JobSpec again = parse_run_command_line(args).jobs.at(0);
+  const JobSpec again = parse_job_command_line(args).jobs.at(0);
   EXPECT_EQ(again.size.bytes, jobs[0].spec.size.bytes);
   EXPECT_EQ(again.bs, jobs[0].spec.bs);
   EXPECT_EQ(again.rw, jobs[0].spec.rw);
