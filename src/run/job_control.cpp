@@ -55,12 +55,12 @@ std::size_t FlowGroup::join(std::uint32_t weight) {
 // A job is ahead when its share of the group's ios exceeds its share of the weights by more than a small
 // slack (so two jobs do not take turns sleeping on every io).
 void FlowGroup::count(std::size_t slot) noexcept {
-  ios_[slot].fetch_add(1, std::memory_order_relaxed);
+  ios_[slot].value.fetch_add(1, std::memory_order_relaxed);
   total_ios_.fetch_add(1, std::memory_order_relaxed);
 }
 
 bool FlowGroup::ahead(std::size_t slot) const noexcept {
-  const std::uint64_t mine = ios_[slot].load(std::memory_order_relaxed);
+  const std::uint64_t mine = ios_[slot].value.load(std::memory_order_relaxed);
   const std::uint64_t total = total_ios_.load(std::memory_order_relaxed);
   const std::uint64_t weights = total_weight_.load(std::memory_order_relaxed);
   constexpr std::uint64_t kSlack = 16;
@@ -69,7 +69,7 @@ bool FlowGroup::ahead(std::size_t slot) const noexcept {
 
 void FlowGroup::leave(std::size_t slot) noexcept {
   total_weight_.fetch_sub(weight_[slot], std::memory_order_relaxed);
-  total_ios_.fetch_sub(ios_[slot].load(std::memory_order_relaxed), std::memory_order_relaxed);
+  total_ios_.fetch_sub(ios_[slot].value.load(std::memory_order_relaxed), std::memory_order_relaxed);
 }
 
 GroupControl::GroupControl(const GroupPlan& group, RunIoJobs io_jobs) : io_jobs_(io_jobs) {

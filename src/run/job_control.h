@@ -27,7 +27,9 @@ void apply_clone_options(JobInstance& instance);
 // "$jobname.$jobnum.$filenum" style expansion (fio's filename_format).
 std::string expand_filename_format(const std::string& format, const std::string& jobname, int jobnum, int filenum);
 
-// Shared by the jobs with one flow_id: each job's completed ios, weighted.
+// Shared by the jobs with one flow_id: each job's completed ios, weighted. Each job's thread adds to its own
+// counter and to the total on every io: the counters sit on cache lines of their own (kCacheLine), so one
+// job's add does not evict the line another job is adding to.
 class FlowGroup {
  public:
   // Registers a job of weight |flow| (> 0); returns its slot.
@@ -41,11 +43,16 @@ class FlowGroup {
 
  private:
   static constexpr std::size_t kMaxJobs = 64;
+  static constexpr std::size_t kCacheLine = 64;  // x86-64 and most arm64 cores
+  struct alignas(kCacheLine) JobIos {
+    std::atomic<std::uint64_t> value{0};
+  };
+  // Read on every io, written only when a job joins or leaves.
   std::atomic<std::uint64_t> total_weight_{0};
-  std::atomic<std::uint64_t> total_ios_{0};
   std::size_t jobs_ = 0;  // joined before the group starts (single-threaded)
   std::uint32_t weight_[kMaxJobs]{};
-  std::atomic<std::uint64_t> ios_[kMaxJobs]{};
+  alignas(kCacheLine) std::atomic<std::uint64_t> total_ios_{0};  // written by every job on every io
+  JobIos ios_[kMaxJobs]{};
 };
 
 // The run's I/O jobs as a group sees them (cpuio's exit_on_io_done, as fio's
