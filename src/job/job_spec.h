@@ -432,6 +432,16 @@ struct JobSpec {
   SourcePos where;                                  // where the job section / --name began
   std::map<std::string, std::string> given_options; // option name -> value text, as given (fio echoes these)
   std::map<std::string, SourcePos> option_pos;      // option name -> where it was set
+  // The options whose absence means something other than their default value (fio's fio_option_is_set),
+  // marked by apply_option from their rows' `given_flag`, so that no consumer looks an option up by name.
+  struct GivenOptions {
+    bool iodepth = false;                     // not given: a replayed log keeps the depth it recorded
+    bool iodepth_batch_submit = false;        // not given: sluice's submit groups (run/io_loop_setup.cpp)
+    bool iodepth_batch_complete_max = false;  // not given: one submit group's worth per reap
+    bool thinktime_blocks = false;            // not given: with thinktime_iotime, only the time counts
+    bool refill_buffers = false;              // not given: compressible buffers are refilled per write (fio)
+  };
+  GivenOptions explicitly_given;
 
   // --- io_uring setup (fio's io_uring engine options; ignored by the other engines)
   bool uring_registerfiles = true;        // register the job's files (fio's registerfiles; fio's default is 0)

@@ -99,6 +99,7 @@ OptionDef with_text(OptionDef def, OptionText text) {
   def.category = std::move(text.category);
   def.help = std::move(text.help);
   def.reason = std::move(text.reason);
+  def.given_flag = text.given_flag;
   return def;
 }
 

@@ -86,6 +86,7 @@ struct OptionText {
   std::string category = {};
   std::string help;
   std::string reason = {};
+  bool JobSpec::GivenOptions::*given_flag = nullptr;  // OptionDef::given_flag
 };
 
 // `def` with the text's fields set (a non-empty text.unit replaces def.unit).

@@ -96,6 +96,7 @@ void apply_option(JobSpec& job, std::string_view name, std::string_view value, c
   def->apply(job, value, where);
   job.given_options[def->name] = std::string(value);
   job.option_pos[def->name] = where;
+  if (def->given_flag != nullptr) job.explicitly_given.*(def->given_flag) = true;
 }
 
 }  // namespace sluice

@@ -44,6 +44,8 @@ struct OptionDef {
   std::string reason = {};
   // Stores the value; throws UserError("<where>: <option>=<value>: <what is wrong>") on a bad value.
   std::function<void(JobSpec&, std::string_view value, const SourcePos& where)> apply;
+  // For the few options whose absence means something else than their default: marked when given.
+  bool JobSpec::GivenOptions::*given_flag = nullptr;
 };
 
 const std::vector<OptionDef>& option_table();

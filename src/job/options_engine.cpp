@@ -141,12 +141,14 @@ void add_queueing(std::vector<OptionDef>& table) {
       table.end(),
       {u32_option("iodepth", &JobSpec::iodepth, 1, 65536, "1",
                   {.unit = "ios",
-                   .help = "Ios kept in flight per job; only asynchronous engines (libaio, io_uring) go above 1."}),
+                   .help = "Ios kept in flight per job; only asynchronous engines (libaio, io_uring) go above 1.",
+                   .given_flag = &JobSpec::GivenOptions::iodepth}),
        u32_option("iodepth_batch_submit", &JobSpec::iodepth_batch_submit, 0, 65536, "1",
                   {.aliases = {"iodepth_batch"},
                    .unit = "ios",
                    .help = "Ios submitted in one call; 0 means iodepth. Not given: the ios ready at once go in groups "
-                           "of 4 (as many IOPS as fio's one per call on virtio disks, fewer system calls)."}),
+                           "of 4 (as many IOPS as fio's one per call on virtio disks, fewer system calls).",
+                   .given_flag = &JobSpec::GivenOptions::iodepth_batch_submit}),
        u32_option(
            "iodepth_low", &JobSpec::iodepth_low, 0, 65536, "0",
            {.unit = "ios",
@@ -161,7 +163,8 @@ void add_queueing(std::vector<OptionDef>& table) {
                   {.unit = "ios",
                    .help = "Maximum completions reaped in one call. Not given: one submit group (4, or "
                            "iodepth_batch_submit), so every submission brings the queue back to iodepth, as fio's "
-                           "one-at-a-time reaping does; 0 means iodepth."}),
+                           "one-at-a-time reaping does; 0 means iodepth.",
+                   .given_flag = &JobSpec::GivenOptions::iodepth_batch_complete_max}),
        {
            .name = "io_submit_mode",
            .type = OptionType::kChoice,

@@ -173,7 +173,8 @@ void add_thinktime(std::vector<OptionDef>& table) {
                        {.help = "Pause between ios (bare number in microseconds); 0 means none."}),
        u32_option("thinktime_blocks", &JobSpec::thinktime_blocks, 1, UINT32_MAX, "1",
                   {.unit = "ios",
-                   .help = "Think after this many ios (completed, or issued with thinktime_blocks_type=issue)."}),
+                   .help = "Think after this many ios (completed, or issued with thinktime_blocks_type=issue).",
+                   .given_flag = &JobSpec::GivenOptions::thinktime_blocks}),
        {
            .name = "thinktime_blocks_type",
            .type = OptionType::kChoice,

@@ -309,7 +309,8 @@ void add_buffers(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
       {bool_option("refill_buffers", &JobSpec::refill_buffers, "0",
-                   {.help = "Refill write buffers with new random data before every write."}),
+                   {.help = "Refill write buffers with new random data before every write.",
+                    .given_flag = &JobSpec::GivenOptions::refill_buffers}),
        bool_option(
            "scramble_buffers", &JobSpec::scramble_buffers, "1",
            {.help = "Without refill_buffers, change one word per 512 bytes of each write buffer before every write, so "

@@ -87,7 +87,7 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
   source_.loop_start_ns = source_.last_start_ns = now_;
   if (job_.thinktime.count() > 0 || job_.think_per_busy > 0) {
     think_.emplace(
-        ioloop::Think{.blocks_given = job_.given_options.count("thinktime_blocks") != 0, .last_ns = now_});
+        ioloop::Think{.blocks_given = job_.explicitly_given.thinktime_blocks, .last_ns = now_});
   }
   source_.drops_cache = job_.invalidate && !job_.pre_read && !job_.direct && queue_.does_io;
   window_.ramp_end_ns = now_ + static_cast<std::uint64_t>(job_.ramp_time.count());

@@ -55,8 +55,6 @@ std::unique_ptr<DedupeSource> dedupe_source_of(const JobInstance& instance, cons
   return std::make_unique<DedupeSource>(std::move(config), instance.seed ^ 0xd6e8feb86659fd93ull);
 }
 
-bool given(const JobSpec& job, const char* option) { return job.given_options.count(option) != 0; }
-
 // Ios per submit call. iodepth_batch_submit=N as given submits in groups of N, as fio (1: each io alone,
 // 0: iodepth). Not given: groups of kDefaultSubmitGroup. Measured on a virtio disk (bench/README.md), one
 // call for every io ready at once (often 8-16 after a reap) served 25% fewer IOPS than fio's one io per
@@ -64,7 +62,7 @@ bool given(const JobSpec& job, const char* option) { return job.given_options.co
 // per call and keep most of the syscall saving.
 std::uint32_t submit_group_size(const JobSpec& job, std::uint32_t depth) {
   constexpr std::uint32_t kDefaultSubmitGroup = 4;
-  const bool is_given = given(job, "iodepth_batch_submit") || given(job, "iodepth_batch");
+  const bool is_given = job.explicitly_given.iodepth_batch_submit;
   // vsync merges what one submit holds: fio's default batch of 1 merges nothing, so sluice's default does not.
   if (!is_given && engine_traits(job.ioengine).merges) return 1;
   const std::uint32_t wanted =
@@ -79,7 +77,7 @@ std::uint32_t submit_group_size(const JobSpec& job, std::uint32_t depth) {
 // accounted and refilled four at a time.
 std::uint32_t complete_max_of(const JobSpec& job, std::uint32_t depth, std::uint32_t submit_group,
                               std::uint32_t complete_min) {
-  if (given(job, "iodepth_batch_complete_max")) {
+  if (job.explicitly_given.iodepth_batch_complete_max) {
     return job.iodepth_batch_complete_max == 0 ? depth : std::clamp(job.iodepth_batch_complete_max, 1u, depth);
   }
   return std::max(submit_group, complete_min);

@@ -120,7 +120,7 @@ void bind(JobInstance& instance, LogCache& cache) {
     spec.bssplit[d].clear();
   }
   // fio replays a blktrace at the depth the trace reached, unless iodepth is given.
-  if (log->depth != 0 && spec.given_options.count("iodepth") == 0) spec.iodepth = log->depth;
+  if (log->depth != 0 && !spec.explicitly_given.iodepth) spec.iodepth = log->depth;
   spec.replay_log = log;
 }
 

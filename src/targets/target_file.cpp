@@ -131,10 +131,10 @@ std::uint64_t planned_size(const JobSpec& job, std::size_t nfiles, std::optional
   return *existing;
 }
 
-// fio's get_start_offset: a percentage offset is aligned up to offset_align when given, else to the smallest
-// block size.
+// fio's get_start_offset: a percentage offset is aligned up to offset_align when set (not 0), else to the
+// smallest block size.
 std::uint64_t percent_alignment(const JobSpec& job) {
-  return job.given_options.count("offset_align") != 0 ? job.offset_align : job.min_block_size();
+  return job.offset_align != 0 ? job.offset_align : job.min_block_size();
 }
 
 std::uint64_t aligned_up(std::uint64_t offset, std::uint64_t alignment) {

@@ -20,7 +20,7 @@ BufferFillPolicy BufferFillPolicy::from_job(const JobSpec& job) {
     policy.compress_chunk = job.buffer_compress_chunk;
     // fio refills compressible buffers per write unless refill_buffers was given explicitly, so the
     // data written over the whole file compresses as asked, not just one repeated buffer.
-    if (job.given_options.count("refill_buffers") == 0) policy.refill_each_write = true;
+    if (!job.explicitly_given.refill_buffers) policy.refill_each_write = true;
   }
   return policy;
 }

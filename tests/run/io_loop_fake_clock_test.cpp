@@ -8,6 +8,7 @@
 
 #include "engine/engines.h"
 #include "engine/synchronous_engine.h"
+#include "job/option_table.h"
 #include "run/verify_state.h"
 #include "support/fake_engine.h"
 #include "support/temp_dir.h"
@@ -181,8 +182,7 @@ TEST(IoLoopFakeClock, GivenCompleteMaxIsHonoured) {
   JobSpec job = time_based_job(10ms);
   job.iodepth = 32;
   job.ramp_time = 1ms;
-  job.iodepth_batch_complete_max = 0;  // 0: everything that completed, as iodepth
-  job.given_options["iodepth_batch_complete_max"] = "0";
+  apply_option(job, "iodepth_batch_complete_max", "0", SourcePos{});  // 0: everything that completed, as iodepth
   const Outcome out = run_on_fake(job, true, 100'000);
   // All 32 complete at once and are refilled in groups of 4: submissions see 4, 8, ... 32 in flight.
   EXPECT_LT(out.result.depth.level[kDepth32Bucket], level_total(out.result.depth));

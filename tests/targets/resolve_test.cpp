@@ -119,12 +119,11 @@ TEST(ResolveTargets, PercentOffsetIsOfTheFile) {
   EXPECT_EQ(t.region_start, 8192u);  // 5000, aligned up to the smallest block size (4k), as fio
   EXPECT_EQ(t.region_length, 10000u - 8192u);
   job.offset_align = 1000;
-  job.given_options["offset_align"] = "1000";
   t = resolve_targets(job, 0)[0];
   EXPECT_EQ(t.region_start, 5000u);
   EXPECT_EQ(t.region_length, 5000u);
   job.bs = {512, 8192, 8192};  // the smallest of any direction, as fio's td_min_bs
-  job.given_options.erase("offset_align");
+  job.offset_align = 0;  // 0, as not given
   EXPECT_EQ(resolve_targets(job, 0)[0].region_start, 5120u);
 }
 

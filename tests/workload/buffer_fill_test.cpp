@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "job/option_table.h"
+
 namespace sluice {
 namespace {
 
@@ -87,7 +89,7 @@ TEST(BufferFillPolicy, CompressPercentageImpliesRefillUnlessGiven) {
   EXPECT_EQ(policy.content, BufferContent::kCompressible);
   EXPECT_EQ(policy.compress_percentage, 40u);
   EXPECT_TRUE(policy.refill_each_write);
-  job.given_options.emplace("refill_buffers", "0");
+  apply_option(job, "refill_buffers", "0", SourcePos{});
   EXPECT_FALSE(BufferFillPolicy::from_job(job).refill_each_write);
 }
 
