@@ -285,7 +285,7 @@ TEST_P(ResultDocuments, EnvelopeAndSchemaHold) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Commands, ResultDocuments, ::testing::ValuesIn(document_cases()),
-                         [](const ::testing::TestParamInfo<DocumentCase>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<DocumentCase>& document) { return document.param.name; });
 
 TEST(ResultDocumentCommands, EveryCommandIsRunOrHasAReasonNotTo) {
   std::map<std::string, int> run;  // by the registered name: a case's first argument

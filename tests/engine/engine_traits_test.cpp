@@ -383,7 +383,7 @@ TEST_P(EngineTraitsTest, RegistersClaimMatchesTheKernelsView) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryEngine, EngineTraitsTest, ::testing::ValuesIn(kEngineTable),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& engine) { return std::string(engine.param.name); });
 
 TEST(EngineTable, UnknownNamesAreNotEngines) {
   EXPECT_FALSE(engine_by_name("rbd").has_value());

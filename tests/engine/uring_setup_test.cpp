@@ -110,7 +110,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Config{"force_async_every_third", {.force_async_every = 3}},
                       Config{"sqthread_poll", {.sqpoll = true}},
                       Config{"sqthread_poll_cpu0", {.sqpoll = true, .sqpoll_cpu = 0}}),
-    [](const ::testing::TestParamInfo<Config>& info) { return std::string(info.param.name); });
+    [](const ::testing::TestParamInfo<Config>& config) { return std::string(config.param.name); });
 
 TEST_F(UringSetupTest, RegistersFilesAndBuffersByDefault) {
   auto engine = open({});

@@ -93,8 +93,8 @@ TEST_P(JsonParity, PercentileKeysMatchFiosDefaultList) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, JsonParity, ::testing::ValuesIn(kFixtures),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param.substr(0, info.param.find('.'));
+                         [](const ::testing::TestParamInfo<std::string>& fixture) {
+                           std::string name = fixture.param.substr(0, fixture.param.find('.'));
                            for (char& c : name) {
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            }

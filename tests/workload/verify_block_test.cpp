@@ -146,8 +146,8 @@ INSTANTIATE_TEST_SUITE_P(AllKinds, VerifyChunkKinds,
                                            VerifyKind::kCrc16, VerifyKind::kSha1, VerifyKind::kSha512,
                                            VerifyKind::kSha3_224, VerifyKind::kSha3_256, VerifyKind::kSha3_384,
                                            VerifyKind::kSha3_512, VerifyKind::kNull),
-                         [](const auto& info) {
-                           std::string name(verify_kind_name(info.param));
+                         [](const auto& kind) {
+                           std::string name(verify_kind_name(kind.param));
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });
