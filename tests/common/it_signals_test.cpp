@@ -469,7 +469,7 @@ INSTANTIATE_TEST_SUITE_P(
                        return std::vector<std::string>{"interfere", "--filename=" + w + "/fg", "--size=8m",
                                                        "--threads=1", "--budget=2s", "--bg-size=16m"};
                      }}),
-    [](const ::testing::TestParamInfo<SmallCommand>& info) { return std::string(info.param.name); });
+    [](const ::testing::TestParamInfo<SmallCommand>& command) { return std::string(command.param.name); });
 
 }  // namespace
 }  // namespace sluice

@@ -90,11 +90,11 @@ TEST_F(LogsVsFio, AveragedLinesHaveFioColumns) {
 }
 
 TEST_F(LogsVsFio, FioLogParserReadsOursWheneverItReadsFios) {
-  const char* kScript = "/usr/share/doc/fio/fiologparser.py.gz";
-  if (!fs::exists(kScript) || !have("python3")) GTEST_SKIP() << "fiologparser.py or python3 is missing";
+  const char* packaged_parser = "/usr/share/doc/fio/fiologparser.py.gz";
+  if (!fs::exists(packaged_parser) || !have("python3")) GTEST_SKIP() << "fiologparser.py or python3 is missing";
   run_both(" --time_based --runtime=1 --log_avg_msec=100");
   const std::string script = dir_.file("fiologparser.py");
-  ASSERT_EQ(std::system((std::string("gzip -dc ") + kScript + " > " + script).c_str()), 0);
+  ASSERT_EQ(std::system((std::string("gzip -dc ") + packaged_parser + " > " + script).c_str()), 0);
   ASSERT_GT(fs::file_size(script), 0u);
   const std::string parse = "python3 " + script + " -s ";
   if (run(parse + fio_dir() + "/x_iops.1.log") != 0) {

@@ -29,8 +29,8 @@ TEST(Opendir, EveryRegularFileBelowIsReadAsFio) {
     const RunOutput r = run_as(
         program, {"--name=tree", "--opendir=" + tmp.file("tree"), "--rw=read", "--bs=4k", "--output-format=json"});
     // fio prints "fio: opendir added 3 files" before its JSON; sluice's JSON is the whole output.
-    const std::string json = program == "fio" ? r.out.substr(r.out.find('{')) : r.out;
-    const auto doc = parse_document(json);
+    const std::string document_text = program == "fio" ? r.out.substr(r.out.find('{')) : r.out;
+    const auto doc = parse_document(document_text);
     ASSERT_TRUE(doc) << program << ": " << r.out;
     EXPECT_EQ((*doc)["jobs"][0]["read"]["io_bytes"].get<std::int64_t>(), (1 << 20) + (512 << 10) + (256 << 10))
         << program;
