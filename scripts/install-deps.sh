@@ -22,6 +22,7 @@ if [ "${1:-}" = "--with-peers" ]; then
   packages+=(nginx-light wrk apache2-utils)  # it_net's local nginx; bench/vs_wrk.py (wrk, ab)
   packages+=(python3-aiosmtpd postal make gcc)  # it_smtp_test's sink, bench/vs_postal.py, it_scale_test's make project
   packages+=(clang libfuzzer-14-dev)  # the sanitizer build of scripts/test.sh and the fuzz targets (fuzz/)
+  packages+=(clang-tidy)  # scripts/tidy.sh (.clang-tidy)
   packages+=(strace)  # it_vector_engines, it_splice_engine, it_e4defrag_engine: system calls next to fio's
   packages+=(nbdkit libnbd-bin)  # it_lab_nbdkit_test, bench/lab-nbdkit.sh: the lab's cross-check (nbdkit's delay filter, nbdfuse)
   packages+=(xfsprogs)  # it_atomic_writes_test: an XFS loop filesystem with (software) atomic writes
