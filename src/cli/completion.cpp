@@ -90,7 +90,7 @@ std::string render_bash_completion() {
     std::vector<std::string> all = {e->name};
     all.insert(all.end(), e->aliases.begin(), e->aliases.end());
     for (const std::string& n : all) {
-      if (n.rfind("-", 0) != 0) names += (names.empty() ? "" : " ") + n;
+      if (n.rfind('-', 0) != 0) names += (names.empty() ? "" : " ") + n;
     }
     std::vector<std::string> words;
     for (const CompletedOption& o : options_of(*e)) {
@@ -150,7 +150,7 @@ std::string render_zsh_completion() {
     }
     std::string patterns = e->name;
     for (const std::string& alias : e->aliases) {
-      if (alias.rfind("-", 0) != 0) patterns += "|" + alias;
+      if (alias.rfind('-', 0) != 0) patterns += "|" + alias;
     }
     cases += fmt::format("    {})\n      _arguments -s \\\n{}        '*:file:_files'\n      ;;\n", patterns, specs);
   }

@@ -101,6 +101,7 @@ std::vector<Document> render_documents(const OutputChoice& output, const std::ve
         continue;
       }
       std::vector<std::string> texts;
+      texts.reserve(runs.size());
       for (const Measurement& m : runs) texts.push_back(m.json());
       documents.push_back({repeated_json(texts, spreads), {}});
       continue;
