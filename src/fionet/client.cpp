@@ -253,8 +253,8 @@ void connect_all(std::vector<Connection>& connections, const ClientOptions& opti
       continue;
     }
     if (c.sluice) {
-      if (const std::string why = greet_sluice_server(c, options); !why.empty()) {
-        problems += fmt::format("\n  {}: {}", where(c), why);
+      if (const std::string refusal = greet_sluice_server(c, options); !refusal.empty()) {
+        problems += fmt::format("\n  {}: {}", where(c), refusal);
         continue;
       }
     }

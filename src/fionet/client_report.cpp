@@ -85,8 +85,8 @@ std::string render_json_document(const std::vector<ClientReport>& reports) {
   if (reporting_servers(reports) > 1) add_entries(all_clients_of(reports), reports.front().hostname, reports.front().port);
   root["client_stats"] = std::move(clients);
   root["disk_util"] = nlohmann::ordered_json::array();
-  if (nlohmann::ordered_json clients = sluice_clients_json(reports); !clients.is_null()) {
-    root["sluice"] = {{"clients", std::move(clients)}};
+  if (nlohmann::ordered_json sluice_clients = sluice_clients_json(reports); !sluice_clients.is_null()) {
+    root["sluice"] = {{"clients", std::move(sluice_clients)}};
   }
   return root.dump(2) + "\n";
 }
