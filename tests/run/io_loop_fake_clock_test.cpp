@@ -386,5 +386,17 @@ TEST(IoLoopFakeClock, EachSynchronousEngineIsRecognisedByItsOwnPerformOnly) {
   EXPECT_FALSE(NullPerform::is(fake) || PsyncPerform::is(fake) || SyncPerform::is(fake) || MmapPerform::is(fake));
 }
 
+
+// fsync=1 with the runtime ending inside a write (each io and each fsync 10 us, runtime 1.005 ms: the 51st
+// write runs from 1.000 to 1.010 ms): the fsync that write made due is still issued, as fio's loop does, so
+// every write is followed by its sync.
+TEST(IoLoopFakeClock, TheSyncAWriteMadeDueIsIssuedWhenTheRuntimeEndsDuringTheWrite) {
+  JobSpec job = time_based_job(1005us);
+  job.rw = RwMode::kRandWrite;
+  job.fsync_blocks = 1;
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_EQ(out.result.dirs[1].ios, 51u);
+  EXPECT_EQ(out.result.sync.ios, out.result.dirs[1].ios);
+}
 }  // namespace
 }  // namespace sluice
