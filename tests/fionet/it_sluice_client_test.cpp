@@ -12,8 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -182,14 +184,9 @@ TEST_F(SluiceClient, FailedJobOnAServerMakesTheExitNonZeroNamingIt) {
 
 TEST_F(SluiceClient, ServerOfAnotherProtocolVersionIsNamedWithBothVersions) {
   // A stand-in for fio 3.42: answers every frame with a PROBE reply in protocol version 120.
-  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  ASSERT_EQ(::listen(listener, 4), 0);
-  ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+  std::uint16_t port = 0;
+  const int listener = loopback_listener(port);
+  ASSERT_GE(listener, 0) << std::strerror(errno);
   std::thread fake([listener] {
     pollfd pfd{listener, POLLIN, 0};
     if (::poll(&pfd, 1, 20000) <= 0) return;
@@ -210,7 +207,7 @@ TEST_F(SluiceClient, ServerOfAnotherProtocolVersionIsNamedWithBothVersions) {
     }
     ::close(fd);
   });
-  const std::string address = "127.0.0.1," + std::to_string(ntohs(addr.sin_port));
+  const std::string address = "127.0.0.1," + std::to_string(port);
   const RunOutput r = client({"--client=" + address, "--output-format=normal", job_});
   fake.join();
   ::close(listener);

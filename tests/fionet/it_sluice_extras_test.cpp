@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -170,14 +172,9 @@ TEST_F(SluiceExtras, FioServersGetOnlyFiosProtocol) {
 TEST_F(SluiceExtras, OlderSluiceServerThatIgnoresTheHelloIsUsedAsAFioServer) {
   // A stand-in for a sluice server from before sluice's hello: answers the probe, then ignores every message
   // (SLUICE_HELLO included) and hangs up once the client sends its jobs.
-  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  ASSERT_EQ(::listen(listener, 4), 0);
-  ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+  std::uint16_t port = 0;
+  const int listener = loopback_listener(port);
+  ASSERT_GE(listener, 0) << std::strerror(errno);
   std::thread fake([listener] {
     pollfd pfd{listener, POLLIN, 0};
     if (::poll(&pfd, 1, 20000) <= 0) return;
@@ -194,7 +191,7 @@ TEST_F(SluiceExtras, OlderSluiceServerThatIgnoresTheHelloIsUsedAsAFioServer) {
     }
     ::close(fd);
   });
-  const std::string address = "127.0.0.1," + std::to_string(ntohs(addr.sin_port));
+  const std::string address = "127.0.0.1," + std::to_string(port);
   const RunOutput r = client({"--client=" + address, "--output-format=normal", job_});
   fake.join();
   ::close(listener);
