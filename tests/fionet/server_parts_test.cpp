@@ -16,6 +16,7 @@
 #include "fionet/server.h"
 #include "fionet/server_session.h"
 #include "fionet/wire.h"
+#include "session_fixture.h"
 
 namespace sluice::fionet {
 namespace {
@@ -66,35 +67,6 @@ TEST(FioServerAllow, NetworksMatchByPrefix) {
   EXPECT_THROW(parse_cidr("10.0.0.0/33"), UserError);
   EXPECT_THROW(parse_cidr("nonsense"), UserError);
 }
-
-class SessionOverSocketPair : public ::testing::Test {
- protected:
-  void SetUp() override {
-    int fds[2];
-    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
-    client_ = fds[0];
-    server_fd_ = fds[1];
-    server_ = std::thread([this] {
-      SessionLog log{[this](const std::string& line) { log_ += line + "\n"; }};
-      code_ = serve_connection(server_fd_, "test-peer", log);
-      ::close(server_fd_);
-    });
-  }
-  void TearDown() override {
-    ::close(client_);
-    if (server_.joinable()) server_.join();
-  }
-  Message next() {
-    ReadResult r = read_message(client_, 10s);
-    EXPECT_EQ(r.status, ReadStatus::kOk);
-    return r.message;
-  }
-  int client_ = -1;
-  int server_fd_ = -1;
-  std::thread server_;
-  std::string log_;
-  int code_ = -1;
-};
 
 TEST_F(SessionOverSocketPair, ProbeIsAnsweredWithTheTag) {
   ASSERT_TRUE(send_message(client_, Op::kProbe, 77, encode_probe("127.0.0.1"), 1s));

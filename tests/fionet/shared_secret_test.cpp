@@ -15,6 +15,7 @@
 #include "fionet/server_session.h"
 #include "fionet/shared_secret.h"
 #include "fionet/wire.h"
+#include "session_fixture.h"
 #include "support/temp_dir.h"
 
 namespace sluice::fionet {
@@ -73,28 +74,9 @@ TEST(SharedSecretProof, DependsOnSecretRoleAndNonce) {
   EXPECT_FALSE(proof_matches(std::span<const std::uint8_t>(p.data(), 31), p));
 }
 
-class SessionWithSecret : public ::testing::Test {
+class SessionWithSecret : public SessionOverSocketPair {
  protected:
-  void SetUp() override {
-    int fds[2];
-    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
-    client_ = fds[0];
-    server_fd_ = fds[1];
-    server_ = std::thread([this] {
-      SessionLog log{[this](const std::string& line) { log_ += line + "\n"; }};
-      code_ = serve_connection(server_fd_, "test-peer", log, kSecret);
-      ::close(server_fd_);
-    });
-  }
-  void TearDown() override {
-    if (client_ >= 0) ::close(client_);
-    if (server_.joinable()) server_.join();
-  }
-  Message next() {
-    ReadResult r = read_message(client_, 10s);
-    EXPECT_EQ(r.status, ReadStatus::kOk);
-    return r.message;
-  }
+  SessionWithSecret() : SessionOverSocketPair(kSecret) {}
   // Expects the refusal: TEXT containing `why`, STOP with EACCES, QUIT; the session ends with 1.
   void expect_refused(const std::string& why) {
     const Message text = next();
@@ -128,11 +110,6 @@ class SessionWithSecret : public ::testing::Test {
   }
 
   static constexpr const char* kSecret = "shared between the hosts";
-  int client_ = -1;
-  int server_fd_ = -1;
-  std::thread server_;
-  std::string log_;
-  int code_ = -1;
 };
 
 TEST_F(SessionWithSecret, JobBeforeTheProofIsRefused) {
