@@ -219,6 +219,13 @@ struct JobSpec {
   // random_generator=lfsr: uniform random offsets come from a full-period LFSR over the blocks (each block once
   // per pass, no map; workload/lfsr.h) instead of the generator and the coverage map.
   bool lfsr_offsets = false;
+  // fio's sprandom: SSD preconditioning writes that leave the steady-state invalid-block distribution of
+  // spr_op over-provisioning across spr_num_regions regions (workload/sprandom.h); spr_cs != 0 defers the
+  // invalidating writes by one region so they miss the device's cache.
+  bool sprandom = false;
+  std::uint32_t spr_num_regions = 100;
+  double spr_op = 0.15;
+  std::uint64_t spr_cs = 0;  // bytes
   bool refill_buffers = false;
   bool zero_buffers = false;
   std::uint32_t buffer_compress_percentage = 0;
@@ -440,6 +447,8 @@ struct JobSpec {
     bool iodepth_batch_complete_max = false;  // not given: one submit group's worth per reap
     bool thinktime_blocks = false;            // not given: with thinktime_iotime, only the time counts
     bool refill_buffers = false;              // not given: compressible buffers are refilled per write (fio)
+    bool random_generator = false;            // not given: sprandom picks lfsr (given otherwise: an error)
+    bool norandommap = false;                 // not given: sprandom turns it on (norandommap=0 given: an error)
   };
   GivenOptions explicitly_given;
 

@@ -138,6 +138,7 @@ void add_sync_range_options(std::vector<OptionDef>& table);   // sync_file_range
 void add_noio_engine_options(std::vector<OptionDef>& table);  // cpuio, exec
 void add_zone_options(std::vector<OptionDef>& table);         // zonemode=strided, zonesize, zonerange, zoneskip
 void add_iolog_options(std::vector<OptionDef>& table);        // write_iolog, read_iolog, replay_*
+void add_sprandom_options(std::vector<OptionDef>& table);     // sprandom, spr_num_regions, spr_op, spr_cs
 
 // What is settled only once all of a job's options are known; the command-line and job-file parsers call
 // this after a job is complete: name_unnamed_logs, then apply_bs_is_seq_rand.

@@ -28,6 +28,7 @@ std::vector<OptionDef> build_table() {
   detail::add_noio_engine_options(table);
   detail::add_iolog_options(table);
   detail::add_zone_options(table);
+  detail::add_sprandom_options(table);
   return table;
 }
 

@@ -216,6 +216,7 @@ void add_workload_details(std::vector<OptionDef>& table) {
                  static const std::vector<std::string> kChoices = {"tausworthe", "lfsr", "tausworthe64"};
                  job.lfsr_offsets = choice_value("random_generator", value, where, kChoices) == 1;
                },
+           .given_flag = &JobSpec::GivenOptions::random_generator,
        },
        {
            .name = "clocksource",

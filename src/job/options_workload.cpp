@@ -302,7 +302,8 @@ void add_randomness(std::vector<OptionDef>& table) {
                },
        },
        bool_option("norandommap", &JobSpec::norandommap, "0",
-                   {.help = "Do not track covered blocks: random offsets may repeat and some blocks may be missed."})});
+                   {.help = "Do not track covered blocks: random offsets may repeat and some blocks may be missed.",
+                    .given_flag = &JobSpec::GivenOptions::norandommap})});
 }
 
 void add_buffers(std::vector<OptionDef>& table) {

@@ -9,6 +9,7 @@
 #include "engine/engine_traits.h"
 #include "job/job_problems.h"
 #include "job/units.h"
+#include "job/validate_sprandom.h"
 #include "job/validate_verify.h"
 #include "job/warning_codes.h"
 
@@ -562,6 +563,7 @@ std::vector<Problem> validate(const JobSpec& job) {
   check_cmdprio(job, check);
   std::vector<Problem> problems = check.take();
   validate_verify(job, problems);
+  validate_sprandom(job, problems);
   return problems;
 }
 

@@ -36,6 +36,9 @@
 //    file's cached pages then, so buffered reads of every pass come from the storage. The first io of each
 //    later loop says so too (starts_loop: a new pass of all files, or with io_size the first io past each
 //    io_size bytes, where positions carry on as in fio), for unlink_each_loop.
+//  - sprandom (one file; workload/sprandom.h): the writes' blocks come from the file's sprandom plan, other
+//    directions' (randrw) from the same LFSR, as fio. The job ends when the plan is written: the budget is the
+//    physical capacity (fio sets io_size to it), with one pass and one loop, time_based or not.
 //  - Seeds: direction, size and offset choices use independent streams, so changing rwmixread or bs does
 //    not change the offset sequence's randomness.
 #include "workload/io_pattern.h"
@@ -50,6 +53,7 @@
 #include "workload/distributions.h"
 #include "workload/lfsr.h"
 #include "workload/random_map.h"
+#include "workload/sprandom.h"
 #include "common/error.h"
 #include "common/rng.h"
 
@@ -77,6 +81,7 @@ struct IoPattern::Impl {
     bool restarted = false;  // the file starts over: its next io has starts_pass
     RandomMap map;
     Lfsr lfsr;
+    SprandomOffsets sprandom;
     BlockDistribution distribution;
   };
 
@@ -88,6 +93,7 @@ struct IoPattern::Impl {
   bool use_map = false;
   bool use_distribution = false;
   bool use_lfsr = false;
+  bool use_sprandom = false;
   std::uint64_t lfsr_block = 4096;  // the bytes one LFSR value counts for (fio's rw_min_bs)
   std::uint64_t hole = 0;        // sequential: bytes skipped after each io
   std::uint64_t step_back = 0;   // sequential "rw=read:-8k": the next io starts this far before the last one's end
@@ -156,6 +162,8 @@ struct IoPattern::Impl {
   bool repeat_run_start(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool pick_from_map(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool pick_from_lfsr(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  void set_up_sprandom(const JobSpec& job, std::uint64_t seed);
+  bool pick_from_sprandom(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   void pick_free_offset(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
 };
 
@@ -172,9 +180,11 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   configure_choosers(job);
 
   use_distribution = random && job.random_distribution.kind != DistributionKind::kRandom;
-  use_lfsr = random && job.lfsr_offsets && !use_distribution;
-  use_map = random && !job.norandommap && !use_distribution && !use_lfsr;
-  if (use_lfsr) {
+  use_sprandom = random && job.sprandom;
+  if (use_sprandom) use_distribution = false;
+  use_lfsr = random && job.lfsr_offsets && !use_distribution && !use_sprandom;
+  use_map = random && !job.norandommap && !use_distribution && !use_lfsr && !use_sprandom;
+  if (use_lfsr || use_sprandom) {
     std::uint64_t smallest = UINT64_MAX;
     for (Direction d : kAllDirections) {
       if (active[index_of(d)]) smallest = std::min<std::uint64_t>(smallest, choosers[index_of(d)].min());
@@ -229,6 +239,7 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   if (!job.time_based && job.io_size != 0 && loops > 1) loop_bytes = next_loop_at = job.io_size;
   if (!job.time_based && budget == 0) finished = true;
   if (files.empty()) finished = true;
+  if (use_sprandom) set_up_sprandom(job, seed);
   compute_planned(job);
 }
 
@@ -244,9 +255,9 @@ void IoPattern::Impl::configure_choosers(const JobSpec& job) {
 }
 
 void IoPattern::Impl::compute_planned(const JobSpec& job) {
-  if (job.time_based || finished) return;
+  if ((job.time_based && !use_sprandom) || finished) return;
   planned = budget;
-  if (!wrap) {
+  if (!wrap && !use_sprandom) {
     // A pass covers whole units only: a tail shorter than the granularity is never used.
     std::uint64_t pass = 0;
     for (const auto& file : files) pass += file.units * granularity;
@@ -447,7 +458,9 @@ IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction d
       return Outcome::kIssued;
     }
   }
-  if (use_lfsr) {
+  if (use_sprandom) {
+    if (!pick_from_sprandom(file, direction, length, out)) return Outcome::kPassDone;
+  } else if (use_lfsr) {
     if (!pick_from_lfsr(file, direction, length, out)) return Outcome::kPassDone;
   } else if (use_map) {
     if (!pick_from_map(file, direction, length, out)) {
@@ -531,6 +544,41 @@ bool IoPattern::Impl::pick_from_lfsr(FileState& file, Direction direction, std::
   }
   const std::uint64_t offset = block * choosers[index_of(direction)].alignment();
   if (offset >= file.window.length) return false;  // fio: an offset past the region ends the file's pass
+  const std::uint64_t room = file.window.length - offset;
+  if (length > room) length = choosers[index_of(direction)].largest_fitting(room);
+  if (length == 0) return false;
+  out.offset = file.window.start + offset;
+  out.length = length;
+  return true;
+}
+
+// Each file's sprandom plan (the sizes checked here: they need the file's), and a budget of their physical
+// capacities with no wrap and one loop, replacing io_size, loops and time_based as in fio.
+void IoPattern::Impl::set_up_sprandom(const JobSpec& job, std::uint64_t seed) {
+  const std::uint64_t block = choosers[index_of(Direction::kWrite)].min();
+  budget = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    FileState& file = files[i];
+    const SprandomPlan plan = job_sprandom_plan(job, file.region.length, block);
+    file.sprandom = SprandomOffsets(plan, job.spr_cs, file.region.length / lfsr_block, derive_seed(seed, 500 + i));
+    budget += plan.physical_bytes;
+  }
+  wrap = false;
+  loops = 1;
+  loop_bytes = next_loop_at = 0;
+  finished = files.empty() || budget == 0;
+}
+
+// The next block of the file's sprandom plan (writes) or of its LFSR (other directions), placed as
+// pick_from_lfsr places the LFSR's; false when the plan is written or the LFSR used up.
+bool IoPattern::Impl::pick_from_sprandom(FileState& file, Direction direction, std::uint32_t length,
+                                         NextIo& out) noexcept {
+  std::uint64_t block = 0;
+  const bool more =
+      direction == Direction::kWrite ? file.sprandom.next_write(block) : file.sprandom.next_other(block);
+  if (!more) return false;
+  const std::uint64_t offset = block * choosers[index_of(direction)].alignment();
+  if (offset >= file.window.length) return false;
   const std::uint64_t room = file.window.length - offset;
   if (length > room) length = choosers[index_of(direction)].largest_fitting(room);
   if (length == 0) return false;
