@@ -1,0 +1,105 @@
+// IoPattern with sprandom: the budget is the physical capacity whatever io_size, loops or time_based say (fio
+// sets io_size to it and ends the job when the plan is written), offsets stay in the job's region of the file,
+// randrw's reads take blocks from the same LFSR, and a plan that cannot run is refused with its option.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "common/error.h"
+#include "workload/io_pattern.h"
+#include "workload/sprandom.h"
+#include "workload_test_helpers.h"
+
+namespace sluice {
+namespace {
+
+using testing::drain;
+using testing::job_for;
+using testing::kMiB;
+using testing::total_bytes;
+
+JobSpec sprandom_job(RwMode rw) {
+  JobSpec job = job_for(rw);
+  job.sprandom = true;
+  return job;
+}
+
+// Writes of one seed: inside the region, at most the physical capacity, and every block unless the repeats
+// used the budget up first (as in fio).
+void check_physical_budget(std::uint64_t seed) {
+  const FileRegion region{4 * kMiB, 16 * kMiB};
+  const std::uint64_t physical = sprandom_physical_bytes(16 * kMiB, 0.15, 4096);
+  IoPattern pattern(sprandom_job(RwMode::kRandWrite), {region}, seed);
+  EXPECT_EQ(pattern.planned_bytes(), physical);
+  const auto ios = drain(pattern);
+  std::set<std::uint64_t> offsets;
+  for (const NextIo& io : ios) {
+    ASSERT_EQ(io.direction, Direction::kWrite);
+    ASSERT_GE(io.offset, region.start);
+    ASSERT_LE(io.offset + io.length, region.start + region.length);
+    offsets.insert(io.offset);
+  }
+  EXPECT_LE(total_bytes(ios), physical) << seed;
+  EXPECT_GT(total_bytes(ios), physical - physical / 50) << seed;
+  if (total_bytes(ios) < physical) {
+    EXPECT_EQ(offsets.size(), 4096u) << seed;
+  } else {
+    EXPECT_GT(offsets.size(), 4096u - 82) << seed;  // a few standard deviations of the repeats (~22)
+  }
+}
+
+TEST(IoPatternSprandom, WritesAtMostThePhysicalCapacityInTheRegion) {
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) check_physical_budget(seed);
+}
+
+TEST(IoPatternSprandom, IoSizeLoopsAndTimeBasedDoNotExtendIt) {
+  const FileRegion region{0, 8 * kMiB};
+  const std::uint64_t reference = total_bytes([&] {
+    IoPattern pattern(sprandom_job(RwMode::kRandWrite), {region}, 5);
+    return drain(pattern);
+  }());
+  JobSpec job = sprandom_job(RwMode::kRandWrite);
+  job.io_size = 1 * kMiB;
+  job.loops = 3;
+  job.time_based = true;
+  IoPattern pattern(job, {region}, 5);
+  EXPECT_EQ(total_bytes(drain(pattern, 100'000)), reference);
+}
+
+TEST(IoPatternSprandom, ReadsOfRandrwShareTheLfsr) {
+  JobSpec job = sprandom_job(RwMode::kRandRW);
+  IoPattern pattern(job, {{0, 8 * kMiB}}, 3);
+  const auto ios = drain(pattern);
+  std::set<std::uint64_t> read_offsets, written;
+  std::size_t reads = 0;
+  for (const NextIo& io : ios) {
+    if (io.direction == Direction::kRead) {
+      ++reads;
+      read_offsets.insert(io.offset);
+    } else {
+      written.insert(io.offset);
+    }
+  }
+  EXPECT_GT(reads, 500u);
+  EXPECT_EQ(read_offsets.size(), reads) << "each LFSR block once";
+  // Reads and new writes split the blocks between them; every block is read or written.
+  std::set<std::uint64_t> all = written;
+  all.insert(read_offsets.begin(), read_offsets.end());
+  EXPECT_EQ(all.size(), 2048u);
+}
+
+TEST(IoPatternSprandom, ACacheLargerThanARegionIsRefused) {
+  JobSpec job = sprandom_job(RwMode::kRandWrite);
+  job.spr_cs = 1 * kMiB;
+  job.option_pos["spr_cs"] = SourcePos{"p.fio", 9};
+  try {
+    IoPattern pattern(job, {{0, 16 * kMiB}}, 1);
+    ADD_FAILURE() << "accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("p.fio:9"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("spr_cs"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace sluice
