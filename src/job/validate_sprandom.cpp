@@ -25,12 +25,14 @@ void validate_sprandom(const JobSpec& job, std::vector<Problem>& out) {
                                 std::string(rw_mode_name(job.rw)) + " (fio: sprandom requires random write)");
   }
   if (job.explicitly_given.random_generator && !job.lfsr_offsets) {
-    check.error("random_generator", "sprandom needs random_generator=lfsr (its offsets come from the LFSR); drop "
-                                    "random_generator or give lfsr");
+    check.error("random_generator",
+                "sprandom needs random_generator=lfsr (its offsets come from the LFSR); drop "
+                "random_generator or give lfsr");
   }
   if (job.explicitly_given.norandommap && !job.norandommap) {
-    check.error("norandommap", "sprandom needs norandommap=1 (it chooses which blocks are written twice); drop "
-                               "norandommap=0");
+    check.error("norandommap",
+                "sprandom needs norandommap=1 (it chooses which blocks are written twice); drop "
+                "norandommap=0");
   }
   if (job.nrfiles != 1 || job.filenames.size() > 1) {
     check.error("sprandom", "sprandom works on one file per job (as fio), not " +
@@ -38,8 +40,9 @@ void validate_sprandom(const JobSpec& job, std::vector<Problem>& out) {
                                 "; use one job per file or device");
   }
   if (job.random_distribution.kind != DistributionKind::kRandom) {
-    check.warning("random_distribution", "random_distribution has no effect on sprandom's writes (as fio); "
-                                         "ignored for them");
+    check.warning("random_distribution",
+                  "random_distribution has no effect on sprandom's writes (as fio); "
+                  "ignored for them");
   }
   for (Problem& p : check.take()) out.push_back(std::move(p));
 }

@@ -574,8 +574,7 @@ void IoPattern::Impl::set_up_sprandom(const JobSpec& job, std::uint64_t seed) {
 bool IoPattern::Impl::pick_from_sprandom(FileState& file, Direction direction, std::uint32_t length,
                                          NextIo& out) noexcept {
   std::uint64_t block = 0;
-  const bool more =
-      direction == Direction::kWrite ? file.sprandom.next_write(block) : file.sprandom.next_other(block);
+  const bool more = direction == Direction::kWrite ? file.sprandom.next_write(block) : file.sprandom.next_other(block);
   if (!more) return false;
   const std::uint64_t offset = block * choosers[index_of(direction)].alignment();
   if (offset >= file.window.length) return false;

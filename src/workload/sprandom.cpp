@@ -1,9 +1,9 @@
 #include "workload/sprandom.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 #include "job/job_spec.h"

@@ -37,7 +37,7 @@ struct SprandomPlan {
   std::uint64_t region_bytes = 0;    // physical / regions (the last bytes of the division are never written)
   std::uint64_t region_writes = 0;   // region_bytes / block_bytes
   std::uint32_t regions = 0;
-  std::vector<double> validity;      // per region, region 0 (written first) holding the least valid data
+  std::vector<double> validity;                  // per region, region 0 (written first) holding the least valid data
   std::vector<std::uint32_t> invalid_per_10000;  // round((1 - validity) x 10000), per region
 };
 
@@ -87,13 +87,13 @@ class SprandomOffsets {
 
   std::vector<std::uint32_t> invalid_per_10000_;
   std::uint64_t region_writes_ = 0;
-  bool deferred_ = false;             // spr_cs given: repeats at the end of the next region
+  bool deferred_ = false;  // spr_cs given: repeats at the end of the next region
   Lfsr lfsr_;
   Rng rng_;
-  std::vector<std::uint64_t> due_;      // blocks to write again in this region
+  std::vector<std::uint64_t> due_;  // blocks to write again in this region
   std::size_t due_next_ = 0;
   std::vector<std::uint64_t> remembered_;  // blocks of this region to write again in the next
-  std::uint64_t new_left_ = 0;          // LFSR blocks still to write in this region
+  std::uint64_t new_left_ = 0;             // LFSR blocks still to write in this region
   std::uint32_t region_ = 0;
   bool finished_ = false;
 };

@@ -29,11 +29,8 @@ TEST(SprandomOptions, DefaultsAreFios) {
 }
 
 TEST(SprandomOptions, ValuesAreStored) {
-  const JobSpec job = testing::job_with({{"rw", "randwrite"},
-                                         {"sprandom", "1"},
-                                         {"spr_num_regions", "250"},
-                                         {"spr_op", "0.07"},
-                                         {"spr_cs", "64k"}});
+  const JobSpec job = testing::job_with(
+      {{"rw", "randwrite"}, {"sprandom", "1"}, {"spr_num_regions", "250"}, {"spr_op", "0.07"}, {"spr_cs", "64k"}});
   EXPECT_TRUE(job.sprandom);
   EXPECT_EQ(job.spr_num_regions, 250u);
   EXPECT_DOUBLE_EQ(job.spr_op, 0.07);
@@ -70,8 +67,7 @@ TEST(SprandomOptions, NeedsRandomWrites) {
 }
 
 TEST(SprandomOptions, AnotherRandomGeneratorIsAnError) {
-  const JobSpec job =
-      testing::job_with({{"rw", "randwrite"}, {"sprandom", "1"}, {"random_generator", "tausworthe"}});
+  const JobSpec job = testing::job_with({{"rw", "randwrite"}, {"sprandom", "1"}, {"random_generator", "tausworthe"}});
   const auto errors = sprandom_errors(job, "random_generator");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_THAT(errors[0].message, HasSubstr("random_generator=lfsr"));
@@ -88,9 +84,9 @@ TEST(SprandomOptions, NoRandomMapZeroIsAnError) {
 }
 
 TEST(SprandomOptions, OneFileOnly) {
-  EXPECT_EQ(sprandom_errors(testing::job_with({{"rw", "randwrite"}, {"sprandom", "1"}, {"nrfiles", "2"}}), "sprandom")
-                .size(),
-            1u);
+  EXPECT_EQ(
+      sprandom_errors(testing::job_with({{"rw", "randwrite"}, {"sprandom", "1"}, {"nrfiles", "2"}}), "sprandom").size(),
+      1u);
   EXPECT_EQ(
       sprandom_errors(testing::job_with({{"rw", "randwrite"}, {"sprandom", "1"}, {"filename", "a:b"}}), "sprandom")
           .size(),

@@ -40,16 +40,16 @@ std::uint64_t spr_physical_bytes(double op) {
 
 std::uint64_t spr_region_writes(double op) { return spr_physical_bytes(op) / kSprRegions / kSprBlock; }
 
-SprRun run_sprandom(const std::string& program, const TempDir& tmp, const std::vector<std::string>& extra,
-                    double op) {
+SprRun run_sprandom(const std::string& program, const TempDir& tmp, const std::vector<std::string>& extra, double op) {
   const std::string log = tmp.file(program == "sluice" ? "sluice.iolog" : "fio.iolog");
-  std::vector<std::string> args = {"--name=spr",       "--ioengine=null", "--rw=randwrite", "--bs=4k",
-                                   "--size=64m",       "--sprandom=1",    "--output-format=json",
-                                   "--write_iolog=" + log};
+  std::vector<std::string> args = {"--name=spr", "--ioengine=null", "--rw=randwrite",       "--bs=4k",
+                                   "--size=64m", "--sprandom=1",    "--output-format=json", "--write_iolog=" + log};
   args.insert(args.end(), extra.begin(), extra.end());
   RunOptions options;
-  if (program != "sluice") options.program = program;
-  else args.insert(args.begin(), "run");
+  if (program != "sluice")
+    options.program = program;
+  else
+    args.insert(args.begin(), "run");
   const RunOutput r = run_binary(args, options);
   EXPECT_EQ(r.exit_code, 0) << program << ": " << describe(r);
   SprRun run;
@@ -129,9 +129,10 @@ void compare_with_newer_fio(const TempDir& tmp, const SprRun& ours, const std::v
     const double spread = 5.0 * std::sqrt(theirs.overwritten_per_decile[d] + ours.overwritten_per_decile[d]) + 10.0;
     EXPECT_NEAR(ours.overwritten_per_decile[d], theirs.overwritten_per_decile[d], spread) << "decile " << d;
   }
-  std::cout << "sprandom " << (extra.empty() ? "" : extra[0]) << ": sluice " << ours.writes << " writes, "
-            << fio << " " << theirs.writes << "; overwritten per decile (sluice/fio):";
-  for (int d = 0; d < 10; ++d) std::cout << " " << ours.overwritten_per_decile[d] << "/" << theirs.overwritten_per_decile[d];
+  std::cout << "sprandom " << (extra.empty() ? "" : extra[0]) << ": sluice " << ours.writes << " writes, " << fio << " "
+            << theirs.writes << "; overwritten per decile (sluice/fio):";
+  for (int d = 0; d < 10; ++d)
+    std::cout << " " << ours.overwritten_per_decile[d] << "/" << theirs.overwritten_per_decile[d];
   std::cout << "\n";
 }
 

@@ -2,14 +2,14 @@
 // reference resampling written here with a binary search, and the continuous limit v_gc^(1 - r/(n-1))), and
 // the offset sequence: every block written, regions of region_writes writes, and each region's share of
 // blocks written again later close to its target.
+#include "workload/sprandom.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
 #include <vector>
-
-#include "workload/sprandom.h"
 
 namespace sluice {
 namespace {
