@@ -87,7 +87,7 @@ enum class VerifyKind {
   kSha3_512,
   kNull,
 };
-enum class SteadyStateCriterion { kNone, kIopsSlope, kIops, kBwSlope, kBw };  // fio's ss= criteria
+enum class SteadyStateCriterion { kNone, kIopsSlope, kIops, kBwSlope, kBw, kLatSlope, kLat };  // fio's ss= criteria
 
 // A size that fio lets be absolute or a percentage of the file/device ("size=10%").
 struct SizeOrPercent {
@@ -263,12 +263,14 @@ struct JobSpec {
   std::uint32_t fsync_blocks = 0;      // fsync=N: fsync after every N writes
   std::uint32_t fdatasync_blocks = 0;  // fdatasync=N
   bool end_fsync = false;
+  bool end_syncfs = false;             // at the end of a write stage: one syncfs(2) per file system, not fsyncs
   bool fsync_on_close = false;
 
   // --- time and termination
   std::chrono::nanoseconds runtime{0};
   bool time_based = false;
   std::chrono::nanoseconds ramp_time{0};
+  std::uint64_t ramp_size = 0;  // bytes of I/O (the group's with group_reporting) before measuring; 0 = none
   std::chrono::nanoseconds startdelay{0};
   std::uint32_t loops = 1;
   std::uint64_t io_size = 0;    // bytes of I/O to do; 0 = size
@@ -366,7 +368,7 @@ struct JobSpec {
 
   // --- steady state (fio's steadystate / ss)
   SteadyStateCriterion ss_criterion = SteadyStateCriterion::kNone;
-  double ss_limit = 0;                     // percent (ss=iops:10%) or absolute slope / deviation
+  double ss_limit = 0;                     // percent (ss=iops:10%) or absolute slope / deviation (lat: ns)
   bool ss_limit_is_percent = false;
   std::chrono::nanoseconds ss_duration{0};
   std::chrono::nanoseconds ss_ramp{0};

@@ -358,10 +358,13 @@ SteadyStateCriterion criterion_of(std::string_view name) {
   if (name == "iops_slope") return SteadyStateCriterion::kIopsSlope;
   if (name == "bw") return SteadyStateCriterion::kBw;
   if (name == "bw_slope") return SteadyStateCriterion::kBwSlope;
+  if (name == "lat") return SteadyStateCriterion::kLat;
+  if (name == "lat_slope") return SteadyStateCriterion::kLatSlope;
   return SteadyStateCriterion::kNone;
 }
 
-// fio's "ss=CRITERION:LIMIT[%]": iops|iops_slope|bw|bw_slope; a bw limit may carry a size suffix.
+// fio's "ss=CRITERION:LIMIT[%]": iops|iops_slope|bw|bw_slope|lat|lat_slope; a bw limit may carry a size
+// suffix, a lat limit is a time (a bare number in nanoseconds, fio 3.42's unit for it).
 void apply_steadystate(JobSpec& job, std::string_view value, const SourcePos& where) {
   if (value == "none") {
     job.ss_criterion = SteadyStateCriterion::kNone;
@@ -371,14 +374,24 @@ void apply_steadystate(JobSpec& job, std::string_view value, const SourcePos& wh
   const std::string_view name = value.substr(0, colon);
   const SteadyStateCriterion criterion = criterion_of(name);
   if (criterion == SteadyStateCriterion::kNone || colon == std::string_view::npos) {
-    value_error(where, "steadystate", value, "use iops|iops_slope|bw|bw_slope:LIMIT[%], e.g. iops:10%");
+    value_error(where, "steadystate", value,
+                "use iops|iops_slope|bw|bw_slope|lat|lat_slope:LIMIT[%], e.g. iops:10% or lat:50us");
   }
   std::string_view limit = value.substr(colon + 1);
   const bool percent = !limit.empty() && limit.back() == '%';
   if (percent) limit.remove_suffix(1);
+  const bool lat = criterion == SteadyStateCriterion::kLat || criterion == SteadyStateCriterion::kLatSlope;
   std::optional<double> number = parse_double(limit);
   if (!number && !percent && (criterion == SteadyStateCriterion::kBw || criterion == SteadyStateCriterion::kBwSlope)) {
     number = static_cast<double>(size_value("steadystate", limit, where, job.kb_base));
+  }
+  if (!number && !percent && lat) {
+    const std::optional<std::chrono::nanoseconds> time = parse_duration(limit, std::chrono::nanoseconds(1));
+    if (!time) {
+      value_error(where, "steadystate", value,
+                  "a latency limit is a time: a bare number in nanoseconds or with a unit (500, 50us, 2ms), or a %");
+    }
+    number = static_cast<double>(time->count());
   }
   if (!number || *number < 0.0 || !std::isfinite(*number)) {
     value_error(where, "steadystate", value, "the limit must be a number >= 0, optionally with %");
@@ -397,11 +410,12 @@ void add_steady_state_options(std::vector<OptionDef>& table) {
            .aliases = {"ss"},
            .type = OptionType::kCustom,
            .default_text = "none",
-           .range = "none|iops|iops_slope|bw|bw_slope:LIMIT[%]",
+           .range = "none|iops|iops_slope|bw|bw_slope|lat|lat_slope:LIMIT[%]",
            .help =
-               "End the job early once it is steady over the last ss_dur: iops/bw: every sample within LIMIT of the "
-               "mean (LIMIT% of the mean); *_slope: the least-squares slope (per second) within LIMIT (LIMIT% of the "
-               "mean). The job's JSON gets fio's \"steadystate\" block.",
+               "End the job early once it is steady over the last ss_dur: iops/bw/lat: every sample within LIMIT of "
+               "the mean (LIMIT% of the mean); *_slope: the least-squares slope (per second) within LIMIT (LIMIT% of "
+               "the mean). lat samples the mean completion latency of each ss_interval; its LIMIT is a time, a bare "
+               "number in nanoseconds (lat:50us, lat_slope:1%). The job's JSON gets fio's \"steadystate\" block.",
            .apply = apply_steadystate,
        },
        duration_option("steadystate_duration", &JobSpec::ss_duration, seconds(1), "0",

@@ -75,6 +75,25 @@ void add_time(std::vector<OptionDef>& table) {
                    {.help = "Run for the whole runtime, repeating the workload when size or io_size is done."}),
        duration_option("ramp_time", &JobSpec::ramp_time, seconds(1), "0",
                        {.help = "Run this long before measuring (bare number in seconds); results exclude the ramp."}),
+       {
+           .name = "ramp_size",
+           .type = OptionType::kSize,
+           .unit = "bytes",
+           .range = ">= 1",
+           .help = "Do this much I/O before measuring (fio 3.42; bare number in bytes): results exclude the ramp, "
+                   "and runtime starts after it. Under group_reporting the group's jobs together. As fio, checked "
+                   "once a second from the job's start. Not with ramp_time.",
+           .reason = "no ramp by size unless given",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 if (!value.empty() && value.back() == '%') {
+                   value_error(where, "ramp_size", value, "a percentage is not an amount of I/O; give a size, e.g. 64m");
+                 }
+                 const std::uint64_t bytes = size_value("ramp_size", value, where, job.kb_base);
+                 if (bytes == 0) value_error(where, "ramp_size", value, "must be at least 1 byte (fio's minimum)");
+                 job.ramp_size = bytes;
+               },
+       },
        duration_option("startdelay", &JobSpec::startdelay, seconds(1), "0",
                        {.help = "Wait this long before starting the job (bare number in seconds)."}),
        u32_option("loops", &JobSpec::loops, 1, UINT32_MAX, "1",

@@ -16,6 +16,7 @@ void cap_size(JobSpec& job, std::uint64_t cap) {
   }
   if (job.filesize > cap) job.filesize = cap;
   if (job.io_size > cap) job.io_size = cap;
+  if (job.ramp_size > cap) job.ramp_size = cap;
   if (job.offset.percent <= 0.0 && job.offset.bytes > cap) job.offset.bytes = 0;
   if (job.offset_increment > cap) job.offset_increment = cap;
 }

@@ -101,6 +101,25 @@ std::string trim_engines() {
   return text;
 }
 
+// end_syncfs: fio 3.42's engines that can syncfs (its FIO_SYNCFS and FIO_ASYNCIO_SYNC_SYNCFS flags), and
+// null, which fio runs without a syncfs (it has no files). fio rejects the job with any other engine ("I/O
+// engine does not support syncfs"; its mmap crashes instead).
+void check_end_syncfs(const JobSpec& job, Checker& check) {
+  static constexpr EngineKind kSyncfsEngines[] = {
+      EngineKind::kPsync,   EngineKind::kSync,      EngineKind::kVsync,      EngineKind::kPvsync,
+      EngineKind::kPvsync2, EngineKind::kLibaio,    EngineKind::kIoUring,    EngineKind::kPosixaio,
+      EngineKind::kFalloc,  EngineKind::kFtruncate, EngineKind::kFileCreate, EngineKind::kFileDelete,
+      EngineKind::kDirDelete};
+  if (!job.end_syncfs || job.ioengine == EngineKind::kNull) return;
+  if (std::find(std::begin(kSyncfsEngines), std::end(kSyncfsEngines), job.ioengine) != std::end(kSyncfsEngines)) {
+    return;
+  }
+  std::string takers;
+  for (EngineKind e : kSyncfsEngines) takers += (takers.empty() ? "" : ", ") + std::string(engine_name(e));
+  check.error("end_syncfs", "end_syncfs cannot be done with ioengine=" + std::string(engine_name(job.ioengine)) +
+                                " (as in fio, only these engines syncfs: " + takers + "); use end_fsync");
+}
+
 void check_engine(const JobSpec& job, Checker& check) {
   const EngineTraits& traits = engine_traits(job.ioengine);
   const std::string engine(traits.name);
@@ -129,6 +148,7 @@ void check_engine(const JobSpec& job, Checker& check) {
       }
     }
   }
+  check_end_syncfs(job, check);
   if (!traits.does_io && job.runtime.count() == 0) {
     check.error("runtime", "ioengine=" + engine + " does no I/O and runs for a time: give runtime=");
   }
@@ -180,6 +200,9 @@ void check_time(const JobSpec& job, Checker& check) {
                       ": nothing would be measured");
   }
   if (job.loops == 0) check.error("loops", "loops=0: must be at least 1");
+  if (job.ramp_size != 0 && job.ramp_time.count() > 0) {  // fio 3.42 rejects the job the same way
+    check.error("ramp_size", "ramp_size and ramp_time exclude each other: give one of them");
+  }
   if (job.latency_target.count() > 0 && job.latency_window.count() == 0) {
     // fio then judges the depth at every turn of its loop, on the few ios since the last change.
     check.error("latency_window", "latency_target needs latency_window (how long each depth is tried, e.g. 5s)");

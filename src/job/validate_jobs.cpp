@@ -1,5 +1,5 @@
-// Checks that concern several jobs at once: wait_for names an earlier job, and options whose meaning
-// depends on the clones of a job (offset_increment).
+// Checks that concern several jobs at once: wait_for names an earlier job, options whose meaning depends on
+// the clones of a job (offset_increment), and ramp_size, one per group.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -55,6 +55,24 @@ void check_iolog_writers(const std::vector<JobSpec>& jobs, std::vector<Problem>&
   }
 }
 
+// fio 3.42: the jobs of a group (up to the next stonewall or new_group) must have the same ramp_size, since
+// under group_reporting their ramp ends together.
+void check_ramp_size_groups(const std::vector<JobSpec>& jobs, std::vector<Problem>& out) {
+  const JobSpec* first = nullptr;
+  for (const JobSpec& job : jobs) {
+    if (first == nullptr || job.stonewall || job.new_group) {
+      first = &job;
+      continue;
+    }
+    if (job.ramp_size != first->ramp_size) {
+      out.push_back(error_at(job, "ramp_size",
+                             fmt::format("job {}: ramp_size={} differs from job {}'s {} in the same group; give the "
+                                         "jobs of a group one ramp_size (or start a new group with stonewall)",
+                                         job.name, job.ramp_size, first->name, first->ramp_size)));
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<Problem> validate_across_jobs(const std::vector<JobSpec>& jobs) {
@@ -70,6 +88,7 @@ std::vector<Problem> validate_across_jobs(const std::vector<JobSpec>& jobs) {
     earlier.push_back(job.name);
   }
   check_iolog_writers(jobs, out);
+  check_ramp_size_groups(jobs, out);
   return out;
 }
 

@@ -119,7 +119,7 @@ void add_depth_and_latency(ojson& out, const JobResult& job) {
   out["latency_window"] = std::uint64_t{0};
 }
 
-// fio 3.33's key order for the "steadystate" block (JobResult keeps it as a sorted nlohmann::json).
+// fio's key order for the "steadystate" block (lat_mean and lat_ns: fio 3.42's, with ss=lat|lat_slope) (JobResult keeps it as a sorted nlohmann::json).
 ojson steadystate_json(const nlohmann::json& ss) {
   ojson out = ojson::object();
   for (const char* key : {"ss", "duration", "attained", "criterion", "max_deviation", "slope"}) {
@@ -127,7 +127,7 @@ ojson steadystate_json(const nlohmann::json& ss) {
   }
   if (ss.contains("data")) {
     ojson data = ojson::object();
-    for (const char* key : {"bw_mean", "iops_mean", "iops", "bw"}) {
+    for (const char* key : {"bw_mean", "iops_mean", "lat_mean", "lat_ns", "iops", "bw"}) {
       if (ss.at("data").contains(key)) data[key] = ss.at("data").at(key);
     }
     out["data"] = std::move(data);

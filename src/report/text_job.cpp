@@ -219,7 +219,9 @@ void append_percentile_table(std::string& out, const LatencyHistogram& h, const 
   }
 }
 
-// fio's "steadystate  : attained=yes, bw=4694MiB/s (4807MB/s), iops=1202k, iops mean dev=0.000%".
+// fio's "steadystate  : attained=yes, bw=4694MiB/s (4807MB/s), iops=1202k, iops mean dev=0.000%"; with
+// ss=lat|lat_slope fio 3.42 adds ", lat=52nsec" after iops (its mean in nanoseconds: fio's unit conversion
+// there never triggers) and names the criterion "lat".
 void append_steadystate(std::string& out, const JobResult& job) {
   const nlohmann::json& ss = job.steadystate;
   if (!ss.is_object() || !ss.contains("data")) return;
@@ -227,16 +229,23 @@ void append_steadystate(std::string& out, const JobResult& job) {
   const std::string criterion = ss.value("criterion", std::string());
   const bool percent = !criterion.empty() && criterion.back() == '%';
   const double value = criterion.empty() ? 0.0 : std::strtod(criterion.c_str(), nullptr);
-  const auto bw = static_cast<double>(ss.at("data").value("bw_mean", std::uint64_t{0}));
-  const auto iops = static_cast<double>(ss.at("data").value("iops_mean", std::uint64_t{0}));
+  const nlohmann::json& data = ss.at("data");
+  const auto bw = static_cast<double>(data.value("bw_mean", std::uint64_t{0}));
+  const auto iops = static_cast<double>(data.value("iops_mean", std::uint64_t{0}));
   const int digits = job.settings.significant_figures;
   const NumUnit rate_unit = job.settings.bandwidth_in_bits ? NumUnit::kBits : NumUnit::kBytes;
-  out += fmt::format("  steadystate  : attained={}, bw={}/s ({}/s), iops={}, {}{}={:.3f}{}\n",
+  const bool lat = name.rfind("lat", 0) == 0;
+  const std::string lat_text =
+      lat ? ", lat=" +
+                compact_number(static_cast<double>(data.value("lat_mean", std::uint64_t{0})), digits, 1000,
+                               NumUnit::kNone) +
+                "nsec"
+          : std::string();
+  out += fmt::format("  steadystate  : attained={}, bw={}/s ({}/s), iops={}{}, {}{}={:.3f}{}\n",
                      ss.value("attained", 0) ? "yes" : "no", compact_number(bw, digits, 1024, rate_unit),
                      compact_number(bw, digits, 1000, rate_unit), compact_number(iops, digits, 1000, NumUnit::kNone),
-                     name.rfind("iops", 0) == 0 ? "iops" : "bw",
-                     name.find("_slope") != std::string::npos ? " mean slope" : " mean dev", value,
-                     percent ? "%" : "");
+                     lat_text, name.rfind("iops", 0) == 0 ? "iops" : lat ? "lat" : "bw",
+                     name.find("_slope") != std::string::npos ? " slope" : " mean dev", value, percent ? "%" : "");
 }
 
 void append_job_section(std::string& out, const ReportedJob& entry, const PerDirection<GroupDirectionTotals>& totals) {

@@ -11,12 +11,14 @@
 #include <span>
 
 #include "engine/synchronous_engine.h"
+#include "run/job_control.h"
 #include "common/stop_signal.h"
 
 namespace sluice {
 namespace {
 
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+constexpr std::uint64_t kRampCheckNs = 1'000'000'000;  // fio's RAMP_PERIOD_CHECK_MSEC
 // In flight and waiting for the next arrival of a rate-limited job: completions are polled at this grain.
 constexpr std::uint64_t kRatePollNs = 20'000;
 // Ios a synchronous engine does per turn of the main loop (between stop-request and job-hook checks).
@@ -93,8 +95,9 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
   window_.ramp_end_ns = now_ + static_cast<std::uint64_t>(job_.ramp_time.count());
   window_.end_ns =
       job_.runtime.count() > 0 ? window_.ramp_end_ns + static_cast<std::uint64_t>(job_.runtime.count()) : kNever;
+  if (job_.ramp_size != 0) start_ramp_by_size();
   source_.schedule.start(now_);
-  if (job_.ramp_time.count() == 0) begin_measuring(now_);
+  if (job_.ramp_time.count() == 0 && job_.ramp_size == 0) begin_measuring(now_);
   if (job_.latency_target.count() > 0) {
     latency_.emplace(LatencyTargetSettings{.target_ns = static_cast<std::uint64_t>(job_.latency_target.count()),
                                            .window_ns = static_cast<std::uint64_t>(job_.latency_window.count()),
@@ -202,13 +205,49 @@ void IoLoop::check_time(std::uint64_t now) {
     end_reason_ = EndReason::kTime;
     return;
   }
-  if (!window_.measuring && now >= window_.ramp_end_ns) begin_measuring(now);
+  if (!window_.measuring) {
+    if (job_.ramp_size != 0) {
+      check_ramp_by_size(now);
+    } else if (now >= window_.ramp_end_ns) {
+      begin_measuring(now);
+    }
+  }
   if (hooks_) {
     const JobHooks::Verdict verdict = hooks_->poll(now, window_.measuring, *result_);
     if (verdict != JobHooks::Verdict::kContinue) {
       end_reason_ = verdict == JobHooks::Verdict::kEnd ? EndReason::kTime : EndReason::kError;
     }
   }
+}
+
+// ramp_size (fio 3.42): no time limit runs during the ramp (runtime starts when measuring does), and the
+// condition is looked at once a second from the job's start, as fio's helper thread does (fio 3.42's
+// "evaluate ramp up condition once per second"); under group_reporting against the group's bytes.
+void IoLoop::start_ramp_by_size() {
+  window_.ramp_end_ns = now_ + kRampCheckNs;
+  window_.end_ns = kNever;
+  if (job_.group_reporting && links_.control != nullptr && links_.control->ramp_share() != nullptr) {
+    window_.ramp_share = links_.control->ramp_share();
+    window_.ramp_slot = window_.ramp_share->join();
+  }
+}
+
+void IoLoop::check_ramp_by_size(std::uint64_t now) {
+  RampShare* share = window_.ramp_share;
+  if (share != nullptr) {
+    share->publish(window_.ramp_slot, window_.ramp_bytes);
+    if (share->ended()) {  // another job of the group found the ramp done
+      begin_measuring(now);
+      return;
+    }
+  }
+  if (now < window_.ramp_end_ns) return;
+  if ((share != nullptr ? share->total() : window_.ramp_bytes) >= job_.ramp_size) {
+    if (share != nullptr) share->end();
+    begin_measuring(now);
+    return;
+  }
+  while (window_.ramp_end_ns <= now) window_.ramp_end_ns += kRampCheckNs;
 }
 
 template <typename Ops>

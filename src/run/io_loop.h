@@ -179,6 +179,9 @@ class IoLoop {
   void release_rmw_units();
   void drain(bool account);
   void end_fsync();
+  void start_ramp_by_size();
+  void check_ramp_by_size(std::uint64_t now);
+  void end_syncfs();
   void finish(std::uint64_t now);
 
   // --- data verification (io_loop_verify.cpp); used only when verifier_ is set

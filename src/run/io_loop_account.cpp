@@ -85,6 +85,8 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
     account_io(unit, now);
     window_.last_counted_ns = std::max(window_.last_counted_ns, now);
     if (source_.rmw && unit.op == IoOp::kWrite) result_->rmw_transactions++;
+  } else if (!window_.measuring) {
+    window_.ramp_bytes += static_cast<std::uint64_t>(unit.result);  // ramp_size counts what completed, as fio
   }
   if (think_) {
     if (!job_.thinktime_on_issue) ++think_->ios_since;

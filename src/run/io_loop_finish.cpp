@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "run/io_loop.h"
+#include "targets/sync_filesystems.h"
 #include "common/stop_signal.h"
 
 namespace sluice {
@@ -234,6 +235,22 @@ void IoLoop::end_fsync() {
   }
 }
 
+// end_syncfs (fio 3.42): when the job wrote, one syncfs per file system of its files instead of end_fsync's
+// fsyncs. As fio's, it goes around the engine and the sync statistics (fio counts none of its end syncs);
+// unlike fio, which logs a failure and goes on, a failure is the job's error.
+void IoLoop::end_syncfs() {
+  if (std::none_of(sync_.file_written.begin(), sync_.file_written.end(), [](bool w) { return w; })) return;
+  std::vector<std::string> paths;
+  for (const TargetFile& t : targets_) {
+    if (!t.stand_in && !t.is_block_device) paths.push_back(t.path);
+  }
+  const SyncfsOutcome outcome = sync_filesystems(paths);
+  if (outcome.error != 0 && result_->error == 0) {
+    result_->error = outcome.error;
+    result_->error_message = outcome.failure;
+  }
+}
+
 void IoLoop::finish(std::uint64_t now) {
   // Ios still in flight at the end complete and count, at a time-based end or a stop too: fio's do_io reaps
   // them with io_u_queued_complete into its statistics. After an error their units are only taken back.
@@ -250,7 +267,11 @@ void IoLoop::finish(std::uint64_t now) {
   // 2344 ms). Ending it at the runtime would count those ios in too short a window (+18% IOPS there).
   if (end_reason_ == EndReason::kTime) now = std::min(now, std::max(window_.end_ns, window_.last_counted_ns));
   if (!window_.measuring) begin_measuring(now);  // ended during ramp: an empty measured window
-  if (job_.end_fsync && end_reason_ != EndReason::kError) end_fsync();
+  if (job_.end_syncfs && end_reason_ != EndReason::kError) {
+    end_syncfs();  // fio: end_syncfs takes the place of end_fsync when both are given
+  } else if (job_.end_fsync && end_reason_ != EndReason::kError) {
+    end_fsync();
+  }
   close_intervals(now);
   result_->end_ns = now;
   result_->runtime_ns = now - result_->start_ns;

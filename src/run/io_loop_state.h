@@ -29,6 +29,7 @@
 namespace sluice {
 
 class GroupControl;  // run/job_control.h
+class RampShare;     // run/ramp_share.h
 
 namespace ioloop {
 
@@ -141,7 +142,10 @@ struct Window {
   // after a runtime end), while every io the run itself issued counts whenever it completes.
   bool verify_phase = false;
   std::uint64_t end_ns = 0;           // time-based end (kNever when none)
-  std::uint64_t ramp_end_ns = 0;
+  std::uint64_t ramp_end_ns = 0;      // ramp_time: its end; ramp_size: the next once-a-second check
+  std::uint64_t ramp_bytes = 0;       // ramp_size: the bytes the job completed during its ramp
+  RampShare* ramp_share = nullptr;    // ramp_size under group_reporting: the group's count (else null)
+  std::size_t ramp_slot = 0;          // this job's slot in ramp_share
   std::uint64_t last_counted_ns = 0;  // when the last io that counts completed (a time-based end's runtime)
 };
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "run/plan.h"
+#include "run/ramp_share.h"
 #include "job/job_spec.h"
 
 namespace sluice {
@@ -63,10 +64,14 @@ struct RunIoJobs {
   bool run_has_io = true;
 };
 
+// True when the job's ramp_size counts the bytes of its whole group (group_reporting, as fio 3.42).
+inline bool shares_ramp(const JobSpec& job) noexcept { return job.ramp_size != 0 && job.group_reporting; }
+
 class GroupControl {
  public:
   explicit GroupControl(const GroupPlan& group, RunIoJobs io_jobs = {});
-  // nullptr when no job of the group uses wait_for, exitall, flow or exit_on_io_done.
+  // nullptr when no job of the group uses wait_for, exitall, flow, exit_on_io_done or ramp_size under
+  // group_reporting.
   static std::unique_ptr<GroupControl> create(const GroupPlan& group, RunIoJobs io_jobs = {});
 
   // Blocks until the clones of `me`'s wait_for job have finished, or a stop is requested. Returns false
@@ -84,6 +89,8 @@ class GroupControl {
   FlowGroup* flow_of(const JobSpec& job) noexcept;
   // The slot of a job in its flow group (registered at construction).
   std::size_t flow_slot(const JobInstance& me) const noexcept;
+  // ramp_size under group_reporting: the group's shared ramp count, or nullptr when no job has both.
+  RampShare* ramp_share() noexcept { return ramp_.get(); }
 
  private:
   std::atomic<bool> stop_{false};
@@ -94,6 +101,7 @@ class GroupControl {
   std::map<std::string, int> running_clones_;  // job name -> clones not finished yet
   std::map<std::uint32_t, std::unique_ptr<FlowGroup>> flows_;
   std::map<std::pair<std::string, int>, std::size_t> flow_slots_;
+  std::unique_ptr<RampShare> ramp_;
 };
 
 }  // namespace sluice

@@ -108,12 +108,14 @@ JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult
   if (hist_) hist_->update(now_ns - result.start_ns, result.dirs);
   if (job_.ss_criterion != SteadyStateCriterion::kNone && job_.ss_duration.count() > 0) {
     if (!steady_) steady_.emplace(job_, result.start_ns);
-    std::uint64_t bytes = 0, ios = 0;
+    SteadyStateMonitor::Totals totals;
     for (const DirectionStats& dir : result.dirs) {
-      bytes += dir.bytes;
-      ios += dir.ios;
+      totals.bytes += dir.bytes;
+      totals.ios += dir.ios;
+      totals.clat_sum_ns += dir.clat.moments.mean() * static_cast<double>(dir.clat.count());
+      totals.clat_samples += dir.clat.count();
     }
-    if (steady_->update(now_ns, bytes, ios)) return Verdict::kEnd;
+    if (steady_->update(now_ns, totals)) return Verdict::kEnd;
   }
   if (rate_checks_) return check_rates(now_ns, result);
   return Verdict::kContinue;

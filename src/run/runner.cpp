@@ -68,6 +68,7 @@ std::uint64_t expected_group_ns(const GroupPlan& group) {
     const JobSpec& s = job.spec;
     if (s.role == JobRole::kBackground) continue;  // stopped with the foreground jobs
     if (s.runtime.count() == 0) return 0;
+    if (s.ramp_size != 0) return 0;  // its ramp lasts until enough I/O is done: no end to expect
     // exec's program may take grace_time to end after the runtime: not a stall.
     const auto grace = s.ioengine == EngineKind::kExec ? s.exec_grace_time : std::chrono::nanoseconds{0};
     longest = std::max<std::uint64_t>(

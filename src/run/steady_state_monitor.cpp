@@ -17,16 +17,11 @@ const char* criterion_name(SteadyStateCriterion c) noexcept {
     case SteadyStateCriterion::kIopsSlope: return "iops_slope";
     case SteadyStateCriterion::kBw: return "bw";
     case SteadyStateCriterion::kBwSlope: return "bw_slope";
+    case SteadyStateCriterion::kLat: return "lat";
+    case SteadyStateCriterion::kLatSlope: return "lat_slope";
     case SteadyStateCriterion::kNone: break;
   }
   return "none";
-}
-
-double mean_of(const std::deque<double>& v) {
-  if (v.empty()) return 0.0;
-  double sum = 0;
-  for (double x : v) sum += x;
-  return sum / static_cast<double>(v.size());
 }
 
 }  // namespace
@@ -40,7 +35,7 @@ SteadyStateMonitor::SteadyStateMonitor(const JobSpec& job, std::uint64_t start_n
       window_(std::max<std::size_t>(1, static_cast<std::size_t>(duration_ns_ / interval_ns_))),
       next_ns_(start_ns + static_cast<std::uint64_t>(job.ss_ramp.count())) {}
 
-bool SteadyStateMonitor::update(std::uint64_t now_ns, std::uint64_t total_bytes, std::uint64_t total_ios) {
+bool SteadyStateMonitor::update(std::uint64_t now_ns, const Totals& totals) {
   if (now_ns < next_ns_ || attained_ || criterion_ == SteadyStateCriterion::kNone || duration_ns_ == 0) {
     return attained_;
   }
@@ -48,24 +43,28 @@ bool SteadyStateMonitor::update(std::uint64_t now_ns, std::uint64_t total_bytes,
     primed_ = true;
   } else {
     const double seconds = static_cast<double>(interval_ns_) / 1e9;
-    iops_.push_back(static_cast<double>(total_ios - last_ios_) / seconds);
-    bw_.push_back(static_cast<double>(total_bytes - last_bytes_) / seconds);
+    iops_.push_back(static_cast<double>(totals.ios - last_.ios) / seconds);
+    bw_.push_back(static_cast<double>(totals.bytes - last_.bytes) / seconds);
+    const std::uint64_t samples = totals.clat_samples - last_.clat_samples;
+    // fio keeps each interval's mean latency as a whole number of nanoseconds.
+    lat_.push_back(samples == 0 ? 0.0 : std::floor((totals.clat_sum_ns - last_.clat_sum_ns) / static_cast<double>(samples)));
     if (iops_.size() > window_) {
       iops_.pop_front();
       bw_.pop_front();
+      lat_.pop_front();
     }
     if (iops_.size() == window_) evaluate();
   }
-  last_ios_ = total_ios;
-  last_bytes_ = total_bytes;
+  last_ = totals;
   while (next_ns_ <= now_ns) next_ns_ += interval_ns_;
   return attained_;
 }
 
 void SteadyStateMonitor::evaluate() {
   const bool iops = criterion_ == SteadyStateCriterion::kIops || criterion_ == SteadyStateCriterion::kIopsSlope;
-  const bool slope = criterion_ == SteadyStateCriterion::kIopsSlope || criterion_ == SteadyStateCriterion::kBwSlope;
-  const std::deque<double>& series = iops ? iops_ : bw_;
+  const bool slope = criterion_ == SteadyStateCriterion::kIopsSlope || criterion_ == SteadyStateCriterion::kBwSlope ||
+                     criterion_ == SteadyStateCriterion::kLatSlope;
+  const std::deque<double>& series = iops ? iops_ : lat() ? lat_ : bw_;
   const std::vector<double> samples(series.begin(), series.end());
   SeriesShape shape = describe_series(samples);
   // The series' slope is per sample step; fio's is per second.
@@ -87,13 +86,28 @@ void SteadyStateMonitor::evaluate() {
 }
 
 nlohmann::json SteadyStateMonitor::to_json() const {
+  // As fio, the lists hold the whole window, the intervals not sampled yet as 0, and the means are over the
+  // whole window (fio's steadystate_data_mean).
+  const auto listed = [this](const std::deque<double>& samples, nlohmann::json& list) {
+    double sum = 0;
+    for (double v : samples) {
+      const auto whole = static_cast<std::uint64_t>(std::llround(v));
+      list.push_back(whole);
+      sum += static_cast<double>(whole);
+    }
+    for (std::size_t i = samples.size(); i < window_; ++i) list.push_back(std::uint64_t{0});
+    return static_cast<std::uint64_t>(sum / static_cast<double>(window_));
+  };
   nlohmann::json data = nlohmann::json::object();
-  data["bw_mean"] = static_cast<std::uint64_t>(std::llround(mean_of(bw_)));
-  data["iops_mean"] = static_cast<std::uint64_t>(std::llround(mean_of(iops_)));
   nlohmann::json iops_list = nlohmann::json::array();
   nlohmann::json bw_list = nlohmann::json::array();
-  for (double v : iops_) iops_list.push_back(static_cast<std::uint64_t>(std::llround(v)));
-  for (double v : bw_) bw_list.push_back(static_cast<std::uint64_t>(std::llround(v)));
+  data["iops_mean"] = listed(iops_, iops_list);
+  data["bw_mean"] = listed(bw_, bw_list);
+  if (lat()) {  // fio 3.42
+    nlohmann::json lat_list = nlohmann::json::array();
+    data["lat_mean"] = listed(lat_, lat_list);
+    data["lat_ns"] = std::move(lat_list);
+  }
   data["iops"] = std::move(iops_list);
   data["bw"] = std::move(bw_list);
   nlohmann::json out = nlohmann::json::object();

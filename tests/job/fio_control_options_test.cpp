@@ -29,7 +29,49 @@ TEST(FioControlOptions, SteadyStateAbsoluteBwTakesASize) {
 }
 
 TEST(FioControlOptions, SteadyStateRejectsUnknownCriterion) {
-  EXPECT_THROW(job_with({{"ss", "lat:5%"}}), UserError);
+  EXPECT_THROW(job_with({{"ss", "latency:5%"}}), UserError);
+  EXPECT_THROW(job_with({{"ss", "clat:5%"}}), UserError);
+}
+
+// fio 3.42's ss=lat|lat_slope: a bare limit is in nanoseconds; a unit gives the time it names.
+TEST(FioControlOptions, SteadyStateLatencyLimitIsATimeInNanoseconds) {
+  const JobSpec bare = job_with({{"ss", "lat:500"}});
+  EXPECT_EQ(bare.ss_criterion, SteadyStateCriterion::kLat);
+  EXPECT_DOUBLE_EQ(bare.ss_limit, 500.0);
+  EXPECT_FALSE(bare.ss_limit_is_percent);
+  EXPECT_DOUBLE_EQ(job_with({{"ss", "lat:50us"}}).ss_limit, 50'000.0);
+  EXPECT_DOUBLE_EQ(job_with({{"ss", "lat_slope:2ms"}}).ss_limit, 2'000'000.0);
+  const JobSpec percent = job_with({{"steadystate", "lat_slope:0.5%"}});
+  EXPECT_EQ(percent.ss_criterion, SteadyStateCriterion::kLatSlope);
+  EXPECT_DOUBLE_EQ(percent.ss_limit, 0.5);
+  EXPECT_TRUE(percent.ss_limit_is_percent);
+}
+
+// ramp_size lives in options_time_rate.cpp; parsed here beside the other fio 3.42 options.
+TEST(FioControlOptions, RampSizeIsASizeOfAtLeastOneByte) {
+  EXPECT_EQ(JobSpec{}.ramp_size, 0u);
+  EXPECT_EQ(job_with({{"ramp_size", "64m"}}).ramp_size, 64u << 20);
+  EXPECT_EQ(job_with({{"ramp_size", "4096"}}).ramp_size, 4096u);
+  for (const char* bad : {"0", "10%", "abc", ""}) {
+    EXPECT_THROW(job_with({{"ramp_size", bad}}), UserError) << bad;
+  }
+}
+
+TEST(FioControlOptions, EndSyncfsIsABool) {
+  EXPECT_FALSE(JobSpec{}.end_syncfs);
+  EXPECT_TRUE(job_with({{"end_syncfs", "1"}}).end_syncfs);
+  EXPECT_THROW(job_with({{"end_syncfs", "maybe"}}), UserError);
+}
+
+TEST(FioControlOptions, SteadyStateLatencyRejectsWhatIsNoTime) {
+  for (const char* bad : {"lat:", "lat:abc", "lat:5q", "lat:-5", "lat_slope:1MiB"}) {
+    try {
+      job_with({{"ss", bad}});
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const UserError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("steadystate=") + bad), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(FioControlOptions, FlowTakesNegativeWeights) {

@@ -1,4 +1,5 @@
-// Checks across jobs: wait_for must name an earlier job; offset_increment needs an absolute offset.
+// Checks across jobs: wait_for must name an earlier job; offset_increment needs an absolute offset; one
+// ramp_size per group.
 #include <gtest/gtest.h>
 
 #include "job/validate.h"
@@ -58,6 +59,24 @@ TEST(ValidateAll, CombinesPerJobAndCrossJobProblems) {
   second.wait_for = "nobody";
   EXPECT_TRUE(has_error(validate_all({null_job("a"), second})));
   EXPECT_FALSE(has_error(validate_all({null_job("a"), null_job("b")})));
+}
+
+// ramp_size (fio 3.42): one value per group; a stonewall starts a new group.
+TEST(ValidateAcrossJobs, RampSizeDiffersWithinAGroupIsRefused) {
+  JobSpec first = null_job("a");
+  first.ramp_size = 1 << 20;
+  JobSpec second = null_job("b");
+  second.ramp_size = 2 << 20;
+  const std::vector<Problem> problems = validate_across_jobs({first, second});
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].option, "ramp_size");
+  EXPECT_NE(problems[0].message.find("job b: ramp_size=2097152 differs from job a's 1048576"), std::string::npos)
+      << problems[0].message;
+  second.stonewall = true;
+  EXPECT_TRUE(validate_across_jobs({first, second}).empty());
+  second.stonewall = false;
+  second.ramp_size = first.ramp_size;
+  EXPECT_TRUE(validate_across_jobs({first, second}).empty());
 }
 
 }  // namespace

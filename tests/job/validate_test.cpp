@@ -260,5 +260,25 @@ TEST(ValidateFioOptions, TrimVerificationNeedsBothOptionsAndATrimmingEngine) {
   EXPECT_EQ(no_verify.message, "trim_backlog has no effect without verify=");
 }
 
+TEST(Validate, RampSizeAndRampTimeExcludeEachOther) {
+  const Problem p = only_problem(validate(job_at_lines({{"ramp_time", "1"}, {"ramp_size", "1m"}})), "ramp_size");
+  EXPECT_EQ(p.severity, Severity::kError);
+  EXPECT_NE(p.message.find("ramp_size and ramp_time exclude each other"), std::string::npos) << p.message;
+  EXPECT_TRUE(validate(job_at_lines({{"ramp_size", "1m"}})).empty());
+}
+
+// end_syncfs: the engines fio 3.42 can syncfs with, and null (nothing to sync); mmap is refused by name.
+TEST(Validate, EndSyncfsNeedsAnEngineThatCanSyncfs) {
+  for (const char* engine : {"psync", "libaio", "io_uring", "posixaio", "null"}) {
+    EXPECT_TRUE(validate(job_at_lines({{"ioengine", engine}, {"rw", "write"}, {"end_syncfs", "1"}})).empty())
+        << engine;
+  }
+  const Problem p =
+      only_problem(validate(job_at_lines({{"ioengine", "mmap"}, {"rw", "write"}, {"end_syncfs", "1"}})), "end_syncfs");
+  EXPECT_EQ(p.severity, Severity::kError);
+  EXPECT_NE(p.message.find("end_syncfs cannot be done with ioengine=mmap"), std::string::npos) << p.message;
+  EXPECT_NE(p.message.find("psync, sync, vsync"), std::string::npos) << p.message;
+}
+
 }  // namespace
 }  // namespace sluice

@@ -59,7 +59,22 @@ TEST(SteadyStateBlock, NormalOutputHasFiosLine) {
                      {"data", {{"bw_mean", 4096000}, {"iops_mean", 1000}}}};
   const std::string text = render_normal(test::make_run({job}));
   EXPECT_NE(text.find("  steadystate  : attained=no, bw="), std::string::npos) << text;
-  EXPECT_NE(text.find("iops=1000, iops mean slope=1.250%"), std::string::npos) << text;
+  EXPECT_NE(text.find("iops=1000, iops slope=1.250%"), std::string::npos) << text;
+}
+
+TEST(SteadyStateBlock, LatencyCriterionAddsFio342sDataAndLine) {
+  JobResult job = test::make_job("s", 10, 0);
+  job.steadystate = {{"ss", "lat:500.000000"}, {"duration", 2},        {"attained", 1},
+                     {"criterion", "12.000000"}, {"max_deviation", 12.0}, {"slope", 0.0},
+                     {"data",
+                      {{"bw_mean", 1}, {"iops_mean", 2}, {"lat_mean", 52}, {"lat_ns", {50, 54}}, {"iops", {1, 2}},
+                       {"bw", {3, 4}}}}};
+  const nlohmann::ordered_json doc = render_json_ordered(test::make_run({job}), false);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : doc.at("jobs").at(0).at("steadystate").at("data").items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"bw_mean", "iops_mean", "lat_mean", "lat_ns", "iops", "bw"}));
+  const std::string text = render_normal(test::make_run({job}));
+  EXPECT_NE(text.find("iops=2, lat=52nsec, lat mean dev=12.000\n"), std::string::npos) << text;
 }
 
 TEST(GlobalOptions, WrittenBeforeJobs) {

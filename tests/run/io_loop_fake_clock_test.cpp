@@ -91,6 +91,35 @@ TEST(IoLoopFakeClock, RampTimeIsExcluded) {
   EXPECT_EQ(out.result.dirs[0].ios, 100u);  // the 50 ios of the ramp are not counted
 }
 
+// ramp_size (fio 3.42) is looked at once a second from the job's start: 1 ms per 4 KiB io does 1 MiB in
+// 256 ms, but the ramp ends at the check at 1 s, and the runtime starts there.
+TEST(IoLoopFakeClock, RampSizeEndsAtTheFirstWholeSecondThatFindsItDone) {
+  JobSpec job = time_based_job(10ms);
+  job.ramp_size = 1 << 20;
+  const Outcome out = run_on_fake(job, false, 1'000'000);
+  EXPECT_EQ(out.result.start_ns, kStart + 1'000'000'000);
+  EXPECT_EQ(out.result.runtime_ns, 10'000'000u);
+  EXPECT_EQ(out.result.dirs[0].ios, 10u);  // the 1000 ios of the ramp are not counted
+}
+
+TEST(IoLoopFakeClock, RampSizeNotDoneAtTheFirstCheckWaitsForTheNext) {
+  JobSpec job = time_based_job(10ms);
+  job.ramp_size = 6 << 20;  // 1536 ios: 1000 by the check at 1 s, 2000 by the one at 2 s
+  const Outcome out = run_on_fake(job, false, 1'000'000);
+  EXPECT_EQ(out.result.start_ns, kStart + 2'000'000'000);
+  EXPECT_EQ(out.result.dirs[0].ios, 10u);
+}
+
+// A size-based job that ends during its ramp measured nothing, as with ramp_time.
+TEST(IoLoopFakeClock, RampSizeNeverDoneMeasuresNothing) {
+  JobSpec job = time_based_job(0ns);
+  job.time_based = false;
+  job.size.bytes = 1 << 20;
+  job.ramp_size = 512 << 10;
+  const Outcome out = run_on_fake(job, false, 1'000'000);  // 256 ios end the job at 256 ms, before a check
+  EXPECT_EQ(out.result.dirs[0].ios, 0u);
+}
+
 TEST(IoLoopFakeClock, SynchronousLatencyIsTheServiceTime) {
   const Outcome out = run_on_fake(time_based_job(1ms), false, 10'000);
   const DirectionStats& read = out.result.dirs[0];
@@ -310,6 +339,22 @@ TEST(IoLoopFakeClock, SteadyStateEndsTheJobEarly) {
   EXPECT_EQ(out.result.steadystate.at("attained"), 1);
   EXPECT_EQ(out.result.steadystate.at("ss"), "iops:90.000000%");
   EXPECT_EQ(out.result.steadystate.at("data").at("iops").size(), 4u);
+}
+
+// ss=lat (fio 3.42): each interval's sample is its ios' mean completion latency, here the fake 10 us.
+TEST(IoLoopFakeClock, SteadyStateOnLatencyEndsTheJobEarly) {
+  JobSpec job = time_based_job(20s);
+  job.ss_criterion = SteadyStateCriterion::kLat;
+  job.ss_limit = 1;  // ns
+  job.ss_duration = 1s;
+  job.ss_interval = 250ms;
+  const Outcome out = run_on_fake(job, false, 10'000);
+  EXPECT_LT(out.result.runtime_ns, 5'000'000'000u);
+  ASSERT_TRUE(out.result.steadystate.is_object());
+  EXPECT_EQ(out.result.steadystate.at("attained"), 1);
+  EXPECT_EQ(out.result.steadystate.at("ss"), "lat:1.000000");
+  EXPECT_EQ(out.result.steadystate.at("data").at("lat_ns"), nlohmann::json({10000, 10000, 10000, 10000}));
+  EXPECT_EQ(out.result.steadystate.at("data").at("lat_mean"), 10000u);
 }
 
 TEST(IoLoopFakeClock, RateCycleSetsTheWindowTheMinimumIsCheckedOver) {
