@@ -87,7 +87,8 @@ void add_time(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  if (!value.empty() && value.back() == '%') {
-                   value_error(where, "ramp_size", value, "a percentage is not an amount of I/O; give a size, e.g. 64m");
+                   value_error(where, "ramp_size", value,
+                               "a percentage is not an amount of I/O; give a size, e.g. 64m");
                  }
                  const std::uint64_t bytes = size_value("ramp_size", value, where, job.kb_base);
                  if (bytes == 0) value_error(where, "ramp_size", value, "must be at least 1 byte (fio's minimum)");

@@ -129,7 +129,7 @@ void check_times(const LintJob& job, Findings& out) {
                         kLintMinSteadyRuntimeNs / 1'000'000'000ull));
   }
   const bool device = !job.targets.empty() && job.targets.front().is_block_device;
-  if (device && spec.direct && spec.ramp_time.count() == 0) {
+  if (device && spec.direct && spec.ramp_time.count() == 0 && spec.ramp_size == 0) {  // ramp_size ramps too
     out.add(spec, kLintNoRampTime, "ramp_time",
             "ramp_time=0 on a device: the first seconds (queues filling, device caches and write state settling) "
             "count in the result; use --ramp_time=5 or more");

@@ -119,7 +119,8 @@ void add_depth_and_latency(ojson& out, const JobResult& job) {
   out["latency_window"] = std::uint64_t{0};
 }
 
-// fio's key order for the "steadystate" block (lat_mean and lat_ns: fio 3.42's, with ss=lat|lat_slope) (JobResult keeps it as a sorted nlohmann::json).
+// fio's key order for the "steadystate" block (JobResult keeps it as a sorted nlohmann::json); lat_mean and
+// lat_ns are fio 3.42's, with ss=lat|lat_slope.
 ojson steadystate_json(const nlohmann::json& ss) {
   ojson out = ojson::object();
   for (const char* key : {"ss", "duration", "attained", "criterion", "max_deviation", "slope"}) {

@@ -47,7 +47,8 @@ bool SteadyStateMonitor::update(std::uint64_t now_ns, const Totals& totals) {
     bw_.push_back(static_cast<double>(totals.bytes - last_.bytes) / seconds);
     const std::uint64_t samples = totals.clat_samples - last_.clat_samples;
     // fio keeps each interval's mean latency as a whole number of nanoseconds.
-    lat_.push_back(samples == 0 ? 0.0 : std::floor((totals.clat_sum_ns - last_.clat_sum_ns) / static_cast<double>(samples)));
+    const double lat_sum = totals.clat_sum_ns - last_.clat_sum_ns;
+    lat_.push_back(samples == 0 ? 0.0 : std::floor(lat_sum / static_cast<double>(samples)));
     if (iops_.size() > window_) {
       iops_.pop_front();
       bw_.pop_front();

@@ -166,6 +166,8 @@ TEST(Lint, NoRampTimeOnADeviceIsReported) {
   LintTarget device = file_target(64 * kGiB);
   device.is_block_device = true;
   EXPECT_TRUE(has(codes_of(job, {device}, LintFacts{}), kLintNoRampTime));
+  job.ramp_size = 1ull << 30;  // a ramp by amount of I/O (fio 3.42) is a ramp too
+  EXPECT_FALSE(has(codes_of(job, {device}, LintFacts{}), kLintNoRampTime));
 }
 
 TEST(Lint, NullEngineGetsNoWarning) {

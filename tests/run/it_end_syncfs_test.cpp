@@ -29,7 +29,7 @@ struct Traced {
 // Runs `program` (the newer fio, or "sluice") under strace, counting its syncfs calls and the fsyncs of
 // files in `dir`.
 Traced traced_syncs(const std::string& program, const std::string& dir, const std::vector<std::string>& args,
-              TempDir& tmp) {
+                    TempDir& tmp) {
   const std::string trace = tmp.file(program == "sluice" ? "sluice.strace" : "fio.strace");
   std::vector<std::string> command = {"-f", "-qq", "-y", "-e", "trace=syncfs,fsync", "-o", trace};
   std::filesystem::create_directories(dir);
@@ -60,8 +60,8 @@ Traced traced_syncs(const std::string& program, const std::string& dir, const st
 }
 
 std::vector<std::string> syncfs_job(const std::string& dir, const std::string& engine, const std::string& end) {
-  return {"--name=w",    "--directory=" + dir, "--ioengine=" + engine, "--rw=write", "--size=1m",
-          "--nrfiles=4", "--bs=4k",            "--" + end + "=1",      "--output-format=json"};
+  return {"--name=w", "--directory=" + dir, "--ioengine=" + engine, "--rw=write", "--size=1m", "--nrfiles=4",
+          "--bs=4k",  "--" + end + "=1",    "--output-format=json"};
 }
 
 class EndSyncfs : public ::testing::TestWithParam<std::string> {
@@ -108,9 +108,9 @@ TEST(EndSyncfsVersusEndFsync, ReadJobMakesNoSyncfs) {
 
 TEST(EndSyncfsVersusEndFsync, RefusedWithAnEngineThatCannotSyncfs) {
   TempDir tmp;
-  expect_run_refused({"--name=m", "--filename=" + tmp.file("m"), "--ioengine=mmap", "--size=1m", "--rw=write",
-                      "--end_syncfs=1"},
-                     "end_syncfs cannot be done with ioengine=mmap");
+  expect_run_refused(
+      {"--name=m", "--filename=" + tmp.file("m"), "--ioengine=mmap", "--size=1m", "--rw=write", "--end_syncfs=1"},
+      "end_syncfs cannot be done with ioengine=mmap");
 }
 
 }  // namespace

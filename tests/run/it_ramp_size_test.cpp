@@ -44,7 +44,7 @@ RampCounts ramp_counts_of(const RunOutput& r, const char* direction) {
 // Runs the job in sluice and, when the newer fio knows ramp_size, in fio at the same time (each on its own
 // files); returns sluice's output and fio's (nullopt without that fio).
 std::pair<RunOutput, std::optional<RunOutput>> ramp_pair(const std::vector<std::string>& sluice_args,
-                                                    const std::vector<std::string>& fio_args) {
+                                                         const std::vector<std::string>& fio_args) {
   std::future<RunOutput> fio;
   const bool compare = fio_knows_option(newer_fio(), "ramp_size");
   if (compare) fio = std::async(std::launch::async, [&] { return run_fio_ramp(fio_args); });
@@ -66,8 +66,8 @@ void expect_fio_between(std::uint64_t fio, std::uint64_t after_whole_seconds, st
 }
 
 TEST(RampSize, NullEngineReportsWhatCameAfterTheFirstCheckThatFoundTheRampDone) {
-  const std::vector<std::string> args = {"--name=r", "--ioengine=null", "--size=32m",       "--bs=4k",
-                                         "--rate=16m", "--ramp_size=8m", "--output-format=json"};
+  const std::vector<std::string> args = {"--name=r",   "--ioengine=null", "--size=32m",          "--bs=4k",
+                                         "--rate=16m", "--ramp_size=8m",  "--output-format=json"};
   const auto [sluice, fio] = ramp_pair(args, args);
   // 32 MiB at 16 MiB/s: 16 MiB by the check at 1 s, which ends the ramp; 16 MiB reported.
   const RampCounts s = ramp_counts_of(sluice, "read");
@@ -78,9 +78,9 @@ TEST(RampSize, NullEngineReportsWhatCameAfterTheFirstCheckThatFoundTheRampDone) 
 }
 
 TEST(RampSize, TimeBasedRuntimeStartsAfterTheRamp) {
-  const std::vector<std::string> args = {"--name=r", "--ioengine=null", "--size=64m", "--bs=4k", "--rate=8m",
-                                         "--time_based", "--runtime=1", "--ramp_size=12m",
-                                         "--output-format=json"};
+  const std::vector<std::string> args = {"--name=r",    "--ioengine=null", "--size=64m",
+                                         "--bs=4k",     "--rate=8m",       "--time_based",
+                                         "--runtime=1", "--ramp_size=12m", "--output-format=json"};
   const auto [sluice, fio] = ramp_pair(args, args);
   // 8 MiB/s: 8 MiB at 1 s (short of 12), 16 MiB at 2 s ends the ramp, then a measured second of 8 MiB.
   const std::optional<nlohmann::json> doc = parse_document(sluice.out);
@@ -96,9 +96,9 @@ TEST(RampSize, TimeBasedRuntimeStartsAfterTheRamp) {
 // Under group_reporting the group's bytes count: two jobs of 8 MiB/s have 16 MiB together at 1 s, past 12m,
 // although neither has alone; each job reports its last second (group: 16 MiB).
 TEST(RampSize, GroupReportingCountsTheGroupsIo) {
-  const std::vector<std::string> args = {"--name=g", "--ioengine=null", "--size=16m",      "--bs=4k",
-                                         "--rate=8m", "--numjobs=2",    "--group_reporting", "--ramp_size=12m",
-                                         "--output-format=json"};
+  const std::vector<std::string> args = {"--name=g",          "--ioengine=null", "--size=16m",
+                                         "--bs=4k",           "--rate=8m",       "--numjobs=2",
+                                         "--group_reporting", "--ramp_size=12m", "--output-format=json"};
   const auto [sluice, fio] = ramp_pair(args, args);
   expect_near_count(ramp_counts_of(sluice, "read").ios, 4096, 0.05, "sluice");
   if (!fio) GTEST_SKIP() << newer_fio() << " does not know ramp_size: sluice checked alone";
@@ -108,9 +108,15 @@ TEST(RampSize, GroupReportingCountsTheGroupsIo) {
 TEST(RampSize, SmallFileWithPsync) {
   TempDir tmp;
   const auto args = [&](const std::string& who) {
-    return std::vector<std::string>{"--name=f",  "--filename=" + tmp.file(who), "--ioengine=psync",
-                                    "--size=8m", "--bs=4k",      "--rw=write",  "--rate=4m",
-                                    "--ramp_size=2m", "--output-format=json"};
+    return std::vector<std::string>{"--name=f",
+                                    "--filename=" + tmp.file(who),
+                                    "--ioengine=psync",
+                                    "--size=8m",
+                                    "--bs=4k",
+                                    "--rw=write",
+                                    "--rate=4m",
+                                    "--ramp_size=2m",
+                                    "--output-format=json"};
   };
   const auto [sluice, fio] = ramp_pair(args("sluice"), args("fio"));
   // 8 MiB at 4 MiB/s: 4 MiB by the first check; the other 4 MiB (1024 writes) reported.

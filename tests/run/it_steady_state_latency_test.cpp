@@ -59,12 +59,11 @@ std::vector<std::string> keys_of(const nlohmann::ordered_json& object) {
 // truncated mean of the whole window.
 void expect_lat_block(const nlohmann::ordered_json& ss, std::size_t intervals, const std::string& who) {
   ASSERT_TRUE(ss.is_object()) << who;
-  EXPECT_EQ(keys_of(ss), (std::vector<std::string>{"ss", "duration", "attained", "criterion", "max_deviation",
-                                                   "slope", "data"}))
+  EXPECT_EQ(keys_of(ss),
+            (std::vector<std::string>{"ss", "duration", "attained", "criterion", "max_deviation", "slope", "data"}))
       << who;
   const nlohmann::ordered_json& data = ss["data"];
-  EXPECT_EQ(keys_of(data),
-            (std::vector<std::string>{"bw_mean", "iops_mean", "lat_mean", "lat_ns", "iops", "bw"}))
+  EXPECT_EQ(keys_of(data), (std::vector<std::string>{"bw_mean", "iops_mean", "lat_mean", "lat_ns", "iops", "bw"}))
       << who;
   ASSERT_EQ(data["lat_ns"].size(), intervals) << who;
   std::uint64_t sum = 0;
@@ -74,7 +73,7 @@ void expect_lat_block(const nlohmann::ordered_json& ss, std::size_t intervals, c
 
 // Runs the job in sluice and in the newer fio (when it knows ss=lat) at the same time.
 std::pair<RunOutput, std::optional<RunOutput>> ss_pair(const std::vector<std::string>& sluice_args,
-                                                    const std::vector<std::string>& fio_args) {
+                                                       const std::vector<std::string>& fio_args) {
   std::future<RunOutput> fio;
   const bool compare = newer_fio_knows_lat();
   if (compare) fio = std::async(std::launch::async, [&] { return run_fio_ss(fio_args); });
@@ -86,9 +85,9 @@ std::pair<RunOutput, std::optional<RunOutput>> ss_pair(const std::vector<std::st
 // The null engine's completion latency varies by nanoseconds: within 1,000,000 ns (a bare number: fio
 // 3.42's unit) of the mean from the first full window of two seconds on.
 TEST(SteadyStateLatency, NullEngineReachesItWithinAnAbsoluteLimitInNanoseconds) {
-  const std::vector<std::string> args = {"--name=s",    "--ioengine=null",   "--size=64m",   "--bs=4k",
-                                         "--time_based", "--runtime=10",     "--ss=lat:1000000", "--ss_dur=2",
-                                         "--output-format=json"};
+  const std::vector<std::string> args = {"--name=s",         "--ioengine=null", "--size=64m",
+                                         "--bs=4k",          "--time_based",    "--runtime=10",
+                                         "--ss=lat:1000000", "--ss_dur=2",      "--output-format=json"};
   const auto [sluice, fio] = ss_pair(args, args);
   const SsBlock s = ss_block_of(sluice);
   expect_lat_block(s.steadystate, 2, "sluice");
@@ -106,9 +105,9 @@ TEST(SteadyStateLatency, NullEngineReachesItWithinAnAbsoluteLimitInNanoseconds) 
 
 // A window longer than the run is never full: not attained, the unsampled interval listed as 0, in both.
 TEST(SteadyStateLatency, SlopeNotReachedWhenTheWindowNeverFills) {
-  const std::vector<std::string> args = {"--name=s",     "--ioengine=null",     "--size=64m", "--bs=4k",
-                                         "--time_based", "--runtime=2",         "--ss=lat_slope:5%",
-                                         "--ss_dur=3",   "--output-format=json"};
+  const std::vector<std::string> args = {"--name=s",          "--ioengine=null", "--size=64m",
+                                         "--bs=4k",           "--time_based",    "--runtime=2",
+                                         "--ss=lat_slope:5%", "--ss_dur=3",      "--output-format=json"};
   const auto [sluice, fio] = ss_pair(args, args);
   const SsBlock s = ss_block_of(sluice);
   expect_lat_block(s.steadystate, 3, "sluice");
@@ -128,9 +127,17 @@ TEST(SteadyStateLatency, SlopeNotReachedWhenTheWindowNeverFills) {
 void file_job_reaches_steady_state(const std::string& engine) {
   TempDir tmp;
   const auto args = [&](const std::string& who) {
-    return std::vector<std::string>{"--name=f",          "--filename=" + tmp.file(who), "--ioengine=" + engine,
-                                    "--size=4m",         "--bs=4k",      "--rw=randread", "--time_based",
-                                    "--runtime=10",      "--ss=lat:100%", "--ss_dur=2",   "--output-format=json"};
+    return std::vector<std::string>{"--name=f",
+                                    "--filename=" + tmp.file(who),
+                                    "--ioengine=" + engine,
+                                    "--size=4m",
+                                    "--bs=4k",
+                                    "--rw=randread",
+                                    "--time_based",
+                                    "--runtime=10",
+                                    "--ss=lat:100%",
+                                    "--ss_dur=2",
+                                    "--output-format=json"};
   };
   const auto [sluice, fio] = ss_pair(args("sluice"), args("fio"));
   const SsBlock s = ss_block_of(sluice);
