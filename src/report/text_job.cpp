@@ -235,17 +235,17 @@ void append_steadystate(std::string& out, const JobResult& job) {
   const int digits = job.settings.significant_figures;
   const NumUnit rate_unit = job.settings.bandwidth_in_bits ? NumUnit::kBits : NumUnit::kBytes;
   const bool lat = name.rfind("lat", 0) == 0;
-  const std::string lat_text =
-      lat ? ", lat=" +
-                compact_number(static_cast<double>(data.value("lat_mean", std::uint64_t{0})), digits, 1000,
-                               NumUnit::kNone) +
-                "nsec"
-          : std::string();
+  const char* measure = name.rfind("iops", 0) == 0 ? "iops" : (lat ? "lat" : "bw");
+  std::string lat_text;
+  if (lat) {
+    const auto lat_mean = static_cast<double>(data.value("lat_mean", std::uint64_t{0}));
+    lat_text = ", lat=" + compact_number(lat_mean, digits, 1000, NumUnit::kNone) + "nsec";
+  }
   out += fmt::format("  steadystate  : attained={}, bw={}/s ({}/s), iops={}{}, {}{}={:.3f}{}\n",
                      ss.value("attained", 0) ? "yes" : "no", compact_number(bw, digits, 1024, rate_unit),
                      compact_number(bw, digits, 1000, rate_unit), compact_number(iops, digits, 1000, NumUnit::kNone),
-                     lat_text, name.rfind("iops", 0) == 0 ? "iops" : lat ? "lat" : "bw",
-                     name.find("_slope") != std::string::npos ? " slope" : " mean dev", value, percent ? "%" : "");
+                     lat_text, measure, name.find("_slope") != std::string::npos ? " slope" : " mean dev", value,
+                     percent ? "%" : "");
 }
 
 void append_job_section(std::string& out, const ReportedJob& entry, const PerDirection<GroupDirectionTotals>& totals) {
