@@ -28,6 +28,7 @@ double seconds_of(const timeval& t) { return static_cast<double>(t.tv_sec) + sta
   ::dup2(log_fd, STDOUT_FILENO);
   ::dup2(log_fd, STDERR_FILENO);
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   ::signal(SIGINT, SIG_DFL);

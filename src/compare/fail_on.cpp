@@ -66,6 +66,7 @@ FailRule parse_rule(const std::string& item) {
 
 std::vector<FailRule> parse_fail_on(const std::vector<std::string>& items) {
   std::vector<FailRule> rules;
+  rules.reserve(items.size());
   for (const std::string& item : items) rules.push_back(parse_rule(item));
   return rules;
 }

@@ -15,6 +15,7 @@ struct Ranked {
 
 Ranked rank(const std::vector<double>& x, const std::vector<double>& y) {
   std::vector<std::pair<double, bool>> all;  // value, from x
+  all.reserve(x.size() + y.size());
   for (double v : x) all.emplace_back(v, true);
   for (double v : y) all.emplace_back(v, false);
   std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

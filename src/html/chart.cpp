@@ -186,7 +186,8 @@ std::string render_svg(const ChartSpec& chart) {
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
     const ChartSeries& s = chart.series[i];
     const double lx = kLeft + static_cast<double>(i % kLegendPerRow) * 228;
-    const double ly = plot_bottom + 52 + static_cast<double>(i / kLegendPerRow) * kLegendRow;
+    const std::size_t legend_row = i / kLegendPerRow;
+    const double ly = plot_bottom + 52 + static_cast<double>(legend_row) * kLegendRow;
     const char* color = palette_color(s.color >= 0 ? s.color : static_cast<int>(i));
     out += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2"{}/><text x="{}" y="{}" font-size="11" dy="4">{}</text>)" "\n",
                        coord(lx), coord(ly), coord(lx + 22), coord(ly), color, s.dashed ? R"( stroke-dasharray="5 3")" : "",

@@ -108,7 +108,7 @@ std::string knob_path(const std::string& knob, const std::string& device, const 
 
 std::string normalize_knob_value(const std::string& knob, const std::string& value) {
   check_knob_name(knob);
-  const std::string v = trim(value);
+  std::string v = trim(value);  // not const: returned by move
   switch (find_knob(knob)->kind) {
     case KnobKind::kBytes: {
       auto bytes = parse_size(v);
@@ -150,7 +150,7 @@ std::vector<std::string> scheduler_choices(const std::string& file_text) {
 }
 
 std::string knob_value_from_file(const std::string& knob, const std::string& file_text) {
-  const std::string text = trim(file_text);
+  std::string text = trim(file_text);  // not const: returned by move
   if (knob != "queue.scheduler") return text;
   const auto open = text.find('[');
   const auto close = text.find(']', open == std::string::npos ? 0 : open);

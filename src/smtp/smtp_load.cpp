@@ -214,6 +214,7 @@ SmtpResult run_smtp_load(const SmtpOptions& options) {
     workers.push_back(std::make_unique<Worker>(options, address, body, schedule, i));
   }
   std::vector<std::thread> threads;
+  threads.reserve(workers.size());
   for (auto& w : workers) threads.emplace_back([&w] { w->run(); });
   for (std::thread& t : threads) t.join();
   result.elapsed_s = std::chrono::duration<double>(Clock::now() - start).count();
