@@ -20,6 +20,7 @@
 #include "fionet/shared_secret.h"
 #include "fionet/thread_stat_decode.h"
 #include "fionet/wire.h"
+#include "job/units.h"
 
 namespace sluice::fionet {
 namespace {
@@ -115,6 +116,13 @@ ClientOptions parse_client_arguments(const std::vector<std::string>& args) {
     } else if (name == "output") {
       if (value.empty()) throw UserError("--output: give a file: --output=FILE");
       o.output_path = value;
+    } else if (name == "status-interval") {
+      const auto interval = parse_duration(value, std::chrono::seconds(1));
+      if (!interval || *interval < std::chrono::milliseconds(1)) {
+        throw UserError(a + ": not a duration of at least 1ms; e.g. 1, 500ms, 10s");
+      }
+      o.report_interval = *interval;
+      o.report_interval_text = value;
     } else if (name == "eta" || name == "eta-newline" || name == "eta-interval") {
       // the live status of a terminal: a client prints none
     } else if (!name.empty()) {
@@ -152,7 +160,13 @@ struct Connection {
   Clock::time_point run_sent;  // when RUN went out (the base of a sluice server's measurement start)
   Clock::time_point last_eta = Clock::now();
   bool text_line_open = false;
-  ClientReport report;
+  ClientReport report;  // the statistics being received (the final ones once the server is done)
+  // --status-interval: the server's last complete periodic set of statistics, how many it sent, when the last
+  // came, and how many TS a set holds (its START messages' sum: a fio server's sets end so, a sluice server's
+  // with SLUICE_INTERIM).
+  ClientReport latest;
+  std::size_t sets = 0;
+  std::uint32_t announced_stats = 0;
 };
 
 std::string where(const Connection& c) { return describe(c.server->endpoint); }
@@ -279,9 +293,10 @@ void connect_all(std::vector<Connection>& connections, const ClientOptions& opti
 void send_jobs(Connection& c, const ClientOptions& options) {
   const ClientServer& s = *c.server;
   bool ok = true;
-  if (!s.arguments.empty()) {
+  if (!s.arguments.empty() || options.report_interval) {
     std::vector<std::string> argv = {"fio"};
     argv.insert(argv.end(), s.arguments.begin(), s.arguments.end());
+    if (options.report_interval) argv.push_back("--status-interval=" + options.report_interval_text);
     ok = send_message(c.fd, Op::kJobLine, 0, encode_job_line(argv, kClientTypeCli), kWriteTimeout);
   }
   std::vector<ClientJobFile> files = s.files;
@@ -293,7 +308,7 @@ void send_jobs(Connection& c, const ClientOptions& options) {
     ok = f.remote ? send_message(c.fd, Op::kLoadFile, 0, encode_load_file(f.path, kClientTypeCli), kWriteTimeout)
                   : send_message(c.fd, Op::kJob, 0, encode_job_file(read_file(f.path), kClientTypeCli), kWriteTimeout);
   }
-  if (files.empty() && s.arguments.empty()) c.failure = "no job file for this server";
+  if (files.empty() && s.arguments.empty() && !options.report_interval) c.failure = "no job file for this server";
   if (ok) ok = send_message(c.fd, Op::kRun, 0, {}, kWriteTimeout);
   c.run_sent = Clock::now();
   if (!ok && c.failure.empty()) c.failure = "the connection broke while sending the jobs";
@@ -304,6 +319,19 @@ void print_text(Connection& c, const std::string& text, bool normal) {
   if (!c.text_line_open) std::fputs(("<" + c.name + "> ").c_str(), stdout);
   std::fputs(text.c_str(), stdout);
   c.text_line_open = text.empty() || text.back() != '\n';
+}
+
+// The statistics received so far form a complete periodic set: kept as the server's latest, and the next set
+// starts empty.
+void complete_set(Connection& c) {
+  c.latest.stats = std::move(c.report.stats);
+  c.latest.options = std::move(c.report.options);
+  c.latest.global_options = std::move(c.report.global_options);
+  c.report.stats.clear();
+  c.report.options.clear();
+  c.report.global_options.clear();
+  c.report.groups = 0;
+  ++c.sets;
 }
 
 // Handles one message of a running server; false when the server is done (QUIT, or the connection ended).
@@ -319,10 +347,20 @@ bool handle(Connection& c, const Message& m, const ClientOptions& options) {
       }
       break;
     case Op::kThreadStat:
+      // A fio server's set is known to be periodic when the next one begins (the last is followed by STOP).
+      if (options.report_interval && !c.sluice && c.announced_stats > 0 && c.report.stats.size() >= c.announced_stats) {
+        complete_set(c);
+      }
       if (auto ts = decode_thread_stat(m.payload)) c.report.stats.push_back(std::move(*ts));
       break;
+    case Op::kStart:
+      if (m.payload.size() >= 8) c.announced_stats += get_u32(m.payload.data(), 4);
+      break;
+    case Op::kSluiceInterim: complete_set(c); break;
     case Op::kGroupStat: c.report.groups += 1; break;
-    case Op::kStop: c.stop_error = decode_stop(m.payload).error; break;
+    case Op::kStop:
+      c.stop_error = decode_stop(m.payload).error;
+      break;
     case Op::kQuit: return false;
     case Op::kSluiceStarted:  // only sluice servers send these, and only to a client that said hello
       // When RUN was sent, plus the server's time from RUN to its measurement start (no common clock needed).
@@ -336,12 +374,86 @@ bool handle(Connection& c, const Message& m, const ClientOptions& options) {
       if (!section.is_discarded() && section.is_object()) c.report.sluice_section = std::move(section);
       break;
     }
-    default: break;  // START, ETA, DISK_UTIL, IOLOG: nothing to keep
+    default: break;  // ETA, DISK_UTIL, IOLOG: nothing to keep
   }
   return true;
 }
 
-void run_all(std::vector<Connection>& connections, const ClientOptions& options) {
+// Where the reports go: stdout, or --output (emptied by the first report, the later ones added to it).
+class ReportSink {
+ public:
+  explicit ReportSink(const ClientOptions& options) : path_(options.output_path) {}
+  // False when --output could not be written (the text then went to stdout).
+  bool write(const std::string& text) {
+    if (path_.empty()) {
+      std::fputs(text.c_str(), stdout);
+      std::fflush(stdout);
+      return true;
+    }
+    std::ofstream out(path_, started_ ? std::ios::app : std::ios::trunc);
+    started_ = true;
+    out << text;
+    out.close();
+    if (out) return true;
+    std::fputs(text.c_str(), stdout);
+    std::fprintf(stderr, "sluice: cannot write %s; the report went to stdout\n", path_.c_str());
+    return false;
+  }
+
+ private:
+  std::string path_;
+  bool started_ = false;
+};
+
+// --status-interval on the client: report k is printed once every running server sent its k-th periodic set
+// of statistics (a sluice server marks each; a fio server's is known when its next set begins, so its sets
+// come one interval late), so that servers that started apart (fio's take a second or more to set up) still
+// give one report per interval of the run; a server later than two intervals (a group laying out its files)
+// holds the others back no longer: its previous set, if any, is used. Each report has every server's latest
+// set; a server that is done is in it with its final statistics.
+class PeriodicReports {
+ public:
+  PeriodicReports(const ClientOptions& options, ReportSink& sink) : options_(options), sink_(sink) {}
+
+  void print_when_due(const std::vector<Connection>& connections, Clock::time_point now) {
+    if (!options_.report_interval) return;
+    std::size_t running = 0, ready = 0, fewest = SIZE_MAX;
+    for (const Connection& c : connections) {
+      if (c.done) continue;
+      ++running;
+      if (c.sets > printed_) ++ready;
+      fewest = std::min(fewest, c.sets);
+    }
+    if (running == 0 || ready == 0) {
+      first_ready_.reset();
+      return;
+    }
+    if (!first_ready_) first_ready_ = now;
+    const auto patience = std::max<Clock::duration>(*options_.report_interval * 2, std::chrono::seconds(1));
+    if (ready < running && now - *first_ready_ < patience) return;
+    std::vector<ClientReport> reports;
+    for (const Connection& c : connections) {
+      ClientReport r = c.report;  // who the server is; its statistics below
+      if (!c.done) {
+        r.stats = c.latest.stats;
+        r.options = c.latest.options;
+        r.global_options = c.latest.global_options;
+      }
+      reports.push_back(std::move(r));
+    }
+    sink_.write(render_client_reports(reports, options_.normal, options_.json, options_.terse, options_.terse_version));
+    printed_ = std::max(printed_ + 1, fewest);
+    first_ready_.reset();
+  }
+
+ private:
+  const ClientOptions& options_;
+  ReportSink& sink_;
+  std::size_t printed_ = 0;
+  std::optional<Clock::time_point> first_ready_;
+};
+
+void run_all(std::vector<Connection>& connections, const ClientOptions& options, PeriodicReports& periodic) {
   for (;;) {
     std::vector<pollfd> fds;
     std::vector<Connection*> owners;
@@ -375,6 +487,7 @@ void run_all(std::vector<Connection>& connections, const ClientOptions& options)
         c.done = true;
       }
     }
+    periodic.print_when_due(connections, Clock::now());
   }
 }
 
@@ -388,7 +501,9 @@ int run_clients(const ClientOptions& options) {
     send_jobs(c, options);
     if (!c.failure.empty()) c.done = true;
   }
-  run_all(connections, options);
+  ReportSink sink(options);
+  PeriodicReports periodic(options, sink);
+  run_all(connections, options, periodic);
   close_all(connections);
   std::vector<ClientReport> reports;
   int exit_code = 0;
@@ -400,25 +515,13 @@ int run_clients(const ClientOptions& options) {
       }
     }
     if (c.failure.empty() && c.stop_error != 0) {
-      c.failure = fmt::format("its run ended with status {} (a job failed or could not be set up; its messages are above)",
-                              c.stop_error);
+      c.failure = fmt::format("its run ended with error {} ({}: a job failed or could not be set up; its messages "
+                              "are above)", c.stop_error, std::strerror(static_cast<int>(c.stop_error)));
     }
     reports.push_back(std::move(c.report));
   }
   const std::string text = render_client_reports(reports, options.normal, options.json, options.terse, options.terse_version);
-  if (options.output_path.empty()) {
-    std::fputs(text.c_str(), stdout);
-    std::fflush(stdout);
-  } else {
-    std::ofstream out(options.output_path, std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-      std::fputs(text.c_str(), stdout);
-      std::fprintf(stderr, "sluice: cannot write %s; the report went to stdout\n", options.output_path.c_str());
-      exit_code = 1;
-    }
-  }
+  if (!sink.write(text)) exit_code = 1;
   for (const Connection& c : connections) {
     if (c.failure.empty()) continue;
     std::fprintf(stderr, "sluice: server %s: %s\n", where(c).c_str(), c.failure.c_str());

@@ -5,6 +5,7 @@
 // Servers may be fio 3.33's or sluice's. Unlike fio's client: a listed server that does not answer stops the
 // run before any job starts (named), and a job that fails on a server makes the exit status 1 (named).
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct ClientOptions {
   bool terse = false;
   int terse_version = 3;
   std::string output_path;  // --output=FILE: the reports go there instead of stdout
+  // --status-interval=T (the client's own, anywhere; sent to every server as fio's client sends it): the
+  // servers send their statistics so far every T and the client prints every server's and "All clients".
+  std::optional<std::chrono::nanoseconds> report_interval;
+  std::string report_interval_text;  // T as given, for the servers' command line
   std::string secret;       // --client-secret=FILE's content: every server must be a sluice server with the same
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds silence_limit{60000};  // a running server that says nothing this long has failed
@@ -39,17 +44,19 @@ struct ClientOptions {
 
 // fio's client command line (the arguments of `fio`, with at least one --client): --client=HOST[,PORT] (or a file
 // of hosts, one a line), job files right after a --client belong to that server alone, --remote-config=PATH,
-// --output-format, --minimal, --append-terse, --terse-version, --output, --client-secret=FILE (the client's own,
-// anywhere; --eta* are
-// accepted and have no effect); other options after a --client go to that server. Throws
-// UserError on bad input.
+// --output-format, --minimal, --append-terse, --terse-version, --output, --status-interval, --client-secret=FILE
+// (the client's own, anywhere; --eta* are accepted and have no effect); other options after a --client go to
+// that server. Throws UserError on bad input.
 ClientOptions parse_client_arguments(const std::vector<std::string>& args);
 
 // True when the arguments ask for client mode (a --client or --client-secret option).
 bool asks_for_client(const std::vector<std::string>& args);
 
-// Runs the jobs on every server and prints the reports to stdout; returns the exit status (0: every server ran
-// its jobs without error). Messages about servers go to stderr, each naming the server.
+// Runs the jobs on every server and prints the reports to stdout (or --output); returns the exit status (0:
+// every server ran its jobs without error). Messages about servers go to stderr, each naming the server. With
+// --status-interval, a complete report (every server's statistics so far and "All clients", each JSON
+// document whole) comes before the final one each time every running server has sent its next periodic
+// statistics.
 int run_clients(const ClientOptions& options);
 
 }  // namespace sluice::fionet

@@ -161,6 +161,10 @@ std::vector<std::uint8_t> encode_eta(const EtaInfo& eta) {
   put_u32(out.data(), 0, eta.running);
   put_u32(out.data(), 160, static_cast<std::uint32_t>(eta.run_str.size()));  // nr_threads
   std::copy(eta.run_str.begin(), eta.run_str.end(), out.begin() + kEtaBytes);
+  for (int d = 0; d < 3; ++d) {
+    put_u64(out.data(), 64 + 8 * static_cast<std::size_t>(d), eta.rate_kib_s[d]);  // rate[]: KiB/s
+    put_u32(out.data(), 112 + 4 * static_cast<std::size_t>(d), eta.iops[d]);
+  }
   put_u64(out.data(), 128, eta.elapsed_s);
   put_u64(out.data(), 136, eta.eta_s);
   put_u32(out.data(), 152, 4);  // sig_figs

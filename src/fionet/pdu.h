@@ -60,6 +60,9 @@ struct EtaInfo {
   std::uint64_t elapsed_s = 0;
   std::uint64_t eta_s = 0x7fffffff;  // fio's INT_MAX: unknown (fio's client then shows no percentage)
   std::string run_str;               // one character per job clone, as fio's ("R": running)
+  // The rates since the previous sample, per direction (read, write, trim), as fio's ETA line shows them.
+  std::uint64_t rate_kib_s[3] = {0, 0, 0};
+  std::uint32_t iops[3] = {0, 0, 0};
 };
 std::vector<std::uint8_t> encode_eta(const EtaInfo& eta);
 

@@ -5,6 +5,7 @@
 #include "job/command_line.h"
 #include "job/job_file.h"
 #include "job/option_table.h"
+#include "job/units.h"
 #include "job/validate.h"
 #include "run/plan.h"
 
@@ -14,11 +15,21 @@ namespace {
 // fio's client sends its whole command line (JOBLINE): besides the job options, --name and job files it holds
 // fio's run-level options (--output-format, --minimal, --eta...), which are the client's business. The server
 // keeps the jobs' part, and of the rest only whether the normal output is asked for (fio's server then logs
-// the job banners).
+// the job banners) and --status-interval (fio's server then sends the statistics so far every interval).
 struct JobLine {
   std::vector<std::string> job_args;
   bool normal_output = true;
+  std::optional<std::chrono::nanoseconds> report_interval;
 };
+
+// fio's --status-interval=T: a bare number is seconds, at least 1 ms (fio refuses less as "too small").
+std::chrono::nanoseconds status_interval_of(const std::string& arg, const std::string& value) {
+  const auto interval = parse_duration(value, std::chrono::seconds(1));
+  if (!interval || *interval < std::chrono::milliseconds(1)) {
+    throw UserError(arg + ": not a duration of at least 1ms; e.g. 1, 500ms, 10s");
+  }
+  return *interval;
+}
 
 JobLine split_job_line(const std::vector<std::string>& args) {
   JobLine line;
@@ -36,6 +47,8 @@ JobLine split_job_line(const std::vector<std::string>& args) {
       line.normal_output = formats.find(",normal,") != std::string::npos;
     } else if (name == "minimal") {
       line.normal_output = false;
+    } else if (name == "status-interval" && eq != std::string::npos) {
+      line.report_interval = status_interval_of(arg, arg.substr(eq + 1));
     }
   }
   return line;
@@ -62,6 +75,7 @@ PreparedJobs prepare_jobs(const ReceivedJobs& received) {
   PreparedJobs prepared;
   prepared.jobs = std::move(jobs);
   prepared.normal_output = line.normal_output;
+  prepared.report_interval = line.report_interval;
   return prepared;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // What a client sent a server to run: command-line arguments (JOBLINE), job files' text (JOB) and paths of
 // job files on the server (LOAD_FILE, fio's --remote-config), turned into validated JobSpecs.
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,9 @@ struct ReceivedJobs {
 struct PreparedJobs {
   std::vector<JobSpec> jobs;
   bool normal_output = true;  // the client's --output-format has normal: fio's server then logs the job banners
+  // The client's --status-interval (fio's client sends it to its servers): the statistics so far, every this
+  // often, as fio's server sends them.
+  std::optional<std::chrono::nanoseconds> report_interval;
 };
 PreparedJobs prepare_jobs(const ReceivedJobs& received);
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -243,6 +244,7 @@ class Session {
       PreparedJobs prepared = prepare_jobs(received_);
       jobs_ = std::move(prepared.jobs);
       normal_output_ = prepared.normal_output;
+      report_interval_ = prepared.report_interval;
     } catch (const UserError& e) {
       return fail(e.what());
     }
@@ -273,7 +275,13 @@ class Session {
     std::atomic<bool> done{false};
     RunResult result;
     std::string error;
+    int error_number = EINVAL;  // what fio's server sends for a job it cannot take
     clear_stop_request();
+    {
+      const std::lock_guard<std::mutex> lock(rates_mutex_);
+      sampled_ = true;  // the first rate (after the runner's first status refresh) counts from here
+      last_sample_ = run_received;
+    }
     std::thread runner([&] {
       try {
         RunnerOptions options;
@@ -294,7 +302,15 @@ class Session {
             send(Op::kSluiceStarted, payload);
           };
         }
+        options.live_progress = [this](const LiveTotals& totals) { sample_rates(totals); };
+        if (report_interval_) {
+          options.report_interval = *report_interval_;
+          options.report_progress = [this](const RunResult& progress) { send_progress(progress); };
+        }
         result = run_jobs(jobs_, options);
+      } catch (const IoError& e) {  // a job that could not be set up: its errno goes to the client, as fio's
+        error = e.what();
+        error_number = e.error_number() != 0 ? e.error_number() : EIO;
       } catch (const std::exception& e) {
         error = e.what();
       }
@@ -311,7 +327,7 @@ class Session {
     }
     runner.join();
     if (client_gone) return;
-    if (!error.empty()) return fail(error);
+    if (!error.empty()) return fail(error, error_number);
     report(result);
   }
 
@@ -334,11 +350,21 @@ class Session {
       if (const std::uint64_t planned = planned_seconds(jobs_); planned > 0) {
         eta.eta_s = planned > eta.elapsed_s ? planned - eta.elapsed_s : 0;
       }
+      {
+        const std::lock_guard<std::mutex> lock(rates_mutex_);
+        for (int d = 0; d < 3; ++d) {
+          eta.rate_kib_s[d] = rates_.rate_kib_s[d];
+          eta.iops[d] = rates_.iops[d];
+        }
+      }
       send(Op::kEta, encode_eta(eta), r.message.tag);
     }
   }
 
-  void report(const RunResult& result) {
+  // fio's server logs the job banners and "Starting N processes" once, before the first statistics.
+  void send_banners(const RunResult& result) {
+    if (banners_sent_ || !normal_output_) return;
+    banners_sent_ = true;
     std::string banners;
     std::uint32_t clones = 0;
     for (const GroupResult& g : result.groups) {
@@ -347,7 +373,16 @@ class Session {
         if (j.jobnum == 0) banners += render_job_banner(j) + "\n";
       }
     }
-    if (normal_output_) text(banners + fmt::format("Starting {} process{}\n", clones, clones == 1 ? "" : "es"));
+    text(banners + fmt::format("Starting {} process{}\n", clones, clones == 1 ? "" : "es"));
+  }
+
+  // One set of statistics as fio's server sends it (its __show_run_stats): each report's JOB_OPTs and TS, then
+  // a GS per group; a START first when there are more reports than announced. Used for the final result and
+  // for each periodic report of --status-interval (the run so far, cumulative). Returns the first job error.
+  std::uint32_t send_statistics(const RunResult& result) {
+    send_banners(result);
+    std::uint32_t clones = 0;
+    for (const GroupResult& g : result.groups) clones += static_cast<std::uint32_t>(g.jobs.size());
     std::uint32_t reports = 0;
     std::vector<std::vector<std::uint8_t>> thread_stats, group_stats;
     std::vector<std::vector<std::vector<std::uint8_t>>> options;
@@ -364,16 +399,54 @@ class Session {
       }
       for (const JobResult& j : g.jobs) {
         if (j.error != 0 && error == 0) error = static_cast<std::uint32_t>(j.error);
-        if (j.error != 0) text(fmt::format("sluice: job {}: {}\n", j.name, j.error_message));
       }
       if (!g.jobs.empty()) group_stats.push_back(encode_group_stat(totals, g.groupid, entries.empty() ? g.jobs.front().settings : entries.front().job.settings));
     }
-    if (reports > announced_reports_) send(Op::kStart, encode_start(std::max(clones, reports), reports - announced_reports_));
+    if (reports > announced_reports_) {
+      send(Op::kStart, encode_start(std::max(clones, reports), reports - announced_reports_));
+      announced_reports_ = reports;
+    }
     for (std::size_t i = 0; i < thread_stats.size(); ++i) {
       for (const auto& opt : options[i]) send(Op::kJobOption, opt);
       send(Op::kThreadStat, thread_stats[i]);
     }
     for (const auto& gs : group_stats) send(Op::kGroupStat, gs);
+    return error;
+  }
+
+  // --status-interval: the run so far, on the runner's thread. A sluice client is told where the set ends
+  // (SLUICE_INTERIM); fio's client gets exactly what fio's server sends.
+  void send_progress(const RunResult& progress) {
+    send_statistics(progress);
+    if (sluice_client_) send(Op::kSluiceInterim, {});
+  }
+
+  // The runner's totals at each status refresh (about every second, on its thread): the rates since the
+  // previous sample, which the ETA replies carry. A new group's counters start from zero again.
+  void sample_rates(const LiveTotals& totals) {
+    const auto now = std::chrono::steady_clock::now();
+    const std::lock_guard<std::mutex> lock(rates_mutex_);
+    if (sampled_) {
+      const double seconds = std::chrono::duration<double>(now - last_sample_).count();
+      for (int d = 0; d < 3; ++d) {
+        const std::uint64_t bytes = totals.bytes[d] >= last_totals_.bytes[d] ? totals.bytes[d] - last_totals_.bytes[d] : totals.bytes[d];
+        const std::uint64_t ios = totals.ios[d] >= last_totals_.ios[d] ? totals.ios[d] - last_totals_.ios[d] : totals.ios[d];
+        rates_.rate_kib_s[d] = seconds > 0 ? static_cast<std::uint64_t>(static_cast<double>(bytes) / seconds / 1024) : 0;
+        rates_.iops[d] = seconds > 0 ? static_cast<std::uint32_t>(static_cast<double>(ios) / seconds) : 0;
+      }
+    }
+    sampled_ = true;
+    last_sample_ = now;
+    last_totals_ = totals;
+  }
+
+  void report(const RunResult& result) {
+    std::uint32_t error = send_statistics(result);
+    for (const GroupResult& g : result.groups) {
+      for (const JobResult& j : g.jobs) {
+        if (j.error != 0) text(fmt::format("sluice: job {}: {}\n", j.name, j.error_message));
+      }
+    }
     if (error == 0 && result.interrupted) error = EINTR;
     if (sluice_client_) send_sluice_section(result);
     send(Op::kStop, encode_stop(error, 0));
@@ -397,6 +470,8 @@ class Session {
   std::vector<JobSpec> jobs_;
   std::uint32_t announced_reports_ = 0;
   bool normal_output_ = true;
+  bool banners_sent_ = false;
+  std::optional<std::chrono::nanoseconds> report_interval_;  // the client's --status-interval
   bool failed_ = false;
   bool ended_ = false;
   std::string secret_;  // empty: no proof is asked for
@@ -405,6 +480,11 @@ class Session {
   bool refused_proof_ = false;
   bool sluice_client_ = false;  // it sent SLUICE_HELLO
   std::mutex send_mutex_;
+  std::mutex rates_mutex_;  // the runner's thread samples, the session's answers SEND_ETA
+  bool sampled_ = false;
+  std::chrono::steady_clock::time_point last_sample_;
+  LiveTotals last_totals_;
+  EtaInfo rates_;  // only its rates are used
   Nonce nonce_{};
 };
 

@@ -96,6 +96,7 @@ std::string op_name(std::uint16_t op) {
     case Op::kSluiceAccepted: return "SLUICE_ACCEPTED";
     case Op::kSluiceHost: return "SLUICE_HOST";
     case Op::kSluiceStarted: return "SLUICE_STARTED";
+    case Op::kSluiceInterim: return "SLUICE_INTERIM";
     default: break;
   }
   return fmt::format("op {}", op);

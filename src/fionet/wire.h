@@ -51,6 +51,7 @@ enum class Op : std::uint16_t {
   kSluiceAccepted = 0x5103,   // server -> client: the proof is right (or no secret is needed)
   kSluiceHost = 0x5104,       // server -> client: the run's "sluice" JSON section (environment, warnings)
   kSluiceStarted = 0x5105,    // server -> client: the first group's workers were released (measuring began)
+  kSluiceInterim = 0x5106,    // server -> client: the statistics just sent were a periodic report (--status-interval)
 };
 
 // fio's name of an opcode ("PROBE", "JOBLINE"), "op N" for one it does not know.

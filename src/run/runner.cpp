@@ -167,6 +167,17 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
 
 bool is_background(const Worker& w) { return w.instance().spec.role == JobRole::kBackground; }
 
+LiveTotals live_totals(const std::vector<Worker*>& workers) {
+  LiveTotals totals;
+  for (const Worker* w : workers) {
+    for (Direction d : kAllDirections) {
+      totals.ios[index_of(d)] += w->live().ios[index_of(d)].load(std::memory_order_relaxed);
+      totals.bytes[index_of(d)] += w->live().bytes[index_of(d)].load(std::memory_order_relaxed);
+    }
+  }
+  return totals;
+}
+
 // The run so far for a periodic report: the groups that ended, and this group's jobs as their last snapshots
 // show them (a job not yet measuring shows its name and no I/O).
 RunResult progress_of(const RunResult& so_far, const GroupPlan& group, const std::vector<Worker*>& workers) {
@@ -258,6 +269,7 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
     const std::uint64_t now = monotonic_ns();
     if (now >= next_status) {
       status.update(workers, now - start, expected, planned);
+      if (options.live_progress) options.live_progress(live_totals(workers));
       next_status = now + static_cast<std::uint64_t>(options.status_interval.count());
     }
     if (now >= next_report) {

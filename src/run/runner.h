@@ -25,6 +25,13 @@ struct RunPreview {
   const nlohmann::json& environment;
 };
 
+// The running group's I/O so far (cumulative, since its workers started; a new group starts from zero), for
+// live rates elsewhere than the status line (fio's server answers its client's ETA requests with them).
+struct LiveTotals {
+  PerDirection<std::uint64_t> ios{};
+  PerDirection<std::uint64_t> bytes{};
+};
+
 struct RunnerOptions {
   bool allow_destructive = false;
   bool status_line = true;  // shown only when stderr is a terminal...
@@ -37,6 +44,8 @@ struct RunnerOptions {
   // the runner's thread.
   std::chrono::nanoseconds report_interval{0};
   std::function<void(const RunResult&)> report_progress;
+  // Called on the runner's thread at each status refresh (status_interval) with the running group's totals.
+  std::function<void(const LiveTotals&)> live_progress;
   bool capture_environment = true;
   // Called on progress of laying out files and for one-line notices ("laid out ..."); default: stderr.
   std::function<void(const std::string&)> notice;

@@ -25,7 +25,10 @@ namespace detail {
 
 std::uint64_t block_device_size(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw UserError("cannot open " + path + " to read its size: " + std::strerror(errno));
+  if (fd < 0) {
+    const int err = errno;
+    throw IoError("cannot open " + path + " to read its size: " + std::strerror(err), err);
+  }
   std::uint64_t bytes = 0;
   int rc = ioctl(fd, BLKGETSIZE64, &bytes);
   int err = errno;

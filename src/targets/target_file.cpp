@@ -31,7 +31,8 @@ std::string join_path(const std::string& dir, const std::string& name) {
 void check_directory(const std::string& dir) {
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) {
-    throw UserError("directory " + dir + " does not exist (" + std::strerror(errno) + ")");
+    const int err = errno;
+    throw IoError("directory " + dir + " does not exist (" + std::strerror(err) + ")", err);
   }
   if (!S_ISDIR(st.st_mode)) throw UserError("directory " + dir + " is not a directory");
 }
@@ -87,8 +88,9 @@ std::uint64_t percent_of(double percent, std::uint64_t whole) {
 std::optional<std::uint64_t> existing_size(const std::string& path, bool& is_block, bool dirs) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) return std::nullopt;
-    throw UserError("cannot access " + path + ": " + std::strerror(errno));
+    const int err = errno;
+    if (err == ENOENT) return std::nullopt;
+    throw IoError("cannot access " + path + ": " + std::strerror(err), err);
   }
   if (S_ISDIR(st.st_mode)) {
     if (dirs) return std::nullopt;

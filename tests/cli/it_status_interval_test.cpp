@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "support/it_test_util.h"
+#include "support/json_documents.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -22,45 +23,6 @@ using json = nlohmann::json;
 std::vector<std::string> periodic_job(const std::string& format) {
   return {"--name=n", "--ioengine=null", "--size=1g", "--time_based", "--runtime=3", "--rw=read",
           "--status-interval=1", "--output-format=" + format};
-}
-
-// Every JSON document of `text`, in order (whitespace between them, as fio separates them): each top-level
-// object is cut out by its braces (outside strings) and parsed whole; anything else between fails the test.
-std::vector<json> documents_of(const std::string& text) {
-  std::vector<json> documents;
-  std::size_t start = 0;
-  int depth = 0;
-  bool in_string = false;
-  bool escaped = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (depth == 0 && c != '{') {
-      if (!std::isspace(static_cast<unsigned char>(c))) {
-        ADD_FAILURE() << "text between documents at byte " << i;
-        return documents;
-      }
-      continue;
-    }
-    if (c == '"') in_string = true;
-    if (c == '{' && depth++ == 0) start = i;
-    if (c == '}' && --depth == 0) {
-      const json doc = json::parse(text.substr(start, i + 1 - start), nullptr, false);
-      EXPECT_FALSE(doc.is_discarded()) << "document " << documents.size() + 1 << " is not valid JSON";
-      documents.push_back(doc);
-    }
-  }
-  EXPECT_EQ(depth, 0) << "the last document is cut short";
-  return documents;
 }
 
 // The reports are cumulative: the reads of each document are at least those of the one before, and the

@@ -28,6 +28,7 @@
 #include "support/it_test_util.h"
 #include "support/loopback_port.h"
 #include "support/machine_features.h"
+#include "support/server_processes.h"
 #include "support/sluice_children.h"
 #include "support/temp_dir.h"
 
@@ -35,40 +36,6 @@ namespace sluice::testing {
 namespace {
 
 using namespace std::chrono_literals;
-
-// fio 3.33 servers (`fio --server=HOST,PORT`), each killed with its process group on destruction.
-class FioServers {
- public:
-  ~FioServers() {
-    for (pid_t pid : pids_) {
-      ::kill(-pid, SIGKILL);
-      ::waitpid(pid, nullptr, 0);
-    }
-  }
-  std::string start(const std::string& host, const std::string& cwd) {
-    const std::uint16_t port = unused_port(host);
-    const std::string address = host + "," + std::to_string(port);
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-      ::setpgid(0, 0);
-      const int null_fd = ::open("/dev/null", O_RDWR);
-      ::dup2(null_fd, 0);
-      ::dup2(null_fd, 1);
-      ::dup2(null_fd, 2);
-      if (::chdir(cwd.c_str()) != 0) ::_exit(126);
-      const std::string arg = "--server=" + address;
-      ::execlp("fio", "fio", arg.c_str(), static_cast<char*>(nullptr));
-      ::_exit(127);
-    }
-    if (pid > 0) pids_.push_back(pid);
-    for (int i = 0; i < 200 && !accepts_connections(host, port); ++i) std::this_thread::sleep_for(50ms);
-    EXPECT_TRUE(accepts_connections(host, port)) << "fio --server=" << address << " did not start";
-    return address;
-  }
-
- private:
-  std::vector<pid_t> pids_;
-};
 
 constexpr std::uint64_t kIos = 16384;
 
@@ -103,13 +70,13 @@ class SluiceClient : public ::testing::Test {
   }
   TempDir dir_;
   std::string job_;
-  FioServers fio_;
+  ServerProcesses fio_;
   SluiceChildren sluice_servers_{{}};
 };
 
 TEST_F(SluiceClient, ThreeFioServersJsonPerClientAndAllClients) {
-  const std::vector<std::string> servers = {fio_.start("127.0.0.1", dir_.path()), fio_.start("127.0.0.2", dir_.path()),
-                                            fio_.start("127.0.0.3", dir_.path())};
+  const std::vector<std::string> servers = {fio_.start_fio("127.0.0.1", dir_.path()), fio_.start_fio("127.0.0.2", dir_.path()),
+                                            fio_.start_fio("127.0.0.3", dir_.path())};
   const RunOutput r = client({"--client=" + servers[0], "--client=" + servers[1], "--client=" + servers[2],
                               "--output-format=json", job_});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
@@ -128,7 +95,7 @@ TEST_F(SluiceClient, ThreeFioServersJsonPerClientAndAllClients) {
 }
 
 TEST_F(SluiceClient, NormalOutputThroughTheFioLinkAgainstFioAndSluiceServers) {
-  const std::string fio_server = fio_.start("127.0.0.1", dir_.path());
+  const std::string fio_server = fio_.start_fio("127.0.0.1", dir_.path());
   const std::string sluice = sluice_server("127.0.0.2");
   RunOptions options;
   options.program = std::string(SLUICE_BINARY).substr(0, std::string(SLUICE_BINARY).rfind('/')) + "/fio";
@@ -144,9 +111,9 @@ TEST_F(SluiceClient, NormalOutputThroughTheFioLinkAgainstFioAndSluiceServers) {
 }
 
 TEST_F(SluiceClient, PerServerJobFilesAndRemoteConfig) {
-  const std::string a = fio_.start("127.0.0.1", dir_.path());
-  const std::string b = fio_.start("127.0.0.2", dir_.path());
-  const std::string c = fio_.start("127.0.0.3", dir_.path());
+  const std::string a = fio_.start_fio("127.0.0.1", dir_.path());
+  const std::string b = fio_.start_fio("127.0.0.2", dir_.path());
+  const std::string c = fio_.start_fio("127.0.0.3", dir_.path());
   const std::string small = write_job("small.fio", "16m");
   const std::string remote = write_job("remote.fio", "32m");  // read by the server from its own disk
   const RunOutput r = client({"--client=" + a, small, "--client=" + b, job_, "--client=" + c,
@@ -163,7 +130,7 @@ TEST_F(SluiceClient, PerServerJobFilesAndRemoteConfig) {
 }
 
 TEST_F(SluiceClient, ServerThatDoesNotAnswerStopsTheRunBeforeItStarts) {
-  const std::string live = fio_.start("127.0.0.1", dir_.path());
+  const std::string live = fio_.start_fio("127.0.0.1", dir_.path());
   const std::string dead = "127.0.0.1," + std::to_string(unused_port("127.0.0.1"));
   const RunOutput r = client({"--client=" + live, "--client=" + dead, "--output-format=normal", job_});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
@@ -173,7 +140,7 @@ TEST_F(SluiceClient, ServerThatDoesNotAnswerStopsTheRunBeforeItStarts) {
 }
 
 TEST_F(SluiceClient, FailedJobOnAServerMakesTheExitNonZeroNamingIt) {
-  const std::string a = fio_.start("127.0.0.1", dir_.path());
+  const std::string a = fio_.start_fio("127.0.0.1", dir_.path());
   const std::string bad = dir_.file("bad.fio");
   const std::string plain = dir_.make_file("plain", 1);  // a file where the job wants a directory: ENOTDIR
   std::ofstream(bad) << "[bad]\nrw=read\nsize=1m\nfilename=" << plain << "/file\n";

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/machine_features.h"
+#include "support/namespace_hosts.h"
 #include "support/it_test_util.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -335,60 +336,6 @@ TEST(Mpi, OtherCommandsAreRefusedUnderMpi) {
             std::string::npos)
       << describe(r);
 }
-
-// Three hosts on one machine: network namespaces joined by veth pairs to a bridge, each with its own address
-// on a private /24 and (through unshare --uts) its own host name. mpirun reaches them with a launcher agent
-// that runs `ip netns exec` instead of ssh (Open MPI's plm_rsh_agent), its traffic restricted to that /24.
-// Everything is removed when the object goes.
-class NamespaceHosts {
- public:
-  explicit NamespaceHosts(const std::string& dir) {
-    const int tag = static_cast<int>(::getpid() % 100000);
-    subnet_ = "10.78." + std::to_string(20 + ::getpid() % 200);
-    bridge_ = "slbr" + std::to_string(tag);
-    std::string launcher = "#!/bin/sh\n# launcher HOST COMMAND...: COMMAND in HOST's network namespace\nhost=\"$1\"; shift\ncase \"$host\" in\n";
-    ok_ = sh("ip link add " + bridge_ + " type bridge && ip addr add " + subnet_ + ".1/24 dev " + bridge_ +
-             " && ip link set " + bridge_ + " up");
-    for (int i = 1; ok_ && i <= 3; ++i) {
-      const std::string ns = "sl" + std::to_string(tag) + "-" + std::to_string(i);
-      const std::string veth = "slv" + std::to_string(tag) + "x" + std::to_string(i);
-      const std::string address = subnet_ + "." + std::to_string(i + 1);
-      namespaces_.push_back(ns);
-      ok_ = sh("ip netns add " + ns + " && ip link add " + veth + " type veth peer name eth0 netns " + ns +
-               " && ip link set " + veth + " master " + bridge_ + " up && ip netns exec " + ns +
-               " ip addr add " + address + "/24 dev eth0 && ip netns exec " + ns + " ip link set eth0 up" +
-               " && ip netns exec " + ns + " ip link set lo up");
-      hosts_ += (hosts_.empty() ? "" : ",") + address;
-      launcher += "  " + address + ") ns=" + ns + " ;;\n";
-    }
-    launcher += "  *) echo \"launcher: unknown host $host\" >&2; exit 1 ;;\nesac\n"
-                "exec ip netns exec \"$ns\" unshare --uts sh -c \"hostname $ns; $*\"\n";
-    launcher_ = dir + "/launcher.sh";
-    std::ofstream(launcher_) << launcher;
-    std::filesystem::permissions(launcher_, std::filesystem::perms::owner_all);
-  }
-  ~NamespaceHosts() {
-    for (const std::string& ns : namespaces_) sh("ip netns del " + ns);
-    sh("ip link del " + bridge_);
-  }
-  NamespaceHosts(const NamespaceHosts&) = delete;
-  NamespaceHosts& operator=(const NamespaceHosts&) = delete;
-
-  bool ok() const { return ok_; }
-  const std::vector<std::string>& names() const { return namespaces_; }
-  // mpirun's arguments that place one rank on each namespace.
-  std::vector<std::string> mpirun_args() const {
-    return {"--mca", "plm_rsh_agent", launcher_, "--mca", "plm_rsh_no_tree_spawn", "1",
-            "--mca", "oob_tcp_if_include", subnet_ + ".0/24", "--mca", "btl_tcp_if_include", subnet_ + ".0/24",
-            "--host", hosts_, "-n", "3"};
-  }
-
- private:
-  static bool sh(const std::string& command) { return std::system((command + " >/dev/null 2>&1").c_str()) == 0; }
-  std::string subnet_, bridge_, hosts_, launcher_;
-  std::vector<std::string> namespaces_;
-  bool ok_ = false;
-};
 
 TEST(Mpi, ThreeNetworkNamespacesAreThreeHosts) {
   SLUICE_REQUIRE(kMpirun);
