@@ -475,6 +475,8 @@ void run_all(std::vector<Connection>& connections, const ClientOptions& options,
                                                           : "the server disconnected before it sent results";
           }
           c.done = true;
+          ::close(c.fd);  // at once: the server waits for this client to hang up before its session ends
+          c.fd = -1;
           continue;
         }
       }

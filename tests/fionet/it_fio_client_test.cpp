@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -160,6 +161,20 @@ TEST_F(FioClientToSluice, NormalAndTerseOutputAsFromFioServers) {
     EXPECT_EQ(line.substr(at, line.find(';', at) - at), std::to_string(kIosPerJob * 4 * (all ? 2 : 1))) << line;
   }
   EXPECT_EQ(lines, 3) << terse.out;  // two clients and "All clients"
+}
+
+// fio's client prints its ETA line from the servers' ETA replies: a sluice server's carry the rates of the
+// last second, so the line shows the read rate and IOPS as from a fio server ("[r=...][r=...k IOPS]").
+TEST_F(FioClientToSluice, EtaLineShowsTheServersLiveRates) {
+  const Server s = start_server("127.0.0.1");
+  const std::string timed = dir_.file("timed.fio");
+  std::ofstream(timed) << "[timed]\nioengine=null\nrw=randread\nbs=4k\nsize=1g\ntime_based\nruntime=3\n";
+  const RunOutput r = fio_client({s}, {"--eta=always", "--output-format=normal", timed});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::regex rates(R"(\[r=[0-9.]+[KMGT]?i?B?/?s?\]\[r=([0-9.]+)([kM]?) IOPS\])");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(r.out, match, rates)) << r.out.substr(0, 1500);
+  EXPECT_GT(std::stod(match[1].str()), 0.0) << match[0];
 }
 
 TEST_F(FioClientToSluice, FailedJobMakesTheClientExitNonZero) {
