@@ -72,6 +72,8 @@ fio's client/server mode (taken before anything else is read):
                         also the start skew and each host's environment and differences (docs/multi-host.md)
   --client-secret=FILE  with --client: use only sluice servers started with --server-secret and the same
                         secret (each side proves it by HMAC-SHA256; FILE must be private, mode 600)
+  --status-interval=T   with --client: every server sends its statistics so far each T and the client prints
+                        each server's report and "All clients" each time (each JSON document whole)
 
 Latency definitions: slat = submit start to submit return (async engines only); clat = submit return to
 completion seen; lat = operation start to completion seen. Percentiles come from a log-linear histogram

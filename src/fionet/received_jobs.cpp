@@ -54,9 +54,33 @@ JobLine split_job_line(const std::vector<std::string>& args) {
   return line;
 }
 
+// fio's $clientuid in a filename_format value (a job file's line or a --filename_format argument) becomes the
+// server's address; elsewhere the text is left alone, as fio replaces it only there.
+std::string replace_clientuid(std::string text, const std::string& address) {
+  constexpr std::string_view kKeyword = "$clientuid";
+  std::size_t line_start = 0;
+  while (line_start < text.size()) {
+    std::size_t line_end = text.find('\n', line_start);
+    if (line_end == std::string::npos) line_end = text.size();
+    const std::size_t key = text.find_first_not_of(" \t-", line_start);
+    if (key < line_end && text.compare(key, 15, "filename_format") == 0) {
+      for (std::size_t at = text.find(kKeyword, key); at != std::string::npos && at < line_end;
+           at = text.find(kKeyword, at + address.size())) {
+        text.replace(at, kKeyword.size(), address);
+        line_end = line_end + address.size() - kKeyword.size();
+      }
+    }
+    line_start = line_end + 1;
+  }
+  return text;
+}
+
 }  // namespace
 
-PreparedJobs prepare_jobs(const ReceivedJobs& received) {
+PreparedJobs prepare_jobs(const ReceivedJobs& sent) {
+  ReceivedJobs received = sent;
+  for (std::string& arg : received.args) arg = replace_clientuid(arg, received.clientuid);
+  for (ReceivedJobs::File& file : received.files) file.text = replace_clientuid(file.text, received.clientuid);
   const JobLine line = split_job_line(received.args);
   JobCommandLine parsed = parse_job_command_line(line.job_args);
   std::vector<JobSpec> jobs = std::move(parsed.jobs);

@@ -17,10 +17,13 @@ struct ReceivedJobs {
     std::string text;
   };
   std::vector<File> files;
+  // What fio's filename_format=...$clientuid... becomes on this server: its own address on the connection
+  // (fio's server: the address it listens on).
+  std::string clientuid;
 };
 
 // The jobs as `sluice run ARGS FILES...` would run them: command-line jobs first, then each file's, overrides
-// applied, validated (none yet is no error: fio's client sends its command line before the job files). Throws UserError with every problem found (one per line).
+// applied, $clientuid in filename_format replaced by `clientuid`, validated (none yet is no error: fio's client sends its command line before the job files). Throws UserError with every problem found (one per line).
 struct PreparedJobs {
   std::vector<JobSpec> jobs;
   bool normal_output = true;  // the client's --output-format has normal: fio's server then logs the job banners

@@ -1,6 +1,8 @@
 // One client's session on a sluice server: the protocol exchange around one run of sluice's runner.
 #include "fionet/server_session.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -60,10 +62,26 @@ std::uint64_t planned_seconds(const std::vector<JobSpec>& jobs) {
   return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::seconds>(total).count());
 }
 
+// This end's address on the connection ("10.0.0.11"), what fio's $clientuid names; empty for a Unix socket.
+std::string local_address(int fd) {
+  sockaddr_storage address{};
+  socklen_t length = sizeof(address);
+  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) return {};
+  char text[INET6_ADDRSTRLEN] = {};
+  if (address.ss_family == AF_INET) {
+    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&address)->sin_addr, text, sizeof(text));
+  } else if (address.ss_family == AF_INET6) {
+    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&address)->sin6_addr, text, sizeof(text));
+  }
+  return text;
+}
+
 class Session {
  public:
   Session(int fd, std::string peer, const SessionLog& log, std::string secret)
-      : fd_(fd), peer_(std::move(peer)), log_(log), secret_(std::move(secret)), authenticated_(secret_.empty()) {}
+      : fd_(fd), peer_(std::move(peer)), log_(log), secret_(std::move(secret)), authenticated_(secret_.empty()) {
+    received_.clientuid = local_address(fd_);
+  }
 
   int serve() {
     for (;;) {

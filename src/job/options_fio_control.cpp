@@ -240,12 +240,15 @@ void add_workload_details(std::vector<OptionDef>& table) {
            .default_text = kDefaultFilenameFormat,
            .help =
                "Names of the files a job creates when no filename is given: $jobname, $jobnum (clone number from 0) "
-               "and $filenum (file number from 0) are replaced; $clientuid is not supported.",
+               "and $filenum (file number from 0) are replaced; $clientuid (the server's address) only in jobs a "
+               "client sends to a sluice server.",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  if (value.find("$clientuid") != std::string_view::npos) {
                    value_error(where, "filename_format", value,
-                               "$clientuid is not supported by sluice (it has no client/server mode)");
+                               "$clientuid (the server's address in fio's client/server mode) is not supported by "
+                               "sluice in a local run: it is replaced only in jobs a client sends to a sluice "
+                               "server (sluice --server)");
                  }
                  // fio's default names are sluice's own: keeping the field empty says "no custom format".
                  job.filename_format = value == kDefaultFilenameFormat ? std::string() : std::string(value);

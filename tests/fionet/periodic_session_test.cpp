@@ -11,6 +11,7 @@
 #include "fionet/bytes.h"
 #include "fionet/client.h"
 #include "fionet/pdu.h"
+#include "fionet/received_jobs.h"
 #include "fionet/shared_secret.h"
 #include "fionet/thread_stat_decode.h"
 #include "fionet/wire.h"
@@ -139,6 +140,26 @@ TEST(FioClientArguments, StatusIntervalIsTheClientsOwnAnywhere) {
   EXPECT_EQ(*after.report_interval, std::chrono::milliseconds(500));
   EXPECT_THROW(parse_client_arguments({"--status-interval=soon", "--client=127.0.0.1"}), UserError);
   EXPECT_THROW(parse_client_arguments({"--status-interval=0", "--client=127.0.0.1"}), UserError);
+}
+
+}  // namespace
+}  // namespace sluice::fionet
+
+namespace sluice::fionet {
+namespace {
+
+// fio's $clientuid in filename_format: the server's address (fio's server: the address it listens on).
+TEST(FioReceivedJobs, ClientuidInFilenameFormatIsTheServersAddress) {
+  ReceivedJobs received;
+  received.clientuid = "10.0.0.11";
+  received.args = {"--name=c", "--ioengine=null", "--size=1m", "--description=$clientuid stays",
+                   "--filename_format=cli.$clientuid.$jobnum"};
+  received.files.push_back({"job file 1", "[a]\nioengine=null\nsize=1m\nfilename_format=f.$clientuid.$jobnum\n"});
+  const PreparedJobs prepared = prepare_jobs(received);
+  ASSERT_EQ(prepared.jobs.size(), 2u);  // the command line's job, then the file's
+  EXPECT_EQ(prepared.jobs[0].filename_format, "cli.10.0.0.11.$jobnum");
+  EXPECT_EQ(prepared.jobs[0].description, "$clientuid stays");  // fio replaces it in filename_format only
+  EXPECT_EQ(prepared.jobs[1].filename_format, "f.10.0.0.11.$jobnum");
 }
 
 }  // namespace
