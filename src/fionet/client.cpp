@@ -161,9 +161,9 @@ struct Connection {
   Clock::time_point last_eta = Clock::now();
   bool text_line_open = false;
   ClientReport report;  // the statistics being received (the final ones once the server is done)
-  // --status-interval: the server's last complete periodic set of statistics, how many it sent, when the last
-  // came, and how many TS a set holds (its START messages' sum: a fio server's sets end so, a sluice server's
-  // with SLUICE_INTERIM).
+  // --status-interval: the server's last complete periodic set of statistics, how many it sent, and how many TS
+  // a set holds (its START messages' sum: a fio server's sets are counted so, a sluice server's end with
+  // SLUICE_INTERIM).
   ClientReport latest;
   std::size_t sets = 0;
   std::uint32_t announced_stats = 0;
@@ -358,9 +358,7 @@ bool handle(Connection& c, const Message& m, const ClientOptions& options) {
       break;
     case Op::kSluiceInterim: complete_set(c); break;
     case Op::kGroupStat: c.report.groups += 1; break;
-    case Op::kStop:
-      c.stop_error = decode_stop(m.payload).error;
-      break;
+    case Op::kStop: c.stop_error = decode_stop(m.payload).error; break;
     case Op::kQuit: return false;
     case Op::kSluiceStarted:  // only sluice servers send these, and only to a client that said hello
       // When RUN was sent, plus the server's time from RUN to its measurement start (no common clock needed).
