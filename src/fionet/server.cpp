@@ -64,6 +64,20 @@ bool allowed(const ServerOptions& options, const sockaddr_storage& peer) {
   return false;
 }
 
+// Ends the connection once everything sent is read: stops writing, then reads and drops what the client still
+// sends until it hangs up, for at most 2 s. Closing with its messages unread would reset the connection, and a
+// reset discards what the client had not read yet (fio's client asks for the ETA every second, more often when
+// it shows the ETA line: a report followed by a reset printed "client: host=... disconnected" instead), or
+// kills it with SIGPIPE on its next write.
+void hang_up_gracefully(int fd) {
+  ::shutdown(fd, SHUT_WR);
+  char sink[4096];
+  for (int i = 0; i < 20; ++i) {
+    pollfd pfd{fd, POLLIN, 0};
+    if (::poll(&pfd, 1, 100) > 0 && ::recv(fd, sink, sizeof(sink), 0) <= 0) break;
+  }
+}
+
 // Tells a client it is not allowed (TEXT, STOP with EACCES, QUIT, as a failed fio server ends) and waits a
 // little for it to hang up, so that fio's client reads the reason instead of dying of SIGPIPE on its next write.
 void refuse_client(int fd, const std::string& name) {
@@ -72,12 +86,7 @@ void refuse_client(int fd, const std::string& name) {
   send_message(fd, Op::kText, 0, encode_text(line), 2s);
   send_message(fd, Op::kStop, 0, encode_stop(EACCES, 0), 2s);
   send_message(fd, Op::kQuit, 0, {}, 2s);
-  ::shutdown(fd, SHUT_WR);
-  char sink[4096];
-  for (int i = 0; i < 20; ++i) {
-    pollfd pfd{fd, POLLIN, 0};
-    if (::poll(&pfd, 1, 100) > 0 && ::recv(fd, sink, sizeof(sink), 0) <= 0) break;
-  }
+  hang_up_gracefully(fd);
 }
 
 void reap_children(std::vector<pid_t>& children) {
@@ -199,11 +208,12 @@ int run_server(const ServerOptions& options) {
       SessionLog log{log_line};
       if (refused) refuse_client(fd, name);
       const int code = refused ? 1 : serve_connection(fd, name, log, options.secret);
-      ::close(fd);
       // A session that ended normally keeps the files its jobs kept: its journal of created files goes, so the
       // next start does not take them for a killed run's leftovers.
       end_created_files_journal();
       std::fflush(nullptr);
+      if (!refused) hang_up_gracefully(fd);  // after the journal: a client may look for it once it has its results
+      ::close(fd);
       ::_exit(code);
     }
     ::close(fd);

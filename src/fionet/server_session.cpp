@@ -106,10 +106,7 @@ class Session {
         case Op::kJobLine: add_job_line(r.message); break;
         case Op::kJob: add_job_file(r.message); break;
         case Op::kLoadFile: add_remote_file(r.message); break;
-        case Op::kRun:
-          run();
-          close_gracefully();
-          return failed_ ? 1 : 0;
+        case Op::kRun: run(); return failed_ ? 1 : 0;
         case Op::kSendEta: send(Op::kEta, encode_eta({}), r.message.tag); break;
         case Op::kQuit:
         case Op::kExit: return failed_ ? 1 : 0;
@@ -121,15 +118,6 @@ class Session {
         return 1;
       }
     }
-  }
-
-  // After the run's last message (QUIT): the client's requests still in flight (fio's client asks for the ETA
-  // every second, and more often when it shows the ETA line) are read and dropped until it hangs up, for at most
-  // 3 s. Closing with them unread would reset the connection, and a reset discards what the client had not read
-  // yet: the results ("client: host=... disconnected" instead of the report).
-  void close_gracefully() {
-    ::shutdown(fd_, SHUT_WR);
-    drain_until_closed();
   }
 
   // After a refusal: what the client still sends (fio's client sends its job files and RUN without waiting) is

@@ -76,7 +76,7 @@ TEST_F(PeriodicSession, FioClientGetsTheStatisticsSoFarEveryIntervalThenTheFinal
   EXPECT_GE(seen.reads.size(), 4u);  // about 5 periodic sets (0.2 ... 1.0 s) and the final one
   EXPECT_LE(seen.reads.size(), 6u);
   for (std::size_t i = 1; i < seen.reads.size(); ++i) EXPECT_GE(seen.reads[i], seen.reads[i - 1]) << i;
-  EXPECT_GT(seen.reads.front(), 0u);
+  EXPECT_GT(seen.reads.back(), 0u);  // the first may have none: a job's first snapshot can come after 200 ms
   EXPECT_TRUE(seen.marks.empty());
   EXPECT_TRUE(seen.stopped);
   EXPECT_EQ(seen.stop_error, 0u);
