@@ -34,7 +34,7 @@ enum class RwMode {
 
 enum class SyncMode { kNone, kSync, kDsync };
 enum class RateProcess { kLinear, kPoisson };
-enum class DistributionKind { kRandom, kZipf, kPareto, kNormal, kZoned, kZonedAbs };
+enum class DistributionKind { kRandom, kZipf, kPareto, kNormal, kZoned, kZonedAbs, kSequence };
 enum class FallocateMode { kNone, kPosix, kKeep, kNative };
 enum class JobRole { kForeground, kBackground };
 // fio's file_service_type: which of a job's files the next io goes to.
@@ -135,6 +135,8 @@ struct Distribution {
   double parameter = 0.0;  // zipf theta, pareto h, normal sigma (percent of the region)
   // zoned, zoned_abs: the zones per direction, in region order; a direction without zones is uniform.
   PerDirection<std::vector<AccessZone>> zones{};
+  // sequence (fio's random_sequence): the block indices each direction's ios visit in turn, 1 to 64 of them.
+  std::vector<std::uint32_t> sequence{};
 };
 
 // fio's fadvise_hint: none, the job's pattern (random or sequential), or one of the two always.
@@ -196,6 +198,9 @@ struct JobSpec {
   bool bs_is_seq_rand = false;
   bool bs_unaligned = false;               // bsrange lengths need not be multiples of the minimum
   Distribution random_distribution;
+  // random_distribution=sequence: after each round of the sequence the next one is shifted by its length in
+  // blocks (fio's "strided block group": 2,0,1 then 5,3,4 ...) instead of repeating the same blocks.
+  bool random_sequence_stride = false;
   // fio's zonemode=strided: I/O stays in a window of zone_range bytes until zone_size bytes were transferred,
   // then moves zone_range + zone_skip further (back to the region start past the file end).
   bool zone_strided = false;

@@ -68,6 +68,8 @@ void apply_per_direction(PerDirection<T>& target, std::string_view name, std::st
 
 // random_distribution=zoned:... or zoned_abs:... (zoned_distribution.cpp); throws the standard messages.
 Distribution parse_zoned_distribution(std::string_view value, const SourcePos& where, std::uint32_t kb_base);
+// random_distribution=sequence:I1,I2,... (sequence_distribution.cpp); throws the standard messages.
+Distribution parse_sequence_distribution(std::string_view value, const SourcePos& where);
 
 // A data pattern (verify_pattern, buffer_pattern) as fio parses it (data_pattern.cpp): its bytes, and where
 // %o (the chunk offset, 8 bytes) goes. allow_offset: %o is accepted (verify_pattern only, as in fio).

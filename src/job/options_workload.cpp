@@ -232,6 +232,10 @@ void apply_distribution(JobSpec& job, std::string_view value, const SourcePos& w
     job.random_distribution = parse_zoned_distribution(value, where, job.kb_base);
     return;
   }
+  if (kind == "sequence") {
+    job.random_distribution = parse_sequence_distribution(value, where);
+    return;
+  }
   job.random_distribution = parse_distribution("random_distribution", value, where);
 }
 
@@ -266,13 +270,19 @@ void add_randomness(std::vector<OptionDef>& table) {
            .name = "random_distribution",
            .type = OptionType::kChoice,
            .default_text = "random",
-           .range = "random|zipf[:theta]|pareto[:h]|normal[:sigma]|zoned:a/s:...|zoned_abs:a/size:...",
+           .range = "random|zipf[:theta]|pareto[:h]|normal[:sigma]|zoned:a/s:...|zoned_abs:a/size:...|sequence:i,...",
            .help = "Distribution of random offsets: uniform random; zipf (theta > 0, not 1, default 1.1); pareto (0 < "
                    "h < 1, default 0.2); normal (sigma in percent of the region, 0 <= sigma < 100, default 0); "
                    "zoned:60/10:30/20:10/70 (60% of the ios in the first 10% of the region, ...; access shares add up "
-                   "to 100, per direction like bssplit); zoned_abs:60/20g:40/100g (absolute zone sizes).",
+                   "to 100, per direction like bssplit); zoned_abs:60/20g:40/100g (absolute zone sizes); "
+                   "sequence:2,0,1 (each direction's ios visit blocks 2, 0, 1, 2, 0, ... of the region, in units of "
+                   "the block size; up to 64 indices, as fio master).",
            .apply = apply_distribution,
        },
+       bool_option("random_sequence_stride", &JobSpec::random_sequence_stride, "0",
+                   {.help = "With random_distribution=sequence: each round of the sequence is shifted by its length "
+                            "in blocks (2,0,1 then 5,3,4, 8,6,7 ...) until it leaves the region, where the job ends, "
+                            "as fio master; 0 repeats the same blocks."}),
        {
            .name = "file_service_type",
            .type = OptionType::kChoice,

@@ -92,6 +92,9 @@ BlockDistribution::BlockDistribution(const Distribution& distribution, std::uint
       if (!(p > 0.0)) kind_ = DistributionKind::kRandom;
       else normal_sigma_ = p / 100.0 * static_cast<double>(n_);
       break;
+    case DistributionKind::kSequence:  // not drawn: workload/block_sequence.h; uniform if asked here
+      kind_ = DistributionKind::kRandom;
+      break;
     case DistributionKind::kRandom: break;
   }
 }
@@ -162,6 +165,7 @@ std::uint64_t BlockDistribution::operator()(Rng& rng) noexcept {
     case DistributionKind::kNormal: return normal(rng);
     case DistributionKind::kZoned:
     case DistributionKind::kZonedAbs:
+    case DistributionKind::kSequence:
     case DistributionKind::kRandom: break;
   }
   return rng.below(n_);

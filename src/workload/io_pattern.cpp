@@ -22,6 +22,8 @@
 //    and alignment); each unit is used once per pass. As in fio, an io that would overlap used units is
 //    shortened to the free run at its start. norandommap: uniform offsets, repeats allowed. Non-uniform
 //    distributions never use the map (fio turns norandommap on for them).
+//  - random_distribution=sequence (workload/block_sequence.h): the direction's io number picks the block, in
+//    units of its smallest size, placed at its alignment (fio: b * ba); a block past the region ends the pass.
 //  - End (not time_based): after `loops` passes over all files, after (io_size or the sum of the regions)
 //    x loops bytes, or after number_ios ios, whichever comes first. The last io is shortened to a
 //    configured size that keeps the byte total exact. With io_size (or time_based) a file whose pass ends
@@ -49,6 +51,7 @@
 
 #include <fmt/format.h>
 
+#include "workload/block_sequence.h"
 #include "workload/block_size_chooser.h"
 #include "workload/distributions.h"
 #include "workload/lfsr.h"
@@ -94,6 +97,9 @@ struct IoPattern::Impl {
   bool use_distribution = false;
   bool use_lfsr = false;
   bool use_sprandom = false;
+  bool use_sequence = false;        // random_distribution=sequence
+  BlockSequence sequence;
+  PerDirection<std::uint64_t> issued{};  // ios given per direction (the sequence's position, fio's io_issues)
   std::uint64_t lfsr_block = 4096;  // the bytes one LFSR value counts for (fio's rw_min_bs)
   std::uint64_t hole = 0;        // sequential: bytes skipped after each io
   std::uint64_t step_back = 0;   // sequential "rw=read:-8k": the next io starts this far before the last one's end
@@ -164,6 +170,8 @@ struct IoPattern::Impl {
   bool pick_from_lfsr(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   void set_up_sprandom(const JobSpec& job, std::uint64_t seed);
   bool pick_from_sprandom(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  bool pick_from_sequence(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  void check_sequence_fits(const JobSpec& job, std::uint64_t length, std::size_t file) const;
   void pick_free_offset(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
 };
 
@@ -182,6 +190,8 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   use_distribution = random && job.random_distribution.kind != DistributionKind::kRandom;
   use_sprandom = random && job.sprandom;
   if (use_sprandom) use_distribution = false;
+  use_sequence = use_distribution && job.random_distribution.kind == DistributionKind::kSequence;
+  if (use_sequence) sequence = BlockSequence(job.random_distribution.sequence, job.random_sequence_stride);
   use_lfsr = random && job.lfsr_offsets && !use_distribution && !use_sprandom;
   use_map = random && !job.norandommap && !use_distribution && !use_lfsr && !use_sprandom;
   if (use_lfsr || use_sprandom) {
@@ -215,7 +225,8 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
     file.units = (strided ? zone_range : regions[i].length) / granularity;
     if (use_map) file.map = RandomMap(file.units);
     if (use_lfsr) file.lfsr = Lfsr((strided ? zone_range : regions[i].length) / lfsr_block, derive_seed(seed, 300 + i));
-    if (use_distribution) {
+    if (use_sequence) check_sequence_fits(job, strided ? zone_range : regions[i].length, i);
+    if (use_distribution && !use_sequence) {
       file.distribution =
           BlockDistribution(job.random_distribution, file.units, derive_seed(seed, 100 + i), granularity);
       if (file.distribution.zones_end() > file.units) {
@@ -365,6 +376,7 @@ bool IoPattern::Impl::next(NextIo& out) noexcept {
       loop_started = false;
       bytes_done += out.length;
       ++ios_done;
+      ++issued[index_of(direction)];
       return true;
     }
     file.done = true;
@@ -469,6 +481,8 @@ IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction d
       file.restarted = !strided;
       if (!pick_from_map(file, direction, length, out)) return Outcome::kPassDone;
     }
+  } else if (use_sequence) {
+    if (!pick_from_sequence(file, direction, length, out)) return Outcome::kPassDone;
   } else {
     const std::uint64_t region_length = file.window.length;
     if (length > region_length) length = choosers[d].largest_fitting(region_length);
@@ -584,6 +598,37 @@ bool IoPattern::Impl::pick_from_sprandom(FileState& file, Direction direction, s
   out.offset = file.window.start + offset;
   out.length = length;
   return true;
+}
+
+// The sequence's block for the direction's next io, at the direction's alignment, with a size that fits before
+// the window's end (fio: max_blocks counts the smallest size, the offset the alignment). False: no io there.
+bool IoPattern::Impl::pick_from_sequence(FileState& file, Direction direction, std::uint32_t length,
+                                         NextIo& out) noexcept {
+  const BlockSizeChooser& chooser = choosers[index_of(direction)];
+  std::uint64_t block = 0;
+  if (!sequence.block_of(issued[index_of(direction)], file.window.length / chooser.min(), block)) return false;
+  const std::uint64_t offset = block * chooser.alignment();
+  if (offset >= file.window.length) return false;
+  const std::uint64_t room = file.window.length - offset;
+  if (length > room) length = chooser.largest_fitting(room);
+  if (length == 0) return false;
+  out.offset = file.window.start + offset;
+  out.length = length;
+  return true;
+}
+
+// fio fails the job with EINVAL when an io reaches an index past a file's blocks; sluice refuses it up front.
+void IoPattern::Impl::check_sequence_fits(const JobSpec& job, std::uint64_t length, std::size_t file) const {
+  for (Direction d : kAllDirections) {
+    if (!active[index_of(d)]) continue;
+    const std::uint64_t blocks = length / choosers[index_of(d)].min();
+    if (const auto index = sequence.first_out_of(blocks)) {
+      throw UserError(fmt::format(
+          "job {}: random_distribution=sequence: block index {} is past the {} blocks of {} bytes in the region "
+          "of file {} (fio: sequence access block out of bounds); use indices below {} or a larger size",
+          job.name, *index, blocks, choosers[index_of(d)].min(), file + 1, blocks));
+    }
+  }
 }
 
 // A random free unit (fio: pick a random block, and if it is taken, the next free one after it), aligned
