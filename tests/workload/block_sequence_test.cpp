@@ -23,7 +23,8 @@ std::vector<std::uint64_t> sequence_blocks(const BlockSequence& sequence, std::u
 }
 
 TEST(BlockSequence, RepeatsTheIndices) {
-  EXPECT_EQ(sequence_blocks(BlockSequence({2, 0, 1}, false), 7, 100), (std::vector<std::uint64_t>{2, 0, 1, 2, 0, 1, 2}));
+  EXPECT_EQ(sequence_blocks(BlockSequence({2, 0, 1}, false), 7, 100),
+            (std::vector<std::uint64_t>{2, 0, 1, 2, 0, 1, 2}));
 }
 
 TEST(BlockSequence, StrideMovesEachRoundByTheLength) {
