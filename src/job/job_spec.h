@@ -66,6 +66,11 @@ struct IoMemorySpec {
   std::uint32_t align = 0;                     // iomem_align: the first buffer starts this far past a page
 };
 
+// fio's verify_policy (master): which writes a verify after the writing run may count on. kFsynced: only those
+// issued before the submission of the last fsync (fdatasync, sync_file_range) that completed; the later ones may
+// be lost in a crash.
+enum class VerifyPolicy { kCompleted, kFsynced };
+
 // fio's verify= kinds. kNull writes the job's data and reads it back without checking it (fio's "null").
 enum class VerifyKind {
   kNone,
@@ -393,6 +398,7 @@ struct JobSpec {
   std::uint32_t verify_backlog_batch = 0;  // blocks checked per backlog round; 0 = verify_backlog
   bool verify_state_save = true;           // save local-JOB-INDEX-verify.state at the end of a writing job
   bool verify_state_load = false;          // verify_only: check only the writes that state says completed
+  VerifyPolicy verify_policy = VerifyPolicy::kCompleted;  // the saved state and the verify phase skip unsynced writes
   std::string aux_path;                    // --aux-path: the directory of the verify state files ("" = cwd)
   std::uint32_t verify_interval = 0;       // bytes per verify header; 0 = the block size
   std::uint32_t verify_offset = 0;         // the header trades places with the bytes this far into the chunk

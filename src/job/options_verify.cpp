@@ -49,6 +49,23 @@ void add_trim_verify_options(std::vector<OptionDef>& table) {
                    .reason = "trim_backlog"})});
 }
 
+// fio's verify_policy is a list of flags ("completed,fsynced" or with ':'); completed adds nothing, so any
+// fsynced in it makes the policy fsynced.
+void apply_verify_policy(JobSpec& job, std::string_view value, const SourcePos& where) {
+  static const std::vector<std::string> kChoices = {"completed", "fsynced"};
+  VerifyPolicy policy = VerifyPolicy::kCompleted;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = value.find_first_of(",:", start);
+    const std::size_t length = end == std::string_view::npos ? std::string_view::npos : end - start;
+    const std::string_view word = value.substr(start, length);
+    if (choice_value("verify_policy", word, where, kChoices) == 1) policy = VerifyPolicy::kFsynced;
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  job.verify_policy = policy;
+}
+
 }  // namespace
 
 void add_verify_options(std::vector<OptionDef>& table) {
@@ -130,7 +147,20 @@ void add_verify_options(std::vector<OptionDef>& table) {
                    {.category = "verify",
                     .help = "With verify_only: read the state a writing run of the job saved (verify_state_save) and "
                             "verify only the writes it completed, e.g. after a crash or an interrupted run. A missing "
-                            "state file fails the job."})});
+                            "state file fails the job."}),
+       {
+           .name = "verify_policy",
+           .type = OptionType::kChoice,
+           .default_text = "completed",
+           .range = "completed|fsynced",
+           .category = "verify",
+           .help = "Which writes a later verify counts on, as fio master: completed (every completed write) or "
+                   "fsynced (only the writes issued before the submission of the last fsync, fdatasync or "
+                   "sync_file_range that completed: the others may be lost in a crash). It decides what "
+                   "verify_state_save records for a verify_only run with verify_state_load=1, and what the job's own "
+                   "verify phase reads back (with no completed sync, nothing).",
+           .apply = apply_verify_policy,
+       }});
 
   add_trim_verify_options(table);
 

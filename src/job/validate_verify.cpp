@@ -101,6 +101,12 @@ void check_modes(const JobSpec& job, Findings& f) {
     f.warning("verify_state_load", "verify_state_load has no effect without verify_only (it limits the replayed "
                                    "writes of a verify_only run)");
   }
+  if (job.verify_policy == VerifyPolicy::kFsynced && job.does_writes() && job.fsync_blocks == 0 &&
+      job.fdatasync_blocks == 0 && job.sync_file_range_blocks == 0 && !job.end_fsync) {
+    f.warning("verify_policy", "verify_policy=fsynced without fsync=N, fdatasync=N, sync_file_range or end_fsync: no "
+                               "sync completes during the job, so no write is verified (fsync_on_close comes after "
+                               "the verify state is saved)");
+  }
   if (!job.does_writes()) return;  // a read job checks every read against the headers it finds
   if (job.time_based && job.do_verify && job.verify_backlog == 0) {
     f.warning("verify", "time_based job: no verify phase after the writes (as in fio); use verify_backlog=N to "

@@ -48,6 +48,7 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
   }
   if (is_flush(unit.op)) {
     if (!sync_.unsynced.empty()) sync_.unsynced[static_cast<std::size_t>(unit.file_index)] = {};  // fio: at any sync
+    if (unit.result >= 0 && verifier_) verifier_->on_sync_completed(unit);
     if (unit.result < 0 && !passes_error(unit)) fail(unit);
     if (unit.result < 0 && passes_error(unit)) {
       note_ignored(unit);

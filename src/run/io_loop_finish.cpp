@@ -98,6 +98,7 @@ void IoLoop::issue_sync(IoOp op, int file_index) {
                                                                    : kAllRangeFlags)
                                    : 0;
   }
+  if (verifier_) verifier_->on_sync_submitted(unit);
   log_issue(unit);
   queue_.batch.push_back(&unit);
   submit_batch();
@@ -269,7 +270,7 @@ void IoLoop::finish(std::uint64_t now) {
   if (!window_.measuring) begin_measuring(now);  // ended during ramp: an empty measured window
   if (job_.end_syncfs && end_reason_ != EndReason::kError) {
     end_syncfs();  // fio: end_syncfs takes the place of end_fsync when both are given
-  } else if (job_.end_fsync && end_reason_ != EndReason::kError) {
+  } else if (job_.end_fsync && !sync_.end_fsync_done && end_reason_ != EndReason::kError) {
     end_fsync();
   }
   close_intervals(now);

@@ -125,6 +125,7 @@ struct SyncState {
   // a sync_file_range covers; begin == end when none. Empty unless a sync_file_range may come.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> unsynced;
   std::vector<bool> file_written;  // per file: end_fsync syncs it
+  bool end_fsync_done = false;     // verify_policy=fsynced: end_fsync came before the verify phase
 };
 
 // thinktime / think_per_busy: the count toward the next pause.

@@ -30,6 +30,11 @@ void IoLoop::start_verify_only() {
       map.skip(io.file_index, io.offset, io.length);
       ++next_incomplete;
     }
+    // verify_policy=fsynced: a write after the last completed sync's submission may be lost; fio stops its replay
+    // there, sluice replays on so that a block such a write overwrote is not checked for its older data.
+    if (state && state->fsynced_writes && write >= *state->fsynced_writes) {
+      map.skip(io.file_index, io.offset, io.length);
+    }
     ++write;
   }
   source_.pattern_done = true;
@@ -82,6 +87,13 @@ void IoLoop::finish_verify() {
   // The ios still in flight land and count first (as in finish), so the state saved below says completed
   // exactly the writes counted, and the verify phase reads back the last writes too.
   drain(end_reason_ != EndReason::kError);
+  // verify_policy=fsynced: end_fsync covers the writes before the verify phase and the saved state, as in fio,
+  // whose io loop ends with it.
+  if (job_.verify_policy == VerifyPolicy::kFsynced && job_.end_fsync && !job_.end_syncfs &&
+      end_reason_ != EndReason::kError) {
+    end_fsync();
+    sync_.end_fsync_done = true;
+  }
   const bool wrote = end_reason_ == EndReason::kPatternDone || (end_reason_ == EndReason::kTime && !job_.time_based);
   if (job_.does_writes() && wrote && (job_.do_verify || job_.verify_only) && !job_.time_based) {
     window_.verify_phase = true;
@@ -95,6 +107,7 @@ void IoLoop::finish_verify() {
     }
     // The drawn writes no trim round reached are trimmed now (fio leaves them untrimmed and says "trim
     // entries leaked"), so trim_percentage of the writes are trimmed and checked.
+    verifier_->skip_unsynced_writes();  // verify_policy=fsynced: only what a completed sync covers
     if (job_.trims_written_blocks()) run_verify_ios(VerifyRound::kAllTrims);
     run_verify_ios(VerifyRound::kPhase);
   }

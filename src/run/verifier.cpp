@@ -49,14 +49,38 @@ Verifier::Verifier(const JobInstance& instance, const std::vector<TargetFile>& t
       passed_(error_is_non_fatal(instance.spec, ErrorClass::kVerify, EILSEQ)),
       aux_dir_(instance.spec.aux_path),
       marked_(units, 0),
-      unit_write_(units, 0) {
+      unit_write_(units, 0),
+      fsynced_only_(instance.spec.verify_policy == VerifyPolicy::kFsynced),
+      unit_sync_threshold_(fsynced_only_ ? units : 0, 0) {
   for (const TargetFile& t : targets) paths_.push_back(t.path);
+}
+
+void Verifier::on_sync_submitted(const IoUnit& unit) noexcept {
+  if (fsynced_only_) unit_sync_threshold_[unit.index] = writes_issued_;
+}
+
+void Verifier::on_sync_completed(const IoUnit& unit) noexcept {
+  if (!fsynced_only_) return;
+  fsynced_writes_ = std::max(fsynced_writes_, unit_sync_threshold_[unit.index]);
+  while (unsynced_head_ < unsynced_.size() && unsynced_[unsynced_head_].number < fsynced_writes_) ++unsynced_head_;
+  if (unsynced_head_ == unsynced_.size()) {  // all covered: the list starts over instead of growing
+    unsynced_.clear();
+    unsynced_head_ = 0;
+  }
+}
+
+void Verifier::skip_unsynced_writes() noexcept {
+  for (std::size_t i = unsynced_head_; i < unsynced_.size(); ++i) {
+    const UnsyncedWrite& w = unsynced_[i];
+    if (w.number >= fsynced_writes_) map_.skip(w.file, w.offset, w.length);
+  }
 }
 
 void Verifier::fill_write(IoUnit& unit) {
   std::uint64_t& in_flight = unit_write_[unit.index];
   if (in_flight != 0) incomplete_.push_back(in_flight - 1);  // the unit's last write never completed
   in_flight = ++writes_issued_;
+  if (fsynced_only_) unsynced_.push_back({unit.file_index, unit.offset, unit.length, writes_issued_ - 1});
   auto* base = static_cast<unsigned char*>(unit.buffer);
   const int file = unit.file_index;
   const std::uint64_t start = unit.offset;
@@ -169,7 +193,8 @@ void Verifier::finish(JobResult& result) const {
 }
 
 VerifyState Verifier::state() const {
-  VerifyState state{job_name_, writes_issued_, incomplete_};
+  VerifyState state{job_name_, writes_issued_, incomplete_, std::nullopt};
+  if (fsynced_only_) state.fsynced_writes = fsynced_writes_;
   for (std::uint64_t in_flight : unit_write_) {
     if (in_flight != 0) state.incomplete.push_back(in_flight - 1);
   }

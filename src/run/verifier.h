@@ -30,6 +30,15 @@ class Verifier {
 
   Verifier(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint32_t units);
 
+  // verify_policy=fsynced: a sync (fsync, fdatasync, sync_file_range) is about to be submitted; the writes issued
+  // so far are durable once it completes (fio captures the threshold at submission: with an async engine, writes
+  // submitted after the sync and completed before it are not covered).
+  void on_sync_submitted(const IoUnit& unit) noexcept;
+  // A sync completed without error: its threshold holds (the largest so far, whatever the completion order).
+  void on_sync_completed(const IoUnit& unit) noexcept;
+  // verify_policy=fsynced, before the verify phase: the chunks of writes no completed sync covers are not checked.
+  void skip_unsynced_writes() noexcept;
+
   // Fills unit.buffer for the write of [unit.offset, unit.offset + unit.length) and records the new generation.
   void fill_write(IoUnit& unit);
   // The unit is a read issued to verify: its completion will be checked.
@@ -67,6 +76,18 @@ class Verifier {
   std::uint64_t writes_issued_ = 0;
   std::vector<std::uint64_t> unit_write_;  // per io unit: 1 + the number of its write not completed, 0 = none
   std::vector<std::uint64_t> incomplete_;  // writes that failed (their unit was reused)
+  // verify_policy=fsynced
+  struct UnsyncedWrite {
+    int file = 0;
+    std::uint64_t offset = 0;
+    std::uint32_t length = 0;
+    std::uint64_t number = 0;
+  };
+  bool fsynced_only_ = false;
+  std::uint64_t fsynced_writes_ = 0;              // writes covered by the completed syncs
+  std::vector<std::uint64_t> unit_sync_threshold_;  // per io unit: writes issued when its sync was submitted
+  std::vector<UnsyncedWrite> unsynced_;           // writes issued after the threshold, in issue order
+  std::size_t unsynced_head_ = 0;                 // the entries before it are covered
   std::uint64_t failures_ = 0;
   std::string first_failure_;
 };

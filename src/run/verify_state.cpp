@@ -13,6 +13,7 @@ namespace sluice {
 namespace {
 
 constexpr const char* kFirstLine = "sluice verify state 1";
+constexpr const char* kFirstLineFsynced = "sluice verify state 2";  // with the "fsynced" line
 
 std::uint64_t number_at(const std::string& text, const std::string& where) {
   std::uint64_t n = 0;
@@ -32,9 +33,11 @@ std::string verify_state_path(const std::string& aux_dir, const std::string& job
 
 void save_verify_state(const std::string& path, const VerifyState& state) {
   std::ostringstream text;
-  text << kFirstLine << "\njob " << state.job_name << "\nwrites " << state.writes_issued << "\nincomplete";
+  text << (state.fsynced_writes ? kFirstLineFsynced : kFirstLine) << "\njob " << state.job_name << "\nwrites "
+       << state.writes_issued << "\nincomplete";
   for (std::uint64_t n : state.incomplete) text << ' ' << n;
   text << '\n';
+  if (state.fsynced_writes) text << "fsynced " << *state.fsynced_writes << '\n';
   std::ofstream out(path, std::ios::trunc);
   out << text.str();
   out.close();
@@ -50,11 +53,16 @@ VerifyState load_verify_state(const std::string& path, const std::string& job_na
   VerifyState state;
   std::string line;
   int number = 0;
+  int version = 1;
   bool has_writes = false;
   while (std::getline(in, line)) {
     const std::string where = path + ":" + std::to_string(++number);
     if (number == 1) {
-      if (line != kFirstLine) throw UserError(where + ": not a sluice verify state (fio's own files are binary)");
+      if (line == kFirstLineFsynced) {
+        version = 2;
+      } else if (line != kFirstLine) {
+        throw UserError(where + ": not a sluice verify state of version 1 or 2 (fio's own files are binary)");
+      }
       continue;
     }
     const std::size_t space = line.find(' ');
@@ -65,6 +73,8 @@ VerifyState load_verify_state(const std::string& path, const std::string& job_na
     } else if (key == "writes") {
       state.writes_issued = number_at(rest, where);
       has_writes = true;
+    } else if (key == "fsynced" && version >= 2) {
+      state.fsynced_writes = number_at(rest, where);
     } else if (key == "incomplete") {
       std::istringstream items(rest);
       std::string item;
@@ -75,6 +85,11 @@ VerifyState load_verify_state(const std::string& path, const std::string& job_na
   }
   if (number == 0) throw UserError(path + ":1: empty, not a sluice verify state");
   if (!has_writes) throw UserError(path + ": no 'writes' line");
+  if (version == 2 && !state.fsynced_writes) throw UserError(path + ": version 2 without its 'fsynced' line");
+  if (state.fsynced_writes && *state.fsynced_writes > state.writes_issued) {
+    throw UserError(path + ": 'fsynced " + std::to_string(*state.fsynced_writes) + "' is more than the " +
+                    std::to_string(state.writes_issued) + " writes issued");
+  }
   if (state.job_name != job_name) {
     throw UserError(path + ": the state of job '" + state.job_name + "', not of job '" + job_name + "'");
   }

@@ -4,8 +4,12 @@
 // that a later verify_only run of the same job (verify_state_load=1) checks only what was surely written:
 // verification after a crash, an interrupted run, or a separate run.
 // The file is named as fio names it (local-JOB-INDEX-verify.state, in --aux-path's directory when given); its
-// content is sluice's text (fio's binary state holds fio's random generator, meaningless to sluice).
+// content is sluice's text (fio's binary state holds fio's random generator, meaningless to sluice; fio master
+// changed its layout again, version 3 in fio 3.33 to 7, while sluice's text only gained a line).
+// Version 1: job, writes, incomplete. Version 2 (verify_policy=fsynced) adds "fsynced N": the writes issued
+// before the last completed sync's submission; a verify_only run checks none of the later ones.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +19,8 @@ struct VerifyState {
   std::string job_name;
   std::uint64_t writes_issued = 0;        // the job's writes, in the order its pattern gave them
   std::vector<std::uint64_t> incomplete;  // numbers (from 0) of issued writes that did not complete, sorted
+  // verify_policy=fsynced: the writes numbered below it were covered by a completed sync (version 2).
+  std::optional<std::uint64_t> fsynced_writes = std::nullopt;
 };
 
 // fio's verify_state_gen_name: DIR/local-NAME-INDEX-verify.state; index counts the run's clones from 0.
