@@ -103,9 +103,10 @@ void check_modes(const JobSpec& job, Findings& f) {
   }
   if (job.verify_policy == VerifyPolicy::kFsynced && job.does_writes() && job.fsync_blocks == 0 &&
       job.fdatasync_blocks == 0 && job.sync_file_range_blocks == 0 && !job.end_fsync) {
-    f.warning("verify_policy", "verify_policy=fsynced without fsync=N, fdatasync=N, sync_file_range or end_fsync: no "
-                               "sync completes during the job, so no write is verified (fsync_on_close comes after "
-                               "the verify state is saved)");
+    f.warning("verify_policy",
+              "verify_policy=fsynced without fsync=N, fdatasync=N, sync_file_range or end_fsync: no "
+              "sync completes during the job, so no write is verified (fsync_on_close comes after "
+              "the verify state is saved)");
   }
   if (!job.does_writes()) return;  // a read job checks every read against the headers it finds
   if (job.time_based && job.do_verify && job.verify_backlog == 0) {

@@ -84,10 +84,10 @@ class Verifier {
     std::uint64_t number = 0;
   };
   bool fsynced_only_ = false;
-  std::uint64_t fsynced_writes_ = 0;              // writes covered by the completed syncs
+  std::uint64_t fsynced_writes_ = 0;                // writes covered by the completed syncs
   std::vector<std::uint64_t> unit_sync_threshold_;  // per io unit: writes issued when its sync was submitted
-  std::vector<UnsyncedWrite> unsynced_;           // writes issued after the threshold, in issue order
-  std::size_t unsynced_head_ = 0;                 // the entries before it are covered
+  std::vector<UnsyncedWrite> unsynced_;             // writes issued after the threshold, in issue order
+  std::size_t unsynced_head_ = 0;                   // the entries before it are covered
   std::uint64_t failures_ = 0;
   std::string first_failure_;
 };

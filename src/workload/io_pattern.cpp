@@ -97,7 +97,7 @@ struct IoPattern::Impl {
   bool use_distribution = false;
   bool use_lfsr = false;
   bool use_sprandom = false;
-  bool use_sequence = false;        // random_distribution=sequence
+  bool use_sequence = false;  // random_distribution=sequence
   BlockSequence sequence;
   PerDirection<std::uint64_t> issued{};  // ios given per direction (the sequence's position, fio's io_issues)
   std::uint64_t lfsr_block = 4096;  // the bytes one LFSR value counts for (fio's rw_min_bs)

@@ -1,9 +1,9 @@
 // random_distribution=sequence:I1,I2,... and random_sequence_stride (fio master): parsing as fio's options.c.
-#include <string>
-#include <vector>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
 
 #include "common/error.h"
 #include "job/option_table.h"

@@ -43,8 +43,10 @@ LoggedRun run_logged(const std::string& program, const TempDir& tmp, const std::
   std::vector<std::string> args = {"--name=sq", "--write_iolog=" + log, "--output-format=terse"};
   args.insert(args.end(), job.begin(), job.end());
   RunOptions options;
-  if (program == "sluice") args.insert(args.begin(), "run");
-  else options.program = program;
+  if (program == "sluice")
+    args.insert(args.begin(), "run");
+  else
+    options.program = program;
   LoggedRun run{run_binary(args, options), {}};
   run.ios = logged_ios(log);
   return run;
@@ -91,8 +93,8 @@ TEST(SequenceDistribution, StrideEndsTheJobWhereTheGroupsLeaveTheRegion) {
   expect_blocks({"--ioengine=null", "--rw=randread", "--bs=4k", "--size=24k", "--loops=2", kSequence,
                  "--random_sequence_stride=1"},
                 {2, 0, 1, 5, 3, 4});
-  expect_blocks({"--ioengine=null", "--rw=randread", "--bs=4k", "--size=20k", "--time_based", "--runtime=2s",
-                 kSequence, "--random_sequence_stride=1"},
+  expect_blocks({"--ioengine=null", "--rw=randread", "--bs=4k", "--size=20k", "--time_based", "--runtime=2s", kSequence,
+                 "--random_sequence_stride=1"},
                 {2, 0, 1});
 }
 
@@ -110,7 +112,8 @@ TEST(SequenceDistribution, ReadsAndWritesEachFollowTheSequence) {
   TempDir tmp;
   for (const std::string& program : sequence_programs()) {
     const LoggedRun run = run_logged(
-        program, tmp, {"--ioengine=null", "--rw=randrw", "--bs=4k", "--size=96k", kSequence, "--random_sequence_stride=1"});
+        program, tmp,
+        {"--ioengine=null", "--rw=randrw", "--bs=4k", "--size=96k", kSequence, "--random_sequence_stride=1"});
     ASSERT_EQ(run.output.exit_code, 0) << program << ": " << describe(run.output);
     EXPECT_EQ(run.ios.size(), 24u) << program;
     for (const std::string action : {"read", "write"}) {
@@ -139,9 +142,9 @@ TEST(SequenceDistribution, TheFilesOfAJobShareTheCount) {
 TEST(SequenceDistribution, AnIndexPastTheFileFailsTheJob) {
   TempDir tmp;
   for (const std::string& program : sequence_programs()) {
-    const LoggedRun run = run_logged(program, tmp,
-                                     {"--ioengine=null", "--rw=randread", "--bs=4k", "--size=20k",
-                                      "--random_distribution=sequence:2,0,7"});
+    const LoggedRun run = run_logged(
+        program, tmp,
+        {"--ioengine=null", "--rw=randread", "--bs=4k", "--size=20k", "--random_distribution=sequence:2,0,7"});
     EXPECT_NE(run.output.exit_code, 0) << program;
     if (program == "sluice") {
       EXPECT_NE(run.output.err.find("block index 7 is past the 5 blocks of 4096 bytes"), std::string::npos)
@@ -156,9 +159,9 @@ TEST(SequenceDistribution, AnIndexPastTheFileFailsTheJob) {
 TEST(SequenceDistribution, BadListsAreRefused) {
   expect_run_refused({"--name=sq", "--ioengine=null", "--size=20k", "--rw=randread", "--random_distribution=sequence"},
                      "sequence needs its block indices");
-  expect_run_refused({"--name=sq", "--ioengine=null", "--size=20k", "--rw=randread",
-                      "--random_distribution=sequence:1,x"},
-                     "sequence element 'x' is not a block index");
+  expect_run_refused(
+      {"--name=sq", "--ioengine=null", "--size=20k", "--rw=randread", "--random_distribution=sequence:1,x"},
+      "sequence element 'x' is not a block index");
 }
 
 }  // namespace

@@ -37,14 +37,16 @@ class VerifyPolicy : public ::testing::Test {
   RunOutput run(const std::string& program, const std::vector<std::string>& extra) {
     const std::string dir = tmp_.file(std::to_string(std::hash<std::string>{}(program)));
     std::filesystem::create_directories(dir);
-    std::vector<std::string> args = {"--name=w",      "--filename=" + dir + "/data", "--size=64k", "--bs=4k",
-                                     "--rw=write",    "--ioengine=psync",            "--verify=crc32c",
-                                     "--output-format=json"};
+    std::vector<std::string> args = {
+        "--name=w",        "--filename=" + dir + "/data", "--size=64k", "--bs=4k", "--rw=write", "--ioengine=psync",
+        "--verify=crc32c", "--output-format=json"};
     args.insert(args.end(), extra.begin(), extra.end());
     RunOptions options;
     options.cwd = dir;
-    if (program == "sluice") args.insert(args.begin(), "run");
-    else options.program = program;
+    if (program == "sluice")
+      args.insert(args.begin(), "run");
+    else
+      options.program = program;
     return run_binary(args, options);
   }
 

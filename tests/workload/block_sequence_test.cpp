@@ -1,11 +1,12 @@
 // random_distribution=sequence: the block of each io, against sequences worked out by hand from fio's rule
 // (io n: sequence[n % L], plus (n / L) * L with stride), and IoPattern's use of it.
+#include "workload/block_sequence.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "common/error.h"
-#include "workload/block_sequence.h"
 #include "workload/io_pattern.h"
 #include "workload_test_helpers.h"
 
@@ -67,8 +68,7 @@ std::vector<std::uint64_t> offsets_of(const std::vector<NextIo>& ios, Direction 
 TEST(IoPatternSequence, RepeatsUntilTheSizeIsDone) {
   IoPattern pattern(sequence_job(RwMode::kRandRead, {2, 0, 1}, false), {{0, 48 * 1024}}, 1);
   const auto ios = drain(pattern);
-  EXPECT_EQ(offsets_of(ios, Direction::kRead, 4096),
-            (std::vector<std::uint64_t>{2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1}));
+  EXPECT_EQ(offsets_of(ios, Direction::kRead, 4096), (std::vector<std::uint64_t>{2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1}));
 }
 
 TEST(IoPatternSequence, StrideEndsTheJobWhereTheGroupsLeaveTheRegion) {
