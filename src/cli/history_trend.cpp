@@ -16,6 +16,7 @@ std::string change_from_previous(const std::optional<double>& previous, double n
 // The position of each trend point in the series of points that have the metric (0: not in it).
 std::vector<std::size_t> series_positions(const std::vector<TrendPoint>& points) {
   std::vector<std::size_t> out;
+  out.reserve(points.size());
   std::size_t position = 0;
   for (const TrendPoint& p : points) out.push_back(p.spread.count > 0 ? ++position : 0);
   return out;

@@ -141,6 +141,7 @@ int report_command(const std::vector<std::string>& args) {
   std::vector<ResultSet> sets;
   for (const std::string& ref : cli.inputs) sets.push_back(load_result_set(ref, lookup));
   std::vector<html::ReportInput> inputs;
+  inputs.reserve(sets.size());
   for (const ResultSet& set : sets) inputs.push_back({set.name, set.repetitions});
   std::vector<html::Heatmap> heatmaps;
   for (const std::string& path : cli.hist_logs) {

@@ -126,6 +126,7 @@ class ExecEngine final : public detail::SynchronousEngine<ExecEngine> {
       if (!path) return ENOENT;
       std::vector<std::string> words = command_words();
       std::vector<char*> argv;
+      argv.reserve(words.size() + 1);
       for (std::string& w : words) argv.push_back(w.data());
       argv.push_back(nullptr);
       const std::string out = setup_.job_name + ".stdout";

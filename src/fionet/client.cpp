@@ -78,7 +78,7 @@ ClientOptions parse_client_arguments(const std::vector<std::string>& args) {
   ClientOptions o;
   bool after_client = false;  // the previous argument was a --client (or one of its job files)
   for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
+    const std::string& a = args[i];
     std::string value;
     const std::size_t eq = a.find('=');
     const std::string name = a.rfind("--", 0) == 0 ? a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2) : "";

@@ -89,7 +89,7 @@ std::uint64_t percentile_decimals(const std::vector<double>& list) {
 // fio's unit_base once resolved (lib/num2str.h): N2S_BYTEPERSEC 4, N2S_BITPERSEC 5.
 std::uint32_t unit_base_of(const JobReportSettings& s) { return s.bandwidth_in_bits ? 5 : 4; }
 
-std::uint64_t ms_of(double seconds) { return static_cast<std::uint64_t>(seconds * 1000.0 + 0.5); }
+std::uint64_t ms_of(double seconds) { return static_cast<std::uint64_t>(std::llround(seconds * 1000.0)); }
 
 }  // namespace
 

@@ -40,9 +40,11 @@ std::string stat_cells(const json& lat) {
   const double stdev = number(lat, "stddev");
   const report::LatencyUnit unit = report::stat_line_unit(min_ns, max_ns, stdev);
   const double div = static_cast<double>(unit.divisor);
+  const std::uint64_t min_in_unit = min_ns / unit.divisor;  // whole units, truncated as fio prints them
+  const std::uint64_t max_in_unit = max_ns / unit.divisor;
   return cell(std::string(unit.name)) +
-         cell(compact_number(static_cast<double>(min_ns / unit.divisor), 6, 1000, NumUnit::kNone)) +
-         cell(compact_number(static_cast<double>(max_ns / unit.divisor), 6, 1000, NumUnit::kNone)) +
+         cell(compact_number(static_cast<double>(min_in_unit), 6, 1000, NumUnit::kNone)) +
+         cell(compact_number(static_cast<double>(max_in_unit), 6, 1000, NumUnit::kNone)) +
          cell(fmt::format("{:.2f}", number(lat, "mean") / div)) + cell(fmt::format("{:.2f}", stdev / div));
 }
 

@@ -347,6 +347,7 @@ int run_lab_daemon(const LabDaemonOptions& options) {
       "sluice-lab", "-o", fmt::format("fsname=sluice-lab,subtype=sluice-lab,max_read={}", kMaxRequestBytes)};
   if (::geteuid() == 0) arguments.insert(arguments.end(), {"-o", "allow_other"});
   std::vector<char*> argv;
+  argv.reserve(arguments.size());
   for (std::string& a : arguments) argv.push_back(a.data());
   fuse_args args = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
   const fuse_lowlevel_ops ops = lab_operations();

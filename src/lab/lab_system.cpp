@@ -39,6 +39,7 @@ void close_from(int first) {
 
 std::vector<char*> c_argv(std::vector<std::string>& args) {
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   return argv;
@@ -124,7 +125,7 @@ std::string find_tool(const std::string& name) {
   while (start <= dirs.size()) {
     const std::size_t end = std::min(dirs.find(':', start), dirs.size());
     const std::string dir = dirs.substr(start, end - start);
-    const std::string path = (dir.empty() ? "." : dir) + "/" + name;
+    std::string path = (dir.empty() ? "." : dir) + "/" + name;
     if (::access(path.c_str(), X_OK) == 0) return path;
     start = end + 1;
   }

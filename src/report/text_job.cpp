@@ -23,9 +23,11 @@ void append_stat_line(std::string& out, std::string_view name, const LatencyStat
   const double stdev = finite_or_zero(m.stddev());
   const LatencyUnit unit = stat_line_unit(min_ns, max_ns, stdev);
   const double div = static_cast<double>(unit.divisor);
+  const std::uint64_t min_in_unit = min_ns / unit.divisor;  // whole units, truncated as fio prints them
+  const std::uint64_t max_in_unit = max_ns / unit.divisor;
   out += fmt::format("    {} ({}): min={}, max={}, avg={:5.2f}, stdev={:5.2f}\n", name, unit.name,
-                     compact_number(static_cast<double>(min_ns / unit.divisor), 6, 1000, NumUnit::kNone),
-                     compact_number(static_cast<double>(max_ns / unit.divisor), 6, 1000, NumUnit::kNone),
+                     compact_number(static_cast<double>(min_in_unit), 6, 1000, NumUnit::kNone),
+                     compact_number(static_cast<double>(max_in_unit), 6, 1000, NumUnit::kNone),
                      finite_or_zero(m.mean()) / div, stdev / div);
 }
 

@@ -61,7 +61,7 @@ std::string find_program(const std::string& program, const std::string& path_env
   if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0 ? program : "";
   std::istringstream dirs(path_env);
   for (std::string dir; std::getline(dirs, dir, ':');) {
-    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+    std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
     if (::access(candidate.c_str(), X_OK) == 0) return candidate;
   }
   return "";

@@ -36,7 +36,7 @@ void LatencyHistogram::reset() noexcept {
 std::uint64_t LatencyHistogram::bucket_low(int bucket) noexcept {
   if (bucket < kExactBuckets) return static_cast<std::uint64_t>(bucket);
   const int shift = (bucket >> (kSubBits - 1)) - 1;
-  const auto mantissa = static_cast<std::uint64_t>((bucket & (kSubBuckets - 1)) + kSubBuckets);
+  const std::uint64_t mantissa = static_cast<std::uint64_t>(bucket & (kSubBuckets - 1)) + kSubBuckets;
   return mantissa << shift;
 }
 

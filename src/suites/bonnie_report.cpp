@@ -1,5 +1,7 @@
 #include "suites/bonnie_report.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -61,7 +63,7 @@ std::string bonnie_rate_cells(BonnieTest test, const BonniePhase& phase, double 
       out = fmt::format(" {:4d}k", static_cast<int>(rate));
     } else if (rate / 1024.0 < 1000.0) {
       rate /= 1024.0;
-      out = rate < 100.0 ? fmt::format(" {:4.1f}m", rate) : fmt::format(" {:4d}m", static_cast<int>(rate + 0.5));
+      out = rate < 100.0 ? fmt::format(" {:4.1f}m", rate) : fmt::format(" {:4d}m", static_cast<int>(std::lround(rate)));
     } else {
       out = fmt::format(" {:4.1f}g", rate / 1024.0 / 1024.0);
     }

@@ -55,7 +55,7 @@ void check_space(const FiletreeOptions& options, const FiletreePlan& plan) {
 }
 
 std::string make_work_dir(const std::string& directory) {
-  const std::string path = create_journaled_directory(directory, "sluice-filetree.", true);
+  std::string path = create_journaled_directory(directory, "sluice-filetree.", true);
   if (path.empty()) {
     throw UserError(fmt::format("filetree: cannot create a directory in {}: {}; give a directory you can write to",
                                 directory, std::strerror(errno)));

@@ -264,6 +264,7 @@ SysbenchRunResult run_sysbench(const SysbenchOptions& options, const std::vector
   std::mutex done_mutex;
   std::condition_variable done_cv;
   std::vector<std::thread> threads;
+  threads.reserve(workers.size());
   for (auto& w : workers) {
     threads.emplace_back([&, worker = w.get()] {
       worker->run(start, limit_ns);

@@ -37,7 +37,7 @@ void fill_pattern(unsigned char* out, std::size_t length, const VerifyFormat& fo
   for (int i = 0; i < 8; ++i) offset_bytes[i] = static_cast<unsigned char>(chunk_offset >> (8 * i));
   for (std::size_t pos = 0; pos < length; pos += pattern.size()) {
     const std::size_t copied = std::min(pattern.size(), length - pos);
-    std::memcpy(out + pos, pattern.data(), copied);
+    std::copy_n(pattern.data(), copied, out + pos);
     for (std::uint32_t slot : format.pattern_offset_slots) {
       if (slot >= copied) break;
       std::memcpy(out + pos + slot, offset_bytes, std::min<std::size_t>(8, copied - slot));
