@@ -103,9 +103,9 @@ OptionDef with_text(OptionDef def, OptionText text) {
   return def;
 }
 
-OptionDef bool_option(std::string name, bool JobSpec::*member, std::string default_text, OptionText text) {
+OptionDef bool_option(std::string name, JobField<bool> member, std::string default_text, OptionText text) {
   auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.*member = bool_value(n, value, where);
+    member(job) = bool_value(n, value, where);
   };
   return with_text({.name = std::move(name),
                     .type = OptionType::kBool,
@@ -116,10 +116,10 @@ OptionDef bool_option(std::string name, bool JobSpec::*member, std::string defau
                    std::move(text));
 }
 
-OptionDef u32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min, std::uint64_t max,
+OptionDef u32_option(std::string name, JobField<std::uint32_t> member, std::uint64_t min, std::uint64_t max,
                      std::string default_text, OptionText text) {
   auto apply = [member, min, max, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.*member = static_cast<std::uint32_t>(unsigned_value(n, value, where, min, max));
+    member(job) = static_cast<std::uint32_t>(unsigned_value(n, value, where, min, max));
   };
   return with_text({.name = std::move(name),
                     .type = OptionType::kUnsigned,
@@ -129,7 +129,7 @@ OptionDef u32_option(std::string name, std::uint32_t JobSpec::*member, std::uint
                    std::move(text));
 }
 
-OptionDef i32_option(std::string name, std::int32_t JobSpec::*member, std::int32_t min, std::int32_t max,
+OptionDef i32_option(std::string name, JobField<std::int32_t> member, std::int32_t min, std::int32_t max,
                      std::string default_text, OptionText text) {
   // The sign is read here and the magnitude by unsigned_value, so messages read as for unsigned options.
   auto apply = [member, min, max, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
@@ -137,7 +137,7 @@ OptionDef i32_option(std::string name, std::int32_t JobSpec::*member, std::int32
     const std::int64_t limit = negative ? -static_cast<std::int64_t>(min) : static_cast<std::int64_t>(max);
     const auto magnitude = static_cast<std::int64_t>(unsigned_value(
         n, negative ? value.substr(1) : value, where, 0, static_cast<std::uint64_t>(std::max<std::int64_t>(limit, 0))));
-    job.*member = static_cast<std::int32_t>(negative ? -magnitude : magnitude);
+    member(job) = static_cast<std::int32_t>(negative ? -magnitude : magnitude);
   };
   return with_text({.name = std::move(name),
                     .type = OptionType::kSigned,
@@ -147,9 +147,9 @@ OptionDef i32_option(std::string name, std::int32_t JobSpec::*member, std::int32
                    std::move(text));
 }
 
-OptionDef u64_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text, OptionText text) {
+OptionDef u64_option(std::string name, JobField<std::uint64_t> member, std::string default_text, OptionText text) {
   auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.*member = unsigned_value(n, value, where, 0, UINT64_MAX);
+    member(job) = unsigned_value(n, value, where, 0, UINT64_MAX);
   };
   return with_text({.name = std::move(name),
                     .type = OptionType::kUnsigned,
@@ -158,9 +158,9 @@ OptionDef u64_option(std::string name, std::uint64_t JobSpec::*member, std::stri
                    std::move(text));
 }
 
-OptionDef size_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text, OptionText text) {
+OptionDef size_option(std::string name, JobField<std::uint64_t> member, std::string default_text, OptionText text) {
   auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.*member = size_value(n, value, where, job.kb_base);
+    member(job) = size_value(n, value, where, job.kb_base);
   };
   return with_text({.name = std::move(name),
                     .type = OptionType::kSize,
@@ -170,13 +170,13 @@ OptionDef size_option(std::string name, std::uint64_t JobSpec::*member, std::str
                    std::move(text));
 }
 
-OptionDef size32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min, std::string default_text,
+OptionDef size32_option(std::string name, JobField<std::uint32_t> member, std::uint64_t min, std::string default_text,
                         OptionText text) {
   auto apply = [member, min, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     const std::uint64_t bytes = size_value(n, value, where, job.kb_base);
     if (bytes != 0 && bytes < min) value_error(where, n, value, "0 or at least " + std::to_string(min) + " bytes");
     if (bytes > UINT32_MAX) value_error(where, n, value, "at most 4g");
-    job.*member = static_cast<std::uint32_t>(bytes);
+    member(job) = static_cast<std::uint32_t>(bytes);
   };
   return with_text({.name = std::move(name),
                     .type = OptionType::kSize,
@@ -187,10 +187,10 @@ OptionDef size32_option(std::string name, std::uint32_t JobSpec::*member, std::u
                    std::move(text));
 }
 
-OptionDef duration_option(std::string name, std::chrono::nanoseconds JobSpec::*member,
+OptionDef duration_option(std::string name, JobField<std::chrono::nanoseconds> member,
                           std::chrono::nanoseconds bare_unit, std::string default_text, OptionText text) {
   auto apply = [member, bare_unit, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.*member = duration_value(n, value, where, bare_unit);
+    member(job) = duration_value(n, value, where, bare_unit);
   };
   return with_text({.name = std::move(name),
                     .type = OptionType::kDuration,
@@ -200,12 +200,12 @@ OptionDef duration_option(std::string name, std::chrono::nanoseconds JobSpec::*m
                    std::move(text));
 }
 
-OptionDef string_option(std::string name, std::string JobSpec::*member, std::string default_text, OptionText text) {
+OptionDef string_option(std::string name, JobField<std::string> member, std::string default_text, OptionText text) {
   return with_text(
       {.name = std::move(name),
        .type = OptionType::kString,
        .default_text = std::move(default_text),
-       .apply = [member](JobSpec& job, std::string_view value, const SourcePos&) { job.*member = std::string(value); }},
+       .apply = [member](JobSpec& job, std::string_view value, const SourcePos&) { member(job) = std::string(value); }},
       std::move(text));
 }
 

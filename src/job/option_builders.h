@@ -2,6 +2,7 @@
 // Internal to the spec module: small builders that turn "this option is a size stored in JobSpec::x" into an
 // OptionDef, so the per-category tables stay declarative. Every apply() throws UserError whose message
 // starts with the option and value as the user wrote them (see value_error).
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -94,23 +95,39 @@ struct OptionText {
 // `def` with the text's fields set (a non-empty text.unit replaces def.unit).
 OptionDef with_text(OptionDef def, OptionText text);
 
+// The field of a JobSpec an option row stores into: one of JobSpec's own (&JobSpec::exitall) or one of a part's
+// (&TargetOptions::size, &UringOptions::fixedbufs); job_part<Part>() (job/job_spec.h) finds the part. A row
+// passes the member pointer as it is: the conversion is implicit.
+template <typename T>
+class JobField {
+ public:
+  template <typename Part>
+  JobField(T Part::*member)  // NOLINT(google-explicit-constructor): rows pass member pointers
+      : get_([member](JobSpec& job) -> T& { return job_part<Part>(job).*member; }) {}
+  T& operator()(JobSpec& job) const { return get_(job); }
+
+ private:
+  std::function<T&(JobSpec&)> get_;
+};
+
 // Builders. Each returns a complete row: name, type, default, unit, range and an apply() that stores the value
-// in JobSpec::*member, plus the text. A row reads
+// in the row's field, plus the text. A row reads
 //   bool_option("exitall", &JobSpec::exitall, "0", {.help = "When this job ends, ..."}),
-OptionDef bool_option(std::string name, bool JobSpec::*member, std::string default_text, OptionText text);
-OptionDef u32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min, std::uint64_t max,
+//   bool_option("direct", &TargetOptions::direct, "0", {.help = "..."}),
+OptionDef bool_option(std::string name, JobField<bool> member, std::string default_text, OptionText text);
+OptionDef u32_option(std::string name, JobField<std::uint32_t> member, std::uint64_t min, std::uint64_t max,
                      std::string default_text, OptionText text);
 // A signed number from min to max ("-5" or "5").
-OptionDef i32_option(std::string name, std::int32_t JobSpec::*member, std::int32_t min, std::int32_t max,
+OptionDef i32_option(std::string name, JobField<std::int32_t> member, std::int32_t min, std::int32_t max,
                      std::string default_text, OptionText text);
-OptionDef u64_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text, OptionText text);
-OptionDef size_option(std::string name, std::uint64_t JobSpec::*member, std::string default_text, OptionText text);
+OptionDef u64_option(std::string name, JobField<std::uint64_t> member, std::string default_text, OptionText text);
+OptionDef size_option(std::string name, JobField<std::uint64_t> member, std::string default_text, OptionText text);
 // A size of 0 or at least `min` bytes, at most 4g (fio's int options take size suffixes too).
-OptionDef size32_option(std::string name, std::uint32_t JobSpec::*member, std::uint64_t min, std::string default_text,
+OptionDef size32_option(std::string name, JobField<std::uint32_t> member, std::uint64_t min, std::string default_text,
                         OptionText text);
-OptionDef duration_option(std::string name, std::chrono::nanoseconds JobSpec::*member,
+OptionDef duration_option(std::string name, JobField<std::chrono::nanoseconds> member,
                           std::chrono::nanoseconds bare_unit, std::string default_text, OptionText text);
-OptionDef string_option(std::string name, std::string JobSpec::*member, std::string default_text, OptionText text);
+OptionDef string_option(std::string name, JobField<std::string> member, std::string default_text, OptionText text);
 // fio options sluice accepts because it always behaves the way they ask (category "compat"): a flag whose
 // value is only checked, and a number checked against [min, max].
 // Their category is "compat" unless the text names one.

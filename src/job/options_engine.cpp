@@ -189,7 +189,7 @@ void add_caching(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
       {bool_option(
-           "direct", &JobSpec::direct, "0",
+           "direct", &TargetOptions::direct, "0",
            {.help = "Open files with O_DIRECT, bypassing the page cache; block sizes and offsets must be aligned."}),
        {
            .name = "buffered",
@@ -199,7 +199,7 @@ void add_caching(std::vector<OptionDef>& table) {
            .help = "The inverse of direct: buffered=0 is direct=1.",
            .flag = true,
            .apply = [](JobSpec& job, std::string_view value,
-                       const SourcePos& where) { job.direct = !bool_value("buffered", value, where); },
+                       const SourcePos& where) { job.target.direct = !bool_value("buffered", value, where); },
        },
        {
            .name = "sync",

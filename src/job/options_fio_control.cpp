@@ -251,11 +251,11 @@ void add_workload_details(std::vector<OptionDef>& table) {
                                "server (sluice --server)");
                  }
                  // fio's default names are sluice's own: keeping the field empty says "no custom format".
-                 job.filename_format = value == kDefaultFilenameFormat ? std::string() : std::string(value);
+                 job.target.filename_format = value == kDefaultFilenameFormat ? std::string() : std::string(value);
                },
        },
        accept_zone_counts(
-           size_option("offset_increment", &JobSpec::offset_increment, "0",
+           size_option("offset_increment", &TargetOptions::offset_increment, "0",
                        {.help = "Clone N of a job (numjobs) starts at offset + N * offset_increment."}))});
 }
 

@@ -30,7 +30,7 @@ void apply_percentile_list(JobSpec& job, std::string_view value, const SourcePos
   job.percentile_list = std::move(list);
 }
 
-OptionDef log_option(std::string name, std::string JobSpec::*member, std::string what, std::string detail) {
+OptionDef log_option(std::string name, JobField<std::string> member, std::string what, std::string detail) {
   return {
       .name = std::move(name),
       .type = OptionType::kString,
@@ -41,7 +41,7 @@ OptionDef log_option(std::string name, std::string JobSpec::*member, std::string
       // Without a value fio names the log after the job; the name known at this point is used.
       .apply =
           [member](JobSpec& job, std::string_view value, const SourcePos&) {
-            job.*member = value.empty() ? (job.name.empty() ? std::string("sluice") : job.name) : std::string(value);
+            member(job) = value.empty() ? (job.name.empty() ? std::string("sluice") : job.name) : std::string(value);
           },
   };
 }
@@ -211,7 +211,7 @@ void name_unnamed_logs(JobSpec& job) {
                                                                   {"write_bw_log", &JobSpec::write_bw_log}};
   for (const auto& [option, member] : kLogs) {
     const auto it = job.given_options.find(option);
-    if (it != job.given_options.end() && it->second.empty()) job.*member = job.name;
+    if (it != job.given_options.end() && it->second.empty()) member(job) = job.name;
   }
 }
 

@@ -23,10 +23,10 @@ std::vector<std::string> split_filenames(std::string_view value) {
 
 namespace {
 
-OptionDef size_or_percent_option(std::string name, SizeOrPercent JobSpec::*member, std::string default_text,
+OptionDef size_or_percent_option(std::string name, JobField<SizeOrPercent> member, std::string default_text,
                                  OptionText text) {
   auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
-    job.*member = size_or_percent_value(n, value, where, job.kb_base);
+    member(job) = size_or_percent_value(n, value, where, job.kb_base);
   };
   return with_text({.name = std::move(name),
                     .type = OptionType::kSize,
@@ -72,11 +72,11 @@ void add_identity(std::vector<OptionDef>& table) {
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  auto names = split_filenames(value);
                  if (names.empty()) value_error(where, "filename", value, "no file name given");
-                 job.filenames = std::move(names);
+                 job.target.filenames = std::move(names);
                },
        },
        string_option(
-           "opendir", &JobSpec::opendir, "",
+           "opendir", &TargetOptions::opendir, "",
            {.help = "Every regular file below this directory (recursively; symbolic links are not followed) is a file "
                     "of the job too, in path order, each of its own size, as fio (which takes readdir's order).",
             .reason = "no directory"}),
@@ -95,10 +95,10 @@ void add_identity(std::vector<OptionDef>& table) {
                  static const std::vector<std::string> kChoices = {"none", "exclusive", "readwrite"};
                  static constexpr FileLockMode kModes[] = {FileLockMode::kNone, FileLockMode::kExclusive,
                                                            FileLockMode::kReadWrite};
-                 job.lockfile = kModes[choice_value("lockfile", value, where, kChoices)];
+                 job.target.lockfile = kModes[choice_value("lockfile", value, where, kChoices)];
                },
        },
-       string_option("directory", &JobSpec::directory, "",
+       string_option("directory", &TargetOptions::directory, "",
                      {.help = "Directory in which the job's files are created; default is the current directory.",
                       .reason = "the current directory"})});
 }
@@ -107,44 +107,44 @@ void add_sizes(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
       {accept_zone_counts(size_or_percent_option(
-           "size", &JobSpec::size, "",
+           "size", &TargetOptions::size, "",
            {.help = "Total bytes of the I/O region per job, split over its files; or a percentage of the files' size.",
             .reason = "by default the whole size of existing files or devices; required when files must be created"})),
-       size_option("filesize", &JobSpec::filesize, "0",
+       size_option("filesize", &TargetOptions::filesize, "0",
                    {.help = "Size of each file; 0 means size divided by nrfiles."}),
-       u32_option("openfiles", &JobSpec::openfiles, 0, 1000000, "0",
+       u32_option("openfiles", &TargetOptions::openfiles, 0, 1000000, "0",
                   {.unit = "files",
                    .help = "Files a job may hold open at once; 0 means nrfiles. sluice keeps every file open, so a "
                            "value below nrfiles is refused, but for filecreate, filestat and filedelete, which hold "
                            "none open."}),
-       u32_option("nrfiles", &JobSpec::nrfiles, 1, 1000000, "1",
+       u32_option("nrfiles", &TargetOptions::nrfiles, 1, 1000000, "1",
                   {.aliases = {"nr_files"}, .unit = "files", .help = "Number of files per job."}),
        accept_zone_counts(size_or_percent_option(
-           "offset", &JobSpec::offset, "0",
+           "offset", &TargetOptions::offset, "0",
            {.aliases = {"fileoffset"},
             .help = "Start of the I/O region in each file, in bytes or as a percentage of the file."})),
        size_option(
-           "offset_align", &JobSpec::offset_align, "0",
+           "offset_align", &TargetOptions::offset_align, "0",
            {.help = "Align a percentage offset up to this many bytes; not given (or 0): to the smallest block size."}),
        bool_option(
-           "file_append", &JobSpec::file_append, "0",
+           "file_append", &TargetOptions::file_append, "0",
            {.help = "Do the I/O after the end of each regular file (the region starts at its size): writes append."})});
 }
 
 void add_lifecycle(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
-      {bool_option("create_on_open", &JobSpec::create_on_open, "0",
+      {bool_option("create_on_open", &TargetOptions::create_on_open, "0",
                    {.help = "Create files when the job opens them, not during layout before the run."}),
-       bool_option("create_fsync", &JobSpec::create_fsync, "1",
+       bool_option("create_fsync", &TargetOptions::create_fsync, "1",
                    {.help = "fdatasync each file after laying it out (before the job's clock starts)."}),
-       bool_option("create_only", &JobSpec::create_only, "0",
+       bool_option("create_only", &TargetOptions::create_only, "0",
                    {.help = "Only lay out the job's files; the job then ends without doing its I/O."}),
-       bool_option("invalidate", &JobSpec::invalidate, "1",
+       bool_option("invalidate", &TargetOptions::invalidate, "1",
                    {.help = "Drop the files' pages from the page cache before the job (posix_fadvise DONTNEED), so "
                             "buffered reads start from the storage; pre_read turns it off."}),
        bool_option(
-           "pre_read", &JobSpec::pre_read, "0",
+           "pre_read", &TargetOptions::pre_read, "0",
            {.help = "Read the files' I/O regions into the page cache before the job (buffered); measures the cache."}),
        {
            .name = "fadvise_hint",
@@ -160,7 +160,7 @@ void add_lifecycle(std::vector<OptionDef>& table) {
                  static const FadviseHint kHints[] = {
                      FadviseHint::kNone,    FadviseHint::kWorkload, FadviseHint::kSequential, FadviseHint::kRandom,
                      FadviseHint::kNoReuse, FadviseHint::kNone,     FadviseHint::kWorkload};
-                 job.fadvise_hint = kHints[choice_value("fadvise_hint", value, where, kChoices)];
+                 job.target.fadvise_hint = kHints[choice_value("fadvise_hint", value, where, kChoices)];
                },
        },
        {
@@ -174,20 +174,20 @@ void add_lifecycle(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"none", "short", "medium", "long", "extreme"};
-                 job.write_hint = static_cast<int>(choice_value("write_hint", value, where, kChoices)) + 1;
+                 job.target.write_hint = static_cast<int>(choice_value("write_hint", value, where, kChoices)) + 1;
                },
        },
        bool_option(
-           "unique_filename", &JobSpec::unique_filename, "1",
+           "unique_filename", &TargetOptions::unique_filename, "1",
            {.help = "Under MPI, generated file names end in .rank<N> so hosts sharing a directory never write each "
                     "other's files (fio prefixes the client's name); 0: every host uses the same names."}),
        bool_option(
-           "allow_file_create", &JobSpec::allow_file_create, "1",
+           "allow_file_create", &TargetOptions::allow_file_create, "1",
            {.help = "0: never create a file; a job whose file does not exist fails before anything is written."}),
-       bool_option("overwrite", &JobSpec::overwrite, "0",
+       bool_option("overwrite", &TargetOptions::overwrite, "0",
                    {.help = "Write the whole file before a write job so that its blocks are allocated (no holes)."}),
        bool_option(
-           "fill_device", &JobSpec::fill_device, "0",
+           "fill_device", &TargetOptions::fill_device, "0",
            {.aliases = {"fill_fs"},
             .help = "Write until the filesystem is full: without size, the file's size is the free space of its "
                     "filesystem, and ENOSPC (or EDQUOT) ends the job without an error. For rw=write; a read job fills "
@@ -205,10 +205,10 @@ void add_lifecycle(std::vector<OptionDef>& table) {
                  static const FallocateMode kModes[] = {FallocateMode::kNone,  FallocateMode::kNone,
                                                         FallocateMode::kPosix, FallocateMode::kPosix,
                                                         FallocateMode::kKeep,  FallocateMode::kNative};
-                 job.fallocate = kModes[choice_value("fallocate", value, where, kChoices)];
+                 job.target.fallocate = kModes[choice_value("fallocate", value, where, kChoices)];
                },
        },
-       bool_option("unlink", &JobSpec::unlink, "0",
+       bool_option("unlink", &TargetOptions::unlink, "0",
                    {.help = "Remove the job's files when it ends (only files sluice created are ever removed)."})});
 
   table.insert(table.end(),
@@ -229,14 +229,14 @@ void add_lifecycle(std::vector<OptionDef>& table) {
                             value_error(where, "ioscheduler", value,
                                         "not a scheduler name (such as none, mq-deadline, bfq, kyber)");
                           }
-                          job.ioscheduler = std::string(value);
+                          job.target.ioscheduler = std::string(value);
                         },
                 },
-                bool_option("allow_mounted_write", &JobSpec::allow_mounted_write, "0",
+                bool_option("allow_mounted_write", &TargetOptions::allow_mounted_write, "0",
                             {.help = "Let this job write to a block device that is mounted or carries a filesystem, "
                                      "partition table, RAID or LVM signature, which sluice otherwise refuses (fio "
                                      "refuses mounted ones); --allow-destructive for one job."}),
-                bool_option("unlink_each_loop", &JobSpec::unlink_each_loop, "0",
+                bool_option("unlink_each_loop", &TargetOptions::unlink_each_loop, "0",
                             {.help = "With loops=N: before each loop after the first, delete the job's files and "
                                      "create them again empty, as fio (no layout: the loop's writes fill them). "
                                      "Writing jobs only (a reading loop would find no data; fio fails it with ENOENT), "

@@ -79,10 +79,10 @@ OptionDef rwmix_option(std::string name, bool is_read) {
   };
 }
 
-OptionDef per_direction_size_option(std::string name, PerDirection<std::uint64_t> JobSpec::*member, std::uint64_t min,
+OptionDef per_direction_size_option(std::string name, JobField<PerDirection<std::uint64_t>> member, std::uint64_t min,
                                     std::string default_text, OptionText text) {
   auto apply = [member, min, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
-    apply_per_direction(job.*member, n, value, where, [&](std::string_view part) {
+    apply_per_direction(member(job), n, value, where, [&](std::string_view part) {
       const std::uint64_t parsed = size_part(n, part, value, where, job.kb_base);
       if (parsed < min) value_error(where, n, value, "must be at least " + std::to_string(min) + " byte");
       return parsed;
@@ -248,9 +248,9 @@ void apply_file_service(JobSpec& job, std::string_view value, const SourcePos& w
   if (choice >= 3) {
     std::string spec(choice == 6 ? "normal" : kChoices[choice]);
     if (colon != std::string_view::npos) spec += value.substr(colon);
-    job.file_distribution = parse_distribution("file_service_type", spec, where);
-    job.file_service = FileService::kDistribution;
-    job.file_service_ios = 1;
+    job.target.file_distribution = parse_distribution("file_service_type", spec, where);
+    job.target.file_service = FileService::kDistribution;
+    job.target.file_service_ios = 1;
     return;
   }
   std::uint32_t ios = 1;
@@ -259,8 +259,8 @@ void apply_file_service(JobSpec& job, std::string_view value, const SourcePos& w
         unsigned_value("file_service_type", value.substr(colon + 1), where, 1, 0xffffffffull));
   }
   static const FileService kServices[] = {FileService::kRoundRobin, FileService::kSequential, FileService::kRandom};
-  job.file_service = kServices[choice];
-  job.file_service_ios = ios;
+  job.target.file_service = kServices[choice];
+  job.target.file_service_ios = ios;
 }
 
 void add_randomness(std::vector<OptionDef>& table) {

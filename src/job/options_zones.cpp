@@ -12,7 +12,7 @@ namespace sluice::detail {
 namespace {
 
 // zone_reset_threshold / zone_reset_frequency: a fraction from 0 to 1 (fio's float options).
-OptionDef fraction_option(std::string name, double JobSpec::*member, std::string help) {
+OptionDef fraction_option(std::string name, JobField<double> member, std::string help) {
   return {
       .name = name,
       .type = OptionType::kFloatList,
@@ -27,7 +27,7 @@ OptionDef fraction_option(std::string name, double JobSpec::*member, std::string
             if (ec != std::errc() || end != value.data() + value.size() || !(fraction >= 0.0 && fraction <= 1.0)) {
               value_error(where, n, value, "a fraction from 0 to 1 (e.g. 0.7)");
             }
-            job.*member = fraction;
+            member(job) = fraction;
           },
   };
 }
@@ -102,10 +102,10 @@ void apply_zone_counts(JobSpec& job) {
     }
     const std::uint64_t bytes = *count * job.zone_size;
     const std::string_view option = name;
-    if (option == "size") job.size = SizeOrPercent{bytes, 0.0};
+    if (option == "size") job.target.size = SizeOrPercent{bytes, 0.0};
     if (option == "io_size") job.io_size = bytes;
-    if (option == "offset") job.offset = SizeOrPercent{bytes, 0.0};
-    if (option == "offset_increment") job.offset_increment = bytes;
+    if (option == "offset") job.target.offset = SizeOrPercent{bytes, 0.0};
+    if (option == "offset_increment") job.target.offset_increment = bytes;
     if (option == "zoneskip") job.zone_skip = bytes;
   }
 }

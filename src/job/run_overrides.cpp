@@ -10,15 +10,15 @@ namespace sluice {
 namespace {
 
 void cap_size(JobSpec& job, std::uint64_t cap) {
-  if (job.size.percent > 0.0 || job.size.bytes == 0 || job.size.bytes > cap) {
-    job.size.percent = 0.0;
-    job.size.bytes = cap;
+  if (job.target.size.percent > 0.0 || job.target.size.bytes == 0 || job.target.size.bytes > cap) {
+    job.target.size.percent = 0.0;
+    job.target.size.bytes = cap;
   }
-  if (job.filesize > cap) job.filesize = cap;
+  if (job.target.filesize > cap) job.target.filesize = cap;
   if (job.io_size > cap) job.io_size = cap;
   if (job.ramp_size > cap) job.ramp_size = cap;
-  if (job.offset.percent <= 0.0 && job.offset.bytes > cap) job.offset.bytes = 0;
-  if (job.offset_increment > cap) job.offset_increment = cap;
+  if (job.target.offset.percent <= 0.0 && job.target.offset.bytes > cap) job.target.offset.bytes = 0;
+  if (job.target.offset_increment > cap) job.target.offset_increment = cap;
 }
 
 void cap_runtime(JobSpec& job, std::chrono::nanoseconds cap) {

@@ -73,9 +73,9 @@ void check_block_sizes(const JobSpec& job, Checker& check) {
                     "bssplit for " + plural_name(d) + ": percentages add up to " + text_of(sum) + ", not 100");
       }
     }
-    if (job.direct) check_direct_alignment(job, check, d);
+    if (job.target.direct) check_direct_alignment(job, check, d);
   }
-  if (!job.direct || !job.bs_unaligned) return;
+  if (!job.target.direct || !job.bs_unaligned) return;
   for (Direction d : used_directions(job)) {
     const int i = index_of(d);
     if (job.bssplit[i].empty() && job.bsrange[i].min != 0 && job.bsrange[i].max > job.bsrange[i].min) {
@@ -158,10 +158,10 @@ void check_engine(const JobSpec& job, Checker& check) {
   if (job.ioengine == EngineKind::kExec && job.exec_program.empty()) {
     check.error("program", "ioengine=exec needs program= (the program to run for the job's runtime)");
   }
-  if (job.ioengine == EngineKind::kPageFault && job.nrfiles > 1) {  // fio's messages
+  if (job.ioengine == EngineKind::kPageFault && job.target.nrfiles > 1) {  // fio's messages
     check.error("nrfiles", "ioengine=page_fault does not support multiple files (one mapping of the job's size)");
   }
-  if (job.ioengine == EngineKind::kPageFault && (job.offset.is_set() || job.offset_increment != 0)) {
+  if (job.ioengine == EngineKind::kPageFault && (job.target.offset.is_set() || job.target.offset_increment != 0)) {
     check.error("offset", "ioengine=page_fault does not support an offset (its mapping starts at 0)");
   }
   if (job.ioengine == EngineKind::kE4defrag && job.e4defrag_donor.empty()) {
@@ -183,10 +183,10 @@ void check_engine(const JobSpec& job, Checker& check) {
                                               "; batches are capped at iodepth");
   }
   if (job.numjobs == 0) check.error("numjobs", "numjobs=0: must be at least 1");
-  if (job.nrfiles == 0) check.error("nrfiles", "nrfiles=0: must be at least 1");
-  if (traits.needs_fd && job.openfiles != 0 && job.openfiles < job.nrfiles) {
-    check.error("openfiles", "openfiles=" + std::to_string(job.openfiles) + " is below nrfiles=" +
-                                 std::to_string(job.nrfiles) + ": sluice keeps every file of a job open (fio closes "
+  if (job.target.nrfiles == 0) check.error("nrfiles", "nrfiles=0: must be at least 1");
+  if (traits.needs_fd && job.target.openfiles != 0 && job.target.openfiles < job.target.nrfiles) {
+    check.error("openfiles", "openfiles=" + std::to_string(job.target.openfiles) + " is below nrfiles=" +
+                                 std::to_string(job.target.nrfiles) + ": sluice keeps every file of a job open (fio closes "
                                  "and reopens them); give openfiles=0 or at least nrfiles");
   }
 }
@@ -247,7 +247,7 @@ void check_engine_flag_options(const JobSpec& job, Checker& check) {
 
 // unlink_each_loop: files deleted and created again between loops, by the engines that use plain fds.
 void check_unlink_each_loop(const JobSpec& job, Checker& check) {
-  if (!job.unlink_each_loop) return;
+  if (!job.target.unlink_each_loop) return;
   if (job.loops < 2 || job.time_based) {
     check.warning("unlink_each_loop", job.time_based ? "unlink_each_loop has no effect with time_based (one loop)"
                                                      : "unlink_each_loop has no effect with loops=1");
@@ -290,7 +290,7 @@ void check_mix_and_randomness(const JobSpec& job, Checker& check) {
   // fio's fill_device writes sequentially until ENOSPC; random writes would leave holes (fio itself fails
   // allocating its random map), and mixed or trim modes have no "full".
   const bool fills = job.rw == RwMode::kWrite || job.rw == RwMode::kRead || job.rw == RwMode::kRandRead;
-  if (job.fill_device && !fills) {
+  if (job.target.fill_device && !fills) {
     check.error("fill_device", "fill_device=1 needs rw=write (sequential writes until the filesystem is full), or "
                                "rw=read or randread (the file is filled first); not rw=" +
                                    std::string(rw_mode_name(job.rw)));
@@ -381,9 +381,9 @@ void check_dedupe(const JobSpec& job, Checker& check) {
   if (job.given_options.count("size") == 0) {
     check.error("dedupe_mode", "dedupe_mode=working_set needs size (fio: the pregenerated dedupe working set "
                                "requires size to be set)");
-  } else if (job.nrfiles != 1) {
+  } else if (job.target.nrfiles != 1) {
     check.error("dedupe_mode", "dedupe_mode=working_set works with one file per job, not nrfiles=" +
-                                   std::to_string(job.nrfiles) + " (as fio)");
+                                   std::to_string(job.target.nrfiles) + " (as fio)");
   } else if (job.dedupe_working_set_percentage + job.dedupe_percentage > 100) {
     check.error("dedupe_working_set_percentage",
                 "dedupe_percentage=" + std::to_string(job.dedupe_percentage) + " cannot be reached: " +
@@ -483,8 +483,8 @@ void check_zones(const JobSpec& job, Checker& check) {
     check.error("zonemode", "zonemode=strided needs zonesize (the bytes transferred in each zone)");
     return;
   }
-  if (job.nrfiles > 1) {
-    check.warning("zonemode", "zonemode=strided with " + std::to_string(job.nrfiles) +
+  if (job.target.nrfiles > 1) {
+    check.warning("zonemode", "zonemode=strided with " + std::to_string(job.target.nrfiles) +
                                   " files: ignored, as fio ignores it when a job has more than one open file");
   }
   const std::uint64_t range = job.zone_range != 0 ? job.zone_range : job.zone_size;
@@ -524,7 +524,7 @@ void check_iolog(const JobSpec& job, Checker& check) {
                                "write_iolog\"); give one of them");
   }
   if (job.open_loop) check.error("open_loop", "open_loop with read_iolog: the log's timestamps are the arrivals");
-  if (job.fill_device) check.error("fill_device", "fill_device with read_iolog: the log says what is written");
+  if (job.target.fill_device) check.error("fill_device", "fill_device with read_iolog: the log says what is written");
   if (job.is_chained()) {
     check.error("rw", "rw=" + std::string(rw_mode_name(job.rw)) + " with read_iolog: the log's ios are replayed as "
                       "they are; leave rw out");
@@ -578,9 +578,9 @@ std::vector<Problem> validate(const JobSpec& job) {
   check_reporting_and_buffers(job, check);
   check_iolog(job, check);
   check_zones(job, check);
-  if (job.block_error_percentiles && job.nrfiles != 1) {
+  if (job.block_error_percentiles && job.target.nrfiles != 1) {
     check.error("block_error_percentiles", "block_error_percentiles works with one file per job, not nrfiles=" +
-                                               std::to_string(job.nrfiles) + " (as fio)");
+                                               std::to_string(job.target.nrfiles) + " (as fio)");
   }
   check_dedupe(job, check);
   check_cmdprio(job, check);

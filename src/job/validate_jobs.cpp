@@ -80,7 +80,7 @@ std::vector<Problem> validate_across_jobs(const std::vector<JobSpec>& jobs) {
   std::vector<std::string> earlier;
   for (const JobSpec& job : jobs) {
     check_wait_for(job, earlier, out);
-    if (job.offset_increment != 0 && job.offset.percent > 0.0) {
+    if (job.target.offset_increment != 0 && job.target.offset.percent > 0.0) {
       out.push_back(error_at(job, "offset_increment",
                              fmt::format("job {}: offset_increment with a percentage offset is not supported",
                                          job.name)));

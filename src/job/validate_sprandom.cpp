@@ -34,9 +34,9 @@ void validate_sprandom(const JobSpec& job, std::vector<Problem>& out) {
                 "sprandom needs norandommap=1 (it chooses which blocks are written twice); drop "
                 "norandommap=0");
   }
-  if (job.nrfiles != 1 || job.filenames.size() > 1) {
+  if (job.target.nrfiles != 1 || job.target.filenames.size() > 1) {
     check.error("sprandom", "sprandom works on one file per job (as fio), not " +
-                                std::to_string(std::max<std::size_t>(job.nrfiles, job.filenames.size())) +
+                                std::to_string(std::max<std::size_t>(job.target.nrfiles, job.target.filenames.size())) +
                                 "; use one job per file or device");
   }
   if (job.random_distribution.kind != DistributionKind::kRandom) {

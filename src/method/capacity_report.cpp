@@ -39,12 +39,12 @@ std::string workload_line(const CapacityRequest& request) {
   const JobSpec& first = request.streams.front();
   std::string modes;
   for (const JobSpec& s : request.streams) modes += (modes.empty() ? "" : " + ") + std::string(rw_mode_name(s.rw));
-  std::string target = !first.filenames.empty()  ? first.filenames.front()
-                       : !first.directory.empty() ? "files in " + first.directory
+  std::string target = !first.target.filenames.empty()  ? first.target.filenames.front()
+                       : !first.target.directory.empty() ? "files in " + first.target.directory
                                                   : std::string("(no file)");
   std::string line = fmt::format("sluice capacity: {} {}, {} {}, {}\n", modes,
                                  format_bytes(static_cast<double>(first.bs[0])), engine_name(first.ioengine),
-                                 first.direct ? "direct" : "buffered", target);
+                                 first.target.direct ? "direct" : "buffered", target);
   if (request.streams.size() > 1) {
     line += fmt::format("{} independent streams side by side, scaled together (not randrw, where reads and writes "
                         "share one queue and depend on each other)\n",

@@ -25,8 +25,8 @@ LatencySummary summarize_latency(const LatencyStat& stat) {
 JobSpec foreground_job(const InterfereOptions& o, std::uint32_t threads, std::chrono::nanoseconds runtime) {
   JobSpec j;
   j.name = "fg";
-  j.filenames = {o.filename};
-  j.size.bytes = o.size;
+  j.target.filenames = {o.filename};
+  j.target.size.bytes = o.size;
   j.rw = RwMode::kRandWrite;
   j.bs = {o.fg_bs, o.fg_bs, o.fg_bs};
   j.fsync_blocks = o.fg_fsync;
@@ -41,15 +41,15 @@ JobSpec foreground_job(const InterfereOptions& o, std::uint32_t threads, std::ch
 JobSpec background_job(const InterfereOptions& o, const std::string& file, std::uint64_t bytes, std::size_t index) {
   JobSpec j;
   j.name = index == 0 ? "bg" : "bg" + std::to_string(index + 1);
-  j.filenames = {file};
-  j.size.bytes = bytes;
+  j.target.filenames = {file};
+  j.target.size.bytes = bytes;
   j.rw = RwMode::kWrite;
   j.bs = {o.bg_bs, o.bg_bs, o.bg_bs};
   j.zero_buffers = true;
   j.ioengine = EngineKind::kPsync;
   j.role = JobRole::kBackground;
-  j.create_on_open = true;  // written like dd or cp: the file grows as the writer goes, nothing laid out before
-  j.unlink = true;
+  j.target.create_on_open = true;  // written like dd or cp: the file grows as the writer goes, nothing laid out before
+  j.target.unlink = true;
   return j;
 }
 

@@ -27,14 +27,14 @@ std::uint32_t max_auto_writers() {
 double probe_writer_rate(const std::string& file, std::uint64_t bs, std::uint64_t bytes) {
   JobSpec j;
   j.name = "bg-probe";
-  j.filenames = {file};
-  j.size.bytes = bytes;
+  j.target.filenames = {file};
+  j.target.size.bytes = bytes;
   j.rw = RwMode::kWrite;
   j.bs = {bs, bs, bs};
   j.zero_buffers = true;
   j.ioengine = EngineKind::kPsync;
-  j.create_on_open = true;
-  j.unlink = true;
+  j.target.create_on_open = true;
+  j.target.unlink = true;
   RunnerOptions ro;
   ro.capture_environment = false;
   ro.notice = [](const std::string&) {};

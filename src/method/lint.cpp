@@ -47,7 +47,7 @@ std::string bytes_text(std::uint64_t bytes) { return format_bytes(static_cast<do
 void check_test_area(const LintJob& job, const LintFacts& facts, Findings& out) {
   const JobSpec& spec = *job.spec;
   const std::uint64_t area = area_of(job);
-  if (!spec.direct) {
+  if (!spec.target.direct) {
     if (!facts.memory_bytes || area >= kLintCacheFactor * *facts.memory_bytes) return;
     out.add(spec, kLintSmallTestArea, "size",
             fmt::format("the test area ({}) is under {}x RAM ({}): buffered I/O is served largely from the page "
@@ -70,7 +70,7 @@ void check_test_area(const LintJob& job, const LintFacts& facts, Findings& out) 
 
 void check_buffered(const LintJob& job, Findings& out) {
   const JobSpec& spec = *job.spec;
-  if (spec.direct || !engine_traits(spec.ioengine).direct) return;  // mmap: the page cache whatever direct says
+  if (spec.target.direct || !engine_traits(spec.ioengine).direct) return;  // mmap: the page cache whatever direct says
   const bool device = !job.targets.empty() && job.targets.front().is_block_device;
   out.add(spec, kLintBufferedIo, "direct",
           fmt::format("buffered I/O (direct=0) on {}: the page cache absorbs writes and serves rereads, so the "
@@ -129,7 +129,7 @@ void check_times(const LintJob& job, Findings& out) {
                         kLintMinSteadyRuntimeNs / 1'000'000'000ull));
   }
   const bool device = !job.targets.empty() && job.targets.front().is_block_device;
-  if (device && spec.direct && spec.ramp_time.count() == 0 && spec.ramp_size == 0) {  // ramp_size ramps too
+  if (device && spec.target.direct && spec.ramp_time.count() == 0 && spec.ramp_size == 0) {  // ramp_size ramps too
     out.add(spec, kLintNoRampTime, "ramp_time",
             "ramp_time=0 on a device: the first seconds (queues filling, device caches and write state settling) "
             "count in the result; use --ramp_time=5 or more");

@@ -65,13 +65,13 @@ bool accepts_o_direct(const std::string& path) {
 JobSpec pass_job(const PreconditionRequest& request, std::uint32_t number, bool direct) {
   JobSpec job;
   job.name = fmt::format("precondition-pass{}", number);
-  job.filenames = {request.filename};
-  job.size.bytes = request.size;
+  job.target.filenames = {request.filename};
+  job.target.size.bytes = request.size;
   job.rw = RwMode::kWrite;
   job.bs = {request.block_size, request.block_size, request.block_size};
   job.ioengine = best_async_engine();
   job.iodepth = engine_traits(job.ioengine).honours_iodepth() ? request.iodepth : 1;
-  job.direct = direct;
+  job.target.direct = direct;
   job.end_fsync = !direct;  // buffered: the pass is done when the data is on the device
   return job;
 }
@@ -96,8 +96,8 @@ void say(const PreconditionRequest& request, const std::string& line) {
 std::vector<JobSpec> round_jobs(const PreconditionRequest& request, std::uint64_t area) {
   std::vector<JobSpec> jobs = request.workload;
   for (JobSpec& job : jobs) {
-    if (job.filenames.empty() && job.directory.empty()) job.filenames = {request.filename};
-    if (!job.size.is_set() && job.filesize == 0) job.size.bytes = request.size != 0 ? request.size : area;
+    if (job.target.filenames.empty() && job.target.directory.empty()) job.target.filenames = {request.filename};
+    if (!job.target.size.is_set() && job.target.filesize == 0) job.target.size.bytes = request.size != 0 ? request.size : area;
     job.runtime = request.round;
     job.time_based = true;
   }

@@ -145,12 +145,12 @@ class QuickDriver {
 JobSpec QuickDriver::base_job(const char* name, RwMode rw, std::uint64_t bs) const {
   JobSpec job;
   job.name = name;
-  job.filenames = {report_.file};
-  job.size.bytes = report_.file_size;
+  job.target.filenames = {report_.file};
+  job.target.size.bytes = report_.file_size;
   job.rw = rw;
   job.bs = {bs, bs, bs};
   job.ioengine = engine_;
-  job.direct = report_.direct;
+  job.target.direct = report_.direct;
   job.iodepth_batch_submit = 1;
   job.time_based = true;
   job.percentile_list = {50, 99, 99.9};
@@ -160,7 +160,7 @@ JobSpec QuickDriver::base_job(const char* name, RwMode rw, std::uint64_t bs) con
 // Lays out (or extends) the test file to `size` bytes of random data; a stop request aborts it.
 void QuickDriver::lay_out(std::uint64_t size) {
   JobSpec job = base_job("layout", RwMode::kWrite, 1 << 20);
-  job.size.bytes = size;
+  job.target.size.bytes = size;
   std::vector<TargetFile> targets = resolve_targets(job, 0);
   prepare_targets(targets, job, [](const std::string&, std::uint64_t, std::uint64_t) {
     if (stop_requested()) throw Interrupted{};

@@ -57,7 +57,7 @@ void check_atomic_writes(const JobSpec& job, const std::vector<TargetFile>& targ
                           job.ioengine == EngineKind::kIoUring;
   if (!job.atomic || !job.does_writes() || !takes_flag) return;  // validation warned of an engine without it
   const std::string job_name = "job " + job.name + ": atomic=1";
-  if (!job.direct) {
+  if (!job.target.direct) {
     throw UserError(job_name +
                     " needs direct=1 (the kernel takes RWF_ATOMIC on direct writes; its limits are "
                     "those of direct I/O)");

@@ -91,7 +91,7 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
     think_.emplace(
         ioloop::Think{.blocks_given = job_.explicitly_given.thinktime_blocks, .last_ns = now_});
   }
-  source_.drops_cache = job_.invalidate && !job_.pre_read && !job_.direct && queue_.does_io;
+  source_.drops_cache = job_.target.invalidate && !job_.target.pre_read && !job_.target.direct && queue_.does_io;
   window_.ramp_end_ns = now_ + static_cast<std::uint64_t>(job_.ramp_time.count());
   window_.end_ns =
       job_.runtime.count() > 0 ? window_.ramp_end_ns + static_cast<std::uint64_t>(job_.runtime.count()) : kNever;
@@ -345,7 +345,7 @@ bool IoLoop::next_from_pattern() {
   }
   if (!zones_.cursors.empty() && !fit_pending_to_zones()) return false;
   if (pending.starts_pass && source_.drops_cache) drop_cached(pending.file_index);
-  if (pending.starts_loop && job_.unlink_each_loop) phases_.request(Phase::kNewLoop);
+  if (pending.starts_loop && job_.target.unlink_each_loop) phases_.request(Phase::kNewLoop);
   source_.has_pending = true;
   source_.pending_arrival_ns =
       source_.schedule.limited() ? source_.schedule.next_arrival(pending.direction, pending.length) : 0;

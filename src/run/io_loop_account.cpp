@@ -28,7 +28,7 @@ bool IoLoop::passes_error(const IoUnit& unit) const noexcept {
 }
 
 bool IoLoop::fills_up(const IoUnit& unit) const noexcept {
-  return job_.fill_device && unit.op == IoOp::kWrite && (unit.result == -ENOSPC || unit.result == -EDQUOT);
+  return job_.target.fill_device && unit.op == IoOp::kWrite && (unit.result == -ENOSPC || unit.result == -EDQUOT);
 }
 
 // Ios just accepted by the engine: the depth distribution counts them at the depth they brought the queue

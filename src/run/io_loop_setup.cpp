@@ -154,7 +154,7 @@ void IoLoop::prepare() {
   queue_.complete_max = complete_max_of(job_, depth, queue_.submit_group, queue_.complete_min);
 
   pool_.allocate(depth, source_.pattern.max_block_size(), job_.name, job_.io_memory);
-  if (job_.lockfile != FileLockMode::kNone) file_locks_ = std::make_unique<FileLocks>(job_.lockfile, targets_);
+  if (job_.target.lockfile != FileLockMode::kNone) file_locks_ = std::make_unique<FileLocks>(job_.target.lockfile, targets_);
   fill_buffer(pool_.memory(), pool_.memory_bytes(), content_.fill_policy, content_.rng);
   queue_.batch.reserve(depth);
   queue_.completions.resize(depth);
@@ -194,7 +194,7 @@ void IoLoop::prepare() {
 
   EngineSetup setup;
   setup.depth = depth;
-  setup.direct = job_.direct;
+  setup.direct = job_.target.direct;
   setup.writes = job_.does_writes() || job_.does_trims();
   setup.uring = {.register_files = job_.uring_registerfiles,
                  // The kernel takes RWF_ATOMIC from a plain user buffer only (a registered buffer's bvec
@@ -221,7 +221,7 @@ void IoLoop::prepare() {
     // As fio: the donor is donorname under directory=, fallocated from the job's offset to its largest file's
     // end.
     const std::string& donor = job_.e4defrag_donor;
-    setup.e4defrag.donor_path = job_.directory.empty() ? donor : job_.directory + "/" + donor;
+    setup.e4defrag.donor_path = job_.target.directory.empty() ? donor : job_.target.directory + "/" + donor;
     setup.e4defrag.inplace = job_.e4defrag_inplace;
     for (const TargetFile& t : targets_) setup.e4defrag.end = std::max(setup.e4defrag.end, t.size);
     setup.e4defrag.start = targets_.empty() ? 0 : targets_.front().region_start;
@@ -237,7 +237,7 @@ void IoLoop::prepare() {
                 .std_redirect = job_.exec_std_redirect};
   setup.buffers = pool_.buffers();
   engine_->open(setup);
-  if (job_.unlink_each_loop) engine_setup_ = std::make_unique<EngineSetup>(std::move(setup));
+  if (job_.target.unlink_each_loop) engine_setup_ = std::make_unique<EngineSetup>(std::move(setup));
 }
 
 void IoLoop::begin_measuring(std::uint64_t now) {

@@ -20,7 +20,7 @@ std::vector<SchedulerRequest> scheduler_requests(const GroupPlan& group,
   std::map<std::string, std::size_t> by_device;
   for (std::size_t i = 0; i < group.jobs.size() && i < targets.size(); ++i) {
     const JobSpec& job = group.jobs[i].spec;
-    if (job.ioscheduler.empty()) continue;
+    if (job.target.ioscheduler.empty()) continue;
     std::vector<std::string> paths;
     for (const TargetFile& t : targets[i]) {
       if (!t.stand_in) paths.push_back(t.path);
@@ -28,13 +28,13 @@ std::vector<SchedulerRequest> scheduler_requests(const GroupPlan& group,
     for (const std::string& device : devices_under(paths, sys_root)) {
       const auto [it, added] = by_device.emplace(device, requests.size());
       if (added) {
-        requests.push_back({device, job.ioscheduler, job.name});
-      } else if (requests[it->second].scheduler != job.ioscheduler) {
+        requests.push_back({device, job.target.ioscheduler, job.name});
+      } else if (requests[it->second].scheduler != job.target.ioscheduler) {
         const SchedulerRequest& first = requests[it->second];
         throw UserError(
             fmt::format("job {}: ioscheduler={} on {}, where job {} of the same group asks for {}; one "
                         "device has one scheduler at a time",
-                        job.name, job.ioscheduler, device, first.job, first.scheduler));
+                        job.name, job.target.ioscheduler, device, first.job, first.scheduler));
       }
     }
   }

@@ -32,15 +32,15 @@ std::string expand_filename_format(const std::string& format, const std::string&
 
 void apply_clone_options(JobInstance& instance) {
   JobSpec& spec = instance.spec;
-  if (!spec.filename_format.empty() && spec.filenames.empty()) {
-    const std::uint32_t files = std::max<std::uint32_t>(1, spec.nrfiles);
+  if (!spec.target.filename_format.empty() && spec.target.filenames.empty()) {
+    const std::uint32_t files = std::max<std::uint32_t>(1, spec.target.nrfiles);
     for (std::uint32_t i = 0; i < files; ++i) {
-      spec.filenames.push_back(expand_filename_format(spec.filename_format, spec.name, instance.jobnum,
+      spec.target.filenames.push_back(expand_filename_format(spec.target.filename_format, spec.name, instance.jobnum,
                                                       static_cast<int>(i)));
     }
   }
-  if (spec.offset_increment != 0 && spec.offset.percent <= 0.0) {
-    spec.offset.bytes += static_cast<std::uint64_t>(instance.jobnum) * spec.offset_increment;
+  if (spec.target.offset_increment != 0 && spec.target.offset.percent <= 0.0) {
+    spec.target.offset.bytes += static_cast<std::uint64_t>(instance.jobnum) * spec.target.offset_increment;
   }
 }
 

@@ -104,13 +104,13 @@ void bind(JobInstance& instance, LogCache& cache) {
   std::shared_ptr<const IoLog>& log = cache[cache_key(name, settings)];
   if (!log) log = std::make_shared<const IoLog>(read_iolog_file(name, settings));
 
-  spec.filenames = log->files;
-  spec.nrfiles = static_cast<std::uint32_t>(log->files.size());
+  spec.target.filenames = log->files;
+  spec.target.nrfiles = static_cast<std::uint32_t>(log->files.size());
   const std::uint64_t extent = *std::max_element(log->extents.begin(), log->extents.end());
-  spec.filesize = std::max<std::uint64_t>(4096, (extent + 4095) / 4096 * 4096);
-  spec.size = SizeOrPercent{};
-  spec.size.bytes = spec.filesize * spec.nrfiles;
-  spec.offset = SizeOrPercent{};
+  spec.target.filesize = std::max<std::uint64_t>(4096, (extent + 4095) / 4096 * 4096);
+  spec.target.size = SizeOrPercent{};
+  spec.target.size.bytes = spec.target.filesize * spec.target.nrfiles;
+  spec.target.offset = SizeOrPercent{};
   spec.rw = rw_for(*log);
   for (int d = 0; d < kNumDirections; ++d) {
     // A trim moves no data: its length (a discard may be gigabytes) must not size the io buffers.

@@ -119,8 +119,8 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     // filesystem (a layout first would fill it before measuring, as fio does not). file_append writes: the
     // job's writes extend the file (a layout first would have them overwrite it).
     const JobSpec& spec = instance.spec;
-    const bool extends_by_writing = (spec.fill_device || spec.file_append) && spec.does_writes() && !spec.does_reads();
-    const bool lays_out = engine.lays_out && !spec.create_on_open && !extends_by_writing;
+    const bool extends_by_writing = (spec.target.fill_device || spec.target.file_append) && spec.does_writes() && !spec.does_reads();
+    const bool lays_out = engine.lays_out && !spec.target.create_on_open && !extends_by_writing;
     // A file another job laid out is laid out again when this job's region reaches further (fio extends a
     // file to the offset + size of each job that uses it, e.g. a second job at offset=4g of a shared file).
     for (const TargetFile& t : targets) {
@@ -329,7 +329,7 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
           job.name, job.latency_target.value("latency_depth", std::uint64_t{0}));
       options.notice ? options.notice(text) : default_notice(text);
     }
-    close_targets(w->targets(), spec.unlink);
+    close_targets(w->targets(), spec.target.unlink);
     result.jobs.push_back(std::move(job));
   }
   return result;
@@ -352,7 +352,7 @@ void check_engine_targets(const JobSpec& job, const std::vector<TargetFile>& fil
     }
   }
   if (job.ioengine == EngineKind::kExec) check_exec_program(job.name, job.exec_program);
-  if (job.unlink_each_loop && job.loops > 1 && !job.time_based) {
+  if (job.target.unlink_each_loop && job.loops > 1 && !job.time_based) {
     for (const TargetFile& t : files) {
       struct stat st {};
       if (!t.is_block_device && ::stat(t.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
@@ -376,13 +376,13 @@ std::vector<TargetFile> null_targets(const JobSpec& job) {
     pace.size = pace.region_length = std::max<std::uint64_t>({job.bs[0], job.bs[1], job.bs[2], 1u << 20});
     return {pace};
   }
-  if (job.size.bytes == 0 && job.filesize == 0) {
+  if (job.target.size.bytes == 0 && job.target.filesize == 0) {
     throw UserError(fmt::format("job {}: ioengine={} needs --size or --filesize (the amount of {})", job.name,
                                 engine_name(job.ioengine),
                                 job.ioengine == EngineKind::kPageFault ? "memory to map" : "pretend I/O"));
   }
-  const std::uint32_t files = std::max<std::uint32_t>(1, job.nrfiles);
-  const std::uint64_t per_file = job.size.bytes != 0 ? job.size.bytes / files : job.filesize;
+  const std::uint32_t files = std::max<std::uint32_t>(1, job.target.nrfiles);
+  const std::uint64_t per_file = job.target.size.bytes != 0 ? job.target.size.bytes / files : job.target.filesize;
   std::vector<TargetFile> targets(files);
   for (std::uint32_t i = 0; i < files; ++i) {
     targets[i].stand_in = true;
@@ -411,7 +411,7 @@ bool produced_earlier(const JobInstance& instance, const std::set<std::string>& 
 
 // The write safety check of one job: allow_mounted_write in the job is --allow-destructive for it.
 TargetOptions safety_of(const JobSpec& job, TargetOptions options) {
-  options.allow_destructive = options.allow_destructive || job.allow_mounted_write;
+  options.allow_destructive = options.allow_destructive || job.target.allow_mounted_write;
   return options;
 }
 
@@ -525,7 +525,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
       check_engine_targets(instance.spec, files);
       check_cgroup_support(instance.spec);
       prepare_zoned_targets(instance.spec, files, zone_notes);
-      if (files_job && (instance.spec.does_writes() || instance.spec.fill_device)) {
+      if (files_job && (instance.spec.does_writes() || instance.spec.target.fill_device)) {
         for (const std::string& path : target_paths(instance.spec, instance.jobnum)) written_here.insert(path);
       }
       targets[g].push_back(std::move(files));

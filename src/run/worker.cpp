@@ -150,7 +150,7 @@ void Worker::run(const StartGate& gate) noexcept {
         throw std::runtime_error(failed + ": the job did not run");
       }
     }
-    if (spec.create_only) {
+    if (spec.target.create_only) {
       live_.finished.store(true, std::memory_order_relaxed);  // the files are laid out: that was the job
     } else {
       loop_->io.run(result_, live_);

@@ -18,7 +18,7 @@ namespace {
 constexpr std::size_t kPreReadChunk = 1 << 20;
 
 int advice_of(const JobSpec& job) {
-  switch (job.fadvise_hint) {
+  switch (job.target.fadvise_hint) {
     case FadviseHint::kNone: return -1;
     case FadviseHint::kWorkload: return job.is_random() ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
     case FadviseHint::kSequential: return POSIX_FADV_SEQUENTIAL;
@@ -65,13 +65,13 @@ void apply_cache_hints(const std::vector<TargetFile>& targets, const JobSpec& jo
     if (t.fd < 0) continue;
     const auto start = static_cast<off_t>(t.region_start);
     const auto length = static_cast<off_t>(t.region_length);
-    if (job.pre_read) {
+    if (job.target.pre_read) {
       pre_read(t);
-    } else if (job.invalidate) {
+    } else if (job.target.invalidate) {
       (void)::posix_fadvise(t.fd, start, length, POSIX_FADV_DONTNEED);
     }
     if (advice >= 0) (void)::posix_fadvise(t.fd, start, length, advice);
-    if (job.write_hint != 0) set_write_hint(t, job.write_hint);
+    if (job.target.write_hint != 0) set_write_hint(t, job.target.write_hint);
   }
 }
 

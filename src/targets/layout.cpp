@@ -183,12 +183,12 @@ bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, 
   fstat(fd, &st);
   auto old_size = static_cast<std::uint64_t>(st.st_size);
   try {
-    if (old_size < t.size && job.fill_device) {
+    if (old_size < t.size && job.target.fill_device) {
       const std::uint64_t piece = std::max<std::uint64_t>(job.bs[index_of(Direction::kRead)], 4096);
-      fill_up(fd, t, old_size, piece, progress, seed, job.create_fsync);
+      fill_up(fd, t, old_size, piece, progress, seed, job.target.create_fsync);
     } else if (old_size < t.size) {
-      preallocate(fd, t.path, job.fallocate, old_size, t.size);
-      write_random(fd, t.path, old_size, t.size, progress, seed, job.create_fsync);
+      preallocate(fd, t.path, job.target.fallocate, old_size, t.size);
+      write_random(fd, t.path, old_size, t.size, progress, seed, job.target.create_fsync);
     }
   } catch (const IoError& e) {
     if (!created && ftruncate(fd, static_cast<off_t>(old_size)) != 0) {

@@ -60,17 +60,17 @@ std::vector<std::string> files_below(const std::string& dir) {
 }  // namespace
 
 std::vector<std::string> target_paths(const JobSpec& job, int jobnum) {
-  if (!job.directory.empty()) check_directory(job.directory);
+  if (!job.target.directory.empty()) check_directory(job.target.directory);
   std::vector<std::string> paths;
-  if (!job.filenames.empty() || !job.opendir.empty()) {
-    for (const std::string& name : job.filenames) paths.push_back(join_path(job.directory, name));
-    if (!job.opendir.empty()) {
-      for (std::string& path : files_below(job.opendir)) paths.push_back(std::move(path));
+  if (!job.target.filenames.empty() || !job.target.opendir.empty()) {
+    for (const std::string& name : job.target.filenames) paths.push_back(join_path(job.target.directory, name));
+    if (!job.target.opendir.empty()) {
+      for (std::string& path : files_below(job.target.opendir)) paths.push_back(std::move(path));
     }
     return paths;
   }
-  std::string dir = job.directory.empty() ? "." : job.directory;
-  std::uint32_t count = job.nrfiles == 0 ? 1 : job.nrfiles;
+  std::string dir = job.target.directory.empty() ? "." : job.target.directory;
+  std::uint32_t count = job.target.nrfiles == 0 ? 1 : job.target.nrfiles;
   for (std::uint32_t i = 0; i < count; ++i) {
     paths.push_back(join_path(dir, job.name + "." + std::to_string(jobnum) + "." + std::to_string(i)));
   }
@@ -117,18 +117,18 @@ std::uint64_t free_space_for(const std::string& path) {
 // The bytes of I/O region each file gets when the job gives a size; 0 when it does not.
 std::uint64_t planned_size(const JobSpec& job, std::size_t nfiles, std::optional<std::uint64_t> existing,
                            const std::string& path, bool is_block) {
-  if (job.fill_device && !is_block && job.filesize == 0 && job.size.bytes == 0 && job.size.percent <= 0.0) {
+  if (job.target.fill_device && !is_block && job.target.filesize == 0 && job.target.size.bytes == 0 && job.target.size.percent <= 0.0) {
     // fio's "really large" size: the file may grow by all the space there is; ENOSPC ends the job first.
     const std::uint64_t grow = free_space_for(path) / nfiles;
     if (grow == 0 && !existing) throw UserError("fill_device: the filesystem of " + path + " has no free space");
     return existing.value_or(0) + grow;
   }
-  if (job.filesize > 0) return job.filesize;
-  if (job.size.percent > 0.0) {
+  if (job.target.filesize > 0) return job.target.filesize;
+  if (job.target.size.percent > 0.0) {
     if (!existing) throw UserError("--size is needed to create " + path + " (a percentage needs an existing file)");
-    return percent_of(job.size.percent, *existing);
+    return percent_of(job.target.size.percent, *existing);
   }
-  if (job.size.bytes > 0) return job.size.bytes / nfiles;
+  if (job.target.size.bytes > 0) return job.target.size.bytes / nfiles;
   if (!existing) throw UserError("--size is needed to create " + path);
   return *existing;
 }
@@ -136,7 +136,7 @@ std::uint64_t planned_size(const JobSpec& job, std::size_t nfiles, std::optional
 // fio's get_start_offset: a percentage offset is aligned up to offset_align when set (not 0), else to the
 // smallest block size.
 std::uint64_t percent_alignment(const JobSpec& job) {
-  return job.offset_align != 0 ? job.offset_align : job.min_block_size();
+  return job.target.offset_align != 0 ? job.target.offset_align : job.min_block_size();
 }
 
 std::uint64_t aligned_up(std::uint64_t offset, std::uint64_t alignment) {
@@ -149,16 +149,16 @@ TargetFile resolve_one(const JobSpec& job, const std::string& path, std::size_t 
   t.path = path;
   const bool dirs = engine_traits(job.ioengine).dirs;
   std::optional<std::uint64_t> existing = existing_size(path, t.is_block_device, dirs);
-  if (!existing && !dirs && !job.allow_file_create) {
+  if (!existing && !dirs && !job.target.allow_file_create) {
     throw UserError(path + " does not exist, and allow_file_create=0 forbids creating it");
   }
   std::uint64_t wanted = planned_size(job, nfiles, existing, path, t.is_block_device);
   if (wanted == 0) throw UserError("the size of " + path + " is 0; give --size (or --filesize)");
   std::uint64_t basis = existing ? *existing : wanted;  // what a percentage offset is a percentage of
-  t.region_start = job.offset.percent > 0.0 ? aligned_up(percent_of(job.offset.percent, basis), percent_alignment(job))
-                                            : job.offset.bytes;
-  const bool appends = job.file_append && !t.is_block_device;  // fio ignores file_append on other files
-  if (appends && existing && !job.size.is_set() && job.filesize == 0) {
+  t.region_start = job.target.offset.percent > 0.0 ? aligned_up(percent_of(job.target.offset.percent, basis), percent_alignment(job))
+                                            : job.target.offset.bytes;
+  const bool appends = job.target.file_append && !t.is_block_device;  // fio ignores file_append on other files
+  if (appends && existing && !job.target.size.is_set() && job.target.filesize == 0) {
     throw UserError("file_append=1 on " + path + " without a size: the job's size would be the file's, all of it "
                     "before the end, so fio appends nothing; give size= (the bytes to append)");
   }
@@ -166,7 +166,7 @@ TargetFile resolve_one(const JobSpec& job, const std::string& path, std::size_t 
   // A device, or a file whose size the job derives from itself, cannot grow: the region ends at its end.
   // Otherwise (like fio) the file is laid out up to offset + size when it is shorter.
   bool fixed = t.is_block_device ||
-               (existing && job.filesize == 0 && job.size.bytes == 0 && !job.fill_device && !appends);
+               (existing && job.target.filesize == 0 && job.target.size.bytes == 0 && !job.target.fill_device && !appends);
   if (fixed) {
     if (t.region_start >= *existing) {
       throw UserError("offset " + std::to_string(t.region_start) + " is beyond the end of " + path + " (" +
@@ -212,7 +212,7 @@ void open_targets(std::vector<TargetFile>& targets, const JobSpec& job) {
   // An engine that moves no data changes the file whatever the io's direction (falloc allocates on reads).
   bool writes = job.does_writes() || job.does_trims() || !engine_traits(job.ioengine).moves_data;
   int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-  if (job.direct) flags |= O_DIRECT;
+  if (job.target.direct) flags |= O_DIRECT;
   if (job.sync == SyncMode::kSync) flags |= O_SYNC;
   if (job.sync == SyncMode::kDsync) flags |= O_DSYNC;
   std::vector<std::string> missing;  // journaled together: one sync, not one per file
@@ -230,7 +230,7 @@ void open_targets(std::vector<TargetFile>& targets, const JobSpec& job) {
       fd >= 0 ? journal_created(t.path) : journal_removed(t.path);
       errno = open_errno;
     }
-    if (fd < 0 && errno == EINVAL && job.direct) {
+    if (fd < 0 && errno == EINVAL && job.target.direct) {
       int err = errno;
       close_targets(targets, false);
       throw IoError("cannot open " + t.path + " with O_DIRECT: its filesystem does not support direct I/O "

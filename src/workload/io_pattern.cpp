@@ -240,10 +240,10 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
     if (strided) enter_zone(file, file.region.start);
     files.push_back(std::move(file));
   }
-  file_service = job.file_service;
-  file_service_ios = std::max<std::uint32_t>(job.file_service_ios, 1);
+  file_service = job.target.file_service;
+  file_service_ios = std::max<std::uint32_t>(job.target.file_service_ios, 1);
   if (file_service == FileService::kDistribution && !files.empty()) {
-    file_distribution = BlockDistribution(job.file_distribution, files.size(), derive_seed(seed, 5), 1);
+    file_distribution = BlockDistribution(job.target.file_distribution, files.size(), derive_seed(seed, 5), 1);
   }
   if (!job.time_based) budget = (job.io_size != 0 ? job.io_size : total) * loops;
   // With io_size a loop is its bytes (positions go on across loops).

@@ -182,11 +182,11 @@ TEST(CommandUnits, SizesMeanTheSameInEveryCommandAndInRun) {
     for (const CommandEntry& e : command_registry()) {
       if (e.info == nullptr) continue;
       for (const OptionInfo& o : e.info->options) {
-        if (o.type != ValueType::kSize || job.size.bytes < o.min) continue;
+        if (o.type != ValueType::kSize || job.target.size.bytes < o.min) continue;
         ++sizes;
         const ParsedArgs p = parse_arguments(*e.info, {"--" + o.name + "=" + text});
         ASSERT_EQ(p.items.size(), 1u);
-        EXPECT_EQ(p.items[0].value.number, job.size.bytes) << e.name << " --" << o.name << "=" << text;
+        EXPECT_EQ(p.items[0].value.number, job.target.size.bytes) << e.name << " --" << o.name << "=" << text;
       }
     }
   }

@@ -44,14 +44,14 @@ TEST(FioProfiles, TiobenchIsFourStonewalledJobsWithItsOptions) {
     const JobSpec& job = parsed.jobs[i];
     EXPECT_EQ(job.name, names[i]);
     EXPECT_EQ(job.rw, modes[i]);
-    EXPECT_EQ(job.size.bytes, 4u << 20);
+    EXPECT_EQ(job.target.size.bytes, 4u << 20);
     EXPECT_EQ(job.bs[0], 8192u);
     EXPECT_EQ(job.loops, 2u);
     EXPECT_EQ(job.numjobs, 3u);
-    EXPECT_EQ(job.directory, "/tmp");
-    EXPECT_TRUE(job.direct) << "buffered=0";
+    EXPECT_EQ(job.target.directory, "/tmp");
+    EXPECT_TRUE(job.target.direct) << "buffered=0";
     EXPECT_EQ(job.ioengine, EngineKind::kSync);
-    EXPECT_EQ(job.filenames.size(), 4u);
+    EXPECT_EQ(job.target.filenames.size(), 4u);
     EXPECT_EQ(job.end_fsync, i < 2) << names[i];
     EXPECT_EQ(job.stonewall, i > 0) << names[i];
   }
@@ -79,7 +79,7 @@ TEST(FioProfiles, ActIsReadersAndAWriterPerDevice) {
   EXPECT_EQ(reads.numjobs, 4u);
   EXPECT_EQ(reads.rate_iops[0], 1500u);  // 3 x 2000 / 4
   EXPECT_EQ(reads.bs[0], 1536u);
-  EXPECT_TRUE(reads.direct);
+  EXPECT_TRUE(reads.target.direct);
   EXPECT_EQ(reads.ioengine, EngineKind::kSync);
   EXPECT_TRUE(reads.time_based);
   EXPECT_EQ(reads.runtime, std::chrono::hours(2));

@@ -87,14 +87,14 @@ TEST_P(FioExampleRun, RunsShrunkWhenItParses) {
   testing::TempDir dir;
   ASSERT_FALSE(dir.path().empty());
   const bool names_files =
-      std::any_of(jobs.begin(), jobs.end(), [](const FileJob& j) { return !j.spec.filenames.empty(); });
+      std::any_of(jobs.begin(), jobs.end(), [](const FileJob& j) { return !j.spec.target.filenames.empty(); });
   std::vector<std::string> args = {"run", "--no-status", "--output-format=json", "--cap-size=1m",
                                    "--cap-runtime=200ms", "--override=directory=" + dir.path()};
   if (names_files) args.push_back("--override=filename=example.dat");
   // allow_file_create=0 (xnvme-compare.fio: "avoid accidentally creating device files") would refuse the
   // scratch files the test gives it instead of the example's devices.
   const bool forbids_create =
-      std::any_of(jobs.begin(), jobs.end(), [](const FileJob& j) { return !j.spec.allow_file_create; });
+      std::any_of(jobs.begin(), jobs.end(), [](const FileJob& j) { return !j.spec.target.allow_file_create; });
   if (forbids_create) args.push_back("--override=allow_file_create=1");
   // zonemode=zbd (zbd-rand-write.fio, zbd-seq-read.fio, xnvme-zoned.fio): the zones shrink with the file, two
   // of 512 KiB in the 1 MiB the size is capped at (their 256 MiB zones would not fit; xnvme-zoned.fio gives

@@ -87,7 +87,7 @@ TEST(JobFile, CommentLinesAndTrailingComments) {
 
 TEST(JobFile, HashEndsTheValueAsInFio) {
   const auto jobs = parse("[a]\nfilename=/tmp/x#y\n");
-  EXPECT_THAT(jobs[0].spec.filenames, ElementsAre("/tmp/x"));
+  EXPECT_THAT(jobs[0].spec.target.filenames, ElementsAre("/tmp/x"));
 }
 
 TEST(JobFile, BlanksAroundNameAndValueAreTrimmed) {
@@ -104,7 +104,7 @@ TEST(JobFile, FlagZeroTurnsItOff) {
 TEST(JobFile, NameOptionRenamesTheJob) { EXPECT_EQ(parse("[a]\nname=b\n")[0].spec.name, "b"); }
 
 TEST(JobFile, KbBaseAppliesBeforeSizesOfTheSection) {
-  EXPECT_EQ(parse("[a]\nsize=1m\nkb_base=1000\n")[0].spec.size.bytes, 1000000u);
+  EXPECT_EQ(parse("[a]\nsize=1m\nkb_base=1000\n")[0].spec.target.size.bytes, 1000000u);
 }
 
 TEST(JobFile, PositionsAreRecorded) {
@@ -125,7 +125,7 @@ TEST(JobFile, CommandLineGlobalsApplyAndFileOverrides) {
 TEST(JobFile, EnvironmentAndKeywordsInValues) {
   const auto jobs = parse("[a]\nnumjobs=${NUMJOBS}\nsize=$ncpus*4096\niodepth=(2*4)\n");
   EXPECT_EQ(jobs[0].spec.numjobs, 3u);
-  EXPECT_EQ(jobs[0].spec.size.bytes, 16384u);
+  EXPECT_EQ(jobs[0].spec.target.size.bytes, 16384u);
   EXPECT_EQ(jobs[0].spec.iodepth, 8u);
 }
 
@@ -306,7 +306,7 @@ TEST(ShowCmd, GlobalsThenJobOptionsExpanded) {
 }
 
 TEST(JobFile, MemoryKeywordArithmetic) {
-  EXPECT_EQ(parse("[a]\nsize=$mb_memory*1m/4\n")[0].spec.size.bytes, 2048ull * 1048576 / 4);
+  EXPECT_EQ(parse("[a]\nsize=$mb_memory*1m/4\n")[0].spec.target.size.bytes, 2048ull * 1048576 / 4);
 }
 
 TEST(ShowCmd, ImplicitStonewallIsShown) {
@@ -328,7 +328,7 @@ TEST(ShowCmd, OutputParsesBackToTheSameJob) {
     start = space + 1;
   }
   const JobSpec again = parse_job_command_line(args).jobs.at(0);
-  EXPECT_EQ(again.size.bytes, jobs[0].spec.size.bytes);
+  EXPECT_EQ(again.target.size.bytes, jobs[0].spec.target.size.bytes);
   EXPECT_EQ(again.bs, jobs[0].spec.bs);
   EXPECT_EQ(again.rw, jobs[0].spec.rw);
   EXPECT_EQ(again.iodepth, jobs[0].spec.iodepth);

@@ -84,8 +84,8 @@ TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
   EXPECT_EQ(applied.rwmixread, fresh.rwmixread);
   EXPECT_EQ(applied.randseed, fresh.randseed);
   EXPECT_EQ(applied.percentile_list, fresh.percentile_list);
-  EXPECT_EQ(applied.fallocate, fresh.fallocate);
-  EXPECT_EQ(applied.direct, fresh.direct);
+  EXPECT_EQ(applied.target.fallocate, fresh.target.fallocate);
+  EXPECT_EQ(applied.target.direct, fresh.target.direct);
   EXPECT_EQ(applied.clat_percentiles, fresh.clat_percentiles);
   EXPECT_EQ(applied.kb_base, fresh.kb_base);
   EXPECT_EQ(applied.ioengine, fresh.ioengine);
@@ -327,7 +327,7 @@ TEST(Rwmix, EachSetsTheOther) {
 
 TEST(Filename, ColonSeparatedWithEscape) {
   const JobSpec job = table_with("filename", "/dev/a:/tmp/b\\:c");
-  EXPECT_EQ(job.filenames, (std::vector<std::string>{"/dev/a", "/tmp/b:c"}));
+  EXPECT_EQ(job.target.filenames, (std::vector<std::string>{"/dev/a", "/tmp/b:c"}));
 }
 
 TEST(Size, BytesOrPercent) {
@@ -467,11 +467,11 @@ TEST(IgnoreError, BadValuesAreNamed) {
 
 TEST(CacheHints, FioDefaultsAndValues) {
   const JobSpec defaults;
-  EXPECT_TRUE(defaults.invalidate);
-  EXPECT_TRUE(defaults.create_fsync);
-  EXPECT_FALSE(defaults.pre_read);
-  EXPECT_FALSE(defaults.create_only);
-  EXPECT_EQ(defaults.fadvise_hint, FadviseHint::kWorkload);
+  EXPECT_TRUE(defaults.target.invalidate);
+  EXPECT_TRUE(defaults.target.create_fsync);
+  EXPECT_FALSE(defaults.target.pre_read);
+  EXPECT_FALSE(defaults.target.create_only);
+  EXPECT_EQ(defaults.target.fadvise_hint, FadviseHint::kWorkload);
   EXPECT_EQ(table_with("fadvise_hint", "0").fadvise_hint, FadviseHint::kNone);
   EXPECT_EQ(table_with("fadvise_hint", "random").fadvise_hint, FadviseHint::kRandom);
   EXPECT_EQ(table_with("fadvise_hint", "sequential").fadvise_hint, FadviseHint::kSequential);
@@ -481,10 +481,10 @@ TEST(CacheHints, FioDefaultsAndValues) {
   EXPECT_TRUE(table_with("pre_read", "1").pre_read);
   EXPECT_TRUE(table_with("create_only", "1").create_only);
   EXPECT_THAT(option_error_of("fadvise_hint", "randum"), HasSubstr("random"));
-  EXPECT_EQ(defaults.write_hint, 0);
+  EXPECT_EQ(defaults.target.write_hint, 0);
   EXPECT_EQ(table_with("write_hint", "none").write_hint, 1);
   EXPECT_EQ(table_with("write_hint", "extreme").write_hint, 5);
-  EXPECT_TRUE(defaults.allow_file_create);
+  EXPECT_TRUE(defaults.target.allow_file_create);
   EXPECT_FALSE(table_with("allow_file_create", "0").allow_file_create);
 }
 

@@ -11,7 +11,7 @@ JobSpec null_job(const std::string& name) {
   JobSpec job;
   job.name = name;
   job.ioengine = EngineKind::kNull;
-  job.size.bytes = 1 << 20;
+  job.target.size.bytes = 1 << 20;
   return job;
 }
 
@@ -49,8 +49,8 @@ TEST(ValidateAcrossJobs, AJobCannotWaitForItself) {
 
 TEST(ValidateAcrossJobs, OffsetIncrementWithAPercentageOffsetIsRefused) {
   JobSpec job = null_job("a");
-  job.offset_increment = 4096;
-  job.offset.percent = 10.0;
+  job.target.offset_increment = 4096;
+  job.target.offset.percent = 10.0;
   EXPECT_TRUE(has_error(validate_across_jobs({job})));
 }
 

@@ -100,10 +100,10 @@ TEST(ZoneOptions, SizesInZonesAreZonesizeMultiples) {
                                   {"offset", "2z"},
                                   {"offset_increment", "1z"},
                                   {"zoneskip", "2z"}});
-  EXPECT_EQ(job.size.bytes, 40ull << 20);  // zonesize given after size: the zones count once it is known
+  EXPECT_EQ(job.target.size.bytes, 40ull << 20);  // zonesize given after size: the zones count once it is known
   EXPECT_EQ(job.io_size, 12ull << 20);
-  EXPECT_EQ(job.offset.bytes, 8ull << 20);
-  EXPECT_EQ(job.offset_increment, 4ull << 20);
+  EXPECT_EQ(job.target.offset.bytes, 8ull << 20);
+  EXPECT_EQ(job.target.offset_increment, 4ull << 20);
   EXPECT_EQ(job.zone_skip, 8ull << 20);
   EXPECT_THROW(parsed_job({{"size", "10z"}}), UserError);  // no zonesize
   EXPECT_THROW(parsed_job({{"size", "1xz"}}), UserError);

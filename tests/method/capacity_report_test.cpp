@@ -27,8 +27,8 @@ struct Fixture {
     JobSpec job;
     job.rw = RwMode::kRandRead;
     job.ioengine = EngineKind::kIoUring;
-    job.direct = true;
-    job.filenames = {"/tmp/x"};
+    job.target.direct = true;
+    job.target.filenames = {"/tmp/x"};
     request.streams = {job};
     request.slo = std::chrono::milliseconds(1);
     result.curve = {point(1, 10000, 100000, true), point(2, 20000, 100000, true), point(4, 21000, 190000, true),

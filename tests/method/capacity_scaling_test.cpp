@@ -26,7 +26,7 @@ CapacityRequest rmw_request() {
   CapacityRequest request;
   JobSpec job;
   job.rw = RwMode::kRandRmw;
-  job.filenames = {"/tmp/x"};
+  job.target.filenames = {"/tmp/x"};
   request.streams = {job};
   request.slo = std::chrono::milliseconds(10);
   return request;

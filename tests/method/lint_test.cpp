@@ -24,7 +24,7 @@ JobSpec good_job() {
   job.name = "j";
   job.ioengine = EngineKind::kIoUring;
   job.iodepth = 32;
-  job.direct = true;
+  job.target.direct = true;
   job.rw = RwMode::kRandRead;
   job.runtime = 60s;
   job.time_based = true;
@@ -63,13 +63,13 @@ TEST(Lint, WellDesignedDirectTestGetsNoWarning) {
 
 TEST(Lint, BufferedTestAreaUnderTenTimesRamIsSmall) {
   JobSpec job = good_job();
-  job.direct = false;
+  job.target.direct = false;
   EXPECT_TRUE(has(codes_of(job, {file_target(16 * kGiB)}, facts_with_memory(2 * kGiB)), kLintSmallTestArea));
 }
 
 TEST(Lint, BufferedTestAreaOfTenTimesRamIsNotSmall) {
   JobSpec job = good_job();
-  job.direct = false;
+  job.target.direct = false;
   EXPECT_FALSE(has(codes_of(job, {file_target(20 * kGiB)}, facts_with_memory(2 * kGiB)), kLintSmallTestArea));
 }
 
@@ -87,13 +87,13 @@ TEST(Lint, DirectIoUnderTenTimesAKnownDeviceCacheIsSmall) {
 
 TEST(Lint, BufferedIoIsReported) {
   JobSpec job = good_job();
-  job.direct = false;
+  job.target.direct = false;
   EXPECT_TRUE(has(codes_of(job, {file_target(64 * kGiB)}, LintFacts{}), kLintBufferedIo));
 }
 
 TEST(Lint, MmapIsNotReportedAsBuffered) {
   JobSpec job = good_job();
-  job.direct = false;
+  job.target.direct = false;
   job.ioengine = EngineKind::kMmap;
   EXPECT_FALSE(has(codes_of(job, {file_target(64 * kGiB)}, LintFacts{}), kLintBufferedIo));
 }
@@ -173,7 +173,7 @@ TEST(Lint, NoRampTimeOnADeviceIsReported) {
 TEST(Lint, NullEngineGetsNoWarning) {
   JobSpec job = good_job();
   job.ioengine = EngineKind::kNull;
-  job.direct = false;
+  job.target.direct = false;
   job.runtime = 1s;
   job.zero_buffers = true;
   job.rw = RwMode::kRandRW;
@@ -182,7 +182,7 @@ TEST(Lint, NullEngineGetsNoWarning) {
 
 TEST(Lint, ClonesOfOneJobShareOneWarning) {
   JobSpec job = good_job();
-  job.direct = false;
+  job.target.direct = false;
   const LintJob a{&job, {file_target(64 * kGiB)}};
   const LintJob b{&job, {file_target(64 * kGiB)}};
   EXPECT_EQ(lint_before_run({a, b}, LintFacts{}).size(), 1u);
@@ -190,7 +190,7 @@ TEST(Lint, ClonesOfOneJobShareOneWarning) {
 
 TEST(Lint, WarningsNameTheOptionAndWhereItWasSet) {
   JobSpec job = good_job();
-  job.direct = false;
+  job.target.direct = false;
   job.option_pos["direct"] = SourcePos{"job.fio", 7};
   const std::vector<Problem> problems = lint_before_run({LintJob{&job, {file_target(64 * kGiB)}}}, LintFacts{});
   ASSERT_EQ(problems.size(), 1u);
@@ -261,7 +261,7 @@ TEST(LintFacts, ATargetsDeviceCacheComesFromTheEnvironment) {
 
 TEST(LintBlock, OneHeadingAndOneLinePerWarningWithItsCode) {
   JobSpec job = good_job();
-  job.direct = false;
+  job.target.direct = false;
   job.runtime = 3s;
   const std::string block = render_lint_block(lint_before_run({LintJob{&job, {file_target(64 * kGiB)}}}, LintFacts{}));
   EXPECT_EQ(std::count(block.begin(), block.end(), '\n'), 2) << block;

@@ -192,19 +192,19 @@ TEST(WearOut, TheCatchUpJobOfACloneUsesItsFilesAndEndsByCount) {
   clone.time_based = true;
   clone.runtime = std::chrono::seconds(10);
   clone.ramp_time = std::chrono::seconds(2);
-  clone.filename_format = "$jobname.$jobnum.$filenum.rank1";
+  clone.target.filename_format = "$jobname.$jobnum.$filenum.rank1";
   clone.bs = {4096, 65536, 4096};
   const JobSpec job = wearout_job(clone, 3, 500);
   EXPECT_EQ(job.numjobs, 1u);
-  EXPECT_EQ(job.filename_format, "$jobname.3.$filenum.rank1");
+  EXPECT_EQ(job.target.filename_format, "$jobname.3.$filenum.rank1");
   EXPECT_FALSE(job.time_based);
   EXPECT_EQ(job.runtime.count(), 0);
   EXPECT_EQ(job.ramp_time.count(), 0);
   EXPECT_EQ(job.number_ios, 500u);
   EXPECT_EQ(job.io_size, 500u * 65536u);
   JobSpec named = clone;
-  named.filenames = {"/dev/shared"};
-  named.filename_format.clear();
+  named.target.filenames = {"/dev/shared"};
+  named.target.filename_format.clear();
   EXPECT_TRUE(wearout_job(named, 3, 5).filename_format.empty());
 }
 
@@ -213,13 +213,13 @@ TEST(ClusterRun, GeneratedFileNamesArePerRankNamedFilesAreShared) {
   generated.name = "a";
   JobSpec named;
   named.name = "b";
-  named.filenames = {"/dev/shared"};
+  named.target.filenames = {"/dev/shared"};
   named.write_iolog = "io.log";  // every rank its own log, even on shared files
   JobSpec formatted;
   formatted.name = "c";
-  formatted.filename_format = "$jobname.f$filenum";
+  formatted.target.filename_format = "$jobname.f$filenum";
   JobSpec shared = generated;
-  shared.unique_filename = false;  // fio's unique_filename=0: the hosts share the generated names
+  shared.target.unique_filename = false;  // fio's unique_filename=0: the hosts share the generated names
   const std::vector<JobSpec> jobs = per_rank_jobs({generated, named, formatted, shared}, 3);
   EXPECT_EQ(jobs[0].filename_format, "$jobname.$jobnum.$filenum.rank3");
   EXPECT_TRUE(jobs[1].filename_format.empty());

@@ -34,7 +34,7 @@ JobSpec hist_job(const testing::TempDir& dir) {
   job.name = "h";
   job.ioengine = EngineKind::kNull;
   job.rw = RwMode::kRandRW;
-  job.size.bytes = 1 << 20;
+  job.target.size.bytes = 1 << 20;
   job.write_hist_log = dir.file("h");
   return job;
 }

@@ -27,7 +27,7 @@ JobSpec time_based_job(std::chrono::nanoseconds runtime) {
   JobSpec job;
   job.name = "fake";
   job.rw = RwMode::kRandRead;
-  job.size.bytes = 64 << 20;
+  job.target.size.bytes = 64 << 20;
   job.time_based = true;
   job.runtime = runtime;
   return job;
@@ -46,8 +46,8 @@ Outcome run_with(const JobSpec& job, std::unique_ptr<Engine> engine, FakeClock& 
   const JobInstance instance{.spec = job, .jobnum = 0, .groupid = 0, .lognum = 1, .seed = 1};
   std::vector<TargetFile> targets(1);
   targets[0].path = "(fake)";
-  targets[0].size = job.size.bytes;
-  targets[0].region_length = job.size.bytes;
+  targets[0].size = job.target.size.bytes;
+  targets[0].region_length = job.target.size.bytes;
   IoLoop loop(instance, targets, series_interval_ns, std::move(engine), LoopClock(clock));
   loop.prepare();
   Outcome out;
@@ -114,7 +114,7 @@ TEST(IoLoopFakeClock, RampSizeNotDoneAtTheFirstCheckWaitsForTheNext) {
 TEST(IoLoopFakeClock, RampSizeNeverDoneMeasuresNothing) {
   JobSpec job = time_based_job(0ns);
   job.time_based = false;
-  job.size.bytes = 1 << 20;
+  job.target.size.bytes = 1 << 20;
   job.ramp_size = 512 << 10;
   const Outcome out = run_on_fake(job, false, 1'000'000);  // 256 ios end the job at 256 ms, before a check
   EXPECT_EQ(out.result.dirs[0].ios, 0u);
@@ -163,7 +163,7 @@ TEST(IoLoopFakeClock, AsyncEngineKeepsIodepthInFlight) {
 TEST(IoLoopFakeClock, SerializeOverlapKeepsOverlappingIosApart) {
   JobSpec job = time_based_job(5ms);
   job.rw = RwMode::kRandWrite;
-  job.size.bytes = 64 << 10;
+  job.target.size.bytes = 64 << 10;
   job.norandommap = true;
   job.iodepth = 16;
   const Outcome loose = run_on_fake(job, true, 100'000);
@@ -306,7 +306,7 @@ TEST(IoLoopFakeClock, RateSamplesFollowTheAveragingWindows) {
 TEST(IoLoopFakeClock, SizeBasedJobEndsWithThePass) {
   JobSpec job = time_based_job(0ns);
   job.time_based = false;
-  job.size.bytes = 1 << 20;
+  job.target.size.bytes = 1 << 20;
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.dirs[0].ios, 256u);
   EXPECT_EQ(out.result.runtime_ns, 256u * 10'000u);
@@ -409,7 +409,7 @@ TEST(IoLoopFakeClock, NullEngineTakesTheInlinePathAndAccountsEachIo) {
   ASSERT_TRUE(NullPerform::is(*engine));  // run() dispatches to the per-type path, not through submit/reap
   JobSpec job = time_based_job(0ns);
   job.time_based = false;
-  job.size.bytes = 1 << 20;
+  job.target.size.bytes = 1 << 20;
   FakeClock clock(kStart);
   const Outcome out = run_with(job, std::move(engine), clock);
   EXPECT_EQ(out.result.dirs[0].ios, 256u);

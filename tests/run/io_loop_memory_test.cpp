@@ -60,15 +60,15 @@ constexpr std::uint64_t kDay = 86'400 * kSecond;
   JobSpec job;
   job.name = "day";
   job.rw = RwMode::kRandRead;
-  job.size.bytes = 1ull << 30;
+  job.target.size.bytes = 1ull << 30;
   job.time_based = true;
   job.runtime = std::chrono::nanoseconds(kDay);
   const JobInstance instance{.spec = job, .jobnum = jobnum, .groupid = 0, .lognum = jobnum + 1,
                              .seed = static_cast<std::uint64_t>(jobnum + 1)};
   std::vector<TargetFile> targets(1);
   targets[0].path = "(fake)";
-  targets[0].size = job.size.bytes;
-  targets[0].region_length = job.size.bytes;
+  targets[0].size = job.target.size.bytes;
+  targets[0].region_length = job.target.size.bytes;
   FakeClock clock(kSecond);
   // One io per ten simulated seconds: 8,640 ios per job; the series still gets 86,400 one-second intervals.
   IoLoop loop(instance, targets, kSecond, std::make_unique<FakeEngine>(clock, false, 10 * kSecond), LoopClock(clock));

@@ -121,20 +121,20 @@ TEST(JobControl, FlowKeepsTheRatioOfWeights) {
 TEST(JobControl, FilenameFormatNamesTheClonesFiles) {
   EXPECT_EQ(expand_filename_format("$jobname-$jobnum/$filenum.dat", "j", 2, 1), "j-2/1.dat");
   JobSpec job = null_job("j");
-  job.filename_format = "data.$jobnum.$filenum";
-  job.nrfiles = 2;
+  job.target.filename_format = "data.$jobnum.$filenum";
+  job.target.nrfiles = 2;
   job.numjobs = 2;
   const std::vector<GroupPlan> plan = make_plan({job});
-  EXPECT_EQ(plan[0].jobs[1].spec.filenames, (std::vector<std::string>{"data.1.0", "data.1.1"}));
+  EXPECT_EQ(plan[0].jobs[1].spec.target.filenames, (std::vector<std::string>{"data.1.0", "data.1.1"}));
 }
 
 TEST(JobControl, OffsetIncrementMovesEachClone) {
   JobSpec job = null_job("j");
-  job.offset.bytes = 4096;
-  job.offset_increment = 1 << 20;
+  job.target.offset.bytes = 4096;
+  job.target.offset_increment = 1 << 20;
   job.numjobs = 3;
   const std::vector<GroupPlan> plan = make_plan({job});
-  EXPECT_EQ(plan[0].jobs[2].spec.offset.bytes, 4096u + 2 * (1u << 20));
+  EXPECT_EQ(plan[0].jobs[2].spec.target.offset.bytes, 4096u + 2 * (1u << 20));
 }
 
 int sequential_steps(std::uint32_t percentage_random) {

@@ -280,7 +280,7 @@ TEST(JobLogs, RunnerWritesOneLinePerIo) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("run"));
   job.rw = RwMode::kRandRW;
-  job.size.bytes = 1 << 20;
+  job.target.size.bytes = 1 << 20;
   run_jobs({job}, quiet());
   EXPECT_EQ(read_log_lines(dir.file("run_lat.1.log")).size(), 256u);
   EXPECT_EQ(read_log_lines(dir.file("run_iops.1.log")).size(), 256u);
@@ -289,7 +289,7 @@ TEST(JobLogs, RunnerWritesOneLinePerIo) {
 TEST(JobLogs, RunnerWritesAveragedWindowsForEachClone) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("run"));
-  job.size.bytes = 64ull << 20;  // time-based: it repeats; a 1 TiB region's random map (32 MiB a clone) cost more than the run
+  job.target.size.bytes = 64ull << 20;  // time-based: it repeats; a 1 TiB region's random map (32 MiB a clone) cost more than the run
   job.time_based = true;
   job.runtime = std::chrono::milliseconds(60);  // three windows: 20 ms ones discriminate as 100 ms ones did
   job.log_avg_msec = 20;

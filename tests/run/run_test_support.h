@@ -23,7 +23,7 @@ inline JobSpec null_job(const std::string& name, RwMode rw = RwMode::kRandRead, 
   job.name = name;
   job.ioengine = EngineKind::kNull;
   job.rw = rw;
-  job.size.bytes = size;
+  job.target.size.bytes = size;
   return job;
 }
 

@@ -24,7 +24,7 @@ JobSpec plain_null_job(RwMode rw, std::uint64_t size) {
   job.name = "n";
   job.ioengine = EngineKind::kNull;
   job.rw = rw;
-  job.size.bytes = size;
+  job.target.size.bytes = size;
   return job;
 }
 
@@ -114,8 +114,8 @@ TEST(Runner, FsyncEveryNWritesIsCounted) {
   testing::TempDir dir;
   JobSpec job;
   job.name = "w";
-  job.filenames = {dir.file("f")};
-  job.size.bytes = 1 << 20;
+  job.target.filenames = {dir.file("f")};
+  job.target.size.bytes = 1 << 20;
   job.rw = RwMode::kWrite;
   job.fsync_blocks = 4;
   const RunResult run = run_jobs({job}, quiet());
@@ -128,10 +128,10 @@ TEST(Runner, PsyncReadsTheLaidOutFile) {
   testing::TempDir dir;
   JobSpec job;
   job.name = "r";
-  job.filenames = {dir.file("f")};
-  job.size.bytes = 1 << 20;  // 256 direct reads: as telling as 1,024 were, a quarter of the disk time
+  job.target.filenames = {dir.file("f")};
+  job.target.size.bytes = 1 << 20;  // 256 direct reads: as telling as 1,024 were, a quarter of the disk time
   job.rw = RwMode::kRandRead;
-  job.direct = true;
+  job.target.direct = true;
   const RunResult run = run_jobs({job}, quiet());
   const JobResult& r = only_job(run);
   EXPECT_EQ(r.error, 0) << r.error_message;
@@ -147,11 +147,11 @@ TEST(Runner, IoUringKeepsTheQueueFull) {
   testing::TempDir dir;
   JobSpec job;
   job.name = "q";
-  job.filenames = {dir.file("f")};
-  job.size.bytes = 8 << 20;
+  job.target.filenames = {dir.file("f")};
+  job.target.size.bytes = 8 << 20;
   job.rw = RwMode::kRandRead;
   job.ioengine = EngineKind::kIoUring;
-  job.direct = true;  // buffered reads from the page cache complete inside submit and never queue
+  job.target.direct = true;  // buffered reads from the page cache complete inside submit and never queue
   job.iodepth = 16;
   RunResult r;
   try {
@@ -171,8 +171,8 @@ TEST(Runner, IoUringKeepsTheQueueFull) {
 TEST(Runner, MissingDirectoryIsAClearErrorBeforeAnyIo) {
   JobSpec job;
   job.name = "x";
-  job.directory = "/nonexistent/sluice";
-  job.size.bytes = 1 << 20;
+  job.target.directory = "/nonexistent/sluice";
+  job.target.size.bytes = 1 << 20;
   EXPECT_THROW(run_jobs({job}, quiet()), UserError);
 }
 

@@ -84,7 +84,7 @@ TEST_F(LoopDeviceSafety, BlankDeviceHasNoHazard) {
 
 TEST_F(LoopDeviceSafety, DeviceResolvesToItsSize) {
   JobSpec job;
-  job.filenames = {device_};
+  job.target.filenames = {device_};
   auto targets = resolve_targets(job, 0);
   EXPECT_TRUE(targets[0].is_block_device);
   EXPECT_EQ(targets[0].size, 64u << 20);

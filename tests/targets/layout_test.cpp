@@ -27,8 +27,8 @@ std::string read_all(const std::string& path) {
 
 std::vector<TargetFile> one_file(const testing::TempDir& dir, std::uint64_t size, JobSpec& job) {
   job.name = "lay";
-  job.directory = dir.path();
-  job.size.bytes = size;
+  job.target.directory = dir.path();
+  job.target.size.bytes = size;
   return resolve_targets(job, 0);
 }
 
@@ -185,7 +185,7 @@ TEST(OpenTargets, WriteJobOpensReadWrite) {
 TEST(OpenTargets, DirectJobOpensWithODirect) {
   testing::TempDir dir;
   JobSpec job;
-  job.direct = true;
+  job.target.direct = true;
   EXPECT_NE(open_flags_for(job, dir) & O_DIRECT, 0);
 }
 

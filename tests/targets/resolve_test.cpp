@@ -12,7 +12,7 @@ using ::testing::HasSubstr;
 JobSpec job_in(const std::string& dir) {
   JobSpec job;
   job.name = "seq";
-  job.directory = dir;
+  job.target.directory = dir;
   return job;
 }
 
@@ -28,8 +28,8 @@ std::string error_of(const JobSpec& job) {
 TEST(ResolveTargets, DefaultNamesFollowFioJobnameJobnumFilenum) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.size.bytes = 2 << 20;
-  job.nrfiles = 2;
+  job.target.size.bytes = 2 << 20;
+  job.target.nrfiles = 2;
   auto targets = resolve_targets(job, 3);
   ASSERT_EQ(targets.size(), 2u);
   EXPECT_EQ(targets[0].path, dir.file("seq.3.0"));
@@ -39,8 +39,8 @@ TEST(ResolveTargets, DefaultNamesFollowFioJobnameJobnumFilenum) {
 TEST(ResolveTargets, SizeIsSplitAcrossFiles) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.size.bytes = 8 << 20;
-  job.nrfiles = 4;
+  job.target.size.bytes = 8 << 20;
+  job.target.nrfiles = 4;
   for (const TargetFile& t : resolve_targets(job, 0)) {
     EXPECT_EQ(t.size, 2u << 20);
     EXPECT_EQ(t.region_length, 2u << 20);
@@ -52,17 +52,17 @@ TEST(ResolveTargets, SizeIsSplitAcrossFiles) {
 TEST(ResolveTargets, FilesizeOverridesTheSplit) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.size.bytes = 8 << 20;
-  job.filesize = 1 << 20;
-  job.nrfiles = 2;
+  job.target.size.bytes = 8 << 20;
+  job.target.filesize = 1 << 20;
+  job.target.nrfiles = 2;
   EXPECT_EQ(resolve_targets(job, 0)[0].size, 1u << 20);
 }
 
 TEST(ResolveTargets, FilenamesAreRelativeToDirectory) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.filenames = {"a", "/abs/b"};
-  job.size.bytes = 1 << 20;
+  job.target.filenames = {"a", "/abs/b"};
+  job.target.size.bytes = 1 << 20;
   auto targets = resolve_targets(job, 0);
   EXPECT_EQ(targets[0].path, dir.file("a"));
   EXPECT_EQ(targets[1].path, "/abs/b");
@@ -71,7 +71,7 @@ TEST(ResolveTargets, FilenamesAreRelativeToDirectory) {
 TEST(ResolveTargets, ExistingFileGivesItsSize) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.filenames = {"f"};
+  job.target.filenames = {"f"};
   dir.make_file("f", 40960);
   auto t = resolve_targets(job, 0)[0];
   EXPECT_EQ(t.size, 40960u);
@@ -81,9 +81,9 @@ TEST(ResolveTargets, ExistingFileGivesItsSize) {
 TEST(ResolveTargets, AllowFileCreateZeroRefusesAMissingFileButUsesAnExistingOne) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.filenames = {"f"};
-  job.size.bytes = 1 << 20;
-  job.allow_file_create = false;
+  job.target.filenames = {"f"};
+  job.target.size.bytes = 1 << 20;
+  job.target.allow_file_create = false;
   EXPECT_THAT(error_of(job), HasSubstr(dir.file("f") + " does not exist, and allow_file_create=0 forbids creating it"));
   dir.make_file("f", 4096);
   EXPECT_EQ(resolve_targets(job, 0)[0].region_length, 1u << 20);  // an existing file may still be extended
@@ -92,18 +92,18 @@ TEST(ResolveTargets, AllowFileCreateZeroRefusesAMissingFileButUsesAnExistingOne)
 TEST(ResolveTargets, PercentSizeIsOfTheExistingFile) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.filenames = {"f"};
+  job.target.filenames = {"f"};
   dir.make_file("f", 100000);
-  job.size.percent = 25;
+  job.target.size.percent = 25;
   EXPECT_EQ(resolve_targets(job, 0)[0].region_length, 25000u);
 }
 
 TEST(ResolveTargets, OffsetStartsTheRegionAndShortensIt) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.filenames = {"f"};
+  job.target.filenames = {"f"};
   dir.make_file("f", 10000);
-  job.offset.bytes = 4000;
+  job.target.offset.bytes = 4000;
   auto t = resolve_targets(job, 0)[0];
   EXPECT_EQ(t.region_start, 4000u);
   EXPECT_EQ(t.region_length, 6000u);
@@ -112,26 +112,26 @@ TEST(ResolveTargets, OffsetStartsTheRegionAndShortensIt) {
 TEST(ResolveTargets, PercentOffsetIsOfTheFile) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.filenames = {"f"};
+  job.target.filenames = {"f"};
   dir.make_file("f", 10000);
-  job.offset.percent = 50;
+  job.target.offset.percent = 50;
   auto t = resolve_targets(job, 0)[0];
   EXPECT_EQ(t.region_start, 8192u);  // 5000, aligned up to the smallest block size (4k), as fio
   EXPECT_EQ(t.region_length, 10000u - 8192u);
-  job.offset_align = 1000;
+  job.target.offset_align = 1000;
   t = resolve_targets(job, 0)[0];
   EXPECT_EQ(t.region_start, 5000u);
   EXPECT_EQ(t.region_length, 5000u);
   job.bs = {512, 8192, 8192};  // the smallest of any direction, as fio's td_min_bs
-  job.offset_align = 0;  // 0, as not given
+  job.target.offset_align = 0;  // 0, as not given
   EXPECT_EQ(resolve_targets(job, 0)[0].region_start, 5120u);
 }
 
 TEST(ResolveTargets, OffsetWithSizeOnANewFileLaysOutOffsetPlusSize) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.size.bytes = 1 << 20;
-  job.offset.bytes = 1 << 20;
+  job.target.size.bytes = 1 << 20;
+  job.target.offset.bytes = 1 << 20;
   auto t = resolve_targets(job, 0)[0];
   EXPECT_EQ(t.region_start, 1u << 20);
   EXPECT_EQ(t.region_length, 1u << 20);
@@ -140,29 +140,29 @@ TEST(ResolveTargets, OffsetWithSizeOnANewFileLaysOutOffsetPlusSize) {
 
 TEST(ResolveTargets, MissingDirectoryIsAnError) {
   JobSpec job = job_in("/nonexistent-sluice-dir");
-  job.size.bytes = 4096;
+  job.target.size.bytes = 4096;
   EXPECT_THAT(error_of(job), HasSubstr("directory /nonexistent-sluice-dir does not exist"));
 }
 
 TEST(ResolveTargets, DirectoryWhereAFileIsNeededIsAnError) {
   testing::TempDir dir;
   JobSpec job = job_in("");
-  job.filenames = {dir.path()};
-  job.size.bytes = 4096;
+  job.target.filenames = {dir.path()};
+  job.target.size.bytes = 4096;
   EXPECT_THAT(error_of(job), HasSubstr(dir.path() + " is a directory"));
 }
 
 TEST(ResolveTargets, NewFileWithoutSizeAsksForSize) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.filenames = {"x"};
+  job.target.filenames = {"x"};
   EXPECT_THAT(error_of(job), HasSubstr("--size is needed to create " + dir.file("x")));
 }
 
 TEST(ResolveTargets, EmptyExistingFileIsSizeZero) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.filenames = {"empty"};
+  job.target.filenames = {"empty"};
   dir.make_file("empty", 0);
   EXPECT_THAT(error_of(job), HasSubstr("the size of " + dir.file("empty") + " is 0"));
 }
@@ -170,16 +170,16 @@ TEST(ResolveTargets, EmptyExistingFileIsSizeZero) {
 TEST(ResolveTargets, OffsetBeyondTheEndIsAnError) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.filenames = {"f"};
+  job.target.filenames = {"f"};
   dir.make_file("f", 4096);
-  job.offset.bytes = 8192;
+  job.target.offset.bytes = 8192;
   EXPECT_THAT(error_of(job), HasSubstr("offset 8192 is beyond the end of " + dir.file("f")));
 }
 
 TEST(ResolveTargets, DoesNotCreateAnything) {
   testing::TempDir dir;
   JobSpec job = job_in(dir.path());
-  job.size.bytes = 4096;
+  job.target.size.bytes = 4096;
   resolve_targets(job, 0);
   EXPECT_FALSE(std::filesystem::exists(dir.file("seq.0.0")));
 }

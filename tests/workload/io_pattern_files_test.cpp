@@ -28,19 +28,19 @@ TEST(IoPatternFiles, RoundRobinIsTheDefaultOneIoEach) {
 
 TEST(IoPatternFiles, RoundRobinWithNIssuesNIosPerFile) {
   JobSpec job = job_for(RwMode::kRead);
-  job.file_service_ios = 2;
+  job.target.file_service_ios = 2;
   EXPECT_EQ(file_order(job, 2, 4 * 4096), (std::vector<int>{0, 0, 1, 1, 0, 0, 1, 1}));
 }
 
 TEST(IoPatternFiles, SequentialFinishesOneFileBeforeTheNext) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.file_service = FileService::kSequential;
+  job.target.file_service = FileService::kSequential;
   EXPECT_EQ(file_order(job, 3, 3 * 4096), (std::vector<int>{0, 0, 0, 1, 1, 1, 2, 2, 2}));
 }
 
 TEST(IoPatternFiles, RandomPicksFilesAtRandomUntilEachIsDone) {
   JobSpec job = job_for(RwMode::kRead);
-  job.file_service = FileService::kRandom;
+  job.target.file_service = FileService::kRandom;
   const auto order = file_order(job, 4, 64 * 4096);
   ASSERT_EQ(order.size(), 256u);
   std::map<int, int> per_file;
@@ -51,8 +51,8 @@ TEST(IoPatternFiles, RandomPicksFilesAtRandomUntilEachIsDone) {
 
 TEST(IoPatternFiles, RandomWithNKeepsAFileForNIos) {
   JobSpec job = job_for(RwMode::kRead);
-  job.file_service = FileService::kRandom;
-  job.file_service_ios = 4;
+  job.target.file_service = FileService::kRandom;
+  job.target.file_service_ios = 4;
   const auto order = file_order(job, 4, 64 * 4096);
   for (std::size_t i = 0; i + 4 <= 128; i += 4) {  // before any file is done, runs of 4
     EXPECT_EQ(order[i], order[i + 3]) << i;
@@ -61,9 +61,9 @@ TEST(IoPatternFiles, RandomWithNKeepsAFileForNIos) {
 
 TEST(IoPatternFiles, ZipfFavoursSomeFiles) {
   JobSpec job = job_for(RwMode::kRead);
-  job.file_service = FileService::kDistribution;
-  job.file_distribution.kind = DistributionKind::kZipf;
-  job.file_distribution.parameter = 1.2;
+  job.target.file_service = FileService::kDistribution;
+  job.target.file_distribution.kind = DistributionKind::kZipf;
+  job.target.file_distribution.parameter = 1.2;
   job.time_based = true;
   std::vector<FileRegion> regions(8, FileRegion{0, 1 << 20});
   IoPattern pattern(job, regions, 5);

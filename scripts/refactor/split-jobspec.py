@@ -1,0 +1,405 @@
+#!/usr/bin/env python3
+"""One-off migration tool (issue 36, item 2): moves JobSpec's fields into sub-structs by concern.
+
+Not part of the build or the tests; kept in the tree so that it can be re-run after branches that still
+add fields to JobSpec's top level (or read them as job.field) are merged. It is idempotent: a field that
+already lives in its sub-struct is left alone, and `job.target.size` is never rewritten again.
+
+What it does, for each selected concern of MAP below:
+  1. moves the field's declaration (and the comment lines right above it) from `struct JobSpec` into the
+     concern's struct (created before JobSpec when missing; the engine's structs live in
+     engine/engine_options.h and must exist), renaming it where the map says so, and adds the part as a
+     member of JobSpec;
+  2. rewrites the uses across src/ tests/ fuzz/ bench/: `V.field` / `V->field` where V is declared as a
+     JobSpec in that file (or is job, job_, spec, spec_ or a `.spec` member), and `&JobSpec::field` (an
+     option row's member pointer) -> `&PartStruct::field`;
+  3. regenerates job_part<Part>() (job_spec.h), which the option rows use to reach a part.
+With --fix-from-errors it then compiles every translation unit of BUILD/compile_commands.json with
+-fsyntax-only and rewrites the uses the heuristics missed at the places the compiler names
+("'JobSpec' has no member named 'size'", "'size' is not a member of 'JobSpec'", and bare names inside
+JobSpec's own member functions), repeating on the units that still fail. What remains is printed.
+
+Finally it lists JobSpec's fields that are not in the map (they stay at the top level).
+
+Usage:
+  scripts/refactor/split-jobspec.py [--concern target --concern engine ...] [--fix-from-errors build]
+  scripts/refactor/split-jobspec.py --list          # the map and the fields left at the top level
+Add a new field to MAP under its concern to move it too.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SPEC_H = "src/job/job_spec.h"
+ENGINE_H = "src/engine/engine_options.h"
+TREES = ["src", "tests", "fuzz", "bench"]
+
+# concern -> parts. A part: struct name, path from a JobSpec, file of its definition, a one-line description
+# (for a struct the script creates), and fields: old name -> new name (same name unless renamed).
+def same(*names):
+    return {n: n for n in names}
+
+MAP = {
+    "target": [
+        dict(struct="TargetOptions", path="target", file=SPEC_H,
+             doc="The job's files: which, where, how big, how they are opened, laid out and cleaned up.",
+             fields=same("filenames", "opendir", "lockfile", "directory", "size", "filesize", "nrfiles",
+                         "file_service", "file_service_ios", "file_distribution", "openfiles", "offset",
+                         "create_on_open", "create_fsync", "create_only", "invalidate", "pre_read", "fadvise_hint",
+                         "write_hint", "allow_file_create", "unique_filename", "overwrite", "fallocate", "unlink",
+                         "ioscheduler", "allow_mounted_write", "unlink_each_loop", "fill_device", "direct",
+                         "filename_format", "offset_increment", "offset_align", "file_append")),
+    ],
+    "engine": [
+        dict(struct="EngineOptions", path="engine", file=ENGINE_H, fields=same("ioengine")),
+        dict(struct="UringOptions", path="engine.uring", file=ENGINE_H,
+             fields={"uring_registerfiles": "registerfiles", "uring_fixedbufs": "fixedbufs",
+                     "uring_sqthread_poll": "sqthread_poll", "uring_sqthread_poll_cpu": "sqthread_poll_cpu",
+                     "uring_nonvectored": "nonvectored", "uring_force_async": "force_async"}),
+        dict(struct="RwFlagOptions", path="engine.rw_flags", file=ENGINE_H,
+             fields={"uring_hipri": "hipri", "hipri_percentage": "hipri_percentage", "uncached": "uncached",
+                     "nowait": "nowait", "atomic": "atomic"}),
+        dict(struct="LibaioOptions", path="engine.libaio", file=ENGINE_H, fields=same("userspace_reap")),
+        dict(struct="FilestatOptions", path="engine.filestat", file=ENGINE_H, fields=same("stat_type")),
+        dict(struct="CpuioOptions", path="engine.cpuio", file=ENGINE_H,
+             fields={"cpuload": "cpuload", "cpuchunks_us": "cpuchunks_us", "cpumode_qsort": "qsort",
+                     "exit_on_io_done": "exit_on_io_done"}),
+        dict(struct="ExecOptions", path="engine.exec", file=ENGINE_H,
+             fields={"exec_program": "program", "exec_arguments": "arguments", "exec_grace_time": "grace_time",
+                     "exec_std_redirect": "std_redirect"}),
+        dict(struct="E4defragOptions", path="engine.e4defrag", file=ENGINE_H,
+             fields={"e4defrag_donor": "donorname", "e4defrag_inplace": "inplace"}),
+    ],
+    "logs": [
+        dict(struct="LogOptions", path="logs", file=SPEC_H,
+             doc="fio's per-job log files (write_*_log and their format) and per-io log columns.",
+             fields=same("write_lat_log", "write_iops_log", "write_bw_log", "log_avg_msec", "log_max_value",
+                         "log_unix_epoch", "log_alternate_epoch", "log_alternate_epoch_clock_id", "log_offset",
+                         "log_compression", "log_store_compressed", "write_hist_log", "log_hist_msec",
+                         "log_hist_coarseness", "per_job_logs", "log_prio")),
+    ],
+    "zones": [
+        dict(struct="ZoneOptions", path="zones", file=SPEC_H,
+             doc="fio's zonemode=strided and zonemode=zbd and their zone settings.",
+             fields=same("zone_strided", "zone_size", "zone_range", "zone_skip", "zone_zbd", "zone_capacity",
+                         "read_beyond_wp", "max_open_zones", "job_max_open_zones", "ignore_zone_limits",
+                         "zone_reset_threshold", "zone_reset_frequency")),
+    ],
+    "placement": [
+        dict(struct="PlacementOptions", path="placement", file=SPEC_H,
+             doc="Where and as whom the job's thread runs: CPUs, NUMA, priorities, nice, user, cgroup.",
+             fields=same("cpus_allowed", "cpus_allowed_split", "numa_cpu_nodes", "numa_mem_policy", "ioprio_class",
+                         "ioprio", "cmdprio_percentage", "cmdprio_class", "cmdprio_level", "cmdprio_bssplit", "nice",
+                         "uid", "gid", "cgroup", "cgroup_weight", "cgroup_nodelete")),
+    ],
+    "pacing": [
+        dict(struct="PacingOptions", path="pacing", file=SPEC_H,
+             doc="How fast ios are issued: rate limits and minimums, think time, open-loop arrivals.",
+             fields=same("rate", "rate_iops", "rate_process", "thinktime", "think_per_busy", "thinktime_blocks",
+                         "rate_ignore_thinktime", "thinktime_on_issue", "thinktime_iotime", "thinktime_spin_set",
+                         "thinktime_spin", "rate_min", "rate_cycle", "rate_iops_min", "open_loop", "submit_offload")),
+    ],
+}
+
+PART_NAMES = {p["path"].split(".")[0] for parts in MAP.values() for p in parts}
+
+
+def read(path):
+    with open(os.path.join(ROOT, path)) as f:
+        return f.read()
+
+
+def write(path, text):
+    with open(os.path.join(ROOT, path), "w") as f:
+        f.write(text)
+
+
+def body_range(text, struct):
+    """(start, end) of the lines between `struct NAME {` and its closing `};`, or None."""
+    m = re.search(r"^struct %s \{\n" % re.escape(struct), text, re.M)
+    if not m:
+        return None
+    depth, i = 1, m.end()
+    while i < len(text):
+        c = text[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return m.end(), text.rfind("\n", 0, i) + 1
+        i += 1
+    raise SystemExit("unbalanced struct " + struct)
+
+
+DECL = re.compile(r"^  (?!//|return\b|if\b|for\b)[^(){};=]*?[\w>:*&\]]\s+(\w+)\s*(?:=[^;]*|\{[^;]*\})?;")
+
+
+def top_level_fields(text):
+    """JobSpec's own field names (depth-1 declaration lines), in order."""
+    start, end = body_range(text, "JobSpec")
+    names, depth = [], 0
+    for line in text[start:end].splitlines():
+        if depth == 0:
+            m = DECL.match(line)
+            if m and not line.lstrip().startswith("struct "):
+                names.append(m.group(1))
+        depth += line.count("{") - line.count("}")
+    return names
+
+
+def take_declaration(text, old):
+    """Removes `old`'s declaration (with the comment lines right above it) from JobSpec's body at depth 1.
+    Returns (text, lines) or (text, None) when JobSpec has no such field."""
+    start, end = body_range(text, "JobSpec")
+    lines = text[start:end].split("\n")
+    depth = 0
+    for i, line in enumerate(lines):
+        if depth == 0:
+            m = DECL.match(line)
+            if m and m.group(1) == old:
+                first = i
+                while first > 0 and lines[first - 1].lstrip().startswith("//") and \
+                        not lines[first - 1].lstrip().startswith("// ---"):
+                    first -= 1
+                taken = lines[first:i + 1]
+                rest = lines[:first] + lines[i + 1:]
+                return text[:start] + "\n".join(rest) + text[end:], taken
+        depth += line.count("{") - line.count("}")
+    return text, None
+
+
+def rename_declaration(lines, old, new):
+    if old == new:
+        return lines
+    last = lines[-1]
+    m = DECL.match(last)
+    s = m.start(1)
+    lines[-1] = last[:s] + new + last[s + len(old):]
+    return lines
+
+
+def ensure_struct(files, part):
+    text = files[part["file"]]
+    if body_range(text, part["struct"]):
+        return
+    if part["file"] != SPEC_H:
+        raise SystemExit("%s: struct %s missing (write it by hand first)" % (part["file"], part["struct"]))
+    block = "// %s\nstruct %s {\n};\n\n" % (part["doc"], part["struct"])
+    text = text.replace("struct JobSpec {\n", block + "struct JobSpec {\n", 1)
+    files[part["file"]] = text
+
+
+def ensure_member(files, part):
+    if "." in part["path"]:
+        return  # nested parts are members of their parent, written by hand
+    text = files[SPEC_H]
+    start, end = body_range(text, "JobSpec")
+    member = "  %s %s;\n" % (part["struct"], part["path"])
+    if member in text[start:end]:
+        return
+    anchor = "  // --- the options by concern (the structs above; the rest of the fields below)\n"
+    if anchor not in text:
+        text = text[:start] + anchor + "\n" + text[start:]
+        start, end = body_range(text, "JobSpec")
+    i = text.index(anchor) + len(anchor)
+    while text[i:].startswith("  ") and not text[i:].startswith("  //"):  # after the members already there
+        i = text.index("\n", i) + 1
+    files[SPEC_H] = text[:i] + member + text[i:]
+
+
+def move_declarations(files, part):
+    ensure_struct(files, part)
+    ensure_member(files, part)
+    moved = []
+    for old, new in part["fields"].items():
+        spec, lines = take_declaration(files[SPEC_H], old)
+        if lines is None:
+            continue
+        files[SPEC_H] = spec
+        lines = rename_declaration(lines, old, new)
+        text = files[part["file"]]
+        _, end = body_range(text, part["struct"])
+        # the struct's own helpers (a line with '(') stay last
+        text = text[:end] + "\n".join(lines) + "\n" + text[end:]
+        files[part["file"]] = text
+        moved.append(old)
+    return moved
+
+
+def source_files():
+    for tree in TREES:
+        for dirpath, _, names in os.walk(os.path.join(ROOT, tree)):
+            for n in names:
+                if n.endswith((".h", ".cpp", ".hpp", ".cc")):
+                    yield os.path.relpath(os.path.join(dirpath, n), ROOT)
+
+
+VAR = re.compile(r"\bJobSpec\b(?!::)\s*(?:const\b\s*)?[&*]*\s*(?:const\b\s*)?([A-Za-z_]\w*)")
+ALWAYS = {"job", "job_", "spec", "spec_"}
+NOT_NAMES = {"const", "JobSpec", "operator", "final"}
+
+
+def rewrite_uses(text, fields):
+    """fields: old -> (path, new, struct)."""
+    names = (set(VAR.findall(text)) | ALWAYS) - NOT_NAMES
+    var = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+    field = "|".join(sorted(map(re.escape, fields), key=len, reverse=True))
+    use = re.compile(r"(?<![\w])((?:%s)\s*(?:\.|->)\s*)(%s)\b(?!\s*\()" % (var, field))
+    text = use.sub(lambda m: m.group(1) + fields[m.group(2)][0] + "." + fields[m.group(2)][1], text)
+    pointer = re.compile(r"&\s*(?:sluice::)?JobSpec::(%s)\b" % field)
+    text = pointer.sub(lambda m: "&%s::%s" % (fields[m.group(1)][2], fields[m.group(1)][1]), text)
+    return text
+
+
+def generate_job_part(files, parts):
+    text = files[SPEC_H]
+    begin, end = "// <job_part: generated by scripts/refactor/split-jobspec.py>\n", "// </job_part>\n"
+    lines = [begin,
+             "// The part of a JobSpec that holds options of type Part (the option rows' JobField reaches a field\n",
+             "// of a part through it). JobSpec itself is the part of its top-level fields.\n",
+             "template <typename Part>\n",
+             "constexpr Part& job_part(JobSpec& job) noexcept {\n",
+             "  if constexpr (std::is_same_v<Part, JobSpec>) {\n", "    return job;\n"]
+    for p in parts:
+        lines += ["  } else if constexpr (std::is_same_v<Part, %s>) {\n" % p["struct"],
+                  "    return job.%s;\n" % p["path"]]
+    lines += ["  } else {\n", "    static_assert(sizeof(Part) == 0, \"not a part of JobSpec\");\n", "  }\n", "}\n",
+              end]
+    block = "".join(lines)
+    if begin in text:
+        text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
+    else:
+        anchor = "\n// Global options that are not per job"
+        text = text.replace(anchor, "\n" + block + anchor, 1)
+    if "#include <type_traits>" not in text:
+        text = text.replace("#include <string>\n", "#include <string>\n#include <type_traits>\n", 1)
+    files[SPEC_H] = text
+
+
+def field_table(parts):
+    table = {}
+    for p in parts:
+        for old, new in p["fields"].items():
+            table[old] = (p["path"], new, p["struct"])
+    return table
+
+
+ERR_MEMBER = re.compile(r"^(.*?):(\d+):(\d+): error: ‘(?:const )?(?:struct )?(?:sluice::)?JobSpec’ has no member "
+                        r"named ‘(\w+)’")
+ERR_QUAL = re.compile(r"^(.*?):(\d+):(\d+): error: ‘(\w+)’ is not a member of ‘(?:sluice::)?JobSpec’")
+ERR_SCOPE = re.compile(r"^(.*?):(\d+):(\d+): error: ‘(\w+)’ was not declared in this scope")
+
+
+def fix_from_log(log, table):
+    """Applies the fixes the compiler's messages point at; returns how many places changed."""
+    edits = {}
+    for line in log.splitlines():
+        for kind, rx in (("member", ERR_MEMBER), ("qual", ERR_QUAL), ("scope", ERR_SCOPE)):
+            m = rx.match(line)
+            if not m or m.group(4) not in table:
+                continue
+            path = os.path.relpath(os.path.realpath(m.group(1)), ROOT)
+            if kind == "scope" and not path.startswith("src/job/job_spec"):
+                continue
+            edits.setdefault(path, set()).add((int(m.group(2)), int(m.group(3)), kind, m.group(4)))
+    changed = 0
+    for path, places in edits.items():
+        lines = read(path).split("\n")
+        for line_no, col, kind, name in sorted(places, key=lambda e: (e[0], -e[1])):
+            line = lines[line_no - 1]
+            i = col - 1
+            part, new, struct = table[name]
+            if kind == "qual":
+                q = line.rfind("JobSpec::", 0, i + 1)
+                if q < 0 or line[q + 9:q + 9 + len(name)] != name:
+                    continue
+                lines[line_no - 1] = line[:q] + struct + "::" + new + line[q + 9 + len(name):]
+            else:
+                if line[i:i + len(name)] != name:
+                    continue
+                lines[line_no - 1] = line[:i] + part + "." + new + line[i + len(name):]
+            changed += 1
+        write(path, "\n".join(lines))
+    return changed
+
+
+def syntax_check(build, only=None):
+    """Runs every compile command with -fsyntax-only; returns {file: stderr} of those that failed."""
+    with open(os.path.join(build, "compile_commands.json")) as f:
+        commands = json.load(f)
+    failed = {}
+    for c in commands:
+        if only is not None and c["file"] not in only:
+            continue
+        args = c["command"].split()
+        args = [a for a in args if not a.endswith("ccache")]
+        if "-o" in args:
+            i = args.index("-o")
+            del args[i:i + 2]
+        args = [a for a in args if a not in ("-c",) and not a.startswith(("-MD", "-MT", "-MF"))]
+        proc = subprocess.run(args + ["-fsyntax-only", "-fmax-errors=0"], cwd=c["directory"], capture_output=True,
+                              text=True)
+        if proc.returncode != 0:
+            failed[c["file"]] = proc.stderr
+            print("  fails: " + os.path.relpath(c["file"], ROOT), file=sys.stderr)
+    return failed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--concern", action="append", choices=sorted(MAP), help="default: all of MAP")
+    ap.add_argument("--fix-from-errors", metavar="BUILD", help="compile BUILD's units -fsyntax-only and fix uses")
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--list", action="store_true", help="only list the map and the fields left at the top level")
+    args = ap.parse_args()
+    concerns = args.concern or list(MAP)
+    all_parts = [p for c in MAP for p in MAP[c]]
+
+    if not args.list:
+        files = {SPEC_H: read(SPEC_H), ENGINE_H: read(ENGINE_H)}
+        for c in concerns:
+            for p in MAP[c]:
+                moved = move_declarations(files, p)
+                if moved:
+                    print("%s: moved %d fields into %s" % (c, len(moved), p["struct"]))
+        roots = {p["path"]: p["struct"] for p in all_parts if "." not in p["path"]}
+        present = [p for p in all_parts if body_range(files[p["file"]], p["struct"]) and
+                   "  %s %s;\n" % (roots[p["path"].split(".")[0]], p["path"].split(".")[0]) in files[SPEC_H]]
+        generate_job_part(files, present)
+        for path, text in files.items():
+            write(path, text)
+        table = field_table([p for c in concerns for p in MAP[c]])
+        for path in source_files():
+            text = read(path)
+            new = rewrite_uses(text, table)
+            if new != text:
+                write(path, new)
+                print("rewrote " + path)
+        if args.fix_from_errors:
+            only = None
+            for round_no in range(args.rounds):
+                failed = syntax_check(args.fix_from_errors, only)
+                changed = fix_from_log("\n".join(failed.values()), table)
+                print("round %d: %d units fail, %d places fixed" % (round_no + 1, len(failed), changed))
+                if not failed or changed == 0:
+                    for text in failed.values():
+                        print("\n".join(l for l in text.splitlines() if ": error:" in l)[:4000])
+                    break
+                only = set(failed)
+
+    mapped = {f for p in all_parts for f in p["fields"]}
+    left = [f for f in top_level_fields(read(SPEC_H)) if f not in PART_NAMES]
+    print("JobSpec top-level fields: %d (not in the map: they stay)" % len(left))
+    print("  " + " ".join(f for f in left if f not in mapped))
+    stale = [f for f in left if f in mapped]
+    if stale:
+        print("mapped but still at the top level (run with their --concern): " + " ".join(stale))
+
+
+if __name__ == "__main__":
+    main()
