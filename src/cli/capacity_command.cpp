@@ -118,7 +118,7 @@ std::vector<JobSpec> make_streams(const JobCommandLine& parsed, const std::vecto
     }
   }
   for (const JobSpec& s : streams) {
-    if (s.target.filenames.empty() && s.target.directory.empty() && engine_traits(s.ioengine).uses_files) {
+    if (s.target.filenames.empty() && s.target.directory.empty() && engine_traits(s.engine.ioengine).uses_files) {
       throw UserError("capacity needs a target: --filename=FILE (a file or a device) and --size=S for a new file");
     }
   }

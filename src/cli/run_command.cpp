@@ -242,8 +242,8 @@ void check_readonly(const std::vector<JobSpec>& jobs) {
       throw UserError("job " + job.name + " trims (trim_percentage, trim_backlog with verify=), but --readonly is "
                       "set; drop --readonly or the trim options");
     }
-    if (engine_traits(job.ioengine).reads_change_files) {
-      throw UserError("job " + job.name + " (ioengine=" + std::string(engine_name(job.ioengine)) +
+    if (engine_traits(job.engine.ioengine).reads_change_files) {
+      throw UserError("job " + job.name + " (ioengine=" + std::string(engine_name(job.engine.ioengine)) +
                       ") changes files even when it reads (it allocates, creates or deletes them), but --readonly "
                       "is set; drop --readonly");
     }

@@ -191,6 +191,7 @@ struct TargetOptions {
 struct JobSpec {
   // --- the options by concern (the structs above; the rest of the fields below)
   TargetOptions target;
+  EngineOptions engine;
 
   // --- identity and targets
   std::string name;
@@ -261,20 +262,6 @@ struct JobSpec {
   bool dedupe_global = false;
 
   // --- engine and queueing
-  EngineKind ioengine = EngineKind::kPsync;
-  FileStatCall stat_type = FileStatCall::kStat;  // ioengine=filestat's system call
-  // ioengine=cpuio: burn cpuload percent of a CPU in cycles of cpuchunks_us (spinning, or sorting for qsort);
-  // exit_on_io_done ends the job when the group's I/O jobs have all ended.
-  std::uint32_t cpuload = 0;  // 0 = not given (cpuio refuses to run without it, as fio)
-  std::uint32_t cpuchunks_us = 50000;
-  bool cpumode_qsort = false;
-  bool exit_on_io_done = false;
-  // ioengine=exec: run `program arguments` (%r: runtime in seconds, %n: job name) for the job's runtime, then
-  // SIGTERM, grace_time, SIGKILL; std_redirect sends its output to JOBNAME.stdout / JOBNAME.stderr.
-  std::string exec_program;
-  std::string exec_arguments;
-  std::chrono::nanoseconds exec_grace_time{std::chrono::seconds(1)};
-  bool exec_std_redirect = true;
   std::uint32_t iodepth = 1;
   std::uint32_t iodepth_low = 0;  // a full queue drains to this depth before it is refilled; 0 = iodepth
   std::uint32_t iodepth_batch_submit = 1;
@@ -475,23 +462,6 @@ struct JobSpec {
   GivenOptions explicitly_given;
 
   // --- io_uring setup (fio's io_uring engine options; ignored by the other engines)
-  bool uring_registerfiles = true;        // register the job's files (fio's registerfiles; fio's default is 0)
-  bool uring_fixedbufs = true;            // register the io buffers (fio's fixedbufs; fio's default is 0)
-  bool uring_sqthread_poll = false;       // IORING_SETUP_SQPOLL: a kernel thread polls the submission queue
-  std::int32_t uring_sqthread_poll_cpu = -1;  // IORING_SETUP_SQ_AFF: the CPU of that thread; -1 = unpinned
-  bool uring_hipri = false;               // IORING_SETUP_IOPOLL: poll for completions (needs poll queues)
-  bool uring_nonvectored = true;          // IORING_OP_READ/WRITE; false = READV/WRITEV with one iovec
-  std::uint32_t uring_force_async = 0;    // every Nth io gets IOSQE_ASYNC; 0 = never
-  // RWF flags of pvsync2, io_uring and libaio (fio's engine options of those names).
-  std::uint32_t hipri_percentage = 100;   // pvsync2 with hipri: share of the ios issued with RWF_HIPRI
-  bool uncached = false;                  // RWF_DONTCACHE on buffered ios (pvsync2, io_uring)
-  bool nowait = false;                    // RWF_NOWAIT (pvsync2, io_uring, libaio)
-  bool atomic = false;                    // RWF_ATOMIC on writes: torn-write protection (pvsync2, io_uring, libaio)
-  bool userspace_reap = false;            // libaio: read completions from the ring when not waiting
-  // e4defrag: the donor file (under directory=) whose blocks EXT4_IOC_MOVE_EXT swaps in, and whether each io
-  // allocates and frees the donor's blocks itself (inplace=1) instead of once for the whole file.
-  std::string e4defrag_donor;
-  bool e4defrag_inplace = false;
 
   // Helpers derived from rw.
   bool is_random() const noexcept {
@@ -554,6 +524,22 @@ constexpr Part& job_part(JobSpec& job) noexcept {
     return job;
   } else if constexpr (std::is_same_v<Part, TargetOptions>) {
     return job.target;
+  } else if constexpr (std::is_same_v<Part, EngineOptions>) {
+    return job.engine;
+  } else if constexpr (std::is_same_v<Part, UringOptions>) {
+    return job.engine.uring;
+  } else if constexpr (std::is_same_v<Part, RwFlagOptions>) {
+    return job.engine.rw_flags;
+  } else if constexpr (std::is_same_v<Part, LibaioOptions>) {
+    return job.engine.libaio;
+  } else if constexpr (std::is_same_v<Part, FilestatOptions>) {
+    return job.engine.filestat;
+  } else if constexpr (std::is_same_v<Part, CpuioOptions>) {
+    return job.engine.cpuio;
+  } else if constexpr (std::is_same_v<Part, ExecOptions>) {
+    return job.engine.exec;
+  } else if constexpr (std::is_same_v<Part, E4defragOptions>) {
+    return job.engine.e4defrag;
   } else {
     static_assert(sizeof(Part) == 0, "not a part of JobSpec");
   }

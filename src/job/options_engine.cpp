@@ -104,7 +104,7 @@ void apply_ioengine(JobSpec& job, std::string_view value, const SourcePos& where
     message.append(" (supported: ").append(joined_engines(", ")).append(")");
     throw UserError(message);
   }
-  job.ioengine = kEngineTable[choice_value("ioengine", value, where, supported_engines())].kind;
+  job.engine.ioengine = kEngineTable[choice_value("ioengine", value, where, supported_engines())].kind;
 }
 
 void add_engine_choice(std::vector<OptionDef>& table) {
@@ -131,7 +131,7 @@ void add_stat_type(std::vector<OptionDef>& table) {
           .apply =
               [](JobSpec& job, std::string_view value, const SourcePos& where) {
                 static const std::vector<std::string> kCalls = {"stat", "lstat", "statx"};
-                job.stat_type = static_cast<FileStatCall>(choice_value("stat_type", value, where, kCalls));
+                job.engine.filestat.stat_type = static_cast<FileStatCall>(choice_value("stat_type", value, where, kCalls));
               },
       }});
 }

@@ -110,18 +110,18 @@ void check_end_syncfs(const JobSpec& job, Checker& check) {
       EngineKind::kPvsync2, EngineKind::kLibaio,    EngineKind::kIoUring,    EngineKind::kPosixaio,
       EngineKind::kFalloc,  EngineKind::kFtruncate, EngineKind::kFileCreate, EngineKind::kFileDelete,
       EngineKind::kDirDelete};
-  if (!job.end_syncfs || job.ioengine == EngineKind::kNull) return;
-  if (std::find(std::begin(kSyncfsEngines), std::end(kSyncfsEngines), job.ioengine) != std::end(kSyncfsEngines)) {
+  if (!job.end_syncfs || job.engine.ioengine == EngineKind::kNull) return;
+  if (std::find(std::begin(kSyncfsEngines), std::end(kSyncfsEngines), job.engine.ioengine) != std::end(kSyncfsEngines)) {
     return;
   }
   std::string takers;
   for (EngineKind e : kSyncfsEngines) takers += (takers.empty() ? "" : ", ") + std::string(engine_name(e));
-  check.error("end_syncfs", "end_syncfs cannot be done with ioengine=" + std::string(engine_name(job.ioengine)) +
+  check.error("end_syncfs", "end_syncfs cannot be done with ioengine=" + std::string(engine_name(job.engine.ioengine)) +
                                 " (as in fio, only these engines syncfs: " + takers + "); use end_fsync");
 }
 
 void check_engine(const JobSpec& job, Checker& check) {
-  const EngineTraits& traits = engine_traits(job.ioengine);
+  const EngineTraits& traits = engine_traits(job.engine.ioengine);
   const std::string engine(traits.name);
   // One io in flight on storage. null keeps one too, but it measures the harness: there is no device queue
   // for iodepth to fill, so the "no effect" advice is not given for it.
@@ -152,19 +152,19 @@ void check_engine(const JobSpec& job, Checker& check) {
   if (!traits.does_io && job.runtime.count() == 0) {
     check.error("runtime", "ioengine=" + engine + " does no I/O and runs for a time: give runtime=");
   }
-  if (job.ioengine == EngineKind::kCpuio && job.cpuload == 0) {
+  if (job.engine.ioengine == EngineKind::kCpuio && job.engine.cpuio.cpuload == 0) {
     check.error("cpuload", "ioengine=cpuio needs cpuload= (the percentage of a CPU to keep busy, 1 to 100)");
   }
-  if (job.ioengine == EngineKind::kExec && job.exec_program.empty()) {
+  if (job.engine.ioengine == EngineKind::kExec && job.engine.exec.program.empty()) {
     check.error("program", "ioengine=exec needs program= (the program to run for the job's runtime)");
   }
-  if (job.ioengine == EngineKind::kPageFault && job.target.nrfiles > 1) {  // fio's messages
+  if (job.engine.ioengine == EngineKind::kPageFault && job.target.nrfiles > 1) {  // fio's messages
     check.error("nrfiles", "ioengine=page_fault does not support multiple files (one mapping of the job's size)");
   }
-  if (job.ioengine == EngineKind::kPageFault && (job.target.offset.is_set() || job.target.offset_increment != 0)) {
+  if (job.engine.ioengine == EngineKind::kPageFault && (job.target.offset.is_set() || job.target.offset_increment != 0)) {
     check.error("offset", "ioengine=page_fault does not support an offset (its mapping starts at 0)");
   }
-  if (job.ioengine == EngineKind::kE4defrag && job.e4defrag_donor.empty()) {
+  if (job.engine.ioengine == EngineKind::kE4defrag && job.engine.e4defrag.donorname.empty()) {
     check.error("donorname", "ioengine=e4defrag needs donorname= (the donor file each write's blocks are moved "
                              "onto)");
   }
@@ -237,11 +237,11 @@ void check_engine_flag_options(const JobSpec& job, Checker& check) {
   }
   for (const Use& use : kUses) {
     if (!job.given_options.count(use.option)) continue;
-    if (std::find(use.engines.begin(), use.engines.end(), job.ioengine) != use.engines.end()) continue;
+    if (std::find(use.engines.begin(), use.engines.end(), job.engine.ioengine) != use.engines.end()) continue;
     std::string takers;
     for (EngineKind e : use.engines) takers += (takers.empty() ? "" : ", ") + std::string(engine_name(e));
     check.warning(use.option, std::string(use.option) + " has no effect with ioengine=" +
-                                  std::string(engine_name(job.ioengine)) + " (it is an option of " + takers + ")");
+                                  std::string(engine_name(job.engine.ioengine)) + " (it is an option of " + takers + ")");
   }
 }
 
@@ -259,7 +259,7 @@ void check_unlink_each_loop(const JobSpec& job, Checker& check) {
                                         " would read empty files (fio fails that loop with ENOENT); use a "
                                         "writing rw= or drop unlink_each_loop");
   }
-  const EngineTraits& e = engine_traits(job.ioengine);
+  const EngineTraits& e = engine_traits(job.engine.ioengine);
   if (!e.moves_data || !e.needs_fd || e.needs_size) {  // the engines that read and write through a descriptor
     check.error("unlink_each_loop", "unlink_each_loop works with the engines that read and write through a file "
                                     "descriptor (psync, sync, pvsync, pvsync2, vsync, libaio, io_uring, posixaio), "
@@ -545,9 +545,9 @@ void check_cmdprio(const JobSpec& job, Checker& check) {
     if (job.given_options.count(option) != 0 && given == nullptr) given = option;
   }
   if (given == nullptr) return;
-  if (job.ioengine != EngineKind::kLibaio && job.ioengine != EngineKind::kIoUring) {
+  if (job.engine.ioengine != EngineKind::kLibaio && job.engine.ioengine != EngineKind::kIoUring) {
     check.error(given, std::string(given) + " is an option of ioengine=libaio and io_uring (as in fio); this job's "
-                       "ioengine is " + std::string(engine_name(job.ioengine)));
+                       "ioengine is " + std::string(engine_name(job.engine.ioengine)));
     return;
   }
   bool percentage = false;

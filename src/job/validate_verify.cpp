@@ -78,9 +78,9 @@ void check_modes(const JobSpec& job, Findings& f) {
     f.error("verify", "verify with trim workloads is not supported (fio's trim_* verification is not implemented)");
   }
   if (job.rw == RwMode::kRandRmw) f.error("verify", "verify with rw=randrmw is not supported");
-  if (!engine_traits(job.ioengine).moves_data) {
+  if (!engine_traits(job.engine.ioengine).moves_data) {
     f.error("verify",
-            fmt::format("verify needs an engine that moves data, not ioengine={}", engine_name(job.ioengine)));
+            fmt::format("verify needs an engine that moves data, not ioengine={}", engine_name(job.engine.ioengine)));
   }
   if (job.verify == VerifyKind::kPattern && job.verify_pattern.empty()) {
     f.error("verify", "verify=pattern needs verify_pattern (0x hex bytes or a quoted string)");
@@ -129,9 +129,9 @@ void check_trims(const JobSpec& job, Findings& f) {
     f.warning("trim_backlog", "trim_backlog has no effect with trim_percentage=0 (no write is drawn to be trimmed)");
   }
   if (!job.trims_written_blocks()) return;
-  if (!engine_traits(job.ioengine).trim) {
+  if (!engine_traits(job.engine.ioengine).trim) {
     f.error("trim_percentage", fmt::format("trim_percentage trims written blocks, and ioengine={} cannot trim",
-                                           engine_name(job.ioengine)));
+                                           engine_name(job.engine.ioengine)));
   }
   if (job.verify_only) {
     f.error("trim_percentage", "verify_only cannot replay which writes were trimmed; verify in the writing run "

@@ -43,7 +43,7 @@ std::string workload_line(const CapacityRequest& request) {
                        : !first.target.directory.empty() ? "files in " + first.target.directory
                                                   : std::string("(no file)");
   std::string line = fmt::format("sluice capacity: {} {}, {} {}, {}\n", modes,
-                                 format_bytes(static_cast<double>(first.bs[0])), engine_name(first.ioengine),
+                                 format_bytes(static_cast<double>(first.bs[0])), engine_name(first.engine.ioengine),
                                  first.target.direct ? "direct" : "buffered", target);
   if (request.streams.size() > 1) {
     line += fmt::format("{} independent streams side by side, scaled together (not randrw, where reads and writes "

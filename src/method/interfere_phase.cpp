@@ -30,7 +30,7 @@ JobSpec foreground_job(const InterfereOptions& o, std::uint32_t threads, std::ch
   j.rw = RwMode::kRandWrite;
   j.bs = {o.fg_bs, o.fg_bs, o.fg_bs};
   j.fsync_blocks = o.fg_fsync;
-  j.ioengine = EngineKind::kPsync;
+  j.engine.ioengine = EngineKind::kPsync;
   j.numjobs = threads;
   j.group_reporting = true;
   j.time_based = true;
@@ -46,7 +46,7 @@ JobSpec background_job(const InterfereOptions& o, const std::string& file, std::
   j.rw = RwMode::kWrite;
   j.bs = {o.bg_bs, o.bg_bs, o.bg_bs};
   j.zero_buffers = true;
-  j.ioengine = EngineKind::kPsync;
+  j.engine.ioengine = EngineKind::kPsync;
   j.role = JobRole::kBackground;
   j.target.create_on_open = true;  // written like dd or cp: the file grows as the writer goes, nothing laid out before
   j.target.unlink = true;

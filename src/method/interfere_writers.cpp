@@ -32,7 +32,7 @@ double probe_writer_rate(const std::string& file, std::uint64_t bs, std::uint64_
   j.rw = RwMode::kWrite;
   j.bs = {bs, bs, bs};
   j.zero_buffers = true;
-  j.ioengine = EngineKind::kPsync;
+  j.engine.ioengine = EngineKind::kPsync;
   j.target.create_on_open = true;
   j.target.unlink = true;
   RunnerOptions ro;

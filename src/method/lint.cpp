@@ -70,7 +70,7 @@ void check_test_area(const LintJob& job, const LintFacts& facts, Findings& out) 
 
 void check_buffered(const LintJob& job, Findings& out) {
   const JobSpec& spec = *job.spec;
-  if (spec.target.direct || !engine_traits(spec.ioengine).direct) return;  // mmap: the page cache whatever direct says
+  if (spec.target.direct || !engine_traits(spec.engine.ioengine).direct) return;  // mmap: the page cache whatever direct says
   const bool device = !job.targets.empty() && job.targets.front().is_block_device;
   out.add(spec, kLintBufferedIo, "direct",
           fmt::format("buffered I/O (direct=0) on {}: the page cache absorbs writes and serves rereads, so the "
@@ -141,7 +141,7 @@ void check_times(const LintJob& job, Findings& out) {
 std::vector<Problem> lint_before_run(const std::vector<LintJob>& jobs, const LintFacts& facts) {
   Findings out;
   for (const LintJob& job : jobs) {
-    if (job.spec == nullptr || !engine_traits(job.spec->ioengine).moves_data) continue;  // null, falloc, ...: no data
+    if (job.spec == nullptr || !engine_traits(job.spec->engine.ioengine).moves_data) continue;  // null, falloc, ...: no data
     check_test_area(job, facts, out);
     check_buffered(job, out);
     check_unwritten_reads(job, out);
@@ -158,7 +158,7 @@ std::vector<Problem> lint_after_run(const std::vector<JobSpec>& jobs, const RunR
     for (const JobResult& r : group.jobs) {
       if (r.interrupted || r.error != 0 || r.runtime_ns >= kLintMinSteadyRuntimeNs) continue;
       for (const JobSpec& spec : jobs) {
-        if (spec.name != r.name || !engine_traits(spec.ioengine).moves_data || spec.role == JobRole::kBackground) {
+        if (spec.name != r.name || !engine_traits(spec.engine.ioengine).moves_data || spec.role == JobRole::kBackground) {
           continue;
         }
         const auto runtime = static_cast<std::uint64_t>(spec.runtime.count());

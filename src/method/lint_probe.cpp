@@ -78,7 +78,7 @@ std::vector<Problem> lint_plan(const std::vector<GroupPlan>& plan,
     for (std::size_t i = 0; i < plan[g].jobs.size() && i < targets[g].size(); ++i) {
       LintJob job;
       job.spec = &plan[g].jobs[i].spec;
-      if (engine_traits(job.spec->ioengine).moves_data) {
+      if (engine_traits(job.spec->engine.ioengine).moves_data) {
         for (const TargetFile& t : targets[g][i]) job.targets.push_back(lint_target_of(t));
       }
       jobs.push_back(std::move(job));

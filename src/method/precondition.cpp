@@ -69,8 +69,8 @@ JobSpec pass_job(const PreconditionRequest& request, std::uint32_t number, bool 
   job.target.size.bytes = request.size;
   job.rw = RwMode::kWrite;
   job.bs = {request.block_size, request.block_size, request.block_size};
-  job.ioengine = best_async_engine();
-  job.iodepth = engine_traits(job.ioengine).honours_iodepth() ? request.iodepth : 1;
+  job.engine.ioengine = best_async_engine();
+  job.iodepth = engine_traits(job.engine.ioengine).honours_iodepth() ? request.iodepth : 1;
   job.target.direct = direct;
   job.end_fsync = !direct;  // buffered: the pass is done when the data is on the device
   return job;

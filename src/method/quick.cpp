@@ -149,7 +149,7 @@ JobSpec QuickDriver::base_job(const char* name, RwMode rw, std::uint64_t bs) con
   job.target.size.bytes = report_.file_size;
   job.rw = rw;
   job.bs = {bs, bs, bs};
-  job.ioengine = engine_;
+  job.engine.ioengine = engine_;
   job.target.direct = report_.direct;
   job.iodepth_batch_submit = 1;
   job.time_based = true;
@@ -342,7 +342,7 @@ void QuickDriver::run_tests() {
             base_job("randwrite-qd1", RwMode::kRandWrite, 4096));
   // The database case: one write, then fsync, then the next; psync as databases do.
   JobSpec fsync_write = base_job("fsync-write", RwMode::kRandWrite, 16 << 10);
-  fsync_write.ioengine = EngineKind::kPsync;
+  fsync_write.engine.ioengine = EngineKind::kPsync;
   fsync_write.fsync_blocks = 1;
   run_fixed(QuickStep::kFsyncWrite, "fsync_write", "16 KiB random write + fsync, psync", fsync_write);
   if (short_tests_) {

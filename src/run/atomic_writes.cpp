@@ -53,9 +53,9 @@ std::optional<AtomicWriteLimits> atomic_write_limits(int fd) {
 }
 
 void check_atomic_writes(const JobSpec& job, const std::vector<TargetFile>& targets) {
-  const bool takes_flag = job.ioengine == EngineKind::kPvsync2 || job.ioengine == EngineKind::kLibaio ||
-                          job.ioengine == EngineKind::kIoUring;
-  if (!job.atomic || !job.does_writes() || !takes_flag) return;  // validation warned of an engine without it
+  const bool takes_flag = job.engine.ioengine == EngineKind::kPvsync2 || job.engine.ioengine == EngineKind::kLibaio ||
+                          job.engine.ioengine == EngineKind::kIoUring;
+  if (!job.engine.rw_flags.atomic || !job.does_writes() || !takes_flag) return;  // validation warned of an engine without it
   const std::string job_name = "job " + job.name + ": atomic=1";
   if (!job.target.direct) {
     throw UserError(job_name +

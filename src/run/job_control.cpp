@@ -78,7 +78,7 @@ GroupControl::GroupControl(const GroupPlan& group, RunIoJobs io_jobs) : io_jobs_
   if (ramping > 0) ramp_ = std::make_unique<RampShare>(ramping);
   for (const JobInstance& job : group.jobs) {
     running_clones_[job.spec.name]++;
-    if (engine_traits(job.spec.ioengine).does_io) io_clones_running_.fetch_add(1, std::memory_order_relaxed);
+    if (engine_traits(job.spec.engine.ioengine).does_io) io_clones_running_.fetch_add(1, std::memory_order_relaxed);
     if (job.spec.flow != 0) {
       auto& flow = flows_[job.spec.flow_id];
       if (!flow) flow = std::make_unique<FlowGroup>();
@@ -91,7 +91,7 @@ GroupControl::GroupControl(const GroupPlan& group, RunIoJobs io_jobs) : io_jobs_
 std::unique_ptr<GroupControl> GroupControl::create(const GroupPlan& group, RunIoJobs io_jobs) {
   for (const JobInstance& job : group.jobs) {
     if (!job.spec.wait_for.empty() || job.spec.exitall || job.spec.exitall_on_error || job.spec.flow != 0 ||
-        job.spec.exit_on_io_done || shares_ramp(job.spec)) {
+        job.spec.engine.cpuio.exit_on_io_done || shares_ramp(job.spec)) {
       return std::make_unique<GroupControl>(group, io_jobs);
     }
   }
@@ -117,7 +117,7 @@ void GroupControl::finished(const JobInstance& me, bool failed) noexcept {
   {
     std::lock_guard lock(mutex_);
     running_clones_[me.spec.name]--;
-    if (engine_traits(me.spec.ioengine).does_io) io_clones_running_.fetch_sub(1, std::memory_order_relaxed);
+    if (engine_traits(me.spec.engine.ioengine).does_io) io_clones_running_.fetch_sub(1, std::memory_order_relaxed);
     if (me.spec.exitall || (failed && me.spec.exitall_on_error)) stop_.store(true, std::memory_order_relaxed);
   }
   changed_.notify_all();

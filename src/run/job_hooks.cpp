@@ -93,7 +93,7 @@ void JobHooks::restart() {
 
 JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult& result) {
   if (control_ != nullptr && control_->stop_requested()) return Verdict::kEnd;
-  if (control_ != nullptr && job_.exit_on_io_done && control_->io_jobs_done()) return Verdict::kEnd;
+  if (control_ != nullptr && job_.engine.cpuio.exit_on_io_done && control_->io_jobs_done()) return Verdict::kEnd;
   if (!measuring) return Verdict::kContinue;
   if (job_.act_slice_ns != 0) {  // --profile=act: an hour's slice that failed ACT's criteria ends the test
     if (!act_) act_.emplace(job_.act_slice_ns, job_.act_duration_ns, result.start_ns);

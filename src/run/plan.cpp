@@ -14,13 +14,13 @@ namespace {
 // looks at its program every 50 ms. Both run
 // for their runtime: their ios are not I/O, so there is no size to finish.
 void apply_engine_pacing(JobSpec& job) {
-  if (engine_traits(job.ioengine).does_io) return;
+  if (engine_traits(job.engine.ioengine).does_io) return;
   job.time_based = true;
   job.thinktime_blocks = 1;
   job.thinktime_spin = std::chrono::nanoseconds{0};
-  if (job.ioengine == EngineKind::kCpuio && job.cpuload > 0) {
+  if (job.engine.ioengine == EngineKind::kCpuio && job.engine.cpuio.cpuload > 0) {
     job.thinktime = std::chrono::nanoseconds{0};
-    job.think_per_busy = static_cast<double>(100 - job.cpuload) / job.cpuload;
+    job.think_per_busy = static_cast<double>(100 - job.engine.cpuio.cpuload) / job.engine.cpuio.cpuload;
   } else {
     job.thinktime = std::chrono::milliseconds(50);
   }

@@ -70,7 +70,7 @@ std::uint64_t expected_group_ns(const GroupPlan& group) {
     if (s.runtime.count() == 0) return 0;
     if (s.ramp_size != 0) return 0;  // its ramp lasts until enough I/O is done: no end to expect
     // exec's program may take grace_time to end after the runtime: not a stall.
-    const auto grace = s.ioengine == EngineKind::kExec ? s.exec_grace_time : std::chrono::nanoseconds{0};
+    const auto grace = s.engine.ioengine == EngineKind::kExec ? s.engine.exec.grace_time : std::chrono::nanoseconds{0};
     longest = std::max<std::uint64_t>(
         longest, static_cast<std::uint64_t>((s.startdelay + s.ramp_time + s.runtime + grace).count()));
   }
@@ -114,7 +114,7 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     const JobInstance& instance = group.jobs[i];
     std::vector<TargetFile>& targets = targets_of_job[i];
     std::vector<TargetFile> to_lay_out;
-    const EngineTraits& engine = engine_traits(instance.spec.ioengine);
+    const EngineTraits& engine = engine_traits(instance.spec.engine.ioengine);
     // create_on_open: open_targets creates the file. fill_device writes: the job itself fills the
     // filesystem (a layout first would fill it before measuring, as fio does not). file_append writes: the
     // job's writes extend the file (a layout first would have them overwrite it).
@@ -339,7 +339,7 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
 // files only, the dir ones on directories (filedelete would unlink a device node; fio refuses them too), and
 // exec's program must exist.
 void check_engine_targets(const JobSpec& job, const std::vector<TargetFile>& files) {
-  const EngineTraits& engine = engine_traits(job.ioengine);
+  const EngineTraits& engine = engine_traits(job.engine.ioengine);
   if (engine.per_file) {
     for (const TargetFile& t : files) {
       struct stat st {};
@@ -351,7 +351,7 @@ void check_engine_targets(const JobSpec& job, const std::vector<TargetFile>& fil
       }
     }
   }
-  if (job.ioengine == EngineKind::kExec) check_exec_program(job.name, job.exec_program);
+  if (job.engine.ioengine == EngineKind::kExec) check_exec_program(job.name, job.engine.exec.program);
   if (job.target.unlink_each_loop && job.loops > 1 && !job.time_based) {
     for (const TargetFile& t : files) {
       struct stat st {};
@@ -368,25 +368,25 @@ void check_engine_targets(const JobSpec& job, const std::vector<TargetFile>& fil
 // The null engine does no I/O: its "file" is a region of `size` bytes that no one opens. As in fio,
 // `filesize` alone gives each file's size (and the job's size is nrfiles x filesize).
 std::vector<TargetFile> null_targets(const JobSpec& job) {
-  if (!engine_traits(job.ioengine).does_io) {
+  if (!engine_traits(job.engine.ioengine).does_io) {
     // cpuio, exec: one pretend block, repeated for the runtime (plan.cpp makes the job time_based).
     TargetFile pace;
     pace.stand_in = true;
-    pace.path = fmt::format("({}:{})", engine_name(job.ioengine), job.name);
+    pace.path = fmt::format("({}:{})", engine_name(job.engine.ioengine), job.name);
     pace.size = pace.region_length = std::max<std::uint64_t>({job.bs[0], job.bs[1], job.bs[2], 1u << 20});
     return {pace};
   }
   if (job.target.size.bytes == 0 && job.target.filesize == 0) {
     throw UserError(fmt::format("job {}: ioengine={} needs --size or --filesize (the amount of {})", job.name,
-                                engine_name(job.ioengine),
-                                job.ioengine == EngineKind::kPageFault ? "memory to map" : "pretend I/O"));
+                                engine_name(job.engine.ioengine),
+                                job.engine.ioengine == EngineKind::kPageFault ? "memory to map" : "pretend I/O"));
   }
   const std::uint32_t files = std::max<std::uint32_t>(1, job.target.nrfiles);
   const std::uint64_t per_file = job.target.size.bytes != 0 ? job.target.size.bytes / files : job.target.filesize;
   std::vector<TargetFile> targets(files);
   for (std::uint32_t i = 0; i < files; ++i) {
     targets[i].stand_in = true;
-    targets[i].path = fmt::format("({}:{}.{}.{})", engine_name(job.ioengine), job.name, 0, i);
+    targets[i].path = fmt::format("({}:{}.{}.{})", engine_name(job.engine.ioengine), job.name, 0, i);
     targets[i].size = per_file;
     targets[i].region_length = targets[i].size;
   }
@@ -510,7 +510,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   for (std::size_t g = 0; g < plan.size(); ++g) {
     std::set<std::string> written_here;
     for (const JobInstance& instance : plan[g].jobs) {
-      const bool files_job = engine_traits(instance.spec.ioengine).uses_files;
+      const bool files_job = engine_traits(instance.spec.engine.ioengine).uses_files;
       std::vector<TargetFile> files;
       bool later = false;
       try {
@@ -557,7 +557,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   ZonedFiles zoned_files;  // zonemode=zbd: the write pointers of the run, shared by its jobs
   std::vector<int> io_clones(plan.size(), 0);  // per group: the clones that do I/O (cpuio's exit_on_io_done)
   for (std::size_t g = 0; g < plan.size(); ++g) {
-    for (const JobInstance& job : plan[g].jobs) io_clones[g] += engine_traits(job.spec.ioengine).does_io ? 1 : 0;
+    for (const JobInstance& job : plan[g].jobs) io_clones[g] += engine_traits(job.spec.engine.ioengine).does_io ? 1 : 0;
   }
   int io_clones_after = 0;
   for (int n : io_clones) io_clones_after += n;

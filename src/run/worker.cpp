@@ -29,7 +29,7 @@ void StartGate::wait() const noexcept { open_.wait(false, std::memory_order_acqu
 struct Worker::Loop {
   IoLoop io;
   Loop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t interval)
-      : io(instance, targets, interval, make_engine(instance.spec.ioengine)) {}
+      : io(instance, targets, interval, make_engine(instance.spec.engine.ioengine)) {}
 };
 
 namespace {
@@ -37,7 +37,7 @@ namespace {
 JobReportSettings report_settings_of(const JobSpec& job) {
   JobReportSettings s;
   s.rw = std::string(rw_mode_name(job.rw));
-  s.ioengine = std::string(engine_name(job.ioengine));
+  s.ioengine = std::string(engine_name(job.engine.ioengine));
   s.iodepth = job.iodepth;
   for (Direction d : kAllDirections) {
     const int i = index_of(d);

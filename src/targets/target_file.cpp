@@ -147,7 +147,7 @@ std::uint64_t aligned_up(std::uint64_t offset, std::uint64_t alignment) {
 TargetFile resolve_one(const JobSpec& job, const std::string& path, std::size_t nfiles) {
   TargetFile t;
   t.path = path;
-  const bool dirs = engine_traits(job.ioengine).dirs;
+  const bool dirs = engine_traits(job.engine.ioengine).dirs;
   std::optional<std::uint64_t> existing = existing_size(path, t.is_block_device, dirs);
   if (!existing && !dirs && !job.target.allow_file_create) {
     throw UserError(path + " does not exist, and allow_file_create=0 forbids creating it");
@@ -210,7 +210,7 @@ void make_target_directories(std::vector<TargetFile>& targets) {
 
 void open_targets(std::vector<TargetFile>& targets, const JobSpec& job) {
   // An engine that moves no data changes the file whatever the io's direction (falloc allocates on reads).
-  bool writes = job.does_writes() || job.does_trims() || !engine_traits(job.ioengine).moves_data;
+  bool writes = job.does_writes() || job.does_trims() || !engine_traits(job.engine.ioengine).moves_data;
   int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
   if (job.target.direct) flags |= O_DIRECT;
   if (job.sync == SyncMode::kSync) flags |= O_SYNC;

@@ -50,7 +50,7 @@ TEST(FioProfiles, TiobenchIsFourStonewalledJobsWithItsOptions) {
     EXPECT_EQ(job.numjobs, 3u);
     EXPECT_EQ(job.target.directory, "/tmp");
     EXPECT_TRUE(job.target.direct) << "buffered=0";
-    EXPECT_EQ(job.ioengine, EngineKind::kSync);
+    EXPECT_EQ(job.engine.ioengine, EngineKind::kSync);
     EXPECT_EQ(job.target.filenames.size(), 4u);
     EXPECT_EQ(job.end_fsync, i < 2) << names[i];
     EXPECT_EQ(job.stonewall, i > 0) << names[i];
@@ -80,7 +80,7 @@ TEST(FioProfiles, ActIsReadersAndAWriterPerDevice) {
   EXPECT_EQ(reads.rate_iops[0], 1500u);  // 3 x 2000 / 4
   EXPECT_EQ(reads.bs[0], 1536u);
   EXPECT_TRUE(reads.target.direct);
-  EXPECT_EQ(reads.ioengine, EngineKind::kSync);
+  EXPECT_EQ(reads.engine.ioengine, EngineKind::kSync);
   EXPECT_TRUE(reads.time_based);
   EXPECT_EQ(reads.runtime, std::chrono::hours(2));
   EXPECT_EQ(reads.act_slice_ns, 3600ull * 1'000'000'000ull);

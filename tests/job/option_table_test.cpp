@@ -88,7 +88,7 @@ TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
   EXPECT_EQ(applied.target.direct, fresh.target.direct);
   EXPECT_EQ(applied.clat_percentiles, fresh.clat_percentiles);
   EXPECT_EQ(applied.kb_base, fresh.kb_base);
-  EXPECT_EQ(applied.ioengine, fresh.ioengine);
+  EXPECT_EQ(applied.engine.ioengine, fresh.engine.ioengine);
 }
 
 TEST(OptionTable, TakesFiosLocalOptionsOnceRefused) {

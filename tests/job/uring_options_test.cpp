@@ -14,13 +14,13 @@ JobSpec with(std::string_view name, std::string_view value) {
 
 TEST(UringOptions, DefaultsRegisterFilesAndBuffersWithoutPolling) {
   const JobSpec job;
-  EXPECT_TRUE(job.uring_registerfiles);
-  EXPECT_TRUE(job.uring_fixedbufs);
-  EXPECT_FALSE(job.uring_sqthread_poll);
-  EXPECT_EQ(job.uring_sqthread_poll_cpu, -1);
-  EXPECT_FALSE(job.uring_hipri);
-  EXPECT_TRUE(job.uring_nonvectored);
-  EXPECT_EQ(job.uring_force_async, 0u);
+  EXPECT_TRUE(job.engine.uring.registerfiles);
+  EXPECT_TRUE(job.engine.uring.fixedbufs);
+  EXPECT_FALSE(job.engine.uring.sqthread_poll);
+  EXPECT_EQ(job.engine.uring.sqthread_poll_cpu, -1);
+  EXPECT_FALSE(job.engine.rw_flags.hipri);
+  EXPECT_TRUE(job.engine.uring.nonvectored);
+  EXPECT_EQ(job.engine.uring.force_async, 0u);
 }
 
 TEST(UringOptions, RegistrationTogglesMatchFiosDefaults) {

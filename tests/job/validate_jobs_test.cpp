@@ -10,7 +10,7 @@ namespace {
 JobSpec null_job(const std::string& name) {
   JobSpec job;
   job.name = name;
-  job.ioengine = EngineKind::kNull;
+  job.engine.ioengine = EngineKind::kNull;
   job.target.size.bytes = 1 << 20;
   return job;
 }

@@ -26,7 +26,7 @@ struct Fixture {
   Fixture() {
     JobSpec job;
     job.rw = RwMode::kRandRead;
-    job.ioengine = EngineKind::kIoUring;
+    job.engine.ioengine = EngineKind::kIoUring;
     job.target.direct = true;
     job.target.filenames = {"/tmp/x"};
     request.streams = {job};

@@ -22,7 +22,7 @@ constexpr std::uint64_t kGiB = 1ull << 30;
 JobSpec good_job() {
   JobSpec job;
   job.name = "j";
-  job.ioengine = EngineKind::kIoUring;
+  job.engine.ioengine = EngineKind::kIoUring;
   job.iodepth = 32;
   job.target.direct = true;
   job.rw = RwMode::kRandRead;
@@ -94,7 +94,7 @@ TEST(Lint, BufferedIoIsReported) {
 TEST(Lint, MmapIsNotReportedAsBuffered) {
   JobSpec job = good_job();
   job.target.direct = false;
-  job.ioengine = EngineKind::kMmap;
+  job.engine.ioengine = EngineKind::kMmap;
   EXPECT_FALSE(has(codes_of(job, {file_target(64 * kGiB)}, LintFacts{}), kLintBufferedIo));
 }
 
@@ -172,7 +172,7 @@ TEST(Lint, NoRampTimeOnADeviceIsReported) {
 
 TEST(Lint, NullEngineGetsNoWarning) {
   JobSpec job = good_job();
-  job.ioengine = EngineKind::kNull;
+  job.engine.ioengine = EngineKind::kNull;
   job.target.direct = false;
   job.runtime = 1s;
   job.zero_buffers = true;
@@ -202,7 +202,7 @@ TEST(Lint, WarningsNameTheOptionAndWhereItWasSet) {
 
 TEST(Lint, SyncEngineIodepthComesFromValidateWithItsCode) {
   JobSpec job = good_job();
-  job.ioengine = EngineKind::kPsync;
+  job.engine.ioengine = EngineKind::kPsync;
   const std::vector<Problem> problems = validate(job);
   const auto it = std::find_if(problems.begin(), problems.end(), [](const Problem& p) { return p.option == "iodepth"; });
   ASSERT_NE(it, problems.end());

@@ -32,7 +32,7 @@ std::vector<std::vector<std::uint64_t>> read_log(const std::string& path) {
 JobSpec hist_job(const testing::TempDir& dir) {
   JobSpec job;
   job.name = "h";
-  job.ioengine = EngineKind::kNull;
+  job.engine.ioengine = EngineKind::kNull;
   job.rw = RwMode::kRandRW;
   job.target.size.bytes = 1 << 20;
   job.write_hist_log = dir.file("h");

@@ -53,7 +53,7 @@ std::string read_text(const std::string& path) {
 JobSpec logged_job(const std::string& prefix) {
   JobSpec job;
   job.name = "j";
-  job.ioengine = EngineKind::kNull;
+  job.engine.ioengine = EngineKind::kNull;
   job.rw = RwMode::kRandRead;
   job.write_lat_log = prefix;
   job.write_bw_log = prefix;
@@ -119,7 +119,7 @@ TEST(JobLogs, SyncEngineLeavesSlatLogEmpty) {
 TEST(JobLogs, AsyncEngineLogsSlat) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("p"));
-  job.ioengine = EngineKind::kIoUring;
+  job.engine.ioengine = EngineKind::kIoUring;
   auto logs = JobLogs::create(job, 0);
   logs->record(Direction::kRead, 0, 100, 70, 30, 4096, 0, 0);
   logs->finish(kMs);

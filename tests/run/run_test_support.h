@@ -21,7 +21,7 @@ inline RunnerOptions quiet() {
 inline JobSpec null_job(const std::string& name, RwMode rw = RwMode::kRandRead, std::uint64_t size = 1 << 20) {
   JobSpec job;
   job.name = name;
-  job.ioengine = EngineKind::kNull;
+  job.engine.ioengine = EngineKind::kNull;
   job.rw = rw;
   job.target.size.bytes = size;
   return job;

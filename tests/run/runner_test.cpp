@@ -22,7 +22,7 @@ using testing::quiet;
 JobSpec plain_null_job(RwMode rw, std::uint64_t size) {
   JobSpec job;
   job.name = "n";
-  job.ioengine = EngineKind::kNull;
+  job.engine.ioengine = EngineKind::kNull;
   job.rw = rw;
   job.target.size.bytes = size;
   return job;
@@ -150,7 +150,7 @@ TEST(Runner, IoUringKeepsTheQueueFull) {
   job.target.filenames = {dir.file("f")};
   job.target.size.bytes = 8 << 20;
   job.rw = RwMode::kRandRead;
-  job.ioengine = EngineKind::kIoUring;
+  job.engine.ioengine = EngineKind::kIoUring;
   job.target.direct = true;  // buffered reads from the page cache complete inside submit and never queue
   job.iodepth = 16;
   RunResult r;

@@ -83,7 +83,7 @@ FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
       per_job_(job.per_job_logs),
       compressed_chunk_(job.log_store_compressed ? (job.log_compression != 0 ? job.log_compression : kDefaultChunk)
                                                  : 0),
-      log_slat_(engine_has_slat(job.ioengine)),
+      log_slat_(engine_has_slat(job.engine.ioengine)),
       log_max_(job.log_max_value),
       avg_ns_(static_cast<std::uint64_t>(job.log_avg_msec) * kNsPerMs),
       epoch_(job) {
