@@ -188,10 +188,31 @@ struct TargetOptions {
   bool file_append = false;                // regular files: the region starts at the file's end (fio's file_append)
 };
 
+// fio's per-job log files (write_*_log and their format) and per-io log columns.
+struct LogOptions {
+  std::string write_lat_log;
+  std::string write_iops_log;
+  std::string write_bw_log;
+  std::uint32_t log_avg_msec = 0;
+  bool log_max_value = false;        // with log_avg_msec, a latency log line is the window's maximum, not mean
+  bool log_unix_epoch = false;       // log times from the clock's epoch (Unix time), not the job's start
+  bool log_alternate_epoch = false;  // the same with log_alternate_epoch_clock_id's clock
+  int log_alternate_epoch_clock_id = 0;  // clock_gettime's clock id (0: CLOCK_REALTIME)
+  bool log_offset = false;           // add the io's offset column to per-io logs (fio's log_offset)
+  std::uint64_t log_compression = 0;  // fio's in-memory chunk size; with log_store_compressed, logs are zlib files
+  bool log_store_compressed = false;  // write each log as NAME.fz (zlib streams), as fio --inflate-log reads
+  std::string write_hist_log;
+  std::uint32_t log_hist_msec = 0;
+  std::uint32_t log_hist_coarseness = 0;  // histogram logs merge 2^N neighbouring bins
+  bool per_job_logs = true;
+  bool log_prio = false;                   // per-io logs carry each io's priority value, not "is realtime"
+};
+
 struct JobSpec {
   // --- the options by concern (the structs above; the rest of the fields below)
   TargetOptions target;
   EngineOptions engine;
+  LogOptions logs;
 
   // --- identity and targets
   std::string name;
@@ -323,23 +344,8 @@ struct JobSpec {
   bool lat_percentiles = false;
   bool slat_percentiles = false;
   std::uint32_t kb_base = 1024;
-  std::string write_lat_log;
-  std::string write_iops_log;
-  std::string write_bw_log;
-  std::uint32_t log_avg_msec = 0;
-  bool log_max_value = false;        // with log_avg_msec, a latency log line is the window's maximum, not mean
-  bool log_unix_epoch = false;       // log times from the clock's epoch (Unix time), not the job's start
-  bool log_alternate_epoch = false;  // the same with log_alternate_epoch_clock_id's clock
-  int log_alternate_epoch_clock_id = 0;  // clock_gettime's clock id (0: CLOCK_REALTIME)
-  bool log_offset = false;           // add the io's offset column to per-io logs (fio's log_offset)
-  std::uint64_t log_compression = 0;  // fio's in-memory chunk size; with log_store_compressed, logs are zlib files
-  bool log_store_compressed = false;  // write each log as NAME.fz (zlib streams), as fio --inflate-log reads
-  std::string write_hist_log;
-  std::uint32_t log_hist_msec = 0;
-  std::uint32_t log_hist_coarseness = 0;  // histogram logs merge 2^N neighbouring bins
   std::uint32_t bw_avg_msec = 500;        // fio's bwavgtime: the window of each JSON bw_* sample
   std::uint32_t iops_avg_msec = 500;      // fio's iopsavgtime: the same for iops_*
-  bool per_job_logs = true;
   bool unified_rw_reporting = false;
   std::uint32_t significant_figures = 4;  // digits of IOPS, bandwidth and sizes in the normal output (1-10)
   bool unit_base_bits = false;            // fio's unit_base=1: bandwidths in bit/s in the normal output
@@ -418,7 +424,6 @@ struct JobSpec {
   PerDirection<std::uint32_t> cmdprio_class{};        // 0 = not given: realtime, as fio
   PerDirection<std::uint32_t> cmdprio_level{};        // cmdprio 0-7
   PerDirection<std::vector<CmdprioSplitEntry>> cmdprio_bssplit{};  // excludes cmdprio_percentage
-  bool log_prio = false;                   // per-io logs carry each io's priority value, not "is realtime"
   std::optional<int> nice;                 // nice value of the job's thread, -20..19
   std::string exec_prerun;                 // shell command before the job's I/O (output in NAME.prerun.txt)
   std::string exec_postrun;                // and after it (NAME.postrun.txt)
@@ -540,6 +545,8 @@ constexpr Part& job_part(JobSpec& job) noexcept {
     return job.engine.exec;
   } else if constexpr (std::is_same_v<Part, E4defragOptions>) {
     return job.engine.e4defrag;
+  } else if constexpr (std::is_same_v<Part, LogOptions>) {
+    return job.logs;
   } else {
     static_assert(sizeof(Part) == 0, "not a part of JobSpec");
   }

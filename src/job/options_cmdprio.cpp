@@ -133,7 +133,7 @@ void add_cmdprio_options(std::vector<OptionDef>& table) {
   for (std::size_t i = first; i < table.size(); ++i) table[i].category = "engine";
 
   table.insert(table.end(),
-               {bool_option("log_prio", &JobSpec::log_prio, "0",
+               {bool_option("log_prio", &LogOptions::log_prio, "0",
                             {.category = "report",
                              .help = "The last column of the per-io logs holds each io's priority value as hex (class "
                                      "<< 13 | level, e.g. 0x2000), instead of 1 for a realtime-class io and 0 "

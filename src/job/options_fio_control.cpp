@@ -337,22 +337,22 @@ void add_logs(std::vector<OptionDef>& table) {
            .reason = "no log is written unless asked for",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos&) {
-                 job.write_hist_log =
+                 job.logs.write_hist_log =
                      value.empty() ? (job.name.empty() ? std::string("sluice") : job.name) : std::string(value);
                },
        },
        u32_option(
-           "log_hist_msec", &JobSpec::log_hist_msec, 0, UINT32_MAX, "0",
+           "log_hist_msec", &LogOptions::log_hist_msec, 0, UINT32_MAX, "0",
            {.unit = "milliseconds",
             .help = "Window of the histogram log. 0: one entry per direction for the whole run (fio writes none)."}),
        u32_option(
-           "log_hist_coarseness", &JobSpec::log_hist_coarseness, 0, 6, "0",
+           "log_hist_coarseness", &LogOptions::log_hist_coarseness, 0, 6, "0",
            {.unit = "",
             .help =
                 "Histogram log resolution: each value sums 2^N neighbouring bins, so a line has 1856 >> N bins (1856, "
                 "928, ..., 29), as fio writes them."}),
        bool_option(
-           "per_job_logs", &JobSpec::per_job_logs, "1",
+           "per_job_logs", &LogOptions::per_job_logs, "1",
            {.help = "0: all jobs write one shared file per log kind, named PREFIX_KIND.log without the job number."})});
 }
 

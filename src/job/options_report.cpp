@@ -104,28 +104,28 @@ void add_units_and_logs(std::vector<OptionDef>& table) {
                  job.kb_base = choice_value("kb_base", value, where, kChoices) == 0 ? 1000 : 1024;
                },
        },
-       log_option("write_lat_log", &JobSpec::write_lat_log, "lat (latency)",
+       log_option("write_lat_log", &LogOptions::write_lat_log, "lat (latency)",
                   "Also writes PREFIX_clat.N.log and PREFIX_slat.N.log (slat lines only with libaio and io_uring, as "
                   "fio). Values in nanoseconds."),
-       log_option("write_iops_log", &JobSpec::write_iops_log, "iops",
+       log_option("write_iops_log", &LogOptions::write_iops_log, "iops",
                   "Without log_avg_msec each io is a line of value 1 (as fio); with it each line is the true rate of "
                   "the window in ios per second."),
-       log_option("write_bw_log", &JobSpec::write_bw_log, "bw (bandwidth)",
+       log_option("write_bw_log", &LogOptions::write_bw_log, "bw (bandwidth)",
                   "Without log_avg_msec each io's line is its bytes over its clat in bytes per millisecond (as fio); "
                   "with it each line is the window's KiB/s."),
-       u32_option("log_avg_msec", &JobSpec::log_avg_msec, 0, UINT32_MAX, "0",
+       u32_option("log_avg_msec", &LogOptions::log_avg_msec, 0, UINT32_MAX, "0",
                   {.unit = "milliseconds",
                    .help = "Log one line per window of this many milliseconds and direction instead of one per io (0): "
                            "the mean latency of the window's ios, and for iops and bw the true rate over the window, 0 "
                            "for an idle window (fio logs 1 per io without averaging). Windows are aligned on the job's "
                            "measured start; a line's time is its window's end."}),
        bool_option(
-           "log_max_value", &JobSpec::log_max_value, "0",
+           "log_max_value", &LogOptions::log_max_value, "0",
            {.help = "With log_avg_msec, a latency log's line is the window's largest latency instead of its mean."}),
-       bool_option("log_unix_epoch", &JobSpec::log_unix_epoch, "0",
+       bool_option("log_unix_epoch", &LogOptions::log_unix_epoch, "0",
                    {.help = "Log times are Unix times in milliseconds instead of milliseconds since the job's start."}),
        bool_option(
-           "log_alternate_epoch", &JobSpec::log_alternate_epoch, "0",
+           "log_alternate_epoch", &LogOptions::log_alternate_epoch, "0",
            {.help = "Log times are milliseconds since the epoch of the clock log_alternate_epoch_clock_id names."}),
        {
            .name = "log_alternate_epoch_clock_id",
@@ -141,11 +141,11 @@ void add_units_and_logs(std::vector<OptionDef>& table) {
                    value_error(where, "log_alternate_epoch_clock_id", value,
                                "this machine has no such clock (clock_gettime fails); 0 is CLOCK_REALTIME");
                  }
-                 job.log_alternate_epoch_clock_id = static_cast<int>(id);
+                 job.logs.log_alternate_epoch_clock_id = static_cast<int>(id);
                },
        },
        bool_option(
-           "log_offset", &JobSpec::log_offset, "0",
+           "log_offset", &LogOptions::log_offset, "0",
            {.help = "Add each io's offset in bytes as a column of the per-io logs, before the priority column."}),
        u32_option("bwavgtime", &JobSpec::bw_avg_msec, 1, UINT32_MAX, "500",
                   {.unit = "milliseconds",
@@ -173,10 +173,10 @@ void add_units_and_logs(std::vector<OptionDef>& table) {
                  if (bytes != 0 && (bytes < 1024 || bytes > (std::uint64_t{512} << 20))) {
                    value_error(where, "log_compression", value, "between 1024 and 512m (fio's bounds)");
                  }
-                 job.log_compression = bytes;
+                 job.logs.log_compression = bytes;
                },
        },
-       bool_option("log_store_compressed", &JobSpec::log_store_compressed, "0",
+       bool_option("log_store_compressed", &LogOptions::log_store_compressed, "0",
                    {.help = "Write the latency, bandwidth and IOPS logs as NAME.log.fz: zlib streams of fio's binary "
                             "samples, which `fio --inflate-log=FILE` (or `sluice fio --inflate-log=FILE`) prints as "
                             "the text log. Histogram logs stay text."})});
@@ -206,9 +206,9 @@ void finish_parsed_job(JobSpec& job) {
 }
 
 void name_unnamed_logs(JobSpec& job) {
-  const std::pair<const char*, std::string JobSpec::*> kLogs[] = {{"write_lat_log", &JobSpec::write_lat_log},
-                                                                  {"write_iops_log", &JobSpec::write_iops_log},
-                                                                  {"write_bw_log", &JobSpec::write_bw_log}};
+  const std::pair<const char*, std::string JobSpec::*> kLogs[] = {{"write_lat_log", &LogOptions::write_lat_log},
+                                                                  {"write_iops_log", &LogOptions::write_iops_log},
+                                                                  {"write_bw_log", &LogOptions::write_bw_log}};
   for (const auto& [option, member] : kLogs) {
     const auto it = job.given_options.find(option);
     if (it != job.given_options.end() && it->second.empty()) member(job) = job.name;

@@ -13,7 +13,7 @@ namespace {
 
 
 bool needs_hooks(const JobSpec& job) {
-  return job.max_latency.count() > 0 || job.flow != 0 || !job.write_hist_log.empty() ||
+  return job.max_latency.count() > 0 || job.flow != 0 || !job.logs.write_hist_log.empty() ||
          job.ss_criterion != SteadyStateCriterion::kNone || job.disable_lat || job.disable_clat ||
          job.disable_slat || job.exitall || !job.wait_for.empty() ||
          job.rate_min != PerDirection<std::uint64_t>{} || job.rate_iops_min != PerDirection<std::uint64_t>{} ||

@@ -136,7 +136,7 @@ TEST(JobFile, OffsetModifierInRw) {
 }
 
 TEST(JobFile, BareLogFlagIsNamedAfterTheJob) {
-  EXPECT_EQ(parse("[global]\nwrite_bw_log\n[a]\n")[0].spec.write_bw_log, "a");
+  EXPECT_EQ(parse("[global]\nwrite_bw_log\n[a]\n")[0].spec.logs.write_bw_log, "a");
 }
 
 TEST(JobFileErrors, UnknownOptionSuggestsNearest) {

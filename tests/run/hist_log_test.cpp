@@ -35,7 +35,7 @@ JobSpec hist_job(const testing::TempDir& dir) {
   job.engine.ioengine = EngineKind::kNull;
   job.rw = RwMode::kRandRW;
   job.target.size.bytes = 1 << 20;
-  job.write_hist_log = dir.file("h");
+  job.logs.write_hist_log = dir.file("h");
   return job;
 }
 
@@ -62,7 +62,7 @@ TEST(HistLog, CoarsenessSumsNeighbouringBins) {
   for (std::uint32_t coarseness : {1u, 6u}) {
     testing::TempDir dir;
     JobSpec job = hist_job(dir);
-    job.log_hist_coarseness = coarseness;
+    job.logs.log_hist_coarseness = coarseness;
     const RunResult r = run_jobs({job}, quiet());
     const auto rows = read_log(dir.file("h_clat_hist.1.log"));
     ASSERT_EQ(rows.size(), 2u);
@@ -86,7 +86,7 @@ TEST(HistLog, WindowsAreDeltas) {
   job.rw = RwMode::kRandRead;
   job.time_based = true;
   job.runtime = std::chrono::milliseconds(70);  // three whole windows and a part: 20 ms is as good as 100 here
-  job.log_hist_msec = 20;
+  job.logs.log_hist_msec = 20;
   const RunResult r = run_jobs({job}, quiet());
   const auto rows = read_log(dir.file("h_clat_hist.1.log"));
   ASSERT_GE(rows.size(), 3u);
@@ -101,8 +101,8 @@ TEST(HistLog, PerJobLogsZeroSharesOneFile) {
   JobSpec job = hist_job(dir);
   job.rw = RwMode::kRandRead;
   job.numjobs = 2;
-  job.per_job_logs = false;
-  job.write_bw_log = dir.file("h");
+  job.logs.per_job_logs = false;
+  job.logs.write_bw_log = dir.file("h");
   run_jobs({job}, quiet());
   EXPECT_EQ(read_log(dir.file("h_clat_hist.log")).size(), 2u);  // one line per clone
   EXPECT_EQ(read_log(dir.file("h_bw.log")).size(), 512u);       // 256 ios per clone

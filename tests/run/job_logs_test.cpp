@@ -55,9 +55,9 @@ JobSpec logged_job(const std::string& prefix) {
   job.name = "j";
   job.engine.ioengine = EngineKind::kNull;
   job.rw = RwMode::kRandRead;
-  job.write_lat_log = prefix;
-  job.write_bw_log = prefix;
-  job.write_iops_log = prefix;
+  job.logs.write_lat_log = prefix;
+  job.logs.write_bw_log = prefix;
+  job.logs.write_iops_log = prefix;
   return job;
 }
 
@@ -78,7 +78,7 @@ TEST(JobLogs, FileNamesFollowFioWithCloneNumberFromOne) {
 TEST(JobLogs, OnlyTheRequestedLogsAreCreated) {
   testing::TempDir dir;
   JobSpec job;
-  job.write_bw_log = dir.file("b");
+  job.logs.write_bw_log = dir.file("b");
   JobLogs::create(job, 0)->finish(0);
   EXPECT_TRUE(std::filesystem::exists(dir.file("b_bw.1.log")));
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), std::filesystem::directory_iterator()), 1);
@@ -86,7 +86,7 @@ TEST(JobLogs, OnlyTheRequestedLogsAreCreated) {
 
 TEST(JobLogs, UncreatableLogFileIsAUserError) {
   JobSpec job;
-  job.write_bw_log = "/nonexistent-sluice-dir/x";
+  job.logs.write_bw_log = "/nonexistent-sluice-dir/x";
   EXPECT_THROW(JobLogs::create(job, 0), UserError);
 }
 
@@ -129,7 +129,7 @@ TEST(JobLogs, AsyncEngineLogsSlat) {
 TEST(JobLogs, LogOffsetAddsTheOffsetColumn) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("p"));
-  job.log_offset = true;
+  job.logs.log_offset = true;
   auto logs = JobLogs::create(job, 0);
   logs->record(Direction::kRead, 0, 100, 100, 0, 4096, 45056, 0);
   logs->finish(kMs);
@@ -146,8 +146,8 @@ TEST(JobLogs, PriorityColumnIsRealtimeFlagOrHexValue) {
   plain->finish(kMs);
   EXPECT_EQ(read_text(dir.file("p_lat.1.log")), "0, 100, 0, 4096, 1\n0, 100, 0, 4096, 0\n");
   JobSpec job = logged_job(dir.file("q"));
-  job.log_prio = true;
-  job.log_offset = true;
+  job.logs.log_prio = true;
+  job.logs.log_offset = true;
   auto hex = JobLogs::create(job, 0);
   hex->record(Direction::kWrite, 0, 100, 100, 0, 4096, 8192, 0x2000);
   hex->record(Direction::kWrite, 0, 100, 100, 0, 4096, 0, 0);
@@ -166,7 +166,7 @@ void feed_even_stream(JobLogs& logs, int windows, std::uint64_t lat_ns) {
 TEST(JobLogs, AveragedIopsIsTheTrueRate) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("p"));
-  job.log_avg_msec = 100;
+  job.logs.log_avg_msec = 100;
   auto logs = JobLogs::create(job, 0);
   feed_even_stream(*logs, 5, 1000);
   logs->finish(500 * kMs);
@@ -182,7 +182,7 @@ TEST(JobLogs, AveragedIopsIsTheTrueRate) {
 TEST(JobLogs, AveragedBandwidthIsKibPerSecond) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("p"));
-  job.log_avg_msec = 100;
+  job.logs.log_avg_msec = 100;
   auto logs = JobLogs::create(job, 0);
   feed_even_stream(*logs, 2, 1000);
   logs->finish(200 * kMs);
@@ -192,7 +192,7 @@ TEST(JobLogs, AveragedBandwidthIsKibPerSecond) {
 TEST(JobLogs, AveragedLatencyIsTheWindowMean) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("p"));
-  job.log_avg_msec = 10;
+  job.logs.log_avg_msec = 10;
   auto logs = JobLogs::create(job, 0);
   logs->record(Direction::kRead, 1 * kMs, 100, 80, 0, 4096, 0, 0);
   logs->record(Direction::kRead, 2 * kMs, 300, 120, 0, 4096, 0, 0);
@@ -205,8 +205,8 @@ TEST(JobLogs, AveragedLatencyIsTheWindowMean) {
 TEST(JobLogs, LogMaxValueLogsTheWindowsLargestLatency) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("p"));
-  job.log_avg_msec = 10;
-  job.log_max_value = true;
+  job.logs.log_avg_msec = 10;
+  job.logs.log_max_value = true;
   auto logs = JobLogs::create(job, 0);
   logs->record(Direction::kRead, 1 * kMs, 100, 80, 0, 4096, 0, 0);
   logs->record(Direction::kRead, 2 * kMs, 300, 120, 0, 4096, 0, 0);
@@ -220,7 +220,7 @@ TEST(JobLogs, LogMaxValueLogsTheWindowsLargestLatency) {
 TEST(JobLogs, LogUnixEpochCountsFromTheUnixEpoch) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("p"));
-  job.log_unix_epoch = true;
+  job.logs.log_unix_epoch = true;
   timespec before{};
   clock_gettime(CLOCK_REALTIME, &before);
   auto logs = JobLogs::create(job, 0);
@@ -241,7 +241,7 @@ TEST(JobLogs, LogUnixEpochCountsFromTheUnixEpoch) {
 TEST(JobLogs, IdleWindowLogsZeroRateForIssuedDirection) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("p"));
-  job.log_avg_msec = 10;
+  job.logs.log_avg_msec = 10;
   auto logs = JobLogs::create(job, 0);
   logs->record(Direction::kRead, 1 * kMs, 100, 100, 0, 4096, 0, 0);
   logs->record(Direction::kRead, 25 * kMs, 100, 100, 0, 4096, 0, 0);
@@ -253,7 +253,7 @@ TEST(JobLogs, IdleWindowLogsZeroRateForIssuedDirection) {
 TEST(JobLogs, PartialLastWindowIsRatedOverItsLength) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("p"));
-  job.log_avg_msec = 100;
+  job.logs.log_avg_msec = 100;
   auto logs = JobLogs::create(job, 0);
   for (int i = 0; i < 50; ++i) logs->record(Direction::kRead, 100 * kMs + i * kMs, 100, 100, 0, 4096, 0, 0);
   logs->finish(150 * kMs);
@@ -266,7 +266,7 @@ TEST(JobLogs, PartialLastWindowIsRatedOverItsLength) {
 TEST(JobLogs, LargeLogIsFlushedCompletely) {
   testing::TempDir dir;
   JobSpec job;
-  job.write_iops_log = dir.file("p");
+  job.logs.write_iops_log = dir.file("p");
   auto logs = JobLogs::create(job, 0);
   constexpr int kIos = 140'000;  // ~2.2 MiB of lines: two flushes of the 1 MiB buffer and the last one
   for (int i = 0; i < kIos; ++i) logs->record(Direction::kRead, static_cast<std::uint64_t>(i) * 1000, 1, 1, 0, 4096, 0, 0);
@@ -292,7 +292,7 @@ TEST(JobLogs, RunnerWritesAveragedWindowsForEachClone) {
   job.target.size.bytes = 64ull << 20;  // time-based: it repeats; a 1 TiB region's random map (32 MiB a clone) cost more than the run
   job.time_based = true;
   job.runtime = std::chrono::milliseconds(60);  // three windows: 20 ms ones discriminate as 100 ms ones did
-  job.log_avg_msec = 20;
+  job.logs.log_avg_msec = 20;
   job.numjobs = 2;
   run_jobs({job}, quiet());
   for (const char* name : {"run_iops.1.log", "run_iops.2.log"}) {

@@ -11,22 +11,22 @@
 namespace sluice {
 
 std::unique_ptr<HistLog> HistLog::create(const JobSpec& job, int lognum) {
-  if (job.write_hist_log.empty()) return nullptr;
+  if (job.logs.write_hist_log.empty()) return nullptr;
   return std::make_unique<HistLog>(job, lognum);
 }
 
 HistLog::HistLog(const JobSpec& job, int lognum)
-    : shared_(!job.per_job_logs),
-      window_ns_(static_cast<std::uint64_t>(job.log_hist_msec) * 1'000'000ull),
+    : shared_(!job.logs.per_job_logs),
+      window_ns_(static_cast<std::uint64_t>(job.logs.log_hist_msec) * 1'000'000ull),
       next_ns_(window_ns_),
-      stride_(1 << job.log_hist_coarseness),
+      stride_(1 << job.logs.log_hist_coarseness),
       issued_{job.does_reads(), job.does_writes(), job.does_trims()},
       epoch_(job) {
   for (int d = 0; d < kNumDirections; ++d) {
     const std::uint64_t bs = job.bsrange[d].max != 0 ? job.bsrange[d].max : job.bs[d];
     block_size_[d] = bs;
   }
-  file_ = open_fio_log(fio_log_path(job.write_hist_log, "clat_hist", lognum, job.per_job_logs), shared_);
+  file_ = open_fio_log(fio_log_path(job.logs.write_hist_log, "clat_hist", lognum, job.logs.per_job_logs), shared_);
   line_.reserve(8 * kFioBins);
 }
 

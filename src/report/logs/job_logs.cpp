@@ -78,27 +78,27 @@ class FioJobLogs final : public JobLogs {
 };
 
 FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
-    : with_offset_(job.log_offset),
-      with_prio_(job.log_prio),
-      per_job_(job.per_job_logs),
-      compressed_chunk_(job.log_store_compressed ? (job.log_compression != 0 ? job.log_compression : kDefaultChunk)
+    : with_offset_(job.logs.log_offset),
+      with_prio_(job.logs.log_prio),
+      per_job_(job.logs.per_job_logs),
+      compressed_chunk_(job.logs.log_store_compressed ? (job.logs.log_compression != 0 ? job.logs.log_compression : kDefaultChunk)
                                                  : 0),
       log_slat_(engine_has_slat(job.engine.ioengine)),
-      log_max_(job.log_max_value),
-      avg_ns_(static_cast<std::uint64_t>(job.log_avg_msec) * kNsPerMs),
+      log_max_(job.logs.log_max_value),
+      avg_ns_(static_cast<std::uint64_t>(job.logs.log_avg_msec) * kNsPerMs),
       epoch_(job) {
   // As fio: a disabled latency gets no log file at all, and per-io bandwidth (disable_bw) or, with every
   // statistic off (gtod_reduce), per-io iops lines are not written (averaged windows still are).
-  if (!job.write_lat_log.empty()) {
-    if (!job.disable_lat) lat_ = open(job.write_lat_log, "lat", jobnum);
-    if (!job.disable_clat) clat_ = open(job.write_lat_log, "clat", jobnum);
+  if (!job.logs.write_lat_log.empty()) {
+    if (!job.disable_lat) lat_ = open(job.logs.write_lat_log, "lat", jobnum);
+    if (!job.disable_clat) clat_ = open(job.logs.write_lat_log, "clat", jobnum);
     // fio creates it even when the engine has no slat
-    if (!job.disable_slat) slat_ = open(job.write_lat_log, "slat", jobnum);
+    if (!job.disable_slat) slat_ = open(job.logs.write_lat_log, "slat", jobnum);
   }
   per_io_bw_ = !job.disable_bw;
   per_io_iops_ = !(job.disable_clat && job.disable_slat && job.disable_bw);
-  if (!job.write_bw_log.empty()) bw_ = open(job.write_bw_log, "bw", jobnum);
-  if (!job.write_iops_log.empty()) iops_ = open(job.write_iops_log, "iops", jobnum);
+  if (!job.logs.write_bw_log.empty()) bw_ = open(job.logs.write_bw_log, "bw", jobnum);
+  if (!job.logs.write_iops_log.empty()) iops_ = open(job.logs.write_iops_log, "iops", jobnum);
   issued_ = {job.does_reads(), job.does_writes(), job.does_trims()};
 }
 
@@ -214,7 +214,7 @@ void FioJobLogs::finish(std::uint64_t t_ns) {
 }  // namespace
 
 std::unique_ptr<JobLogs> JobLogs::create(const JobSpec& job, int jobnum) {
-  if (job.write_lat_log.empty() && job.write_bw_log.empty() && job.write_iops_log.empty()) return nullptr;
+  if (job.logs.write_lat_log.empty() && job.logs.write_bw_log.empty() && job.logs.write_iops_log.empty()) return nullptr;
   return std::make_unique<FioJobLogs>(job, jobnum);
 }
 

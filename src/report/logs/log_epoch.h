@@ -14,7 +14,7 @@ namespace sluice {
 class LogEpoch {
  public:
   explicit LogEpoch(const JobSpec& job) noexcept
-      : from_clock_(job.log_unix_epoch || job.log_alternate_epoch), clock_id_(job.log_alternate_epoch_clock_id) {}
+      : from_clock_(job.logs.log_unix_epoch || job.logs.log_alternate_epoch), clock_id_(job.logs.log_alternate_epoch_clock_id) {}
 
   // The time column for an event t_ns after the measured start; called at about that moment.
   std::uint64_t ms(std::uint64_t t_ns) noexcept {
