@@ -208,11 +208,33 @@ struct LogOptions {
   bool log_prio = false;                   // per-io logs carry each io's priority value, not "is realtime"
 };
 
+// fio's zonemode=strided and zonemode=zbd and their zone settings.
+struct ZoneOptions {
+  // fio's zonemode=strided: I/O stays in a window of zone_range bytes until zone_size bytes were transferred,
+  // then moves zone_range + zone_skip further (back to the region start past the file end).
+  bool zone_strided = false;
+  std::uint64_t zone_size = 0;
+  std::uint64_t zone_range = 0;  // 0 = zone_size
+  std::uint64_t zone_skip = 0;
+  // fio's zonemode=zbd: each file is cut in zones of zone_size bytes with a write pointer each (emulated in
+  // memory, shared by the run's jobs on the file; run/zoned_file.h): writes go to write pointers, reads stay
+  // below them unless read_beyond_wp.
+  bool zone_zbd = false;
+  std::uint64_t zone_capacity = 0;      // writable bytes per zone; 0 = zone_size
+  bool read_beyond_wp = false;
+  std::uint32_t max_open_zones = 0;     // zones written at once, for all jobs on the file; 0 = no limit
+  std::uint32_t job_max_open_zones = 0;  // ... for this job
+  bool ignore_zone_limits = false;      // accepted: an emulated zone set has no device limit to ignore
+  double zone_reset_threshold = 0;      // with zone_reset_frequency: resets start above this share written
+  double zone_reset_frequency = 0;      // the share of writes that reset their zone first
+};
+
 struct JobSpec {
   // --- the options by concern (the structs above; the rest of the fields below)
   TargetOptions target;
   EngineOptions engine;
   LogOptions logs;
+  ZoneOptions zones;
 
   // --- identity and targets
   std::string name;
@@ -242,23 +264,6 @@ struct JobSpec {
   // random_distribution=sequence: after each round of the sequence the next one is shifted by its length in
   // blocks (fio's "strided block group": 2,0,1 then 5,3,4 ...) instead of repeating the same blocks.
   bool random_sequence_stride = false;
-  // fio's zonemode=strided: I/O stays in a window of zone_range bytes until zone_size bytes were transferred,
-  // then moves zone_range + zone_skip further (back to the region start past the file end).
-  bool zone_strided = false;
-  std::uint64_t zone_size = 0;
-  std::uint64_t zone_range = 0;  // 0 = zone_size
-  std::uint64_t zone_skip = 0;
-  // fio's zonemode=zbd: each file is cut in zones of zone_size bytes with a write pointer each (emulated in
-  // memory, shared by the run's jobs on the file; run/zoned_file.h): writes go to write pointers, reads stay
-  // below them unless read_beyond_wp.
-  bool zone_zbd = false;
-  std::uint64_t zone_capacity = 0;      // writable bytes per zone; 0 = zone_size
-  bool read_beyond_wp = false;
-  std::uint32_t max_open_zones = 0;     // zones written at once, for all jobs on the file; 0 = no limit
-  std::uint32_t job_max_open_zones = 0;  // ... for this job
-  bool ignore_zone_limits = false;      // accepted: an emulated zone set has no device limit to ignore
-  double zone_reset_threshold = 0;      // with zone_reset_frequency: resets start above this share written
-  double zone_reset_frequency = 0;      // the share of writes that reset their zone first
   bool randrepeat = true;
   std::uint64_t randseed = 0x89;  // fio's default seed base
   bool norandommap = false;
@@ -547,6 +552,8 @@ constexpr Part& job_part(JobSpec& job) noexcept {
     return job.engine.e4defrag;
   } else if constexpr (std::is_same_v<Part, LogOptions>) {
     return job.logs;
+  } else if constexpr (std::is_same_v<Part, ZoneOptions>) {
+    return job.zones;
   } else {
     static_assert(sizeof(Part) == 0, "not a part of JobSpec");
   }

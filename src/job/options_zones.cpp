@@ -36,33 +36,33 @@ void add_zbd_options(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
       {size_option(
-           "zonecapacity", &JobSpec::zone_capacity, "0",
+           "zonecapacity", &ZoneOptions::zone_capacity, "0",
            {.category = "workload",
             .help = "zonemode=zbd: the bytes of each zone that can be written (at most zonesize); 0 means zonesize."}),
        bool_option(
-           "read_beyond_wp", &JobSpec::read_beyond_wp, "0",
+           "read_beyond_wp", &ZoneOptions::read_beyond_wp, "0",
            {.category = "workload",
             .help = "zonemode=zbd: reads may go past a zone's write pointer (else they stay in written data, and a job "
                     "with nothing written to read ends at once)."}),
-       u32_option("max_open_zones", &JobSpec::max_open_zones, 0, 4096, "0",
+       u32_option("max_open_zones", &ZoneOptions::max_open_zones, 0, 4096, "0",
                   {.unit = "zones",
                    .category = "workload",
                    .help = "zonemode=zbd: zones written at the same time, by all the run's jobs on a file; a write to "
                            "another zone goes to one of the open ones. 0: no limit."}),
        u32_option(
-           "job_max_open_zones", &JobSpec::job_max_open_zones, 0, 4096, "0",
+           "job_max_open_zones", &ZoneOptions::job_max_open_zones, 0, 4096, "0",
            {.unit = "zones",
             .category = "workload",
             .help = "zonemode=zbd: zones this job writes at the same time (needs max_open_zones). 0: no limit."}),
        bool_option(
-           "ignore_zone_limits", &JobSpec::ignore_zone_limits, "0",
+           "ignore_zone_limits", &ZoneOptions::ignore_zone_limits, "0",
            {.category = "workload",
             .help = "zonemode=zbd: ignore the device's own open-zone limit. Accepted: the zones sluice keeps have no "
                     "device limit, only max_open_zones."}),
-       fraction_option("zone_reset_threshold", &JobSpec::zone_reset_threshold,
+       fraction_option("zone_reset_threshold", &ZoneOptions::zone_reset_threshold,
                        "zonemode=zbd: with zone_reset_frequency, zones are reset early only once this share of the "
                        "job's range holds data."),
-       fraction_option("zone_reset_frequency", &JobSpec::zone_reset_frequency,
+       fraction_option("zone_reset_frequency", &ZoneOptions::zone_reset_frequency,
                        "zonemode=zbd: past zone_reset_threshold, one write in 1/this resets its zone first. 0: zones "
                        "are reset only when full.")});
 }
@@ -92,21 +92,21 @@ void apply_zone_counts(JobSpec& job) {
     if (given == job.given_options.end()) continue;
     const std::optional<std::uint64_t> count = zone_count(given->second);
     if (!count) continue;
-    if (job.zone_size == 0) {
+    if (job.zones.zone_size == 0) {
       throw UserError(fmt::format("{}: {}={}: a size in zones needs zonesize (with zonemode=strided or zbd)",
                                   job.where.describe(), name, given->second));
     }
-    if (*count > UINT64_MAX / job.zone_size) {
+    if (*count > UINT64_MAX / job.zones.zone_size) {
       throw UserError(fmt::format("{}: {}={}: too many zones of {} bytes", job.where.describe(), name, given->second,
-                                  job.zone_size));
+                                  job.zones.zone_size));
     }
-    const std::uint64_t bytes = *count * job.zone_size;
+    const std::uint64_t bytes = *count * job.zones.zone_size;
     const std::string_view option = name;
     if (option == "size") job.target.size = SizeOrPercent{bytes, 0.0};
     if (option == "io_size") job.io_size = bytes;
     if (option == "offset") job.target.offset = SizeOrPercent{bytes, 0.0};
     if (option == "offset_increment") job.target.offset_increment = bytes;
-    if (option == "zoneskip") job.zone_skip = bytes;
+    if (option == "zoneskip") job.zones.zone_skip = bytes;
   }
 }
 
@@ -129,21 +129,21 @@ void add_zone_options(std::vector<OptionDef>& table) {
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"none", "strided", "zbd"};
                  const std::size_t choice = choice_value("zonemode", value, where, kChoices);
-                 job.zone_strided = choice == 1;
-                 job.zone_zbd = choice == 2;
+                 job.zones.zone_strided = choice == 1;
+                 job.zones.zone_zbd = choice == 2;
                },
        },
        size_option(
-           "zonesize", &JobSpec::zone_size, "0",
+           "zonesize", &ZoneOptions::zone_size, "0",
            {.category = "workload",
             .help = "zonemode=strided: bytes transferred in a zone before moving to the next. Smaller than zonerange: "
                     "only part of each zone is used; larger: each zone is gone over again until zonesize bytes are "
                     "done. zonemode=zbd: the size of each zone (at least 512 bytes)."}),
        size_option(
-           "zonerange", &JobSpec::zone_range, "0",
+           "zonerange", &ZoneOptions::zone_range, "0",
            {.category = "workload", .help = "zonemode=strided: the size of a zone; 0 means zonesize (fio's default)."}),
        accept_zone_counts(size_option(
-           "zoneskip", &JobSpec::zone_skip, "0",
+           "zoneskip", &ZoneOptions::zone_skip, "0",
            {.category = "workload",
             .help = "zonemode=strided: bytes skipped after each zone; zonemode=zbd: the same for sequential jobs (a "
                     "multiple of zonesize)."}))});

@@ -404,19 +404,19 @@ std::uint64_t max_block_size(const JobSpec& job, Direction d) {
 
 // zonemode=zbd as fio 3.33 checks it (zbd.c: init_zone_info, zbd_verify_bs; its first write's buflen check).
 void check_zbd(const JobSpec& job, Checker& check) {
-  if (job.zone_size == 0) {
+  if (job.zones.zone_size == 0) {
     check.error("zonemode", "zonemode=zbd needs zonesize (the size of each zone), as fio for files and devices "
                             "that are not zoned");
     return;
   }
-  if (job.zone_size < 512) check.error("zonesize", "zonemode=zbd: zonesize must be at least 512 bytes (as fio)");
-  if (job.zone_capacity > job.zone_size) {
-    check.error("zonecapacity", "zonecapacity " + std::to_string(job.zone_capacity) + " is larger than zonesize " +
-                                    std::to_string(job.zone_size));
+  if (job.zones.zone_size < 512) check.error("zonesize", "zonemode=zbd: zonesize must be at least 512 bytes (as fio)");
+  if (job.zones.zone_capacity > job.zones.zone_size) {
+    check.error("zonecapacity", "zonecapacity " + std::to_string(job.zones.zone_capacity) + " is larger than zonesize " +
+                                    std::to_string(job.zones.zone_size));
   }
-  if (job.zone_skip % job.zone_size != 0) {
-    check.error("zoneskip", "zoneskip " + std::to_string(job.zone_skip) + " is not a multiple of zonesize " +
-                                std::to_string(job.zone_size) + " (zonemode=zbd skips whole zones, as fio)");
+  if (job.zones.zone_skip % job.zones.zone_size != 0) {
+    check.error("zoneskip", "zoneskip " + std::to_string(job.zones.zone_skip) + " is not a multiple of zonesize " +
+                                std::to_string(job.zones.zone_size) + " (zonemode=zbd skips whole zones, as fio)");
   }
   if (job.given_options.count("zonerange") != 0) {
     check.warning("zonerange", "zonerange has no effect with zonemode=zbd (zones are zonesize bytes); ignored");
@@ -426,36 +426,36 @@ void check_zbd(const JobSpec& job, Checker& check) {
                           " writes the very block it just read or trimmed, and zonemode=zbd moves every write to "
                           "its zone's write pointer; use rw=randrw or separate jobs");
   }
-  if (job.does_writes() && max_block_size(job, Direction::kWrite) > job.zone_size) {
+  if (job.does_writes() && max_block_size(job, Direction::kWrite) > job.zones.zone_size) {
     check.error("bs", "zonemode=zbd: a write of " + std::to_string(max_block_size(job, Direction::kWrite)) +
-                          " bytes is larger than zonesize " + std::to_string(job.zone_size));
+                          " bytes is larger than zonesize " + std::to_string(job.zones.zone_size));
   }
   if (job.does_trims()) {
     const int t = index_of(Direction::kTrim);
     if (job.bsrange[t].min != 0 || !job.bssplit[t].empty()) {
       check.error("bs", "bsrange and bssplit are not allowed for trims with zonemode=zbd (a trim resets one zone)");
-    } else if (job.bs[t] != job.zone_size) {
+    } else if (job.bs[t] != job.zones.zone_size) {
       check.error("bs", "zonemode=zbd: the trim block size " + std::to_string(job.bs[t]) +
-                            " is not the zone size " + std::to_string(job.zone_size) + " (a trim resets one zone)");
+                            " is not the zone size " + std::to_string(job.zones.zone_size) + " (a trim resets one zone)");
     }
   }
   if (job.verify != VerifyKind::kNone) {
     for (Direction d : kAllDirections) {
-      if (job.zone_size % job.bs[index_of(d)] != 0) {
+      if (job.zones.zone_size % job.bs[index_of(d)] != 0) {
         check.error("bs", "zonemode=zbd with verify: the block size " + std::to_string(job.bs[index_of(d)]) +
-                              " is not a divisor of zonesize " + std::to_string(job.zone_size) + " (as fio)");
+                              " is not a divisor of zonesize " + std::to_string(job.zones.zone_size) + " (as fio)");
         break;
       }
     }
   }
-  if (job.job_max_open_zones != 0 && job.max_open_zones != 0 && job.job_max_open_zones > job.max_open_zones) {
+  if (job.zones.job_max_open_zones != 0 && job.zones.max_open_zones != 0 && job.zones.job_max_open_zones > job.zones.max_open_zones) {
     check.warning("job_max_open_zones", "job_max_open_zones is above max_open_zones, which limits it anyway");
   }
 }
 
 // zonemode=strided as fio 3.33 checks it (init.c), plus a zone too small for any io; zonemode=zbd in check_zbd.
 void check_zones(const JobSpec& job, Checker& check) {
-  if (job.zone_zbd) {
+  if (job.zones.zone_zbd) {
     check_zbd(job, check);
     return;
   }
@@ -467,8 +467,8 @@ void check_zones(const JobSpec& job, Checker& check) {
       check.warning(option, std::string(option) + " has no effect without zonemode=zbd; ignored");
     }
   }
-  if (!job.zone_strided) {
-    if (job.zone_size != 0) {
+  if (!job.zones.zone_strided) {
+    if (job.zones.zone_size != 0) {
       check.error("zonesize",
                   "zonemode=none and zonesize are not compatible (as in fio); add zonemode=strided or zonemode=zbd");
     }
@@ -479,7 +479,7 @@ void check_zones(const JobSpec& job, Checker& check) {
     }
     return;
   }
-  if (job.zone_size == 0) {
+  if (job.zones.zone_size == 0) {
     check.error("zonemode", "zonemode=strided needs zonesize (the bytes transferred in each zone)");
     return;
   }
@@ -487,11 +487,11 @@ void check_zones(const JobSpec& job, Checker& check) {
     check.warning("zonemode", "zonemode=strided with " + std::to_string(job.target.nrfiles) +
                                   " files: ignored, as fio ignores it when a job has more than one open file");
   }
-  const std::uint64_t range = job.zone_range != 0 ? job.zone_range : job.zone_size;
+  const std::uint64_t range = job.zones.zone_range != 0 ? job.zones.zone_range : job.zones.zone_size;
   for (Direction d : used_directions(job)) {
     const std::uint64_t block = job.min_block_size(d);
     if (range < block) {
-      check.error(job.zone_range != 0 ? "zonerange" : "zonesize",
+      check.error(job.zones.zone_range != 0 ? "zonerange" : "zonesize",
                   "a zone of " + std::to_string(range) + " bytes cannot hold one " + std::to_string(block) +
                       "-byte " + std::string(direction_name(d)) + "; zones must be at least the block size");
       return;

@@ -365,7 +365,7 @@ bool IoLoop::fit_pending_to_zones() {
     case Direction::kWrite: fit = zones.fit_write(pending.offset, pending.length, zones_.resets, error); break;
     case Direction::kTrim: fit = zones.fit_trim(pending.offset, zones_.resets, error); break;
     default:
-      if (!job_.read_beyond_wp) fit = zones.fit_read(pending.offset, pending.length);
+      if (!job_.zones.read_beyond_wp) fit = zones.fit_read(pending.offset, pending.length);
       break;
   }
   if (fit != ZoneFit::kAccept) {

@@ -288,7 +288,7 @@ void IoLoop::finish(std::uint64_t now) {
     }
   }
   if (hooks_) hooks_->finish(now, *result_);
-  result_->counts_zone_resets = job_.zone_zbd;
+  result_->counts_zone_resets = job_.zones.zone_zbd;
   result_->zone_resets = zones_.resets;
   result_->block_infos = acct_.block_infos;
   if (latency_) {  // fio's JSON keys; latency_window in microseconds, as fio keeps it

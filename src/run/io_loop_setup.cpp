@@ -86,7 +86,7 @@ std::uint32_t complete_max_of(const JobSpec& job, std::uint32_t depth, std::uint
 }  // namespace
 
 ioloop::Source::Source(const JobInstance& instance, const std::vector<TargetFile>& targets)
-    : pattern(RmwChains::pattern_spec(instance.spec), regions_of(targets, instance.spec.zone_strided), instance.seed),
+    : pattern(RmwChains::pattern_spec(instance.spec), regions_of(targets, instance.spec.zones.zone_strided), instance.seed),
       schedule(instance.spec, instance.seed ^ 0x5851f42d4c957f2dull),
       open_loop(instance.spec, std::max<std::uint32_t>(1, instance.spec.iodepth)) {}
 
@@ -115,23 +115,23 @@ void IoLoop::open_zones() {
   settings.random = job_.is_random();
   settings.mixed = job_.does_reads() && job_.does_writes();
   settings.verify = job_.verify != VerifyKind::kNone;
-  settings.read_beyond_wp = job_.read_beyond_wp;
+  settings.read_beyond_wp = job_.zones.read_beyond_wp;
   settings.writes = job_.does_writes();
-  settings.zone_skip = job_.zone_skip;
-  settings.job_max_open_zones = job_.job_max_open_zones;
-  settings.reset_threshold = job_.zone_reset_threshold;
-  settings.reset_frequency = job_.zone_reset_frequency;
+  settings.zone_skip = job_.zones.zone_skip;
+  settings.job_max_open_zones = job_.zones.job_max_open_zones;
+  settings.reset_threshold = job_.zones.zone_reset_threshold;
+  settings.reset_frequency = job_.zones.zone_reset_frequency;
   zones_.cursors.reserve(targets_.size());
   for (std::size_t i = 0; i < targets_.size(); ++i) {
     const std::uint64_t file_size = zoned_file_size(targets_[i]);
-    if (file_size < job_.zone_size) {  // the runner refuses this before (zoned_targets.h); a loop made directly
+    if (file_size < job_.zones.zone_size) {  // the runner refuses this before (zoned_targets.h); a loop made directly
       throw UserError(fmt::format("job {}: {}: file size {} is smaller than zonesize {}", job_.name,
-                                  targets_[i].path, file_size, job_.zone_size));
+                                  targets_[i].path, file_size, job_.zones.zone_size));
     }
     std::shared_ptr<ZonedFile> file =
         links_.zoned_files != nullptr
             ? links_.zoned_files->get(targets_[i].path, file_size, job_)
-            : std::make_shared<ZonedFile>(file_size, job_.zone_size, job_.zone_capacity, job_.max_open_zones);
+            : std::make_shared<ZonedFile>(file_size, job_.zones.zone_size, job_.zones.zone_capacity, job_.zones.max_open_zones);
     zones_.cursors.emplace_back(std::move(file), settings, targets_[i].region_start, targets_[i].region_length);
     // fio's zbd_file_reset: with verify, a writing job starts on empty zones (a reset later would lose data).
     if (settings.writes && settings.verify) zones_.cursors.back().reset_range_for_verify(zones_.resets);
@@ -168,7 +168,7 @@ void IoLoop::prepare() {
     iolog_writer_ = std::make_unique<IoLogWriter>(job_.write_iolog, std::move(files), clock_.now());
   }
   verifier_ = Verifier::create(instance_, targets_, depth);
-  if (job_.zone_zbd) open_zones();
+  if (job_.zones.zone_zbd) open_zones();
   if (job_.block_error_percentiles && !targets_.empty()) {
     // fio caps this at 8,192 blocks; sluice at what memory allows (4 bytes a block).
     constexpr std::uint64_t kMaxBlocks = std::uint64_t{1} << 26;

@@ -289,17 +289,17 @@ std::shared_ptr<ZonedFile> ZonedFiles::get(const std::string& path, std::uint64_
   std::lock_guard lock(mutex_);
   std::shared_ptr<ZonedFile>& file = files_[path];
   if (!file) {
-    file = std::make_shared<ZonedFile>(file_size, job.zone_size, job.zone_capacity, job.max_open_zones);
-  } else if (file->zone_size() != job.zone_size) {
+    file = std::make_shared<ZonedFile>(file_size, job.zones.zone_size, job.zones.zone_capacity, job.zones.max_open_zones);
+  } else if (file->zone_size() != job.zones.zone_size) {
     throw UserError(fmt::format("job {}: {}: zonesize {} does not match the zone size {} of another job on the file",
-                                job.name, path, job.zone_size, file->zone_size()));
-  } else if (job.max_open_zones != 0 && job.max_open_zones != file->max_open_zones()) {
+                                job.name, path, job.zones.zone_size, file->zone_size()));
+  } else if (job.zones.max_open_zones != 0 && job.zones.max_open_zones != file->max_open_zones()) {
     throw UserError(
         fmt::format("job {}: {}: max_open_zones={} differs from another job's {} on the same file (fio: "
                     "\"Different 'max_open_zones' values\")",
-                    job.name, path, job.max_open_zones, file->max_open_zones()));
+                    job.name, path, job.zones.max_open_zones, file->max_open_zones()));
   }
-  if (job.job_max_open_zones != 0 && file->max_open_zones() == 0) {
+  if (job.zones.job_max_open_zones != 0 && file->max_open_zones() == 0) {
     throw UserError(
         fmt::format("job {}: job_max_open_zones needs max_open_zones (a limit for the file {})", job.name, path));
   }

@@ -26,7 +26,7 @@ std::string zoned_model(const std::string& path) {
 // fio's zbd_zone_align_file_sizes.
 void align_to_zones(const std::string& path, std::uint64_t file_size, const JobSpec& job, std::uint64_t& region_start,
                     std::uint64_t& region_length, std::vector<std::string>& notes) {
-  const std::uint64_t zone = job.zone_size;
+  const std::uint64_t zone = job.zones.zone_size;
   if (file_size < zone) {
     throw UserError(fmt::format("job {}: {}: file size {} is smaller than zonesize {} (zonemode=zbd needs a zone)",
                                 job.name, path, file_size, zone));
@@ -72,7 +72,7 @@ std::uint64_t zoned_file_size(const TargetFile& target) {
 }
 
 void prepare_zoned_targets(const JobSpec& job, std::vector<TargetFile>& targets, std::vector<std::string>& notes) {
-  if (!job.zone_zbd) return;
+  if (!job.zones.zone_zbd) return;
   for (TargetFile& t : targets) {
     if (t.is_block_device) {
       const std::string model = zoned_model(t.path);

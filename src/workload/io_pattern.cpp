@@ -206,11 +206,11 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   else hole = job.rw_sequential_run;
   identical_runs = job.rw_sequencer_identical;
   percentage_random = std::min<std::uint32_t>(job.percentage_random, 100);
-  strided = job.zone_strided && job.zone_size != 0 && regions.size() == 1;
+  strided = job.zones.zone_strided && job.zones.zone_size != 0 && regions.size() == 1;
   if (strided) {
-    zone_size = job.zone_size;
-    zone_range = job.zone_range != 0 ? job.zone_range : job.zone_size;
-    zone_skip = job.zone_skip;
+    zone_size = job.zones.zone_size;
+    zone_range = job.zones.zone_range != 0 ? job.zones.zone_range : job.zones.zone_size;
+    zone_skip = job.zones.zone_skip;
   }
   wrap = job.time_based || job.io_size != 0 || strided;
   loops = std::max<std::uint32_t>(job.loops, 1);

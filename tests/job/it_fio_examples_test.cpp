@@ -99,7 +99,7 @@ TEST_P(FioExampleRun, RunsShrunkWhenItParses) {
   // zonemode=zbd (zbd-rand-write.fio, zbd-seq-read.fio, xnvme-zoned.fio): the zones shrink with the file, two
   // of 512 KiB in the 1 MiB the size is capped at (their 256 MiB zones would not fit; xnvme-zoned.fio gives
   // none, which fio refuses on a file too: its zones come from the zoned device it names on its command line).
-  const bool zoned = std::any_of(jobs.begin(), jobs.end(), [](const FileJob& j) { return j.spec.zone_zbd; });
+  const bool zoned = std::any_of(jobs.begin(), jobs.end(), [](const FileJob& j) { return j.spec.zones.zone_zbd; });
   if (zoned) args.push_back("--override=zonesize=512k");
   if (!supports_direct_io(dir.path())) args.push_back("--override=direct=0");
   args.push_back(file);

@@ -32,10 +32,10 @@ JobSpec parsed_job(const std::vector<std::pair<std::string, std::string>>& optio
 TEST(ZoneOptions, StridedSetsTheZoneGeometry) {
   const JobSpec job =
       testing::job_with({{"zonemode", "strided"}, {"zonesize", "256m"}, {"zonerange", "1g"}, {"zoneskip", "2g"}});
-  EXPECT_TRUE(job.zone_strided);
-  EXPECT_EQ(job.zone_size, 256ull << 20);
-  EXPECT_EQ(job.zone_range, 1ull << 30);
-  EXPECT_EQ(job.zone_skip, 2ull << 30);
+  EXPECT_TRUE(job.zones.zone_strided);
+  EXPECT_EQ(job.zones.zone_size, 256ull << 20);
+  EXPECT_EQ(job.zones.zone_range, 1ull << 30);
+  EXPECT_EQ(job.zones.zone_skip, 2ull << 30);
   EXPECT_TRUE(validate(job).empty());
 }
 
@@ -51,14 +51,14 @@ TEST(ZoneOptions, ZbdSetsTheZonesAndTheirLimits) {
                                          {"ignore_zone_limits", "1"},
                                          {"rw", "randwrite"},
                                          {"bs", "512k"}});
-  EXPECT_TRUE(job.zone_zbd);
-  EXPECT_FALSE(job.zone_strided);
-  EXPECT_EQ(job.zone_capacity, 200ull << 20);
-  EXPECT_EQ(job.max_open_zones, 32u);
-  EXPECT_EQ(job.job_max_open_zones, 4u);
-  EXPECT_TRUE(job.read_beyond_wp);
-  EXPECT_DOUBLE_EQ(job.zone_reset_threshold, 0.7);
-  EXPECT_DOUBLE_EQ(job.zone_reset_frequency, 0.25);
+  EXPECT_TRUE(job.zones.zone_zbd);
+  EXPECT_FALSE(job.zones.zone_strided);
+  EXPECT_EQ(job.zones.zone_capacity, 200ull << 20);
+  EXPECT_EQ(job.zones.max_open_zones, 32u);
+  EXPECT_EQ(job.zones.job_max_open_zones, 4u);
+  EXPECT_TRUE(job.zones.read_beyond_wp);
+  EXPECT_DOUBLE_EQ(job.zones.zone_reset_threshold, 0.7);
+  EXPECT_DOUBLE_EQ(job.zones.zone_reset_frequency, 0.25);
   EXPECT_TRUE(validate(job).empty());
   EXPECT_THROW(testing::job_with({{"zonemode", "stried"}}), UserError);
   EXPECT_THROW(testing::job_with({{"zone_reset_threshold", "1.5"}}), UserError);
@@ -104,7 +104,7 @@ TEST(ZoneOptions, SizesInZonesAreZonesizeMultiples) {
   EXPECT_EQ(job.io_size, 12ull << 20);
   EXPECT_EQ(job.target.offset.bytes, 8ull << 20);
   EXPECT_EQ(job.target.offset_increment, 4ull << 20);
-  EXPECT_EQ(job.zone_skip, 8ull << 20);
+  EXPECT_EQ(job.zones.zone_skip, 8ull << 20);
   EXPECT_THROW(parsed_job({{"size", "10z"}}), UserError);  // no zonesize
   EXPECT_THROW(parsed_job({{"size", "1xz"}}), UserError);
 }

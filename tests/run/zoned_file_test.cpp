@@ -226,21 +226,21 @@ TEST(ZonedFiles, JobsOnOneFileShareItsZonesAndItsLimit) {
   ZonedFiles files;
   JobSpec job;
   job.name = "a";
-  job.zone_zbd = true;
-  job.zone_size = kMiB;
-  job.max_open_zones = 4;
+  job.zones.zone_zbd = true;
+  job.zones.zone_size = kMiB;
+  job.zones.max_open_zones = 4;
   auto first = files.get("/tmp/f", 16 * kMiB, job);
   EXPECT_EQ(files.get("/tmp/f", 16 * kMiB, job), first);
   JobSpec other = job;
-  other.max_open_zones = 8;
+  other.zones.max_open_zones = 8;
   EXPECT_THROW(files.get("/tmp/f", 16 * kMiB, other), UserError);
-  other.max_open_zones = 0;  // takes the file's limit
+  other.zones.max_open_zones = 0;  // takes the file's limit
   EXPECT_EQ(files.get("/tmp/f", 16 * kMiB, other), first);
-  other.zone_size = 2 * kMiB;
+  other.zones.zone_size = 2 * kMiB;
   EXPECT_THROW(files.get("/tmp/f", 16 * kMiB, other), UserError);
   JobSpec lone = job;
-  lone.max_open_zones = 0;
-  lone.job_max_open_zones = 2;
+  lone.zones.max_open_zones = 0;
+  lone.zones.job_max_open_zones = 2;
   EXPECT_THROW(files.get("/tmp/g", 16 * kMiB, lone), UserError);  // needs a file limit
 }
 
@@ -248,8 +248,8 @@ TEST(ZonedTargets, AWritingJobsRegionIsRoundedToZones) {
   JobSpec job;
   job.name = "w";
   job.rw = RwMode::kWrite;
-  job.zone_zbd = true;
-  job.zone_size = kMiB;
+  job.zones.zone_zbd = true;
+  job.zones.zone_size = kMiB;
   TargetFile t;
   t.path = "/nonexistent/zoned";
   t.size = 16 * kMiB;

@@ -20,10 +20,10 @@ using testing::kMiB;
 
 JobSpec strided(RwMode rw, std::uint64_t zone_size, std::uint64_t zone_range, std::uint64_t zone_skip) {
   JobSpec job = job_for(rw, 64 * kKiB);
-  job.zone_strided = true;
-  job.zone_size = zone_size;
-  job.zone_range = zone_range;
-  job.zone_skip = zone_skip;
+  job.zones.zone_strided = true;
+  job.zones.zone_size = zone_size;
+  job.zones.zone_range = zone_range;
+  job.zones.zone_skip = zone_skip;
   return job;
 }
 
