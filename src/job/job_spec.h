@@ -229,22 +229,39 @@ struct ZoneOptions {
   double zone_reset_frequency = 0;      // the share of writes that reset their zone first
 };
 
-struct JobSpec {
-  // --- the options by concern (the structs above; the rest of the fields below)
-  TargetOptions target;
-  EngineOptions engine;
-  LogOptions logs;
-  ZoneOptions zones;
-
-  // --- identity and targets
-  std::string name;
-  std::string description;
+// Where and as whom the job's thread runs: CPUs, NUMA, priorities, nice, user, cgroup.
+struct PlacementOptions {
+  std::vector<std::uint32_t> cpus_allowed; // cpus_allowed / cpumask: CPUs the job's thread may run on; empty = any
+  bool cpus_allowed_split = false;         // cpus_allowed_policy=split: clone N runs on the N-th CPU of the set
+  std::string numa_cpu_nodes;              // numa_cpu_nodes: run on these nodes' CPUs (node string); "" = any
+  NumaMemPolicy numa_mem_policy{};
+  std::int32_t ioprio_class = -1;          // prioclass (1 realtime, 2 best effort, 3 idle); -1 = not set
+  std::int32_t ioprio = -1;                // prio 0-7; -1 = not set
+  // Per-io priorities (fio's cmdprio family, libaio and io_uring): reads and writes (trim values are unused).
+  PerDirection<std::uint32_t> cmdprio_percentage{};   // share of ios issued with cmdprio_class/cmdprio
+  PerDirection<std::uint32_t> cmdprio_class{};        // 0 = not given: realtime, as fio
+  PerDirection<std::uint32_t> cmdprio_level{};        // cmdprio 0-7
+  PerDirection<std::vector<CmdprioSplitEntry>> cmdprio_bssplit{};  // excludes cmdprio_percentage
+  std::optional<int> nice;                 // nice value of the job's thread, -20..19
   std::int64_t uid = -1;  // the job's thread runs (and uses its files) as this user; -1 = sluice's own
   std::int64_t gid = -1;  // and this group
   // fio's cgroup options (run/job_cgroup.h): the job's thread joins this blkio cgroup (made when missing).
   std::string cgroup;                // "" = none (but cgroup_weight alone uses the job's name)
   std::uint32_t cgroup_weight = 0;   // 100-1000; 0 = not set
   bool cgroup_nodelete = false;      // a cgroup sluice made stays after the run
+};
+
+struct JobSpec {
+  // --- the options by concern (the structs above; the rest of the fields below)
+  TargetOptions target;
+  EngineOptions engine;
+  LogOptions logs;
+  ZoneOptions zones;
+  PlacementOptions placement;
+
+  // --- identity and targets
+  std::string name;
+  std::string description;
 
   // --- workload shape
   RwMode rw = RwMode::kRead;
@@ -418,18 +435,6 @@ struct JobSpec {
 
   // --- placement, priority, buffer contents and fio corners (fio)
   bool rw_backwards = false;               // "rw=read:-8k": rw_sequential_run bytes are a step back, not a hole
-  std::vector<std::uint32_t> cpus_allowed; // cpus_allowed / cpumask: CPUs the job's thread may run on; empty = any
-  bool cpus_allowed_split = false;         // cpus_allowed_policy=split: clone N runs on the N-th CPU of the set
-  std::string numa_cpu_nodes;              // numa_cpu_nodes: run on these nodes' CPUs (node string); "" = any
-  NumaMemPolicy numa_mem_policy{};
-  std::int32_t ioprio_class = -1;          // prioclass (1 realtime, 2 best effort, 3 idle); -1 = not set
-  std::int32_t ioprio = -1;                // prio 0-7; -1 = not set
-  // Per-io priorities (fio's cmdprio family, libaio and io_uring): reads and writes (trim values are unused).
-  PerDirection<std::uint32_t> cmdprio_percentage{};   // share of ios issued with cmdprio_class/cmdprio
-  PerDirection<std::uint32_t> cmdprio_class{};        // 0 = not given: realtime, as fio
-  PerDirection<std::uint32_t> cmdprio_level{};        // cmdprio 0-7
-  PerDirection<std::vector<CmdprioSplitEntry>> cmdprio_bssplit{};  // excludes cmdprio_percentage
-  std::optional<int> nice;                 // nice value of the job's thread, -20..19
   std::string exec_prerun;                 // shell command before the job's I/O (output in NAME.prerun.txt)
   std::string exec_postrun;                // and after it (NAME.postrun.txt)
   std::string buffer_pattern;              // bytes that fill write buffers, already decoded; empty = not set
@@ -554,6 +559,8 @@ constexpr Part& job_part(JobSpec& job) noexcept {
     return job.logs;
   } else if constexpr (std::is_same_v<Part, ZoneOptions>) {
     return job.zones;
+  } else if constexpr (std::is_same_v<Part, PlacementOptions>) {
+    return job.placement;
   } else {
     static_assert(sizeof(Part) == 0, "not a part of JobSpec");
   }

@@ -97,20 +97,20 @@ void add_cmdprio_options(std::vector<OptionDef>& table) {
 
   table.insert(
       table.end(),
-      {per_direction_number("cmdprio_percentage", &JobSpec::cmdprio_percentage, 0, 100, "0",
+      {per_direction_number("cmdprio_percentage", &PlacementOptions::cmdprio_percentage, 0, 100, "0",
                             {.unit = "percent",
                              .help = "libaio, io_uring: this share of the reads (first value) and writes (second; one "
                                      "value for both) is issued with priority cmdprio_class/cmdprio, the rest with the "
                                      "job's own; the JSON then splits the latency per priority (\"prios\"), as fio. "
                                      "Excludes cmdprio_bssplit."}),
        per_direction_number(
-           "cmdprio_class", &JobSpec::cmdprio_class, 1, 3, "",
+           "cmdprio_class", &PlacementOptions::cmdprio_class, 1, 3, "",
            {.unit = "class",
             .help = "The priority class of cmdprio_percentage's ios (and of cmdprio_bssplit entries without one): 1 "
                     "realtime (needs CAP_SYS_ADMIN), 2 best effort, 3 idle; read,write values as cmdprio_percentage.",
             .reason = "1 (realtime), as fio"}),
        per_direction_number(
-           "cmdprio", &JobSpec::cmdprio_level, 0, 7, "0",
+           "cmdprio", &PlacementOptions::cmdprio_level, 0, 7, "0",
            {.unit = "level",
             .help = "The priority level (0 highest) of cmdprio_percentage's ios, within cmdprio_class."}),
        {
@@ -124,7 +124,7 @@ void add_cmdprio_options(std::vector<OptionDef>& table) {
            .reason = "no io gets another priority",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 apply_per_direction(job.cmdprio_bssplit, "cmdprio_bssplit", value, where, [&](std::string_view part) {
+                 apply_per_direction(job.placement.cmdprio_bssplit, "cmdprio_bssplit", value, where, [&](std::string_view part) {
                    return parse_cmdprio_split(part, value, where, job.kb_base);
                  });
                },

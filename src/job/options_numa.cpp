@@ -80,8 +80,8 @@ void add_numa_options(std::vector<OptionDef>& table) {
                     .reason = "any CPU",
                     .apply =
                         [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                          job.numa_cpu_nodes = std::string(value);
-                          check_node_list("numa_cpu_nodes", value, job.numa_cpu_nodes, where);
+                          job.placement.numa_cpu_nodes = std::string(value);
+                          check_node_list("numa_cpu_nodes", value, job.placement.numa_cpu_nodes, where);
                         },
                 },
                 {
@@ -94,7 +94,7 @@ void add_numa_options(std::vector<OptionDef>& table) {
                             "or interleave over a node list (interleave alone: every node), or local.",
                     .reason = "the kernel's default policy",
                     .apply = [](JobSpec& job, std::string_view value,
-                                const SourcePos& where) { job.numa_mem_policy = parse_mem_policy(value, where); },
+                                const SourcePos& where) { job.placement.numa_mem_policy = parse_mem_policy(value, where); },
                 }});
 }
 

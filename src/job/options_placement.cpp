@@ -57,7 +57,7 @@ OptionDef cpus_allowed_option() {
           "See cpus_allowed_policy.",
       .reason = "every CPU",
       .apply = [](JobSpec& job, std::string_view value,
-                  const SourcePos& where) { job.cpus_allowed = parse_cpu_list("cpus_allowed", value, where); },
+                  const SourcePos& where) { job.placement.cpus_allowed = parse_cpu_list("cpus_allowed", value, where); },
   };
 }
 
@@ -73,9 +73,9 @@ OptionDef cpumask_option() {
           [](JobSpec& job, std::string_view value, const SourcePos& where) {
             const auto mask = parse_unsigned(value);
             if (!mask || *mask == 0) value_error(where, "cpumask", value, "expected a non-zero bit mask such as 0x3");
-            job.cpus_allowed.clear();
+            job.placement.cpus_allowed.clear();
             for (std::uint32_t c = 0; c < 64; ++c) {
-              if ((*mask >> c) & 1u) job.cpus_allowed.push_back(c);
+              if ((*mask >> c) & 1u) job.placement.cpus_allowed.push_back(c);
             }
           },
   };
@@ -93,7 +93,7 @@ OptionDef cpus_allowed_policy_option() {
           "the set only (wrapping around when there are more clones than CPUs).",
       .apply =
           [](JobSpec& job, std::string_view value, const SourcePos& where) {
-            job.cpus_allowed_split = choice_value("cpus_allowed_policy", value, where, {"shared", "split"}) == 1;
+            job.placement.cpus_allowed_split = choice_value("cpus_allowed_policy", value, where, {"shared", "split"}) == 1;
           },
   };
 }
@@ -114,7 +114,7 @@ OptionDef priority_option(bool is_class) {
           [is_class](JobSpec& job, std::string_view value, const SourcePos& where) {
             const auto n = static_cast<std::int32_t>(
                 unsigned_value(is_class ? "prioclass" : "prio", value, where, is_class ? 1 : 0, is_class ? 3 : 7));
-            (is_class ? job.ioprio_class : job.ioprio) = n;
+            (is_class ? job.placement.ioprio_class : job.placement.ioprio) = n;
           },
   };
 }
@@ -134,7 +134,7 @@ OptionDef nice_option() {
             if (ec != std::errc{} || end != value.data() + value.size() || n < -20 || n > 19) {
               value_error(where, "nice", value, "not a nice value: an integer from -20 to 19");
             }
-            job.nice = n;
+            job.placement.nice = n;
           },
   };
 }
@@ -174,7 +174,7 @@ void add_cgroup_options(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
       {string_option(
-           "cgroup", &JobSpec::cgroup, "",
+           "cgroup", &PlacementOptions::cgroup, "",
            {.category = "placement",
             .help = "The job's thread joins this cgroup of the blkio controller (cgroup v1; a path below its mount, "
                     "made when missing, removed at the end if sluice made it), so the throttles and weight set there "
@@ -194,10 +194,10 @@ void add_cgroup_options(std::vector<OptionDef>& table) {
                  const std::uint64_t n = unsigned_value("cgroup_weight", value, where, 0, 1000);
                  if (n != 0 && n < 100)
                    value_error(where, "cgroup_weight", value, "a weight from 100 to 1000 (as fio; 0: none)");
-                 job.cgroup_weight = static_cast<std::uint32_t>(n);
+                 job.placement.cgroup_weight = static_cast<std::uint32_t>(n);
                },
        },
-       bool_option("cgroup_nodelete", &JobSpec::cgroup_nodelete, "0",
+       bool_option("cgroup_nodelete", &PlacementOptions::cgroup_nodelete, "0",
                    {.category = "placement",
                     .help = "Keep the cgroup sluice made for the job after the run (to read its blkio statistics)."})});
 }

@@ -50,7 +50,7 @@ OptionDef id_option(bool user) {
           [user](JobSpec& job, std::string_view value, const SourcePos& where) {
             const auto number =
                 static_cast<std::int64_t>(unsigned_value(user ? "uid" : "gid", value, where, 0, 4294967294u));
-            (user ? job.uid : job.gid) = number;
+            (user ? job.placement.uid : job.placement.gid) = number;
           },
   };
 }

@@ -553,8 +553,8 @@ void check_cmdprio(const JobSpec& job, Checker& check) {
   bool percentage = false;
   bool split = false;
   for (int i = 0; i < 2; ++i) {
-    percentage = percentage || job.cmdprio_percentage[i] != 0;
-    split = split || !job.cmdprio_bssplit[i].empty();
+    percentage = percentage || job.placement.cmdprio_percentage[i] != 0;
+    split = split || !job.placement.cmdprio_bssplit[i].empty();
   }
   if (percentage && split) {
     check.error("cmdprio_bssplit", "cmdprio_percentage and cmdprio_bssplit options are mutually exclusive");

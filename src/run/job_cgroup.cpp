@@ -43,7 +43,7 @@ Controller find_blkio() {
   return {};
 }
 
-std::string cgroup_name(const JobSpec& job) { return job.cgroup.empty() ? job.name : job.cgroup; }
+std::string cgroup_name(const JobSpec& job) { return job.placement.cgroup.empty() ? job.name : job.placement.cgroup; }
 
 // The cgroup's directory; throws UserError for a name that would leave the controller's hierarchy.
 std::string cgroup_dir(const Controller& c, const JobSpec& job) {
@@ -118,7 +118,7 @@ void check_cgroup_support(const JobSpec& job) {
   (void)cgroup_dir(c, job);
 }
 
-JobCgroup::JobCgroup(const JobSpec& job) : keep_(job.cgroup_nodelete) {
+JobCgroup::JobCgroup(const JobSpec& job) : keep_(job.placement.cgroup_nodelete) {
   const Controller c = find_blkio();
   if (c.mount.empty()) throw std::runtime_error("cgroup: no cgroup v1 blkio controller is mounted");
   path_ = cgroup_dir(c, job);
@@ -136,7 +136,7 @@ JobCgroup::JobCgroup(const JobSpec& job) : keep_(job.cgroup_nodelete) {
     ++m.jobs;
   }
   try {
-    if (job.cgroup_weight != 0) {
+    if (job.placement.cgroup_weight != 0) {
       // blkio.weight was CFQ's; since CFQ's removal only the bfq scheduler has a weight (blkio.bfq.weight).
       const char* file = exists(path_ + "/blkio.weight")       ? "blkio.weight"
                          : exists(path_ + "/blkio.bfq.weight") ? "blkio.bfq.weight"
@@ -145,9 +145,9 @@ JobCgroup::JobCgroup(const JobSpec& job) : keep_(job.cgroup_nodelete) {
         throw std::runtime_error(fmt::format(
             "cgroup_weight={}: {} has neither blkio.weight nor blkio.bfq.weight: this kernel weighs blkio cgroups "
             "only with the bfq I/O scheduler (fio 3.33 writes blkio.weight and fails the same way)",
-            job.cgroup_weight, path_));
+            job.placement.cgroup_weight, path_));
       }
-      write_value(path_, file, job.cgroup_weight, "cgroup_weight");
+      write_value(path_, file, job.placement.cgroup_weight, "cgroup_weight");
     }
     write_value(path_, "tasks", static_cast<std::uint64_t>(thread_id()), "cgroup write pid");
   } catch (...) {

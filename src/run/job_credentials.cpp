@@ -22,18 +22,18 @@ long set_gid(unsigned gid) { return ::syscall(SYS_setresgid, static_cast<long>(g
 }  // namespace
 
 JobCredentials::JobCredentials(const JobSpec& job) : old_uid_(::getuid()), old_gid_(::getgid()) {
-  if (job.gid >= 0) {
-    if (set_gid(static_cast<unsigned>(job.gid)) != 0) {
-      throw std::runtime_error("gid=" + std::to_string(job.gid) + ": cannot switch to it: " + std::strerror(errno));
+  if (job.placement.gid >= 0) {
+    if (set_gid(static_cast<unsigned>(job.placement.gid)) != 0) {
+      throw std::runtime_error("gid=" + std::to_string(job.placement.gid) + ": cannot switch to it: " + std::strerror(errno));
     }
     gid_switched_ = true;
   }
-  if (job.uid >= 0) {
-    if (set_uid(static_cast<unsigned>(job.uid)) != 0) {
+  if (job.placement.uid >= 0) {
+    if (set_uid(static_cast<unsigned>(job.placement.uid)) != 0) {
       const int err = errno;
       if (gid_switched_) set_gid(old_gid_);
       gid_switched_ = false;
-      throw std::runtime_error("uid=" + std::to_string(job.uid) + ": cannot switch to it: " + std::strerror(err));
+      throw std::runtime_error("uid=" + std::to_string(job.placement.uid) + ": cannot switch to it: " + std::strerror(err));
     }
     uid_switched_ = true;
   }

@@ -48,22 +48,22 @@ std::string set_nice(int value) {
 }  // namespace
 
 std::vector<std::uint32_t> cpus_for_clone(const JobSpec& job, int jobnum) {
-  if (!job.cpus_allowed_split || job.cpus_allowed.empty()) return job.cpus_allowed;
-  const std::size_t index = static_cast<std::size_t>(jobnum < 0 ? 0 : jobnum) % job.cpus_allowed.size();
-  return {job.cpus_allowed[index]};
+  if (!job.placement.cpus_allowed_split || job.placement.cpus_allowed.empty()) return job.placement.cpus_allowed;
+  const std::size_t index = static_cast<std::size_t>(jobnum < 0 ? 0 : jobnum) % job.placement.cpus_allowed.size();
+  return {job.placement.cpus_allowed[index]};
 }
 
 std::string apply_thread_placement(const JobSpec& job, int jobnum) {
-  if (!job.cpus_allowed.empty()) {
+  if (!job.placement.cpus_allowed.empty()) {
     std::string error = set_affinity(job, jobnum);
     if (!error.empty()) return error;
   }
   if (std::string error = apply_numa_cpu_nodes(job); !error.empty()) return error;
-  if (job.nice) {
-    std::string error = set_nice(*job.nice);
+  if (job.placement.nice) {
+    std::string error = set_nice(*job.placement.nice);
     if (!error.empty()) return error;
   }
-  if (job.ioprio_class >= 0 || job.ioprio >= 0) return set_ioprio(job);
+  if (job.placement.ioprio_class >= 0 || job.placement.ioprio >= 0) return set_ioprio(job);
   return "";
 }
 

@@ -136,7 +136,7 @@ void Worker::run(const StartGate& gate) noexcept {
     std::optional<JobCgroup> cgroup;  // cgroup=: the thread's I/O is the cgroup's until the job ends
     if (uses_cgroup(spec)) cgroup.emplace(spec);
     std::optional<JobCredentials> credentials;  // uid= / gid=: from here on the job is its user (after the cgroup)
-    if (spec.uid >= 0 || spec.gid >= 0) {
+    if (spec.placement.uid >= 0 || spec.placement.gid >= 0) {
       credentials.emplace(spec);
       if (std::optional<TargetFailure> denied = inaccessible_target(targets_, spec)) {
         result_.error = denied->error;

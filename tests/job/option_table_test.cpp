@@ -147,16 +147,16 @@ TEST(ApplyOption, FiosLateOptionsCheckTheirValues) {
 // fio's cmdprio-bssplit.fio: entries sorted by size, 0 % entries dropped, class/level folded into the value.
 TEST(ApplyOption, CmdprioBssplitParsesFiosTwoForms) {
   const JobSpec job = table_with("cmdprio_bssplit", "64k/25/1/1:1024k/0:64k/75/3/2:8k/10,1024k/0");
-  ASSERT_EQ(job.cmdprio_bssplit[0].size(), 3u);
-  EXPECT_EQ(job.cmdprio_bssplit[0][0].size, 8192u);
-  EXPECT_EQ(job.cmdprio_bssplit[0][0].ioprio, -1);  // takes cmdprio_class/cmdprio
-  EXPECT_EQ(job.cmdprio_bssplit[0][1].ioprio, 0x2001);
-  EXPECT_EQ(job.cmdprio_bssplit[0][2].percent, 75u);
-  EXPECT_EQ(job.cmdprio_bssplit[0][2].ioprio, 0x6002);
-  EXPECT_TRUE(job.cmdprio_bssplit[1].empty());
+  ASSERT_EQ(job.placement.cmdprio_bssplit[0].size(), 3u);
+  EXPECT_EQ(job.placement.cmdprio_bssplit[0][0].size, 8192u);
+  EXPECT_EQ(job.placement.cmdprio_bssplit[0][0].ioprio, -1);  // takes cmdprio_class/cmdprio
+  EXPECT_EQ(job.placement.cmdprio_bssplit[0][1].ioprio, 0x2001);
+  EXPECT_EQ(job.placement.cmdprio_bssplit[0][2].percent, 75u);
+  EXPECT_EQ(job.placement.cmdprio_bssplit[0][2].ioprio, 0x6002);
+  EXPECT_TRUE(job.placement.cmdprio_bssplit[1].empty());
   const JobSpec both = table_with("cmdprio_percentage", "30");
-  EXPECT_EQ(both.cmdprio_percentage[0], 30u);
-  EXPECT_EQ(both.cmdprio_percentage[1], 30u);
+  EXPECT_EQ(both.placement.cmdprio_percentage[0], 30u);
+  EXPECT_EQ(both.placement.cmdprio_percentage[1], 30u);
   EXPECT_EQ(table_with("cmdprio_class", ",2").cmdprio_class[0], 0u);
   EXPECT_EQ(table_with("cmdprio_class", ",2").cmdprio_class[1], 2u);
   EXPECT_THAT(option_error_of("cmdprio_bssplit", "4k/50/4/0"),

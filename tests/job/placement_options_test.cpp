@@ -33,8 +33,8 @@ TEST(PlacementOptions, CpusAllowedPolicySplit) {
 
 TEST(PlacementOptions, PrioAndPrioclass) {
   const JobSpec job = job_with({{"prio", "6"}, {"prioclass", "3"}});
-  EXPECT_EQ(job.ioprio, 6);
-  EXPECT_EQ(job.ioprio_class, 3);
+  EXPECT_EQ(job.placement.ioprio, 6);
+  EXPECT_EQ(job.placement.ioprio_class, 3);
   EXPECT_THROW(job_with({{"prio", "8"}}), UserError);
   EXPECT_THROW(job_with({{"prioclass", "0"}}), UserError);
 }
@@ -47,11 +47,11 @@ TEST(PlacementOptions, BufferPatternDecodesHexAndStrings) {
 TEST(PlacementOptions, AcceptedOptionsParseAndChangeNothing) {
   const JobSpec plain = job_with({});
   const JobSpec job = job_with({{"create_serialize", "1"}, {"verify_async", "4"}});
-  EXPECT_EQ(job.cpus_allowed, plain.cpus_allowed);
+  EXPECT_EQ(job.placement.cpus_allowed, plain.placement.cpus_allowed);
   EXPECT_EQ(job.verify, plain.verify);
   EXPECT_THROW(job_with({{"verify_async", "x"}}), UserError);
   const JobSpec more = job_with({{"log_entries", "1048576"}, {"gtod_cpu", "1"}});
-  EXPECT_EQ(more.cpus_allowed, plain.cpus_allowed);
+  EXPECT_EQ(more.placement.cpus_allowed, plain.placement.cpus_allowed);
   // fio 3.33's limits: log_entries from 1024 to 1048576.
   EXPECT_THROW(job_with({{"log_entries", "10"}}), UserError);
   EXPECT_THROW(job_with({{"log_entries", "1048577"}}), UserError);

@@ -17,7 +17,7 @@ std::map<std::uint16_t, int> draw(IoPriorities& priorities, Direction d, std::ui
 TEST(IoPriorities, PercentageDefaultsToTheRealtimeClass) {
   JobSpec job;
   job.rw = RwMode::kRandRW;
-  job.cmdprio_percentage = {30, 0, 0};
+  job.placement.cmdprio_percentage = {30, 0, 0};
   IoPriorities priorities(job, 7);
   const auto reads = draw(priorities, Direction::kRead, 4096, 10000);
   ASSERT_EQ(reads.size(), 2u);
@@ -30,11 +30,11 @@ TEST(IoPriorities, PercentageDefaultsToTheRealtimeClass) {
 TEST(IoPriorities, IndexesFollowTheValuesList) {
   JobSpec job;
   job.rw = RwMode::kRandWrite;
-  job.ioprio_class = 2;
-  job.ioprio = 7;
-  job.cmdprio_percentage = {0, 100, 100};
-  job.cmdprio_class = {0, 3, 3};
-  job.cmdprio_level = {0, 2, 2};
+  job.placement.ioprio_class = 2;
+  job.placement.ioprio = 7;
+  job.placement.cmdprio_percentage = {0, 100, 100};
+  job.placement.cmdprio_class = {0, 3, 3};
+  job.placement.cmdprio_level = {0, 2, 2};
   IoPriorities priorities(job, 1);
   const IoPriority p = priorities.pick(Direction::kWrite, 512);
   EXPECT_EQ(p.value, 0x6002);
@@ -47,7 +47,7 @@ TEST(IoPriorities, BssplitMatchesExactSizesAndSharesEntries) {
   JobSpec job;
   job.rw = RwMode::kRandRead;
   // 4k: 25 % at 1/1, 75 % at 3/2 (sorted by size as fio); 64k: 50 % at cmdprio_class/cmdprio (1/0).
-  job.cmdprio_bssplit[0] = {{4096, 25, 0x2001}, {4096, 75, 0x6002}, {65536, 50, -1}};
+  job.placement.cmdprio_bssplit[0] = {{4096, 25, 0x2001}, {4096, 75, 0x6002}, {65536, 50, -1}};
   IoPriorities priorities(job, 3);
   const auto small = draw(priorities, Direction::kRead, 4096, 8000);
   EXPECT_NEAR(small.at(0x2001), 2000, 200);

@@ -39,7 +39,7 @@ std::vector<std::uint32_t> allowed_cpus_of_this_thread() {
 
 TEST(ThreadPlacement, CpusAllowedPinsTheThread) {
   JobSpec job;
-  job.cpus_allowed = {0};
+  job.placement.cpus_allowed = {0};
   on_thread([&] {
     EXPECT_EQ(apply_thread_placement(job, 0), "");
     EXPECT_EQ(allowed_cpus_of_this_thread(), (std::vector<std::uint32_t>{0}));
@@ -48,25 +48,25 @@ TEST(ThreadPlacement, CpusAllowedPinsTheThread) {
 
 TEST(ThreadPlacement, SplitPolicyGivesEachCloneOneCpuRoundRobin) {
   JobSpec job;
-  job.cpus_allowed = {0, 1, 5};
-  job.cpus_allowed_split = true;
+  job.placement.cpus_allowed = {0, 1, 5};
+  job.placement.cpus_allowed_split = true;
   EXPECT_EQ(cpus_for_clone(job, 0), (std::vector<std::uint32_t>{0}));
   EXPECT_EQ(cpus_for_clone(job, 2), (std::vector<std::uint32_t>{5}));
   EXPECT_EQ(cpus_for_clone(job, 3), (std::vector<std::uint32_t>{0}));
-  job.cpus_allowed_split = false;
-  EXPECT_EQ(cpus_for_clone(job, 2), job.cpus_allowed);
+  job.placement.cpus_allowed_split = false;
+  EXPECT_EQ(cpus_for_clone(job, 2), job.placement.cpus_allowed);
 }
 
 TEST(ThreadPlacement, ACpuThatDoesNotExistIsAnErrorNamingTheOption) {
   JobSpec job;
-  job.cpus_allowed = {4000};
+  job.placement.cpus_allowed = {4000};
   on_thread([&] { EXPECT_NE(apply_thread_placement(job, 0).find("cpus_allowed"), std::string::npos); });
 }
 
 TEST(ThreadPlacement, PrioAndPrioclassSetTheThreadsIoPriority) {
   JobSpec job;
-  job.ioprio_class = 2;  // best effort
-  job.ioprio = 6;
+  job.placement.ioprio_class = 2;  // best effort
+  job.placement.ioprio = 6;
   on_thread([&] {
     ASSERT_EQ(apply_thread_placement(job, 0), "");
     const long value = syscall(SYS_ioprio_get, 1, 0);  // IOPRIO_WHO_PROCESS, the calling thread
@@ -79,14 +79,14 @@ TEST(ThreadPlacement, PrioAndPrioclassSetTheThreadsIoPriority) {
 // best-effort class.
 TEST(ThreadPlacement, AClassAloneMeansLevelZeroAsFio) {
   JobSpec job;
-  job.ioprio_class = 3;  // idle
+  job.placement.ioprio_class = 3;  // idle
   EXPECT_EQ(job.default_ioprio(), 0x6000);
   on_thread([&] {
     ASSERT_EQ(apply_thread_placement(job, 0), "");
     EXPECT_EQ(syscall(SYS_ioprio_get, 1, 0), 0x6000);
   });
   JobSpec level_only;
-  level_only.ioprio = 5;
+  level_only.placement.ioprio = 5;
   EXPECT_EQ(level_only.default_ioprio(), 0x4005);
   EXPECT_EQ(JobSpec{}.default_ioprio(), 0);
 }
@@ -94,8 +94,8 @@ TEST(ThreadPlacement, AClassAloneMeansLevelZeroAsFio) {
 TEST(ThreadPlacement, NumaCpuNodesRunTheThreadOnTheNodesCpus) {
   SLUICE_REQUIRE(kNuma);
   JobSpec job;
-  job.cpus_allowed = {0};     // numa_cpu_nodes comes after cpus_allowed and wins, as in fio
-  job.numa_cpu_nodes = "0";
+  job.placement.cpus_allowed = {0};     // numa_cpu_nodes comes after cpus_allowed and wins, as in fio
+  job.placement.numa_cpu_nodes = "0";
   bitmask* cpus = numa_allocate_cpumask();
   ASSERT_EQ(numa_node_to_cpus(0, cpus), 0);
   std::vector<std::uint32_t> node_cpus;
@@ -127,7 +127,7 @@ TEST(ThreadPlacement, NumaMemPolicyBindsTheThreadAndItsBuffers) {
                         {NumaMemPolicy::Mode::kLocal, "", MPOL_LOCAL}};
   for (const Case& c : cases) {
     JobSpec job;
-    job.numa_mem_policy = {c.mode, c.nodes};
+    job.placement.numa_mem_policy = {c.mode, c.nodes};
     const int kernel_mode = c.kernel_mode;
     const std::string nodes = c.nodes;
     on_thread([&] {
@@ -147,7 +147,7 @@ TEST(ThreadPlacement, NumaMemPolicyBindsTheThreadAndItsBuffers) {
 
 TEST(ThreadPlacement, NiceSetsTheThreadsNiceValue) {
   JobSpec job;
-  job.nice = 7;
+  job.placement.nice = 7;
   on_thread([&] {
     ASSERT_EQ(apply_thread_placement(job, 0), "");
     EXPECT_EQ(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), 7);
