@@ -251,6 +251,28 @@ struct PlacementOptions {
   bool cgroup_nodelete = false;      // a cgroup sluice made stays after the run
 };
 
+// How fast ios are issued: rate limits and minimums, think time, open-loop arrivals.
+struct PacingOptions {
+  PerDirection<std::uint64_t> rate = {0, 0, 0};       // bytes per second
+  PerDirection<std::uint64_t> rate_iops = {0, 0, 0};
+  RateProcess rate_process = RateProcess::kLinear;
+  std::chrono::nanoseconds thinktime{0};
+  // Set by the plan for cpuio, not an option: after each io, think this many times the io's own time (fio's
+  // cpuio sets its think time from the measured cycle, cpuchunks x (100 - cpuload) / cpuload).
+  double think_per_busy = 0;
+  std::uint32_t thinktime_blocks = 1;
+  bool rate_ignore_thinktime = false;  // a rate's schedule moves on by each pause instead of catching up
+  bool thinktime_on_issue = false;    // thinktime_blocks_type=issue: count issued ios (else completed ones)
+  std::chrono::nanoseconds thinktime_iotime{0};  // think after this much I/O time too (0: only by blocks)
+  bool thinktime_spin_set = false;
+  std::chrono::nanoseconds thinktime_spin{0};
+  PerDirection<std::uint64_t> rate_min = {0, 0, 0};       // bytes/s below which the job fails
+  std::chrono::nanoseconds rate_cycle{std::chrono::seconds(1)};  // the window rate_min / rate_iops_min average over
+  PerDirection<std::uint64_t> rate_iops_min = {0, 0, 0};
+  bool open_loop = false;                  // arrivals follow the rate schedule whatever earlier ios do
+  bool submit_offload = false;             // fio's io_submit_mode=offload: with a rate, sluice's open loop
+};
+
 struct JobSpec {
   // --- the options by concern (the structs above; the rest of the fields below)
   TargetOptions target;
@@ -258,6 +280,7 @@ struct JobSpec {
   LogOptions logs;
   ZoneOptions zones;
   PlacementOptions placement;
+  PacingOptions pacing;
 
   // --- identity and targets
   std::string name;
@@ -335,19 +358,6 @@ struct JobSpec {
   bool error_dump = false;               // print every error as it happens, also those passed
 
   // --- rate and think time
-  PerDirection<std::uint64_t> rate = {0, 0, 0};       // bytes per second
-  PerDirection<std::uint64_t> rate_iops = {0, 0, 0};
-  RateProcess rate_process = RateProcess::kLinear;
-  std::chrono::nanoseconds thinktime{0};
-  // Set by the plan for cpuio, not an option: after each io, think this many times the io's own time (fio's
-  // cpuio sets its think time from the measured cycle, cpuchunks x (100 - cpuload) / cpuload).
-  double think_per_busy = 0;
-  std::uint32_t thinktime_blocks = 1;
-  bool rate_ignore_thinktime = false;  // a rate's schedule moves on by each pause instead of catching up
-  bool thinktime_on_issue = false;    // thinktime_blocks_type=issue: count issued ios (else completed ones)
-  std::chrono::nanoseconds thinktime_iotime{0};  // think after this much I/O time too (0: only by blocks)
-  bool thinktime_spin_set = false;
-  std::chrono::nanoseconds thinktime_spin{0};
 
   // --- reporting
   bool group_reporting = false;
@@ -392,9 +402,6 @@ struct JobSpec {
   std::chrono::nanoseconds latency_window{0};
   double latency_percentile = 100.0;
   bool latency_run = false;  // keep adjusting the depth until the job ends, instead of stopping once found
-  PerDirection<std::uint64_t> rate_min = {0, 0, 0};       // bytes/s below which the job fails
-  std::chrono::nanoseconds rate_cycle{std::chrono::seconds(1)};  // the window rate_min / rate_iops_min average over
-  PerDirection<std::uint64_t> rate_iops_min = {0, 0, 0};
   std::uint32_t percentage_random = 100;   // random modes: share of ios at a random offset
   bool serialize_overlap = false;          // an io overlapping one in flight waits for it (fio's serialize_overlap)
   bool scramble_buffers = true;            // write buffers change slightly per write (defeats naive dedupe)
@@ -456,8 +463,6 @@ struct JobSpec {
 
   // --- sluice extensions
   JobRole role = JobRole::kForeground;     // role=background: runs beside the group's foreground jobs
-  bool open_loop = false;                  // arrivals follow the rate schedule whatever earlier ios do
-  bool submit_offload = false;             // fio's io_submit_mode=offload: with a rate, sluice's open loop
 
   // --- provenance, for "file:line" messages and the JSON "job options" echo
   SourcePos where;                                  // where the job section / --name began
@@ -561,6 +566,8 @@ constexpr Part& job_part(JobSpec& job) noexcept {
     return job.zones;
   } else if constexpr (std::is_same_v<Part, PlacementOptions>) {
     return job.placement;
+  } else if constexpr (std::is_same_v<Part, PacingOptions>) {
+    return job.pacing;
   } else {
     static_assert(sizeof(Part) == 0, "not a part of JobSpec");
   }

@@ -176,7 +176,7 @@ void add_queueing(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"inline", "offload"};
-                 job.submit_offload = choice_value("io_submit_mode", value, where, kChoices) == 1;
+                 job.pacing.submit_offload = choice_value("io_submit_mode", value, where, kChoices) == 1;
                },
        },
        u32_option("numjobs", &JobSpec::numjobs, 1, 4096, "1",

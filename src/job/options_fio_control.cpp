@@ -149,7 +149,7 @@ void add_limits(std::vector<OptionDef>& table) {
                    "this; per direction like bs; 0: no check.",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 apply_per_direction(job.rate_min, "rate_min", value, where, [&](std::string_view part) {
+                 apply_per_direction(job.pacing.rate_min, "rate_min", value, where, [&](std::string_view part) {
                    return size_part("rate_min", part, value, where, job.kb_base);
                  });
                },
@@ -164,13 +164,13 @@ void add_limits(std::vector<OptionDef>& table) {
                "Fail the job (error EIO) when its ios per second over a rate_cycle window (1000 ms) drop below this.",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 apply_per_direction(job.rate_iops_min, "rate_iops_min", value, where, [&](std::string_view part) {
+                 apply_per_direction(job.pacing.rate_iops_min, "rate_iops_min", value, where, [&](std::string_view part) {
                    return unsigned_value("rate_iops_min", part, where, 0, UINT64_MAX);
                  });
                },
        },
        duration_option(
-           "rate_cycle", &JobSpec::rate_cycle, std::chrono::milliseconds(1), "1000",
+           "rate_cycle", &PacingOptions::rate_cycle, std::chrono::milliseconds(1), "1000",
            {.aliases = {"ratecycle"},
             .help =
                 "The window rate_min and rate_iops_min are averaged over (a bare number is milliseconds, as fio)."})});

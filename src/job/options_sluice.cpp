@@ -27,7 +27,7 @@ void add_role(std::vector<OptionDef>& table) {
 
 // open_loop: arrivals on the rate schedule whatever earlier ios do (see run/open_loop_queue.h).
 void add_open_loop(std::vector<OptionDef>& table) {
-  table.insert(table.end(), {bool_option("open_loop", &JobSpec::open_loop, "0",
+  table.insert(table.end(), {bool_option("open_loop", &PacingOptions::open_loop, "0",
                                          {.help = "sluice extension. Open-loop load: ios arrive on the rate_iops/rate "
                                                   "schedule (rate_process=linear or poisson) whatever happens to "
                                                   "earlier ones; when all iodepth slots are busy, arrivals wait in a "

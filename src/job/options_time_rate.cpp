@@ -152,7 +152,7 @@ void add_rate(std::vector<OptionDef>& table) {
            .help = "Bandwidth cap per direction, like bs: '10m' for all, ',5m,' for writes only; 0 means no cap.",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 apply_per_direction(job.rate, "rate", value, where, [&](std::string_view part) {
+                 apply_per_direction(job.pacing.rate, "rate", value, where, [&](std::string_view part) {
                    return size_part("rate", part, value, where, job.kb_base);
                  });
                },
@@ -166,7 +166,7 @@ void add_rate(std::vector<OptionDef>& table) {
            .help = "Ios per second cap per direction, like bs; 0 means no cap.",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 apply_per_direction(job.rate_iops, "rate_iops", value, where, [&](std::string_view part) {
+                 apply_per_direction(job.pacing.rate_iops, "rate_iops", value, where, [&](std::string_view part) {
                    return unsigned_value("rate_iops", part, where, 0, UINT64_MAX);
                  });
                },
@@ -180,7 +180,7 @@ void add_rate(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"linear", "poisson"};
-                 job.rate_process = choice_value("rate_process", value, where, kChoices) == 0 ? RateProcess::kLinear
+                 job.pacing.rate_process = choice_value("rate_process", value, where, kChoices) == 0 ? RateProcess::kLinear
                                                                                               : RateProcess::kPoisson;
                },
        }});
@@ -189,9 +189,9 @@ void add_rate(std::vector<OptionDef>& table) {
 void add_thinktime(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
-      {duration_option("thinktime", &JobSpec::thinktime, microseconds(1), "0",
+      {duration_option("thinktime", &PacingOptions::thinktime, microseconds(1), "0",
                        {.help = "Pause between ios (bare number in microseconds); 0 means none."}),
-       u32_option("thinktime_blocks", &JobSpec::thinktime_blocks, 1, UINT32_MAX, "1",
+       u32_option("thinktime_blocks", &PacingOptions::thinktime_blocks, 1, UINT32_MAX, "1",
                   {.unit = "ios",
                    .help = "Think after this many ios (completed, or issued with thinktime_blocks_type=issue).",
                    .given_flag = &JobSpec::GivenOptions::thinktime_blocks}),
@@ -205,14 +205,14 @@ void add_thinktime(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"complete", "issue"};
-                 job.thinktime_on_issue = choice_value("thinktime_blocks_type", value, where, kChoices) == 1;
+                 job.pacing.thinktime_on_issue = choice_value("thinktime_blocks_type", value, where, kChoices) == 1;
                },
        },
        bool_option(
-           "rate_ignore_thinktime", &JobSpec::rate_ignore_thinktime, "0",
+           "rate_ignore_thinktime", &PacingOptions::rate_ignore_thinktime, "0",
            {.help = "With a rate and a thinktime: after a pause the rate's schedule moves on by the pause instead of "
                     "issuing the missed ios at once to catch up (fio's default catches up)."}),
-       duration_option("thinktime_iotime", &JobSpec::thinktime_iotime, seconds(1), "0",
+       duration_option("thinktime_iotime", &PacingOptions::thinktime_iotime, seconds(1), "0",
                        {.help = "Think after this much I/O time (bare number in seconds): thinktime_iotime=9s "
                                 "thinktime=1s repeats 9 s of I/O and a 1 s pause (as fio, the first period also counts "
                                 "the thinktime). With thinktime_blocks given too, whichever comes first."}),
@@ -224,8 +224,8 @@ void add_thinktime(std::vector<OptionDef>& table) {
            .help = "Part of thinktime spent busy-waiting (bare number in microseconds); the rest is slept.",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 job.thinktime_spin = duration_value("thinktime_spin", value, where, microseconds(1));
-                 job.thinktime_spin_set = true;
+                 job.pacing.thinktime_spin = duration_value("thinktime_spin", value, where, microseconds(1));
+                 job.pacing.thinktime_spin_set = true;
                },
        }});
 }

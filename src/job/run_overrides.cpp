@@ -30,7 +30,7 @@ void cap_runtime(JobSpec& job, std::chrono::nanoseconds cap) {
     job.ss_duration = cap;
     job.ss_interval = std::min(job.ss_interval, cap);
   }
-  job.thinktime = std::min(job.thinktime, cap);
+  job.pacing.thinktime = std::min(job.pacing.thinktime, cap);
 }
 
 }  // namespace

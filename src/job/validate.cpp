@@ -295,30 +295,30 @@ void check_mix_and_randomness(const JobSpec& job, Checker& check) {
                                "rw=read or randread (the file is filled first); not rw=" +
                                    std::string(rw_mode_name(job.rw)));
   }
-  if (job.thinktime.count() == 0) {
+  if (job.pacing.thinktime.count() == 0) {
     for (const char* option : {"thinktime_iotime", "thinktime_blocks_type", "rate_ignore_thinktime"}) {
       if (job.given_options.count(option) != 0) {
         check.warning(option, std::string(option) + " has no effect without thinktime; ignored");
       }
     }
   }
-  if (job.thinktime_spin > job.thinktime && job.thinktime_spin_set) {
+  if (job.pacing.thinktime_spin > job.pacing.thinktime && job.pacing.thinktime_spin_set) {
     check.warning("thinktime_spin", "thinktime_spin is longer than thinktime; the whole think time is spun");
   }
 }
 
 // open_loop (sluice extension) needs an arrival schedule, i.e. a rate for a direction the job issues.
 void check_open_loop(const JobSpec& job, Checker& check, bool limited) {
-  if (!job.open_loop) return;
+  if (!job.pacing.open_loop) return;
   bool scheduled = false;
   for (Direction d : used_directions(job)) {
-    scheduled = scheduled || job.rate[index_of(d)] != 0 || job.rate_iops[index_of(d)] != 0;
+    scheduled = scheduled || job.pacing.rate[index_of(d)] != 0 || job.pacing.rate_iops[index_of(d)] != 0;
   }
   if (!scheduled) {
     check.error("open_loop", limited ? "open_loop=1 needs rate_iops or rate for a direction this job issues"
                                      : "open_loop=1 needs a rate: give rate_iops (or rate) for the arrivals");
   }
-  if (job.thinktime.count() > 0) {
+  if (job.pacing.thinktime.count() > 0) {
     check.warning("thinktime", "thinktime with open_loop=1 delays arrivals' submission and counts as queue wait");
   }
 }
@@ -326,13 +326,13 @@ void check_open_loop(const JobSpec& job, Checker& check, bool limited) {
 void check_rates(const JobSpec& job, Checker& check) {
   for (Direction d : kAllDirections) {
     const int i = index_of(d);
-    if (job.rate[i] != 0 && job.rate_iops[i] != 0) {
+    if (job.pacing.rate[i] != 0 && job.pacing.rate_iops[i] != 0) {
       check.error("rate_iops", "rate and rate_iops both limit " + plural_name(d) + "; use one of them");
     }
   }
   bool limited = false;
-  for (int i = 0; i < kNumDirections; ++i) limited = limited || job.rate[i] != 0 || job.rate_iops[i] != 0;
-  if (job.rate_process == RateProcess::kPoisson && !limited) {
+  for (int i = 0; i < kNumDirections; ++i) limited = limited || job.pacing.rate[i] != 0 || job.pacing.rate_iops[i] != 0;
+  if (job.pacing.rate_process == RateProcess::kPoisson && !limited) {
     check.warning("rate_process", "rate_process=poisson has no effect without rate or rate_iops");
   }
   check_open_loop(job, check, limited);
@@ -523,7 +523,7 @@ void check_iolog(const JobSpec& job, Checker& check) {
     check.error("write_iolog", "read_iolog and write_iolog together: fio drops write_iolog (\"read iolog overrides "
                                "write_iolog\"); give one of them");
   }
-  if (job.open_loop) check.error("open_loop", "open_loop with read_iolog: the log's timestamps are the arrivals");
+  if (job.pacing.open_loop) check.error("open_loop", "open_loop with read_iolog: the log's timestamps are the arrivals");
   if (job.target.fill_device) check.error("fill_device", "fill_device with read_iolog: the log says what is written");
   if (job.is_chained()) {
     check.error("rw", "rw=" + std::string(rw_mode_name(job.rw)) + " with read_iolog: the log's ios are replayed as "

@@ -288,8 +288,8 @@ HttpLoadResult Worker::run(std::uint64_t start_ns) {
     return result_;
   }
   JobSpec rate_job;
-  rate_job.rate_iops[index_of(Direction::kRead)] = plan_.rate;
-  rate_job.rate_process = plan_.poisson ? RateProcess::kPoisson : RateProcess::kLinear;
+  rate_job.pacing.rate_iops[index_of(Direction::kRead)] = plan_.rate;
+  rate_job.pacing.rate_process = plan_.poisson ? RateProcess::kPoisson : RateProcess::kLinear;
   ArrivalSchedule schedule(rate_job, plan_.seed);
   const bool open_loop = plan_.rate > 0;
   schedule.start(start_ns);

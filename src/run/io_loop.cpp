@@ -79,7 +79,7 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
   result_ = &result;
   live_ = &live;
   result.series = TimeSeries(acct_.series_interval_ns);
-  if (source_.schedule.limited() || job_.thinktime.count() > 0) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  if (source_.schedule.limited() || job_.pacing.thinktime.count() > 0) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 
   now_ = clock_.now();
   if (job_.startdelay.count() > 0) {
@@ -87,7 +87,7 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
     now_ = clock_.now();
   }
   source_.loop_start_ns = source_.last_start_ns = now_;
-  if (job_.thinktime.count() > 0 || job_.think_per_busy > 0) {
+  if (job_.pacing.thinktime.count() > 0 || job_.pacing.think_per_busy > 0) {
     think_.emplace(
         ioloop::Think{.blocks_given = job_.explicitly_given.thinktime_blocks, .last_ns = now_});
   }
@@ -268,7 +268,7 @@ void IoLoop::fill_and_submit(Ops& ops) {
     }
     if (unit->op == IoOp::kWrite) prepare_write(*unit);
     log_issue(*unit);
-    if (think_ && job_.thinktime_on_issue) {
+    if (think_ && job_.pacing.thinktime_on_issue) {
       ++think_->ios_since;
       if (!phases_.due(Phase::kThink) && think_due(now_)) phases_.request(Phase::kThink);
     }

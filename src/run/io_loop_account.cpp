@@ -90,7 +90,7 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
     window_.ramp_bytes += static_cast<std::uint64_t>(unit.result);  // ramp_size counts what completed, as fio
   }
   if (think_) {
-    if (!job_.thinktime_on_issue) ++think_->ios_since;
+    if (!job_.pacing.thinktime_on_issue) ++think_->ios_since;
     // While a pause waits for the ios in flight, their completions count toward the next period (fio).
     if (!phases_.due(Phase::kThink) && think_due(now)) {
       phases_.request(Phase::kThink);
@@ -103,15 +103,15 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
 // passed since the last pause began (then the blocks count only when thinktime_blocks was given).
 bool IoLoop::think_due(std::uint64_t now) noexcept {
   bool due = false;
-  if (job_.thinktime_iotime.count() > 0) {
-    const auto period = static_cast<std::uint64_t>((job_.thinktime_iotime + job_.thinktime).count());
+  if (job_.pacing.thinktime_iotime.count() > 0) {
+    const auto period = static_cast<std::uint64_t>((job_.pacing.thinktime_iotime + job_.pacing.thinktime).count());
     if (now - think_->last_ns >= period) {
       due = true;
     } else if (!think_->blocks_given) {
       return false;
     }
   }
-  if (think_->ios_since >= std::max(1u, job_.thinktime_blocks)) due = true;
+  if (think_->ios_since >= std::max(1u, job_.pacing.thinktime_blocks)) due = true;
   if (!due) return false;
   think_->ios_since = 0;
   think_->last_ns = now;

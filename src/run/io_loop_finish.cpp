@@ -126,13 +126,13 @@ void IoLoop::start_new_loop() {
 
 void IoLoop::think(std::uint64_t busy_ns) {
   const std::uint64_t start = clock_.now();
-  clock_.spin_until(start + static_cast<std::uint64_t>(job_.thinktime_spin.count()));
-  const auto for_busy = static_cast<std::uint64_t>(static_cast<double>(busy_ns) * job_.think_per_busy);
-  const std::uint64_t think_ns = std::max(static_cast<std::uint64_t>(job_.thinktime.count()), for_busy);
+  clock_.spin_until(start + static_cast<std::uint64_t>(job_.pacing.thinktime_spin.count()));
+  const auto for_busy = static_cast<std::uint64_t>(static_cast<double>(busy_ns) * job_.pacing.think_per_busy);
+  const std::uint64_t think_ns = std::max(static_cast<std::uint64_t>(job_.pacing.thinktime.count()), for_busy);
   // A think time that would outlast the job ends with it (cpuio at a low cpuload thinks for seconds).
   sleep_until(std::min(start + think_ns, window_.end_ns));
   now_ = clock_.now();
-  if (job_.rate_ignore_thinktime && source_.schedule.limited()) {
+  if (job_.pacing.rate_ignore_thinktime && source_.schedule.limited()) {
     source_.schedule.postpone(now_ - start);
     if (source_.has_pending && source_.pending_arrival_ns != 0) source_.pending_arrival_ns += now_ - start;
   }

@@ -16,7 +16,7 @@ bool needs_hooks(const JobSpec& job) {
   return job.max_latency.count() > 0 || job.flow != 0 || !job.logs.write_hist_log.empty() ||
          job.ss_criterion != SteadyStateCriterion::kNone || job.disable_lat || job.disable_clat ||
          job.disable_slat || job.exitall || !job.wait_for.empty() ||
-         job.rate_min != PerDirection<std::uint64_t>{} || job.rate_iops_min != PerDirection<std::uint64_t>{} ||
+         job.pacing.rate_min != PerDirection<std::uint64_t>{} || job.pacing.rate_iops_min != PerDirection<std::uint64_t>{} ||
          job.act_slice_ns != 0;
 }
 
@@ -48,7 +48,7 @@ JobHooks::JobHooks(const JobInstance& instance, std::vector<std::string> paths, 
       control_(control),
       max_latency_ns_(static_cast<std::uint64_t>(job_.max_latency.count())),
       hist_(HistLog::create(instance.spec, instance.lognum)) {
-  for (int d = 0; d < kNumDirections; ++d) rate_checks_ = rate_checks_ || job_.rate_min[d] || job_.rate_iops_min[d];
+  for (int d = 0; d < kNumDirections; ++d) rate_checks_ = rate_checks_ || job_.pacing.rate_min[d] || job_.pacing.rate_iops_min[d];
   if (control_ != nullptr) {
     flow_ = control_->flow_of(job_);
     if (flow_ != nullptr) flow_slot_ = control_->flow_slot(instance);
@@ -124,7 +124,7 @@ JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult
 // fio's check_min_rate: over each rate_cycle window (1000 ms by default) of the measured phase, every
 // direction with a minimum must reach it; the message and the error (EIO) are fio's.
 JobHooks::Verdict JobHooks::check_rates(std::uint64_t now_ns, JobResult& result) {
-  const auto window_ns = static_cast<std::uint64_t>(std::max<std::int64_t>(job_.rate_cycle.count(), 1));
+  const auto window_ns = static_cast<std::uint64_t>(std::max<std::int64_t>(job_.pacing.rate_cycle.count(), 1));
   if (next_rate_check_ns_ == 0) {
     next_rate_check_ns_ = result.start_ns + window_ns;
     return Verdict::kContinue;
@@ -139,13 +139,13 @@ JobHooks::Verdict JobHooks::check_rates(std::uint64_t now_ns, JobResult& result)
     window_bytes_[d] = dir.bytes;
     window_ios_[d] = dir.ios;
     if (!issued[d] || result.error != 0) continue;
-    if (job_.rate_min[d] != 0 && bw < job_.rate_min[d]) {
+    if (job_.pacing.rate_min[d] != 0 && bw < job_.pacing.rate_min[d]) {
       result.error = EIO;
-      result.error_message = fmt::format("{}: rate_min={}B/s not met, got {}B/s", job_.name, job_.rate_min[d], bw);
-    } else if (job_.rate_iops_min[d] != 0 && iops < job_.rate_iops_min[d]) {
+      result.error_message = fmt::format("{}: rate_min={}B/s not met, got {}B/s", job_.name, job_.pacing.rate_min[d], bw);
+    } else if (job_.pacing.rate_iops_min[d] != 0 && iops < job_.pacing.rate_iops_min[d]) {
       result.error = EIO;
       result.error_message =
-          fmt::format("{}: rate_iops_min={} not met, got {} IOPS", job_.name, job_.rate_iops_min[d], iops);
+          fmt::format("{}: rate_iops_min={} not met, got {} IOPS", job_.name, job_.pacing.rate_iops_min[d], iops);
     }
   }
   next_rate_check_ns_ = now_ns + window_ns;

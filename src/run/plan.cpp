@@ -16,13 +16,13 @@ namespace {
 void apply_engine_pacing(JobSpec& job) {
   if (engine_traits(job.engine.ioengine).does_io) return;
   job.time_based = true;
-  job.thinktime_blocks = 1;
-  job.thinktime_spin = std::chrono::nanoseconds{0};
+  job.pacing.thinktime_blocks = 1;
+  job.pacing.thinktime_spin = std::chrono::nanoseconds{0};
   if (job.engine.ioengine == EngineKind::kCpuio && job.engine.cpuio.cpuload > 0) {
-    job.thinktime = std::chrono::nanoseconds{0};
-    job.think_per_busy = static_cast<double>(100 - job.engine.cpuio.cpuload) / job.engine.cpuio.cpuload;
+    job.pacing.thinktime = std::chrono::nanoseconds{0};
+    job.pacing.think_per_busy = static_cast<double>(100 - job.engine.cpuio.cpuload) / job.engine.cpuio.cpuload;
   } else {
-    job.thinktime = std::chrono::milliseconds(50);
+    job.pacing.thinktime = std::chrono::milliseconds(50);
   }
 }
 

@@ -102,9 +102,9 @@ TEST(FioControlOptions, MaxLatencyBareNumberIsMicroseconds) {
 
 TEST(FioControlOptions, RateMinPerDirection) {
   const JobSpec job = job_with({{"ratemin", ",1m"}, {"rate_iops_min", "100"}});
-  EXPECT_EQ(job.rate_min[0], 0u);
-  EXPECT_EQ(job.rate_min[1], 1048576u);
-  EXPECT_EQ(job.rate_iops_min[2], 100u);
+  EXPECT_EQ(job.pacing.rate_min[0], 0u);
+  EXPECT_EQ(job.pacing.rate_min[1], 1048576u);
+  EXPECT_EQ(job.pacing.rate_iops_min[2], 100u);
 }
 
 TEST(FioControlOptions, ClocksourceKeepsFiosChoice) {

@@ -77,7 +77,7 @@ TEST(FioProfiles, ActIsReadersAndAWriterPerDevice) {
   EXPECT_EQ(reads.name, "act-read-/dev/a");
   EXPECT_EQ(reads.rw, RwMode::kRandRead);
   EXPECT_EQ(reads.numjobs, 4u);
-  EXPECT_EQ(reads.rate_iops[0], 1500u);  // 3 x 2000 / 4
+  EXPECT_EQ(reads.pacing.rate_iops[0], 1500u);  // 3 x 2000 / 4
   EXPECT_EQ(reads.bs[0], 1536u);
   EXPECT_TRUE(reads.target.direct);
   EXPECT_EQ(reads.engine.ioengine, EngineKind::kSync);
@@ -89,7 +89,7 @@ TEST(FioProfiles, ActIsReadersAndAWriterPerDevice) {
   EXPECT_EQ(writes.name, "act-write-/dev/a");
   EXPECT_EQ(writes.rw, RwMode::kRandWrite);
   EXPECT_EQ(writes.bs[1], 131072u);
-  EXPECT_EQ(writes.rate_iops[1], 36u);  // ceil(3000 / (131072 / 1536 = 85))
+  EXPECT_EQ(writes.pacing.rate_iops[1], 36u);  // ceil(3000 / (131072 / 1536 = 85))
   EXPECT_EQ(parsed.jobs[2].filenames.front(), "/dev/b");
 }
 

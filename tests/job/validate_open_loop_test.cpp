@@ -17,7 +17,7 @@ std::vector<Problem> errors_of(const JobSpec& job) {
 
 TEST(ValidateOpenLoop, WithoutARateIsAnErrorNamingTheOption) {
   JobSpec job;
-  job.open_loop = true;
+  job.pacing.open_loop = true;
   const std::vector<Problem> errors = errors_of(job);
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].option, "open_loop");
@@ -27,7 +27,7 @@ TEST(ValidateOpenLoop, WithoutARateIsAnErrorNamingTheOption) {
 TEST(ValidateOpenLoop, IoSubmitModeOffloadIsTheOpenLoopOnlyWithARate) {
   JobSpec job;
   apply_option(job, "io_submit_mode", "offload", SourcePos{});
-  EXPECT_TRUE(job.submit_offload);
+  EXPECT_TRUE(job.pacing.submit_offload);
   EXPECT_FALSE(job.open_loop_active());  // no rate: fio's offload then only moves submission to a thread
   apply_option(job, "rate_iops", "50", SourcePos{});
   EXPECT_TRUE(job.open_loop_active());
@@ -38,26 +38,26 @@ TEST(ValidateOpenLoop, IoSubmitModeOffloadIsTheOpenLoopOnlyWithARate) {
 
 TEST(ValidateOpenLoop, ARateOfAnotherDirectionDoesNotCount) {
   JobSpec job;
-  job.open_loop = true;
+  job.pacing.open_loop = true;
   job.rw = RwMode::kRandRead;
-  job.rate_iops = {0, 1000, 0};
+  job.pacing.rate_iops = {0, 1000, 0};
   EXPECT_EQ(errors_of(job).size(), 1u);
 }
 
 TEST(ValidateOpenLoop, RateIopsOrRateIsEnough) {
   JobSpec job;
-  job.open_loop = true;
-  job.rate_iops = {1000, 1000, 1000};
+  job.pacing.open_loop = true;
+  job.pacing.rate_iops = {1000, 1000, 1000};
   EXPECT_TRUE(errors_of(job).empty());
-  job.rate_iops = {0, 0, 0};
-  job.rate = {1 << 20, 0, 0};
+  job.pacing.rate_iops = {0, 0, 0};
+  job.pacing.rate = {1 << 20, 0, 0};
   EXPECT_TRUE(errors_of(job).empty());
 }
 
 TEST(ValidateOpenLoop, OptionParsesAsAFlag) {
   JobSpec job;
   apply_option(job, "open_loop", "", SourcePos{});
-  EXPECT_TRUE(job.open_loop);
+  EXPECT_TRUE(job.pacing.open_loop);
 }
 
 TEST(RandRmwOption, ParsesAndIsRandomReadWrite) {

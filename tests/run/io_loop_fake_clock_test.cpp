@@ -240,7 +240,7 @@ TEST(IoLoopFakeClock, WritesInFlightAtATimeBasedEndCountAndTheVerifyStateSaysSo)
 
 TEST(IoLoopFakeClock, RateIopsSpacesTheArrivals) {
   JobSpec job = time_based_job(10ms);
-  job.rate_iops = {1000, 1000, 1000};
+  job.pacing.rate_iops = {1000, 1000, 1000};
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.runtime_ns, 10'000'000u);
   EXPECT_EQ(out.result.dirs[0].ios, 10u);  // one per ms
@@ -252,8 +252,8 @@ TEST(IoLoopFakeClock, RateIopsSpacesTheArrivals) {
 // what the engine sustains, not the rate. Below capacity nothing queues.
 TEST(IoLoopFakeClock, OpenLoopAboveCapacityLatencyGrowsWithTheRun) {
   JobSpec job = time_based_job(1s);
-  job.open_loop = true;
-  job.rate_iops = {3000, 3000, 3000};
+  job.pacing.open_loop = true;
+  job.pacing.rate_iops = {3000, 3000, 3000};
   const Outcome out = run_on_fake(job, false, 1'000'000);
   const DirectionStats& read = out.result.dirs[0];
   EXPECT_NEAR(static_cast<double>(read.ios), 1000.0, 2.0);  // the engine's capacity, a third of the rate
@@ -265,8 +265,8 @@ TEST(IoLoopFakeClock, OpenLoopAboveCapacityLatencyGrowsWithTheRun) {
 
 TEST(IoLoopFakeClock, OpenLoopBelowCapacityQueuesNothing) {
   JobSpec job = time_based_job(1s);
-  job.open_loop = true;
-  job.rate_iops = {500, 500, 500};
+  job.pacing.open_loop = true;
+  job.pacing.rate_iops = {500, 500, 500};
   const Outcome out = run_on_fake(job, false, 1'000'000);
   const DirectionStats& read = out.result.dirs[0];
   EXPECT_NEAR(static_cast<double>(read.ios), 500.0, 1.0);
@@ -276,7 +276,7 @@ TEST(IoLoopFakeClock, OpenLoopBelowCapacityQueuesNothing) {
 
 TEST(IoLoopFakeClock, ThinkTimeFollowsEachIo) {
   JobSpec job = time_based_job(1ms);
-  job.thinktime = 90us;
+  job.pacing.thinktime = 90us;
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.dirs[0].ios, 10u);  // 10 us of service + 90 us of thinking per io
   EXPECT_EQ(out.result.dirs[0].clat.moments.max(), 10'000.0);
@@ -317,8 +317,8 @@ TEST(IoLoopFakeClock, RateIopsMinFailsASlowJob) {
   JobSpec job = time_based_job(3s);
   job.name = "r";
   job.rw = RwMode::kRead;
-  job.thinktime = 10ms;  // about 100 IOPS
-  job.rate_iops_min = {1000, 1000, 1000};
+  job.pacing.thinktime = 10ms;  // about 100 IOPS
+  job.pacing.rate_iops_min = {1000, 1000, 1000};
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.error, EIO);
   EXPECT_NE(out.result.error_message.find("r: rate_iops_min=1000 not met, got "), std::string::npos)
@@ -361,9 +361,9 @@ TEST(IoLoopFakeClock, RateCycleSetsTheWindowTheMinimumIsCheckedOver) {
   JobSpec job = time_based_job(3s);
   job.name = "r";
   job.rw = RwMode::kRead;
-  job.thinktime = 10ms;  // about 100 IOPS
-  job.rate_iops_min = {1000, 1000, 1000};
-  job.rate_cycle = 200ms;
+  job.pacing.thinktime = 10ms;  // about 100 IOPS
+  job.pacing.rate_iops_min = {1000, 1000, 1000};
+  job.pacing.rate_cycle = 200ms;
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.error, EIO);
   // The first window closes at 200 ms (not fio's default 1000 ms) and the job fails at the check after it.
@@ -375,11 +375,11 @@ TEST(IoLoopFakeClock, RateCycleSetsTheWindowTheMinimumIsCheckedOver) {
 // the runtime ends with it.
 TEST(IoLoopFakeClock, ThinkInProportionToTheIoAndNeverPastTheEnd) {
   JobSpec job = time_based_job(1ms);
-  job.think_per_busy = 3.0;  // cpuload=25
+  job.pacing.think_per_busy = 3.0;  // cpuload=25
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.dirs[0].ios, 25u);  // 10 us of work + 30 us of thinking per io
   JobSpec slow = time_based_job(1ms);
-  slow.thinktime = 1s;
+  slow.pacing.thinktime = 1s;
   const Outcome cut = run_on_fake(slow, false, 10'000);
   EXPECT_EQ(cut.result.dirs[0].ios, 1u);
   EXPECT_EQ(cut.result.runtime_ns, 1'000'000u) << "the 1 s think was cut at the 1 ms runtime";
@@ -388,7 +388,7 @@ TEST(IoLoopFakeClock, ThinkInProportionToTheIoAndNeverPastTheEnd) {
 TEST(IoLoopFakeClock, RateMinIgnoresDirectionsTheJobDoesNotIssue) {
   JobSpec job = time_based_job(1200ms);
   job.rw = RwMode::kRead;
-  job.rate_min = {0, 1 << 30, 0};  // writes only; the job reads
+  job.pacing.rate_min = {0, 1 << 30, 0};  // writes only; the job reads
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.error, 0) << out.result.error_message;
   EXPECT_EQ(out.result.runtime_ns, 1'200'000'000u);

@@ -14,15 +14,15 @@ constexpr std::uint64_t kQueueStart = 1'000'000'000'000ull;
 
 JobSpec open_loop_job(std::uint64_t iops, RateProcess process = RateProcess::kLinear) {
   JobSpec job;
-  job.open_loop = true;
-  job.rate_iops = {iops, iops, iops};
-  job.rate_process = process;
+  job.pacing.open_loop = true;
+  job.pacing.rate_iops = {iops, iops, iops};
+  job.pacing.rate_process = process;
   return job;
 }
 
 TEST(OpenLoopQueue, DisabledWithoutOpenLoop) {
   JobSpec job = open_loop_job(1000);
-  job.open_loop = false;
+  job.pacing.open_loop = false;
   const OpenLoopQueue queue(job, 4);
   EXPECT_FALSE(queue.enabled());
   EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart + 1'000'000'000), 0u);
@@ -47,8 +47,8 @@ TEST(OpenLoopQueue, BacklogCountsDueArrivalsOfALinearSchedule) {
 
 TEST(OpenLoopQueue, BacklogUsesTheByteRateWhenStricter) {
   JobSpec job;
-  job.open_loop = true;
-  job.rate = {4096 * 100, 0, 0};  // 100 ios/s of 4 KiB
+  job.pacing.open_loop = true;
+  job.pacing.rate = {4096 * 100, 0, 0};  // 100 ios/s of 4 KiB
   const OpenLoopQueue queue(job, 1);
   EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart + 1'000'000'000), 101u);
 }

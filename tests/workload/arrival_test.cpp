@@ -19,7 +19,7 @@ TEST(ArrivalSchedule, UnlimitedWithoutRates) {
 
 TEST(ArrivalSchedule, LinearRateIopsSpacesArrivalsExactly) {
   JobSpec job;
-  job.rate_iops = {1000, 0, 0};
+  job.pacing.rate_iops = {1000, 0, 0};
   ArrivalSchedule schedule(job, 1);
   EXPECT_TRUE(schedule.limited());
   EXPECT_TRUE(schedule.limited(Direction::kRead));
@@ -30,7 +30,7 @@ TEST(ArrivalSchedule, LinearRateIopsSpacesArrivalsExactly) {
 
 TEST(ArrivalSchedule, ByteRateSpacesBySize) {
   JobSpec job;
-  job.rate = {0, 1 << 20, 0};  // 1 MiB/s of writes: a 4 KiB write every 3.90625 ms
+  job.pacing.rate = {0, 1 << 20, 0};  // 1 MiB/s of writes: a 4 KiB write every 3.90625 ms
   ArrivalSchedule schedule(job, 1);
   schedule.start(kStart);
   EXPECT_EQ(schedule.next_arrival(Direction::kWrite, 4096), kStart);
@@ -41,7 +41,7 @@ TEST(ArrivalSchedule, ByteRateSpacesBySize) {
 
 TEST(ArrivalSchedule, DirectionsHaveIndependentSchedules) {
   JobSpec job;
-  job.rate_iops = {100, 10, 0};
+  job.pacing.rate_iops = {100, 10, 0};
   ArrivalSchedule schedule(job, 1);
   schedule.start(kStart);
   schedule.next_arrival(Direction::kRead, 4096);
@@ -52,8 +52,8 @@ TEST(ArrivalSchedule, DirectionsHaveIndependentSchedules) {
 
 TEST(ArrivalSchedule, StricterOfRateAndRateIopsWins) {
   JobSpec job;
-  job.rate_iops = {1000, 0, 0};   // 1 ms per io
-  job.rate = {4096 * 100, 0, 0};  // 10 ms per 4 KiB io
+  job.pacing.rate_iops = {1000, 0, 0};   // 1 ms per io
+  job.pacing.rate = {4096 * 100, 0, 0};  // 10 ms per 4 KiB io
   ArrivalSchedule schedule(job, 1);
   schedule.start(kStart);
   schedule.next_arrival(Direction::kRead, 4096);
@@ -62,8 +62,8 @@ TEST(ArrivalSchedule, StricterOfRateAndRateIopsWins) {
 
 TEST(ArrivalSchedule, PoissonGapsHaveTheMeanAndUnitCv) {
   JobSpec job;
-  job.rate_iops = {1000, 0, 0};
-  job.rate_process = RateProcess::kPoisson;
+  job.pacing.rate_iops = {1000, 0, 0};
+  job.pacing.rate_process = RateProcess::kPoisson;
   ArrivalSchedule schedule(job, 99);
   schedule.start(kStart);
   const int n = 200'000;
@@ -86,7 +86,7 @@ TEST(ArrivalSchedule, PoissonGapsHaveTheMeanAndUnitCv) {
 
 TEST(ArrivalSchedule, StartReanchorsTheSchedule) {
   JobSpec job;
-  job.rate_iops = {1000, 0, 0};
+  job.pacing.rate_iops = {1000, 0, 0};
   ArrivalSchedule schedule(job, 1);
   schedule.start(kStart);
   schedule.next_arrival(Direction::kRead, 4096);
