@@ -103,6 +103,13 @@ MAP = {
                          "rate_ignore_thinktime", "thinktime_on_issue", "thinktime_iotime", "thinktime_spin_set",
                          "thinktime_spin", "rate_min", "rate_cycle", "rate_iops_min", "open_loop", "submit_offload")),
     ],
+    "iolog": [
+        dict(struct="IoLogOptions", path="iolog", file=SPEC_H,
+             doc="fio's write_iolog / read_iolog family: the io log a job writes, and the logs it replays.",
+             fields=same("write_iolog", "read_iolog", "replay_no_stall", "replay_time_scale", "replay_redirect",
+                         "replay_scale", "replay_align", "replay_skip", "merge_blktrace_file",
+                         "merge_blktrace_scalars", "merge_blktrace_iters", "replay_log")),
+    ],
 }
 
 PART_NAMES = {p["path"].split(".")[0] for parts in MAP.values() for p in parts}

@@ -250,8 +250,8 @@ void check_readonly(const std::vector<JobSpec>& jobs) {
     // fio replays a log's reads under --readonly and drops its writes and trims with a message; sluice
     // asks for that to be said in the job, before the log is read.
     const std::uint32_t no_writes = kReplaySkipWrite | kReplaySkipTrim;
-    if (!job.read_iolog.empty() && (job.replay_skip & no_writes) != no_writes) {
-      throw UserError("job " + job.name + " replays read_iolog=" + job.read_iolog.front() +
+    if (!job.iolog.read_iolog.empty() && (job.iolog.replay_skip & no_writes) != no_writes) {
+      throw UserError("job " + job.name + " replays read_iolog=" + job.iolog.read_iolog.front() +
                       ", which may write or trim, but --readonly is set; add replay_skip=write,trim (fio drops a "
                       "log's writes then) or drop --readonly");
     }

@@ -273,6 +273,22 @@ struct PacingOptions {
   bool submit_offload = false;             // fio's io_submit_mode=offload: with a rate, sluice's open loop
 };
 
+// fio's write_iolog / read_iolog family: the io log a job writes, and the logs it replays.
+struct IoLogOptions {
+  std::string write_iolog;                 // append every issued io to this file (fio's iolog version 3)
+  std::vector<std::string> read_iolog;     // logs to replay ("a:b": one per clone in turn); empty = none
+  bool replay_no_stall = false;            // ignore the log's timing
+  std::uint32_t replay_time_scale = 100;   // percent of the log's rate
+  std::string replay_redirect;             // every io of the log goes to this file
+  std::uint32_t replay_scale = 1;          // offsets divided by this (0 = 1)
+  std::uint32_t replay_align = 0;          // offsets rounded down to a multiple (power of 2; 0 = none)
+  std::uint32_t replay_skip = 0;           // kReplaySkip* bits: actions of the log left out
+  std::string merge_blktrace_file;         // read_iolog's blktraces are merged into this file, which is replayed
+  std::vector<std::uint32_t> merge_blktrace_scalars;  // per read_iolog trace: time percent (empty = 100 each)
+  std::vector<std::uint32_t> merge_blktrace_iters;    // per read_iolog trace: repetitions (empty = 1 each)
+  std::shared_ptr<const IoLog> replay_log; // the clone's log, read by the runner (run/replay_binding.h)
+};
+
 struct JobSpec {
   // --- the options by concern (the structs above; the rest of the fields below)
   TargetOptions target;
@@ -281,6 +297,7 @@ struct JobSpec {
   ZoneOptions zones;
   PlacementOptions placement;
   PacingOptions pacing;
+  IoLogOptions iolog;
 
   // --- identity and targets
   std::string name;
@@ -448,18 +465,6 @@ struct JobSpec {
   bool exitall_on_error = false;           // a job that fails stops every job of the run
 
   // --- I/O logs and their replay (fio's write_iolog / read_iolog family)
-  std::string write_iolog;                 // append every issued io to this file (fio's iolog version 3)
-  std::vector<std::string> read_iolog;     // logs to replay ("a:b": one per clone in turn); empty = none
-  bool replay_no_stall = false;            // ignore the log's timing
-  std::uint32_t replay_time_scale = 100;   // percent of the log's rate
-  std::string replay_redirect;             // every io of the log goes to this file
-  std::uint32_t replay_scale = 1;          // offsets divided by this (0 = 1)
-  std::uint32_t replay_align = 0;          // offsets rounded down to a multiple (power of 2; 0 = none)
-  std::uint32_t replay_skip = 0;           // kReplaySkip* bits: actions of the log left out
-  std::string merge_blktrace_file;         // read_iolog's blktraces are merged into this file, which is replayed
-  std::vector<std::uint32_t> merge_blktrace_scalars;  // per read_iolog trace: time percent (empty = 100 each)
-  std::vector<std::uint32_t> merge_blktrace_iters;    // per read_iolog trace: repetitions (empty = 1 each)
-  std::shared_ptr<const IoLog> replay_log; // the clone's log, read by the runner (run/replay_binding.h)
 
   // --- sluice extensions
   JobRole role = JobRole::kForeground;     // role=background: runs beside the group's foreground jobs
@@ -568,6 +573,8 @@ constexpr Part& job_part(JobSpec& job) noexcept {
     return job.placement;
   } else if constexpr (std::is_same_v<Part, PacingOptions>) {
     return job.pacing;
+  } else if constexpr (std::is_same_v<Part, IoLogOptions>) {
+    return job.iolog;
   } else {
     static_assert(sizeof(Part) == 0, "not a part of JobSpec");
   }

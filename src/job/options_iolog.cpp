@@ -38,13 +38,13 @@ OptionDef replay_skip_option() {
               if (comma == std::string_view::npos) break;
               start = comma + 1;
             }
-            job.replay_skip = mask;
+            job.iolog.replay_skip = mask;
           },
   };
 }
 
 OptionDef replay_align_option() {
-  OptionDef def = u32_option("replay_align", &JobSpec::replay_align, 0, UINT32_MAX, "0",
+  OptionDef def = u32_option("replay_align", &IoLogOptions::replay_align, 0, UINT32_MAX, "0",
                              {.unit = "bytes",
                               .category = "workload",
                               .help = "Round every offset of the log down to a multiple of this power of 2 (0: as "
@@ -52,7 +52,7 @@ OptionDef replay_align_option() {
   def.apply = [](JobSpec& job, std::string_view value, const SourcePos& where) {
     const auto align = static_cast<std::uint32_t>(unsigned_value("replay_align", value, where, 0, UINT32_MAX));
     if ((align & (align - 1)) != 0) value_error(where, "replay_align", value, "must be a power of 2 (or 0)");
-    job.replay_align = align;
+    job.iolog.replay_align = align;
   };
   return def;
 }
@@ -84,7 +84,7 @@ OptionDef merge_list_option(bool scalars) {
               }
               values.push_back(static_cast<std::uint32_t>(*number));
             }
-            (scalars ? job.merge_blktrace_scalars : job.merge_blktrace_iters) = std::move(values);
+            (scalars ? job.iolog.merge_blktrace_scalars : job.iolog.merge_blktrace_iters) = std::move(values);
           },
   };
 }
@@ -95,7 +95,7 @@ void add_iolog_options(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
       {string_option(
-           "write_iolog", &JobSpec::write_iolog, "",
+           "write_iolog", &IoLogOptions::write_iolog, "",
            {.category = "report",
             .help = "Append every issued io (and sync) to this file in fio's iolog version 3 (microseconds since the "
                     "job's start, file, action, offset, length); read_iolog replays it, in fio or sluice.",
@@ -111,12 +111,12 @@ void add_iolog_options(std::vector<OptionDef>& table) {
            .reason = "the job's own pattern, no replay",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 job.read_iolog = split_filenames(value);
-                 if (job.read_iolog.empty()) value_error(where, "read_iolog", value, "names no log");
+                 job.iolog.read_iolog = split_filenames(value);
+                 if (job.iolog.read_iolog.empty()) value_error(where, "read_iolog", value, "names no log");
                },
        },
        string_option(
-           "merge_blktrace_file", &JobSpec::merge_blktrace_file, "",
+           "merge_blktrace_file", &IoLogOptions::merge_blktrace_file, "",
            {.category = "workload",
             .help = "Merge read_iolog's blktrace traces ('a:b') into this file in time order and replay it (fio's "
                     "merge_blktrace_file): one job replays them together, in a consistent order.",
@@ -129,18 +129,18 @@ void add_iolog_options(std::vector<OptionDef>& table) {
       {accepted_flag("read_iolog_chunked",
                      {.category = "workload",
                       .help = "Accepted as fio's; sluice reads the whole log before the job starts either way."}),
-       bool_option("replay_no_stall", &JobSpec::replay_no_stall, "0",
+       bool_option("replay_no_stall", &IoLogOptions::replay_no_stall, "0",
                    {.category = "workload",
                     .help = "Replay the log as fast as its order allows, ignoring its timestamps and waits."}),
-       u32_option("replay_time_scale", &JobSpec::replay_time_scale, 1, UINT32_MAX, "100",
+       u32_option("replay_time_scale", &IoLogOptions::replay_time_scale, 1, UINT32_MAX, "100",
                   {.unit = "percent",
                    .category = "workload",
                    .help = "Replay at this percentage of the log's rate: 200 halves every wait, 50 doubles it."}),
-       string_option("replay_redirect", &JobSpec::replay_redirect, "",
+       string_option("replay_redirect", &IoLogOptions::replay_redirect, "",
                      {.category = "workload",
                       .help = "Replay every io of the log on this one file or device, whatever file the log names.",
                       .reason = "each io goes to the file the log names"}),
-       u32_option("replay_scale", &JobSpec::replay_scale, 0, UINT32_MAX, "1",
+       u32_option("replay_scale", &IoLogOptions::replay_scale, 0, UINT32_MAX, "1",
                   {.unit = "factor",
                    .category = "workload",
                    .help = "Divide every offset of the log by this factor (use replay_align too)."}),

@@ -265,7 +265,7 @@ void check_unlink_each_loop(const JobSpec& job, Checker& check) {
                                     "descriptor (psync, sync, pvsync, pvsync2, vsync, libaio, io_uring, posixaio), "
                                     "not " + std::string(e.name));
   }
-  if (!job.read_iolog.empty()) check.error("unlink_each_loop", "unlink_each_loop cannot be used with read_iolog");
+  if (!job.iolog.read_iolog.empty()) check.error("unlink_each_loop", "unlink_each_loop cannot be used with read_iolog");
   if (job.verify_only) {
     check.error("unlink_each_loop", "verify_only cannot replay unlink_each_loop's loops (only the last loop's data "
                                     "is kept); verify in the writing run");
@@ -500,26 +500,26 @@ void check_zones(const JobSpec& job, Checker& check) {
 }
 
 void check_iolog(const JobSpec& job, Checker& check) {
-  if (job.merge_blktrace_file.empty()) {
+  if (job.iolog.merge_blktrace_file.empty()) {
     for (const char* option : {"merge_blktrace_scalars", "merge_blktrace_iters"}) {
       if (job.given_options.count(option) != 0) {
         check.warning(option, std::string(option) + " has no effect without merge_blktrace_file; ignored");
       }
     }
-  } else if (job.read_iolog.empty()) {
+  } else if (job.iolog.read_iolog.empty()) {
     check.error("merge_blktrace_file", "merge_blktrace_file merges read_iolog's traces: give read_iolog=a:b");
   } else {
-    const std::pair<const char*, std::size_t> kLists[] = {{"merge_blktrace_scalars", job.merge_blktrace_scalars.size()},
-                                                          {"merge_blktrace_iters", job.merge_blktrace_iters.size()}};
+    const std::pair<const char*, std::size_t> kLists[] = {{"merge_blktrace_scalars", job.iolog.merge_blktrace_scalars.size()},
+                                                          {"merge_blktrace_iters", job.iolog.merge_blktrace_iters.size()}};
     for (const auto& [option, count] : kLists) {
-      if (count != 0 && count != job.read_iolog.size()) {  // fio's "merge_blktrace_scalars(1) != nr_logs(2)"
+      if (count != 0 && count != job.iolog.read_iolog.size()) {  // fio's "merge_blktrace_scalars(1) != nr_logs(2)"
         check.error(option, std::string(option) + " has " + std::to_string(count) + " value(s) for " +
-                                std::to_string(job.read_iolog.size()) + " read_iolog trace(s); give one per trace");
+                                std::to_string(job.iolog.read_iolog.size()) + " read_iolog trace(s); give one per trace");
       }
     }
   }
-  if (job.read_iolog.empty()) return;
-  if (!job.write_iolog.empty()) {
+  if (job.iolog.read_iolog.empty()) return;
+  if (!job.iolog.write_iolog.empty()) {
     check.error("write_iolog", "read_iolog and write_iolog together: fio drops write_iolog (\"read iolog overrides "
                                "write_iolog\"); give one of them");
   }
@@ -529,8 +529,8 @@ void check_iolog(const JobSpec& job, Checker& check) {
     check.error("rw", "rw=" + std::string(rw_mode_name(job.rw)) + " with read_iolog: the log's ios are replayed as "
                       "they are; leave rw out");
   }
-  if (job.read_iolog.size() > 1 && job.numjobs < job.read_iolog.size()) {
-    check.warning("read_iolog", std::to_string(job.read_iolog.size()) + " logs for " + std::to_string(job.numjobs) +
+  if (job.iolog.read_iolog.size() > 1 && job.numjobs < job.iolog.read_iolog.size()) {
+    check.warning("read_iolog", std::to_string(job.iolog.read_iolog.size()) + " logs for " + std::to_string(job.numjobs) +
                                     " clone(s): the logs after the first " + std::to_string(job.numjobs) +
                                     " are not replayed");
   }

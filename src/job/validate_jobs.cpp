@@ -37,21 +37,21 @@ void check_wait_for(const JobSpec& job, const std::vector<std::string>& earlier,
 void check_iolog_writers(const std::vector<JobSpec>& jobs, std::vector<Problem>& out) {
   std::vector<std::pair<std::string, std::string>> writers;  // file, job
   for (const JobSpec& job : jobs) {
-    if (job.write_iolog.empty()) continue;
+    if (job.iolog.write_iolog.empty()) continue;
     if (job.numjobs > 1) {
       out.push_back(error_at(job, "write_iolog",
                              fmt::format("job {}: write_iolog={} with numjobs={}: the clones would interleave their "
                                          "lines in one log; give each job its own log and numjobs=1",
-                                         job.name, job.write_iolog, job.numjobs)));
+                                         job.name, job.iolog.write_iolog, job.numjobs)));
     }
     for (const auto& [file, other] : writers) {
-      if (file == job.write_iolog) {
+      if (file == job.iolog.write_iolog) {
         out.push_back(error_at(job, "write_iolog",
                                fmt::format("job {}: write_iolog={}: job {} writes the same log; give each job its "
                                            "own", job.name, file, other)));
       }
     }
-    writers.emplace_back(job.write_iolog, job.name);
+    writers.emplace_back(job.iolog.write_iolog, job.name);
   }
 }
 

@@ -74,7 +74,7 @@ std::string job_failures(const std::vector<GroupResult>& groups) {
 std::vector<JobSpec> per_rank_jobs(std::vector<JobSpec> jobs, int rank) {
   for (JobSpec& job : jobs) {
     // Each rank's own io log: one file written by every rank would interleave their lines.
-    if (!job.write_iolog.empty()) job.write_iolog += ".rank" + std::to_string(rank);
+    if (!job.iolog.write_iolog.empty()) job.iolog.write_iolog += ".rank" + std::to_string(rank);
     if (!job.target.filenames.empty() || !job.target.unique_filename) continue;
     const std::string format = job.target.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.target.filename_format;
     job.target.filename_format = format + ".rank" + std::to_string(rank);

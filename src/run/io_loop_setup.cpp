@@ -161,11 +161,11 @@ void IoLoop::prepare() {
 
   if (job_.lockmem != 0) pinned_ = std::make_unique<PinnedMemory>(job_.lockmem);
   logs_ = JobLogs::create(job_, instance_.lognum);
-  if (job_.replay_log) replay_.emplace(ioloop::Replay{.log = job_.replay_log.get()});
-  if (!job_.write_iolog.empty()) {
+  if (job_.iolog.replay_log) replay_.emplace(ioloop::Replay{.log = job_.iolog.replay_log.get()});
+  if (!job_.iolog.write_iolog.empty()) {
     std::vector<std::string> files;
     for (const TargetFile& t : targets_) files.push_back(t.path);
-    iolog_writer_ = std::make_unique<IoLogWriter>(job_.write_iolog, std::move(files), clock_.now());
+    iolog_writer_ = std::make_unique<IoLogWriter>(job_.iolog.write_iolog, std::move(files), clock_.now());
   }
   verifier_ = Verifier::create(instance_, targets_, depth);
   if (job_.zones.zone_zbd) open_zones();

@@ -24,15 +24,15 @@ namespace {
 
 ReplaySettings settings_of(const JobSpec& job) {
   ReplaySettings s;
-  s.no_stall = job.replay_no_stall;
-  s.time_scale = job.replay_time_scale == 0 ? 100 : job.replay_time_scale;
-  s.redirect = job.replay_redirect;
-  s.scale = job.replay_scale == 0 ? 1 : job.replay_scale;
-  s.align = job.replay_align;
-  s.skip_read = (job.replay_skip & kReplaySkipRead) != 0;
-  s.skip_write = (job.replay_skip & kReplaySkipWrite) != 0;
-  s.skip_trim = (job.replay_skip & kReplaySkipTrim) != 0;
-  s.skip_sync = (job.replay_skip & kReplaySkipSync) != 0;
+  s.no_stall = job.iolog.replay_no_stall;
+  s.time_scale = job.iolog.replay_time_scale == 0 ? 100 : job.iolog.replay_time_scale;
+  s.redirect = job.iolog.replay_redirect;
+  s.scale = job.iolog.replay_scale == 0 ? 1 : job.iolog.replay_scale;
+  s.align = job.iolog.replay_align;
+  s.skip_read = (job.iolog.replay_skip & kReplaySkipRead) != 0;
+  s.skip_write = (job.iolog.replay_skip & kReplaySkipWrite) != 0;
+  s.skip_trim = (job.iolog.replay_skip & kReplaySkipTrim) != 0;
+  s.skip_sync = (job.iolog.replay_skip & kReplaySkipSync) != 0;
   return s;
 }
 
@@ -98,7 +98,7 @@ RwMode rw_for(const IoLog& log) {
 
 void bind(JobInstance& instance, LogCache& cache) {
   JobSpec& spec = instance.spec;
-  const std::vector<std::string>& names = spec.read_iolog;
+  const std::vector<std::string>& names = spec.iolog.read_iolog;
   const std::string& name = names[static_cast<std::size_t>(instance.jobnum) % names.size()];
   const ReplaySettings settings = settings_of(spec);
   std::shared_ptr<const IoLog>& log = cache[cache_key(name, settings)];
@@ -121,24 +121,24 @@ void bind(JobInstance& instance, LogCache& cache) {
   }
   // fio replays a blktrace at the depth the trace reached, unless iodepth is given.
   if (log->depth != 0 && !spec.explicitly_given.iodepth) spec.iodepth = log->depth;
-  spec.replay_log = log;
+  spec.iolog.replay_log = log;
 }
 
 // merge_blktrace_file: the job's traces become one file (once for all its clones), which replaces read_iolog.
 void merge_traces(JobSpec& spec, std::map<std::string, bool>& merged) {
-  if (!merged[spec.merge_blktrace_file]) {
+  if (!merged[spec.iolog.merge_blktrace_file]) {
     std::vector<BlktraceMergeInput> inputs;
-    for (std::size_t i = 0; i < spec.read_iolog.size(); ++i) {
+    for (std::size_t i = 0; i < spec.iolog.read_iolog.size(); ++i) {
       BlktraceMergeInput input;
-      input.path = spec.read_iolog[i];
-      if (i < spec.merge_blktrace_scalars.size()) input.scalar_percent = spec.merge_blktrace_scalars[i];
-      if (i < spec.merge_blktrace_iters.size()) input.iterations = spec.merge_blktrace_iters[i];
+      input.path = spec.iolog.read_iolog[i];
+      if (i < spec.iolog.merge_blktrace_scalars.size()) input.scalar_percent = spec.iolog.merge_blktrace_scalars[i];
+      if (i < spec.iolog.merge_blktrace_iters.size()) input.iterations = spec.iolog.merge_blktrace_iters[i];
       inputs.push_back(std::move(input));
     }
-    merge_blktraces(inputs, spec.merge_blktrace_file);
-    merged[spec.merge_blktrace_file] = true;
+    merge_blktraces(inputs, spec.iolog.merge_blktrace_file);
+    merged[spec.iolog.merge_blktrace_file] = true;
   }
-  spec.read_iolog = {spec.merge_blktrace_file};
+  spec.iolog.read_iolog = {spec.iolog.merge_blktrace_file};
 }
 
 }  // namespace
@@ -148,10 +148,10 @@ void bind_replay_logs(std::vector<GroupPlan>& plan) {
   std::map<std::string, bool> merged;
   for (GroupPlan& group : plan) {
     for (JobInstance& instance : group.jobs) {
-      if (!instance.spec.merge_blktrace_file.empty() && !instance.spec.read_iolog.empty()) {
+      if (!instance.spec.iolog.merge_blktrace_file.empty() && !instance.spec.iolog.read_iolog.empty()) {
         merge_traces(instance.spec, merged);
       }
-      if (!instance.spec.read_iolog.empty()) bind(instance, cache);
+      if (!instance.spec.iolog.read_iolog.empty()) bind(instance, cache);
     }
   }
 }

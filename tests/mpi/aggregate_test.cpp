@@ -214,7 +214,7 @@ TEST(ClusterRun, GeneratedFileNamesArePerRankNamedFilesAreShared) {
   JobSpec named;
   named.name = "b";
   named.target.filenames = {"/dev/shared"};
-  named.write_iolog = "io.log";  // every rank its own log, even on shared files
+  named.iolog.write_iolog = "io.log";  // every rank its own log, even on shared files
   JobSpec formatted;
   formatted.name = "c";
   formatted.target.filename_format = "$jobname.f$filenum";
