@@ -38,12 +38,13 @@ class CpuioEngine final : public detail::SynchronousEngine<CpuioEngine> {
   friend class detail::SynchronousEngine<CpuioEngine>;
 
  public:
+  explicit CpuioEngine(const CpuioOptions& options) : options_(options) {}
   std::string_view name() const noexcept override { return engine_name(EngineKind::kCpuio); }
   EngineCaps caps() const noexcept override { return engine_traits(EngineKind::kCpuio); }
 
   void open(const EngineSetup& setup) override {
-    cycle_ns_ = static_cast<std::uint64_t>(setup.cpu.cycle_us) * 1000;
-    qsort_ = setup.cpu.qsort;
+    cycle_ns_ = static_cast<std::uint64_t>(options_.cpuchunks_us) * 1000;
+    qsort_ = options_.qsort;
     if (qsort_) {
       // fio's multiply-with-carry generator and seeds: the same data to sort.
       std::uint32_t w = 521288629u, z = 362436069u;
@@ -75,12 +76,13 @@ class CpuioEngine final : public detail::SynchronousEngine<CpuioEngine> {
   }
 
   std::uint64_t cycle_ns_ = 0;
+  CpuioOptions options_;
   bool qsort_ = false;
   std::vector<std::int32_t> data_;
 };
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cpuio_engine() { return std::make_unique<CpuioEngine>(); }
+std::unique_ptr<Engine> make_cpuio_engine(const CpuioOptions& options) { return std::make_unique<CpuioEngine>(options); }
 
 }  // namespace sluice

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "common/error.h"
@@ -36,22 +37,27 @@ class E4defragEngine final : public detail::SynchronousEngine<E4defragEngine> {
   friend class detail::SynchronousEngine<E4defragEngine>;
 
  public:
+  explicit E4defragEngine(const E4defragOptions& options) : options_(options) {}
   ~E4defragEngine() override { close_donor(); }
   std::string_view name() const noexcept override { return engine_name(EngineKind::kE4defrag); }
   EngineCaps caps() const noexcept override { return engine_traits(EngineKind::kE4defrag); }
 
   void open(const EngineSetup& setup) override {
     fds_ = setup.fds;
-    inplace_ = setup.e4defrag.inplace;
+    inplace_ = options_.inplace;
     close_donor();
-    const std::string& path = setup.e4defrag.donor_path;
+    // As fio: the donor is donorname under directory=, fallocated from the job's offset to its largest file's end.
+    const std::string& donor = options_.donorname;
+    const std::string path = donor.empty() || setup.directory.empty() ? donor : setup.directory + "/" + donor;
+    const std::uint64_t start = setup.file_starts.empty() ? 0 : setup.file_starts.front();
+    std::uint64_t end = 0;
+    for (std::uint64_t size : setup.file_sizes) end = std::max(end, size);
     reset_completions(setup.depth);
     if (path.empty()) return;  // no donor (validation requires donorname): every write fails with EBADF
     donor_ = ::open(path.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
     if (donor_ < 0) throw IoError("e4defrag: cannot open the donor file " + path, errno);
-    if (!inplace_ && setup.e4defrag.end > setup.e4defrag.start &&
-        fallocate(donor_, 0, static_cast<off_t>(setup.e4defrag.start),
-                  static_cast<off_t>(setup.e4defrag.end - setup.e4defrag.start)) != 0) {
+    if (!inplace_ && end > start &&
+        fallocate(donor_, 0, static_cast<off_t>(start), static_cast<off_t>(end - start)) != 0) {
       const int error = errno;
       close_donor();
       throw IoError("e4defrag: cannot allocate the donor file " + path, error);
@@ -100,6 +106,7 @@ class E4defragEngine final : public detail::SynchronousEngine<E4defragEngine> {
     donor_ = -1;
   }
 
+  E4defragOptions options_;
   std::vector<int> fds_;
   bool inplace_ = false;
   int donor_ = -1;
@@ -108,6 +115,8 @@ class E4defragEngine final : public detail::SynchronousEngine<E4defragEngine> {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_e4defrag_engine() { return std::make_unique<E4defragEngine>(); }
+std::unique_ptr<Engine> make_e4defrag_engine(const E4defragOptions& options) {
+  return std::make_unique<E4defragEngine>(options);
+}
 
 }  // namespace sluice

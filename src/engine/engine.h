@@ -20,8 +20,8 @@
 
 #include "common/direction.h"
 #include "common/error.h"
+#include "engine/engine_options.h"
 #include "engine/engine_traits.h"
-#include "engine/file_stat_call.h"
 
 namespace sluice {
 
@@ -70,50 +70,8 @@ struct EngineBuffer {
   std::size_t length = 0;
 };
 
-// io_uring ring setup; the other engines ignore it. Defaults: registered files and buffers, no polling.
-struct UringSetup {
-  bool register_files = true;
-  bool fixed_buffers = true;
-  bool sqpoll = false;
-  int sqpoll_cpu = -1;             // -1 = the kernel places the SQ thread
-  bool iopoll = false;             // completions are polled (hipri); needs O_DIRECT and device poll queues
-  bool vectored = false;           // READV/WRITEV with one iovec instead of READ/WRITE
-  std::uint32_t force_async_every = 0;  // every Nth sqe gets IOSQE_ASYNC; 0 = never
-};
-
-// cpuio's and exec's settings (the job's options); the other engines ignore them.
-struct CpuBurnSetup {
-  std::uint32_t cycle_us = 50000;  // one io burns this long
-  bool qsort = false;              // sort (fio's qsort mode) instead of spinning
-};
-struct ExecSetup {
-  std::string job_name;
-  std::string program;
-  std::string arguments;           // split on spaces, %r and %n expanded
-  std::uint64_t runtime_s = 0;     // %r
-  std::uint64_t grace_ns = 1'000'000'000;
-  bool std_redirect = true;        // JOBNAME.stdout / JOBNAME.stderr; else stdout goes to sluice's stderr
-};
-
-// Per-io RWF_* flags: pvsync2's hipri / hipri_percentage, and uncached / nowait of pvsync2, io_uring and libaio.
-struct RwFlagsSetup {
-  bool hipri = false;                    // pvsync2: RWF_HIPRI (polled completion) on hipri_percentage of the ios
-  std::uint32_t hipri_percentage = 100;
-  bool uncached = false;                 // RWF_DONTCACHE on buffered reads and writes
-  bool nowait = false;                   // RWF_NOWAIT: EAGAIN instead of blocking
-  bool atomic = false;                   // RWF_ATOMIC on writes: all or nothing of each write survives a crash
-  std::uint64_t seed = 0;                // of the hipri draws
-};
-
-// e4defrag's donor file: created if missing, never truncated; with inplace=false fallocated over
-// [start, end) at open.
-struct E4defragSetup {
-  std::string donor_path;
-  bool inplace = false;
-  std::uint64_t start = 0;
-  std::uint64_t end = 0;
-};
-
+// What every engine is opened with: the job's files and buffers, and the few facts of the job some engines use.
+// The options of one engine are not here: make_engine() gives each engine its own (engine/engine_options.h).
 struct EngineSetup {
   std::uint32_t depth = 1;                 // maximum ios in flight
   std::vector<int> fds{};                  // open file descriptors, indexed by IoUnit::file_index
@@ -121,15 +79,12 @@ struct EngineSetup {
   std::vector<EngineBuffer> buffers{};     // io buffers (io_uring may register them as fixed buffers)
   std::vector<std::string> paths{};        // the files' names, indexed like fds (the per-file engines use them)
   std::vector<std::uint64_t> file_starts{};// where each file's region begins (the per-file engines' operation io)
-  FileStatCall stat_call = FileStatCall::kStat;  // filestat's system call
-  CpuBurnSetup cpu{};
-  ExecSetup exec{};
   bool direct = false;
   bool writes = false;                     // mmap maps writable
-  UringSetup uring{};
-  RwFlagsSetup rw_flags{};
-  E4defragSetup e4defrag{};
-  bool userspace_reap = false;             // libaio: completions read from the ring in user space when not waiting
+  std::string job_name{};                  // exec: %n and its output files' names
+  std::string directory{};                 // the job's directory= (e4defrag's donor file lives there)
+  std::uint64_t runtime_ns = 0;            // the job's runtime (exec: %r)
+  std::uint64_t seed = 0;                  // of the engine's own random draws (pvsync2's hipri share)
 };
 
 class Engine {
@@ -154,7 +109,10 @@ class Engine {
 // or found in PATH as execvp would). The runner asks before anything runs.
 void check_exec_program(std::string_view job_name, const std::string& program);
 
-// Makes the engine for the kind; throws UserError when the kernel lacks support (message says which).
+// Makes the engine options.ioengine names, with its own options out of `options` (the others' are ignored);
+// throws UserError when the kernel lacks support (message says which).
+[[nodiscard]] std::unique_ptr<Engine> make_engine(const EngineOptions& options);
+// The same with the engine's default options.
 [[nodiscard]] std::unique_ptr<Engine> make_engine(EngineKind kind);
 
 // True when the engine can start here: made and opened (with no files) without error. io_uring may be

@@ -23,8 +23,7 @@ struct UringOptions {
 
 // The per-io RWF_* flags options of pvsync2, io_uring and libaio (hipri also makes io_uring poll: IOPOLL).
 struct RwFlagOptions {
-  bool hipri = false;               // IORING_SETUP_IOPOLL: poll for completions (needs poll queues)
-  // RWF flags of pvsync2, io_uring and libaio (fio's engine options of those names).
+  bool hipri = false;  // io_uring: IORING_SETUP_IOPOLL (polled completions); pvsync2: RWF_HIPRI
   std::uint32_t hipri_percentage = 100;   // pvsync2 with hipri: share of the ios issued with RWF_HIPRI
   bool uncached = false;                  // RWF_DONTCACHE on buffered ios (pvsync2, io_uring)
   bool nowait = false;                    // RWF_NOWAIT (pvsync2, io_uring, libaio)
@@ -42,8 +41,6 @@ struct FilestatOptions {
 // ioengine=cpuio: burn cpuload percent of a CPU in cycles of cpuchunks_us (spinning, or sorting for qsort);
 // exit_on_io_done ends the job when the group's I/O jobs have all ended.
 struct CpuioOptions {
-  // ioengine=cpuio: burn cpuload percent of a CPU in cycles of cpuchunks_us (spinning, or sorting for qsort);
-  // exit_on_io_done ends the job when the group's I/O jobs have all ended.
   std::uint32_t cpuload = 0;  // 0 = not given (cpuio refuses to run without it, as fio)
   std::uint32_t cpuchunks_us = 50000;
   bool qsort = false;
@@ -53,8 +50,6 @@ struct CpuioOptions {
 // ioengine=exec: run `program arguments` (%r: runtime in seconds, %n: job name) for the job's runtime, then
 // SIGTERM, grace_time, SIGKILL; std_redirect sends its output to JOBNAME.stdout / JOBNAME.stderr.
 struct ExecOptions {
-  // ioengine=exec: run `program arguments` (%r: runtime in seconds, %n: job name) for the job's runtime, then
-  // SIGTERM, grace_time, SIGKILL; std_redirect sends its output to JOBNAME.stdout / JOBNAME.stderr.
   std::string program;
   std::string arguments;
   std::chrono::nanoseconds grace_time{std::chrono::seconds(1)};
@@ -64,13 +59,12 @@ struct ExecOptions {
 // e4defrag: the donor file (under directory=) whose blocks EXT4_IOC_MOVE_EXT swaps in, and whether each io
 // allocates and frees the donor's blocks itself (inplace=1) instead of once for the whole file.
 struct E4defragOptions {
-  // e4defrag: the donor file (under directory=) whose blocks EXT4_IOC_MOVE_EXT swaps in, and whether each io
-  // allocates and frees the donor's blocks itself (inplace=1) instead of once for the whole file.
   std::string donorname;
   bool inplace = false;
 };
 
 struct EngineOptions {
+  EngineKind ioengine = EngineKind::kPsync;
   UringOptions uring{};
   RwFlagOptions rw_flags{};
   LibaioOptions libaio{};
@@ -78,7 +72,6 @@ struct EngineOptions {
   CpuioOptions cpuio{};
   ExecOptions exec{};
   E4defragOptions e4defrag{};
-  EngineKind ioengine = EngineKind::kPsync;
 };
 
 }  // namespace sluice

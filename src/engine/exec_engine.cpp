@@ -72,16 +72,33 @@ bool ended(pid_t pid) noexcept {
   return r == pid || (r < 0 && errno == ECHILD);
 }
 
+// What one run of the program needs: the engine's options and the job's name and runtime.
+struct ExecSetup {
+  std::string job_name;
+  std::string program;
+  std::string arguments;           // split on spaces, %r and %n expanded
+  std::uint64_t runtime_s = 0;     // %r
+  std::uint64_t grace_ns = 1'000'000'000;
+  bool std_redirect = true;        // JOBNAME.stdout / JOBNAME.stderr; else stdout goes to sluice's stderr
+};
+
+
 class ExecEngine final : public detail::SynchronousEngine<ExecEngine> {
   friend class detail::SynchronousEngine<ExecEngine>;
 
  public:
+  explicit ExecEngine(const ExecOptions& options) : options_(options) {}
   ~ExecEngine() override { stop(); }
   std::string_view name() const noexcept override { return engine_name(EngineKind::kExec); }
   EngineCaps caps() const noexcept override { return engine_traits(EngineKind::kExec); }
 
   void open(const EngineSetup& setup) override {
-    setup_ = setup.exec;
+    setup_ = {.job_name = setup.job_name,
+              .program = options_.program,
+              .arguments = options_.arguments,
+              .runtime_s = setup.runtime_ns / 1'000'000'000,
+              .grace_ns = static_cast<std::uint64_t>(options_.grace_time.count()),
+              .std_redirect = options_.std_redirect};
     if (!setup_.program.empty()) check_exec_program(setup_.job_name, setup_.program);
     reset_completions(setup.depth);
   }
@@ -204,6 +221,7 @@ class ExecEngine final : public detail::SynchronousEngine<ExecEngine> {
     pid_ = -1;
   }
 
+  ExecOptions options_;
   ExecSetup setup_;
   bool started_ = false;
   pid_t pid_ = -1;
@@ -217,6 +235,6 @@ void check_exec_program(std::string_view job_name, const std::string& program) {
                   " is not an executable file (nor one found in PATH)");
 }
 
-std::unique_ptr<Engine> make_exec_engine() { return std::make_unique<ExecEngine>(); }
+std::unique_ptr<Engine> make_exec_engine(const ExecOptions& options) { return std::make_unique<ExecEngine>(options); }
 
 }  // namespace sluice

@@ -26,7 +26,7 @@ class FileOpEngine final : public detail::SynchronousEngine<FileOpEngine> {
   friend class detail::SynchronousEngine<FileOpEngine>;
 
  public:
-  explicit FileOpEngine(EngineKind kind) : kind_(kind) {}
+  FileOpEngine(EngineKind kind, const FilestatOptions& options) : kind_(kind), stat_call_(options.stat_type) {}
   std::string_view name() const noexcept override { return engine_name(kind_); }
   EngineCaps caps() const noexcept override { return engine_traits(kind_); }
 
@@ -34,7 +34,6 @@ class FileOpEngine final : public detail::SynchronousEngine<FileOpEngine> {
     paths_ = setup.paths;
     starts_ = setup.file_starts;
     starts_.resize(paths_.size(), 0);
-    stat_call_ = setup.stat_call;
     reset_completions(setup.depth);
   }
   void close() noexcept override {}
@@ -91,6 +90,8 @@ class FileOpEngine final : public detail::SynchronousEngine<FileOpEngine> {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_file_op_engine(EngineKind kind) { return std::make_unique<FileOpEngine>(kind); }
+std::unique_ptr<Engine> make_file_op_engine(EngineKind kind, const FilestatOptions& options) {
+  return std::make_unique<FileOpEngine>(kind, options);
+}
 
 }  // namespace sluice

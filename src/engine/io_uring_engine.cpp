@@ -1,6 +1,6 @@
 // io_uring (liburing): a ring of `depth` entries; the job's files are registered (IOSQE_FIXED_FILE) and so
 // are its buffers when the kernel allows (read_fixed / write_fixed for ios with buffer_index >= 0), unless
-// UringSetup turns either off. UringSetup also selects SQPOLL, IOPOLL (hipri), vectored ops and IOSQE_ASYNC. One
+// registerfiles=0 / fixedbufs=0 turn either off. The options also select SQPOLL, IOPOLL (hipri), vectored ops and IOSQE_ASYNC. One
 // io_uring_submit per submit(); reap waits with io_uring_wait_cqe_nr and takes completions in a batch.
 // A submit the kernel refuses for now (EAGAIN, EBUSY) is retried after a completion; any other refusal
 // throws IoError: entries the kernel will never take are not counted as in flight.
@@ -35,8 +35,33 @@ constexpr unsigned kSubmitRetries = 1000;  // EAGAIN / EBUSY retries of one subm
                   "); use --ioengine=libaio instead");
 }
 
+// The ring's setup, from the engine's options (UringOptions, and RwFlagOptions' hipri: IOPOLL).
+struct UringSetup {
+  bool register_files = true;
+  bool fixed_buffers = true;
+  bool sqpoll = false;
+  int sqpoll_cpu = -1;             // -1 = the kernel places the SQ thread
+  bool iopoll = false;             // completions are polled (hipri); needs O_DIRECT and device poll queues
+  bool vectored = false;           // READV/WRITEV with one iovec instead of READ/WRITE
+  std::uint32_t force_async_every = 0;  // every Nth sqe gets IOSQE_ASYNC; 0 = never
+};
+
+UringSetup uring_setup_of(const UringOptions& options, const RwFlagOptions& rw_flags) {
+  // The kernel takes RWF_ATOMIC from a plain user buffer only (a registered buffer's bvec fails with EINVAL),
+  // so atomic writes go without registered buffers.
+  return {.register_files = options.registerfiles,
+          .fixed_buffers = options.fixedbufs && !rw_flags.atomic,
+          .sqpoll = options.sqthread_poll,
+          .sqpoll_cpu = options.sqthread_poll_cpu,
+          .iopoll = rw_flags.hipri,
+          .vectored = !options.nonvectored,
+          .force_async_every = options.force_async};
+}
+
 class IoUringEngine final : public Engine {
  public:
+  IoUringEngine(const UringOptions& options, const RwFlagOptions& rw_flags)
+      : opt_(uring_setup_of(options, rw_flags)), flag_options_(rw_flags) {}
   ~IoUringEngine() override { close(); }
   std::string_view name() const noexcept override { return engine_name(EngineKind::kIoUring); }
   EngineCaps caps() const noexcept override { return engine_traits(EngineKind::kIoUring); }
@@ -44,7 +69,7 @@ class IoUringEngine final : public Engine {
   void open(const EngineSetup& setup) override {
     close();
     depth_ = setup.depth == 0 ? 1 : setup.depth;
-    const UringSetup& opt = setup.uring;
+    const UringSetup& opt = opt_;
     if (opt.iopoll && !setup.direct) {
       throw UserError("hipri (io_uring completion polling) needs direct=1: the kernel polls only O_DIRECT ios");
     }
@@ -52,8 +77,8 @@ class IoUringEngine final : public Engine {
     fds_ = setup.fds;
     is_block_ = detail::block_device_flags(fds_);
     vectored_ = opt.vectored;
-    rw_flags_ = detail::fixed_rw_flags(setup.rw_flags, setup.direct);  // nowait, uncached
-    write_rw_flags_ = detail::write_rw_flags(setup.rw_flags);            // atomic
+    rw_flags_ = detail::fixed_rw_flags(flag_options_, setup.direct);  // nowait, uncached
+    write_rw_flags_ = detail::write_rw_flags(flag_options_);            // atomic
     force_async_every_ = opt.force_async_every;
     until_async_ = force_async_every_;
     // Registration is an optimisation: when refused (old kernel, RLIMIT_MEMLOCK) ios use plain fds/buffers.
@@ -326,6 +351,8 @@ class IoUringEngine final : public Engine {
   }
 
   io_uring ring_{};
+  UringSetup opt_;
+  RwFlagOptions flag_options_;
   bool ring_ready_ = false;
   unsigned depth_ = 1;
   bool fixed_files_ = false;
@@ -347,7 +374,9 @@ class IoUringEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_io_uring_engine() { return std::make_unique<IoUringEngine>(); }
+std::unique_ptr<Engine> make_io_uring_engine(const UringOptions& options, const RwFlagOptions& rw_flags) {
+  return std::make_unique<IoUringEngine>(options, rw_flags);
+}
 
 void probe_io_uring() {
   io_uring ring{};

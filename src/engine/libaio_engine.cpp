@@ -33,6 +33,8 @@ constexpr unsigned kAioRingMagic = 0xa10a10a1;
 
 class LibaioEngine final : public Engine {
  public:
+  LibaioEngine(const LibaioOptions& options, const RwFlagOptions& rw_flags)
+      : options_(options), flag_options_(rw_flags) {}
   ~LibaioEngine() override { close(); }
   std::string_view name() const noexcept override { return engine_name(EngineKind::kLibaio); }
   EngineCaps caps() const noexcept override { return engine_traits(EngineKind::kLibaio); }
@@ -49,9 +51,9 @@ class LibaioEngine final : public Engine {
     }
     fds_ = setup.fds;
     is_block_ = detail::block_device_flags(fds_);
-    rw_flags_ = detail::fixed_rw_flags(setup.rw_flags, setup.direct);
-    write_rw_flags_ = detail::write_rw_flags(setup.rw_flags);
-    userspace_reap_ = setup.userspace_reap && reinterpret_cast<const AioRingHeader*>(ctx_)->magic == kAioRingMagic;
+    rw_flags_ = detail::fixed_rw_flags(flag_options_, setup.direct);
+    write_rw_flags_ = detail::write_rw_flags(flag_options_);
+    userspace_reap_ = options_.userspace_reap && reinterpret_cast<const AioRingHeader*>(ctx_)->magic == kAioRingMagic;
     iocbs_.assign(depth_, iocb{});
     free_.clear();
     for (iocb& cb : iocbs_) free_.push_back(&cb);
@@ -192,6 +194,8 @@ class LibaioEngine final : public Engine {
   io_context_t ctx_ = nullptr;
   std::uint32_t depth_ = 1;
   std::vector<int> fds_;
+  LibaioOptions options_;
+  RwFlagOptions flag_options_;
   std::vector<bool> is_block_;
   std::vector<iocb> iocbs_;
   std::vector<iocb*> free_;     // capacity depth_, never grows past it
@@ -206,6 +210,8 @@ class LibaioEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_libaio_engine() { return std::make_unique<LibaioEngine>(); }
+std::unique_ptr<Engine> make_libaio_engine(const LibaioOptions& options, const RwFlagOptions& rw_flags) {
+  return std::make_unique<LibaioEngine>(options, rw_flags);
+}
 
 }  // namespace sluice

@@ -20,17 +20,18 @@ class PvsyncEngine final : public detail::SynchronousEngine<PvsyncEngine> {
   friend class detail::SynchronousEngine<PvsyncEngine>;
 
  public:
-  explicit PvsyncEngine(bool v2) : kind_(v2 ? EngineKind::kPvsync2 : EngineKind::kPvsync) {}
+  PvsyncEngine(bool v2, const RwFlagOptions& rw_flags)
+      : kind_(v2 ? EngineKind::kPvsync2 : EngineKind::kPvsync), rw_flags_(rw_flags) {}
   std::string_view name() const noexcept override { return engine_name(kind_); }
   EngineCaps caps() const noexcept override { return engine_traits(kind_); }
 
   void open(const EngineSetup& setup) override {
     fds_ = setup.fds;
     is_block_ = detail::block_device_flags(fds_);
-    flags_ = kind_ == EngineKind::kPvsync2 ? detail::fixed_rw_flags(setup.rw_flags, setup.direct) : 0;
-    write_flags_ = kind_ == EngineKind::kPvsync2 ? detail::write_rw_flags(setup.rw_flags) : 0;
-    hipri_percentage_ = kind_ == EngineKind::kPvsync2 && setup.rw_flags.hipri ? setup.rw_flags.hipri_percentage : 0;
-    hipri_draws_.reseed(setup.rw_flags.seed);
+    flags_ = kind_ == EngineKind::kPvsync2 ? detail::fixed_rw_flags(rw_flags_, setup.direct) : 0;
+    write_flags_ = kind_ == EngineKind::kPvsync2 ? detail::write_rw_flags(rw_flags_) : 0;
+    hipri_percentage_ = kind_ == EngineKind::kPvsync2 && rw_flags_.hipri ? rw_flags_.hipri_percentage : 0;
+    hipri_draws_.reseed(setup.seed ^ 0x6869707269ull);  // "hipri"
     reset_completions(setup.depth);
   }
 
@@ -56,6 +57,7 @@ class PvsyncEngine final : public detail::SynchronousEngine<PvsyncEngine> {
   }
 
   EngineKind kind_;
+  RwFlagOptions rw_flags_;
   std::vector<int> fds_;
   std::vector<bool> is_block_;
   int flags_ = 0;
@@ -66,6 +68,8 @@ class PvsyncEngine final : public detail::SynchronousEngine<PvsyncEngine> {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_pvsync_engine(bool v2) { return std::make_unique<PvsyncEngine>(v2); }
+std::unique_ptr<Engine> make_pvsync_engine(bool v2, const RwFlagOptions& rw_flags) {
+  return std::make_unique<PvsyncEngine>(v2, rw_flags);
+}
 
 }  // namespace sluice

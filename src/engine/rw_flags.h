@@ -16,11 +16,11 @@ inline constexpr int kRwfDontcache = 0x00000080;  // RWF_DONTCACHE (Linux 6.14; 
 
 // The flags every read and write gets (hipri is drawn per io by the caller). uncached applies to buffered
 // ios only, as fio's.
-constexpr int fixed_rw_flags(const RwFlagsSetup& setup, bool direct) noexcept {
+constexpr int fixed_rw_flags(const RwFlagOptions& setup, bool direct) noexcept {
   return (setup.nowait ? kRwfNowait : 0) | (setup.uncached && !direct ? kRwfDontcache : 0);
 }
 
 // The flags writes get on top of those: RWF_ATOMIC with atomic=1 (a read with it fails with EINVAL).
-constexpr int write_rw_flags(const RwFlagsSetup& setup) noexcept { return setup.atomic ? kRwfAtomic : 0; }
+constexpr int write_rw_flags(const RwFlagOptions& setup) noexcept { return setup.atomic ? kRwfAtomic : 0; }
 
 }  // namespace sluice::detail

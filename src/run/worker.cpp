@@ -29,7 +29,7 @@ void StartGate::wait() const noexcept { open_.wait(false, std::memory_order_acqu
 struct Worker::Loop {
   IoLoop io;
   Loop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t interval)
-      : io(instance, targets, interval, make_engine(instance.spec.engine.ioengine)) {}
+      : io(instance, targets, interval, make_engine(instance.spec.engine)) {}
 };
 
 namespace {
@@ -127,10 +127,10 @@ void Worker::run(const StartGate& gate) noexcept {
     return;
   }
   try {
-    const std::string placement_error = apply_thread_placement(instance_.spec, instance_.jobnum);
+    const std::string placement_error = apply_thread_placement(instance_.spec.placement, instance_.jobnum);
     if (!placement_error.empty()) throw std::runtime_error(placement_error);
     const std::string policy_error =
-        apply_numa_mem_policy(instance_.spec, loop_->io.buffer_memory(), loop_->io.buffer_bytes());
+        apply_numa_mem_policy(instance_.spec.placement, loop_->io.buffer_memory(), loop_->io.buffer_bytes());
     if (!policy_error.empty()) throw std::runtime_error(policy_error);
     const JobSpec& spec = instance_.spec;
     std::optional<JobCgroup> cgroup;  // cgroup=: the thread's I/O is the cgroup's until the job ends

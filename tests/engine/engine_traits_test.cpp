@@ -111,9 +111,16 @@ class EngineTraitsTest : public ::testing::TestWithParam<EngineTraits> {
       setup.paths = {dir_.file("data")};
       setup.file_starts = {0};
     }
-    setup.e4defrag = {.donor_path = dir_.file("donor"), .inplace = false, .start = 0, .end = kBlocks * kBlock};
-    setup.cpu.cycle_us = 1000;  // cpuio: 1 ms of burning an io, not the default 50 ms; no claim depends on it
+    setup.directory = dir_.path();  // e4defrag's donor file lives there
     return setup;
+  }
+
+  // The engine of the row, with the options an engine needs to run here.
+  EngineOptions engine_options() const {
+    return {.ioengine = traits().kind,
+            // cpuio: 1 ms of burning an io, not the default 50 ms; no claim depends on it
+            .cpuio = {.cpuchunks_us = 1000},
+            .e4defrag = {.donorname = "donor", .inplace = false}};
   }
 
   IoUnit read_unit(std::uint64_t block, char* buffer) const {
@@ -151,7 +158,7 @@ TEST_P(EngineTraitsTest, NameRoundTripsThroughTheTableAndTheEngine) {
   EXPECT_EQ(engine_by_name(traits().name), traits().kind);
   EXPECT_EQ(engine_name(traits().kind), traits().name);
   EXPECT_EQ(engine_names()[static_cast<std::size_t>(traits().kind)], traits().name);
-  const auto engine = make_engine(traits().kind);
+  const auto engine = make_engine(engine_options());
   EXPECT_EQ(engine->name(), traits().name);
   EXPECT_EQ(engine->caps().kind, traits().kind);
 }
@@ -165,7 +172,7 @@ TEST_P(EngineTraitsTest, AsyncClaimMatchesWhenIosComplete) {
   if (traits().uses_files) {
     ASSERT_NO_FATAL_FAILURE(make_file(direct));
   }
-  const auto engine = make_engine(traits().kind);
+  const auto engine = make_engine(engine_options());
   engine->open(setup_for(kDepth));
   auto buf = testing::aligned_buffer(kDepth * kBlock);
   std::vector<IoUnit> units;
@@ -194,7 +201,7 @@ TEST_P(EngineTraitsTest, MovesDataClaimMatchesWhatAReadBrings) {
   if (traits().uses_files) {
     ASSERT_NO_FATAL_FAILURE(make_file(direct));
   }
-  const auto engine = make_engine(traits().kind);
+  const auto engine = make_engine(engine_options());
   engine->open(setup_for(1));
   auto buf = testing::aligned_buffer(kBlock);
   ASSERT_EQ(run_one(*engine, read_unit(2, buf.get())), kBlock);
@@ -214,7 +221,7 @@ TEST_P(EngineTraitsTest, NeedsFdClaimMatchesWhetherANameIsEnough) {
   ASSERT_NO_FATAL_FAILURE(make_file(direct));
   EngineSetup setup = setup_for(1);
   setup.fds = {-1};
-  const auto engine = make_engine(traits().kind);
+  const auto engine = make_engine(engine_options());
   engine->open(setup);
   auto buf = testing::aligned_buffer(kBlock);
   const IoOp op = traits().reads ? IoOp::kRead : IoOp::kWrite;
@@ -234,7 +241,7 @@ TEST_P(EngineTraitsTest, PerFileClaimMatchesWhichIosAreTimed) {
   if (traits().uses_files) {
     ASSERT_NO_FATAL_FAILURE(make_file(direct));
   }
-  const auto engine = make_engine(traits().kind);
+  const auto engine = make_engine(engine_options());
   engine->open(setup_for(1));
   auto buf = testing::aligned_buffer(kBlock);
   const IoOp op = traits().reads ? IoOp::kRead : IoOp::kWrite;
@@ -263,7 +270,7 @@ TEST_P(EngineTraitsTest, NeedsSizeClaimMatchesReadsWithoutFileSizes) {
   ASSERT_NO_FATAL_FAILURE(make_file(direct));
   EngineSetup setup = setup_for(1);
   setup.file_sizes.clear();
-  const auto engine = make_engine(traits().kind);
+  const auto engine = make_engine(engine_options());
   engine->open(setup);
   auto buf = testing::aligned_buffer(kBlock);
   const std::int64_t result = run_one(*engine, read_unit(0, buf.get()));
@@ -292,7 +299,7 @@ TEST_P(EngineTraitsTest, TrimClaimMatchesWhatTheEngineDoes) {
   if (traits().uses_files) {
     ASSERT_NO_FATAL_FAILURE(make_file(direct));
   }
-  const auto engine = make_engine(traits().kind);
+  const auto engine = make_engine(engine_options());
   engine->open(setup_for(2));
   const std::int64_t result =
       run_one(*engine, {.op = IoOp::kTrim, .offset = kBlock, .length = kBlock, .result = kUnset});
@@ -319,7 +326,7 @@ TEST_P(EngineTraitsTest, FlushClaimMatchesFsyncAndFdatasync) {
   if (traits().uses_files) {
     ASSERT_NO_FATAL_FAILURE(make_file(direct));
   }
-  const auto engine = make_engine(traits().kind);
+  const auto engine = make_engine(engine_options());
   engine->open(setup_for(2));
   ASSERT_EQ(run_one(*engine, {.op = IoOp::kWrite, .length = kBlock, .buffer = pattern_.get(), .result = kUnset}),
             kBlock);
@@ -352,7 +359,7 @@ TEST_P(EngineTraitsTest, DirectClaimMatchesThePageCache) {
   if (!direct) GTEST_SKIP() << "the filesystem of " << dir_.file("") << " refuses O_DIRECT";
   (void)posix_fadvise(fd_, 0, 0, POSIX_FADV_DONTNEED);
   if (resident(fd_, kBlocks * kBlock)) GTEST_SKIP() << "the filesystem keeps the file cached (cannot drop it)";
-  const auto engine = make_engine(traits().kind);
+  const auto engine = make_engine(engine_options());
   engine->open(setup_for(1, true));
   auto buf = testing::aligned_buffer(kBlock);
   ASSERT_EQ(run_one(*engine, read_unit(3, buf.get())), kBlock);
@@ -370,7 +377,7 @@ TEST_P(EngineTraitsTest, RegistersClaimMatchesTheKernelsView) {
   const UringRegistrations before = uring_registrations();
   EngineSetup setup = setup_for(2);
   setup.buffers = {{pattern_.get(), kBlocks * kBlock}};
-  const auto engine = make_engine(traits().kind);
+  const auto engine = make_engine(engine_options());
   engine->open(setup);
   const UringRegistrations after = uring_registrations();
   if (traits().registers) {

@@ -95,11 +95,10 @@ class FileOpEngineTest : public ::testing::Test {
  protected:
   std::unique_ptr<Engine> open_engine(EngineKind kind, std::vector<std::string> paths,
                                       FileStatCall call = FileStatCall::kStat) {
-    auto engine = make_engine(kind);
+    auto engine = make_engine({.ioengine = kind, .filestat = {.stat_type = call}});
     EngineSetup setup{.depth = 1};
     setup.paths = paths;
     setup.file_starts.assign(paths.size(), kFileBlock);  // each file's region starts at its second block
-    setup.stat_call = call;
     engine->open(setup);
     return engine;
   }

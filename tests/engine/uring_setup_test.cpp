@@ -19,7 +19,7 @@ constexpr std::size_t kSetupBlocks = 32;
 
 struct Config {
   const char* name;
-  UringSetup uring;
+  EngineOptions engine;  // io_uring's own options (ioengine is set by open())
 };
 
 // The fdinfo text of this process's (only) io_uring ring; "" if none is open.
@@ -56,12 +56,12 @@ class UringSetupTest : public ::testing::TestWithParam<Config> {
   }
   void TearDown() override { ::close(fd_); }
 
-  // Opens the engine with `uring`; nullptr (with the reason in skip_) when the kernel refuses the setup.
-  std::unique_ptr<Engine> open(const UringSetup& uring) {
+  // Opens io_uring with `options`; nullptr (with the reason in skip_) when the kernel refuses the setup.
+  std::unique_ptr<Engine> open(EngineOptions options) {
     EngineSetup setup{.depth = 8, .fds = {fd_}, .file_sizes = {kSetupBlocks * kSetupBlock}, .direct = direct_, .writes = true};
     for (std::size_t i = 0; i < kSetupBlocks; ++i) setup.buffers.push_back({wbuf_.get() + i * kSetupBlock, kSetupBlock});
-    setup.uring = uring;
-    auto engine = make_engine(EngineKind::kIoUring);
+    options.ioengine = EngineKind::kIoUring;
+    auto engine = make_engine(options);
     try {
       engine->open(setup);
     } catch (const UserError& e) {
@@ -79,7 +79,7 @@ class UringSetupTest : public ::testing::TestWithParam<Config> {
 };
 
 TEST_P(UringSetupTest, WritesThenReadsBackTheData) {
-  auto engine = open(GetParam().uring);
+  auto engine = open(GetParam().engine);
   if (!engine) GTEST_SKIP() << "the kernel refused this io_uring setup: " << skip_;
   std::vector<IoUnit> writes(kSetupBlocks), reads(kSetupBlocks);
   for (std::size_t i = 0; i < kSetupBlocks; ++i) {
@@ -102,14 +102,14 @@ TEST_P(UringSetupTest, WritesThenReadsBackTheData) {
 
 INSTANTIATE_TEST_SUITE_P(
     Configs, UringSetupTest,
-    ::testing::Values(Config{"defaults", {}}, Config{"no_registered_files", {.register_files = false}},
-                      Config{"no_fixed_buffers", {.fixed_buffers = false}},
-                      Config{"fio_defaults", {.register_files = false, .fixed_buffers = false, .vectored = true}},
-                      Config{"vectored", {.fixed_buffers = false, .vectored = true}},
-                      Config{"force_async_every_io", {.force_async_every = 1}},
-                      Config{"force_async_every_third", {.force_async_every = 3}},
-                      Config{"sqthread_poll", {.sqpoll = true}},
-                      Config{"sqthread_poll_cpu0", {.sqpoll = true, .sqpoll_cpu = 0}}),
+    ::testing::Values(Config{"defaults", {}}, Config{"no_registered_files", {.uring = {.registerfiles = false}}},
+                      Config{"no_fixed_buffers", {.uring = {.fixedbufs = false}}},
+                      Config{"fio_defaults", {.uring = {.registerfiles = false, .fixedbufs = false, .nonvectored = false}}},
+                      Config{"vectored", {.uring = {.fixedbufs = false, .nonvectored = false}}},
+                      Config{"force_async_every_io", {.uring = {.force_async = 1}}},
+                      Config{"force_async_every_third", {.uring = {.force_async = 3}}},
+                      Config{"sqthread_poll", {.uring = {.sqthread_poll = true}}},
+                      Config{"sqthread_poll_cpu0", {.uring = {.sqthread_poll = true, .sqthread_poll_cpu = 0}}}),
     [](const ::testing::TestParamInfo<Config>& config) { return std::string(config.param.name); });
 
 TEST_F(UringSetupTest, RegistersFilesAndBuffersByDefault) {
@@ -122,7 +122,7 @@ TEST_F(UringSetupTest, RegistersFilesAndBuffersByDefault) {
 }
 
 TEST_F(UringSetupTest, RegistersNothingWhenBothAreOff) {
-  auto engine = open({.register_files = false, .fixed_buffers = false});
+  auto engine = open({.uring = {.registerfiles = false, .fixedbufs = false}});
   if (!engine) GTEST_SKIP() << "io_uring is unavailable: " << skip_;
   const std::string info = ring_fdinfo();
   if (fdinfo_value(info, "UserFiles") < 0) GTEST_SKIP() << "this kernel's io_uring fdinfo lists no UserFiles";
@@ -131,7 +131,7 @@ TEST_F(UringSetupTest, RegistersNothingWhenBothAreOff) {
 }
 
 TEST_F(UringSetupTest, SqpollRunsAKernelThread) {
-  auto engine = open({.sqpoll = true});
+  auto engine = open({.uring = {.sqthread_poll = true}});
   if (!engine) GTEST_SKIP() << "the kernel refused SQPOLL: " << skip_;
   const std::string info = ring_fdinfo();
   if (fdinfo_value(info, "SqThread") == -1 && info.find("SqThread") == std::string::npos) {
@@ -142,8 +142,7 @@ TEST_F(UringSetupTest, SqpollRunsAKernelThread) {
 
 TEST_F(UringSetupTest, HipriWithoutDirectIsRefused) {
   EngineSetup setup{.depth = 4, .fds = {fd_}, .file_sizes = {kSetupBlocks * kSetupBlock}, .direct = false};
-  setup.uring.iopoll = true;
-  auto engine = make_engine(EngineKind::kIoUring);
+  auto engine = make_engine({.ioengine = EngineKind::kIoUring, .rw_flags = {.hipri = true}});
   try {
     engine->open(setup);
     FAIL() << "hipri without direct=1 was accepted";
@@ -154,7 +153,7 @@ TEST_F(UringSetupTest, HipriWithoutDirectIsRefused) {
 
 TEST_F(UringSetupTest, HipriFailsClearlyWithoutPollQueuesOrReadsTheData) {
   if (!direct_) GTEST_SKIP() << "the temporary directory's file system refuses O_DIRECT";
-  auto engine = open({.iopoll = true});
+  auto engine = open({.rw_flags = {.hipri = true}});
   if (!engine) {
     // A device without poll queues (this project's virtio disk, tmpfs) must be named as the reason.
     EXPECT_NE(skip_.find("poll"), std::string::npos) << skip_;
