@@ -21,15 +21,24 @@ JobSpec's own member functions), repeating on the units that still fail. What re
 
 Finally it lists JobSpec's fields that are not in the map (they stay at the top level).
 
-Usage:
+A use the heuristics took for a JobSpec's but that is another type's (`job.ioprio` of a JobResult named job)
+fails to compile as "'JobResult' has no member named 'placement'"; the error pass undoes it.
+
+Usage (from the repository's root):
   scripts/refactor/split-jobspec.py [--concern target --concern engine ...] [--fix-from-errors build]
   scripts/refactor/split-jobspec.py --list          # the map and the fields left at the top level
-Add a new field to MAP under its concern to move it too.
+  ninja -C build -k 0 -j1 > /tmp/build.log 2>&1; (cd build && ../scripts/refactor/split-jobspec.py \
+      --errors-log /tmp/build.log)                  # fix what a build's messages name (paths are build/'s)
+Re-running after merging a branch that added fields or still reads job.size: put the new fields in MAP under
+their concern (or leave them at the top level), run it with no --concern, then build and feed the log to
+--errors-log until no error names a moved field. What it cannot do, by hand: a struct's helpers that read
+moved fields (JobSpec::open_loop_active now forwards to PacingOptions'), a consumer made to take its part.
 """
 import argparse
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -249,11 +258,15 @@ def source_files():
 VAR = re.compile(r"\bJobSpec\b(?!::)\s*(?:const\b\s*)?[&*]*\s*(?:const\b\s*)?([A-Za-z_]\w*)")
 ALWAYS = {"job", "job_", "spec", "spec_"}
 NOT_NAMES = {"const", "JobSpec", "operator", "final"}
+OTHER_TYPE = re.compile(r"\b([A-Z]\w*)\s*(?:const\s*)?[&*]\s*(job|job_|spec|spec_)\b\s*[,)=;{]")
 
 
 def rewrite_uses(text, fields):
     """fields: old -> (path, new, struct)."""
-    names = (set(VAR.findall(text)) | ALWAYS) - NOT_NAMES
+    declared = set(VAR.findall(text))
+    # job/spec declared with another type (a JobResult& job) is not assumed to be a JobSpec
+    other = {m.group(2) for m in OTHER_TYPE.finditer(text) if m.group(1) != "JobSpec"}
+    names = (declared | (ALWAYS - other)) - NOT_NAMES
     var = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
     field = "|".join(sorted(map(re.escape, fields), key=len, reverse=True))
     use = re.compile(r"(?<![\w])((?:%s)\s*(?:\.|->)\s*)(%s)\b(?!\s*\()" % (var, field))
@@ -296,9 +309,11 @@ def field_table(parts):
     return table
 
 
-ERR_MEMBER = re.compile(r"^(.*?):(\d+):(\d+): error: ‘(?:const )?(?:struct )?(?:sluice::)?JobSpec’ has no member "
-                        r"named ‘(\w+)’")
+ERR_MEMBER = re.compile(r"^(.*?):(\d+):(\d+): error: (?:‘[^’]*’ \{aka )?‘(?:const )?(?:struct )?(?:sluice::)?JobSpec’\}? "
+                        r"has no member named ‘(\w+)’")
 ERR_QUAL = re.compile(r"^(.*?):(\d+):(\d+): error: ‘(\w+)’ is not a member of ‘(?:sluice::)?JobSpec’")
+ERR_OTHER = re.compile(r"^(.*?):(\d+):(\d+): error: (?:‘[^’]*’ \{aka )?‘(?:const )?(?:struct )?(?:sluice::)?(\w+)’\}? "
+                       r"has no member named ‘(\w+)’")
 ERR_SCOPE = re.compile(r"^(.*?):(\d+):(\d+): error: ‘(\w+)’ was not declared in this scope")
 
 
@@ -314,12 +329,28 @@ def fix_from_log(log, table):
             if kind == "scope" and not path.startswith("src/job/job_spec"):
                 continue
             edits.setdefault(path, set()).add((int(m.group(2)), int(m.group(3)), kind, m.group(4)))
+    # A use the heuristics took for a JobSpec's that is another type's (a JobResult's ioprio): undone.
+    undo = {(part, new): old for old, (part, new, _) in table.items()}
+    roots = {part.split(".")[0] for part, _ in undo}
+    for line in log.splitlines():
+        m = ERR_OTHER.match(line)
+        if m and m.group(4) != "JobSpec" and m.group(5) in roots:
+            path = os.path.relpath(os.path.realpath(m.group(1)), ROOT)
+            edits.setdefault(path, set()).add((int(m.group(2)), int(m.group(3)), "undo", m.group(5)))
     changed = 0
     for path, places in edits.items():
         lines = read(path).split("\n")
         for line_no, col, kind, name in sorted(places, key=lambda e: (e[0], -e[1])):
             line = lines[line_no - 1]
             i = col - 1
+            if kind == "undo":
+                found = [(p, n) for (p, n) in undo if line.startswith(p + "." + n, i) and
+                         not line[i + len(p) + 1 + len(n):i + len(p) + 2 + len(n)].isalnum()]
+                if found:
+                    p, n = max(found, key=lambda k: len(k[0]))
+                    lines[line_no - 1] = line[:i] + undo[(p, n)] + line[i + len(p) + 1 + len(n):]
+                    changed += 1
+                continue
             part, new, struct = table[name]
             if kind == "qual":
                 q = line.rfind("JobSpec::", 0, i + 1)
@@ -343,7 +374,7 @@ def syntax_check(build, only=None):
     for c in commands:
         if only is not None and c["file"] not in only:
             continue
-        args = c["command"].split()
+        args = shlex.split(c["command"])
         args = [a for a in args if not a.endswith("ccache")]
         if "-o" in args:
             i = args.index("-o")
@@ -362,12 +393,17 @@ def main():
     ap.add_argument("--concern", action="append", choices=sorted(MAP), help="default: all of MAP")
     ap.add_argument("--fix-from-errors", metavar="BUILD", help="compile BUILD's units -fsyntax-only and fix uses")
     ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--errors-log", metavar="LOG", help="only fix the uses a build log's errors point at")
     ap.add_argument("--list", action="store_true", help="only list the map and the fields left at the top level")
     args = ap.parse_args()
     concerns = args.concern or list(MAP)
     all_parts = [p for c in MAP for p in MAP[c]]
 
-    if not args.list:
+    if args.errors_log:
+        table = field_table([p for c in concerns for p in MAP[c]])
+        with open(args.errors_log) as f:
+            print("%d places fixed" % fix_from_log(f.read(), table))
+    elif not args.list:
         files = {SPEC_H: read(SPEC_H), ENGINE_H: read(ENGINE_H)}
         for c in concerns:
             for p in MAP[c]:

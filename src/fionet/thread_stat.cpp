@@ -191,7 +191,7 @@ std::vector<std::uint8_t> encode_thread_stat(const report::ReportedJob& entry,
     put_u64(p, ts::kLatencyWindow, job.latency_target.value("latency_window", std::uint64_t{0}));
   }
   put_u32(p, ts::kSigFigs, static_cast<std::uint32_t>(s.significant_figures));
-  put_u32(p, ts::kIoprio, job.placement.ioprio);
+  put_u32(p, ts::kIoprio, job.ioprio);
 
   const std::vector<std::uint8_t> group = encode_group_stat(totals, job.groupid, s);
   std::copy(group.begin(), group.end(), out.begin() + static_cast<std::ptrdiff_t>(ts::kThreadStatBytes));

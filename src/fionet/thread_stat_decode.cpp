@@ -52,7 +52,7 @@ std::optional<DecodedStat> decode_thread_stat(const std::vector<std::uint8_t>& p
   job.groupid = static_cast<int>(get_u32(p, ts::kGroupId));
   job.description = std::string(get_text(p, ts::kDescription, 256));
   job.merged_jobs = std::max<std::uint32_t>(get_u32(p, ts::kMembers), 1);
-  job.placement.ioprio = static_cast<std::uint16_t>(get_u32(p, ts::kIoprio));
+  job.ioprio = static_cast<std::uint16_t>(get_u32(p, ts::kIoprio));
   JobReportSettings& s = job.settings;
   s.unified_rw_reporting = get_u32(p, ts::kUnifiedRwRep) != 0;
   s.clat_percentiles = get_u32(p, ts::kClatPercentiles) != 0;

@@ -20,6 +20,8 @@ class JobProblems {
   void warning(const std::string& option, std::string message) {
     add(Problem::Severity::kWarning, option, std::move(message));
   }
+  // Whether the job gave `option` (a check of one part asks here, as it has no JobSpec).
+  bool given(const std::string& option) const { return job_.given_options.count(option) != 0; }
   // Gives the last problem added a stable code (a methodology rule's, job/warning_codes.h).
   void set_last_code(std::string code) { problems_.back().code = std::move(code); }
   std::vector<Problem> take() { return std::move(problems_); }

@@ -201,17 +201,18 @@ void finish_parsed_job(JobSpec& job) {
   if (all != job.given_options.end() && (all->second.empty() || all->second == "1" || all->second == "true" ||
                                          all->second == "on" || all->second == "yes")) {
     job.randrepeat = true;
-    job.randseed = JobSpec{}.randseed;
+    static const JobSpec kDefaults;  // a static, not a temporary: GCC 12 warns of the temporary's parts
+    job.randseed = kDefaults.randseed;
   }
 }
 
 void name_unnamed_logs(JobSpec& job) {
-  const std::pair<const char*, std::string JobSpec::*> kLogs[] = {{"write_lat_log", &LogOptions::write_lat_log},
-                                                                  {"write_iops_log", &LogOptions::write_iops_log},
-                                                                  {"write_bw_log", &LogOptions::write_bw_log}};
+  const std::pair<const char*, std::string LogOptions::*> kLogs[] = {{"write_lat_log", &LogOptions::write_lat_log},
+                                                                     {"write_iops_log", &LogOptions::write_iops_log},
+                                                                     {"write_bw_log", &LogOptions::write_bw_log}};
   for (const auto& [option, member] : kLogs) {
     const auto it = job.given_options.find(option);
-    if (it != job.given_options.end() && it->second.empty()) member(job) = job.name;
+    if (it != job.given_options.end() && it->second.empty()) job.logs.*member = job.name;
   }
 }
 

@@ -218,7 +218,7 @@ void check_time(const JobSpec& job, Checker& check) {
 
 // RWF flag options given for an engine that does not take them: said, not fatal (a [global] section may set
 // them for jobs of several engines).
-void check_engine_flag_options(const JobSpec& job, Checker& check) {
+void check_engine_flag_options(const EngineOptions& engine, Checker& check) {
   struct Use {
     const char* option;
     std::initializer_list<EngineKind> engines;
@@ -231,17 +231,13 @@ void check_engine_flag_options(const JobSpec& job, Checker& check) {
                        {"atomic", {EngineKind::kPvsync2, EngineKind::kIoUring, EngineKind::kLibaio}},
                        {"donorname", {EngineKind::kE4defrag}},
                        {"inplace", {EngineKind::kE4defrag}}};
-  if (job.given_options.count("profile")) {
-    check.warning("profile", "profile= in a job has no effect (fio runs a profile from its command line only: "
-                             "sluice run --profile=tiobench)");
-  }
   for (const Use& use : kUses) {
-    if (!job.given_options.count(use.option)) continue;
-    if (std::find(use.engines.begin(), use.engines.end(), job.engine.ioengine) != use.engines.end()) continue;
+    if (!check.given(use.option)) continue;
+    if (std::find(use.engines.begin(), use.engines.end(), engine.ioengine) != use.engines.end()) continue;
     std::string takers;
     for (EngineKind e : use.engines) takers += (takers.empty() ? "" : ", ") + std::string(engine_name(e));
     check.warning(use.option, std::string(use.option) + " has no effect with ioengine=" +
-                                  std::string(engine_name(job.engine.ioengine)) + " (it is an option of " + takers + ")");
+                                  std::string(engine_name(engine.ioengine)) + " (it is an option of " + takers + ")");
   }
 }
 
@@ -308,34 +304,35 @@ void check_mix_and_randomness(const JobSpec& job, Checker& check) {
 }
 
 // open_loop (sluice extension) needs an arrival schedule, i.e. a rate for a direction the job issues.
-void check_open_loop(const JobSpec& job, Checker& check, bool limited) {
-  if (!job.pacing.open_loop) return;
+void check_open_loop(const PacingOptions& pacing, const std::vector<Direction>& used, Checker& check, bool limited) {
+  if (!pacing.open_loop) return;
   bool scheduled = false;
-  for (Direction d : used_directions(job)) {
-    scheduled = scheduled || job.pacing.rate[index_of(d)] != 0 || job.pacing.rate_iops[index_of(d)] != 0;
+  for (Direction d : used) {
+    scheduled = scheduled || pacing.rate[index_of(d)] != 0 || pacing.rate_iops[index_of(d)] != 0;
   }
   if (!scheduled) {
     check.error("open_loop", limited ? "open_loop=1 needs rate_iops or rate for a direction this job issues"
                                      : "open_loop=1 needs a rate: give rate_iops (or rate) for the arrivals");
   }
-  if (job.pacing.thinktime.count() > 0) {
+  if (pacing.thinktime.count() > 0) {
     check.warning("thinktime", "thinktime with open_loop=1 delays arrivals' submission and counts as queue wait");
   }
 }
 
-void check_rates(const JobSpec& job, Checker& check) {
+// used: the directions the job issues.
+void check_rates(const PacingOptions& pacing, const std::vector<Direction>& used, Checker& check) {
   for (Direction d : kAllDirections) {
     const int i = index_of(d);
-    if (job.pacing.rate[i] != 0 && job.pacing.rate_iops[i] != 0) {
+    if (pacing.rate[i] != 0 && pacing.rate_iops[i] != 0) {
       check.error("rate_iops", "rate and rate_iops both limit " + plural_name(d) + "; use one of them");
     }
   }
   bool limited = false;
-  for (int i = 0; i < kNumDirections; ++i) limited = limited || job.pacing.rate[i] != 0 || job.pacing.rate_iops[i] != 0;
-  if (job.pacing.rate_process == RateProcess::kPoisson && !limited) {
+  for (int i = 0; i < kNumDirections; ++i) limited = limited || pacing.rate[i] != 0 || pacing.rate_iops[i] != 0;
+  if (pacing.rate_process == RateProcess::kPoisson && !limited) {
     check.warning("rate_process", "rate_process=poisson has no effect without rate or rate_iops");
   }
-  check_open_loop(job, check, limited);
+  check_open_loop(pacing, used, check, limited);
 }
 
 void check_reporting_and_buffers(const JobSpec& job, Checker& check) {
@@ -538,23 +535,23 @@ void check_iolog(const JobSpec& job, Checker& check) {
 
 // fio's cmdprio options belong to its libaio and io_uring engines (other engines do not know them) and
 // cmdprio_percentage excludes cmdprio_bssplit (fio_cmdprio_init).
-void check_cmdprio(const JobSpec& job, Checker& check) {
+void check_cmdprio(const EngineOptions& engine, const PlacementOptions& placement, Checker& check) {
   static constexpr const char* kOptions[] = {"cmdprio_percentage", "cmdprio_bssplit", "cmdprio_class", "cmdprio"};
   const char* given = nullptr;
   for (const char* option : kOptions) {
-    if (job.given_options.count(option) != 0 && given == nullptr) given = option;
+    if (check.given(option) && given == nullptr) given = option;
   }
   if (given == nullptr) return;
-  if (job.engine.ioengine != EngineKind::kLibaio && job.engine.ioengine != EngineKind::kIoUring) {
+  if (engine.ioengine != EngineKind::kLibaio && engine.ioengine != EngineKind::kIoUring) {
     check.error(given, std::string(given) + " is an option of ioengine=libaio and io_uring (as in fio); this job's "
-                       "ioengine is " + std::string(engine_name(job.engine.ioengine)));
+                       "ioengine is " + std::string(engine_name(engine.ioengine)));
     return;
   }
   bool percentage = false;
   bool split = false;
   for (int i = 0; i < 2; ++i) {
-    percentage = percentage || job.placement.cmdprio_percentage[i] != 0;
-    split = split || !job.placement.cmdprio_bssplit[i].empty();
+    percentage = percentage || placement.cmdprio_percentage[i] != 0;
+    split = split || !placement.cmdprio_bssplit[i].empty();
   }
   if (percentage && split) {
     check.error("cmdprio_bssplit", "cmdprio_percentage and cmdprio_bssplit options are mutually exclusive");
@@ -572,9 +569,13 @@ std::vector<Problem> validate(const JobSpec& job) {
   check_engine(job, check);
   check_time(job, check);
   check_unlink_each_loop(job, check);
-  check_engine_flag_options(job, check);
+  if (check.given("profile")) {
+    check.warning("profile", "profile= in a job has no effect (fio runs a profile from its command line only: "
+                             "sluice run --profile=tiobench)");
+  }
+  check_engine_flag_options(job.engine, check);
   check_mix_and_randomness(job, check);
-  check_rates(job, check);
+  check_rates(job.pacing, used_directions(job), check);
   check_reporting_and_buffers(job, check);
   check_iolog(job, check);
   check_zones(job, check);
@@ -583,7 +584,7 @@ std::vector<Problem> validate(const JobSpec& job) {
                                                std::to_string(job.target.nrfiles) + " (as fio)");
   }
   check_dedupe(job, check);
-  check_cmdprio(job, check);
+  check_cmdprio(job.engine, job.placement, check);
   std::vector<Problem> problems = check.take();
   validate_verify(job, problems);
   validate_sprandom(job, problems);

@@ -290,7 +290,7 @@ HttpLoadResult Worker::run(std::uint64_t start_ns) {
   JobSpec rate_job;
   rate_job.pacing.rate_iops[index_of(Direction::kRead)] = plan_.rate;
   rate_job.pacing.rate_process = plan_.poisson ? RateProcess::kPoisson : RateProcess::kLinear;
-  ArrivalSchedule schedule(rate_job, plan_.seed);
+  ArrivalSchedule schedule(rate_job.pacing, plan_.seed);
   const bool open_loop = plan_.rate > 0;
   schedule.start(start_ns);
   std::uint64_t next_arrival = open_loop ? schedule.next_arrival(Direction::kRead, 0) : 0;

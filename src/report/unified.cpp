@@ -7,7 +7,7 @@ namespace sluice::report {
 JobResult merge_directions(const JobResult& job) {
   JobResult merged = job;
   for (int d = 1; d < kNumDirections; ++d) {
-    merge_direction(merged.dirs[0], job.placement.ioprio, job.dirs[d], job.placement.ioprio, job.settings.lat_percentiles);
+    merge_direction(merged.dirs[0], job.ioprio, job.dirs[d], job.ioprio, job.settings.lat_percentiles);
     merged.dirs[d] = DirectionStats{};
   }
   // Per-interval samples of the mixed direction: the sum of the directions in each interval.

@@ -87,8 +87,8 @@ std::uint32_t complete_max_of(const JobSpec& job, std::uint32_t depth, std::uint
 
 ioloop::Source::Source(const JobInstance& instance, const std::vector<TargetFile>& targets)
     : pattern(RmwChains::pattern_spec(instance.spec), regions_of(targets, instance.spec.zones.zone_strided), instance.seed),
-      schedule(instance.spec, instance.seed ^ 0x5851f42d4c957f2dull),
-      open_loop(instance.spec, std::max<std::uint32_t>(1, instance.spec.iodepth)) {}
+      schedule(instance.spec.pacing, instance.seed ^ 0x5851f42d4c957f2dull),
+      open_loop(instance.spec.pacing, std::max<std::uint32_t>(1, instance.spec.iodepth)) {}
 
 IoLoop::IoLoop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t series_interval_ns,
                std::unique_ptr<Engine> engine, LoopClock clock)
@@ -196,45 +196,16 @@ void IoLoop::prepare() {
   setup.depth = depth;
   setup.direct = job_.target.direct;
   setup.writes = job_.does_writes() || job_.does_trims();
-  setup.uring = {.register_files = job_.engine.uring.registerfiles,
-                 // The kernel takes RWF_ATOMIC from a plain user buffer only (a registered buffer's bvec
-                 // fails with EINVAL), so atomic writes go without registered buffers.
-                 .fixed_buffers = job_.engine.uring.fixedbufs && !job_.engine.rw_flags.atomic,
-                 .sqpoll = job_.engine.uring.sqthread_poll,
-                 .sqpoll_cpu = job_.engine.uring.sqthread_poll_cpu,
-                 .iopoll = job_.engine.rw_flags.hipri,
-                 .vectored = !job_.engine.uring.nonvectored,
-                 .force_async_every = job_.engine.uring.force_async};
   for (const TargetFile& t : targets_) {
     setup.fds.push_back(t.fd);
     setup.file_sizes.push_back(t.size);
     setup.paths.push_back(t.path);
     setup.file_starts.push_back(t.region_start);
   }
-  setup.rw_flags = {.hipri = job_.engine.ioengine == EngineKind::kPvsync2 && job_.engine.rw_flags.hipri,
-                    .hipri_percentage = job_.engine.rw_flags.hipri_percentage,
-                    .uncached = job_.engine.rw_flags.uncached,
-                    .nowait = job_.engine.rw_flags.nowait,
-                    .atomic = job_.engine.rw_flags.atomic,
-                    .seed = instance_.seed ^ 0x6869707269ull};  // "hipri"
-  if (job_.engine.ioengine == EngineKind::kE4defrag) {
-    // As fio: the donor is donorname under directory=, fallocated from the job's offset to its largest file's
-    // end.
-    const std::string& donor = job_.engine.e4defrag.donorname;
-    setup.e4defrag.donor_path = job_.target.directory.empty() ? donor : job_.target.directory + "/" + donor;
-    setup.e4defrag.inplace = job_.engine.e4defrag.inplace;
-    for (const TargetFile& t : targets_) setup.e4defrag.end = std::max(setup.e4defrag.end, t.size);
-    setup.e4defrag.start = targets_.empty() ? 0 : targets_.front().region_start;
-  }
-  setup.userspace_reap = job_.engine.libaio.userspace_reap;
-  setup.stat_call = job_.engine.filestat.stat_type;
-  setup.cpu = {.cycle_us = job_.engine.cpuio.cpuchunks_us, .qsort = job_.engine.cpuio.qsort};
-  setup.exec = {.job_name = job_.name,
-                .program = job_.engine.exec.program,
-                .arguments = job_.engine.exec.arguments,
-                .runtime_s = static_cast<std::uint64_t>(job_.runtime.count() / 1'000'000'000),
-                .grace_ns = static_cast<std::uint64_t>(job_.engine.exec.grace_time.count()),
-                .std_redirect = job_.engine.exec.std_redirect};
+  setup.job_name = job_.name;
+  setup.directory = job_.target.directory;
+  setup.runtime_ns = static_cast<std::uint64_t>(job_.runtime.count());
+  setup.seed = instance_.seed;
   setup.buffers = pool_.buffers();
   engine_->open(setup);
   if (job_.target.unlink_each_loop) engine_setup_ = std::make_unique<EngineSetup>(std::move(setup));

@@ -33,16 +33,16 @@ int kernel_mode(NumaMemPolicy::Mode mode) {
 
 }  // namespace
 
-std::string apply_numa_cpu_nodes(const JobSpec& job) {
-  if (job.placement.numa_cpu_nodes.empty()) return "";
-  const NodeMask mask = parse_nodes(job.placement.numa_cpu_nodes);
-  if (!mask) return "numa_cpu_nodes=" + job.placement.numa_cpu_nodes + ": not a list of this machine's NUMA nodes";
-  if (numa_run_on_node_mask(mask.get()) != 0) return failure("numa_cpu_nodes=" + job.placement.numa_cpu_nodes);
+std::string apply_numa_cpu_nodes(const PlacementOptions& placement) {
+  if (placement.numa_cpu_nodes.empty()) return "";
+  const NodeMask mask = parse_nodes(placement.numa_cpu_nodes);
+  if (!mask) return "numa_cpu_nodes=" + placement.numa_cpu_nodes + ": not a list of this machine's NUMA nodes";
+  if (numa_run_on_node_mask(mask.get()) != 0) return failure("numa_cpu_nodes=" + placement.numa_cpu_nodes);
   return "";
 }
 
-std::string apply_numa_mem_policy(const JobSpec& job, void* buffers, std::size_t bytes) {
-  const NumaMemPolicy& policy = job.placement.numa_mem_policy;
+std::string apply_numa_mem_policy(const PlacementOptions& placement, void* buffers, std::size_t bytes) {
+  const NumaMemPolicy& policy = placement.numa_mem_policy;
   if (policy.mode == NumaMemPolicy::Mode::kNotSet) return "";
   const std::string option = "numa_mem_policy";
   NodeMask mask(nullptr, &numa_free_nodemask);

@@ -7,12 +7,12 @@
 
 namespace sluice {
 
-OpenLoopQueue::OpenLoopQueue(const JobSpec& job, std::uint32_t slots)
-    : enabled_(job.open_loop_active()), arrival_(std::max<std::uint32_t>(slots, 1), 0) {
+OpenLoopQueue::OpenLoopQueue(const PacingOptions& pacing, std::uint32_t slots)
+    : enabled_(pacing.open_loop_active()), arrival_(std::max<std::uint32_t>(slots, 1), 0) {
   for (Direction d : kAllDirections) {
     const int i = index_of(d);
-    if (job.pacing.rate_iops[i] != 0) ns_per_io_[i] = 1e9 / static_cast<double>(job.pacing.rate_iops[i]);
-    if (job.pacing.rate[i] != 0) ns_per_byte_[i] = 1e9 / static_cast<double>(job.pacing.rate[i]);
+    if (pacing.rate_iops[i] != 0) ns_per_io_[i] = 1e9 / static_cast<double>(pacing.rate_iops[i]);
+    if (pacing.rate[i] != 0) ns_per_byte_[i] = 1e9 / static_cast<double>(pacing.rate[i]);
   }
 }
 

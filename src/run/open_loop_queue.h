@@ -27,8 +27,8 @@ class OpenLoopQueue {
  public:
   static constexpr std::uint64_t kMaxBacklog = 10'000'000;
 
-  // slots: the io depth. Disabled (every call a no-op) unless job.open_loop_active().
-  OpenLoopQueue(const JobSpec& job, std::uint32_t slots);
+  // slots: the io depth. Disabled (every call a no-op) unless pacing.open_loop_active().
+  OpenLoopQueue(const PacingOptions& pacing, std::uint32_t slots);
 
   bool enabled() const noexcept { return enabled_; }
   // The io arriving at arrival_ns starts (is submitted) at start_ns in `slot`. Returns its queue wait.

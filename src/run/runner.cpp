@@ -410,7 +410,7 @@ bool produced_earlier(const JobInstance& instance, const std::set<std::string>& 
 }
 
 // The write safety check of one job: allow_mounted_write in the job is --allow-destructive for it.
-TargetOptions safety_of(const JobSpec& job, TargetOptions options) {
+WriteSafetyOptions safety_of(const JobSpec& job, WriteSafetyOptions options) {
   options.allow_destructive = options.allow_destructive || job.target.allow_mounted_write;
   return options;
 }
@@ -430,7 +430,7 @@ GroupResult failed_group(const GroupPlan& group, int error, const std::string& m
 // earlier group did not create its file), the group does not run: every job gets the error as its result.
 std::optional<GroupResult> resolve_deferred(const GroupPlan& group, const std::vector<bool>& deferred,
                                             std::vector<std::vector<TargetFile>>& targets,
-                                            const TargetOptions& target_options, std::vector<std::string>& notes) {
+                                            const WriteSafetyOptions& target_options, std::vector<std::string>& notes) {
   std::string failure;
   for (std::size_t i = 0; i < group.jobs.size() && failure.empty(); ++i) {
     if (!deferred[i]) continue;
@@ -503,7 +503,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   // writes that does not exist yet and has no size: that job is resolved when its group starts.
   std::vector<std::vector<std::vector<TargetFile>>> targets(plan.size());
   std::vector<std::vector<bool>> deferred(plan.size());
-  TargetOptions target_options;
+  WriteSafetyOptions target_options;
   target_options.allow_destructive = options.allow_destructive;
   std::set<std::string> written_before;  // paths the groups so far write
   std::vector<std::string> zone_notes;    // zonemode=zbd: regions rounded to zones (fio says so too)

@@ -15,8 +15,8 @@ namespace {
 constexpr int kIoprioWhoProcess = 1;  // with who = 0: the calling thread
 constexpr int kIoprioClassShift = 13;
 
-std::string set_affinity(const JobSpec& job, int jobnum) {
-  const std::vector<std::uint32_t> cpus = cpus_for_clone(job, jobnum);
+std::string set_affinity(const PlacementOptions& placement, int jobnum) {
+  const std::vector<std::uint32_t> cpus = cpus_for_clone(placement, jobnum);
   cpu_set_t set;
   CPU_ZERO(&set);
   for (std::uint32_t c : cpus) {
@@ -28,9 +28,9 @@ std::string set_affinity(const JobSpec& job, int jobnum) {
   return "cpus_allowed: cannot run on CPU(s) " + list + ": " + std::strerror(errno);
 }
 
-std::string set_ioprio(const JobSpec& job) {
+std::string set_ioprio(const PlacementOptions& placement) {
   // fio's ioprio_value: a class alone means level 0, a level alone the best-effort class.
-  const int value = job.default_ioprio();
+  const int value = placement.default_ioprio();
   const int io_class = value >> kIoprioClassShift;
   const int level = value & 7;
   if (syscall(SYS_ioprio_set, kIoprioWhoProcess, 0, value) == 0) return "";
@@ -47,23 +47,23 @@ std::string set_nice(int value) {
 
 }  // namespace
 
-std::vector<std::uint32_t> cpus_for_clone(const JobSpec& job, int jobnum) {
-  if (!job.placement.cpus_allowed_split || job.placement.cpus_allowed.empty()) return job.placement.cpus_allowed;
-  const std::size_t index = static_cast<std::size_t>(jobnum < 0 ? 0 : jobnum) % job.placement.cpus_allowed.size();
-  return {job.placement.cpus_allowed[index]};
+std::vector<std::uint32_t> cpus_for_clone(const PlacementOptions& placement, int jobnum) {
+  if (!placement.cpus_allowed_split || placement.cpus_allowed.empty()) return placement.cpus_allowed;
+  const std::size_t index = static_cast<std::size_t>(jobnum < 0 ? 0 : jobnum) % placement.cpus_allowed.size();
+  return {placement.cpus_allowed[index]};
 }
 
-std::string apply_thread_placement(const JobSpec& job, int jobnum) {
-  if (!job.placement.cpus_allowed.empty()) {
-    std::string error = set_affinity(job, jobnum);
+std::string apply_thread_placement(const PlacementOptions& placement, int jobnum) {
+  if (!placement.cpus_allowed.empty()) {
+    std::string error = set_affinity(placement, jobnum);
     if (!error.empty()) return error;
   }
-  if (std::string error = apply_numa_cpu_nodes(job); !error.empty()) return error;
-  if (job.placement.nice) {
-    std::string error = set_nice(*job.placement.nice);
+  if (std::string error = apply_numa_cpu_nodes(placement); !error.empty()) return error;
+  if (placement.nice) {
+    std::string error = set_nice(*placement.nice);
     if (!error.empty()) return error;
   }
-  if (job.placement.ioprio_class >= 0 || job.placement.ioprio >= 0) return set_ioprio(job);
+  if (placement.ioprio_class >= 0 || placement.ioprio >= 0) return set_ioprio(placement);
   return "";
 }
 

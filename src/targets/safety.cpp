@@ -55,7 +55,7 @@ std::optional<std::string> destructive_write_hazard(const std::string& path, con
   return signature(path);
 }
 
-void check_write_safety(const TargetFile& target, const TargetOptions& options) {
+void check_write_safety(const TargetFile& target, const WriteSafetyOptions& options) {
   if (!target.is_block_device || options.allow_destructive) return;
   if (auto why = destructive_write_hazard(target.path)) {
     throw UserError("refusing to write to " + target.path + ": " + *why +

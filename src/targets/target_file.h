@@ -26,7 +26,7 @@ struct TargetFile {
 // Progress of a layout: bytes written so far of total.
 using LayoutProgress = std::function<void(const std::string& path, std::uint64_t done, std::uint64_t total)>;
 
-struct TargetOptions {
+struct WriteSafetyOptions {
   bool allow_destructive = false;  // --allow-destructive: writes to block devices with signatures allowed
 };
 
@@ -41,7 +41,7 @@ std::vector<TargetFile> resolve_targets(const JobSpec& job, int jobnum);
 // Safety check before anything is written: for block devices, refuses (UserError naming the device and what
 // was found) when it or a partition is mounted or it carries a filesystem / partition table / RAID / LVM
 // signature, unless allow_destructive. Regular files pass. Call before prepare_targets for writing jobs.
-void check_write_safety(const TargetFile& target, const TargetOptions& options);
+void check_write_safety(const TargetFile& target, const WriteSafetyOptions& options);
 
 // Creates missing files and lays them out with real random data (large sequential direct writes) so reads
 // never measure holes; extends files that are too short (when sluice may). Reports progress.

@@ -9,12 +9,12 @@
 
 namespace sluice {
 
-ArrivalSchedule::ArrivalSchedule(const JobSpec& job, std::uint64_t seed)
-    : process_(job.pacing.rate_process), rng_(seed ^ 0x5851f42d4c957f2dull) {
+ArrivalSchedule::ArrivalSchedule(const PacingOptions& pacing, std::uint64_t seed)
+    : process_(pacing.rate_process), rng_(seed ^ 0x5851f42d4c957f2dull) {
   for (Direction d : kAllDirections) {
     const int i = index_of(d);
-    if (job.pacing.rate_iops[i] != 0) ns_per_io_[i] = 1e9 / static_cast<double>(job.pacing.rate_iops[i]);
-    if (job.pacing.rate[i] != 0) ns_per_byte_[i] = 1e9 / static_cast<double>(job.pacing.rate[i]);
+    if (pacing.rate_iops[i] != 0) ns_per_io_[i] = 1e9 / static_cast<double>(pacing.rate_iops[i]);
+    if (pacing.rate[i] != 0) ns_per_byte_[i] = 1e9 / static_cast<double>(pacing.rate[i]);
     if (ns_per_io_[i] > 0.0 || ns_per_byte_[i] > 0.0) limited_ = true;
   }
 }

@@ -13,7 +13,7 @@ namespace sluice {
 
 class ArrivalSchedule {
  public:
-  ArrivalSchedule(const JobSpec& job, std::uint64_t seed);
+  ArrivalSchedule(const PacingOptions& pacing, std::uint64_t seed);
 
   bool limited() const noexcept { return limited_; }
   // Anchors the schedule at the measured start (monotonic ns).

@@ -60,7 +60,7 @@ TEST(CommandLine, JobFilesArePositional) {
 
 TEST(CommandLine, FlagsWithoutValue) {
   const auto parsed = parse_job_command_line({"--name=a", "--direct", "--time_based", "--runtime=5"});
-  EXPECT_TRUE(parsed.jobs[0].direct);
+  EXPECT_TRUE(parsed.jobs[0].target.direct);
   EXPECT_TRUE(parsed.jobs[0].time_based);
 }
 
@@ -91,8 +91,8 @@ TEST(CommandLineErrors, SingleDash) { EXPECT_THAT(error_of({"-x"}), HasSubstr("-
 
 TEST(CommandLine, LogFlagNamedAfterJob) {
   const auto parsed = parse_job_command_line({"--write_bw_log", "--name=seqread", "--write_lat_log=lat"});
-  EXPECT_EQ(parsed.jobs[0].write_bw_log, "seqread");
-  EXPECT_EQ(parsed.jobs[0].write_lat_log, "lat");
+  EXPECT_EQ(parsed.jobs[0].logs.write_bw_log, "seqread");
+  EXPECT_EQ(parsed.jobs[0].logs.write_lat_log, "lat");
 }
 
 TEST(CommandLineErrors, UnsupportedFlagAlone) {

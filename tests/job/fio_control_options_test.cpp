@@ -86,7 +86,7 @@ TEST(FioControlOptions, PercentageRandomOneValueForAll) {
 }
 
 TEST(FioControlOptions, FilenameFormatRefusesClientUid) {
-  EXPECT_EQ(job_with({{"filename_format", "$jobname.$filenum"}}).filename_format, "$jobname.$filenum");
+  EXPECT_EQ(job_with({{"filename_format", "$jobname.$filenum"}}).target.filename_format, "$jobname.$filenum");
   EXPECT_THROW(job_with({{"filename_format", "f.$clientuid"}}), UserError);
 }
 
@@ -145,12 +145,12 @@ TEST(RunOverrides, CapsSizeAndRuntime) {
   ASSERT_TRUE(parse_run_override("override", "directory=/scratch", overrides));
   std::vector<JobSpec> jobs = {job_with({{"size", "10g"}, {"runtime", "60"}}), job_with({{"size", "50%"}})};
   apply_run_overrides(jobs, overrides);
-  EXPECT_EQ(jobs[0].size.bytes, 1048576u);
+  EXPECT_EQ(jobs[0].target.size.bytes, 1048576u);
   EXPECT_EQ(jobs[0].runtime, std::chrono::milliseconds(200));
-  EXPECT_EQ(jobs[1].size.bytes, 1048576u);
-  EXPECT_EQ(jobs[1].size.percent, 0.0);
+  EXPECT_EQ(jobs[1].target.size.bytes, 1048576u);
+  EXPECT_EQ(jobs[1].target.size.percent, 0.0);
   EXPECT_EQ(jobs[1].runtime, std::chrono::milliseconds(200));  // size-based jobs stop by the cap too
-  EXPECT_EQ(jobs[0].directory, "/scratch");
+  EXPECT_EQ(jobs[0].target.directory, "/scratch");
 }
 
 TEST(RunOverrides, UnknownOptionSuggestsTheNearest) {

@@ -61,9 +61,9 @@ TEST(FioProfiles, DefaultsAreFios) {
   const JobCommandLine parsed = parse_profile({"--profile", "tiobench"});
   ASSERT_EQ(parsed.jobs.size(), 4u);
   EXPECT_EQ(parsed.jobs[0].bs[0], 4096u);
-  EXPECT_EQ(parsed.jobs[0].directory, "./");
+  EXPECT_EQ(parsed.jobs[0].target.directory, "./");
   EXPECT_EQ(parsed.jobs[0].numjobs, 1u);
-  EXPECT_GT(parsed.jobs[0].size.bytes, 0u) << "4 KiB per MiB of memory";
+  EXPECT_GT(parsed.jobs[0].target.size.bytes, 0u) << "4 KiB per MiB of memory";
 }
 
 // fio's profiles/act.c: per device, threads-per-queue read jobs sharing load x 2000 reads/s of
@@ -90,7 +90,7 @@ TEST(FioProfiles, ActIsReadersAndAWriterPerDevice) {
   EXPECT_EQ(writes.rw, RwMode::kRandWrite);
   EXPECT_EQ(writes.bs[1], 131072u);
   EXPECT_EQ(writes.pacing.rate_iops[1], 36u);  // ceil(3000 / (131072 / 1536 = 85))
-  EXPECT_EQ(parsed.jobs[2].filenames.front(), "/dev/b");
+  EXPECT_EQ(parsed.jobs[2].target.filenames.front(), "/dev/b");
 }
 
 TEST(FioProfiles, ActPrepZeroesThenSaltsEachDevice) {

@@ -136,7 +136,7 @@ TEST(ApplyOption, FiosLateOptionsCheckTheirValues) {
   EXPECT_THAT(option_error_of("verify_offset", "20"), HasSubstr("--verify_offset=20: 0 or at least 40 bytes"));
   EXPECT_EQ(table_with("verify_offset", "1k").verify_offset, 1024u);
   EXPECT_THAT(option_error_of("log_compression", "512"), HasSubstr("between 1024 and 512m"));
-  EXPECT_EQ(table_with("log_compression", "64k").log_compression, 65536u);
+  EXPECT_EQ(table_with("log_compression", "64k").logs.log_compression, 65536u);
   EXPECT_THAT(option_error_of("log_hist_coarseness", "7"), HasSubstr("--log_hist_coarseness=7"));
   EXPECT_THAT(option_error_of("rw_sequencer", "identicall"), HasSubstr("did you mean 'identical'"));
   EXPECT_TRUE(table_with("rw_sequencer", "identical").rw_sequencer_identical);
@@ -157,12 +157,12 @@ TEST(ApplyOption, CmdprioBssplitParsesFiosTwoForms) {
   const JobSpec both = table_with("cmdprio_percentage", "30");
   EXPECT_EQ(both.placement.cmdprio_percentage[0], 30u);
   EXPECT_EQ(both.placement.cmdprio_percentage[1], 30u);
-  EXPECT_EQ(table_with("cmdprio_class", ",2").cmdprio_class[0], 0u);
-  EXPECT_EQ(table_with("cmdprio_class", ",2").cmdprio_class[1], 2u);
+  EXPECT_EQ(table_with("cmdprio_class", ",2").placement.cmdprio_class[0], 0u);
+  EXPECT_EQ(table_with("cmdprio_class", ",2").placement.cmdprio_class[1], 2u);
   EXPECT_THAT(option_error_of("cmdprio_bssplit", "4k/50/4/0"),
               HasSubstr("the class must be a whole number from 1 to 3"));
   EXPECT_THAT(option_error_of("cmdprio", "8"), HasSubstr("--cmdprio=8"));
-  EXPECT_TRUE(table_with("log_prio", "1").log_prio);
+  EXPECT_TRUE(table_with("log_prio", "1").logs.log_prio);
 }
 
 TEST(ApplyOption, BsIsSeqRandTakesTheModesSizes) {
@@ -234,9 +234,9 @@ TEST(IoEngine, FioEngineNotInSluice) {
 TEST(IoEngine, TypoSuggests) { EXPECT_THAT(option_error_of("ioengine", "io_urin"), HasSubstr("did you mean 'io_uring'?")); }
 
 TEST(IoEngine, Supported) {
-  EXPECT_EQ(table_with("ioengine", "io_uring").ioengine, EngineKind::kIoUring);
-  EXPECT_EQ(table_with("ioengine", "libaio").ioengine, EngineKind::kLibaio);
-  EXPECT_EQ(table_with("ioengine", "null").ioengine, EngineKind::kNull);
+  EXPECT_EQ(table_with("ioengine", "io_uring").engine.ioengine, EngineKind::kIoUring);
+  EXPECT_EQ(table_with("ioengine", "libaio").engine.ioengine, EngineKind::kLibaio);
+  EXPECT_EQ(table_with("ioengine", "null").engine.ioengine, EngineKind::kNull);
 }
 
 // ---- per-option semantics
@@ -331,19 +331,19 @@ TEST(Filename, ColonSeparatedWithEscape) {
 }
 
 TEST(Size, BytesOrPercent) {
-  EXPECT_EQ(table_with("size", "1g").size.bytes, 1ULL << 30);
-  EXPECT_DOUBLE_EQ(table_with("size", "10%").size.percent, 10.0);
-  EXPECT_DOUBLE_EQ(table_with("offset", "50%").offset.percent, 50.0);
+  EXPECT_EQ(table_with("size", "1g").target.size.bytes, 1ULL << 30);
+  EXPECT_DOUBLE_EQ(table_with("size", "10%").target.size.percent, 10.0);
+  EXPECT_DOUBLE_EQ(table_with("offset", "50%").target.offset.percent, 50.0);
   EXPECT_THAT(option_error_of("size", "120%"), HasSubstr("percentage"));
 }
 
 TEST(Buffered, InvertsDirect) {
-  EXPECT_TRUE(table_with("buffered", "0").direct);
-  EXPECT_FALSE(table_with("buffered", "1").direct);
+  EXPECT_TRUE(table_with("buffered", "0").target.direct);
+  EXPECT_FALSE(table_with("buffered", "1").target.direct);
 }
 
 TEST(Flags, GivenAloneMeanTrue) {
-  EXPECT_TRUE(table_with("direct", "").direct);
+  EXPECT_TRUE(table_with("direct", "").target.direct);
   EXPECT_TRUE(table_with("time_based", "").time_based);
   EXPECT_TRUE(table_with("group_reporting", "").group_reporting);
 }
@@ -357,14 +357,14 @@ TEST(Sync, Modes) {
 TEST(Durations, RuntimeSecondsThinktimeMicroseconds) {
   EXPECT_EQ(table_with("runtime", "30").runtime, std::chrono::seconds(30));
   EXPECT_EQ(table_with("timeout", "2m").runtime, std::chrono::minutes(2));
-  EXPECT_EQ(table_with("thinktime", "100").thinktime, std::chrono::microseconds(100));
-  EXPECT_TRUE(table_with("thinktime_spin", "10").thinktime_spin_set);
+  EXPECT_EQ(table_with("thinktime", "100").pacing.thinktime, std::chrono::microseconds(100));
+  EXPECT_TRUE(table_with("thinktime_spin", "10").pacing.thinktime_spin_set);
   EXPECT_THAT(option_error_of("runtime", "ten"), HasSubstr("--runtime=ten: not a duration"));
 }
 
 TEST(Rate, PerDirection) {
-  EXPECT_EQ(table_with("rate", ",5m,").rate, (PerDirection<std::uint64_t>{0, 5u << 20, 0}));
-  EXPECT_EQ(table_with("rate_iops", "100,200").rate_iops, (PerDirection<std::uint64_t>{100, 200, 200}));
+  EXPECT_EQ(table_with("rate", ",5m,").pacing.rate, (PerDirection<std::uint64_t>{0, 5u << 20, 0}));
+  EXPECT_EQ(table_with("rate_iops", "100,200").pacing.rate_iops, (PerDirection<std::uint64_t>{100, 200, 200}));
 }
 
 TEST(RandomDistribution, KindsAndDefaults) {
@@ -472,20 +472,20 @@ TEST(CacheHints, FioDefaultsAndValues) {
   EXPECT_FALSE(defaults.target.pre_read);
   EXPECT_FALSE(defaults.target.create_only);
   EXPECT_EQ(defaults.target.fadvise_hint, FadviseHint::kWorkload);
-  EXPECT_EQ(table_with("fadvise_hint", "0").fadvise_hint, FadviseHint::kNone);
-  EXPECT_EQ(table_with("fadvise_hint", "random").fadvise_hint, FadviseHint::kRandom);
-  EXPECT_EQ(table_with("fadvise_hint", "sequential").fadvise_hint, FadviseHint::kSequential);
-  EXPECT_EQ(table_with("fadvise_hint", "noreuse").fadvise_hint, FadviseHint::kNoReuse);
-  EXPECT_FALSE(table_with("invalidate", "0").invalidate);
-  EXPECT_FALSE(table_with("create_fsync", "0").create_fsync);
-  EXPECT_TRUE(table_with("pre_read", "1").pre_read);
-  EXPECT_TRUE(table_with("create_only", "1").create_only);
+  EXPECT_EQ(table_with("fadvise_hint", "0").target.fadvise_hint, FadviseHint::kNone);
+  EXPECT_EQ(table_with("fadvise_hint", "random").target.fadvise_hint, FadviseHint::kRandom);
+  EXPECT_EQ(table_with("fadvise_hint", "sequential").target.fadvise_hint, FadviseHint::kSequential);
+  EXPECT_EQ(table_with("fadvise_hint", "noreuse").target.fadvise_hint, FadviseHint::kNoReuse);
+  EXPECT_FALSE(table_with("invalidate", "0").target.invalidate);
+  EXPECT_FALSE(table_with("create_fsync", "0").target.create_fsync);
+  EXPECT_TRUE(table_with("pre_read", "1").target.pre_read);
+  EXPECT_TRUE(table_with("create_only", "1").target.create_only);
   EXPECT_THAT(option_error_of("fadvise_hint", "randum"), HasSubstr("random"));
   EXPECT_EQ(defaults.target.write_hint, 0);
-  EXPECT_EQ(table_with("write_hint", "none").write_hint, 1);
-  EXPECT_EQ(table_with("write_hint", "extreme").write_hint, 5);
+  EXPECT_EQ(table_with("write_hint", "none").target.write_hint, 1);
+  EXPECT_EQ(table_with("write_hint", "extreme").target.write_hint, 5);
   EXPECT_TRUE(defaults.target.allow_file_create);
-  EXPECT_FALSE(table_with("allow_file_create", "0").allow_file_create);
+  EXPECT_FALSE(table_with("allow_file_create", "0").target.allow_file_create);
 }
 
 TEST(ErrorDump, IsABool) {
@@ -494,9 +494,9 @@ TEST(ErrorDump, IsABool) {
 }
 
 TEST(Fallocate, Modes) {
-  EXPECT_EQ(table_with("fallocate", "none").fallocate, FallocateMode::kNone);
-  EXPECT_EQ(table_with("fallocate", "1").fallocate, FallocateMode::kPosix);
-  EXPECT_EQ(table_with("fallocate", "keep").fallocate, FallocateMode::kKeep);
+  EXPECT_EQ(table_with("fallocate", "none").target.fallocate, FallocateMode::kNone);
+  EXPECT_EQ(table_with("fallocate", "1").target.fallocate, FallocateMode::kPosix);
+  EXPECT_EQ(table_with("fallocate", "keep").target.fallocate, FallocateMode::kKeep);
 }
 
 // ---- help
@@ -573,16 +573,16 @@ TEST(MemoryOptions, KindsFilesAlignmentAndHugePages) {
 }
 
 TEST(TargetOptions, LockfileOpendirUsersAndSchedulers) {
-  EXPECT_EQ(table_with("lockfile", "readwrite").lockfile, FileLockMode::kReadWrite);
+  EXPECT_EQ(table_with("lockfile", "readwrite").target.lockfile, FileLockMode::kReadWrite);
   EXPECT_THAT(option_error_of("lockfile", "exclusiv"), HasSubstr("exclusive"));
-  EXPECT_EQ(table_with("opendir", "/data/tree").opendir, "/data/tree");
-  EXPECT_EQ(table_with("uid", "65534").uid, 65534);
-  EXPECT_EQ(JobSpec{}.gid, -1);
+  EXPECT_EQ(table_with("opendir", "/data/tree").target.opendir, "/data/tree");
+  EXPECT_EQ(table_with("uid", "65534").placement.uid, 65534);
+  EXPECT_EQ(JobSpec{}.placement.gid, -1);
   EXPECT_THROW(table_with("gid", "staff"), UserError);
-  EXPECT_EQ(table_with("ioscheduler", "mq-deadline").ioscheduler, "mq-deadline");
+  EXPECT_EQ(table_with("ioscheduler", "mq-deadline").target.ioscheduler, "mq-deadline");
   EXPECT_THROW(table_with("ioscheduler", "[none]"), UserError);
-  EXPECT_TRUE(table_with("allow_mounted_write", "1").allow_mounted_write);
-  EXPECT_TRUE(table_with("unlink_each_loop", "1").unlink_each_loop);
+  EXPECT_TRUE(table_with("allow_mounted_write", "1").target.allow_mounted_write);
+  EXPECT_TRUE(table_with("unlink_each_loop", "1").target.unlink_each_loop);
   EXPECT_TRUE(table_with("disable_bw", "1").disable_bw);
   EXPECT_TRUE(table_with("gtod_reduce", "1").disable_bw);
 }

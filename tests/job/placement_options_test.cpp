@@ -12,7 +12,7 @@ namespace {
 using testing::job_with;
 
 TEST(PlacementOptions, CpusAllowedTakesListsAndRanges) {
-  EXPECT_EQ(job_with({{"cpus_allowed", "4,0-2,2"}}).cpus_allowed, (std::vector<std::uint32_t>{0, 1, 2, 4}));
+  EXPECT_EQ(job_with({{"cpus_allowed", "4,0-2,2"}}).placement.cpus_allowed, (std::vector<std::uint32_t>{0, 1, 2, 4}));
 }
 
 TEST(PlacementOptions, CpusAllowedRefusesADownwardRange) {
@@ -21,13 +21,13 @@ TEST(PlacementOptions, CpusAllowedRefusesADownwardRange) {
 }
 
 TEST(PlacementOptions, CpumaskSetsTheSameListFromBits) {
-  EXPECT_EQ(job_with({{"cpumask", "0x5"}}).cpus_allowed, (std::vector<std::uint32_t>{0, 2}));
-  EXPECT_EQ(job_with({{"cpumask", "3"}}).cpus_allowed, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(job_with({{"cpumask", "0x5"}}).placement.cpus_allowed, (std::vector<std::uint32_t>{0, 2}));
+  EXPECT_EQ(job_with({{"cpumask", "3"}}).placement.cpus_allowed, (std::vector<std::uint32_t>{0, 1}));
 }
 
 TEST(PlacementOptions, CpusAllowedPolicySplit) {
-  EXPECT_FALSE(job_with({{"cpus_allowed_policy", "shared"}}).cpus_allowed_split);
-  EXPECT_TRUE(job_with({{"cpus_allowed_policy", "split"}}).cpus_allowed_split);
+  EXPECT_FALSE(job_with({{"cpus_allowed_policy", "shared"}}).placement.cpus_allowed_split);
+  EXPECT_TRUE(job_with({{"cpus_allowed_policy", "split"}}).placement.cpus_allowed_split);
   EXPECT_THROW(job_with({{"cpus_allowed_policy", "spread"}}), UserError);
 }
 

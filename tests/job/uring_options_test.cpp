@@ -24,35 +24,35 @@ TEST(UringOptions, DefaultsRegisterFilesAndBuffersWithoutPolling) {
 }
 
 TEST(UringOptions, RegistrationTogglesMatchFiosDefaults) {
-  EXPECT_FALSE(with("registerfiles", "0").uring_registerfiles);
-  EXPECT_FALSE(with("fixedbufs", "0").uring_fixedbufs);
-  EXPECT_TRUE(with("fixedbufs", "1").uring_fixedbufs);
+  EXPECT_FALSE(with("registerfiles", "0").engine.uring.registerfiles);
+  EXPECT_FALSE(with("fixedbufs", "0").engine.uring.fixedbufs);
+  EXPECT_TRUE(with("fixedbufs", "1").engine.uring.fixedbufs);
 }
 
 TEST(UringOptions, FlagsWithoutValueTurnOn) {
-  EXPECT_TRUE(with("sqthread_poll", "").uring_sqthread_poll);
-  EXPECT_TRUE(with("hipri", "").uring_hipri);
+  EXPECT_TRUE(with("sqthread_poll", "").engine.uring.sqthread_poll);
+  EXPECT_TRUE(with("hipri", "").engine.rw_flags.hipri);
 }
 
 TEST(UringOptions, SqthreadPollCpuAndForceAsyncTakeNumbers) {
-  EXPECT_EQ(with("sqthread_poll_cpu", "1").uring_sqthread_poll_cpu, 1);
-  EXPECT_EQ(with("force_async", "4").uring_force_async, 4u);
+  EXPECT_EQ(with("sqthread_poll_cpu", "1").engine.uring.sqthread_poll_cpu, 1);
+  EXPECT_EQ(with("force_async", "4").engine.uring.force_async, 4u);
   EXPECT_THROW(with("sqthread_poll_cpu", "x"), UserError);
 }
 
 TEST(UringOptions, NonvectoredAcceptsFiosDetectValue) {
-  EXPECT_FALSE(with("nonvectored", "0").uring_nonvectored);
-  EXPECT_TRUE(with("nonvectored", "-1").uring_nonvectored);
+  EXPECT_FALSE(with("nonvectored", "0").engine.uring.nonvectored);
+  EXPECT_TRUE(with("nonvectored", "-1").engine.uring.nonvectored);
 }
 
 // The RWF flag options io_uring shares with pvsync2 and libaio.
 TEST(UringOptions, RwFlagOptionsParse) {
-  EXPECT_TRUE(with("nowait", "1").nowait);
-  EXPECT_TRUE(with("uncached", "1").uncached);
-  EXPECT_FALSE(with("uncached", "0").uncached);
-  EXPECT_TRUE(with("userspace_reap", "1").userspace_reap);
-  EXPECT_EQ(with("hipri_percentage", "30").hipri_percentage, 30u);
-  EXPECT_EQ(JobSpec{}.hipri_percentage, 100u);
+  EXPECT_TRUE(with("nowait", "1").engine.rw_flags.nowait);
+  EXPECT_TRUE(with("uncached", "1").engine.rw_flags.uncached);
+  EXPECT_FALSE(with("uncached", "0").engine.rw_flags.uncached);
+  EXPECT_TRUE(with("userspace_reap", "1").engine.libaio.userspace_reap);
+  EXPECT_EQ(with("hipri_percentage", "30").engine.rw_flags.hipri_percentage, 30u);
+  EXPECT_EQ(JobSpec{}.engine.rw_flags.hipri_percentage, 100u);
   EXPECT_THROW(with("hipri_percentage", "101"), UserError);
   EXPECT_THROW(with("nowait", "maybe"), UserError);
 }

@@ -205,7 +205,7 @@ TEST(WearOut, TheCatchUpJobOfACloneUsesItsFilesAndEndsByCount) {
   JobSpec named = clone;
   named.target.filenames = {"/dev/shared"};
   named.target.filename_format.clear();
-  EXPECT_TRUE(wearout_job(named, 3, 5).filename_format.empty());
+  EXPECT_TRUE(wearout_job(named, 3, 5).target.filename_format.empty());
 }
 
 TEST(ClusterRun, GeneratedFileNamesArePerRankNamedFilesAreShared) {
@@ -221,13 +221,13 @@ TEST(ClusterRun, GeneratedFileNamesArePerRankNamedFilesAreShared) {
   JobSpec shared = generated;
   shared.target.unique_filename = false;  // fio's unique_filename=0: the hosts share the generated names
   const std::vector<JobSpec> jobs = per_rank_jobs({generated, named, formatted, shared}, 3);
-  EXPECT_EQ(jobs[0].filename_format, "$jobname.$jobnum.$filenum.rank3");
-  EXPECT_TRUE(jobs[1].filename_format.empty());
-  EXPECT_EQ(jobs[1].filenames, std::vector<std::string>{"/dev/shared"});
-  EXPECT_EQ(jobs[1].write_iolog, "io.log.rank3");
-  EXPECT_TRUE(jobs[0].write_iolog.empty());
-  EXPECT_EQ(jobs[2].filename_format, "$jobname.f$filenum.rank3");
-  EXPECT_TRUE(jobs[3].filename_format.empty());
+  EXPECT_EQ(jobs[0].target.filename_format, "$jobname.$jobnum.$filenum.rank3");
+  EXPECT_TRUE(jobs[1].target.filename_format.empty());
+  EXPECT_EQ(jobs[1].target.filenames, std::vector<std::string>{"/dev/shared"});
+  EXPECT_EQ(jobs[1].iolog.write_iolog, "io.log.rank3");
+  EXPECT_TRUE(jobs[0].iolog.write_iolog.empty());
+  EXPECT_EQ(jobs[2].target.filename_format, "$jobname.f$filenum.rank3");
+  EXPECT_TRUE(jobs[3].target.filename_format.empty());
 }
 
 TEST(ClusterRun, DefaultTimeLimitIsTheJobsTimePlusAGraceOrNone) {

@@ -23,13 +23,13 @@ JobSpec open_loop_job(std::uint64_t iops, RateProcess process = RateProcess::kLi
 TEST(OpenLoopQueue, DisabledWithoutOpenLoop) {
   JobSpec job = open_loop_job(1000);
   job.pacing.open_loop = false;
-  const OpenLoopQueue queue(job, 4);
+  const OpenLoopQueue queue(job.pacing, 4);
   EXPECT_FALSE(queue.enabled());
   EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart + 1'000'000'000), 0u);
 }
 
 TEST(OpenLoopQueue, QueueWaitIsStartMinusArrival) {
-  OpenLoopQueue queue(open_loop_job(1000), 2);
+  OpenLoopQueue queue(open_loop_job(1000).pacing, 2);
   EXPECT_EQ(queue.start(1, kQueueStart, kQueueStart + 250), 250u);
   EXPECT_EQ(queue.arrival_of(1), kQueueStart);
   EXPECT_EQ(queue.start(0, kQueueStart + 10, kQueueStart + 10), 0u);
@@ -37,7 +37,7 @@ TEST(OpenLoopQueue, QueueWaitIsStartMinusArrival) {
 }
 
 TEST(OpenLoopQueue, BacklogCountsDueArrivalsOfALinearSchedule) {
-  const OpenLoopQueue queue(open_loop_job(1000), 1);  // one arrival per ms
+  const OpenLoopQueue queue(open_loop_job(1000).pacing, 1);  // one arrival per ms
   EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart), 1u);
   EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart + 999'999), 1u);
   EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart + 1'000'000), 2u);
@@ -49,12 +49,12 @@ TEST(OpenLoopQueue, BacklogUsesTheByteRateWhenStricter) {
   JobSpec job;
   job.pacing.open_loop = true;
   job.pacing.rate = {4096 * 100, 0, 0};  // 100 ios/s of 4 KiB
-  const OpenLoopQueue queue(job, 1);
+  const OpenLoopQueue queue(job.pacing, 1);
   EXPECT_EQ(queue.backlog(Direction::kRead, 4096, kQueueStart, kQueueStart + 1'000'000'000), 101u);
 }
 
 TEST(OpenLoopQueue, OverflowsPastTenMillionArrivals) {
-  const OpenLoopQueue queue(open_loop_job(1'000'000), 1);  // one arrival per us
+  const OpenLoopQueue queue(open_loop_job(1'000'000).pacing, 1);  // one arrival per us
   EXPECT_FALSE(queue.overflowing(Direction::kRead, 4096, kQueueStart, kQueueStart + 9'000'000'000ull));
   EXPECT_TRUE(queue.overflowing(Direction::kRead, 4096, kQueueStart, kQueueStart + 11'000'000'000ull));
   const std::string message = queue.overflow_message(Direction::kRead, 4096, kQueueStart, kQueueStart + 11'000'000'000ull);
@@ -68,8 +68,8 @@ TEST(OpenLoopQueue, OverflowsPastTenMillionArrivals) {
 std::vector<std::uint64_t> simulate(std::uint64_t iops, std::uint32_t slots, std::uint64_t service_ns, int arrivals,
                                     RateProcess process = RateProcess::kLinear) {
   const JobSpec job = open_loop_job(iops, process);
-  ArrivalSchedule schedule(job, 42);
-  OpenLoopQueue queue(job, slots);
+  ArrivalSchedule schedule(job.pacing, 42);
+  OpenLoopQueue queue(job.pacing, slots);
   schedule.start(kQueueStart);
   std::vector<std::uint64_t> free_at(slots, kQueueStart);
   std::vector<std::uint64_t> waits;

@@ -41,7 +41,7 @@ TEST(ThreadPlacement, CpusAllowedPinsTheThread) {
   JobSpec job;
   job.placement.cpus_allowed = {0};
   on_thread([&] {
-    EXPECT_EQ(apply_thread_placement(job, 0), "");
+    EXPECT_EQ(apply_thread_placement(job.placement, 0), "");
     EXPECT_EQ(allowed_cpus_of_this_thread(), (std::vector<std::uint32_t>{0}));
   });
 }
@@ -50,17 +50,17 @@ TEST(ThreadPlacement, SplitPolicyGivesEachCloneOneCpuRoundRobin) {
   JobSpec job;
   job.placement.cpus_allowed = {0, 1, 5};
   job.placement.cpus_allowed_split = true;
-  EXPECT_EQ(cpus_for_clone(job, 0), (std::vector<std::uint32_t>{0}));
-  EXPECT_EQ(cpus_for_clone(job, 2), (std::vector<std::uint32_t>{5}));
-  EXPECT_EQ(cpus_for_clone(job, 3), (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(cpus_for_clone(job.placement, 0), (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(cpus_for_clone(job.placement, 2), (std::vector<std::uint32_t>{5}));
+  EXPECT_EQ(cpus_for_clone(job.placement, 3), (std::vector<std::uint32_t>{0}));
   job.placement.cpus_allowed_split = false;
-  EXPECT_EQ(cpus_for_clone(job, 2), job.placement.cpus_allowed);
+  EXPECT_EQ(cpus_for_clone(job.placement, 2), job.placement.cpus_allowed);
 }
 
 TEST(ThreadPlacement, ACpuThatDoesNotExistIsAnErrorNamingTheOption) {
   JobSpec job;
   job.placement.cpus_allowed = {4000};
-  on_thread([&] { EXPECT_NE(apply_thread_placement(job, 0).find("cpus_allowed"), std::string::npos); });
+  on_thread([&] { EXPECT_NE(apply_thread_placement(job.placement, 0).find("cpus_allowed"), std::string::npos); });
 }
 
 TEST(ThreadPlacement, PrioAndPrioclassSetTheThreadsIoPriority) {
@@ -68,7 +68,7 @@ TEST(ThreadPlacement, PrioAndPrioclassSetTheThreadsIoPriority) {
   job.placement.ioprio_class = 2;  // best effort
   job.placement.ioprio = 6;
   on_thread([&] {
-    ASSERT_EQ(apply_thread_placement(job, 0), "");
+    ASSERT_EQ(apply_thread_placement(job.placement, 0), "");
     const long value = syscall(SYS_ioprio_get, 1, 0);  // IOPRIO_WHO_PROCESS, the calling thread
     EXPECT_EQ(value >> 13, 2);
     EXPECT_EQ(value & 0x1fff, 6);
@@ -82,7 +82,7 @@ TEST(ThreadPlacement, AClassAloneMeansLevelZeroAsFio) {
   job.placement.ioprio_class = 3;  // idle
   EXPECT_EQ(job.default_ioprio(), 0x6000);
   on_thread([&] {
-    ASSERT_EQ(apply_thread_placement(job, 0), "");
+    ASSERT_EQ(apply_thread_placement(job.placement, 0), "");
     EXPECT_EQ(syscall(SYS_ioprio_get, 1, 0), 0x6000);
   });
   JobSpec level_only;
@@ -104,7 +104,7 @@ TEST(ThreadPlacement, NumaCpuNodesRunTheThreadOnTheNodesCpus) {
   }
   numa_free_cpumask(cpus);
   on_thread([&] {
-    ASSERT_EQ(apply_thread_placement(job, 0), "");
+    ASSERT_EQ(apply_thread_placement(job.placement, 0), "");
     EXPECT_EQ(allowed_cpus_of_this_thread(), node_cpus);
   });
 }
@@ -131,7 +131,7 @@ TEST(ThreadPlacement, NumaMemPolicyBindsTheThreadAndItsBuffers) {
     const int kernel_mode = c.kernel_mode;
     const std::string nodes = c.nodes;
     on_thread([&] {
-      ASSERT_EQ(apply_numa_mem_policy(job, buffers, bytes), "");
+      ASSERT_EQ(apply_numa_mem_policy(job.placement, buffers, bytes), "");
       int thread_mode = -1;
       ASSERT_EQ(get_mempolicy(&thread_mode, nullptr, 0, nullptr, 0), 0);
       EXPECT_EQ(thread_mode, kernel_mode) << nodes;
@@ -142,14 +142,14 @@ TEST(ThreadPlacement, NumaMemPolicyBindsTheThreadAndItsBuffers) {
   }
   std::free(buffers);
   JobSpec none;
-  EXPECT_EQ(apply_numa_mem_policy(none, nullptr, 0), "");  // not set: nothing to do
+  EXPECT_EQ(apply_numa_mem_policy(none.placement, nullptr, 0), "");  // not set: nothing to do
 }
 
 TEST(ThreadPlacement, NiceSetsTheThreadsNiceValue) {
   JobSpec job;
   job.placement.nice = 7;
   on_thread([&] {
-    ASSERT_EQ(apply_thread_placement(job, 0), "");
+    ASSERT_EQ(apply_thread_placement(job.placement, 0), "");
     EXPECT_EQ(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), 7);
   });
   EXPECT_NE(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), 7);  // the test's own thread kept its own

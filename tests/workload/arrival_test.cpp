@@ -11,7 +11,7 @@ namespace {
 constexpr std::uint64_t kStart = 1'000'000'000'000ull;
 
 TEST(ArrivalSchedule, UnlimitedWithoutRates) {
-  ArrivalSchedule schedule(JobSpec{}, 1);
+  ArrivalSchedule schedule(PacingOptions{}, 1);
   EXPECT_FALSE(schedule.limited());
   schedule.start(kStart);
   EXPECT_EQ(schedule.next_arrival(Direction::kRead, 4096), 0u);
@@ -20,7 +20,7 @@ TEST(ArrivalSchedule, UnlimitedWithoutRates) {
 TEST(ArrivalSchedule, LinearRateIopsSpacesArrivalsExactly) {
   JobSpec job;
   job.pacing.rate_iops = {1000, 0, 0};
-  ArrivalSchedule schedule(job, 1);
+  ArrivalSchedule schedule(job.pacing, 1);
   EXPECT_TRUE(schedule.limited());
   EXPECT_TRUE(schedule.limited(Direction::kRead));
   EXPECT_FALSE(schedule.limited(Direction::kWrite));
@@ -31,7 +31,7 @@ TEST(ArrivalSchedule, LinearRateIopsSpacesArrivalsExactly) {
 TEST(ArrivalSchedule, ByteRateSpacesBySize) {
   JobSpec job;
   job.pacing.rate = {0, 1 << 20, 0};  // 1 MiB/s of writes: a 4 KiB write every 3.90625 ms
-  ArrivalSchedule schedule(job, 1);
+  ArrivalSchedule schedule(job.pacing, 1);
   schedule.start(kStart);
   EXPECT_EQ(schedule.next_arrival(Direction::kWrite, 4096), kStart);
   EXPECT_EQ(schedule.next_arrival(Direction::kWrite, 4096), kStart + 3'906'250);
@@ -42,7 +42,7 @@ TEST(ArrivalSchedule, ByteRateSpacesBySize) {
 TEST(ArrivalSchedule, DirectionsHaveIndependentSchedules) {
   JobSpec job;
   job.pacing.rate_iops = {100, 10, 0};
-  ArrivalSchedule schedule(job, 1);
+  ArrivalSchedule schedule(job.pacing, 1);
   schedule.start(kStart);
   schedule.next_arrival(Direction::kRead, 4096);
   EXPECT_EQ(schedule.next_arrival(Direction::kRead, 4096), kStart + 10'000'000);
@@ -54,7 +54,7 @@ TEST(ArrivalSchedule, StricterOfRateAndRateIopsWins) {
   JobSpec job;
   job.pacing.rate_iops = {1000, 0, 0};   // 1 ms per io
   job.pacing.rate = {4096 * 100, 0, 0};  // 10 ms per 4 KiB io
-  ArrivalSchedule schedule(job, 1);
+  ArrivalSchedule schedule(job.pacing, 1);
   schedule.start(kStart);
   schedule.next_arrival(Direction::kRead, 4096);
   EXPECT_EQ(schedule.next_arrival(Direction::kRead, 4096), kStart + 10'000'000);
@@ -64,7 +64,7 @@ TEST(ArrivalSchedule, PoissonGapsHaveTheMeanAndUnitCv) {
   JobSpec job;
   job.pacing.rate_iops = {1000, 0, 0};
   job.pacing.rate_process = RateProcess::kPoisson;
-  ArrivalSchedule schedule(job, 99);
+  ArrivalSchedule schedule(job.pacing, 99);
   schedule.start(kStart);
   const int n = 200'000;
   std::uint64_t previous = schedule.next_arrival(Direction::kRead, 4096);
@@ -87,7 +87,7 @@ TEST(ArrivalSchedule, PoissonGapsHaveTheMeanAndUnitCv) {
 TEST(ArrivalSchedule, StartReanchorsTheSchedule) {
   JobSpec job;
   job.pacing.rate_iops = {1000, 0, 0};
-  ArrivalSchedule schedule(job, 1);
+  ArrivalSchedule schedule(job.pacing, 1);
   schedule.start(kStart);
   schedule.next_arrival(Direction::kRead, 4096);
   schedule.next_arrival(Direction::kRead, 4096);

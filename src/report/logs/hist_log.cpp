@@ -21,7 +21,7 @@ HistLog::HistLog(const JobSpec& job, int lognum)
       next_ns_(window_ns_),
       stride_(1 << job.logs.log_hist_coarseness),
       issued_{job.does_reads(), job.does_writes(), job.does_trims()},
-      epoch_(job) {
+      epoch_(job.logs) {
   for (int d = 0; d < kNumDirections; ++d) {
     const std::uint64_t bs = job.bsrange[d].max != 0 ? job.bsrange[d].max : job.bs[d];
     block_size_[d] = bs;

@@ -86,7 +86,7 @@ FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
       log_slat_(engine_has_slat(job.engine.ioengine)),
       log_max_(job.logs.log_max_value),
       avg_ns_(static_cast<std::uint64_t>(job.logs.log_avg_msec) * kNsPerMs),
-      epoch_(job) {
+      epoch_(job.logs) {
   // As fio: a disabled latency gets no log file at all, and per-io bandwidth (disable_bw) or, with every
   // statistic off (gtod_reduce), per-io iops lines are not written (averaged windows still are).
   if (!job.logs.write_lat_log.empty()) {

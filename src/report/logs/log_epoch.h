@@ -13,8 +13,8 @@ namespace sluice {
 
 class LogEpoch {
  public:
-  explicit LogEpoch(const JobSpec& job) noexcept
-      : from_clock_(job.logs.log_unix_epoch || job.logs.log_alternate_epoch), clock_id_(job.logs.log_alternate_epoch_clock_id) {}
+  explicit LogEpoch(const LogOptions& logs) noexcept
+      : from_clock_(logs.log_unix_epoch || logs.log_alternate_epoch), clock_id_(logs.log_alternate_epoch_clock_id) {}
 
   // The time column for an event t_ns after the measured start; called at about that moment.
   std::uint64_t ms(std::uint64_t t_ns) noexcept {
