@@ -157,9 +157,9 @@ TEST(FioReceivedJobs, ClientuidInFilenameFormatIsTheServersAddress) {
   received.files.push_back({"job file 1", "[a]\nioengine=null\nsize=1m\nfilename_format=f.$clientuid.$jobnum\n"});
   const PreparedJobs prepared = prepare_jobs(received);
   ASSERT_EQ(prepared.jobs.size(), 2u);  // the command line's job, then the file's
-  EXPECT_EQ(prepared.jobs[0].filename_format, "cli.10.0.0.11.$jobnum");
+  EXPECT_EQ(prepared.jobs[0].target.filename_format, "cli.10.0.0.11.$jobnum");
   EXPECT_EQ(prepared.jobs[0].description, "$clientuid stays");  // fio replaces it in filename_format only
-  EXPECT_EQ(prepared.jobs[1].filename_format, "f.10.0.0.11.$jobnum");
+  EXPECT_EQ(prepared.jobs[1].target.filename_format, "f.10.0.0.11.$jobnum");
 }
 
 }  // namespace
