@@ -47,7 +47,7 @@ JobSpec fsynced_write_job(const std::string& aux, std::uint32_t fsync_every) {
   JobSpec job;
   job.name = "vp";
   job.rw = RwMode::kWrite;
-  job.size.bytes = 64 * 1024;
+  job.target.size.bytes = 64 * 1024;
   job.iodepth = 4;
   job.verify = VerifyKind::kCrc32c;
   job.verify_policy = VerifyPolicy::kFsynced;
@@ -61,8 +61,8 @@ JobResult run_fake(const JobSpec& job, std::unique_ptr<Engine> engine, FakeClock
   const JobInstance instance{.spec = job, .jobnum = 0, .groupid = 0, .lognum = 1, .seed = 1};
   std::vector<TargetFile> targets(1);
   targets[0].path = "(fake)";
-  targets[0].size = job.size.bytes;
-  targets[0].region_length = job.size.bytes;
+  targets[0].size = job.target.size.bytes;
+  targets[0].region_length = job.target.size.bytes;
   IoLoop loop(instance, targets, 1'000'000'000, std::move(engine), LoopClock(clock));
   loop.prepare();
   JobResult result;
