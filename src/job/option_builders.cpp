@@ -103,7 +103,7 @@ OptionDef with_text(OptionDef def, OptionText text) {
   return def;
 }
 
-OptionDef bool_option(std::string name, JobField<bool> member, std::string default_text, OptionText text) {
+OptionDef bool_option(std::string name, const JobField<bool>& member, std::string default_text, OptionText text) {
   auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     member(job) = bool_value(n, value, where);
   };
@@ -116,7 +116,7 @@ OptionDef bool_option(std::string name, JobField<bool> member, std::string defau
                    std::move(text));
 }
 
-OptionDef u32_option(std::string name, JobField<std::uint32_t> member, std::uint64_t min, std::uint64_t max,
+OptionDef u32_option(std::string name, const JobField<std::uint32_t>& member, std::uint64_t min, std::uint64_t max,
                      std::string default_text, OptionText text) {
   auto apply = [member, min, max, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     member(job) = static_cast<std::uint32_t>(unsigned_value(n, value, where, min, max));
@@ -129,7 +129,7 @@ OptionDef u32_option(std::string name, JobField<std::uint32_t> member, std::uint
                    std::move(text));
 }
 
-OptionDef i32_option(std::string name, JobField<std::int32_t> member, std::int32_t min, std::int32_t max,
+OptionDef i32_option(std::string name, const JobField<std::int32_t>& member, std::int32_t min, std::int32_t max,
                      std::string default_text, OptionText text) {
   // The sign is read here and the magnitude by unsigned_value, so messages read as for unsigned options.
   auto apply = [member, min, max, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
@@ -147,7 +147,7 @@ OptionDef i32_option(std::string name, JobField<std::int32_t> member, std::int32
                    std::move(text));
 }
 
-OptionDef u64_option(std::string name, JobField<std::uint64_t> member, std::string default_text, OptionText text) {
+OptionDef u64_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text, OptionText text) {
   auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     member(job) = unsigned_value(n, value, where, 0, UINT64_MAX);
   };
@@ -158,7 +158,7 @@ OptionDef u64_option(std::string name, JobField<std::uint64_t> member, std::stri
                    std::move(text));
 }
 
-OptionDef size_option(std::string name, JobField<std::uint64_t> member, std::string default_text, OptionText text) {
+OptionDef size_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text, OptionText text) {
   auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     member(job) = size_value(n, value, where, job.kb_base);
   };
@@ -170,7 +170,7 @@ OptionDef size_option(std::string name, JobField<std::uint64_t> member, std::str
                    std::move(text));
 }
 
-OptionDef size32_option(std::string name, JobField<std::uint32_t> member, std::uint64_t min, std::string default_text,
+OptionDef size32_option(std::string name, const JobField<std::uint32_t>& member, std::uint64_t min, std::string default_text,
                         OptionText text) {
   auto apply = [member, min, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     const std::uint64_t bytes = size_value(n, value, where, job.kb_base);
@@ -187,7 +187,7 @@ OptionDef size32_option(std::string name, JobField<std::uint32_t> member, std::u
                    std::move(text));
 }
 
-OptionDef duration_option(std::string name, JobField<std::chrono::nanoseconds> member,
+OptionDef duration_option(std::string name, const JobField<std::chrono::nanoseconds>& member,
                           std::chrono::nanoseconds bare_unit, std::string default_text, OptionText text) {
   auto apply = [member, bare_unit, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     member(job) = duration_value(n, value, where, bare_unit);
@@ -200,7 +200,7 @@ OptionDef duration_option(std::string name, JobField<std::chrono::nanoseconds> m
                    std::move(text));
 }
 
-OptionDef string_option(std::string name, JobField<std::string> member, std::string default_text, OptionText text) {
+OptionDef string_option(std::string name, const JobField<std::string>& member, std::string default_text, OptionText text) {
   return with_text(
       {.name = std::move(name),
        .type = OptionType::kString,
@@ -209,7 +209,7 @@ OptionDef string_option(std::string name, JobField<std::string> member, std::str
       std::move(text));
 }
 
-OptionDef unsupported_option(std::string name, std::string category, std::string help, std::string reason,
+OptionDef unsupported_option(const std::string& name, std::string category, std::string help, const std::string& reason,
                              std::vector<std::string> aliases) {
   return {
       .name = name,

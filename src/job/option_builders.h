@@ -114,20 +114,20 @@ class JobField {
 // in the row's field, plus the text. A row reads
 //   bool_option("exitall", &JobSpec::exitall, "0", {.help = "When this job ends, ..."}),
 //   bool_option("direct", &TargetOptions::direct, "0", {.help = "..."}),
-OptionDef bool_option(std::string name, JobField<bool> member, std::string default_text, OptionText text);
-OptionDef u32_option(std::string name, JobField<std::uint32_t> member, std::uint64_t min, std::uint64_t max,
+OptionDef bool_option(std::string name, const JobField<bool>& member, std::string default_text, OptionText text);
+OptionDef u32_option(std::string name, const JobField<std::uint32_t>& member, std::uint64_t min, std::uint64_t max,
                      std::string default_text, OptionText text);
 // A signed number from min to max ("-5" or "5").
-OptionDef i32_option(std::string name, JobField<std::int32_t> member, std::int32_t min, std::int32_t max,
+OptionDef i32_option(std::string name, const JobField<std::int32_t>& member, std::int32_t min, std::int32_t max,
                      std::string default_text, OptionText text);
-OptionDef u64_option(std::string name, JobField<std::uint64_t> member, std::string default_text, OptionText text);
-OptionDef size_option(std::string name, JobField<std::uint64_t> member, std::string default_text, OptionText text);
+OptionDef u64_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text, OptionText text);
+OptionDef size_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text, OptionText text);
 // A size of 0 or at least `min` bytes, at most 4g (fio's int options take size suffixes too).
-OptionDef size32_option(std::string name, JobField<std::uint32_t> member, std::uint64_t min, std::string default_text,
+OptionDef size32_option(std::string name, const JobField<std::uint32_t>& member, std::uint64_t min, std::string default_text,
                         OptionText text);
-OptionDef duration_option(std::string name, JobField<std::chrono::nanoseconds> member,
+OptionDef duration_option(std::string name, const JobField<std::chrono::nanoseconds>& member,
                           std::chrono::nanoseconds bare_unit, std::string default_text, OptionText text);
-OptionDef string_option(std::string name, JobField<std::string> member, std::string default_text, OptionText text);
+OptionDef string_option(std::string name, const JobField<std::string>& member, std::string default_text, OptionText text);
 // fio options sluice accepts because it always behaves the way they ask (category "compat"): a flag whose
 // value is only checked, and a number checked against [min, max].
 // Their category is "compat" unless the text names one.
@@ -135,7 +135,7 @@ OptionDef accepted_flag(std::string name, OptionText text);
 OptionDef accepted_number(std::string name, std::uint64_t min, std::uint64_t max, std::string default_text,
                           OptionText text);
 // A supported=false entry: refused by name with `reason`.
-OptionDef unsupported_option(std::string name, std::string category, std::string help, std::string reason,
+OptionDef unsupported_option(const std::string& name, std::string category, std::string help, const std::string& reason,
                              std::vector<std::string> aliases = {});
 
 // Per-category tables, concatenated by option_table().

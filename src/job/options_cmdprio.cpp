@@ -75,7 +75,7 @@ std::vector<CmdprioSplitEntry> parse_cmdprio_split(std::string_view part, std::s
   return entries;
 }
 
-OptionDef per_direction_number(std::string name, JobField<PerDirection<std::uint32_t>> member, std::uint32_t min,
+OptionDef per_direction_number(std::string name, const JobField<PerDirection<std::uint32_t>>& member, std::uint32_t min,
                                std::uint32_t max, std::string default_text, OptionText text) {
   auto apply = [name, member, min, max](JobSpec& job, std::string_view value, const SourcePos& where) {
     apply_per_direction(member(job), name, value, where, [&](std::string_view part) {

@@ -23,7 +23,7 @@ std::vector<std::string> split_filenames(std::string_view value) {
 
 namespace {
 
-OptionDef size_or_percent_option(std::string name, JobField<SizeOrPercent> member, std::string default_text,
+OptionDef size_or_percent_option(std::string name, const JobField<SizeOrPercent>& member, std::string default_text,
                                  OptionText text) {
   auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     member(job) = size_or_percent_value(n, value, where, job.kb_base);

@@ -62,7 +62,7 @@ OptionDef rw_option() {
   };
 }
 
-OptionDef rwmix_option(std::string name, bool is_read) {
+OptionDef rwmix_option(const std::string& name, bool is_read) {
   return {
       .name = name,
       .type = OptionType::kUnsigned,
@@ -79,7 +79,7 @@ OptionDef rwmix_option(std::string name, bool is_read) {
   };
 }
 
-OptionDef per_direction_size_option(std::string name, JobField<PerDirection<std::uint64_t>> member, std::uint64_t min,
+OptionDef per_direction_size_option(std::string name, const JobField<PerDirection<std::uint64_t>>& member, std::uint64_t min,
                                     std::string default_text, OptionText text) {
   auto apply = [member, min, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     apply_per_direction(member(job), n, value, where, [&](std::string_view part) {

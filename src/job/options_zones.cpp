@@ -12,7 +12,7 @@ namespace sluice::detail {
 namespace {
 
 // zone_reset_threshold / zone_reset_frequency: a fraction from 0 to 1 (fio's float options).
-OptionDef fraction_option(std::string name, JobField<double> member, std::string help) {
+OptionDef fraction_option(const std::string& name, const JobField<double>& member, std::string help) {
   return {
       .name = name,
       .type = OptionType::kFloatList,

@@ -16,6 +16,7 @@ constexpr std::uint64_t kMaxPrinted = 10;  // failures printed per job; the rest
 
 std::vector<FileRegion> verify_regions_of(const std::vector<TargetFile>& targets) {
   std::vector<FileRegion> regions;
+  regions.reserve(targets.size());
   for (const TargetFile& t : targets) regions.push_back({t.region_start, t.region_length});
   return regions;
 }

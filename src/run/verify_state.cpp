@@ -26,7 +26,7 @@ std::uint64_t number_at(const std::string& text, const std::string& where) {
 }  // namespace
 
 std::string verify_state_path(const std::string& aux_dir, const std::string& job_name, int index) {
-  const std::string name = "local-" + job_name + "-" + std::to_string(index) + "-verify.state";
+  std::string name = "local-" + job_name + "-" + std::to_string(index) + "-verify.state";
   if (aux_dir.empty()) return name;
   return aux_dir.back() == '/' ? aux_dir + name : aux_dir + "/" + name;
 }
