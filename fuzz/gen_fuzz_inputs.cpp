@@ -62,8 +62,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   const fs::path dir = argv[1];
-  std::set<std::string> job_words = {"[global]", "[job]", "include ", "${SIZE}", "$ncpus", "$pagesize", "$mb_memory",
-                                     "(", ")", "*", "/", "%", "^", "k", "m", "g", "ms", "us", "s", ":", ",", "-"};
+  std::set<std::string> job_words = {
+      "[global]", "[job]", "include ", "${SIZE}", "$ncpus", "$pagesize", "$mb_memory", "(", ")", "*", "/",
+      "%",        "^",     "k",        "m",       "g",      "ms",        "us",         "s", ":", ",", "-"};
   std::set<std::string> command_words = {"--", "-h", "--help", "--name=", "--output-format=", "json", "json+"};
   fs::create_directories(dir / "corpus" / "option_value");
   fs::create_directories(dir / "corpus" / "command_line");
@@ -74,7 +75,8 @@ int main(int argc, char** argv) {
       job_words.insert(n + "=");
       command_words.insert("--" + n + "=");
     }
-    if (!def.default_text.empty()) write_file(dir / "corpus" / "option_value" / ("opt-" + safe(def.name)), def.name + "=" + def.default_text);
+    if (!def.default_text.empty())
+      write_file(dir / "corpus" / "option_value" / ("opt-" + safe(def.name)), def.name + "=" + def.default_text);
   }
   for (const sluice::CommandEntry& command : sluice::command_registry()) {
     command_words.insert(command.name);
@@ -85,7 +87,8 @@ int main(int argc, char** argv) {
       for (const std::string& choice : o.choices) command_words.insert(choice);
       const std::string value = o.type == sluice::ValueType::kFlag ? "" : "=" + o.default_text;
       if (o.type == sluice::ValueType::kFlag || !o.default_text.empty()) {
-        write_file(dir / "corpus" / "command_line" / safe(command.name + "-" + o.name), command.name + "\n--" + o.name + value);
+        write_file(dir / "corpus" / "command_line" / safe(command.name + "-" + o.name),
+                   command.name + "\n--" + o.name + value);
       }
     }
   }

@@ -28,7 +28,8 @@ sluice::JobFileSettings settings() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const sluice::JobFileSettings kSettings = settings();
   sluice::fuzz::expect_clean([&] {
-    const std::vector<sluice::FileJob> jobs = sluice::parse_job_text(sluice::fuzz::as_text(data, size), "fuzz.fio", kSettings);
+    const std::vector<sluice::FileJob> jobs =
+        sluice::parse_job_text(sluice::fuzz::as_text(data, size), "fuzz.fio", kSettings);
     std::vector<sluice::JobSpec> specs;
     for (const sluice::FileJob& job : jobs) {
       specs.push_back(job.spec);

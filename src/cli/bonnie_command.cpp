@@ -2,7 +2,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/command_args.h"
@@ -12,8 +11,8 @@
 #include "cli/output.h"
 #include "common/clock.h"
 #include "common/error.h"
-#include "observe/environment.h"
 #include "common/stop_signal.h"
+#include "observe/environment.h"
 #include "report/result_document.h"
 #include "suites/bonnie_options.h"
 #include "suites/bonnie_report.h"
@@ -55,9 +54,10 @@ CommandTable<BonnieArgs> make_table() {
                                   "bonnie++ 2.00a's sequential, random-seek and file-creation tests with its options, "
                                   "text report and CSV (for bon_csv2html), plus JSON",
                                   kDescription);
-  info.notes = "bonnie++'s short options work as in bonnie++ (-d DIR, -s 64, -n 1:4k:1k:2, -r 32, -b, -x 3, -q, "
-               "-m NAME, -u USER, -f, -f5, -z SEED); each is the long option below. Not implemented, and refused by "
-               "name: -c above 1, -p, -y, -Z, -D, -g.";
+  info.notes =
+      "bonnie++'s short options work as in bonnie++ (-d DIR, -s 64, -n 1:4k:1k:2, -r 32, -b, -x 3, -q, "
+      "-m NAME, -u USER, -f, -f5, -z SEED); each is the long option below. Not implemented, and refused by "
+      "name: -c above 1, -p, -y, -Z, -D, -g.";
   CommandTable<BonnieArgs> t(std::move(info));
   using A = BonnieArgs;
   using V = OptionValue;
@@ -90,7 +90,8 @@ CommandTable<BonnieArgs> make_table() {
         [](A& a, const V& v) { a.options.machine = v.text; });
   t.add(text_arg("user", "USER[:GROUP]", "", "-u: accepted and ignored: sluice bonnie never changes user"),
         [](A&, const V&) {});
-  t.add(count_arg("seed", 0, 0xffffffffu, "", "-z: the random seed (seek tickets, file names, sizes, order; default: pid ^ time, as bonnie++)"),
+  t.add(count_arg("seed", 0, 0xffffffffu, "",
+                  "-z: the random seed (seek tickets, file names, sizes, order; default: pid ^ time, as bonnie++)"),
         [](A& a, const V& v) {
           a.options.seed = static_cast<std::uint32_t>(v.number);
           a.options.seed_given = true;
@@ -98,7 +99,8 @@ CommandTable<BonnieArgs> make_table() {
   t.add(count_arg("concurrency", 1, 1000, "1", "-c: bonnie++'s concurrent copies; only 1 is implemented"),
         [](A&, const V& v) {
           if (v.number > 1) {
-            throw UserError("-c " + v.text + ": concurrent copies are not implemented by sluice bonnie (only -c 1); "
+            throw UserError("-c " + v.text +
+                            ": concurrent copies are not implemented by sluice bonnie (only -c 1); "
                             "for concurrent load use sluice run with numjobs");
           }
         });
@@ -157,9 +159,8 @@ int bonnie_command(const std::vector<std::string>& args) {
     }
     const nlohmann::json doc = result_document(
         ResultEnvelope{"bonnie", started_ms, "", std::nullopt}, nlohmann::json::object(),
-        {{"bonnie", {{"follows", std::string("bonnie++ ") + kBonnieVersion},
-                     {"interrupted", interrupted},
-                     {"runs", run_docs}}},
+        {{"bonnie",
+          {{"follows", std::string("bonnie++ ") + kBonnieVersion}, {"interrupted", interrupted}, {"runs", run_docs}}},
          {"environment", capture_environment({options.dir})}});
     return Measurement{text, doc.dump(2) + "\n", interrupted ? kExitInterrupted : kExitOk};
   });

@@ -1,8 +1,8 @@
 // sluice capacity: the highest IOPS within a latency limit (method/capacity.h), from the command line.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "cli/capacity_mpi.h"
 #include "cli/command_args.h"
@@ -12,18 +12,19 @@
 #include "cli/output.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/stop_signal.h"
 #include "job/command_line.h"
 #include "job/option_table.h"
 #include "mpi/world.h"
 #include "net/http_capacity.h"
-#include "common/stop_signal.h"
 #include "report/reporters.h"
 #include "report/result_document.h"
 
 namespace sluice {
 namespace {
 
-constexpr const char* kDescription = R"(Finds the highest IOPS the target serves while a latency statistic stays within a limit, by searching the
+constexpr const char* kDescription =
+    R"(Finds the highest IOPS the target serves while a latency statistic stays within a limit, by searching the
 concurrency (iodepth x numjobs): 1, 2, 4, ... until the limit is exceeded, IOPS drop (thrashing) or stop
 growing, then bisection between the last concurrency within the limit and the first above it. Each point
 runs until its per-interval IOPS series is steady (SNIA's rule: 5 samples within 20% of their mean, trend
@@ -33,7 +34,8 @@ With --target=http --url=URL the points are closed-loop HTTP load (sluice http) 
 number of connections: the highest requests/s whose latency stays within the limit.
 )";
 
-constexpr const char* kNotes = R"(Defaults differing from sluice run: --direct=1 --ioengine=io_uring --rw=randread --bs=4k; iodepth and
+constexpr const char* kNotes =
+    R"(Defaults differing from sluice run: --direct=1 --ioengine=io_uring --rw=randread --bs=4k; iodepth and
 numjobs are what the search varies. The knee is the point of most IOPS per latency (Kleinrock's power, IOPS /
 mean latency): where the curve's asymptotes meet, beyond which concurrency adds more latency than IOPS;
 thrashing is the first concurrency whose IOPS fall more than 5% below the best at lower concurrency.
@@ -49,8 +51,10 @@ CommandTable<CapacityArgs> make_table() {
   info.passes_job_options = true;
   info.notes = kNotes;
   CommandTable<CapacityArgs> t(std::move(info));
-  t.add(duration_arg("slo", "10ms", "the latency limit"), [](CapacityArgs& a, const OptionValue& v) { a.request.slo = v.duration; });
-  OptionInfo stat = choice_arg("slo-stat", {"mean", "p50", "p95", "p99", "p99.9"}, "mean", "the latency statistic held to the limit");
+  t.add(duration_arg("slo", "10ms", "the latency limit"),
+        [](CapacityArgs& a, const OptionValue& v) { a.request.slo = v.duration; });
+  OptionInfo stat =
+      choice_arg("slo-stat", {"mean", "p50", "p95", "p99", "p99.9"}, "mean", "the latency statistic held to the limit");
   stat.value_name = "STAT";
   t.add(std::move(stat), [](CapacityArgs& a, const OptionValue& v) { a.request.slo_stat = parse_slo_stat(v.text); });
   OptionInfo scale = choice_arg("scale", {"iodepth", "numjobs", "both"}, "iodepth", "what grows");
@@ -58,8 +62,9 @@ CommandTable<CapacityArgs> make_table() {
   t.add(std::move(scale), [](CapacityArgs& a, const OptionValue& v) { a.request.scale = parse_scale(v.text); });
   t.add(duration_arg("budget", "120s", "total time for the search"),
         [](CapacityArgs& a, const OptionValue& v) { a.request.budget = v.duration; });
-  t.add(count_arg("max-concurrency", 1, 65536, "1024", "highest concurrency tried"),
-        [](CapacityArgs& a, const OptionValue& v) { a.request.max_concurrency = static_cast<std::uint32_t>(v.number); });
+  t.add(
+      count_arg("max-concurrency", 1, 65536, "1024", "highest concurrency tried"),
+      [](CapacityArgs& a, const OptionValue& v) { a.request.max_concurrency = static_cast<std::uint32_t>(v.number); });
   t.add(list_arg("rw", "A,B", ValueType::kString, "randread",
                  "the workload (fio's rw); several give independent streams side by side (one job each, scaled "
                  "together): --rw=randread,randwrite is a reader and a writer, not randrw"),
@@ -83,17 +88,18 @@ CommandTable<CapacityArgs> make_table() {
         [](CapacityArgs& a, bool http) { a.http = http; });
   OptionInfo url = text_arg("url", "URL", "", "--target=http: a URL to fetch (http:// only); repeatable");
   url.repeatable = true;
-  t.add(std::move(url), [](CapacityArgs& a, const OptionValue& v) {
-    a.http_load.urls.push_back(parse_http_url(v.text, "--url"));
-  });
+  t.add(std::move(url),
+        [](CapacityArgs& a, const OptionValue& v) { a.http_load.urls.push_back(parse_http_url(v.text, "--url")); });
   t.add(text_arg("urls", "FILE", "", "--target=http: a file of URLs, one per line"),
         [](CapacityArgs& a, const OptionValue& v) {
           for (HttpUrl& u : read_url_file(v.text)) a.http_load.urls.push_back(std::move(u));
         });
   t.add(flag_arg("no-keepalive", "--target=http: one connection per request"),
         [](CapacityArgs& a, const OptionValue&) { a.http_load.keepalive = false; });
-  t.add(flag_arg("no-status", "no live status line"), [](CapacityArgs& a, const OptionValue&) { a.request.status_line = false; });
-  t.add(flag_arg("parse-only", "check the options and exit"), [](CapacityArgs& a, const OptionValue&) { a.parse_only = true; });
+  t.add(flag_arg("no-status", "no live status line"),
+        [](CapacityArgs& a, const OptionValue&) { a.request.status_line = false; });
+  t.add(flag_arg("parse-only", "check the options and exit"),
+        [](CapacityArgs& a, const OptionValue&) { a.parse_only = true; });
   return t;
 }
 
@@ -141,9 +147,10 @@ int http_capacity(CapacityArgs& cli, const std::vector<std::string>& args) {
   request.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
   std::string urls;
   for (const HttpUrl& u : cli.http_load.urls) urls += (urls.empty() ? "" : " ") + u.text;
-  request.workload = fmt::format("sluice capacity: HTTP {} {}, keep-alive {}; IOPS = responses/s, concurrency = "
-                                 "connections (closed loop), lat = request start to the last response byte",
-                                 cli.http_load.method, urls, cli.http_load.keepalive ? "on" : "off");
+  request.workload = fmt::format(
+      "sluice capacity: HTTP {} {}, keep-alive {}; IOPS = responses/s, concurrency = "
+      "connections (closed loop), lat = request start to the last response byte",
+      cli.http_load.method, urls, cli.http_load.keepalive ? "on" : "off");
   install_stop_signal_handlers();
   return run_measured({"capacity", args, ""}, cli.history, cli.output, [&](bool) {
     const std::uint64_t started_ms = wall_clock_ms();

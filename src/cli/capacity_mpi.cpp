@@ -1,9 +1,9 @@
 #include "cli/capacity_mpi.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "common/error.h"
@@ -104,8 +104,8 @@ void CapacityLeader::add_to_document(CapacityResult& result) const {
                       {"hosts", mpi::host_shares_json(found->second)}});
   }
   nlohmann::json& extra = result.final_run.extra;
-  extra["mpi"] = nlohmann::json::parse(
-      nlohmann::ordered_json{{"ranks", mpi::size()}, {"points", std::move(points)}}.dump());
+  extra["mpi"] =
+      nlohmann::json::parse(nlohmann::ordered_json{{"ranks", mpi::size()}, {"points", std::move(points)}}.dump());
   extra["hosts"] = nlohmann::json::parse(mpi::hosts_json(ranks_).dump());
 }
 

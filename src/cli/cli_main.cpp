@@ -1,13 +1,13 @@
 #include "cli/cli_main.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "cli/command_registry.h"
 #include "cli/commands.h"
@@ -62,16 +62,18 @@ void join_mpi_if_asked(std::vector<std::string>& args) {
   args = std::move(rest);
   const bool launched = mpi::launched_by_mpi([](const char* name) { return std::getenv(name); });
   if (!asked && !launched) {
-    if (wearout) throw UserError("--mpi-wearout is for runs under mpirun (or with --mpi): it evens out the ranks' work");
+    if (wearout)
+      throw UserError("--mpi-wearout is for runs under mpirun (or with --mpi): it evens out the ranks' work");
     return;
   }
   mpi::init();
   mpi::set_wearout(wearout);
   const std::string first = args.empty() ? "" : args.front();
   if (first != "run" && first != "fio" && first != "capacity" && first != "metadata" && first.rfind("--", 0) != 0) {
-    throw UserError("under MPI only `sluice run` (or its fio form), `sluice capacity` and `sluice metadata` run on "
-                    "every rank; '" +
-                    (first.empty() ? std::string("(no command)") : first) + "' does not");
+    throw UserError(
+        "under MPI only `sluice run` (or its fio form), `sluice capacity` and `sluice metadata` run on "
+        "every rank; '" +
+        (first.empty() ? std::string("(no command)") : first) + "' does not");
   }
 }
 
@@ -88,8 +90,11 @@ struct ToolLink {
   std::string_view tool;
   std::string_view command;
 };
-constexpr ToolLink kToolLinks[] = {{"sysbench", "sysbench"}, {"bonnie++", "bonnie"}, {"postmark", "postmark"},
-                                   {"iozone", "iozone"},     {"mdtest", "metadata"}};
+constexpr ToolLink kToolLinks[] = {{"sysbench", "sysbench"},
+                                   {"bonnie++", "bonnie"},
+                                   {"postmark", "postmark"},
+                                   {"iozone", "iozone"},
+                                   {"mdtest", "metadata"}};
 
 // The sluice command a link named after a classic tool stands for; "" when argv0 is no such name.
 std::string_view tool_link_command(const char* argv0) {

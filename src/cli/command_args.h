@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "cli/command_table.h"
+#include "cli/output.h"
 #include "job/command_line.h"
 #include "job/history_choice.h"
 #include "job/job_spec.h"
 #include "job/run_overrides.h"
-#include "cli/output.h"
 #include "method/capacity.h"
 #include "method/interfere.h"
 #include "method/precondition.h"
@@ -20,26 +20,26 @@ namespace sluice {
 
 // sluice run's own options (cli/run_command.cpp), and the jobs of the arguments it passes on.
 struct RunArgs {
-  RunOptions run;                // output, live status and fio's global options
-  HistoryChoice history;         // --save, --label, --db, --repeat
-  RunOverrides overrides;        // --override, --cap-size, --cap-runtime (applied after the job files)
-  std::string cmdhelp;           // --cmdhelp=OPTION ("all" when bare)
-  bool parse_only = false;       // --parse-only
-  bool showcmd = false;          // --showcmd: print the job files' jobs as command lines
-  std::string interval_log;      // --interval-log=FILE: one JSON line per job per interval
-  std::string metrics_file;      // --metrics-file=FILE: OpenMetrics text, rewritten every interval
-  JobCommandLine command_line;   // the job options, --name jobs and job files (a --profile's jobs included)
+  RunOptions run;               // output, live status and fio's global options
+  HistoryChoice history;        // --save, --label, --db, --repeat
+  RunOverrides overrides;       // --override, --cap-size, --cap-runtime (applied after the job files)
+  std::string cmdhelp;          // --cmdhelp=OPTION ("all" when bare)
+  bool parse_only = false;      // --parse-only
+  bool showcmd = false;         // --showcmd: print the job files' jobs as command lines
+  std::string interval_log;     // --interval-log=FILE: one JSON line per job per interval
+  std::string metrics_file;     // --metrics-file=FILE: OpenMetrics text, rewritten every interval
+  JobCommandLine command_line;  // the job options, --name jobs and job files (a --profile's jobs included)
 };
 
 struct CapacityArgs {
-  CapacityRequest request;               // streams are filled in later, from job_args
-  std::vector<std::string> rw_modes;     // --rw=A,B: one stream per mode; empty = the job's own rw
-  std::vector<std::string> job_args;     // for the run parser: the defaults, then the user's job options
+  CapacityRequest request;            // streams are filled in later, from job_args
+  std::vector<std::string> rw_modes;  // --rw=A,B: one stream per mode; empty = the job's own rw
+  std::vector<std::string> job_args;  // for the run parser: the defaults, then the user's job options
   OutputChoice output;
   HistoryChoice history;
-  bool http = false;                     // --target=http: the points are HTTP load on `http_load`
-  HttpLoadOptions http_load;             // --url/--urls/--no-keepalive
-  bool parse_only = false;               // --parse-only: check the options and job options, measure nothing
+  bool http = false;          // --target=http: the points are HTTP load on `http_load`
+  HttpLoadOptions http_load;  // --url/--urls/--no-keepalive
+  bool parse_only = false;    // --parse-only: check the options and job options, measure nothing
 };
 
 struct QuickArgs {

@@ -1,8 +1,8 @@
 // `sluice COMMAND --help`, generated from the command's declaration (command_table.h).
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "cli/command_table.h"
 #include "job/option_table.h"
@@ -22,7 +22,7 @@ std::string help_range_text(const OptionInfo& o) {
   std::string text;
   if (type == ValueType::kUnsigned) {
     text = o.max == std::numeric_limits<std::uint64_t>::max() ? fmt::format("at least {}", o.min)
-                                                                 : fmt::format("{}-{}", o.min, o.max);
+                                                              : fmt::format("{}-{}", o.min, o.max);
   } else if (type == ValueType::kSize && o.min > 1) {
     text = fmt::format("at least {}", format_bytes(static_cast<double>(o.min)));
   } else if (type == ValueType::kChoice) {
@@ -116,7 +116,8 @@ std::string render_command_help(const CommandInfo& c) {
   out += "  -h, --help            this text\n";
   if (!c.refused.empty()) {
     std::string refused;
-    for (const RefusedOption& r : c.refused) refused += (refused.empty() ? "" : ", ") + r.spelling + " (" + r.what + ")";
+    for (const RefusedOption& r : c.refused)
+      refused += (refused.empty() ? "" : ", ") + r.spelling + " (" + r.what + ")";
     out += "\n" + wrap_help(fmt::format("Not implemented, refused by name: {}.", refused), 0, 0);
   }
   if (c.passes_job_options && !c.lists_job_options) {
@@ -128,7 +129,8 @@ std::string render_command_help(const CommandInfo& c) {
   }
   const bool durations = std::any_of(c.options.begin(), c.options.end(),
                                      [](const OptionInfo& o) { return o.type == ValueType::kDuration; });
-  if (durations) out += "\nDurations of the options above need a unit (10ms, 2s, 500us, 2m): a bare number is refused.\n";
+  if (durations)
+    out += "\nDurations of the options above need a unit (10ms, 2s, 500us, 2m): a bare number is refused.\n";
   if (!c.notes.empty()) out += "\n" + c.notes;
   if (c.lists_job_options) out += "\nJob options:\n" + render_options_help();
   return out;

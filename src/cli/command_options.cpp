@@ -53,7 +53,8 @@ OptionInfo choice_arg(std::string name, std::vector<std::string> choices, std::s
 
 OptionInfo list_arg(std::string name, std::string value_name, ValueType element, std::string default_text,
                     std::string help) {
-  OptionInfo o = base(std::move(name), ValueType::kList, std::move(value_name), std::move(default_text), std::move(help));
+  OptionInfo o =
+      base(std::move(name), ValueType::kList, std::move(value_name), std::move(default_text), std::move(help));
   o.element = element;
   return o;
 }

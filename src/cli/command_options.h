@@ -15,7 +15,8 @@ OptionInfo text_arg(std::string name, std::string value_name, std::string defaul
 // Positive, with a unit; a bare number is refused.
 OptionInfo duration_arg(std::string name, std::string default_text, std::string help);
 OptionInfo size_arg(std::string name, std::uint64_t min, std::string default_text, std::string help);
-OptionInfo count_arg(std::string name, std::uint64_t min, std::uint64_t max, std::string default_text, std::string help);
+OptionInfo count_arg(std::string name, std::uint64_t min, std::uint64_t max, std::string default_text,
+                     std::string help);
 OptionInfo choice_arg(std::string name, std::vector<std::string> choices, std::string default_text, std::string help);
 // A choice whose value is a T (an enum, a bool): each word given with the value it stands for, in the order
 // help lists them (several words may stand for one value: on/yes/true). Declared with CommandTable::add, whose

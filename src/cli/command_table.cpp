@@ -1,15 +1,15 @@
 // The parser of the command framework: turns arguments into checked values of a command's option table.
 #include "cli/command_table.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "cli/command_args.h"
 #include "common/error.h"
-#include "job/command_line.h"
 #include "common/nearest.h"
+#include "job/command_line.h"
 #include "job/option_table.h"
 #include "job/units.h"
 
@@ -22,7 +22,9 @@ constexpr std::string_view kDurationHint = "add a unit, e.g. 10ms, 2s, 500us, 2m
   throw UserError(fmt::format("{}: {}", where, what));
 }
 
-std::string see_help(const CommandInfo& command) { return fmt::format("sluice {} --help lists the options", command.name); }
+std::string see_help(const CommandInfo& command) {
+  return fmt::format("sluice {} --help lists the options", command.name);
+}
 
 const OptionInfo* find_own(const CommandInfo& command, std::string_view name, std::size_t& index) {
   for (std::size_t i = 0; i < command.options.size(); ++i) {
@@ -69,7 +71,8 @@ void refuse_run_option(const CommandInfo& command, const std::string& arg, std::
 }
 
 bool is_bare_number(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
 }
 
 std::string range_text(const OptionInfo& o, ValueType type) {
@@ -100,7 +103,8 @@ void check_scalar(const OptionInfo& o, ValueType type, std::string_view where, s
       return;
     }
     case ValueType::kDuration: {
-      if (is_bare_number(text)) fail(where, fmt::format("{} (sluice's own durations always name their unit)", kDurationHint));
+      if (is_bare_number(text))
+        fail(where, fmt::format("{} (sluice's own durations always name their unit)", kDurationHint));
       const auto d = parse_duration(text, std::chrono::nanoseconds(1));
       if (!d) fail(where, fmt::format("not a duration; {}", kDurationHint));
       if (d->count() <= 0) fail(where, "not a positive duration");
@@ -138,7 +142,8 @@ bool has_dash_names(const CommandInfo& command) {
 }
 
 // The own option whose dash name is the longest prefix of `text` ("-i0" -> "-i"); sets `spelled`.
-const OptionInfo* find_dash(const CommandInfo& command, std::string_view text, std::size_t& index, std::string& spelled) {
+const OptionInfo* find_dash(const CommandInfo& command, std::string_view text, std::size_t& index,
+                            std::string& spelled) {
   const OptionInfo* best = nullptr;
   for (std::size_t i = 0; i < command.options.size(); ++i) {
     for (const std::string& d : command.options[i].dash_names) {
@@ -159,7 +164,8 @@ const OptionInfo* find_dash(const CommandInfo& command, std::string_view text, s
                                    command.name, command.name, see_help(command)));
     }
   }
-  fail(text.substr(0, text.size() > 1 && text[1] == '+' ? 3 : 2), fmt::format("unknown option for {}; {}", command.name, see_help(command)));
+  fail(text.substr(0, text.size() > 1 && text[1] == '+' ? 3 : 2),
+       fmt::format("unknown option for {}; {}", command.name, see_help(command)));
 }
 
 // One getopt-style group ("-Ra", "-i0", "-i 0", "-+u") at args[i]; returns the index of the last argument used.
@@ -207,7 +213,8 @@ void check_positionals(const CommandInfo& command, const std::vector<std::string
                               command.passes_job_options ? " (job options as --name=value, not job files)" : ""));
     }
     std::string names;
-    for (const PositionalInfo& p : command.positionals) names += (names.empty() ? "" : " ") + (p.required ? p.name : "[" + p.name + "]");
+    for (const PositionalInfo& p : command.positionals)
+      names += (names.empty() ? "" : " ") + (p.required ? p.name : "[" + p.name + "]");
     fail(extra, fmt::format("unexpected argument; {} takes {} and options", command.name, names));
   }
   for (std::size_t i = positionals.size(); i < command.positionals.size(); ++i) {

@@ -30,14 +30,14 @@ struct OptionInfo {
   std::vector<std::string> aliases;  // also without "--"
   ValueType type = ValueType::kString;
   ValueType element = ValueType::kString;  // kList only
-  std::string value_name;            // "T", "S", "N", "FILE": shown as --name=T in help
-  std::string unit;                  // for help: "bytes", "duration"
-  std::string default_text;          // as the user would write it; "" = no default (help says why)
-  std::uint64_t min = 0;             // kUnsigned, kSize, list of kUnsigned
+  std::string value_name;                  // "T", "S", "N", "FILE": shown as --name=T in help
+  std::string unit;                        // for help: "bytes", "duration"
+  std::string default_text;                // as the user would write it; "" = no default (help says why)
+  std::uint64_t min = 0;                   // kUnsigned, kSize, list of kUnsigned
   std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
   std::vector<std::string> choices;  // kChoice, list of kChoice
   std::string help;
-  bool repeatable = false;           // may be given several times (each one is applied); else the last wins
+  bool repeatable = false;  // may be given several times (each one is applied); else the last wins
   // The value of a value-taking option given bare ("--cmdhelp" = "--cmdhelp=all"); "" = a value is needed.
   std::string bare_value;
   // Only before the pass-through marker (CommandInfo::pass_through_after); after it the job takes the name.
@@ -72,7 +72,7 @@ struct CommandInfo {
   std::string pass_through_after;
   // sluice run: its --help, man page and completion list every job option (job/option_table.h) after its own.
   bool lists_job_options = false;
-  std::string notes;  // a closing paragraph of the help (defaults that differ from sluice run, ...)
+  std::string notes;                   // a closing paragraph of the help (defaults that differ from sluice run, ...)
   std::vector<RefusedOption> refused;  // single-dash spellings refused by name (with dash_names options)
 };
 

@@ -62,7 +62,7 @@ void replay_knob_journal_at_start();
 
 // Exit codes.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitError = 1;        // bad input, failed job, I/O error
-inline constexpr int kExitInterrupted = 130; // stopped by SIGINT/SIGTERM; results were still printed
+inline constexpr int kExitError = 1;          // bad input, failed job, I/O error
+inline constexpr int kExitInterrupted = 130;  // stopped by SIGINT/SIGTERM; results were still printed
 
 }  // namespace sluice

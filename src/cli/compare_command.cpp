@@ -1,11 +1,11 @@
 // sluice compare A B [C...]: did the change help? Each result against the first, with a verdict that knows
 // noise (compare/compare.h).
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-
-#include <fmt/format.h>
 
 #include "cli/command_options.h"
 #include "cli/commands.h"
@@ -20,7 +20,8 @@
 namespace sluice {
 namespace {
 
-constexpr const char* kDescription = R"(Compares results: B (and C, ...) each against A. An input is a JSON file that sluice (run, quick,
+constexpr const char* kDescription =
+    R"(Compares results: B (and C, ...) each against A. An input is a JSON file that sluice (run, quick,
 capacity, interfere, precondition with --output-format=json) or fio (--output-format=json) wrote; a comma
 list of such files, A1.json,A2.json,A3.json, whose documents are the repetitions of one side; or a history id
 or label. First it lists what differs between the runs (kernel, CPU, memory, vm.dirty_*, each target's
@@ -60,21 +61,24 @@ double parse_fraction(const OptionValue& v, bool percent, double max) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0 || value > max) {
-    throw UserError(fmt::format("{}: not a number from 0 to {:g}{}", v.where, max, percent ? "% (like 2%)" : " (like 0.05)"));
+    throw UserError(
+        fmt::format("{}: not a number from 0 to {:g}{}", v.where, max, percent ? "% (like 2%)" : " (like 0.05)"));
   }
   return value;
 }
 
 CommandTable<CompareArgs> make_table() {
-  CommandInfo info = command_info("compare", "compare results (files or history) and say whether each change is real or noise",
-                                  kDescription);
-  info.positionals = {{"A", "the baseline: a JSON file, a comma list of files (the repetitions) or a history id/label", true},
-                      {"B", "the result to compare with A, in the same forms", true},
-                      {"C...", "more results, each compared with A", false, true}};
+  CommandInfo info = command_info(
+      "compare", "compare results (files or history) and say whether each change is real or noise", kDescription);
+  info.positionals = {
+      {"A", "the baseline: a JSON file, a comma list of files (the repetitions) or a history id/label", true},
+      {"B", "the result to compare with A, in the same forms", true},
+      {"C...", "more results, each compared with A", false, true}};
   CommandTable<CompareArgs> t(std::move(info));
   t.add(text_arg("alpha", "P", "0.05", "significance level of the Mann-Whitney U test"),
         [](CompareArgs& a, const OptionValue& v) { a.options.verdict.alpha = parse_fraction(v, false, 1.0); });
-  t.add(text_arg("noise", "PCT", "2%", "noise floor: a smaller change of the medians is within noise even when significant"),
+  t.add(text_arg("noise", "PCT", "2%",
+                 "noise floor: a smaller change of the medians is within noise even when significant"),
         [](CompareArgs& a, const OptionValue& v) { a.options.verdict.noise_pct = parse_fraction(v, true, 1000.0); });
   t.add(flag_arg("force", "compare runs whose job options differ (the differing options are listed)"),
         [](CompareArgs& a, const OptionValue&) { a.options.force = true; });
@@ -92,10 +96,13 @@ CommandTable<CompareArgs> make_table() {
                                   "test report (a test case per job and metric, a failure per --fail-on breach) for "
                                   "GitLab, Jenkins and GitHub Actions; markdown a table for a pull-request comment"),
         [](CompareArgs& a, CompareFormat format) { a.format = format; });
-  t.add(text_arg("output", "FILE", "", "write the report to FILE instead of stdout; FILE is replaced only once complete (when it cannot be written, the report goes to stdout and the exit is 1)"),
+  t.add(text_arg("output", "FILE", "",
+                 "write the report to FILE instead of stdout; FILE is replaced only once complete (when it cannot be "
+                 "written, the report goes to stdout and the exit is 1)"),
         [](CompareArgs& a, const OptionValue& v) { a.output = v.text; });
-  t.add(text_arg("db", "PATH", "", "the history database ids and labels are looked up in; default $SLUICE_DB, else "
-                                   "~/.local/share/sluice/history.db"),
+  t.add(text_arg("db", "PATH", "",
+                 "the history database ids and labels are looked up in; default $SLUICE_DB, else "
+                 "~/.local/share/sluice/history.db"),
         [](CompareArgs& a, const OptionValue& v) { a.db = v.text; });
   return t;
 }

@@ -1,9 +1,9 @@
 #include "cli/completion.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "cli/command_registry.h"
 #include "cli/command_table.h"
@@ -95,11 +95,13 @@ std::string render_bash_completion() {
     std::vector<std::string> words;
     for (const CompletedOption& o : options_of(*e)) {
       words.push_back("--" + o.name + (o.takes_value ? "=" : ""));
-      if (!o.choices.empty()) choice_cases += fmt::format("    \"{} --{}\") choices=\"{}\" ;;\n", e->name, o.name, join(o.choices));
+      if (!o.choices.empty())
+        choice_cases += fmt::format("    \"{} --{}\") choices=\"{}\" ;;\n", e->name, o.name, join(o.choices));
     }
     option_cases += fmt::format("    {}) words=\"{}\" ;;\n", e->name, join(words));
   }
-  return fmt::format(R"(# bash completion for sluice {version}, generated from its option tables (sluice help --completion=bash)
+  return fmt::format(
+      R"(# bash completion for sluice {version}, generated from its option tables (sluice help --completion=bash)
 _sluice() {{
   local cur="${{COMP_WORDS[COMP_CWORD]}}" prev="${{COMP_WORDS[COMP_CWORD-1]}}" cmd="" words="" choices="" opt="" val=""
   if (( COMP_CWORD == 1 )); then
@@ -133,8 +135,8 @@ _sluice() {{
 }}
 complete -F _sluice sluice
 )",
-                     fmt::arg("version", SLUICE_VERSION), fmt::arg("names", names),
-                     fmt::arg("choice_cases", choice_cases), fmt::arg("option_cases", option_cases));
+      fmt::arg("version", SLUICE_VERSION), fmt::arg("names", names), fmt::arg("choice_cases", choice_cases),
+      fmt::arg("option_cases", option_cases));
 }
 
 std::string render_zsh_completion() {

@@ -1,16 +1,16 @@
 // sluice help [COMMAND] and sluice version.
-#include <cstdio>
-
 #include <fmt/format.h>
+
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "build_info.h"
 #include "cli/command_options.h"
 #include "cli/command_registry.h"
+#include "cli/commands.h"
 #include "cli/completion.h"
 #include "cli/man_page.h"
-#include "cli/commands.h"
 #include "common/error.h"
-#include "build_info.h"
 #include "lab/lab_daemon.h"
 #include "mpi/world.h"
 #include "revision.h"
@@ -40,7 +40,8 @@ std::string overview() {
       "usage: sluice COMMAND [options]      (sluice COMMAND --help, or sluice help COMMAND, for its options)\n\n"
       "Commands:\n",
       SLUICE_VERSION);
-  for (const CommandEntry& e : command_registry()) out += fmt::format("  {:<14}", e.name) + wrap_help(e.summary, 16, 16);
+  for (const CommandEntry& e : command_registry())
+    out += fmt::format("  {:<14}", e.name) + wrap_help(e.summary, 16, 16);
   return out + kClosing;
 }
 
@@ -95,8 +96,8 @@ nlohmann::json version_json() {
            {{"io_uring", {{"liburing", SLUICE_LIBURING_VERSION}}},
             {"libaio", true},
             {"mpi", mpi::built_with_mpi()},
-            {"fuse_lab", lab_daemon_available() ? nlohmann::json{{"libfuse3", SLUICE_LIBFUSE3_VERSION}}
-                                                : nlohmann::json(false)}}}};
+            {"fuse_lab",
+             lab_daemon_available() ? nlohmann::json{{"libfuse3", SLUICE_LIBFUSE3_VERSION}} : nlohmann::json(false)}}}};
 }
 
 std::string version_text() {

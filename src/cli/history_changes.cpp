@@ -33,7 +33,8 @@ std::vector<Difference> option_differences(const StoredResult& a, const StoredRe
 
 std::string differences_text(const std::vector<Difference>& diffs) {
   std::string out;
-  for (const Difference& d : diffs) out += fmt::format("{}{} {} -> {}", out.empty() ? "" : "; ", d.what, d.old_value, d.new_value);
+  for (const Difference& d : diffs)
+    out += fmt::format("{}{} {} -> {}", out.empty() ? "" : "; ", d.what, d.old_value, d.new_value);
   return out;
 }
 
@@ -68,9 +69,10 @@ std::vector<FollowedMetric> followed_metrics(const std::vector<StoredResult>& re
     if (request.job.empty() || m.job == request.job) out.push_back({m.path, m.job});
   }
   if (out.empty()) {
-    throw UserError(fmt::format("history changes: result {} has no headline metric{}; name one: sluice history "
-                                "changes read.iops",
-                                results.back().id, request.job.empty() ? "" : " of job " + request.job));
+    throw UserError(
+        fmt::format("history changes: result {} has no headline metric{}; name one: sluice history "
+                    "changes read.iops",
+                    results.back().id, request.job.empty() ? "" : " of job " + request.job));
   }
   return out;
 }
@@ -170,9 +172,10 @@ std::string render_changes_text(const ChangesReport& report) {
                                 report.first_started_at, report.last_started_at, method_text(o));
   for (std::size_t i = 0; i < report.metrics.size(); ++i) {
     const std::vector<const FoundChange*> mine = changes_of(report, i);
-    out += fmt::format("\n{}: {} in {} results\n", report.metrics[i],
-                       mine.empty() ? std::string("no change") : fmt::format("{} change{}", mine.size(), mine.size() == 1 ? "" : "s"),
-                       report.lengths[i]);
+    out += fmt::format(
+        "\n{}: {} in {} results\n", report.metrics[i],
+        mine.empty() ? std::string("no change") : fmt::format("{} change{}", mine.size(), mine.size() == 1 ? "" : "s"),
+        report.lengths[i]);
     for (const FoundChange* c : mine) {
       out += "  " + change_summary(*c, o) + "\n";
       const std::vector<std::string> differences = change_differences(*c);
@@ -209,22 +212,27 @@ nlohmann::json change_json(const FoundChange& c, const ChangePointOptions& o) {
           {"after", p.after},
           {"shift", p.after - p.before},
           {"shift_percent", percent_json(percent_of(p.after - p.before, p.before))},
-          {"ci", {{"method", "bootstrap percentile"},
-                  {"level", o.confidence},
-                  {"low", p.shift_low},
-                  {"high", p.shift_high},
-                  {"low_percent", percent_json(percent_of(p.shift_low, p.before))},
-                  {"high_percent", percent_json(percent_of(p.shift_high, p.before))}}},
+          {"ci",
+           {{"method", "bootstrap percentile"},
+            {"level", o.confidence},
+            {"low", p.shift_low},
+            {"high", p.shift_high},
+            {"low_percent", percent_json(percent_of(p.shift_low, p.before))},
+            {"high_percent", percent_json(percent_of(p.shift_high, p.before))}}},
           {"p_value", p.p_value},
           {"statistic", p.statistic},
           {"environment_diff", diff}};
 }
 
 nlohmann::json method_json(const ChangePointOptions& o) {
-  return {{"name", "E-Divisive means"},       {"permutations", o.permutations},
-          {"alpha", o.alpha},                  {"min_segment", std::max<std::size_t>(o.min_segment, 2)},
-          {"min_shift", o.min_relative_shift}, {"seed", o.seed},
-          {"bootstrap", o.bootstrap},          {"confidence", o.confidence}};
+  return {{"name", "E-Divisive means"},
+          {"permutations", o.permutations},
+          {"alpha", o.alpha},
+          {"min_segment", std::max<std::size_t>(o.min_segment, 2)},
+          {"min_shift", o.min_relative_shift},
+          {"seed", o.seed},
+          {"bootstrap", o.bootstrap},
+          {"confidence", o.confidence}};
 }
 
 nlohmann::json changes_json(const ChangesReport& report) {

@@ -21,9 +21,9 @@ struct ChangesRequest {
 };
 
 struct FoundChange {
-  std::string metric;      // the metric path
-  std::string job;         // "" = the first job
-  std::size_t index = 0;   // 1-based position in the metric's series (results that have the metric)
+  std::string metric;     // the metric path
+  std::string job;        // "" = the first job
+  std::size_t index = 0;  // 1-based position in the metric's series (results that have the metric)
   std::size_t series_length = 0;
   ChangePoint point;
   std::string run_id, started_at, label;  // the first result after the shift
@@ -36,10 +36,10 @@ struct ChangesReport {
   ChangesRequest request;
   std::size_t results = 0;
   std::string first_started_at, last_started_at;
-  std::vector<std::string> metrics;  // as followed, "JOB: PATH" when a job was named
-  std::vector<std::size_t> lengths;  // each metric's series length
+  std::vector<std::string> metrics;                    // as followed, "JOB: PATH" when a job was named
+  std::vector<std::size_t> lengths;                    // each metric's series length
   std::vector<std::vector<html::SeriesPoint>> series;  // each metric's series: the results that have it
-  std::vector<FoundChange> changes;  // by metric, then position
+  std::vector<FoundChange> changes;                    // by metric, then position
 };
 
 // The change points of each requested metric over `results` (oldest first, one command). Throws UserError when

@@ -12,15 +12,15 @@
 
 #include "cli/command_args.h"
 #include "cli/command_options.h"
+#include "cli/commands.h"
 #include "cli/history_changes.h"
 #include "cli/history_import.h"
 #include "cli/history_trend.h"
-#include "cli/commands.h"
 #include "common/error.h"
+#include "common/nearest.h"
 #include "history/history_store.h"
 #include "history/history_text.h"
 #include "history/metric_path.h"
-#include "common/nearest.h"
 
 namespace sluice {
 namespace {
@@ -62,7 +62,7 @@ const std::vector<std::string> kActions = {"list", "show", "trend", "changes", "
 
 struct HistoryArgs {
   std::string action = "list";
-  std::string target;  // ID or METRIC
+  std::string target;              // ID or METRIC
   std::vector<std::string> files;  // import
   std::string db;
   HistoryFilter filter;
@@ -100,7 +100,8 @@ double history_fraction(const OptionValue& v, double max, bool percent) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0 ||
       (as_percent ? value / 100.0 : value) > max) {
-    throw UserError(fmt::format("{}: not a number from 0 to {:g}{}", v.where, max, percent ? " (like 0.05 or 5%)" : " (like 0.01)"));
+    throw UserError(fmt::format("{}: not a number from 0 to {:g}{}", v.where, max,
+                                percent ? " (like 0.05 or 5%)" : " (like 0.01)"));
   }
   return as_percent ? value / 100.0 : value;
 }
@@ -140,17 +141,21 @@ CommandTable<HistoryArgs> make_table() {
   t.add(std::move(metric), [](HistoryArgs& a, const OptionValue& v) { a.metrics.push_back(v.text); });
   t.add(flag_arg("force", "changes: follow results whose job options differ as one series (the changes name them)"),
         [](HistoryArgs& a, const OptionValue&) { a.force = true; });
-  t.add(count_arg("permutations", 19, 100000, "199", "changes, trend: permutations of the significance test of each change"),
+  t.add(count_arg("permutations", 19, 100000, "199",
+                  "changes, trend: permutations of the significance test of each change"),
         [](HistoryArgs& a, const OptionValue& v) { a.detection.permutations = v.number; });
   t.add(text_arg("alpha", "P", "0.01", "changes, trend: a shift is a change when its permutation p-value is at most P"),
         [](HistoryArgs& a, const OptionValue& v) { a.detection.alpha = history_fraction(v, 1.0, false); });
   t.add(count_arg("min-segment", 2, 1000, "3", "changes, trend: the fewest results either side of a change"),
         [](HistoryArgs& a, const OptionValue& v) { a.detection.min_segment = v.number; });
-  t.add(text_arg("min-shift", "FRACTION", "0", "changes, trend: ignore shifts smaller than this share of the mean before (5%)"),
-        [](HistoryArgs& a, const OptionValue& v) { a.detection.min_relative_shift = history_fraction(v, 100.0, true); });
+  t.add(
+      text_arg("min-shift", "FRACTION", "0",
+               "changes, trend: ignore shifts smaller than this share of the mean before (5%)"),
+      [](HistoryArgs& a, const OptionValue& v) { a.detection.min_relative_shift = history_fraction(v, 100.0, true); });
   t.add(text_arg("confidence", "LEVEL", "0.95", "changes, trend: the level of each shift's bootstrap interval"),
         [](HistoryArgs& a, const OptionValue& v) { a.detection.confidence = history_fraction(v, 1.0, false); });
-  t.add(count_arg("seed", 0, std::numeric_limits<std::uint32_t>::max(), "1", "changes, trend: the seed of the permutations and the bootstrap"),
+  t.add(count_arg("seed", 0, std::numeric_limits<std::uint32_t>::max(), "1",
+                  "changes, trend: the seed of the permutations and the bootstrap"),
         [](HistoryArgs& a, const OptionValue& v) { a.detection.seed = v.number; });
   t.add(choice_arg("output-format", {"normal", "json", "html"}, "normal",
                    "normal is the table; json the same as one document; html (trend, changes) one page with the "
@@ -175,8 +180,9 @@ HistoryArgs parse_history_args(const std::vector<std::string>& args) {
     const std::string& action = parsed.positionals.front();
     if (std::find(kActions.begin(), kActions.end(), action) == kActions.end()) {
       const std::string nearest = nearest_of(action, kActions);
-      throw UserError(fmt::format("history {}: not an action; use list, show, trend, changes, delete, export or import{}", action,
-                                  nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
+      throw UserError(
+          fmt::format("history {}: not an action; use list, show, trend, changes, delete, export or import{}", action,
+                      nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
     }
     out.action = action;
   }
@@ -192,14 +198,16 @@ HistoryArgs parse_history_args(const std::vector<std::string>& args) {
                                 parsed.positionals[2]));
   }
   if (out.html && out.action != "trend" && out.action != "changes") {
-    throw UserError(fmt::format("history {}: --output-format=html is for trend and changes; use normal or json", out.action));
+    throw UserError(
+        fmt::format("history {}: --output-format=html is for trend and changes; use normal or json", out.action));
   }
   if (out.action == "changes") {
     if (!out.target.empty()) out.metrics.insert(out.metrics.begin(), out.target);
     return out;
   }
   if (!out.metrics.empty() || out.force) {
-    throw UserError(fmt::format("history {}: {} is for history changes", out.action, out.force ? "--force" : "--metric"));
+    throw UserError(
+        fmt::format("history {}: {} is for history changes", out.action, out.force ? "--force" : "--metric"));
   }
   const bool needs_target = out.action != "list";
   if (needs_target && out.target.empty()) {
@@ -232,7 +240,7 @@ int trend(HistoryStore& store, const HistoryArgs& a) {
   comparable.job_text = reference.job_text;
   comparable.match_job_text = true;
   const TrendReport report = build_trend(store.list(comparable), a.target, a.job, a.detection);
-  print(a.html ? render_trend_html(report)
+  print(a.html   ? render_trend_html(report)
         : a.json ? trend_report_json(report).dump(2) + "\n"
                  : render_trend_report_text(report));
   return kExitOk;
@@ -245,7 +253,9 @@ int changes(HistoryStore& store, const HistoryArgs& a) {
   request.force = a.force;
   request.detection = a.detection;
   const ChangesReport report = find_history_changes(store.list(a.filter), request);
-  print(a.html ? render_changes_html(report) : a.json ? changes_json(report).dump(2) + "\n" : render_changes_text(report));
+  print(a.html   ? render_changes_html(report)
+        : a.json ? changes_json(report).dump(2) + "\n"
+                 : render_changes_text(report));
   return kExitOk;
 }
 

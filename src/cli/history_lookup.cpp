@@ -1,8 +1,8 @@
 #include "cli/history_lookup.h"
 
-#include <filesystem>
-
 #include <fmt/format.h>
+
+#include <filesystem>
 
 #include "common/error.h"
 #include "history/history_store.h"
@@ -14,8 +14,10 @@ HistoryLookup history_lookup(std::string db_path) {
     const std::string path = db_path.empty() ? default_history_path() : db_path;
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
-      throw UserError(fmt::format("{}: no such file, and no history database at {} to look it up as an id or "
-                                  "label (save results with --save, or name the database with --db)", ref, path));
+      throw UserError(
+          fmt::format("{}: no such file, and no history database at {} to look it up as an id or "
+                      "label (save results with --save, or name the database with --db)",
+                      ref, path));
     }
     HistoryStore store = HistoryStore::open(path, false);
     StoredResult stored = store.load(ref);

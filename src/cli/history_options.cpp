@@ -20,9 +20,8 @@ namespace {
 
 // Options that change where and how a result is shown or kept, not what is measured.
 bool is_presentation_option(std::string_view name) {
-  for (std::string_view o :
-       {"save", "label", "db", "repeat", "output", "output-format", "no-status", "status-interval", "eta",
-        "interval-log", "metrics-file"}) {
+  for (std::string_view o : {"save", "label", "db", "repeat", "output", "output-format", "no-status", "status-interval",
+                             "eta", "interval-log", "metrics-file"}) {
     if (name == o) return true;
   }
   return false;
@@ -196,7 +195,9 @@ int run_measured(const MeasuredCommand& command, const HistoryChoice& history, c
                history.label.empty() ? "" : (" (label " + history.label + ")").c_str(), store->path().c_str(),
                exit_code == 0 ? ""
                               : fmt::format(" (FAILED: repetition {} of {} ended with exit code {}; saved with what "
-                                            "it measured)", runs.size(), history.repeat, exit_code).c_str());
+                                            "it measured)",
+                                            runs.size(), history.repeat, exit_code)
+                                    .c_str());
   return exit_code;
 }
 

@@ -52,8 +52,7 @@ std::string render_trend_report_text(const TrendReport& trend) {
   std::string out = fmt::format("Trend of {} over {} comparable results (same command and job text), oldest first:\n",
                                 trend.metric, trend.points.size());
   out += fmt::format("{:<8}  {:<20}  {:<16}  {:>4}  {:>12}  {:>12}  {:>12}  {:>7}  {:>7}  {:>12}  {}\n", "ID",
-                     "STARTED (UTC)", "LABEL", "REPS", "MIN", "MEDIAN", "MAX", "CV", "CHANGE", "SEGMENT MEAN",
-                     "SHIFT");
+                     "STARTED (UTC)", "LABEL", "REPS", "MIN", "MEDIAN", "MAX", "CV", "CHANGE", "SEGMENT MEAN", "SHIFT");
   std::optional<double> previous;
   for (std::size_t i = 0; i < trend.points.size(); ++i) {
     const TrendPoint& p = trend.points[i];
@@ -72,17 +71,19 @@ std::string render_trend_report_text(const TrendReport& trend) {
                                         : std::string("from 0"),
                           c.p_value);
     }
-    std::string line = fmt::format("{:<8}  {:<20}  {:<16}  {:>4}  {:>12}  {:>12}  {:>12}  {:>6.2f}%  {:>7}  {:>12}  {}",
-                                   p.id, p.started_at, label, p.spread.count, display_number(p.spread.min),
-                                   display_number(p.spread.median), display_number(p.spread.max), p.spread.cv * 100.0,
-                                   change_from_previous(previous, p.spread.median),
-                                   segment ? display_number(segment->mean) : "", shift);
+    std::string line =
+        fmt::format("{:<8}  {:<20}  {:<16}  {:>4}  {:>12}  {:>12}  {:>12}  {:>6.2f}%  {:>7}  {:>12}  {}", p.id,
+                    p.started_at, label, p.spread.count, display_number(p.spread.min), display_number(p.spread.median),
+                    display_number(p.spread.max), p.spread.cv * 100.0, change_from_previous(previous, p.spread.median),
+                    segment ? display_number(segment->mean) : "", shift);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
     previous = p.spread.median;
   }
   const ChangePointOptions& o = trend.changes.request.detection;
-  out += fmt::format("\n{} ({}):\n", changes.empty() ? "No change point" : fmt::format("{} change point{}", changes.size(), changes.size() == 1 ? "" : "s"),
+  out += fmt::format("\n{} ({}):\n",
+                     changes.empty() ? "No change point"
+                                     : fmt::format("{} change point{}", changes.size(), changes.size() == 1 ? "" : "s"),
                      method_text(o));
   for (std::size_t k = 0; k < changes.size(); ++k) {
     out += fmt::format("  {}. {}\n", k + 1, change_summary(*changes[k], o));

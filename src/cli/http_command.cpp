@@ -1,10 +1,10 @@
 // sluice http: HTTP/1.1 load against URLs (src/net/), closed or open loop, with sluice's latency statistics.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <fstream>
-#include <sstream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/command_options.h"
 #include "cli/commands.h"
@@ -12,16 +12,17 @@
 #include "cli/output.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/stop_signal.h"
 #include "net/http_load.h"
 #include "net/http_report.h"
 #include "observe/environment.h"
-#include "common/stop_signal.h"
 #include "report/result_document.h"
 
 namespace sluice {
 namespace {
 
-constexpr const char* kDescription = R"(Fetches URLs over HTTP/1.1 with an event-driven client (epoll, non-blocking sockets, many connections
+constexpr const char* kDescription =
+    R"(Fetches URLs over HTTP/1.1 with an event-driven client (epoll, non-blocking sockets, many connections
 per thread) and reports requests/s, bytes/s, connect time, time to first byte and total latency with exact
 percentiles, errors by kind and status codes, then an http_load-style summary:
   sluice http --url=http://127.0.0.1:8080/index.html --parallel=100 --duration=10s
@@ -141,7 +142,7 @@ HttpArgs parse(const std::vector<std::string>& args) {
 }
 
 nlohmann::json http_document(const HttpArgs& a, const HttpLoadResult& r, std::uint64_t started_ms,
-                              const nlohmann::json& environment) {
+                             const nlohmann::json& environment) {
   nlohmann::json http = http_json(a.options, r);
   // fio's job keys for the headline numbers, so compare and --repeat's spread read them like any run.
   const nlohmann::json& lat = http["latency_ns"];

@@ -1,7 +1,7 @@
 // sluice interfere: does a bulk buffered writer starve fsync'd small writes? (method/interfere.h)
-#include <cstdlib>
-
 #include <fmt/format.h>
+
+#include <cstdlib>
 
 #include "cli/command_args.h"
 #include "cli/command_options.h"
@@ -17,7 +17,8 @@ namespace {
 // $SLUICE_KNOB_ROOT/sys and journalled at $SLUICE_KNOB_ROOT/knobs.journal, never in the real kernel.
 constexpr const char* kKnobRootVariable = "SLUICE_KNOB_ROOT";
 
-constexpr const char* kDescription = R"(Does a bulk buffered copy starve synchronous small writes? For each foreground thread count, sluice runs
+constexpr const char* kDescription =
+    R"(Does a bulk buffered copy starve synchronous small writes? For each foreground thread count, sluice runs
 16 KiB random writes with an fsync after every write (psync, on FILE, laid out first) alone (phase "idle"),
 then beside a background flood (phase "loaded"): buffered sequential writes of zeros at full speed, in 1 MiB
 blocks like cp (--bg-bs=1k: the notes' `dd bs=1k`), to FILE.sluice-bg on the same filesystem, sized 1.25 x
@@ -35,7 +36,8 @@ words (the flood, the journal, WBT, the scheduler) and a recommendation close th
 created are removed at the end, also when interrupted.
 )";
 
-constexpr const char* kNotes = R"(--try knobs: vm.dirty_bytes=15M, vm.dirty_background_bytes=5M, vm.dirty_ratio=N, vm.dirty_background_ratio=N,
+constexpr const char* kNotes =
+    R"(--try knobs: vm.dirty_bytes=15M, vm.dirty_background_bytes=5M, vm.dirty_ratio=N, vm.dirty_background_ratio=N,
 queue.wbt_lat_usec=2000, queue.scheduler=none, queue.nr_requests=N, ... --try=auto tries a documented set:
 vm.dirty_bytes/vm.dirty_background_bytes 256M/64M, 64M/16M and 15M/5M (those below the limit in force),
 queue.wbt_lat_usec toggled (0 when on, 2000 when off), queue.scheduler bfq, mq-deadline and none (those the
@@ -91,7 +93,8 @@ CommandTable<InterfereArgs> make_table() {
         [](InterfereArgs& a, const OptionValue& v) { a.options.fg_bs = v.number; });
   t.add(size_arg("bg-bs", 1, "1m", "background block size: 1m like cp, 1k like the notes' dd"),
         [](InterfereArgs& a, const OptionValue& v) { a.options.bg_bs = v.number; });
-  t.add(size_arg("bg-size", 1 << 20, "", "background files' total size; without it 1.25 x the dirty limit, capped by free space"),
+  t.add(size_arg("bg-size", 1 << 20, "",
+                 "background files' total size; without it 1.25 x the dirty limit, capped by free space"),
         [](InterfereArgs& a, const OptionValue& v) { a.options.bg_size = v.number; });
   t.add(text_arg("bg-writers", "N|auto", "auto",
                  "background writers, each on its own file; auto: one, or up to the CPUs less one (at most 4) when a "
@@ -105,8 +108,10 @@ CommandTable<InterfereArgs> make_table() {
   knobs.repeatable = true;
   t.add(std::move(knobs), [](InterfereArgs& a, const OptionValue& v) {
     std::vector<KnobSetting> settings = parse_try(v);
-    if (settings.empty()) a.options.try_auto = true;
-    else a.options.tries.push_back(std::move(settings));
+    if (settings.empty())
+      a.options.try_auto = true;
+    else
+      a.options.tries.push_back(std::move(settings));
   });
   t.add(list_arg("set", "KNOB=VALUE", ValueType::kString, "",
                  "run every phase (and the trials, on top) with these kernel knobs, comma-separated, e.g. the dirty "

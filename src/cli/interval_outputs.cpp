@@ -1,12 +1,12 @@
 #include "cli/interval_outputs.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 

@@ -1,5 +1,6 @@
 // sluice iozone: IOzone 3.414's auto matrix and tests 0-7 with its report (suites/iozone_*.h), run on sluice's
 // engines, plus latency percentiles per cell, the page-cache lint, CSV and JSON.
+#include <fmt/format.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -7,8 +8,6 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/command_args.h"
@@ -18,10 +17,10 @@
 #include "cli/output.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/stop_signal.h"
 #include "job/units.h"
 #include "observe/environment.h"
 #include "observe/writeback_sampler.h"
-#include "common/stop_signal.h"
 #include "report/result_document.h"
 #include "suites/iozone_report.h"
 #include "suites/iozone_run.h"
@@ -70,17 +69,42 @@ std::uint64_t kb_of(const OptionValue& v) {
 }
 
 std::vector<RefusedOption> refused_options() {
-  return {{"-t", "throughput mode with N processes"}, {"-T", "throughput mode with threads"},
-          {"-l", "lower process count"}, {"-u", "upper process count"}, {"-+m", "cluster mode"},
-          {"-E", "extension tests 9-12 (pwrite/pread)"}, {"-O", "ops/s output"}, {"-N", "us/op output"},
-          {"-w", "keep the file"}, {"-+n", "no retests"}, {"-j", "stride size"}, {"-o", "O_SYNC writes"},
-          {"-p", "purge the processor cache"}, {"-k", "POSIX async I/O"}, {"-K", "noise in random tests"},
-          {"-m", "multiple buffers"}, {"-M", "uname in the report"}, {"-B", "mmap files"}, {"-D", "msync async"},
-          {"-G", "msync sync"}, {"-V", "verify pattern"}, {"-W", "lock files"}, {"-x", "stone-walling off"},
-          {"-Z", "mixed mmap"}, {"-C", "bytes per child"}, {"-S", "processor cache size"},
-          {"-L", "cache line size"}, {"-P", "bind CPUs"}, {"-U", "remount"}, {"-X", "write telemetry"},
-          {"-Y", "read telemetry"}, {"-+x", "size multiplier"}, {"-+w", "dedupe percentage"},
-          {"-+r", "O_RSYNC"}, {"-+p", "mix read percentage"}, {"-+d", "diagnostic mode"}};
+  return {{"-t", "throughput mode with N processes"},
+          {"-T", "throughput mode with threads"},
+          {"-l", "lower process count"},
+          {"-u", "upper process count"},
+          {"-+m", "cluster mode"},
+          {"-E", "extension tests 9-12 (pwrite/pread)"},
+          {"-O", "ops/s output"},
+          {"-N", "us/op output"},
+          {"-w", "keep the file"},
+          {"-+n", "no retests"},
+          {"-j", "stride size"},
+          {"-o", "O_SYNC writes"},
+          {"-p", "purge the processor cache"},
+          {"-k", "POSIX async I/O"},
+          {"-K", "noise in random tests"},
+          {"-m", "multiple buffers"},
+          {"-M", "uname in the report"},
+          {"-B", "mmap files"},
+          {"-D", "msync async"},
+          {"-G", "msync sync"},
+          {"-V", "verify pattern"},
+          {"-W", "lock files"},
+          {"-x", "stone-walling off"},
+          {"-Z", "mixed mmap"},
+          {"-C", "bytes per child"},
+          {"-S", "processor cache size"},
+          {"-L", "cache line size"},
+          {"-P", "bind CPUs"},
+          {"-U", "remount"},
+          {"-X", "write telemetry"},
+          {"-Y", "read telemetry"},
+          {"-+x", "size multiplier"},
+          {"-+w", "dedupe percentage"},
+          {"-+r", "O_RSYNC"},
+          {"-+p", "mix read percentage"},
+          {"-+d", "diagnostic mode"}};
 }
 
 CommandTable<IozoneArgs> make_table() {
@@ -104,16 +128,19 @@ CommandTable<IozoneArgs> make_table() {
         [](A& a, const V& v) { a.options.min_rec_kb = kb_of(v); });
   t.add(dash(text_arg("max-record-size", "KB", "16m", "-a: the largest record"), "-q"),
         [](A& a, const V& v) { a.options.max_rec_kb = kb_of(v); });
-  OptionInfo test = dash(count_arg("test", 0, 12, "", "a test to run: 0 write/rewrite, 1 read/reread, 2 random "
-                                                     "read/write, 3 backward read, 4 record rewrite, 5 stride read, "
-                                                     "6 fwrite/frewrite, 7 fread/freread (default: all of 0-7)"),
+  OptionInfo test = dash(count_arg("test", 0, 12, "",
+                                   "a test to run: 0 write/rewrite, 1 read/reread, 2 random "
+                                   "read/write, 3 backward read, 4 record rewrite, 5 stride read, "
+                                   "6 fwrite/frewrite, 7 fread/freread (default: all of 0-7)"),
                          "-i");
   test.repeatable = true;
   t.add(std::move(test), [](A& a, const V& v) { a.options.tests.push_back(static_cast<int>(v.number)); });
-  OptionInfo size = dash(text_arg("file-size", "KB", "512", "the file size (with -a: instead of the -n..-g range)"), "-s");
+  OptionInfo size =
+      dash(text_arg("file-size", "KB", "512", "the file size (with -a: instead of the -n..-g range)"), "-s");
   size.repeatable = true;
   t.add(std::move(size), [](A& a, const V& v) { a.options.file_kb.push_back(kb_of(v)); });
-  OptionInfo rec = dash(text_arg("record-size", "KB", "4", "the record size (with -a: instead of the -y..-q range)"), "-r");
+  OptionInfo rec =
+      dash(text_arg("record-size", "KB", "4", "the record size (with -a: instead of the -y..-q range)"), "-r");
   rec.repeatable = true;
   t.add(std::move(rec), [](A& a, const V& v) { a.options.rec_kb.push_back(kb_of(v)); });
   t.add(dash(flag_arg("direct", "O_DIRECT for tests 0-5 (not for the stdio tests 6 and 7)"), "-I"),
@@ -122,10 +149,12 @@ CommandTable<IozoneArgs> make_table() {
         [](A& a, const V&) { a.options.fsync_in_timing = true; });
   t.add(dash(flag_arg("close", "include close in the timing"), "-c"),
         [](A& a, const V&) { a.options.close_in_timing = true; });
-  t.add(dash(text_arg("file", "FILE", "iozone.tmp", "the test file; must not exist (sluice creates and removes it)"), "-f"),
+  t.add(dash(text_arg("file", "FILE", "iozone.tmp", "the test file; must not exist (sluice creates and removes it)"),
+             "-f"),
         [](A& a, const V& v) { a.options.file = v.text; });
-  t.add(dash(flag_arg("excel", "after the rows, the Excel-style tables (one per column, file size x record size)"), "-R"),
-        [](A& a, const V&) { a.options.excel = true; });
+  t.add(
+      dash(flag_arg("excel", "after the rows, the Excel-style tables (one per column, file size x record size)"), "-R"),
+      [](A& a, const V&) { a.options.excel = true; });
   t.add(dash(text_arg("excel-file", "FILE", "", "write the -R tables to FILE as CSV (iozone writes BIFF .xls)"), "-b"),
         [](A& a, const V& v) { a.options.excel_file = v.text; });
   t.add(dash(flag_arg("cpu", "CPU utilisation per pass: -R adds its tables, JSON has cpu_percent"), "-+u"),
@@ -152,12 +181,13 @@ std::string directory_of(const std::string& path) {
 // What iozone would fail on midway, refused before anything is written.
 void check_target(const IozoneOptions& o, const IozonePlan& plan) {
   if (::access(o.file.c_str(), F_OK) == 0) {
-    throw UserError(fmt::format("-f {}: the file exists; sluice iozone creates its own file and removes it "
-                                "afterwards, so it will not write over this one: remove it or name another",
-                                o.file));
+    throw UserError(
+        fmt::format("-f {}: the file exists; sluice iozone creates its own file and removes it "
+                    "afterwards, so it will not write over this one: remove it or name another",
+                    o.file));
   }
   const std::string dir = directory_of(o.file);
-  struct statvfs fs{};
+  struct statvfs fs {};
   if (::statvfs(dir.c_str(), &fs) != 0 || ::access(dir.c_str(), W_OK) != 0) {
     throw UserError(fmt::format("-f {}: the directory '{}' does not exist or is not writable", o.file, dir));
   }
@@ -167,10 +197,11 @@ void check_target(const IozoneOptions& o, const IozonePlan& plan) {
   if (largest > free_bytes) {
     std::uint64_t fits_kb = 64;
     while (fits_kb * 2 * 1024 <= free_bytes) fits_kb *= 2;
-    throw UserError(fmt::format("-f {}: the largest file ({}) does not fit in the {} free in '{}'; use -g {}k or "
-                                "another directory",
-                                o.file, format_bytes(static_cast<double>(largest)),
-                                format_bytes(static_cast<double>(free_bytes)), dir, fits_kb));
+    throw UserError(
+        fmt::format("-f {}: the largest file ({}) does not fit in the {} free in '{}'; use -g {}k or "
+                    "another directory",
+                    o.file, format_bytes(static_cast<double>(largest)), format_bytes(static_cast<double>(free_bytes)),
+                    dir, fits_kb));
   }
 }
 
@@ -186,8 +217,8 @@ std::uint64_t mem_available() {
   return info ? info->mem_available : 0;
 }
 
-nlohmann::json iozone_document(std::uint64_t started_ms, const nlohmann::json& iozone, const nlohmann::json& environment,
-                               bool interrupted) {
+nlohmann::json iozone_document(std::uint64_t started_ms, const nlohmann::json& iozone,
+                               const nlohmann::json& environment, bool interrupted) {
   return result_document(ResultEnvelope{"iozone", started_ms, "", clock_source_name()}, nlohmann::json::object(),
                          {{"interrupted", interrupted}, {"environment", environment}, {"iozone", iozone}});
 }

@@ -434,10 +434,15 @@ int lab_up_action(const std::vector<std::string>& args) {
   served.resize(r.size);  // the daemon scales seeks to the device it serves
   const Truth truth = compute_truth(served);
   if (a.json) {
-    nlohmann::json lab = {
-        {"device", r.device()}, {"mountpoint", r.mountpoint}, {"pid", r.daemon_pid}, {"model", served.name},
-        {"fs", r.fs},           {"size_bytes", r.size},       {"record", r.file},    {"dir", r.dir},
-        {"truth", truth_json(truth)}};
+    nlohmann::json lab = {{"device", r.device()},
+                          {"mountpoint", r.mountpoint},
+                          {"pid", r.daemon_pid},
+                          {"model", served.name},
+                          {"fs", r.fs},
+                          {"size_bytes", r.size},
+                          {"record", r.file},
+                          {"dir", r.dir},
+                          {"truth", truth_json(truth)}};
     if (!up.note.empty()) lab["note"] = up.note;
     lab["path"] = path_json(up.path);
     print_text(nlohmann::json{{"sluice", {{"lab", lab}}}}.dump(2) + "\n");

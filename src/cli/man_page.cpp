@@ -1,12 +1,12 @@
 #include "cli/man_page.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "cli/command_registry.h"
 #include "cli/command_table.h"
@@ -110,11 +110,13 @@ std::string job_option_help(const OptionDef& o) {
 
 // sluice run (and the fio link): after its own options, every job option of the job option table, by category.
 std::string job_options_section() {
-  std::string out = ".SH JOB OPTIONS\nJob options have fio's names and meanings, on the command line (\\-\\-name=value) "
-                    "or in job files (name=value). The ones sluice does not implement are refused by name.\n";
+  std::string out =
+      ".SH JOB OPTIONS\nJob options have fio's names and meanings, on the command line (\\-\\-name=value) "
+      "or in job files (name=value). The ones sluice does not implement are refused by name.\n";
   std::vector<std::string> categories;
   for (const OptionDef& o : option_table()) {
-    if (std::find(categories.begin(), categories.end(), o.category) == categories.end()) categories.push_back(o.category);
+    if (std::find(categories.begin(), categories.end(), o.category) == categories.end())
+      categories.push_back(o.category);
   }
   for (const std::string& category : categories) {
     out += ".SS " + roff(category.empty() ? "other" : category) + "\n";
@@ -127,11 +129,12 @@ std::string job_options_section() {
 
 std::string overview_page() {
   std::string out = header("sluice", "a storage benchmark that measures what a storage system can really do");
-  out += ".SH SYNOPSIS\nsluice COMMAND [options]\n.SH DESCRIPTION\n"
-         "sluice measures storage honestly by default: direct I/O, test areas larger than caches, "
-         "incompressible data written before it is read, latency with every figure. It reads fio's options "
-         "and job files and writes fio's JSON; it also runs the classic suites with their own reports.\n"
-         ".SH COMMANDS\n";
+  out +=
+      ".SH SYNOPSIS\nsluice COMMAND [options]\n.SH DESCRIPTION\n"
+      "sluice measures storage honestly by default: direct I/O, test areas larger than caches, "
+      "incompressible data written before it is read, latency with every figure. It reads fio's options "
+      "and job files and writes fio's JSON; it also runs the classic suites with their own reports.\n"
+      ".SH COMMANDS\n";
   for (const CommandEntry& e : command_registry()) {
     if (e.name == "help" || e.name == "version") continue;
     out += item(e.name, e.summary + " (sluice-" + e.name + "(1))");
@@ -164,7 +167,8 @@ std::vector<std::string> write_man_pages(const std::string& dir) {
   for (const ManPage& page : render_man_pages()) {
     const std::string path = dir + "/" + page.file;
     std::ofstream out(path, std::ios::trunc);
-    if (!out || !(out << page.text) || !out.flush()) throw UserError(fmt::format("{}: cannot write the man page", path));
+    if (!out || !(out << page.text) || !out.flush())
+      throw UserError(fmt::format("{}: cannot write the man page", path));
     written.push_back(path);
   }
   return written;

@@ -1,9 +1,9 @@
 // sluice metadata: mdtest's metadata rates (suites/metadata_*.h), with mdtest's single-letter options.
-#include <map>
-#include <optional>
-
 #include <fmt/format.h>
+
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/command_options.h"
 #include "cli/commands.h"
@@ -12,9 +12,9 @@
 #include "cli/output.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/stop_signal.h"
 #include "mpi/watchdog.h"
 #include "mpi/world.h"
-#include "common/stop_signal.h"
 #include "suites/metadata_report.h"
 #include "suites/metadata_run.h"
 
@@ -95,22 +95,37 @@ const CommandTable<MetadataArgs>& table() {
 }
 
 // mdtest's letters that take a value, and those that do not, with sluice's names.
-const std::map<char, const char*> kValueLetters = {{'d', "dir"},   {'n', "items"},         {'z', "depth"},
-                                                   {'b', "branching"}, {'I', "items-per-dir"}, {'w', "write-bytes"},
+const std::map<char, const char*> kValueLetters = {{'d', "dir"},        {'n', "items"},         {'z', "depth"},
+                                                   {'b', "branching"},  {'I', "items-per-dir"}, {'w', "write-bytes"},
                                                    {'e', "read-bytes"}, {'i', "iterations"}};
 const std::map<char, const char*> kFlagLetters = {{'u', "unique-dir"}, {'F', "files-only"}, {'D', "dirs-only"},
                                                   {'C', "create"},     {'T', "stat"},       {'E', "read"},
                                                   {'r', "remove"},     {'y', "fsync"},      {'Y', "sync"}};
 // mdtest options sluice does not implement, refused by name.
-const std::map<char, const char*> kRefusedLetters = {
-    {'L', "leaves only"},          {'S', "shared file"},           {'N', "stride between neighbour tasks"},
-    {'R', "random stat order"},    {'B', "no barriers"},           {'c', "collective creates"},
-    {'t', "time unique dir overhead"}, {'W', "stonewall timer"},   {'P', "print rate and time"},
-    {'Z', "print time instead of rate"}, {'v', "verbose"},         {'V', "verbosity level"},
-    {'U', "directory rename"},     {'k', "mknod"},                 {'a', "API backend"},
-    {'f', "first task count"},     {'l', "last task count"},       {'s', "task count stride"},
-    {'p', "pre-iteration delay"},  {'x', "stonewall status file"}, {'X', "verify read"},
-    {'G', "random seed"},          {'O', "stat on open"},          {'M', "mdtest per-task sub-directories"}};
+const std::map<char, const char*> kRefusedLetters = {{'L', "leaves only"},
+                                                     {'S', "shared file"},
+                                                     {'N', "stride between neighbour tasks"},
+                                                     {'R', "random stat order"},
+                                                     {'B', "no barriers"},
+                                                     {'c', "collective creates"},
+                                                     {'t', "time unique dir overhead"},
+                                                     {'W', "stonewall timer"},
+                                                     {'P', "print rate and time"},
+                                                     {'Z', "print time instead of rate"},
+                                                     {'v', "verbose"},
+                                                     {'V', "verbosity level"},
+                                                     {'U', "directory rename"},
+                                                     {'k', "mknod"},
+                                                     {'a', "API backend"},
+                                                     {'f', "first task count"},
+                                                     {'l', "last task count"},
+                                                     {'s', "task count stride"},
+                                                     {'p', "pre-iteration delay"},
+                                                     {'x', "stonewall status file"},
+                                                     {'X', "verify read"},
+                                                     {'G', "random seed"},
+                                                     {'O', "stat on open"},
+                                                     {'M', "mdtest per-task sub-directories"}};
 
 // Rewrites mdtest's single-letter options (-n 100, -n100, -uF) into sluice's --name=value form.
 std::vector<std::string> translate_letters(const std::vector<std::string>& args) {
@@ -140,9 +155,10 @@ std::vector<std::string> translate_letters(const std::vector<std::string>& args)
       if (const auto f = kFlagLetters.find(c); f != kFlagLetters.end()) {
         out.push_back(fmt::format("--{}", f->second));
       } else if (const auto r = kRefusedLetters.find(c); r != kRefusedLetters.end()) {
-        throw UserError(fmt::format("-{}: mdtest's {} option is not implemented by sluice metadata "
-                                    "(sluice metadata --help lists what is)",
-                                    c, r->second));
+        throw UserError(
+            fmt::format("-{}: mdtest's {} option is not implemented by sluice metadata "
+                        "(sluice metadata --help lists what is)",
+                        c, r->second));
       } else {
         throw UserError(fmt::format("-{}: unknown option for metadata; sluice metadata --help lists the options", c));
       }

@@ -1,13 +1,13 @@
 #include "cli/output.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
-
-#include <fmt/format.h>
 
 #include "cli/report_file.h"
 #include "common/error.h"
@@ -77,14 +77,13 @@ void write_report_documents(const std::vector<Document>& documents, const std::s
     if (!failure.empty()) throw UserError(fmt::format("cannot write the report to stdout: {}", failure));
     return;
   }
-  const std::string failure =
-      write_report_file(path, [&documents](std::ostream& out) { write_all(documents, out); });
+  const std::string failure = write_report_file(path, [&documents](std::ostream& out) { write_all(documents, out); });
   if (failure.empty()) return;
   // The measurements must not be lost with the file: they go to stdout, and the exit says it failed.
   const std::string fallback = write_to_stdout(documents);
-  throw UserError(fmt::format("--output={}: cannot write the file: {}; {}", path, failure,
-                              fallback.empty() ? "the report was written to stdout instead"
-                                               : "writing it to stdout failed too: " + fallback));
+  throw UserError(fmt::format(
+      "--output={}: cannot write the file: {}; {}", path, failure,
+      fallback.empty() ? "the report was written to stdout instead" : "writing it to stdout failed too: " + fallback));
 }
 
 void append_report_documents(const std::vector<Document>& documents, const std::string& path, bool fresh) {
@@ -113,9 +112,15 @@ void write_outputs(const RunResult& result, const RunOptions& options) {
       case RunOptions::OutputFormat::kNormal:
         documents.push_back(render_normal(result, NormalReportOptions{.show_warnings = true}));
         break;
-      case RunOptions::OutputFormat::kJson: documents.push_back(render_json_text(result, false)); break;
-      case RunOptions::OutputFormat::kJsonPlus: documents.push_back(render_json_text(result, true)); break;
-      case RunOptions::OutputFormat::kTerse: documents.push_back(render_terse(result, options.terse_version)); break;
+      case RunOptions::OutputFormat::kJson:
+        documents.push_back(render_json_text(result, false));
+        break;
+      case RunOptions::OutputFormat::kJsonPlus:
+        documents.push_back(render_json_text(result, true));
+        break;
+      case RunOptions::OutputFormat::kTerse:
+        documents.push_back(render_terse(result, options.terse_version));
+        break;
     }
   }
   write_documents(documents, options.output_path);

@@ -16,7 +16,7 @@ namespace sluice {
 // --output-format and --output as every measuring command takes them.
 struct OutputChoice {
   std::vector<RunOptions::OutputFormat> formats = {RunOptions::OutputFormat::kNormal};
-  std::string path;  // empty = stdout
+  std::string path;     // empty = stdout
   bool append = false;  // the file already holds this run's periodic reports (--status-interval): add to it
 };
 
@@ -37,13 +37,17 @@ void add_output_options(CommandTable<Options>& table, OutputChoice Options::*mem
   format.choices = output_format_choices();
   format.value_name = "FMT";
   format.default_text = "normal";
-  format.help = "normal is the table; json is fio's JSON with the command's section under \"sluice\"; json+ adds "
-                "the latency histogram bins";
-  table.add(std::move(format), [member](Options& o, const OptionValue& v) { (o.*member).formats = output_formats_of(v.list); });
+  format.help =
+      "normal is the table; json is fio's JSON with the command's section under \"sluice\"; json+ adds "
+      "the latency histogram bins";
+  table.add(std::move(format),
+            [member](Options& o, const OptionValue& v) { (o.*member).formats = output_formats_of(v.list); });
   OptionInfo output;
   output.name = "output";
   output.value_name = "FILE";
-  output.help = "write the report to FILE instead of stdout; FILE is replaced only once complete (when it cannot be written, the report goes to stdout and the exit is 1)";
+  output.help =
+      "write the report to FILE instead of stdout; FILE is replaced only once complete (when it cannot be written, the "
+      "report goes to stdout and the exit is 1)";
   table.add(std::move(output), [member](Options& o, const OptionValue& v) { (o.*member).path = v.text; });
 }
 

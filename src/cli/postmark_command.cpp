@@ -13,8 +13,8 @@
 #include "cli/output.h"
 #include "common/error.h"
 #include "common/stop_signal.h"
-#include "suites/postmark_report.h"
 #include "suites/postmark_prompt.h"
+#include "suites/postmark_report.h"
 #include "suites/postmark_session.h"
 #include "version.h"
 
@@ -89,8 +89,8 @@ int prompt(const PostmarkArgs& cli, const std::vector<PostmarkCommand>& override
   HistoryChoice history = cli.history;
   history.repeat = 1;  // a person's session is not repeated
   return run_measured({"postmark", args, ""}, history, output, [&](bool) {
-    return Measurement{on_screen ? "" : render_postmark_session(session),
-                       postmark_session_json(session).dump(2) + "\n", session.interrupted ? kExitInterrupted : kExitOk};
+    return Measurement{on_screen ? "" : render_postmark_session(session), postmark_session_json(session).dump(2) + "\n",
+                       session.interrupted ? kExitInterrupted : kExitOk};
   });
 }
 

@@ -13,7 +13,8 @@
 namespace sluice {
 namespace {
 
-constexpr const char* kDescription = R"(Brings a target to a known state before measuring it, as SNIA's Performance Test Specification does:
+constexpr const char* kDescription =
+    R"(Brings a target to a known state before measuring it, as SNIA's Performance Test Specification does:
 writes the whole area sequentially, twice (--passes), in 128 KiB blocks with direct I/O (workload-
 independent preconditioning), showing progress on stderr. A missing file is created (give --size).
 With --until-steady, it then runs the test workload in rounds (--round, default 60s) until SNIA's steady
@@ -21,7 +22,8 @@ state holds over the last 5 rounds: IOPS range within 20% and the fitted line's 
 their mean; it reports each round's IOPS and mean latency and the round where steady state was reached.
 )";
 
-constexpr const char* kNotes = R"(The workload of --until-steady defaults to --rw=randwrite --bs=4k --ioengine=io_uring --iodepth=32
+constexpr const char* kNotes =
+    R"(The workload of --until-steady defaults to --rw=randwrite --bs=4k --ioengine=io_uring --iodepth=32
 --direct=1; filename and size come from the options before it. --filename, --size and --bs after
 --until-steady are the workload's.
 )";
@@ -40,19 +42,22 @@ CommandTable<PreconditionArgs> make_table() {
   info.pass_through_after = "until-steady";
   info.notes = kNotes;
   CommandTable<PreconditionArgs> t(std::move(info));
-  t.add(before_marker(text_arg("filename", "F", "",
-                               "the file or block device to write (it is overwritten: block devices holding a filesystem, "
-                               "partition table, RAID or LVM signature are refused unless --allow-destructive; mounted "
-                               "devices always)")),
+  t.add(before_marker(
+            text_arg("filename", "F", "",
+                     "the file or block device to write (it is overwritten: block devices holding a filesystem, "
+                     "partition table, RAID or LVM signature are refused unless --allow-destructive; mounted "
+                     "devices always)")),
         [](PreconditionArgs& a, const OptionValue& v) { a.request.filename = v.text; });
-  t.add(before_marker(size_arg("size", 1, "", "bytes to write per pass; without it the file's or device's size (needed for a new file)")),
+  t.add(before_marker(size_arg(
+            "size", 1, "", "bytes to write per pass; without it the file's or device's size (needed for a new file)")),
         [](PreconditionArgs& a, const OptionValue& v) { a.request.size = v.number; });
   t.add(before_marker(size_arg("bs", 1, "128k", "block size of the passes")),
         [](PreconditionArgs& a, const OptionValue& v) { a.request.block_size = v.number; });
   t.add(before_marker(count_arg("passes", 1, 1'000'000, "2", "sequential passes")),
         [](PreconditionArgs& a, const OptionValue& v) { a.request.passes = static_cast<std::uint32_t>(v.number); });
-  t.add(flag_arg("until-steady", "then run the test workload in rounds; the job options after it describe the workload"),
-        [](PreconditionArgs& a, const OptionValue&) { a.until_steady = true; });
+  t.add(
+      flag_arg("until-steady", "then run the test workload in rounds; the job options after it describe the workload"),
+      [](PreconditionArgs& a, const OptionValue&) { a.until_steady = true; });
   t.add(duration_arg("round", "60s", "measured time of one round"),
         [](PreconditionArgs& a, const OptionValue& v) { a.request.round = v.duration; });
   t.add(count_arg("max-rounds", 1, 1'000'000, "25", "give up after N rounds"),

@@ -12,7 +12,8 @@
 namespace sluice {
 namespace {
 
-constexpr const char* kDescription = R"(The main job: what you want to know of a disk, in about two minutes. On the filesystem under DIR (default:
+constexpr const char* kDescription =
+    R"(The main job: what you want to know of a disk, in about two minutes. On the filesystem under DIR (default:
 the current directory) it creates a temporary directory with a test file of random data, measures, prints one
 table and removes what it created (also when interrupted with Ctrl-C; --keep keeps the file):
   1 MiB sequential write and read bandwidth (iodepth 16)
@@ -45,7 +46,8 @@ CommandTable<QuickArgs> make_table() {
                                   kDescription);
   info.positionals = {{"DIR", "the filesystem to test (default: the current directory)", false}};
   CommandTable<QuickArgs> t(std::move(info));
-  t.add(duration_arg("budget", "120s", "total time"), [](QuickArgs& a, const OptionValue& v) { a.options.budget = v.duration; });
+  t.add(duration_arg("budget", "120s", "total time"),
+        [](QuickArgs& a, const OptionValue& v) { a.options.budget = v.duration; });
   t.add(size_arg("size", 1 << 20, "", "test file size, instead of the sizing rules"),
         [](QuickArgs& a, const OptionValue& v) { a.options.size = v.number; });
   t.add(duration_arg("slo", "10ms", "mean latency limit of the capacity rows"),
@@ -58,7 +60,8 @@ CommandTable<QuickArgs> make_table() {
   add_history_options(t, &QuickArgs::history);
   t.add(flag_arg("keep", "keep the temporary directory and the test file"),
         [](QuickArgs& a, const OptionValue&) { a.options.keep = true; });
-  t.add(flag_arg("no-status", "no live status line"), [](QuickArgs& a, const OptionValue&) { a.options.status_line = false; });
+  t.add(flag_arg("no-status", "no live status line"),
+        [](QuickArgs& a, const OptionValue&) { a.options.status_line = false; });
   return t;
 }
 

@@ -1,24 +1,25 @@
 // sluice report INPUT... -o report.html: one self-contained HTML file (html/html_report.h), or one chart as
 // SVG or CSV.
-#include <cstdio>
-
 #include <fmt/format.h>
+
+#include <cstdio>
 
 #include "cli/command_options.h"
 #include "cli/commands.h"
+#include "cli/history_lookup.h"
 #include "cli/output.h"
 #include "common/error.h"
-#include "cli/history_lookup.h"
+#include "common/nearest.h"
 #include "compare/compare.h"
 #include "html/compare_tables.h"
 #include "html/html_report.h"
 #include "html/report_input.h"
-#include "common/nearest.h"
 
 namespace sluice {
 namespace {
 
-constexpr const char* kDescription = R"(Draws results as one HTML file that needs nothing else: charts are inline SVG written by sluice (no
+constexpr const char* kDescription =
+    R"(Draws results as one HTML file that needs nothing else: charts are inline SVG written by sluice (no
 scripts, no fonts, no network references), so it opens offline, in CI artifact viewers and with
 JavaScript off, and prints. The same inputs always give the same bytes.
 INPUT is a JSON file written by sluice run, quick, capacity, interfere or precondition with
@@ -29,7 +30,8 @@ Writeback, phases) and, from --hist-log files, latency heatmaps over time. With 
 output rounds them, the job options and the environment.
 )";
 
-constexpr const char* kNotes = R"(--format=svg or csv writes the one chart named by --chart (an unknown name lists the charts of the inputs);
+constexpr const char* kNotes =
+    R"(--format=svg or csv writes the one chart named by --chart (an unknown name lists the charts of the inputs);
 long series are drawn as the min and max of 800 buckets, so a day of 1 s samples stays small.
 )";
 
@@ -50,15 +52,18 @@ CommandTable<ReportArgs> make_table() {
   info.positionals = {{"INPUT...", "result JSON files (sluice's or fio's --output-format=json)", true, true}};
   info.notes = kNotes;
   CommandTable<ReportArgs> t(std::move(info));
-  OptionInfo output = text_arg("output", "FILE", "", "write to FILE instead of stdout (replaced only once complete; when it cannot be written, the page goes to stdout and the exit is 1); -o FILE is the same");
+  OptionInfo output = text_arg("output", "FILE", "",
+                               "write to FILE instead of stdout (replaced only once complete; when it cannot be "
+                               "written, the page goes to stdout and the exit is 1); -o FILE is the same");
   output.default_text = "stdout";
   t.add(std::move(output), [](ReportArgs& a, const OptionValue& v) { a.output = v.text; });
   OptionInfo format = choice_arg("format", {"html", "svg", "csv"}, "html",
                                  "html is the whole report; svg and csv are the one chart named by --chart");
   format.value_name = "FMT";
   t.add(std::move(format), [](ReportArgs& a, const OptionValue& v) { a.format = v.text; });
-  t.add(text_arg("chart", "NAME", "", "the chart --format=svg|csv exports: spectrum, cdf, timeline-JOB, bandwidth-JOB, "
-                                      "capacity, interference, dirty (r2-... for the second input; overlay-spectrum)"),
+  t.add(text_arg("chart", "NAME", "",
+                 "the chart --format=svg|csv exports: spectrum, cdf, timeline-JOB, bandwidth-JOB, "
+                 "capacity, interference, dirty (r2-... for the second input; overlay-spectrum)"),
         [](ReportArgs& a, const OptionValue& v) { a.chart = v.text; });
   OptionInfo hist = list_arg("hist-log", "FILE,...", ValueType::kString, "",
                              "completion-latency histogram logs (run with --write_hist_log=P --log_hist_msec=1000; "
@@ -67,8 +72,9 @@ CommandTable<ReportArgs> make_table() {
   t.add(std::move(hist), [](ReportArgs& a, const OptionValue& v) {
     a.hist_logs.insert(a.hist_logs.end(), v.list.begin(), v.list.end());
   });
-  t.add(text_arg("db", "PATH", "", "the history database ids and labels are looked up in; default $SLUICE_DB, else "
-                                   "~/.local/share/sluice/history.db"),
+  t.add(text_arg("db", "PATH", "",
+                 "the history database ids and labels are looked up in; default $SLUICE_DB, else "
+                 "~/.local/share/sluice/history.db"),
         [](ReportArgs& a, const OptionValue& v) { a.db = v.text; });
   return t;
 }
@@ -114,7 +120,8 @@ std::string export_chart(const std::vector<html::ReportInput>& inputs, const std
     if (m.id == cli.chart) return cli.format == "svg" ? html::render_heatmap_svg(m) : html::render_heatmap_csv(m);
     ids.push_back(m.id);
   }
-  if (ids.empty()) throw UserError("report: the inputs have no data to chart (no latency, series, capacity or interference)");
+  if (ids.empty())
+    throw UserError("report: the inputs have no data to chart (no latency, series, capacity or interference)");
   std::string list;
   for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
   if (cli.chart.empty()) {
@@ -135,7 +142,8 @@ int report_command(const std::vector<std::string>& args) {
   table().apply(parsed, cli, nullptr);
   cli.inputs = parsed.positionals;
   if (!cli.chart.empty() && cli.format == "html") {
-    throw UserError(fmt::format("--chart={}: only with --format=svg or --format=csv (html draws every chart)", cli.chart));
+    throw UserError(
+        fmt::format("--chart={}: only with --format=svg or --format=csv (html draws every chart)", cli.chart));
   }
   const HistoryLookup lookup = history_lookup(cli.db);
   std::vector<ResultSet> sets;
@@ -147,8 +155,8 @@ int report_command(const std::vector<std::string>& args) {
   for (const std::string& path : cli.hist_logs) {
     for (html::Heatmap& m : html::load_heatmaps(path)) heatmaps.push_back(std::move(m));
   }
-  const std::string document =
-      cli.format == "html" ? html::render_html_report(inputs, heatmaps, verdict_tables(sets)) : export_chart(inputs, heatmaps, cli);
+  const std::string document = cli.format == "html" ? html::render_html_report(inputs, heatmaps, verdict_tables(sets))
+                                                    : export_chart(inputs, heatmaps, cli);
   write_documents({document}, cli.output);
   return kExitOk;
 }

@@ -14,7 +14,8 @@
 namespace sluice {
 namespace {
 
-constexpr const char* kDescription = R"(Writes back the original values of kernel knobs (vm.dirty_*, queue settings) that a sluice run changed
+constexpr const char* kDescription =
+    R"(Writes back the original values of kernel knobs (vm.dirty_*, queue settings) that a sluice run changed
 and could not restore because it was killed. sluice records every original in a journal before it changes
 a knob; every sluice start replays a journal left behind, and this command does it on demand.
 It also removes the files and directories a killed run created and left behind (test files, interfere's
@@ -61,7 +62,8 @@ int restore_command(const std::vector<std::string>& args) {
   std::fputs(text.c_str(), result.failures.empty() ? stdout : stderr);
   const bool default_place = cli.journal == default_knob_journal_path();
   const LeftoverReport files = remove_leftovers(
-      default_place ? created_files_dirs() : std::vector<std::string>{std::filesystem::path(cli.journal).parent_path().string()});
+      default_place ? created_files_dirs()
+                    : std::vector<std::string>{std::filesystem::path(cli.journal).parent_path().string()});
   const std::string files_text = describe_leftovers(files);
   std::fputs(files_text.c_str(), files.failures.empty() ? stdout : stderr);
   std::vector<std::string> lab_dirs = lab_registry_dirs();
@@ -70,7 +72,7 @@ int restore_command(const std::vector<std::string>& args) {
   for (const std::string& line : labs.removed) std::fprintf(stdout, "%s\n", line.c_str());
   for (const std::string& line : labs.failures) std::fprintf(stderr, "sluice: restore: %s\n", line.c_str());
   return result.failures.empty() && !result.busy && files.failures.empty() && labs.failures.empty() ? kExitOk
-                                                                                                      : kExitError;
+                                                                                                    : kExitError;
 }
 
 // At every start: a journal left by a killed run means knobs are still changed, or files left behind.

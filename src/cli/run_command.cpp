@@ -1,14 +1,14 @@
 // sluice run: fio's command-line form and fio job files. run's own options (and fio's global options, which run
 // and the fio link take) are rows of its command table; the rest (job options, --name, job files) is passed on
 // to job/command_line.h.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
-#include <filesystem>
-
-#include <fmt/format.h>
 
 #include "cli/command_args.h"
 #include "cli/command_options.h"
@@ -18,21 +18,21 @@
 #include "cli/mpi_steps.h"
 #include "cli/output.h"
 #include "common/error.h"
-#include "method/lint.h"
-#include "mpi/cluster_report.h"
-#include "mpi/world.h"
-#include "run/runner.h"
 #include "common/stop_signal.h"
 #include "job/command_line.h"
 #include "job/fio_global_options.h"
 #include "job/fio_profiles.h"
 #include "job/job_file.h"
-#include "job/units.h"
 #include "job/option_table.h"
-#include "report/logs/log_inflate.h"
-#include "report/logs/aggregate_bw_log.h"
+#include "job/units.h"
 #include "job/validate.h"
+#include "method/lint.h"
+#include "mpi/cluster_report.h"
+#include "mpi/world.h"
+#include "report/logs/aggregate_bw_log.h"
+#include "report/logs/log_inflate.h"
 #include "report/reporters.h"
+#include "run/runner.h"
 
 namespace sluice {
 namespace {
@@ -107,8 +107,9 @@ void add_output_rows(CommandTable<RunArgs>& t) {
 }
 
 void add_run_rows(CommandTable<RunArgs>& t) {
-  t.add(flag_arg("allow-destructive", "allow writes to block devices that carry a filesystem, partition table, RAID "
-                                      "or LVM signature (mounted devices are always refused)"),
+  t.add(flag_arg("allow-destructive",
+                 "allow writes to block devices that carry a filesystem, partition table, RAID "
+                 "or LVM signature (mounted devices are always refused)"),
         [](RunArgs& a, const OptionValue&) { a.run.allow_destructive = true; });
   t.add(flag_arg("parse-only", "check the options and job files and exit (errors as file:line: on stderr)"),
         [](RunArgs& a, const OptionValue&) { a.parse_only = true; });
@@ -139,7 +140,8 @@ void add_run_rows(CommandTable<RunArgs>& t) {
                  "an OpenMetrics text file (FILE.prom for node_exporter's textfile collector) rewritten atomically "
                  "every interval: totals, the interval's rates and percentiles (sluice only)"),
         [](RunArgs& a, const OptionValue& v) { a.metrics_file = v.text; });
-  t.add(flag_arg("no-status", "no live status line"), [](RunArgs& a, const OptionValue&) { a.run.status_line = false; });
+  t.add(flag_arg("no-status", "no live status line"),
+        [](RunArgs& a, const OptionValue&) { a.run.status_line = false; });
   t.add(choice_arg("eta", {"never", "always", "auto"}, "auto",
                    "the live status line: never, always (even when not on a terminal), auto (on a terminal)"),
         [](RunArgs& a, const OptionValue& v) {
@@ -179,17 +181,20 @@ void add_fio_global_rows(CommandTable<RunArgs>& t) {
   t.add(text_arg("inflate-log", "FILE", "",
                  "print a compressed log (log_store_compressed, NAME.log.fz) as text; runs nothing"),
         [](RunArgs& a, const OptionValue& v) { a.run.inflate_log = v.text; });
-  t.add(text_arg("aux-path", "DIR", "", "the directory of the verify state files (local-JOB-N-verify.state; default: "
-                                      "here)"),
+  t.add(text_arg("aux-path", "DIR", "",
+                 "the directory of the verify state files (local-JOB-N-verify.state; default: "
+                 "here)"),
         [](RunArgs& a, const OptionValue& v) { a.run.aux_path = v.text; });
   t.add(text_arg("max-jobs", "N", "", "accepted as fio accepts it (sluice has no job table)"),
         [](RunArgs&, const OptionValue& v) { check_fio_max_jobs(v.where, v.text); });
-  t.add(text_arg("debug", "CATS", "", "accepted as fio accepts it (sluice has no debug trace; the categories are "
-                                      "checked)"),
+  t.add(text_arg("debug", "CATS", "",
+                 "accepted as fio accepts it (sluice has no debug trace; the categories are "
+                 "checked)"),
         [](RunArgs&, const OptionValue& v) { check_fio_debug(v.where, v.text); });
   for (const char* trigger : {"trigger-file", "trigger-timeout", "trigger", "trigger-remote"}) {
-    t.add(text_arg(trigger, "X", "", "refused: fio's trigger commands (power-cut tests over its client/server mode), "
-                                     "which sluice's client and server do not implement"),
+    t.add(text_arg(trigger, "X", "",
+                   "refused: fio's trigger commands (power-cut tests over its client/server mode), "
+                   "which sluice's client and server do not implement"),
           [](RunArgs&, const OptionValue& v) { refuse_fio_trigger(v.where); });
   }
 }
@@ -198,8 +203,10 @@ CommandTable<RunArgs> make_table() {
   CommandInfo info = command_info(
       "run", "run jobs given in fio's command-line form or fio job files (sluice run --help lists every option)",
       kDescription);
-  info.positionals = {{"JOBFILE...", "fio job files, run one after another (each after the first starts with a "
-                                  "stonewall)", false, true}};
+  info.positionals = {{"JOBFILE...",
+                       "fio job files, run one after another (each after the first starts with a "
+                       "stonewall)",
+                       false, true}};
   info.passes_job_options = true;
   info.lists_job_options = true;
   info.notes = kNotes;
@@ -214,7 +221,6 @@ const CommandTable<RunArgs>& table() {
   static const CommandTable<RunArgs> kTable = make_table();
   return kTable;
 }
-
 
 // --section: only the jobs of the named sections (command-line --name jobs included, as fio does).
 std::vector<JobSpec> select_sections(std::vector<JobSpec> jobs, const std::vector<std::string>& sections) {
@@ -239,7 +245,8 @@ void check_readonly(const std::vector<JobSpec>& jobs) {
                       ") writes or trims, but --readonly is set; drop --readonly or use a read-only rw=");
     }
     if (job.trims_written_blocks()) {  // fio 3.40's "trim operations are possible" refusal
-      throw UserError("job " + job.name + " trims (trim_percentage, trim_backlog with verify=), but --readonly is "
+      throw UserError("job " + job.name +
+                      " trims (trim_percentage, trim_backlog with verify=), but --readonly is "
                       "set; drop --readonly or the trim options");
     }
     if (engine_traits(job.engine.ioengine).reads_change_files) {
@@ -338,8 +345,12 @@ void write_progress_report(const RunResult& progress, const RunOptions& run, Out
       case RunOptions::OutputFormat::kNormal:
         documents.push_back({render_normal(progress, NormalReportOptions{.show_warnings = false}), {}});
         break;
-      case RunOptions::OutputFormat::kJson: documents.push_back({render_json_text(progress, false), {}}); break;
-      case RunOptions::OutputFormat::kJsonPlus: documents.push_back({render_json_text(progress, true), {}}); break;
+      case RunOptions::OutputFormat::kJson:
+        documents.push_back({render_json_text(progress, false), {}});
+        break;
+      case RunOptions::OutputFormat::kJsonPlus:
+        documents.push_back({render_json_text(progress, true), {}});
+        break;
       case RunOptions::OutputFormat::kTerse:
         documents.push_back({render_terse(progress, run.terse_version), {}});
         break;
@@ -416,7 +427,8 @@ int run_parsed(RunArgs& parsed, const std::vector<std::string>& args) {
     // Only rank 0 writes reports and saves; the others run each of its repetitions in step with it.
     return MpiRepetitions::follow([&] { return measure(false).exit_code; });
   }
-  const int code = run_measured({"run", args, job_files_text(parsed.command_line.job_files)}, parsed.history, output, measure);
+  const int code =
+      run_measured({"run", args, job_files_text(parsed.command_line.job_files)}, parsed.history, output, measure);
   repetitions.done();
   return code;
 }

@@ -63,7 +63,8 @@ CommandTable<SelftestArgs> make_table() {
   OptionInfo methods = list_arg("methods", "LIST", ValueType::kChoice, "", "only these groups of rows (default: all)");
   methods.choices = selftest_groups();
   t.add(std::move(methods), [](SelftestArgs& a, const OptionValue& v) { a.options.plan.methods = v.list; });
-  t.add(text_arg("results", "DIR", "", "keep every result document (result-N.json) and the measurements' output "
+  t.add(text_arg("results", "DIR", "",
+                 "keep every result document (result-N.json) and the measurements' output "
                  "(children.log) in DIR; default: a temporary directory, removed"),
         [](SelftestArgs& a, const OptionValue& v) { a.options.results_dir = v.text; });
   t.add(flag_arg("no-fio", "do not measure with fio beside, even when it is installed"),

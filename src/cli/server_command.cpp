@@ -52,7 +52,9 @@ CommandTable<ServerArgs> make_table() {
   t.add(text_arg("server-secret", "FILE", "",
                  "run only the jobs of sluice clients that prove they know the secret in FILE (--client-secret=FILE "
                  "on the client; FILE must be private: mode 600); fio's clients are refused"),
-        [](ServerArgs& a, const OptionValue& v) { a.options.secret = fionet::read_secret_file(v.text, "--server-secret"); });
+        [](ServerArgs& a, const OptionValue& v) {
+          a.options.secret = fionet::read_secret_file(v.text, "--server-secret");
+        });
   return t;
 }
 

@@ -98,7 +98,8 @@ int smtp_command(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse_arguments(table().info(), args);
   SmtpArgs cli;
   table().apply(parsed, cli, nullptr);
-  if (cli.options.host.empty()) throw UserError("--server is required: the SMTP server as HOST:PORT (--server=127.0.0.1:2525)");
+  if (cli.options.host.empty())
+    throw UserError("--server is required: the SMTP server as HOST:PORT (--server=127.0.0.1:2525)");
   if (cli.messages_given && cli.duration_given) {
     throw UserError("--messages and --duration both say when to stop; give one of them");
   }

@@ -1,12 +1,12 @@
 // sluice sysbench fileio prepare|run|cleanup: sysbench 1.0's fileio test on sluice's engines (src/suites/).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iterator>
-#include <optional>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/command_args.h"
 #include "cli/command_options.h"
@@ -14,7 +14,6 @@
 #include "cli/history_options.h"
 #include "cli/output.h"
 #include "common/clock.h"
-#include "version.h"
 #include "common/nearest.h"
 #include "job/units.h"
 #include "observe/environment.h"
@@ -22,11 +21,13 @@
 #include "suites/sysbench_files.h"
 #include "suites/sysbench_report.h"
 #include "suites/sysbench_run.h"
+#include "version.h"
 
 namespace sluice {
 namespace {
 
-constexpr const char* kDescription = R"(sysbench 1.0's fileio test with its options, defaults, counting and report, run on sluice's engines
+constexpr const char* kDescription =
+    R"(sysbench 1.0's fileio test with its options, defaults, counting and report, run on sluice's engines
 and statistics. As with sysbench, the files test_file.0 .. test_file.<N-1> live in the current directory
 (or --dir):
   sluice sysbench fileio --file-total-size=1G prepare
@@ -67,7 +68,7 @@ constexpr DeprecatedSpelling kDeprecatedSpellings[] = {
 struct SysbenchArgs {
   SysbenchOptions options;
   std::string test;
-  std::string test_option;  // --test=NAME, sysbench 0.4's spelling
+  std::string test_option;                // --test=NAME, sysbench 0.4's spelling
   std::vector<std::string> deprecations;  // sysbench 1.0's warnings for the 0.x spellings used, in its order
   std::optional<std::uint64_t> old_spellings[std::size(kDeprecatedSpellings)];  // as given
   std::string command;
@@ -102,8 +103,9 @@ CommandTable<SysbenchArgs> make_table() {
         [](A& a, SysbenchIoMode mode) { a.options.io_mode = mode; });
   t.add(count_arg("file-async-backlog", 1, 65536, "128", "ios in flight per thread in async mode"),
         [](A& a, const V& v) { a.options.async_backlog = static_cast<std::uint32_t>(v.number); });
-  OptionInfo flags = list_arg("file-extra-flags", "LIST", ValueType::kChoice, "",
-                              "extra open flags for prepare and run: sync (O_SYNC), dsync (O_DSYNC), direct (O_DIRECT)");
+  OptionInfo flags =
+      list_arg("file-extra-flags", "LIST", ValueType::kChoice, "",
+               "extra open flags for prepare and run: sync (O_SYNC), dsync (O_DSYNC), direct (O_DIRECT)");
   flags.choices = {"sync", "dsync", "direct"};
   t.add(std::move(flags), [](A& a, const V& v) {
     for (const std::string& f : v.list) {
@@ -158,8 +160,9 @@ CommandTable<SysbenchArgs> make_table() {
   // sysbench 1.0's general options that do not change the fileio test: taken as sysbench takes them.
   for (const char* name : {"debug", "verbosity", "thread-stack-size", "db-driver", "forced-shutdown", "rand-type",
                            "rand-spec-iter", "rand-spec-pct", "rand-spec-res", "rand-pareto-h", "rand-zipfian-exp"}) {
-    t.add(text_arg(name, "VALUE", "", "sysbench's general option: accepted, without effect on the fileio test (as in "
-                                      "sysbench 1.0.20; sluice stops at --time itself)"),
+    t.add(text_arg(name, "VALUE", "",
+                   "sysbench's general option: accepted, without effect on the fileio test (as in "
+                   "sysbench 1.0.20; sluice stops at --time itself)"),
           [](A&, const V&) {});
   }
   // ... and those that would change it, accepted at their defaults only.
@@ -167,18 +170,25 @@ CommandTable<SysbenchArgs> make_table() {
         [](A&, const V& v) {
           const std::optional<bool> on = parse_bool(v.text);
           if (!on) throw UserError(v.where + ": on or off");
-          if (*on) throw UserError(v.where + ": sysbench's data validation is not implemented by sluice sysbench; "
-                                             "sluice run --verify=crc32c checks what it reads");
+          if (*on)
+            throw UserError(v.where +
+                            ": sysbench's data validation is not implemented by sluice sysbench; "
+                            "sluice run --verify=crc32c checks what it reads");
         });
   t.add(count_arg("rate", 0, ~0ull, "0", "sysbench's events-per-second limit: only 0 (none; not implemented)"),
         [](A&, const V& v) {
-          if (v.number != 0) throw UserError(v.where + ": a rate limit is not implemented by sluice sysbench; "
-                                                       "sluice run --rate_iops=N limits a job's IOPS");
+          if (v.number != 0)
+            throw UserError(v.where +
+                            ": a rate limit is not implemented by sluice sysbench; "
+                            "sluice run --rate_iops=N limits a job's IOPS");
         });
-  t.add(text_arg("report-checkpoints", "LIST", "", "sysbench's full reports at given times: only empty (not implemented)"),
+  t.add(text_arg("report-checkpoints", "LIST", "",
+                 "sysbench's full reports at given times: only empty (not implemented)"),
         [](A&, const V& v) {
-          if (!v.text.empty()) throw UserError(v.where + ": checkpoint reports are not implemented by sluice sysbench; "
-                                                         "--report-interval prints intermediate lines");
+          if (!v.text.empty())
+            throw UserError(v.where +
+                            ": checkpoint reports are not implemented by sluice sysbench; "
+                            "--report-interval prints intermediate lines");
         });
   t.add(text_arg("test", "NAME", "",
                  "sysbench 0.4's way to name the test (--test=fileio); sysbench 1.0 still accepts it and warns, "
@@ -222,13 +232,15 @@ void check_options(const SysbenchArgs& a) {
                                 o.block_size, sysbench_size_text(static_cast<double>(o.file_size()))));
   }
   if (o.o_direct && o.block_size % 512 != 0) {
-    throw UserError(fmt::format("--file-block-size={} with --file-extra-flags=direct: must be a multiple of 512, "
-                                "e.g. --file-block-size={}",
-                                o.block_size, (o.block_size / 512 + 1) * 512));
+    throw UserError(
+        fmt::format("--file-block-size={} with --file-extra-flags=direct: must be a multiple of 512, "
+                    "e.g. --file-block-size={}",
+                    o.block_size, (o.block_size / 512 + 1) * 512));
   }
   if (a.command == "run" && !o.mode) {
-    throw UserError("sysbench fileio run: missing required argument: --file-test-mode (one of seqwr, seqrewr, seqrd, "
-                    "rndrd, rndwr, rndrw)");
+    throw UserError(
+        "sysbench fileio run: missing required argument: --file-test-mode (one of seqwr, seqrewr, seqrd, "
+        "rndrd, rndwr, rndrw)");
   }
 }
 
@@ -240,21 +252,23 @@ SysbenchArgs parse(const std::vector<std::string>& args) {
   const std::vector<std::string>& words = parsed.positionals;
   if (!out.test_option.empty()) {  // as sysbench 1.0: --test names the test; a test word before the command is ignored
     if (words.empty() || words.size() > 2) {
-      throw UserError(fmt::format("sysbench --test={}: the test needs a command: prepare, run or cleanup",
-                                  out.test_option));
+      throw UserError(
+          fmt::format("sysbench --test={}: the test needs a command: prepare, run or cleanup", out.test_option));
     }
     out.test = out.test_option;
     out.command = words.back();
   } else {
     if (words.size() < 2) {
-      throw UserError("sysbench needs the test and a command: sluice sysbench fileio [options] prepare|run|cleanup "
-                      "(sluice sysbench --help lists the options)");
+      throw UserError(
+          "sysbench needs the test and a command: sluice sysbench fileio [options] prepare|run|cleanup "
+          "(sluice sysbench --help lists the options)");
     }
     out.test = words.at(0);
     out.command = words.at(1);
   }
   if (out.test != "fileio") {
-    throw UserError(fmt::format("sysbench {}: sluice runs sysbench's fileio test only; did you mean fileio?", out.test));
+    throw UserError(
+        fmt::format("sysbench {}: sluice runs sysbench's fileio test only; did you mean fileio?", out.test));
   }
   if (std::find(kCommands.begin(), kCommands.end(), out.command) == kCommands.end()) {
     const std::string nearest = nearest_of(out.command, kCommands);
@@ -320,7 +334,8 @@ Measurement run_test(const SysbenchArgs& a) {
   std::string text = render_sysbench_report(doc["sluice"]["sysbench"], environment);
   if (!normal) {  // not shown live: the whole text, interval lines included
     std::string lines;
-    for (const nlohmann::json& iv : doc["sluice"]["sysbench"]["intervals"]) lines += render_sysbench_interval(iv, o.percentile);
+    for (const nlohmann::json& iv : doc["sluice"]["sysbench"]["intervals"])
+      lines += render_sysbench_interval(iv, o.percentile);
     text = banner() + render_sysbench_header(o) + lines + text;
   }
   return Measurement{std::move(text), doc.dump(2) + "\n", result.interrupted ? kExitInterrupted : kExitOk};
@@ -334,12 +349,13 @@ const CommandInfo& sysbench_command_info() { return table().info(); }
 // the report goes there in its own format, else stderr, so that a JSON document stays whole).
 void print_deprecations(const SysbenchArgs& a) {
   if (!a.test_option.empty()) {
-    std::fputs("WARNING: the --test option is deprecated. You can pass a script name or path on the command line "
-               "without any options.\n",
-               stderr);
+    std::fputs(
+        "WARNING: the --test option is deprecated. You can pass a script name or path on the command line "
+        "without any options.\n",
+        stderr);
   }
-  const bool with_report = a.command != "run" || (wants_normal(a.output) && a.output.formats.size() == 1 &&
-                                                  a.output.path.empty());
+  const bool with_report =
+      a.command != "run" || (wants_normal(a.output) && a.output.formats.size() == 1 && a.output.path.empty());
   for (const std::string& w : a.deprecations) std::fprintf(with_report ? stdout : stderr, "%s\n", w.c_str());
   std::fflush(stdout);
 }

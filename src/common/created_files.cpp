@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,8 +18,6 @@
 #include <mutex>
 #include <optional>
 
-#include <fmt/format.h>
-
 #include "common/durable_files.h"
 #include "common/error.h"
 
@@ -30,7 +29,6 @@ namespace fs = std::filesystem;
 constexpr const char* kHeader = "# sluice created-files journal v1";
 constexpr const char* kPrefix = "created-files.";
 constexpr const char* kSuffix = ".journal";
-
 
 std::string absolute(const std::string& path) {
   std::error_code ec;
@@ -69,7 +67,8 @@ std::vector<Listed> parse_records(const std::string& text, long& pid) {
     const std::string line = text.substr(pos, end - pos);
     pos = end + 1;
     if (line.rfind(kHeader, 0) == 0) {
-      if (const auto at = line.find("pid="); at != std::string::npos) pid = std::strtol(line.c_str() + at + 4, nullptr, 10);
+      if (const auto at = line.find("pid="); at != std::string::npos)
+        pid = std::strtol(line.c_str() + at + 4, nullptr, 10);
       continue;
     }
     if (line.size() < 3 || line[1] != '\t') continue;
@@ -78,7 +77,8 @@ std::vector<Listed> parse_records(const std::string& text, long& pid) {
     if (line[0] == '=') {
       unsigned long long dev = 0, ino = 0, birth = 0;
       int consumed = 0;
-      if (std::sscanf(rest.c_str(), "%llu\t%llu\t%llu\t%n", &dev, &ino, &birth, &consumed) != 3 || consumed == 0) continue;
+      if (std::sscanf(rest.c_str(), "%llu\t%llu\t%llu\t%n", &dev, &ino, &birth, &consumed) != 3 || consumed == 0)
+        continue;
       id = {dev, ino, birth};
       rest = rest.substr(static_cast<std::size_t>(consumed));
     }
@@ -115,12 +115,15 @@ void remove_listed(const Listed& entry, long pid, LeftoverReport& report) {
       report.removed.push_back(fmt::format("{} (empty; left by sluice pid {})", entry.path, pid));
       return;
     }
-    report.kept.push_back(fmt::format("kept {}: sluice pid {} was killed while creating it, so it cannot be told from "
-                                      "a file made later; remove it by hand if it is sluice's", entry.path, pid));
+    report.kept.push_back(
+        fmt::format("kept {}: sluice pid {} was killed while creating it, so it cannot be told from "
+                    "a file made later; remove it by hand if it is sluice's",
+                    entry.path, pid));
     return;
   }
   if (!(now == *entry.identity)) {
-    report.kept.push_back(fmt::format("kept {}: not the file sluice pid {} created there (replaced since)", entry.path, pid));
+    report.kept.push_back(
+        fmt::format("kept {}: not the file sluice pid {} created there (replaced since)", entry.path, pid));
     return;
   }
   struct stat st {};
@@ -140,11 +143,13 @@ void remove_listed(const Listed& entry, long pid, LeftoverReport& report) {
   }
   if (S_ISDIR(st.st_mode)) {
     if (::rmdir(entry.path.c_str()) != 0) {
-      report.kept.push_back(fmt::format("kept {}: {} (something sluice did not create is inside)", entry.path, errno_text()));
+      report.kept.push_back(
+          fmt::format("kept {}: {} (something sluice did not create is inside)", entry.path, errno_text()));
       return;
     }
   } else if (::unlink(entry.path.c_str()) != 0) {
-    report.failures.push_back(fmt::format("cannot remove {} (left by sluice pid {}): {}", entry.path, pid, errno_text()));
+    report.failures.push_back(
+        fmt::format("cannot remove {} (left by sluice pid {}): {}", entry.path, pid, errno_text()));
     return;
   }
   report.removed.push_back(fmt::format("{} (left by sluice pid {})", entry.path, pid));
@@ -158,7 +163,8 @@ void replay_one(const std::string& journal, LeftoverReport& report) {
     ::close(fd);  // a running sluice owns it
     return;
   }
-  struct stat locked {}, named {};
+  struct stat locked {
+  }, named{};
   if (::fstat(fd, &locked) != 0 || ::stat(journal.c_str(), &named) != 0 || locked.st_ino != named.st_ino) {
     ::close(fd);  // another replay handled and deleted it while we waited
     return;
@@ -178,7 +184,8 @@ void replay_one(const std::string& journal, LeftoverReport& report) {
     try_fsync_directory(directory_of(journal));  // the journal is gone either way: a replay goes on
     ++report.journals;
   } else {
-    report.failures.push_back(fmt::format("the journal {} is kept; run 'sluice restore' as its owner to try again", journal));
+    report.failures.push_back(
+        fmt::format("the journal {} is kept; run 'sluice restore' as its owner to try again", journal));
   }
   ::close(fd);
 }
@@ -202,8 +209,8 @@ struct ProcessJournal {
       try {
         std::error_code ec;
         fs::create_directories(dir, ec);
-        journal = std::make_unique<CreatedFilesJournal>(
-            fmt::format("{}/{}{}.{}{}", dir, kPrefix, static_cast<long>(::getpid()), static_cast<long long>(ns), kSuffix));
+        journal = std::make_unique<CreatedFilesJournal>(fmt::format(
+            "{}/{}{}.{}{}", dir, kPrefix, static_cast<long>(::getpid()), static_cast<long long>(ns), kSuffix));
         return journal.get();
       } catch (const std::exception& e) {
         why = e.what();

@@ -42,10 +42,10 @@ class CreatedFilesJournal {
   CreatedFilesJournal& operator=(const CreatedFilesJournal&) = delete;
 
   void creating(const std::vector<std::string>& paths);  // before the create calls: one sync for them all
-  void created(const std::string& path);   // after it succeeded: records the identity
-  void tree(const std::string& path);      // after created(): a replay removes the directory recursively
-  void removed(const std::string& path);   // after sluice removed it, or the create failed or found it there
-  void discard();                          // deletes the journal (a normal end)
+  void created(const std::string& path);                 // after it succeeded: records the identity
+  void tree(const std::string& path);                    // after created(): a replay removes the directory recursively
+  void removed(const std::string& path);  // after sluice removed it, or the create failed or found it there
+  void discard();                         // deletes the journal (a normal end)
   const std::string& path() const { return path_; }
 
  private:
@@ -77,10 +77,10 @@ std::string create_journaled_directory(const std::string& parent, const std::str
 void end_created_files_journal();
 
 struct LeftoverReport {
-  int journals = 0;                  // dead runs' journals handled (and deleted)
-  std::vector<std::string> removed;  // "PATH (left by sluice pid N)"
-  std::vector<std::string> kept;     // a listed path that was kept, and why
-  std::vector<std::string> failures; // could not remove, or could not read a journal (which is then kept)
+  int journals = 0;                   // dead runs' journals handled (and deleted)
+  std::vector<std::string> removed;   // "PATH (left by sluice pid N)"
+  std::vector<std::string> kept;      // a listed path that was kept, and why
+  std::vector<std::string> failures;  // could not remove, or could not read a journal (which is then kept)
   bool empty() const { return journals == 0 && failures.empty(); }
 };
 

@@ -16,9 +16,12 @@ constexpr int index_of(Direction d) noexcept { return static_cast<int>(d); }
 // "read", "write", "trim": the key fio's JSON uses for the direction.
 constexpr std::string_view direction_name(Direction d) noexcept {
   switch (d) {
-    case Direction::kRead: return "read";
-    case Direction::kWrite: return "write";
-    case Direction::kTrim: return "trim";
+    case Direction::kRead:
+      return "read";
+    case Direction::kWrite:
+      return "write";
+    case Direction::kTrim:
+      return "trim";
   }
   return "?";
 }

@@ -25,7 +25,9 @@ class IoError : public UserError {
 struct SourcePos {
   std::string file;  // empty for the command line
   int line = 0;
-  std::string describe() const { return file.empty() ? std::string("command line") : file + ":" + std::to_string(line); }
+  std::string describe() const {
+    return file.empty() ? std::string("command line") : file + ":" + std::to_string(line);
+  }
 };
 
 // One validation finding; severity kError stops the run, kWarning is printed to stderr and recorded.

@@ -3,9 +3,8 @@
 // value when it has the expected type, else the fallback. nlohmann's value() throws type_error when the key
 // holds another type (or the node is not an object), which reached users as an internal error (fuzzing).
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "common/error.h"
 #include "common/result_schema.h"

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "common/json_read.h"
 #include "common/error.h"
+#include "common/json_read.h"
 
 namespace sluice {
 namespace {
@@ -19,16 +19,18 @@ void add_caveats(const char* side, const ResultSet& set, std::vector<std::string
   for (std::size_t i = 0; i < set.repetitions.size(); ++i) {
     const nlohmann::json& doc = set.repetitions[i];
     const nlohmann::json& sluice = doc.contains("sluice") ? doc.at("sluice") : nlohmann::json::object();
-    const std::string where = fmt::format("{} {}{}", side, set.name,
-                                          set.repetitions.size() > 1 ? fmt::format(", repetition {}", i + 1) : "");
-    const int exit_code = sluice.is_object() && sluice.contains("exit_code") && sluice.at("exit_code").is_number_integer()
-                              ? sluice.at("exit_code").get<int>()
-                              : 0;
+    const std::string where =
+        fmt::format("{} {}{}", side, set.name, set.repetitions.size() > 1 ? fmt::format(", repetition {}", i + 1) : "");
+    const int exit_code =
+        sluice.is_object() && sluice.contains("exit_code") && sluice.at("exit_code").is_number_integer()
+            ? sluice.at("exit_code").get<int>()
+            : 0;
     const bool interrupted = sluice.is_object() && flag_or(sluice, "interrupted", false);
     if (exit_code != 0) {
-      out.push_back(fmt::format("{}: ended with exit code {} (saved after a failure): its figures cover only what "
-                                "was measured before it",
-                                where, exit_code));
+      out.push_back(
+          fmt::format("{}: ended with exit code {} (saved after a failure): its figures cover only what "
+                      "was measured before it",
+                      where, exit_code));
     } else if (interrupted) {
       out.push_back(fmt::format("{}: was interrupted: its figures cover only what was measured before", where));
     }

@@ -40,7 +40,7 @@ struct Comparison {
 struct CompareReport {
   CompareOptions options;
   std::vector<Comparison> comparisons;  // sets[1..] each against sets[0]
-  bool failed() const;                   // some --fail-on rule fired
+  bool failed() const;                  // some --fail-on rule fired
 };
 
 // Compares sets[i] against sets[0] for every i >= 1 (at least two sets). The environment and the job

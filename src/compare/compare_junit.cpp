@@ -1,8 +1,8 @@
 #include "compare/compare_junit.h"
 
-#include <ctime>
-
 #include <fmt/format.h>
+
+#include <ctime>
 
 #include "compare/compare_report.h"
 
@@ -50,7 +50,9 @@ std::string utc_timestamp(std::int64_t seconds) {
   return text;
 }
 
-std::string case_name(const CompareRow& row) { return row.direction.empty() ? row.metric : row.direction + " " + row.metric; }
+std::string case_name(const CompareRow& row) {
+  return row.direction.empty() ? row.metric : row.direction + " " + row.metric;
+}
 
 std::string value_or_dash(const CompareRow& row, const std::optional<double>& v) {
   return v ? format_metric_value(row.unit, *v) : std::string("-");
@@ -66,9 +68,9 @@ std::string row_summary(const CompareRow& row) {
 
 std::string failure_element(const CompareRow& row, const FailOnHit& hit) {
   const Judgement& j = row.judgement;
-  const std::string message = fmt::format("{} {} {:+.1f}% breaches --fail-on={}: old {} -> new {}", row.job,
-                                          case_name(row), j.change_pct.value_or(0), hit.rule,
-                                          value_or_dash(row, j.old_value), value_or_dash(row, j.new_value));
+  const std::string message =
+      fmt::format("{} {} {:+.1f}% breaches --fail-on={}: old {} -> new {}", row.job, case_name(row),
+                  j.change_pct.value_or(0), hit.rule, value_or_dash(row, j.old_value), value_or_dash(row, j.new_value));
   return fmt::format("      <failure type=\"fail-on\" message=\"{}\">{}\n{}</failure>\n", xml_escaped(message),
                      xml_escaped(hit.line), xml_escaped(row_summary(row) + "; " + j.reason));
 }
@@ -97,8 +99,10 @@ bool row_failed(const Comparison& c, std::size_t index) {
 // What the table cannot show: what differs between the runs and the repetitions that did not end cleanly.
 std::string suite_output(const Comparison& c) {
   std::string out;
-  for (const Difference& d : c.environment) out += fmt::format("environment: {}: {} -> {}\n", d.what, d.old_value, d.new_value);
-  for (const Difference& d : c.job_options) out += fmt::format("job option (--force): {}: {} -> {}\n", d.what, d.old_value, d.new_value);
+  for (const Difference& d : c.environment)
+    out += fmt::format("environment: {}: {} -> {}\n", d.what, d.old_value, d.new_value);
+  for (const Difference& d : c.job_options)
+    out += fmt::format("job option (--force): {}: {} -> {}\n", d.what, d.old_value, d.new_value);
   for (const std::string& caveat : c.caveats) out += "caveat: " + caveat + "\n";
   return out;
 }
@@ -117,18 +121,18 @@ std::string testsuite_element(const CompareReport& report, const Comparison& c, 
   for (const FailRule& r : report.options.fail_on) rules += (rules.empty() ? "" : ",") + r.text;
   const VerdictSettings& v = report.options.verdict;
   std::string out = fmt::format(
-      "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"0\" timestamp=\"{}\">\n",
+      "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"0\" "
+      "timestamp=\"{}\">\n",
       xml_escaped(c.new_name + " against " + c.old_name), c.rows.size(), suite_failures, suite_skipped,
       utc_timestamp(c.new_timestamp.value_or(now_seconds)));
   out += "    <properties>\n";
-  const std::pair<const char*, std::string> properties[] = {
-      {"old", c.old_name},
-      {"new", c.new_name},
-      {"old_repetitions", std::to_string(c.old_repetitions)},
-      {"new_repetitions", std::to_string(c.new_repetitions)},
-      {"alpha", fmt::format("{:g}", v.alpha)},
-      {"noise", fmt::format("{:g}%", v.noise_pct)},
-      {"fail-on", rules}};
+  const std::pair<const char*, std::string> properties[] = {{"old", c.old_name},
+                                                            {"new", c.new_name},
+                                                            {"old_repetitions", std::to_string(c.old_repetitions)},
+                                                            {"new_repetitions", std::to_string(c.new_repetitions)},
+                                                            {"alpha", fmt::format("{:g}", v.alpha)},
+                                                            {"noise", fmt::format("{:g}%", v.noise_pct)},
+                                                            {"fail-on", rules}};
   for (const auto& [name, value] : properties) {
     out += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", name, xml_escaped(value));
   }
@@ -156,15 +160,32 @@ std::string xml_escaped(const std::string& text) {
       continue;
     }
     switch (text[i]) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      case '\t': out += "&#9;"; break;
-      case '\n': out += "&#10;"; break;
-      case '\r': out += "&#13;"; break;
-      default: out += text[i];
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\t':
+        out += "&#9;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
+      default:
+        out += text[i];
     }
     ++i;
   }
@@ -179,10 +200,11 @@ std::string render_compare_junit(const CompareReport& report, std::int64_t now_s
     suites += testsuite_element(report, c, now_seconds, failures);
   }
   // No skipped count here: Jenkins' schema has none on <testsuites>; each <testsuite> carries its own.
-  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                     "<testsuites name=\"sluice compare\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"0\">\n{}"
-                     "</testsuites>\n",
-                     tests, failures, suites);
+  return fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<testsuites name=\"sluice compare\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"0\">\n{}"
+      "</testsuites>\n",
+      tests, failures, suites);
 }
 
 }  // namespace sluice

@@ -1,40 +1,55 @@
 #include "compare/compare_markdown.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "compare/compare_report.h"
 
 namespace sluice {
 namespace {
 
-std::string plural(std::size_t n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
 
 // "**2 better, 1 worse, 9 no clear change** (3 of them could not be judged)".
 std::string headline(const Comparison& c) {
   std::size_t better = 0, worse = 0, unclear = 0, not_judged = 0;
   for (const CompareRow& r : c.rows) {
     switch (r.judgement.verdict) {
-      case Verdict::kBetter: ++better; break;
-      case Verdict::kWorse: ++worse; break;
-      case Verdict::kNotApplicable: ++not_judged; ++unclear; break;
-      case Verdict::kWithinNoise: ++unclear; break;
+      case Verdict::kBetter:
+        ++better;
+        break;
+      case Verdict::kWorse:
+        ++worse;
+        break;
+      case Verdict::kNotApplicable:
+        ++not_judged;
+        ++unclear;
+        break;
+      case Verdict::kWithinNoise:
+        ++unclear;
+        break;
     }
   }
   std::string out = fmt::format("**{} better, {} worse, {} no clear change**", better, worse, unclear);
   if (not_judged > 0) out += fmt::format(" ({} could not be judged: n/a)", plural(not_judged, "metric", "metrics"));
   out += fmt::format(" of {}", plural(c.rows.size(), "metric", "metrics"));
-  if (!c.fail_on_hits.empty()) out += fmt::format("; :x: {}", plural(c.fail_on_hits.size(), "--fail-on breach", "--fail-on breaches"));
+  if (!c.fail_on_hits.empty())
+    out += fmt::format("; :x: {}", plural(c.fail_on_hits.size(), "--fail-on breach", "--fail-on breaches"));
   return out + "\n";
 }
 
 std::string verdict_cell(const Judgement& j) {
   switch (j.verdict) {
-    case Verdict::kBetter: return "**better**";
-    case Verdict::kWorse: return "**worse**";
+    case Verdict::kBetter:
+      return "**better**";
+    case Verdict::kWorse:
+      return "**worse**";
     case Verdict::kWithinNoise:
-    case Verdict::kNotApplicable: break;
+    case Verdict::kNotApplicable:
+      break;
   }
   return verdict_name(j.verdict);
 }
@@ -78,7 +93,8 @@ std::string caveats(const Comparison& c) {
   std::vector<std::string> reasons;
   for (const CompareRow& r : c.rows) {
     if (r.judgement.verdict != Verdict::kNotApplicable) continue;
-    if (std::find(reasons.begin(), reasons.end(), r.judgement.reason) == reasons.end()) reasons.push_back(r.judgement.reason);
+    if (std::find(reasons.begin(), reasons.end(), r.judgement.reason) == reasons.end())
+      reasons.push_back(r.judgement.reason);
   }
   for (const std::string& reason : reasons) items.push_back("n/a: " + markdown_cell(reason));
   if (items.empty()) return {};
@@ -93,15 +109,34 @@ std::string markdown_cell(const std::string& text) {
   std::string out;
   for (const char ch : text) {
     switch (ch) {
-      case '|': case '\\': case '*': case '_': case '`': case '[': case ']': case '~': case '#':
+      case '|':
+      case '\\':
+      case '*':
+      case '_':
+      case '`':
+      case '[':
+      case ']':
+      case '~':
+      case '#':
         out += '\\';
         out += ch;
         break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '\n': case '\r': case '\t': out += ' '; break;
-      default: out += ch;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '\n':
+      case '\r':
+      case '\t':
+        out += ' ';
+        break;
+      default:
+        out += ch;
     }
   }
   return out;
@@ -117,9 +152,11 @@ std::string render_compare_markdown(const CompareReport& report) {
     out += headline(c) + "\n" + table(c) + caveats(c) + "\n";
   }
   const VerdictSettings& v = report.options.verdict;
-  out += fmt::format("<sub>A and B are medians of the repetitions; change = (B − A) / A. better/worse: a two-sided "
-                     "Mann-Whitney U test on the repetitions gives p &lt; {:g} and the change is at least {:g}%; "
-                     "else within noise.</sub>\n", v.alpha, v.noise_pct);
+  out += fmt::format(
+      "<sub>A and B are medians of the repetitions; change = (B − A) / A. better/worse: a two-sided "
+      "Mann-Whitney U test on the repetitions gives p &lt; {:g} and the change is at least {:g}%; "
+      "else within noise.</sub>\n",
+      v.alpha, v.noise_pct);
   if (!report.options.fail_on.empty()) {
     std::string rules;
     for (const FailRule& r : report.options.fail_on) rules += (rules.empty() ? "" : ",") + r.text;

@@ -1,9 +1,9 @@
 #include "compare/compare_report.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
-
-#include <fmt/format.h>
 
 namespace sluice {
 namespace {
@@ -39,16 +39,17 @@ std::string differences_text(const std::vector<Difference>& diffs) {
 }
 
 std::string comparison_text(const Comparison& c) {
-  std::string out = fmt::format("old: {} ({} repetition{})\nnew: {} ({} repetition{})\n", c.old_name,
-                                c.old_repetitions, c.old_repetitions == 1 ? "" : "s", c.new_name, c.new_repetitions,
-                                c.new_repetitions == 1 ? "" : "s");
+  std::string out =
+      fmt::format("old: {} ({} repetition{})\nnew: {} ({} repetition{})\n", c.old_name, c.old_repetitions,
+                  c.old_repetitions == 1 ? "" : "s", c.new_name, c.new_repetitions, c.new_repetitions == 1 ? "" : "s");
   if (!c.environment.empty()) {
     out += "environment that differs:\n" + differences_text(c.environment);
   } else {
     out += "environment: the same in everything both recorded\n";
   }
   if (!c.environment_recorded) out += "  (a fio result records no environment: only the versions are compared)\n";
-  if (!c.job_options.empty()) out += "job options that differ (compared because of --force):\n" + differences_text(c.job_options);
+  if (!c.job_options.empty())
+    out += "job options that differ (compared because of --force):\n" + differences_text(c.job_options);
   for (const std::string& caveat : c.caveats) out += "caveat: " + caveat + "\n";
   out += "\n";
   Table t = {{"job", "dir", "metric", "old", "new", "change", "p", "verdict"}};
@@ -85,7 +86,9 @@ nlohmann::json hit_lines(const std::vector<FailOnHit>& hits) {
   return out;
 }
 
-nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+nlohmann::json optional_json(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
 
 const char* unit_name(MetricUnit unit) {
   switch (unit) {
@@ -150,9 +153,11 @@ std::string render_compare_text(const CompareReport& report) {
     out += comparison_text(report.comparisons[i]);
   }
   const VerdictSettings& v = report.options.verdict;
-  out += fmt::format("\nold and new are medians of the repetitions; change = (new - old) / old. better/worse: a "
-                     "two-sided Mann-Whitney U test\non the repetitions gives p < {:g} (--alpha) and the change is at "
-                     "least {:g}% (--noise); else within noise.\n", v.alpha, v.noise_pct);
+  out += fmt::format(
+      "\nold and new are medians of the repetitions; change = (new - old) / old. better/worse: a "
+      "two-sided Mann-Whitney U test\non the repetitions gives p < {:g} (--alpha) and the change is at "
+      "least {:g}% (--noise); else within noise.\n",
+      v.alpha, v.noise_pct);
   if (!report.options.fail_on.empty()) {
     out += report.failed() ? "fail-on: a rule fired: exit status 1\n" : "fail-on: no rule fired\n";
   }

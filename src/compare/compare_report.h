@@ -1,9 +1,8 @@
 #pragma once
 // The reports of a compare: the text table (environment diff first, then one row per metric) and the JSON
 // document (everything under "sluice.compare"). Pure functions of a CompareReport.
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "compare/compare.h"
 

@@ -1,8 +1,9 @@
 #include "compare/environment_diff.h"
-#include "common/json_read.h"
 
 #include <map>
 #include <set>
+
+#include "common/json_read.h"
 
 namespace sluice {
 namespace {
@@ -82,9 +83,9 @@ std::vector<Difference> differences(const Fields& a, const Fields& b, bool missi
 }
 
 bool output_only(const std::string& option) {
-  static const std::set<std::string> kNames = {"output", "output-format", "log_avg_msec", "log_hist_msec",
-                                               "per_job_logs", "status-interval", "eta", "interval-log",
-                                               "metrics-file"};
+  static const std::set<std::string> kNames = {"output",        "output-format", "log_avg_msec",
+                                               "log_hist_msec", "per_job_logs",  "status-interval",
+                                               "eta",           "interval-log",  "metrics-file"};
   return kNames.count(option) > 0 || (option.starts_with("write_") && option.ends_with("_log"));
 }
 

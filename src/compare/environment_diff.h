@@ -2,10 +2,9 @@
 // What differs between two results before their numbers are compared: the machine as sluice recorded it
 // under "sluice.environment" (kernel, CPU, memory, vm.dirty_*, each target's filesystem and mount options,
 // each device's model, scheduler, wbt and queue settings), sluice's version, and the job options.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sluice {
 

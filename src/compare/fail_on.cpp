@@ -1,9 +1,9 @@
 #include "compare/fail_on.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 
@@ -43,8 +43,10 @@ FailRule parse_rule(const std::string& item) {
   bool known = false;
   for (const std::string& m : metric_names()) known = known || m == rule.metric;
   if (!known) {
-    throw UserError(fmt::format("{}: unknown metric '{}'; did you mean {}? (metrics: iops, bw, mean, p50, p99, p99.9, "
-                                "capacity, knee, slowdown)", where, rule.metric, nearest_metric(rule.metric)));
+    throw UserError(
+        fmt::format("{}: unknown metric '{}'; did you mean {}? (metrics: iops, bw, mean, p50, p99, p99.9, "
+                    "capacity, knee, slowdown)",
+                    where, rule.metric, nearest_metric(rule.metric)));
   }
   std::string number = item.substr(colon + 1);
   const bool signed_value = !number.empty() && (number.front() == '+' || number.front() == '-');

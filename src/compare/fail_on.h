@@ -11,9 +11,9 @@
 namespace sluice {
 
 struct FailRule {
-  std::string metric;   // one of metric_names()
+  std::string metric;        // one of metric_names()
   double threshold_pct = 0;  // signed
-  std::string text;     // as the user wrote it
+  std::string text;          // as the user wrote it
 };
 
 // Parses the elements of --fail-on ("p99:+10%"). Throws UserError naming the element and the nearest metric.

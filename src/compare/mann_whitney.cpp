@@ -82,7 +82,8 @@ MannWhitney mann_whitney_u(const std::vector<double>& x, const std::vector<doubl
 
 double mann_whitney_min_p(std::size_t m, std::size_t n) {
   double arrangements = 1;  // C(m+n, m), in floating point: only compared with alpha
-  for (std::size_t i = 1; i <= m; ++i) arrangements = arrangements * static_cast<double>(n + i) / static_cast<double>(i);
+  for (std::size_t i = 1; i <= m; ++i)
+    arrangements = arrangements * static_cast<double>(n + i) / static_cast<double>(i);
   return std::min(1.0, 2.0 / arrangements);
 }
 

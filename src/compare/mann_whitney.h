@@ -9,9 +9,9 @@
 namespace sluice {
 
 struct MannWhitney {
-  double u = 0;         // U of the first sample: pairs (x, y) with x > y, ties counting one half
-  double p = 1;         // two-sided p-value
-  bool exact = false;   // from the exact distribution of U (no ties, small samples), else the normal approximation
+  double u = 0;        // U of the first sample: pairs (x, y) with x > y, ties counting one half
+  double p = 1;        // two-sided p-value
+  bool exact = false;  // from the exact distribution of U (no ties, small samples), else the normal approximation
 };
 
 // Samples with no ties and at most this many values together use the exact distribution.

@@ -1,9 +1,10 @@
 #include "compare/metrics.h"
-#include "common/json_read.h"
+
+#include <fmt/format.h>
 
 #include <map>
 
-#include <fmt/format.h>
+#include "common/json_read.h"
 
 namespace sluice {
 namespace {
@@ -38,9 +39,11 @@ void direction_metrics(std::vector<Metric>& out, const std::string& job, const s
   const auto lat = d.find("lat_ns");
   if (lat != d.end()) add(out, job, dir, "mean", MetricUnit::kNanoseconds, false, number_at(*lat, "mean"));
   if (const json* p = percentiles_of(d)) {
-    const std::pair<const char*, const char*> wanted[] = {{"50.000000", "p50"}, {"99.000000", "p99"}, {"99.900000", "p99.9"}};
+    const std::pair<const char*, const char*> wanted[] = {
+        {"50.000000", "p50"}, {"99.000000", "p99"}, {"99.900000", "p99.9"}};
     for (const auto& [key, name] : wanted) {
-      if (p->contains(key) && p->at(key).is_number()) add(out, job, dir, name, MetricUnit::kNanoseconds, false, p->at(key).get<double>());
+      if (p->contains(key) && p->at(key).is_number())
+        add(out, job, dir, name, MetricUnit::kNanoseconds, false, p->at(key).get<double>());
     }
   }
 }
@@ -75,7 +78,8 @@ void interference_metrics(std::vector<Metric>& out, const json& interference) {
 }  // namespace
 
 const std::vector<std::string>& metric_names() {
-  static const std::vector<std::string> kNames = {"iops", "bw", "mean", "p50", "p99", "p99.9", "capacity", "knee", "slowdown"};
+  static const std::vector<std::string> kNames = {"iops",  "bw",       "mean", "p50",     "p99",
+                                                  "p99.9", "capacity", "knee", "slowdown"};
   return kNames;
 }
 
@@ -94,7 +98,8 @@ std::vector<Metric> extract_metrics(const json& doc) {
   }
   const auto sluice = doc.find("sluice");
   if (sluice != doc.end() && sluice->is_object()) {
-    if (sluice->contains("capacity") && sluice->at("capacity").is_object()) capacity_metrics(out, sluice->at("capacity"));
+    if (sluice->contains("capacity") && sluice->at("capacity").is_object())
+      capacity_metrics(out, sluice->at("capacity"));
     if (sluice->contains("interference") && sluice->at("interference").is_object()) {
       interference_metrics(out, sluice->at("interference"));
     }

@@ -2,11 +2,10 @@
 // The numbers a compare looks at, read from one result document (sluice's JSON of any measuring command or
 // fio's JSON): per job and direction IOPS, bandwidth, mean, p50, p99 and p99.9 latency; a capacity search's
 // answer and knee; an interference run's slowdown per thread count. Each knows which direction is better.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sluice {
 

@@ -1,10 +1,10 @@
 #include "compare/result_source.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 #include "common/json_read.h"
@@ -23,8 +23,10 @@ std::string_view document_part(const std::string& text) {
 // A document this sluice can read: a result with its "jobs", of a result schema version it knows.
 void check_result(const nlohmann::json& doc, const std::string& name) {
   if (!doc.is_object() || !doc.contains("jobs") || !doc.at("jobs").is_array()) {
-    throw UserError(fmt::format("{}: not a sluice or fio result (no \"jobs\" list); give the JSON that "
-                                "--output-format=json writes", name));
+    throw UserError(
+        fmt::format("{}: not a sluice or fio result (no \"jobs\" list); give the JSON that "
+                    "--output-format=json writes",
+                    name));
   }
   check_result_schema(doc, name);
 }
@@ -64,8 +66,8 @@ std::vector<nlohmann::json> parse_result_text(const std::string& text, const std
     std::istringstream in{std::string(document_part(text))};
     in >> doc;
   } catch (const nlohmann::json::parse_error& e) {
-    throw UserError(fmt::format("{}: not valid JSON (at byte {}); give the JSON that --output-format=json writes",
-                                name, e.byte));
+    throw UserError(
+        fmt::format("{}: not valid JSON (at byte {}); give the JSON that --output-format=json writes", name, e.byte));
   } catch (const nlohmann::json::out_of_range& e) {  // a number beyond a double's range: 1e400
     throw UserError(fmt::format("{}: not a result sluice can read: {}", name, e.what()));
   }

@@ -3,11 +3,10 @@
 // command, fio's JSON, an exported history result with its repetitions) or the history store. Knows nothing
 // of comparing; `sluice compare` and `sluice report` both read their inputs through load_result_set().
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sluice {
 

@@ -1,10 +1,10 @@
 #include "compare/verdict.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
-
-#include <fmt/format.h>
 
 namespace sluice {
 namespace {
@@ -53,8 +53,8 @@ Judgement judge(const std::vector<double>& old_values, const std::vector<double>
   const std::size_t m = old_values.size();
   const std::size_t n = new_values.size();
   if (m < settings.min_repetitions || n < settings.min_repetitions) {
-    return cannot_tell(j, fmt::format("cannot tell: {} and {} repetitions; a verdict needs at least {} on each side",
-                                      m, n, settings.min_repetitions));
+    return cannot_tell(j, fmt::format("cannot tell: {} and {} repetitions; a verdict needs at least {} on each side", m,
+                                      n, settings.min_repetitions));
   }
   const double min_p = mann_whitney_min_p(m, n);
   if (min_p >= settings.alpha) {

@@ -18,8 +18,8 @@ enum class Verdict { kBetter, kWorse, kWithinNoise, kNotApplicable };
 const char* verdict_name(Verdict verdict);
 
 struct VerdictSettings {
-  double alpha = 0.05;            // --alpha
-  double noise_pct = 2.0;         // --noise, in percent of the old median
+  double alpha = 0.05;     // --alpha
+  double noise_pct = 2.0;  // --noise, in percent of the old median
   std::size_t min_repetitions = 3;
 };
 
@@ -29,7 +29,7 @@ struct Judgement {
   std::optional<double> change_pct;  // (new - old) / |old| * 100
   std::optional<MannWhitney> test;   // when both sides have at least one value
   Verdict verdict = Verdict::kNotApplicable;
-  std::string reason;                // why: the p-value and the change, or why it cannot tell
+  std::string reason;  // why: the p-value and the change, or why it cannot tell
 };
 
 // Judges one metric from its per-repetition values on each side (either may be empty: the metric is missing).

@@ -83,6 +83,8 @@ class CpuioEngine final : public detail::SynchronousEngine<CpuioEngine> {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cpuio_engine(const CpuioOptions& options) { return std::make_unique<CpuioEngine>(options); }
+std::unique_ptr<Engine> make_cpuio_engine(const CpuioOptions& options) {
+  return std::make_unique<CpuioEngine>(options);
+}
 
 }  // namespace sluice

@@ -38,11 +38,11 @@ constexpr bool is_flush(IoOp op) noexcept {
 // never allocates; engines may keep per-unit state in engine_data.
 struct IoUnit {
   IoOp op = IoOp::kRead;
-  int file_index = 0;           // index into EngineSetup::fds
+  int file_index = 0;  // index into EngineSetup::fds
   std::uint64_t offset = 0;
   std::uint32_t length = 0;
-  void* buffer = nullptr;       // aligned, length bytes at least
-  int buffer_index = -1;        // index into EngineSetup::buffers (for fixed buffers), -1 if none
+  void* buffer = nullptr;  // aligned, length bytes at least
+  int buffer_index = -1;   // index into EngineSetup::buffers (for fixed buffers), -1 if none
   // Result, set by the engine: bytes transferred (>= 0) or -errno. Trim, fsync and fdatasync report
   // `length` on success, so result == length means "complete" for every op.
   std::int64_t result = 0;
@@ -50,7 +50,7 @@ struct IoUnit {
   // submit_end. Synchronous engines finish inside the call: their submit_end_ns is submit_begin_ns.
   std::uint64_t submit_begin_ns = 0;  // the submit call began (open loop keeps the scheduled arrival in OpenLoopQueue)
   std::uint64_t submit_end_ns = 0;    // the submit call returned
-  std::uint64_t index = 0;      // the unit's index in the pool; engines use it as user data
+  std::uint64_t index = 0;            // the unit's index in the pool; engines use it as user data
   // The io's priority (the kernel's ioprio, class << 13 | level; 0 = the thread's own). libaio and io_uring
   // issue reads and writes with it; prio_index says which per-priority latency statistics the io adds to.
   std::uint16_t ioprio = 0;
@@ -73,18 +73,18 @@ struct EngineBuffer {
 // What every engine is opened with: the job's files and buffers, and the few facts of the job some engines use.
 // The options of one engine are not here: make_engine() gives each engine its own (engine/engine_options.h).
 struct EngineSetup {
-  std::uint32_t depth = 1;                 // maximum ios in flight
-  std::vector<int> fds{};                  // open file descriptors, indexed by IoUnit::file_index
-  std::vector<std::uint64_t> file_sizes{}; // mmap maps these lengths
-  std::vector<EngineBuffer> buffers{};     // io buffers (io_uring may register them as fixed buffers)
-  std::vector<std::string> paths{};        // the files' names, indexed like fds (the per-file engines use them)
-  std::vector<std::uint64_t> file_starts{};// where each file's region begins (the per-file engines' operation io)
+  std::uint32_t depth = 1;                   // maximum ios in flight
+  std::vector<int> fds{};                    // open file descriptors, indexed by IoUnit::file_index
+  std::vector<std::uint64_t> file_sizes{};   // mmap maps these lengths
+  std::vector<EngineBuffer> buffers{};       // io buffers (io_uring may register them as fixed buffers)
+  std::vector<std::string> paths{};          // the files' names, indexed like fds (the per-file engines use them)
+  std::vector<std::uint64_t> file_starts{};  // where each file's region begins (the per-file engines' operation io)
   bool direct = false;
-  bool writes = false;                     // mmap maps writable
-  std::string job_name{};                  // exec: %n and its output files' names
-  std::string directory{};                 // the job's directory= (e4defrag's donor file lives there)
-  std::uint64_t runtime_ns = 0;            // the job's runtime (exec: %r)
-  std::uint64_t seed = 0;                  // of the engine's own random draws (pvsync2's hipri share)
+  bool writes = false;           // mmap maps writable
+  std::string job_name{};        // exec: %n and its output files' names
+  std::string directory{};       // the job's directory= (e4defrag's donor file lives there)
+  std::uint64_t runtime_ns = 0;  // the job's runtime (exec: %r)
+  std::uint64_t seed = 0;        // of the engine's own random draws (pvsync2's hipri share)
 };
 
 class Engine {

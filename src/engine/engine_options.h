@@ -13,25 +13,25 @@ namespace sluice {
 
 // io_uring's ring setup (fio's io_uring engine options). sluice registers files and buffers by default.
 struct UringOptions {
-  bool registerfiles = true;        // register the job's files (fio's registerfiles; fio's default is 0)
-  bool fixedbufs = true;            // register the io buffers (fio's fixedbufs; fio's default is 0)
-  bool sqthread_poll = false;       // IORING_SETUP_SQPOLL: a kernel thread polls the submission queue
+  bool registerfiles = true;            // register the job's files (fio's registerfiles; fio's default is 0)
+  bool fixedbufs = true;                // register the io buffers (fio's fixedbufs; fio's default is 0)
+  bool sqthread_poll = false;           // IORING_SETUP_SQPOLL: a kernel thread polls the submission queue
   std::int32_t sqthread_poll_cpu = -1;  // IORING_SETUP_SQ_AFF: the CPU of that thread; -1 = unpinned
-  bool nonvectored = true;          // IORING_OP_READ/WRITE; false = READV/WRITEV with one iovec
-  std::uint32_t force_async = 0;    // every Nth io gets IOSQE_ASYNC; 0 = never
+  bool nonvectored = true;              // IORING_OP_READ/WRITE; false = READV/WRITEV with one iovec
+  std::uint32_t force_async = 0;        // every Nth io gets IOSQE_ASYNC; 0 = never
 };
 
 // The per-io RWF_* flags options of pvsync2, io_uring and libaio (hipri also makes io_uring poll: IOPOLL).
 struct RwFlagOptions {
-  bool hipri = false;  // io_uring: IORING_SETUP_IOPOLL (polled completions); pvsync2: RWF_HIPRI
-  std::uint32_t hipri_percentage = 100;   // pvsync2 with hipri: share of the ios issued with RWF_HIPRI
-  bool uncached = false;                  // RWF_DONTCACHE on buffered ios (pvsync2, io_uring)
-  bool nowait = false;                    // RWF_NOWAIT (pvsync2, io_uring, libaio)
-  bool atomic = false;                    // RWF_ATOMIC on writes: torn-write protection (pvsync2, io_uring, libaio)
+  bool hipri = false;                    // io_uring: IORING_SETUP_IOPOLL (polled completions); pvsync2: RWF_HIPRI
+  std::uint32_t hipri_percentage = 100;  // pvsync2 with hipri: share of the ios issued with RWF_HIPRI
+  bool uncached = false;                 // RWF_DONTCACHE on buffered ios (pvsync2, io_uring)
+  bool nowait = false;                   // RWF_NOWAIT (pvsync2, io_uring, libaio)
+  bool atomic = false;                   // RWF_ATOMIC on writes: torn-write protection (pvsync2, io_uring, libaio)
 };
 
 struct LibaioOptions {
-  bool userspace_reap = false;            // libaio: read completions from the ring when not waiting
+  bool userspace_reap = false;  // libaio: read completions from the ring when not waiting
 };
 
 struct FilestatOptions {

@@ -76,12 +76,11 @@ bool ended(pid_t pid) noexcept {
 struct ExecSetup {
   std::string job_name;
   std::string program;
-  std::string arguments;           // split on spaces, %r and %n expanded
-  std::uint64_t runtime_s = 0;     // %r
+  std::string arguments;        // split on spaces, %r and %n expanded
+  std::uint64_t runtime_s = 0;  // %r
   std::uint64_t grace_ns = 1'000'000'000;
-  bool std_redirect = true;        // JOBNAME.stdout / JOBNAME.stderr; else stdout goes to sluice's stderr
+  bool std_redirect = true;  // JOBNAME.stdout / JOBNAME.stderr; else stdout goes to sluice's stderr
 };
-
 
 class ExecEngine final : public detail::SynchronousEngine<ExecEngine> {
   friend class detail::SynchronousEngine<ExecEngine>;
@@ -107,7 +106,7 @@ class ExecEngine final : public detail::SynchronousEngine<ExecEngine> {
  private:
   std::int64_t perform(const IoUnit& u) noexcept {
     if (u.op != IoOp::kRead && u.op != IoOp::kWrite) return -EOPNOTSUPP;  // validation refuses trims and syncs
-    if (setup_.program.empty()) return u.length;  // engine_available()'s probe: nothing to run
+    if (setup_.program.empty()) return u.length;                          // engine_available()'s probe: nothing to run
     if (!started_) {
       started_ = true;
       const int error = start();

@@ -29,10 +29,17 @@ class FallocEngine final : public detail::SynchronousEngine<FallocEngine> {
   std::int64_t perform(const IoUnit& u) noexcept {
     int mode;
     switch (u.op) {
-      case IoOp::kRead: mode = FALLOC_FL_KEEP_SIZE; break;
-      case IoOp::kWrite: mode = 0; break;
-      case IoOp::kTrim: mode = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE; break;
-      default: return -EOPNOTSUPP;  // nothing to flush: validation refuses fsync= with this engine
+      case IoOp::kRead:
+        mode = FALLOC_FL_KEEP_SIZE;
+        break;
+      case IoOp::kWrite:
+        mode = 0;
+        break;
+      case IoOp::kTrim:
+        mode = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE;
+        break;
+      default:
+        return -EOPNOTSUPP;  // nothing to flush: validation refuses fsync= with this engine
     }
     const int fd = fds_[static_cast<std::size_t>(u.file_index)];
     if (fallocate(fd, mode, static_cast<off_t>(u.offset), static_cast<off_t>(u.length)) != 0) return -errno;

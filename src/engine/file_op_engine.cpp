@@ -61,23 +61,31 @@ class FileOpEngine final : public detail::SynchronousEngine<FileOpEngine> {
         return 0;
       }
       case EngineKind::kFileStat:
-      case EngineKind::kDirStat: return stat_file(path);
-      case EngineKind::kFileDelete: return ::unlink(path);
-      case EngineKind::kDirCreate: return ::mkdir(path, 0700);
-      case EngineKind::kDirDelete: return ::rmdir(path);
-      default: errno = EINVAL; return -1;
+      case EngineKind::kDirStat:
+        return stat_file(path);
+      case EngineKind::kFileDelete:
+        return ::unlink(path);
+      case EngineKind::kDirCreate:
+        return ::mkdir(path, 0700);
+      case EngineKind::kDirDelete:
+        return ::rmdir(path);
+      default:
+        errno = EINVAL;
+        return -1;
     }
   }
 
   int stat_file(const char* path) const noexcept {
     struct stat st {};
     switch (stat_call_) {
-      case FileStatCall::kLstat: return ::lstat(path, &st);
+      case FileStatCall::kLstat:
+        return ::lstat(path, &st);
       case FileStatCall::kStatx: {
         struct statx stx {};
         return ::statx(AT_FDCWD, path, 0, STATX_ALL, &stx);
       }
-      case FileStatCall::kStat: break;
+      case FileStatCall::kStat:
+        break;
     }
     return ::stat(path, &st);
   }

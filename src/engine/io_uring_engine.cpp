@@ -1,7 +1,7 @@
 // io_uring (liburing): a ring of `depth` entries; the job's files are registered (IOSQE_FIXED_FILE) and so
 // are its buffers when the kernel allows (read_fixed / write_fixed for ios with buffer_index >= 0), unless
-// registerfiles=0 / fixedbufs=0 turn either off. The options also select SQPOLL, IOPOLL (hipri), vectored ops and IOSQE_ASYNC. One
-// io_uring_submit per submit(); reap waits with io_uring_wait_cqe_nr and takes completions in a batch.
+// registerfiles=0 / fixedbufs=0 turn either off. The options also select SQPOLL, IOPOLL (hipri), vectored ops and
+// IOSQE_ASYNC. One io_uring_submit per submit(); reap waits with io_uring_wait_cqe_nr and takes completions in a batch.
 // A submit the kernel refuses for now (EAGAIN, EBUSY) is retried after a completion; any other refusal
 // throws IoError: entries the kernel will never take are not counted as in flight.
 // user_data is the IoUnit pointer. Trim on a regular file is IORING_OP_FALLOCATE (punch hole); on a block
@@ -40,9 +40,9 @@ struct UringSetup {
   bool register_files = true;
   bool fixed_buffers = true;
   bool sqpoll = false;
-  int sqpoll_cpu = -1;             // -1 = the kernel places the SQ thread
-  bool iopoll = false;             // completions are polled (hipri); needs O_DIRECT and device poll queues
-  bool vectored = false;           // READV/WRITEV with one iovec instead of READ/WRITE
+  int sqpoll_cpu = -1;                  // -1 = the kernel places the SQ thread
+  bool iopoll = false;                  // completions are polled (hipri); needs O_DIRECT and device poll queues
+  bool vectored = false;                // READV/WRITEV with one iovec instead of READ/WRITE
   std::uint32_t force_async_every = 0;  // every Nth sqe gets IOSQE_ASYNC; 0 = never
 };
 
@@ -78,7 +78,7 @@ class IoUringEngine final : public Engine {
     is_block_ = detail::block_device_flags(fds_);
     vectored_ = opt.vectored;
     rw_flags_ = detail::fixed_rw_flags(flag_options_, setup.direct);  // nowait, uncached
-    write_rw_flags_ = detail::write_rw_flags(flag_options_);            // atomic
+    write_rw_flags_ = detail::write_rw_flags(flag_options_);          // atomic
     force_async_every_ = opt.force_async_every;
     until_async_ = force_async_every_;
     // Registration is an optimisation: when refused (old kernel, RLIMIT_MEMLOCK) ios use plain fds/buffers.
@@ -357,8 +357,8 @@ class IoUringEngine final : public Engine {
   unsigned depth_ = 1;
   bool fixed_files_ = false;
   bool fixed_buffers_ = false;
-  int rw_flags_ = 0;  // RWF_NOWAIT / RWF_DONTCACHE on every read and write
-  int write_rw_flags_ = 0;  // RWF_ATOMIC on writes
+  int rw_flags_ = 0;            // RWF_NOWAIT / RWF_DONTCACHE on every read and write
+  int write_rw_flags_ = 0;      // RWF_ATOMIC on writes
   bool defer_taskrun_ = false;  // SINGLE_ISSUER | DEFER_TASKRUN, enabled by the first submit()
   bool enabled_ = true;
   bool vectored_ = false;

@@ -106,7 +106,7 @@ class LibaioEngine final : public Engine {
       long min = got >= min_events ? 0 : static_cast<long>(min_events - got);
       if (min > static_cast<long>(want)) min = static_cast<long>(want);
       int n = userspace_reap_ && min == 0 ? ring_events(static_cast<unsigned>(want))
-                                           : io_getevents(ctx_, min, static_cast<long>(want), events_.data(), nullptr);
+                                          : io_getevents(ctx_, min, static_cast<long>(want), events_.data(), nullptr);
       if (n == -EINTR) continue;
       if (n < 0) throw_getevents_error(n);
       if (n == 0) break;

@@ -7,8 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "engine/synchronous_engine.h"
 #include "engine/engines.h"
+#include "engine/synchronous_engine.h"
 
 namespace sluice {
 namespace {

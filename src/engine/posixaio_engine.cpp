@@ -48,7 +48,7 @@ class PosixaioEngine final : public Engine {
       IoUnit& u = *batch[accepted];
       int fd = fds_[static_cast<std::size_t>(u.file_index)];
       if (u.op == IoOp::kTrim || u.op == IoOp::kSyncRange) {  // no aio form: done once the queue is empty
-        if (ready_.free() <= in_flight_.size()) break;  // room to park every completion waited for
+        if (ready_.free() <= in_flight_.size()) break;        // room to park every completion waited for
         drain();
         u.result = detail::sync_non_data(u, fd, is_block_[static_cast<std::size_t>(u.file_index)]);
         ready_.push(&u);

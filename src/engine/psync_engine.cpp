@@ -4,9 +4,9 @@
 
 #include <cerrno>
 
-#include "engine/synchronous_engine.h"
 #include "engine/engines.h"
 #include "engine/sync_ops.h"
+#include "engine/synchronous_engine.h"
 
 namespace sluice {
 namespace {
@@ -32,9 +32,14 @@ class PsyncEngine final : public detail::SynchronousEngine<PsyncEngine> {
     int fd = fds_[static_cast<std::size_t>(u.file_index)];
     ssize_t rc;
     switch (u.op) {
-      case IoOp::kRead: rc = pread(fd, u.buffer, u.length, static_cast<off_t>(u.offset)); break;
-      case IoOp::kWrite: rc = pwrite(fd, u.buffer, u.length, static_cast<off_t>(u.offset)); break;
-      default: return detail::sync_non_data(u, fd, is_block_[static_cast<std::size_t>(u.file_index)]);
+      case IoOp::kRead:
+        rc = pread(fd, u.buffer, u.length, static_cast<off_t>(u.offset));
+        break;
+      case IoOp::kWrite:
+        rc = pwrite(fd, u.buffer, u.length, static_cast<off_t>(u.offset));
+        break;
+      default:
+        return detail::sync_non_data(u, fd, is_block_[static_cast<std::size_t>(u.file_index)]);
     }
     return rc >= 0 ? static_cast<std::int64_t>(rc) : -errno;
   }

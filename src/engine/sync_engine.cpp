@@ -4,9 +4,9 @@
 
 #include <cerrno>
 
-#include "engine/synchronous_engine.h"
 #include "engine/engines.h"
 #include "engine/sync_ops.h"
+#include "engine/synchronous_engine.h"
 
 namespace sluice {
 namespace {

@@ -24,9 +24,7 @@ class SynchronousEngine : public Engine {
     return static_cast<int>(n);
   }
 
-  int reap(unsigned /*min_events*/, std::span<IoUnit*> out) override {
-    return static_cast<int>(done_.pop_into(out));
-  }
+  int reap(unsigned /*min_events*/, std::span<IoUnit*> out) override { return static_cast<int>(done_.pop_into(out)); }
 
  protected:
   void reset_completions(std::uint32_t depth) { done_.reset(depth); }

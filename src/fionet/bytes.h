@@ -21,7 +21,9 @@ inline void put_u64(std::uint8_t* p, std::size_t off, std::uint64_t v) noexcept 
   for (int i = 0; i < 8; ++i) p[off + i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 // fio sends doubles as their IEEE 754 bit pattern (its pack754 gives the same bits for finite values).
-inline void put_f64(std::uint8_t* p, std::size_t off, double v) noexcept { put_u64(p, off, std::bit_cast<std::uint64_t>(v)); }
+inline void put_f64(std::uint8_t* p, std::size_t off, double v) noexcept {
+  put_u64(p, off, std::bit_cast<std::uint64_t>(v));
+}
 // A NUL-terminated string in a field of `size` bytes (cut to size - 1).
 inline void put_text(std::uint8_t* p, std::size_t off, std::size_t size, std::string_view s) noexcept {
   const std::size_t n = s.size() < size ? s.size() : size - 1;
@@ -42,7 +44,9 @@ inline std::uint64_t get_u64(const std::uint8_t* p, std::size_t off) noexcept {
   for (int i = 7; i >= 0; --i) v = (v << 8) | p[off + i];
   return v;
 }
-inline double get_f64(const std::uint8_t* p, std::size_t off) noexcept { return std::bit_cast<double>(get_u64(p, off)); }
+inline double get_f64(const std::uint8_t* p, std::size_t off) noexcept {
+  return std::bit_cast<double>(get_u64(p, off));
+}
 // The text of a NUL-terminated field of at most `size` bytes.
 inline std::string_view get_text(const std::uint8_t* p, std::size_t off, std::size_t size) noexcept {
   const char* s = reinterpret_cast<const char*>(p + off);

@@ -1,6 +1,7 @@
 // sluice as fio's client: connect and probe every server, send the jobs, run, collect, report.
 #include "fionet/client.h"
 
+#include <fmt/format.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -8,10 +9,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "common/error.h"
 #include "fionet/bytes.h"
@@ -57,10 +56,15 @@ void apply_output_format(const std::string& list, ClientOptions& o) {
   o.normal = o.json = o.terse = false;
   std::istringstream in(list);
   for (std::string f; std::getline(in, f, ',');) {
-    if (f == "normal") o.normal = true;
-    else if (f == "json" || f == "json+") o.json = true;
-    else if (f == "terse") o.terse = true;
-    else throw UserError(fmt::format("--output-format={}: unknown format '{}'; formats are normal, json, json+, terse", list, f));
+    if (f == "normal")
+      o.normal = true;
+    else if (f == "json" || f == "json+")
+      o.json = true;
+    else if (f == "terse")
+      o.terse = true;
+    else
+      throw UserError(
+          fmt::format("--output-format={}: unknown format '{}'; formats are normal, json, json+, terse", list, f));
   }
 }
 
@@ -81,7 +85,8 @@ ClientOptions parse_client_arguments(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     std::string value;
     const std::size_t eq = a.find('=');
-    const std::string name = a.rfind("--", 0) == 0 ? a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2) : "";
+    const std::string name =
+        a.rfind("--", 0) == 0 ? a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2) : "";
     if (eq != std::string::npos) value = a.substr(eq + 1);
     if (name == "client") {
       if (eq == std::string::npos) {
@@ -191,8 +196,10 @@ std::string greet_sluice_server(Connection& c, const ClientOptions& options) {
       r.message.payload.size() != 4 + kNonceBytes + kProofBytes) {
     if (r.status == ReadStatus::kTimeout && options.secret.empty()) {
       // A sluice server older than sluice's hello ignores it: it is used as a fio server (fio's report only).
-      std::fprintf(stderr, "sluice: server %s did not answer sluice's hello (an older sluice?): no start skew or "
-                   "environment from it\n", where(c).c_str());
+      std::fprintf(stderr,
+                   "sluice: server %s did not answer sluice's hello (an older sluice?): no start skew or "
+                   "environment from it\n",
+                   where(c).c_str());
       c.sluice = false;
       return {};
     }
@@ -286,7 +293,9 @@ void connect_all(std::vector<Connection>& connections, const ClientOptions& opti
   }
   if (!problems.empty()) {
     close_all(connections);
-    throw UserError("not started: these servers do not answer as fio servers or cannot be used (no job was sent to any):" + problems);
+    throw UserError(
+        "not started: these servers do not answer as fio servers or cannot be used (no job was sent to any):" +
+        problems);
   }
 }
 
@@ -338,12 +347,18 @@ void complete_set(Connection& c) {
 bool handle(Connection& c, const Message& m, const ClientOptions& options) {
   c.last_heard = Clock::now();
   switch (static_cast<Op>(m.op)) {
-    case Op::kText: print_text(c, decode_text(m.payload), options.normal); break;
-    case Op::kServerStart: c.running = true; break;
+    case Op::kText:
+      print_text(c, decode_text(m.payload), options.normal);
+      break;
+    case Op::kServerStart:
+      c.running = true;
+      break;
     case Op::kJobOption:
       if (const auto o = decode_job_option(m.payload)) {
-        if (o->global) c.report.global_options[o->name] = o->value;
-        else c.report.options[o->index][o->name] = o->value;
+        if (o->global)
+          c.report.global_options[o->name] = o->value;
+        else
+          c.report.options[o->index][o->name] = o->value;
       }
       break;
     case Op::kThreadStat:
@@ -356,15 +371,23 @@ bool handle(Connection& c, const Message& m, const ClientOptions& options) {
     case Op::kStart:
       if (m.payload.size() >= 8) c.announced_stats += get_u32(m.payload.data(), 4);
       break;
-    case Op::kSluiceInterim: complete_set(c); break;
-    case Op::kGroupStat: c.report.groups += 1; break;
-    case Op::kStop: c.stop_error = decode_stop(m.payload).error; break;
-    case Op::kQuit: return false;
+    case Op::kSluiceInterim:
+      complete_set(c);
+      break;
+    case Op::kGroupStat:
+      c.report.groups += 1;
+      break;
+    case Op::kStop:
+      c.stop_error = decode_stop(m.payload).error;
+      break;
+    case Op::kQuit:
+      return false;
     case Op::kSluiceStarted:  // only sluice servers send these, and only to a client that said hello
       // When RUN was sent, plus the server's time from RUN to its measurement start (no common clock needed).
       if (m.payload.size() >= 8) {
-        c.report.measure_start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(c.run_sent.time_since_epoch()).count() +
-                                    static_cast<std::int64_t>(get_u64(m.payload.data(), 0));
+        c.report.measure_start_ns =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(c.run_sent.time_since_epoch()).count() +
+            static_cast<std::int64_t>(get_u64(m.payload.data(), 0));
       }
       break;
     case Op::kSluiceHost: {
@@ -372,7 +395,8 @@ bool handle(Connection& c, const Message& m, const ClientOptions& options) {
       if (!section.is_discarded() && section.is_object()) c.report.sluice_section = std::move(section);
       break;
     }
-    default: break;  // ETA, DISK_UTIL, IOLOG: nothing to keep
+    default:
+      break;  // ETA, DISK_UTIL, IOLOG: nothing to keep
   }
   return true;
 }
@@ -470,7 +494,7 @@ void run_all(std::vector<Connection>& connections, const ClientOptions& options,
         if (r.status != ReadStatus::kOk || !handle(c, r.message, options)) {
           if (r.status != ReadStatus::kOk && c.report.stats.empty() && c.failure.empty()) {
             c.failure = r.status == ReadStatus::kVersion ? version_mismatch_text("server " + where(c), r.peer_version)
-                                                          : "the server disconnected before it sent results";
+                                                         : "the server disconnected before it sent results";
           }
           c.done = true;
           ::close(c.fd);  // at once: the server waits for this client to hang up before its session ends
@@ -515,12 +539,15 @@ int run_clients(const ClientOptions& options) {
       }
     }
     if (c.failure.empty() && c.stop_error != 0) {
-      c.failure = fmt::format("its run ended with error {} ({}: a job failed or could not be set up; its messages "
-                              "are above)", c.stop_error, std::strerror(static_cast<int>(c.stop_error)));
+      c.failure = fmt::format(
+          "its run ended with error {} ({}: a job failed or could not be set up; its messages "
+          "are above)",
+          c.stop_error, std::strerror(static_cast<int>(c.stop_error)));
     }
     reports.push_back(std::move(c.report));
   }
-  const std::string text = render_client_reports(reports, options.normal, options.json, options.terse, options.terse_version);
+  const std::string text =
+      render_client_reports(reports, options.normal, options.json, options.terse, options.terse_version);
   if (!sink.write(text)) exit_code = 1;
   for (const Connection& c : connections) {
     if (c.failure.empty()) continue;

@@ -19,7 +19,7 @@ struct ClientJobFile {
 };
 
 struct ClientServer {
-  std::string spelling;                // as given ("127.0.0.1,8766")
+  std::string spelling;  // as given ("127.0.0.1,8766")
   Endpoint endpoint;
   std::vector<std::string> arguments;  // options given after this --client (sent as fio's JOBLINE)
   std::vector<ClientJobFile> files;    // this server's own job files; empty: the common ones
@@ -37,7 +37,7 @@ struct ClientOptions {
   // servers send their statistics so far every T and the client prints every server's and "All clients".
   std::optional<std::chrono::nanoseconds> report_interval;
   std::string report_interval_text;  // T as given, for the servers' command line
-  std::string secret;       // --client-secret=FILE's content: every server must be a sluice server with the same
+  std::string secret;  // --client-secret=FILE's content: every server must be a sluice server with the same
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds silence_limit{60000};  // a running server that says nothing this long has failed
 };

@@ -1,9 +1,9 @@
 // fio's client output from the servers' decoded statistics, through sluice's own reporters.
 #include "fionet/client_report.h"
 
-#include <ctime>
-
 #include <fmt/format.h>
+
+#include <ctime>
 #include <nlohmann/json.hpp>
 
 #include "fionet/client_sluice.h"
@@ -82,7 +82,8 @@ std::string render_json_document(const std::vector<ClientReport>& reports) {
     }
   };
   for (const ClientReport& r : reports) add_entries(run_of(r), r.hostname, r.port);
-  if (reporting_servers(reports) > 1) add_entries(all_clients_of(reports), reports.front().hostname, reports.front().port);
+  if (reporting_servers(reports) > 1)
+    add_entries(all_clients_of(reports), reports.front().hostname, reports.front().port);
   root["client_stats"] = std::move(clients);
   root["disk_util"] = nlohmann::ordered_json::array();
   if (nlohmann::ordered_json sluice_clients = sluice_clients_json(reports); !sluice_clients.is_null()) {
@@ -99,7 +100,8 @@ std::string render_client_reports(const std::vector<ClientReport>& reports, bool
   const bool all = reporting_servers(reports) > 1;
   if (normal) {
     for (const ClientReport& r : reports) {
-      if (!r.stats.empty()) out += render_normal(run_of(r), NormalReportOptions{.show_warnings = false, .sluice_lines = false}) + "\n";
+      if (!r.stats.empty())
+        out += render_normal(run_of(r), NormalReportOptions{.show_warnings = false, .sluice_lines = false}) + "\n";
     }
     if (all) out += render_normal_jobs(all_clients_of(reports));
     if (const std::string extras = sluice_clients_text(reports); !extras.empty()) out += "\n" + extras;

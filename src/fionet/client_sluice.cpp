@@ -1,9 +1,9 @@
 // The start skew and the hosts' environments of a sluice client's sluice servers.
 #include "fionet/client_sluice.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "compare/environment_diff.h"
 
@@ -20,7 +20,9 @@ std::vector<const ClientReport*> sluice_servers(const std::vector<ClientReport>&
   return out;
 }
 
-bool has_section(const ClientReport& r) { return r.sluice_section.is_object() && r.sluice_section.contains("environment"); }
+bool has_section(const ClientReport& r) {
+  return r.sluice_section.is_object() && r.sluice_section.contains("environment");
+}
 
 // What differs in `other`'s environment from `first`'s (the host name aside: hosts differ by name). A server that
 // sent no environment has nothing to compare.
@@ -29,8 +31,9 @@ std::vector<Difference> differences_from(const ClientReport& first, const Client
   if (!has_section(first) || !has_section(other)) return out;
   // In the shape of a result document, as environment_differences reads it (sluice's version compared too).
   const auto document = [](const ClientReport& r) {
-    return nlohmann::json{{"sluice", {{"version", r.sluice_section.value("version", r.version)},
-                                      {"environment", r.sluice_section["environment"]}}}};
+    return nlohmann::json{{"sluice",
+                           {{"version", r.sluice_section.value("version", r.version)},
+                            {"environment", r.sluice_section["environment"]}}}};
   };
   const nlohmann::json a = document(first);
   const nlohmann::json b = document(other);
@@ -86,8 +89,8 @@ ordered_json sluice_clients_json(const std::vector<ClientReport>& reports) {
                      {"port", r->port},
                      {"server_name", r->server_name},
                      {"version", r->version},
-                     {"start_offset_ns", r->measure_start_ns ? ordered_json(*r->measure_start_ns - *earliest)
-                                                             : ordered_json(nullptr)},
+                     {"start_offset_ns",
+                      r->measure_start_ns ? ordered_json(*r->measure_start_ns - *earliest) : ordered_json(nullptr)},
                      {"differences", std::move(differences)},
                      {"sluice", ordered_json::parse(r->sluice_section.is_null() ? "null" : r->sluice_section.dump())}});
   }
@@ -110,9 +113,10 @@ std::string sluice_clients_text(const std::vector<ClientReport>& reports) {
       if (first == nullptr || *r->measure_start_ns < *first->measure_start_ns) first = r;
       if (last == nullptr || *r->measure_start_ns > *last->measure_start_ns) last = r;
     }
-    out += fmt::format("Start skew of the sluice servers: {} (first {}, last {}; each start is when this client "
-                       "sent it RUN plus its own time from RUN to releasing its first group)\n",
-                       duration_text(*skew), server_label(*first), server_label(*last));
+    out += fmt::format(
+        "Start skew of the sluice servers: {} (first {}, last {}; each start is when this client "
+        "sent it RUN plus its own time from RUN to releasing its first group)\n",
+        duration_text(*skew), server_label(*first), server_label(*last));
     for (const ClientReport* r : servers) {
       if (r->measure_start_ns) {
         out += fmt::format("  {}: +{}\n", server_label(*r), duration_text(*r->measure_start_ns - *earliest));

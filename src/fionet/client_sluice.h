@@ -4,11 +4,10 @@
 // differs from the first sluice server's, compared as sluice's MPI mode compares its ranks
 // (compare/environment_diff.h).
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "fionet/client_report.h"
 

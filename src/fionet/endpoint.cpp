@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -13,8 +14,6 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 
@@ -58,7 +57,8 @@ Endpoint parse_endpoint(std::string_view text) {
     e.host = std::string(text.substr(5));
     sockaddr_un un{};
     if (e.host.empty() || e.host.size() >= sizeof(un.sun_path)) {
-      throw UserError(fmt::format("{}: a Unix socket path of 1 to {} characters is needed", text, sizeof(un.sun_path) - 1));
+      throw UserError(
+          fmt::format("{}: a Unix socket path of 1 to {} characters is needed", text, sizeof(un.sun_path) - 1));
     }
     un.sun_family = AF_UNIX;
     std::memcpy(un.sun_path, e.host.data(), e.host.size());
@@ -90,9 +90,12 @@ Endpoint parse_endpoint(std::string_view text) {
 
 std::string describe(const Endpoint& e) {
   switch (e.kind) {
-    case Endpoint::Kind::kUnix: return "sock:" + e.host;
-    case Endpoint::Kind::kIpv6: return fmt::format("ip6:{},{}", e.host, e.port);
-    case Endpoint::Kind::kIpv4: break;
+    case Endpoint::Kind::kUnix:
+      return "sock:" + e.host;
+    case Endpoint::Kind::kIpv6:
+      return fmt::format("ip6:{},{}", e.host, e.port);
+    case Endpoint::Kind::kIpv4:
+      break;
   }
   return fmt::format("{},{}", e.host, e.port);
 }

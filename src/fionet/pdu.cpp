@@ -14,7 +14,7 @@ constexpr std::size_t kJobHeader = 8;          // buf_len, client_type (u32)
 constexpr std::size_t kLineHeader = 4;         // lines, client_type (u16)
 constexpr std::size_t kJobOptionBytes = 200;   // global, truncated (u16), groupid (u32), name[64], value[128]
 constexpr std::size_t kEtaBytes = 168;
-constexpr std::size_t kJobTextSlack = 2048;    // fio sends the file with room for its expansion (OPT_LEN_MAX)
+constexpr std::size_t kJobTextSlack = 2048;  // fio sends the file with room for its expansion (OPT_LEN_MAX)
 }  // namespace
 
 std::vector<std::uint8_t> encode_probe_reply(const ProbeReply& r) {

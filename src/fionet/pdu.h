@@ -10,7 +10,7 @@ namespace sluice::fionet {
 
 // cmd_probe_reply_pdu (112 bytes): what a server says about itself.
 struct ProbeReply {
-  std::string hostname;     // at most 63 characters
+  std::string hostname;  // at most 63 characters
   bool big_endian = false;
   std::string fio_version;  // at most 31 characters ("fio-3.33"; sluice says "sluice-VERSION")
   std::uint8_t os = 1;      // fio's os_linux

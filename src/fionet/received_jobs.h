@@ -23,7 +23,8 @@ struct ReceivedJobs {
 };
 
 // The jobs as `sluice run ARGS FILES...` would run them: command-line jobs first, then each file's, overrides
-// applied, $clientuid in filename_format replaced by `clientuid`, validated (none yet is no error: fio's client sends its command line before the job files). Throws UserError with every problem found (one per line).
+// applied, $clientuid in filename_format replaced by `clientuid`, validated (none yet is no error: fio's client sends
+// its command line before the job files). Throws UserError with every problem found (one per line).
 struct PreparedJobs {
   std::vector<JobSpec> jobs;
   bool normal_output = true;  // the client's --output-format has normal: fio's server then logs the job banners

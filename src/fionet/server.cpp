@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -18,8 +19,6 @@
 #include <ctime>
 #include <fstream>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "common/created_files.h"
 #include "common/error.h"
@@ -139,9 +138,10 @@ Cidr parse_cidr(std::string_view text) {
     c.family = AF_INET6;
     max_prefix = 128;
   } else {
-    throw UserError(fmt::format("--server-allow={}: not a network; write an address or ADDRESS/PREFIX, e.g. "
-                                "10.0.0.0/8, 192.168.1.7, fd00::/8",
-                                text));
+    throw UserError(
+        fmt::format("--server-allow={}: not a network; write an address or ADDRESS/PREFIX, e.g. "
+                    "10.0.0.0/8, 192.168.1.7, fd00::/8",
+                    text));
   }
   c.prefix = max_prefix;
   if (slash != std::string_view::npos) {
@@ -182,11 +182,11 @@ bool cidr_contains(const Cidr& network, const sockaddr_storage& address) {
 int run_server(const ServerOptions& options) {
   const int listener = listen_on(options.endpoint);
   const std::string where = describe(options.endpoint);
-  log_line(fmt::format("listening on {} (fio's client/server protocol version {}, as fio 3.33); it runs any job a "
-                       "client sends, as this user{}{}",
-                       where, kProtocolVersion,
-                       options.allow.empty() ? "" : "; clients only from the --server-allow networks",
-                       options.secret.empty() ? "" : "; only sluice clients that prove the --server-secret"));
+  log_line(fmt::format(
+      "listening on {} (fio's client/server protocol version {}, as fio 3.33); it runs any job a "
+      "client sends, as this user{}{}",
+      where, kProtocolVersion, options.allow.empty() ? "" : "; clients only from the --server-allow networks",
+      options.secret.empty() ? "" : "; only sluice clients that prove the --server-secret"));
   if (!options.pid_file.empty()) daemonize(options.pid_file);
   install_stop_signal_handlers();
   ::signal(SIGPIPE, SIG_IGN);

@@ -25,9 +25,9 @@ bool cidr_contains(const Cidr& network, const sockaddr_storage& address);
 
 struct ServerOptions {
   Endpoint endpoint;
-  std::string pid_file;          // --daemonize=PIDFILE: detach, write the pid there (removed at exit)
-  std::vector<Cidr> allow;       // empty: every client that reaches the address; else only these networks
-  std::string secret;            // --server-secret's content: only clients that prove it run jobs (sluice's)
+  std::string pid_file;     // --daemonize=PIDFILE: detach, write the pid there (removed at exit)
+  std::vector<Cidr> allow;  // empty: every client that reaches the address; else only these networks
+  std::string secret;       // --server-secret's content: only clients that prove it run jobs (sluice's)
 };
 
 // Serves until SIGINT/SIGTERM. Throws UserError when the address cannot be listened on (before detaching).

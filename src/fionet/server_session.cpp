@@ -2,6 +2,7 @@
 #include "fionet/server_session.h"
 
 #include <arpa/inet.h>
+#include <fmt/format.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -11,12 +12,10 @@
 #include <chrono>
 #include <fstream>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <thread>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "common/error.h"
 #include "common/stop_signal.h"
@@ -88,28 +87,47 @@ class Session {
       const ReadResult r = read_message(fd_, kIdleTimeout);
       if (r.status == ReadStatus::kVersion) return refuse_version(r);
       if (r.status != ReadStatus::kOk) {
-        if (r.status != ReadStatus::kClosed) log(fmt::format("{}: connection given up ({})", peer_, describe(r)));
-        else if (!authenticated_) log(fmt::format("{}: left without proving the shared secret", peer_));
+        if (r.status != ReadStatus::kClosed)
+          log(fmt::format("{}: connection given up ({})", peer_, describe(r)));
+        else if (!authenticated_)
+          log(fmt::format("{}: left without proving the shared secret", peer_));
         return failed_ ? 1 : 0;
       }
       const Op op = static_cast<Op>(r.message.op);
-      if (!authenticated_ && (op == Op::kJobLine || op == Op::kJob || op == Op::kLoadFile || op == Op::kRun ||
-                              op == Op::kSendEta)) {
+      if (!authenticated_ &&
+          (op == Op::kJobLine || op == Op::kJob || op == Op::kLoadFile || op == Op::kRun || op == Op::kSendEta)) {
         refuse_unproven();
         drain_until_closed();
         return 1;
       }
       switch (op) {
-        case Op::kProbe: answer_probe(r.message); break;
-        case Op::kSluiceHello: answer_hello(r.message); break;
-        case Op::kSluiceProof: check_proof(r.message); break;
-        case Op::kJobLine: add_job_line(r.message); break;
-        case Op::kJob: add_job_file(r.message); break;
-        case Op::kLoadFile: add_remote_file(r.message); break;
-        case Op::kRun: run(); return failed_ ? 1 : 0;
-        case Op::kSendEta: send(Op::kEta, encode_eta({}), r.message.tag); break;
+        case Op::kProbe:
+          answer_probe(r.message);
+          break;
+        case Op::kSluiceHello:
+          answer_hello(r.message);
+          break;
+        case Op::kSluiceProof:
+          check_proof(r.message);
+          break;
+        case Op::kJobLine:
+          add_job_line(r.message);
+          break;
+        case Op::kJob:
+          add_job_file(r.message);
+          break;
+        case Op::kLoadFile:
+          add_remote_file(r.message);
+          break;
+        case Op::kRun:
+          run();
+          return failed_ ? 1 : 0;
+        case Op::kSendEta:
+          send(Op::kEta, encode_eta({}), r.message.tag);
+          break;
         case Op::kQuit:
-        case Op::kExit: return failed_ ? 1 : 0;
+        case Op::kExit:
+          return failed_ ? 1 : 0;
         default:
           log(fmt::format("{}: {} is not supported by sluice's server; ignored", peer_, op_name(r.message.op)));
       }
@@ -134,11 +152,16 @@ class Session {
  private:
   static std::string describe(const ReadResult& r) {
     switch (r.status) {
-      case ReadStatus::kTimeout: return "no message within the time limit";
-      case ReadStatus::kBadCrc: return "a message with a bad checksum";
-      case ReadStatus::kTooLarge: return "a message over the size limit";
-      case ReadStatus::kFragmentMismatch: return "fragments of different messages";
-      default: return r.detail.empty() ? "connection error" : r.detail;
+      case ReadStatus::kTimeout:
+        return "no message within the time limit";
+      case ReadStatus::kBadCrc:
+        return "a message with a bad checksum";
+      case ReadStatus::kTooLarge:
+        return "a message over the size limit";
+      case ReadStatus::kFragmentMismatch:
+        return "fragments of different messages";
+      default:
+        return r.detail.empty() ? "connection error" : r.detail;
     }
   }
 
@@ -162,8 +185,8 @@ class Session {
   int refuse_version(const ReadResult& r) {
     const std::string line = version_mismatch_text(fmt::format("client {}", peer_), r.peer_version);
     log(line);
-    std::vector<std::uint8_t> frames = encode_message(static_cast<std::uint16_t>(Op::kText), 0,
-                                                      encode_text("sluice server: " + line + "\n"));
+    std::vector<std::uint8_t> frames =
+        encode_message(static_cast<std::uint16_t>(Op::kText), 0, encode_text("sluice server: " + line + "\n"));
     std::vector<std::uint8_t> quit = encode_message(static_cast<std::uint16_t>(Op::kQuit), 0, {});
     frames.insert(frames.end(), quit.begin(), quit.end());
     for (std::size_t at = 0; at + kHeaderBytes <= frames.size();) {
@@ -215,9 +238,10 @@ class Session {
     if (!challenged_) return fail("a proof of the shared secret came before the challenge (SLUICE_HELLO)");
     if (!proof_matches(m.payload, secret_proof(secret_, ProofRole::kClient, nonce_))) {
       refused_proof_ = true;
-      return fail("refused: the client's shared secret is not this server's (the client's --client-secret file "
-                  "differs from the server's --server-secret file)",
-                  EACCES);
+      return fail(
+          "refused: the client's shared secret is not this server's (the client's --client-secret file "
+          "differs from the server's --server-secret file)",
+          EACCES);
     }
     authenticated_ = true;
     log(fmt::format("{}: proved the shared secret", peer_));
@@ -227,10 +251,11 @@ class Session {
   // A client that asks for work before proving the secret: fio's client (it cannot), or a sluice client
   // started without --client-secret.
   void refuse_unproven() {
-    fail("refused: this server requires a shared secret (it was started with --server-secret) and the client "
-         "did not prove it; fio's client cannot: use `sluice --client=HOST --client-secret=FILE` with a copy of "
-         "the server's secret file",
-         EACCES);
+    fail(
+        "refused: this server requires a shared secret (it was started with --server-secret) and the client "
+        "did not prove it; fio's client cannot: use `sluice --client=HOST --client-secret=FILE` with a copy of "
+        "the server's secret file",
+        EACCES);
   }
 
   void add_job_line(const Message& m) {
@@ -241,8 +266,8 @@ class Session {
   }
 
   void add_job_file(const Message& m) {
-    received_.files.push_back({fmt::format("job file {} from {}", received_.files.size() + 1, peer_),
-                               decode_job_file(m.payload)});
+    received_.files.push_back(
+        {fmt::format("job file {} from {}", received_.files.size() + 1, peer_), decode_job_file(m.payload)});
     accept_jobs();
   }
 
@@ -315,9 +340,10 @@ class Session {
             if (started_sent) return;
             started_sent = true;
             std::vector<std::uint8_t> payload(8);
-            put_u64(payload.data(), 0, static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                                       std::chrono::steady_clock::now() - run_received)
-                                                                       .count()));
+            put_u64(payload.data(), 0,
+                    static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                   std::chrono::steady_clock::now() - run_received)
+                                                   .count()));
             send(Op::kSluiceStarted, payload);
           };
         }
@@ -411,15 +437,19 @@ class Session {
       const std::vector<report::ReportedJob> entries = report::reported_jobs(g);
       for (const report::ReportedJob& entry : entries) {
         std::vector<std::vector<std::uint8_t>> opts;
-        for (const auto& [name, value] : entry.job.options) opts.push_back(encode_job_option(name, value, false, reports));
+        for (const auto& [name, value] : entry.job.options)
+          opts.push_back(encode_job_option(name, value, false, reports));
         options.push_back(std::move(opts));
-        thread_stats.push_back(encode_thread_stat(entry, totals, {reports + 1, static_cast<std::uint32_t>(::getpid())}));
+        thread_stats.push_back(
+            encode_thread_stat(entry, totals, {reports + 1, static_cast<std::uint32_t>(::getpid())}));
         ++reports;
       }
       for (const JobResult& j : g.jobs) {
         if (j.error != 0 && error == 0) error = static_cast<std::uint32_t>(j.error);
       }
-      if (!g.jobs.empty()) group_stats.push_back(encode_group_stat(totals, g.groupid, entries.empty() ? g.jobs.front().settings : entries.front().job.settings));
+      if (!g.jobs.empty())
+        group_stats.push_back(encode_group_stat(
+            totals, g.groupid, entries.empty() ? g.jobs.front().settings : entries.front().job.settings));
     }
     if (reports > announced_reports_) {
       send(Op::kStart, encode_start(std::max(clones, reports), reports - announced_reports_));
@@ -448,9 +478,12 @@ class Session {
     if (sampled_) {
       const double seconds = std::chrono::duration<double>(now - last_sample_).count();
       for (int d = 0; d < 3; ++d) {
-        const std::uint64_t bytes = totals.bytes[d] >= last_totals_.bytes[d] ? totals.bytes[d] - last_totals_.bytes[d] : totals.bytes[d];
-        const std::uint64_t ios = totals.ios[d] >= last_totals_.ios[d] ? totals.ios[d] - last_totals_.ios[d] : totals.ios[d];
-        rates_.rate_kib_s[d] = seconds > 0 ? static_cast<std::uint64_t>(static_cast<double>(bytes) / seconds / 1024) : 0;
+        const std::uint64_t bytes =
+            totals.bytes[d] >= last_totals_.bytes[d] ? totals.bytes[d] - last_totals_.bytes[d] : totals.bytes[d];
+        const std::uint64_t ios =
+            totals.ios[d] >= last_totals_.ios[d] ? totals.ios[d] - last_totals_.ios[d] : totals.ios[d];
+        rates_.rate_kib_s[d] =
+            seconds > 0 ? static_cast<std::uint64_t>(static_cast<double>(bytes) / seconds / 1024) : 0;
         rates_.iops[d] = seconds > 0 ? static_cast<std::uint32_t>(static_cast<double>(ios) / seconds) : 0;
       }
     }

@@ -1,6 +1,7 @@
 // The shared secret of sluice's client and servers: the file, the challenges and the proofs.
 #include "fionet/shared_secret.h"
 
+#include <fmt/format.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -11,8 +12,6 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 
@@ -25,9 +24,10 @@ std::string read_secret_file(const std::string& path, const std::string& option)
   }
   if (!S_ISREG(st.st_mode)) throw UserError(fmt::format("{}={}: not a regular file", option, path));
   if ((st.st_mode & 077) != 0) {
-    throw UserError(fmt::format("{}={}: the secret file is accessible by group or others (mode {:04o}); make it "
-                                "private: chmod 600 {}",
-                                option, path, st.st_mode & 07777, path));
+    throw UserError(
+        fmt::format("{}={}: the secret file is accessible by group or others (mode {:04o}); make it "
+                    "private: chmod 600 {}",
+                    option, path, st.st_mode & 07777, path));
   }
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
@@ -54,7 +54,8 @@ Nonce random_nonce() {
 }
 
 Proof secret_proof(const std::string& secret, ProofRole role, std::span<const std::uint8_t> nonce) {
-  const std::string label = role == ProofRole::kClient ? "sluice fionet client proof v1" : "sluice fionet server proof v1";
+  const std::string label =
+      role == ProofRole::kClient ? "sluice fionet client proof v1" : "sluice fionet server proof v1";
   std::string message = label;
   message.push_back('\0');
   message.append(reinterpret_cast<const char*>(nonce.data()), nonce.size());

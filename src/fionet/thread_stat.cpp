@@ -1,7 +1,6 @@
 // sluice's results as fio 3.33's thread_stat and group_run_stats.
 #include "fionet/thread_stat.h"
 
-
 #include <algorithm>
 #include <bit>
 #include <cmath>

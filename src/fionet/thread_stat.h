@@ -18,24 +18,24 @@ namespace sluice::fionet {
 
 namespace ts {
 // fio's array sizes.
-inline constexpr std::size_t kDirs = 3;             // DDIR_RWDIR_CNT
-inline constexpr std::size_t kPlatBuckets = 1856;   // FIO_IO_U_PLAT_NR: 29 groups of 64
-inline constexpr std::size_t kPercentiles = 20;     // FIO_IO_U_LIST_MAX_LEN
-inline constexpr std::size_t kBlockInfos = 8192;    // MAX_NR_BLOCK_INFOS
-inline constexpr std::size_t kIoStat = 56;          // max, min, samples (u64), mean, S (16-byte fio_fp64_t each)
+inline constexpr std::size_t kDirs = 3;            // DDIR_RWDIR_CNT
+inline constexpr std::size_t kPlatBuckets = 1856;  // FIO_IO_U_PLAT_NR: 29 groups of 64
+inline constexpr std::size_t kPercentiles = 20;    // FIO_IO_U_LIST_MAX_LEN
+inline constexpr std::size_t kBlockInfos = 8192;   // MAX_NR_BLOCK_INFOS
+inline constexpr std::size_t kIoStat = 56;         // max, min, samples (u64), mean, S (16-byte fio_fp64_t each)
 inline constexpr std::size_t kFp64 = 16;
 
-inline constexpr std::size_t kName = 0;              // char[128]
-inline constexpr std::size_t kVerror = 128;          // char[128]
+inline constexpr std::size_t kName = 0;      // char[128]
+inline constexpr std::size_t kVerror = 128;  // char[128]
 inline constexpr std::size_t kError = 256;
 inline constexpr std::size_t kThreadNumber = 260;
 inline constexpr std::size_t kGroupId = 264;
 inline constexpr std::size_t kPid = 268;
-inline constexpr std::size_t kDescription = 272;     // char[256]
+inline constexpr std::size_t kDescription = 272;  // char[256]
 inline constexpr std::size_t kMembers = 528;
 inline constexpr std::size_t kUnifiedRwRep = 532;
 inline constexpr std::size_t kDisablePrioStat = 536;
-inline constexpr std::size_t kSyncStat = 544;        // aligned(8) in the packed struct: 540 rounded up
+inline constexpr std::size_t kSyncStat = 544;  // aligned(8) in the packed struct: 540 rounded up
 inline constexpr std::size_t kClatStat = kSyncStat + kIoStat;
 inline constexpr std::size_t kSlatStat = kClatStat + kDirs * kIoStat;
 inline constexpr std::size_t kLatStat = kSlatStat + kDirs * kIoStat;

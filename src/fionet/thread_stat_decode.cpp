@@ -74,8 +74,10 @@ std::optional<DecodedStat> decode_thread_stat(const std::vector<std::uint8_t>& p
   std::uint64_t runtime_ms = 0;
   for (std::size_t d = 0; d < ts::kDirs; ++d) {
     DirectionStats& dir = job.dirs[d];
-    dir.slat = latency_at(p, ts::kSlatStat + d * ts::kIoStat, ts::kIoUPlat + (0 * ts::kDirs + d) * ts::kPlatBuckets * 8);
-    dir.clat = latency_at(p, ts::kClatStat + d * ts::kIoStat, ts::kIoUPlat + (1 * ts::kDirs + d) * ts::kPlatBuckets * 8);
+    dir.slat =
+        latency_at(p, ts::kSlatStat + d * ts::kIoStat, ts::kIoUPlat + (0 * ts::kDirs + d) * ts::kPlatBuckets * 8);
+    dir.clat =
+        latency_at(p, ts::kClatStat + d * ts::kIoStat, ts::kIoUPlat + (1 * ts::kDirs + d) * ts::kPlatBuckets * 8);
     dir.lat = latency_at(p, ts::kLatStat + d * ts::kIoStat, ts::kIoUPlat + (2 * ts::kDirs + d) * ts::kPlatBuckets * 8);
     dir.bw_samples = moments_at(p, ts::kBwStat + d * ts::kIoStat, 1024.0);
     dir.iops_samples = moments_at(p, ts::kIopsStat + d * ts::kIoStat, 1.0);

@@ -1,6 +1,7 @@
 // Frames of fio's protocol: header encoding, CRC-16, fragmenting and joining, bounded socket reads and writes.
 #include "fionet/wire.h"
 
+#include <fmt/format.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -8,8 +9,6 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "fionet/bytes.h"
 
@@ -85,19 +84,27 @@ ReadStatus read_exact(int fd, std::uint8_t* out, std::size_t n, std::chrono::mil
 
 std::string op_name(std::uint16_t op) {
   static constexpr std::array<const char*, 23> kNames = {
-      "",     "QUIT", "EXIT",         "JOB",    "JOBLINE", "TEXT",       "TS",        "GS",
-      "SEND_ETA", "ETA", "PROBE",     "START",  "STOP",    "DISK_UTIL",  "SERVER_START", "ADD_JOB",
-      "RUN",  "IOLOG", "UPDATE_JOB",  "LOAD_FILE", "VTRIGGER", "SENDFILE", "JOB_OPT"};
+      "",         "QUIT",  "EXIT",       "JOB",       "JOBLINE",  "TEXT",      "TS",           "GS",
+      "SEND_ETA", "ETA",   "PROBE",      "START",     "STOP",     "DISK_UTIL", "SERVER_START", "ADD_JOB",
+      "RUN",      "IOLOG", "UPDATE_JOB", "LOAD_FILE", "VTRIGGER", "SENDFILE",  "JOB_OPT"};
   if (op >= 1 && op < kNames.size()) return kNames[op];
   switch (static_cast<Op>(op)) {
-    case Op::kSluiceHello: return "SLUICE_HELLO";
-    case Op::kSluiceChallenge: return "SLUICE_CHALLENGE";
-    case Op::kSluiceProof: return "SLUICE_PROOF";
-    case Op::kSluiceAccepted: return "SLUICE_ACCEPTED";
-    case Op::kSluiceHost: return "SLUICE_HOST";
-    case Op::kSluiceStarted: return "SLUICE_STARTED";
-    case Op::kSluiceInterim: return "SLUICE_INTERIM";
-    default: break;
+    case Op::kSluiceHello:
+      return "SLUICE_HELLO";
+    case Op::kSluiceChallenge:
+      return "SLUICE_CHALLENGE";
+    case Op::kSluiceProof:
+      return "SLUICE_PROOF";
+    case Op::kSluiceAccepted:
+      return "SLUICE_ACCEPTED";
+    case Op::kSluiceHost:
+      return "SLUICE_HOST";
+    case Op::kSluiceStarted:
+      return "SLUICE_STARTED";
+    case Op::kSluiceInterim:
+      return "SLUICE_INTERIM";
+    default:
+      break;
   }
   return fmt::format("op {}", op);
 }

@@ -16,8 +16,8 @@ namespace sluice::fionet {
 inline constexpr std::uint16_t kProtocolVersion = 97;  // fio 3.33 (fio 3.42 speaks 120)
 inline constexpr std::uint16_t kDefaultPort = 8765;
 inline constexpr std::size_t kHeaderBytes = 24;
-inline constexpr std::size_t kMaxFragment = 1024;                    // payload bytes per frame
-inline constexpr std::size_t kMaxMessage = std::size_t{64} << 20;    // sluice's cap on a joined message
+inline constexpr std::size_t kMaxFragment = 1024;                  // payload bytes per frame
+inline constexpr std::size_t kMaxMessage = std::size_t{64} << 20;  // sluice's cap on a joined message
 
 // fio's opcodes (FIO_NET_CMD_*), those of 3.33.
 enum class Op : std::uint16_t {

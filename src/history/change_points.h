@@ -24,12 +24,12 @@ struct ChangePointOptions {
 };
 
 struct ChangePoint {
-  std::size_t index = 0;    // 1-based position of the first point after the shift
-  double statistic = 0;     // the divergence q at the split, within the segment it was found in
+  std::size_t index = 0;  // 1-based position of the first point after the shift
+  double statistic = 0;   // the divergence q at the split, within the segment it was found in
   double p_value = 1;
-  double before = 0;        // the mean of the segment before (from the previous change point or the start)
-  double after = 0;         // and after (to the next change point or the end)
-  double shift_low = 0;     // bootstrap percentile interval of after - before at `confidence`
+  double before = 0;     // the mean of the segment before (from the previous change point or the start)
+  double after = 0;      // and after (to the next change point or the end)
+  double shift_low = 0;  // bootstrap percentile interval of after - before at `confidence`
   double shift_high = 0;
 };
 

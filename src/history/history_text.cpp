@@ -87,8 +87,10 @@ std::string render_history_show(const StoredResult& r) {
   }
   out += fmt::format("  repetitions:   {}\n", r.repetitions.size());
   if (const int failed = failed_exit_code(r)) {
-    out += fmt::format("  outcome:       FAILED (exit code {}): saved after the failure; the figures cover only "
-                       "what was measured before it\n", failed);
+    out += fmt::format(
+        "  outcome:       FAILED (exit code {}): saved after the failure; the figures cover only "
+        "what was measured before it\n",
+        failed);
   }
   out += "Job text (the comparability key):\n";
   std::size_t start = 0;

@@ -4,8 +4,8 @@
 
 #include <charconv>
 
-#include "common/json_read.h"
 #include "common/error.h"
+#include "common/json_read.h"
 
 namespace sluice {
 namespace {

@@ -1,10 +1,10 @@
 #include "html/chart.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "html/svg_text.h"
 
@@ -107,60 +107,82 @@ std::string render_svg(const ChartSpec& chart) {
       R"(<svg xmlns="http://www.w3.org/2000/svg" id="chart-{}" class="chart" width="{}" height="{}" viewBox="0 0 {} {}" font-family="sans-serif" role="img" aria-labelledby="chart-{}-title">)"
       "\n",
       escape(chart.id), coord(kWidth), coord(height), coord(kWidth), coord(height), escape(chart.id));
-  out += fmt::format(R"(<title id="chart-{}-title">{}</title>)" "\n", escape(chart.id), escape(chart.title));
-  out += fmt::format(R"(<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>)" "\n", coord(kWidth), coord(height));
-  out += fmt::format(R"(<text x="{}" y="22" font-size="15" font-weight="bold" text-anchor="middle">{}</text>)" "\n",
+  out += fmt::format(R"(<title id="chart-{}-title">{}</title>)"
+                     "\n",
+                     escape(chart.id), escape(chart.title));
+  out += fmt::format(R"(<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>)"
+                     "\n",
+                     coord(kWidth), coord(height));
+  out += fmt::format(R"(<text x="{}" y="22" font-size="15" font-weight="bold" text-anchor="middle">{}</text>)"
+                     "\n",
                      coord(kWidth / 2), escape(chart.title));
   // Grid and ticks.
   out += "<g font-size=\"11\" fill=\"#333333\">\n";
   for (const Tick& t : ticks_of(chart.x, xr)) {
     if (t.value < xr.lo || t.value > xr.hi) continue;
     const std::string px = coord(x.map(t.value));
-    out += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#e4e4e4"/><text x="{0}" y="{3}" text-anchor="middle">{4}</text>)" "\n",
-                       px, coord(kTop), coord(plot_bottom), coord(plot_bottom + 15), escape(t.label));
+    out += fmt::format(
+        R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#e4e4e4"/><text x="{0}" y="{3}" text-anchor="middle">{4}</text>)"
+        "\n",
+        px, coord(kTop), coord(plot_bottom), coord(plot_bottom + 15), escape(t.label));
   }
   for (const Tick& t : ticks_of(chart.y, yr)) {
     if (t.value < yr.lo || t.value > yr.hi) continue;
     const std::string py = coord(y.map(t.value));
-    out += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#e4e4e4"/><text x="{3}" y="{1}" dy="4" text-anchor="end">{4}</text>)" "\n",
-                       coord(kLeft), py, coord(plot_right), coord(kLeft - 6), escape(t.label));
+    out += fmt::format(
+        R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#e4e4e4"/><text x="{3}" y="{1}" dy="4" text-anchor="end">{4}</text>)"
+        "\n",
+        coord(kLeft), py, coord(plot_right), coord(kLeft - 6), escape(t.label));
   }
   if (right) {
     for (const Tick& t : ticks_of(chart.y2, y2r)) {
       if (t.value < y2r.lo || t.value > y2r.hi) continue;
-      out += fmt::format(R"(<text x="{}" y="{}" dy="4" text-anchor="start">{}</text>)" "\n", coord(plot_right + 6),
-                         coord(y2.map(t.value)), escape(t.label));
+      out += fmt::format(R"(<text x="{}" y="{}" dy="4" text-anchor="start">{}</text>)"
+                         "\n",
+                         coord(plot_right + 6), coord(y2.map(t.value)), escape(t.label));
     }
   }
   out += "</g>\n";
-  out += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#666666"/>)" "\n", coord(kLeft),
-                     coord(kTop), coord(plot_right - kLeft), coord(kPlotHeight));
+  out += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#666666"/>)"
+                     "\n",
+                     coord(kLeft), coord(kTop), coord(plot_right - kLeft), coord(kPlotHeight));
   // Axis labels.
-  out += fmt::format(R"(<text class="x-label" x="{}" y="{}" font-size="12" text-anchor="middle">{}</text>)" "\n",
+  out += fmt::format(R"(<text class="x-label" x="{}" y="{}" font-size="12" text-anchor="middle">{}</text>)"
+                     "\n",
                      coord((kLeft + plot_right) / 2), coord(plot_bottom + 32), escape(chart.x.label));
-  out += fmt::format(R"~(<text class="y-label" x="{0}" y="{1}" font-size="12" text-anchor="middle" transform="rotate(-90 {0} {1})">{2}</text>)~" "\n",
-                     coord(16), coord(kTop + kPlotHeight / 2), escape(chart.y.label));
+  out += fmt::format(
+      R"~(<text class="y-label" x="{0}" y="{1}" font-size="12" text-anchor="middle" transform="rotate(-90 {0} {1})">{2}</text>)~"
+      "\n",
+      coord(16), coord(kTop + kPlotHeight / 2), escape(chart.y.label));
   if (right) {
-    out += fmt::format(R"~(<text class="y2-label" x="{0}" y="{1}" font-size="12" text-anchor="middle" transform="rotate(90 {0} {1})">{2}</text>)~" "\n",
-                       coord(kWidth - 12), coord(kTop + kPlotHeight / 2), escape(chart.y2.label));
+    out += fmt::format(
+        R"~(<text class="y2-label" x="{0}" y="{1}" font-size="12" text-anchor="middle" transform="rotate(90 {0} {1})">{2}</text>)~"
+        "\n",
+        coord(kWidth - 12), coord(kTop + kPlotHeight / 2), escape(chart.y2.label));
   }
   // Markers and levels under the data.
   for (const ChartMarker& m : chart.markers) {
     if (m.x < xr.lo || m.x > xr.hi) continue;
     const std::string px = coord(x.map(m.x));
-    out += fmt::format(R"(<g class="marker"><title>{4}</title><line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#888888" stroke-dasharray="2 3"/><text x="{0}" y="{3}" dx="3" font-size="10" fill="#555555">{5}</text></g>)" "\n",
-                       px, coord(kTop), coord(plot_bottom), coord(kTop + 11),
-                       escape(m.detail.empty() ? m.label : m.label + "\n" + m.detail), escape(m.label));
+    out += fmt::format(
+        R"(<g class="marker"><title>{4}</title><line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#888888" stroke-dasharray="2 3"/><text x="{0}" y="{3}" dx="3" font-size="10" fill="#555555">{5}</text></g>)"
+        "\n",
+        px, coord(kTop), coord(plot_bottom), coord(kTop + 11),
+        escape(m.detail.empty() ? m.label : m.label + "\n" + m.detail), escape(m.label));
   }
   for (const ChartLevel& l : chart.levels) {
     const std::string py = coord((l.axis == Axis::kRight ? y2 : y).map(l.y));
-    out += fmt::format(R"(<g class="level"><title>{3}</title><line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#C00000" stroke-width="1.2" stroke-dasharray="6 3"/><text x="{2}" y="{1}" dx="-4" dy="-4" font-size="10" fill="#C00000" text-anchor="end">{3}</text></g>)" "\n",
-                       coord(kLeft), py, coord(plot_right), escape(l.label));
+    out += fmt::format(
+        R"(<g class="level"><title>{3}</title><line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#C00000" stroke-width="1.2" stroke-dasharray="6 3"/><text x="{2}" y="{1}" dx="-4" dy="-4" font-size="10" fill="#C00000" text-anchor="end">{3}</text></g>)"
+        "\n",
+        coord(kLeft), py, coord(plot_right), escape(l.label));
   }
   for (const ChartSpan& sp : chart.spans) {
     const std::string py = coord((sp.axis == Axis::kRight ? y2 : y).map(sp.y));
-    out += fmt::format(R"(<g class="span"><title>{3}</title><line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#C00000" stroke-width="2"/></g>)" "\n",
-                       coord(x.map(std::max(sp.x0, xr.lo))), py, coord(x.map(std::min(sp.x1, xr.hi))), escape(sp.label));
+    out += fmt::format(
+        R"(<g class="span"><title>{3}</title><line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#C00000" stroke-width="2"/></g>)"
+        "\n",
+        coord(x.map(std::max(sp.x0, xr.lo))), py, coord(x.map(std::min(sp.x1, xr.hi))), escape(sp.label));
   }
   // Series.
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
@@ -172,15 +194,19 @@ std::string render_svg(const ChartSpec& chart) {
     out += polyline(drawn, x, sy, color, s.dashed);
     if (s.dots) {
       for (const ChartPoint& p : drawn) {
-        out += fmt::format(R"(<circle cx="{}" cy="{}" r="3" fill="{}"/>)" "\n", coord(x.map(p.x)), coord(sy.map(p.y)), color);
+        out += fmt::format(R"(<circle cx="{}" cy="{}" r="3" fill="{}"/>)"
+                           "\n",
+                           coord(x.map(p.x)), coord(sy.map(p.y)), color);
       }
     }
     out += "</g>\n";
   }
   for (const ChartHighlight& h : chart.highlights) {
     const Scale& sy = h.axis == Axis::kRight ? y2 : y;
-    out += fmt::format(R"(<g class="highlight"><title>{2}</title><circle cx="{0}" cy="{1}" r="7" fill="none" stroke="#C00000" stroke-width="2"/><text x="{0}" y="{1}" dx="9" dy="-9" font-size="11" fill="#C00000">{2}</text></g>)" "\n",
-                       coord(x.map(h.at.x)), coord(sy.map(h.at.y)), escape(h.label));
+    out += fmt::format(
+        R"(<g class="highlight"><title>{2}</title><circle cx="{0}" cy="{1}" r="7" fill="none" stroke="#C00000" stroke-width="2"/><text x="{0}" y="{1}" dx="9" dy="-9" font-size="11" fill="#C00000">{2}</text></g>)"
+        "\n",
+        coord(x.map(h.at.x)), coord(sy.map(h.at.y)), escape(h.label));
   }
   // Legend.
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
@@ -189,9 +215,11 @@ std::string render_svg(const ChartSpec& chart) {
     const std::size_t legend_row = i / kLegendPerRow;
     const double ly = plot_bottom + 52 + static_cast<double>(legend_row) * kLegendRow;
     const char* color = palette_color(s.color >= 0 ? s.color : static_cast<int>(i));
-    out += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2"{}/><text x="{}" y="{}" font-size="11" dy="4">{}</text>)" "\n",
-                       coord(lx), coord(ly), coord(lx + 22), coord(ly), color, s.dashed ? R"( stroke-dasharray="5 3")" : "",
-                       coord(lx + 27), coord(ly), escape(s.name));
+    out += fmt::format(
+        R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2"{}/><text x="{}" y="{}" font-size="11" dy="4">{}</text>)"
+        "\n",
+        coord(lx), coord(ly), coord(lx + 22), coord(ly), color, s.dashed ? R"( stroke-dasharray="5 3")" : "",
+        coord(lx + 27), coord(ly), escape(s.name));
   }
   out += "</svg>\n";
   return out;
@@ -220,9 +248,11 @@ std::string render_csv(const ChartSpec& chart) {
       out += fmt::format("{},{},{},{}\n", csv_field(s.name), axis, csv_value(p.x), csv_value(p.y));
     }
   }
-  for (const ChartMarker& m : chart.markers) out += fmt::format("#marker {},,{},\n", csv_field(m.label), csv_value(m.x));
+  for (const ChartMarker& m : chart.markers)
+    out += fmt::format("#marker {},,{},\n", csv_field(m.label), csv_value(m.x));
   for (const ChartLevel& l : chart.levels) {
-    out += fmt::format("#level {},{},,{}\n", csv_field(l.label), l.axis == Axis::kRight ? "right" : "left", csv_value(l.y));
+    out += fmt::format("#level {},{},,{}\n", csv_field(l.label), l.axis == Axis::kRight ? "right" : "left",
+                       csv_value(l.y));
   }
   for (const ChartSpan& sp : chart.spans) {
     const char* axis = sp.axis == Axis::kRight ? "right" : "left";

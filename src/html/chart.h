@@ -53,25 +53,25 @@ struct ChartHighlight {
 };
 
 struct AxisSpec {
-  std::string label;         // with its unit: "latency (ms)"
+  std::string label;  // with its unit: "latency (ms)"
   bool log = false;
-  std::vector<Tick> ticks;   // empty = chosen from the data
-  double lo = 0;             // when lo < hi: the fixed domain; else from the data (linear axes start at 0)
+  std::vector<Tick> ticks;  // empty = chosen from the data
+  double lo = 0;            // when lo < hi: the fixed domain; else from the data (linear axes start at 0)
   double hi = 0;
 };
 
 struct ChartSpec {
-  std::string id;     // stable name for --chart and the element id: "spectrum", "timeline-job1"
+  std::string id;  // stable name for --chart and the element id: "spectrum", "timeline-job1"
   std::string title;
   AxisSpec x;
   AxisSpec y;
-  AxisSpec y2;        // used when a series is on Axis::kRight
+  AxisSpec y2;  // used when a series is on Axis::kRight
   std::vector<ChartSeries> series;
   std::vector<ChartMarker> markers;
   std::vector<ChartLevel> levels;
   std::vector<ChartSpan> spans;
   std::vector<ChartHighlight> highlights;
-  std::string note;   // one line under the chart: what is drawn and how it was thinned
+  std::string note;  // one line under the chart: what is drawn and how it was thinned
 };
 
 // Points per series at most after downsample_min_max (2 per bucket); keeps long runs small.

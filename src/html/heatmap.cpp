@@ -1,12 +1,12 @@
 #include "html/heatmap.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 #include "html/result_charts.h"
@@ -120,8 +120,10 @@ std::vector<Heatmap> load_heatmaps(const std::string& path, std::size_t max_colu
     double msec = 0, ddir = 0, bs = 0;
     if (fields.size() < 4 || !parse_number(fields[0], msec) || !parse_number(fields[1], ddir) ||
         !parse_number(fields[2], bs) || ddir < 0 || ddir > 2) {
-      throw UserError(fmt::format("--hist-log={}: line {} is not \"msec, ddir, bs, bins...\" (write it with "
-                                  "write_hist_log and log_hist_msec)", path, number));
+      throw UserError(
+          fmt::format("--hist-log={}: line {} is not \"msec, ddir, bs, bins...\" (write it with "
+                      "write_hist_log and log_hist_msec)",
+                      path, number));
     }
     if (fields.size() - 3 > static_cast<std::size_t>(LatencyHistogram::kNumBuckets)) {
       throw UserError(fmt::format("--hist-log={}: line {} has {} bins, more than the {} a histogram log holds", path,
@@ -143,8 +145,11 @@ std::vector<Heatmap> load_heatmaps(const std::string& path, std::size_t max_colu
   for (auto& [dir, windows] : by_dir) {
     std::stable_sort(windows.begin(), windows.end(), [](const Window& a, const Window& b) { return a.t_s < b.t_s; });
     bool any = false;
-    for (const Window& w : windows) any = any || std::any_of(w.bins.begin(), w.bins.end(), [](auto n) { return n > 0; });
-    if (any) out.push_back(build(log_name(path), dir, windows, std::max<std::size_t>(1, max_columns), std::max<std::size_t>(1, rows)));
+    for (const Window& w : windows)
+      any = any || std::any_of(w.bins.begin(), w.bins.end(), [](auto n) { return n > 0; });
+    if (any)
+      out.push_back(
+          build(log_name(path), dir, windows, std::max<std::size_t>(1, max_columns), std::max<std::size_t>(1, rows)));
   }
   if (out.empty()) throw UserError(fmt::format("--hist-log={}: no I/Os in the histogram log", path));
   return out;
@@ -166,9 +171,14 @@ std::string render_heatmap_svg(const Heatmap& map) {
       R"(<svg xmlns="http://www.w3.org/2000/svg" id="chart-{0}" class="chart heatmap" width="{1}" height="{2}" viewBox="0 0 {1} {2}" font-family="sans-serif" role="img" aria-labelledby="chart-{0}-title">)"
       "\n",
       escape(map.id), coord(kMapWidth), coord(height));
-  out += fmt::format(R"(<title id="chart-{}-title">{}</title>)" "\n", escape(map.id), escape(map.title));
-  out += fmt::format(R"(<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>)" "\n", coord(kMapWidth), coord(height));
-  out += fmt::format(R"(<text x="{}" y="22" font-size="15" font-weight="bold" text-anchor="middle">{}</text>)" "\n",
+  out += fmt::format(R"(<title id="chart-{}-title">{}</title>)"
+                     "\n",
+                     escape(map.id), escape(map.title));
+  out += fmt::format(R"(<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>)"
+                     "\n",
+                     coord(kMapWidth), coord(height));
+  out += fmt::format(R"(<text x="{}" y="22" font-size="15" font-weight="bold" text-anchor="middle">{}</text>)"
+                     "\n",
                      coord(kMapWidth / 2), escape(map.title));
   out += "<g class=\"cells\" shape-rendering=\"crispEdges\">\n";
   for (std::size_t c = 0; c < map.counts.size(); ++c) {
@@ -179,36 +189,46 @@ std::string render_heatmap_svg(const Heatmap& map) {
       if (n == 0) continue;
       const double y1 = y.map(map.row_edges_ns[r] / unit.divisor);
       const double y0 = y.map(map.row_edges_ns[r + 1] / unit.divisor);
-      out += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>)" "\n", coord(x0), coord(y0),
-                         coord(std::max(0.5, x1 - x0)), coord(std::max(0.5, y1 - y0)),
+      out += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>)"
+                         "\n",
+                         coord(x0), coord(y0), coord(std::max(0.5, x1 - x0)), coord(std::max(0.5, y1 - y0)),
                          colour(std::sqrt(static_cast<double>(n) / static_cast<double>(max_count))));
     }
   }
   out += "</g>\n<g font-size=\"11\" fill=\"#333333\">\n";
   for (const Tick& t : linear_ticks(0, t_end, 6)) {
-    out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)" "\n", coord(x.map(t.value)),
-                       coord(kMapBottom + 15), escape(t.label));
+    out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)"
+                       "\n",
+                       coord(x.map(t.value)), coord(kMapBottom + 15), escape(t.label));
   }
   for (const Tick& t : log_ticks(lo, hi)) {
-    out += fmt::format(R"(<text x="{}" y="{}" dy="4" text-anchor="end">{}</text>)" "\n", coord(kMapLeft - 6),
-                       coord(y.map(t.value)), escape(t.label));
+    out += fmt::format(R"(<text x="{}" y="{}" dy="4" text-anchor="end">{}</text>)"
+                       "\n",
+                       coord(kMapLeft - 6), coord(y.map(t.value)), escape(t.label));
   }
   out += "</g>\n";
-  out += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#666666"/>)" "\n", coord(kMapLeft),
-                     coord(kMapTop), coord(kMapRight - kMapLeft), coord(kMapBottom - kMapTop));
-  out += fmt::format(R"(<text class="x-label" x="{}" y="{}" font-size="12" text-anchor="middle">time (s)</text>)" "\n",
+  out += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#666666"/>)"
+                     "\n",
+                     coord(kMapLeft), coord(kMapTop), coord(kMapRight - kMapLeft), coord(kMapBottom - kMapTop));
+  out += fmt::format(R"(<text class="x-label" x="{}" y="{}" font-size="12" text-anchor="middle">time (s)</text>)"
+                     "\n",
                      coord((kMapLeft + kMapRight) / 2), coord(kMapBottom + 32));
-  out += fmt::format(R"~(<text class="y-label" x="16" y="{0}" font-size="12" text-anchor="middle" transform="rotate(-90 16 {0})">latency ({1}), log scale</text>)~" "\n",
-                     coord((kMapTop + kMapBottom) / 2), unit.name);
+  out += fmt::format(
+      R"~(<text class="y-label" x="16" y="{0}" font-size="12" text-anchor="middle" transform="rotate(-90 16 {0})">latency ({1}), log scale</text>)~"
+      "\n",
+      coord((kMapTop + kMapBottom) / 2), unit.name);
   // Colour legend: five steps of the sqrt scale with their counts.
   for (int i = 0; i <= 4; ++i) {
     const double share = i / 4.0;
     const double lx = kMapLeft + i * 70;
-    out += fmt::format(R"(<rect x="{}" y="{}" width="20" height="10" fill="{}" stroke="#999999"/><text x="{}" y="{}" font-size="11">{}</text>)" "\n",
-                       coord(lx), coord(kMapBottom + 44), colour(share), coord(lx + 24), coord(kMapBottom + 53),
-                       i == 0 ? std::string("1") : short_number(std::round(share * share * static_cast<double>(max_count))));
+    out += fmt::format(
+        R"(<rect x="{}" y="{}" width="20" height="10" fill="{}" stroke="#999999"/><text x="{}" y="{}" font-size="11">{}</text>)"
+        "\n",
+        coord(lx), coord(kMapBottom + 44), colour(share), coord(lx + 24), coord(kMapBottom + 53),
+        i == 0 ? std::string("1") : short_number(std::round(share * share * static_cast<double>(max_count))));
   }
-  out += fmt::format(R"(<text x="{}" y="{}" font-size="11">I/Os per cell (colour ~ sqrt of the count)</text>)" "\n",
+  out += fmt::format(R"(<text x="{}" y="{}" font-size="11">I/Os per cell (colour ~ sqrt of the count)</text>)"
+                     "\n",
                      coord(kMapLeft + 360), coord(kMapBottom + 53));
   out += "</svg>\n";
   return out;

@@ -9,12 +9,12 @@
 namespace sluice::html {
 
 struct Heatmap {
-  std::string id;     // "heatmap-<log name>-read"
+  std::string id;  // "heatmap-<log name>-read"
   std::string title;
-  std::vector<double> t_s;                          // end of each column's window
-  std::vector<double> row_edges_ns;                 // rows + 1 increasing edges, log-spaced
-  std::vector<std::vector<std::uint64_t>> counts;   // [column][row]
-  std::uint64_t total = 0;                          // I/Os in the log (= the sum of all cells)
+  std::vector<double> t_s;                         // end of each column's window
+  std::vector<double> row_edges_ns;                // rows + 1 increasing edges, log-spaced
+  std::vector<std::vector<std::uint64_t>> counts;  // [column][row]
+  std::uint64_t total = 0;                         // I/Os in the log (= the sum of all cells)
 };
 
 // Reads a clat histogram log ("msec, ddir, bs, bin 0, ..., bin N" with fio's bin layout) and builds one

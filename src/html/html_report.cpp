@@ -10,7 +10,8 @@
 namespace sluice::html {
 namespace {
 
-constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:24px auto;padding:0 16px;max-width:1100px;color:#1a1a1a;background:#fff}
+constexpr const char* kStyle =
+    R"(body{font-family:sans-serif;margin:24px auto;padding:0 16px;max-width:1100px;color:#1a1a1a;background:#fff}
 h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:32px}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
 th{background:#f0f0f0}td:first-child,td:nth-child(2){text-align:left}
@@ -32,13 +33,16 @@ std::string input_section(const ReportInput& input, std::size_t index, std::size
   std::string out = fmt::format("<section id=\"input-{}\">\n<h2>{}</h2>\n", index + 1, escape(input.name));
   out += fmt::format("<p class=\"meta\">{} result, {} {}{}</p>\n", escape(result_kind(doc)),
                      escape(text_or(doc, "fio version", "unknown version")),
-                     doc.contains("time") && doc["time"].is_string() ? "from " + escape(doc["time"].get<std::string>()) : std::string(),
-                     input.repetitions.size() > 1 ? fmt::format("; {} repetitions, charts show the first", input.repetitions.size())
-                                                  : std::string());
+                     doc.contains("time") && doc["time"].is_string() ? "from " + escape(doc["time"].get<std::string>())
+                                                                     : std::string(),
+                     input.repetitions.size() > 1
+                         ? fmt::format("; {} repetitions, charts show the first", input.repetitions.size())
+                         : std::string());
   out += "<h3>Results</h3>\n" + results_table(doc);
   const std::string spread = spread_table(input);
   if (!spread.empty()) out += "<h3>Spread over repetitions</h3>\n" + spread;
-  for (const ChartSpec& chart : result_charts(doc, id_prefix(index, count), title_suffix(input, count))) out += html_figure(chart);
+  for (const ChartSpec& chart : result_charts(doc, id_prefix(index, count), title_suffix(input, count)))
+    out += html_figure(chart);
   const std::string capacity = capacity_table(doc);
   if (!capacity.empty()) out += "<h3>Capacity curve</h3>\n" + capacity;
   const std::string interference = interference_tables(doc);
@@ -91,9 +95,10 @@ std::string render_html_report(const std::vector<ReportInput>& inputs, const std
     out += "<section id=\"heatmaps\">\n<h2>Latency heatmaps</h2>\n";
     for (const Heatmap& map : heatmaps) {
       out += "<figure>\n" + render_heatmap_svg(map) +
-             fmt::format("<figcaption>{} I/Os in {} columns of time and {} log-spaced latency rows, from the "
-                         "completion-latency histogram of each logged window</figcaption>\n</figure>\n",
-                         map.total, map.counts.size(), map.row_edges_ns.size() - 1);
+             fmt::format(
+                 "<figcaption>{} I/Os in {} columns of time and {} log-spaced latency rows, from the "
+                 "completion-latency histogram of each logged window</figcaption>\n</figure>\n",
+                 map.total, map.counts.size(), map.row_edges_ns.size() - 1);
     }
     out += "</section>\n";
   }

@@ -2,7 +2,6 @@
 // Numbers read from a result document for the HTML report, tolerant of whatever the document holds: a
 // report of a corrupt or foreign file shows 0 or "-", never undefined behaviour (found by fuzzing).
 #include <cstdint>
-
 #include <nlohmann/json.hpp>
 
 namespace sluice::html {

@@ -1,6 +1,5 @@
 #include "html/report_input.h"
 
-
 namespace sluice::html {
 std::string result_kind(const nlohmann::json& doc) {
   const auto sluice = doc.find("sluice");

@@ -3,16 +3,15 @@
 // the JSON document a measuring command wrote (sluice's run, quick, capacity, interfere, precondition, or
 // fio's own --output-format=json), as compare/result_source.h's load_result_set reads them from files or
 // the history.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sluice::html {
 
 struct ReportInput {
-  std::string name;                            // shown in titles and legends: the file's name
-  std::vector<nlohmann::json> repetitions;     // at least one document
+  std::string name;                         // shown in titles and legends: the file's name
+  std::vector<nlohmann::json> repetitions;  // at least one document
 };
 
 // Which command wrote the document: "run", "quick", "capacity", "interfere", "precondition" (from the

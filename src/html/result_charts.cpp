@@ -1,19 +1,19 @@
 #include "html/result_charts.h"
-#include "common/json_read.h"
-#include "html/json_numbers.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
 
-#include <fmt/format.h>
+#include "common/json_read.h"
+#include "html/json_numbers.h"
 
 namespace sluice::html {
 namespace {
 
 using nlohmann::json;
-
 
 const json* latency_section(const json& dir) {
   for (const char* key : {"clat_ns", "lat_ns"}) {
@@ -92,8 +92,8 @@ void scale_y(std::vector<ChartSeries>& series, Axis axis, double divisor) {
 }
 
 // Per-interval IOPS (left) with p99 (right, dashed), and bandwidth, of one job from its sluice series.
-void series_charts(const json& series, const std::string& job, const std::string& id_prefix,
-                   const std::string& suffix, std::vector<ChartSpec>& out) {
+void series_charts(const json& series, const std::string& job, const std::string& id_prefix, const std::string& suffix,
+                   std::vector<ChartSpec>& out) {
   const auto samples = series.find("samples");
   if (samples == series.end() || !samples->is_array() || samples->empty()) return;
   ChartSpec timeline;
@@ -132,7 +132,8 @@ void series_charts(const json& series, const std::string& job, const std::string
   scale_y(timeline.series, Axis::kRight, unit.divisor);
   timeline.y2.label = fmt::format("p99 latency ({}), dashed", unit.name);
   const std::size_t n = samples->size();
-  const std::string thinned = n > 2 * kMaxBuckets ? fmt::format("; {} intervals drawn as the min and max of {} buckets", n, kMaxBuckets) : "";
+  const std::string thinned =
+      n > 2 * kMaxBuckets ? fmt::format("; {} intervals drawn as the min and max of {} buckets", n, kMaxBuckets) : "";
   timeline.note = "p99 of each interval's own latency histogram" + thinned;
   bandwidth.note = "bytes completed per interval" + thinned;
   out.push_back(std::move(timeline));
@@ -171,9 +172,8 @@ void capacity_chart(const json& cap, const std::string& id_prefix, const std::st
   ChartSeries lat{stat + " latency", {}, Axis::kRight, true, true, 1};
   std::vector<const json*> points;
   for (const json& p : *curve) points.push_back(&p);
-  std::stable_sort(points.begin(), points.end(), [](const json* a, const json* b) {
-    return number(*a, "concurrency") < number(*b, "concurrency");
-  });
+  std::stable_sort(points.begin(), points.end(),
+                   [](const json* a, const json* b) { return number(*a, "concurrency") < number(*b, "concurrency"); });
   double lat_max = number(cap, "slo_ns");
   for (const json* p : points) lat_max = std::max(lat_max, number(*p, key));
   const TimeUnit unit = latency_unit(lat_max);
@@ -192,7 +192,8 @@ void capacity_chart(const json& cap, const std::string& id_prefix, const std::st
   for (const char* mark : {"knee", "thrashing"}) {
     const auto p = cap.find(mark);
     if (p == cap.end() || !p->is_object()) continue;
-    c.highlights.push_back({{number(*p, "concurrency"), number(*p, "iops")}, Axis::kLeft,
+    c.highlights.push_back({{number(*p, "concurrency"), number(*p, "iops")},
+                            Axis::kLeft,
                             fmt::format("{} ({})", mark, whole_number(number(*p, "concurrency")))});
   }
   c.note = "dots are measured points; red circles mark the knee and the thrashing point, the dashed red line the SLO";
@@ -221,7 +222,8 @@ void interference_charts(const json& inter, const std::string& id_prefix, const 
   double offset = 0;
   double last_t = 0;
   for (const json& point : *timeline) {
-    const std::string name = fmt::format("{} x{}", text_or(point, "phase", "?"), whole_number(number(point, "threads")));
+    const std::string name =
+        fmt::format("{} x{}", text_or(point, "phase", "?"), whole_number(number(point, "threads")));
     if (name != phase) {
       offset += last_t;
       last_t = 0;
@@ -244,7 +246,8 @@ void interference_charts(const json& inter, const std::string& id_prefix, const 
   wb.series = {std::move(dirty), std::move(writeback)};
   const auto limits = inter.find("dirty_limits");
   if (limits != inter.end() && limits->is_object()) {
-    if (number(*limits, "limit_bytes") > 0) wb.levels.push_back({number(*limits, "limit_bytes") / 1048576.0, Axis::kLeft, "dirty limit"});
+    if (number(*limits, "limit_bytes") > 0)
+      wb.levels.push_back({number(*limits, "limit_bytes") / 1048576.0, Axis::kLeft, "dirty limit"});
     if (number(*limits, "background_bytes") > 0) {
       wb.levels.push_back({number(*limits, "background_bytes") / 1048576.0, Axis::kLeft, "background threshold"});
     }
@@ -317,8 +320,8 @@ ChartSpec spectrum_chart(const std::string& id, const std::string& title, const 
   c.y.label = fmt::format("latency ({}), log scale", unit.name);
   c.x.lo = 1;
   c.x.hi = std::pow(10.0, std::ceil(std::log10(max_x) - 1e-9));
-  static const std::vector<Tick> kTicks = {{1, "0%"},        {2, "50%"},       {10, "90%"},        {100, "99%"},
-                                           {1e3, "99.9%"},   {1e4, "99.99%"},  {1e5, "99.999%"},   {1e6, "99.9999%"}};
+  static const std::vector<Tick> kTicks = {{1, "0%"},      {2, "50%"},      {10, "90%"},      {100, "99%"},
+                                           {1e3, "99.9%"}, {1e4, "99.99%"}, {1e5, "99.999%"}, {1e6, "99.9999%"}};
   for (const Tick& t : kTicks) {
     if (t.value <= c.x.hi) c.x.ticks.push_back(t);
   }
@@ -375,7 +378,8 @@ std::vector<ChartSpec> result_charts(const json& doc, const std::string& id_pref
   }
   const auto s = doc.find("sluice");
   if (s != doc.end() && s->is_object()) {
-    if (s->contains("capacity") && s->at("capacity").is_object()) capacity_chart(s->at("capacity"), id_prefix, title_suffix, out);
+    if (s->contains("capacity") && s->at("capacity").is_object())
+      capacity_chart(s->at("capacity"), id_prefix, title_suffix, out);
     if (s->contains("interference") && s->at("interference").is_object()) {
       interference_charts(s->at("interference"), id_prefix, title_suffix, out);
     }

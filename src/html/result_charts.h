@@ -2,10 +2,9 @@
 // The charts of one result document, as ChartSpecs: latency percentile spectrum and CDF of every job and
 // direction, per-interval IOPS with p99 and bandwidth per job (sluice's "sluice.jobs[].series"), the
 // capacity curve (sluice capacity) and the interference timeline (sluice interfere).
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "html/chart.h"
 #include "html/report_input.h"
@@ -15,7 +14,7 @@ namespace sluice::html {
 // One latency distribution of a job and direction: percentile points (p in [0, 100), latency in ns), the
 // number of I/Os behind them.
 struct LatencyCurve {
-  std::string name;  // "job1 read"
+  std::string name;                     // "job1 read"
   std::vector<ChartPoint> percentiles;  // x = p (percent), y = latency ns; increasing p
   std::uint64_t ios = 0;
 };

@@ -1,13 +1,13 @@
 #include "html/result_tables.h"
-#include "common/json_read.h"
-#include "html/json_numbers.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
-#include <fmt/format.h>
-
+#include "common/json_read.h"
+#include "html/json_numbers.h"
 #include "html/svg_text.h"
 #include "report/report_format.h"
 
@@ -17,7 +17,6 @@ namespace {
 using nlohmann::json;
 using report::compact_number;
 using report::NumUnit;
-
 
 std::string cell(const std::string& text) { return "<td>" + escape(text) + "</td>"; }
 
@@ -104,7 +103,8 @@ std::string results_table(const json& doc) {
   if (rows.empty()) return "";
   return "<table class=\"numbers\">\n"
          "<tr><th rowspan=\"2\">job</th><th rowspan=\"2\">dir</th><th rowspan=\"2\">IOPS</th><th rowspan=\"2\">BW</th>"
-         "<th rowspan=\"2\">I/Os</th><th colspan=\"5\">completion latency</th><th colspan=\"4\">percentiles</th></tr>\n" +
+         "<th rowspan=\"2\">I/Os</th><th colspan=\"5\">completion latency</th><th "
+         "colspan=\"4\">percentiles</th></tr>\n" +
          header_row({"unit", "min", "max", "avg", "stdev", "unit", "p50", "p99", "p99.9"}) + rows + "</table>\n";
 }
 
@@ -133,7 +133,8 @@ std::string spread_table(const ReportInput& input) {
       rows += "<tr>" + cell(text_or(first["jobs"][j], "jobname", "?")) + cell(dir) + cell(fmt::format("{}", n)) +
               cell(compact_number(values.front(), 4, 1000, NumUnit::kNone)) +
               cell(compact_number(median, 4, 1000, NumUnit::kNone)) +
-              cell(compact_number(values.back(), 4, 1000, NumUnit::kNone)) + cell(fmt::format("{:.1f}%", cv)) + "</tr>\n";
+              cell(compact_number(values.back(), 4, 1000, NumUnit::kNone)) + cell(fmt::format("{:.1f}%", cv)) +
+              "</tr>\n";
     }
   }
   if (rows.empty()) return "";
@@ -147,24 +148,26 @@ std::string capacity_table(const json& doc) {
   const json& cap = s->at("capacity");
   if (!cap.contains("curve") || !cap["curve"].is_array()) return "";
   const double slo_ms = number(cap, "slo_ns") / 1e6;
-  std::string out = fmt::format("<p>Limit: {} latency &lt;= {:.3f} ms. Capacity: {}.</p>\n",
-                                escape(text_or(cap, "stat", "mean")), slo_ms,
-                                cap.contains("iops") && cap["iops"].is_number()
-                                    ? fmt::format("{:.0f} IOPS at concurrency {}", number(cap, "iops"), scalar_text(cap["concurrency"]))
-                                    : std::string("none within the limit"));
-  out += "<table class=\"capacity\">\n" +
-         header_row({"concurrency", "iodepth", "numjobs", "IOPS", "mean ms", "p50 ms", "p99 ms", "p99.9 ms", "steady", "within SLO", "mark"});
+  std::string out = fmt::format(
+      "<p>Limit: {} latency &lt;= {:.3f} ms. Capacity: {}.</p>\n", escape(text_or(cap, "stat", "mean")), slo_ms,
+      cap.contains("iops") && cap["iops"].is_number()
+          ? fmt::format("{:.0f} IOPS at concurrency {}", number(cap, "iops"), scalar_text(cap["concurrency"]))
+          : std::string("none within the limit"));
+  out += "<table class=\"capacity\">\n" + header_row({"concurrency", "iodepth", "numjobs", "IOPS", "mean ms", "p50 ms",
+                                                      "p99 ms", "p99.9 ms", "steady", "within SLO", "mark"});
   for (const json& p : cap["curve"]) {
     std::string mark;
     for (const char* m : {"knee", "thrashing"}) {
       if (cap.contains(m) && cap[m].is_object() && number(cap[m], "concurrency") == number(p, "concurrency")) mark += m;
     }
-    out += "<tr>" + cell(scalar_text(field_or(p, "concurrency", json()))) + cell(scalar_text(field_or(p, "iodepth", json()))) +
-           cell(scalar_text(field_or(p, "numjobs", json()))) + cell(fmt::format("{:.0f}", number(p, "iops")));
+    out += "<tr>" + cell(scalar_text(field_or(p, "concurrency", json()))) +
+           cell(scalar_text(field_or(p, "iodepth", json()))) + cell(scalar_text(field_or(p, "numjobs", json()))) +
+           cell(fmt::format("{:.0f}", number(p, "iops")));
     for (const char* k : {"lat_mean_ns", "lat_p50_ns", "lat_p99_ns", "lat_p999_ns"}) {
       out += cell(fmt::format("{:.3f}", number(p, k) / 1e6));
     }
-    out += cell(flag_or(p, "steady", false) ? "yes" : "no") + cell(flag_or(p, "within_slo", false) ? "yes" : "no") + cell(mark) + "</tr>\n";
+    out += cell(flag_or(p, "steady", false) ? "yes" : "no") + cell(flag_or(p, "within_slo", false) ? "yes" : "no") +
+           cell(mark) + "</tr>\n";
   }
   return out + "</table>\n";
 }
@@ -173,18 +176,20 @@ std::string interference_tables(const json& doc) {
   const auto s = doc.find("sluice");
   if (s == doc.end() || !s->is_object() || !s->contains("interference")) return "";
   const json& in = s->at("interference");
-  std::string out = "<table class=\"phases\">\n" +
-                    header_row({"phase", "threads", "seconds", "fg IOPS", "fsync p99 ms", "bg MiB/s"});
+  std::string out =
+      "<table class=\"phases\">\n" + header_row({"phase", "threads", "seconds", "fg IOPS", "fsync p99 ms", "bg MiB/s"});
   for (const json& p : field_or(in, "phases", json::array())) {
     const double p99 = p.contains("fsync_lat_ns") ? number(p["fsync_lat_ns"], "p99_ns") : 0;
     out += "<tr>" + cell(text_or(p, "name", "?")) + cell(scalar_text(field_or(p, "threads", json()))) +
            cell(fmt::format("{:.1f}", number(p, "seconds"))) + cell(fmt::format("{:.1f}", number(p, "iops"))) +
-           cell(fmt::format("{:.3f}", p99 / 1e6)) + cell(fmt::format("{:.1f}", number(p, "bg_bw_bytes") / 1048576.0)) + "</tr>\n";
+           cell(fmt::format("{:.3f}", p99 / 1e6)) + cell(fmt::format("{:.1f}", number(p, "bg_bw_bytes") / 1048576.0)) +
+           "</tr>\n";
   }
   out += "</table>\n";
   const json trials = field_or(in, "trials", json::array());
   if (!trials.empty()) {
-    out += "<table class=\"trials\">\n" + header_row({"knob trial", "threads", "fg IOPS", "fg fsync p99 ms", "bg MiB/s"});
+    out +=
+        "<table class=\"trials\">\n" + header_row({"knob trial", "threads", "fg IOPS", "fg fsync p99 ms", "bg MiB/s"});
     for (const json& t : trials) {
       std::string settings;
       const json knob_settings = field_or(t, "settings", json::object());  // named: items() refers to it
@@ -194,7 +199,8 @@ std::string interference_tables(const json& doc) {
       if (flag_or(t, "baseline", false)) settings = "baseline (no change)";
       const bool ran = flag_or(t, "baseline", false) || flag_or(t, "ran", false);
       out += "<tr>" + cell(settings) + cell(scalar_text(field_or(t, "threads", json())));
-      out += ran ? cell(fmt::format("{:.1f}", number(t, "fg_iops"))) + cell(fmt::format("{:.3f}", number(t, "fg_lat_p99_ns") / 1e6)) +
+      out += ran ? cell(fmt::format("{:.1f}", number(t, "fg_iops"))) +
+                       cell(fmt::format("{:.3f}", number(t, "fg_lat_p99_ns") / 1e6)) +
                        cell(fmt::format("{:.1f}", number(t, "bg_bw_bytes") / 1048576.0))
                  : "<td colspan=\"3\">not run: " + escape(text_or(t, "skipped", "-")) + "</td>";
       out += "</tr>\n";
@@ -225,7 +231,8 @@ std::string environment_table(const json& doc) {
   }
   const auto s = doc.find("sluice");
   if (s != doc.end() && s->is_object()) {
-    if (s->contains("clock_source")) rows += "<tr>" + cell("clock_source") + cell(scalar_text((*s)["clock_source"])) + "</tr>\n";
+    if (s->contains("clock_source"))
+      rows += "<tr>" + cell("clock_source") + cell(scalar_text((*s)["clock_source"])) + "</tr>\n";
     if (s->contains("environment")) flatten((*s)["environment"], "", rows);
   }
   if (rows.empty()) return "";

@@ -2,9 +2,8 @@
 // The HTML tables of a report: the numbers of every job and direction (rounded as sluice's normal text
 // output rounds them), the spread over repetitions, the capacity curve, the interference phases and trials,
 // the environment and the job options. Each returns an HTML fragment ("" when the document has no such data).
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "html/report_input.h"
 

@@ -23,7 +23,9 @@ const SeriesSegment* segment_at(const SeriesChartInput& input, std::size_t posit
 
 std::string changes_table(const SeriesChartInput& input) {
   if (input.changes.empty()) return "<p>No change point: one segment.</p>\n";
-  std::string out = "<table class=\"environment\">\n<tr><th>change</th><th>where and how much</th><th>what changed since the result before</th></tr>\n";
+  std::string out =
+      "<table class=\"environment\">\n<tr><th>change</th><th>where and how much</th><th>what changed since the result "
+      "before</th></tr>\n";
   for (std::size_t i = 0; i < input.changes.size(); ++i) {
     const SeriesChange& c = input.changes[i];
     std::string differences;
@@ -35,8 +37,9 @@ std::string changes_table(const SeriesChartInput& input) {
 }
 
 std::string points_table(const SeriesChartInput& input) {
-  std::string out = "<table>\n<tr><th>#</th><th>result</th><th>started (UTC)</th><th>label</th><th>value</th>"
-                    "<th>segment mean</th><th>change point</th></tr>\n";
+  std::string out =
+      "<table>\n<tr><th>#</th><th>result</th><th>started (UTC)</th><th>label</th><th>value</th>"
+      "<th>segment mean</th><th>change point</th></tr>\n";
   for (std::size_t i = 0; i < input.points.size(); ++i) {
     const SeriesPoint& p = input.points[i];
     const SeriesSegment* s = segment_at(input, i + 1);
@@ -76,11 +79,14 @@ ChartSpec series_chart(const SeriesChartInput& input) {
   }
   for (std::size_t i = 0; i < input.changes.size(); ++i) {
     const SeriesChange& c = input.changes[i];
-    chart.markers.push_back({static_cast<double>(c.index) - 0.5, fmt::format("{} {}", i + 1, c.label),
-                             c.summary + (c.differences.empty() ? "\nnothing recorded differs" : "\n" + joined(c.differences, "\n"))});
+    chart.markers.push_back(
+        {static_cast<double>(c.index) - 0.5, fmt::format("{} {}", i + 1, c.label),
+         c.summary + (c.differences.empty() ? "\nnothing recorded differs" : "\n" + joined(c.differences, "\n"))});
   }
-  chart.note = fmt::format("{} results; red lines: the mean of each segment between change points; dotted lines: "
-                           "the change points (hover for what changed there)", input.points.size());
+  chart.note = fmt::format(
+      "{} results; red lines: the mean of each segment between change points; dotted lines: "
+      "the change points (hover for what changed there)",
+      input.points.size());
   return chart;
 }
 

@@ -37,8 +37,7 @@ std::string file_contents(std::string_view name, std::string_view option, std::s
                           const SourcePos& where) {
   std::ifstream in{std::string(name), std::ios::binary};
   if (!in) {
-    value_error(where, option, value,
-                fmt::format("cannot read the pattern file '{}': {}", name, std::strerror(errno)));
+    value_error(where, option, value, fmt::format("cannot read the pattern file '{}': {}", name, std::strerror(errno)));
   }
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.empty()) value_error(where, option, value, fmt::format("the pattern file '{}' is empty", name));
@@ -86,7 +85,8 @@ DataPattern decode_data_pattern(std::string_view value, const SourcePos& where, 
       while (end < value.size() && value[end] >= '0' && value[end] <= '9' && !starts_hex(value, end)) ++end;
       if (end == digits_start) value_error(where, option, value, "'-' must be followed by a decimal number");
       long long number = 0;
-      for (std::size_t d = digits_start; d < end && number <= INT_MAX + 1ll; ++d) number = number * 10 + (value[d] - '0');
+      for (std::size_t d = digits_start; d < end && number <= INT_MAX + 1ll; ++d)
+        number = number * 10 + (value[d] - '0');
       if (c == '-') number = -number;
       if (number > INT_MAX || number < INT_MIN) {
         value_error(where, option, value,
@@ -98,9 +98,9 @@ DataPattern decode_data_pattern(std::string_view value, const SourcePos& where, 
       for (; bits != 0; bits >>= 8) out.bytes += static_cast<char>(bits & 0xff);
       i = end;
     } else {
-      value_error(where, option, value,
-                  "expected \"text\", 'file', 0x hex bytes, a decimal number" +
-                      std::string(allow_offset ? " or %o" : ""));
+      value_error(
+          where, option, value,
+          "expected \"text\", 'file', 0x hex bytes, a decimal number" + std::string(allow_offset ? " or %o" : ""));
     }
     if (out.bytes.size() > kMaxPatternBytes) value_error(where, option, value, "the pattern is larger than 1 MiB");
   }

@@ -59,20 +59,22 @@ void check_fio_debug(std::string_view where, const std::string& value) {
     start = comma + 1;
     if (item == "?" || std::find(categories.begin(), categories.end(), item) != categories.end()) continue;
     const std::string nearest = nearest_of(item, categories);
-    option_error(where, "debug mask '" + item + "' not found" + (nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
+    option_error(where,
+                 "debug mask '" + item + "' not found" + (nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
   }
 }
 
 void refuse_fio_trigger(std::string_view where) {
-  option_error(where, "not supported by sluice: fio's triggers run a command when a file appears or at a time, for "
-                      "power-cut tests driven through fio's client/server mode, whose trigger command sluice's client "
-                      "and server do not implement");
+  option_error(where,
+               "not supported by sluice: fio's triggers run a command when a file appears or at a time, for "
+               "power-cut tests driven through fio's client/server mode, whose trigger command sluice's client "
+               "and server do not implement");
 }
 
 const std::vector<std::string>& fio_debug_categories() {
   static const std::vector<std::string> kNames = {
-      "process", "file", "io",      "mem",  "blktrace", "verify",      "random",       "parse", "diskutil", "job",
-      "mutex",   "profile", "time", "net",  "rate",     "compress",    "steadystate",  "helperthread", "zbd", "all"};
+      "process", "file",    "io",   "mem", "blktrace", "verify",   "random",      "parse",        "diskutil", "job",
+      "mutex",   "profile", "time", "net", "rate",     "compress", "steadystate", "helperthread", "zbd",      "all"};
   return kNames;
 }
 

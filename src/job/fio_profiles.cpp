@@ -92,10 +92,9 @@ struct ActOptions {
   bool prep = false;
 };
 
-constexpr std::string_view kActOptions[] = {"device-names",      "load",
-                                            "test-duration",     "threads-per-queue",
-                                            "read-req-num-512-blocks", "large-block-op-kbytes",
-                                            "prep"};
+constexpr std::string_view kActOptions[] = {
+    "device-names",          "load", "test-duration", "threads-per-queue", "read-req-num-512-blocks",
+    "large-block-op-kbytes", "prep"};
 constexpr std::uint64_t kActSliceSeconds = 3600;  // fio's SAMPLE_SEC: the criteria are checked hourly
 constexpr std::uint64_t kActReadLoad = 2000;      // fio's R_LOAD: reads per second per device at 1x
 constexpr std::uint64_t kActWriteLoad = 1000;     // W_LOAD
@@ -149,10 +148,18 @@ std::vector<std::string> act_arguments(const ActOptions& o) {
   }
   for (const std::string& dev : o.devices) {
     if (o.prep) {
-      const std::vector<std::string> prep = {"--name=act-prep-zeroes-" + dev, "--filename=" + dev, "--bs=1048576",
-                                             "--zero_buffers", "--rw=write", "--name=act-prep-salt-" + dev,
-                                             "--stonewall", "--filename=" + dev, "--bs=4096", "--ioengine=libaio",
-                                             "--iodepth=64", "--rw=randwrite"};
+      const std::vector<std::string> prep = {"--name=act-prep-zeroes-" + dev,
+                                             "--filename=" + dev,
+                                             "--bs=1048576",
+                                             "--zero_buffers",
+                                             "--rw=write",
+                                             "--name=act-prep-salt-" + dev,
+                                             "--stonewall",
+                                             "--filename=" + dev,
+                                             "--bs=4096",
+                                             "--ioengine=libaio",
+                                             "--iodepth=64",
+                                             "--rw=randwrite"};
       args.insert(args.end(), prep.begin(), prep.end());
       continue;
     }
@@ -255,8 +262,9 @@ std::vector<std::string> expand_fio_profile(const std::vector<std::string>& args
     kept.push_back(text);
   }
   if (act && act_options.devices.empty()) {
-    throw UserError("--profile=act: the devices (or files) to test are missing; add --device-names=DEV[,DEV...] "
-                    "(fio: \"act: you need to set IO target(s) with the device-names option\")");
+    throw UserError(
+        "--profile=act: the devices (or files) to test are missing; add --device-names=DEV[,DEV...] "
+        "(fio: \"act: you need to set IO target(s) with the device-names option\")");
   }
   std::vector<std::string> expanded = act ? act_arguments(act_options) : tiobench_arguments(tiobench);
   // The other arguments (run options such as --output-format, and job options for all the jobs) go first,
@@ -281,7 +289,8 @@ std::optional<FioActProfile> fio_act_profile(const std::vector<std::string>& arg
 
 void finish_fio_profile_jobs(const std::vector<std::string>& given, JobCommandLine& parsed) {
   if (!parsed.job_files.empty() && names_fio_profile(given)) {
-    throw UserError(parsed.job_files.front() + ": a --profile runs the profile's own jobs; job files cannot be "
+    throw UserError(parsed.job_files.front() +
+                    ": a --profile runs the profile's own jobs; job files cannot be "
                     "added to it");
   }
   if (const std::optional<FioActProfile> act = fio_act_profile(given)) {

@@ -344,8 +344,8 @@ std::string expand_value(std::string_view value, const OptionDef* def, std::uint
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = list ? sub.text.find(',', start) : std::string::npos;
-    const std::string_view element =
-        trim_expanded(std::string_view(sub.text).substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    const std::string_view element = trim_expanded(
+        std::string_view(sub.text).substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     const bool paren = element.starts_with('(');
     // Custom syntaxes (bssplit=4k/50:64k/50) use operator characters as separators.
     const bool keyword_math = sub.used_keyword && has_operator(element) && def->type != OptionType::kCustom;

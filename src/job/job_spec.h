@@ -21,15 +21,15 @@
 namespace sluice {
 
 enum class RwMode {
-  kRead,       // sequential read
-  kWrite,      // sequential write
+  kRead,   // sequential read
+  kWrite,  // sequential write
   kRandRead,
   kRandWrite,
   kReadWrite,  // fio rw / readwrite: sequential mixed
   kRandRW,
   kTrim,
   kRandTrim,
-  kRandRmw,    // sluice extension: read a random block, write it back, then the next (dependent I/O)
+  kRandRmw,        // sluice extension: read a random block, write it back, then the next (dependent I/O)
   kTrimWrite,      // fio trimwrite: trim a block, then write it, block after block
   kRandTrimWrite,  // fio randtrimwrite: trim a random block, then write it
 };
@@ -52,20 +52,26 @@ enum class FileLockMode { kNone, kExclusive, kReadWrite };
 enum class IoMemKind { kMalloc, kShm, kShmHuge, kMmap, kMmapShared, kMmapHuge };
 constexpr const char* io_mem_kind_name(IoMemKind kind) noexcept {
   switch (kind) {
-    case IoMemKind::kMalloc: return "malloc";
-    case IoMemKind::kShm: return "shm";
-    case IoMemKind::kShmHuge: return "shmhuge";
-    case IoMemKind::kMmap: return "mmap";
-    case IoMemKind::kMmapShared: return "mmapshared";
-    case IoMemKind::kMmapHuge: return "mmaphuge";
+    case IoMemKind::kMalloc:
+      return "malloc";
+    case IoMemKind::kShm:
+      return "shm";
+    case IoMemKind::kShmHuge:
+      return "shmhuge";
+    case IoMemKind::kMmap:
+      return "mmap";
+    case IoMemKind::kMmapShared:
+      return "mmapshared";
+    case IoMemKind::kMmapHuge:
+      return "mmaphuge";
   }
   return "?";
 }
 struct IoMemorySpec {
   IoMemKind kind = IoMemKind::kMalloc;
-  std::string file;                            // mem=mmap*:FILE; "" = anonymous
-  std::uint64_t hugepage_size = 4ull << 20;    // hugepage-size: huge kinds round the size up to it (fio: 4 MiB)
-  std::uint32_t align = 0;                     // iomem_align: the first buffer starts this far past a page
+  std::string file;                          // mem=mmap*:FILE; "" = anonymous
+  std::uint64_t hugepage_size = 4ull << 20;  // hugepage-size: huge kinds round the size up to it (fio: 4 MiB)
+  std::uint32_t align = 0;                   // iomem_align: the first buffer starts this far past a page
 };
 
 // fio's verify_policy (master): which writes a verify after the writing run may count on. kFsynced: only those
@@ -155,8 +161,8 @@ struct TargetOptions {
   std::string opendir;                 // every regular file below this directory is a file of the job too
   FileLockMode lockfile = FileLockMode::kNone;
   std::string directory;
-  SizeOrPercent size;                  // total bytes of I/O region per job (fio "size")
-  std::uint64_t filesize = 0;          // per-file size; 0 = size / nrfiles
+  SizeOrPercent size;          // total bytes of I/O region per job (fio "size")
+  std::uint64_t filesize = 0;  // per-file size; 0 = size / nrfiles
   std::uint32_t nrfiles = 1;
   FileService file_service = FileService::kRoundRobin;
   std::uint32_t file_service_ios = 1;  // ios on a file before switching (roundrobin, random)
@@ -164,28 +170,28 @@ struct TargetOptions {
   std::uint32_t openfiles = 0;         // files open at once; 0 = nrfiles (sluice keeps them all open)
   SizeOrPercent offset;
   bool create_on_open = false;
-  bool create_fsync = true;   // fdatasync a file after laying it out
-  bool create_only = false;   // lay out the files, then end the job without I/O
-  bool invalidate = true;     // drop the files' cached pages before the job (fio's default)
-  bool pre_read = false;      // read the files into the page cache before the job (then no invalidate)
+  bool create_fsync = true;  // fdatasync a file after laying it out
+  bool create_only = false;  // lay out the files, then end the job without I/O
+  bool invalidate = true;    // drop the files' cached pages before the job (fio's default)
+  bool pre_read = false;     // read the files into the page cache before the job (then no invalidate)
   FadviseHint fadvise_hint = FadviseHint::kWorkload;
-  int write_hint = 0;         // fcntl F_SET_RW_HINT value (1 none .. 5 extreme); 0 = not set
+  int write_hint = 0;             // fcntl F_SET_RW_HINT value (1 none .. 5 extreme); 0 = not set
   bool allow_file_create = true;  // false: a missing file is an error, never created
   bool unique_filename = true;    // under MPI, generated file names get the rank (fio: the client's name)
   bool overwrite = false;
   FallocateMode fallocate = FallocateMode::kNative;
-  bool unlink = false;  // only files sluice created are ever removed
-  std::string ioscheduler;  // the io scheduler the devices under the job's files get for its group; "" = as is
+  bool unlink = false;               // only files sluice created are ever removed
+  std::string ioscheduler;           // the io scheduler the devices under the job's files get for its group; "" = as is
   bool allow_mounted_write = false;  // this job may write to a mounted or signed device (--allow-destructive)
-  bool unlink_each_loop = false;  // loops=N: the files are deleted and created again before each later loop
+  bool unlink_each_loop = false;     // loops=N: the files are deleted and created again before each later loop
   // fio's fill_device: without a size, a file's size is its filesystem's free space; a write that fails with
   // ENOSPC or EDQUOT ends the job as its end (not an error); a read job's file is filled first.
   bool fill_device = false;
   bool direct = false;
-  std::string filename_format;             // fio's $jobname/$jobnum/$filenum template
-  std::uint64_t offset_increment = 0;      // offset += jobnum * offset_increment
-  std::uint64_t offset_align = 0;          // a percentage offset is aligned up to this (not given: the min block size)
-  bool file_append = false;                // regular files: the region starts at the file's end (fio's file_append)
+  std::string filename_format;         // fio's $jobname/$jobnum/$filenum template
+  std::uint64_t offset_increment = 0;  // offset += jobnum * offset_increment
+  std::uint64_t offset_align = 0;      // a percentage offset is aligned up to this (not given: the min block size)
+  bool file_append = false;            // regular files: the region starts at the file's end (fio's file_append)
 };
 
 // fio's per-job log files (write_*_log and their format) and per-io log columns.
@@ -194,18 +200,18 @@ struct LogOptions {
   std::string write_iops_log;
   std::string write_bw_log;
   std::uint32_t log_avg_msec = 0;
-  bool log_max_value = false;        // with log_avg_msec, a latency log line is the window's maximum, not mean
-  bool log_unix_epoch = false;       // log times from the clock's epoch (Unix time), not the job's start
-  bool log_alternate_epoch = false;  // the same with log_alternate_epoch_clock_id's clock
+  bool log_max_value = false;            // with log_avg_msec, a latency log line is the window's maximum, not mean
+  bool log_unix_epoch = false;           // log times from the clock's epoch (Unix time), not the job's start
+  bool log_alternate_epoch = false;      // the same with log_alternate_epoch_clock_id's clock
   int log_alternate_epoch_clock_id = 0;  // clock_gettime's clock id (0: CLOCK_REALTIME)
-  bool log_offset = false;           // add the io's offset column to per-io logs (fio's log_offset)
-  std::uint64_t log_compression = 0;  // fio's in-memory chunk size; with log_store_compressed, logs are zlib files
-  bool log_store_compressed = false;  // write each log as NAME.fz (zlib streams), as fio --inflate-log reads
+  bool log_offset = false;               // add the io's offset column to per-io logs (fio's log_offset)
+  std::uint64_t log_compression = 0;     // fio's in-memory chunk size; with log_store_compressed, logs are zlib files
+  bool log_store_compressed = false;     // write each log as NAME.fz (zlib streams), as fio --inflate-log reads
   std::string write_hist_log;
   std::uint32_t log_hist_msec = 0;
   std::uint32_t log_hist_coarseness = 0;  // histogram logs merge 2^N neighbouring bins
   bool per_job_logs = true;
-  bool log_prio = false;                   // per-io logs carry each io's priority value, not "is realtime"
+  bool log_prio = false;  // per-io logs carry each io's priority value, not "is realtime"
 };
 
 // fio's zonemode=strided and zonemode=zbd and their zone settings.
@@ -220,35 +226,35 @@ struct ZoneOptions {
   // memory, shared by the run's jobs on the file; run/zoned_file.h): writes go to write pointers, reads stay
   // below them unless read_beyond_wp.
   bool zone_zbd = false;
-  std::uint64_t zone_capacity = 0;      // writable bytes per zone; 0 = zone_size
+  std::uint64_t zone_capacity = 0;  // writable bytes per zone; 0 = zone_size
   bool read_beyond_wp = false;
-  std::uint32_t max_open_zones = 0;     // zones written at once, for all jobs on the file; 0 = no limit
+  std::uint32_t max_open_zones = 0;      // zones written at once, for all jobs on the file; 0 = no limit
   std::uint32_t job_max_open_zones = 0;  // ... for this job
-  bool ignore_zone_limits = false;      // accepted: an emulated zone set has no device limit to ignore
-  double zone_reset_threshold = 0;      // with zone_reset_frequency: resets start above this share written
-  double zone_reset_frequency = 0;      // the share of writes that reset their zone first
+  bool ignore_zone_limits = false;       // accepted: an emulated zone set has no device limit to ignore
+  double zone_reset_threshold = 0;       // with zone_reset_frequency: resets start above this share written
+  double zone_reset_frequency = 0;       // the share of writes that reset their zone first
 };
 
 // Where and as whom the job's thread runs: CPUs, NUMA, priorities, nice, user, cgroup.
 struct PlacementOptions {
-  std::vector<std::uint32_t> cpus_allowed; // cpus_allowed / cpumask: CPUs the job's thread may run on; empty = any
-  bool cpus_allowed_split = false;         // cpus_allowed_policy=split: clone N runs on the N-th CPU of the set
-  std::string numa_cpu_nodes;              // numa_cpu_nodes: run on these nodes' CPUs (node string); "" = any
+  std::vector<std::uint32_t> cpus_allowed;  // cpus_allowed / cpumask: CPUs the job's thread may run on; empty = any
+  bool cpus_allowed_split = false;          // cpus_allowed_policy=split: clone N runs on the N-th CPU of the set
+  std::string numa_cpu_nodes;               // numa_cpu_nodes: run on these nodes' CPUs (node string); "" = any
   NumaMemPolicy numa_mem_policy{};
-  std::int32_t ioprio_class = -1;          // prioclass (1 realtime, 2 best effort, 3 idle); -1 = not set
-  std::int32_t ioprio = -1;                // prio 0-7; -1 = not set
+  std::int32_t ioprio_class = -1;  // prioclass (1 realtime, 2 best effort, 3 idle); -1 = not set
+  std::int32_t ioprio = -1;        // prio 0-7; -1 = not set
   // Per-io priorities (fio's cmdprio family, libaio and io_uring): reads and writes (trim values are unused).
-  PerDirection<std::uint32_t> cmdprio_percentage{};   // share of ios issued with cmdprio_class/cmdprio
-  PerDirection<std::uint32_t> cmdprio_class{};        // 0 = not given: realtime, as fio
-  PerDirection<std::uint32_t> cmdprio_level{};        // cmdprio 0-7
+  PerDirection<std::uint32_t> cmdprio_percentage{};                // share of ios issued with cmdprio_class/cmdprio
+  PerDirection<std::uint32_t> cmdprio_class{};                     // 0 = not given: realtime, as fio
+  PerDirection<std::uint32_t> cmdprio_level{};                     // cmdprio 0-7
   PerDirection<std::vector<CmdprioSplitEntry>> cmdprio_bssplit{};  // excludes cmdprio_percentage
-  std::optional<int> nice;                 // nice value of the job's thread, -20..19
+  std::optional<int> nice;                                         // nice value of the job's thread, -20..19
   std::int64_t uid = -1;  // the job's thread runs (and uses its files) as this user; -1 = sluice's own
   std::int64_t gid = -1;  // and this group
   // fio's cgroup options (run/job_cgroup.h): the job's thread joins this blkio cgroup (made when missing).
-  std::string cgroup;                // "" = none (but cgroup_weight alone uses the job's name)
-  std::uint32_t cgroup_weight = 0;   // 100-1000; 0 = not set
-  bool cgroup_nodelete = false;      // a cgroup sluice made stays after the run
+  std::string cgroup;               // "" = none (but cgroup_weight alone uses the job's name)
+  std::uint32_t cgroup_weight = 0;  // 100-1000; 0 = not set
+  bool cgroup_nodelete = false;     // a cgroup sluice made stays after the run
   // fio's td->ioprio: the priority value (class << 13 | level) prio/prioclass give the job's ios; a class
   // alone means level 0, a level alone best effort (fio's ioprio_value). 0 when neither was given.
   std::uint16_t default_ioprio() const noexcept {
@@ -267,7 +273,7 @@ struct PlacementOptions {
 
 // How fast ios are issued: rate limits and minimums, think time, open-loop arrivals.
 struct PacingOptions {
-  PerDirection<std::uint64_t> rate = {0, 0, 0};       // bytes per second
+  PerDirection<std::uint64_t> rate = {0, 0, 0};  // bytes per second
   PerDirection<std::uint64_t> rate_iops = {0, 0, 0};
   RateProcess rate_process = RateProcess::kLinear;
   std::chrono::nanoseconds thinktime{0};
@@ -275,16 +281,16 @@ struct PacingOptions {
   // cpuio sets its think time from the measured cycle, cpuchunks x (100 - cpuload) / cpuload).
   double think_per_busy = 0;
   std::uint32_t thinktime_blocks = 1;
-  bool rate_ignore_thinktime = false;  // a rate's schedule moves on by each pause instead of catching up
-  bool thinktime_on_issue = false;    // thinktime_blocks_type=issue: count issued ios (else completed ones)
+  bool rate_ignore_thinktime = false;            // a rate's schedule moves on by each pause instead of catching up
+  bool thinktime_on_issue = false;               // thinktime_blocks_type=issue: count issued ios (else completed ones)
   std::chrono::nanoseconds thinktime_iotime{0};  // think after this much I/O time too (0: only by blocks)
   bool thinktime_spin_set = false;
   std::chrono::nanoseconds thinktime_spin{0};
-  PerDirection<std::uint64_t> rate_min = {0, 0, 0};       // bytes/s below which the job fails
+  PerDirection<std::uint64_t> rate_min = {0, 0, 0};              // bytes/s below which the job fails
   std::chrono::nanoseconds rate_cycle{std::chrono::seconds(1)};  // the window rate_min / rate_iops_min average over
   PerDirection<std::uint64_t> rate_iops_min = {0, 0, 0};
-  bool open_loop = false;                  // arrivals follow the rate schedule whatever earlier ios do
-  bool submit_offload = false;             // fio's io_submit_mode=offload: with a rate, sluice's open loop
+  bool open_loop = false;       // arrivals follow the rate schedule whatever earlier ios do
+  bool submit_offload = false;  // fio's io_submit_mode=offload: with a rate, sluice's open loop
   // Open-loop arrivals: open_loop=1, or fio's io_submit_mode=offload with a rate (fio offloads submission so
   // that its rate does not follow completions; sluice's open loop is that, without fio's limit at iodepth).
   bool open_loop_active() const noexcept {
@@ -299,18 +305,18 @@ struct PacingOptions {
 
 // fio's write_iolog / read_iolog family: the io log a job writes, and the logs it replays.
 struct IoLogOptions {
-  std::string write_iolog;                 // append every issued io to this file (fio's iolog version 3)
-  std::vector<std::string> read_iolog;     // logs to replay ("a:b": one per clone in turn); empty = none
-  bool replay_no_stall = false;            // ignore the log's timing
-  std::uint32_t replay_time_scale = 100;   // percent of the log's rate
-  std::string replay_redirect;             // every io of the log goes to this file
-  std::uint32_t replay_scale = 1;          // offsets divided by this (0 = 1)
-  std::uint32_t replay_align = 0;          // offsets rounded down to a multiple (power of 2; 0 = none)
-  std::uint32_t replay_skip = 0;           // kReplaySkip* bits: actions of the log left out
-  std::string merge_blktrace_file;         // read_iolog's blktraces are merged into this file, which is replayed
+  std::string write_iolog;                // append every issued io to this file (fio's iolog version 3)
+  std::vector<std::string> read_iolog;    // logs to replay ("a:b": one per clone in turn); empty = none
+  bool replay_no_stall = false;           // ignore the log's timing
+  std::uint32_t replay_time_scale = 100;  // percent of the log's rate
+  std::string replay_redirect;            // every io of the log goes to this file
+  std::uint32_t replay_scale = 1;         // offsets divided by this (0 = 1)
+  std::uint32_t replay_align = 0;         // offsets rounded down to a multiple (power of 2; 0 = none)
+  std::uint32_t replay_skip = 0;          // kReplaySkip* bits: actions of the log left out
+  std::string merge_blktrace_file;        // read_iolog's blktraces are merged into this file, which is replayed
   std::vector<std::uint32_t> merge_blktrace_scalars;  // per read_iolog trace: time percent (empty = 100 each)
   std::vector<std::uint32_t> merge_blktrace_iters;    // per read_iolog trace: repetitions (empty = 1 each)
-  std::shared_ptr<const IoLog> replay_log; // the clone's log, read by the runner (run/replay_binding.h)
+  std::shared_ptr<const IoLog> replay_log;            // the clone's log, read by the runner (run/replay_binding.h)
 };
 
 struct JobSpec {
@@ -340,7 +346,7 @@ struct JobSpec {
   PerDirection<std::uint64_t> blockalign = {0, 0, 0};  // 0 = the direction's minimum block size
   // fio's bs_is_seq_rand: bs=A,B (and bsrange, bssplit) mean sequential A and random B ios, not reads and writes.
   bool bs_is_seq_rand = false;
-  bool bs_unaligned = false;               // bsrange lengths need not be multiples of the minimum
+  bool bs_unaligned = false;  // bsrange lengths need not be multiples of the minimum
   Distribution random_distribution;
   // random_distribution=sequence: after each round of the sequence the next one is shifted by its length in
   // blocks (fio's "strided block group": 2,0,1 then 5,3,4 ...) instead of repeating the same blocks.
@@ -364,7 +370,7 @@ struct JobSpec {
   std::uint32_t buffer_compress_chunk = 512;  // bytes: compressible and random runs alternate in such chunks
   // fio's dedupe: dedupe_percentage of write buffers repeat earlier content (workload/dedupe_source.h).
   std::uint32_t dedupe_percentage = 0;
-  bool dedupe_working_set = false;                // dedupe_mode=working_set (else repeat)
+  bool dedupe_working_set = false;                  // dedupe_mode=working_set (else repeat)
   std::uint32_t dedupe_working_set_percentage = 5;  // of the job's size
   bool dedupe_global = false;
 
@@ -380,7 +386,7 @@ struct JobSpec {
   std::uint32_t fsync_blocks = 0;      // fsync=N: fsync after every N writes
   std::uint32_t fdatasync_blocks = 0;  // fdatasync=N
   bool end_fsync = false;
-  bool end_syncfs = false;             // at the end of a write stage: one syncfs(2) per file system, not fsyncs
+  bool end_syncfs = false;  // at the end of a write stage: one syncfs(2) per file system, not fsyncs
   bool fsync_on_close = false;
 
   // --- time and termination
@@ -390,13 +396,13 @@ struct JobSpec {
   std::uint64_t ramp_size = 0;  // bytes of I/O (the group's with group_reporting) before measuring; 0 = none
   std::chrono::nanoseconds startdelay{0};
   std::uint32_t loops = 1;
-  std::uint64_t io_size = 0;    // bytes of I/O to do; 0 = size
-  std::uint64_t number_ios = 0; // stop after this many ios; 0 = no limit
+  std::uint64_t io_size = 0;     // bytes of I/O to do; 0 = size
+  std::uint64_t number_ios = 0;  // stop after this many ios; 0 = no limit
   // continue_on_error / ignore_error, as fio's td_non_fatal_error: an error of a class whose bit is set and
   // whose errno is in that class's list is counted and passed; any other error stops the job.
-  std::uint32_t continue_on_error = 0;  // ErrorClass bits (fio: none 0, read 1, write 2, io 3, verify 4, all)
+  std::uint32_t continue_on_error = 0;            // ErrorClass bits (fio: none 0, read 1, write 2, io 3, verify 4, all)
   std::array<std::vector<int>, 3> ignore_errors;  // per ErrorClass; empty: fio's default list {EIO, EILSEQ}
-  bool error_dump = false;               // print every error as it happens, also those passed
+  bool error_dump = false;                        // print every error as it happens, also those passed
 
   // --- rate and think time
 
@@ -417,8 +423,8 @@ struct JobSpec {
   bool lat_percentiles = false;
   bool slat_percentiles = false;
   std::uint32_t kb_base = 1024;
-  std::uint32_t bw_avg_msec = 500;        // fio's bwavgtime: the window of each JSON bw_* sample
-  std::uint32_t iops_avg_msec = 500;      // fio's iopsavgtime: the same for iops_*
+  std::uint32_t bw_avg_msec = 500;    // fio's bwavgtime: the window of each JSON bw_* sample
+  std::uint32_t iops_avg_msec = 500;  // fio's iopsavgtime: the same for iops_*
   bool unified_rw_reporting = false;
   std::uint32_t significant_figures = 4;  // digits of IOPS, bandwidth and sizes in the normal output (1-10)
   bool unit_base_bits = false;            // fio's unit_base=1: bandwidths in bit/s in the normal output
@@ -427,12 +433,12 @@ struct JobSpec {
   bool disable_clat = false;
   bool disable_slat = false;
   IoMemorySpec io_memory{};  // mem= / iomem=, hugepage-size, iomem_align
-  bool disable_bw = false;  // no per-io bandwidth log lines (fio's disable_bw_measurement)
+  bool disable_bw = false;   // no per-io bandwidth log lines (fio's disable_bw_measurement)
 
   // --- job control beyond stonewall (fio)
-  std::string wait_for;                    // name of a job that must finish before this one starts
-  bool exitall = false;                    // when this job ends, stop every job of the group
-  std::int32_t flow = 0;                   // fio flow weight; 0 = not used
+  std::string wait_for;   // name of a job that must finish before this one starts
+  bool exitall = false;   // when this job ends, stop every job of the group
+  std::int32_t flow = 0;  // fio flow weight; 0 = not used
   std::uint32_t flow_id = 0;
   // How long a job ahead of its flow share sleeps before checking again (fio's flow_sleep, in microseconds).
   std::chrono::nanoseconds flow_sleep{std::chrono::microseconds(1000)};
@@ -442,15 +448,15 @@ struct JobSpec {
   std::chrono::nanoseconds latency_target{0};
   std::chrono::nanoseconds latency_window{0};
   double latency_percentile = 100.0;
-  bool latency_run = false;  // keep adjusting the depth until the job ends, instead of stopping once found
-  std::uint32_t percentage_random = 100;   // random modes: share of ios at a random offset
-  bool serialize_overlap = false;          // an io overlapping one in flight waits for it (fio's serialize_overlap)
-  bool scramble_buffers = true;            // write buffers change slightly per write (defeats naive dedupe)
-  std::uint64_t lockmem = 0;               // bytes each job clone pins with mlock while it runs (fio's lockmem)
+  bool latency_run = false;               // keep adjusting the depth until the job ends, instead of stopping once found
+  std::uint32_t percentage_random = 100;  // random modes: share of ios at a random offset
+  bool serialize_overlap = false;         // an io overlapping one in flight waits for it (fio's serialize_overlap)
+  bool scramble_buffers = true;           // write buffers change slightly per write (defeats naive dedupe)
+  std::uint64_t lockmem = 0;              // bytes each job clone pins with mlock while it runs (fio's lockmem)
 
   // --- steady state (fio's steadystate / ss)
   SteadyStateCriterion ss_criterion = SteadyStateCriterion::kNone;
-  double ss_limit = 0;                     // percent (ss=iops:10%) or absolute slope / deviation (lat: ns)
+  double ss_limit = 0;  // percent (ss=iops:10%) or absolute slope / deviation (lat: ns)
   bool ss_limit_is_percent = false;
   std::chrono::nanoseconds ss_duration{0};
   std::chrono::nanoseconds ss_ramp{0};
@@ -458,12 +464,12 @@ struct JobSpec {
 
   // --- data verification (fio's verify family)
   VerifyKind verify = VerifyKind::kNone;
-  std::string verify_pattern;              // bytes of the pattern, already decoded
+  std::string verify_pattern;                              // bytes of the pattern, already decoded
   std::vector<std::uint32_t> verify_pattern_offset_slots;  // %o: where the chunk offset goes (8 bytes each)
   bool do_verify = true;
   bool verify_only = false;
   bool verify_fatal = false;
-  bool verify_dump = false;                // a failed chunk is written to BASENAME.OFFSET.received / .expected
+  bool verify_dump = false;                  // a failed chunk is written to BASENAME.OFFSET.received / .expected
   std::uint32_t sync_file_range_blocks = 0;  // sync_file_range=FLAGS:N: every N writes; 0 = never
   std::uint32_t sync_file_range_flags = 0;   // SYNC_FILE_RANGE_WAIT_BEFORE (1) | _WRITE (2) | _WAIT_AFTER (4)
   std::uint32_t verify_backlog = 0;
@@ -471,9 +477,9 @@ struct JobSpec {
   bool verify_state_save = true;           // save local-JOB-INDEX-verify.state at the end of a writing job
   bool verify_state_load = false;          // verify_only: check only the writes that state says completed
   VerifyPolicy verify_policy = VerifyPolicy::kCompleted;  // the saved state and the verify phase skip unsynced writes
-  std::string aux_path;                    // --aux-path: the directory of the verify state files ("" = cwd)
-  std::uint32_t verify_interval = 0;       // bytes per verify header; 0 = the block size
-  std::uint32_t verify_offset = 0;         // the header trades places with the bytes this far into the chunk
+  std::string aux_path;               // --aux-path: the directory of the verify state files ("" = cwd)
+  std::uint32_t verify_interval = 0;  // bytes per verify header; 0 = the block size
+  std::uint32_t verify_offset = 0;    // the header trades places with the bytes this far into the chunk
   // fio's trim verification: trim_percentage % of the written blocks are trimmed, in rounds every trim_backlog
   // writes of up to trim_backlog_batch blocks (0 = trim_backlog), and must read back as zeros (trim_verify_zero).
   std::uint32_t trim_percentage = 0;
@@ -482,21 +488,21 @@ struct JobSpec {
   std::uint32_t trim_backlog_batch = 0;
 
   // --- placement, priority, buffer contents and fio corners (fio)
-  bool rw_backwards = false;               // "rw=read:-8k": rw_sequential_run bytes are a step back, not a hole
-  std::string exec_prerun;                 // shell command before the job's I/O (output in NAME.prerun.txt)
-  std::string exec_postrun;                // and after it (NAME.postrun.txt)
-  std::string buffer_pattern;              // bytes that fill write buffers, already decoded; empty = not set
-  bool exitall_on_error = false;           // a job that fails stops every job of the run
+  bool rw_backwards = false;      // "rw=read:-8k": rw_sequential_run bytes are a step back, not a hole
+  std::string exec_prerun;        // shell command before the job's I/O (output in NAME.prerun.txt)
+  std::string exec_postrun;       // and after it (NAME.postrun.txt)
+  std::string buffer_pattern;     // bytes that fill write buffers, already decoded; empty = not set
+  bool exitall_on_error = false;  // a job that fails stops every job of the run
 
   // --- I/O logs and their replay (fio's write_iolog / read_iolog family)
 
   // --- sluice extensions
-  JobRole role = JobRole::kForeground;     // role=background: runs beside the group's foreground jobs
+  JobRole role = JobRole::kForeground;  // role=background: runs beside the group's foreground jobs
 
   // --- provenance, for "file:line" messages and the JSON "job options" echo
-  SourcePos where;                                  // where the job section / --name began
-  std::map<std::string, std::string> given_options; // option name -> value text, as given (fio echoes these)
-  std::map<std::string, SourcePos> option_pos;      // option name -> where it was set
+  SourcePos where;                                   // where the job section / --name began
+  std::map<std::string, std::string> given_options;  // option name -> value text, as given (fio echoes these)
+  std::map<std::string, SourcePos> option_pos;       // option name -> where it was set
   // The options whose absence means something other than their default value (fio's fio_option_is_set),
   // marked by apply_option from their rows' `given_flag`, so that no consumer looks an option up by name.
   struct GivenOptions {
@@ -588,21 +594,21 @@ constexpr Part& job_part(JobSpec& job) noexcept {
 struct RunOptions {
   enum class OutputFormat { kNormal, kJson, kJsonPlus, kTerse };
   std::vector<OutputFormat> output_formats = {OutputFormat::kNormal};  // "--output-format=normal,json"
-  std::string output_path;      // --output=FILE; empty = stdout
+  std::string output_path;                                             // --output=FILE; empty = stdout
   bool allow_destructive = false;
-  bool status_line = true;      // live status on a terminal (never when stdout/stderr is redirected)
+  bool status_line = true;          // live status on a terminal (never when stdout/stderr is redirected)
   bool status_line_forced = false;  // --eta=always: show the status line even when not on a terminal
-  std::optional<std::chrono::nanoseconds> status_interval;  // --eta-interval: the status line's refresh
-  std::optional<std::chrono::nanoseconds> report_interval;  // --status-interval: a full report this often
+  std::optional<std::chrono::nanoseconds> status_interval;            // --eta-interval: the status line's refresh
+  std::optional<std::chrono::nanoseconds> report_interval;            // --status-interval: a full report this often
   std::chrono::nanoseconds series_interval{std::chrono::seconds(1)};  // time-series resolution
   // fio's global command-line options (fio's --help names them).
-  int terse_version = 3;                 // --terse-version: 2, 3, 4 or 5 (fio's terse formats)
-  bool readonly = false;                 // --readonly: refuse every job that writes or trims
-  bool warnings_fatal = false;           // --warnings-fatal: a validation warning stops the run
-  std::vector<std::string> sections;     // --section=NAME (repeatable): run only the jobs of these names
-  bool bandwidth_log = false;            // --bandwidth-log: agg-{read,write,trim}_bw.log in the current dir
-  std::string inflate_log;               // --inflate-log=F: print fio's compressed log F as text, run nothing
-  std::string aux_path;                  // --aux-path=DIR: where the verify state files go (fio's state files)
+  int terse_version = 3;              // --terse-version: 2, 3, 4 or 5 (fio's terse formats)
+  bool readonly = false;              // --readonly: refuse every job that writes or trims
+  bool warnings_fatal = false;        // --warnings-fatal: a validation warning stops the run
+  std::vector<std::string> sections;  // --section=NAME (repeatable): run only the jobs of these names
+  bool bandwidth_log = false;         // --bandwidth-log: agg-{read,write,trim}_bw.log in the current dir
+  std::string inflate_log;            // --inflate-log=F: print fio's compressed log F as text, run nothing
+  std::string aux_path;               // --aux-path=DIR: where the verify state files go (fio's state files)
   std::optional<std::chrono::nanoseconds> eta_newline;  // --eta-newline: keep a status line every period
 };
 
@@ -615,6 +621,6 @@ ErrorClass error_class_of(bool is_read, int error) noexcept;
 // Whether the job counts `error` (an errno) of class `c` and goes on (fio's td_non_fatal_error).
 bool error_is_non_fatal(const JobSpec& job, ErrorClass c, int error) noexcept;
 
-std::string_view rw_mode_name(RwMode mode) noexcept;       // fio spelling: "randread", "rw", ...
+std::string_view rw_mode_name(RwMode mode) noexcept;  // fio spelling: "randread", "rw", ...
 
 }  // namespace sluice

@@ -147,7 +147,8 @@ OptionDef i32_option(std::string name, const JobField<std::int32_t>& member, std
                    std::move(text));
 }
 
-OptionDef u64_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text, OptionText text) {
+OptionDef u64_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text,
+                     OptionText text) {
   auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     member(job) = unsigned_value(n, value, where, 0, UINT64_MAX);
   };
@@ -158,7 +159,8 @@ OptionDef u64_option(std::string name, const JobField<std::uint64_t>& member, st
                    std::move(text));
 }
 
-OptionDef size_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text, OptionText text) {
+OptionDef size_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text,
+                      OptionText text) {
   auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     member(job) = size_value(n, value, where, job.kb_base);
   };
@@ -170,8 +172,8 @@ OptionDef size_option(std::string name, const JobField<std::uint64_t>& member, s
                    std::move(text));
 }
 
-OptionDef size32_option(std::string name, const JobField<std::uint32_t>& member, std::uint64_t min, std::string default_text,
-                        OptionText text) {
+OptionDef size32_option(std::string name, const JobField<std::uint32_t>& member, std::uint64_t min,
+                        std::string default_text, OptionText text) {
   auto apply = [member, min, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     const std::uint64_t bytes = size_value(n, value, where, job.kb_base);
     if (bytes != 0 && bytes < min) value_error(where, n, value, "0 or at least " + std::to_string(min) + " bytes");
@@ -200,7 +202,8 @@ OptionDef duration_option(std::string name, const JobField<std::chrono::nanoseco
                    std::move(text));
 }
 
-OptionDef string_option(std::string name, const JobField<std::string>& member, std::string default_text, OptionText text) {
+OptionDef string_option(std::string name, const JobField<std::string>& member, std::string default_text,
+                        OptionText text) {
   return with_text(
       {.name = std::move(name),
        .type = OptionType::kString,

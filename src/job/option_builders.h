@@ -120,14 +120,17 @@ OptionDef u32_option(std::string name, const JobField<std::uint32_t>& member, st
 // A signed number from min to max ("-5" or "5").
 OptionDef i32_option(std::string name, const JobField<std::int32_t>& member, std::int32_t min, std::int32_t max,
                      std::string default_text, OptionText text);
-OptionDef u64_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text, OptionText text);
-OptionDef size_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text, OptionText text);
+OptionDef u64_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text,
+                     OptionText text);
+OptionDef size_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text,
+                      OptionText text);
 // A size of 0 or at least `min` bytes, at most 4g (fio's int options take size suffixes too).
-OptionDef size32_option(std::string name, const JobField<std::uint32_t>& member, std::uint64_t min, std::string default_text,
-                        OptionText text);
+OptionDef size32_option(std::string name, const JobField<std::uint32_t>& member, std::uint64_t min,
+                        std::string default_text, OptionText text);
 OptionDef duration_option(std::string name, const JobField<std::chrono::nanoseconds>& member,
                           std::chrono::nanoseconds bare_unit, std::string default_text, OptionText text);
-OptionDef string_option(std::string name, const JobField<std::string>& member, std::string default_text, OptionText text);
+OptionDef string_option(std::string name, const JobField<std::string>& member, std::string default_text,
+                        OptionText text);
 // fio options sluice accepts because it always behaves the way they ask (category "compat"): a flag whose
 // value is only checked, and a number checked against [min, max].
 // Their category is "compat" unless the text names one.

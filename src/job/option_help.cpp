@@ -10,9 +10,9 @@ namespace sluice {
 namespace {
 
 // The order of the sections in --help; a category missing here still gets a section, after these.
-constexpr const char* kCategoryOrder[] = {"target", "workload",     "engine", "placement", "time",   "rate",
-                                          "job control", "steady state", "report", "verify", "sluice", "compat",
-                                          "unsupported"};
+constexpr const char* kCategoryOrder[] = {"target", "workload",    "engine",       "placement", "time",
+                                          "rate",   "job control", "steady state", "report",    "verify",
+                                          "sluice", "compat",      "unsupported"};
 
 std::string_view type_name(OptionType type) {
   switch (type) {

@@ -131,7 +131,8 @@ void add_stat_type(std::vector<OptionDef>& table) {
           .apply =
               [](JobSpec& job, std::string_view value, const SourcePos& where) {
                 static const std::vector<std::string> kCalls = {"stat", "lstat", "statx"};
-                job.engine.filestat.stat_type = static_cast<FileStatCall>(choice_value("stat_type", value, where, kCalls));
+                job.engine.filestat.stat_type =
+                    static_cast<FileStatCall>(choice_value("stat_type", value, where, kCalls));
               },
       }});
 }

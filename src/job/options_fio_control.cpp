@@ -164,9 +164,10 @@ void add_limits(std::vector<OptionDef>& table) {
                "Fail the job (error EIO) when its ios per second over a rate_cycle window (1000 ms) drop below this.",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 apply_per_direction(job.pacing.rate_iops_min, "rate_iops_min", value, where, [&](std::string_view part) {
-                   return unsigned_value("rate_iops_min", part, where, 0, UINT64_MAX);
-                 });
+                 apply_per_direction(job.pacing.rate_iops_min, "rate_iops_min", value, where,
+                                     [&](std::string_view part) {
+                                       return unsigned_value("rate_iops_min", part, where, 0, UINT64_MAX);
+                                     });
                },
        },
        duration_option(
@@ -206,11 +207,10 @@ void add_workload_details(std::vector<OptionDef>& table) {
            .type = OptionType::kChoice,
            .default_text = "tausworthe",
            .range = "tausworthe|lfsr|tausworthe64",
-           .help =
-               "How uniform random offsets are drawn. tausworthe, tausworthe64: sluice's xoshiro256** (seeded by "
-               "splitmix64), with a coverage map unless norandommap. lfsr: as fio, a full-period linear feedback "
-               "shift register over the blocks (size / smallest block size), so every block is touched exactly "
-               "once per pass in a scrambled order, norandommap or not, with no map to keep.",
+           .help = "How uniform random offsets are drawn. tausworthe, tausworthe64: sluice's xoshiro256** (seeded by "
+                   "splitmix64), with a coverage map unless norandommap. lfsr: as fio, a full-period linear feedback "
+                   "shift register over the blocks (size / smallest block size), so every block is touched exactly "
+                   "once per pass in a scrambled order, norandommap or not, with no map to keep.",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"tausworthe", "lfsr", "tausworthe64"};

@@ -69,33 +69,34 @@ NumaMemPolicy parse_mem_policy(std::string_view value, const SourcePos& where) {
 }  // namespace
 
 void add_numa_options(std::vector<OptionDef>& table) {
-  table.insert(table.end(),
-               {{
-                    .name = "numa_cpu_nodes",
-                    .type = OptionType::kString,
-                    .range = "node list (0, 0-1,3, all)",
-                    .category = "placement",
-                    .help = "Run the job's thread on the CPUs of these NUMA nodes (libnuma's numa_run_on_node_mask, as "
-                            "fio); applied after cpus_allowed, so it wins. A node this machine lacks is refused.",
-                    .reason = "any CPU",
-                    .apply =
-                        [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                          job.placement.numa_cpu_nodes = std::string(value);
-                          check_node_list("numa_cpu_nodes", value, job.placement.numa_cpu_nodes, where);
-                        },
-                },
-                {
-                    .name = "numa_mem_policy",
-                    .type = OptionType::kString,
-                    .range = "default|prefer:N|bind:NODES|interleave[:NODES]|local",
-                    .category = "placement",
-                    .help = "The NUMA memory policy of the job's thread (set_mempolicy), which its io buffers are also "
-                            "moved to follow (mbind), as fio allocates them after setting it: prefer one node, bind to "
-                            "or interleave over a node list (interleave alone: every node), or local.",
-                    .reason = "the kernel's default policy",
-                    .apply = [](JobSpec& job, std::string_view value,
-                                const SourcePos& where) { job.placement.numa_mem_policy = parse_mem_policy(value, where); },
-                }});
+  table.insert(
+      table.end(),
+      {{
+           .name = "numa_cpu_nodes",
+           .type = OptionType::kString,
+           .range = "node list (0, 0-1,3, all)",
+           .category = "placement",
+           .help = "Run the job's thread on the CPUs of these NUMA nodes (libnuma's numa_run_on_node_mask, as "
+                   "fio); applied after cpus_allowed, so it wins. A node this machine lacks is refused.",
+           .reason = "any CPU",
+           .apply =
+               [](JobSpec& job, std::string_view value, const SourcePos& where) {
+                 job.placement.numa_cpu_nodes = std::string(value);
+                 check_node_list("numa_cpu_nodes", value, job.placement.numa_cpu_nodes, where);
+               },
+       },
+       {
+           .name = "numa_mem_policy",
+           .type = OptionType::kString,
+           .range = "default|prefer:N|bind:NODES|interleave[:NODES]|local",
+           .category = "placement",
+           .help = "The NUMA memory policy of the job's thread (set_mempolicy), which its io buffers are also "
+                   "moved to follow (mbind), as fio allocates them after setting it: prefer one node, bind to "
+                   "or interleave over a node list (interleave alone: every node), or local.",
+           .reason = "the kernel's default policy",
+           .apply = [](JobSpec& job, std::string_view value,
+                       const SourcePos& where) { job.placement.numa_mem_policy = parse_mem_policy(value, where); },
+       }});
 }
 
 }  // namespace sluice::detail

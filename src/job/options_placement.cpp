@@ -56,8 +56,10 @@ OptionDef cpus_allowed_option() {
           "CPUs the job's worker thread may run on (sched_setaffinity on the thread; each job clone is one thread). "
           "See cpus_allowed_policy.",
       .reason = "every CPU",
-      .apply = [](JobSpec& job, std::string_view value,
-                  const SourcePos& where) { job.placement.cpus_allowed = parse_cpu_list("cpus_allowed", value, where); },
+      .apply =
+          [](JobSpec& job, std::string_view value, const SourcePos& where) {
+            job.placement.cpus_allowed = parse_cpu_list("cpus_allowed", value, where);
+          },
   };
 }
 
@@ -93,7 +95,8 @@ OptionDef cpus_allowed_policy_option() {
           "the set only (wrapping around when there are more clones than CPUs).",
       .apply =
           [](JobSpec& job, std::string_view value, const SourcePos& where) {
-            job.placement.cpus_allowed_split = choice_value("cpus_allowed_policy", value, where, {"shared", "split"}) == 1;
+            job.placement.cpus_allowed_split =
+                choice_value("cpus_allowed_policy", value, where, {"shared", "split"}) == 1;
           },
   };
 }

@@ -30,7 +30,8 @@ void apply_percentile_list(JobSpec& job, std::string_view value, const SourcePos
   job.percentile_list = std::move(list);
 }
 
-OptionDef log_option(std::string name, const JobField<std::string>& member, const std::string& what, const std::string& detail) {
+OptionDef log_option(std::string name, const JobField<std::string>& member, const std::string& what,
+                     const std::string& detail) {
   return {
       .name = std::move(name),
       .type = OptionType::kString,

@@ -180,8 +180,9 @@ void add_rate(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"linear", "poisson"};
-                 job.pacing.rate_process = choice_value("rate_process", value, where, kChoices) == 0 ? RateProcess::kLinear
-                                                                                              : RateProcess::kPoisson;
+                 job.pacing.rate_process = choice_value("rate_process", value, where, kChoices) == 0
+                                               ? RateProcess::kLinear
+                                               : RateProcess::kPoisson;
                },
        }});
 }

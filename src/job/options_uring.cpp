@@ -55,7 +55,8 @@ void add_uring_options(std::vector<OptionDef>& table) {
                "direct=1 (ignored there, as fio). A filesystem without it fails the ios with EOPNOTSUPP.",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 job.engine.rw_flags.uncached = unsigned_value("uncached", value, where, 0, UINT32_MAX) != 0;  // fio's type is an int
+                 job.engine.rw_flags.uncached =
+                     unsigned_value("uncached", value, where, 0, UINT32_MAX) != 0;  // fio's type is an int
                },
        },
        bool_option(

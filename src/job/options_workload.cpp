@@ -79,8 +79,8 @@ OptionDef rwmix_option(const std::string& name, bool is_read) {
   };
 }
 
-OptionDef per_direction_size_option(std::string name, const JobField<PerDirection<std::uint64_t>>& member, std::uint64_t min,
-                                    std::string default_text, OptionText text) {
+OptionDef per_direction_size_option(std::string name, const JobField<PerDirection<std::uint64_t>>& member,
+                                    std::uint64_t min, std::string default_text, OptionText text) {
   auto apply = [member, min, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     apply_per_direction(member(job), n, value, where, [&](std::string_view part) {
       const std::uint64_t parsed = size_part(n, part, value, where, job.kb_base);

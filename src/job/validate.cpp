@@ -79,8 +79,9 @@ void check_block_sizes(const JobSpec& job, Checker& check) {
   for (Direction d : used_directions(job)) {
     const int i = index_of(d);
     if (job.bssplit[i].empty() && job.bsrange[i].min != 0 && job.bsrange[i].max > job.bsrange[i].min) {
-      check.error("bs_unaligned", "bs_unaligned with direct=1: its lengths are not multiples of the logical block "
-                                  "size, which O_DIRECT needs (fio fails such ios with EINVAL)");
+      check.error("bs_unaligned",
+                  "bs_unaligned with direct=1: its lengths are not multiples of the logical block "
+                  "size, which O_DIRECT needs (fio fails such ios with EINVAL)");
       return;
     }
   }
@@ -106,12 +107,13 @@ std::string trim_engines() {
 // engine does not support syncfs"; its mmap crashes instead).
 void check_end_syncfs(const JobSpec& job, Checker& check) {
   static constexpr EngineKind kSyncfsEngines[] = {
-      EngineKind::kPsync,   EngineKind::kSync,      EngineKind::kVsync,      EngineKind::kPvsync,
-      EngineKind::kPvsync2, EngineKind::kLibaio,    EngineKind::kIoUring,    EngineKind::kPosixaio,
-      EngineKind::kFalloc,  EngineKind::kFtruncate, EngineKind::kFileCreate, EngineKind::kFileDelete,
+      EngineKind::kPsync,    EngineKind::kSync,      EngineKind::kVsync,      EngineKind::kPvsync,
+      EngineKind::kPvsync2,  EngineKind::kLibaio,    EngineKind::kIoUring,    EngineKind::kPosixaio,
+      EngineKind::kFalloc,   EngineKind::kFtruncate, EngineKind::kFileCreate, EngineKind::kFileDelete,
       EngineKind::kDirDelete};
   if (!job.end_syncfs || job.engine.ioengine == EngineKind::kNull) return;
-  if (std::find(std::begin(kSyncfsEngines), std::end(kSyncfsEngines), job.engine.ioengine) != std::end(kSyncfsEngines)) {
+  if (std::find(std::begin(kSyncfsEngines), std::end(kSyncfsEngines), job.engine.ioengine) !=
+      std::end(kSyncfsEngines)) {
     return;
   }
   std::string takers;
@@ -161,12 +163,14 @@ void check_engine(const JobSpec& job, Checker& check) {
   if (job.engine.ioengine == EngineKind::kPageFault && job.target.nrfiles > 1) {  // fio's messages
     check.error("nrfiles", "ioengine=page_fault does not support multiple files (one mapping of the job's size)");
   }
-  if (job.engine.ioengine == EngineKind::kPageFault && (job.target.offset.is_set() || job.target.offset_increment != 0)) {
+  if (job.engine.ioengine == EngineKind::kPageFault &&
+      (job.target.offset.is_set() || job.target.offset_increment != 0)) {
     check.error("offset", "ioengine=page_fault does not support an offset (its mapping starts at 0)");
   }
   if (job.engine.ioengine == EngineKind::kE4defrag && job.engine.e4defrag.donorname.empty()) {
-    check.error("donorname", "ioengine=e4defrag needs donorname= (the donor file each write's blocks are moved "
-                             "onto)");
+    check.error("donorname",
+                "ioengine=e4defrag needs donorname= (the donor file each write's blocks are moved "
+                "onto)");
   }
   if (!traits.reads && job.does_reads()) {
     check.error("ioengine", "rw=" + std::string(rw_mode_name(job.rw)) + " cannot be done with ioengine=" + engine +
@@ -185,8 +189,9 @@ void check_engine(const JobSpec& job, Checker& check) {
   if (job.numjobs == 0) check.error("numjobs", "numjobs=0: must be at least 1");
   if (job.target.nrfiles == 0) check.error("nrfiles", "nrfiles=0: must be at least 1");
   if (traits.needs_fd && job.target.openfiles != 0 && job.target.openfiles < job.target.nrfiles) {
-    check.error("openfiles", "openfiles=" + std::to_string(job.target.openfiles) + " is below nrfiles=" +
-                                 std::to_string(job.target.nrfiles) + ": sluice keeps every file of a job open (fio closes "
+    check.error("openfiles", "openfiles=" + std::to_string(job.target.openfiles) +
+                                 " is below nrfiles=" + std::to_string(job.target.nrfiles) +
+                                 ": sluice keeps every file of a job open (fio closes "
                                  "and reopens them); give openfiles=0 or at least nrfiles");
   }
 }
@@ -257,14 +262,17 @@ void check_unlink_each_loop(const JobSpec& job, Checker& check) {
   }
   const EngineTraits& e = engine_traits(job.engine.ioengine);
   if (!e.moves_data || !e.needs_fd || e.needs_size) {  // the engines that read and write through a descriptor
-    check.error("unlink_each_loop", "unlink_each_loop works with the engines that read and write through a file "
-                                    "descriptor (psync, sync, pvsync, pvsync2, vsync, libaio, io_uring, posixaio), "
-                                    "not " + std::string(e.name));
+    check.error("unlink_each_loop",
+                "unlink_each_loop works with the engines that read and write through a file "
+                "descriptor (psync, sync, pvsync, pvsync2, vsync, libaio, io_uring, posixaio), "
+                "not " +
+                    std::string(e.name));
   }
   if (!job.iolog.read_iolog.empty()) check.error("unlink_each_loop", "unlink_each_loop cannot be used with read_iolog");
   if (job.verify_only) {
-    check.error("unlink_each_loop", "verify_only cannot replay unlink_each_loop's loops (only the last loop's data "
-                                    "is kept); verify in the writing run");
+    check.error("unlink_each_loop",
+                "verify_only cannot replay unlink_each_loop's loops (only the last loop's data "
+                "is kept); verify in the writing run");
   }
 }
 
@@ -287,9 +295,10 @@ void check_mix_and_randomness(const JobSpec& job, Checker& check) {
   // allocating its random map), and mixed or trim modes have no "full".
   const bool fills = job.rw == RwMode::kWrite || job.rw == RwMode::kRead || job.rw == RwMode::kRandRead;
   if (job.target.fill_device && !fills) {
-    check.error("fill_device", "fill_device=1 needs rw=write (sequential writes until the filesystem is full), or "
-                               "rw=read or randread (the file is filled first); not rw=" +
-                                   std::string(rw_mode_name(job.rw)));
+    check.error("fill_device",
+                "fill_device=1 needs rw=write (sequential writes until the filesystem is full), or "
+                "rw=read or randread (the file is filled first); not rw=" +
+                    std::string(rw_mode_name(job.rw)));
   }
   if (job.pacing.thinktime.count() == 0) {
     for (const char* option : {"thinktime_iotime", "thinktime_blocks_type", "rate_ignore_thinktime"}) {
@@ -376,15 +385,16 @@ void check_dedupe(const JobSpec& job, Checker& check) {
   }
   if (!job.dedupe_working_set) return;
   if (job.given_options.count("size") == 0) {
-    check.error("dedupe_mode", "dedupe_mode=working_set needs size (fio: the pregenerated dedupe working set "
-                               "requires size to be set)");
+    check.error("dedupe_mode",
+                "dedupe_mode=working_set needs size (fio: the pregenerated dedupe working set "
+                "requires size to be set)");
   } else if (job.target.nrfiles != 1) {
     check.error("dedupe_mode", "dedupe_mode=working_set works with one file per job, not nrfiles=" +
                                    std::to_string(job.target.nrfiles) + " (as fio)");
   } else if (job.dedupe_working_set_percentage + job.dedupe_percentage > 100) {
     check.error("dedupe_working_set_percentage",
-                "dedupe_percentage=" + std::to_string(job.dedupe_percentage) + " cannot be reached: " +
-                    std::to_string(job.dedupe_working_set_percentage) +
+                "dedupe_percentage=" + std::to_string(job.dedupe_percentage) +
+                    " cannot be reached: " + std::to_string(job.dedupe_working_set_percentage) +
                     " percent of size is the working set, written as unique buffers (as fio); the two must add up "
                     "to at most 100");
   }
@@ -402,14 +412,15 @@ std::uint64_t max_block_size(const JobSpec& job, Direction d) {
 // zonemode=zbd as fio 3.33 checks it (zbd.c: init_zone_info, zbd_verify_bs; its first write's buflen check).
 void check_zbd(const JobSpec& job, Checker& check) {
   if (job.zones.zone_size == 0) {
-    check.error("zonemode", "zonemode=zbd needs zonesize (the size of each zone), as fio for files and devices "
-                            "that are not zoned");
+    check.error("zonemode",
+                "zonemode=zbd needs zonesize (the size of each zone), as fio for files and devices "
+                "that are not zoned");
     return;
   }
   if (job.zones.zone_size < 512) check.error("zonesize", "zonemode=zbd: zonesize must be at least 512 bytes (as fio)");
   if (job.zones.zone_capacity > job.zones.zone_size) {
-    check.error("zonecapacity", "zonecapacity " + std::to_string(job.zones.zone_capacity) + " is larger than zonesize " +
-                                    std::to_string(job.zones.zone_size));
+    check.error("zonecapacity", "zonecapacity " + std::to_string(job.zones.zone_capacity) +
+                                    " is larger than zonesize " + std::to_string(job.zones.zone_size));
   }
   if (job.zones.zone_skip % job.zones.zone_size != 0) {
     check.error("zoneskip", "zoneskip " + std::to_string(job.zones.zone_skip) + " is not a multiple of zonesize " +
@@ -432,8 +443,8 @@ void check_zbd(const JobSpec& job, Checker& check) {
     if (job.bsrange[t].min != 0 || !job.bssplit[t].empty()) {
       check.error("bs", "bsrange and bssplit are not allowed for trims with zonemode=zbd (a trim resets one zone)");
     } else if (job.bs[t] != job.zones.zone_size) {
-      check.error("bs", "zonemode=zbd: the trim block size " + std::to_string(job.bs[t]) +
-                            " is not the zone size " + std::to_string(job.zones.zone_size) + " (a trim resets one zone)");
+      check.error("bs", "zonemode=zbd: the trim block size " + std::to_string(job.bs[t]) + " is not the zone size " +
+                            std::to_string(job.zones.zone_size) + " (a trim resets one zone)");
     }
   }
   if (job.verify != VerifyKind::kNone) {
@@ -445,7 +456,8 @@ void check_zbd(const JobSpec& job, Checker& check) {
       }
     }
   }
-  if (job.zones.job_max_open_zones != 0 && job.zones.max_open_zones != 0 && job.zones.job_max_open_zones > job.zones.max_open_zones) {
+  if (job.zones.job_max_open_zones != 0 && job.zones.max_open_zones != 0 &&
+      job.zones.job_max_open_zones > job.zones.max_open_zones) {
     check.warning("job_max_open_zones", "job_max_open_zones is above max_open_zones, which limits it anyway");
   }
 }
@@ -489,8 +501,8 @@ void check_zones(const JobSpec& job, Checker& check) {
     const std::uint64_t block = job.min_block_size(d);
     if (range < block) {
       check.error(job.zones.zone_range != 0 ? "zonerange" : "zonesize",
-                  "a zone of " + std::to_string(range) + " bytes cannot hold one " + std::to_string(block) +
-                      "-byte " + std::string(direction_name(d)) + "; zones must be at least the block size");
+                  "a zone of " + std::to_string(range) + " bytes cannot hold one " + std::to_string(block) + "-byte " +
+                      std::string(direction_name(d)) + "; zones must be at least the block size");
       return;
     }
   }
@@ -506,30 +518,35 @@ void check_iolog(const JobSpec& job, Checker& check) {
   } else if (job.iolog.read_iolog.empty()) {
     check.error("merge_blktrace_file", "merge_blktrace_file merges read_iolog's traces: give read_iolog=a:b");
   } else {
-    const std::pair<const char*, std::size_t> kLists[] = {{"merge_blktrace_scalars", job.iolog.merge_blktrace_scalars.size()},
-                                                          {"merge_blktrace_iters", job.iolog.merge_blktrace_iters.size()}};
+    const std::pair<const char*, std::size_t> kLists[] = {
+        {"merge_blktrace_scalars", job.iolog.merge_blktrace_scalars.size()},
+        {"merge_blktrace_iters", job.iolog.merge_blktrace_iters.size()}};
     for (const auto& [option, count] : kLists) {
       if (count != 0 && count != job.iolog.read_iolog.size()) {  // fio's "merge_blktrace_scalars(1) != nr_logs(2)"
         check.error(option, std::string(option) + " has " + std::to_string(count) + " value(s) for " +
-                                std::to_string(job.iolog.read_iolog.size()) + " read_iolog trace(s); give one per trace");
+                                std::to_string(job.iolog.read_iolog.size()) +
+                                " read_iolog trace(s); give one per trace");
       }
     }
   }
   if (job.iolog.read_iolog.empty()) return;
   if (!job.iolog.write_iolog.empty()) {
-    check.error("write_iolog", "read_iolog and write_iolog together: fio drops write_iolog (\"read iolog overrides "
-                               "write_iolog\"); give one of them");
+    check.error("write_iolog",
+                "read_iolog and write_iolog together: fio drops write_iolog (\"read iolog overrides "
+                "write_iolog\"); give one of them");
   }
-  if (job.pacing.open_loop) check.error("open_loop", "open_loop with read_iolog: the log's timestamps are the arrivals");
+  if (job.pacing.open_loop)
+    check.error("open_loop", "open_loop with read_iolog: the log's timestamps are the arrivals");
   if (job.target.fill_device) check.error("fill_device", "fill_device with read_iolog: the log says what is written");
   if (job.is_chained()) {
-    check.error("rw", "rw=" + std::string(rw_mode_name(job.rw)) + " with read_iolog: the log's ios are replayed as "
-                      "they are; leave rw out");
+    check.error("rw", "rw=" + std::string(rw_mode_name(job.rw)) +
+                          " with read_iolog: the log's ios are replayed as "
+                          "they are; leave rw out");
   }
   if (job.iolog.read_iolog.size() > 1 && job.numjobs < job.iolog.read_iolog.size()) {
-    check.warning("read_iolog", std::to_string(job.iolog.read_iolog.size()) + " logs for " + std::to_string(job.numjobs) +
-                                    " clone(s): the logs after the first " + std::to_string(job.numjobs) +
-                                    " are not replayed");
+    check.warning("read_iolog", std::to_string(job.iolog.read_iolog.size()) + " logs for " +
+                                    std::to_string(job.numjobs) + " clone(s): the logs after the first " +
+                                    std::to_string(job.numjobs) + " are not replayed");
   }
 }
 
@@ -543,8 +560,10 @@ void check_cmdprio(const EngineOptions& engine, const PlacementOptions& placemen
   }
   if (given == nullptr) return;
   if (engine.ioengine != EngineKind::kLibaio && engine.ioengine != EngineKind::kIoUring) {
-    check.error(given, std::string(given) + " is an option of ioengine=libaio and io_uring (as in fio); this job's "
-                       "ioengine is " + std::string(engine_name(engine.ioengine)));
+    check.error(given, std::string(given) +
+                           " is an option of ioengine=libaio and io_uring (as in fio); this job's "
+                           "ioengine is " +
+                           std::string(engine_name(engine.ioengine)));
     return;
   }
   bool percentage = false;
@@ -556,8 +575,9 @@ void check_cmdprio(const EngineOptions& engine, const PlacementOptions& placemen
   if (percentage && split) {
     check.error("cmdprio_bssplit", "cmdprio_percentage and cmdprio_bssplit options are mutually exclusive");
   } else if (!percentage && !split) {
-    check.warning(given, std::string(given) + " has no effect without cmdprio_percentage or cmdprio_bssplit; "
-                                              "ignored");
+    check.warning(given, std::string(given) +
+                             " has no effect without cmdprio_percentage or cmdprio_bssplit; "
+                             "ignored");
   }
 }
 
@@ -570,8 +590,9 @@ std::vector<Problem> validate(const JobSpec& job) {
   check_time(job, check);
   check_unlink_each_loop(job, check);
   if (check.given("profile")) {
-    check.warning("profile", "profile= in a job has no effect (fio runs a profile from its command line only: "
-                             "sluice run --profile=tiobench)");
+    check.warning("profile",
+                  "profile= in a job has no effect (fio runs a profile from its command line only: "
+                  "sluice run --profile=tiobench)");
   }
   check_engine_flag_options(job.engine, check);
   check_mix_and_randomness(job, check);

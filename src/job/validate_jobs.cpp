@@ -1,8 +1,8 @@
 // Checks that concern several jobs at once: wait_for names an earlier job, options whose meaning depends on
 // the clones of a job (offset_increment), and ramp_size, one per group.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "job/job_problems.h"
 #include "job/option_builders.h"
@@ -48,7 +48,8 @@ void check_iolog_writers(const std::vector<JobSpec>& jobs, std::vector<Problem>&
       if (file == job.iolog.write_iolog) {
         out.push_back(error_at(job, "write_iolog",
                                fmt::format("job {}: write_iolog={}: job {} writes the same log; give each job its "
-                                           "own", job.name, file, other)));
+                                           "own",
+                                           job.name, file, other)));
       }
     }
     writers.emplace_back(job.iolog.write_iolog, job.name);
@@ -81,9 +82,9 @@ std::vector<Problem> validate_across_jobs(const std::vector<JobSpec>& jobs) {
   for (const JobSpec& job : jobs) {
     check_wait_for(job, earlier, out);
     if (job.target.offset_increment != 0 && job.target.offset.percent > 0.0) {
-      out.push_back(error_at(job, "offset_increment",
-                             fmt::format("job {}: offset_increment with a percentage offset is not supported",
-                                         job.name)));
+      out.push_back(
+          error_at(job, "offset_increment",
+                   fmt::format("job {}: offset_increment with a percentage offset is not supported", job.name)));
     }
     earlier.push_back(job.name);
   }

@@ -1,9 +1,9 @@
 #include "job/validate_verify.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
-
-#include <fmt/format.h>
 
 #include "job/job_problems.h"
 
@@ -46,18 +46,19 @@ void check_chunk(const JobSpec& job, Findings& f) {
   const Direction d = header_direction(job);
   if (chunk == 0) {
     f.error("verify", fmt::format("verify: a {} block size over 4 GiB cannot carry verify headers; set "
-                                  "verify_interval", direction_name(d)));
+                                  "verify_interval",
+                                  direction_name(d)));
     return;
   }
   const std::string option = job.verify_interval ? "verify_interval" : "bs";
   const std::uint32_t header = verify_header_bytes(job.verify);
   if (chunk < header) {
     const bool variable = job.verify_interval == 0 && sizes_of(job, d).size() > 1;
-    f.error(option, fmt::format("verify: {} bytes per verify header is less than the header ({} bytes){}", chunk,
-                                header,
-                                variable ? " (with variable block sizes a header covers the largest size that "
-                                           "divides them all; set verify_interval)"
-                                         : ""));
+    f.error(option,
+            fmt::format("verify: {} bytes per verify header is less than the header ({} bytes){}", chunk, header,
+                        variable ? " (with variable block sizes a header covers the largest size that "
+                                   "divides them all; set verify_interval)"
+                                 : ""));
   }
   if (job.verify_offset != 0 && header != 0 && std::uint64_t{job.verify_offset} + header > chunk) {
     f.error("verify_offset", fmt::format("verify_offset={}: the {}-byte verify header would end past the {}-byte "
@@ -88,18 +89,22 @@ void check_modes(const JobSpec& job, Findings& f) {
   if (job.verify_only) {
     if (!job.does_writes()) {
       f.error("verify_only", fmt::format("verify_only replays the job's writes, and rw={} has none (a read job with "
-                                         "verify= checks every read without it)", rw_mode_name(job.rw)));
+                                         "verify= checks every read without it)",
+                                         rw_mode_name(job.rw)));
     }
     if (job.time_based && !job.verify_state_load) {
-      f.error("verify_only", "verify_only cannot replay a time_based job's writes without verify_state_load=1 (the "
-                             "state the writing run saved says how many it issued)");
+      f.error("verify_only",
+              "verify_only cannot replay a time_based job's writes without verify_state_load=1 (the "
+              "state the writing run saved says how many it issued)");
     }
-    if (!job.randrepeat) f.error("verify_only", "verify_only needs randrepeat=1 to replay the writes of the earlier run");
+    if (!job.randrepeat)
+      f.error("verify_only", "verify_only needs randrepeat=1 to replay the writes of the earlier run");
     return;
   }
   if (job.verify_state_load) {
-    f.warning("verify_state_load", "verify_state_load has no effect without verify_only (it limits the replayed "
-                                   "writes of a verify_only run)");
+    f.warning("verify_state_load",
+              "verify_state_load has no effect without verify_only (it limits the replayed "
+              "writes of a verify_only run)");
   }
   if (job.verify_policy == VerifyPolicy::kFsynced && job.does_writes() && job.fsync_blocks == 0 &&
       job.fdatasync_blocks == 0 && job.sync_file_range_blocks == 0 && !job.end_fsync) {
@@ -110,13 +115,15 @@ void check_modes(const JobSpec& job, Findings& f) {
   }
   if (!job.does_writes()) return;  // a read job checks every read against the headers it finds
   if (job.time_based && job.do_verify && job.verify_backlog == 0) {
-    f.warning("verify", "time_based job: no verify phase after the writes (as in fio); use verify_backlog=N to "
-                        "verify during the run");
+    f.warning("verify",
+              "time_based job: no verify phase after the writes (as in fio); use verify_backlog=N to "
+              "verify during the run");
   }
   if (job.norandommap && job.is_random() && job.iodepth > 1 && !job.serialize_overlap) {
-    f.warning("norandommap", "verify with norandommap and iodepth > 1: two writes of one block in flight at once "
-                             "may complete in either order and be reported as a lost write (serialize_overlap=1 "
-                             "keeps them apart)");
+    f.warning("norandommap",
+              "verify with norandommap and iodepth > 1: two writes of one block in flight at once "
+              "may complete in either order and be reported as a lost write (serialize_overlap=1 "
+              "keeps them apart)");
   }
 }
 
@@ -134,8 +141,9 @@ void check_trims(const JobSpec& job, Findings& f) {
                                            engine_name(job.engine.ioengine)));
   }
   if (job.verify_only) {
-    f.error("trim_percentage", "verify_only cannot replay which writes were trimmed; verify in the writing run "
-                               "(do_verify=1)");
+    f.error("trim_percentage",
+            "verify_only cannot replay which writes were trimmed; verify in the writing run "
+            "(do_verify=1)");
   }
   if (!job.does_writes()) {
     f.warning("trim_percentage", fmt::format("rw={} writes nothing, so nothing is trimmed", rw_mode_name(job.rw)));
@@ -144,9 +152,9 @@ void check_trims(const JobSpec& job, Findings& f) {
 
 void check_verify(const JobSpec& job, Findings& f) {
   if (job.verify == VerifyKind::kNone) {
-    for (const char* option : {"verify_only", "verify_backlog", "verify_backlog_batch", "verify_interval",
-                               "verify_fatal", "verify_offset", "verify_state_load", "trim_percentage",
-                               "trim_backlog", "trim_backlog_batch"}) {
+    for (const char* option :
+         {"verify_only", "verify_backlog", "verify_backlog_batch", "verify_interval", "verify_fatal", "verify_offset",
+          "verify_state_load", "trim_percentage", "trim_backlog", "trim_backlog_batch"}) {
       if (job.given_options.count(option)) f.warning(option, fmt::format("{} has no effect without verify=", option));
     }
     return;
@@ -169,9 +177,8 @@ std::uint32_t verify_chunk_size(const JobSpec& job) noexcept {
     } else if (job.does_reads() && interval > job.min_block_size(Direction::kRead)) {
       interval = job.min_block_size(Direction::kRead);
     }
-    const bool divides_all = interval != 0 && std::all_of(sizes.begin(), sizes.end(), [&](std::uint64_t size) {
-      return size % interval == 0;
-    });
+    const bool divides_all = interval != 0 && std::all_of(sizes.begin(), sizes.end(),
+                                                          [&](std::uint64_t size) { return size % interval == 0; });
     if (divides_all) return static_cast<std::uint32_t>(interval);
   }
   std::uint64_t chunk = 0;

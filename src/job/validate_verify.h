@@ -13,11 +13,14 @@ constexpr std::uint32_t verify_header_bytes(VerifyKind kind) noexcept {
   switch (kind) {
     case VerifyKind::kNone:
     case VerifyKind::kPattern:
-    case VerifyKind::kNull: return 0;
+    case VerifyKind::kNull:
+      return 0;
     case VerifyKind::kSha3_384:
     case VerifyKind::kSha512:
-    case VerifyKind::kSha3_512: return 104;
-    default: return 72;
+    case VerifyKind::kSha3_512:
+      return 104;
+    default:
+      return 72;
   }
 }
 

@@ -7,10 +7,10 @@
 //  - access percentages must add up to exactly 100; zoned sizes to at most 100 (the rest of the region is
 //    never accessed).
 // sluice refuses what fio would silently mishandle: a zoned_abs zone without a size.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "job/option_builders.h"
 #include "job/units.h"
@@ -27,7 +27,8 @@ std::vector<AccessZone> parse_zone_list(std::string_view list, bool absolute, st
   std::size_t start = 0;
   while (start <= list.size()) {
     const std::size_t colon = list.find(':', start);
-    const std::string_view entry = list.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start);
+    const std::string_view entry =
+        list.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start);
     if (entry.empty()) break;  // fio stops at an empty entry ("50/5:30/15:20/80:")
     if (zones.size() == kMaxZones) value_error(where, "random_distribution", whole, "at most 256 zones");
     const std::size_t slash = entry.find('/');
@@ -49,7 +50,8 @@ std::vector<AccessZone> parse_zone_list(std::string_view list, bool absolute, st
       }
       zone.size = size_part("random_distribution", size, whole, where, kb_base);
       if (zone.size == 0) {
-        value_error(where, "random_distribution", whole, fmt::format("'{}': a zone of size 0 is never accessed", entry));
+        value_error(where, "random_distribution", whole,
+                    fmt::format("'{}': a zone of size 0 is never accessed", entry));
       }
       size_missing.push_back(false);
     } else {
@@ -70,8 +72,10 @@ std::vector<AccessZone> parse_zone_list(std::string_view list, bool absolute, st
   std::uint64_t access_sum = 0, size_sum = 0, missing = 0;
   for (std::size_t i = 0; i < zones.size(); ++i) {
     access_sum += zones[i].access_percent;
-    if (size_missing[i]) ++missing;
-    else if (!absolute) size_sum += zones[i].size;
+    if (size_missing[i])
+      ++missing;
+    else if (!absolute)
+      size_sum += zones[i].size;
   }
   if (access_sum != 100) {
     value_error(where, "random_distribution", whole,
@@ -94,8 +98,8 @@ Distribution parse_zoned_distribution(std::string_view value, const SourcePos& w
   const std::string_view prefix = absolute ? "zoned_abs:" : "zoned:";
   if (!value.starts_with(prefix)) {
     value_error(where, "random_distribution", value,
-                fmt::format("zones follow '{}', e.g. {}", prefix, absolute ? "zoned_abs:60/20g:30/100g:10/500g"
-                                                                           : "zoned:60/10:30/20:8/30:2/40"));
+                fmt::format("zones follow '{}', e.g. {}", prefix,
+                            absolute ? "zoned_abs:60/20g:30/100g:10/500g" : "zoned:60/10:30/20:8/30:2/40"));
   }
   Distribution dist;
   dist.kind = absolute ? DistributionKind::kZonedAbs : DistributionKind::kZoned;

@@ -30,9 +30,12 @@ std::optional<LabControl> parse_lab_control(std::string_view text) {
 
 std::string lab_control_text(const LabControl& setting) {
   switch (setting.kind) {
-    case LabControl::Kind::kCalibrate: return fmt::format("calibrate={}ns\n", setting.value.count());
-    case LabControl::Kind::kPath: return fmt::format("path={}ns\n", setting.value.count());
-    case LabControl::Kind::kModel: break;
+    case LabControl::Kind::kCalibrate:
+      return fmt::format("calibrate={}ns\n", setting.value.count());
+    case LabControl::Kind::kPath:
+      return fmt::format("path={}ns\n", setting.value.count());
+    case LabControl::Kind::kModel:
+      break;
   }
   return "model\n";
 }

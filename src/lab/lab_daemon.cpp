@@ -23,10 +23,10 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <optional>
-#include <string_view>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lab/lab_control.h"
@@ -115,11 +115,11 @@ struct LabDaemon {
     const std::int64_t calibrate = calibrate_ns.load();
     if (calibrate == 0) return reply();
     const auto at = calibrate > 0 ? arrival + std::chrono::nanoseconds(calibrate) : std::chrono::nanoseconds(-1);
-    replies->schedule(calibrate > 0 ? ReplyScheduler::Clock::time_point(
-                                          std::chrono::duration_cast<ReplyScheduler::Clock::duration>(at))
-                                    : due(request, arrival) +
-                                          std::chrono::duration_cast<ReplyScheduler::Clock::duration>(stall),
-                      std::move(reply));
+    replies->schedule(
+        calibrate > 0
+            ? ReplyScheduler::Clock::time_point(std::chrono::duration_cast<ReplyScheduler::Clock::duration>(at))
+            : due(request, arrival) + std::chrono::duration_cast<ReplyScheduler::Clock::duration>(stall),
+        std::move(reply));
   }
 
   // Fails `request` with `error` (a fault) when its reply is due.
@@ -209,10 +209,10 @@ void lab_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
 void lab_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
   if (ino != kRootInode) return static_cast<void>(fuse_reply_err(req, ENOTDIR));
   const std::array<std::pair<const char*, fuse_ino_t>, 5> entries = {{{".", kRootInode},
-                                                                       {"..", kRootInode},
-                                                                       {kDeviceName, kDeviceInode},
-                                                                       {kStatsName, kStatsInode},
-                                                                       {kControlName, kControlInode}}};
+                                                                      {"..", kRootInode},
+                                                                      {kDeviceName, kDeviceInode},
+                                                                      {kStatsName, kStatsInode},
+                                                                      {kControlName, kControlInode}}};
   std::vector<char> buf(size);
   std::size_t used = 0;
   for (std::size_t i = static_cast<std::size_t>(off); i < entries.size(); ++i) {
@@ -228,7 +228,8 @@ void lab_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_fi
 void lab_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   if (!known_file(ino)) return static_cast<void>(fuse_reply_err(req, ENOENT));
   if (ino == kStatsInode && (fi->flags & O_ACCMODE) != O_RDONLY) return static_cast<void>(fuse_reply_err(req, EACCES));
-  if (ino == kControlInode && (fi->flags & O_ACCMODE) != O_WRONLY) return static_cast<void>(fuse_reply_err(req, EACCES));
+  if (ino == kControlInode && (fi->flags & O_ACCMODE) != O_WRONLY)
+    return static_cast<void>(fuse_reply_err(req, EACCES));
   fi->direct_io = 1;  // every request reaches the model; the page cache belongs above the loop device
   fi->keep_cache = 0;
   fuse_reply_open(req, fi);
@@ -249,8 +250,9 @@ void lab_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_
   auto data = std::make_shared<std::vector<char>>(size);
   const ssize_t n = ::pread(d.fd, data->data(), size, off);
   if (n < 0) return static_cast<void>(fuse_reply_err(req, errno));
-  d.answer({ModelOp::kRead, offset, static_cast<std::uint64_t>(n)}, arrival,
-           [req, data, n] { fuse_reply_buf(req, data->data(), static_cast<std::size_t>(n)); }, fault.stall);
+  d.answer(
+      {ModelOp::kRead, offset, static_cast<std::uint64_t>(n)}, arrival,
+      [req, data, n] { fuse_reply_buf(req, data->data(), static_cast<std::size_t>(n)); }, fault.stall);
 }
 
 // A write to the control file: one setting (lab/lab_control.h); EINVAL for anything else.
@@ -258,9 +260,15 @@ void control(fuse_req_t req, LabDaemon& d, std::string_view text) {
   const std::optional<LabControl> setting = parse_lab_control(text);
   if (!setting) return static_cast<void>(fuse_reply_err(req, EINVAL));
   switch (setting->kind) {
-    case LabControl::Kind::kCalibrate: d.calibrate_ns.store(setting->value.count()); break;
-    case LabControl::Kind::kModel: d.calibrate_ns.store(-1); break;
-    case LabControl::Kind::kPath: d.path_ns.store(setting->value.count()); break;
+    case LabControl::Kind::kCalibrate:
+      d.calibrate_ns.store(setting->value.count());
+      break;
+    case LabControl::Kind::kModel:
+      d.calibrate_ns.store(-1);
+      break;
+    case LabControl::Kind::kPath:
+      d.path_ns.store(setting->value.count());
+      break;
   }
   fuse_reply_write(req, text.size());
 }
@@ -277,8 +285,9 @@ void lab_write(fuse_req_t req, fuse_ino_t ino, const char* buf, size_t size, off
   // A lie: acknowledged as written, at the model's time, and never stored.
   const ssize_t n = fault.action == FaultAction::kLie ? static_cast<ssize_t>(size) : ::pwrite(d.fd, buf, size, off);
   if (n < 0) return static_cast<void>(fuse_reply_err(req, errno));
-  d.answer({ModelOp::kWrite, offset, static_cast<std::uint64_t>(n)}, arrival,
-           [req, n] { fuse_reply_write(req, static_cast<std::size_t>(n)); }, fault.stall);
+  d.answer(
+      {ModelOp::kWrite, offset, static_cast<std::uint64_t>(n)}, arrival,
+      [req, n] { fuse_reply_write(req, static_cast<std::size_t>(n)); }, fault.stall);
 }
 
 // A flush of the device's cache (fsync, fdatasync, a block layer FLUSH through the loop device). The
@@ -288,7 +297,8 @@ void lab_fsync(fuse_req_t req, fuse_ino_t, int, fuse_file_info*) {
   LabDaemon& d = daemon_of(req);
   const FaultDecision fault = d.fault_for(FaultOp::kFlush, 0, 0, arrival);
   const int error = fault.error();
-  d.answer({ModelOp::kFlush, 0, 0}, arrival, [req, error] { fuse_reply_err(req, error); }, fault.stall);
+  d.answer(
+      {ModelOp::kFlush, 0, 0}, arrival, [req, error] { fuse_reply_err(req, error); }, fault.stall);
 }
 
 void lab_reply_ok(fuse_req_t req, fuse_ino_t, fuse_file_info*) { fuse_reply_err(req, 0); }

@@ -31,7 +31,7 @@ double poisson_cdf(double mean, long n) {
   for (long i = 1; i <= n; ++i) {
     term *= mean / static_cast<double>(i);
     sum += term;
-    if (term < kNegligible && static_cast<double>(i) > mean) break;
+    if (term<kNegligible&& static_cast<double>(i)> mean) break;
   }
   return std::min(sum, 1.0);
 }

@@ -97,10 +97,7 @@ std::vector<ModelKey> make_model_keys() {
        "rotating media: a full-stroke seek; a seek over distance x takes seek_track + (seek_full - seek_track) * "
        "sqrt(x / size)",
        [](Draft& d, const Value& v) { d.spec.seek_full = v.duration; }},
-      {"write_cache",
-       T::kChoice,
-       "none",
-       words_of(kWriteCacheModes),
+      {"write_cache", T::kChoice, "none", words_of(kWriteCacheModes),
        "write-through: a write is acknowledged once on the media; write-back: once in the cache, which drains "
        "at destage_rate",
        [](Draft& d, const Value& v) { d.spec.write_cache = kWriteCacheModes.at(v.choice).second; }},
@@ -155,10 +152,7 @@ std::vector<ModelKey> make_model_keys() {
        {},
        "the fixed write time after the cliff (required with cliff_after)",
        [](Draft& d, const Value& v) { d.spec.cliff_write_time = v.duration; }},
-      {"jitter",
-       T::kChoice,
-       "none",
-       words_of(kJitterKinds),
+      {"jitter", T::kChoice, "none", words_of(kJitterKinds),
        "service-time variation, drawn from seed: uniform within +-jitter_fraction; exponential: that share of "
        "the time drawn from an exponential of the same mean",
        [](Draft& d, const Value& v) { d.spec.jitter = kJitterKinds.at(v.choice).second; }},

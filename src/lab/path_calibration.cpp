@@ -1,8 +1,8 @@
 #include "lab/path_calibration.h"
 
 #include <fcntl.h>
-#include <sched.h>
 #include <fmt/format.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -109,7 +109,9 @@ PathMeasurement measure_path(const std::string& device, const std::string& contr
   std::chrono::nanoseconds sum{0};
   for (std::size_t i = 0; i < kept; ++i) sum += times[i];
   return {.mean = sum / static_cast<std::int64_t>(kept),
-          .median = quantile(times, 0.5), .p10 = quantile(times, 0.1), .p90 = quantile(times, 0.9),
+          .median = quantile(times, 0.5),
+          .p10 = quantile(times, 0.1),
+          .p90 = quantile(times, 0.9),
           .samples = samples};
 }
 

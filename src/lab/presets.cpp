@@ -5,7 +5,8 @@
 namespace sluice {
 namespace {
 
-constexpr std::string_view kSsd = R"(description = flash SSD: 0.8 ms a request, 8 at once (the practitioners' 40k IOPS class has 32: beyond the daemon here)
+constexpr std::string_view kSsd =
+    R"(description = flash SSD: 0.8 ms a request, 8 at once (the practitioners' 40k IOPS class has 32: beyond the daemon here)
 servers = 8
 read_time = 0.8ms
 write_time = 0.8ms
@@ -46,7 +47,8 @@ transfer_rate = 150MiB/s
 validity = measured (2-vCPU VM, docs/lab.md fidelity): fio and sluice 4 KiB random reads at depth 1 and 32 within 4% of the truth, idle and beside stress-ng --cpu 2; ext4 + fsync'd writes in the writeback tutorial
 )";
 
-constexpr std::string_view kRamdisk = R"(description = memory-backed device: 0.1 ms a request, one at a time (a real one serves many at once: beyond the daemon here)
+constexpr std::string_view kRamdisk =
+    R"(description = memory-backed device: 0.1 ms a request, one at a time (a real one serves many at once: beyond the daemon here)
 servers = 1
 read_time = 0.1ms
 transfer_rate = 4GiB/s

@@ -64,7 +64,8 @@ bool service_is_fixed(const ModelSpec& model, bool write, std::uint64_t bs);
 
 // The same arrivals' latency percentile `q` (0.99 for p99), exact for a model whose service never varies (one
 // fixed time, no byte-rate cap that matters, no round trip): the time alone plus the M/D/c wait's quantile
-// (lab/mdc_wait.h). nullopt for any other model (service_is_fixed false) (no exact form; docs/lab.md); infinite at saturation.
+// (lab/mdc_wait.h). nullopt for any other model (service_is_fixed false) (no exact form; docs/lab.md); infinite at
+// saturation.
 std::optional<Seconds> open_loop_latency_quantile(const ModelSpec& model, bool write, std::uint64_t bs, double rate,
                                                   double q);
 

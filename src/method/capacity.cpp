@@ -2,19 +2,20 @@
 // with a short unmeasured ramp each) until its per-interval IOPS series is steady or its time share is
 // spent; the segments' results are appended into one. No latency_target-style abort: a slow I/O is a
 // sample like any other.
+#include "method/capacity.h"
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 
-#include <fmt/format.h>
-
 #include "common/error.h"
-#include "method/capacity.h"
+#include "common/stop_signal.h"
+#include "job/units.h"
 #include "method/lint.h"
 #include "run/runner.h"
-#include "common/stop_signal.h"
 #include "stats/steady_state.h"
-#include "job/units.h"
 
 namespace sluice {
 namespace {
@@ -178,8 +179,8 @@ class PointRunner {
   }
 
   void keep_if_best(const CapacityPoint& point, RunResult run) {
-    const bool within = static_cast<double>(slo_stat_value(point, request_.slo_stat)) <=
-                        static_cast<double>(request_.slo.count());
+    const bool within =
+        static_cast<double>(slo_stat_value(point, request_.slo_stat)) <= static_cast<double>(request_.slo.count());
     if (first_run_.groups.empty()) {
       environment_ = run.environment;
       first_run_ = run;
@@ -193,12 +194,10 @@ class PointRunner {
 
   void report(const CapacityPoint& p) const {
     if (!request_.progress) return;
-    request_.progress(fmt::format("capacity: concurrency {:>4} ({} x {}{}): {:.0f} IOPS, mean lat {}, p99 {}{}",
-                                  p.concurrency(), p.iodepth, p.numjobs,
-                                  p.hosts > 1 ? fmt::format(" x {} hosts", p.hosts) : "", p.iops,
-                                  format_duration_ns(p.lat_mean_ns),
-                                  format_duration_ns(static_cast<double>(p.lat_p99_ns)),
-                                  p.steady ? "" : " (not steady)"));
+    request_.progress(fmt::format(
+        "capacity: concurrency {:>4} ({} x {}{}): {:.0f} IOPS, mean lat {}, p99 {}{}", p.concurrency(), p.iodepth,
+        p.numjobs, p.hosts > 1 ? fmt::format(" x {} hosts", p.hosts) : "", p.iops, format_duration_ns(p.lat_mean_ns),
+        format_duration_ns(static_cast<double>(p.lat_p99_ns)), p.steady ? "" : " (not steady)"));
   }
 
   const CapacityRequest& request_;

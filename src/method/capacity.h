@@ -6,13 +6,12 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "job/job_spec.h"
 #include "run/runner.h"
@@ -77,22 +76,22 @@ struct CapacityPoint {
   std::uint64_t lat_p99_ns = 0;
   std::uint64_t lat_p999_ns = 0;
   double runtime_s = 0;
-  bool steady = false;        // the per-second series passed the steady-state test
+  bool steady = false;  // the per-second series passed the steady-state test
   bool within_slo = false;
   double transactions_per_s = 0;  // rw=randrmw: read-then-write pairs per second; 0 otherwise
   bool interrupted = false;       // the measurement was cut short by SIGINT
 };
 
 struct CapacityResult {
-  std::vector<CapacityPoint> curve;          // in concurrency order
-  std::optional<CapacityPoint> answer;       // best IOPS within the limit; none if even 1 exceeds it
-  std::optional<CapacityPoint> knee;         // the most IOPS per latency (Kleinrock's power): beyond it, latency
-  std::optional<CapacityPoint> thrashing;    // where more concurrency loses IOPS, if reached
-  RunResult final_run;                       // the full result of the answer's point (fio-style jobs)
+  std::vector<CapacityPoint> curve;        // in concurrency order
+  std::optional<CapacityPoint> answer;     // best IOPS within the limit; none if even 1 exceeds it
+  std::optional<CapacityPoint> knee;       // the most IOPS per latency (Kleinrock's power): beyond it, latency
+  std::optional<CapacityPoint> thrashing;  // where more concurrency loses IOPS, if reached
+  RunResult final_run;                     // the full result of the answer's point (fio-style jobs)
   double elapsed_s = 0;
   bool budget_exhausted = false;
-  bool interrupted = false;                  // SIGINT: the curve holds what was measured until then
-  std::string stop_reason;                   // why the ramp ended ("latency limit exceeded at concurrency 32")
+  bool interrupted = false;  // SIGINT: the curve holds what was measured until then
+  std::string stop_reason;   // why the ramp ended ("latency limit exceeded at concurrency 32")
 };
 
 // The rules, stated once (docs/capacity.md and the JSON "rules" say the same).
@@ -130,8 +129,8 @@ std::optional<CapacityPoint> find_knee(const std::vector<CapacityPoint>& curve);
 std::optional<CapacityPoint> find_thrashing(const std::vector<CapacityPoint>& curve);
 
 // Parsing of the command-line values, with errors naming the option and the valid values.
-SloStat parse_slo_stat(std::string_view text);            // mean|p50|p95|p99|p99.9
-ConcurrencyScale parse_scale(std::string_view text);      // iodepth|numjobs|both
+SloStat parse_slo_stat(std::string_view text);        // mean|p50|p95|p99|p99.9
+ConcurrencyScale parse_scale(std::string_view text);  // iodepth|numjobs|both
 std::string_view scale_name(ConcurrencyScale scale);
 
 // Throws UserError for bad requests (no stream, slo <= 0). Honors SIGINT: returns what was measured.
@@ -143,7 +142,7 @@ std::vector<JobSpec> capacity_segment_jobs(const CapacityRequest& request, const
 RunnerOptions capacity_segment_options(const CapacityRequest& request, const CapacitySegment& segment);
 
 std::uint64_t slo_stat_value(const CapacityPoint& point, SloStat stat);  // the statistic compared with the slo
-std::string_view slo_stat_name(SloStat stat);                             // "mean", "p50", ..., "p99.9"
+std::string_view slo_stat_name(SloStat stat);                            // "mean", "p50", ..., "p99.9"
 
 std::string render_capacity_table(const CapacityRequest& request, const CapacityResult& result);
 nlohmann::json capacity_json(const CapacityRequest& request, const CapacityResult& result);  // "capacity" block

@@ -1,22 +1,25 @@
 // The capacity report: the curve table with the answer, knee and thrashing lines, and the JSON block
 // "sluice.capacity". Pure functions of a request and its result.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
-#include <fmt/format.h>
-
 #include "common/error.h"
-#include "method/capacity.h"
 #include "job/units.h"
+#include "method/capacity.h"
 
 namespace sluice {
 namespace {
 
-constexpr std::pair<SloStat, std::string_view> kStats[] = {
-    {SloStat::kMean, "mean"}, {SloStat::kP50, "p50"}, {SloStat::kP95, "p95"},
-    {SloStat::kP99, "p99"},   {SloStat::kP999, "p99.9"}};
-constexpr std::pair<ConcurrencyScale, std::string_view> kScales[] = {
-    {ConcurrencyScale::kIodepth, "iodepth"}, {ConcurrencyScale::kNumjobs, "numjobs"}, {ConcurrencyScale::kBoth, "both"}};
+constexpr std::pair<SloStat, std::string_view> kStats[] = {{SloStat::kMean, "mean"},
+                                                           {SloStat::kP50, "p50"},
+                                                           {SloStat::kP95, "p95"},
+                                                           {SloStat::kP99, "p99"},
+                                                           {SloStat::kP999, "p99.9"}};
+constexpr std::pair<ConcurrencyScale, std::string_view> kScales[] = {{ConcurrencyScale::kIodepth, "iodepth"},
+                                                                     {ConcurrencyScale::kNumjobs, "numjobs"},
+                                                                     {ConcurrencyScale::kBoth, "both"}};
 
 std::string ms(double ns) { return format_duration_ns(ns); }
 
@@ -39,16 +42,17 @@ std::string workload_line(const CapacityRequest& request) {
   const JobSpec& first = request.streams.front();
   std::string modes;
   for (const JobSpec& s : request.streams) modes += (modes.empty() ? "" : " + ") + std::string(rw_mode_name(s.rw));
-  std::string target = !first.target.filenames.empty()  ? first.target.filenames.front()
+  std::string target = !first.target.filenames.empty()   ? first.target.filenames.front()
                        : !first.target.directory.empty() ? "files in " + first.target.directory
-                                                  : std::string("(no file)");
-  std::string line = fmt::format("sluice capacity: {} {}, {} {}, {}\n", modes,
-                                 format_bytes(static_cast<double>(first.bs[0])), engine_name(first.engine.ioengine),
-                                 first.target.direct ? "direct" : "buffered", target);
+                                                         : std::string("(no file)");
+  std::string line =
+      fmt::format("sluice capacity: {} {}, {} {}, {}\n", modes, format_bytes(static_cast<double>(first.bs[0])),
+                  engine_name(first.engine.ioengine), first.target.direct ? "direct" : "buffered", target);
   if (request.streams.size() > 1) {
-    line += fmt::format("{} independent streams side by side, scaled together (not randrw, where reads and writes "
-                        "share one queue and depend on each other)\n",
-                        request.streams.size());
+    line += fmt::format(
+        "{} independent streams side by side, scaled together (not randrw, where reads and writes "
+        "share one queue and depend on each other)\n",
+        request.streams.size());
   }
   return line;
 }
@@ -62,15 +66,14 @@ std::string transactions_cells(const CapacityResult& result, const CapacityPoint
 std::string curve_table(const CapacityResult& result) {
   const bool tps = has_transactions(result);
   const std::string tps_header = tps ? fmt::format(" {:>9} {:>7}", "trans/s", "scaling") : "";
-  std::string out = fmt::format("{:>6} {:>8} {:>8} {:>11}{} {:>10} {:>10} {:>10} {:>10} {:>6} {:>6}\n", "conc",
-                                "iodepth", "numjobs", "IOPS", tps_header,
-                                "lat mean", "lat p50", "lat p99", "lat p99.9", "limit", "steady");
+  std::string out =
+      fmt::format("{:>6} {:>8} {:>8} {:>11}{} {:>10} {:>10} {:>10} {:>10} {:>6} {:>6}\n", "conc", "iodepth", "numjobs",
+                  "IOPS", tps_header, "lat mean", "lat p50", "lat p99", "lat p99.9", "limit", "steady");
   for (const CapacityPoint& p : result.curve) {
     out += fmt::format("{:>6} {:>8} {:>8} {:>11.0f}{} {:>10} {:>10} {:>10} {:>10} {:>6} {:>6}\n", p.concurrency(),
-                       p.iodepth, p.numjobs, p.iops, tps ? transactions_cells(result, p) : "",
-                       ms(p.lat_mean_ns), ms(static_cast<double>(p.lat_p50_ns)),
-                       ms(static_cast<double>(p.lat_p99_ns)), ms(static_cast<double>(p.lat_p999_ns)),
-                       p.within_slo ? "ok" : "over", p.steady ? "yes" : "no");
+                       p.iodepth, p.numjobs, p.iops, tps ? transactions_cells(result, p) : "", ms(p.lat_mean_ns),
+                       ms(static_cast<double>(p.lat_p50_ns)), ms(static_cast<double>(p.lat_p99_ns)),
+                       ms(static_cast<double>(p.lat_p999_ns)), p.within_slo ? "ok" : "over", p.steady ? "yes" : "no");
   }
   return out;
 }
@@ -97,16 +100,19 @@ nlohmann::json point_json(const CapacityPoint& p) {
 std::string scaling_line(const CapacityResult& result) {
   const std::optional<CapacityPoint> limit = scaling_limit(result.curve);
   if (limit) {
-    return fmt::format("scaling: below {:.0f}% from {}: {:.0f} transactions/s = {:.2f} x (concurrency x the rate at "
-                       "one stream per host)\n",
-                       kScalingFloor * 100, point_label(*limit), limit->transactions_per_s,
-                       scaling_efficiency(result.curve, *limit).value_or(0));
+    return fmt::format(
+        "scaling: below {:.0f}% from {}: {:.0f} transactions/s = {:.2f} x (concurrency x the rate at "
+        "one stream per host)\n",
+        kScalingFloor * 100, point_label(*limit), limit->transactions_per_s,
+        scaling_efficiency(result.curve, *limit).value_or(0));
   }
   const bool has_one = std::any_of(result.curve.begin(), result.curve.end(), [&](const CapacityPoint& p) {
     return scaling_efficiency(result.curve, p).has_value();
   });
-  return has_one ? fmt::format("scaling: at least {:.0f}% at every measured concurrency (transactions/s grow with "
-                               "the streams)\n", kScalingFloor * 100)
+  return has_one ? fmt::format(
+                       "scaling: at least {:.0f}% at every measured concurrency (transactions/s grow with "
+                       "the streams)\n",
+                       kScalingFloor * 100)
                  : std::string("scaling: unknown (concurrency 1 was not measured)\n");
 }
 
@@ -178,9 +184,10 @@ std::string render_capacity_table(const CapacityRequest& request, const Capacity
                      ms(slo), request.hosts > 1 ? " x hosts" : "", scale_name(request.scale),
                      std::chrono::duration<double>(request.budget).count());
   if (request.hosts > 1) {
-    out += fmt::format("{} hosts (MPI ranks) ran each point in step; IOPS are all hosts' ios over the common window, "
-                       "latencies those of every io (merged histograms)\n",
-                       request.hosts);
+    out += fmt::format(
+        "{} hosts (MPI ranks) ran each point in step; IOPS are all hosts' ios over the common window, "
+        "latencies those of every io (merged histograms)\n",
+        request.hosts);
   }
   out += "\n";
   out += curve_table(result);
@@ -189,7 +196,8 @@ std::string render_capacity_table(const CapacityRequest& request, const Capacity
     const CapacityPoint& a = *result.answer;
     out += fmt::format("capacity: {:.0f} IOPS at {}, {} lat {} <= limit {}\n", a.iops, point_label(a), stat,
                        ms(static_cast<double>(slo_stat_value(a, request.slo_stat))), ms(slo));
-    if (a.transactions_per_s > 0) out += fmt::format("          {:.0f} read-modify-write transactions/s\n", a.transactions_per_s);
+    if (a.transactions_per_s > 0)
+      out += fmt::format("          {:.0f} read-modify-write transactions/s\n", a.transactions_per_s);
   } else if (!result.curve.empty()) {
     out += fmt::format("capacity: none: even concurrency {} exceeds the limit ({} lat {} > {})\n",
                        result.curve.front().concurrency(), stat,
@@ -198,9 +206,10 @@ std::string render_capacity_table(const CapacityRequest& request, const Capacity
     out += "capacity: nothing was measured\n";
   }
   if (result.knee) {
-    out += fmt::format("knee: {}: {:.0f} IOPS, mean lat {}; the most IOPS per latency: beyond it, concurrency adds "
-                       "more latency than IOPS\n",
-                       point_label(*result.knee), result.knee->iops, ms(result.knee->lat_mean_ns));
+    out += fmt::format(
+        "knee: {}: {:.0f} IOPS, mean lat {}; the most IOPS per latency: beyond it, concurrency adds "
+        "more latency than IOPS\n",
+        point_label(*result.knee), result.knee->iops, ms(result.knee->lat_mean_ns));
   } else {
     out += "knee: not reached\n";
   }
@@ -214,8 +223,9 @@ std::string render_capacity_table(const CapacityRequest& request, const Capacity
   out += fmt::format("search: {} points in {:.1f} s; ramp ended: {}\n", result.curve.size(), result.elapsed_s,
                      result.stop_reason.empty() ? "-" : result.stop_reason);
   if (result.interrupted) out += "interrupted: the table shows the points measured so far\n";
-  out += "lat = issue to completion of each I/O; percentiles within 0.78%. steady = the per-interval IOPS of the\n"
-         "last 5 samples stayed within 20% of their mean with a trend under 10% (SNIA's rule).\n";
+  out +=
+      "lat = issue to completion of each I/O; percentiles within 0.78%. steady = the per-interval IOPS of the\n"
+      "last 5 samples stayed within 20% of their mean with a trend under 10% (SNIA's rule).\n";
   return out;
 }
 
@@ -243,8 +253,8 @@ nlohmann::json capacity_json(const CapacityRequest& request, const CapacityResul
       {"numjobs", a ? nlohmann::json(a->numjobs) : nlohmann::json(nullptr)},
       {"hosts", request.hosts},
       {"lat_ns", a ? nlohmann::json(slo_stat_value(*a, request.slo_stat)) : nlohmann::json(nullptr)},
-      {"transactions_per_s", a && a->transactions_per_s > 0 ? nlohmann::json(a->transactions_per_s)
-                                                             : nlohmann::json(nullptr)},
+      {"transactions_per_s",
+       a && a->transactions_per_s > 0 ? nlohmann::json(a->transactions_per_s) : nlohmann::json(nullptr)},
       {"scaling",
        has_transactions(result)
            ? nlohmann::json{{"floor", kScalingFloor},
@@ -259,12 +269,14 @@ nlohmann::json capacity_json(const CapacityRequest& request, const CapacityResul
       {"interrupted", result.interrupted},
       {"stop_reason", result.stop_reason},
       {"rules",
-       {{"knee", "the point of highest power, IOPS / mean latency (Kleinrock), unless it is the last point: where the "
-                 "curve's asymptotes meet (N* = max IOPS x latency alone)"},
+       {{"knee",
+         "the point of highest power, IOPS / mean latency (Kleinrock), unless it is the last point: where the "
+         "curve's asymptotes meet (N* = max IOPS x latency alone)"},
         {"thrashing", fmt::format("first point whose IOPS is more than {:.0f}% below the best at lower concurrency",
                                   kThrashingLoss * 100)},
-        {"steady", "per-interval IOPS of the last window samples: max - min <= 20% of the mean and the fitted "
-                   "line's excursion <= 10% of the mean"}}},
+        {"steady",
+         "per-interval IOPS of the last window samples: max - min <= 20% of the mean and the fitted "
+         "line's excursion <= 10% of the mean"}}},
   };
 }
 

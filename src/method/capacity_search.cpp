@@ -1,10 +1,10 @@
 // The capacity search proper: a pure function of the measurements (no I/O, no clock), so tests drive it
 // with a synthetic device model. find_capacity (capacity.cpp) supplies the real measurements.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 #include "method/capacity.h"
@@ -35,8 +35,8 @@ class Search {
     }
     point->hosts = request_.hosts;
     spent_ += std::chrono::duration_cast<nanoseconds>(std::chrono::duration<double>(point->runtime_s));
-    point->within_slo = static_cast<double>(slo_stat_value(*point, request_.slo_stat)) <=
-                        static_cast<double>(request_.slo.count());
+    point->within_slo =
+        static_cast<double>(slo_stat_value(*point, request_.slo_stat)) <= static_cast<double>(request_.slo.count());
     result_.curve.push_back(*point);
     if (point->interrupted) result_.interrupted = true;
     return point;
@@ -67,8 +67,7 @@ class Search {
   // The shortest useful point: a ramp and a steady-state window plus one sample.
   nanoseconds min_point() const {
     const nanoseconds ramp = request_.ramp_time.count() > 0 ? request_.ramp_time : request_.budget / 40;
-    const nanoseconds interval =
-        request_.sample_interval.count() > 0 ? request_.sample_interval : request_.budget / 80;
+    const nanoseconds interval = request_.sample_interval.count() > 0 ? request_.sample_interval : request_.budget / 80;
     return ramp + interval * static_cast<std::int64_t>(request_.steady_window + 1);
   }
 

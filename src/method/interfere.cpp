@@ -1,5 +1,6 @@
 #include "method/interfere.h"
 
+#include <fmt/format.h>
 #include <sys/statvfs.h>
 
 #include <algorithm>
@@ -7,8 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "common/created_files.h"
 #include "common/error.h"
@@ -35,10 +34,10 @@ std::uint64_t free_bytes_at(const std::string& dir) {
 
 // A scheduler switch resets the queue's nr_requests and turns WBT on or off (bfq disables it): the trial
 // first "sets" both to their current values, so the session journals and restores them too, newest first.
-void pin_scheduler_companions(KnobSession& session, const std::vector<KnobSetting>& settings,
-                              const std::string& device, const KnobRoots& roots) {
-  const bool switches = std::any_of(settings.begin(), settings.end(),
-                                    [](const KnobSetting& s) { return s.first == "queue.scheduler"; });
+void pin_scheduler_companions(KnobSession& session, const std::vector<KnobSetting>& settings, const std::string& device,
+                              const KnobRoots& roots) {
+  const bool switches =
+      std::any_of(settings.begin(), settings.end(), [](const KnobSetting& s) { return s.first == "queue.scheduler"; });
   if (!switches) return;
   for (const char* knob : {"queue.wbt_lat_usec", "queue.nr_requests"}) {
     if (!fs::exists(knob_path(knob, device, roots))) continue;
@@ -61,7 +60,8 @@ void run_trial_in(KnobSession& session, const InterfereOptions& o, TrialResult& 
     const bool switches = std::any_of(trial.settings.begin(), trial.settings.end(),
                                       [](const KnobSetting& s) { return s.first == "queue.scheduler"; });
     for (const char* knob : {"queue.wbt_lat_usec", "queue.nr_requests"}) {
-      if (switches && fs::exists(knob_path(knob, device, o.knobs.roots))) apply(knob, read_knob(knob, device, o.knobs.roots));
+      if (switches && fs::exists(knob_path(knob, device, o.knobs.roots)))
+        apply(knob, read_knob(knob, device, o.knobs.roots));
     }
     for (const auto& [knob, value] : trial.settings) apply(knob, value);
     trial.ran = true;
@@ -101,8 +101,8 @@ std::vector<std::string> background_files(const std::string& filename, std::uint
   for (std::uint32_t i = 0; i < writers; ++i) {
     files.push_back(filename + ".sluice-bg" + (i == 0 ? "" : "." + std::to_string(i + 1)));
     if (fs::exists(files.back())) {
-      throw UserError(fmt::format("{} exists; interfere writes its background file there and will not overwrite it",
-                                  files.back()));
+      throw UserError(
+          fmt::format("{} exists; interfere writes its background file there and will not overwrite it", files.back()));
     }
   }
   return files;
@@ -128,8 +128,10 @@ std::uint64_t background_size(const DirtyLimits& limits, std::uint64_t free_byte
   const std::uint64_t margin = std::max<std::uint64_t>(1024 * kBytesPerMiB, free_bytes / 10);
   const std::uint64_t room = free_bytes > fg_size + margin ? free_bytes - fg_size - margin : 0;
   if (room < 16 * kBytesPerMiB) {
-    throw UserError(fmt::format("not enough free space for the background writer: {} MiB free, {} MiB needed beside "
-                                "the foreground file and a margin", free_bytes / kBytesPerMiB, (fg_size + margin) / kBytesPerMiB + 16));
+    throw UserError(
+        fmt::format("not enough free space for the background writer: {} MiB free, {} MiB needed beside "
+                    "the foreground file and a margin",
+                    free_bytes / kBytesPerMiB, (fg_size + margin) / kBytesPerMiB + 16));
   }
   return std::min(want, room) / kBytesPerMiB * kBytesPerMiB;
 }
@@ -174,11 +176,14 @@ InterfereReport run_interfere(const InterfereOptions& options) {
   const std::string dir = fs::path(o.filename).parent_path().string();
   if (!fs::is_directory(dir)) throw UserError(fmt::format("--filename={}: {} is not a directory", o.filename, dir));
   const bool existed = fs::exists(o.filename);
-  if (existed && !fs::is_regular_file(o.filename)) throw UserError(fmt::format("--filename={}: not a regular file", o.filename));
+  if (existed && !fs::is_regular_file(o.filename))
+    throw UserError(fmt::format("--filename={}: not a regular file", o.filename));
   background_files(o.filename, std::max<std::uint32_t>(o.bg_writers, max_auto_writers()));
   if (fs::exists(o.filename + ".sluice-bg-probe")) {
-    throw UserError(fmt::format("{}.sluice-bg-probe exists; interfere measures its writer there and will not "
-                                "overwrite it", o.filename));
+    throw UserError(
+        fmt::format("{}.sluice-bg-probe exists; interfere measures its writer there and will not "
+                    "overwrite it",
+                    o.filename));
   }
   const std::vector<std::string> devices = devices_under({o.filename}, o.sys_root);
   report.device = devices.empty() ? "" : devices.front();
@@ -229,8 +234,9 @@ InterfereReport run_interfere(const InterfereOptions& options) {
   if (report.bg_writers == 0) {
     const std::string probe_file = o.filename + ".sluice-bg-probe";
     cleanup.bg = {probe_file};
-    report.probe_bps = probe_writer_rate(probe_file, o.bg_bs,
-                                         std::min({kWriterProbeBytes, o.bg_size, std::max(report.limits.background_bytes / 2, 16 * kBytesPerMiB)}));
+    report.probe_bps = probe_writer_rate(
+        probe_file, o.bg_bs,
+        std::min({kWriterProbeBytes, o.bg_size, std::max(report.limits.background_bytes / 2, 16 * kBytesPerMiB)}));
     write_back_filesystem(dir);
     report.bg_writers = choose_writers(report.probe_bps, throttle_point(report.limits), runtime, max_auto_writers());
   }

@@ -8,11 +8,10 @@
 // recommendation (interfere_advice.h). Everything compiles down to JobSpecs run by run_jobs.
 #include <chrono>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "method/interfere_advice.h"
 #include "method/interfere_auto.h"
@@ -25,22 +24,22 @@
 namespace sluice {
 
 struct InterfereOptions {
-  std::string filename;                       // the foreground file (laid out; removed after if sluice made it)
-  std::uint64_t size = 256ull << 20;          // foreground file size
+  std::string filename;               // the foreground file (laid out; removed after if sluice made it)
+  std::uint64_t size = 256ull << 20;  // foreground file size
   std::uint64_t fg_bs = 16 << 10;
-  std::uint32_t fg_fsync = 1;                 // fsync after every N writes
+  std::uint32_t fg_fsync = 1;  // fsync after every N writes
   std::vector<std::uint32_t> threads = {1, 10};
-  std::uint64_t bg_bs = 1 << 20;              // like cp; 1k is the notes' dd
-  std::uint64_t bg_size = 0;                  // 0: from the dirty limit (see background_size); all writers together
-  std::uint32_t bg_writers = 0;               // 0: auto (one, or more when one cannot reach the dirty limit)
+  std::uint64_t bg_bs = 1 << 20;  // like cp; 1k is the notes' dd
+  std::uint64_t bg_size = 0;      // 0: from the dirty limit (see background_size); all writers together
+  std::uint32_t bg_writers = 0;   // 0: auto (one, or more when one cannot reach the dirty limit)
   std::chrono::nanoseconds budget = std::chrono::seconds(120);
   std::vector<std::vector<KnobSetting>> tries;  // one entry per --try (comma-separated settings = one trial)
-  std::vector<KnobSetting> base;              // --set: knobs every phase runs with (journalled, restored at the end)
-  bool try_auto = false;                      // --try=auto: add auto_trials() (interfere_auto.h)
+  std::vector<KnobSetting> base;                // --set: knobs every phase runs with (journalled, restored at the end)
+  bool try_auto = false;                        // --try=auto: add auto_trials() (interfere_auto.h)
   bool status_line = false;
-  std::string proc_root = "/proc";            // where meminfo and vm settings are read
+  std::string proc_root = "/proc";  // where meminfo and vm settings are read
   std::string sys_root = "/sys";
-  KnobSessionOptions knobs;                   // journal, knob roots, euid (tests point them elsewhere)
+  KnobSessionOptions knobs;  // journal, knob roots, euid (tests point them elsewhere)
 };
 
 struct LatencySummary {
@@ -66,8 +65,8 @@ struct PhaseResult {
   double device_write_bps = 0;
   std::uint64_t peak_dirty = 0, peak_writeback = 0;
   double peak_device_queue = 0;
-  DirtyLimits limits;        // in force when the phase started (a trial's knobs included)
-  bool has_flood = false;    // a background writer ran: `flood` holds its verdict
+  DirtyLimits limits;      // in force when the phase started (a trial's knobs included)
+  bool has_flood = false;  // a background writer ran: `flood` holds its verdict
   FloodVerdict flood;
   std::vector<TimelinePoint> timeline;
   RunResult run;
@@ -85,14 +84,14 @@ struct TrialResult {
 
 struct InterfereReport {
   InterfereOptions options;
-  std::string bg_file;                 // the first writer's file (bg_files.front())
-  std::vector<std::string> bg_files;   // one per writer
+  std::string bg_file;                // the first writer's file (bg_files.front())
+  std::vector<std::string> bg_files;  // one per writer
   std::uint32_t bg_writers = 1;
-  double probe_bps = 0;                // one writer's speed measured before the phases (auto writers), 0 = not
+  double probe_bps = 0;  // one writer's speed measured before the phases (auto writers), 0 = not
   BackgroundSizing sizing = BackgroundSizing::kFromLimit;
-  std::uint64_t free_bytes = 0;        // free space of the filesystem when the background size was chosen
+  std::uint64_t free_bytes = 0;  // free space of the filesystem when the background size was chosen
   std::string device;
-  QueueState queue;                    // the device's queue knobs when the run started
+  QueueState queue;  // the device's queue knobs when the run started
   std::string filesystem, mount_options;
   std::vector<PhaseResult> phases;  // idle, loaded per thread count, in order
   std::vector<TrialResult> trials;

@@ -1,9 +1,9 @@
 #include "method/interfere_advice.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace sluice {
 namespace {
@@ -35,8 +35,10 @@ std::string journal_text(const Observed& o) {
            "writeback, so one fsync can wait for a large part of the backlog.\n";
   }
   if (o.filesystem.empty()) return "";
-  return fmt::format("On {}, an fsync waits for its own data and the filesystem's log, queued on the device behind "
-                     "the writeback already sent.\n", o.filesystem);
+  return fmt::format(
+      "On {}, an fsync waits for its own data and the filesystem's log, queued on the device behind "
+      "the writeback already sent.\n",
+      o.filesystem);
 }
 
 std::string queue_text(const QueueState& q) {
@@ -45,9 +47,10 @@ std::string queue_text(const QueueState& q) {
     t += "Writeback throttling (WBT) is off: nothing limits how much of the flood's writeback the device queue "
          "holds ahead of the fsync's writes.\n";
   } else if (!q.wbt_lat_usec.empty()) {
-    t += fmt::format("Writeback throttling (WBT) is on ({} us target): the kernel scales back buffered writeback "
-                     "when the device's sync writes take longer than that (bfq turns it off while active).\n",
-                     q.wbt_lat_usec);
+    t += fmt::format(
+        "Writeback throttling (WBT) is on ({} us target): the kernel scales back buffered writeback "
+        "when the device's sync writes take longer than that (bfq turns it off while active).\n",
+        q.wbt_lat_usec);
   }
   if (q.scheduler == "none") {
     t += "The scheduler is none: requests reach the device in arrival order, so the fsync's writes wait behind the "
@@ -66,19 +69,21 @@ std::string queue_text(const QueueState& q) {
 std::string mechanism_text(const Observed& o) {
   std::string t;
   if (o.flooded) {
-    t += fmt::format("The flood reached the kernel's throttle point and stayed there {:.0f} s of the {:.0f} s phase: "
-                     "the writer was throttled (balance_dirty_pages) and writeback ran flat out, with up to {:.0f} MiB "
-                     "under writeback at once and the device's queue averaging up to {:.1f} requests.\n",
-                     o.seconds_at_limit, o.phase_seconds, static_cast<double>(o.peak_writeback_bytes) / kAdviceMiB,
-                     o.peak_device_queue);
+    t += fmt::format(
+        "The flood reached the kernel's throttle point and stayed there {:.0f} s of the {:.0f} s phase: "
+        "the writer was throttled (balance_dirty_pages) and writeback ran flat out, with up to {:.0f} MiB "
+        "under writeback at once and the device's queue averaging up to {:.1f} requests.\n",
+        o.seconds_at_limit, o.phase_seconds, static_cast<double>(o.peak_writeback_bytes) / kAdviceMiB,
+        o.peak_device_queue);
   } else {
     t += "The flood was not verified (see above): what follows is what this run saw, not interference at the dirty "
          "limit.\n";
     if ((o.starved || o.slowdown >= 1.5) && o.device_bps < 0.25 * o.writer_bps) {
-      t += fmt::format("Even so the foreground was slowed, while the device wrote only {} (the writers {}): the "
-                       "flood competed mostly for the CPU and the filesystem (the writers' copies into the page "
-                       "cache, the journal), not for the device.\n",
-                       advice_rate(o.device_bps), advice_rate(o.writer_bps));
+      t += fmt::format(
+          "Even so the foreground was slowed, while the device wrote only {} (the writers {}): the "
+          "flood competed mostly for the CPU and the filesystem (the writers' copies into the page "
+          "cache, the journal), not for the device.\n",
+          advice_rate(o.device_bps), advice_rate(o.writer_bps));
     } else if (o.starved || o.slowdown >= 1.5) {
       t += "Even so the foreground was slowed: below the dirty limit the device already wrote part of the flood "
            "(background writeback, and the data the fsyncs' journal commits wait for); a flood held at the limit "
@@ -131,11 +136,11 @@ std::string recommendation_text(const Observed& o, const std::vector<TrialSummar
     a.recommended = true;
     a.best = best->settings;
     const double cost = best->base_bg_bps > 0 ? 1 - best->trial_bg_bps / best->base_bg_bps : 0;
-    t += fmt::format("Recommendation: {}. The fsync'd writes ran {:.2f}x as fast beside the flood in {} of {} runs; "
-                     "it {} the copy's throughput {:.0f}% ({} -> {}).\n",
-                     trial_text(best->settings), best->iops_ratio, best->helped, best->runs,
-                     cost >= 0 ? "costs" : "raises", std::abs(cost) * 100, advice_rate(best->base_bg_bps),
-                     advice_rate(best->trial_bg_bps));
+    t += fmt::format(
+        "Recommendation: {}. The fsync'd writes ran {:.2f}x as fast beside the flood in {} of {} runs; "
+        "it {} the copy's throughput {:.0f}% ({} -> {}).\n",
+        trial_text(best->settings), best->iops_ratio, best->helped, best->runs, cost >= 0 ? "costs" : "raises",
+        std::abs(cost) * 100, advice_rate(best->base_bg_bps), advice_rate(best->trial_bg_bps));
   } else if (t.empty()) {
     t += "No tried knob helped repeatably:";
     for (const TrialSummary& s : trials) t += " " + trial_text(s.settings) + " " + s.verdict + ";";
@@ -209,9 +214,15 @@ Advice advise(const Observed& observed, const std::vector<TrialRun>& runs, const
 nlohmann::json advice_json(const Advice& a) {
   nlohmann::json trials = nlohmann::json::array();
   for (const TrialSummary& s : a.trials) {
-    trials.push_back({{"settings", trial_text(s.settings)}, {"runs", s.runs}, {"helped", s.helped}, {"hurt", s.hurt},
-                      {"iops_ratio", s.iops_ratio}, {"bg_bw_bytes_baseline", s.base_bg_bps},
-                      {"bg_bw_bytes", s.trial_bg_bps}, {"recommended", s.recommended()}, {"verdict", s.verdict}});
+    trials.push_back({{"settings", trial_text(s.settings)},
+                      {"runs", s.runs},
+                      {"helped", s.helped},
+                      {"hurt", s.hurt},
+                      {"iops_ratio", s.iops_ratio},
+                      {"bg_bw_bytes_baseline", s.base_bg_bps},
+                      {"bg_bw_bytes", s.trial_bg_bps},
+                      {"recommended", s.recommended()},
+                      {"verdict", s.verdict}});
   }
   return {{"mechanism", a.mechanism},
           {"recommendation", a.recommendation},

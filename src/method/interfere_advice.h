@@ -5,10 +5,9 @@
 // its trial and there were at least two (one per thread count); a single run that helped is reported as a
 // one-off. Pure functions of numbers, so tests feed fabricated runs.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "method/interfere_auto.h"
 
@@ -33,7 +32,7 @@ TrialEffect judge_run(const TrialRun& run);
 struct TrialSummary {
   std::vector<KnobSetting> settings;
   int runs = 0, helped = 0, hurt = 0;
-  double iops_ratio = 0;  // geometric mean over runs where both completed writes (0 when none)
+  double iops_ratio = 0;                     // geometric mean over runs where both completed writes (0 when none)
   double base_bg_bps = 0, trial_bg_bps = 0;  // means over the runs
   bool recommended() const { return runs >= 2 && helped == runs; }
   std::string verdict;  // "helped in 2 of 2 runs (1.9x IOPS)", "a one-off: helped in its only run", ...
@@ -41,16 +40,16 @@ struct TrialSummary {
 
 // What was observed, for the mechanism.
 struct Observed {
-  bool flooded = false;           // a loaded phase's flood was verified
-  double seconds_at_limit = 0;    // longest time at the throttle point in a loaded phase
+  bool flooded = false;         // a loaded phase's flood was verified
+  double seconds_at_limit = 0;  // longest time at the throttle point in a loaded phase
   double phase_seconds = 0;
-  double slowdown = 0;            // largest idle / loaded IOPS; 0 = unknown, infinity-like when starved
-  bool starved = false;           // a loaded phase completed no write
+  double slowdown = 0;   // largest idle / loaded IOPS; 0 = unknown, infinity-like when starved
+  bool starved = false;  // a loaded phase completed no write
   std::uint64_t peak_writeback_bytes = 0;
-  double peak_device_queue = 0;   // highest per-second average device queue in a loaded phase
-  double writer_bps = 0;          // the background writers' rate in the loaded phases (highest)
-  double device_bps = 0;          // the device's write rate in the loaded phases (highest, over the seconds it wrote)
-  std::string filesystem;         // "ext4", ... (empty: unknown)
+  double peak_device_queue = 0;  // highest per-second average device queue in a loaded phase
+  double writer_bps = 0;         // the background writers' rate in the loaded phases (highest)
+  double device_bps = 0;         // the device's write rate in the loaded phases (highest, over the seconds it wrote)
+  std::string filesystem;        // "ext4", ... (empty: unknown)
   std::string mount_options;
   QueueState queue;
   DirtyLimits limits;
@@ -60,8 +59,8 @@ struct Advice {
   std::string mechanism;       // several lines
   std::string recommendation;  // several lines
   bool recommended = false;
-  std::vector<KnobSetting> best;              // the recommended trial's settings (when recommended)
-  std::vector<std::string> next_to_try;       // --try values not tried yet, most promising first
+  std::vector<KnobSetting> best;         // the recommended trial's settings (when recommended)
+  std::vector<std::string> next_to_try;  // --try values not tried yet, most promising first
   std::vector<TrialSummary> trials;
 };
 

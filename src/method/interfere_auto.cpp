@@ -14,8 +14,8 @@ struct DirtyStep {
   const char* background_text;
 };
 constexpr std::uint64_t kAutoMiB = 1ull << 20;
-constexpr DirtyStep kDirtySteps[] = {{256 * kAutoMiB, "256M", "64M"}, {64 * kAutoMiB, "64M", "16M"},
-                                     {15 * kAutoMiB, "15M", "5M"}};
+constexpr DirtyStep kDirtySteps[] = {
+    {256 * kAutoMiB, "256M", "64M"}, {64 * kAutoMiB, "64M", "16M"}, {15 * kAutoMiB, "15M", "5M"}};
 constexpr const char* kAutoSchedulers[] = {"bfq", "mq-deadline", "none"};
 constexpr std::uint64_t kShortQueue = 32;
 
@@ -51,12 +51,14 @@ std::vector<std::vector<KnobSetting>> auto_trials(const DirtyLimits& limits, con
   }
   if (!queue.wbt_lat_usec.empty()) trials.push_back({{"queue.wbt_lat_usec", queue.wbt_lat_usec == "0" ? "2000" : "0"}});
   for (const char* scheduler : kAutoSchedulers) {
-    const bool offered = std::find(queue.schedulers.begin(), queue.schedulers.end(), scheduler) != queue.schedulers.end();
+    const bool offered =
+        std::find(queue.schedulers.begin(), queue.schedulers.end(), scheduler) != queue.schedulers.end();
     if (offered && queue.scheduler != scheduler) trials.push_back({{"queue.scheduler", scheduler}});
   }
   if (!queue.nr_requests.empty()) {
     try {
-      if (std::stoull(queue.nr_requests) > kShortQueue) trials.push_back({{"queue.nr_requests", std::to_string(kShortQueue)}});
+      if (std::stoull(queue.nr_requests) > kShortQueue)
+        trials.push_back({{"queue.nr_requests", std::to_string(kShortQueue)}});
     } catch (const std::exception&) {
     }
   }

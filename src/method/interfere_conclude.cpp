@@ -76,8 +76,10 @@ Observed observed_of(const InterfereReport& r, double phase_seconds) {
     o.device_bps = std::max(o.device_bps, p.flood.device_bps);
     const PhaseResult* idle = phase_named(r, "idle", p.threads);
     if (!idle || idle->iops <= 0) continue;
-    if (p.iops <= 0) o.starved = true;
-    else o.slowdown = std::max(o.slowdown, idle->iops / p.iops);
+    if (p.iops <= 0)
+      o.starved = true;
+    else
+      o.slowdown = std::max(o.slowdown, idle->iops / p.iops);
   }
   o.flooded = any_loaded && all_flooded;
   return o;

@@ -24,7 +24,7 @@ struct DirtyLimits {
   std::uint64_t background_bytes = 0;  // background writeback starts above this
   bool limit_from_bytes = false;       // vm.dirty_bytes was set (else the ratio applied)
   bool background_from_bytes = false;
-  bool from_kernel = false;            // limit and background are the kernel's own (/proc/vmstat), not estimated
+  bool from_kernel = false;  // limit and background are the kernel's own (/proc/vmstat), not estimated
 };
 
 DirtyLimits resolve_dirty_limits(const MemInfo& memory, const VmDirtySettings& vm);
@@ -33,10 +33,10 @@ DirtyLimits resolve_dirty_limits(const MemInfo& memory, const VmDirtySettings& v
 struct ExplainInput {
   DirtyLimits limits;
   VmDirtySettings vm;
-  double device_write_bps = 0;  // the highest write rate the device showed in any phase (a lower bound of
-                                // what it can do, so the seconds below are upper bounds)
-  double background_bps = 0;    // the background writer's own rate (into the page cache)
-  std::uint64_t peak_dirty_bytes = 0;      // highest /proc/meminfo Dirty seen in the loaded phase
+  double device_write_bps = 0;         // the highest write rate the device showed in any phase (a lower bound of
+                                       // what it can do, so the seconds below are upper bounds)
+  double background_bps = 0;           // the background writer's own rate (into the page cache)
+  std::uint64_t peak_dirty_bytes = 0;  // highest /proc/meminfo Dirty seen in the loaded phase
   std::uint64_t peak_writeback_bytes = 0;
   double slowdown = 0;          // idle fg IOPS / loaded fg IOPS (largest over thread counts)
   double phase_seconds = 0;     // length of one loaded phase
@@ -55,11 +55,11 @@ DirtyPlateau find_dirty_plateau(const std::vector<double>& t_s, const std::vecto
                                 std::size_t run = 5);
 
 struct Explanation {
-  double limit_seconds = 0;       // limit_bytes / device_write_bps
-  double background_seconds = 0;  // background_bytes / device_write_bps
-  double fill_seconds = 0;        // time for the background writer to reach the background threshold
+  double limit_seconds = 0;         // limit_bytes / device_write_bps
+  double background_seconds = 0;    // background_bytes / device_write_bps
+  double fill_seconds = 0;          // time for the background writer to reach the background threshold
   bool reached_background = false;  // Dirty reached the background threshold during the loaded phase
-  std::string text;               // plain words, several lines
+  std::string text;                 // plain words, several lines
 };
 
 Explanation explain(const ExplainInput& in);

@@ -1,9 +1,9 @@
 #include "method/interfere_flood.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace sluice {
 namespace {
@@ -29,47 +29,52 @@ std::string cause(const FloodInput& in, const FloodVerdict& v) {
   if (static_cast<double>(in.background_bytes) < throttle * kReachTolerance) {
     switch (in.sizing) {
       case BackgroundSizing::kCappedBySpace:
-        return fmt::format("free space: the background files could be only {} (the filesystem had {} free, less "
-                           "the foreground file and a margin), below the {} needed",
-                           flood_mib(double(in.background_bytes)), flood_mib(double(in.free_bytes)), flood_mib(throttle));
+        return fmt::format(
+            "free space: the background files could be only {} (the filesystem had {} free, less "
+            "the foreground file and a margin), below the {} needed",
+            flood_mib(double(in.background_bytes)), flood_mib(double(in.free_bytes)), flood_mib(throttle));
       case BackgroundSizing::kUserSize:
-        return fmt::format("--bg-size={} is below the {} needed", flood_mib(double(in.background_bytes)), flood_mib(throttle));
+        return fmt::format("--bg-size={} is below the {} needed", flood_mib(double(in.background_bytes)),
+                           flood_mib(throttle));
       case BackgroundSizing::kFromLimit:
         break;
     }
-    return fmt::format("the background files ({}) are smaller than the {} needed", flood_mib(double(in.background_bytes)),
-                       flood_mib(throttle));
+    return fmt::format("the background files ({}) are smaller than the {} needed",
+                       flood_mib(double(in.background_bytes)), flood_mib(throttle));
   }
   // Beside the fsync'd foreground the writers can be far slower than one writer alone (measured: 17-24x on ext4).
   const std::string slowed = in.writer_alone_bps > 2 * in.writer_bps
-                                 ? fmt::format("; one writer alone measured {}, {:.0f}x faster than these beside the "
-                                               "fsync'd foreground",
-                                               flood_rate(in.writer_alone_bps), in.writer_alone_bps / in.writer_bps)
+                                 ? fmt::format(
+                                       "; one writer alone measured {}, {:.0f}x faster than these beside the "
+                                       "fsync'd foreground",
+                                       flood_rate(in.writer_alone_bps), in.writer_alone_bps / in.writer_bps)
                                  : "";
   if (v.seconds_at_background >= kHeldSeconds) {
-    return fmt::format("the writer's speed: Dirty + Writeback held at the background threshold for {:.0f} s, "
-                       "writeback draining the writer as fast as it wrote (the device wrote {} then; {} at {} over "
-                       "the phase), so it never got further (more writers: --bg-writers, or a less loaded CPU){}",
-                       v.seconds_at_background, flood_rate(v.background_device_bps), writer_text(in),
-                       flood_rate(in.writer_bps), slowed);
+    return fmt::format(
+        "the writer's speed: Dirty + Writeback held at the background threshold for {:.0f} s, "
+        "writeback draining the writer as fast as it wrote (the device wrote {} then; {} at {} over "
+        "the phase), so it never got further (more writers: --bg-writers, or a less loaded CPU){}",
+        v.seconds_at_background, flood_rate(v.background_device_bps), writer_text(in), flood_rate(in.writer_bps),
+        slowed);
   }
   if (v.device_wrote && in.writer_bps <= v.device_bps * 1.1) {
-    return fmt::format("the writer's speed: {} dirtied pages at {}, no faster than the device wrote them back "
-                       "({}), so writeback kept up (more writers: --bg-writers, or a less loaded CPU){}",
-                       writer_text(in), flood_rate(in.writer_bps), flood_rate(v.device_bps), slowed);
+    return fmt::format(
+        "the writer's speed: {} dirtied pages at {}, no faster than the device wrote them back "
+        "({}), so writeback kept up (more writers: --bg-writers, or a less loaded CPU){}",
+        writer_text(in), flood_rate(in.writer_bps), flood_rate(v.device_bps), slowed);
   }
   const double net = in.writer_bps - (v.device_wrote ? v.device_bps : 0);
   const double needed_s = net > 0 ? throttle / net : 0;
   if (needed_s > in.phase_seconds) {
-    return fmt::format("the writer's speed: at {} ({} net of the device's writing) it needs ~{:.1f} s to reach "
-                       "{}, longer than the {:.0f} s phase (a longer --budget, or more writers: --bg-writers){}",
-                       flood_rate(in.writer_bps), flood_rate(net), needed_s, flood_mib(throttle), in.phase_seconds,
-                       slowed);
+    return fmt::format(
+        "the writer's speed: at {} ({} net of the device's writing) it needs ~{:.1f} s to reach "
+        "{}, longer than the {:.0f} s phase (a longer --budget, or more writers: --bg-writers){}",
+        flood_rate(in.writer_bps), flood_rate(net), needed_s, flood_mib(throttle), in.phase_seconds, slowed);
   }
-  return fmt::format("unexplained: {} at {}{}; a memory cgroup's own dirty limit, or memory pressure, may have "
-                     "held it lower",
-                     writer_text(in), flood_rate(in.writer_bps),
-                     v.device_wrote ? ", device " + flood_rate(v.device_bps) : "");
+  return fmt::format(
+      "unexplained: {} at {}{}; a memory cgroup's own dirty limit, or memory pressure, may have "
+      "held it lower",
+      writer_text(in), flood_rate(in.writer_bps), v.device_wrote ? ", device " + flood_rate(v.device_bps) : "");
 }
 
 }  // namespace
@@ -123,19 +128,20 @@ FloodVerdict verify_flood(const FloodInput& in) {
                              : v.device_wrote ? "the device wrote " + flood_rate(v.device_bps)
                                               : "the device wrote nothing";
   if (v.reached) {
-    v.text = fmt::format("flood verified: Dirty + Writeback reached {} of the {} throttle point (dirty limit {}) at "
-                         "t = {:.0f} s and stayed there {:.0f} s of {:.0f}; {}; {}",
-                         flood_mib(double(v.peak_in_memory_bytes)), flood_mib(double(v.throttle_bytes)),
-                         flood_mib(double(v.limit_bytes)), v.first_reached_s, v.seconds_at_limit, in.phase_seconds, writer,
-                         device);
+    v.text = fmt::format(
+        "flood verified: Dirty + Writeback reached {} of the {} throttle point (dirty limit {}) at "
+        "t = {:.0f} s and stayed there {:.0f} s of {:.0f}; {}; {}",
+        flood_mib(double(v.peak_in_memory_bytes)), flood_mib(double(v.throttle_bytes)),
+        flood_mib(double(v.limit_bytes)), v.first_reached_s, v.seconds_at_limit, in.phase_seconds, writer, device);
     return v;
   }
   v.why = cause(in, v);
-  v.text = fmt::format("the background writer never reached the dirty limit (peak Dirty {} of {}; Dirty + "
-                       "Writeback {}, throttling starts at {}): this run does not test writeback interference. "
-                       "Why: {}. ({}; {})",
-                       flood_mib(double(v.peak_dirty_bytes)), flood_mib(double(v.limit_bytes)),
-                       flood_mib(double(v.peak_in_memory_bytes)), flood_mib(double(v.throttle_bytes)), v.why, writer, device);
+  v.text = fmt::format(
+      "the background writer never reached the dirty limit (peak Dirty {} of {}; Dirty + "
+      "Writeback {}, throttling starts at {}): this run does not test writeback interference. "
+      "Why: {}. ({}; {})",
+      flood_mib(double(v.peak_dirty_bytes)), flood_mib(double(v.limit_bytes)),
+      flood_mib(double(v.peak_in_memory_bytes)), flood_mib(double(v.throttle_bytes)), v.why, writer, device);
   return v;
 }
 

@@ -13,10 +13,9 @@
 // (WritebackSample::dirty_threshold_bytes, from /proc/vmstat) when it exports them, else the phase's limits
 // estimated from /proc/meminfo, which overstate the kernel's by its reserves (measured: a plateau 5% below).
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "method/interfere_explain.h"
 #include "observe/writeback_sampler.h"
@@ -28,9 +27,9 @@ std::uint64_t throttle_point(const DirtyLimits& limits);
 
 // Why the background file is the size it is.
 enum class BackgroundSizing {
-  kFromLimit,    // 1.25 x the dirty limit (at least 64 MiB): room enough
+  kFromLimit,      // 1.25 x the dirty limit (at least 64 MiB): room enough
   kCappedBySpace,  // the filesystem's free space (less the foreground file and a margin) was smaller
-  kUserSize,     // --bg-size
+  kUserSize,       // --bg-size
 };
 
 struct FloodInput {
@@ -40,23 +39,23 @@ struct FloodInput {
   double writer_alone_bps = 0;           // one writer alone, measured before the phases (0: not measured)
   std::uint32_t writers = 1;
   std::uint64_t writer_bs = 0;
-  std::uint64_t background_bytes = 0;    // the background files' total size
+  std::uint64_t background_bytes = 0;  // the background files' total size
   BackgroundSizing sizing = BackgroundSizing::kFromLimit;
-  std::uint64_t free_bytes = 0;          // the filesystem's free space when the size was chosen
+  std::uint64_t free_bytes = 0;  // the filesystem's free space when the size was chosen
   double phase_seconds = 0;
-  bool device_known = true;              // false: the file is not on a block device sluice can read
+  bool device_known = true;  // false: the file is not on a block device sluice can read
 };
 
 struct FloodVerdict {
-  bool reached = false;              // Dirty + Writeback reached the throttle point
-  std::uint64_t throttle_bytes = 0;  // the throttle point where Dirty + Writeback came closest to it
-  std::uint64_t limit_bytes = 0;     // the dirty limit then
+  bool reached = false;                    // Dirty + Writeback reached the throttle point
+  std::uint64_t throttle_bytes = 0;        // the throttle point where Dirty + Writeback came closest to it
+  std::uint64_t limit_bytes = 0;           // the dirty limit then
   std::uint64_t peak_dirty_bytes = 0;      // highest Dirty
   std::uint64_t peak_in_memory_bytes = 0;  // highest Dirty + Writeback (what the kernel compares)
-  double first_reached_s = -1;       // first sample at the throttle point, -1 = never
-  double seconds_at_limit = 0;       // time at or above it (samples x their spacing)
+  double first_reached_s = -1;             // first sample at the throttle point, -1 = never
+  double seconds_at_limit = 0;             // time at or above it (samples x their spacing)
   double writer_bps = 0;
-  double device_bps = 0;             // the device's mean write rate over the seconds it wrote
+  double device_bps = 0;  // the device's mean write rate over the seconds it wrote
   bool device_wrote = false;
   double seconds_at_background = 0;  // time Dirty + Writeback held at the background threshold (within 5%)
   double background_device_bps = 0;  // the device's write rate during that time

@@ -122,7 +122,10 @@ PhaseResult run_phase(const InterfereOptions& o, const std::string& name, std::u
       if (job.runtime_ns) p.bg_bw_bytes += static_cast<double>(w.bytes) * 1e9 / static_cast<double>(job.runtime_ns);
       continue;
     }
-    if (first) fg = job; else fg.merge(job);
+    if (first)
+      fg = job;
+    else
+      fg.merge(job);
     first = false;
   }
   const auto& w = fg.dirs[static_cast<std::size_t>(index_of(Direction::kWrite))];

@@ -28,9 +28,12 @@ std::string bs_text(std::uint64_t bs) {
 
 const char* sizing_name(BackgroundSizing s) {
   switch (s) {
-    case BackgroundSizing::kCappedBySpace: return "free_space";
-    case BackgroundSizing::kUserSize: return "bg_size";
-    case BackgroundSizing::kFromLimit: break;
+    case BackgroundSizing::kCappedBySpace:
+      return "free_space";
+    case BackgroundSizing::kUserSize:
+      return "bg_size";
+    case BackgroundSizing::kFromLimit:
+      break;
   }
   return "dirty_limit";
 }
@@ -39,8 +42,10 @@ std::string sizing_text(const InterfereReport& r) {
   switch (r.sizing) {
     case BackgroundSizing::kCappedBySpace:
       return fmt::format(", capped by free space: {} MiB free", r.free_bytes >> 20);
-    case BackgroundSizing::kUserSize: return ", --bg-size";
-    case BackgroundSizing::kFromLimit: break;
+    case BackgroundSizing::kUserSize:
+      return ", --bg-size";
+    case BackgroundSizing::kFromLimit:
+      break;
   }
   return ", 1.25 x the dirty limit";
 }
@@ -77,8 +82,10 @@ nlohmann::json flood_summary_json(const InterfereReport& r) {
     if (!p.flood.reached && message.empty()) message = p.flood.text;
     all = all && p.flood.reached;
   }
-  if (!any) message = "no loaded phase ran";
-  else if (all) message = "the background writer reached the dirty limit in every loaded phase";
+  if (!any)
+    message = "no loaded phase ran";
+  else if (all)
+    message = "the background writer reached the dirty limit in every loaded phase";
   return {{"verified", any && all}, {"message", message}};
 }
 
@@ -129,10 +136,10 @@ void append_timeline(std::string& out, const PhaseResult& p) {
   out += fmt::format("  timeline, {} threads {} (per second):\n", p.threads, p.name);
   out += "      t_s   fg_iops  fg_p99_ms  dirty_MiB  writeback_MiB  util_%  in_flight  queue\n";
   for (const TimelinePoint& t : p.timeline) {
-    out += fmt::format("  {:7.1f} {:9.0f} {:10} {:10.1f} {:14.1f} {:7.1f} {:10} {:6.1f}\n", t.t_s, t.fg_iops,
-                       ms_figure(static_cast<double>(t.fg_lat_p99_ns)), static_cast<double>(t.wb.dirty_bytes) / 1048576.0,
-                       static_cast<double>(t.wb.writeback_bytes) / 1048576.0, t.wb.dev_util, t.wb.dev_in_flight,
-                       t.wb.dev_queue);
+    out += fmt::format(
+        "  {:7.1f} {:9.0f} {:10} {:10.1f} {:14.1f} {:7.1f} {:10} {:6.1f}\n", t.t_s, t.fg_iops,
+        ms_figure(static_cast<double>(t.fg_lat_p99_ns)), static_cast<double>(t.wb.dirty_bytes) / 1048576.0,
+        static_cast<double>(t.wb.writeback_bytes) / 1048576.0, t.wb.dev_util, t.wb.dev_in_flight, t.wb.dev_queue);
   }
 }
 
@@ -141,12 +148,13 @@ void append_timeline(std::string& out, const PhaseResult& p) {
 std::string render_interfere_text(const InterfereReport& r) {
   const InterfereOptions& o = r.options;
   std::string out;
-  out += fmt::format("sluice interfere: foreground {} KiB random writes, fsync after every {} write(s), psync, on {} "
-                     "({} MiB); background: buffered sequential writes of zeros, {} blocks, {}, to {}{} ({} MiB in "
-                     "all{}); device {}\n",
-                     o.fg_bs / 1024, o.fg_fsync, o.filename, o.size >> 20, bs_text(o.bg_bs), writers_text(r), r.bg_file,
-                     r.bg_files.size() > 1 ? fmt::format(" and {} more", r.bg_files.size() - 1) : "",
-                     o.bg_size >> 20, sizing_text(r), r.device.empty() ? "unknown" : r.device);
+  out += fmt::format(
+      "sluice interfere: foreground {} KiB random writes, fsync after every {} write(s), psync, on {} "
+      "({} MiB); background: buffered sequential writes of zeros, {} blocks, {}, to {}{} ({} MiB in "
+      "all{}); device {}\n",
+      o.fg_bs / 1024, o.fg_fsync, o.filename, o.size >> 20, bs_text(o.bg_bs), writers_text(r), r.bg_file,
+      r.bg_files.size() > 1 ? fmt::format(" and {} more", r.bg_files.size() - 1) : "", o.bg_size >> 20, sizing_text(r),
+      r.device.empty() ? "unknown" : r.device);
   if (!r.base_changes.empty()) {
     std::string set;
     for (const KnobChange& c : r.base_changes) {
@@ -163,9 +171,10 @@ std::string render_interfere_text(const InterfereReport& r) {
       continue;
     }
     out += fmt::format(" {:7}  {:6} {:8.1f}   {:>6}/{:>6}/{:>7}/{:>8}   {:>6}/{:>6}/{:>7}/{:>8}   {:8.1f}\n", p.threads,
-                       p.name, p.iops, ms_figure(p.lat.mean_ns), ms_figure(double(p.lat.p95_ns)), ms_figure(double(p.lat.p99_ns)),
-                       ms_figure(double(p.lat.max_ns)), ms_figure(p.fsync_lat.mean_ns), ms_figure(double(p.fsync_lat.p95_ns)),
-                       ms_figure(double(p.fsync_lat.p99_ns)), ms_figure(double(p.fsync_lat.max_ns)), p.bg_bw_bytes / 1048576.0);
+                       p.name, p.iops, ms_figure(p.lat.mean_ns), ms_figure(double(p.lat.p95_ns)),
+                       ms_figure(double(p.lat.p99_ns)), ms_figure(double(p.lat.max_ns)), ms_figure(p.fsync_lat.mean_ns),
+                       ms_figure(double(p.fsync_lat.p95_ns)), ms_figure(double(p.fsync_lat.p99_ns)),
+                       ms_figure(double(p.fsync_lat.max_ns)), p.bg_bw_bytes / 1048576.0);
   }
   out += "\n";
   for (std::uint32_t threads : o.threads) {
@@ -202,7 +211,8 @@ std::string render_interfere_text(const InterfereReport& r) {
       }
       const double ratio = t.phase.iops / base->iops;
       out += fmt::format(" {:42} {:7}  {:9.1f} ({:5.2f}x)     {:>14}  {:8.1f}\n", settings_text(t.settings), t.threads,
-                         t.phase.iops, ratio, ms_figure(double(t.phase.fsync_lat.p99_ns)), t.phase.bg_bw_bytes / 1048576.0);
+                         t.phase.iops, ratio, ms_figure(double(t.phase.fsync_lat.p99_ns)),
+                         t.phase.bg_bw_bytes / 1048576.0);
     }
     out += "\n knobs changed and restored:\n" + knob_changes_text(r.trials);
   }
@@ -218,17 +228,27 @@ std::string render_interfere_text(const InterfereReport& r) {
 nlohmann::json interference_json(const InterfereReport& r) {
   const InterfereOptions& o = r.options;
   nlohmann::json j;
-  j["foreground"] = {{"file", o.filename}, {"size", o.size}, {"rw", "randwrite"}, {"bs", o.fg_bs},
+  j["foreground"] = {{"file", o.filename},  {"size", o.size},      {"rw", "randwrite"},   {"bs", o.fg_bs},
                      {"fsync", o.fg_fsync}, {"ioengine", "psync"}, {"threads", o.threads}};
   double bg_bw = 0;
   for (const PhaseResult& p : r.phases) bg_bw = std::max(bg_bw, p.bg_bw_bytes);
-  j["background"] = {{"file", r.bg_file}, {"files", r.bg_files}, {"writers", r.bg_writers},
+  j["background"] = {{"file", r.bg_file},
+                     {"files", r.bg_files},
+                     {"writers", r.bg_writers},
                      {"writers_chosen", o.bg_writers ? "bg_writers" : "auto"},
-                     {"probe_writer_bytes_per_s", r.probe_bps}, {"size", o.bg_size},
-                     {"sized_by", sizing_name(r.sizing)}, {"free_bytes", r.free_bytes}, {"rw", "write"},
-                     {"bs", o.bg_bs}, {"buffers", "zero"}, {"ioengine", "psync"}, {"bw_bytes", bg_bw}};
-  j["queue"] = {{"scheduler", r.queue.scheduler}, {"schedulers", r.queue.schedulers},
-                {"wbt_lat_usec", r.queue.wbt_lat_usec}, {"nr_requests", r.queue.nr_requests}};
+                     {"probe_writer_bytes_per_s", r.probe_bps},
+                     {"size", o.bg_size},
+                     {"sized_by", sizing_name(r.sizing)},
+                     {"free_bytes", r.free_bytes},
+                     {"rw", "write"},
+                     {"bs", o.bg_bs},
+                     {"buffers", "zero"},
+                     {"ioengine", "psync"},
+                     {"bw_bytes", bg_bw}};
+  j["queue"] = {{"scheduler", r.queue.scheduler},
+                {"schedulers", r.queue.schedulers},
+                {"wbt_lat_usec", r.queue.wbt_lat_usec},
+                {"nr_requests", r.queue.nr_requests}};
   j["flood"] = flood_summary_json(r);
   j["device"] = r.device;
   nlohmann::json phases = nlohmann::json::array();
@@ -252,25 +272,38 @@ nlohmann::json interference_json(const InterfereReport& r) {
     }
     phases.push_back(phase);
     for (const TimelinePoint& t : p.timeline) {
-      timeline.push_back({{"phase", p.name}, {"threads", p.threads}, {"t_s", t.t_s}, {"fg_iops", t.fg_iops},
-                          {"fg_lat_p99_ns", t.fg_lat_p99_ns}, {"dirty_bytes", t.wb.dirty_bytes},
-                          {"writeback_bytes", t.wb.writeback_bytes}, {"dev_util", t.wb.dev_util},
-                          {"dev_in_flight", t.wb.dev_in_flight}, {"dev_queue", t.wb.dev_queue}});
+      timeline.push_back({{"phase", p.name},
+                          {"threads", p.threads},
+                          {"t_s", t.t_s},
+                          {"fg_iops", t.fg_iops},
+                          {"fg_lat_p99_ns", t.fg_lat_p99_ns},
+                          {"dirty_bytes", t.wb.dirty_bytes},
+                          {"writeback_bytes", t.wb.writeback_bytes},
+                          {"dev_util", t.wb.dev_util},
+                          {"dev_in_flight", t.wb.dev_in_flight},
+                          {"dev_queue", t.wb.dev_queue}});
     }
   }
   j["phases"] = phases;
   nlohmann::json trials = nlohmann::json::array();
   for (const PhaseResult& p : r.phases) {
     if (p.name != "loaded") continue;
-    trials.push_back({{"settings", nlohmann::json::object()}, {"baseline", true}, {"threads", p.threads},
-                      {"fg_iops", p.iops}, {"fg_lat_p99_ns", p.fsync_lat.p99_ns}, {"fg_write_lat_p99_ns", p.lat.p99_ns},
+    trials.push_back({{"settings", nlohmann::json::object()},
+                      {"baseline", true},
+                      {"threads", p.threads},
+                      {"fg_iops", p.iops},
+                      {"fg_lat_p99_ns", p.fsync_lat.p99_ns},
+                      {"fg_write_lat_p99_ns", p.lat.p99_ns},
                       {"bg_bw_bytes", p.bg_bw_bytes}});
   }
   nlohmann::json changes = nlohmann::json::array();
   for (const TrialResult& t : r.trials) {
     nlohmann::json settings = nlohmann::json::object();
     for (const auto& [k, v] : t.settings) settings[k] = v;
-    nlohmann::json entry = {{"settings", settings}, {"baseline", false}, {"threads", t.threads}, {"ran", t.ran && t.skipped_reason.empty()}};
+    nlohmann::json entry = {{"settings", settings},
+                            {"baseline", false},
+                            {"threads", t.threads},
+                            {"ran", t.ran && t.skipped_reason.empty()}};
     if (!t.skipped_reason.empty()) entry["skipped"] = t.skipped_reason;
     if (t.ran && t.skipped_reason.empty()) {
       entry["starved"] = starved(t.phase);
@@ -284,8 +317,12 @@ nlohmann::json interference_json(const InterfereReport& r) {
     }
     trials.push_back(entry);
     for (const KnobChange& c : t.changes) {
-      changes.push_back({{"knob", c.knob}, {"device", c.device}, {"path", c.path}, {"original", c.original},
-                         {"applied", c.applied}, {"restored", c.restored}});
+      changes.push_back({{"knob", c.knob},
+                         {"device", c.device},
+                         {"path", c.path},
+                         {"original", c.original},
+                         {"applied", c.applied},
+                         {"restored", c.restored}});
     }
   }
   j["trials"] = trials;
@@ -293,17 +330,23 @@ nlohmann::json interference_json(const InterfereReport& r) {
   j["knob_changes"] = changes;
   nlohmann::json base = nlohmann::json::array();
   for (const KnobChange& c : r.base_changes) {
-    base.push_back({{"knob", c.knob}, {"device", c.device}, {"path", c.path}, {"original", c.original},
-                    {"applied", c.applied}, {"restored", c.restored}});
+    base.push_back({{"knob", c.knob},
+                    {"device", c.device},
+                    {"path", c.path},
+                    {"original", c.original},
+                    {"applied", c.applied},
+                    {"restored", c.restored}});
   }
   j["base"] = base;
   j["knobs_restored"] = r.knobs_restored;
-  j["dirty_limits"] = {{"dirtyable_bytes", r.limits.dirtyable_bytes}, {"limit_bytes", r.limits.limit_bytes},
+  j["dirty_limits"] = {{"dirtyable_bytes", r.limits.dirtyable_bytes},
+                       {"limit_bytes", r.limits.limit_bytes},
                        {"background_bytes", r.limits.background_bytes},
                        {"limit_seconds", r.explanation.limit_seconds},
                        {"background_seconds", r.explanation.background_seconds},
-                       {"formula", "dirtyable ~= MemFree + Active(file) + Inactive(file); limit = dirty_bytes or "
-                                   "dirty_ratio% of dirtyable; background likewise, halved limit when not below it"}};
+                       {"formula",
+                        "dirtyable ~= MemFree + Active(file) + Inactive(file); limit = dirty_bytes or "
+                        "dirty_ratio% of dirtyable; background likewise, halved limit when not below it"}};
   j["explanation"] = r.explanation.text + r.advice.mechanism;
   j["advice"] = advice_json(r.advice);
   j["interrupted"] = r.interrupted;

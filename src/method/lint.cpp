@@ -1,10 +1,10 @@
 // The methodology lint's rules (pure) and its rendering. Facts of real targets: lint_probe.cpp.
 #include "method/lint.h"
 
+#include <fmt/format.h>
+
 #include <set>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "common/json_read.h"
 #include "job/units.h"
@@ -70,13 +70,14 @@ void check_test_area(const LintJob& job, const LintFacts& facts, Findings& out) 
 
 void check_buffered(const LintJob& job, Findings& out) {
   const JobSpec& spec = *job.spec;
-  if (spec.target.direct || !engine_traits(spec.engine.ioengine).direct) return;  // mmap: the page cache whatever direct says
+  if (spec.target.direct || !engine_traits(spec.engine.ioengine).direct)
+    return;  // mmap: the page cache whatever direct says
   const bool device = !job.targets.empty() && job.targets.front().is_block_device;
-  out.add(spec, kLintBufferedIo, "direct",
-          fmt::format("buffered I/O (direct=0) on {}: the page cache absorbs writes and serves rereads, so the "
-                      "numbers describe memory as much as the {}; add --direct=1 to measure the {}",
-                      device ? "a block device" : "a file", device ? "device" : "storage",
-                      device ? "device" : "storage"));
+  out.add(
+      spec, kLintBufferedIo, "direct",
+      fmt::format("buffered I/O (direct=0) on {}: the page cache absorbs writes and serves rereads, so the "
+                  "numbers describe memory as much as the {}; add --direct=1 to measure the {}",
+                  device ? "a block device" : "a file", device ? "device" : "storage", device ? "device" : "storage"));
 }
 
 void check_unwritten_reads(const LintJob& job, Findings& out) {
@@ -87,13 +88,15 @@ void check_unwritten_reads(const LintJob& job, Findings& out) {
       out.add(spec, kLintUnwrittenReads, "filename",
               fmt::format("reads {}, a block device sluice does not lay out: blocks never written (or trimmed) "
                           "may be answered without touching the media; write the area first "
-                          "(sluice precondition)", t.path));
+                          "(sluice precondition)",
+                          t.path));
       return;
     }
     if (!t.exists || t.has_unwritten == std::optional<bool>(false)) continue;
     out.add(spec, kLintUnwrittenReads, "filename",
             t.has_unwritten ? fmt::format("{} has holes or unwritten extents in the test area: reads of them never "
-                                          "touch the media; write the area first (sluice precondition)", t.path)
+                                          "touch the media; write the area first (sluice precondition)",
+                                          t.path)
                             : fmt::format("{} existed before this run and its file system does not say whether the "
                                           "test area was ever written; reads of holes never touch the media",
                                           t.path));
@@ -114,7 +117,8 @@ void check_buffers(const JobSpec& spec, Findings& out) {
   } else if (spec.buffer_compress_percentage > 0) {
     out.add(spec, kLintCompressibleBuffers, "buffer_compress_percentage",
             fmt::format("writes buffers {}% compressible: storage that compresses makes them look faster than "
-                        "incompressible data", spec.buffer_compress_percentage));
+                        "incompressible data",
+                        spec.buffer_compress_percentage));
   }
 }
 
@@ -125,8 +129,8 @@ void check_times(const LintJob& job, Findings& out) {
   if (runtime > 0 && runtime < kLintMinSteadyRuntimeNs) {
     out.add(spec, kLintShortRuntime, "runtime",
             fmt::format("runtime={} gives fewer than {} per-second samples, too few to tell whether the result "
-                        "is steady; use --runtime=60 or more", format_duration_ns(static_cast<double>(runtime)),
-                        kLintMinSteadyRuntimeNs / 1'000'000'000ull));
+                        "is steady; use --runtime=60 or more",
+                        format_duration_ns(static_cast<double>(runtime)), kLintMinSteadyRuntimeNs / 1'000'000'000ull));
   }
   const bool device = !job.targets.empty() && job.targets.front().is_block_device;
   if (device && spec.target.direct && spec.ramp_time.count() == 0 && spec.ramp_size == 0) {  // ramp_size ramps too
@@ -141,7 +145,8 @@ void check_times(const LintJob& job, Findings& out) {
 std::vector<Problem> lint_before_run(const std::vector<LintJob>& jobs, const LintFacts& facts) {
   Findings out;
   for (const LintJob& job : jobs) {
-    if (job.spec == nullptr || !engine_traits(job.spec->engine.ioengine).moves_data) continue;  // null, falloc, ...: no data
+    if (job.spec == nullptr || !engine_traits(job.spec->engine.ioengine).moves_data)
+      continue;  // null, falloc, ...: no data
     check_test_area(job, facts, out);
     check_buffered(job, out);
     check_unwritten_reads(job, out);
@@ -158,7 +163,8 @@ std::vector<Problem> lint_after_run(const std::vector<JobSpec>& jobs, const RunR
     for (const JobResult& r : group.jobs) {
       if (r.interrupted || r.error != 0 || r.runtime_ns >= kLintMinSteadyRuntimeNs) continue;
       for (const JobSpec& spec : jobs) {
-        if (spec.name != r.name || !engine_traits(spec.engine.ioengine).moves_data || spec.role == JobRole::kBackground) {
+        if (spec.name != r.name || !engine_traits(spec.engine.ioengine).moves_data ||
+            spec.role == JobRole::kBackground) {
           continue;
         }
         const auto runtime = static_cast<std::uint64_t>(spec.runtime.count());

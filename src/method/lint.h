@@ -11,23 +11,21 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "common/error.h"
-#include "run/plan.h"
-#include "run/runner.h"
 #include "job/job_spec.h"
 #include "job/warning_codes.h"
+#include "run/plan.h"
+#include "run/runner.h"
 #include "stats/result.h"
 #include "targets/target_file.h"
 
 namespace sluice {
-
 
 // Runs shorter than this (measured) give too few per-second samples for a steady-state judgement.
 inline constexpr std::uint64_t kLintMinSteadyRuntimeNs = 10'000'000'000ull;
@@ -54,8 +52,8 @@ struct LintJob {
 // What is known of the machine. Device caches: sysfs gives no size for most devices, so a missing entry
 // means "unknown" and never produces a warning on its own.
 struct LintFacts {
-  std::optional<std::uint64_t> memory_bytes;                 // MemTotal
-  std::map<std::string, std::uint64_t> device_cache_bytes;   // target path -> its device's cache size
+  std::optional<std::uint64_t> memory_bytes;                // MemTotal
+  std::map<std::string, std::uint64_t> device_cache_bytes;  // target path -> its device's cache size
 };
 
 // Warnings (severity kWarning, code set, where = the job's position) for the jobs of a run, at most one

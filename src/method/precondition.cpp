@@ -2,6 +2,7 @@
 #include "method/precondition.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,15 +11,13 @@
 #include <cstdio>
 #include <cstring>
 
-#include <fmt/format.h>
-
 #include "common/created_files.h"
 #include "common/error.h"
+#include "common/stop_signal.h"
 #include "engine/engine.h"
+#include "job/units.h"
 #include "method/lint.h"
 #include "run/runner.h"
-#include "common/stop_signal.h"
-#include "job/units.h"
 #include "stats/steady_state.h"
 
 namespace sluice {
@@ -97,7 +96,8 @@ std::vector<JobSpec> round_jobs(const PreconditionRequest& request, std::uint64_
   std::vector<JobSpec> jobs = request.workload;
   for (JobSpec& job : jobs) {
     if (job.target.filenames.empty() && job.target.directory.empty()) job.target.filenames = {request.filename};
-    if (!job.target.size.is_set() && job.target.filesize == 0) job.target.size.bytes = request.size != 0 ? request.size : area;
+    if (!job.target.size.is_set() && job.target.filesize == 0)
+      job.target.size.bytes = request.size != 0 ? request.size : area;
     job.runtime = request.round;
     job.time_based = true;
   }
@@ -110,9 +110,9 @@ void run_passes(const PreconditionRequest& request, PreconditionResult& result) 
     if (result.last_run.interrupted) return;
     const PreconditionPass pass = pass_of(result.last_run);
     result.passes.push_back(pass);
-    say(request, fmt::format("sluice: precondition pass {} of {}: wrote {} in {:.1f} s ({:.1f} MiB/s)", n,
-                             request.passes, format_bytes(static_cast<double>(pass.bytes)), pass.seconds,
-                             pass.mib_per_s));
+    say(request,
+        fmt::format("sluice: precondition pass {} of {}: wrote {} in {:.1f} s ({:.1f} MiB/s)", n, request.passes,
+                    format_bytes(static_cast<double>(pass.bytes)), pass.seconds, pass.mib_per_s));
   }
 }
 
@@ -121,19 +121,19 @@ void run_rounds(const PreconditionRequest& request, PreconditionResult& result) 
   for (std::uint32_t n = 1; n <= request.max_rounds && !stop_requested(); ++n) {
     RunResult run = run_jobs(jobs, runner_options(request, n == 1));  // the lint block once
     const bool interrupted = run.interrupted;
-    if (n > 1) run.warnings.insert(run.warnings.begin(), result.last_run.warnings.begin(), result.last_run.warnings.end());
+    if (n > 1)
+      run.warnings.insert(run.warnings.begin(), result.last_run.warnings.begin(), result.last_run.warnings.end());
     result.last_run = std::move(run);
     if (interrupted) return;
     result.rounds.push_back(round_of(result.last_run, n));
     const PreconditionRound& r = result.rounds.back();
-    say(request, fmt::format("sluice: round {}: {:.0f} IOPS, mean latency {}", n, r.iops,
-                             format_duration_ns(r.lat_mean_ns)));
+    say(request,
+        fmt::format("sluice: round {}: {:.0f} IOPS, mean latency {}", n, r.iops, format_duration_ns(r.lat_mean_ns)));
     result.steady_round = first_steady_round(result.rounds, request.window);
     if (result.steady_round) {
       result.steady = true;
       say(request, fmt::format("sluice: steady state reached at round {} (SNIA rule over rounds {}-{})",
-                               *result.steady_round, *result.steady_round + 1 - request.window,
-                               *result.steady_round));
+                               *result.steady_round, *result.steady_round + 1 - request.window, *result.steady_round));
       return;
     }
   }
@@ -145,8 +145,8 @@ void run_rounds(const PreconditionRequest& request, PreconditionResult& result) 
 }  // namespace
 
 std::vector<std::string> default_workload_options() {
-  return {"--rw=randwrite", "--bs=4k", fmt::format("--ioengine={}", engine_name(best_async_engine())),
-          "--iodepth=32", "--direct=1"};
+  return {"--rw=randwrite", "--bs=4k", fmt::format("--ioengine={}", engine_name(best_async_engine())), "--iodepth=32",
+          "--direct=1"};
 }
 
 PreconditionResult run_precondition(const PreconditionRequest& request) {
@@ -243,8 +243,9 @@ std::string render_precondition_table(const PreconditionResult& result) {
   }
   if (!result.direct) out += "  (buffered writes: the file system refused O_DIRECT)\n";
   if (result.rounds.empty()) return out;
-  out += "\nSteady-state rounds (SNIA: over the last rounds, IOPS range within 20% and excursion within 10% of "
-         "the mean)\n";
+  out +=
+      "\nSteady-state rounds (SNIA: over the last rounds, IOPS range within 20% and excursion within 10% of "
+      "the mean)\n";
   out += fmt::format("  {:>5}  {:>12}  {:>14}\n", "round", "IOPS", "mean latency");
   for (const PreconditionRound& r : result.rounds) {
     out += fmt::format("  {:>5}  {:>12.0f}  {:>14}\n", r.round, r.iops, format_duration_ns(r.lat_mean_ns));

@@ -9,12 +9,11 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "job/job_spec.h"
 #include "stats/result.h"
@@ -23,10 +22,10 @@ namespace sluice {
 
 struct PreconditionRequest {
   std::string filename;
-  std::uint64_t size = 0;           // bytes; 0 = the existing file's or device's size
+  std::uint64_t size = 0;  // bytes; 0 = the existing file's or device's size
   std::uint64_t block_size = 128 * 1024;
   std::uint32_t passes = 2;
-  std::uint32_t iodepth = 16;       // of the sequential passes
+  std::uint32_t iodepth = 16;  // of the sequential passes
   bool allow_destructive = false;
   bool status_line = true;
   // --until-steady: the test workload's jobs (filename and size are filled in from above when missing;
@@ -56,8 +55,8 @@ struct PreconditionResult {
   bool steady = false;
   std::optional<std::uint32_t> steady_round;  // the round that completed the first steady window
   bool created_file = false;
-  bool direct = true;                         // false when the file system refused O_DIRECT
-  RunResult last_run;                          // the last round's (else last pass's) full result
+  bool direct = true;  // false when the file system refused O_DIRECT
+  RunResult last_run;  // the last round's (else last pass's) full result
 };
 
 // The default test workload of --until-steady: 4 KiB random writes, io_uring (libaio where io_uring is

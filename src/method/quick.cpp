@@ -1,6 +1,7 @@
 #include "method/quick.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -10,17 +11,15 @@
 #include <cstring>
 #include <filesystem>
 
-#include <fmt/format.h>
-
 #include "common/clock.h"
 #include "common/created_files.h"
 #include "common/error.h"
-#include "engine/engine.h"
-#include "observe/environment.h"
-#include "method/lint.h"
-#include "run/runner.h"
 #include "common/stop_signal.h"
+#include "engine/engine.h"
 #include "job/units.h"
+#include "method/lint.h"
+#include "observe/environment.h"
+#include "run/runner.h"
 #include "targets/target_file.h"
 
 namespace sluice {
@@ -29,7 +28,7 @@ namespace {
 using std::chrono::nanoseconds;
 
 constexpr std::uint64_t kProbeBytes = 256ull << 20;  // first piece of the layout, timed to size the rest
-constexpr std::uint32_t kSeqDepth = 16;               // 1 MiB x 16 in flight: enough to stream most devices
+constexpr std::uint32_t kSeqDepth = 16;              // 1 MiB x 16 in flight: enough to stream most devices
 constexpr std::uint32_t kMaxConcurrency = 256;
 
 // The temporary directory and everything in it is removed when this goes out of scope, unless released.
@@ -104,7 +103,9 @@ std::uint64_t ram_bytes() {
 class QuickDriver {
  public:
   QuickDriver(const QuickOptions& options, const CapacityFunction& capacity)
-      : options_(options), capacity_(capacity), clock_(options.clock ? LoopClock(*options.clock) : LoopClock()),
+      : options_(options),
+        capacity_(capacity),
+        clock_(options.clock ? LoopClock(*options.clock) : LoopClock()),
         start_ns_(clock_.now()) {}
 
   QuickReport run();
@@ -258,17 +259,27 @@ void QuickDriver::run_fixed(QuickStep step, const char* key, std::string label, 
 
 nlohmann::json quick_point_json(const std::optional<CapacityPoint>& p) {
   if (!p) return nullptr;
-  return {{"iodepth", p->iodepth},         {"numjobs", p->numjobs},         {"concurrency", p->concurrency()},
-          {"iops", p->iops},               {"lat_mean_ns", p->lat_mean_ns}, {"lat_p50_ns", p->lat_p50_ns},
-          {"lat_p99_ns", p->lat_p99_ns},   {"lat_p999_ns", p->lat_p999_ns}, {"steady", p->steady},
+  return {{"iodepth", p->iodepth},
+          {"numjobs", p->numjobs},
+          {"concurrency", p->concurrency()},
+          {"iops", p->iops},
+          {"lat_mean_ns", p->lat_mean_ns},
+          {"lat_p50_ns", p->lat_p50_ns},
+          {"lat_p99_ns", p->lat_p99_ns},
+          {"lat_p999_ns", p->lat_p999_ns},
+          {"steady", p->steady},
           {"within_slo", p->within_slo}};
 }
 
 nlohmann::json capacity_summary(const CapacityResult& r) {
   nlohmann::json curve = nlohmann::json::array();
   for (const CapacityPoint& p : r.curve) curve.push_back(quick_point_json(p));
-  return {{"answer", quick_point_json(r.answer)}, {"knee", quick_point_json(r.knee)},   {"thrashing", quick_point_json(r.thrashing)},
-          {"curve", curve},                 {"elapsed_s", r.elapsed_s},     {"budget_exhausted", r.budget_exhausted}};
+  return {{"answer", quick_point_json(r.answer)},
+          {"knee", quick_point_json(r.knee)},
+          {"thrashing", quick_point_json(r.thrashing)},
+          {"curve", curve},
+          {"elapsed_s", r.elapsed_s},
+          {"budget_exhausted", r.budget_exhausted}};
 }
 
 void QuickDriver::run_capacity(QuickStep step, const char* key, RwMode rw) {
@@ -279,8 +290,7 @@ void QuickDriver::run_capacity(QuickStep step, const char* key, RwMode rw) {
   request.slo = options_.slo;
   request.slo_stat = SloStat::kMean;
   // A synchronous engine has one io in flight per job: concurrency then comes from jobs.
-  request.scale =
-      engine_traits(engine_).honours_iodepth() ? ConcurrencyScale::kIodepth : ConcurrencyScale::kNumjobs;
+  request.scale = engine_traits(engine_).honours_iodepth() ? ConcurrencyScale::kIodepth : ConcurrencyScale::kNumjobs;
   request.budget = step_slot(step, remaining());
   request.max_concurrency = kMaxConcurrency;
   request.status_line = options_.status_line;
@@ -290,7 +300,7 @@ void QuickDriver::run_capacity(QuickStep step, const char* key, RwMode rw) {
   row.key = key;
   row.test = fmt::format("4 KiB random {} capacity", reads ? "read" : "write");
   row.direction = reads ? Direction::kRead : Direction::kWrite;
-  const std::optional<CapacityPoint> shown = result.answer ? result.answer
+  const std::optional<CapacityPoint> shown = result.answer          ? result.answer
                                              : result.curve.empty() ? std::nullopt
                                                                     : std::optional(result.curve.front());
   row.within_slo = result.answer.has_value();
@@ -316,8 +326,9 @@ void QuickDriver::start(const std::string& dir) {
   report_.slo = options_.slo;
   report_.direct = supports_o_direct(dir);
   if (!report_.direct) {
-    report_.run.warnings.push_back(warning("direct", "the filesystem refuses O_DIRECT: buffered I/O measures the "
-                                                     "page cache too"));
+    report_.run.warnings.push_back(warning("direct",
+                                           "the filesystem refuses O_DIRECT: buffered I/O measures the "
+                                           "page cache too"));
   }
   engine_ = choose_engine(options_.engine, report_.run.warnings);
   report_.engine = std::string(engine_name(engine_));

@@ -8,15 +8,14 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "job/job_spec.h"
 #include "method/capacity.h"
 #include "method/quick_plan.h"
-#include "job/job_spec.h"
 #include "run/loop_clock.h"
 #include "run/runner.h"
 #include "stats/result.h"
@@ -24,14 +23,14 @@
 namespace sluice {
 
 struct QuickOptions {
-  std::string directory = ".";                           // the filesystem to test; the temp dir is made inside
+  std::string directory = ".";  // the filesystem to test; the temp dir is made inside
   std::chrono::nanoseconds budget = std::chrono::seconds(120);
-  std::optional<std::uint64_t> size;                     // --size: overrides the sizing rules
+  std::optional<std::uint64_t> size;                             // --size: overrides the sizing rules
   std::chrono::nanoseconds slo = std::chrono::milliseconds(10);  // mean latency limit of the capacity rows
-  EngineKind engine = EngineKind::kIoUring;              // falls back (io_uring -> libaio -> psync) if unavailable
-  bool keep = false;                                     // keep the temp dir and the test file
+  EngineKind engine = EngineKind::kIoUring;  // falls back (io_uring -> libaio -> psync) if unavailable
+  bool keep = false;                         // keep the temp dir and the test file
   bool status_line = true;
-  std::function<void(const std::string&)> notice;        // progress lines; default: stderr
+  std::function<void(const std::string&)> notice;  // progress lines; default: stderr
   // For tests, so the driver's budget arithmetic runs without wall time passing. clock: what the budget and
   // the elapsed times are counted on (nullptr: the process clock); owned by the caller, outlives the run,
   // read from the calling thread only. run_test: runs one fixed test (empty: run_jobs); a fake returns made-up
@@ -44,9 +43,9 @@ struct QuickOptions {
 using CapacityFunction = std::function<CapacityResult(const CapacityRequest&)>;
 
 struct QuickRow {
-  std::string key;           // "seq_write", "seq_read", "randread_capacity", "randwrite_capacity",
-                             // "randread_qd1", "randwrite_qd1", "fsync_write"
-  std::string test;          // the table's label
+  std::string key;   // "seq_write", "seq_read", "randread_capacity", "randwrite_capacity",
+                     // "randread_qd1", "randwrite_qd1", "fsync_write"
+  std::string test;  // the table's label
   Direction direction = Direction::kRead;
   std::uint32_t iodepth = 1;
   std::uint32_t numjobs = 1;
@@ -55,13 +54,13 @@ struct QuickRow {
   double lat_mean_ns = 0;
   std::uint64_t lat_p99_ns = 0;
   std::uint64_t lat_p999_ns = 0;
-  bool within_slo = true;            // capacity rows: false when even concurrency 1 exceeded the limit
+  bool within_slo = true;             // capacity rows: false when even concurrency 1 exceeded the limit
   nlohmann::json capacity = nullptr;  // capacity rows: answer, knee, thrashing, curve (quick's JSON)
 };
 
 struct QuickReport {
-  std::string directory;     // the temporary directory quick made (removed unless kept)
-  std::string file;          // the test file
+  std::string directory;  // the temporary directory quick made (removed unless kept)
+  std::string file;       // the test file
   std::uint64_t file_size = 0;
   SizingDecision sizing;
   std::string engine;
@@ -72,7 +71,7 @@ struct QuickReport {
   double layout_seconds = 0;
   double elapsed_seconds = 0;
   std::vector<QuickRow> rows;
-  RunResult run;             // every job measured (fio-style jobs), warnings, environment, "sluice.quick"
+  RunResult run;  // every job measured (fio-style jobs), warnings, environment, "sluice.quick"
 };
 
 // Runs everything. Throws UserError when DIR is unusable or has too little space. A stop request (SIGINT)

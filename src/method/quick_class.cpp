@@ -1,10 +1,10 @@
 // sluice quick's "behaves like": the nearest reference class (method/quick_class.h states the rule).
 #include "method/quick_class.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "job/units.h"
 #include "method/quick.h"

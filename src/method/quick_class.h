@@ -12,11 +12,10 @@
 // SSD). The nearest class is the answer; beyond kQuickClassPoorMatch decades it is a poor match, and said so.
 #include <array>
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sluice {
 

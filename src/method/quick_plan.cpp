@@ -1,13 +1,13 @@
 #include "method/quick_plan.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-#include <fmt/format.h>
-
-#include "method/lint.h"
 #include "job/units.h"
+#include "method/lint.h"
 
 namespace sluice {
 namespace {
@@ -88,10 +88,10 @@ SizingDecision decide_size(const SizingInputs& in) {
       }
     }
     if (d.limited_by == SizeLimit::kFreeSpace) {
-      d.warnings.push_back(size_warning(fmt::format("test file shrunk to {} (wanted {}): only {} free, and quick "
-                                                    "takes at most half of it",
-                                                    format_bytes(double(d.size)), format_bytes(double(d.wanted)),
-                                                    format_bytes(double(in.free_bytes)))));
+      d.warnings.push_back(size_warning(fmt::format(
+          "test file shrunk to {} (wanted {}): only {} free, and quick "
+          "takes at most half of it",
+          format_bytes(double(d.size)), format_bytes(double(d.wanted)), format_bytes(double(in.free_bytes)))));
     } else if (d.limited_by == SizeLimit::kBudget) {
       d.warnings.push_back(size_warning(fmt::format(
           "test file limited to {} (wanted {}) so its layout fits the budget (writes at {}); the device's caches "
@@ -100,10 +100,10 @@ SizingDecision decide_size(const SizingInputs& in) {
     }
   }
   if (d.cache_bytes > 0 && d.size < kLintCacheFactor * d.cache_bytes) {
-    d.warnings.push_back(size_warning(fmt::format("test area {} is smaller than 10x {} ({}): reads may be served "
-                                                  "from cache",
-                                                  format_bytes(double(d.size)), cache_words(in),
-                                                  format_bytes(double(d.cache_bytes)))));
+    d.warnings.push_back(
+        size_warning(fmt::format("test area {} is smaller than 10x {} ({}): reads may be served "
+                                 "from cache",
+                                 format_bytes(double(d.size)), cache_words(in), format_bytes(double(d.cache_bytes)))));
     d.warnings.back().code = std::string(kLintSmallTestArea);
   }
   return d;

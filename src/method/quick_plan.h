@@ -23,23 +23,23 @@ inline constexpr std::uint64_t kQuickSizeAlign = 1ull << 20;      // sizes are w
 inline constexpr double kQuickFreeShare = 0.5;                    // of the free space, at most
 
 struct SizingInputs {
-  std::uint64_t free_bytes = 0;               // free space of the filesystem (for an unprivileged user)
-  std::uint64_t ram_bytes = 0;                // MemTotal
-  std::uint64_t device_cache_bytes = 0;       // the device's cache, when known (0 = unknown)
-  bool direct = true;                         // O_DIRECT works on the filesystem
-  double layout_bytes_per_second = 0;         // measured sequential write speed; 0 = unknown (no budget cap)
-  std::chrono::nanoseconds layout_time{0};    // the time the layout may take
-  std::optional<std::uint64_t> requested;     // --size: the user's size, used as given (within free space)
+  std::uint64_t free_bytes = 0;             // free space of the filesystem (for an unprivileged user)
+  std::uint64_t ram_bytes = 0;              // MemTotal
+  std::uint64_t device_cache_bytes = 0;     // the device's cache, when known (0 = unknown)
+  bool direct = true;                       // O_DIRECT works on the filesystem
+  double layout_bytes_per_second = 0;       // measured sequential write speed; 0 = unknown (no budget cap)
+  std::chrono::nanoseconds layout_time{0};  // the time the layout may take
+  std::optional<std::uint64_t> requested;   // --size: the user's size, used as given (within free space)
 };
 
 enum class SizeLimit { kNone, kFreeSpace, kBudget, kRequested };
 
 struct SizingDecision {
-  std::uint64_t size = 0;           // bytes of the test file, a multiple of kQuickSizeAlign
-  std::uint64_t wanted = 0;         // what the cache rules ask for (max(10x caches, preferred))
-  std::uint64_t cache_bytes = 0;    // the caches that can hold the file (RAM only for buffered I/O)
+  std::uint64_t size = 0;         // bytes of the test file, a multiple of kQuickSizeAlign
+  std::uint64_t wanted = 0;       // what the cache rules ask for (max(10x caches, preferred))
+  std::uint64_t cache_bytes = 0;  // the caches that can hold the file (RAM only for buffered I/O)
   SizeLimit limited_by = SizeLimit::kNone;
-  std::vector<Problem> warnings;    // shrunk below the rules, too small for the caches, ...
+  std::vector<Problem> warnings;  // shrunk below the rules, too small for the caches, ...
 };
 
 // Throws UserError when even kQuickMinimumSize does not fit in the free space (or --size exceeds it).

@@ -2,11 +2,11 @@
 // QuickReport.
 #include <fmt/format.h>
 
-#include "report/environment_summary.h"
+#include "job/units.h"
 #include "method/quick.h"
 #include "method/quick_class.h"
 #include "observe/environment.h"
-#include "job/units.h"
+#include "report/environment_summary.h"
 
 namespace sluice {
 namespace {
@@ -23,26 +23,29 @@ std::string concurrency_text(const QuickRow& row) {
 
 std::string_view limit_name(SizeLimit limit) {
   switch (limit) {
-    case SizeLimit::kNone: return "cache rules";
-    case SizeLimit::kFreeSpace: return "free space";
-    case SizeLimit::kBudget: return "budget";
-    case SizeLimit::kRequested: return "--size";
+    case SizeLimit::kNone:
+      return "cache rules";
+    case SizeLimit::kFreeSpace:
+      return "free space";
+    case SizeLimit::kBudget:
+      return "budget";
+    case SizeLimit::kRequested:
+      return "--size";
   }
   return "";
 }
 
 std::string header(const QuickReport& r) {
-  std::string out = fmt::format("sluice quick: {} ({}, sized by {}), {}, {} I/O, budget {}, took {:.1f} s\n",
-                                r.file, format_bytes(double(r.file_size)), limit_name(r.sizing.limited_by),
-                                r.engine, r.direct ? "direct" : "buffered", seconds_text(r.budget),
-                                r.elapsed_seconds);
+  std::string out = fmt::format("sluice quick: {} ({}, sized by {}), {}, {} I/O, budget {}, took {:.1f} s\n", r.file,
+                                format_bytes(double(r.file_size)), limit_name(r.sizing.limited_by), r.engine,
+                                r.direct ? "direct" : "buffered", seconds_text(r.budget), r.elapsed_seconds);
   if (!r.run.environment.empty()) out += environment_summary(r.run.environment) + "\n";
   return out;
 }
 
 std::string rows(const QuickReport& r) {
-  std::string out = fmt::format("\n{:<36} {:>11} {:>10} {:>26} {:>10} {:>10} {:>10}\n", "test", "concurrency",
-                                "IOPS", "bandwidth", "lat mean", "lat p99", "lat p99.9");
+  std::string out = fmt::format("\n{:<36} {:>11} {:>10} {:>26} {:>10} {:>10} {:>10}\n", "test", "concurrency", "IOPS",
+                                "bandwidth", "lat mean", "lat p99", "lat p99.9");
   for (const QuickRow& row : r.rows) {
     out += fmt::format("{:<36} {:>11} {:>10.0f} {:>26} {:>10} {:>10} {:>10}\n", row.test, concurrency_text(row),
                        row.iops, format_bandwidth(row.bytes_per_second), format_duration_ns(row.lat_mean_ns),
@@ -54,8 +57,9 @@ std::string rows(const QuickReport& r) {
 }
 
 std::string notes(const QuickReport& r) {
-  std::string out = "\nconcurrency = I/Os in flight (iodepth, or iodepth x jobs). lat = issue to completion of each "
-                    "I/O;\npercentiles within 0.78%.";
+  std::string out =
+      "\nconcurrency = I/Os in flight (iodepth, or iodepth x jobs). lat = issue to completion of each "
+      "I/O;\npercentiles within 0.78%.";
   out += fmt::format(" The capacity rows are the highest IOPS whose mean latency stays within {}.\n",
                      format_duration_ns(double(r.slo.count())));
   for (const QuickRow& row : r.rows) {
@@ -64,19 +68,20 @@ std::string notes(const QuickReport& r) {
     }
     if (row.capacity.is_object() && row.capacity.contains("knee") && row.capacity["knee"].is_object()) {
       const auto& knee = row.capacity["knee"];
-      out += fmt::format("{}: knee at concurrency {} ({:.0f} IOPS, mean {}).\n", row.test,
-                         knee.value("concurrency", 0u), knee.value("iops", 0.0),
-                         format_duration_ns(knee.value("lat_mean_ns", 0.0)));
+      out +=
+          fmt::format("{}: knee at concurrency {} ({:.0f} IOPS, mean {}).\n", row.test, knee.value("concurrency", 0u),
+                      knee.value("iops", 0.0), format_duration_ns(knee.value("lat_mean_ns", 0.0)));
     }
     if (row.key == "fsync_write") {
-      out += "fsync row: IOPS = writes per second, each followed by fsync; lat mean = write + fsync, p99 and p99.9 "
-             "of the fsync.\n";
+      out +=
+          "fsync row: IOPS = writes per second, each followed by fsync; lat mean = write + fsync, p99 and p99.9 "
+          "of the fsync.\n";
     }
   }
-  out += fmt::format("behaves like: the nearest reference class ({}) by depth-1\nrandom read latency and peak "
-                     "random read IOPS, in decades, IOPS counting {:g}; beyond {:g} decades a poor match.\n",
-                     reference_classes_text(),
-                     kQuickClassIopsWeight, kQuickClassPoorMatch);
+  out += fmt::format(
+      "behaves like: the nearest reference class ({}) by depth-1\nrandom read latency and peak "
+      "random read IOPS, in decades, IOPS counting {:g}; beyond {:g} decades a poor match.\n",
+      reference_classes_text(), kQuickClassIopsWeight, kQuickClassPoorMatch);
   return out;
 }
 

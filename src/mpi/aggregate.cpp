@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
@@ -54,10 +53,13 @@ std::string encode_rank_report(const RankReport& report) {
   for (const RankWearOut& w : report.wearout) {
     wearout.push_back({w.deadline_ios, w.extra_ios, w.extra_bytes, w.start_ns, w.end_ns});
   }
-  return json{{"rank", report.rank},         {"host", report.host},
-              {"failure", report.failure},   {"interrupted", report.interrupted},
+  return json{{"rank", report.rank},
+              {"host", report.host},
+              {"failure", report.failure},
+              {"interrupted", report.interrupted},
               {"stop_signal", report.stop_signal},
-              {"environment", report.environment}, {"groups", std::move(groups)},
+              {"environment", report.environment},
+              {"groups", std::move(groups)},
               {"wearout", std::move(wearout)}}
       .dump();
 }
@@ -119,7 +121,9 @@ namespace {
 // is left): whole ios, bytes and latency sums, so the totals are kept exactly; a p99 cannot be split, so
 // each side takes the largest p99 of the samples that reach it.
 void split_sample(const IntervalSample& sample, double part, IntervalSample& first, IntervalSample* second) {
-  const auto share = [part](std::uint64_t v) { return static_cast<std::uint64_t>(std::llround(static_cast<double>(v) * part)); };
+  const auto share = [part](std::uint64_t v) {
+    return static_cast<std::uint64_t>(std::llround(static_cast<double>(v) * part));
+  };
   const std::uint64_t ops = share(sample.ops), bytes = share(sample.bytes), lat = share(sample.lat_sum_ns);
   first.ops += ops;
   first.bytes += bytes;
@@ -185,7 +189,8 @@ GroupAggregate aggregate_group(const std::vector<RankReport>& ranks, std::size_t
   }
   if (out.hosts.empty()) throw UserError("no rank ran group " + std::to_string(index));
 
-  std::int64_t min_start = std::numeric_limits<std::int64_t>::max(), max_start = std::numeric_limits<std::int64_t>::min();
+  std::int64_t min_start = std::numeric_limits<std::int64_t>::max(),
+               max_start = std::numeric_limits<std::int64_t>::min();
   std::int64_t min_end = std::numeric_limits<std::int64_t>::max(), max_end = std::numeric_limits<std::int64_t>::min();
   for (const HostFigures& h : out.hosts) {
     min_start = std::min(min_start, h.start_ns);

@@ -10,11 +10,10 @@
 // - Latency: the ranks' histograms added bucket by bucket and their moments merged, so percentiles, min,
 //   max and mean are those of all ios. Per-rank rates are never added.
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "mpi/world.h"
 #include "stats/result.h"
@@ -27,16 +26,16 @@ struct RankWearOut {
   std::uint64_t deadline_ios = 0;  // the group's ios by the deadline (its measured run)
   std::uint64_t extra_ios = 0;     // ios of the wear-out
   std::uint64_t extra_bytes = 0;
-  std::uint64_t start_ns = 0;      // the wear-out's start and end on the rank's own clock; 0 when it had
-  std::uint64_t end_ns = 0;        // nothing to catch up
+  std::uint64_t start_ns = 0;  // the wear-out's start and end on the rank's own clock; 0 when it had
+  std::uint64_t end_ns = 0;    // nothing to catch up
 };
 
 // What one rank sends to rank 0 after its run.
 struct RankReport {
   int rank = 0;
   std::string host;
-  ClockOffset clock;        // filled in by rank 0 (the rank does not know it)
-  std::string failure;      // why this rank stopped early (an error before or while measuring); empty if none
+  ClockOffset clock;    // filled in by rank 0 (the rank does not know it)
+  std::string failure;  // why this rank stopped early (an error before or while measuring); empty if none
   bool interrupted = false;
   int stop_signal = 0;      // the signal that stopped this rank itself (0: none, or stopped by another's)
   std::string environment;  // the rank's sluice.environment as JSON text
@@ -54,8 +53,10 @@ struct WindowFigures {
   std::int64_t end_ns = 0;
   double ios = 0;
   double bytes = 0;
-  std::uint64_t span_ns() const noexcept { return end_ns > start_ns ? static_cast<std::uint64_t>(end_ns - start_ns) : 0; }
-  double iops() const noexcept;            // ios per second over the span (0 for an empty span)
+  std::uint64_t span_ns() const noexcept {
+    return end_ns > start_ns ? static_cast<std::uint64_t>(end_ns - start_ns) : 0;
+  }
+  double iops() const noexcept;  // ios per second over the span (0 for an empty span)
   double bytes_per_second() const noexcept;
 };
 
@@ -63,12 +64,12 @@ struct WindowFigures {
 struct HostFigures {
   int rank = 0;
   std::string host;
-  JobResult job;               // the rank's jobs of the group merged (runtime = the rank's own)
-  std::int64_t start_ns = 0;   // on rank 0's clock
+  JobResult job;              // the rank's jobs of the group merged (runtime = the rank's own)
+  std::int64_t start_ns = 0;  // on rank 0's clock
   std::int64_t end_ns = 0;
   std::int64_t start_skew_ns = 0;  // start - earliest start of all ranks
   std::int64_t end_skew_ns = 0;    // latest end of all ranks - end
-  WindowFigures own;           // the rank's ios over its own start -> end
+  WindowFigures own;               // the rank's ios over its own start -> end
 };
 
 struct GroupAggregate {

@@ -1,11 +1,11 @@
 #include "mpi/cluster_report.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
-#include <set>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "compare/environment_diff.h"
 #include "mpi/host_shares.h"
@@ -60,16 +60,20 @@ json environment_doc(const std::string& environment_text) {
 std::vector<Difference> host_differences(const RankReport& first, const RankReport& other) {
   std::vector<Difference> out;
   if (first.environment.empty() || other.environment.empty()) return out;
-  for (Difference& d : environment_differences(environment_doc(first.environment), environment_doc(other.environment))) {
+  for (Difference& d :
+       environment_differences(environment_doc(first.environment), environment_doc(other.environment))) {
     if (d.what != "host") out.push_back(std::move(d));
   }
   return out;
 }
 
 ordered_json window_json(const WindowFigures& w) {
-  return {{"start_ns", w.start_ns},   {"end_ns", w.end_ns},
-          {"seconds", static_cast<double>(w.span_ns()) / 1e9}, {"ios", w.ios},
-          {"bytes", w.bytes},         {"iops", w.iops()},
+  return {{"start_ns", w.start_ns},
+          {"end_ns", w.end_ns},
+          {"seconds", static_cast<double>(w.span_ns()) / 1e9},
+          {"ios", w.ios},
+          {"bytes", w.bytes},
+          {"iops", w.iops()},
           {"bw_bytes", w.bytes_per_second()}};
 }
 
@@ -91,16 +95,18 @@ ordered_json host_entry(const HostFigures& h, const GroupAggregate& g, bool json
 
 // --mpi-wearout: what each rank did after the deadline and the cluster's figures over the whole time.
 std::string wearout_text(const GroupWearOut& w) {
-  std::string out = fmt::format("  Stonewall wear-out: by the deadline the ranks had done {} to {} ios; each then went "
-                                "on until every job clone had done as many as on the busiest rank:\n",
-                                w.deadline_min_ios, w.deadline_max_ios);
+  std::string out = fmt::format(
+      "  Stonewall wear-out: by the deadline the ranks had done {} to {} ios; each then went "
+      "on until every job clone had done as many as on the busiest rank:\n",
+      w.deadline_min_ios, w.deadline_max_ios);
   for (const HostWearOut& h : w.hosts) {
     out += fmt::format("    {:<20} {:>4}  +{} ios in {:.3f} s\n", h.host, h.rank, h.figures.extra_ios, h.seconds);
   }
-  out += fmt::format("  All clients with the wear-out (first start to the last rank's end, {:.3f} s): IOPS={}, BW={}, "
-                     "{:.0f} ios\n",
-                     static_cast<double>(w.total.span_ns()) / 1e9, format_iops(w.total.iops()),
-                     format_rate(w.total.bytes_per_second()), w.total.ios);
+  out += fmt::format(
+      "  All clients with the wear-out (first start to the last rank's end, {:.3f} s): IOPS={}, BW={}, "
+      "{:.0f} ios\n",
+      static_cast<double>(w.total.span_ns()) / 1e9, format_iops(w.total.iops()),
+      format_rate(w.total.bytes_per_second()), w.total.ios);
   return out;
 }
 
@@ -128,17 +134,18 @@ std::vector<std::string> timing_warnings(const ClusterRun& run) {
     const double window = static_cast<double>(g.window.span_ns());
     const double limit = std::max(100e6, 0.01 * window);
     if (static_cast<double>(g.max_start_skew_ns) > limit) {
-      out.push_back(fmt::format("group {}: the ranks started {} apart (more than {}): they measured different "
-                                "loads for that long; compare the all-active figures",
-                                g.groupid, format_ns(static_cast<double>(g.max_start_skew_ns)), format_ns(limit)));
+      out.push_back(
+          fmt::format("group {}: the ranks started {} apart (more than {}): they measured different "
+                      "loads for that long; compare the all-active figures",
+                      g.groupid, format_ns(static_cast<double>(g.max_start_skew_ns)), format_ns(limit)));
     }
     const double interval = static_cast<double>(g.all.series.interval_ns());
     for (const RankReport& r : run.ranks) {
       if (interval > 0 && static_cast<double>(r.clock.uncertainty_ns) > 0.01 * interval) {
-        out.push_back(fmt::format("rank {} ({}): its clock offset is known to {} only, more than 1% of the {} "
-                                  "series interval",
-                                  r.rank, r.host, format_ns(static_cast<double>(r.clock.uncertainty_ns)),
-                                  format_ns(interval)));
+        out.push_back(
+            fmt::format("rank {} ({}): its clock offset is known to {} only, more than 1% of the {} "
+                        "series interval",
+                        r.rank, r.host, format_ns(static_cast<double>(r.clock.uncertainty_ns)), format_ns(interval)));
       }
     }
   }
@@ -149,8 +156,8 @@ std::string host_differences_text(const std::vector<RankReport>& ranks) {
   std::string differences;
   for (std::size_t i = 1; i < ranks.size(); ++i) {
     if (ranks[i].environment.empty()) {
-      differences += fmt::format("  {} (rank {}): its environment was not captured (it failed first)\n",
-                                 ranks[i].host, ranks[i].rank);
+      differences += fmt::format("  {} (rank {}): its environment was not captured (it failed first)\n", ranks[i].host,
+                                 ranks[i].rank);
     }
     for (const Difference& d : host_differences(ranks.front(), ranks[i])) {
       differences += fmt::format("  {} (rank {}): {}: {} (rank 0: {})\n", ranks[i].host, ranks[i].rank, d.what,
@@ -170,13 +177,14 @@ nlohmann::ordered_json hosts_json(const std::vector<RankReport>& ranks) {
         differences.push_back({{"what", d.what}, {"value", d.new_value}, {"rank0_value", d.old_value}});
       }
     }
-    hosts.push_back({{"rank", r.rank},
-                     {"hostname", r.host},
-                     {"clock_offset_ns", r.clock.offset_ns},
-                     {"clock_uncertainty_ns", r.clock.uncertainty_ns},
-                     {"failure", r.failure.empty() ? ordered_json(nullptr) : ordered_json(r.failure)},
-                     {"differences", std::move(differences)},
-                     {"environment", ordered_json::parse(environment_doc(r.environment)["sluice"]["environment"].dump())}});
+    hosts.push_back(
+        {{"rank", r.rank},
+         {"hostname", r.host},
+         {"clock_offset_ns", r.clock.offset_ns},
+         {"clock_uncertainty_ns", r.clock.uncertainty_ns},
+         {"failure", r.failure.empty() ? ordered_json(nullptr) : ordered_json(r.failure)},
+         {"differences", std::move(differences)},
+         {"environment", ordered_json::parse(environment_doc(r.environment)["sluice"]["environment"].dump())}});
   }
   return hosts;
 }
@@ -184,25 +192,25 @@ nlohmann::ordered_json hosts_json(const std::vector<RankReport>& ranks) {
 std::string render_cluster_text(const ClusterRun& run) {
   std::set<std::string> hosts;
   for (const RankReport& r : run.ranks) hosts.insert(r.host);
-  std::string out = fmt::format("MPI run: {} ranks on {} host{}\n", run.ranks.size(), hosts.size(),
-                                hosts.size() == 1 ? "" : "s");
+  std::string out =
+      fmt::format("MPI run: {} ranks on {} host{}\n", run.ranks.size(), hosts.size(), hosts.size() == 1 ? "" : "s");
   for (const std::string& f : run.failures) out += "FAILED: " + f + "\n";
   for (const std::string& w : timing_warnings(run)) out += "warning: " + w + "\n";
   for (const GroupAggregate& g : run.groups) {
     out += fmt::format("\nGroup {}, per host (rates are each host's own, over its own run; never added):\n", g.groupid);
-    out += fmt::format("  {:<20} {:>4} {:>9} {:>12} {:>10} {:>10} {:>11} {:>12}\n", "host", "rank", "IOPS",
-                       "bandwidth", "lat mean", "lat p99", "start skew", "clock offset");
+    out += fmt::format("  {:<20} {:>4} {:>9} {:>12} {:>10} {:>10} {:>11} {:>12}\n", "host", "rank", "IOPS", "bandwidth",
+                       "lat mean", "lat p99", "start skew", "clock offset");
     for (const HostFigures& h : g.hosts) {
       const LatencyStat lat = overall_latency(h.job);
       const RankReport* r = nullptr;
       for (const RankReport& candidate : run.ranks) {
         if (candidate.rank == h.rank) r = &candidate;
       }
-      const std::string offset =
-          r == nullptr ? "-"
-                       : fmt::format("{}{}±{}", r->clock.offset_ns < 0 ? "-" : "",
-                                     format_ns(static_cast<double>(std::llabs(r->clock.offset_ns))),
-                                     format_ns(static_cast<double>(r->clock.uncertainty_ns)));
+      const std::string offset = r == nullptr
+                                     ? "-"
+                                     : fmt::format("{}{}±{}", r->clock.offset_ns < 0 ? "-" : "",
+                                                   format_ns(static_cast<double>(std::llabs(r->clock.offset_ns))),
+                                                   format_ns(static_cast<double>(r->clock.uncertainty_ns)));
       out += fmt::format("  {:<20} {:>4} {:>9} {:>12} {:>10} {:>10} {:>11} {:>12}\n", h.host, h.rank,
                          format_iops(h.own.iops()), format_rate(h.own.bytes_per_second()),
                          format_ns(lat.moments.mean()), format_ns(static_cast<double>(lat.histogram.percentile(99))),
@@ -215,12 +223,13 @@ std::string render_cluster_text(const ClusterRun& run) {
     out += fmt::format("  All clients, all active (last start to first end, {:.3f} s): IOPS={}, BW={}, {:.0f} ios\n",
                        static_cast<double>(g.all_active.span_ns()) / 1e9, format_iops(g.all_active.iops()),
                        format_rate(g.all_active.bytes_per_second()), g.all_active.ios);
-    out += fmt::format("  All clients, latency of every io (merged histograms): min={}, mean={}, p50={}, p99={}, "
-                       "p99.9={}, max={}\n",
-                       format_ns(lat.moments.min()), format_ns(lat.moments.mean()),
-                       format_ns(static_cast<double>(lat.histogram.percentile(50))),
-                       format_ns(static_cast<double>(lat.histogram.percentile(99))),
-                       format_ns(static_cast<double>(lat.histogram.percentile(99.9))), format_ns(lat.moments.max()));
+    out += fmt::format(
+        "  All clients, latency of every io (merged histograms): min={}, mean={}, p50={}, p99={}, "
+        "p99.9={}, max={}\n",
+        format_ns(lat.moments.min()), format_ns(lat.moments.mean()),
+        format_ns(static_cast<double>(lat.histogram.percentile(50))),
+        format_ns(static_cast<double>(lat.histogram.percentile(99))),
+        format_ns(static_cast<double>(lat.histogram.percentile(99.9))), format_ns(lat.moments.max()));
     out += fmt::format("  Start skew: {} (latest start - earliest start)\n",
                        format_ns(static_cast<double>(g.max_start_skew_ns)));
     const std::size_t index = static_cast<std::size_t>(&g - run.groups.data());

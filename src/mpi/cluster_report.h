@@ -3,10 +3,9 @@
 // normal report; and fio's many-clients JSON (a "client_stats" array: one entry per host with "hostname"
 // and "port", then "All clients"), with sluice.mpi (windows, skew, failures) and sluice.hosts (each host's
 // environment, clock offset and what differs from rank 0's).
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "mpi/cluster_run.h"
 

@@ -1,18 +1,18 @@
 #include "mpi/cluster_run.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "common/stop_signal.h"
 #include "mpi/watchdog.h"
 #include "mpi/wearout_run.h"
 #include "run/plan.h"
-#include "common/stop_signal.h"
 
 namespace sluice::mpi {
 namespace {
@@ -76,7 +76,8 @@ std::vector<JobSpec> per_rank_jobs(std::vector<JobSpec> jobs, int rank) {
     // Each rank's own io log: one file written by every rank would interleave their lines.
     if (!job.iolog.write_iolog.empty()) job.iolog.write_iolog += ".rank" + std::to_string(rank);
     if (!job.target.filenames.empty() || !job.target.unique_filename) continue;
-    const std::string format = job.target.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.target.filename_format;
+    const std::string format =
+        job.target.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.target.filename_format;
     job.target.filename_format = format + ".rank" + std::to_string(rank);
   }
   return jobs;

@@ -24,8 +24,8 @@ struct ClusterRun {
   std::vector<RankReport> ranks;
   std::vector<GroupAggregate> groups;
   std::vector<std::optional<GroupWearOut>> wearouts;  // per group: --mpi-wearout's figures, when it ran
-  std::vector<std::string> failures;  // "host (rank N): message", one per failed rank or job
-  int exit_code = 0;                  // this rank's; rank 0's covers every rank
+  std::vector<std::string> failures;                  // "host (rank N): message", one per failed rank or job
+  int exit_code = 0;                                  // this rank's; rank 0's covers every rank
 };
 
 // The jobs with per-rank file names for `rank` (see above); a write_iolog file gets .rank<N> too.

@@ -2,10 +2,9 @@
 // Each host's share of a measurement made of several MPI runs in step (the segments of a capacity point):
 // per rank, its jobs' results added up over the runs (ios, histograms, its own measured time), so its
 // IOPS and latency are over everything it did. Per-host rates are shown side by side, never added.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "mpi/cluster_run.h"
 

@@ -33,7 +33,8 @@ JobSpec wearout_job(const JobSpec& clone, int jobnum, std::uint64_t ios) {
   job.numjobs = 1;
   // The clone's own files: its number where its name template has it (a single clone would be number 0).
   if (job.target.filenames.empty()) {
-    const std::string format = job.target.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.target.filename_format;
+    const std::string format =
+        job.target.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.target.filename_format;
     job.target.filename_format = replace_all(format, "$jobnum", std::to_string(jobnum));
   }
   job.time_based = false;

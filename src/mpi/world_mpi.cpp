@@ -12,8 +12,8 @@
 
 #include "common/clock.h"
 #include "common/error.h"
-#include "mpi/world.h"
 #include "common/stop_signal.h"
+#include "mpi/world.h"
 
 namespace sluice::mpi {
 namespace {

@@ -1,9 +1,9 @@
 // find_http_capacity: the HTTP measurement behind the shared capacity search.
 #include "net/http_capacity.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "common/error.h"
 #include "common/stop_signal.h"
@@ -54,8 +54,8 @@ CapacityResult find_http_capacity(const CapacityRequest& request, const HttpLoad
     const HttpLoadResult ramp = run_http_load(o);  // connections, caches and the server's workers warm up
     if (ramp.interrupted || stop_requested()) return std::nullopt;
     if (ramp.responses == 0) {
-      throw UserError(fmt::format("capacity --target=http: no response at {} connections; first error: {}",
-                                  connections, ramp.first_errors.empty() ? "none" : ramp.first_errors.front()));
+      throw UserError(fmt::format("capacity --target=http: no response at {} connections; first error: {}", connections,
+                                  ramp.first_errors.empty() ? "none" : ramp.first_errors.front()));
     }
     HttpLoadResult total;
     double measured_s = 0;
@@ -75,10 +75,10 @@ CapacityResult find_http_capacity(const CapacityRequest& request, const HttpLoad
     p.steady = steady;
     p.runtime_s = std::chrono::duration<double>(Clock::now() - start).count();
     if (request.progress) {
-      request.progress(fmt::format("capacity http: {} connections: {:.0f} requests/s, mean {:.3f} ms, p99 {:.3f} ms{}{}",
-                                   connections, p.iops, p.lat_mean_ns / 1e6, static_cast<double>(p.lat_p99_ns) / 1e6,
-                                   steady ? "" : " (not steady)",
-                                   total.error_total() > 0 ? fmt::format(", {} errors", total.error_total()) : ""));
+      request.progress(fmt::format(
+          "capacity http: {} connections: {:.0f} requests/s, mean {:.3f} ms, p99 {:.3f} ms{}{}", connections, p.iops,
+          p.lat_mean_ns / 1e6, static_cast<double>(p.lat_p99_ns) / 1e6, steady ? "" : " (not steady)",
+          total.error_total() > 0 ? fmt::format(", {} errors", total.error_total()) : ""));
     }
     return p;
   };

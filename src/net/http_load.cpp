@@ -2,14 +2,13 @@
 // merging what they measured.
 #include "net/http_load.h"
 
+#include <fmt/format.h>
 #include <netdb.h>
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <cstring>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "common/clock.h"
 #include "common/error.h"

@@ -17,25 +17,33 @@
 namespace sluice {
 
 struct HttpLoadOptions {
-  std::vector<HttpUrl> urls;         // fetched in turn (request i takes URL i mod size), as http_load does
+  std::vector<HttpUrl> urls;  // fetched in turn (request i takes URL i mod size), as http_load does
   std::string method = "GET";
-  std::vector<std::string> headers;  // "Name: value" lines added to every request
-  std::string body;                  // sent with Content-Length when not empty
-  std::uint32_t parallel = 10;       // closed loop: concurrent requests; open loop: the most connections open
-  std::uint64_t rate = 0;            // requests per second over all threads; 0 = closed loop
-  bool poisson = false;              // open loop: exponential gaps instead of constant ones
+  std::vector<std::string> headers;      // "Name: value" lines added to every request
+  std::string body;                      // sent with Content-Length when not empty
+  std::uint32_t parallel = 10;           // closed loop: concurrent requests; open loop: the most connections open
+  std::uint64_t rate = 0;                // requests per second over all threads; 0 = closed loop
+  bool poisson = false;                  // open loop: exponential gaps instead of constant ones
   std::chrono::nanoseconds duration{0};  // stop issuing after this long (0: --fetches decides)
   std::uint64_t fetches = 0;             // stop after this many requests (0: --duration decides)
   bool keepalive = true;                 // false: one connection per request (Connection: close)
   std::chrono::nanoseconds connect_timeout{std::chrono::seconds(5)};
   std::chrono::nanoseconds read_timeout{std::chrono::seconds(10)};  // the longest wait for a response byte
   std::uint32_t threads = 1;
-  std::uint64_t seed = 1;                // of the Poisson schedule
+  std::uint64_t seed = 1;  // of the Poisson schedule
 };
 
 // The kinds of failure, as counted and reported ("errors" in JSON), in report order.
-enum class HttpErrorKind { kConnectRefused, kConnectTimeout, kConnectFailed, kWriteFailed, kReadTimeout,
-                           kClosedEarly, kBadResponse, kCount };
+enum class HttpErrorKind {
+  kConnectRefused,
+  kConnectTimeout,
+  kConnectFailed,
+  kWriteFailed,
+  kReadTimeout,
+  kClosedEarly,
+  kBadResponse,
+  kCount
+};
 const char* http_error_name(HttpErrorKind kind) noexcept;  // "connect_refused", ...
 
 struct HttpLoadResult {
@@ -54,8 +62,8 @@ struct HttpLoadResult {
   std::uint64_t latency_sum_ns = 0, connect_sum_ns = 0, ttfb_sum_ns = 0;  // exact means
   std::uint64_t latency_max_ns = 0, connect_max_ns = 0, ttfb_max_ns = 0;
   std::uint64_t latency_min_ns = ~0ull, connect_min_ns = ~0ull, ttfb_min_ns = ~0ull;
-  double elapsed_s = 0;        // first request to the last response (or the end of the drain)
-  double cpu_s = 0;            // user + system CPU time of the process during the run
+  double elapsed_s = 0;  // first request to the last response (or the end of the drain)
+  double cpu_s = 0;      // user + system CPU time of the process during the run
   bool interrupted = false;
 
   static constexpr std::size_t kKeptErrors = 5;

@@ -2,6 +2,7 @@
 #include "net/http_report.h"
 
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 namespace sluice {
@@ -104,7 +105,8 @@ std::string render_http_report(const nlohmann::json& h) {
   if (h["errors"]["total"].get<std::uint64_t>() > 0) {
     out += "  errors:";
     for (const auto& [kind, n] : h["errors"].items()) {
-      if (kind != "total" && kind != "first" && n.get<std::uint64_t>() > 0) out += fmt::format(" {}={}", kind, n.get<std::uint64_t>());
+      if (kind != "total" && kind != "first" && n.get<std::uint64_t>() > 0)
+        out += fmt::format(" {}={}", kind, n.get<std::uint64_t>());
     }
     out += "\n";
     for (const auto& e : h["errors"]["first"]) out += "    " + e.get<std::string>() + "\n";
@@ -122,14 +124,16 @@ std::string render_http_report(const nlohmann::json& h) {
   out += fmt::format("{:.6g} fetches/sec, {:.6g} bytes/sec\n", h["requests_per_s"].get<double>(),
                      h["bytes_per_s"].get<double>());
   if (c["N"].get<std::uint64_t>() > 0) {
-    out += fmt::format("msecs/connect: {:.6g} mean, {:.6g} max, {:.6g} min\n", ms(c, "mean"), ms(c, "max"), ms(c, "min"));
+    out +=
+        fmt::format("msecs/connect: {:.6g} mean, {:.6g} max, {:.6g} min\n", ms(c, "mean"), ms(c, "max"), ms(c, "min"));
   }
   if (f["N"].get<std::uint64_t>() > 0) {
     out += fmt::format("msecs/first-response: {:.6g} mean, {:.6g} max, {:.6g} min\n", ms(f, "mean"), ms(f, "max"),
                        ms(f, "min"));
   }
   if (!h["status_codes"].empty()) out += "HTTP response codes:\n";
-  for (const auto& [code, n] : h["status_codes"].items()) out += fmt::format("  code {} -- {}\n", code, n.get<std::uint64_t>());
+  for (const auto& [code, n] : h["status_codes"].items())
+    out += fmt::format("  code {} -- {}\n", code, n.get<std::uint64_t>());
   return out;
 }
 

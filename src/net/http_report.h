@@ -1,9 +1,8 @@
 #pragma once
 // sluice http's reports: the "sluice"."http" JSON block and the text report (sluice's table followed by
 // an http_load-style summary block), both pure functions of an HttpLoadResult.
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 #include "net/http_load.h"
 

@@ -41,8 +41,18 @@ class HttpResponseParser {
   std::uint64_t received_bytes() const noexcept { return received_; }  // headers, framing and body
 
  private:
-  enum class State { kStatusLine, kHeaders, kBody, kUntilClose, kChunkSize, kChunkData, kChunkEnd, kTrailers,
-                     kDone, kFailed };
+  enum class State {
+    kStatusLine,
+    kHeaders,
+    kBody,
+    kUntilClose,
+    kChunkSize,
+    kChunkData,
+    kChunkEnd,
+    kTrailers,
+    kDone,
+    kFailed
+  };
 
   bool take_line(const char*& p, const char* end, std::string_view& line);
   void fail(std::string why);

@@ -1,10 +1,10 @@
 // Parsing http:// URLs and http_load's URL files.
 #include "net/http_url.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <fstream>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 
@@ -27,8 +27,9 @@ HttpUrl parse_http_url(std::string_view text, std::string_view option) {
     return UserError(fmt::format("{}={}: {}; e.g. {}=http://127.0.0.1:8080/index.html", option, text, why, option));
   };
   if (starts_with_icase(text, "https://")) {
-    throw fail("https is not supported (sluice http has no TLS); use an http:// URL, or a TLS-terminating proxy "
-               "in front of the server");
+    throw fail(
+        "https is not supported (sluice http has no TLS); use an http:// URL, or a TLS-terminating proxy "
+        "in front of the server");
   }
   if (!starts_with_icase(text, "http://")) {
     throw fail(text.find("://") != std::string_view::npos ? "only http:// URLs are supported"

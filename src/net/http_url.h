@@ -9,11 +9,11 @@
 namespace sluice {
 
 struct HttpUrl {
-  std::string text;           // as given
-  std::string host;           // name or address, without brackets for IPv6
+  std::string text;  // as given
+  std::string host;  // name or address, without brackets for IPv6
   std::uint16_t port = 80;
-  std::string target = "/";   // path and query: the request-target of the request line
-  std::string host_header;    // host[:port] as the Host header carries it
+  std::string target = "/";  // path and query: the request-target of the request line
+  std::string host_header;   // host[:port] as the Host header carries it
 };
 
 // Parses one URL. Throws UserError naming `option` ("--url") for a scheme other than http:// (https is

@@ -5,6 +5,7 @@
 #include "net/http_worker.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
@@ -15,12 +16,10 @@
 #include <cstring>
 #include <deque>
 
-#include <fmt/format.h>
-
 #include "common/clock.h"
+#include "common/stop_signal.h"
 #include "job/job_spec.h"
 #include "net/http_response_parser.h"
-#include "common/stop_signal.h"
 #include "workload/arrival.h"
 
 namespace sluice {
@@ -36,7 +35,7 @@ struct Connection {
   Phase phase = Phase::kIdle;
   std::size_t url = 0;
   std::size_t sent = 0;
-  std::uint64_t start_ns = 0;          // the request's start: scheduled arrival or issue time
+  std::uint64_t start_ns = 0;  // the request's start: scheduled arrival or issue time
   std::uint64_t connect_start_ns = 0;
   std::uint64_t deadline_ns = 0;
   bool first_byte = false;
@@ -78,7 +77,7 @@ class Worker {
   const std::vector<HttpTarget>& targets_;
   const HttpWorkerPlan& plan_;
   std::vector<Connection> connections_;
-  std::vector<std::size_t> free_;  // connections with no request (open or not)
+  std::vector<std::size_t> free_;      // connections with no request (open or not)
   std::deque<std::uint64_t> pending_;  // open loop: scheduled arrivals waiting for a connection
   std::vector<char> buffer_;
   HttpLoadResult result_;
@@ -278,7 +277,8 @@ void Worker::wait_events(std::uint64_t wait_ns) {
   epoll_event events[256];
   const timespec ts{static_cast<time_t>(wait_ns / 1'000'000'000ull), static_cast<long>(wait_ns % 1'000'000'000ull)};
   int n = ::epoll_pwait2(epoll_fd_, events, 256, &ts, nullptr);
-  if (n < 0 && errno == ENOSYS) n = ::epoll_wait(epoll_fd_, events, 256, static_cast<int>((wait_ns + 999'999) / 1'000'000));
+  if (n < 0 && errno == ENOSYS)
+    n = ::epoll_wait(epoll_fd_, events, 256, static_cast<int>((wait_ns + 999'999) / 1'000'000));
   for (int i = 0; i < n; ++i) on_event(static_cast<std::size_t>(events[i].data.u64), events[i].events);
 }
 

@@ -24,7 +24,7 @@ struct HttpWorkerPlan {
   std::uint64_t quota = 0;        // requests to start; 0 = until stop_at_ns
   std::uint64_t rate = 0;         // per second; 0 = closed loop
   bool poisson = false;
-  std::uint64_t stop_at_ns = 0;   // monotonic; 0 = until the quota is done
+  std::uint64_t stop_at_ns = 0;  // monotonic; 0 = until the quota is done
   std::uint64_t connect_timeout_ns = 0;
   std::uint64_t read_timeout_ns = 0;
   bool keepalive = true;

@@ -41,8 +41,7 @@ std::string unescape_proc_field(const std::string& s) {
   auto octal = [](char c) { return c >= '0' && c <= '7'; };
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size() && octal(s[i + 1]) && octal(s[i + 2]) &&
-        octal(s[i + 3])) {
+    if (s[i] == '\\' && i + 3 < s.size() && octal(s[i + 1]) && octal(s[i + 2]) && octal(s[i + 3])) {
       out += static_cast<char>((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
       i += 3;
     } else {
@@ -60,7 +59,8 @@ std::optional<std::string> mounted_node(const std::vector<BlockDeviceNode>& devs
     std::istringstream fields(line);
     std::string id, parent, majmin, root, mountpoint, word;
     fields >> id >> parent >> majmin >> root >> mountpoint;
-    while (fields >> word && word != "-") {}
+    while (fields >> word && word != "-") {
+    }
     std::string fstype, source;
     fields >> fstype >> source;
     for (const BlockDeviceNode& d : devs) {

@@ -13,7 +13,7 @@
 namespace sluice {
 
 struct BlockDeviceNode {
-  std::string path;   // "/dev/loop3" or, for a partition, "/dev/loop3p1"
+  std::string path;  // "/dev/loop3" or, for a partition, "/dev/loop3p1"
   dev_t dev = 0;
   std::string label;  // "/dev/loop3p1 (partition of /dev/loop3)" or just the path
 };

@@ -18,7 +18,8 @@ namespace {
 // The sysfs name of the whole disk holding device major:minor, or "" when sysfs does not know it
 // (anonymous devices of tmpfs, overlayfs, btrfs subvolumes, NFS).
 std::string disk_name_of(unsigned major_num, unsigned minor_num, const std::string& sys_root) {
-  const fs::path link = fs::path(sys_root) / "dev" / "block" / (std::to_string(major_num) + ":" + std::to_string(minor_num));
+  const fs::path link =
+      fs::path(sys_root) / "dev" / "block" / (std::to_string(major_num) + ":" + std::to_string(minor_num));
   std::error_code ec;
   const fs::path dir = fs::canonical(link, ec);
   if (ec) return {};

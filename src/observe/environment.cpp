@@ -1,18 +1,17 @@
 #include "observe/environment.h"
 
+#include <fmt/format.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <limits>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <system_error>
-
-#include <fmt/format.h>
 
 #include "observe/disk_stats.h"
 #include "observe/virtualization.h"
@@ -135,7 +134,8 @@ std::vector<Mount> read_mounts(const std::string& proc_root) {
     std::istringstream fields(line);
     std::string id, parent, devno, root, mount_point, options, word;
     if (!(fields >> id >> parent >> devno >> root >> mount_point >> options)) continue;
-    while (fields >> word && word != "-") {}  // optional fields end at "-"
+    while (fields >> word && word != "-") {
+    }  // optional fields end at "-"
     Mount m;
     m.mount_point = unescape_mount_field(mount_point);
     m.options = options;
@@ -166,8 +166,13 @@ json target_info(const std::string& path, const std::vector<Mount>& mounts, cons
   std::error_code ec;
   // The target may not exist yet (sluice lays it out later): resolve what exists of it.
   const std::string real = fs::weakly_canonical(fs::absolute(path, ec), ec).string();
-  json t = {{"path", path}, {"realpath", ec ? json(nullptr) : json(real)}, {"filesystem", nullptr},
-            {"mount_point", nullptr}, {"mount_options", nullptr}, {"mount_source", nullptr}, {"device", nullptr}};
+  json t = {{"path", path},
+            {"realpath", ec ? json(nullptr) : json(real)},
+            {"filesystem", nullptr},
+            {"mount_point", nullptr},
+            {"mount_options", nullptr},
+            {"mount_source", nullptr},
+            {"device", nullptr}};
   if (const Mount* m = ec ? nullptr : mount_of(real, mounts)) {
     t["filesystem"] = m->fstype;
     t["mount_point"] = m->mount_point;
@@ -203,7 +208,8 @@ json reported_cache_bytes(const fs::path& dev) {
   std::stringstream text;
   text << in.rdbuf();
   const json stats = json::parse(text.str(), nullptr, false);
-  if (stats.is_discarded() || !stats.is_object() || !stats.contains("model") || !stats.contains("cache")) return nullptr;
+  if (stats.is_discarded() || !stats.is_object() || !stats.contains("model") || !stats.contains("cache"))
+    return nullptr;
   const json& cache = stats["cache"];
   if (!cache.is_object() || !cache.contains("bytes") || !cache["bytes"].is_number_unsigned()) return nullptr;
   return cache["bytes"].get<std::uint64_t>() > 0 ? cache["bytes"] : json(nullptr);
@@ -237,8 +243,8 @@ json virtualization_json(const std::string& proc_root, const std::string& sys_ro
   const bool real = proc_root == "/proc";
   const Virtualization v =
       detect_virtualization(proc_root, sys_root, real ? "/" : fs::path(proc_root).parent_path().string(), real);
-  return {{"kind", v.kind},           {"what", v.what}, {"vm", v.vm}, {"container", v.container},
-          {"evidence", v.evidence}, {"summary", v.describe()}};
+  return {{"kind", v.kind},           {"what", v.what},         {"vm", v.vm},
+          {"container", v.container}, {"evidence", v.evidence}, {"summary", v.describe()}};
 }
 
 }  // namespace

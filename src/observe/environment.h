@@ -2,10 +2,9 @@
 // Environment snapshot recorded in every result (sluice.environment): host, kernel, CPU, memory, and for each
 // target path its filesystem and mount options and its device's queue settings; the vm.dirty_* knobs.
 // proc_root / sys_root are parameters so tests use synthetic trees.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sluice {
 
@@ -26,6 +25,5 @@ namespace sluice {
 // host and kernel come from <proc_root>/sys/kernel/{hostname,osrelease,version}, else from uname().
 nlohmann::json capture_environment(const std::vector<std::string>& target_paths, const std::string& proc_root = "/proc",
                                    const std::string& sys_root = "/sys");
-
 
 }  // namespace sluice

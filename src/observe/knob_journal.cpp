@@ -1,6 +1,7 @@
 #include "observe/knob_journal.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,8 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "common/durable_files.h"
 #include "common/error.h"
@@ -21,7 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kHeader = "# sluice knob journal v1";
-
 
 void write_file_synced(const std::string& path, const std::string& text) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -110,8 +108,10 @@ std::vector<JournalEntry> parse_journal(const std::string& text, const std::stri
     }
     fields.push_back(line.substr(start));
     if (fields.size() != 4 || fields[0].empty() || fields[2].empty() || fields[2].front() != '/') {
-      throw UserError(fmt::format("{}:{}: not a knob journal line; fix or delete the file after checking the "
-                                  "knobs by hand", journal_path, line_number));
+      throw UserError(
+          fmt::format("{}:{}: not a knob journal line; fix or delete the file after checking the "
+                      "knobs by hand",
+                      journal_path, line_number));
     }
     entries.push_back({fields[0], fields[1], fields[2], fields[3]});
   }
@@ -178,8 +178,8 @@ KnobJournal::KnobJournal(std::string path, KnobIo& io) : path_(std::move(path)) 
       // A dead run's journal holds the true originals: put them back before recording new ones.
       std::vector<std::string> failures = restore_entries(parse_journal(read_file(path_), path_), io);
       if (!failures.empty()) {
-        throw UserError(fmt::format("a previous run's knob journal {} could not be replayed: {}", path_,
-                                    failures.front()));
+        throw UserError(
+            fmt::format("a previous run's knob journal {} could not be replayed: {}", path_, failures.front()));
       }
       remove();
     }
@@ -274,8 +274,8 @@ std::string describe_replay(const ReplayResult& result, const std::string& path)
   }
   std::string text;
   for (const JournalEntry& e : result.restored) {
-    text += fmt::format("restored {}{} = {} ({})\n", e.knob, e.device.empty() ? "" : " of " + e.device, e.original,
-                        e.path);
+    text +=
+        fmt::format("restored {}{} = {} ({})\n", e.knob, e.device.empty() ? "" : " of " + e.device, e.original, e.path);
   }
   for (const std::string& failure : result.failures) text += failure + "\n";
   if (!result.failures.empty()) {

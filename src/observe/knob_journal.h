@@ -64,8 +64,8 @@ class KnobJournal {
 };
 
 struct ReplayResult {
-  bool found = false;     // a journal was there
-  bool busy = false;      // ... held by a running sluice (busy_pid), left alone
+  bool found = false;  // a journal was there
+  bool busy = false;   // ... held by a running sluice (busy_pid), left alone
   long busy_pid = 0;
   std::vector<JournalEntry> restored;
   std::vector<std::string> failures;  // when non-empty the journal is kept

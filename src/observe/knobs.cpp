@@ -1,6 +1,8 @@
 #include "observe/knobs.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,13 +11,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
 #include "common/error.h"
-#include "observe/knob_journal.h"
 #include "common/nearest.h"
 #include "job/units.h"
+#include "observe/knob_journal.h"
 
 namespace sluice {
 namespace {
@@ -85,8 +84,7 @@ void check_knob_name(const std::string& knob) {
   const KnobInfo* nearest = &kKnobs[0];
   std::size_t best = std::string::npos;
   for (const KnobInfo& info : kKnobs) {
-    const std::size_t d =
-        std::min(edit_distance(knob, info.name), edit_distance(knob, short_name(info.name)));
+    const std::size_t d = std::min(edit_distance(knob, info.name), edit_distance(knob, short_name(info.name)));
     if (d < best) {
       best = d;
       nearest = &info;
@@ -128,7 +126,8 @@ std::string normalize_knob_value(const std::string& knob, const std::string& val
       return normalize_unsigned(knob, v, INT32_MAX);
     case KnobKind::kScheduler:
       if (v.empty() || v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos) {
-        throw UserError(fmt::format("{}={}: not a scheduler name (such as none, mq-deadline, bfq, kyber)", knob, value));
+        throw UserError(
+            fmt::format("{}={}: not a scheduler name (such as none, mq-deadline, bfq, kyber)", knob, value));
       }
       return v;
   }
@@ -180,8 +179,8 @@ void FileKnobIo::write(const std::string& path, const std::string& value) {
   const int write_errno = errno;
   const int close_result = ::close(fd);
   if (written != static_cast<ssize_t>(line.size()) || close_result != 0) {
-    throw UserError(fmt::format("cannot write {} to {}: {}", value, path,
-                                std::strerror(written < 0 ? write_errno : errno)));
+    throw UserError(
+        fmt::format("cannot write {} to {}: {}", value, path, std::strerror(written < 0 ? write_errno : errno)));
   }
 }
 
@@ -212,8 +211,10 @@ KnobSession::~KnobSession() {
     std::fprintf(stderr, "sluice: restoring kernel knobs: %s\n", e.what());
   }
   if (journal_) {
-    std::fprintf(stderr, "sluice: some kernel knobs are not restored; the journal %s keeps their original "
-                 "values: run 'sluice restore' as root\n", options_.journal_path.c_str());
+    std::fprintf(stderr,
+                 "sluice: some kernel knobs are not restored; the journal %s keeps their original "
+                 "values: run 'sluice restore' as root\n",
+                 options_.journal_path.c_str());
   }
 }
 
@@ -231,8 +232,7 @@ void KnobSession::journal_original(const std::string& knob, const std::string& d
   for (const std::string& member : members) {
     const std::string path = knob_path(member, device, options_.roots);
     if (journal_->contains(path)) continue;
-    fresh.push_back({member, is_queue_knob(member) ? device : "", path,
-                     knob_value_from_file(member, io().read(path))});
+    fresh.push_back({member, is_queue_knob(member) ? device : "", path, knob_value_from_file(member, io().read(path))});
   }
   if (!fresh.empty()) journal_->add(fresh);
 }

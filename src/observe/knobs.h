@@ -92,7 +92,7 @@ struct KnobChange {
 struct KnobSessionOptions {
   std::string journal_path = default_knob_journal_path();
   KnobRoots roots;
-  std::shared_ptr<KnobIo> io;                  // null: FileKnobIo
+  std::shared_ptr<KnobIo> io;  // null: FileKnobIo
   std::function<uid_t()> euid = [] { return ::geteuid(); };
 };
 

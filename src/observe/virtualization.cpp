@@ -45,8 +45,8 @@ std::string cpuid_hypervisor() {
   std::memcpy(vendor + 8, &d, 4);
   const std::string v(vendor);
   static const std::vector<std::pair<std::string, std::string>> kVendors = {
-      {"KVMKVMKVM", "kvm"},       {"XenVMMXenVMM", "xen"}, {"VMwareVMware", "vmware"}, {"Microsoft Hv", "microsoft"},
-      {"TCGTCGTCGTCG", "qemu"},   {"bhyve bhyve", "bhyve"}, {"ACRNACRNACRN", "acrn"},  {"QNXQVMBSQG", "qnx"},
+      {"KVMKVMKVM", "kvm"},       {"XenVMMXenVMM", "xen"},  {"VMwareVMware", "vmware"}, {"Microsoft Hv", "microsoft"},
+      {"TCGTCGTCGTCG", "qemu"},   {"bhyve bhyve", "bhyve"}, {"ACRNACRNACRN", "acrn"},   {"QNXQVMBSQG", "qnx"},
       {"VBoxVBoxVBox", "oracle"}, {"Linux KVM Hv", "kvm"}};
   for (const auto& [id, name] : kVendors) {
     if (v.rfind(id, 0) == 0) return name;
@@ -60,15 +60,17 @@ std::string cpuid_hypervisor() {
 // DMI strings as systemd-detect-virt matches them.
 std::string dmi_vendor(const std::string& sys_root) {
   static const std::vector<std::pair<std::string, std::string>> kDmi = {
-      {"kvm", "kvm"},         {"amazon ec2", "amazon"}, {"qemu", "qemu"},       {"vmware", "vmware"},
-      {"innotek", "oracle"},  {"virtualbox", "oracle"}, {"xen", "xen"},         {"bochs", "bochs"},
-      {"parallels", "parallels"}, {"bhyve", "bhyve"},   {"google", "google"},   {"microsoft corporation", "microsoft"}};
+      {"kvm", "kvm"},       {"amazon ec2", "amazon"}, {"qemu", "qemu"},
+      {"vmware", "vmware"}, {"innotek", "oracle"},    {"virtualbox", "oracle"},
+      {"xen", "xen"},       {"bochs", "bochs"},       {"parallels", "parallels"},
+      {"bhyve", "bhyve"},   {"google", "google"},     {"microsoft corporation", "microsoft"}};
   for (const char* file : {"product_name", "sys_vendor", "board_vendor", "bios_vendor", "product_version"}) {
     const std::string text = lower(read_text(sys_root + "/class/dmi/id/" + file));
     if (text.empty()) continue;
     for (const auto& [needle, name] : kDmi) {
       // Hyper-V and physical Surface machines share "Microsoft Corporation": only product "Virtual Machine".
-      if (name == "microsoft" && lower(read_text(sys_root + "/class/dmi/id/product_name")) != "virtual machine") continue;
+      if (name == "microsoft" && lower(read_text(sys_root + "/class/dmi/id/product_name")) != "virtual machine")
+        continue;
       if (text.find(needle) != std::string::npos) return name;
     }
   }

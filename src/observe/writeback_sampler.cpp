@@ -21,14 +21,22 @@ MemInfo parse_meminfo(const std::string& text) {
     if (!(rest >> value)) continue;
     rest >> unit;
     if (unit == "kB") value *= 1024;
-    if (key == "MemTotal") m.mem_total = value;
-    else if (key == "MemFree") m.mem_free = value;
-    else if (key == "MemAvailable") m.mem_available = value;
-    else if (key == "Cached") m.cached = value;
-    else if (key == "Active(file)") m.active_file = value;
-    else if (key == "Inactive(file)") m.inactive_file = value;
-    else if (key == "Dirty") m.dirty = value;
-    else if (key == "Writeback") m.writeback = value;
+    if (key == "MemTotal")
+      m.mem_total = value;
+    else if (key == "MemFree")
+      m.mem_free = value;
+    else if (key == "MemAvailable")
+      m.mem_available = value;
+    else if (key == "Cached")
+      m.cached = value;
+    else if (key == "Active(file)")
+      m.active_file = value;
+    else if (key == "Inactive(file)")
+      m.inactive_file = value;
+    else if (key == "Dirty")
+      m.dirty = value;
+    else if (key == "Writeback")
+      m.writeback = value;
   }
   return m;
 }
@@ -71,9 +79,7 @@ std::optional<KernelDirtyThresholds> read_kernel_dirty_thresholds(const std::str
 WritebackProbe::WritebackProbe(std::string device, std::string proc_root, std::string sys_root)
     : device_(std::move(device)), proc_root_(std::move(proc_root)), sys_root_(std::move(sys_root)) {}
 
-void WritebackProbe::begin() {
-  have_previous_ = !device_.empty() && read_disk_counters(device_, previous_, sys_root_);
-}
+void WritebackProbe::begin() { have_previous_ = !device_.empty() && read_disk_counters(device_, previous_, sys_root_); }
 
 WritebackSample WritebackProbe::sample(std::chrono::nanoseconds since_previous, double t_s) {
   WritebackSample s;

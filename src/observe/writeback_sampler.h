@@ -44,14 +44,14 @@ std::optional<KernelDirtyThresholds> parse_vmstat_thresholds(const std::string& 
 std::optional<KernelDirtyThresholds> read_kernel_dirty_thresholds(const std::string& proc_root = "/proc");
 
 struct WritebackSample {
-  double t_s = 0;                    // end of the interval, seconds since start()
-  std::uint64_t dirty_bytes = 0;     // at the sample
+  double t_s = 0;                 // end of the interval, seconds since start()
+  std::uint64_t dirty_bytes = 0;  // at the sample
   std::uint64_t writeback_bytes = 0;
-  double dev_util = 0;               // percent of the interval the device was busy (io_ticks)
-  std::uint64_t dev_in_flight = 0;   // ios in flight at the sample
-  double dev_queue = 0;              // average ios queued over the interval (in_queue ms / interval ms)
-  std::uint64_t dev_write_bytes = 0; // written by the device in the interval
-  std::uint64_t dirty_threshold_bytes = 0;       // the kernel's at the sample (0: /proc/vmstat lacks it)
+  double dev_util = 0;                      // percent of the interval the device was busy (io_ticks)
+  std::uint64_t dev_in_flight = 0;          // ios in flight at the sample
+  double dev_queue = 0;                     // average ios queued over the interval (in_queue ms / interval ms)
+  std::uint64_t dev_write_bytes = 0;        // written by the device in the interval
+  std::uint64_t dirty_threshold_bytes = 0;  // the kernel's at the sample (0: /proc/vmstat lacks it)
   std::uint64_t background_threshold_bytes = 0;
 };
 

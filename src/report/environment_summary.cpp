@@ -1,8 +1,8 @@
 #include "report/environment_summary.h"
 
-#include <cstdint>
-
 #include <fmt/format.h>
+
+#include <cstdint>
 
 namespace sluice {
 namespace {
@@ -29,7 +29,8 @@ std::string target_summary(const json& env, const json& t) {
     const std::string name = t["device"].get<std::string>();
     const json* d = find_device(env, name);
     s += " (" + name;
-    if (d && d->contains("scheduler") && (*d)["scheduler"].is_string()) s += ", " + (*d)["scheduler"].get<std::string>();
+    if (d && d->contains("scheduler") && (*d)["scheduler"].is_string())
+      s += ", " + (*d)["scheduler"].get<std::string>();
     s += ")";
   }
   return s;

@@ -1,8 +1,7 @@
 #pragma once
 // The environment (observe/environment.h's document) in one line of a text report.
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace sluice {
 

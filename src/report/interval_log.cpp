@@ -124,9 +124,9 @@ std::string render_openmetrics(const std::vector<JobInterval>& latest) {
       for (Direction d : kAllDirections) {
         const int i = index_of(d);
         if (interval.total_ios[i] == 0) continue;
-        const std::string labels = fmt::format(R"(job="{}",jobnum="{}",groupid="{}",direction="{}")",
-                                               label_value(interval.name), interval.jobnum, interval.groupid,
-                                               direction_name(d));
+        const std::string labels =
+            fmt::format(R"(job="{}",jobnum="{}",groupid="{}",direction="{}")", label_value(interval.name),
+                        interval.jobnum, interval.groupid, direction_name(d));
         const IntervalDirection& dir = interval.dirs[i];
         if (family_name == "sluice_io") {
           out += fmt::format("sluice_io_total{{{}}} {}\n", labels, interval.total_ios[i]);

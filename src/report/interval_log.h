@@ -32,7 +32,7 @@ struct JobInterval {
   std::uint64_t start_ns = 0;
   std::uint64_t end_ns = 0;
   PerDirection<IntervalDirection> dirs{};
-  PerDirection<std::uint64_t> total_ios{};    // since the start (the counters of the metrics file)
+  PerDirection<std::uint64_t> total_ios{};  // since the start (the counters of the metrics file)
   PerDirection<std::uint64_t> total_bytes{};
 };
 

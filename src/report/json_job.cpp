@@ -1,14 +1,14 @@
 // One entry of fio's "jobs" array.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
 
-#include <fmt/format.h>
-
 #include "report/json_parts.h"
-#include "stats/block_lifetimes.h"
 #include "report/unified.h"
+#include "stats/block_lifetimes.h"
 
 namespace sluice::report {
 namespace {

@@ -59,15 +59,17 @@ ojson series_sample_json(const TimeSeries& series, std::size_t i, double interva
   return sample;
 }
 
-bool any_trim_of(const JobResult& job) { return job.dirs[static_cast<std::size_t>(index_of(Direction::kTrim))].ios > 0; }
+bool any_trim_of(const JobResult& job) {
+  return job.dirs[static_cast<std::size_t>(index_of(Direction::kTrim))].ios > 0;
+}
 
 double interval_seconds(const TimeSeries& series) { return static_cast<double>(series.interval_ns()) / 1e9; }
 
 // A series whose samples the printed text writes out later, taken from the reported job (a copy of the
 // result's, or a temporary merge of a group's jobs), about half the size of its text.
 struct PendingSeries {
-  TimeSeries owned;                       // a merged group's series, moved out of its reported entry
-  const TimeSeries* borrowed = nullptr;   // or the result's own, which outlives the writing
+  TimeSeries owned;                      // a merged group's series, moved out of its reported entry
+  const TimeSeries* borrowed = nullptr;  // or the result's own, which outlives the writing
   bool any_trim = false;
   const TimeSeries& series() const noexcept { return borrowed ? *borrowed : owned; }
 };
@@ -100,7 +102,8 @@ ojson series_json(report::ReportedJob& entry, SeriesPlaceholders* placeholders) 
   const double interval_s = interval_seconds(series);
   const bool any_trim = any_trim_of(job);
   ojson samples = ojson::array();
-  for (std::size_t i = 0; i < series.size(); ++i) samples.push_back(series_sample_json(series, i, interval_s, any_trim));
+  for (std::size_t i = 0; i < series.size(); ++i)
+    samples.push_back(series_sample_json(series, i, interval_s, any_trim));
   out["samples"] = std::move(samples);
   return out;
 }
@@ -136,7 +139,7 @@ void write_samples_text(const PendingSeries& pending, std::size_t indent, const 
 // samples; each series is released once written.
 void splice_samples(const std::string& text, SeriesPlaceholders& placeholders, const TextOut& out) {
   std::string needle = ojson(placeholders.marker).dump();  // the marker as the dump writes it: quoted, escaped
-  needle.pop_back();                                           // without its closing quote: the number follows
+  needle.pop_back();                                       // without its closing quote: the number follows
   const std::string_view all(text);
   std::size_t from = 0;
   for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, from)) {
@@ -252,7 +255,9 @@ std::string series_marker() {
 
 }  // namespace
 
-ojson render_json_ordered(const RunResult& result, bool json_plus) { return render_document(result, json_plus, nullptr); }
+ojson render_json_ordered(const RunResult& result, bool json_plus) {
+  return render_document(result, json_plus, nullptr);
+}
 
 nlohmann::json render_json(const RunResult& result, bool json_plus) {
   return nlohmann::json::parse(render_json_ordered(result, json_plus).dump());
@@ -274,8 +279,9 @@ std::string render_json_text(const RunResult& result, bool json_plus) {
 void write_json_text(const RunResult& result, bool json_plus, std::ostream& out) {
   SeriesPlaceholders placeholders{series_marker(), {}};
   const std::string text = render_document(result, json_plus, &placeholders).dump(2) + "\n";
-  splice_samples(text, placeholders,
-                 [&out](std::string_view piece) { out.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
+  splice_samples(text, placeholders, [&out](std::string_view piece) {
+    out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+  });
 }
 
 }  // namespace sluice

@@ -1,9 +1,9 @@
 #include "report/report_format.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace sluice::report {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <string>
 #include <limits>
+#include <string>
 
 namespace sluice::report {
 namespace {
@@ -163,7 +163,7 @@ PerDirection<GroupDirectionTotals> group_totals(const GroupResult& group) {
       continue;
     }
     t.agg_bw_bytes = static_cast<std::uint64_t>(static_cast<long double>(t.io_bytes) * kNsPerSec /
-                                                 static_cast<long double>(max_runtime_ns));
+                                                static_cast<long double>(max_runtime_ns));
   }
   return totals;
 }

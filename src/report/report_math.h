@@ -36,8 +36,8 @@ inline std::uint64_t ns_to_ms(std::uint64_t ns) noexcept { return (ns + 500'000)
 // measured runtime in ns (fio divides by whole ms); a direction that did no I/O has runtime 0 and zero rates.
 struct DirectionRates {
   std::uint64_t io_bytes = 0;
-  std::uint64_t bw_bytes = 0;   // bytes per second
-  std::uint64_t bw_kib = 0;     // KiB per second (1024, as fio's "bw" whatever kb_base)
+  std::uint64_t bw_bytes = 0;  // bytes per second
+  std::uint64_t bw_kib = 0;    // KiB per second (1024, as fio's "bw" whatever kb_base)
   double iops = 0;
   std::uint64_t runtime_ns = 0;
   std::uint64_t runtime_ms = 0;
@@ -46,10 +46,10 @@ DirectionRates direction_rates(const JobResult& job, Direction d);
 
 // fio's latency ranges (io_u_lat_n / _u / _m): a value lands in the first range whose label exceeds it,
 // e.g. label "50" holds [20, 50). The ms list adds "2000" and ">=2000".
-inline constexpr std::array<std::string_view, 10> kLatencyLabels = {"2", "4", "10", "20", "50", "100",
-                                                                    "250", "500", "750", "1000"};
-inline constexpr std::array<std::string_view, 12> kLatencyMsLabels = {
-    "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000"};
+inline constexpr std::array<std::string_view, 10> kLatencyLabels = {"2",   "4",   "10",  "20",  "50",
+                                                                    "100", "250", "500", "750", "1000"};
+inline constexpr std::array<std::string_view, 12> kLatencyMsLabels = {"2",   "4",   "10",  "20",   "50",   "100",
+                                                                      "250", "500", "750", "1000", "2000", ">=2000"};
 
 // Percent of all completed I/Os (read + write + trim) in each range, from the clat histograms (fio tallies
 // completion latency; lat is used where a job recorded no clat). Non-zero shares below 0.01% show as 0.01%,

@@ -1,9 +1,8 @@
 #pragma once
 // Reporters: pure functions of a RunResult. Nothing global, no I/O beyond returning text.
 #include <iosfwd>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "stats/result.h"
 

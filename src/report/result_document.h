@@ -5,10 +5,9 @@
 // "timestamp", "timestamp_ms", "time"), sluice's under "sluice": version, command, schema_version and, where the
 // command timed with it, clock_source. Pure: the caller gives the times.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "common/result_schema.h"
 

@@ -1,12 +1,12 @@
 // fio's terse ("minimal") output, versions 2 to 5: one semicolon-separated line per reported job, field for
 // field as fio 3.33 writes it (fio's HOWTO, "Terse output"). Latencies are in microseconds (whole for
 // min/max, six decimals for mean/stddev), bandwidth in KiB/s.
-#include <string>
-
 #include <fmt/format.h>
 
-#include "report/reporters.h"
+#include <string>
+
 #include "report/report_math.h"
+#include "report/reporters.h"
 #include "report/unified.h"
 #include "version.h"
 

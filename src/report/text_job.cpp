@@ -1,15 +1,15 @@
 // One job's section of the normal output, in fio's layout.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
-#include <fmt/format.h>
-
 #include "report/report_format.h"
-#include "stats/block_lifetimes.h"
-#include "report/text_parts.h"
 #include "report/sluice_extras.h"
+#include "report/text_parts.h"
 #include "report/unified.h"
+#include "stats/block_lifetimes.h"
 
 namespace sluice::report {
 namespace {
@@ -85,7 +85,7 @@ void append_block_lifetimes(std::string& out, const JobResult& job) {
 }
 
 void append_text_direction(std::string& out, const JobResult& job, Direction d, const GroupDirectionTotals& totals,
-                      std::string_view label) {
+                           std::string_view label) {
   const DirectionRates r = direction_rates(job, d);
   if (r.runtime_ns == 0) return;
   const DirectionStats& dir = job.dirs[static_cast<std::size_t>(index_of(d))];
@@ -97,11 +97,10 @@ void append_text_direction(std::string& out, const JobResult& job, Direction d, 
   const NumUnit rate_unit = s.bandwidth_in_bits ? NumUnit::kBits : NumUnit::kBytes;
   // zonemode=zbd: "; N zone resets" ends each direction's line (fio 3.36+; 3.33 prints it on every write line).
   const std::string zone_resets = job.counts_zone_resets ? fmt::format("; {} zone resets", job.zone_resets) : "";
-  out += fmt::format("  {}: IOPS={}, BW={}/s ({}/s)({}/{}msec){}\n", label,
-                     compact_number(r.iops, digits, 1000, NumUnit::kNone), compact_number(bw, digits, base, rate_unit),
-                     compact_number(bw, digits, alt_base, rate_unit),
-                     compact_number(static_cast<double>(r.io_bytes), digits, base, NumUnit::kBytes), r.runtime_ms,
-                     zone_resets);
+  out += fmt::format(
+      "  {}: IOPS={}, BW={}/s ({}/s)({}/{}msec){}\n", label, compact_number(r.iops, digits, 1000, NumUnit::kNone),
+      compact_number(bw, digits, base, rate_unit), compact_number(bw, digits, alt_base, rate_unit),
+      compact_number(static_cast<double>(r.io_bytes), digits, base, NumUnit::kBytes), r.runtime_ms, zone_resets);
   append_stat_line(out, "slat", dir.slat);
   append_stat_line(out, "clat", dir.clat);
   append_stat_line(out, " lat", dir.lat);
@@ -135,8 +134,10 @@ void append_bucket_lines(std::string& out, std::string_view unit, const std::arr
   int on_line = 0;
   for (std::size_t i = 0; i < N; ++i) {
     if (shares[i] <= 0.0) continue;
-    if (on_line == 0) out += fmt::format("  lat ({})   : ", unit);
-    else out += ", ";
+    if (on_line == 0)
+      out += fmt::format("  lat ({})   : ", unit);
+    else
+      out += ", ";
     out += fmt::format("{}={:3.2f}%", labels[i], shares[i]);
     if (++on_line == 5) {
       out += "\n";
@@ -167,12 +168,13 @@ void append_depths(std::string& out, const JobResult& job) {
   const std::uint64_t submit_total = depth.total_submit_calls ? depth.total_submit_calls : text_sum_of(depth.submit);
   const std::uint64_t complete_total =
       depth.total_complete_calls ? depth.total_complete_calls : text_sum_of(depth.complete);
-  out += "  IO depths    : " + depth_line(kDepthLevelLabels, depth_percentages(depth.level, text_sum_of(depth.level))) + "\n";
+  out += "  IO depths    : " + depth_line(kDepthLevelLabels, depth_percentages(depth.level, text_sum_of(depth.level))) +
+         "\n";
   out += "     submit    : " + depth_line(kDepthBatchLabels, depth_percentages(depth.submit, submit_total)) + "\n";
   out += "     complete  : " + depth_line(kDepthBatchLabels, depth_percentages(depth.complete, complete_total)) + "\n";
   const auto& dirs = job.dirs;
-  out += fmt::format("     issued rwts: total={},{},{},{} short={},{},{},0 dropped=0,0,0,0\n", dirs[0].ios,
-                     dirs[1].ios, dirs[2].ios, job.sync.ios, dirs[0].short_ios, dirs[1].short_ios, dirs[2].short_ios);
+  out += fmt::format("     issued rwts: total={},{},{},{} short={},{},{},0 dropped=0,0,0,0\n", dirs[0].ios, dirs[1].ios,
+                     dirs[2].ios, job.sync.ios, dirs[0].short_ios, dirs[1].short_ios, dirs[2].short_ios);
   out += fmt::format("     latency   : target=0, window=0, percentile=100.00%, depth={}\n", job.settings.iodepth);
 }
 

@@ -39,9 +39,8 @@ void append_group_status(std::string& out, const GroupResult& group, int kb_base
     if (!t.active) continue;
     out += fmt::format("{}: bw={} ({}), {}-{} ({}-{}), io={} ({}), run={}-{}msec\n",
                        unified ? std::string_view("  MIXED") : kLabels[static_cast<std::size_t>(index_of(d))],
-                       rate(t.agg_bw_bytes, base),
-                       rate(t.agg_bw_bytes, alt), rate(t.min_bw_bytes, base), rate(t.max_bw_bytes, base),
-                       rate(t.min_bw_bytes, alt), rate(t.max_bw_bytes, alt),
+                       rate(t.agg_bw_bytes, base), rate(t.agg_bw_bytes, alt), rate(t.min_bw_bytes, base),
+                       rate(t.max_bw_bytes, base), rate(t.min_bw_bytes, alt), rate(t.max_bw_bytes, alt),
                        compact_number(static_cast<double>(t.io_bytes), digits, base, NumUnit::kBytes),
                        compact_number(static_cast<double>(t.io_bytes), digits, alt, NumUnit::kBytes), t.min_run_ms,
                        t.max_run_ms);
@@ -81,9 +80,9 @@ void append_disk_stats(std::string& out, const std::vector<DiskUtilization>& dis
   if (disks.empty()) return;
   out += "\nDisk stats (read/write):\n";
   for (const DiskUtilization& d : disks) {
-    out += fmt::format("  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:3.2f}%\n", d.name,
-                       d.read_ios, d.write_ios, d.read_merges, d.write_merges, d.read_ticks_ms, d.write_ticks_ms,
-                       d.in_queue_ms, report::finite_or_zero(d.util_percent));
+    out += fmt::format("  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:3.2f}%\n", d.name, d.read_ios,
+                       d.write_ios, d.read_merges, d.write_merges, d.read_ticks_ms, d.write_ticks_ms, d.in_queue_ms,
+                       report::finite_or_zero(d.util_percent));
   }
 }
 

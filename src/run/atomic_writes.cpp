@@ -55,7 +55,8 @@ std::optional<AtomicWriteLimits> atomic_write_limits(int fd) {
 void check_atomic_writes(const JobSpec& job, const std::vector<TargetFile>& targets) {
   const bool takes_flag = job.engine.ioengine == EngineKind::kPvsync2 || job.engine.ioengine == EngineKind::kLibaio ||
                           job.engine.ioengine == EngineKind::kIoUring;
-  if (!job.engine.rw_flags.atomic || !job.does_writes() || !takes_flag) return;  // validation warned of an engine without it
+  if (!job.engine.rw_flags.atomic || !job.does_writes() || !takes_flag)
+    return;  // validation warned of an engine without it
   const std::string job_name = "job " + job.name + ": atomic=1";
   if (!job.target.direct) {
     throw UserError(job_name +
@@ -72,15 +73,17 @@ void check_atomic_writes(const JobSpec& job, const std::vector<TargetFile>& targ
   const std::uint64_t largest = *std::max_element(sizes->begin(), sizes->end());
   const std::uint64_t alignment = job.blockalign[index_of(Direction::kWrite)];
   if (sizes->size() > 1 && (!job.is_random() || alignment == 0 || alignment % largest != 0)) {
-    throw UserError(fmt::format("{}: bssplit mixes write sizes up to {} bytes, and an atomic write must start at "
-                                "a multiple of its size; give random writes blockalign={} (or one size)",
-                                job_name, largest, largest));
+    throw UserError(
+        fmt::format("{}: bssplit mixes write sizes up to {} bytes, and an atomic write must start at "
+                    "a multiple of its size; give random writes blockalign={} (or one size)",
+                    job_name, largest, largest));
   }
   for (const TargetFile& t : targets) {
     if (t.region_start % largest != 0) {
-      throw UserError(fmt::format("{}: the writes on {} start at offset {}, not a multiple of their {} bytes, "
-                                  "where an atomic write must start",
-                                  job_name, t.path, t.region_start, largest));
+      throw UserError(
+          fmt::format("{}: the writes on {} start at offset {}, not a multiple of their {} bytes, "
+                      "where an atomic write must start",
+                      job_name, t.path, t.region_start, largest));
     }
     const auto limits = atomic_write_limits(t.fd);
     if (!limits) {

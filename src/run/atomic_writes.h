@@ -22,8 +22,8 @@ std::optional<AtomicWriteLimits> atomic_write_limits(int fd);
 // Throws UserError naming the file and its limits when a write of the job could not be atomic there: no
 // direct=1, a file without atomic writes, a write size outside [unit_min, unit_max] or not a power of two,
 // random sizes (bsrange) that cannot all be, or offsets that are not multiples of the write size (a job
-// offset, or bssplit's mixed sizes without a blockalign of the largest). Nothing for a job without atomic=1, without writes, or whose
-// engine does not take the flag (only pvsync2, libaio and io_uring do).
+// offset, or bssplit's mixed sizes without a blockalign of the largest). Nothing for a job without atomic=1, without
+// writes, or whose engine does not take the flag (only pvsync2, libaio and io_uring do).
 void check_atomic_writes(const JobSpec& job, const std::vector<TargetFile>& targets);
 
 }  // namespace sluice

@@ -19,8 +19,7 @@ std::string run_exec_hook(const std::string& option, const std::string& command,
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
   const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
   pid_t pid = -1;
-  const int spawn_error =
-      posix_spawn(&pid, "/bin/sh", &actions, nullptr, const_cast<char* const*>(argv), environ);
+  const int spawn_error = posix_spawn(&pid, "/bin/sh", &actions, nullptr, const_cast<char* const*>(argv), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawn_error != 0) return what + " could not start: " + std::strerror(spawn_error);
   int status = 0;

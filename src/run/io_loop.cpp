@@ -10,9 +10,9 @@
 #include <limits>
 #include <span>
 
+#include "common/stop_signal.h"
 #include "engine/synchronous_engine.h"
 #include "run/job_control.h"
-#include "common/stop_signal.h"
 
 namespace sluice {
 namespace {
@@ -28,9 +28,12 @@ constexpr std::uint64_t kBacklogCheckLatenessNs = 1'000'000'000;
 
 IoOp op_of(Direction d) noexcept {
   switch (d) {
-    case Direction::kWrite: return IoOp::kWrite;
-    case Direction::kTrim: return IoOp::kTrim;
-    default: return IoOp::kRead;
+    case Direction::kWrite:
+      return IoOp::kWrite;
+    case Direction::kTrim:
+      return IoOp::kTrim;
+    default:
+      return IoOp::kRead;
   }
 }
 
@@ -88,8 +91,7 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
   }
   source_.loop_start_ns = source_.last_start_ns = now_;
   if (job_.pacing.thinktime.count() > 0 || job_.pacing.think_per_busy > 0) {
-    think_.emplace(
-        ioloop::Think{.blocks_given = job_.explicitly_given.thinktime_blocks, .last_ns = now_});
+    think_.emplace(ioloop::Think{.blocks_given = job_.explicitly_given.thinktime_blocks, .last_ns = now_});
   }
   source_.drops_cache = job_.target.invalidate && !job_.target.pre_read && !job_.target.direct && queue_.does_io;
   window_.ramp_end_ns = now_ + static_cast<std::uint64_t>(job_.ramp_time.count());
@@ -138,7 +140,8 @@ void IoLoop::run_loop(Ops& ops) {
     check_time(now_);
     const Phase phase = this->phase();
     switch (phase) {
-      case Phase::kDone: return;
+      case Phase::kDone:
+        return;
       case Phase::kThink:
         drain(true);  // fio's io_u_quiesce: no io is in flight during the pause
         phases_.clear(Phase::kThink);
@@ -152,7 +155,8 @@ void IoLoop::run_loop(Ops& ops) {
           restart_measuring(clock_.now());
         }
         continue;
-      default: break;
+      default:
+        break;
     }
     if (latency_ && window_.measuring) {
       on_latency_step(latency_->check(now_));
@@ -362,8 +366,12 @@ bool IoLoop::fit_pending_to_zones() {
   std::string error;
   ZoneFit fit = ZoneFit::kAccept;
   switch (pending.direction) {
-    case Direction::kWrite: fit = zones.fit_write(pending.offset, pending.length, zones_.resets, error); break;
-    case Direction::kTrim: fit = zones.fit_trim(pending.offset, zones_.resets, error); break;
+    case Direction::kWrite:
+      fit = zones.fit_write(pending.offset, pending.length, zones_.resets, error);
+      break;
+    case Direction::kTrim:
+      fit = zones.fit_trim(pending.offset, zones_.resets, error);
+      break;
     default:
       if (!job_.zones.read_beyond_wp) fit = zones.fit_read(pending.offset, pending.length);
       break;
@@ -378,8 +386,7 @@ bool IoLoop::fit_pending_to_zones() {
     return false;
   }
   const std::uint64_t resume = zones.resume_after(pending.direction, pending.offset, pending.length);
-  if (resume != drawn.offset + drawn.length || pending.length != drawn.length ||
-      pending.direction != drawn.direction) {
+  if (resume != drawn.offset + drawn.length || pending.length != drawn.length || pending.direction != drawn.direction) {
     source_.pattern.redirect_last(drawn, pending.direction, resume, pending.length);
   }
   return true;
@@ -397,8 +404,8 @@ bool IoLoop::next_from_log() {
       case IoLogEntry::Kind::kWait:
         replay_->hold_until_ns =
             std::max(replay_->hold_until_ns, entry.offset >= (kNever - source_.loop_start_ns) / 1'000'000
-                                                ? kNever
-                                                : source_.loop_start_ns + entry.offset * 1'000'000);
+                                                 ? kNever
+                                                 : source_.loop_start_ns + entry.offset * 1'000'000);
         continue;
       case IoLogEntry::Kind::kSync:
       case IoLogEntry::Kind::kDatasync:
@@ -411,8 +418,8 @@ bool IoLoop::next_from_log() {
         break;
       default:
         source_.pending.direction = entry.kind == IoLogEntry::Kind::kRead    ? Direction::kRead
-                             : entry.kind == IoLogEntry::Kind::kWrite ? Direction::kWrite
-                                                                      : Direction::kTrim;
+                                    : entry.kind == IoLogEntry::Kind::kWrite ? Direction::kWrite
+                                                                             : Direction::kTrim;
         source_.pending.file_index = static_cast<int>(entry.file);
         source_.pending.offset = entry.offset;
         source_.pending.length = entry.length;
@@ -558,7 +565,8 @@ void IoLoop::reap(Ops& ops, unsigned min_events) {
   if (queue_.async) now_ = clock_.now();
   if (n <= 0) return;
   if (window_.measuring) {
-    result_->depth.complete[static_cast<std::size_t>(IodepthDistribution::batch_bucket(static_cast<std::uint32_t>(n)))]++;
+    result_->depth
+        .complete[static_cast<std::size_t>(IodepthDistribution::batch_bucket(static_cast<std::uint32_t>(n)))]++;
     result_->depth.total_complete_calls++;
   }
   for (int i = 0; i < n; ++i) complete(*queue_.completions[static_cast<std::size_t>(i)], now_);

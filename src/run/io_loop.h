@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "report/logs/job_logs.h"
-#include "run/iolog_writer.h"
+#include "run/file_locks.h"
 #include "run/io_loop_state.h"
 #include "run/io_pool.h"
-#include "run/file_locks.h"
+#include "run/iolog_writer.h"
 #include "run/job_hooks.h"
 #include "run/latency_target.h"
 #include "run/live_counters.h"
@@ -72,18 +72,23 @@ class IoLoop {
   using Phase = ioloop::Phase;
 
   // --- the per-io loop (io_loop.cpp); Ops is VirtualOps or InlineOps<Perform> (see io_loop.cpp)
-  template <typename Ops> void run_loop(Ops& ops);
-  template <typename Ops> void fill_and_submit(Ops& ops);
-  template <typename Ops> void submit_batch(Ops& ops);
-  template <typename Ops> void reap(Ops& ops, unsigned min_events);
-  template <typename Ops> void perform_now(Ops& ops, IoUnit& unit);
-  void submit_batch();                // through the Engine interface (cold paths: sync, verify)
-  void reap(unsigned min_events);     // ditto
+  template <typename Ops>
+  void run_loop(Ops& ops);
+  template <typename Ops>
+  void fill_and_submit(Ops& ops);
+  template <typename Ops>
+  void submit_batch(Ops& ops);
+  template <typename Ops>
+  void reap(Ops& ops, unsigned min_events);
+  template <typename Ops>
+  void perform_now(Ops& ops, IoUnit& unit);
+  void submit_batch();             // through the Engine interface (cold paths: sync, verify)
+  void reap(unsigned min_events);  // ditto
   bool pending_ready();
   bool next_from_pattern();
   // zonemode=zbd: fits the pending io to the zones (write pointers); false when the job's I/O ends here.
   bool fit_pending_to_zones();
-  void open_zones();                  // io_loop_setup.cpp
+  void open_zones();                      // io_loop_setup.cpp
   void complete_zone_trim(IoUnit& unit);  // a trim under zonemode=zbd reset its zone: done without the engine
   bool next_from_log();
   void log_issue(const IoUnit& unit) noexcept {
@@ -161,7 +166,7 @@ class IoLoop {
   // moved_nothing: a read or write that completed with 0 bytes (reported as EIO, as fio's "full resid").
   std::string describe_failure(const IoUnit& unit, bool moved_nothing = false) const;
   void issue_sync(IoOp op, int file_index);
-  void think(std::uint64_t busy_ns);  // thinktime, or think_per_busy x the io's time when longer
+  void think(std::uint64_t busy_ns);           // thinktime, or think_per_busy x the io's time when longer
   bool think_due(std::uint64_t now) noexcept;  // thinktime_blocks ios counted, or thinktime_iotime passed
   void sleep_until(std::uint64_t deadline_ns);
   // invalidate=1 with buffered I/O: drops a file's cached pages in its region, as fio at each file open, each
@@ -220,17 +225,17 @@ class IoLoop {
   ioloop::Priority prio_;
 
   // Optional features: empty or null when the job does not use them.
-  std::optional<ioloop::Replay> replay_;         // read_iolog
-  std::optional<ioloop::Think> think_;           // thinktime, think_per_busy
-  std::optional<LatencyTarget> latency_;         // latency_target: the depth the search allows
-  std::unique_ptr<EngineSetup> engine_setup_;    // unlink_each_loop: what the engine is opened again with
-  ioloop::Zones zones_;                          // zonemode=zbd
-  std::unique_ptr<FileLocks> file_locks_;        // lockfile=
-  std::unique_ptr<JobLogs> logs_;                // write_*_log
-  std::unique_ptr<IoLogWriter> iolog_writer_;    // write_iolog
-  std::unique_ptr<PinnedMemory> pinned_;         // lockmem
-  std::unique_ptr<Verifier> verifier_;           // verify=
-  std::unique_ptr<JobHooks> hooks_;              // fio's job-control features (job_hooks.h)
+  std::optional<ioloop::Replay> replay_;       // read_iolog
+  std::optional<ioloop::Think> think_;         // thinktime, think_per_busy
+  std::optional<LatencyTarget> latency_;       // latency_target: the depth the search allows
+  std::unique_ptr<EngineSetup> engine_setup_;  // unlink_each_loop: what the engine is opened again with
+  ioloop::Zones zones_;                        // zonemode=zbd
+  std::unique_ptr<FileLocks> file_locks_;      // lockfile=
+  std::unique_ptr<JobLogs> logs_;              // write_*_log
+  std::unique_ptr<IoLogWriter> iolog_writer_;  // write_iolog
+  std::unique_ptr<PinnedMemory> pinned_;       // lockmem
+  std::unique_ptr<Verifier> verifier_;         // verify=
+  std::unique_ptr<JobHooks> hooks_;            // fio's job-control features (job_hooks.h)
 };
 
 }  // namespace sluice

@@ -1,9 +1,9 @@
 // IoLoop's accounting: what a submitted or completed io adds to the job's result (statistics, depth
 // distribution, interval series, live counters, logs, job-control hooks). Per io, no allocation or lock.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
-
-#include <fmt/format.h>
 
 #include "run/io_loop.h"
 
@@ -14,9 +14,12 @@ const std::string kUnknownPath = "?";
 
 Direction direction_of(IoOp op) noexcept {
   switch (op) {
-    case IoOp::kWrite: return Direction::kWrite;
-    case IoOp::kTrim: return Direction::kTrim;
-    default: return Direction::kRead;
+    case IoOp::kWrite:
+      return Direction::kWrite;
+    case IoOp::kTrim:
+      return Direction::kTrim;
+    default:
+      return Direction::kRead;
   }
 }
 
@@ -42,7 +45,7 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
   if (source_.rmw && unit.op != IoOp::kWrite && unit.result >= 0) {
     // The chain keeps its unit: the write of the same block is due next (it reuses the buffer).
     source_.rmw->read_done(static_cast<std::uint32_t>(unit.index),
-                    NextIo{direction_of(unit.op), unit.file_index, unit.offset, unit.length});
+                           NextIo{direction_of(unit.op), unit.file_index, unit.offset, unit.length});
   } else {
     pool_.put(unit);
   }
@@ -187,8 +190,8 @@ void IoLoop::account_io(IoUnit& unit, std::uint64_t now) {
                   unit.offset, unit.ioprio);
   }
   if (latency_ && d != Direction::kTrim) on_latency_io(unit, lat, now);
-  if (hooks_ && hooks_->after_io(d, lat, unit.file_index, unit.offset, unit.length, *result_) ==
-                    JobHooks::Verdict::kFail) {
+  if (hooks_ &&
+      hooks_->after_io(d, lat, unit.file_index, unit.offset, unit.length, *result_) == JobHooks::Verdict::kFail) {
     end_reason_ = EndReason::kError;
   }
 }
@@ -203,8 +206,8 @@ void IoLoop::on_latency_io(const IoUnit& unit, std::uint64_t lat_ns, std::uint64
     result_->error = ETIMEDOUT;
     const std::string& path = file < targets_.size() ? targets_[file].path : kUnknownPath;
     result_->error_message = fmt::format("latency of {} nsec exceeds specified max ({} nsec): {} {} {} {}", lat_ns,
-                                         job_.latency_target.count(), path,
-                                         unit.op == IoOp::kWrite ? "write" : "read", unit.offset, unit.length);
+                                         job_.latency_target.count(), path, unit.op == IoOp::kWrite ? "write" : "read",
+                                         unit.offset, unit.length);
   }
   end_reason_ = EndReason::kError;
 }
@@ -212,8 +215,11 @@ void IoLoop::on_latency_io(const IoUnit& unit, std::uint64_t lat_ns, std::uint64
 void IoLoop::on_latency_step(LatencyTarget::Step step) noexcept {
   switch (step) {
     case LatencyTarget::Step::kNone:
-    case LatencyTarget::Step::kFailed: return;
-    case LatencyTarget::Step::kRampedDown: phases_.request(Phase::kQuiesce); return;
+    case LatencyTarget::Step::kFailed:
+      return;
+    case LatencyTarget::Step::kRampedDown:
+      phases_.request(Phase::kQuiesce);
+      return;
     case LatencyTarget::Step::kFinalRun:
       phases_.request(Phase::kQuiesce);
       phases_.restart_after_quiesce = true;

@@ -1,6 +1,7 @@
 // IoLoop's cold paths: failures, fsync, think time and sleeping, the per-interval series, and the end of
 // the job (drain, end_fsync, the measured window, CPU usage, the per-interval IOPS and bandwidth samples).
 #include <fcntl.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -9,11 +10,9 @@
 #include <cstring>
 #include <string>
 
-#include <fmt/format.h>
-
+#include "common/stop_signal.h"
 #include "run/io_loop.h"
 #include "targets/sync_filesystems.h"
-#include "common/stop_signal.h"
 
 namespace sluice {
 namespace {
@@ -23,12 +22,18 @@ constexpr std::uint32_t kAllRangeFlags = 1 | 2 | 4;
 
 const char* op_name(IoOp op) noexcept {
   switch (op) {
-    case IoOp::kRead: return "read";
-    case IoOp::kWrite: return "write";
-    case IoOp::kTrim: return "trim";
-    case IoOp::kFsync: return "fsync";
-    case IoOp::kFdatasync: return "fdatasync";
-    case IoOp::kSyncRange: return "sync_file_range";
+    case IoOp::kRead:
+      return "read";
+    case IoOp::kWrite:
+      return "write";
+    case IoOp::kTrim:
+      return "trim";
+    case IoOp::kFsync:
+      return "fsync";
+    case IoOp::kFdatasync:
+      return "fdatasync";
+    case IoOp::kSyncRange:
+      return "sync_file_range";
   }
   return "io";
 }
@@ -47,22 +52,22 @@ std::string IoLoop::describe_failure(const IoUnit& unit, bool moved_nothing) con
     return fmt::format("{} of {} failed: {}", op_name(unit.op), path, std::strerror(err));
   }
   if (moved_nothing) {
-    return fmt::format("{} of {} bytes at offset {} of {} returned 0 bytes ({}): {}", op_name(unit.op), unit.length,
-                       unit.offset, path,
-                       unit.op == IoOp::kRead ? "end of file: was it truncated or removed while the job ran?"
-                                              : "nothing was written",
-                       std::strerror(err));
+    return fmt::format(
+        "{} of {} bytes at offset {} of {} returned 0 bytes ({}): {}", op_name(unit.op), unit.length, unit.offset, path,
+        unit.op == IoOp::kRead ? "end of file: was it truncated or removed while the job ran?" : "nothing was written",
+        std::strerror(err));
   }
-  return fmt::format("{} of {} bytes at offset {} of {} failed: {}", op_name(unit.op), unit.length, unit.offset,
-                     path, std::strerror(err));
+  return fmt::format("{} of {} bytes at offset {} of {} failed: {}", op_name(unit.op), unit.length, unit.offset, path,
+                     std::strerror(err));
 }
 
 void IoLoop::fail(const IoUnit& unit, bool moved_nothing) {
   if (result_->error != 0) return;
   if (window_.measuring && (unit.op == IoOp::kRead || unit.op == IoOp::kWrite || unit.op == IoOp::kTrim)) {
-    result_->dirs[index_of(unit.op == IoOp::kRead ? Direction::kRead
-                           : unit.op == IoOp::kWrite ? Direction::kWrite
-                                                     : Direction::kTrim)]
+    result_
+        ->dirs[index_of(unit.op == IoOp::kRead    ? Direction::kRead
+                        : unit.op == IoOp::kWrite ? Direction::kWrite
+                                                  : Direction::kTrim)]
         .fatal_ios++;
   }
   result_->error = static_cast<int>(-unit.result);
@@ -93,10 +98,10 @@ void IoLoop::issue_sync(IoOp op, int file_index) {
     unit.offset = begin;
     unit.length = end - begin > UINT32_MAX ? 0 : static_cast<std::uint32_t>(end - begin);  // 0: to the end
     // Nothing written since the last sync: fio skips the call; flags 0 make the kernel's a no-op.
-    unit.range_flags = end > begin ? static_cast<std::uint8_t>(job_.sync_file_range_flags != 0
-                                                                   ? job_.sync_file_range_flags
-                                                                   : kAllRangeFlags)
-                                   : 0;
+    unit.range_flags =
+        end > begin
+            ? static_cast<std::uint8_t>(job_.sync_file_range_flags != 0 ? job_.sync_file_range_flags : kAllRangeFlags)
+            : 0;
   }
   if (verifier_) verifier_->on_sync_submitted(unit);
   log_issue(unit);

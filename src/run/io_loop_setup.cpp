@@ -1,10 +1,9 @@
 // IoLoop's setup: the queueing parameters, the io pool and its buffers, the optional features, the engine;
 // and the start of the measured window.
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <algorithm>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 #include "run/atomic_writes.h"
@@ -86,7 +85,8 @@ std::uint32_t complete_max_of(const JobSpec& job, std::uint32_t depth, std::uint
 }  // namespace
 
 ioloop::Source::Source(const JobInstance& instance, const std::vector<TargetFile>& targets)
-    : pattern(RmwChains::pattern_spec(instance.spec), regions_of(targets, instance.spec.zones.zone_strided), instance.seed),
+    : pattern(RmwChains::pattern_spec(instance.spec), regions_of(targets, instance.spec.zones.zone_strided),
+              instance.seed),
       schedule(instance.spec.pacing, instance.seed ^ 0x5851f42d4c957f2dull),
       open_loop(instance.spec.pacing, std::max<std::uint32_t>(1, instance.spec.iodepth)) {}
 
@@ -125,13 +125,14 @@ void IoLoop::open_zones() {
   for (std::size_t i = 0; i < targets_.size(); ++i) {
     const std::uint64_t file_size = zoned_file_size(targets_[i]);
     if (file_size < job_.zones.zone_size) {  // the runner refuses this before (zoned_targets.h); a loop made directly
-      throw UserError(fmt::format("job {}: {}: file size {} is smaller than zonesize {}", job_.name,
-                                  targets_[i].path, file_size, job_.zones.zone_size));
+      throw UserError(fmt::format("job {}: {}: file size {} is smaller than zonesize {}", job_.name, targets_[i].path,
+                                  file_size, job_.zones.zone_size));
     }
     std::shared_ptr<ZonedFile> file =
         links_.zoned_files != nullptr
             ? links_.zoned_files->get(targets_[i].path, file_size, job_)
-            : std::make_shared<ZonedFile>(file_size, job_.zones.zone_size, job_.zones.zone_capacity, job_.zones.max_open_zones);
+            : std::make_shared<ZonedFile>(file_size, job_.zones.zone_size, job_.zones.zone_capacity,
+                                          job_.zones.max_open_zones);
     zones_.cursors.emplace_back(std::move(file), settings, targets_[i].region_start, targets_[i].region_length);
     // fio's zbd_file_reset: with verify, a writing job starts on empty zones (a reset later would lose data).
     if (settings.writes && settings.verify) zones_.cursors.back().reset_range_for_verify(zones_.resets);
@@ -143,8 +144,7 @@ void IoLoop::prepare() {
   queue_.async = engine_->caps().async;
   queue_.does_io = engine_->caps().does_io;
   // A synchronous engine keeps one io in flight (validation warned).
-  const std::uint32_t depth =
-      queue_.async || engine_->caps().merges ? std::max<std::uint32_t>(1, job_.iodepth) : 1;
+  const std::uint32_t depth = queue_.async || engine_->caps().merges ? std::max<std::uint32_t>(1, job_.iodepth) : 1;
   if (job_.is_chained()) source_.rmw = std::make_unique<RmwChains>(depth);
   acct_.record_lat = queue_.async || source_.open_loop.enabled();
   queue_.submit_group = submit_group_size(job_, depth);
@@ -154,7 +154,8 @@ void IoLoop::prepare() {
   queue_.complete_max = complete_max_of(job_, depth, queue_.submit_group, queue_.complete_min);
 
   pool_.allocate(depth, source_.pattern.max_block_size(), job_.name, job_.io_memory);
-  if (job_.target.lockfile != FileLockMode::kNone) file_locks_ = std::make_unique<FileLocks>(job_.target.lockfile, targets_);
+  if (job_.target.lockfile != FileLockMode::kNone)
+    file_locks_ = std::make_unique<FileLocks>(job_.target.lockfile, targets_);
   fill_buffer(pool_.memory(), pool_.memory_bytes(), content_.fill_policy, content_.rng);
   queue_.batch.reserve(depth);
   queue_.completions.resize(depth);
@@ -174,9 +175,10 @@ void IoLoop::prepare() {
     constexpr std::uint64_t kMaxBlocks = std::uint64_t{1} << 26;
     const std::uint64_t blocks = targets_.front().region_length / job_.bs[index_of(Direction::kTrim)];
     if (blocks == 0 || blocks > kMaxBlocks) {
-      throw UserError(fmt::format("job {}: block_error_percentiles: {} trim blocks of {} bytes in the region; 1 to "
-                                  "{} can be followed",
-                                  job_.name, blocks, job_.bs[index_of(Direction::kTrim)], kMaxBlocks));
+      throw UserError(
+          fmt::format("job {}: block_error_percentiles: {} trim blocks of {} bytes in the region; 1 to "
+                      "{} can be followed",
+                      job_.name, blocks, job_.bs[index_of(Direction::kTrim)], kMaxBlocks));
     }
     acct_.block_infos.assign(static_cast<std::size_t>(blocks), 0);
   }

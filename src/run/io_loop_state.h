@@ -68,13 +68,13 @@ class Phases {
 
 // The engine's queue: its shape (fixed by prepare()) and the ios in it.
 struct Queue {
-  bool async = false;                // the engine completes ios after submit returns
-  bool does_io = true;               // false for cpuio and exec: their ios move no bytes
-  std::uint32_t submit_group = 1;    // ios per submit call (see submit_group_size())
+  bool async = false;              // the engine completes ios after submit returns
+  bool does_io = true;             // false for cpuio and exec: their ios move no bytes
+  std::uint32_t submit_group = 1;  // ios per submit call (see submit_group_size())
   std::uint32_t complete_min = 1;
   std::uint32_t complete_max = 1;
-  std::uint32_t depth = 1;           // ios in flight at most
-  std::uint32_t depth_low = 1;       // iodepth_low: a full queue drains to this before it is refilled
+  std::uint32_t depth = 1;      // ios in flight at most
+  std::uint32_t depth_low = 1;  // iodepth_low: a full queue drains to this before it is refilled
   std::uint32_t in_flight = 0;
   std::vector<IoUnit*> batch;        // loaded, not yet submitted
   std::vector<IoUnit*> completions;  // reap's output
@@ -87,14 +87,14 @@ struct Source {
 
   IoPattern pattern;
   ArrivalSchedule schedule;
-  OpenLoopQueue open_loop;          // open_loop=1: arrivals queue while every slot is busy
-  std::unique_ptr<RmwChains> rmw;   // rw=randrmw: each read is followed by the write of its block
-  NextIo pending{};                 // drawn, not yet started
+  OpenLoopQueue open_loop;         // open_loop=1: arrivals queue while every slot is busy
+  std::unique_ptr<RmwChains> rmw;  // rw=randrmw: each read is followed by the write of its block
+  NextIo pending{};                // drawn, not yet started
   bool has_pending = false;
-  bool pending_is_sync = false;     // the pending entry of a replayed log is a sync (SyncState::due_op)
+  bool pending_is_sync = false;  // the pending entry of a replayed log is a sync (SyncState::due_op)
   bool pattern_done = false;
-  bool waiting_for_rate = false;    // the pending io's arrival is still ahead
-  bool drops_cache = false;         // invalidate=1, buffered, not pre_read: drop_cached() at each new pass
+  bool waiting_for_rate = false;  // the pending io's arrival is still ahead
+  bool drops_cache = false;       // invalidate=1, buffered, not pre_read: drop_cached() at each new pass
   std::uint64_t pending_arrival_ns = 0;
   std::uint64_t last_start_ns = 0;  // when the last io started (a v3 log io's delay counts from it)
   std::uint64_t loop_start_ns = 0;
@@ -103,8 +103,8 @@ struct Source {
 // read_iolog: the log whose ios replace the pattern's.
 struct Replay {
   const IoLog* log = nullptr;
-  std::size_t next = 0;              // the log's next entry
-  std::uint64_t hold_until_ns = 0;   // a v2 "wait": no io starts before this
+  std::size_t next = 0;             // the log's next entry
+  std::uint64_t hold_until_ns = 0;  // a v2 "wait": no io starts before this
 };
 
 // What the write buffers hold.
@@ -130,10 +130,10 @@ struct SyncState {
 
 // thinktime / think_per_busy: the count toward the next pause.
 struct Think {
-  bool blocks_given = false;     // thinktime_iotime: thinktime_blocks counts too only when given
+  bool blocks_given = false;  // thinktime_iotime: thinktime_blocks counts too only when given
   std::uint32_t ios_since = 0;
-  std::uint64_t busy_ns = 0;     // the time of the io that made it due (think_per_busy scales it)
-  std::uint64_t last_ns = 0;     // thinktime_iotime: when the current I/O period began
+  std::uint64_t busy_ns = 0;  // the time of the io that made it due (think_per_busy scales it)
+  std::uint64_t last_ns = 0;  // thinktime_iotime: when the current I/O period began
 };
 
 // The measured window and the job's time limits.
@@ -159,7 +159,7 @@ struct Accounting {
   std::uint64_t next_interval_ns = 0;
   std::uint64_t snapshot_interval_ns = 0;  // 0 = no snapshots (periodic reports off)
   std::uint64_t next_snapshot_ns = UINT64_MAX;
-  std::uint64_t next_tick_ns = 0;          // the earlier of next_interval_ns and next_snapshot_ns
+  std::uint64_t next_tick_ns = 0;  // the earlier of next_interval_ns and next_snapshot_ns
   PerDirection<IntervalSample> interval{};
   PerDirection<LatencyHistogram> interval_start{};  // lat histograms as they were when the interval began
   CpuSnapshot cpu_at_start{};
@@ -178,8 +178,8 @@ struct Zones {
 
 // The priority each io is issued with, and how its latency is kept apart.
 struct Priority {
-  std::uint16_t default_ioprio = 0;  // prio/prioclass (fio's td->ioprio); 0 = none
-  bool stats_use_lat = false;        // lat_percentiles: the per-priority split is of lat, else of clat
+  std::uint16_t default_ioprio = 0;     // prio/prioclass (fio's td->ioprio); 0 = none
+  bool stats_use_lat = false;           // lat_percentiles: the per-priority split is of lat, else of clat
   std::optional<IoPriorities> cmdprio;  // cmdprio_percentage / cmdprio_bssplit: each io's priority
 };
 

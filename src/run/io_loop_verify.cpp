@@ -6,9 +6,8 @@
 
 #include <cstdio>
 
-#include "run/io_loop.h"
-
 #include "common/stop_signal.h"
+#include "run/io_loop.h"
 #include "run/verify_state.h"
 
 namespace sluice {
@@ -65,10 +64,16 @@ void IoLoop::run_verify_ios(VerifyRound round) {
     NextIo io;
     while (more && pool_.has_free()) {
       switch (round) {
-        case VerifyRound::kBacklog: more = map.next_backlog_read(io, max_length); break;
-        case VerifyRound::kPhase: more = map.next_phase_read(io, max_length); break;
+        case VerifyRound::kBacklog:
+          more = map.next_backlog_read(io, max_length);
+          break;
+        case VerifyRound::kPhase:
+          more = map.next_phase_read(io, max_length);
+          break;
         case VerifyRound::kTrims:
-        case VerifyRound::kAllTrims: more = map.next_trim(io); break;
+        case VerifyRound::kAllTrims:
+          more = map.next_trim(io);
+          break;
       }
       if (!more) break;
       IoUnit& unit = take_free_unit(trims ? IoOp::kTrim : IoOp::kRead, io);

@@ -1,9 +1,9 @@
 #include "run/io_pool.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 

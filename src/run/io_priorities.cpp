@@ -10,7 +10,8 @@ constexpr std::uint32_t kRealtimeClass = 1;
 
 // fio's cmdprio_class default is the realtime class; the level defaults to 0.
 std::uint16_t cmdprio_value(const JobSpec& job, int direction) {
-  const std::uint32_t io_class = job.placement.cmdprio_class[direction] != 0 ? job.placement.cmdprio_class[direction] : kRealtimeClass;
+  const std::uint32_t io_class =
+      job.placement.cmdprio_class[direction] != 0 ? job.placement.cmdprio_class[direction] : kRealtimeClass;
   return static_cast<std::uint16_t>((io_class << kClassShift) | job.placement.cmdprio_level[direction]);
 }
 

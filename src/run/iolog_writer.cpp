@@ -10,12 +10,18 @@ namespace {
 
 const char* action_of(IoOp op) noexcept {
   switch (op) {
-    case IoOp::kRead: return "read";
-    case IoOp::kWrite: return "write";
-    case IoOp::kTrim: return "trim";
-    case IoOp::kFsync: return "sync";
-    case IoOp::kFdatasync: return "datasync";
-    case IoOp::kSyncRange: return "sync_file_range";
+    case IoOp::kRead:
+      return "read";
+    case IoOp::kWrite:
+      return "write";
+    case IoOp::kTrim:
+      return "trim";
+    case IoOp::kFsync:
+      return "sync";
+    case IoOp::kFdatasync:
+      return "datasync";
+    case IoOp::kSyncRange:
+      return "sync_file_range";
   }
   return "read";
 }

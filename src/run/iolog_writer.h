@@ -31,7 +31,9 @@ class IoLogWriter {
 
  private:
   void file_line(std::uint64_t now_ns, const std::string& file, std::string_view action) noexcept;
-  std::uint64_t micros(std::uint64_t now_ns) const noexcept { return now_ns > start_ns_ ? (now_ns - start_ns_) / 1000 : 0; }
+  std::uint64_t micros(std::uint64_t now_ns) const noexcept {
+    return now_ns > start_ns_ ? (now_ns - start_ns_) / 1000 : 0;
+  }
 
   std::string path_;
   std::vector<std::string> files_;

@@ -14,7 +14,9 @@
 namespace sluice {
 
 // Whether the job asks for a cgroup.
-inline bool uses_cgroup(const JobSpec& job) { return !job.placement.cgroup.empty() || job.placement.cgroup_weight != 0; }
+inline bool uses_cgroup(const JobSpec& job) {
+  return !job.placement.cgroup.empty() || job.placement.cgroup_weight != 0;
+}
 
 // Before anything runs: throws UserError when the job's cgroup cannot be had here (no blkio controller of
 // cgroup v1 mounted; cgroup v2 alone; a name that is not a plain path below the controller).

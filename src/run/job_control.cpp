@@ -1,13 +1,13 @@
 #include "run/job_control.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 
-#include <fmt/format.h>
-
 #include "common/error.h"
-#include "common/stop_signal.h"
 #include "common/nearest.h"
+#include "common/stop_signal.h"
 #include "job/option_table.h"
 
 namespace sluice {
@@ -35,8 +35,8 @@ void apply_clone_options(JobInstance& instance) {
   if (!spec.target.filename_format.empty() && spec.target.filenames.empty()) {
     const std::uint32_t files = std::max<std::uint32_t>(1, spec.target.nrfiles);
     for (std::uint32_t i = 0; i < files; ++i) {
-      spec.target.filenames.push_back(expand_filename_format(spec.target.filename_format, spec.name, instance.jobnum,
-                                                      static_cast<int>(i)));
+      spec.target.filenames.push_back(
+          expand_filename_format(spec.target.filename_format, spec.name, instance.jobnum, static_cast<int>(i)));
     }
   }
   if (spec.target.offset_increment != 0 && spec.target.offset.percent <= 0.0) {

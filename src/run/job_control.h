@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "job/job_spec.h"
 #include "run/plan.h"
 #include "run/ramp_share.h"
-#include "job/job_spec.h"
 
 namespace sluice {
 

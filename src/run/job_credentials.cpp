@@ -24,7 +24,8 @@ long set_gid(unsigned gid) { return ::syscall(SYS_setresgid, static_cast<long>(g
 JobCredentials::JobCredentials(const JobSpec& job) : old_uid_(::getuid()), old_gid_(::getgid()) {
   if (job.placement.gid >= 0) {
     if (set_gid(static_cast<unsigned>(job.placement.gid)) != 0) {
-      throw std::runtime_error("gid=" + std::to_string(job.placement.gid) + ": cannot switch to it: " + std::strerror(errno));
+      throw std::runtime_error("gid=" + std::to_string(job.placement.gid) +
+                               ": cannot switch to it: " + std::strerror(errno));
     }
     gid_switched_ = true;
   }
@@ -33,7 +34,8 @@ JobCredentials::JobCredentials(const JobSpec& job) : old_uid_(::getuid()), old_g
       const int err = errno;
       if (gid_switched_) set_gid(old_gid_);
       gid_switched_ = false;
-      throw std::runtime_error("uid=" + std::to_string(job.placement.uid) + ": cannot switch to it: " + std::strerror(err));
+      throw std::runtime_error("uid=" + std::to_string(job.placement.uid) +
+                               ": cannot switch to it: " + std::strerror(err));
     }
     uid_switched_ = true;
   }

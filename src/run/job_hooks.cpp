@@ -1,30 +1,31 @@
 #include "run/job_hooks.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-
-#include <fmt/format.h>
 
 #include "common/stop_signal.h"
 
 namespace sluice {
 namespace {
 
-
 bool needs_hooks(const JobSpec& job) {
   return job.max_latency.count() > 0 || job.flow != 0 || !job.logs.write_hist_log.empty() ||
-         job.ss_criterion != SteadyStateCriterion::kNone || job.disable_lat || job.disable_clat ||
-         job.disable_slat || job.exitall || !job.wait_for.empty() ||
-         job.pacing.rate_min != PerDirection<std::uint64_t>{} || job.pacing.rate_iops_min != PerDirection<std::uint64_t>{} ||
-         job.act_slice_ns != 0;
+         job.ss_criterion != SteadyStateCriterion::kNone || job.disable_lat || job.disable_clat || job.disable_slat ||
+         job.exitall || !job.wait_for.empty() || job.pacing.rate_min != PerDirection<std::uint64_t>{} ||
+         job.pacing.rate_iops_min != PerDirection<std::uint64_t>{} || job.act_slice_ns != 0;
 }
 
 const char* direction_word(Direction d) noexcept {
   switch (d) {
-    case Direction::kWrite: return "write";
-    case Direction::kTrim: return "trim";
-    default: return "read";
+    case Direction::kWrite:
+      return "write";
+    case Direction::kTrim:
+      return "trim";
+    default:
+      return "read";
   }
 }
 
@@ -48,7 +49,8 @@ JobHooks::JobHooks(const JobInstance& instance, std::vector<std::string> paths, 
       control_(control),
       max_latency_ns_(static_cast<std::uint64_t>(job_.max_latency.count())),
       hist_(HistLog::create(instance.spec, instance.lognum)) {
-  for (int d = 0; d < kNumDirections; ++d) rate_checks_ = rate_checks_ || job_.pacing.rate_min[d] || job_.pacing.rate_iops_min[d];
+  for (int d = 0; d < kNumDirections; ++d)
+    rate_checks_ = rate_checks_ || job_.pacing.rate_min[d] || job_.pacing.rate_iops_min[d];
   if (control_ != nullptr) {
     flow_ = control_->flow_of(job_);
     if (flow_ != nullptr) flow_slot_ = control_->flow_slot(instance);
@@ -141,7 +143,8 @@ JobHooks::Verdict JobHooks::check_rates(std::uint64_t now_ns, JobResult& result)
     if (!issued[d] || result.error != 0) continue;
     if (job_.pacing.rate_min[d] != 0 && bw < job_.pacing.rate_min[d]) {
       result.error = EIO;
-      result.error_message = fmt::format("{}: rate_min={}B/s not met, got {}B/s", job_.name, job_.pacing.rate_min[d], bw);
+      result.error_message =
+          fmt::format("{}: rate_min={}B/s not met, got {}B/s", job_.name, job_.pacing.rate_min[d], bw);
     } else if (job_.pacing.rate_iops_min[d] != 0 && iops < job_.pacing.rate_iops_min[d]) {
       result.error = EIO;
       result.error_message =

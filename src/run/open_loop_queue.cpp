@@ -1,9 +1,9 @@
 #include "run/open_loop_queue.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace sluice {
 

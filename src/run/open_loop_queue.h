@@ -39,7 +39,8 @@ class OpenLoopQueue {
   // long) arrived at head_ns. Exact for rate_process=linear, the expected count for poisson.
   std::uint64_t backlog(Direction direction, std::uint32_t bytes, std::uint64_t head_ns,
                         std::uint64_t now_ns) const noexcept;
-  bool overflowing(Direction direction, std::uint32_t bytes, std::uint64_t head_ns, std::uint64_t now_ns) const noexcept {
+  bool overflowing(Direction direction, std::uint32_t bytes, std::uint64_t head_ns,
+                   std::uint64_t now_ns) const noexcept {
     return backlog(direction, bytes, head_ns, now_ns) > kMaxBacklog;
   }
   // The message of a job stopped by an overflowing backlog.

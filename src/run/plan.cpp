@@ -69,10 +69,10 @@ std::vector<GroupPlan> make_plan(const std::vector<JobSpec>& jobs, std::uint64_t
   for (const GroupPlan& group : groups) {
     if (group.foreground_jobs() == 0) {
       const JobSpec& first = group.jobs.front().spec;
-      throw UserError(fmt::format("{}job {}: group {} has only background jobs (role=background); a background job "
-                                  "runs beside foreground jobs of its group",
-                                  first.where.file.empty() ? "" : first.where.describe() + ": ", first.name,
-                                  group.groupid));
+      throw UserError(
+          fmt::format("{}job {}: group {} has only background jobs (role=background); a background job "
+                      "runs beside foreground jobs of its group",
+                      first.where.file.empty() ? "" : first.where.describe() + ": ", first.name, group.groupid));
     }
   }
   return groups;

@@ -15,11 +15,11 @@ inline constexpr std::uint64_t kCloneSeedStep = 0x9e3779b97f4a7c15ull;
 
 struct JobInstance {
   JobSpec spec;
-  int jobnum = 0;         // clone index, 0 .. numjobs-1
+  int jobnum = 0;  // clone index, 0 .. numjobs-1
   int groupid = 0;
-  int lognum = 0;         // position among all clones of the run (fio numbers log files by it, from 1)
-  int run_clones = 1;     // clones in the whole run (dedupe_global spreads its working set over them)
-  std::uint64_t seed = 0; // per clone: randseed + lognum (randrepeat=0 mixes in the time)
+  int lognum = 0;          // position among all clones of the run (fio numbers log files by it, from 1)
+  int run_clones = 1;      // clones in the whole run (dedupe_global spreads its working set over them)
+  std::uint64_t seed = 0;  // per clone: randseed + lognum (randrepeat=0 mixes in the time)
 };
 
 struct GroupPlan {

@@ -1,5 +1,6 @@
 #include "run/runner.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,25 +14,23 @@
 #include <set>
 #include <thread>
 
-#include <fmt/format.h>
-
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/stop_signal.h"
 #include "engine/engine.h"
+#include "job/option_scope.h"
+#include "job/units.h"
 #include "observe/disk_stats.h"
 #include "observe/environment.h"
-#include "job/option_scope.h"
 #include "run/io_schedulers.h"
 #include "run/job_cgroup.h"
 #include "run/job_control.h"
 #include "run/plan.h"
 #include "run/replay_binding.h"
 #include "run/status_line.h"
-#include "common/stop_signal.h"
 #include "run/worker.h"
 #include "run/zoned_file.h"
 #include "run/zoned_targets.h"
-#include "job/units.h"
 #include "targets/cache_hints.h"
 #include "targets/target_file.h"
 #include "version.h"
@@ -56,9 +55,10 @@ std::uint64_t stall_grace_ns() {
 std::string stall_message(const Worker& w, std::uint64_t expected_ns, std::uint64_t waited_ns) {
   std::uint64_t ios = 0;
   for (Direction d : kAllDirections) ios += w.live().ios[index_of(d)].load(std::memory_order_relaxed);
-  return fmt::format("stalled: an I/O has not completed {:.1f} s after the job's {:.1f} s were up; sluice stopped "
-                     "waiting for it ({} ios completed before; their latencies are lost with the stuck thread)",
-                     static_cast<double>(waited_ns) / 1e9, static_cast<double>(expected_ns) / 1e9, ios);
+  return fmt::format(
+      "stalled: an I/O has not completed {:.1f} s after the job's {:.1f} s were up; sluice stopped "
+      "waiting for it ({} ios completed before; their latencies are lost with the stuck thread)",
+      static_cast<double>(waited_ns) / 1e9, static_cast<double>(expected_ns) / 1e9, ios);
 }
 
 // The expected wall time of a group, for the ETA (0 when size-based).
@@ -88,12 +88,13 @@ class LayoutReporter {
   LayoutProgress callback() {
     return [this](const std::string& path, std::uint64_t done, std::uint64_t total) {
       if (tty_) {
-        std::fprintf(stderr, "\r\033[Ksluice: laying out %s: %s of %s", path.c_str(), format_bytes(double(done)).c_str(),
-                     format_bytes(double(total)).c_str());
+        std::fprintf(stderr, "\r\033[Ksluice: laying out %s: %s of %s", path.c_str(),
+                     format_bytes(double(done)).c_str(), format_bytes(double(total)).c_str());
         if (done >= total) std::fputs("\r\033[K", stderr);
         std::fflush(stderr);
       }
-      if (done >= total && total > 0) notice(fmt::format("sluice: laid out {} ({})", path, format_bytes(double(total))));
+      if (done >= total && total > 0)
+        notice(fmt::format("sluice: laid out {} ({})", path, format_bytes(double(total))));
     };
   }
   void notice(const std::string& text) { options_.notice ? options_.notice(text) : default_notice(text); }
@@ -105,8 +106,7 @@ class LayoutReporter {
 
 PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<TargetFile>>& targets_of_job,
                             const RunnerOptions& options, std::map<std::string, std::uint64_t>& laid_out,
-                            const RunIoJobs& io_jobs,
-                            ZonedFiles& zoned_files) {
+                            const RunIoJobs& io_jobs, ZonedFiles& zoned_files) {
   LayoutReporter reporter(options);
   PreparedGroup prepared;
   prepared.control = GroupControl::create(group, io_jobs);
@@ -119,7 +119,8 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     // filesystem (a layout first would fill it before measuring, as fio does not). file_append writes: the
     // job's writes extend the file (a layout first would have them overwrite it).
     const JobSpec& spec = instance.spec;
-    const bool extends_by_writing = (spec.target.fill_device || spec.target.file_append) && spec.does_writes() && !spec.does_reads();
+    const bool extends_by_writing =
+        (spec.target.fill_device || spec.target.file_append) && spec.does_writes() && !spec.does_reads();
     const bool lays_out = engine.lays_out && !spec.target.create_on_open && !extends_by_writing;
     // A file another job laid out is laid out again when this job's region reaches further (fio extends a
     // file to the offset + size of each job that uses it, e.g. a second job at offset=4g of a shared file).
@@ -232,8 +233,7 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
   // published their snapshots for it (run/result_snapshot.h).
   const auto report_interval = static_cast<std::uint64_t>(options.report_interval.count());
   const bool reports = report_interval != 0 && options.report_progress;
-  std::uint64_t next_report =
-      reports ? start + report_interval - snapshot_lead_ns(report_interval) / 2 : UINT64_MAX;
+  std::uint64_t next_report = reports ? start + report_interval - snapshot_lead_ns(report_interval) / 2 : UINT64_MAX;
   for (;;) {
     bool all_done = true;
     for (Worker* w : workers) {
@@ -356,10 +356,11 @@ void check_engine_targets(const JobSpec& job, const std::vector<TargetFile>& fil
     for (const TargetFile& t : files) {
       struct stat st {};
       if (!t.is_block_device && ::stat(t.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-        throw UserError(fmt::format("job {}: unlink_each_loop would delete {}, which existed before this run; "
-                                    "sluice deletes only files it creates (remove it first, or add unlink=1 so "
-                                    "that the run removes the files it creates)",
-                                    job.name, t.path));
+        throw UserError(
+            fmt::format("job {}: unlink_each_loop would delete {}, which existed before this run; "
+                        "sluice deletes only files it creates (remove it first, or add unlink=1 so "
+                        "that the run removes the files it creates)",
+                        job.name, t.path));
       }
     }
   }
@@ -506,7 +507,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   WriteSafetyOptions target_options;
   target_options.allow_destructive = options.allow_destructive;
   std::set<std::string> written_before;  // paths the groups so far write
-  std::vector<std::string> zone_notes;    // zonemode=zbd: regions rounded to zones (fio says so too)
+  std::vector<std::string> zone_notes;   // zonemode=zbd: regions rounded to zones (fio says so too)
   for (std::size_t g = 0; g < plan.size(); ++g) {
     std::set<std::string> written_here;
     for (const JobInstance& instance : plan[g].jobs) {
@@ -554,8 +555,8 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
   const std::uint64_t run_start = monotonic_ns();
 
   std::map<std::string, std::uint64_t> laid_out;  // path -> the size it was laid out to
-  ZonedFiles zoned_files;  // zonemode=zbd: the write pointers of the run, shared by its jobs
-  std::vector<int> io_clones(plan.size(), 0);  // per group: the clones that do I/O (cpuio's exit_on_io_done)
+  ZonedFiles zoned_files;                         // zonemode=zbd: the write pointers of the run, shared by its jobs
+  std::vector<int> io_clones(plan.size(), 0);     // per group: the clones that do I/O (cpuio's exit_on_io_done)
   for (std::size_t g = 0; g < plan.size(); ++g) {
     for (const JobInstance& job : plan[g].jobs) io_clones[g] += engine_traits(job.spec.engine.ioengine).does_io ? 1 : 0;
   }
@@ -587,8 +588,8 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
       result.groups.push_back(failed_group(plan[g], EPERM, e.what()));
       continue;
     }
-    PreparedGroup prepared = prepare_group(plan[g], targets[g], options, laid_out,
-                                           RunIoJobs{io_clones_after, run_has_io}, zoned_files);
+    PreparedGroup prepared =
+        prepare_group(plan[g], targets[g], options, laid_out, RunIoJobs{io_clones_after, run_has_io}, zoned_files);
     GroupResult ran = run_group(plan[g], prepared, options, result);
     result.groups.push_back(std::move(ran));
     // A file the group removed (filedelete, unlink=1) is laid out again for a later job that needs it.

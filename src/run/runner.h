@@ -34,7 +34,7 @@ struct LiveTotals {
 
 struct RunnerOptions {
   bool allow_destructive = false;
-  bool status_line = true;  // shown only when stderr is a terminal...
+  bool status_line = true;          // shown only when stderr is a terminal...
   bool status_line_forced = false;  // ...unless forced (--eta=always)
   std::chrono::nanoseconds status_interval{std::chrono::seconds(1)};
   std::chrono::nanoseconds status_newline{0};  // fio's --eta-newline: end the status line once per period (0 = never)

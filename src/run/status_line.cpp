@@ -1,10 +1,9 @@
 #include "run/status_line.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdio>
-
-#include <fmt/format.h>
 
 #include "job/units.h"
 
@@ -31,7 +30,8 @@ std::string format_status(std::uint64_t elapsed_ns, std::uint64_t eta_ns, const 
   for (Direction d : kAllDirections) {
     const int i = index_of(d);
     if (iops[i] <= 0 && bytes_per_s[i] <= 0) continue;
-    line += fmt::format(" {}: {} IOPS, {:.1f} MiB/s", direction_name(d), iops_text(iops[i]), bytes_per_s[i] / 1048576.0);
+    line +=
+        fmt::format(" {}: {} IOPS, {:.1f} MiB/s", direction_name(d), iops_text(iops[i]), bytes_per_s[i] / 1048576.0);
   }
   return line;
 }
@@ -64,8 +64,9 @@ void StatusLine::update(const std::vector<Worker*>& workers, std::uint64_t elaps
   if (expected_ns > elapsed_ns) {
     eta = expected_ns - elapsed_ns;
   } else if (planned_bytes > 0 && total_bytes > 0 && total_bytes < planned_bytes) {
-    eta = static_cast<std::uint64_t>(static_cast<double>(elapsed_ns) * static_cast<double>(planned_bytes - total_bytes) /
-                                     static_cast<double>(total_bytes));
+    eta =
+        static_cast<std::uint64_t>(static_cast<double>(elapsed_ns) * static_cast<double>(planned_bytes - total_bytes) /
+                                   static_cast<double>(total_bytes));
   }
   last_ns_ = elapsed_ns;
   last_ios_ = ios;

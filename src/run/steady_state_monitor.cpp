@@ -1,10 +1,10 @@
 #include "run/steady_state_monitor.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "stats/steady_state.h"
 
@@ -13,13 +13,20 @@ namespace {
 
 const char* criterion_name(SteadyStateCriterion c) noexcept {
   switch (c) {
-    case SteadyStateCriterion::kIops: return "iops";
-    case SteadyStateCriterion::kIopsSlope: return "iops_slope";
-    case SteadyStateCriterion::kBw: return "bw";
-    case SteadyStateCriterion::kBwSlope: return "bw_slope";
-    case SteadyStateCriterion::kLat: return "lat";
-    case SteadyStateCriterion::kLatSlope: return "lat_slope";
-    case SteadyStateCriterion::kNone: break;
+    case SteadyStateCriterion::kIops:
+      return "iops";
+    case SteadyStateCriterion::kIopsSlope:
+      return "iops_slope";
+    case SteadyStateCriterion::kBw:
+      return "bw";
+    case SteadyStateCriterion::kBwSlope:
+      return "bw_slope";
+    case SteadyStateCriterion::kLat:
+      return "lat";
+    case SteadyStateCriterion::kLatSlope:
+      return "lat_slope";
+    case SteadyStateCriterion::kNone:
+      break;
   }
   return "none";
 }
@@ -75,14 +82,14 @@ void SteadyStateMonitor::evaluate() {
     attained_ = slope_within(shape, fraction, percent_);
     slope_ = shape.slope;
     max_deviation_ = 0;
-    criterion_value_ = percent_ ? (shape.mean != 0 ? std::fabs(shape.slope) / shape.mean * 100.0 : 0.0)
-                                : std::fabs(shape.slope);
+    criterion_value_ =
+        percent_ ? (shape.mean != 0 ? std::fabs(shape.slope) / shape.mean * 100.0 : 0.0) : std::fabs(shape.slope);
   } else {
     attained_ = deviation_within(shape, fraction, percent_);
     slope_ = 0;
     max_deviation_ = shape.max_deviation;
-    criterion_value_ = percent_ ? (shape.mean != 0 ? shape.max_deviation / shape.mean * 100.0 : 0.0)
-                                : shape.max_deviation;
+    criterion_value_ =
+        percent_ ? (shape.mean != 0 ? shape.max_deviation / shape.mean * 100.0 : 0.0) : shape.max_deviation;
   }
 }
 

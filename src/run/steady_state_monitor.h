@@ -10,7 +10,6 @@
 // Threads: owned by one worker.
 #include <cstdint>
 #include <deque>
-
 #include <nlohmann/json.hpp>
 
 #include "job/job_spec.h"

@@ -1,11 +1,11 @@
 #include "run/verifier.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "job/validate_verify.h"
 
@@ -155,8 +155,7 @@ void write_dump(const std::string& job, const std::string& name, const char* kin
 
 }  // namespace
 
-void Verifier::dump(const unsigned char* received, std::uint32_t valid, const VerifyFailure& failure,
-                    int file) const {
+void Verifier::dump(const unsigned char* received, std::uint32_t valid, const VerifyFailure& failure, int file) const {
   const std::string& path = paths_[static_cast<std::size_t>(file)];
   const std::size_t slash = path.rfind('/');
   // In --aux-path's directory when given, as fio's dumps.

@@ -68,10 +68,10 @@ class Verifier {
   std::uint64_t seed_;
   bool check_all_reads_;  // a read-only job: every read is checked (generation unknown)
   bool fatal_;
-  bool dump_;     // verify_dump
+  bool dump_;    // verify_dump
   bool passed_;  // continue_on_error=verify (or all): failures are counted as errors, the job does not fail
   std::vector<std::string> paths_;
-  std::string aux_dir_;  // --aux-path: where verify_dump writes
+  std::string aux_dir_;                // --aux-path: where verify_dump writes
   std::vector<unsigned char> marked_;  // per io unit: a verify read is in flight
   std::uint64_t writes_issued_ = 0;
   std::vector<std::uint64_t> unit_write_;  // per io unit: 1 + the number of its write not completed, 0 = none

@@ -1,21 +1,20 @@
 #include "run/worker.h"
 
-#include <optional>
+#include <fmt/format.h>
 
 #include <cerrno>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
-#include <fmt/format.h>
-
 #include "common/error.h"
+#include "common/stop_signal.h"
+#include "job/option_scope.h"
 #include "run/exec_hooks.h"
 #include "run/io_loop.h"
 #include "run/job_cgroup.h"
 #include "run/job_credentials.h"
-#include "common/stop_signal.h"
 #include "run/thread_placement.h"
-#include "job/option_scope.h"
 
 namespace sluice {
 

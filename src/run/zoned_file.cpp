@@ -289,7 +289,8 @@ std::shared_ptr<ZonedFile> ZonedFiles::get(const std::string& path, std::uint64_
   std::lock_guard lock(mutex_);
   std::shared_ptr<ZonedFile>& file = files_[path];
   if (!file) {
-    file = std::make_shared<ZonedFile>(file_size, job.zones.zone_size, job.zones.zone_capacity, job.zones.max_open_zones);
+    file =
+        std::make_shared<ZonedFile>(file_size, job.zones.zone_size, job.zones.zone_capacity, job.zones.max_open_zones);
   } else if (file->zone_size() != job.zones.zone_size) {
     throw UserError(fmt::format("job {}: {}: zonesize {} does not match the zone size {} of another job on the file",
                                 job.name, path, job.zones.zone_size, file->zone_size()));

@@ -69,12 +69,14 @@ std::string find_program(const std::string& program, const std::string& path_env
 
 void check_scale_command(const ScaleOptions& options) {
   if (options.command.empty()) {
-    throw UserError("no command given: put it after --, with {N} where the parallelism goes "
-                    "(sluice scale --values=1,2,4 -- make -j{N})");
+    throw UserError(
+        "no command given: put it after --, with {N} where the parallelism goes "
+        "(sluice scale --values=1,2,4 -- make -j{N})");
   }
   if (!has_placeholder(options)) {
-    throw UserError("the command has no {N}: write {N} where the parallelism goes (make -j{N}); sluice scale "
-                    "replaces it by each value of --values or 1, 2, 4, ... up to --max");
+    throw UserError(
+        "the command has no {N}: write {N} where the parallelism goes (make -j{N}); sluice scale "
+        "replaces it by each value of --values or 1, 2, 4, ... up to --max");
   }
   if (options.shell) return;  // the shell finds (or reports) its programs; exit 127 is reported as not found
   const std::string program = scale_argv(options, 1).front();

@@ -1,11 +1,11 @@
 #include "scale/scale_report.h"
-#include "report/environment_summary.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "observe/environment.h"
+#include "report/environment_summary.h"
 #include "report/result_document.h"
 
 namespace sluice {
@@ -19,8 +19,8 @@ std::string command_text(const ScaleOptions& o) {
 
 std::string knee_text(const std::optional<std::uint32_t>& knee, const std::vector<ScaleRowStats>& stats) {
   if (stats.size() < 2) return "knee: needs two values of N";
-  if (!knee) return fmt::format("knee: not reached; every step up to N={} made the command at least 10% faster",
-                                stats.back().n);
+  if (!knee)
+    return fmt::format("knee: not reached; every step up to N={} made the command at least 10% faster", stats.back().n);
   return fmt::format("knee: N={} (the next step made the command less than 10% faster)", *knee);
 }
 
@@ -95,9 +95,12 @@ nlohmann::json scale_json(const ScaleResult& r) {
   }
   nlohmann::json values = scale_values(r.options, r.cpus);
   nlohmann::json environment = r.environment.is_object() ? r.environment : nlohmann::json::object();
-  environment["virtualization"] = {{"kind", r.virtualization.kind},         {"what", r.virtualization.what},
-                                   {"vm", r.virtualization.vm},             {"container", r.virtualization.container},
-                                   {"evidence", r.virtualization.evidence}, {"summary", r.virtualization.describe()}};
+  environment["virtualization"] = {{"kind", r.virtualization.kind},
+                                   {"what", r.virtualization.what},
+                                   {"vm", r.virtualization.vm},
+                                   {"container", r.virtualization.container},
+                                   {"evidence", r.virtualization.evidence},
+                                   {"summary", r.virtualization.describe()}};
   nlohmann::json scale = {{"command", r.options.command},
                           {"shell", r.options.shell},
                           {"prepare", r.options.prepare},
@@ -125,9 +128,10 @@ std::string render_scale_text(const ScaleResult& r) {
   out += fmt::format("{:>5} {:>10} {:>10} {:>10} {:>8} {:>10} {:>10} {:>10} {:>9} {:>6}\n", "N", "wall (s)", "min",
                      "max", "speedup", "efficiency", "user (s)", "sys (s)", "busy CPUs", "util");
   for (const ScaleRowStats& s : stats) {
-    out += fmt::format("{:>5} {:>10.3f} {:>10.3f} {:>10.3f} {:>8.2f} {:>9.0f}% {:>10.3f} {:>10.3f} {:>9.2f} {:>5.0f}%\n",
-                       s.n, s.wall_mean, s.wall_min, s.wall_max, s.speedup, s.efficiency * 100, s.cpu_user_s,
-                       s.cpu_sys_s, s.busy_cpus, s.utilization * 100);
+    out +=
+        fmt::format("{:>5} {:>10.3f} {:>10.3f} {:>10.3f} {:>8.2f} {:>9.0f}% {:>10.3f} {:>10.3f} {:>9.2f} {:>5.0f}%\n",
+                    s.n, s.wall_mean, s.wall_min, s.wall_max, s.speedup, s.efficiency * 100, s.cpu_user_s, s.cpu_sys_s,
+                    s.busy_cpus, s.utilization * 100);
   }
   out += knee_text(scale_knee(stats), stats) + "\n";
   if (r.failed) {

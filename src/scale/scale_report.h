@@ -2,11 +2,10 @@
 // The numbers and reports of a `sluice scale` series: per N the wall time (mean, min, max), speedup and
 // efficiency against the first N, CPU time and utilization, and the knee.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "scale/scale_run.h"
 
@@ -18,11 +17,11 @@ inline constexpr double kKneeGain = 1.10;
 struct ScaleRowStats {
   std::uint32_t n = 0;
   double wall_mean = 0, wall_min = 0, wall_max = 0;  // seconds
-  double speedup = 0;     // first row's mean wall / this row's mean wall
-  double efficiency = 0;  // speedup x first N / N (1.0 = perfect scaling)
-  double cpu_user_s = 0, cpu_sys_s = 0;  // mean per run
-  double busy_cpus = 0;    // (user + sys) / wall: CPUs kept busy on average
-  double utilization = 0;  // busy_cpus / online CPUs
+  double speedup = 0;                                // first row's mean wall / this row's mean wall
+  double efficiency = 0;                             // speedup x first N / N (1.0 = perfect scaling)
+  double cpu_user_s = 0, cpu_sys_s = 0;              // mean per run
+  double busy_cpus = 0;                              // (user + sys) / wall: CPUs kept busy on average
+  double utilization = 0;                            // busy_cpus / online CPUs
 };
 
 std::vector<ScaleRowStats> scale_stats(const std::vector<ScaleRow>& rows, unsigned cpus);

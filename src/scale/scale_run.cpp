@@ -9,8 +9,8 @@
 
 #include "common/clock.h"
 #include "common/error.h"
-#include "observe/environment.h"
 #include "common/stop_signal.h"
+#include "observe/environment.h"
 
 namespace sluice {
 namespace {

@@ -2,13 +2,12 @@
 // A `sluice scale` series: for each N, `runs` runs of the command (each after the --prepare command), all
 // output appended to the log; the first failing run stops the series.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "observe/virtualization.h"
 #include "common/child_run.h"
+#include "observe/virtualization.h"
 #include "scale/scale_plan.h"
 
 namespace sluice {

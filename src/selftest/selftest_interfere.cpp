@@ -38,7 +38,8 @@ std::optional<double> phase_iops(const nlohmann::json& section, const std::strin
 
 std::optional<double> trial_iops(const nlohmann::json& section, bool baseline, std::uint32_t threads) {
   for (const nlohmann::json& t : field_or(section, "trials", nlohmann::json::array())) {
-    if (flag_or(t, "baseline", false) != baseline || field_or(t, "threads", 0).get<std::uint32_t>() != threads) continue;
+    if (flag_or(t, "baseline", false) != baseline || field_or(t, "threads", 0).get<std::uint32_t>() != threads)
+      continue;
     if (!baseline && !flag_or(t, "ran", false)) return std::nullopt;
     return field_or(t, "fg_iops", 0.0).get<double>();
   }
@@ -71,8 +72,9 @@ std::vector<SelftestCheck> interfere_checks(const InterfereSetup& setup) {
                            threads == 1 ? "" : "s", knob_text(setup));
     c.measure = Measure::kKnobEffect;
     c.rule = Tolerance::kNotOpposite;
-    c.why = "a knob's effect on this kernel is no model's: fio's measurement is the reference; helps >= 1.25x, "
-            "hurts <= 0.8x (the loaded phase's spread between runs), agreeing unless opposite";
+    c.why =
+        "a knob's effect on this kernel is no model's: fio's measurement is the reference; helps >= 1.25x, "
+        "hurts <= 0.8x (the loaded phase's spread between runs), agreeing unless opposite";
     out.push_back(c);
   }
   return out;
@@ -83,34 +85,52 @@ std::vector<std::string> interfere_args(const InterfereSetup& setup) {
   for (const std::uint32_t t : setup.threads) threads += (threads.empty() ? "" : ",") + std::to_string(t);
   // Every phase shares the budget equally: idle, loaded and the knob's trial, per thread count.
   const int budget = setup.phase_seconds * 3 * static_cast<int>(setup.threads.size());
-  return {"interfere", "--filename={dir}/fg", "--threads=" + threads, "--budget=" + std::to_string(budget) + "s",
-          "--set=" + settings_text(setup.base), "--try=" + knob_text(setup), "--output-format=json"};
+  return {"interfere",
+          "--filename={dir}/fg",
+          "--threads=" + threads,
+          "--budget=" + std::to_string(budget) + "s",
+          "--set=" + settings_text(setup.base),
+          "--try=" + knob_text(setup),
+          "--output-format=json"};
 }
 
 std::vector<std::string> fio_layout_args(const std::string& dir) {
   // Written, as sluice lays out its file: fio would only fallocate a file for writes, and the first write to each
   // unwritten extent then converts it in the journal (fio measured 275 IOPS idle where sluice measured 683).
-  return {"--output-format=json", "--name=layout", "--filename=" + dir + "/fio-fg", "--size=256m", "--rw=write",
-          "--bs=1m", "--end_fsync=1"};
+  return {"--output-format=json", "--name=layout", "--filename=" + dir + "/fio-fg",
+          "--size=256m",          "--rw=write",    "--bs=1m",
+          "--end_fsync=1"};
 }
 
 std::vector<std::string> fio_phase_args(const InterfereSetup& setup, std::uint32_t threads, const std::string& dir,
                                         std::uint64_t bg_bytes, std::uint64_t bg_bs, const std::string& tag) {
-  std::vector<std::string> args = {"--output-format=json", "--description=selftest interfere " + tag,
-                                   "--name=fg",           "--filename=" + dir + "/fio-fg",
-                                   "--size=256m",         "--rw=randwrite",
-                                   "--bs=16k",            "--fsync=1",
-                                   "--ioengine=psync",    "--numjobs=" + std::to_string(threads),
-                                   "--time_based",        "--runtime=" + std::to_string(setup.phase_seconds)};
+  std::vector<std::string> args = {"--output-format=json",
+                                   "--description=selftest interfere " + tag,
+                                   "--name=fg",
+                                   "--filename=" + dir + "/fio-fg",
+                                   "--size=256m",
+                                   "--rw=randwrite",
+                                   "--bs=16k",
+                                   "--fsync=1",
+                                   "--ioengine=psync",
+                                   "--numjobs=" + std::to_string(threads),
+                                   "--time_based",
+                                   "--runtime=" + std::to_string(setup.phase_seconds)};
   if (bg_bytes > 0) {
     // As sluice's background job: it writes its file over and over while the foreground runs (an unlinked file's
     // dirty pages are dropped, not written: a writer that ended early would take its flood with it).
-    const std::vector<std::string> bg = {"--name=bg",        "--filename=" + dir + "/fio-bg",
-                                         "--size=" + std::to_string(bg_bytes), "--rw=write",
-                                         "--bs=" + std::to_string(bg_bs), "--ioengine=psync",
-                                         "--zero_buffers",    "--create_on_open=1",
-                                         "--time_based",      "--runtime=" + std::to_string(setup.phase_seconds),
-                                         "--unlink=1",        "--numjobs=1"};
+    const std::vector<std::string> bg = {"--name=bg",
+                                         "--filename=" + dir + "/fio-bg",
+                                         "--size=" + std::to_string(bg_bytes),
+                                         "--rw=write",
+                                         "--bs=" + std::to_string(bg_bs),
+                                         "--ioengine=psync",
+                                         "--zero_buffers",
+                                         "--create_on_open=1",
+                                         "--time_based",
+                                         "--runtime=" + std::to_string(setup.phase_seconds),
+                                         "--unlink=1",
+                                         "--numjobs=1"};
     args.insert(args.end(), bg.begin(), bg.end());
   }
   return args;

@@ -6,12 +6,11 @@
 // it (docs/lab.md); what a knob does on this kernel is not a model's truth, so sluice's trial is held to fio's.
 // Pure: the runner (selftest_runner.cpp) runs the commands and sets the knobs.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "selftest/selftest_plan.h"
 

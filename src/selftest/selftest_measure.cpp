@@ -69,7 +69,8 @@ std::optional<double> small_area_flagged(const nlohmann::json& doc, std::string&
 
 // The class quick names, as its position in kQuickReferenceClasses.
 std::optional<double> quick_class(const nlohmann::json& doc, std::string& why) {
-  const nlohmann::json behaves = field_or(field_or(field_or(doc, "sluice", nullptr), "quick", nullptr), "behaves_like", nullptr);
+  const nlohmann::json behaves =
+      field_or(field_or(field_or(doc, "sluice", nullptr), "quick", nullptr), "behaves_like", nullptr);
   const nlohmann::json name = field_or(behaves, "class", nullptr);
   if (!name.is_string()) {
     why = "the result has no sluice.quick.behaves_like.class" +
@@ -195,8 +196,8 @@ const char* verdict_word(double code) {
 std::optional<nlohmann::json> parse_result_document(const std::string& text) {
   const std::size_t start = text.find('{');
   if (start == std::string::npos) return std::nullopt;
-  nlohmann::json doc = nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(start), text.end(), nullptr,
-                                             false);
+  nlohmann::json doc =
+      nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(start), text.end(), nullptr, false);
   if (doc.is_discarded()) return std::nullopt;
   return doc;
 }

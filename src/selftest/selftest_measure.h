@@ -1,10 +1,9 @@
 #pragma once
 // Reading a check's measured value from the JSON document its command wrote (fio's result document, with
 // sluice's sections under "sluice"). Pure.
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "selftest/selftest_plan.h"
 

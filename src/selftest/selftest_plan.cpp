@@ -36,11 +36,15 @@ const TruthRow* find_row(const Truth& truth, const std::string& what, const std:
 
 std::vector<std::string> job_args(const std::string& name, const std::string& rw, std::uint64_t bs,
                                   const std::string& engine, std::uint32_t depth, int runtime_s) {
-  return {"--name=" + name,      "--filename={device}",
-          "--rw=" + rw,          "--bs=" + std::to_string(bs / 1024) + "k",
-          "--direct=1",          "--ioengine=" + engine,
+  return {"--name=" + name,
+          "--filename={device}",
+          "--rw=" + rw,
+          "--bs=" + std::to_string(bs / 1024) + "k",
+          "--direct=1",
+          "--ioengine=" + engine,
           "--iodepth=" + std::to_string(depth),
-          "--time_based",        "--runtime=" + std::to_string(runtime_s),
+          "--time_based",
+          "--runtime=" + std::to_string(runtime_s),
           "--output-format=json"};
 }
 
@@ -108,10 +112,10 @@ void add_capacity_rows(const ModelSpec& model, std::chrono::nanoseconds limit, c
   const std::string slo = format_duration_ns(static_cast<double>(limit.count()));
   // A rotating model serves ~100 ios a second: each point needs longer to be steady.
   const std::string budget = capacity->iops < 1000 ? "60s" : "30s";
-  const std::vector<std::string> args = {"capacity",        "--filename={device}", "--rw=randread",
-                                         "--slo=" + std::to_string(limit.count() / 1000) + "us",
-                                         "--slo-stat=" + stat, "--budget=" + budget, "--no-status",
-                                         "--output-format=json"};
+  const std::vector<std::string> args = {"capacity",           "--filename={device}",
+                                         "--rw=randread",      "--slo=" + std::to_string(limit.count() / 1000) + "us",
+                                         "--slo-stat=" + stat, "--budget=" + budget,
+                                         "--no-status",        "--output-format=json"};
   SelftestCheck c;
   c.group = "capacity";
   c.sluice_args = args;
@@ -178,7 +182,8 @@ std::vector<SelftestCheck> open_checks(const ModelSpec& model, double load) {
                              "--lat_percentiles=1"});
   c.sluice_args = with_run(job);
   c.approximate = model.servers > 1;
-  const std::string what = fmt::format("open loop at {:.1f} of capacity ({:.0f}/s Poisson), 4 KiB randread", load, rate);
+  const std::string what =
+      fmt::format("open loop at {:.1f} of capacity ({:.0f}/s Poisson), 4 KiB randread", load, rate);
   if (load >= 1) {
     c.method = what + ": IOPS";
     c.measure = Measure::kReadIops;
@@ -250,9 +255,10 @@ void add_precondition_checks(const Truth& truth, std::vector<SelftestCheck>& out
   if (fresh == nullptr || after == nullptr) return;
   SelftestCheck c;
   c.group = "precondition";
-  c.sluice_args = {"precondition", "--filename={device}", "--passes=1", "--until-steady", "--round=2s",
-                   "--max-rounds=15", "--rw=randwrite", "--bs=4k", "--ioengine=io_uring", "--iodepth=32",
-                   "--direct=1", "--no-status", "--output-format=json"};
+  c.sluice_args = {"precondition",        "--filename={device}", "--passes=1",     "--until-steady",
+                   "--round=2s",          "--max-rounds=15",     "--rw=randwrite", "--bs=4k",
+                   "--ioengine=io_uring", "--iodepth=32",        "--direct=1",     "--no-status",
+                   "--output-format=json"};
   c.method = "precondition --until-steady, 4 KiB randwrite depth 32: the first round (fresh)";
   c.measure = Measure::kFirstRoundIops;
   c.truth = fresh->iops;
@@ -273,8 +279,12 @@ SelftestCheck quick_check(const ModelSpec& model) {
   const auto file_mib = static_cast<std::uint64_t>(kQuickFileFraction * static_cast<double>(model.size_bytes)) >> 20;
   c.method = fmt::format("quick on ext4, a {} MiB file: behaves like", file_mib);
   const bool slow = device_max_iops(model, false, kSmallBlock) < 1000;
-  c.sluice_args = {"quick", "{dir}", slow ? "--budget=60s" : "--budget=30s", "--size=" + std::to_string(file_mib) + "m",
-                   "--no-status", "--output-format=json"};
+  c.sluice_args = {"quick",
+                   "{dir}",
+                   slow ? "--budget=60s" : "--budget=30s",
+                   "--size=" + std::to_string(file_mib) + "m",
+                   "--no-status",
+                   "--output-format=json"};
   c.measure = Measure::kQuickClass;
   c.truth = quick_class_truth(confined_model(model, kQuickFileFraction), std::chrono::nanoseconds(0));
   c.rule = Tolerance::kExact;
@@ -295,14 +305,14 @@ void add_lint_checks(const ModelSpec& model, std::vector<SelftestCheck>& out) {
     c.group = "lint";
     c.method = fmt::format("lint, 4 KiB randread over {} of a device with a {} cache: small-test-area",
                            format_bytes(static_cast<double>(area)), format_bytes(static_cast<double>(cache)));
-    c.sluice_args = with_run({"--name=lint", "--filename={device}", "--size=" + std::to_string(area),
-                              "--rw=randread", "--bs=4k", "--direct=1", "--ioengine=psync", "--time_based",
-                              "--runtime=1", "--output-format=json"});
+    c.sluice_args =
+        with_run({"--name=lint", "--filename={device}", "--size=" + std::to_string(area), "--rw=randread", "--bs=4k",
+                  "--direct=1", "--ioengine=psync", "--time_based", "--runtime=1", "--output-format=json"});
     c.measure = Measure::kLintSmallArea;
     c.truth = area < kLintCacheFactor * cache ? 1 : 0;
     c.rule = Tolerance::kExact;
-    c.why = fmt::format("the lint's rule: a test area under {}x the device's cache is served much by it",
-                        kLintCacheFactor);
+    c.why =
+        fmt::format("the lint's rule: a test area under {}x the device's cache is served much by it", kLintCacheFactor);
     out.push_back(c);
   }
 }
@@ -357,7 +367,8 @@ double truth_iops(const std::string& preset, const std::string& what, std::uint6
   const Truth truth = compute_truth(model);
   for (const TruthRow& r : truth.rows) {
     if (what == "fsync" && r.what == "fsync") return r.iops;
-    if (what == "read" && r.what == "depth" && r.rw == "randread" && r.bs == kSmallBlock && r.iodepth == 1) return r.iops;
+    if (what == "read" && r.what == "depth" && r.rw == "randread" && r.bs == kSmallBlock && r.iodepth == 1)
+      return r.iops;
   }
   return 0;
 }
@@ -400,8 +411,8 @@ int quick_class_truth(const ModelSpec& model, std::chrono::nanoseconds path) {
 }
 
 const std::vector<std::string>& selftest_groups() {
-  static const std::vector<std::string> kGroups = {"run",  "capacity", "open-loop", "fsync",  "precondition",
-                                                   "lint", "interfere", "quick",    "compare"};
+  static const std::vector<std::string> kGroups = {"run",  "capacity",  "open-loop", "fsync",  "precondition",
+                                                   "lint", "interfere", "quick",     "compare"};
   return kGroups;
 }
 
@@ -447,8 +458,9 @@ const std::string& queue_model_text() {
 
 std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options) {
   const std::vector<std::string> names =
-      options.quick ? std::vector<std::string>{"ssd-cliff", "ssd"}
-                    : std::vector<std::string>{"ssd-cliff", "ssd", "sas15k", "sata7k", "raid-wt", "raid-wb", "iscsi-1g"};
+      options.quick
+          ? std::vector<std::string>{"ssd-cliff", "ssd"}
+          : std::vector<std::string>{"ssd-cliff", "ssd", "sas15k", "sata7k", "raid-wt", "raid-wb", "iscsi-1g"};
   const std::vector<SelftestComparison> comparisons = plan_comparisons(options);
   std::vector<SelftestLab> labs;
   if (wanted(options, "open-loop") || (!options.quick && wanted(options, "capacity"))) {
@@ -487,8 +499,9 @@ std::vector<SelftestLab> plan_selftest(const SelftestPlanOptions& options) {
   }
   // quick needs a filesystem: a lab of its own, with ext4, for each model whose class it names.
   if (wanted(options, "quick")) {
-    const std::vector<std::string> quick_names = options.quick ? std::vector<std::string>{"ssd"}
-                                                               : std::vector<std::string>{"ramdisk", "ssd", "sas15k", "sata7k"};
+    const std::vector<std::string> quick_names = options.quick
+                                                     ? std::vector<std::string>{"ssd"}
+                                                     : std::vector<std::string>{"ramdisk", "ssd", "sas15k", "sata7k"};
     for (const std::string& name : quick_names) {
       SelftestLab lab;
       lab.preset = name;

@@ -13,32 +13,32 @@ namespace sluice {
 
 // What a check reads from the JSON document its command wrote (selftest_measure.h).
 enum class Measure {
-  kReadLatencyMean,   // jobs[0].read.lat_ns.mean
-  kReadLatencyP99,    // jobs[0].read.lat_ns.percentile["99.000000"] (the job asks lat_percentiles=1)
-  kReadIops,          // jobs[0].read.iops
-  kWriteLatencyMean,  // jobs[0].write.lat_ns.mean
-  kWriteIops,         // jobs[0].write.iops
-  kCapacityIops,      // sluice.capacity.iops
-  kKneeConcurrency,   // sluice.capacity.knee.concurrency
+  kReadLatencyMean,      // jobs[0].read.lat_ns.mean
+  kReadLatencyP99,       // jobs[0].read.lat_ns.percentile["99.000000"] (the job asks lat_percentiles=1)
+  kReadIops,             // jobs[0].read.iops
+  kWriteLatencyMean,     // jobs[0].write.lat_ns.mean
+  kWriteIops,            // jobs[0].write.iops
+  kCapacityIops,         // sluice.capacity.iops
+  kKneeConcurrency,      // sluice.capacity.knee.concurrency
   kCapacityConcurrency,  // sluice.capacity.concurrency: where the answer was measured
-  kThrashing,         // sluice.capacity.thrashing: 1 when reported, 0 when null
-  kVerdict,           // sluice compare's verdict: 1 better, 0 within noise, -1 worse, 2 n/a
-  kFirstRoundIops,    // sluice.precondition.rounds[0].iops
-  kSteadyIops,        // the mean IOPS of sluice.precondition's last 5 rounds, once steady
-  kLintSmallArea,     // 1 when sluice.warnings holds the lint's small-test-area warning, else 0
-  kSlowdown,          // sluice interfere: the idle phase's IOPS over the loaded one's (SelftestCheck::threads)
-  kKnobEffect,        // sluice interfere: the knob trial's direction against the loaded baseline: 1 helps,
-                      // 0 no clear effect, -1 hurts (selftest_interfere.h)
-  kQuickClass,        // sluice.quick.behaves_like.class: its position in kQuickReferenceClasses (0 ramdisk ...)
+  kThrashing,            // sluice.capacity.thrashing: 1 when reported, 0 when null
+  kVerdict,              // sluice compare's verdict: 1 better, 0 within noise, -1 worse, 2 n/a
+  kFirstRoundIops,       // sluice.precondition.rounds[0].iops
+  kSteadyIops,           // the mean IOPS of sluice.precondition's last 5 rounds, once steady
+  kLintSmallArea,        // 1 when sluice.warnings holds the lint's small-test-area warning, else 0
+  kSlowdown,             // sluice interfere: the idle phase's IOPS over the loaded one's (SelftestCheck::threads)
+  kKnobEffect,           // sluice interfere: the knob trial's direction against the loaded baseline: 1 helps,
+                         // 0 no clear effect, -1 hurts (selftest_interfere.h)
+  kQuickClass,           // sluice.quick.behaves_like.class: its position in kQuickReferenceClasses (0 ramdisk ...)
 };
 
 // How the measured value is held to the truth.
 enum class Tolerance {
-  kRelative,    // |measured - truth| <= tolerance * truth
-  kKneeRange,   // truth <= measured < 2 * truth (the search doubles the concurrency: 1, 2, 4, ...)
-  kExact,       // measured == truth (a yes/no as 1/0, a verdict)
-  kAtLeast,     // measured >= truth
-  kNotOpposite, // directions (1, 0, -1): measured * truth != -1 (a clear effect against the opposite one)
+  kRelative,     // |measured - truth| <= tolerance * truth
+  kKneeRange,    // truth <= measured < 2 * truth (the search doubles the concurrency: 1, 2, 4, ...)
+  kExact,        // measured == truth (a yes/no as 1/0, a verdict)
+  kAtLeast,      // measured >= truth
+  kNotOpposite,  // directions (1, 0, -1): measured * truth != -1 (a clear effect against the opposite one)
 };
 
 struct SelftestCheck {
@@ -50,17 +50,17 @@ struct SelftestCheck {
   Measure measure = Measure::kReadIops;
   double truth = 0;  // ns for latencies, ios/s, a concurrency, or 1/0
   Tolerance rule = Tolerance::kRelative;
-  double tolerance = 0.10;  // for kRelative
-  std::string why;          // why this tolerance (docs/lab.md has the long form)
-  bool approximate = false;  // the truth is an approximation (queueing with varying service; docs/lab.md)
+  double tolerance = 0.10;    // for kRelative
+  std::string why;            // why this tolerance (docs/lab.md has the long form)
+  bool approximate = false;   // the truth is an approximation (queueing with varying service; docs/lab.md)
   std::uint32_t threads = 0;  // interfere's rows: the foreground thread count the row reads
 };
 
 struct SelftestLab {
-  std::string preset;     // the lab brought up (a preset's name, or kQueueModelName); with --lab, the judged model
-  std::string model_text;  // the model's text when it is not a preset (written to a file for lab up)
+  std::string preset;       // the lab brought up (a preset's name, or kQueueModelName); with --lab, the judged model
+  std::string model_text;   // the model's text when it is not a preset (written to a file for lab up)
   std::string fs = "none";  // lab up's --fs: none (the raw device), or ext4 for the checks that need a filesystem
-  ModelSpec model;        // the model the truths are computed from (size set to the device's)
+  ModelSpec model;          // the model the truths are computed from (size set to the device's)
   std::vector<SelftestCheck> checks;
   // The backing file in memory (a tmpfs) when there is room: the lab's own writes then never join the page
   // cache's dirty pages that the checks flood (interfere), nor wait in their writeback.
@@ -75,12 +75,12 @@ struct SelftestPlanOptions {
 
 // Two labs compared by `sluice compare` over repetitions of one job: the verdict the two models' truths give.
 struct SelftestComparison {
-  SelftestCheck check;       // the row: method, group "compare", Measure::kVerdict, the expected verdict
-  std::string baseline;      // the preset of compare's A
-  std::string other;         // the preset of compare's B
+  SelftestCheck check;                // the row: method, group "compare", Measure::kVerdict, the expected verdict
+  std::string baseline;               // the preset of compare's A
+  std::string other;                  // the preset of compare's B
   std::vector<std::string> run_args;  // one repetition (sluice's arguments, "{device}" the lab's device)
   int repetitions = 5;
-  std::string job;           // the job's name, direction and metric of compare's row
+  std::string job;  // the job's name, direction and metric of compare's row
   std::string direction;
   std::string metric;
 };

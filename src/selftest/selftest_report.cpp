@@ -178,7 +178,8 @@ std::string render_selftest_text(const SelftestSummary& summary) {
   out += "\ntolerances:\n";
   for (std::size_t i = 0; i < reason_order.size(); ++i) out += fmt::format("  [{}] {}\n", i + 1, reason_order[i]);
   out += "  ~ marks an approximate truth (queueing with varying service or several servers; docs/lab.md)\n";
-  const auto disagree = std::count_if(summary.rows.begin(), summary.rows.end(), [](const SelftestRow& r) { return !r.agrees; });
+  const auto disagree =
+      std::count_if(summary.rows.begin(), summary.rows.end(), [](const SelftestRow& r) { return !r.agrees; });
   if (summary.interrupted) {
     out += fmt::format("\ninterrupted after {} row(s): no verdict\n", summary.rows.size());
   } else if (disagree == 0) {
@@ -194,21 +195,21 @@ nlohmann::json selftest_json(const SelftestSummary& summary) {
   nlohmann::json rows = nlohmann::json::array();
   for (const SelftestRow& row : summary.rows) {
     const SelftestCheck& c = row.check;
-    nlohmann::json j = {{"lab", row.lab},
-                        {"method", c.method},
-                        {"group", c.group},
-                        {"truth", c.truth},
-                        {"measured", optional_number(row.measured)},
-                        {"truth_text", format_measure(c.measure, c.truth)},
-                        {"measured_text", row.measured ? nlohmann::json(format_measure(c.measure, *row.measured))
-                                                       : nlohmann::json()},
-                        {"fio", optional_number(row.fio)},
-                        {"unit", unit_of(c.measure)},
-                        {"rule", rule_name(c.rule)},
-                        {"tolerance", c.rule == Tolerance::kRelative ? nlohmann::json(c.tolerance) : nlohmann::json()},
-                        {"why", c.why},
-                        {"approximate", c.approximate},
-                        {"agrees", row.agrees}};
+    nlohmann::json j = {
+        {"lab", row.lab},
+        {"method", c.method},
+        {"group", c.group},
+        {"truth", c.truth},
+        {"measured", optional_number(row.measured)},
+        {"truth_text", format_measure(c.measure, c.truth)},
+        {"measured_text", row.measured ? nlohmann::json(format_measure(c.measure, *row.measured)) : nlohmann::json()},
+        {"fio", optional_number(row.fio)},
+        {"unit", unit_of(c.measure)},
+        {"rule", rule_name(c.rule)},
+        {"tolerance", c.rule == Tolerance::kRelative ? nlohmann::json(c.tolerance) : nlohmann::json()},
+        {"why", c.why},
+        {"approximate", c.approximate},
+        {"agrees", row.agrees}};
     if (!row.failure.empty()) j["failure"] = row.failure;
     rows.push_back(j);
   }

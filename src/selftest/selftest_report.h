@@ -1,11 +1,10 @@
 #pragma once
 // The selftest's verdicts (does a measurement agree with the truth?) and its report: one table, method by
 // method, and the JSON section sluice.selftest. Pure.
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "selftest/selftest_plan.h"
 

@@ -397,8 +397,8 @@ void judge_existing_lab(const SelftestOptions& options, const WorkDir& work, boo
   }
   ModelSpec model = load_model(options.model);
   model.resize(lab->record.size);
-  summary.labs.push_back({model.name, lab->record.device(), "judged as " + model.name + " (it serves " +
-                                                                lab->record.model + ")"});
+  summary.labs.push_back(
+      {model.name, lab->record.device(), "judged as " + model.name + " (it serves " + lab->record.model + ")"});
   CheckRunner runner(work, lab->record.device(), fio);
   run_lab_checks(model.name, checks_for_model(model, options.plan), runner, options, summary);
 }
@@ -410,8 +410,8 @@ struct ComparisonRuns {
   std::string failure;
 };
 
-void run_repetitions(const std::string& preset, const std::vector<SelftestComparison>& comparisons,
-                     CheckRunner& runner, std::vector<ComparisonRuns>& runs) {
+void run_repetitions(const std::string& preset, const std::vector<SelftestComparison>& comparisons, CheckRunner& runner,
+                     std::vector<ComparisonRuns>& runs) {
   for (std::size_t i = 0; i < comparisons.size(); ++i) {
     const SelftestComparison& c = comparisons[i];
     if (c.baseline != preset && c.other != preset) continue;
@@ -442,8 +442,8 @@ void judge_comparisons(const std::vector<SelftestComparison>& comparisons, const
       row.failure = "not measured (a lab was not brought up)";
     }
     if (row.failure.empty()) {
-      const Measurement m = runner.sluice(
-          {"compare", comma_list(runs[i].baseline), comma_list(runs[i].other), "--output-format=json"});
+      const Measurement m =
+          runner.sluice({"compare", comma_list(runs[i].baseline), comma_list(runs[i].other), "--output-format=json"});
       if (m.doc) {
         row.measured = read_verdict(*m.doc, c.job, c.direction, c.metric, row.failure);
       } else {
@@ -467,9 +467,10 @@ std::string place_backing_in_memory(LabUpOptions& up) {
   }
   const std::uint64_t free_bytes = static_cast<std::uint64_t>(fs.f_bavail) * static_cast<std::uint64_t>(fs.f_bsize);
   if (free_bytes < up.size + kMargin) {
-    return fmt::format("; /dev/shm has {} free, too little for the {} backing file: it is on disk, where the "
-                       "lab's own writes join the flood's",
-                       format_bytes(static_cast<double>(free_bytes)), format_bytes(static_cast<double>(up.size)));
+    return fmt::format(
+        "; /dev/shm has {} free, too little for the {} backing file: it is on disk, where the "
+        "lab's own writes join the flood's",
+        format_bytes(static_cast<double>(free_bytes)), format_bytes(static_cast<double>(up.size)));
   }
   up.state_dir = kShm;
   return "; the backing file in /dev/shm (tmpfs)";

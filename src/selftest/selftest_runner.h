@@ -13,9 +13,9 @@ namespace sluice {
 
 struct SelftestOptions {
   SelftestPlanOptions plan;
-  std::string lab_dir;  // --lab: judge the lab that is up at this DIR (a raw device: lab up --fs=none)...
-  std::string model;    // ... as this model (a preset's name or a model file): its truth, whatever it serves
-  bool use_fio = true;  // measure with fio beside where a check has fio arguments
+  std::string lab_dir;      // --lab: judge the lab that is up at this DIR (a raw device: lab up --fs=none)...
+  std::string model;        // ... as this model (a preset's name or a model file): its truth, whatever it serves
+  bool use_fio = true;      // measure with fio beside where a check has fio arguments
   std::string results_dir;  // keep every result document and the children's log here; "": a temporary directory
   std::function<void(const SelftestRow&)> on_row;  // called after each row (progress); may be empty
 };

@@ -21,14 +21,19 @@ SmtpReply failure(std::string kind, std::string detail) { return {0, std::move(k
 
 std::string errno_kind(int e) {
   switch (e) {
-    case ECONNREFUSED: return "refused";
+    case ECONNREFUSED:
+      return "refused";
     case ENETUNREACH:
-    case EHOSTUNREACH: return "unreachable";
+    case EHOSTUNREACH:
+      return "unreachable";
     case ECONNRESET:
-    case EPIPE: return "reset";
+    case EPIPE:
+      return "reset";
     case EAGAIN:
-    case ETIMEDOUT: return "timeout";
-    default: return "socket";
+    case ETIMEDOUT:
+      return "timeout";
+    default:
+      return "socket";
   }
 }
 

@@ -1,18 +1,19 @@
 #pragma once
 // One SMTP client connection over a blocking TCP socket whose connect, every send and every reply wait are
 // bounded by a timeout. Failures are returned as an error kind, never thrown, so the load loop counts them.
+#include <sys/socket.h>
+
 #include <chrono>
 #include <string>
-#include <sys/socket.h>
 
 namespace sluice {
 
 // How an exchange ended: a reply (its code), or a network failure of one kind.
 struct SmtpReply {
-  int code = 0;             // the reply code; 0 when `error` is set
-  std::string error;        // "" or "refused", "unreachable", "connect_timeout", "timeout", "closed", "garbage",
-                            // "reset"
-  std::string text;         // the reply's last line, or the error's detail (for the first errors shown)
+  int code = 0;       // the reply code; 0 when `error` is set
+  std::string error;  // "" or "refused", "unreachable", "connect_timeout", "timeout", "closed", "garbage",
+                      // "reset"
+  std::string text;   // the reply's last line, or the error's detail (for the first errors shown)
   bool ok() const noexcept { return error.empty(); }
 };
 

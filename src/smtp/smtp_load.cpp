@@ -105,7 +105,8 @@ class Worker {
   void fail(const std::string& step, const SmtpReply& reply) {
     const std::string key = reply.ok() ? std::to_string(reply.code) : reply.error;
     ++counters.errors[key];
-    if (counters.first_errors.size() < kFirstErrors) counters.first_errors.push_back(step + ": " + key + " " + reply.text);
+    if (counters.first_errors.size() < kFirstErrors)
+      counters.first_errors.push_back(step + ": " + key + " " + reply.text);
     if (reply.ok() && reply.code != 421 && connection_.is_open()) {
       if (connection_.command("RSET\r\n").code / 100 == 2) return;
     }
@@ -136,7 +137,8 @@ class Worker {
     std::vector<std::string> to;
     for (std::uint32_t i = 0; i < options_.recipients; ++i) to.push_back(pick(options_.recipients_pool));
     const std::uint64_t size =
-        options_.size_min + (options_.size_max > options_.size_min ? rng_.below(options_.size_max - options_.size_min + 1) : 0);
+        options_.size_min +
+        (options_.size_max > options_.size_min ? rng_.below(options_.size_max - options_.size_min + 1) : 0);
 
     Clock::time_point t = Clock::now();
     SmtpReply r = connection_.command("MAIL FROM:<" + from + ">\r\n");
@@ -174,11 +176,16 @@ class Worker {
 
 const char* smtp_phase_name(SmtpPhase phase) {
   switch (phase) {
-    case SmtpPhase::kConnect: return "connect";
-    case SmtpPhase::kMail: return "mail";
-    case SmtpPhase::kRcpt: return "rcpt";
-    case SmtpPhase::kData: return "data";
-    case SmtpPhase::kTotal: return "total";
+    case SmtpPhase::kConnect:
+      return "connect";
+    case SmtpPhase::kMail:
+      return "mail";
+    case SmtpPhase::kRcpt:
+      return "rcpt";
+    case SmtpPhase::kData:
+      return "data";
+    case SmtpPhase::kTotal:
+      return "total";
   }
   return "?";
 }

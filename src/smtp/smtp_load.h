@@ -20,10 +20,10 @@ inline constexpr std::size_t kSmtpPhaseCount = 5;
 const char* smtp_phase_name(SmtpPhase phase);
 
 struct SmtpCounters {
-  std::uint64_t delivered = 0;   // messages the server accepted (2xx after the final dot)
+  std::uint64_t delivered = 0;  // messages the server accepted (2xx after the final dot)
   std::uint64_t attempted = 0;
-  std::uint64_t bytes = 0;       // DATA payload bytes of the delivered messages
-  std::uint64_t connections = 0; // connections opened (greeting received)
+  std::uint64_t bytes = 0;                      // DATA payload bytes of the delivered messages
+  std::uint64_t connections = 0;                // connections opened (greeting received)
   std::map<std::string, std::uint64_t> errors;  // by reply code ("451") or network kind ("refused")
   std::vector<std::string> first_errors;        // the first few, with the command and the server's words
   LatencyStat latency[kSmtpPhaseCount];         // nanoseconds

@@ -73,7 +73,8 @@ std::vector<std::string> read_address_file(const std::string& path, const std::s
   return out;
 }
 
-std::vector<std::string> generated_addresses(std::uint64_t count, const std::string& prefix, const std::string& domain) {
+std::vector<std::string> generated_addresses(std::uint64_t count, const std::string& prefix,
+                                             const std::string& domain) {
   std::vector<std::string> out;
   out.reserve(count);
   for (std::uint64_t i = 0; i < count; ++i) out.push_back(fmt::format("{}{}@{}", prefix, i, domain));
@@ -99,9 +100,10 @@ std::string message_text(const std::string& from, const std::vector<std::string>
   std::tm tm{};
   ::gmtime_r(&now, &tm);
   std::strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S +0000", &tm);
-  std::string out = fmt::format("From: <{}>\r\nTo: <{}>\r\nSubject: sluice smtp message {}\r\nMessage-ID: "
-                                "<{}.sluice@example.com>\r\nDate: {}\r\n\r\n",
-                                from, to.empty() ? std::string() : to.front(), id, id, date);
+  std::string out = fmt::format(
+      "From: <{}>\r\nTo: <{}>\r\nSubject: sluice smtp message {}\r\nMessage-ID: "
+      "<{}.sluice@example.com>\r\nDate: {}\r\n\r\n",
+      from, to.empty() ? std::string() : to.front(), id, id, date);
   std::uint64_t n = body_bytes < body_pool.size() ? body_bytes : body_pool.size();
   while (n > 0 && n < body_pool.size() && body_pool[n - 1] != '\n') ++n;  // end on a whole line
   out.append(body_pool, 0, n);

@@ -13,7 +13,8 @@ namespace {
 const std::vector<double> kPercentiles = {1, 5, 10, 50, 90, 95, 99, 99.5, 99.9, 99.99};
 
 bool is_code(const std::string& key) {
-  return key.size() == 3 && std::all_of(key.begin(), key.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return key.size() == 3 &&
+         std::all_of(key.begin(), key.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 // A percentile as the histogram gives it, never above the largest value seen.
@@ -24,7 +25,7 @@ double at(const LatencyStat& l, double p) {
 nlohmann::json latency_json(const LatencyStat& l) {
   nlohmann::json percentiles = nlohmann::json::object();
   for (const double p : kPercentiles) percentiles[fmt::format("{:.6f}", p)] = l.count() ? at(l, p) : 0.0;
-  return {{"count", l.count()},  {"min", l.moments.min()},       {"max", l.moments.max()},
+  return {{"count", l.count()},       {"min", l.moments.min()},       {"max", l.moments.max()},
           {"mean", l.moments.mean()}, {"stddev", l.moments.stddev()}, {"percentile", percentiles}};
 }
 
@@ -50,25 +51,27 @@ nlohmann::json smtp_json(const SmtpResult& r) {
     latency[smtp_phase_name(static_cast<SmtpPhase>(i))] = latency_json(c.latency[i]);
   }
   const SmtpOptions& o = r.options;
-  nlohmann::json smtp = {{"server", fmt::format("{}:{}", o.host, o.port)},
-                         {"parallel", o.parallel},
-                         {"loop", o.rate != 0 ? "open" : "closed"},
-                         {"rate_per_s", o.rate},
-                         {"arrivals", o.rate == 0 ? "" : o.poisson ? "poisson" : "constant"},
-                         {"size_bytes", {{"min", o.size_min}, {"max", o.size_max}}},
-                         {"messages_per_connection", o.per_connection},
-                         {"recipients_per_message", o.recipients},
-                         {"messages_delivered", c.delivered},
-                         {"messages_attempted", c.attempted},
-                         {"connections", c.connections},
-                         {"elapsed_s", r.elapsed_s},
-                         {"messages_per_minute", messages_per_minute(r)},
-                         {"bytes_per_minute", bytes_per_minute(r)},
-                         {"bytes_delivered", c.bytes},
-                         {"errors", {{"total", c.error_count()}, {"by_code", by_code}, {"by_kind", by_kind},
-                                     {"first", c.first_errors}}},
-                         {"latency_ns", latency},
-                         {"interrupted", r.interrupted}};
+  nlohmann::json smtp = {
+      {"server", fmt::format("{}:{}", o.host, o.port)},
+      {"parallel", o.parallel},
+      {"loop", o.rate != 0 ? "open" : "closed"},
+      {"rate_per_s", o.rate},
+      {"arrivals", o.rate == 0 ? ""
+                   : o.poisson ? "poisson"
+                               : "constant"},
+      {"size_bytes", {{"min", o.size_min}, {"max", o.size_max}}},
+      {"messages_per_connection", o.per_connection},
+      {"recipients_per_message", o.recipients},
+      {"messages_delivered", c.delivered},
+      {"messages_attempted", c.attempted},
+      {"connections", c.connections},
+      {"elapsed_s", r.elapsed_s},
+      {"messages_per_minute", messages_per_minute(r)},
+      {"bytes_per_minute", bytes_per_minute(r)},
+      {"bytes_delivered", c.bytes},
+      {"errors", {{"total", c.error_count()}, {"by_code", by_code}, {"by_kind", by_kind}, {"first", c.first_errors}}},
+      {"latency_ns", latency},
+      {"interrupted", r.interrupted}};
   return result_document(ResultEnvelope{"smtp", r.timestamp_ms, "", std::nullopt}, nlohmann::json::object(),
                          {{"smtp", std::move(smtp)}});
 }
@@ -77,8 +80,8 @@ std::string render_smtp_text(const SmtpResult& r) {
   const SmtpCounters& c = r.counters;
   const SmtpOptions& o = r.options;
   std::string out = fmt::format(
-      "sluice smtp: {}:{}, {} connection{}, {} loop{}, bodies {}-{} bytes, {} message{} per connection{}\n\n",
-      o.host, o.port, o.parallel, o.parallel == 1 ? "" : "s", o.rate ? "open" : "closed",
+      "sluice smtp: {}:{}, {} connection{}, {} loop{}, bodies {}-{} bytes, {} message{} per connection{}\n\n", o.host,
+      o.port, o.parallel, o.parallel == 1 ? "" : "s", o.rate ? "open" : "closed",
       o.rate ? fmt::format(" at {} messages/s ({} arrivals)", o.rate, o.poisson ? "Poisson" : "constant") : "",
       o.size_min, o.size_max, o.per_connection == 1 ? "1" : fmt::format("1-{}", o.per_connection),
       o.per_connection == 1 ? "" : "s", r.interrupted ? " (interrupted)" : "");
@@ -104,9 +107,11 @@ std::string render_smtp_text(const SmtpResult& r) {
                        smtp_phase_name(static_cast<SmtpPhase>(i)), l.count(), ms(l.moments.mean()), ms(at(l, 50)),
                        ms(at(l, 90)), ms(at(l, 99)), ms(at(l, 99.9)), ms(l.moments.max()));
   }
-  out += "connect: TCP connect, greeting and EHLO; mail: MAIL FROM; rcpt: every RCPT TO; data: DATA to the reply "
-         "after the final dot; total: the message";
-  out += o.rate ? " from when it was due (queue wait included)\n" : " from MAIL FROM (from the connect when it opened one)\n";
+  out +=
+      "connect: TCP connect, greeting and EHLO; mail: MAIL FROM; rcpt: every RCPT TO; data: DATA to the reply "
+      "after the final dot; total: the message";
+  out += o.rate ? " from when it was due (queue wait included)\n"
+                : " from MAIL FROM (from the connect when it opened one)\n";
   return out;
 }
 

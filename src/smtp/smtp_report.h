@@ -1,8 +1,7 @@
 #pragma once
 // `sluice smtp`'s reports: the text summary and the JSON document ("sluice.smtp").
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "smtp/smtp_load.h"
 

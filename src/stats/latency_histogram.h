@@ -17,17 +17,16 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
-
 #include <nlohmann/json_fwd.hpp>
+#include <vector>
 
 namespace sluice {
 
 class LatencyHistogram {
  public:
-  static constexpr int kSubBits = 7;                      // 2^7 = 128 exact buckets below 128 ns
-  static constexpr int kSubBuckets = 1 << (kSubBits - 1); // 64 buckets per power of two above that
-  static constexpr int kMaxPower = 48;                    // 2^48 ns ~ 78 hours
+  static constexpr int kSubBits = 7;                       // 2^7 = 128 exact buckets below 128 ns
+  static constexpr int kSubBuckets = 1 << (kSubBits - 1);  // 64 buckets per power of two above that
+  static constexpr int kMaxPower = 48;                     // 2^48 ns ~ 78 hours
   static constexpr int kNumBuckets = (1 << kSubBits) + (kMaxPower - kSubBits) * kSubBuckets;
   static constexpr double kMaxRelativeError = 1.0 / (2.0 * kSubBuckets);
   static constexpr std::uint64_t kMaxValue = (1ull << kMaxPower) - 1;  // largest value recorded unclamped
@@ -36,13 +35,15 @@ class LatencyHistogram {
 
   // Hot path: one clz, a compare (compiled to a conditional move) and two increments.
   void record(std::uint64_t value_ns) noexcept {
-    if (counts_.empty()) [[unlikely]] allocate();
+    if (counts_.empty()) [[unlikely]]
+      allocate();
     ++counts_[static_cast<std::size_t>(bucket_of(value_ns))];
     ++total_;
     overflow_ += value_ns > kMaxValue ? 1u : 0u;
   }
   void record_n(std::uint64_t value_ns, std::uint64_t n) noexcept {
-    if (counts_.empty()) [[unlikely]] allocate();
+    if (counts_.empty()) [[unlikely]]
+      allocate();
     counts_[static_cast<std::size_t>(bucket_of(value_ns))] += n;
     total_ += n;
     overflow_ += value_ns > kMaxValue ? n : 0u;

@@ -1,7 +1,6 @@
 #include "stats/moments.h"
 
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 namespace sluice {

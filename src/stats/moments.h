@@ -6,7 +6,6 @@
 // stream keeps the cancellation in M2 small (the textbook "shifted data" algorithm).
 #include <cstdint>
 #include <limits>
-
 #include <nlohmann/json_fwd.hpp>
 
 namespace sluice {

@@ -55,16 +55,16 @@ void merge_prios(std::vector<PrioLatency>& into, const std::vector<PrioLatency>&
 
 json direction_to_json(const DirectionStats& d) {
   json out = {{"ios", d.ios},
-          {"bytes", d.bytes},
-          {"short_ios", d.short_ios},
-          {"errors", d.errors},
-          {"fatal_ios", d.fatal_ios},
-          {"slat", latency_to_json(d.slat)},
-          {"clat", latency_to_json(d.clat)},
-          {"lat", latency_to_json(d.lat)},
-          {"queue_wait", latency_to_json(d.queue_wait)},
-          {"iops_samples", d.iops_samples.to_json()},
-          {"bw_samples", d.bw_samples.to_json()}};
+              {"bytes", d.bytes},
+              {"short_ios", d.short_ios},
+              {"errors", d.errors},
+              {"fatal_ios", d.fatal_ios},
+              {"slat", latency_to_json(d.slat)},
+              {"clat", latency_to_json(d.clat)},
+              {"lat", latency_to_json(d.lat)},
+              {"queue_wait", latency_to_json(d.queue_wait)},
+              {"iops_samples", d.iops_samples.to_json()},
+              {"bw_samples", d.bw_samples.to_json()}};
   if (!d.prios.empty()) out["prios"] = prios_to_json(d.prios);
   return out;
 }
@@ -105,8 +105,10 @@ IodepthDistribution depth_from_json(const json& j) {
 }
 
 json cpu_to_json(const CpuUsage& c) {
-  return {{"user_seconds", c.user_seconds},         {"system_seconds", c.system_seconds},
-          {"context_switches", c.context_switches}, {"major_faults", c.major_faults},
+  return {{"user_seconds", c.user_seconds},
+          {"system_seconds", c.system_seconds},
+          {"context_switches", c.context_switches},
+          {"major_faults", c.major_faults},
           {"minor_faults", c.minor_faults}};
 }
 

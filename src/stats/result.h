@@ -5,10 +5,9 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "common/direction.h"
 #include "common/error.h"
@@ -71,8 +70,8 @@ struct IodepthDistribution {
   std::uint64_t total_submit_calls = 0;
   std::uint64_t total_complete_calls = 0;
 
-  static int level_bucket(std::uint32_t depth) noexcept;   // 0,1->0, 2..3->1, 4..7->2, ... >=64->6
-  static int batch_bucket(std::uint32_t count) noexcept;   // 0->0, 1..4->1, 5..8->2, ... >64->6
+  static int level_bucket(std::uint32_t depth) noexcept;  // 0,1->0, 2..3->1, 4..7->2, ... >=64->6
+  static int batch_bucket(std::uint32_t count) noexcept;  // 0->0, 1..4->1, 5..8->2, ... >64->6
   void merge(const IodepthDistribution& other);
 };
 
@@ -87,7 +86,7 @@ struct CpuUsage {
 
 // How the job was set up, as far as reports need it (the fio header line, percentile selection).
 struct JobReportSettings {
-  std::string rw = "read";                 // fio spelling
+  std::string rw = "read";  // fio spelling
   std::string ioengine = "psync";
   std::uint32_t iodepth = 1;
   PerDirection<std::uint64_t> bs_min = {4096, 4096, 4096};
@@ -102,16 +101,16 @@ struct JobReportSettings {
   bool time_based = false;
   bool unified_rw_reporting = false;  // fio's unified_rw_reporting: report read+write+trim as "mixed"
   bool open_loop = false;
-  bool background = false;            // role=background: reported apart from the group's headline
-  bool stats = true;                  // fio's stats=0: the job is left out of the reports
+  bool background = false;  // role=background: reported apart from the group's headline
+  bool stats = true;        // fio's stats=0: the job is left out of the reports
 };
 
 struct JobResult {
   std::string name;
   std::string description;
-  int jobnum = 0;    // clone index within the job (numjobs)
+  int jobnum = 0;  // clone index within the job (numjobs)
   int groupid = 0;
-  int error = 0;     // errno of the failure that ended the job, 0 if none
+  int error = 0;  // errno of the failure that ended the job, 0 if none
   std::string error_message;
   std::uint64_t merged_jobs = 1;  // how many job results were merged into this one
   std::uint16_t ioprio = 0;       // the job's own io priority (prio/prioclass; fio's ts->ioprio), 0 = none
@@ -127,7 +126,7 @@ struct JobResult {
   std::uint64_t runtime_ns = 0;  // measured time (end - start), excluding ramp_time and startdelay
   bool interrupted = false;
   bool stopped_by_max_latency = false;
-  bool filled_up = false;  // fill_device: a write met ENOSPC/EDQUOT, which ended the job (not an error)
+  bool filled_up = false;              // fill_device: a write met ENOSPC/EDQUOT, which ended the job (not an error)
   std::uint64_t rmw_transactions = 0;  // rw=randrmw: completed read-then-write pairs
   std::uint64_t verified_ios = 0;      // reads whose data verification passed
   std::uint64_t verify_failures = 0;
@@ -150,7 +149,7 @@ struct JobResult {
   // (group_reporting sums what ran side by side; rates are then total / wall time, never sums of rates).
   void merge(const JobResult& other);
 
-  nlohmann::json to_json() const;   // full serialization (for MPI and the results store)
+  nlohmann::json to_json() const;  // full serialization (for MPI and the results store)
   static JobResult from_json(const nlohmann::json& j);
 };
 
@@ -184,7 +183,7 @@ struct RunResult {
   std::vector<std::string> notes;  // what the run did besides measuring ("laid out FILE (1 GiB)"): "sluice.notes"
   bool interrupted = false;
   nlohmann::json environment = nlohmann::json::object();  // sluice.environment
-  nlohmann::json extra = nlohmann::json::object();         // further sluice-only sections (capacity, ...)
+  nlohmann::json extra = nlohmann::json::object();        // further sluice-only sections (capacity, ...)
 };
 
 }  // namespace sluice

@@ -38,8 +38,7 @@ bool snia_steady(std::span<const double> samples, std::size_t window, double ran
   if (window == 0 || samples.size() < window) return false;
   const SeriesShape shape = describe_series(samples.subspan(samples.size() - window));
   if (shape.mean <= 0) return false;
-  return shape.max - shape.min <= range_fraction * shape.mean &&
-         shape.excursion <= excursion_fraction * shape.mean;
+  return shape.max - shape.min <= range_fraction * shape.mean && shape.excursion <= excursion_fraction * shape.mean;
 }
 
 bool slope_within(const SeriesShape& shape, double limit, bool limit_is_fraction) {

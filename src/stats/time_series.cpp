@@ -1,7 +1,6 @@
 #include "stats/time_series.h"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 namespace sluice {
@@ -79,8 +78,10 @@ void TimeSeries::merge(const TimeSeries& other) {
 }
 
 nlohmann::json TimeSeries::to_json() const {
-  nlohmann::json j = {{"interval_ns", interval_ns_}, {"base_interval_ns", base_interval_ns_},
-                      {"last_fill", last_fill_}, {"p99_merge", "max"}};
+  nlohmann::json j = {{"interval_ns", interval_ns_},
+                      {"base_interval_ns", base_interval_ns_},
+                      {"last_fill", last_fill_},
+                      {"p99_merge", "max"}};
   for (Direction dir : kAllDirections) {
     const int d = index_of(dir);
     nlohmann::json ops = nlohmann::json::array(), bytes = nlohmann::json::array();
@@ -91,8 +92,10 @@ nlohmann::json TimeSeries::to_json() const {
       lat_sum.push_back(s[d].lat_sum_ns);
       p99.push_back(s[d].lat_p99_ns);
     }
-    j[std::string(direction_name(dir))] = {
-        {"ops", std::move(ops)}, {"bytes", std::move(bytes)}, {"lat_sum_ns", std::move(lat_sum)}, {"lat_p99_ns", std::move(p99)}};
+    j[std::string(direction_name(dir))] = {{"ops", std::move(ops)},
+                                           {"bytes", std::move(bytes)},
+                                           {"lat_sum_ns", std::move(lat_sum)},
+                                           {"lat_p99_ns", std::move(p99)}};
   }
   return j;
 }

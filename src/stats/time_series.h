@@ -9,9 +9,8 @@
 // cover less than interval_ns() (a run rarely ends on an interval boundary). It never allocates on the
 // per-I/O path (the vector grows once per interval at most).
 #include <cstdint>
-#include <vector>
-
 #include <nlohmann/json_fwd.hpp>
+#include <vector>
 
 #include "common/direction.h"
 

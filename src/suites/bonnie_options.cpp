@@ -1,11 +1,10 @@
 #include "suites/bonnie_options.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 
@@ -83,9 +82,18 @@ std::vector<std::string> bonnie_long_arguments(const std::vector<std::string>& a
     }
     for (std::size_t k = 1; k < arg.size(); ++k) {
       const char c = arg[k];
-      if (c == 'q') { out.push_back("--quiet"); continue; }
-      if (c == 'b') { out.push_back("--no-write-buffering"); continue; }
-      if (c == 'h') { out.push_back("--help"); continue; }
+      if (c == 'q') {
+        out.push_back("--quiet");
+        continue;
+      }
+      if (c == 'b') {
+        out.push_back("--no-write-buffering");
+        continue;
+      }
+      if (c == 'h') {
+        out.push_back("--help");
+        continue;
+      }
       if (c == 'f') {  // an optional value, attached as getopt's "f::" wants it
         out.push_back("--byte-io=" + (k + 1 < arg.size() ? arg.substr(k + 1) : std::string("0")));
         break;
@@ -123,12 +131,13 @@ std::int64_t bonnie_number(const std::string& text, const std::string& suffixes,
     ++pos;
   }
   if (pos == digits_start) fail(where, "'" + text + "' is not a number");
-  if (pos < text.size() && text[pos] == '.') fail(where, "'" + text + "': a whole number (bonnie++ takes no fractions)");
+  if (pos < text.size() && text[pos] == '.')
+    fail(where, "'" + text + "': a whole number (bonnie++ takes no fractions)");
   if (pos < text.size()) {
     const std::size_t unit = suffixes.find(static_cast<char>(std::tolower(static_cast<unsigned char>(text[pos]))));
     if (unit == std::string::npos || pos + 1 != text.size()) {
-      fail(where, "'" + text + "': the suffix must be one of \"" + suffixes + "\"" +
-                      (suffixes.empty() ? " (none here)" : ""));
+      fail(where,
+           "'" + text + "': the suffix must be one of \"" + suffixes + "\"" + (suffixes.empty() ? " (none here)" : ""));
     }
     for (std::size_t n = 0; n <= unit; ++n) value *= 1024;
   }
@@ -147,9 +156,10 @@ std::int64_t bonnie_ram_mib(const std::string& text, std::string& note) {
   note.clear();
   const char unit = text.empty() ? '\0' : static_cast<char>(std::tolower(static_cast<unsigned char>(text.back())));
   if (unit == 'g' || unit == 't') {
-    note = fmt::format("-r {}: {} MiB of RAM for the size rules (bonnie++ 2.00a reads only the number, {} MiB: "
-                       "give -r {} there)",
-                       text, mib, bonnie_number(text.substr(0, text.size() - 1), "", "-r " + text), mib);
+    note = fmt::format(
+        "-r {}: {} MiB of RAM for the size rules (bonnie++ 2.00a reads only the number, {} MiB: "
+        "give -r {} there)",
+        text, mib, bonnie_number(text.substr(0, text.size() - 1), "", "-r " + text), mib);
   }
   return mib;
 }
@@ -172,9 +182,12 @@ void apply_bonnie_files(const std::string& text, BonnieOptions& options) {
   if (parts.size() > 5) fail("-n " + text, "the form is number[:max[:min[:dirs[:chunk]]]]");
   options.files = bonnie_number(parts[0], "m", "-n " + text);
   if (parts.size() > 1) {
-    if (parts[1] == "link") options.max_size = kBonnieLinks;
-    else if (parts[1] == "symlink") options.max_size = kBonnieSymlinks;
-    else options.max_size = bonnie_number(parts[1], "kmg", "-n " + text + " (max)");
+    if (parts[1] == "link")
+      options.max_size = kBonnieLinks;
+    else if (parts[1] == "symlink")
+      options.max_size = kBonnieSymlinks;
+    else
+      options.max_size = bonnie_number(parts[1], "kmg", "-n " + text + " (max)");
   }
   if (parts.size() > 2) options.min_size = bonnie_number(parts[2], "kmg", "-n " + text + " (min)");
   if (parts.size() > 3) options.dirs = bonnie_number(parts[3], "k", "-n " + text + " (directories)");
@@ -203,8 +216,9 @@ void finish_bonnie_options(BonnieOptions& options) {
   options.byte_io_mib = std::clamp<std::int64_t>(options.byte_io_mib, 0, options.size_mib);
   if (options.size_mib == 0 && options.files == 0) fail("-s 0 -n 0", "nothing to test; give -s or -n a size");
   if (!power_of_two(options.chunk) || options.chunk < 256 || options.chunk > kUnit) {
-    fail("-s ...:" + std::to_string(options.chunk), "the chunk size must be a power of two from 256 to 1m (8k is "
-                                                     "bonnie++'s default)");
+    fail("-s ...:" + std::to_string(options.chunk),
+         "the chunk size must be a power of two from 256 to 1m (8k is "
+         "bonnie++'s default)");
   }
   if (!power_of_two(options.file_chunk) || options.file_chunk < 256 || options.file_chunk > kUnit) {
     fail("-n ...:" + std::to_string(options.file_chunk), "the file chunk size must be a power of two from 256 to 1m");
@@ -232,11 +246,10 @@ void finish_bonnie_options(BonnieOptions& options) {
 std::string bonnie_size_field(const BonnieOptions& options, bool text) {
   std::string out = unit_text(options.size_mib, "MG");
   if (!text) return out;
-  std::vector<std::string> parts = {
-      options.chunk != kBonnieDefaultChunk ? unit_text(options.chunk, " km") : "",
-      "",  // concurrency: always 1 here
-      options.seeks != kBonnieDefaultSeeks ? std::to_string(options.seeks) : "",
-      options.seekers != kBonnieDefaultSeekers ? std::to_string(options.seekers) : ""};
+  std::vector<std::string> parts = {options.chunk != kBonnieDefaultChunk ? unit_text(options.chunk, " km") : "",
+                                    "",  // concurrency: always 1 here
+                                    options.seeks != kBonnieDefaultSeeks ? std::to_string(options.seeks) : "",
+                                    options.seekers != kBonnieDefaultSeekers ? std::to_string(options.seekers) : ""};
   while (!parts.empty() && parts.back().empty()) parts.pop_back();
   for (const std::string& p : parts) out += ":" + p;
   return out;
@@ -256,8 +269,10 @@ std::string bonnie_files_field(const BonnieOptions& options, bool text) {
     out += ",,";
   }
   if (!text) out += ",";  // num_dirs stays empty: 2.00a writes the count into the chunk-size slot
-  if (options.dirs > 1) out += (text ? "/" : ",") + std::to_string(options.dirs);
-  else if (!text) out += ",";
+  if (options.dirs > 1)
+    out += (text ? "/" : ",") + std::to_string(options.dirs);
+  else if (!text)
+    out += ",";
   return out;
 }
 

@@ -29,11 +29,11 @@ struct BonnieOptions {
   std::int64_t min_size = 0;
   std::int64_t dirs = 1;
   std::int64_t file_chunk = kBonnieDefaultChunk;
-  std::int64_t ram_mib = 0;      // 0: the RAM checks are off
-  bool sync = false;             // -b: fsync after every write
-  int runs = -1;                 // -x; -1: one run with the text report
+  std::int64_t ram_mib = 0;  // 0: the RAM checks are off
+  bool sync = false;         // -b: fsync after every write
+  int runs = -1;             // -x; -1: one run with the text report
   bool quiet = false;
-  std::string machine;           // -m; empty: the host name
+  std::string machine;  // -m; empty: the host name
   std::uint32_t seed = 0;
   bool seed_given = false;
 };

@@ -1,16 +1,16 @@
 #include "suites/bonnie_report.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace sluice {
 namespace {
 
 constexpr BonnieTest kAll[kBonnieTestCount] = {
-    BonnieTest::kByteWrite, BonnieTest::kBlockWrite, BonnieTest::kRewrite,    BonnieTest::kByteRead,
-    BonnieTest::kBlockRead, BonnieTest::kSeeks,      BonnieTest::kCreateSeq,  BonnieTest::kStatSeq,
+    BonnieTest::kByteWrite, BonnieTest::kBlockWrite,   BonnieTest::kRewrite,    BonnieTest::kByteRead,
+    BonnieTest::kBlockRead, BonnieTest::kSeeks,        BonnieTest::kCreateSeq,  BonnieTest::kStatSeq,
     BonnieTest::kDeleteSeq, BonnieTest::kCreateRandom, BonnieTest::kStatRandom, BonnieTest::kDeleteRandom};
 
 bool is_io(BonnieTest t) { return static_cast<int>(t) < static_cast<int>(BonnieTest::kSeeks); }
@@ -53,8 +53,10 @@ std::string bonnie_rate_cells(BonnieTest test, const BonniePhase& phase, double 
   } else {
     double rate = units / phase.seconds;
     if (test == BonnieTest::kSeeks) {
-      if (text) out = rate >= 1000.0 ? fmt::format(" {:5.0f}", rate) : fmt::format(" {:5.1f}", rate);
-      else out = rate >= 1000.0 ? fmt::format(",{:.0f}", rate) : fmt::format(",{:.1f}", rate);
+      if (text)
+        out = rate >= 1000.0 ? fmt::format(" {:5.0f}", rate) : fmt::format(" {:5.1f}", rate);
+      else
+        out = rate >= 1000.0 ? fmt::format(",{:.0f}", rate) : fmt::format(",{:.1f}", rate);
     } else if (!text) {
       out = fmt::format(",{}", static_cast<int>(rate));
     } else if (is_file(test)) {
@@ -98,14 +100,19 @@ std::string render_bonnie_text(const BonnieOptions& o, const BonnieResult& r) {
   if (o.files > 0) {
     out += version + "------Sequential Create------ --------Random Create--------\n";
     out += fmt::format("{:<19.19} ", r.machine) + "-Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n";
-    if (o.min_size != 0) out += "files:max:min       ";
-    else if (o.max_size != 0) out += "files:max           ";
-    else out += "              files ";
+    if (o.min_size != 0)
+      out += "files:max:min       ";
+    else if (o.max_size != 0)
+      out += "files:max           ";
+    else
+      out += "              files ";
     out += kColumns;
     out += fmt::format("{:>19}", bonnie_files_field(o, true));
-    for (std::size_t i = 6; i < kBonnieTestCount; ++i) out += bonnie_rate_cells(kAll[i], r.phases[i], units_of(kAll[i], o), true);
+    for (std::size_t i = 6; i < kBonnieTestCount; ++i)
+      out += bonnie_rate_cells(kAll[i], r.phases[i], units_of(kAll[i], o), true);
     out += "\nLatency          ";
-    for (std::size_t i = 6; i < kBonnieTestCount; ++i) out += fmt::format(" {:>9}", bonnie_latency(r.phases[i].max_latency));
+    for (std::size_t i = 6; i < kBonnieTestCount; ++i)
+      out += fmt::format(" {:>9}", bonnie_latency(r.phases[i].max_latency));
     out += "\n";
   }
   return out;
@@ -121,7 +128,8 @@ std::string render_bonnie_csv(const BonnieOptions& o, const BonnieResult& r) {
   }
   if (o.files > 0) {
     out += "," + bonnie_files_field(o, false);
-    for (std::size_t i = 6; i < kBonnieTestCount; ++i) out += bonnie_rate_cells(kAll[i], r.phases[i], units_of(kAll[i], o), false);
+    for (std::size_t i = 6; i < kBonnieTestCount; ++i)
+      out += bonnie_rate_cells(kAll[i], r.phases[i], units_of(kAll[i], o), false);
   } else {
     out += std::string(17, ',');
   }
@@ -144,10 +152,18 @@ nlohmann::json bonnie_json(const BonnieOptions& o, const BonnieResult& r) {
   j["machine"] = r.machine;
   j["seed"] = r.seed;
   j["interrupted"] = r.interrupted;
-  j["options"] = {{"dir", o.dir},         {"size_mib", o.size_mib},     {"chunk_size", o.chunk},
-                  {"seeks", o.seeks},     {"seekers", o.seekers},       {"byte_io_mib", o.byte_io_mib},
-                  {"files_k", o.files},   {"max_size", o.max_size},     {"min_size", o.min_size},
-                  {"dirs", o.dirs},       {"file_chunk_size", o.file_chunk}, {"ram_mib", o.ram_mib},
+  j["options"] = {{"dir", o.dir},
+                  {"size_mib", o.size_mib},
+                  {"chunk_size", o.chunk},
+                  {"seeks", o.seeks},
+                  {"seekers", o.seekers},
+                  {"byte_io_mib", o.byte_io_mib},
+                  {"files_k", o.files},
+                  {"max_size", o.max_size},
+                  {"min_size", o.min_size},
+                  {"dirs", o.dirs},
+                  {"file_chunk_size", o.file_chunk},
+                  {"ram_mib", o.ram_mib},
                   {"sync", o.sync}};
   nlohmann::json phases = nlohmann::json::object();
   for (std::size_t i = 0; i < kBonnieTestCount; ++i) {

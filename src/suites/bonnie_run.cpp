@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -16,8 +17,6 @@
 #include <thread>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "common/clock.h"
 #include "common/created_files.h"
 #include "common/error.h"
@@ -27,8 +26,8 @@ namespace sluice {
 namespace {
 
 constexpr std::int64_t kMiB = 1 << 20;
-constexpr int kUpdateSeek = 10;     // every 10th seek also rewrites its chunk
-constexpr int kRandExtraLen = 12;   // up to 12 random characters in a file name
+constexpr int kUpdateSeek = 10;    // every 10th seek also rewrites its chunk
+constexpr int kRandExtraLen = 12;  // up to 12 random characters in a file name
 constexpr const char* kRandChars = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 using Progress = std::function<void(const std::string&)>;
@@ -57,7 +56,10 @@ class PhaseClock {
     cpu_ = cpu_now(RUSAGE_SELF);
   }
   void op_start() { op_ns_ = monotonic_ns(); }
-  void op_stop() { max_ = std::max(max_, seconds_since(op_ns_)); ++ops_; }
+  void op_stop() {
+    max_ = std::max(max_, seconds_since(op_ns_));
+    ++ops_;
+  }
   void stop(BonniePhase& phase, std::uint64_t bytes) const {
     phase.seconds = seconds_since(start_ns_);
     phase.cpu_seconds = cpu_now(RUSAGE_SELF) - cpu_;
@@ -301,8 +303,7 @@ void seeks(IoContext& c, const std::string& path, std::int64_t chunks) {
       std::vector<char> buf(chunk);
       r.start_ns = monotonic_ns();
       const double cpu0 = cpu_now(RUSAGE_THREAD);
-      for (std::size_t i = next.fetch_add(1); i < tickets.size() && r.error == 0 && !c.stop();
-           i = next.fetch_add(1)) {
+      for (std::size_t i = next.fetch_add(1); i < tickets.size() && r.error == 0 && !c.stop(); i = next.fetch_add(1)) {
         const int ticket = tickets[i];
         const bool update = ticket < 0;
         const auto where = static_cast<std::int64_t>(std::abs(ticket)) % chunks;
@@ -451,7 +452,8 @@ class FileTest {
         throw Interrupted{};
       }
       clock.op_start();
-      const std::size_t dir_index = c_.options.dirs > 1 ? static_cast<std::size_t>(std::stoi(names_[i].substr(0, 5))) : 0;
+      const std::size_t dir_index =
+          c_.options.dirs > 1 ? static_cast<std::size_t>(std::stoi(names_[i].substr(0, 5))) : 0;
       if (c_.options.max_size < 0 && i > 0) {
         const int rc = c_.options.max_size == kBonnieLinks
                            ? ::linkat(dir_fd_, names_[0].c_str(), dir_fd_, names_[i].c_str(), 0)
@@ -468,7 +470,8 @@ class FileTest {
           if (::write(fd, data.data(), n) != static_cast<ssize_t>(n)) io_fail("cannot write", paths[i]);
           bytes += n;
         }
-        if (c_.options.sync && (::fsync(fd) != 0 || ::fsync(handles[dir_index]) != 0)) io_fail("cannot fsync", paths[i]);
+        if (c_.options.sync && (::fsync(fd) != 0 || ::fsync(handles[dir_index]) != 0))
+          io_fail("cannot fsync", paths[i]);
         ::close(fd);
       }
       ++created_;
@@ -483,14 +486,16 @@ class FileTest {
 
   void journal_after_create(const std::vector<std::string>& paths) {
     for (std::size_t i = 0; i < paths.size(); ++i) {
-      if (i < created_) journal_created(paths[i]);
-      else journal_removed(paths[i]);
+      if (i < created_)
+        journal_created(paths[i]);
+      else
+        journal_removed(paths[i]);
     }
   }
 
   // stat() a file and read it whole when it has data, as bonnie++'s stat_file.
   std::uint64_t stat_file(int at, const char* name) {
-    struct stat st{};
+    struct stat st {};
     if (::fstatat(at, name, &st, 0) != 0) io_fail("cannot stat", dir_ + "/" + name);
     if (st.st_size == 0) return 0;
     const int fd = ::openat(at, name, O_RDONLY | O_CLOEXEC);
@@ -663,14 +668,14 @@ std::string host_name() {
 }
 
 void check_directory(const BonnieOptions& options) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(options.dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     throw UserError("bonnie: -d " + options.dir + ": Can't change to directory (not a directory)");
   }
   if (::access(options.dir.c_str(), W_OK | X_OK) != 0) {
     throw UserError("bonnie: -d " + options.dir + ": the directory is not writable");
   }
-  struct statvfs fs{};
+  struct statvfs fs {};
   if (::statvfs(options.dir.c_str(), &fs) != 0) return;
   const std::uint64_t free_bytes = static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize;
   const std::uint64_t file_data =
@@ -685,9 +690,9 @@ void check_directory(const BonnieOptions& options) {
 }  // namespace
 
 const char* bonnie_test_key(BonnieTest test) {
-  static constexpr const char* kKeys[kBonnieTestCount] = {
-      "putc", "put_block", "rewrite", "getc", "get_block", "seeks",
-      "seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del"};
+  static constexpr const char* kKeys[kBonnieTestCount] = {"putc",      "put_block",  "rewrite",    "getc",
+                                                          "get_block", "seeks",      "seq_create", "seq_stat",
+                                                          "seq_del",   "ran_create", "ran_stat",   "ran_del"};
   return kKeys[static_cast<std::size_t>(test)];
 }
 
@@ -695,8 +700,9 @@ BonnieResult run_bonnie(const BonnieOptions& options, const Progress& progress, 
   check_directory(options);
   init_clock();
   BonnieResult result;
-  result.seed = options.seed_given ? options.seed
-                                   : static_cast<std::uint32_t>(getpid()) ^ static_cast<std::uint32_t>(std::time(nullptr));
+  result.seed = options.seed_given
+                    ? options.seed
+                    : static_cast<std::uint32_t>(getpid()) ^ static_cast<std::uint32_t>(std::time(nullptr));
   result.machine = options.machine.empty() ? host_name() : options.machine;
   result.path = options.dir + "/Bonnie." + std::to_string(getpid());
   BonnieRandom random(result.seed);

@@ -14,8 +14,18 @@ namespace sluice {
 
 // bonnie++'s tests_t, in its order (the report's and CSV's column order).
 enum class BonnieTest {
-  kByteWrite, kBlockWrite, kRewrite, kByteRead, kBlockRead, kSeeks,
-  kCreateSeq, kStatSeq, kDeleteSeq, kCreateRandom, kStatRandom, kDeleteRandom,
+  kByteWrite,
+  kBlockWrite,
+  kRewrite,
+  kByteRead,
+  kBlockRead,
+  kSeeks,
+  kCreateSeq,
+  kStatSeq,
+  kDeleteSeq,
+  kCreateRandom,
+  kStatRandom,
+  kDeleteRandom,
 };
 inline constexpr std::size_t kBonnieTestCount = 12;
 
@@ -24,11 +34,11 @@ const char* bonnie_test_key(BonnieTest test);
 
 struct BonniePhase {
   bool ran = false;
-  double seconds = 0;        // bonnie++'s elapsed time (for seeks: first seeker start to last seeker end)
-  double cpu_seconds = 0;    // user + system (for seeks: the seekers' sum)
-  double max_latency = 0;    // seconds: the slowest single operation (bonnie++'s latency column)
-  std::uint64_t ops = 0;     // operations timed (chunks, seeks or files)
-  std::uint64_t bytes = 0;   // bytes read or written by the phase
+  double seconds = 0;       // bonnie++'s elapsed time (for seeks: first seeker start to last seeker end)
+  double cpu_seconds = 0;   // user + system (for seeks: the seekers' sum)
+  double max_latency = 0;   // seconds: the slowest single operation (bonnie++'s latency column)
+  std::uint64_t ops = 0;    // operations timed (chunks, seeks or files)
+  std::uint64_t bytes = 0;  // bytes read or written by the phase
 };
 
 struct BonnieResult {

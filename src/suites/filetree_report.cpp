@@ -1,5 +1,4 @@
 #include "suites/filetree_report.h"
-#include "report/environment_summary.h"
 
 #include <fmt/format.h>
 
@@ -7,6 +6,7 @@
 
 #include "job/units.h"
 #include "observe/environment.h"
+#include "report/environment_summary.h"
 #include "report/result_document.h"
 
 namespace sluice {
@@ -86,9 +86,9 @@ nlohmann::json filetree_json(const FiletreeResult& r) {
                              {"interrupted", r.interrupted},
                              {"notes", r.notes},
                              {"steps", steps}};
-  return result_document(ResultEnvelope{"filetree", r.timestamp_ms, "", std::nullopt}, nlohmann::json::object(),
-                         {{"environment", r.environment.is_null() ? nlohmann::json::object() : r.environment},
-                          {"filetree", filetree}});
+  return result_document(
+      ResultEnvelope{"filetree", r.timestamp_ms, "", std::nullopt}, nlohmann::json::object(),
+      {{"environment", r.environment.is_null() ? nlohmann::json::object() : r.environment}, {"filetree", filetree}});
 }
 
 std::string render_filetree_text(const FiletreeResult& r) {

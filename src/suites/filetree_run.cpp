@@ -9,9 +9,9 @@
 #include "common/clock.h"
 #include "common/created_files.h"
 #include "common/error.h"
+#include "common/stop_signal.h"
 #include "job/units.h"
 #include "observe/environment.h"
-#include "common/stop_signal.h"
 #include "suites/filetree_tar.h"
 
 namespace sluice {

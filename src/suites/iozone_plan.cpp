@@ -1,8 +1,8 @@
 #include "suites/iozone_plan.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "common/error.h"
 #include "job/units.h"
@@ -35,15 +35,19 @@ void check_tests(const IozoneOptions& o, IozonePlan& plan) {
   }
   for (int t : o.tests) {
     if (t < 0 || t >= kIozoneTests) {
-      throw UserError(fmt::format("-i {}: sluice iozone runs tests 0-7 (8 mixed workload and 9-12 pwrite/pread "
-                                  "are not implemented)", t));
+      throw UserError(
+          fmt::format("-i {}: sluice iozone runs tests 0-7 (8 mixed workload and 9-12 pwrite/pread "
+                      "are not implemented)",
+                      t));
     }
     plan.selected[t] = true;
   }
   for (int t = 1; t <= 5; ++t) {
     if (plan.selected[t] && !plan.selected[0]) {
-      throw UserError(fmt::format("-i {} reads the file that test 0 writes: add -i 0 (iozone: \"One will always need "
-                                  "to specify 0 so that any of the following tests will have a file to measure\")", t));
+      throw UserError(
+          fmt::format("-i {} reads the file that test 0 writes: add -i 0 (iozone: \"One will always need "
+                      "to specify 0 so that any of the following tests will have a file to measure\")",
+                      t));
     }
   }
   if (plan.selected[7] && !plan.selected[0] && !plan.selected[6]) {
@@ -92,10 +96,12 @@ IozonePlan plan_iozone(const IozoneOptions& o) {
   const std::uint64_t min_rec = o.min_rec_kb.value_or(kMinRecKb);
   const std::uint64_t max_rec = o.max_rec_kb.value_or(kMaxRecKb);
   if (min_file > max_file) {
-    throw UserError(fmt::format("-n {}k is above the maximum file size -g {}k; e.g. -n {}k", min_file, max_file, max_file));
+    throw UserError(
+        fmt::format("-n {}k is above the maximum file size -g {}k; e.g. -n {}k", min_file, max_file, max_file));
   }
   if (min_rec > max_rec) {
-    throw UserError(fmt::format("-y {}k is above the maximum record size -q {}k; e.g. -y {}k", min_rec, max_rec, max_rec));
+    throw UserError(
+        fmt::format("-y {}k is above the maximum record size -q {}k; e.g. -y {}k", min_rec, max_rec, max_rec));
   }
   std::vector<std::uint64_t> files = o.file_kb;
   std::vector<std::uint64_t> recs = o.rec_kb;
@@ -106,8 +112,8 @@ IozonePlan plan_iozone(const IozoneOptions& o) {
     if (files.empty()) files = {kDefaultFileKb};
     if (recs.empty()) recs = {kDefaultRecKb};
   }
-  const bool rule = o.auto_mode && !o.no_crossover && o.file_kb.empty() && o.rec_kb.empty() && !o.min_rec_kb &&
-                    !o.max_rec_kb;
+  const bool rule =
+      o.auto_mode && !o.no_crossover && o.file_kb.empty() && o.rec_kb.empty() && !o.min_rec_kb && !o.max_rec_kb;
   plan.xover_kb = rule ? kCrossoverKb : 0;
   const bool both_given = !o.file_kb.empty() && !o.rec_kb.empty();
   for (std::uint64_t f : files) {
@@ -117,8 +123,8 @@ IozonePlan plan_iozone(const IozoneOptions& o) {
     for (std::uint64_t r : recs) {
       if (r > f) {
         if (!o.auto_mode || both_given) {
-          throw UserError(fmt::format("-r {}k: the record ({}) is larger than the file (-s {}k = {}); e.g. -r {}k",
-                                      r, kb_text(r), f, kb_text(f), f));
+          throw UserError(fmt::format("-r {}k: the record ({}) is larger than the file (-s {}k = {}); e.g. -r {}k", r,
+                                      kb_text(r), f, kb_text(f), f));
         }
         continue;
       }
@@ -128,9 +134,10 @@ IozonePlan plan_iozone(const IozoneOptions& o) {
   }
   plan.record_sizes_kb = recs;
   if (plan.cells.empty()) {
-    throw UserError(fmt::format("no file size from -n/-g holds a record from -y/-r ({} is the smallest record, {} the "
-                                "largest file): nothing to measure", kb_text(*std::min_element(recs.begin(), recs.end())),
-                                kb_text(*std::max_element(files.begin(), files.end()))));
+    throw UserError(fmt::format(
+        "no file size from -n/-g holds a record from -y/-r ({} is the smallest record, {} the "
+        "largest file): nothing to measure",
+        kb_text(*std::min_element(recs.begin(), recs.end())), kb_text(*std::max_element(files.begin(), files.end()))));
   }
   return plan;
 }

@@ -15,14 +15,14 @@ inline constexpr const char* kIozoneVersion = "3.414";
 
 // iozone's tests by -i number; each is one or two timed passes (columns of the report).
 enum class IozoneTest : int {
-  kWrite = 0,         // write, rewrite
-  kRead = 1,          // read, reread
-  kRandom = 2,        // random read, random write
-  kBackward = 3,      // bkwd read
-  kRecordRewrite = 4, // record rewrite
-  kStride = 5,        // stride read
-  kFwrite = 6,        // fwrite, frewrite
-  kFread = 7,         // fread, freread
+  kWrite = 0,          // write, rewrite
+  kRead = 1,           // read, reread
+  kRandom = 2,         // random read, random write
+  kBackward = 3,       // bkwd read
+  kRecordRewrite = 4,  // record rewrite
+  kStride = 5,         // stride read
+  kFwrite = 6,         // fwrite, frewrite
+  kFread = 7,          // fread, freread
 };
 inline constexpr int kIozoneTests = 8;
 inline constexpr int kIozoneColumns = 13;
@@ -32,26 +32,26 @@ struct IozoneColumn {
   std::string_view key;          // JSON/CSV key: "write", "random_read", ...
   std::string_view excel_title;  // -R table title: "Writer report"
   int test;
-  int width;                     // printf width of the 3.414 row ("%8lld"; " %8lld" counts 9)
+  int width;  // printf width of the 3.414 row ("%8lld"; " %8lld" counts 9)
 };
 const std::array<IozoneColumn, kIozoneColumns>& iozone_columns();
 
 struct IozoneOptions {
-  bool auto_mode = false;      // -a
-  bool no_crossover = false;   // -z
+  bool auto_mode = false;                                 // -a
+  bool no_crossover = false;                              // -z
   std::optional<std::uint64_t> min_file_kb, max_file_kb;  // -n, -g
   std::optional<std::uint64_t> min_rec_kb, max_rec_kb;    // -y, -q
-  std::vector<int> tests;                 // -i, in the order given; empty = all of 0-7
-  std::vector<std::uint64_t> file_kb;     // -s (repeatable)
-  std::vector<std::uint64_t> rec_kb;      // -r (repeatable)
-  bool direct = false;                    // -I: O_DIRECT (not for the stdio tests 6 and 7)
-  bool fsync_in_timing = false;           // -e
-  bool close_in_timing = false;           // -c
-  std::string file = "iozone.tmp";        // -f
-  bool excel = false;                     // -R
-  std::string excel_file;                 // -b
-  bool cpu = false;                       // -+u
-  std::uint64_t stride_records = 17;      // iozone's -j default (not settable here)
+  std::vector<int> tests;                                 // -i, in the order given; empty = all of 0-7
+  std::vector<std::uint64_t> file_kb;                     // -s (repeatable)
+  std::vector<std::uint64_t> rec_kb;                      // -r (repeatable)
+  bool direct = false;                                    // -I: O_DIRECT (not for the stdio tests 6 and 7)
+  bool fsync_in_timing = false;                           // -e
+  bool close_in_timing = false;                           // -c
+  std::string file = "iozone.tmp";                        // -f
+  bool excel = false;                                     // -R
+  std::string excel_file;                                 // -b
+  bool cpu = false;                                       // -+u
+  std::uint64_t stride_records = 17;                      // iozone's -j default (not settable here)
 };
 
 struct IozoneCell {
@@ -64,7 +64,7 @@ struct IozoneCell {
 // the -R tables (every record from the minimum to the maximum in -a, tested or not).
 struct IozonePlan {
   std::vector<IozoneCell> cells;
-  std::vector<std::uint64_t> file_sizes_kb;  // distinct, ascending: the -R rows
+  std::vector<std::uint64_t> file_sizes_kb;    // distinct, ascending: the -R rows
   std::vector<std::uint64_t> record_sizes_kb;  // the -R header
   bool selected[kIozoneTests] = {};
   std::uint64_t xover_kb = 0;  // files larger than this get records >= 64 KB only; 0 = rule off

@@ -1,6 +1,7 @@
 #include "suites/iozone_report.h"
 
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "job/units.h"
@@ -22,7 +23,9 @@ const IozonePass* pass_of(const std::vector<IozoneCellResult>& cells, std::uint6
 using CellValue = std::string (*)(const IozonePass*);
 
 std::string kbps_value(const IozonePass* p) { return std::to_string(p != nullptr && p->ran ? p->kb_per_s : 0); }
-std::string cpu_value(const IozonePass* p) { return fmt::format("{:6.2f}", p != nullptr && p->ran ? p->cpu_percent : 0.0); }
+std::string cpu_value(const IozonePass* p) {
+  return fmt::format("{:6.2f}", p != nullptr && p->ran ? p->cpu_percent : 0.0);
+}
 
 std::string cpu_title(std::string_view title) {
   const std::string_view stem = title.substr(0, title.size() - std::string_view(" report").size());
@@ -74,8 +77,11 @@ nlohmann::json pass_json(const IozonePass& p) {
            {{"min", p.latency.min_ns},
             {"max", p.latency.max_ns},
             {"mean", p.latency.mean_ns},
-            {"percentile", {{"50.000000", p.latency.p50_ns}, {"90.000000", p.latency.p90_ns},
-                            {"99.000000", p.latency.p99_ns}, {"99.900000", p.latency.p999_ns}}}}}};
+            {"percentile",
+             {{"50.000000", p.latency.p50_ns},
+              {"90.000000", p.latency.p90_ns},
+              {"99.000000", p.latency.p99_ns},
+              {"99.900000", p.latency.p999_ns}}}}}};
 }
 
 }  // namespace
@@ -87,9 +93,12 @@ IozoneCache iozone_cache_state(std::uint64_t file_bytes, std::uint64_t mem_avail
 
 const char* iozone_cache_name(IozoneCache c) noexcept {
   switch (c) {
-    case IozoneCache::kFits: return "fits";
-    case IozoneCache::kLarger: return "larger";
-    case IozoneCache::kDirect: return "direct";
+    case IozoneCache::kFits:
+      return "fits";
+    case IozoneCache::kLarger:
+      return "larger";
+    case IozoneCache::kDirect:
+      return "direct";
   }
   return "";
 }
@@ -148,7 +157,8 @@ std::string render_iozone_row(const IozoneCellResult& r) {
   return out + "\n";
 }
 
-std::string render_iozone_excel(const IozoneOptions& o, const IozonePlan& plan, const std::vector<IozoneCellResult>& cells) {
+std::string render_iozone_excel(const IozoneOptions& o, const IozonePlan& plan,
+                                const std::vector<IozoneCellResult>& cells) {
   std::string out = "Excel output is below:\n";
   const auto& columns = iozone_columns();
   for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -162,7 +172,8 @@ std::string render_iozone_excel(const IozoneOptions& o, const IozonePlan& plan, 
   return out;
 }
 
-std::string render_iozone_end(const IozoneOptions& o, const IozonePlan& plan, const std::vector<IozoneCellResult>& cells) {
+std::string render_iozone_end(const IozoneOptions& o, const IozonePlan& plan,
+                              const std::vector<IozoneCellResult>& cells) {
   std::string out = "\niozone test complete.\n";
   if (o.excel) out += render_iozone_excel(o, plan, cells);
   return out;
@@ -206,7 +217,8 @@ std::string render_iozone_csv(const IozoneOptions& o, const std::vector<IozoneCe
   for (const IozoneCellResult& r : cells) {
     out += fmt::format("{},{}", r.cell.file_kb, r.cell.rec_kb);
     for (const IozonePass& p : r.passes) out += p.ran ? fmt::format(",{}", p.kb_per_s) : ",";
-    out += fmt::format(",{}\n", iozone_cache_name(iozone_cache_state(r.cell.file_kb * 1024, mem_available_bytes, o.direct)));
+    out += fmt::format(",{}\n",
+                       iozone_cache_name(iozone_cache_state(r.cell.file_kb * 1024, mem_available_bytes, o.direct)));
   }
   return out;
 }
@@ -223,11 +235,12 @@ nlohmann::json iozone_json(const IozoneOptions& o, const IozonePlan& plan, const
     for (std::size_t i = 0; i < c.passes.size(); ++i) {
       if (c.passes[i].ran) passes[std::string(iozone_columns()[i].key)] = pass_json(c.passes[i]);
     }
-    cells.push_back({{"file_kb", c.cell.file_kb},
-                     {"reclen_kb", c.cell.rec_kb},
-                     {"file_bytes", c.cell.file_kb * 1024},
-                     {"page_cache", iozone_cache_name(iozone_cache_state(c.cell.file_kb * 1024, mem_available_bytes, o.direct))},
-                     {"tests", passes}});
+    cells.push_back(
+        {{"file_kb", c.cell.file_kb},
+         {"reclen_kb", c.cell.rec_kb},
+         {"file_bytes", c.cell.file_kb * 1024},
+         {"page_cache", iozone_cache_name(iozone_cache_state(c.cell.file_kb * 1024, mem_available_bytes, o.direct))},
+         {"tests", passes}});
   }
   return {{"version_followed", kIozoneVersion},
           {"auto", o.auto_mode},

@@ -4,10 +4,9 @@
 // (the page-cache lint of each cell, the --format=csv matrix) and the JSON section "sluice"."iozone".
 #include <cstdint>
 #include <ctime>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "suites/iozone_plan.h"
 #include "suites/iozone_run.h"
@@ -31,10 +30,12 @@ std::string render_iozone_titles();
 // One cell's row: "%16lld%8lld" then each column in its width; columns not run are blank.
 std::string render_iozone_row(const IozoneCellResult& r);
 // "\niozone test complete.\n", then with -R "Excel output is below:" and the tables (plus CPU tables with -+u).
-std::string render_iozone_end(const IozoneOptions& o, const IozonePlan& plan, const std::vector<IozoneCellResult>& cells);
+std::string render_iozone_end(const IozoneOptions& o, const IozonePlan& plan,
+                              const std::vector<IozoneCellResult>& cells);
 // The -R tables alone: for each selected column a blank line, the quoted title, the quoted record sizes, one
 // line per file size (0 where a record <= the file was not measured, e.g. skipped by the crossover rule).
-std::string render_iozone_excel(const IozoneOptions& o, const IozonePlan& plan, const std::vector<IozoneCellResult>& cells);
+std::string render_iozone_excel(const IozoneOptions& o, const IozonePlan& plan,
+                                const std::vector<IozoneCellResult>& cells);
 // The -b file: the same tables as CSV (title row, header row, one row per file size, blank row between).
 std::string render_iozone_excel_csv(const IozoneOptions& o, const IozonePlan& plan,
                                     const std::vector<IozoneCellResult>& cells);

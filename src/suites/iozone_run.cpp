@@ -1,7 +1,7 @@
 #include "suites/iozone_run.h"
-#include "common/aligned_buffer.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -13,24 +13,25 @@
 #include <ctime>
 #include <memory>
 
-#include <fmt/format.h>
-
+#include "common/aligned_buffer.h"
 #include "common/clock.h"
 #include "common/created_files.h"
 #include "common/error.h"
-#include "engine/engine.h"
 #include "common/stop_signal.h"
+#include "engine/engine.h"
 #include "stats/latency_histogram.h"
 
 namespace sluice {
 namespace {
 
-constexpr unsigned char kFill = 0xA5;     // iozone fills its buffer with a pattern, not zeros
+constexpr unsigned char kFill = 0xA5;  // iozone fills its buffer with a pattern, not zeros
 
 double cpu_seconds() {
   rusage u{};
   ::getrusage(RUSAGE_SELF, &u);
-  const auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  const auto secs = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
   return secs(u.ru_utime) + secs(u.ru_stime);
 }
 
@@ -61,8 +62,12 @@ class CellRunner {
  public:
   CellRunner(const IozoneOptions& o, const IozoneCell& cell, const std::string& path, std::uint64_t resolution_ns,
              LatencyHistogram& histogram)
-      : o_(o), path_(path), resolution_ns_(resolution_ns), reclen_(cell.rec_kb * 1024),
-        numrecs_(cell.file_kb * 1024 / reclen_), histogram_(histogram) {
+      : o_(o),
+        path_(path),
+        resolution_ns_(resolution_ns),
+        reclen_(cell.rec_kb * 1024),
+        numrecs_(cell.file_kb * 1024 / reclen_),
+        histogram_(histogram) {
     const std::size_t rounded = round_to_direct_alignment(reclen_);
     buffer_.reset(std::aligned_alloc(kDirectIoAlignment, rounded));
     if (!buffer_) throw UserError(fmt::format("iozone: cannot allocate a {}-byte record buffer", reclen_));
@@ -163,7 +168,8 @@ class CellRunner {
         close_file();
         return false;
       }
-      const std::size_t n = write ? std::fwrite(buffer_.get(), reclen_, 1, f) : std::fread(buffer_.get(), reclen_, 1, f);
+      const std::size_t n =
+          write ? std::fwrite(buffer_.get(), reclen_, 1, f) : std::fread(buffer_.get(), reclen_, 1, f);
       if (n != 1) {
         const int e = errno;
         close_file();
@@ -204,12 +210,12 @@ class CellRunner {
 
  private:
   [[noreturn]] void fail(const char* call, std::uint64_t offset, int e) const {
-    throw IoError(fmt::format("iozone: {} of '{}' (record {} B, offset {}): {}{}", call, path_, reclen_, offset,
-                              std::strerror(e),
-                              e == EINVAL && o_.direct ? "; with -I the filesystem must accept O_DIRECT (tmpfs does "
-                                                         "not) and the record be a multiple of its block size"
-                                                       : ""),
-                  e);
+    throw IoError(
+        fmt::format("iozone: {} of '{}' (record {} B, offset {}): {}{}", call, path_, reclen_, offset, std::strerror(e),
+                    e == EINVAL && o_.direct ? "; with -I the filesystem must accept O_DIRECT (tmpfs does "
+                                               "not) and the record be a multiple of its block size"
+                                             : ""),
+        e);
   }
 
   void io(Engine& engine, IoOp op, std::uint64_t offset) {
@@ -286,7 +292,8 @@ bool run_cell(const IozoneOptions& o, const IozonePlan& plan, CellRunner& c, Ioz
     if (!c.engine_pass(p[6], IoOp::kRead, O_RDONLY, false, false, backward)) return false;
   }
   if (plan.selected[4]) {
-    if (!c.engine_pass(p[7], IoOp::kWrite, O_RDWR | O_CREAT, true, false, [](std::uint64_t) { return 0ull; })) return false;
+    if (!c.engine_pass(p[7], IoOp::kWrite, O_RDWR | O_CREAT, true, false, [](std::uint64_t) { return 0ull; }))
+      return false;
   }
   if (plan.selected[5]) {
     // Read one record, skip stride-1; past size - reclen, start again one record further in (iozone's wraps).
@@ -313,7 +320,8 @@ bool run_cell(const IozoneOptions& o, const IozonePlan& plan, CellRunner& c, Ioz
 std::uint64_t clock_resolution_ns() {
   timespec ts{};
   ::clock_getres(CLOCK_MONOTONIC, &ts);
-  const std::uint64_t ns = static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+  const std::uint64_t ns =
+      static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
   return ns == 0 ? 1 : ns;
 }
 

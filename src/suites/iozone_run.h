@@ -26,9 +26,9 @@ struct IozonePass {
   bool ran = false;
   std::uint64_t bytes = 0;
   std::uint64_t records = 0;
-  double seconds = 0;           // iozone's elapsed: the window minus the clock resolution (at least that)
-  std::uint64_t kb_per_s = 0;   // (uint64)(bytes / seconds) >> 10, as iozone
-  double cpu_percent = 0;       // -+u: 100 * (user + sys) / wall, from before the open to after the close
+  double seconds = 0;          // iozone's elapsed: the window minus the clock resolution (at least that)
+  std::uint64_t kb_per_s = 0;  // (uint64)(bytes / seconds) >> 10, as iozone
+  double cpu_percent = 0;      // -+u: 100 * (user + sys) / wall, from before the open to after the close
   IozoneLatency latency;
 };
 

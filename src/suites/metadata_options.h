@@ -22,9 +22,9 @@ struct MetadataOptions {
   bool only_stat = false;
   bool only_read = false;
   bool only_remove = false;
-  bool fsync_files = false;  // -y: fsync each file after its write
-  bool sync_phases = false;  // -Y: sync the file system at the end of each phase (inside its time)
-  std::uint32_t threads = 1; // workers; each is one of mdtest's ranks
+  bool fsync_files = false;   // -y: fsync each file after its write
+  bool sync_phases = false;   // -Y: sync the file system at the end of each phase (inside its time)
+  std::uint32_t threads = 1;  // workers; each is one of mdtest's ranks
 };
 
 }  // namespace sluice

@@ -74,12 +74,12 @@ MetadataPlan make_metadata_plan(const MetadataOptions& o, std::uint32_t processe
   plan.file_test = !o.dirs_only || o.files_only;
   plan.tree_dirs = metadata_tree_dirs(o.depth, o.branching);
   if (plan.tree_dirs > kMaxMetadataTreeDirs) {
-    throw UserError(fmt::format(
-        "-z/--depth={} with -b/--branching={}: the tree would have {} directories, sluice stops at {}; "
-        "use a smaller depth or branching factor",
-        o.depth, o.branching,
-        plan.tree_dirs == kSaturated ? std::string("more than 2^64") : std::to_string(plan.tree_dirs),
-        kMaxMetadataTreeDirs));
+    throw UserError(
+        fmt::format("-z/--depth={} with -b/--branching={}: the tree would have {} directories, sluice stops at {}; "
+                    "use a smaller depth or branching factor",
+                    o.depth, o.branching,
+                    plan.tree_dirs == kSaturated ? std::string("more than 2^64") : std::to_string(plan.tree_dirs),
+                    kMaxMetadataTreeDirs));
   }
   if (o.items == 0 && o.items_per_dir == 0) {
     throw UserError("metadata: no items; give -n/--items N (items per worker) or -I/--items-per-dir N");
@@ -118,9 +118,9 @@ MetadataPlan make_metadata_plan(const MetadataOptions& o, std::uint32_t processe
           o.items, plan.tree_dirs, o.depth, o.branching, plan.tree_dirs));
     }
     if (plan.items != o.items) {
-      plan.notes.push_back(fmt::format(
-          "-n {} rounded down to {} ({} per directory of the {}-directory tree), as mdtest rounds it", o.items,
-          plan.items, plan.items_per_dir, plan.tree_dirs));
+      plan.notes.push_back(
+          fmt::format("-n {} rounded down to {} ({} per directory of the {}-directory tree), as mdtest rounds it",
+                      o.items, plan.items, plan.items_per_dir, plan.tree_dirs));
     }
   }
   const std::uint64_t all_items = saturating_mul(plan.items, plan.workers);

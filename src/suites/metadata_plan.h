@@ -43,10 +43,10 @@ inline constexpr std::uint64_t kMaxMetadataItems = 1ull << 26;     // items of a
 inline constexpr std::uint64_t kMaxMetadataBytes = 1ull << 30;     // -w and -e: one buffer per worker
 
 struct MetadataPlan {
-  std::uint64_t tree_dirs = 1;       // num_dirs_in_tree
+  std::uint64_t tree_dirs = 1;  // num_dirs_in_tree
   std::uint64_t items_per_dir = 0;
-  std::uint64_t items = 0;           // per worker, after mdtest's rounding
-  std::uint64_t requested_items = 0; // -n as given (0 with -I)
+  std::uint64_t items = 0;            // per worker, after mdtest's rounding
+  std::uint64_t requested_items = 0;  // -n as given (0 with -I)
   std::uint32_t workers = 1;
   bool dir_test = true;   // directory phases run (not -F)
   bool file_test = true;  // file phases run (not -D)

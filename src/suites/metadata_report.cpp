@@ -1,11 +1,11 @@
 #include "suites/metadata_report.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <set>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "report/result_document.h"
 
@@ -29,7 +29,9 @@ std::vector<MetadataPhase> printed_rows(const MetadataPlan& plan) {
   return rows;
 }
 
-double phase_percentile(const OpLatency& l, double p) { return static_cast<double>(std::min(l.histogram.percentile(p), l.max_ns)); }
+double phase_percentile(const OpLatency& l, double p) {
+  return static_cast<double>(std::min(l.histogram.percentile(p), l.max_ns));
+}
 
 std::string quoted_command_line(const std::vector<std::string>& args) {
   std::string out = "sluice metadata";
@@ -63,9 +65,9 @@ std::size_t metadata_node_count(const MetadataResult& r) {
 std::string header(const MetadataResult& r) {
   const MetadataFsUsage& fs = r.fs;
   const double gib = static_cast<double>(fs.total_bytes) / (1ull << 30);
-  const double used = fs.total_bytes ? 100.0 * static_cast<double>(fs.total_bytes - fs.free_bytes) /
-                                           static_cast<double>(fs.total_bytes)
-                                     : 0;
+  const double used =
+      fs.total_bytes ? 100.0 * static_cast<double>(fs.total_bytes - fs.free_bytes) / static_cast<double>(fs.total_bytes)
+                     : 0;
   const double inodes = static_cast<double>(fs.total_inodes) / (1ull << 20);
   const double used_inodes = fs.total_inodes ? 100.0 * static_cast<double>(fs.total_inodes - fs.free_inodes) /
                                                    static_cast<double>(fs.total_inodes)
@@ -74,9 +76,10 @@ std::string header(const MetadataResult& r) {
                      : r.plan.file_test                  ? "files"
                                                          : "directories";
   std::string out = fmt::format("-- started at {} --\n\n", r.started);
-  out += fmt::format("sluice-metadata (mdtest-4.0.0 semantics and layout) was launched with {} total task(s) on {} "
-                     "node(s)\n",
-                     r.plan.workers, metadata_node_count(r));
+  out += fmt::format(
+      "sluice-metadata (mdtest-4.0.0 semantics and layout) was launched with {} total task(s) on {} "
+      "node(s)\n",
+      r.plan.workers, metadata_node_count(r));
   out += fmt::format("Command line used: {}\n", quoted_command_line(r.command_line));
   out += fmt::format("Path: {}\n", r.path);
   out += fmt::format("FS: {:.1f} GiB   Used FS: {:2.1f}%   Inodes: {:.1f} Mi   Used Inodes: {:2.1f}%\n\n", gib, used,
@@ -109,9 +112,10 @@ std::string latency_table(const MetadataResult& r) {
     const std::uint64_t n = l.histogram.total();
     if (n == 0 || !r.plan.reported[static_cast<std::size_t>(p)]) continue;
     const auto us = [](double ns) { return ns / 1000.0; };
-    out += fmt::format("   {:<22} {:>9} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f}\n", metadata_phase_name(p),
-                       n, us(static_cast<double>(l.sum_ns) / static_cast<double>(n)), us(phase_percentile(l, 50)), us(phase_percentile(l, 90)),
-                       us(phase_percentile(l, 99)), us(phase_percentile(l, 99.9)), us(static_cast<double>(l.max_ns)));
+    out += fmt::format("   {:<22} {:>9} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f}\n",
+                       metadata_phase_name(p), n, us(static_cast<double>(l.sum_ns) / static_cast<double>(n)),
+                       us(phase_percentile(l, 50)), us(phase_percentile(l, 90)), us(phase_percentile(l, 99)),
+                       us(phase_percentile(l, 99.9)), us(static_cast<double>(l.max_ns)));
   }
   return out;
 }
@@ -186,45 +190,45 @@ nlohmann::json metadata_json(const MetadataResult& r) {
     const std::uint64_t n = l.histogram.total();
     if (n == 0 || !r.plan.reported[static_cast<std::size_t>(p)]) continue;
     nlohmann::json percentiles = nlohmann::json::object();
-    for (const double q : kMetadataPercentiles) percentiles[fmt::format("{:.6f}", q)] = static_cast<std::uint64_t>(phase_percentile(l, q));
+    for (const double q : kMetadataPercentiles)
+      percentiles[fmt::format("{:.6f}", q)] = static_cast<std::uint64_t>(phase_percentile(l, q));
     latency[key] = {{"count", n},
                     {"mean", static_cast<double>(l.sum_ns) / static_cast<double>(n)},
                     {"max", l.max_ns},
                     {"percentile", percentiles}};
   }
-  nlohmann::json metadata = {
-      {"directory", r.path},
-      {"work_dir", r.work_dir},
-      {"command_line", r.command_line},
-      {"started", r.started},
-      {"finished", r.finished},
-      {"options",
-       {{"items", o.items},
-        {"depth", o.depth},
-        {"branching", o.branching},
-        {"items_per_dir", o.items_per_dir},
-        {"unique_dir", o.unique_dir},
-        {"write_bytes", o.write_bytes},
-        {"read_bytes", o.read_bytes},
-        {"files_only", o.files_only},
-        {"dirs_only", o.dirs_only},
-        {"iterations", o.iterations},
-        {"fsync", o.fsync_files},
-        {"sync_phases", o.sync_phases},
-        {"threads", o.threads}}},
-      {"plan",
-       {{"tree_dirs", r.plan.tree_dirs},
-        {"items_per_dir", r.plan.items_per_dir},
-        {"items_per_task", r.plan.items},
-        {"tasks", r.plan.workers},
-        {"threads_per_process", r.threads_per_process},
-        {"hosts", r.hosts},
-        {"items_total", r.plan.items * r.plan.workers}}},
-      {"iterations", iterations},
-      {"summary", summary},
-      {"latency_ns", latency},
-      {"interrupted", r.interrupted},
-      {"notes", r.notes}};
+  nlohmann::json metadata = {{"directory", r.path},
+                             {"work_dir", r.work_dir},
+                             {"command_line", r.command_line},
+                             {"started", r.started},
+                             {"finished", r.finished},
+                             {"options",
+                              {{"items", o.items},
+                               {"depth", o.depth},
+                               {"branching", o.branching},
+                               {"items_per_dir", o.items_per_dir},
+                               {"unique_dir", o.unique_dir},
+                               {"write_bytes", o.write_bytes},
+                               {"read_bytes", o.read_bytes},
+                               {"files_only", o.files_only},
+                               {"dirs_only", o.dirs_only},
+                               {"iterations", o.iterations},
+                               {"fsync", o.fsync_files},
+                               {"sync_phases", o.sync_phases},
+                               {"threads", o.threads}}},
+                             {"plan",
+                              {{"tree_dirs", r.plan.tree_dirs},
+                               {"items_per_dir", r.plan.items_per_dir},
+                               {"items_per_task", r.plan.items},
+                               {"tasks", r.plan.workers},
+                               {"threads_per_process", r.threads_per_process},
+                               {"hosts", r.hosts},
+                               {"items_total", r.plan.items * r.plan.workers}}},
+                             {"iterations", iterations},
+                             {"summary", summary},
+                             {"latency_ns", latency},
+                             {"interrupted", r.interrupted},
+                             {"notes", r.notes}};
   return result_document(ResultEnvelope{"metadata", r.timestamp_ms, "", std::nullopt}, nlohmann::json::object(),
                          {{"metadata", metadata}});
 }

@@ -1,5 +1,6 @@
 #include "suites/metadata_run.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -9,12 +10,9 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
-
-#include <nlohmann/json.hpp>
-
-#include <fmt/format.h>
 
 #include "common/clock.h"
 #include "common/created_files.h"
@@ -67,8 +65,8 @@ void check_inodes(const MetadataResult& r) {
   const std::uint64_t trees = r.options.unique_dir ? r.plan.workers : 1;
   const std::uint64_t needed = r.plan.items * r.plan.workers + trees * r.plan.tree_dirs + 2;
   if (needed > r.fs.free_inodes) {
-    throw UserError(fmt::format("{} has {} free inodes, the run needs {}; use a smaller -n/--items or tree",
-                                r.path, r.fs.free_inodes, needed));
+    throw UserError(fmt::format("{} has {} free inodes, the run needs {}; use a smaller -n/--items or tree", r.path,
+                                r.fs.free_inodes, needed));
   }
 }
 
@@ -144,7 +142,8 @@ void merge_latency_json(std::array<OpLatency, kMetadataPhaseCount>& into, const 
 
 // Process 0 learns every process's host, latencies and first error; the others keep their own.
 void gather_processes(ProcessGroup& processes, MetadataResult& r, std::string& error) {
-  const nlohmann::json mine = {{"host", processes.host()}, {"error", error}, {"latency", phase_latency_json(r.latency)}};
+  const nlohmann::json mine = {
+      {"host", processes.host()}, {"error", error}, {"latency", phase_latency_json(r.latency)}};
   const std::vector<std::string> all = processes.gather(mine.dump());
   r.hosts = {processes.host()};
   if (processes.rank() != 0) return;

@@ -27,11 +27,11 @@ struct MetadataResult {
   std::string path;                       // DIR, absolute
   std::string work_dir;                   // the directory sluice created (removed again)
   MetadataFsUsage fs;
-  std::string started;   // local time, "MM/DD/YYYY HH:MM:SS" as mdtest prints it
+  std::string started;             // local time, "MM/DD/YYYY HH:MM:SS" as mdtest prints it
   std::uint64_t timestamp_ms = 0;  // wall clock at the start (the document's "timestamp_ms")
   std::string finished;
-  std::vector<MetadataIteration> iterations;                // the last one may be incomplete
-  std::array<OpLatency, kMetadataPhaseCount> latency;       // per item, all workers and iterations
+  std::vector<MetadataIteration> iterations;           // the last one may be incomplete
+  std::array<OpLatency, kMetadataPhaseCount> latency;  // per item, all workers and iterations
   bool interrupted = false;
   std::vector<std::string> notes;
   std::vector<std::string> hosts;  // the host of each process (one without MPI), in rank order

@@ -1,14 +1,13 @@
 #include "suites/metadata_worker.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <functional>
-
-#include <fmt/format.h>
 
 #include "common/clock.h"
 #include "common/stop_signal.h"
@@ -23,10 +22,15 @@ class Worker {
  public:
   Worker(WorkerComm& comm, const MetadataOptions& options, const MetadataPlan& plan, std::string work_dir,
          MetadataWorkerOutput& out)
-      : comm_(comm), o_(options), plan_(plan), work_dir_(std::move(work_dir)), out_(out),
+      : comm_(comm),
+        o_(options),
+        plan_(plan),
+        work_dir_(std::move(work_dir)),
+        out_(out),
         order_(metadata_tree_preorder(options.depth, options.branching)),
         base_(metadata_tree_base(options.unique_dir, comm.rank())),
-        write_buffer_(options.write_bytes, 'x'), read_buffer_(options.read_bytes) {}
+        write_buffer_(options.write_bytes, 'x'),
+        read_buffer_(options.read_bytes) {}
 
   void run() {
     for (std::uint32_t i = 0; i < o_.iterations && !out_.stopped; ++i) {
@@ -42,16 +46,20 @@ class Worker {
     test_dir_ = fmt::format("{}/test-dir.{}-0", work_dir_, index);
     if (comm_.rank() == 0) check(::mkdir(test_dir_.c_str(), kDirMode), "mkdir", test_dir_);
     const bool tree_owner = o_.unique_dir || comm_.rank() == 0;
-    const bool done =
-        phase(MetadataPhase::kTreeCreate, it, [&] { if (tree_owner) tree(true); }) &&
-        phase(MetadataPhase::kDirCreate, it, [&] { items_in_tree_order(true, true); }) &&
-        phase(MetadataPhase::kDirStat, it, [&] { stat_items(true); }) &&
-        phase(MetadataPhase::kDirRemove, it, [&] { items_in_tree_order(true, false); }) &&
-        phase(MetadataPhase::kFileCreate, it, [&] { items_in_tree_order(false, true); }) &&
-        phase(MetadataPhase::kFileStat, it, [&] { stat_items(false); }) &&
-        phase(MetadataPhase::kFileRead, it, [&] { read_items(); }) &&
-        phase(MetadataPhase::kFileRemove, it, [&] { items_in_tree_order(false, false); }) &&
-        phase(MetadataPhase::kTreeRemove, it, [&] { if (tree_owner) tree(false); });
+    const bool done = phase(MetadataPhase::kTreeCreate, it,
+                            [&] {
+                              if (tree_owner) tree(true);
+                            }) &&
+                      phase(MetadataPhase::kDirCreate, it, [&] { items_in_tree_order(true, true); }) &&
+                      phase(MetadataPhase::kDirStat, it, [&] { stat_items(true); }) &&
+                      phase(MetadataPhase::kDirRemove, it, [&] { items_in_tree_order(true, false); }) &&
+                      phase(MetadataPhase::kFileCreate, it, [&] { items_in_tree_order(false, true); }) &&
+                      phase(MetadataPhase::kFileStat, it, [&] { stat_items(false); }) &&
+                      phase(MetadataPhase::kFileRead, it, [&] { read_items(); }) &&
+                      phase(MetadataPhase::kFileRemove, it, [&] { items_in_tree_order(false, false); }) &&
+                      phase(MetadataPhase::kTreeRemove, it, [&] {
+                        if (tree_owner) tree(false);
+                      });
     if (!done) return;  // the caller removes what is left
     if (comm_.rank() == 0) check(::rmdir(test_dir_.c_str()), "rmdir", test_dir_);
     it.complete = all_agree_to_go_on();
@@ -133,8 +141,9 @@ class Worker {
         if (halted()) return;
         const std::string path = item_path(dir, dirs, d * plan_.items_per_dir + i);
         timed_item([&] {
-          if (dirs) return create ? check(::mkdir(path.c_str(), kDirMode), "mkdir", path)
-                                  : check(::rmdir(path.c_str()), "rmdir", path);
+          if (dirs)
+            return create ? check(::mkdir(path.c_str(), kDirMode), "mkdir", path)
+                          : check(::rmdir(path.c_str()), "rmdir", path);
           return create ? create_file(path) : check(::unlink(path.c_str()), "unlink", path);
         });
       }

@@ -27,10 +27,10 @@ struct MetadataIteration {
 };
 
 struct MetadataWorkerOutput {
-  std::vector<MetadataIteration> iterations;                 // the same on every worker
-  std::array<OpLatency, kMetadataPhaseCount> latency;        // this worker's per-item times, all iterations
-  std::string error;                                         // the first failed call of this worker
-  bool stopped = false;                                      // some worker saw a stop request or an error
+  std::vector<MetadataIteration> iterations;           // the same on every worker
+  std::array<OpLatency, kMetadataPhaseCount> latency;  // this worker's per-item times, all iterations
+  std::string error;                                   // the first failed call of this worker
+  bool stopped = false;                                // some worker saw a stop request or an error
 };
 
 // Runs all iterations under `work_dir` (which exists). Never throws: a failing call ends the run on every

@@ -24,7 +24,8 @@ std::vector<PostmarkCommand> commands_of(const std::string& line, int number) {
 
 PostmarkSession run_postmark_prompt(std::istream& in, std::FILE* out, const std::vector<PostmarkCommand>& overrides,
                                     const std::function<bool()>& stop) {
-  PostmarkExecutor executor(overrides, [out](const std::string& text) { print(out, text); }, stop);
+  PostmarkExecutor executor(
+      overrides, [out](const std::string& text) { print(out, text); }, stop);
   std::string line;
   bool going = true;
   for (int number = 1; going; ++number) {
@@ -47,7 +48,8 @@ PostmarkSession run_postmark_prompt(std::istream& in, std::FILE* out, const std:
       } catch (const UserError& e) {
         print(out, std::string("Error: ") + e.what() + "\n");  // a failed run has removed its files
       }
-      if (executor.session().items.size() > items) print(out, render_postmark_item(executor.session().items.back(), true));
+      if (executor.session().items.size() > items)
+        print(out, render_postmark_item(executor.session().items.back(), true));
       if (!going) break;
     }
   }

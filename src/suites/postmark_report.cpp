@@ -1,11 +1,11 @@
 #include "suites/postmark_report.h"
-#include "report/environment_summary.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "observe/environment.h"
+#include "report/environment_summary.h"
 
 namespace sluice {
 namespace {

@@ -1,7 +1,7 @@
 #include "suites/sysbench_files.h"
-#include "common/aligned_buffer.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,8 +11,7 @@
 #include <cstring>
 #include <memory>
 
-#include <fmt/format.h>
-
+#include "common/aligned_buffer.h"
 #include "common/clock.h"
 #include "common/created_files.h"
 #include "common/error.h"
@@ -64,8 +63,9 @@ SysbenchPrepareResult sysbench_prepare(const SysbenchOptions& o) {
   // The files prepare creates are kept for `run`, but one killed mid-prepare is removed by the next start.
   std::vector<std::string> missing;
   for (std::uint64_t i = 0; i < o.file_num; ++i) {
-    struct stat st{};
-    if (::stat(sysbench_file_path(o, i).c_str(), &st) != 0 && errno == ENOENT) missing.push_back(sysbench_file_path(o, i));
+    struct stat st {};
+    if (::stat(sysbench_file_path(o, i).c_str(), &st) != 0 && errno == ENOENT)
+      missing.push_back(sysbench_file_path(o, i));
   }
   journal_creating(missing);
   for (std::uint64_t i = 0; i < o.file_num; ++i) {
@@ -74,9 +74,10 @@ SysbenchPrepareResult sysbench_prepare(const SysbenchOptions& o) {
     const bool is_new = std::find(missing.begin(), missing.end(), path) != missing.end();
     const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | sysbench_extra_open_flags(o), 0600);
     if (fd < 0 && is_new) journal_removed(path);
-    if (fd < 0) throw UserError(fmt::format("sysbench fileio prepare: cannot create '{}': {}", path, errno_text(errno)));
+    if (fd < 0)
+      throw UserError(fmt::format("sysbench fileio prepare: cannot create '{}': {}", path, errno_text(errno)));
     if (is_new) journal_created(path);
-    struct stat st{};
+    struct stat st {};
     ::fstat(fd, &st);
     std::uint64_t pos = static_cast<std::uint64_t>(st.st_size);
     if (pos >= file_size) {
@@ -112,7 +113,9 @@ SysbenchPrepareResult sysbench_prepare(const SysbenchOptions& o) {
     const std::int64_t rc = perform(*engine, sync);
     engine->close();
     ::close(fd);
-    if (rc < 0) throw UserError(fmt::format("sysbench fileio prepare: fsync of '{}': {}", path, errno_text(static_cast<int>(-rc))));
+    if (rc < 0)
+      throw UserError(
+          fmt::format("sysbench fileio prepare: fsync of '{}': {}", path, errno_text(static_cast<int>(-rc))));
   }
   result.seconds = static_cast<double>(monotonic_ns() - start) / 1e9;
   return result;
@@ -142,13 +145,14 @@ std::vector<int> sysbench_open_files(const SysbenchOptions& o) {
     if (fd < 0) {
       const int e = errno;
       sysbench_close_files(fds);
-      throw UserError(fmt::format(
-          "sysbench fileio run: cannot open file '{}': {}; did you forget to run the prepare step? "
-          "(expected {} files of {}B each: sluice sysbench fileio prepare with the same --file-total-size and --file-num)",
-          path, errno_text(e), o.file_num, sysbench_size_text(static_cast<double>(file_size))));
+      throw UserError(
+          fmt::format("sysbench fileio run: cannot open file '{}': {}; did you forget to run the prepare step? "
+                      "(expected {} files of {}B each: sluice sysbench fileio prepare with the same --file-total-size "
+                      "and --file-num)",
+                      path, errno_text(e), o.file_num, sysbench_size_text(static_cast<double>(file_size))));
     }
     fds.push_back(fd);
-    struct stat st{};
+    struct stat st {};
     ::fstat(fd, &st);
     if (recreate && o.io_mode == SysbenchIoMode::kMmap && ::ftruncate(fd, static_cast<off_t>(file_size)) != 0) {
       const int e = errno;
@@ -160,7 +164,8 @@ std::vector<int> sysbench_open_files(const SysbenchOptions& o) {
       throw UserError(fmt::format(
           "sysbench fileio run: size of file '{}' is {}B, but at least {}B is expected; did you run 'prepare' with "
           "different --file-total-size or --file-num values?",
-          path, sysbench_size_text(static_cast<double>(st.st_size)), sysbench_size_text(static_cast<double>(file_size))));
+          path, sysbench_size_text(static_cast<double>(st.st_size)),
+          sysbench_size_text(static_cast<double>(file_size))));
     }
   }
   return fds;

@@ -17,7 +17,8 @@ struct SysbenchPrepareResult {
 
 // sysbench's create_files(): for each file, appends whole --file-block-size blocks of zeros from its current
 // end until it holds at least file_size bytes (so it may end rounded up to a block), fsyncs and closes it,
-// with the extra open flags (new files are 0600, as sysbench makes them); through sluice's psync engine. Throws UserError naming the file on failure.
+// with the extra open flags (new files are 0600, as sysbench makes them); through sluice's psync engine. Throws
+// UserError naming the file on failure.
 SysbenchPrepareResult sysbench_prepare(const SysbenchOptions& o);
 
 // Removes test_file.0 .. num-1 (missing ones are not an error). Returns how many were removed.

@@ -1,8 +1,8 @@
 #include "suites/sysbench_options.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace sluice {
 
@@ -23,33 +23,48 @@ bool sysbench_mode_sequential(SysbenchMode mode) noexcept {
 
 const char* sysbench_mode_name(SysbenchMode mode) noexcept {
   switch (mode) {
-    case SysbenchMode::kSeqwr: return "seqwr";
-    case SysbenchMode::kSeqrewr: return "seqrewr";
-    case SysbenchMode::kSeqrd: return "seqrd";
-    case SysbenchMode::kRndrd: return "rndrd";
-    case SysbenchMode::kRndwr: return "rndwr";
-    case SysbenchMode::kRndrw: return "rndrw";
+    case SysbenchMode::kSeqwr:
+      return "seqwr";
+    case SysbenchMode::kSeqrewr:
+      return "seqrewr";
+    case SysbenchMode::kSeqrd:
+      return "seqrd";
+    case SysbenchMode::kRndrd:
+      return "rndrd";
+    case SysbenchMode::kRndwr:
+      return "rndwr";
+    case SysbenchMode::kRndrw:
+      return "rndrw";
   }
   return "";
 }
 
 const char* sysbench_mode_title(SysbenchMode mode) noexcept {
   switch (mode) {
-    case SysbenchMode::kSeqwr: return "sequential write (creation)";
-    case SysbenchMode::kSeqrewr: return "sequential rewrite";
-    case SysbenchMode::kSeqrd: return "sequential read";
-    case SysbenchMode::kRndrd: return "random read";
-    case SysbenchMode::kRndwr: return "random write";
-    case SysbenchMode::kRndrw: return "random r/w";
+    case SysbenchMode::kSeqwr:
+      return "sequential write (creation)";
+    case SysbenchMode::kSeqrewr:
+      return "sequential rewrite";
+    case SysbenchMode::kSeqrd:
+      return "sequential read";
+    case SysbenchMode::kRndrd:
+      return "random read";
+    case SysbenchMode::kRndwr:
+      return "random write";
+    case SysbenchMode::kRndrw:
+      return "random r/w";
   }
   return "";
 }
 
 const char* sysbench_io_mode_title(SysbenchIoMode mode) noexcept {
   switch (mode) {
-    case SysbenchIoMode::kSync: return "synchronous";
-    case SysbenchIoMode::kAsync: return "asynchronous";
-    case SysbenchIoMode::kMmap: return "fast mmaped";
+    case SysbenchIoMode::kSync:
+      return "synchronous";
+    case SysbenchIoMode::kAsync:
+      return "asynchronous";
+    case SysbenchIoMode::kMmap:
+      return "fast mmaped";
   }
   return "";
 }

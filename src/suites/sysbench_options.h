@@ -15,10 +15,10 @@ struct SysbenchOptions {
   std::uint64_t file_num = 128;
   std::uint64_t total_size = 2ull << 30;  // --file-total-size=2G (K, M, G, T are powers of 1024)
   std::uint64_t block_size = 16384;
-  std::optional<SysbenchMode> mode;       // --file-test-mode: required for run
+  std::optional<SysbenchMode> mode;  // --file-test-mode: required for run
   SysbenchIoMode io_mode = SysbenchIoMode::kSync;
-  std::uint32_t async_backlog = 128;      // ios in flight per thread in async mode
-  bool o_sync = false;                    // --file-extra-flags=sync,dsync,direct
+  std::uint32_t async_backlog = 128;  // ios in flight per thread in async mode
+  bool o_sync = false;                // --file-extra-flags=sync,dsync,direct
   bool o_dsync = false;
   bool o_direct = false;
   std::uint64_t fsync_freq = 100;
@@ -28,13 +28,13 @@ struct SysbenchOptions {
   std::uint64_t merged_requests = 0;
   double rw_ratio = 1.5;
   std::uint32_t threads = 1;
-  std::uint64_t time_s = 10;              // 0 = no time limit
-  std::uint64_t events = 0;               // 0 = no event limit
+  std::uint64_t time_s = 10;  // 0 = no time limit
+  std::uint64_t events = 0;   // 0 = no event limit
   std::uint64_t report_interval_s = 0;
-  std::uint32_t percentile = 95;          // 0 disables the percentile line
-  std::uint64_t rand_seed = 0;            // 0 = seeded from the time
-  bool histogram = false;                 // --histogram: print the latency histogram before the report
-  std::string dir = ".";                  // sluice's addition: where test_file.N live
+  std::uint32_t percentile = 95;  // 0 disables the percentile line
+  std::uint64_t rand_seed = 0;    // 0 = seeded from the time
+  bool histogram = false;         // --histogram: print the latency histogram before the report
+  std::string dir = ".";          // sluice's addition: where test_file.N live
 
   // Bytes per file: total / num, integer division as sysbench.
   std::uint64_t file_size() const noexcept { return file_num == 0 ? 0 : total_size / file_num; }

@@ -1,14 +1,14 @@
 #include "suites/sysbench_report.h"
-#include "report/environment_summary.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-#include <fmt/format.h>
-
 #include "engine/engine_traits.h"
 #include "observe/environment.h"
+#include "report/environment_summary.h"
 
 namespace sluice {
 namespace {
@@ -42,7 +42,8 @@ SysbenchGrid sysbench_grid(const LatencyHistogram& h) {
   for (int b = 0; b < LatencyHistogram::kNumBuckets; ++b) {
     const std::uint64_t n = h.count_at(b);
     if (n == 0) continue;
-    const double ms = std::clamp(static_cast<double>(LatencyHistogram::bucket_value(b)) / 1e6, kSysbenchMinMs, kSysbenchMaxMs);
+    const double ms =
+        std::clamp(static_cast<double>(LatencyHistogram::bucket_value(b)) / 1e6, kSysbenchMinMs, kSysbenchMaxMs);
     const auto i = static_cast<std::size_t>(std::floor((std::log(ms) - g.deduct) * g.mult + 0.5));
     g.counts[std::min<std::size_t>(i, kSysbenchBuckets - 1)] += n;
   }
@@ -73,7 +74,8 @@ std::string render_sysbench_histogram(const LatencyHistogram& h) {
   s += "       value  ------------- distribution ------------- count\n";
   for (std::size_t i = 0; i < g.counts.size(); ++i) {
     if (g.counts[i] == 0) continue;
-    const auto width = static_cast<std::size_t>(std::floor(static_cast<double>(g.counts[i]) * 40.0 / static_cast<double>(most) + 0.5));
+    const auto width =
+        static_cast<std::size_t>(std::floor(static_cast<double>(g.counts[i]) * 40.0 / static_cast<double>(most) + 0.5));
     s += fmt::format("{:12.3f} |{:<40} {}\n", g.value_ms(i), std::string(width, '*'), g.counts[i]);
   }
   return s + " \n";
@@ -95,7 +97,8 @@ std::string render_sysbench_prepare(const SysbenchOptions& o, const SysbenchPrep
 std::string render_sysbench_header(const SysbenchOptions& o) {
   std::string s = "Running the test with following options:\n";
   s += fmt::format("Number of threads: {}\n", o.threads);
-  if (o.report_interval_s > 0) s += fmt::format("Report intermediate results every {} second(s)\n", o.report_interval_s);
+  if (o.report_interval_s > 0)
+    s += fmt::format("Report intermediate results every {} second(s)\n", o.report_interval_s);
   s += o.rand_seed == 0 ? std::string("Initializing random number generator from current time\n")
                         : fmt::format("Initializing random number generator from seed ({}).\n", o.rand_seed);
   s += "\n\n";
@@ -125,7 +128,8 @@ nlohmann::json sysbench_interval_json(const SysbenchInterval& iv, unsigned perce
   j["time_s"] = iv.end_s;
   j["seconds"] = iv.seconds;
   j["reads_MiB_per_s"] = iv.seconds > 0 ? static_cast<double>(iv.counts.bytes_read) / kBytesPerMiB / iv.seconds : 0.0;
-  j["writes_MiB_per_s"] = iv.seconds > 0 ? static_cast<double>(iv.counts.bytes_written) / kBytesPerMiB / iv.seconds : 0.0;
+  j["writes_MiB_per_s"] =
+      iv.seconds > 0 ? static_cast<double>(iv.counts.bytes_written) / kBytesPerMiB / iv.seconds : 0.0;
   j["fsyncs_per_s"] = per_second(iv.counts.fsyncs, iv.seconds);
   j["events"] = iv.counts.events;
   j["latency_ms_percentile"] = sysbench_percentile_ms(iv.histogram, percentile);
@@ -135,17 +139,18 @@ nlohmann::json sysbench_interval_json(const SysbenchInterval& iv, unsigned perce
 }
 
 std::string render_sysbench_interval(const nlohmann::json& iv, unsigned percentile) {
-  return fmt::format("[ {:.0f}s ] reads: {:4.2f} MiB/s writes: {:4.2f} MiB/s fsyncs: {:4.2f}/s latency (ms,{}%): {:4.3f}\n",
-                     iv["time_s"].get<double>(), iv["reads_MiB_per_s"].get<double>(),
-                     iv["writes_MiB_per_s"].get<double>(), iv["fsyncs_per_s"].get<double>(), percentile,
-                     iv["latency_ms_percentile"].get<double>());
+  return fmt::format(
+      "[ {:.0f}s ] reads: {:4.2f} MiB/s writes: {:4.2f} MiB/s fsyncs: {:4.2f}/s latency (ms,{}%): {:4.3f}\n",
+      iv["time_s"].get<double>(), iv["reads_MiB_per_s"].get<double>(), iv["writes_MiB_per_s"].get<double>(),
+      iv["fsyncs_per_s"].get<double>(), percentile, iv["latency_ms_percentile"].get<double>());
 }
 
 nlohmann::json sysbench_json(const SysbenchOptions& o, const SysbenchRunResult& r) {
   nlohmann::json j;
   const double t = r.total_time_s;
   std::string flags;
-  for (auto [on, name] : {std::pair{o.o_sync, "sync"}, std::pair{o.o_dsync, "dsync"}, std::pair{o.o_direct, "direct"}}) {
+  for (auto [on, name] :
+       {std::pair{o.o_sync, "sync"}, std::pair{o.o_dsync, "dsync"}, std::pair{o.o_direct, "direct"}}) {
     if (on) flags += (flags.empty() ? "" : ",") + std::string(name);
   }
   j["options"] = {{"file-num", o.file_num},
@@ -177,8 +182,9 @@ nlohmann::json sysbench_json(const SysbenchOptions& o, const SysbenchRunResult& 
   j["file_operations"] = {{"reads_per_s", per_second(r.counts.reads, t)},
                           {"writes_per_s", per_second(r.counts.writes, t)},
                           {"fsyncs_per_s", per_second(r.counts.fsyncs, t)}};
-  j["throughput"] = {{"read_MiB_per_s", t > 0 ? static_cast<double>(r.counts.bytes_read) / kBytesPerMiB / t : 0.0},
-                     {"written_MiB_per_s", t > 0 ? static_cast<double>(r.counts.bytes_written) / kBytesPerMiB / t : 0.0}};
+  j["throughput"] = {
+      {"read_MiB_per_s", t > 0 ? static_cast<double>(r.counts.bytes_read) / kBytesPerMiB / t : 0.0},
+      {"written_MiB_per_s", t > 0 ? static_cast<double>(r.counts.bytes_written) / kBytesPerMiB / t : 0.0}};
   j["general_statistics"] = {{"total_time_s", t}, {"total_number_of_events", r.counts.events}};
   const double events = static_cast<double>(r.counts.events);
   j["latency_ms"] = {{"min", static_cast<double>(r.latency_min_ns) / 1e6},
@@ -205,9 +211,12 @@ nlohmann::json sysbench_json(const SysbenchOptions& o, const SysbenchRunResult& 
                            {"events_stddev", std::sqrt(ev_var / n)},
                            {"execution_time_avg_s", ex_mean},
                            {"execution_time_stddev_s", std::sqrt(ex_var / n)}};
-  j["counts"] = {{"reads", r.counts.reads},         {"writes", r.counts.writes},
-                 {"fsyncs", r.counts.fsyncs},       {"bytes_read", r.counts.bytes_read},
-                 {"bytes_written", r.counts.bytes_written}, {"events", r.counts.events}};
+  j["counts"] = {{"reads", r.counts.reads},
+                 {"writes", r.counts.writes},
+                 {"fsyncs", r.counts.fsyncs},
+                 {"bytes_read", r.counts.bytes_read},
+                 {"bytes_written", r.counts.bytes_written},
+                 {"events", r.counts.events}};
   nlohmann::json pct = nlohmann::json::object();
   for (double p : kSluicePercentiles) {
     pct[percentile_key(p)] = r.histogram.total() == 0 ? 0.0 : static_cast<double>(r.histogram.percentile(p)) / 1e6;
@@ -261,10 +270,12 @@ std::string render_sysbench_report(const nlohmann::json& b, const nlohmann::json
   s += "\n";
   // sluice's additions, after sysbench's report so a parser of the original stops before them.
   s += "sluice latency percentiles (ms, exact within 1%):\n   ";
-  for (const auto& [key, value] : b["sluice_latency_ms"].items()) s += fmt::format(" {}={:.3f}", key, value.get<double>());
+  for (const auto& [key, value] : b["sluice_latency_ms"].items())
+    s += fmt::format(" {}={:.3f}", key, value.get<double>());
   s += "\n";
-  s += fmt::format("sluice engine: {}, seed {}{}\n", b["engine"].get<std::string>(), b["seed_used"].get<std::uint64_t>(),
-                   b["interrupted"].get<bool>() ? ", interrupted: what was measured until the stop" : "");
+  s +=
+      fmt::format("sluice engine: {}, seed {}{}\n", b["engine"].get<std::string>(), b["seed_used"].get<std::uint64_t>(),
+                  b["interrupted"].get<bool>() ? ", interrupted: what was measured until the stop" : "");
   if (environment.is_object()) s += "sluice environment: " + environment_summary(environment) + "\n";
   return s;
 }
@@ -279,14 +290,16 @@ std::vector<Problem> sysbench_warnings(const SysbenchOptions& o, const nlohmann:
     p.code = std::move(code);
     out.push_back(std::move(p));
   };
-  const bool reads = *o.mode == SysbenchMode::kSeqrd || *o.mode == SysbenchMode::kRndrd || *o.mode == SysbenchMode::kRndrw;
+  const bool reads =
+      *o.mode == SysbenchMode::kSeqrd || *o.mode == SysbenchMode::kRndrd || *o.mode == SysbenchMode::kRndrw;
   const auto mem = environment.is_object() ? environment.find("memory_bytes") : environment.end();
   if (reads && !o.o_direct && environment.is_object() && mem != environment.end() && mem->is_number() &&
       static_cast<double>(o.file_size() * o.file_num) < mem->get<double>()) {
     warn("file-total-size",
          fmt::format("--file-total-size: the {}B file set fits in the {}B of RAM, so reads may come from the page "
                      "cache, not the disk; use --file-extra-flags=direct or a set larger than RAM",
-                     sysbench_size_text(static_cast<double>(o.file_size() * o.file_num)), sysbench_size_text(mem->get<double>())),
+                     sysbench_size_text(static_cast<double>(o.file_size() * o.file_num)),
+                     sysbench_size_text(mem->get<double>())),
          "sysbench-page-cache");
   }
   if (o.io_mode == SysbenchIoMode::kAsync) {

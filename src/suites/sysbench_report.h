@@ -3,10 +3,9 @@
 // file_report_cumulative; sysbench.c sb_report_cumulative), from one JSON block that holds every number, so
 // the text and --output-format=json cannot disagree.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "common/error.h"
 #include "stats/latency_histogram.h"

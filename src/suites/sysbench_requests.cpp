@@ -5,18 +5,23 @@
 namespace sluice {
 
 SysbenchRequests::SysbenchRequests(const SysbenchOptions& options, std::uint64_t seed)
-    : options_(options), file_size_(options.file_size()), rng_(seed), per_thread_(options.threads > 0 ? options.threads : 1) {}
+    : options_(options),
+      file_size_(options.file_size()),
+      rng_(seed),
+      per_thread_(options.threads > 0 ? options.threads : 1) {}
 
 SysbenchOp SysbenchRequests::data_op(std::uint32_t thread) const noexcept {
   switch (*options_.mode) {
     case SysbenchMode::kSeqrd:
-    case SysbenchMode::kRndrd: return SysbenchOp::kRead;
+    case SysbenchMode::kRndrd:
+      return SysbenchOp::kRead;
     case SysbenchMode::kRndrw: {
       const SysbenchCounts& done = per_thread_[thread];
       const double ratio = static_cast<double>(done.reads + 1) / static_cast<double>(done.writes + 1);
       return ratio < options_.rw_ratio ? SysbenchOp::kRead : SysbenchOp::kWrite;
     }
-    default: return SysbenchOp::kWrite;
+    default:
+      return SysbenchOp::kWrite;
   }
 }
 

@@ -1,5 +1,6 @@
 #include "suites/sysbench_run.h"
-#include "common/aligned_buffer.h"
+
+#include <fmt/format.h>
 
 #include <atomic>
 #include <chrono>
@@ -11,21 +12,23 @@
 #include <mutex>
 #include <thread>
 
-#include <fmt/format.h>
-
+#include "common/aligned_buffer.h"
 #include "common/clock.h"
 #include "common/error.h"
-#include "engine/engine.h"
 #include "common/stop_signal.h"
+#include "engine/engine.h"
 
 namespace sluice {
 namespace {
 
 IoOp io_op_of(SysbenchOp op, SysbenchFsyncMode mode) noexcept {
   switch (op) {
-    case SysbenchOp::kRead: return IoOp::kRead;
-    case SysbenchOp::kWrite: return IoOp::kWrite;
-    default: return mode == SysbenchFsyncMode::kFdatasync ? IoOp::kFdatasync : IoOp::kFsync;
+    case SysbenchOp::kRead:
+      return IoOp::kRead;
+    case SysbenchOp::kWrite:
+      return IoOp::kWrite;
+    default:
+      return mode == SysbenchFsyncMode::kFdatasync ? IoOp::kFdatasync : IoOp::kFsync;
   }
 }
 
@@ -158,8 +161,10 @@ class SysbenchWorker {
     if (u.result < 0 || (u.result == 0 && (u.op == IoOp::kRead || u.op == IoOp::kWrite))) {
       const int e = u.result < 0 ? static_cast<int>(-u.result) : 0;
       shared_.fail(fmt::format("sysbench fileio: {} of test_file.{} at offset {}: {}",
-                               u.op == IoOp::kRead ? "read" : u.op == IoOp::kWrite ? "write" : "fsync", u.file_index,
-                               u.offset, e != 0 ? std::strerror(e) : "end of file"),
+                               u.op == IoOp::kRead    ? "read"
+                               : u.op == IoOp::kWrite ? "write"
+                                                      : "fsync",
+                               u.file_index, u.offset, e != 0 ? std::strerror(e) : "end of file"),
                    e);
       return;
     }
@@ -174,9 +179,10 @@ class SysbenchWorker {
     // Synchronous engines: the event is the whole call (and its fsync); async: the submit, as sysbench.
     const std::uint64_t end = engine_->caps().async ? u.submit_end_ns : monotonic_ns();
     const std::uint64_t latency = end - u.submit_begin_ns;
-    shared_.requests.complete(sysbench_op_of(u.op), static_cast<std::uint64_t>(u.result > 0 ? u.result : 0) *
-                                                        (u.op == IoOp::kRead || u.op == IoOp::kWrite ? 1 : 0),
-                              latency, inner, index_);
+    shared_.requests.complete(
+        sysbench_op_of(u.op),
+        static_cast<std::uint64_t>(u.result > 0 ? u.result : 0) * (u.op == IoOp::kRead || u.op == IoOp::kWrite ? 1 : 0),
+        latency, inner, index_);
     ++events_;
     busy_ns_ += latency;
     if (latency < latency_min_ns_) latency_min_ns_ = latency;
@@ -243,9 +249,12 @@ class SysbenchWorker {
 
 EngineKind sysbench_engine_for(SysbenchIoMode mode) noexcept {
   switch (mode) {
-    case SysbenchIoMode::kAsync: return EngineKind::kLibaio;
-    case SysbenchIoMode::kMmap: return EngineKind::kMmap;
-    case SysbenchIoMode::kSync: break;
+    case SysbenchIoMode::kAsync:
+      return EngineKind::kLibaio;
+    case SysbenchIoMode::kMmap:
+      return EngineKind::kMmap;
+    case SysbenchIoMode::kSync:
+      break;
   }
   return EngineKind::kPsync;
 }
@@ -255,7 +264,8 @@ SysbenchRunResult run_sysbench(const SysbenchOptions& options, const std::vector
   SysbenchRequests requests(options, seed);
   Shared shared(requests, options);
   std::vector<std::unique_ptr<SysbenchWorker>> workers;
-  for (std::uint32_t i = 0; i < options.threads; ++i) workers.push_back(std::make_unique<SysbenchWorker>(shared, fds, engine, i));
+  for (std::uint32_t i = 0; i < options.threads; ++i)
+    workers.push_back(std::make_unique<SysbenchWorker>(shared, fds, engine, i));
 
   install_stop_signal_handlers();
   std::latch start(static_cast<std::ptrdiff_t>(options.threads) + 1);

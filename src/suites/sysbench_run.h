@@ -24,8 +24,8 @@ struct SysbenchThreadResult {
 
 // One --report-interval line: the counts and latencies of the events completed in it.
 struct SysbenchInterval {
-  double end_s = 0;      // since the start
-  double seconds = 0;    // its length
+  double end_s = 0;    // since the start
+  double seconds = 0;  // its length
   SysbenchCounts counts;
   LatencyHistogram histogram;
 };

@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -19,11 +19,16 @@ constexpr std::size_t kPreReadChunk = 1 << 20;
 
 int advice_of(const JobSpec& job) {
   switch (job.target.fadvise_hint) {
-    case FadviseHint::kNone: return -1;
-    case FadviseHint::kWorkload: return job.is_random() ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
-    case FadviseHint::kSequential: return POSIX_FADV_SEQUENTIAL;
-    case FadviseHint::kRandom: return POSIX_FADV_RANDOM;
-    case FadviseHint::kNoReuse: return POSIX_FADV_NOREUSE;
+    case FadviseHint::kNone:
+      return -1;
+    case FadviseHint::kWorkload:
+      return job.is_random() ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+    case FadviseHint::kSequential:
+      return POSIX_FADV_SEQUENTIAL;
+    case FadviseHint::kRandom:
+      return POSIX_FADV_RANDOM;
+    case FadviseHint::kNoReuse:
+      return POSIX_FADV_NOREUSE;
   }
   return -1;
 }

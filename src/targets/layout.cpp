@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -41,8 +41,8 @@ std::uint64_t block_device_size(const std::string& path) {
 
 namespace {
 
-constexpr std::size_t kChunk = 4u << 20;                 // bytes per layout write
-constexpr std::uint64_t kProgressEvery = 64ull << 20;    // the contract: at least this often
+constexpr std::size_t kChunk = 4u << 20;               // bytes per layout write
+constexpr std::uint64_t kProgressEvery = 64ull << 20;  // the contract: at least this often
 constexpr std::uint64_t kDirectAlign = 4096;
 
 // "laying out /d/f failed: a write of 4194304 bytes at offset 8388608 returned: No space left on device".
@@ -58,8 +58,8 @@ void preallocate(int fd, const std::string& path, FallocateMode mode, std::uint6
   int flags = mode == FallocateMode::kKeep ? FALLOC_FL_KEEP_SIZE : 0;
   if (fallocate(fd, flags, static_cast<off_t>(from), static_cast<off_t>(to - from)) != 0 && errno == ENOSPC) {
     // Reserve fails before the first write would: report it the same way.
-    throw IoError("not enough space to lay out " + path + " (" + std::to_string(to - from) +
-                      " bytes at offset " + std::to_string(from) + "): " + std::strerror(ENOSPC),
+    throw IoError("not enough space to lay out " + path + " (" + std::to_string(to - from) + " bytes at offset " +
+                      std::to_string(from) + "): " + std::strerror(ENOSPC),
                   ENOSPC);
   }
 }
@@ -71,8 +71,8 @@ void set_direct(int fd, bool on) noexcept {
 
 // Writes random data over [from, to) of fd. When fd is O_DIRECT, aligned pieces go direct and an unaligned
 // head or tail goes through the page cache (O_DIRECT toggled with fcntl). `sync`: fdatasync at the end.
-void write_random(int fd, const std::string& path, std::uint64_t from, std::uint64_t to,
-                  const LayoutProgress& progress, std::uint64_t seed, bool sync) {
+void write_random(int fd, const std::string& path, std::uint64_t from, std::uint64_t to, const LayoutProgress& progress,
+                  std::uint64_t seed, bool sync) {
   void* raw = nullptr;
   if (posix_memalign(&raw, kDirectAlign, kChunk) != 0) throw std::bad_alloc();
   std::unique_ptr<void, FreeDeleter> buffer(raw);
@@ -138,9 +138,9 @@ void fill_up(int fd, TargetFile& t, std::uint64_t from, std::uint64_t piece, con
   }
   if (::fdatasync(fd) != 0 || ::fstat(fd, &st) != 0) {
     const int err = errno;
-    throw IoError("laying out " + t.path + " failed: fdatasync after filling the filesystem returned: " +
-                      std::strerror(err),
-                  err);
+    throw IoError(
+        "laying out " + t.path + " failed: fdatasync after filling the filesystem returned: " + std::strerror(err),
+        err);
   }
   const auto filled = static_cast<std::uint64_t>(st.st_size);
   if (filled <= t.region_start) {
@@ -174,9 +174,8 @@ bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, 
     if (fd < 0 && errno == EINVAL) fd = ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC);
   }
   if (fd < 0 && !created && open_errno == EEXIST) {
-    throw IoError("cannot open " + t.path + " to lay it out (it is smaller than the job's size): " +
-                      std::strerror(errno),
-                  errno);
+    throw IoError(
+        "cannot open " + t.path + " to lay it out (it is smaller than the job's size): " + std::strerror(errno), errno);
   }
   if (fd < 0) throw IoError("cannot create " + t.path + ": " + std::strerror(errno), errno);
   struct stat st {};

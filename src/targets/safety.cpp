@@ -33,8 +33,8 @@ std::optional<std::string> signature(const std::string& path) {
     const char* usage = nullptr;
     std::string kind = blkid_probe_lookup_value(probe, "USAGE", &usage, nullptr) == 0 ? usage : "signature";
     if (kind == "filesystem") {
-      found = path + " carries " + (std::string("aeiou").find(value[0]) != std::string::npos ? "an " : "a ") +
-              value + " filesystem";
+      found = path + " carries " + (std::string("aeiou").find(value[0]) != std::string::npos ? "an " : "a ") + value +
+              " filesystem";
     } else {
       found = path + " carries a " + value + " signature (" + kind + ")";
     }

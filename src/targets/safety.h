@@ -1,6 +1,6 @@
 #pragma once
-// Block-device safety probes (libblkid, and observe/block_device_usage for mounts, swap and holders). Kept apart from target_file so tests can
-// call them on loop devices directly.
+// Block-device safety probes (libblkid, and observe/block_device_usage for mounts, swap and holders). Kept apart from
+// target_file so tests can call them on loop devices directly.
 #include <optional>
 #include <string>
 

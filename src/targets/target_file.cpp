@@ -2,20 +2,19 @@
 #include "targets/target_file.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <optional>
-#include <algorithm>
 #include <filesystem>
-
-#include <fmt/format.h>
+#include <optional>
 
 #include "common/created_files.h"
 #include "targets/target_internal.h"
@@ -117,7 +116,8 @@ std::uint64_t free_space_for(const std::string& path) {
 // The bytes of I/O region each file gets when the job gives a size; 0 when it does not.
 std::uint64_t planned_size(const JobSpec& job, std::size_t nfiles, std::optional<std::uint64_t> existing,
                            const std::string& path, bool is_block) {
-  if (job.target.fill_device && !is_block && job.target.filesize == 0 && job.target.size.bytes == 0 && job.target.size.percent <= 0.0) {
+  if (job.target.fill_device && !is_block && job.target.filesize == 0 && job.target.size.bytes == 0 &&
+      job.target.size.percent <= 0.0) {
     // fio's "really large" size: the file may grow by all the space there is; ENOSPC ends the job first.
     const std::uint64_t grow = free_space_for(path) / nfiles;
     if (grow == 0 && !existing) throw UserError("fill_device: the filesystem of " + path + " has no free space");
@@ -155,18 +155,20 @@ TargetFile resolve_one(const JobSpec& job, const std::string& path, std::size_t 
   std::uint64_t wanted = planned_size(job, nfiles, existing, path, t.is_block_device);
   if (wanted == 0) throw UserError("the size of " + path + " is 0; give --size (or --filesize)");
   std::uint64_t basis = existing ? *existing : wanted;  // what a percentage offset is a percentage of
-  t.region_start = job.target.offset.percent > 0.0 ? aligned_up(percent_of(job.target.offset.percent, basis), percent_alignment(job))
-                                            : job.target.offset.bytes;
+  t.region_start = job.target.offset.percent > 0.0
+                       ? aligned_up(percent_of(job.target.offset.percent, basis), percent_alignment(job))
+                       : job.target.offset.bytes;
   const bool appends = job.target.file_append && !t.is_block_device;  // fio ignores file_append on other files
   if (appends && existing && !job.target.size.is_set() && job.target.filesize == 0) {
-    throw UserError("file_append=1 on " + path + " without a size: the job's size would be the file's, all of it "
+    throw UserError("file_append=1 on " + path +
+                    " without a size: the job's size would be the file's, all of it "
                     "before the end, so fio appends nothing; give size= (the bytes to append)");
   }
   if (appends) t.region_start = existing ? *existing : 0;
   // A device, or a file whose size the job derives from itself, cannot grow: the region ends at its end.
   // Otherwise (like fio) the file is laid out up to offset + size when it is shorter.
-  bool fixed = t.is_block_device ||
-               (existing && job.target.filesize == 0 && job.target.size.bytes == 0 && !job.target.fill_device && !appends);
+  bool fixed = t.is_block_device || (existing && job.target.filesize == 0 && job.target.size.bytes == 0 &&
+                                     !job.target.fill_device && !appends);
   if (fixed) {
     if (t.region_start >= *existing) {
       throw UserError("offset " + std::to_string(t.region_start) + " is beyond the end of " + path + " (" +
@@ -233,8 +235,10 @@ void open_targets(std::vector<TargetFile>& targets, const JobSpec& job) {
     if (fd < 0 && errno == EINVAL && job.target.direct) {
       int err = errno;
       close_targets(targets, false);
-      throw IoError("cannot open " + t.path + " with O_DIRECT: its filesystem does not support direct I/O "
-                    "(use --direct=0)", err);
+      throw IoError("cannot open " + t.path +
+                        " with O_DIRECT: its filesystem does not support direct I/O "
+                        "(use --direct=0)",
+                    err);
     }
     if (fd < 0) {
       int err = errno;
@@ -265,8 +269,9 @@ std::optional<TargetFailure> recreate_empty(const TargetFile& t) {
     return TargetFailure{err, fmt::format("unlink_each_loop: {} {} failed: {}", what, t.path, std::strerror(err))};
   };
   if (!t.created_by_sluice) {
-    return TargetFailure{EPERM, "unlink_each_loop: " + t.path + " was not created by this run; sluice deletes "
-                                "only files it creates"};
+    return TargetFailure{EPERM, "unlink_each_loop: " + t.path +
+                                    " was not created by this run; sluice deletes "
+                                    "only files it creates"};
   }
   const int flags = ::fcntl(t.fd, F_GETFL);  // the job's flags (O_DIRECT, O_SYNC, ...) as opened
   if (flags < 0) return failed("reading the open flags of");
@@ -288,7 +293,8 @@ std::optional<TargetFailure> fsync_targets(const std::vector<TargetFile>& target
   for (const TargetFile& t : targets) {
     if (t.fd < 0 || ::fsync(t.fd) == 0) continue;
     const int err = errno;
-    if (!first) first = TargetFailure{err, "fsync of " + t.path + " on close failed (fsync_on_close): " + std::strerror(err)};
+    if (!first)
+      first = TargetFailure{err, "fsync of " + t.path + " on close failed (fsync_on_close): " + std::strerror(err)};
   }
   return first;
 }

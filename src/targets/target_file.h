@@ -15,12 +15,12 @@ namespace sluice {
 struct TargetFile {
   std::string path;
   bool is_block_device = false;
-  bool created_by_sluice = false;  // true when sluice created it in this run (may unlink it)
-  std::uint64_t size = 0;          // file size (or device size) the job uses
-  std::uint64_t region_start = 0;  // where the job's I/O region begins (offset option)
-  std::uint64_t region_length = 0; // bytes of the region
+  bool created_by_sluice = false;   // true when sluice created it in this run (may unlink it)
+  std::uint64_t size = 0;           // file size (or device size) the job uses
+  std::uint64_t region_start = 0;   // where the job's I/O region begins (offset option)
+  std::uint64_t region_length = 0;  // bytes of the region
   int fd = -1;
-  bool stand_in = false;           // not a file: the region a null, cpuio or exec job pretends to work on
+  bool stand_in = false;  // not a file: the region a null, cpuio or exec job pretends to work on
 };
 
 // Progress of a layout: bytes written so far of total.

@@ -6,8 +6,8 @@
 #include <cstdint>
 
 #include "common/direction.h"
-#include "job/job_spec.h"
 #include "common/rng.h"
+#include "job/job_spec.h"
 
 namespace sluice {
 
@@ -33,7 +33,7 @@ class ArrivalSchedule {
   RateProcess process_ = RateProcess::kLinear;
   PerDirection<double> ns_per_io_{};    // from rate_iops
   PerDirection<double> ns_per_byte_{};  // from rate
-  PerDirection<double> next_ns_{};     // schedule position per direction, ns after start_ns_
+  PerDirection<double> next_ns_{};      // schedule position per direction, ns after start_ns_
   std::uint64_t start_ns_ = 0;
   Rng rng_;
 };

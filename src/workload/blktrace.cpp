@@ -43,7 +43,8 @@ class Reader {
     if (what != __BLK_TA_QUEUE) return;
     std::uint64_t delay_ns = 0;
     if (!has(t.action, BLK_TC_NOTIFY)) delay_ns = log_.delay_since(t.time);
-    if (settings_.align != 0) t.bytes = static_cast<std::uint32_t>((t.bytes + settings_.align - 1) & ~(settings_.align - 1));
+    if (settings_.align != 0)
+      t.bytes = static_cast<std::uint32_t>((t.bytes + settings_.align - 1) & ~(settings_.align - 1));
     if (has(t.action, BLK_TC_NOTIFY)) return;
     IoLogEntry::Kind kind = IoLogEntry::Kind::kRead;
     if (has(t.action, BLK_TC_DISCARD)) {

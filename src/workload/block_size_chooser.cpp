@@ -16,8 +16,10 @@ std::vector<std::pair<std::uint32_t, double>> split_weights(const std::vector<Bl
   double given = 0.0;
   std::size_t blank = 0;
   for (const auto& entry : split) {
-    if (entry.percent > 0.0) given += entry.percent;
-    else ++blank;
+    if (entry.percent > 0.0)
+      given += entry.percent;
+    else
+      ++blank;
   }
   const double share = blank > 0 && given < 100.0 ? (100.0 - given) / static_cast<double>(blank) : 0.0;
   std::vector<std::pair<std::uint32_t, double>> weights;
@@ -71,8 +73,10 @@ BlockSizeChooser::BlockSizeChooser(std::uint64_t bs, const BlockSizeRange& range
 
 std::uint32_t BlockSizeChooser::choose(Rng& rng) const noexcept {
   switch (kind_) {
-    case Kind::kFixed: return min_;
-    case Kind::kRange: return static_cast<std::uint32_t>(min_ + rng.below(range_count_) * step_);
+    case Kind::kFixed:
+      return min_;
+    case Kind::kRange:
+      return static_cast<std::uint32_t>(min_ + rng.below(range_count_) * step_);
     case Kind::kSplit: {
       const std::uint64_t r = rng.next() >> 32;
       std::size_t i = 0;
@@ -86,7 +90,8 @@ std::uint32_t BlockSizeChooser::choose(Rng& rng) const noexcept {
 std::uint32_t BlockSizeChooser::largest_fitting(std::uint64_t limit) const noexcept {
   if (limit < min_) return 0;
   switch (kind_) {
-    case Kind::kFixed: return min_;
+    case Kind::kFixed:
+      return min_;
     case Kind::kRange: {
       const std::uint64_t steps = std::min<std::uint64_t>(range_count_ - 1, (limit - min_) / step_);
       return static_cast<std::uint32_t>(min_ + steps * step_);

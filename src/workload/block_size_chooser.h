@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "job/job_spec.h"
 #include "common/rng.h"
+#include "job/job_spec.h"
 
 namespace sluice {
 
@@ -41,8 +41,8 @@ class BlockSizeChooser {
   double mean_ = 4096;
   std::uint32_t alignment_ = 4096;
   std::uint32_t granularity_ = 4096;
-  std::vector<std::uint32_t> split_sizes_;        // ascending
-  std::vector<std::uint64_t> split_thresholds_;   // cumulative weights scaled to 2^32
+  std::vector<std::uint32_t> split_sizes_;       // ascending
+  std::vector<std::uint64_t> split_thresholds_;  // cumulative weights scaled to 2^32
 };
 
 }  // namespace sluice

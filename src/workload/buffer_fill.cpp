@@ -28,8 +28,12 @@ BufferFillPolicy BufferFillPolicy::from_job(const JobSpec& job) {
 void fill_buffer(void* data, std::size_t length, const BufferFillPolicy& policy, Rng& rng) noexcept {
   auto* bytes = static_cast<unsigned char*>(data);
   switch (policy.content) {
-    case BufferContent::kZero: std::memset(bytes, 0, length); return;
-    case BufferContent::kRandom: fill_random({bytes, length}, rng); return;
+    case BufferContent::kZero:
+      std::memset(bytes, 0, length);
+      return;
+    case BufferContent::kRandom:
+      fill_random({bytes, length}, rng);
+      return;
     case BufferContent::kPattern: {
       const std::size_t n = policy.pattern.size();
       if (n == 0) {

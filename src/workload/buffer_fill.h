@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "job/job_spec.h"
 #include "common/rng.h"
+#include "job/job_spec.h"
 
 namespace sluice {
 
@@ -19,7 +19,7 @@ struct BufferFillPolicy {
   std::uint32_t compress_percentage = 0;  // for kCompressible
   std::uint32_t compress_chunk = 512;     // for kCompressible: bytes per random-then-zeros run (0 = the buffer)
   bool refill_each_write = false;
-  std::string pattern;                    // for kPattern (buffer_pattern): repeated from each buffer's start
+  std::string pattern;  // for kPattern (buffer_pattern): repeated from each buffer's start
   static BufferFillPolicy from_job(const JobSpec& job);
 };
 

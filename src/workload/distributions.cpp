@@ -1,7 +1,7 @@
 #include "workload/distributions.h"
 
-#include <bit>
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numbers>
 
@@ -73,29 +73,38 @@ std::uint64_t ZipfSampler::operator()(Rng& rng) const noexcept {
 
 // ---- BlockDistribution
 
-BlockDistribution::BlockDistribution(const Distribution& distribution, std::uint64_t n,
-                                     std::uint64_t scramble_key, std::uint64_t unit_bytes) noexcept
+BlockDistribution::BlockDistribution(const Distribution& distribution, std::uint64_t n, std::uint64_t scramble_key,
+                                     std::uint64_t unit_bytes) noexcept
     : kind_(distribution.kind), n_(n == 0 ? 1 : n), scrambler_(n_, scramble_key) {
   const double p = distribution.parameter;
   switch (kind_) {
     case DistributionKind::kZoned:
-    case DistributionKind::kZonedAbs: build_zones(distribution, unit_bytes == 0 ? 1 : unit_bytes); break;
+    case DistributionKind::kZonedAbs:
+      build_zones(distribution, unit_bytes == 0 ? 1 : unit_bytes);
+      break;
     case DistributionKind::kZipf:
-      if (!(p > 0.0)) kind_ = DistributionKind::kRandom;
-      else zipf_ = ZipfSampler(n_, p);
+      if (!(p > 0.0))
+        kind_ = DistributionKind::kRandom;
+      else
+        zipf_ = ZipfSampler(n_, p);
       break;
     case DistributionKind::kPareto:
-      if (!(p > 0.0 && p < 1.0)) kind_ = DistributionKind::kRandom;
-      else pareto_power_ = std::log(p) / std::log(1.0 - p);
+      if (!(p > 0.0 && p < 1.0))
+        kind_ = DistributionKind::kRandom;
+      else
+        pareto_power_ = std::log(p) / std::log(1.0 - p);
       break;
     case DistributionKind::kNormal:
-      if (!(p > 0.0)) kind_ = DistributionKind::kRandom;
-      else normal_sigma_ = p / 100.0 * static_cast<double>(n_);
+      if (!(p > 0.0))
+        kind_ = DistributionKind::kRandom;
+      else
+        normal_sigma_ = p / 100.0 * static_cast<double>(n_);
       break;
     case DistributionKind::kSequence:  // not drawn: workload/block_sequence.h; uniform if asked here
       kind_ = DistributionKind::kRandom;
       break;
-    case DistributionKind::kRandom: break;
+    case DistributionKind::kRandom:
+      break;
   }
 }
 
@@ -155,18 +164,21 @@ std::uint64_t BlockDistribution::normal(Rng& rng) noexcept {
 
 std::uint64_t BlockDistribution::operator()(Rng& rng) noexcept {
   switch (kind_) {
-    case DistributionKind::kZipf: return scrambler_(zipf_(rng) - 1);
+    case DistributionKind::kZipf:
+      return scrambler_(zipf_(rng) - 1);
     case DistributionKind::kPareto: {
       // fio's rank counts from the cold end; flip it so rank 0 is the hottest before scrambling.
       const double rank = static_cast<double>(n_) * std::pow(rng.uniform(), pareto_power_);
       const auto hot_rank = n_ - 1 - std::min(n_ - 1, static_cast<std::uint64_t>(rank));
       return scrambler_(hot_rank);
     }
-    case DistributionKind::kNormal: return normal(rng);
+    case DistributionKind::kNormal:
+      return normal(rng);
     case DistributionKind::kZoned:
     case DistributionKind::kZonedAbs:
     case DistributionKind::kSequence:
-    case DistributionKind::kRandom: break;
+    case DistributionKind::kRandom:
+      break;
   }
   return rng.below(n_);
 }

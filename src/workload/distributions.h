@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "job/job_spec.h"
 #include "common/rng.h"
+#include "job/job_spec.h"
 
 namespace sluice {
 
@@ -72,7 +72,7 @@ class BlockDistribution {
     std::uint64_t length = 1;  // blocks (at least one)
   };
   struct ZoneTable {
-    std::vector<ZoneRange> zones;             // empty: uniform over the region
+    std::vector<ZoneRange> zones;                // empty: uniform over the region
     std::array<std::uint8_t, 100> by_percent{};  // zone index for each percent of the ios (fio's zone_state_index)
   };
   void build_zones(const Distribution& distribution, std::uint64_t unit_bytes) noexcept;

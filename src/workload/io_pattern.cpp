@@ -45,20 +45,20 @@
 //    not change the offset sequence's randomness.
 #include "workload/io_pattern.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <numeric>
 
-#include <fmt/format.h>
-
+#include "common/error.h"
+#include "common/rng.h"
 #include "workload/block_sequence.h"
 #include "workload/block_size_chooser.h"
 #include "workload/distributions.h"
 #include "workload/lfsr.h"
 #include "workload/random_map.h"
 #include "workload/sprandom.h"
-#include "common/error.h"
-#include "common/rng.h"
 
 namespace sluice {
 
@@ -73,13 +73,13 @@ struct IoPattern::Impl {
 
   struct FileState {
     FileRegion region;
-    FileRegion window;                       // where ios go: the region, or the current strided zone
-    std::uint64_t file_end = 0;              // absolute end of the file (strided zones wrap there)
-    std::uint64_t zone_bytes = 0;            // bytes transferred in the current zone
-    std::uint64_t units = 0;                 // window capacity / granularity (the map's size)
-    PerDirection<std::uint64_t> position{};  // relative offset of the next sequential io
-    PerDirection<std::uint32_t> run_left{};  // random: ios left in the current sequential run
-    PerDirection<std::uint64_t> run_start{}; // random: relative offset of the run's random io (identical)
+    FileRegion window;                        // where ios go: the region, or the current strided zone
+    std::uint64_t file_end = 0;               // absolute end of the file (strided zones wrap there)
+    std::uint64_t zone_bytes = 0;             // bytes transferred in the current zone
+    std::uint64_t units = 0;                  // window capacity / granularity (the map's size)
+    PerDirection<std::uint64_t> position{};   // relative offset of the next sequential io
+    PerDirection<std::uint32_t> run_left{};   // random: ios left in the current sequential run
+    PerDirection<std::uint64_t> run_start{};  // random: relative offset of the run's random io (identical)
     bool done = false;
     bool restarted = false;  // the file starts over: its next io has starts_pass
     RandomMap map;
@@ -100,13 +100,13 @@ struct IoPattern::Impl {
   bool use_sequence = false;  // random_distribution=sequence
   BlockSequence sequence;
   PerDirection<std::uint64_t> issued{};  // ios given per direction (the sequence's position, fio's io_issues)
-  std::uint64_t lfsr_block = 4096;  // the bytes one LFSR value counts for (fio's rw_min_bs)
-  std::uint64_t hole = 0;        // sequential: bytes skipped after each io
+  std::uint64_t lfsr_block = 4096;       // the bytes one LFSR value counts for (fio's rw_min_bs)
+  std::uint64_t hole = 0;                // sequential: bytes skipped after each io
   std::uint64_t step_back = 0;   // sequential "rw=read:-8k": the next io starts this far before the last one's end
   std::uint32_t run_length = 1;  // random: ios per random offset
-  bool identical_runs = false;    // rw_sequencer=identical: a run repeats its random offset
+  bool identical_runs = false;   // rw_sequencer=identical: a run repeats its random offset
   std::uint32_t percentage_random = 100;  // random: share of ios at a new random offset (the rest sequential)
-  bool strided = false;          // zonemode=strided
+  bool strided = false;                   // zonemode=strided
   std::uint64_t zone_size = 0;
   std::uint64_t zone_range = 0;
   std::uint64_t zone_skip = 0;
@@ -115,10 +115,10 @@ struct IoPattern::Impl {
   std::uint64_t loop_bytes = 0;  // io_size with loops: a loop is io_size bytes (positions go on across loops)
   std::uint64_t next_loop_at = 0;
   std::uint32_t loops = 1;
-  std::uint64_t budget = 0;      // bytes; 0 = unlimited
-  std::uint64_t max_ios = 0;     // 0 = unlimited
+  std::uint64_t budget = 0;   // bytes; 0 = unlimited
+  std::uint64_t max_ios = 0;  // 0 = unlimited
   std::uint64_t granularity = 4096;
-  int granularity_shift = -1;    // log2(granularity) when a power of two: the hot path avoids divisions
+  int granularity_shift = -1;  // log2(granularity) when a power of two: the hot path avoids divisions
   PerDirection<BlockSizeChooser> choosers;
   PerDirection<bool> active{};
   std::uint64_t planned = 0;
@@ -131,8 +131,8 @@ struct IoPattern::Impl {
   std::size_t next_file = 0;
   FileService file_service = FileService::kRoundRobin;
   std::uint32_t file_service_ios = 1;
-  std::uint32_t ios_on_file = 0;      // ios sent to next_file since it was picked
-  Rng file_rng;                        // random and distribution file choices
+  std::uint32_t ios_on_file = 0;  // ios sent to next_file since it was picked
+  Rng file_rng;                   // random and distribution file choices
   BlockDistribution file_distribution;
   std::size_t files_done = 0;
   std::uint32_t passes_done = 0;
@@ -176,7 +176,9 @@ struct IoPattern::Impl {
 };
 
 IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::uint64_t seed)
-    : direction_rng(derive_seed(seed, 1)), size_rng(derive_seed(seed, 2)), offset_rng(derive_seed(seed, 3)),
+    : direction_rng(derive_seed(seed, 1)),
+      size_rng(derive_seed(seed, 2)),
+      offset_rng(derive_seed(seed, 3)),
       file_rng(derive_seed(seed, 4)) {
   random = job.is_random();
   mixed = job.is_mixed();
@@ -201,9 +203,12 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
     }
     lfsr_block = smallest == UINT64_MAX || smallest == 0 ? granularity : smallest;
   }
-  if (random) run_length = std::max<std::uint32_t>(job.rw_sequential_run, 1);
-  else if (job.rw_backwards) step_back = job.rw_sequential_run;
-  else hole = job.rw_sequential_run;
+  if (random)
+    run_length = std::max<std::uint32_t>(job.rw_sequential_run, 1);
+  else if (job.rw_backwards)
+    step_back = job.rw_sequential_run;
+  else
+    hole = job.rw_sequential_run;
   identical_runs = job.rw_sequencer_identical;
   percentage_random = std::min<std::uint32_t>(job.percentage_random, 100);
   strided = job.zones.zone_strided && job.zones.zone_size != 0 && regions.size() == 1;
@@ -278,7 +283,8 @@ void IoPattern::Impl::compute_planned(const JobSpec& job) {
     double mean = choosers[index_of(only_direction)].mean();
     if (mixed) {
       mean = (rwmixread * choosers[index_of(Direction::kRead)].mean() +
-              (100 - rwmixread) * choosers[index_of(Direction::kWrite)].mean()) / 100.0;
+              (100 - rwmixread) * choosers[index_of(Direction::kWrite)].mean()) /
+             100.0;
     }
     planned = std::min<std::uint64_t>(planned, static_cast<std::uint64_t>(static_cast<double>(max_ios) * mean));
   }
@@ -327,8 +333,7 @@ IoPattern::Impl::Outcome IoPattern::Impl::issue(FileState& file, Direction direc
   if (file.zone_bytes >= zone_size) next_zone(file);
   for (int tries = 0; tries < 2; ++tries) {
     out.length = length;
-    const Outcome outcome =
-        random ? random_io(file, direction, length, out) : sequential(file, direction, length, out);
+    const Outcome outcome = random ? random_io(file, direction, length, out) : sequential(file, direction, length, out);
     if (outcome == Outcome::kIssued) {
       file.zone_bytes += out.length;
       return outcome;
@@ -497,8 +502,7 @@ IoPattern::Impl::Outcome IoPattern::Impl::random_io(FileState& file, Direction d
 
 // Next io of a sequential run inside a random mode: right after the previous one, if it fits (and, with
 // the map, if its start is still free). Returns false to fall back to a new random offset.
-bool IoPattern::Impl::continue_run(FileState& file, Direction direction, std::uint32_t length,
-                                   NextIo& out) noexcept {
+bool IoPattern::Impl::continue_run(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept {
   const std::uint64_t position = file.position[index_of(direction)];
   if (position + length > file.window.length) return false;
   if (use_map) {
@@ -547,8 +551,7 @@ void IoPattern::Impl::pick_free_offset(FileState& file, Direction direction, std
 // The LFSR's next block, at the direction's alignment, with a size that fits before the window's end. When
 // the period is used up: a new pass at once when the pattern wraps (time_based, io_size, a strided zone, as
 // fio resets the LFSR), else false (the pass is done; fio marks the file done).
-bool IoPattern::Impl::pick_from_lfsr(FileState& file, Direction direction, std::uint32_t length,
-                                     NextIo& out) noexcept {
+bool IoPattern::Impl::pick_from_lfsr(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept {
   std::uint64_t block = 0;
   if (!file.lfsr.next(block)) {
     if (!wrap) return false;
@@ -633,8 +636,7 @@ void IoPattern::Impl::check_sequence_fits(const JobSpec& job, std::uint64_t leng
 
 // A random free unit (fio: pick a random block, and if it is taken, the next free one after it), aligned
 // for the direction; the io is shortened to the free run there. False when no aligned unit is free.
-bool IoPattern::Impl::pick_from_map(FileState& file, Direction direction, std::uint32_t length,
-                                    NextIo& out) noexcept {
+bool IoPattern::Impl::pick_from_map(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept {
   RandomMap& map = file.map;
   if (map.free_blocks() == 0) return false;
   const std::uint64_t step = to_units(choosers[index_of(direction)].alignment());  // no division per io

@@ -17,8 +17,8 @@ namespace sluice {
 
 // The part of one file a job does I/O on.
 struct FileRegion {
-  std::uint64_t start = 0;   // byte offset of the region in the file
-  std::uint64_t length = 0;  // bytes
+  std::uint64_t start = 0;      // byte offset of the region in the file
+  std::uint64_t length = 0;     // bytes
   std::uint64_t file_size = 0;  // the whole file's size (zonemode=strided walks up to it); 0 = the region's end
 };
 

@@ -28,9 +28,12 @@ std::vector<std::string_view> split_fields(std::string_view line) {
 // The io actions of a line with offset and length; nothing for a file action.
 bool io_kind_of(std::string_view action, IoLogEntry::Kind& kind) {
   static constexpr std::pair<std::string_view, IoLogEntry::Kind> kActions[] = {
-      {"read", IoLogEntry::Kind::kRead},   {"write", IoLogEntry::Kind::kWrite},
-      {"trim", IoLogEntry::Kind::kTrim},   {"sync", IoLogEntry::Kind::kSync},
-      {"datasync", IoLogEntry::Kind::kDatasync}, {"wait", IoLogEntry::Kind::kWait},
+      {"read", IoLogEntry::Kind::kRead},
+      {"write", IoLogEntry::Kind::kWrite},
+      {"trim", IoLogEntry::Kind::kTrim},
+      {"sync", IoLogEntry::Kind::kSync},
+      {"datasync", IoLogEntry::Kind::kDatasync},
+      {"wait", IoLogEntry::Kind::kWait},
       {"sync_file_range", IoLogEntry::Kind::kSyncRange}};
   for (const auto& [name, k] : kActions) {
     if (name == action) {
@@ -52,8 +55,9 @@ class Parser {
     } else if (line.substr(0, kVersion3.size()) == kVersion3) {
       version_ = 3;
     } else {
-      fail("not a fio iolog nor a blktrace binary trace: the first line must be \"fio version 2 iolog\" or "
-           "\"fio version 3 iolog\" (fio no longer reads version 1)");
+      fail(
+          "not a fio iolog nor a blktrace binary trace: the first line must be \"fio version 2 iolog\" or "
+          "\"fio version 3 iolog\" (fio no longer reads version 1)");
     }
   }
 
@@ -68,7 +72,8 @@ class Parser {
     if (version_ == 3) {
       delay_us = log_.delay_since(number_of(fields.front(), "timestamp (microseconds)"));
       if (delay_us > detail::kMaxReplayDelayUs) {
-        fail("a wait of " + std::to_string(delay_us) + " us since the line before (more than a day): are the "
+        fail("a wait of " + std::to_string(delay_us) +
+             " us since the line before (more than a day): are the "
              "timestamps microseconds?");
       }
       fields.erase(fields.begin());
@@ -151,7 +156,8 @@ class Parser {
 IoLog parse_iolog(std::istream& in, const std::string& source, const ReplaySettings& settings) {
   Parser parser(source, settings);
   std::string text;
-  if (!std::getline(in, text)) throw UserError(source + ": the log is empty; it must start with \"fio version 3 iolog\"");
+  if (!std::getline(in, text))
+    throw UserError(source + ": the log is empty; it must start with \"fio version 3 iolog\"");
   parser.version_line(text);
   int number = 1;
   while (std::getline(in, text)) parser.line(text, ++number);

@@ -20,24 +20,24 @@ namespace sluice {
 
 // The replay options of a job (fio's replay_*).
 struct ReplaySettings {
-  bool no_stall = false;          // replay_no_stall: as fast as the ordering allows
-  std::uint32_t time_scale = 100; // replay_time_scale: percent of the log's rate (200 = twice as fast)
-  std::string redirect;           // replay_redirect: every io goes to this one file
-  std::uint64_t scale = 1;        // replay_scale: offsets are divided by it
-  std::uint64_t align = 0;        // replay_align: offsets are rounded down to a multiple (a power of 2)
-  bool skip_read = false;         // replay_skip=read,write,trim,sync
+  bool no_stall = false;           // replay_no_stall: as fast as the ordering allows
+  std::uint32_t time_scale = 100;  // replay_time_scale: percent of the log's rate (200 = twice as fast)
+  std::string redirect;            // replay_redirect: every io goes to this one file
+  std::uint64_t scale = 1;         // replay_scale: offsets are divided by it
+  std::uint64_t align = 0;         // replay_align: offsets are rounded down to a multiple (a power of 2)
+  bool skip_read = false;          // replay_skip=read,write,trim,sync
   bool skip_write = false;
   bool skip_trim = false;
-  bool skip_sync = false;         // sync only; fio's replay_skip leaves datasync
+  bool skip_sync = false;  // sync only; fio's replay_skip leaves datasync
 };
 
 struct IoLogEntry {
   enum class Kind : std::uint8_t { kRead, kWrite, kTrim, kSync, kDatasync, kWait, kSyncRange };
   Kind kind = Kind::kRead;
-  std::uint32_t file = 0;     // index into IoLog::files
-  std::uint64_t offset = 0;   // bytes, after replay_scale and replay_align; kWait: ms after the job's start
-  std::uint32_t length = 0;   // bytes (0 for syncs and waits)
-  std::uint64_t delay_us = 0; // v3: wait this long after the previous io started (already scaled)
+  std::uint32_t file = 0;      // index into IoLog::files
+  std::uint64_t offset = 0;    // bytes, after replay_scale and replay_align; kWait: ms after the job's start
+  std::uint32_t length = 0;    // bytes (0 for syncs and waits)
+  std::uint64_t delay_us = 0;  // v3: wait this long after the previous io started (already scaled)
 };
 
 struct IoLog {
@@ -46,9 +46,9 @@ struct IoLog {
   std::vector<IoLogEntry> entries;     // in log order
   std::vector<std::uint64_t> extents;  // per file: the end of its farthest io (offset + length)
   std::uint64_t reads = 0, writes = 0, trims = 0, syncs = 0, waits = 0;
-  std::uint64_t bytes = 0;             // read + written + trimmed
+  std::uint64_t bytes = 0;                  // read + written + trimmed
   std::uint32_t max_length[3] = {0, 0, 0};  // largest io per direction (read, write, trim)
-  std::uint32_t depth = 0;             // blktrace: the deepest queue of the trace (0: a text log says none)
+  std::uint32_t depth = 0;                  // blktrace: the deepest queue of the trace (0: a text log says none)
 };
 
 // The longest read or write a log may hold: buffers are sized for it, iodepth times. (A trim, which needs

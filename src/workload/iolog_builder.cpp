@@ -49,13 +49,19 @@ void IoLogBuilder::wait(std::uint64_t delay_us) noexcept {
 
 bool IoLogBuilder::skipped(IoLogEntry::Kind kind) const noexcept {
   switch (kind) {
-    case IoLogEntry::Kind::kRead: return settings_.skip_read;
-    case IoLogEntry::Kind::kWrite: return settings_.skip_write;
-    case IoLogEntry::Kind::kTrim: return settings_.skip_trim;
+    case IoLogEntry::Kind::kRead:
+      return settings_.skip_read;
+    case IoLogEntry::Kind::kWrite:
+      return settings_.skip_write;
+    case IoLogEntry::Kind::kTrim:
+      return settings_.skip_trim;
     case IoLogEntry::Kind::kSync:
-    case IoLogEntry::Kind::kSyncRange: return settings_.skip_sync;
-    case IoLogEntry::Kind::kWait: return settings_.no_stall;
-    default: return false;
+    case IoLogEntry::Kind::kSyncRange:
+      return settings_.skip_sync;
+    case IoLogEntry::Kind::kWait:
+      return settings_.no_stall;
+    default:
+      return false;
   }
 }
 
@@ -85,7 +91,8 @@ std::string IoLogBuilder::add(IoLogEntry::Kind kind, std::uint32_t file, std::ui
   // gigabytes are common in traces: fstrim, mkfs).
   const std::uint64_t most = kind == IoLogEntry::Kind::kTrim ? UINT32_MAX : kMaxIoLogLength;
   if (length > most) {
-    return "an io of " + std::to_string(length) + " bytes; sluice replays reads and writes of at most 64 MiB, "
+    return "an io of " + std::to_string(length) +
+           " bytes; sluice replays reads and writes of at most 64 MiB, "
            "trims of less than 4 GiB";
   }
   std::uint64_t at = offset / (settings_.scale == 0 ? 1 : settings_.scale);

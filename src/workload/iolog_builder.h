@@ -33,7 +33,10 @@ class IoLogBuilder {
   // ("" when nothing): a length of 0 or over kMaxIoLogLength, an offset beyond any file.
   std::string add(IoLogEntry::Kind kind, std::uint32_t file, std::uint64_t offset, std::uint64_t length);
   bool holds_io() const noexcept;
-  IoLog take(int version) { log_.version = version; return std::move(log_); }
+  IoLog take(int version) {
+    log_.version = version;
+    return std::move(log_);
+  }
 
  private:
   const ReplaySettings& settings_;

@@ -28,7 +28,7 @@ class Lfsr {
   std::uint64_t start_ = 1;     // nonzero: zero is the register's fixed point
   std::uint64_t state_ = 1;
   std::uint64_t count_ = 0;
-  std::uint64_t given_ = 0;     // values given in the current period
+  std::uint64_t given_ = 0;  // values given in the current period
   int bits_ = 0;
 };
 

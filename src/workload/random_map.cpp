@@ -62,8 +62,7 @@ std::uint64_t RandomMap::free_run(std::uint64_t block, std::uint64_t limit) cons
   while (run < limit) {
     const std::uint64_t at = block + run;
     const std::uint64_t taken = levels_[0][at >> 6] >> (at & 63);
-    const std::uint64_t free_here =
-        taken == 0 ? 64 - (at & 63) : static_cast<std::uint64_t>(std::countr_zero(taken));
+    const std::uint64_t free_here = taken == 0 ? 64 - (at & 63) : static_cast<std::uint64_t>(std::countr_zero(taken));
     run += free_here;
     if (taken != 0) break;
   }

@@ -18,9 +18,7 @@ class RandomMap {
 
   std::uint64_t blocks() const noexcept { return blocks_; }
   std::uint64_t free_blocks() const noexcept { return free_; }
-  bool is_free(std::uint64_t block) const noexcept {
-    return ((levels_[0][block >> 6] >> (block & 63)) & 1u) == 0;
-  }
+  bool is_free(std::uint64_t block) const noexcept { return ((levels_[0][block >> 6] >> (block & 63)) & 1u) == 0; }
   // First free block >= `from`, or kNone. `from` may be >= blocks().
   std::uint64_t next_free(std::uint64_t from) const noexcept;
   // Length of the run of free blocks starting at `block`, at most `limit` (0 when `block` is taken).
@@ -36,7 +34,7 @@ class RandomMap {
 
   std::uint64_t blocks_ = 0;
   std::uint64_t free_ = 0;
-  std::vector<std::uint64_t> level_bits_;            // bits per level
+  std::vector<std::uint64_t> level_bits_;           // bits per level
   std::vector<std::vector<std::uint64_t>> levels_;  // levels_[0] = blocks
 };
 

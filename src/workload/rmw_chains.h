@@ -3,8 +3,9 @@
 // randtrimwrite. A transaction reads (trims) a block and then writes the same block (fresh buffer
 // content) before its chain starts the next transaction. For trimwrite fio issues the write without waiting
 // for the trim, so at iodepth > 1 a trim may land after the write of its block and discard it; sluice
-// waits for the trim (the write is what the mode means to measure after a trim). With iodepth N there are N independent chains: chain i is the io slot i, so a chain never
-// has more than one io in flight and chains never wait for each other.
+// waits for the trim (the write is what the mode means to measure after a trim). With iodepth N there are N independent
+// chains: chain i is the io slot i, so a chain never has more than one io in flight and chains never wait for each
+// other.
 //
 // The pattern supplies the reads (a random-read pattern over the job's region, see pattern_spec); this
 // class turns each completed read into the write that must follow it. Pure bookkeeping: no I/O, no

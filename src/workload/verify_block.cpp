@@ -1,11 +1,11 @@
 #include "workload/verify_block.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "common/rng.h"
 #include "job/validate_verify.h"
@@ -17,7 +17,8 @@ constexpr std::size_t kCrcField = 12;
 
 template <typename T>
 void put(unsigned char* p, T value) noexcept {
-  for (std::size_t i = 0; i < sizeof(T); ++i) p[i] = static_cast<unsigned char>(static_cast<std::uint64_t>(value) >> (8 * i));
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    p[i] = static_cast<unsigned char>(static_cast<std::uint64_t>(value) >> (8 * i));
 }
 
 template <typename T>
@@ -98,8 +99,10 @@ VerifyFailure failure_of(VerifyDiagnosis d, const VerifyFormat& format, const Ch
 std::vector<unsigned char> expected_data(const VerifyFormat& format, std::uint64_t seed, std::uint64_t offset,
                                          std::size_t length) {
   std::vector<unsigned char> data(length);
-  if (!format.pattern.empty()) fill_pattern(data.data(), length, format, offset);
-  else fill_seeded(data.data(), length, seed);
+  if (!format.pattern.empty())
+    fill_pattern(data.data(), length, format, offset);
+  else
+    fill_seeded(data.data(), length, seed);
   return data;
 }
 
@@ -125,7 +128,8 @@ std::optional<VerifyFailure> check_zero_chunk(const unsigned char* p, const Veri
 
 std::uint32_t verify_header_size(VerifyKind kind) noexcept { return verify_header_bytes(kind); }
 
-std::uint64_t chunk_seed(std::uint64_t job_seed, int file_index, std::uint64_t offset, std::uint64_t generation) noexcept {
+std::uint64_t chunk_seed(std::uint64_t job_seed, int file_index, std::uint64_t offset,
+                         std::uint64_t generation) noexcept {
   return mix64(job_seed ^ (offset * kGolden) ^ (generation << 48) ^ (static_cast<std::uint64_t>(file_index) << 32) ^
                generation);
 }
@@ -182,8 +186,10 @@ void fill_chunk(void* out, const VerifyFormat& format, const ChunkExpectation& e
   const std::uint32_t header_size = format.header_size();
   unsigned char* data = p + header_size;
   const std::size_t data_length = format.chunk - header_size;
-  if (!format.pattern.empty()) fill_pattern(data, data_length, format, expect.offset);
-  else fill_seeded(data, data_length, expect.seed);
+  if (!format.pattern.empty())
+    fill_pattern(data, data_length, format, expect.offset);
+  else
+    fill_seeded(data, data_length, expect.seed);
   if (format.kind == VerifyKind::kNull) return;
   VerifyHeader h;
   h.kind = format.kind;
@@ -257,9 +263,12 @@ std::optional<VerifyFailure> check_chunk(const void* chunk, std::uint32_t valid,
     }
   }
   if (expect.generation != 0) {
-    if (h.generation < expect.generation) f.diagnosis = VerifyDiagnosis::kLost;
-    else if (h.generation > expect.generation) f.diagnosis = VerifyDiagnosis::kNewer;
-    else if (h.seed != expect.seed) f.diagnosis = VerifyDiagnosis::kForeign;
+    if (h.generation < expect.generation)
+      f.diagnosis = VerifyDiagnosis::kLost;
+    else if (h.generation > expect.generation)
+      f.diagnosis = VerifyDiagnosis::kNewer;
+    else if (h.seed != expect.seed)
+      f.diagnosis = VerifyDiagnosis::kForeign;
   }
   if (f.diagnosis != VerifyDiagnosis::kOk) return f;
   return std::nullopt;
@@ -267,18 +276,30 @@ std::optional<VerifyFailure> check_chunk(const void* chunk, std::uint32_t valid,
 
 std::string_view diagnosis_name(VerifyDiagnosis d) noexcept {
   switch (d) {
-    case VerifyDiagnosis::kOk: return "ok";
-    case VerifyDiagnosis::kShortRead: return "short read";
-    case VerifyDiagnosis::kNoHeader: return "no verify header";
-    case VerifyDiagnosis::kHeaderDamaged: return "header damaged";
-    case VerifyDiagnosis::kFormatMismatch: return "other verify settings";
-    case VerifyDiagnosis::kMisdirected: return "misdirected write";
-    case VerifyDiagnosis::kTorn: return "torn write or corrupted data";
-    case VerifyDiagnosis::kLost: return "lost write";
-    case VerifyDiagnosis::kNewer: return "newer generation than expected";
-    case VerifyDiagnosis::kForeign: return "written by another run";
-    case VerifyDiagnosis::kPatternMismatch: return "pattern mismatch";
-    case VerifyDiagnosis::kTrimmedNotZero: return "trimmed chunk not zero";
+    case VerifyDiagnosis::kOk:
+      return "ok";
+    case VerifyDiagnosis::kShortRead:
+      return "short read";
+    case VerifyDiagnosis::kNoHeader:
+      return "no verify header";
+    case VerifyDiagnosis::kHeaderDamaged:
+      return "header damaged";
+    case VerifyDiagnosis::kFormatMismatch:
+      return "other verify settings";
+    case VerifyDiagnosis::kMisdirected:
+      return "misdirected write";
+    case VerifyDiagnosis::kTorn:
+      return "torn write or corrupted data";
+    case VerifyDiagnosis::kLost:
+      return "lost write";
+    case VerifyDiagnosis::kNewer:
+      return "newer generation than expected";
+    case VerifyDiagnosis::kForeign:
+      return "written by another run";
+    case VerifyDiagnosis::kPatternMismatch:
+      return "pattern mismatch";
+    case VerifyDiagnosis::kTrimmedNotZero:
+      return "trimmed chunk not zero";
   }
   return "?";
 }
@@ -290,18 +311,22 @@ static std::uint32_t crc_of_header(const VerifyHeader& h) noexcept {
 }
 
 std::string describe_failure(const VerifyFailure& f, const VerifyFormat& format, std::string_view path) {
-  std::string out = fmt::format("verify failed: {} offset {} length {}: {}", path, f.offset, f.length,
-                                diagnosis_name(f.diagnosis));
+  std::string out =
+      fmt::format("verify failed: {} offset {} length {}: {}", path, f.offset, f.length, diagnosis_name(f.diagnosis));
   const auto bytes_at = [&] {
     return fmt::format(" at byte {} of the chunk (file offset {}): expected {} found {}", f.first_bad_byte,
                        f.offset + static_cast<std::uint64_t>(f.first_bad_byte), f.expected_bytes, f.found_bytes);
   };
   const VerifyHeader h = f.found.value_or(VerifyHeader{});
   switch (f.diagnosis) {
-    case VerifyDiagnosis::kShortRead: out += fmt::format(": {} of {} bytes came back", f.first_bad_byte, f.length); break;
+    case VerifyDiagnosis::kShortRead:
+      out += fmt::format(": {} of {} bytes came back", f.first_bad_byte, f.length);
+      break;
     case VerifyDiagnosis::kNoHeader:
-      out += fmt::format(": expected magic 53 4c 56 46 (\"SLVF\"), found bytes {} (never written, overwritten, "
-                         "or written by another tool)", f.found_bytes);
+      out += fmt::format(
+          ": expected magic 53 4c 56 46 (\"SLVF\"), found bytes {} (never written, overwritten, "
+          "or written by another tool)",
+          f.found_bytes);
       break;
     case VerifyDiagnosis::kHeaderDamaged:
       out += fmt::format(": header crc32c stored 0x{:08x}, computed 0x{:08x}; header says offset {} generation {}",
@@ -322,8 +347,10 @@ std::string describe_failure(const VerifyFailure& f, const VerifyFormat& format,
       if (f.first_bad_byte >= 0) out += "; first difference" + bytes_at();
       break;
     case VerifyDiagnosis::kLost:
-      out += fmt::format(": found generation {}, expected {} (an older version of the chunk: the last write did not "
-                         "reach the medium)", h.generation, f.expected.generation);
+      out += fmt::format(
+          ": found generation {}, expected {} (an older version of the chunk: the last write did not "
+          "reach the medium)",
+          h.generation, f.expected.generation);
       break;
     case VerifyDiagnosis::kNewer:
       out += fmt::format(": found generation {}, expected {}", h.generation, f.expected.generation);
@@ -332,11 +359,14 @@ std::string describe_failure(const VerifyFailure& f, const VerifyFormat& format,
       out += fmt::format(": seed 0x{:016x} found, 0x{:016x} expected (another job or randseed wrote it)", h.seed,
                          f.expected.seed);
       break;
-    case VerifyDiagnosis::kPatternMismatch: out += bytes_at(); break;
+    case VerifyDiagnosis::kPatternMismatch:
+      out += bytes_at();
+      break;
     case VerifyDiagnosis::kTrimmedNotZero:
       out += bytes_at() + " (the chunk was trimmed after its write; trim_verify_zero=1 expects zeros)";
       break;
-    case VerifyDiagnosis::kOk: break;
+    case VerifyDiagnosis::kOk:
+      break;
   }
   return out;
 }

@@ -31,7 +31,7 @@ namespace sluice {
 
 inline constexpr std::uint32_t kVerifyMagic = 0x46564c53u;  // "SLVF" in file order
 inline constexpr std::uint8_t kVerifyVersion = 1;
-inline constexpr std::uint32_t kVerifyHeaderSize = 72;      // the kinds whose digest fits 32 bytes
+inline constexpr std::uint32_t kVerifyHeaderSize = 72;       // the kinds whose digest fits 32 bytes
 inline constexpr std::uint32_t kLongVerifyHeaderSize = 104;  // sha3-384, sha512, sha3-512 (64-byte slot)
 
 // The header's size for a kind (0 for pattern and null: no header). Equals job/validate_verify.h's
@@ -62,8 +62,8 @@ std::uint32_t header_crc_of(const void* encoded, std::uint32_t header_size = kVe
 // How the chunks of one job look.
 struct VerifyFormat {
   VerifyKind kind = VerifyKind::kNone;
-  std::uint32_t chunk = 4096;  // bytes per header (verify_interval, else the block size)
-  std::string pattern;         // verify_pattern bytes; empty = random data
+  std::uint32_t chunk = 4096;                       // bytes per header (verify_interval, else the block size)
+  std::string pattern;                              // verify_pattern bytes; empty = random data
   std::vector<std::uint32_t> pattern_offset_slots;  // %o: where each repetition gets the chunk offset
   // verify_offset: the header is swapped with the bytes this far into the chunk before the write and swapped
   // back before the check, as fio's memswp (0 = the header stays first). Header kinds only.
@@ -87,30 +87,30 @@ void fill_chunk(void* out, const VerifyFormat& format, const ChunkExpectation& e
 
 enum class VerifyDiagnosis {
   kOk,
-  kShortRead,         // fewer bytes came back than the chunk holds
-  kNoHeader,          // no sluice header (never written, overwritten by something else, or written by fio)
-  kHeaderDamaged,     // magic right, header crc wrong: corruption inside the header
-  kFormatMismatch,    // a valid header of another kind or chunk length (different verify settings)
-  kMisdirected,       // an intact chunk meant for another offset
-  kTorn,              // header intact, digest of the data wrong
-  kLost,              // an intact chunk of an older generation: the last write never reached the medium
-  kNewer,             // an intact chunk of a newer generation than this run wrote
-  kForeign,           // an intact chunk of the right offset and generation but another run's seed
-  kPatternMismatch,   // verify=pattern (or verify_pattern): a byte differs from the pattern
-  kTrimmedNotZero,    // a trimmed chunk (trim_verify_zero) did not read back as zeros
+  kShortRead,        // fewer bytes came back than the chunk holds
+  kNoHeader,         // no sluice header (never written, overwritten by something else, or written by fio)
+  kHeaderDamaged,    // magic right, header crc wrong: corruption inside the header
+  kFormatMismatch,   // a valid header of another kind or chunk length (different verify settings)
+  kMisdirected,      // an intact chunk meant for another offset
+  kTorn,             // header intact, digest of the data wrong
+  kLost,             // an intact chunk of an older generation: the last write never reached the medium
+  kNewer,            // an intact chunk of a newer generation than this run wrote
+  kForeign,          // an intact chunk of the right offset and generation but another run's seed
+  kPatternMismatch,  // verify=pattern (or verify_pattern): a byte differs from the pattern
+  kTrimmedNotZero,   // a trimmed chunk (trim_verify_zero) did not read back as zeros
 };
 
 std::string_view diagnosis_name(VerifyDiagnosis d) noexcept;
 
 struct VerifyFailure {
   VerifyDiagnosis diagnosis = VerifyDiagnosis::kOk;
-  std::uint64_t offset = 0;          // of the chunk in the file
-  std::uint32_t length = 0;          // of the chunk
+  std::uint64_t offset = 0;  // of the chunk in the file
+  std::uint32_t length = 0;  // of the chunk
   ChunkExpectation expected;
-  std::optional<VerifyHeader> found; // the header read, when its magic was right
-  Digest computed_digest{};          // digest of the data read (torn)
-  std::int64_t first_bad_byte = -1;  // within the chunk; -1 when not located
-  std::string expected_bytes;        // hex of up to 16 bytes from first_bad_byte
+  std::optional<VerifyHeader> found;  // the header read, when its magic was right
+  Digest computed_digest{};           // digest of the data read (torn)
+  std::int64_t first_bad_byte = -1;   // within the chunk; -1 when not located
+  std::string expected_bytes;         // hex of up to 16 bytes from first_bad_byte
   std::string found_bytes;
 };
 
@@ -123,6 +123,7 @@ std::string describe_failure(const VerifyFailure& failure, const VerifyFormat& f
 
 // The seed of a chunk's data, from the job's seed, the file, the offset and the generation (splitmix64), so
 // that a verify_only run with the same randseed expects exactly what the writing run wrote.
-std::uint64_t chunk_seed(std::uint64_t job_seed, int file_index, std::uint64_t offset, std::uint64_t generation) noexcept;
+std::uint64_t chunk_seed(std::uint64_t job_seed, int file_index, std::uint64_t offset,
+                         std::uint64_t generation) noexcept;
 
 }  // namespace sluice

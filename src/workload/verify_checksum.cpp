@@ -144,44 +144,73 @@ std::uint16_t crc16_arc(const void* data, std::size_t length) noexcept {
 
 std::size_t digest_size(VerifyKind kind) noexcept {
   switch (kind) {
-    case VerifyKind::kCrc7: return 1;
-    case VerifyKind::kCrc16: return 2;
+    case VerifyKind::kCrc7:
+      return 1;
+    case VerifyKind::kCrc16:
+      return 2;
     case VerifyKind::kCrc32c:
-    case VerifyKind::kCrc32: return 4;
+    case VerifyKind::kCrc32:
+      return 4;
     case VerifyKind::kCrc64:
-    case VerifyKind::kXxhash: return 8;
-    case VerifyKind::kMd5: return 16;
-    case VerifyKind::kSha1: return 20;
-    case VerifyKind::kSha3_224: return 28;
+    case VerifyKind::kXxhash:
+      return 8;
+    case VerifyKind::kMd5:
+      return 16;
+    case VerifyKind::kSha1:
+      return 20;
+    case VerifyKind::kSha3_224:
+      return 28;
     case VerifyKind::kSha256:
-    case VerifyKind::kSha3_256: return 32;
-    case VerifyKind::kSha3_384: return 48;
+    case VerifyKind::kSha3_256:
+      return 32;
+    case VerifyKind::kSha3_384:
+      return 48;
     case VerifyKind::kSha512:
-    case VerifyKind::kSha3_512: return 64;
-    default: return 0;
+    case VerifyKind::kSha3_512:
+      return 64;
+    default:
+      return 0;
   }
 }
 
 std::string_view verify_kind_name(VerifyKind kind) noexcept {
   switch (kind) {
-    case VerifyKind::kNone: return "0";
-    case VerifyKind::kCrc32c: return "crc32c";
-    case VerifyKind::kCrc32: return "crc32";
-    case VerifyKind::kCrc64: return "crc64";
-    case VerifyKind::kXxhash: return "xxhash";
-    case VerifyKind::kMd5: return "md5";
-    case VerifyKind::kSha256: return "sha256";
-    case VerifyKind::kPattern: return "pattern";
-    case VerifyKind::kMeta: return "meta";
-    case VerifyKind::kCrc16: return "crc16";
-    case VerifyKind::kCrc7: return "crc7";
-    case VerifyKind::kSha1: return "sha1";
-    case VerifyKind::kSha512: return "sha512";
-    case VerifyKind::kSha3_224: return "sha3-224";
-    case VerifyKind::kSha3_256: return "sha3-256";
-    case VerifyKind::kSha3_384: return "sha3-384";
-    case VerifyKind::kSha3_512: return "sha3-512";
-    case VerifyKind::kNull: return "null";
+    case VerifyKind::kNone:
+      return "0";
+    case VerifyKind::kCrc32c:
+      return "crc32c";
+    case VerifyKind::kCrc32:
+      return "crc32";
+    case VerifyKind::kCrc64:
+      return "crc64";
+    case VerifyKind::kXxhash:
+      return "xxhash";
+    case VerifyKind::kMd5:
+      return "md5";
+    case VerifyKind::kSha256:
+      return "sha256";
+    case VerifyKind::kPattern:
+      return "pattern";
+    case VerifyKind::kMeta:
+      return "meta";
+    case VerifyKind::kCrc16:
+      return "crc16";
+    case VerifyKind::kCrc7:
+      return "crc7";
+    case VerifyKind::kSha1:
+      return "sha1";
+    case VerifyKind::kSha512:
+      return "sha512";
+    case VerifyKind::kSha3_224:
+      return "sha3-224";
+    case VerifyKind::kSha3_256:
+      return "sha3-256";
+    case VerifyKind::kSha3_384:
+      return "sha3-384";
+    case VerifyKind::kSha3_512:
+      return "sha3-512";
+    case VerifyKind::kNull:
+      return "null";
   }
   return "?";
 }
@@ -189,7 +218,9 @@ std::string_view verify_kind_name(VerifyKind kind) noexcept {
 Digest compute_digest(VerifyKind kind, const void* data, std::size_t length) {
   Digest out{};
   switch (kind) {
-    case VerifyKind::kCrc32c: store_le(out, crc32c(data, length), 4); break;
+    case VerifyKind::kCrc32c:
+      store_le(out, crc32c(data, length), 4);
+      break;
     case VerifyKind::kCrc32: {
       // zlib takes uInt lengths: feed huge buffers in pieces.
       uLong c = ::crc32(0L, Z_NULL, 0);
@@ -203,19 +234,44 @@ Digest compute_digest(VerifyKind kind, const void* data, std::size_t length) {
       store_le(out, c, 4);
       break;
     }
-    case VerifyKind::kCrc64: store_le(out, crc64_ecma(data, length), 8); break;
-    case VerifyKind::kXxhash: store_le(out, XXH64(data, length, 0), 8); break;
-    case VerifyKind::kMd5: evp_digest(EVP_md5(), data, length, out); break;
-    case VerifyKind::kSha256: evp_digest(EVP_sha256(), data, length, out); break;
-    case VerifyKind::kCrc7: store_le(out, crc7_mmc(data, length), 1); break;
-    case VerifyKind::kCrc16: store_le(out, crc16_arc(data, length), 2); break;
-    case VerifyKind::kSha1: evp_digest(EVP_sha1(), data, length, out); break;
-    case VerifyKind::kSha512: evp_digest(EVP_sha512(), data, length, out); break;
-    case VerifyKind::kSha3_224: evp_digest(EVP_sha3_224(), data, length, out); break;
-    case VerifyKind::kSha3_256: evp_digest(EVP_sha3_256(), data, length, out); break;
-    case VerifyKind::kSha3_384: evp_digest(EVP_sha3_384(), data, length, out); break;
-    case VerifyKind::kSha3_512: evp_digest(EVP_sha3_512(), data, length, out); break;
-    default: break;
+    case VerifyKind::kCrc64:
+      store_le(out, crc64_ecma(data, length), 8);
+      break;
+    case VerifyKind::kXxhash:
+      store_le(out, XXH64(data, length, 0), 8);
+      break;
+    case VerifyKind::kMd5:
+      evp_digest(EVP_md5(), data, length, out);
+      break;
+    case VerifyKind::kSha256:
+      evp_digest(EVP_sha256(), data, length, out);
+      break;
+    case VerifyKind::kCrc7:
+      store_le(out, crc7_mmc(data, length), 1);
+      break;
+    case VerifyKind::kCrc16:
+      store_le(out, crc16_arc(data, length), 2);
+      break;
+    case VerifyKind::kSha1:
+      evp_digest(EVP_sha1(), data, length, out);
+      break;
+    case VerifyKind::kSha512:
+      evp_digest(EVP_sha512(), data, length, out);
+      break;
+    case VerifyKind::kSha3_224:
+      evp_digest(EVP_sha3_224(), data, length, out);
+      break;
+    case VerifyKind::kSha3_256:
+      evp_digest(EVP_sha3_256(), data, length, out);
+      break;
+    case VerifyKind::kSha3_384:
+      evp_digest(EVP_sha3_384(), data, length, out);
+      break;
+    case VerifyKind::kSha3_512:
+      evp_digest(EVP_sha3_512(), data, length, out);
+      break;
+    default:
+      break;
   }
   return out;
 }

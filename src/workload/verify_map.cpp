@@ -4,8 +4,8 @@
 
 namespace sluice {
 
-VerifyMap::VerifyMap(std::vector<FileRegion> regions, std::uint32_t chunk, std::uint32_t backlog,
-                     std::uint32_t batch, TrimSettings trim)
+VerifyMap::VerifyMap(std::vector<FileRegion> regions, std::uint32_t chunk, std::uint32_t backlog, std::uint32_t batch,
+                     TrimSettings trim)
     : regions_(std::move(regions)),
       chunk_(std::max<std::uint32_t>(chunk, 1)),
       backlog_(backlog),
@@ -149,7 +149,8 @@ void VerifyMap::forget_writes() noexcept {
 std::uint64_t VerifyMap::written_chunks() const noexcept {
   std::uint64_t n = 0;
   for (const auto& words : words_) {
-    n += static_cast<std::uint64_t>(std::count_if(words.begin(), words.end(), [](std::uint32_t w) { return (w & kGenerationMask) != 0; }));
+    n += static_cast<std::uint64_t>(
+        std::count_if(words.begin(), words.end(), [](std::uint32_t w) { return (w & kGenerationMask) != 0; }));
   }
   return n;
 }

@@ -14,9 +14,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "workload/io_pattern.h"
-
 #include "common/rng.h"
+#include "workload/io_pattern.h"
 
 namespace sluice {
 
@@ -26,7 +25,7 @@ struct TrimSettings {
   std::uint64_t backlog = 0;
   std::uint32_t batch = 0;  // 0 = backlog
   bool expect_zeros = true;
-  std::uint64_t seed = 0;   // of the draws that pick the writes to trim
+  std::uint64_t seed = 0;  // of the draws that pick the writes to trim
 };
 
 class VerifyMap {
@@ -91,7 +90,10 @@ class VerifyMap {
   // The next read of the verify phase; false when every written chunk has been planned.
   bool next_phase_read(NextIo& out, std::uint32_t max_length);
   // Restarts the verify phase's scan from the first file (chunks verified since are not read again).
-  void rewind() noexcept { cursor_file_ = 0; cursor_chunk_ = 0; }
+  void rewind() noexcept {
+    cursor_file_ = 0;
+    cursor_chunk_ = 0;
+  }
 
   std::uint64_t written_chunks() const noexcept;
   // Nothing was written (unlink_each_loop deleted the files): no chunk is checked, no backlog or trim waits.
@@ -109,14 +111,14 @@ class VerifyMap {
   std::uint32_t chunk_;
   std::uint32_t backlog_;
   std::uint32_t batch_;
-  std::uint32_t batch_left_ = 0;     // reads of whole writes the current round may still do
-  bool write_since_round_ = false;   // a write completed since the last round started (fio: last ddir a write)
+  std::uint32_t batch_left_ = 0;    // reads of whole writes the current round may still do
+  bool write_since_round_ = false;  // a write completed since the last round started (fio: last ddir a write)
   std::vector<std::vector<std::uint32_t>> words_;  // per file, per chunk of its region
   std::vector<NextIo> queued_;                     // completed writes awaiting backlog verification
   std::size_t queued_head_ = 0;
   TrimSettings trim_;
   Rng trim_rng_;
-  std::vector<NextIo> trims_;          // completed writes drawn to be trimmed, not yet trimmed
+  std::vector<NextIo> trims_;  // completed writes drawn to be trimmed, not yet trimmed
   std::size_t trims_head_ = 0;
   std::uint64_t writes_since_trim_round_ = 0;
   std::uint64_t trim_batch_left_ = 0;

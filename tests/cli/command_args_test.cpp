@@ -1,9 +1,10 @@
 // The commands' parsed arguments: the same duration means the same in every command, job options reach the
 // run parser in order, and the commands' own rules (capacity's --rw list, precondition's --until-steady).
+#include "cli/command_args.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "cli/command_args.h"
 #include "cli/history_options.h"
 #include "common/error.h"
 #include "job/command_line.h"
@@ -58,8 +59,8 @@ TEST(CommandArgs, QuickRefusesJobOptions) {
 
 TEST(CommandArgs, JsonPlusReplacesJsonAndListsKeepTheirOrder) {
   const CapacityArgs a = parse_capacity_args({"--output-format=json,normal,json+"});
-  EXPECT_EQ(a.output.formats,
-            (std::vector<RunOptions::OutputFormat>{RunOptions::OutputFormat::kNormal, RunOptions::OutputFormat::kJsonPlus}));
+  EXPECT_EQ(a.output.formats, (std::vector<RunOptions::OutputFormat>{RunOptions::OutputFormat::kNormal,
+                                                                     RunOptions::OutputFormat::kJsonPlus}));
 }
 
 TEST(CommandArgs, CapacityPassesJobOptionsAfterItsDefaults) {

@@ -73,7 +73,8 @@ TEST(CommandParser, MissingValueNamesTheOption) {
 }
 
 TEST(CommandParser, OutOfRangeNumberNamesTheRange) {
-  EXPECT_THAT(parse_error_of(sample(), {"--max-concurrency=0"}), HasSubstr("--max-concurrency=0: not a number in 1-64"));
+  EXPECT_THAT(parse_error_of(sample(), {"--max-concurrency=0"}),
+              HasSubstr("--max-concurrency=0: not a number in 1-64"));
   EXPECT_THAT(parse_error_of(sample(), {"--max-concurrency=65"}), HasSubstr("not a number in 1-64"));
   EXPECT_THAT(parse_error_of(sample(), {"--max-concurrency=many"}), HasSubstr("--max-concurrency=many"));
 }
@@ -215,7 +216,6 @@ TEST(CommandTable, AppliesInCommandLineOrderAndPassesTheRestOn) {
   EXPECT_EQ(passed, std::vector<std::string>{"--bs=4k"});
 }
 
-
 // A foreign tool's single-dash options (dash_names), read as getopt reads them.
 const CommandInfo& dashed() {
   static const CommandInfo table = [] {
@@ -255,7 +255,8 @@ TEST(CommandParser, DashGroupsAreReadAsGetoptReadsThem) {
 TEST(CommandParser, DashOptionsAreCheckedAndRefusedByName) {
   EXPECT_THAT(parse_error_of(dashed(), {"-i", "13"}), HasSubstr("-i 13: not a number in 0-12"));
   EXPECT_THAT(parse_error_of(dashed(), {"-i"}), HasSubstr("-i: needs a value"));
-  EXPECT_THAT(parse_error_of(dashed(), {"-t", "4"}), HasSubstr("-t: throughput mode is an option of the original dashed"));
+  EXPECT_THAT(parse_error_of(dashed(), {"-t", "4"}),
+              HasSubstr("-t: throughput mode is an option of the original dashed"));
   EXPECT_THAT(parse_error_of(dashed(), {"-a+m"}), HasSubstr("-+m: cluster mode"));
   EXPECT_THAT(parse_error_of(dashed(), {"-Q"}), HasSubstr("-Q: unknown option for dashed"));
   // A table without dash names keeps refusing single-dash arguments as before.

@@ -1,5 +1,7 @@
 // Every registered command: its generated help lists every option of its table, and its own options mean
 // the same everywhere (durations with a unit; a bare number refused).
+#include "cli/command_registry.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -7,7 +9,6 @@
 #include <sstream>
 #include <string>
 
-#include "cli/command_registry.h"
 #include "cli/commands.h"
 #include "common/error.h"
 #include "job/option_table.h"
@@ -19,7 +20,9 @@ using namespace std::chrono_literals;
 using ::testing::HasSubstr;
 
 TEST(CommandRegistry, HasEveryCommand) {
-  for (const char* name : {"quick", "capacity", "interfere", "precondition", "run", "compare", "report", "history", "filetree", "restore", "help", "version", "sysbench", "postmark", "iozone", "bonnie", "metadata", "http", "smtp", "scale", "lab"}) {
+  for (const char* name : {"quick",   "capacity", "interfere", "precondition", "run",     "compare",  "report",
+                           "history", "filetree", "restore",   "help",         "version", "sysbench", "postmark",
+                           "iozone",  "bonnie",   "metadata",  "http",         "smtp",    "scale",    "lab"}) {
     EXPECT_NE(find_command(name), nullptr) << name;
   }
   EXPECT_EQ(find_command("--version")->name, "version");
@@ -140,7 +143,8 @@ TEST(CommandRegistry, EveryDefaultParses) {
 
 // Every duration option of every command, as OptionInfo: the same strings give the same nanoseconds.
 TEST(CommandUnits, DurationsMeanTheSameInEveryCommand) {
-  const std::pair<const char*, std::chrono::nanoseconds> kCases[] = {{"10ms", 10ms}, {"1s", 1s}, {"500us", 500us}, {"2m", 2min}};
+  const std::pair<const char*, std::chrono::nanoseconds> kCases[] = {
+      {"10ms", 10ms}, {"1s", 1s}, {"500us", 500us}, {"2m", 2min}};
   int durations = 0;
   for (const CommandEntry& e : command_registry()) {
     if (e.info == nullptr) continue;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "support/it_test_util.h"
 #include "job/option_table.h"
+#include "support/it_test_util.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -197,8 +197,8 @@ TEST(CliSignal, SigintDuringNormalOutputPrintsTheReport) {
   RunOptions options;
   options.signal_after = std::chrono::milliseconds(300);
   options.timeout = std::chrono::milliseconds(40000);
-  const RunOutput r = run_binary({"run", "--name=s", "--ioengine=null", "--size=1g", "--runtime=30", "--time_based"},
-                                 options);
+  const RunOutput r =
+      run_binary({"run", "--name=s", "--ioengine=null", "--size=1g", "--runtime=30", "--time_based"}, options);
   ASSERT_TRUE(r.signalled) << describe(r);
   EXPECT_LT(r.after_signal, std::chrono::milliseconds(5000)) << describe(r);
   EXPECT_EQ(r.exit_code, 130) << describe(r);
@@ -206,8 +206,8 @@ TEST(CliSignal, SigintDuringNormalOutputPrintsTheReport) {
 }
 
 TEST(CliStatus, NoStatusLineWhenStderrIsAPipe) {
-  const RunOutput r = run_binary({"run", "--name=s", "--ioengine=null", "--size=1g", "--runtime=1500ms",
-                                  "--time_based", "--eta-interval=250ms"});
+  const RunOutput r = run_binary(
+      {"run", "--name=s", "--ioengine=null", "--size=1g", "--runtime=1500ms", "--time_based", "--eta-interval=250ms"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find('\r'), std::string::npos);
@@ -218,9 +218,9 @@ TEST(CliStatus, NoStatusLineWhenStderrIsAPipe) {
 TEST(CliStatus, StatusLineOnATerminal) {
   RunOptions options;
   options.stderr_to_terminal = true;
-  const RunOutput r = run_binary({"run", "--name=s", "--ioengine=null", "--size=1g", "--runtime=1500ms",
-                                  "--time_based", "--eta-interval=250ms"},
-                                 options);
+  const RunOutput r = run_binary(
+      {"run", "--name=s", "--ioengine=null", "--size=1g", "--runtime=1500ms", "--time_based", "--eta-interval=250ms"},
+      options);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_THAT(r.err, HasSubstr("elapsed, eta"));
   EXPECT_THAT(r.out, Not(HasSubstr("elapsed, eta")));

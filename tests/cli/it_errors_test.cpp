@@ -46,14 +46,16 @@ TEST(CliErrors, ParseOnlyFindsAWaitForThatNamesNoJobWithFileAndLine) {
   TempDir dir;
   const std::string job = dir.file("jobs.fio");
   std::ofstream(job) << "[global]\nioengine=null\nsize=1m\n\n[writer]\nrw=write\n\n[reader]\nrw=read\nwait_for=writr\n";
-  expect_pre_run_error(run_binary({"run", "--parse-only", job}),
-                       job + ":10: job reader: wait_for=writr: no earlier job is named 'writr'; did you mean 'writer'?");
+  expect_pre_run_error(
+      run_binary({"run", "--parse-only", job}),
+      job + ":10: job reader: wait_for=writr: no earlier job is named 'writr'; did you mean 'writer'?");
 }
 
 TEST(CliErrors, ParseOnlyAcceptsAWaitForThatNamesAnEarlierJob) {
   TempDir dir;
   const std::string job = dir.file("jobs.fio");
-  std::ofstream(job) << "[global]\nioengine=null\nsize=1m\n\n[writer]\nrw=write\n\n[reader]\nrw=read\nwait_for=writer\n";
+  std::ofstream(job)
+      << "[global]\nioengine=null\nsize=1m\n\n[writer]\nrw=write\n\n[reader]\nrw=read\nwait_for=writer\n";
   const RunOutput r = run_binary({"run", "--parse-only", job});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
 }
@@ -153,8 +155,8 @@ TEST(CliErrors, EnospcKeepsAFileSluiceDidNotCreate) {
     std::ofstream out(path, std::ios::binary);
     out << std::string(1 << 20, 'x');
   }
-  const RunOutput r = run_binary({"run", "--name=a", "--filename=" + path, "--size=64m", "--rw=write", "--bs=1m",
-                                  "--fallocate=none"});
+  const RunOutput r =
+      run_binary({"run", "--name=a", "--filename=" + path, "--size=64m", "--rw=write", "--bs=1m", "--fallocate=none"});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_THAT(r.err, HasSubstr(path));
   EXPECT_TRUE(std::filesystem::exists(path)) << "sluice removed a file the user owns";

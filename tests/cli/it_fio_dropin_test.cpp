@@ -98,7 +98,8 @@ TEST(FioLink, FioScriptPassesUnchangedWithTheLinkInPath) {
   TempDir dir;
   RunOptions o;
   o.program = "sh";
-  o.environment = {{"PATH", build_dir() + ":" + std::string(std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin")}};
+  o.environment = {
+      {"PATH", build_dir() + ":" + std::string(std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin")}};
   const RunOutput r = run_binary({std::string(SLUICE_SOURCE_DIR) + "/tests/cli/fio_script.sh", dir.path()}, o);
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_THAT(r.out, HasSubstr("json ok"));
@@ -107,8 +108,8 @@ TEST(FioLink, FioScriptPassesUnchangedWithTheLinkInPath) {
 
 // The same null-engine job through fio and sluice: field counts and the fields sluice knows exactly.
 TEST(Terse, Version3MatchesFioFieldForField) {
-  const std::vector<std::string> job = {"--name=t", "--ioengine=null", "--size=4m", "--bs=4k", "--rw=read",
-                                        "--minimal"};
+  const std::vector<std::string> job = {"--name=t", "--ioengine=null", "--size=4m",
+                                        "--bs=4k",  "--rw=read",       "--minimal"};
   const RunOutput mine = run_sluice(job);
   ASSERT_EQ(mine.exit_code, 0) << describe(mine);
   EXPECT_EQ(mine.err, "");
@@ -139,7 +140,8 @@ TEST(Terse, Version3MatchesFioFieldForField) {
 }
 
 TEST(Terse, OtherVersionsHaveFiosFieldCounts) {
-  for (const auto& [version, count] : std::vector<std::pair<std::string, std::size_t>>{{"2", 161}, {"4", 162}, {"5", 180}}) {
+  for (const auto& [version, count] :
+       std::vector<std::pair<std::string, std::size_t>>{{"2", 161}, {"4", 162}, {"5", 180}}) {
     const std::vector<std::string> job = with_args(kNullRead, {"--minimal", "--terse-version=" + version});
     const RunOutput mine = run_sluice(job);
     ASSERT_EQ(mine.exit_code, 0) << describe(mine);
@@ -172,7 +174,8 @@ TEST(Terse, OutputFormatTerseAndAppendTerse) {
 
 TEST(GlobalOptions, ReadonlyRefusesWritesAndTrimsAsFio) {
   for (const char* rw : {"write", "randrw", "trim"}) {
-    const std::vector<std::string> job = {"--readonly", "--name=w", "--ioengine=null", "--size=1m", std::string("--rw=") + rw};
+    const std::vector<std::string> job = {"--readonly", "--name=w", "--ioengine=null", "--size=1m",
+                                          std::string("--rw=") + rw};
     const RunOutput r = run_sluice(job);
     EXPECT_EQ(r.exit_code, 1) << rw;
     EXPECT_THAT(r.err, HasSubstr("--readonly")) << rw;
@@ -181,7 +184,8 @@ TEST(GlobalOptions, ReadonlyRefusesWritesAndTrimsAsFio) {
       EXPECT_EQ(run_fio(job).exit_code, 1) << "fio, rw=" << rw;
     }
   }
-  const RunOutput read = run_sluice(with_args({"--readonly"}, {"--name=r", "--ioengine=null", "--size=1m", "--rw=read"}));
+  const RunOutput read =
+      run_sluice(with_args({"--readonly"}, {"--name=r", "--ioengine=null", "--size=1m", "--rw=read"}));
   EXPECT_EQ(read.exit_code, 0) << describe(read);
 }
 
@@ -204,7 +208,7 @@ TEST(GlobalOptions, SectionSelectsJobsOfAFile) {
 
 TEST(GlobalOptions, WarningsFatalStopsOnAWarning) {
   TempDir dir;
-  const std::vector<std::string> job = {"--name=w", "--ioengine=psync", "--iodepth=8", "--filename=" + dir.file("f"),
+  const std::vector<std::string> job = {"--name=w",  "--ioengine=psync", "--iodepth=8", "--filename=" + dir.file("f"),
                                         "--size=1m", "--rw=read"};
   const RunOutput lax = run_sluice(with_args(job, {"--output-format=json"}));
   ASSERT_EQ(lax.exit_code, 0) << describe(lax);
@@ -237,8 +241,12 @@ TEST(GlobalOptions, BandwidthLogWritesFiosAggregateLogs) {
 }
 
 TEST(GlobalOptions, EtaOptionsAreCheckedAsFioChecksThem) {
-  EXPECT_EQ(run_sluice(with_args({"--eta-interval=1s", "--eta-newline=2"}, {"--name=a", "--ioengine=null", "--size=1m"})).exit_code, 0);
-  const RunOutput short_interval = run_sluice(with_args({"--eta-interval=100ms"}, {"--name=a", "--ioengine=null", "--size=1m"}));
+  EXPECT_EQ(
+      run_sluice(with_args({"--eta-interval=1s", "--eta-newline=2"}, {"--name=a", "--ioengine=null", "--size=1m"}))
+          .exit_code,
+      0);
+  const RunOutput short_interval =
+      run_sluice(with_args({"--eta-interval=100ms"}, {"--name=a", "--ioengine=null", "--size=1m"}));
   EXPECT_EQ(short_interval.exit_code, 1);
   EXPECT_THAT(short_interval.err, HasSubstr("eta interval time too short (250ms min"));
   if (have_fio()) {
@@ -248,7 +256,8 @@ TEST(GlobalOptions, EtaOptionsAreCheckedAsFioChecksThem) {
 }
 
 TEST(GlobalOptions, AcceptedOptionsRunTheJob) {
-  const RunOutput r = run_sluice(before({"--max-jobs=4", "--debug=io,file", "--aux-path=/tmp", "--minimal"}, kNullRead));
+  const RunOutput r =
+      run_sluice(before({"--max-jobs=4", "--debug=io,file", "--aux-path=/tmp", "--minimal"}, kNullRead));
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(lines_of(r.out).size(), 1u);
@@ -264,7 +273,8 @@ TEST(GlobalOptions, BadValuesAreRefusedWithTheNearestValidOne) {
 }
 
 TEST(GlobalOptions, TriggersAreRefusedByNameWithTheReason) {
-  for (const char* option : {"--trigger-file=/tmp/x", "--trigger-timeout=10", "--trigger=reboot", "--trigger-remote=x"}) {
+  for (const char* option :
+       {"--trigger-file=/tmp/x", "--trigger-timeout=10", "--trigger=reboot", "--trigger-remote=x"}) {
     const RunOutput r = run_sluice(before({option}, kNullRead));
     EXPECT_EQ(r.exit_code, 1) << option;
     EXPECT_THAT(r.err, HasSubstr(std::string(option) + ": not supported by sluice: fio's triggers")) << option;
@@ -282,8 +292,8 @@ TEST(GlobalOptions, OtherCommandsRefuseThem) {
 // stays empty; the notes and warnings are at the top of the normal report and under "sluice" in JSON.
 TEST(CleanStderr, NotesAndWarningsAreInTheReport) {
   TempDir dir;
-  const std::vector<std::string> job = {"--name=f", "--ioengine=psync", "--iodepth=4", "--filename=" + dir.file("data"),
-                                        "--size=2m", "--rw=randread"};
+  const std::vector<std::string> job = {
+      "--name=f", "--ioengine=psync", "--iodepth=4", "--filename=" + dir.file("data"), "--size=2m", "--rw=randread"};
   const RunOutput normal = run_sluice(job);
   ASSERT_EQ(normal.exit_code, 0) << describe(normal);
   EXPECT_EQ(normal.err, "");
@@ -304,8 +314,8 @@ TEST(CleanStderr, NotesAndWarningsAreInTheReport) {
   EXPECT_THAT(sluice["notes"][0].get<std::string>(), HasSubstr("laid out"));
   bool buffered = false, iodepth = false;
   for (const json& w : sluice["warnings"]) {
-    buffered = buffered || w.value("code", "") == "buffered-io";          // the methodology lint
-    iodepth = iodepth || w.value("code", "") == "sync-engine-iodepth";   // validation
+    buffered = buffered || w.value("code", "") == "buffered-io";        // the methodology lint
+    iodepth = iodepth || w.value("code", "") == "sync-engine-iodepth";  // validation
   }
   EXPECT_TRUE(buffered) << sluice["warnings"].dump();
   EXPECT_TRUE(iodepth) << sluice["warnings"].dump();

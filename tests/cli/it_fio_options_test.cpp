@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -21,10 +21,10 @@ using json = nlohmann::json;
 // not reach the group's other worker. To be fixed before exitall_on_error is advertised.
 TEST(FioOptionsEndToEnd, ExitallOnErrorStopsTheOtherJobsOfTheGroup) {
   // "fails" cannot reach its rate_min, so it fails by its end (2 s); "long" alone would run 15 s.
-  const RunOutput r = run_binary({"run", "--output-format=json", "--name=fails", "--ioengine=null", "--size=1g",
-                                  "--rw=read", "--rate=1m", "--rate_min=1g", "--time_based", "--runtime=2s",
-                                  "--exitall_on_error", "--name=long", "--ioengine=null", "--size=1g", "--rw=read",
-                                  "--time_based", "--runtime=15s"});
+  const RunOutput r =
+      run_binary({"run", "--output-format=json", "--name=fails", "--ioengine=null", "--size=1g", "--rw=read",
+                  "--rate=1m", "--rate_min=1g", "--time_based", "--runtime=2s", "--exitall_on_error", "--name=long",
+                  "--ioengine=null", "--size=1g", "--rw=read", "--time_based", "--runtime=15s"});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_LT(r.elapsed, std::chrono::seconds(8)) << describe(r);
 }
@@ -32,8 +32,8 @@ TEST(FioOptionsEndToEnd, ExitallOnErrorStopsTheOtherJobsOfTheGroup) {
 TEST(FioOptionsEndToEnd, BufferPatternIsWhatLandsOnDisk) {
   TempDir dir;
   const std::string file = dir.file("pattern.dat");
-  const RunOutput r = run_binary({"run", "--name=p", "--filename=" + file, "--size=64k", "--rw=write",
-                                  "--buffer_pattern=0xdeadbeef"});
+  const RunOutput r =
+      run_binary({"run", "--name=p", "--filename=" + file, "--size=64k", "--rw=write", "--buffer_pattern=0xdeadbeef"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   std::ifstream in(file, std::ios::binary);
   const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -44,8 +44,8 @@ TEST(FioOptionsEndToEnd, BufferPatternIsWhatLandsOnDisk) {
 // fio 3.33 on the same command lines: the stats=0 job is not in "jobs" (nor in the terse lines), and with
 // disk_util=0 in every job there is no "disk_util" key.
 TEST(FioOptionsEndToEnd, StatsZeroLeavesTheJobOutAndDiskUtilZeroTheDisks) {
-  const RunOutput r = run_binary({"run", "--output-format=json", "--name=a", "--ioengine=null", "--size=1m",
-                                  "--name=b", "--ioengine=null", "--size=2m", "--stats=0"});
+  const RunOutput r = run_binary({"run", "--output-format=json", "--name=a", "--ioengine=null", "--size=1m", "--name=b",
+                                  "--ioengine=null", "--size=2m", "--stats=0"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
@@ -98,8 +98,8 @@ TEST(FioOptionsEndToEnd, FileAppendWritesAfterTheEndOfTheFile) {
   TempDir dir;
   const std::string file = dir.file("a.dat");
   std::ofstream(file, std::ios::binary) << std::string(65536, 'o');
-  const RunOutput r = run_binary({"run", "--output-format=json", "--name=a", "--filename=" + file, "--size=32k",
-                                  "--rw=write", "--file_append=1"});
+  const RunOutput r = run_binary(
+      {"run", "--output-format=json", "--name=a", "--filename=" + file, "--size=32k", "--rw=write", "--file_append=1"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const std::string data = file_bytes(file);
   ASSERT_EQ(data.size(), 65536u + 32768u);
@@ -121,9 +121,10 @@ TEST(FioOptionsEndToEnd, APercentageOffsetIsAlignedUp) {
   std::ofstream(file, std::ios::binary) << std::string(1000 * 1024, 'x');  // 33% of it: 337920 + 1024 * 0.96
   for (const auto& [align, expected] : std::vector<std::pair<std::string, std::uint64_t>>{
            {"", 339968}, {"--offset_align=64k", 393216}, {"--offset_align=512", 337920}}) {
-    std::vector<std::string> args = {"run", "--name=o", "--filename=" + file, "--rw=read", "--bs=4k",
-                                     "--offset=33%", "--number_ios=1", "--write_lat_log=" + dir.file("lat"),
-                                     "--log_offset=1"};
+    std::vector<std::string> args = {
+        "run",           "--name=o",     "--filename=" + file, "--rw=read",
+        "--bs=4k",       "--offset=33%", "--number_ios=1",     "--write_lat_log=" + dir.file("lat"),
+        "--log_offset=1"};
     if (!align.empty()) args.push_back(align);
     const RunOutput r = run_binary(args);
     ASSERT_EQ(r.exit_code, 0) << describe(r);
@@ -159,11 +160,18 @@ TEST(FioOptionsEndToEnd, HoleModifierMovesSizeBytesAsFio) {
   std::vector<std::vector<std::string>> offsets;
   for (const std::string program : {"fio", "sluice"}) {
     const std::string log = dir.file(program + ".iolog");
-    std::vector<std::string> args = {"--name=h", "--filename=" + dir.file(program), "--size=1m", "--bs=4k",
-                                     "--rw=write:12k", "--write_iolog=" + log, "--output-format=json"};
+    std::vector<std::string> args = {"--name=h",
+                                     "--filename=" + dir.file(program),
+                                     "--size=1m",
+                                     "--bs=4k",
+                                     "--rw=write:12k",
+                                     "--write_iolog=" + log,
+                                     "--output-format=json"};
     RunOptions options;
-    if (program == "fio") options.program = "fio";
-    else args.insert(args.begin(), "run");
+    if (program == "fio")
+      options.program = "fio";
+    else
+      args.insert(args.begin(), "run");
     const RunOutput r = run_binary(args, options);
     ASSERT_EQ(r.exit_code, 0) << program << ": " << describe(r);
     std::ifstream in(log);
@@ -180,8 +188,8 @@ TEST(FioOptionsEndToEnd, HoleModifierMovesSizeBytesAsFio) {
 
 TEST(FioOptionsEndToEnd, FilesizeAloneGivesTheSizeOnTheNullEngine) {
   // fio 3.33 does 16 MiB here: nrfiles x filesize.
-  const RunOutput r = run_binary({"run", "--output-format=json", "--name=n", "--ioengine=null", "--rw=read",
-                                  "--bs=4k", "--nrfiles=2", "--filesize=8m"});
+  const RunOutput r = run_binary({"run", "--output-format=json", "--name=n", "--ioengine=null", "--rw=read", "--bs=4k",
+                                  "--nrfiles=2", "--filesize=8m"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
@@ -189,8 +197,8 @@ TEST(FioOptionsEndToEnd, FilesizeAloneGivesTheSizeOnTheNullEngine) {
 }
 
 TEST(FioOptionsEndToEnd, ZonedAbsBeyondTheFileIsRefusedBeforeTheRun) {
-  const RunOutput r = run_binary({"run", "--name=z", "--ioengine=null", "--rw=randread", "--size=10m",
-                                  "--random_distribution=zoned_abs:100/20m"});
+  const RunOutput r = run_binary(
+      {"run", "--name=z", "--ioengine=null", "--rw=randread", "--size=10m", "--random_distribution=zoned_abs:100/20m"});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_NE(r.err.find("job z: random_distribution=zoned_abs: the zones end at 20971520 bytes, beyond the "
                        "10485760 bytes"),

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -34,7 +34,9 @@ class FioParityNumbers : public ::testing::Test {
     SLUICE_REQUIRE(kFio);
     job_file_ = dir_.file("qd1.fio");
     std::ofstream(job_file_) << "[qd1-randread]\n"
-                                "filename=" << dir_.file("qd1.dat") << "\n"
+                                "filename="
+                             << dir_.file("qd1.dat")
+                             << "\n"
                                 "ioengine=psync\n"
                                 "direct=1\n"
                                 "rw=randread\n"

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -102,9 +102,7 @@ void expect_same_keys(const Pair& p) {
 
 class FioParity : public ::testing::Test {
  protected:
-  void SetUp() override {
-    SLUICE_REQUIRE(kFio);
-  }
+  void SetUp() override { SLUICE_REQUIRE(kFio); }
   TempDir dir_;
 };
 
@@ -120,8 +118,8 @@ TEST_F(FioParity, NullEngineRandrw) {
 
 TEST_F(FioParity, PsyncRandreadOnAFileWithRuntime) {
   auto job = [&](const std::string& file) {
-    return std::vector<std::string>{"--name=p", "--filename=" + dir_.file(file), "--size=8m", "--rw=randread",
-                                    "--ioengine=psync", "--runtime=60"};
+    return std::vector<std::string>{
+        "--name=p", "--filename=" + dir_.file(file), "--size=8m", "--rw=randread", "--ioengine=psync", "--runtime=60"};
   };
   const Pair p = run_both(job("fio-file"), job("sluice-file"));
   expect_same_keys(p);
@@ -135,8 +133,10 @@ TEST_F(FioParity, PsyncRandreadOnAFileWithRuntime) {
 
 TEST_F(FioParity, LibaioDirectDepth8GroupReportingTwoJobs) {
   auto job = [&](const std::string& file) {
-    return std::vector<std::string>{"--name=l",     "--filename=" + dir_.file(file), "--size=8m", "--rw=randread",
-                                    "--ioengine=libaio", "--direct=1", "--iodepth=8", "--numjobs=2",
+    return std::vector<std::string>{"--name=l",          "--filename=" + dir_.file(file),
+                                    "--size=8m",         "--rw=randread",
+                                    "--ioengine=libaio", "--direct=1",
+                                    "--iodepth=8",       "--numjobs=2",
                                     "--group_reporting"};
   };
   const Pair p = run_both(job("fio-file"), job("sluice-file"));
@@ -150,10 +150,10 @@ TEST_F(FioParity, LibaioDirectDepth8GroupReportingTwoJobs) {
 TEST_F(FioParity, JsonPlusBinsAndLatencyKeys) {
   RunOptions fio_options;
   fio_options.program = "fio";
-  const RunOutput f = run_binary({"--output-format=json+", "--name=n", "--ioengine=null", "--size=16m",
-                                  "--rw=randread"}, fio_options);
-  const RunOutput s = run_binary({"run", "--output-format=json+", "--name=n", "--ioengine=null", "--size=16m",
-                                  "--rw=randread"});
+  const RunOutput f =
+      run_binary({"--output-format=json+", "--name=n", "--ioengine=null", "--size=16m", "--rw=randread"}, fio_options);
+  const RunOutput s =
+      run_binary({"run", "--output-format=json+", "--name=n", "--ioengine=null", "--size=16m", "--rw=randread"});
   ASSERT_EQ(f.exit_code, 0) << describe(f);
   ASSERT_EQ(s.exit_code, 0) << describe(s);
   const auto fio_doc = parse_document(f.out.substr(f.out.find("{\n")));

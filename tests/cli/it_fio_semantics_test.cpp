@@ -40,7 +40,9 @@ json run_json(const std::string& program, const std::string& job_file) {
   return doc ? *doc : json(nullptr);
 }
 
-std::uint64_t kbytes(const json& job, const char* direction) { return job[direction]["io_kbytes"].get<std::uint64_t>(); }
+std::uint64_t kbytes(const json& job, const char* direction) {
+  return job[direction]["io_kbytes"].get<std::uint64_t>();
+}
 
 std::string write_job(TempDir& dir, const std::string& name, const std::string& text) {
   const std::string path = dir.file(name);
@@ -78,9 +80,9 @@ TEST(FioSemantics, HoleAfterEachSequentialReadAsFio) {
   // 16m with read:1m: ios at 0, 2m ... 14m; the hole reaches the file's end exactly, so the walk wraps
   // and size bytes are read: 16 ios.
   for (const HoleCase& c : {HoleCase{"128m", "512k", 85}, HoleCase{"16m", "512k", 11}, HoleCase{"16m", "1m", 16}}) {
-    const std::string job = write_job(dir, "hole-" + c.size + "-" + c.hole + ".fio",
-                                      "[hole]\nioengine=null\nrw=read:" + c.hole + "\nbs=1m\nnorandommap\nsize=" +
-                                          c.size + "\n");
+    const std::string job =
+        write_job(dir, "hole-" + c.size + "-" + c.hole + ".fio",
+                  "[hole]\nioengine=null\nrw=read:" + c.hole + "\nbs=1m\nnorandommap\nsize=" + c.size + "\n");
     const json mine = run_json(fio_link_path(), job);
     ASSERT_FALSE(mine.is_null());
     EXPECT_EQ(total_ios(mine["jobs"][0], "read"), c.ios) << "size=" << c.size << " hole=" << c.hole;
@@ -88,7 +90,8 @@ TEST(FioSemantics, HoleAfterEachSequentialReadAsFio) {
     if (!fio_installed()) continue;
     const json theirs = run_json("/usr/bin/fio", job);
     ASSERT_FALSE(theirs.is_null());
-    EXPECT_EQ(kbytes(theirs["jobs"][0], "read"), kbytes(mine["jobs"][0], "read")) << "size=" << c.size << " hole=" << c.hole;
+    EXPECT_EQ(kbytes(theirs["jobs"][0], "read"), kbytes(mine["jobs"][0], "read"))
+        << "size=" << c.size << " hole=" << c.hole;
   }
   if (!fio_installed()) GTEST_SKIP() << "fio is not installed: sluice was checked against fio's rule only";
 }
@@ -98,7 +101,8 @@ TEST(FioSemantics, LfsrTouchesEveryBlockOnceAsFio) {
   auto job = [&](const std::string& tool) {
     return write_job(dir, tool + ".fio",
                      "[lfsr]\nioengine=null\nfilesize=1M\nrw=randread\nnorandommap=1\nrandom_generator=lfsr\n"
-                     "write_iolog=" + dir.file(tool + ".log") + "\n");
+                     "write_iolog=" +
+                         dir.file(tool + ".log") + "\n");
   };
   const json mine = run_json(fio_link_path(), job("sluice"));
   ASSERT_FALSE(mine.is_null());
@@ -115,9 +119,10 @@ TEST(FioSemantics, SharedFileIsLaidOutToCoverTheSecondJobsRegion) {
   TempDir dir;
   auto job = [&](const std::string& tool) {
     return write_job(dir, tool + ".fio",
-                     "[global]\nfilename=" + dir.file(tool + ".dat") + "\nbs=64k\n"
-                     "[first]\nrw=write\nsize=16m\n"
-                     "[second]\noffset=64m\nsize=16m\nrw=rw\n");
+                     "[global]\nfilename=" + dir.file(tool + ".dat") +
+                         "\nbs=64k\n"
+                         "[first]\nrw=write\nsize=16m\n"
+                         "[second]\noffset=64m\nsize=16m\nrw=rw\n");
   };
   const json mine = run_json(fio_link_path(), job("sluice"));
   ASSERT_FALSE(mine.is_null());
@@ -136,9 +141,10 @@ TEST(FioSemantics, VerifyIntervalLargerOrSmallerThanTheBlockSizeRunsAsFio) {
   TempDir dir;
   auto job = [&](const std::string& tool) {
     return write_job(dir, tool + ".fio",
-                     "[global]\nfilename=" + dir.file(tool + ".dat") + "\nsize=4m\nverify=md5\ndo_verify=0\nrw=write\n"
-                     "[small]\nblocksize=512\nverify_interval=1M\n"
-                     "[big]\nstonewall\nblocksize=1M\nverify_interval=512\n");
+                     "[global]\nfilename=" + dir.file(tool + ".dat") +
+                         "\nsize=4m\nverify=md5\ndo_verify=0\nrw=write\n"
+                         "[small]\nblocksize=512\nverify_interval=1M\n"
+                         "[big]\nstonewall\nblocksize=1M\nverify_interval=512\n");
   };
   const json mine = run_json(fio_link_path(), job("sluice"));
   ASSERT_FALSE(mine.is_null());

@@ -92,11 +92,11 @@ TEST_F(Installed, BashCompletionOffersEveryCommandAndAnOptionOfEach) {
   ASSERT_EQ(install_->exit_code, 0) << describe(*install_);
   const std::string script = at("share/bash-completion/completions/sluice");
   auto complete = [&](const std::string& words) {
-    const RunOutput r = run_program(
-        "bash", {"-c",
-                 "source \"$0\"; read -ra COMP_WORDS <<< \"$1\"; [[ $1 == *' ' ]] && COMP_WORDS+=(''); "
-                 "COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); _sluice; printf '%s\\n' \"${COMPREPLY[@]}\"",
-                 script, words});
+    const RunOutput r =
+        run_program("bash", {"-c",
+                             "source \"$0\"; read -ra COMP_WORDS <<< \"$1\"; [[ $1 == *' ' ]] && COMP_WORDS+=(''); "
+                             "COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); _sluice; printf '%s\\n' \"${COMPREPLY[@]}\"",
+                             script, words});
     EXPECT_EQ(r.exit_code, 0) << words << "\n" << r.err;
     return r.out;
   };
@@ -156,8 +156,8 @@ TEST(DebianPackage, BuildsInstallsIntoARootAndRemovesCleanly) {
   }
   std::ofstream(root.path() + "/var/lib/dpkg/status").flush();
   // The root has none of the libraries: --force-depends; the maintainer scripts run outside it (there are none).
-  const RunOutput installed = run_program(
-      "dpkg", {"--root=" + root.path(), "--force-depends", "--force-script-chrootless", "-i", deb});
+  const RunOutput installed =
+      run_program("dpkg", {"--root=" + root.path(), "--force-depends", "--force-script-chrootless", "-i", deb});
   ASSERT_EQ(installed.exit_code, 0) << describe(installed);
   EXPECT_TRUE(fs::exists(root.path() + "/usr/bin/sluice"));
   EXPECT_TRUE(fs::exists(root.path() + "/usr/share/bash-completion/completions/sluice"));

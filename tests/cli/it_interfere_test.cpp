@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "observe/disk_stats.h"
 #include "support/it_test_util.h"
 #include "support/run_binary.h"
-#include "observe/disk_stats.h"
 #include "support/temp_dir.h"
 
 namespace sluice {
@@ -38,8 +38,15 @@ class InterfereCli : public ::testing::Test {
     std::ofstream(knob_file) << "2000\n";
   }
   std::vector<std::string> args() const {
-    return {"interfere", "--filename=" + dir.file("work/fg"), "--size=8m", "--threads=1", "--budget=3s",
-            "--bg-size=64m", "--try", "queue.wbt_lat_usec=1000", "--output-format=json"};
+    return {"interfere",
+            "--filename=" + dir.file("work/fg"),
+            "--size=8m",
+            "--threads=1",
+            "--budget=3s",
+            "--bg-size=64m",
+            "--try",
+            "queue.wbt_lat_usec=1000",
+            "--output-format=json"};
   }
   // Knobs under DIR/knobs/{proc,sys}, journal at DIR/knobs/knobs.journal.
   testing::RunOptions knob_root_options() const {
@@ -116,7 +123,8 @@ TEST_F(InterfereCli, SetKnobsHoldForEveryPhaseAndTheTrialReturnsToThem) {
 }
 
 TEST_F(InterfereCli, BadTryIsRefusedBeforeAnyIo) {
-  const testing::RunOutput r = testing::run_binary({"interfere", "--filename=" + dir.file("work/fg"), "--try", "nonsense"});
+  const testing::RunOutput r =
+      testing::run_binary({"interfere", "--filename=" + dir.file("work/fg"), "--try", "nonsense"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("KNOB=VALUE"), std::string::npos);
   EXPECT_TRUE(work_dir_empty());

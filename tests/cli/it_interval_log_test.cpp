@@ -59,10 +59,10 @@ TEST(IntervalLog, PercentilesMatchTheLatencyLogOfTheSameInterval) {
   TempDir dir;
   const std::string interval_log = dir.file("intervals.jsonl");
   const std::string metrics = dir.file("sluice.prom");
-  const RunOutput r = run_binary({"run", "--output-format=json", "--interval-log=" + interval_log,
-                                  "--metrics-file=" + metrics, "--name=io", "--filename=" + dir.file("data"),
-                                  "--size=16m", "--rw=randread", "--ioengine=psync", "--time_based", "--runtime=3",
-                                  "--rate_iops=2000", "--write_lat_log=" + dir.file("io")});
+  const RunOutput r =
+      run_binary({"run", "--output-format=json", "--interval-log=" + interval_log, "--metrics-file=" + metrics,
+                  "--name=io", "--filename=" + dir.file("data"), "--size=16m", "--rw=randread", "--ioengine=psync",
+                  "--time_based", "--runtime=3", "--rate_iops=2000", "--write_lat_log=" + dir.file("io")});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto report = parse_document(r.out);
   ASSERT_TRUE(report);
@@ -138,14 +138,14 @@ TEST(IntervalLog, MetricsFileParsesWithPrometheusClient) {
   const RunOutput r = run_binary({"run", "--output-format=json", "--metrics-file=" + metrics, "--name=m",
                                   "--ioengine=null", "--size=1g", "--rw=randrw", "--time_based", "--runtime=1500ms"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
-  const RunOutput parsed = run_binary(
-      {"-c",
-       "import sys\n"
-       "from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse\n"
-       "for f in parse(open(sys.argv[1]).read()):\n"
-       "    print(f.name, f.type, f.unit, len(f.samples))\n",
-       metrics},
-      python);
+  const RunOutput parsed =
+      run_binary({"-c",
+                  "import sys\n"
+                  "from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse\n"
+                  "for f in parse(open(sys.argv[1]).read()):\n"
+                  "    print(f.name, f.type, f.unit, len(f.samples))\n",
+                  metrics},
+                 python);
   ASSERT_EQ(parsed.exit_code, 0) << describe(parsed);
   EXPECT_NE(parsed.out.find("sluice_io counter  2\n"), std::string::npos) << parsed.out;  // read and write
   EXPECT_NE(parsed.out.find("sluice_io_bytes counter bytes 2\n"), std::string::npos) << parsed.out;

@@ -37,9 +37,9 @@ TEST(CliQuick, TableHasEveryRowWithinTheBudgetAndLeavesNothingBehind) {
   TempDir dir;
   const RunOutput r = run_binary(tiny_quick(dir.path()), quick_run_options());
   ASSERT_EQ(r.exit_code, 0) << describe(r);
-  for (const char* row : {"1 MiB sequential write", "1 MiB sequential read", "4 KiB random read capacity",
-                          "4 KiB random write capacity", "4 KiB random read, depth 1", "4 KiB random write, depth 1",
-                          "16 KiB random write + fsync"}) {
+  for (const char* row :
+       {"1 MiB sequential write", "1 MiB sequential read", "4 KiB random read capacity", "4 KiB random write capacity",
+        "4 KiB random read, depth 1", "4 KiB random write, depth 1", "16 KiB random write + fsync"}) {
     EXPECT_THAT(r.out, HasSubstr(row)) << r.out;
   }
   EXPECT_THAT(r.out, HasSubstr("concurrency"));

@@ -104,8 +104,8 @@ struct Place {
 };
 
 struct DocumentCase {
-  std::string name;     // the test's name
-  std::string command;  // the "sluice"."command" its document names
+  std::string name;                                            // the test's name
+  std::string command;                                         // the "sluice"."command" its document names
   std::function<std::vector<std::string>(const Place&)> args;  // the command line after `sluice`
   std::vector<std::string> before;  // run first, in the same directory (sysbench's prepare); {DIR} is replaced
 };
@@ -114,87 +114,122 @@ void PrintTo(const DocumentCase& c, std::ostream* out) { *out << c.name; }
 
 const std::vector<DocumentCase>& document_cases() {
   static const std::vector<DocumentCase> kCases = {
-      {"Run", "run",
+      {"Run",
+       "run",
        [](const Place&) {
-         return std::vector<std::string>{"run", "--name=j", "--ioengine=null", "--size=1m", "--rw=randread",
-                                         "--output-format=json"};
+         return std::vector<std::string>{"run",       "--name=j",      "--ioengine=null",
+                                         "--size=1m", "--rw=randread", "--output-format=json"};
        },
        {}},
-      {"Capacity", "capacity",
+      {"Capacity",
+       "capacity",
        [](const Place&) {
-         return std::vector<std::string>{"capacity", "--ioengine=null", "--size=1m", "--budget=1s",
-                                         "--max-concurrency=2", "--no-status", "--output-format=json"};
+         return std::vector<std::string>{
+             "capacity",    "--ioengine=null",     "--size=1m", "--budget=1s", "--max-concurrency=2",
+             "--no-status", "--output-format=json"};
        },
        {}},
-      {"CapacityHttp", "capacity",
+      {"CapacityHttp",
+       "capacity",
        [](const Place& p) {
-         return std::vector<std::string>{"capacity", "--target=http",
+         return std::vector<std::string>{"capacity",
+                                         "--target=http",
                                          "--url=http://127.0.0.1:" + std::to_string(p.http_port) + "/",
-                                         "--no-keepalive", "--budget=1s", "--max-concurrency=2",
+                                         "--no-keepalive",
+                                         "--budget=1s",
+                                         "--max-concurrency=2",
                                          "--output-format=json"};
        },
        {}},
-      {"Precondition", "precondition",
+      {"Precondition",
+       "precondition",
        [](const Place& p) {
-         return std::vector<std::string>{"precondition", "--filename=" + p.dir.file("f"), "--size=1m",
-                                         "--passes=1", "--no-status", "--output-format=json"};
+         return std::vector<std::string>{"precondition", "--filename=" + p.dir.file("f"), "--size=1m", "--passes=1",
+                                         "--no-status",  "--output-format=json"};
        },
        {}},
-      {"Sysbench", "sysbench fileio run",
+      {"Sysbench",
+       "sysbench fileio run",
        [](const Place& p) {
-         return std::vector<std::string>{"sysbench", "fileio", "--dir=" + p.dir.path(), "--file-num=2",
-                                         "--file-total-size=512K", "--file-test-mode=rndrw", "--time=0",
-                                         "--events=200", "--output-format=json", "run"};
+         return std::vector<std::string>{"sysbench",
+                                         "fileio",
+                                         "--dir=" + p.dir.path(),
+                                         "--file-num=2",
+                                         "--file-total-size=512K",
+                                         "--file-test-mode=rndrw",
+                                         "--time=0",
+                                         "--events=200",
+                                         "--output-format=json",
+                                         "run"};
        },
        {"sysbench", "fileio", "--dir={DIR}", "--file-num=2", "--file-total-size=512K", "prepare"}},
-      {"Postmark", "postmark",
+      {"Postmark",
+       "postmark",
        [](const Place& p) {
-         return std::vector<std::string>{"postmark", "--set", "location=" + p.dir.path(), "--set=number=20",
-                                         "--set=transactions=50", "--set=seed=7", "--output-format=json"};
-       },
-       {}},
-      {"Iozone", "iozone",
-       [](const Place& p) {
-         return std::vector<std::string>{"iozone", "-i", "0", "-s", "64k", "-r", "4k", "-f", p.dir.file("iozone.tmp"),
+         return std::vector<std::string>{"postmark",
+                                         "--set",
+                                         "location=" + p.dir.path(),
+                                         "--set=number=20",
+                                         "--set=transactions=50",
+                                         "--set=seed=7",
                                          "--output-format=json"};
        },
        {}},
-      {"Metadata", "metadata",
+      {"Iozone",
+       "iozone",
        [](const Place& p) {
-         return std::vector<std::string>{"metadata", "-d", p.dir.path(), "-n", "20", "-z", "1", "-b", "2", "-i", "1",
-                                         "--threads=1", "--output-format=json"};
+         return std::vector<std::string>{
+             "iozone", "-i", "0", "-s", "64k", "-r", "4k", "-f", p.dir.file("iozone.tmp"), "--output-format=json"};
        },
        {}},
-      {"Filetree", "filetree",
+      {"Metadata",
+       "metadata",
+       [](const Place& p) {
+         return std::vector<std::string>{
+             "metadata", "-d",          p.dir.path(),          "-n", "20", "-z", "1", "-b", "2", "-i",
+             "1",        "--threads=1", "--output-format=json"};
+       },
+       {}},
+      {"Filetree",
+       "filetree",
        [](const Place& p) {
          // --drop-caches=off: as root it would drop the machine's page cache before each step.
-         return std::vector<std::string>{"filetree", p.dir.path(), "--size=256k", "--dirs=2", "--files-per-dir=4",
-                                         "--threads=1", "--drop-caches=off", "--output-format=json"};
+         return std::vector<std::string>{"filetree",          p.dir.path(),          "--size=256k",
+                                         "--dirs=2",          "--files-per-dir=4",   "--threads=1",
+                                         "--drop-caches=off", "--output-format=json"};
        },
        {}},
-      {"Bonnie", "bonnie",
+      {"Bonnie",
+       "bonnie",
        [](const Place& p) {
-         return std::vector<std::string>{"bonnie", "-d", p.dir.path(), "-s", "4:8192:100", "-r", "2", "-f", "-n", "0",
-                                         "-m", "testhost", "-q", "--output-format=json"};
+         return std::vector<std::string>{
+             "bonnie", "-d", p.dir.path(), "-s", "4:8192:100", "-r", "2",
+             "-f",     "-n", "0",          "-m", "testhost",   "-q", "--output-format=json"};
        },
        {}},
-      {"Http", "http",
+      {"Http",
+       "http",
        [](const Place& p) {
-         return std::vector<std::string>{"http", "--url=http://127.0.0.1:" + std::to_string(p.http_port) + "/",
-                                         "--fetches=3", "--parallel=1", "--no-keepalive", "--output-format=json"};
+         return std::vector<std::string>{
+             "http",           "--url=http://127.0.0.1:" + std::to_string(p.http_port) + "/",
+             "--fetches=3",    "--parallel=1",
+             "--no-keepalive", "--output-format=json"};
        },
        {}},
-      {"Smtp", "smtp",
+      {"Smtp",
+       "smtp",
        [](const Place&) {
          // Refused connections are counted, not fatal: a document without a server (the sink is a peer tool).
          return std::vector<std::string>{"smtp", "--server=127.0.0.1:" + std::to_string(unused_loopback_port()),
                                          "--messages=2", "--timeout=2s", "--output-format=json"};
        },
        {}},
-      {"Scale", "scale",
+      {"Scale",
+       "scale",
        [](const Place& p) {
-         return std::vector<std::string>{"scale", "--values=1", "--log=" + p.dir.file("log"), "--output-format=json",
-                                         "--", "sh", "-c", "true", "{N}"};
+         return std::vector<std::string>{
+             "scale", "--values=1", "--log=" + p.dir.file("log"), "--output-format=json", "--", "sh", "-c",
+             "true",  "{N}"};
        },
        {}},
   };
@@ -204,10 +239,12 @@ const std::vector<DocumentCase>& document_cases() {
 // Registered commands this test does not run, and why. A new command goes into document_cases() or here.
 const std::map<std::string, std::string>& not_run_here() {
   static const std::map<std::string, std::string> kReasons = {
-      {"quick", "seven tests with capacity searches on the disk, 1.5 s at --budget=1s --size=1m; its document is "
-                "render_json's, as run's, and QuickDriverTest checks the command it names"},
-      {"interfere", "two phases of at least 2 s each with a write flood; its document is render_json's, as run's, "
-                    "and InterfereReport.DocumentNamesItsCommand checks the command it names"},
+      {"quick",
+       "seven tests with capacity searches on the disk, 1.5 s at --budget=1s --size=1m; its document is "
+       "render_json's, as run's, and QuickDriverTest checks the command it names"},
+      {"interfere",
+       "two phases of at least 2 s each with a write flood; its document is render_json's, as run's, "
+       "and InterfereReport.DocumentNamesItsCommand checks the command it names"},
       {"selftest", "brings up lab devices (FUSE daemons, loop devices) for minutes (SelftestQuick)"},
       {"lab", "writes no result document (its JSON describes models and labs)"},
       {"compare", "writes no result document (a comparison of them)"},
@@ -216,8 +253,9 @@ const std::map<std::string, std::string>& not_run_here() {
       {"restore", "writes no JSON"},
       {"help", "writes no JSON"},
       {"version", "writes no JSON"},
-      {"server", "serves fio's clients until stopped and writes no result document (the client prints the "
-                 "results; tests/fionet)"},
+      {"server",
+       "serves fio's clients until stopped and writes no result document (the client prints the "
+       "results; tests/fionet)"},
   };
   return kReasons;
 }

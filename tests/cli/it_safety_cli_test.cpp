@@ -7,8 +7,8 @@
 #include <iterator>
 #include <string>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -84,8 +84,8 @@ TEST_F(CliSafety, WriteToExt4DeviceIsRefusedAndNothingWritten) {
 TEST_F(CliSafety, RandomWriteAndTrimAreRefusedToo) {
   const std::string before = first_mib(loop_->path());
   for (const char* rw : {"randwrite", "randrw", "trim"}) {
-    const RunOutput r = run_binary({"run", "--name=w", "--filename=" + loop_->path(), std::string("--rw=") + rw,
-                                    "--size=1m", "--ioengine=psync"});
+    const RunOutput r = run_binary(
+        {"run", "--name=w", "--filename=" + loop_->path(), std::string("--rw=") + rw, "--size=1m", "--ioengine=psync"});
     EXPECT_EQ(r.exit_code, 1) << rw << ": " << describe(r);
     EXPECT_THAT(r.err, HasSubstr("ext4")) << rw;
   }
@@ -93,8 +93,8 @@ TEST_F(CliSafety, RandomWriteAndTrimAreRefusedToo) {
 }
 
 TEST_F(CliSafety, ReadOfExt4DeviceIsAllowed) {
-  const RunOutput r = run_binary({"run", "--name=r", "--filename=" + loop_->path(), "--rw=read", "--size=1m",
-                                  "--output-format=json"});
+  const RunOutput r =
+      run_binary({"run", "--name=r", "--filename=" + loop_->path(), "--rw=read", "--size=1m", "--output-format=json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
@@ -103,8 +103,8 @@ TEST_F(CliSafety, ReadOfExt4DeviceIsAllowed) {
 
 TEST_F(CliSafety, AllowDestructiveRuns) {
   const std::string before = first_mib(loop_->path());
-  const RunOutput r = run_binary({"run", "--allow-destructive", "--name=w", "--filename=" + loop_->path(),
-                                  "--rw=write", "--size=1m", "--output-format=json"});
+  const RunOutput r = run_binary({"run", "--allow-destructive", "--name=w", "--filename=" + loop_->path(), "--rw=write",
+                                  "--size=1m", "--output-format=json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
@@ -115,9 +115,9 @@ TEST_F(CliSafety, AllowDestructiveRuns) {
 // fio's allow_mounted_write=1 in the job is --allow-destructive for that job only.
 TEST_F(CliSafety, AllowMountedWriteInTheJobRunsThatJob) {
   const std::string before = first_mib(loop_->path());
-  const RunOutput other = run_binary({"run", "--name=a", "--filename=" + dir_.file("plain"), "--size=1m",
-                                      "--rw=write", "--allow_mounted_write=1", "--name=w",
-                                      "--filename=" + loop_->path(), "--rw=write", "--size=1m"});
+  const RunOutput other =
+      run_binary({"run", "--name=a", "--filename=" + dir_.file("plain"), "--size=1m", "--rw=write",
+                  "--allow_mounted_write=1", "--name=w", "--filename=" + loop_->path(), "--rw=write", "--size=1m"});
   EXPECT_EQ(other.exit_code, 1) << describe(other);  // the second job did not say it
   EXPECT_THAT(other.err, HasSubstr("ext4"));
   EXPECT_TRUE(first_mib(loop_->path()) == before);

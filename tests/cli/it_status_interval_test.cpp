@@ -21,8 +21,8 @@ using json = nlohmann::json;
 
 // A 3 s null-engine read job with a report every second, in `format`.
 std::vector<std::string> periodic_job(const std::string& format) {
-  return {"--name=n", "--ioengine=null", "--size=1g", "--time_based", "--runtime=3", "--rw=read",
-          "--status-interval=1", "--output-format=" + format};
+  return {"--name=n",    "--ioengine=null", "--size=1g",           "--time_based",
+          "--runtime=3", "--rw=read",       "--status-interval=1", "--output-format=" + format};
 }
 
 // The reports are cumulative: the reads of each document are at least those of the one before, and the

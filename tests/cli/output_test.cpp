@@ -1,14 +1,14 @@
 // The one --output writer of every command (cli/output.h).
+#include "cli/output.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "cli/output.h"
 #include "common/error.h"
 #include "support/temp_dir.h"
 
@@ -90,7 +90,8 @@ TEST(Output, FullDeviceIsAnErrorNotASilentlyTruncatedReport) {
 
 TEST(Output, JsonPlusReplacesJsonAndRepeatsCollapse) {
   using Format = RunOptions::OutputFormat;
-  EXPECT_EQ(output_formats_of({"json", "normal", "json+", "normal"}), (std::vector<Format>{Format::kNormal, Format::kJsonPlus}));
+  EXPECT_EQ(output_formats_of({"json", "normal", "json+", "normal"}),
+            (std::vector<Format>{Format::kNormal, Format::kJsonPlus}));
   EXPECT_EQ(output_formats_of({"json"}), std::vector<Format>{Format::kJson});
 }
 

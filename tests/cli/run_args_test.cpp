@@ -24,9 +24,9 @@ std::string run_error_of(const std::vector<std::string>& args) {
 }
 
 TEST(RunArgs, RunLevelOptions) {
-  const RunArgs parsed = parse_run_args({"--output-format=json,normal", "--output", "out.json", "--allow-destructive",
-                                         "--parse-only", "--status-interval=2", "--interval-log=i.jsonl",
-                                         "--metrics-file=m.prom", "--name=a"});
+  const RunArgs parsed =
+      parse_run_args({"--output-format=json,normal", "--output", "out.json", "--allow-destructive", "--parse-only",
+                      "--status-interval=2", "--interval-log=i.jsonl", "--metrics-file=m.prom", "--name=a"});
   EXPECT_EQ(parsed.run.output_formats, (std::vector<Format>{Format::kJson, Format::kNormal}));
   EXPECT_EQ(parsed.run.output_path, "out.json");
   EXPECT_TRUE(parsed.run.allow_destructive);
@@ -110,8 +110,10 @@ TEST(RunArgs, TerseIsFiosTerseFormatNotNormal) {
 }
 
 TEST(RunArgs, MinimalAndOutputFormatTheLastWins) {
-  EXPECT_EQ(parse_run_args({"--output-format=json", "--minimal"}).run.output_formats, std::vector<Format>{Format::kTerse});
-  EXPECT_EQ(parse_run_args({"--minimal", "--output-format=json"}).run.output_formats, std::vector<Format>{Format::kJson});
+  EXPECT_EQ(parse_run_args({"--output-format=json", "--minimal"}).run.output_formats,
+            std::vector<Format>{Format::kTerse});
+  EXPECT_EQ(parse_run_args({"--minimal", "--output-format=json"}).run.output_formats,
+            std::vector<Format>{Format::kJson});
 }
 
 TEST(RunArgs, FioGlobalsAreStoredInRunOptions) {

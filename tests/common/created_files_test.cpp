@@ -2,6 +2,8 @@
 // is alive holds its lock exactly as a running sluice does; destroying it is what a killed process leaves.
 #include "common/created_files.h"
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,9 +12,6 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "common/error.h"
 #include "support/temp_dir.h"
@@ -55,12 +54,13 @@ TEST_F(CreatedFiles, RecordsIntentIdentityAndRemovalOneLineEach) {
   j.removed(work("a"));
   EXPECT_EQ(slurp(journal_path()), "# sluice created-files journal v1 pid=" + std::to_string(::getpid()) + "\n" +
                                        "+\t" + work("a") + "\n" + "=\t" + std::to_string(id.dev) + "\t" +
-                                       std::to_string(id.ino) + "\t" + std::to_string(id.birth_ns) + "\t" +
-                                       work("a") + "\n" + "-\t" + work("a") + "\n");
+                                       std::to_string(id.ino) + "\t" + std::to_string(id.birth_ns) + "\t" + work("a") +
+                                       "\n" + "-\t" + work("a") + "\n");
 }
 
 TEST_F(CreatedFiles, DeadProcessFilesAreRemovedAndTheJournalWithThem) {
-  { CreatedFilesJournal j(journal_path());
+  {
+    CreatedFilesJournal j(journal_path());
     create(j, work("bg"));
   }  // the lock is released: a dead writer
   const LeftoverReport r = remove_leftovers({state_.path()});
@@ -68,12 +68,13 @@ TEST_F(CreatedFiles, DeadProcessFilesAreRemovedAndTheJournalWithThem) {
   EXPECT_FALSE(fs::exists(journal_path()));
   EXPECT_EQ(r.journals, 1);
   ASSERT_THAT(r.removed, SizeIs(1));
-  EXPECT_THAT(describe_leftovers(r), HasSubstr("removed " + work("bg") + " (left by sluice pid " +
-                                               std::to_string(::getpid()) + ")"));
+  EXPECT_THAT(describe_leftovers(r),
+              HasSubstr("removed " + work("bg") + " (left by sluice pid " + std::to_string(::getpid()) + ")"));
 }
 
 TEST_F(CreatedFiles, BatchIsJournaledBeforeAnyIsCreated) {
-  { CreatedFilesJournal j(journal_path());
+  {
+    CreatedFilesJournal j(journal_path());
     j.creating({work("1"), work("2"), work("3")});
     EXPECT_THAT(slurp(journal_path()), HasSubstr("+\t" + work("1") + "\n+\t" + work("2") + "\n+\t" + work("3") + "\n"));
     for (const char* name : {"1", "2"}) {
@@ -98,7 +99,8 @@ TEST_F(CreatedFiles, LiveProcessJournalIsLeftAlone) {
 }
 
 TEST_F(CreatedFiles, FileReplacedByTheUserIsKept) {
-  { CreatedFilesJournal j(journal_path());
+  {
+    CreatedFilesJournal j(journal_path());
     create(j, work("f"));
   }
   std::ofstream(work("users")) << "precious";
@@ -112,7 +114,8 @@ TEST_F(CreatedFiles, FileReplacedByTheUserIsKept) {
 }
 
 TEST_F(CreatedFiles, FileSluiceRemovedThenTheUserCreatedIsNotTouched) {
-  { CreatedFilesJournal j(journal_path());
+  {
+    CreatedFilesJournal j(journal_path());
     create(j, work("f"));
     fs::remove(work("f"));
     j.removed(work("f"));
@@ -126,7 +129,8 @@ TEST_F(CreatedFiles, FileSluiceRemovedThenTheUserCreatedIsNotTouched) {
 }
 
 TEST_F(CreatedFiles, KilledBetweenIntentAndIdentityKeepsTheFileAndSaysWhy) {
-  { CreatedFilesJournal j(journal_path());
+  {
+    CreatedFilesJournal j(journal_path());
     j.creating({work("f")});
     std::ofstream(work("f")) << "?";
   }
@@ -137,7 +141,8 @@ TEST_F(CreatedFiles, KilledBetweenIntentAndIdentityKeepsTheFileAndSaysWhy) {
 }
 
 TEST_F(CreatedFiles, KilledBetweenIntentAndIdentityRemovesAnEmptyDirectoryOnly) {
-  { CreatedFilesJournal j(journal_path());
+  {
+    CreatedFilesJournal j(journal_path());
     j.creating({work("empty"), work("full")});
     fs::create_directory(work("empty"));
     fs::create_directory(work("full"));
@@ -152,7 +157,8 @@ TEST_F(CreatedFiles, KilledBetweenIntentAndIdentityRemovesAnEmptyDirectoryOnly) 
 }
 
 TEST_F(CreatedFiles, DirectoryIsRemovedAfterTheFilesInIt) {
-  { CreatedFilesJournal j(journal_path());
+  {
+    CreatedFilesJournal j(journal_path());
     j.creating({work("d")});
     fs::create_directory(work("d"));
     j.created(work("d"));
@@ -164,7 +170,8 @@ TEST_F(CreatedFiles, DirectoryIsRemovedAfterTheFilesInIt) {
 }
 
 TEST_F(CreatedFiles, DirectoryWithSomethingElseInsideIsKept) {
-  { CreatedFilesJournal j(journal_path());
+  {
+    CreatedFilesJournal j(journal_path());
     j.creating({work("d")});
     fs::create_directory(work("d"));
     j.created(work("d"));
@@ -177,7 +184,8 @@ TEST_F(CreatedFiles, DirectoryWithSomethingElseInsideIsKept) {
 }
 
 TEST_F(CreatedFiles, TreeIsRemovedWithEverythingInIt) {
-  { CreatedFilesJournal j(journal_path());
+  {
+    CreatedFilesJournal j(journal_path());
     j.creating({work("t")});
     fs::create_directories(work("t/a/b"));
     j.created(work("t"));
@@ -191,7 +199,8 @@ TEST_F(CreatedFiles, TreeIsRemovedWithEverythingInIt) {
 }
 
 TEST_F(CreatedFiles, TreeReplacedByAnotherDirectoryIsKept) {
-  { CreatedFilesJournal j(journal_path());
+  {
+    CreatedFilesJournal j(journal_path());
     j.creating({work("t")});
     fs::create_directory(work("t"));
     j.created(work("t"));
@@ -207,7 +216,8 @@ TEST_F(CreatedFiles, TreeReplacedByAnotherDirectoryIsKept) {
 }
 
 TEST_F(CreatedFiles, TornLastLineIsIgnored) {
-  { CreatedFilesJournal j(journal_path());
+  {
+    CreatedFilesJournal j(journal_path());
     create(j, work("f"));
   }
   std::ofstream(journal_path(), std::ios::app) << "=\t1\t2";  // died mid-write

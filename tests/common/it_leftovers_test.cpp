@@ -2,6 +2,8 @@
 // `sluice restore` or the next start removes that file and says so. Journals go to a temporary
 // SLUICE_STATE_DIR (and interfere's knobs to a synthetic SLUICE_KNOB_ROOT), never to /var/lib/sluice.
 #include <fcntl.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,9 +15,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "support/it_test_util.h"
 #include "support/run_binary.h"
@@ -80,8 +79,8 @@ class Leftovers : public ::testing::Test {
     return n;
   }
 
-  testing::TempDir dir_;   // state and knobs
-  testing::TempDir work_;  // the files sluice creates
+  testing::TempDir dir_;                             // state and knobs
+  testing::TempDir work_;                            // the files sluice creates
   testing::SluiceChildren children_{environment()};  // after dir_: its environment names dir_
 };
 

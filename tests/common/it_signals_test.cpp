@@ -3,6 +3,8 @@
 // `sluice restore` removes and says it removed. Knobs go to a synthetic SLUICE_KNOB_ROOT and journals to a
 // temporary SLUICE_STATE_DIR, never the real ones. Each kill waits (polling, bounded) for the files to exist.
 #include <fcntl.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,9 +18,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "observe/disk_stats.h"
 #include "support/it_test_util.h"
@@ -61,8 +60,8 @@ class Signals : public ::testing::Test {
     // A signal sluice catches is sent once its handler is installed too (/proc/PID/status SigCgt): on a busy
     // machine the ready condition (a delay, say) can come before the program has got that far.
     const bool caught_kind = signal != SIGKILL;
-    EXPECT_TRUE(wait_for([&] { return ready() && (!caught_kind || testing::detail::catches_signal(pid, signal)); },
-                         bound))
+    EXPECT_TRUE(
+        wait_for([&] { return ready() && (!caught_kind || testing::detail::catches_signal(pid, signal)); }, bound))
         << "the files never appeared, or the handler of signal " << signal << " was never installed";
     return stop(pid, signal);
   }
@@ -114,8 +113,9 @@ std::string integrity(const std::string& db) {
 }
 
 std::vector<std::string> run_args(const std::string& file, const std::string& db) {
-  return {"run", "--name=s", "--filename=" + file, "--size=16m", "--rw=randread", "--bs=4k", "--ioengine=psync",
-          "--runtime=20", "--time_based", "--save", "--db=" + db};
+  return {"run",           "--name=s", "--filename=" + file, "--size=16m",
+          "--rw=randread", "--bs=4k",  "--ioengine=psync",   "--runtime=20",
+          "--time_based",  "--save",   "--db=" + db};
 }
 
 TEST_F(Signals, RunEndsOnSigintAndSighupWithAnIntactHistoryAndNoJournal) {
@@ -124,10 +124,13 @@ TEST_F(Signals, RunEndsOnSigintAndSighupWithAnIntactHistoryAndNoJournal) {
     const std::string f = work("f" + std::to_string(signal));
     // Laid out, then measuring for a moment (the journal entry for f exists from before the layout).
     const auto start = std::chrono::steady_clock::now();
-    const int status = kill_when(run_args(f, db), [&] {
-      std::error_code ec;
-      return fs::file_size(f, ec) == (16u << 20) && std::chrono::steady_clock::now() - start > 500ms;
-    }, signal);
+    const int status = kill_when(
+        run_args(f, db),
+        [&] {
+          std::error_code ec;
+          return fs::file_size(f, ec) == (16u << 20) && std::chrono::steady_clock::now() - start > 500ms;
+        },
+        signal);
     expect_handled(status, signal);
     EXPECT_EQ(WEXITSTATUS(status), 130) << "signal " << signal;
     EXPECT_EQ(integrity(db), "ok");
@@ -144,8 +147,9 @@ TEST_F(Signals, RunEndsOnSigintAndSighupWithAnIntactHistoryAndNoJournal) {
 // one transaction. The moments are drawn from a fixed seed over a little more than a normal run's duration.
 TEST_F(Signals, RunKilledAtRandomMomentsLeavesTheHistoryWhole) {
   const std::string db = dir_.file("k.db");
-  const std::vector<std::string> args = {"run", "--name=k", "--ioengine=null", "--size=256m", "--rw=randread",
-                                         "--bs=4k", "--repeat=2", "--save", "--db=" + db, "--output-format=json"};
+  const std::vector<std::string> args = {
+      "run",     "--name=k",   "--ioengine=null", "--size=256m", "--rw=randread",
+      "--bs=4k", "--repeat=2", "--save",          "--db=" + db,  "--output-format=json"};
   const auto start = std::chrono::steady_clock::now();
   ASSERT_EQ(sluice(args).exit_code, 0);
   const auto normal = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
@@ -161,8 +165,10 @@ TEST_F(Signals, RunKilledAtRandomMomentsLeavesTheHistoryWhole) {
   EXPECT_GT(killed, 0) << "no run was killed before its end (a normal run took " << normal.count() << " ms)";
   EXPECT_EQ(integrity(db), "ok");
   std::string partial, invalid;
-  testing::run_command("sqlite3 " + db + " 'SELECT count(*) FROM results r WHERE (SELECT count(*) FROM repetitions "
-                       "WHERE result_id = r.id) != 2'", &partial);
+  testing::run_command("sqlite3 " + db +
+                           " 'SELECT count(*) FROM results r WHERE (SELECT count(*) FROM repetitions "
+                           "WHERE result_id = r.id) != 2'",
+                       &partial);
   testing::run_command("sqlite3 " + db + " 'SELECT count(*) FROM repetitions WHERE NOT json_valid(document)'",
                        &invalid);
   EXPECT_EQ(partial, "0") << "results saved with a repetition missing";
@@ -177,7 +183,8 @@ TEST_F(Signals, RunKilledDuringLayoutLeavesAFileRestoreRemoves) {
   const std::string db = dir_.file("h.db");
   std::vector<std::string> args = run_args(f, db);
   args[3] = "--size=512m";  // long enough a layout to be caught in it
-  const int status = kill_when(args, [&] { return fs::exists(f); }, SIGKILL);
+  const int status = kill_when(
+      args, [&] { return fs::exists(f); }, SIGKILL);
   ASSERT_TRUE(WIFSIGNALED(status));
   const testing::RunOutput r = sluice({"restore"});
   EXPECT_THAT(r.out, HasSubstr("removed " + f + " (left by sluice pid"));
@@ -186,19 +193,23 @@ TEST_F(Signals, RunKilledDuringLayoutLeavesAFileRestoreRemoves) {
 }
 
 TEST_F(Signals, QuickOnSighupRemovesItsDirectory) {
-  const int status = kill_when({"quick", "--budget=20s", "--size=16m", "--no-status", work()}, [&] {
-    for (const auto& e : fs::directory_iterator(work())) if (has_entries(e.path().string())) return true;
-    return false;
-  }, SIGHUP);
+  const int status = kill_when(
+      {"quick", "--budget=20s", "--size=16m", "--no-status", work()},
+      [&] {
+        for (const auto& e : fs::directory_iterator(work()))
+          if (has_entries(e.path().string())) return true;
+        return false;
+      },
+      SIGHUP);
   expect_handled(status, SIGHUP);
   EXPECT_FALSE(has_entries(work()));
   EXPECT_EQ(journals(), 0);
 }
 
 TEST_F(Signals, InterfereOnSighupRemovesItsFiles) {
-  const int status = kill_when({"interfere", "--filename=" + work("fg"), "--size=8m", "--threads=1",
-                                "--budget=4s", "--bg-size=32m"},
-                               [&] { return fs::exists(work("fg.sluice-bg")); }, SIGHUP);
+  const int status = kill_when(
+      {"interfere", "--filename=" + work("fg"), "--size=8m", "--threads=1", "--budget=4s", "--bg-size=32m"},
+      [&] { return fs::exists(work("fg.sluice-bg")); }, SIGHUP);
   expect_handled(status, SIGHUP);
   EXPECT_FALSE(has_entries(work()));
   EXPECT_EQ(journals(), 0);
@@ -219,9 +230,10 @@ TEST_F(Signals, InterfereKilledInItsTrialHasItsKnobRestoredAndItsFilesRemoved) {
   const std::string knob = dir_.file("knobs/sys/block/" + devices.front() + "/queue/wbt_lat_usec");
   fs::create_directories(fs::path(knob).parent_path());
   std::ofstream(knob) << "2000\n";
-  const int status = kill_when({"interfere", "--filename=" + work("fg"), "--size=8m", "--threads=1", "--budget=3s",
-                                "--bg-size=64m", "--try", "queue.wbt_lat_usec=1000"},
-                               [&] { return slurp(knob) == "1000"; }, SIGKILL, 15000ms);
+  const int status = kill_when(
+      {"interfere", "--filename=" + work("fg"), "--size=8m", "--threads=1", "--budget=3s", "--bg-size=64m", "--try",
+       "queue.wbt_lat_usec=1000"},
+      [&] { return slurp(knob) == "1000"; }, SIGKILL, 15000ms);
   ASSERT_TRUE(WIFSIGNALED(status));
   const testing::RunOutput r = sluice({"restore", "--journal=" + dir_.file("knobs/knobs.journal")});
   EXPECT_EQ(r.exit_code, 0) << testing::describe(r);
@@ -235,20 +247,20 @@ TEST_F(Signals, InterfereKilledInItsTrialHasItsKnobRestoredAndItsFilesRemoved) {
 
 TEST_F(Signals, PreconditionOnSigtermEndsAndLeavesNoJournal) {
   const std::string p = work("p");
-  const int status = kill_when({"precondition", "--filename=" + p, "--size=256m", "--passes=2"},
-                               [&] { return fs::exists(p); }, SIGTERM);
+  const int status = kill_when(
+      {"precondition", "--filename=" + p, "--size=256m", "--passes=2"}, [&] { return fs::exists(p); }, SIGTERM);
   expect_handled(status, SIGTERM);
   EXPECT_EQ(journals(), 0);
 }
 
 std::vector<std::string> sysbench_args(const std::string& dir, const std::string& step) {
-  return {"sysbench", "fileio", "--dir=" + dir, "--file-num=4", "--file-total-size=256m",
-          "--file-test-mode=rndrw", "--time=20", step};
+  return {"sysbench",  "fileio", "--dir=" + dir, "--file-num=4", "--file-total-size=256m", "--file-test-mode=rndrw",
+          "--time=20", step};
 }
 
 TEST_F(Signals, SysbenchPrepareKilledIsUndoneAndRunOnSigtermKeepsThePreparedFiles) {
-  const int killed = kill_when(sysbench_args(work(), "prepare"), [&] { return fs::exists(work("test_file.0")); },
-                               SIGKILL);
+  const int killed = kill_when(
+      sysbench_args(work(), "prepare"), [&] { return fs::exists(work("test_file.0")); }, SIGKILL);
   ASSERT_TRUE(WIFSIGNALED(killed));
   const testing::RunOutput r = sluice({"restore"});
   EXPECT_THAT(r.out, HasSubstr("removed " + work("test_file.0") + " (left by sluice pid"));
@@ -260,7 +272,8 @@ TEST_F(Signals, SysbenchPrepareKilledIsUndoneAndRunOnSigtermKeepsThePreparedFile
   std::vector<std::string> run = sysbench_args(work(), "run");
   run[4] = "--file-total-size=16m";
   const auto start = std::chrono::steady_clock::now();
-  const int status = kill_when(run, [&] { return std::chrono::steady_clock::now() - start > 700ms; }, SIGTERM);
+  const int status = kill_when(
+      run, [&] { return std::chrono::steady_clock::now() - start > 700ms; }, SIGTERM);
   expect_handled(status, SIGTERM);
   EXPECT_EQ(journals(), 0);
   for (int i = 0; i < 4; ++i) EXPECT_TRUE(fs::exists(work("test_file." + std::to_string(i)))) << "prepare's files stay";
@@ -272,7 +285,8 @@ std::vector<std::string> postmark_args(const std::string& dir) {
 }
 
 TEST_F(Signals, PostmarkKilledLeavesItsSubdirectoriesAndRestoreRemovesThem) {
-  const int status = kill_when(postmark_args(work()), [&] { return has_entries(work("s1")); }, SIGKILL);
+  const int status = kill_when(
+      postmark_args(work()), [&] { return has_entries(work("s1")); }, SIGKILL);
   ASSERT_TRUE(WIFSIGNALED(status));
   const testing::RunOutput r = sluice({"restore"});
   EXPECT_THAT(r.out, HasSubstr("removed " + work("s0") + " and the "));
@@ -280,7 +294,8 @@ TEST_F(Signals, PostmarkKilledLeavesItsSubdirectoriesAndRestoreRemovesThem) {
 }
 
 TEST_F(Signals, PostmarkOnSigintRemovesItsFiles) {
-  const int status = kill_when(postmark_args(work()), [&] { return has_entries(work("s1")); }, SIGINT);
+  const int status = kill_when(
+      postmark_args(work()), [&] { return has_entries(work("s1")); }, SIGINT);
   expect_handled(status, SIGINT);
   EXPECT_FALSE(has_entries(work()));
   EXPECT_EQ(journals(), 0);
@@ -294,7 +309,8 @@ std::string filetree_dir(const std::string& work) {
 
 TEST_F(Signals, FiletreeKilledLeavesItsTreeAndRestoreRemovesIt) {
   const std::vector<std::string> args = {"filetree", work(), "--size=64m", "--file-size=4k", "--drop-caches=off"};
-  const int status = kill_when(args, [&] { return has_entries(filetree_dir(work())); }, SIGKILL);
+  const int status = kill_when(
+      args, [&] { return has_entries(filetree_dir(work())); }, SIGKILL);
   ASSERT_TRUE(WIFSIGNALED(status));
   const std::string tree = filetree_dir(work());
   ASSERT_FALSE(tree.empty());
@@ -305,7 +321,8 @@ TEST_F(Signals, FiletreeKilledLeavesItsTreeAndRestoreRemovesIt) {
 
 TEST_F(Signals, FiletreeOnSighupRemovesItsTree) {
   const std::vector<std::string> args = {"filetree", work(), "--size=64m", "--file-size=4k", "--drop-caches=off"};
-  const int status = kill_when(args, [&] { return has_entries(filetree_dir(work())); }, SIGHUP);
+  const int status = kill_when(
+      args, [&] { return has_entries(filetree_dir(work())); }, SIGHUP);
   expect_handled(status, SIGHUP);
   EXPECT_FALSE(has_entries(work()));
   EXPECT_EQ(journals(), 0);
@@ -319,11 +336,13 @@ std::vector<std::string> bonnie_args(const std::string& dir) {
 }
 
 TEST_F(Signals, BonnieKilledLeavesItsTestFileAndRestoreRemovesIt) {
-  expect_restore_removes_the_entry_left(kill_when(bonnie_args(work()), [&] { return !only_entry(work()).empty(); }, SIGKILL));
+  expect_restore_removes_the_entry_left(kill_when(
+      bonnie_args(work()), [&] { return !only_entry(work()).empty(); }, SIGKILL));
 }
 
 TEST_F(Signals, BonnieOnSigintRemovesItsFiles) {
-  const int status = kill_when(bonnie_args(work()), [&] { return !only_entry(work()).empty(); }, SIGINT);
+  const int status = kill_when(
+      bonnie_args(work()), [&] { return !only_entry(work()).empty(); }, SIGINT);
   expect_handled(status, SIGINT);
   EXPECT_FALSE(has_entries(work()));
   EXPECT_EQ(journals(), 0);
@@ -334,7 +353,8 @@ std::vector<std::string> iozone_args(const std::string& file) {
 }
 
 TEST_F(Signals, IozoneKilledLeavesItsFileAndRestoreRemovesIt) {
-  const int status = kill_when(iozone_args(work("iozone.tmp")), [&] { return fs::exists(work("iozone.tmp")); }, SIGKILL);
+  const int status = kill_when(
+      iozone_args(work("iozone.tmp")), [&] { return fs::exists(work("iozone.tmp")); }, SIGKILL);
   ASSERT_TRUE(WIFSIGNALED(status));
   const testing::RunOutput r = sluice({"restore"});
   EXPECT_THAT(r.out, HasSubstr("removed " + work("iozone.tmp") + " (left by sluice pid")) << testing::describe(r);
@@ -342,7 +362,8 @@ TEST_F(Signals, IozoneKilledLeavesItsFileAndRestoreRemovesIt) {
 }
 
 TEST_F(Signals, IozoneOnSigtermRemovesItsFile) {
-  const int status = kill_when(iozone_args(work("iozone.tmp")), [&] { return fs::exists(work("iozone.tmp")); }, SIGTERM);
+  const int status = kill_when(
+      iozone_args(work("iozone.tmp")), [&] { return fs::exists(work("iozone.tmp")); }, SIGTERM);
   expect_handled(status, SIGTERM);
   EXPECT_FALSE(has_entries(work()));
   EXPECT_EQ(journals(), 0);
@@ -353,23 +374,26 @@ std::vector<std::string> metadata_args(const std::string& dir) {
 }
 
 TEST_F(Signals, MetadataKilledLeavesItsTreeAndRestoreRemovesIt) {
-  expect_restore_removes_the_entry_left(kill_when(metadata_args(work()), [&] { return has_entries(only_entry(work())); }, SIGKILL));
+  expect_restore_removes_the_entry_left(kill_when(
+      metadata_args(work()), [&] { return has_entries(only_entry(work())); }, SIGKILL));
 }
 
 TEST_F(Signals, MetadataOnSighupRemovesItsTree) {
-  const int status = kill_when(metadata_args(work()), [&] { return has_entries(only_entry(work())); }, SIGHUP);
+  const int status = kill_when(
+      metadata_args(work()), [&] { return has_entries(only_entry(work())); }, SIGHUP);
   expect_handled(status, SIGHUP);
   EXPECT_FALSE(has_entries(work()));
   EXPECT_EQ(journals(), 0);
 }
 
 std::vector<std::string> capacity_args(const std::string& file) {
-  return {"capacity", "--filename=" + file, "--size=512m", "--ioengine=psync", "--rw=randread", "--bs=4k",
-          "--slo=100ms"};
+  return {"capacity", "--filename=" + file, "--size=512m", "--ioengine=psync", "--rw=randread",
+          "--bs=4k",  "--slo=100ms"};
 }
 
 TEST_F(Signals, CapacityKilledInItsLayoutLeavesAFileRestoreRemoves) {
-  const int status = kill_when(capacity_args(work("cap")), [&] { return fs::exists(work("cap")); }, SIGKILL);
+  const int status = kill_when(
+      capacity_args(work("cap")), [&] { return fs::exists(work("cap")); }, SIGKILL);
   ASSERT_TRUE(WIFSIGNALED(status));
   const testing::RunOutput r = sluice({"restore"});
   EXPECT_THAT(r.out, HasSubstr("removed " + work("cap") + " (left by sluice pid")) << testing::describe(r);
@@ -378,9 +402,9 @@ TEST_F(Signals, CapacityKilledInItsLayoutLeavesAFileRestoreRemoves) {
 
 TEST_F(Signals, CapacityOnSigtermEndsAndLeavesNoJournal) {
   std::error_code ec;
-  const int status = kill_when(capacity_args(work("cap")),
-                               [&] { return fs::exists(work("cap")) && fs::file_size(work("cap"), ec) == (512u << 20); },
-                               SIGTERM, 30000ms);
+  const int status = kill_when(
+      capacity_args(work("cap")),
+      [&] { return fs::exists(work("cap")) && fs::file_size(work("cap"), ec) == (512u << 20); }, SIGTERM, 30000ms);
   expect_handled(status, SIGTERM);
   EXPECT_EQ(journals(), 0);
 }
@@ -442,19 +466,19 @@ INSTANTIATE_TEST_SUITE_P(
                        return std::vector<std::string>{"postmark", "--set=location=" + w, "--set=subdirectories=2",
                                                        "--set=number=500", "--set=transactions=2000"};
                      }},
-        SmallCommand{"filetree",
-                     [](const std::string& w) {
-                       return std::vector<std::string>{"filetree", w, "--size=4m", "--file-size=4k",
-                                                       "--drop-caches=off"};
-                     }},
+        SmallCommand{
+            "filetree",
+            [](const std::string& w) {
+              return std::vector<std::string>{"filetree", w, "--size=4m", "--file-size=4k", "--drop-caches=off"};
+            }},
         SmallCommand{"bonnie",
                      [](const std::string& w) {
                        return std::vector<std::string>{"bonnie", "-d", w, "-s", "16", "-r", "0", "-n", "0"};
                      }},
         SmallCommand{"iozone",
                      [](const std::string& w) {
-                       return std::vector<std::string>{"iozone", "-i", "0", "-i", "1", "-s", "16m", "-r", "4k",
-                                                       "-f", w + "/iozone.tmp"};
+                       return std::vector<std::string>{
+                           "iozone", "-i", "0", "-i", "1", "-s", "16m", "-r", "4k", "-f", w + "/iozone.tmp"};
                      }},
         SmallCommand{"metadata",
                      [](const std::string& w) {
@@ -466,8 +490,9 @@ INSTANTIATE_TEST_SUITE_P(
                      }},
         SmallCommand{"interfere",
                      [](const std::string& w) {
-                       return std::vector<std::string>{"interfere", "--filename=" + w + "/fg", "--size=8m",
-                                                       "--threads=1", "--budget=2s", "--bg-size=16m"};
+                       return std::vector<std::string>{"interfere",   "--filename=" + w + "/fg",
+                                                       "--size=8m",   "--threads=1",
+                                                       "--budget=2s", "--bg-size=16m"};
                      }}),
     [](const ::testing::TestParamInfo<SmallCommand>& command) { return std::string(command.param.name); });
 

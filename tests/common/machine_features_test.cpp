@@ -1,11 +1,11 @@
 // The tests' feature probes (tests/support/machine_features.h): a probe's answer is cached, a withheld
 // feature is absent with the reason naming SLUICE_TEST_WITHOUT, and an absent program names its package.
+#include "support/machine_features.h"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <string>
-
-#include "support/machine_features.h"
 
 namespace sluice::testing {
 namespace {
@@ -19,8 +19,10 @@ class ScopedEnv {
     ::setenv(name, value.c_str(), 1);
   }
   ~ScopedEnv() {
-    if (had_) ::setenv(name_, old_.c_str(), 1);
-    else ::unsetenv(name_);
+    if (had_)
+      ::setenv(name_, old_.c_str(), 1);
+    else
+      ::unsetenv(name_);
   }
   ScopedEnv(const ScopedEnv&) = delete;
   ScopedEnv& operator=(const ScopedEnv&) = delete;
@@ -50,8 +52,7 @@ TEST(MachineFeatures, WithheldNamesOnlyTheListedFeatures) {
 
 TEST(MachineFeatures, AProgramMissingFromPathNamesItsPackage) {
   const ScopedEnv path("PATH", "/nonexistent-dir");
-  EXPECT_EQ(detail::probe_program("sysbench", "sysbench"),
-            "sysbench is not in PATH (Debian package sysbench)");
+  EXPECT_EQ(detail::probe_program("sysbench", "sysbench"), "sysbench is not in PATH (Debian package sysbench)");
   EXPECT_EQ(detail::find_in_path("sh"), "");
 }
 
@@ -65,13 +66,13 @@ TEST(MachineFeatures, TheAnswerIsCachedAndCarriesTheFeatureName) {
   const FeatureProbe& first = probe(Feature::kIoUring);
   const FeatureProbe& second = probe(Feature::kIoUring);
   EXPECT_EQ(&first, &second);
-  if (!first.available) EXPECT_EQ(first.reason.rfind("io_uring: ", 0), 0u) << first.reason;
-  else EXPECT_EQ(first.reason, "");
+  if (!first.available)
+    EXPECT_EQ(first.reason.rfind("io_uring: ", 0), 0u) << first.reason;
+  else
+    EXPECT_EQ(first.reason, "");
 }
 
-TEST(MachineFeatures, RootIsWhatGeteuidSays) {
-  EXPECT_EQ(have(Feature::kRoot), ::geteuid() == 0);
-}
+TEST(MachineFeatures, RootIsWhatGeteuidSays) { EXPECT_EQ(have(Feature::kRoot), ::geteuid() == 0); }
 
 }  // namespace
 }  // namespace sluice::testing

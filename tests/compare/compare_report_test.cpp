@@ -14,7 +14,8 @@ nlohmann::json doc(double iops, const std::string& iodepth = "1") {
   return {{"jobs",
            {{{"jobname", "j"},
              {"job options", {{"iodepth", iodepth}}},
-             {"read", {{"total_ios", 100}, {"iops", iops}, {"bw_bytes", iops * 4096}, {"lat_ns", {{"mean", 1e9 / iops}}}}}}}},
+             {"read",
+              {{"total_ios", 100}, {"iops", iops}, {"bw_bytes", iops * 4096}, {"lat_ns", {{"mean", 1e9 / iops}}}}}}}},
           {"sluice", {{"version", "0.1.0"}, {"environment", {{"kernel_release", "6.1"}}}}}};
 }
 
@@ -39,20 +40,22 @@ TEST(CompareReport, DifferentJobOptionsNeedForce) {
     compare_sets(sets, {});
     FAIL() << "no error";
   } catch (const UserError& e) {
-    EXPECT_EQ(std::string(e.what()), "a and b ran different job options: job j: iodepth (1 -> 32); add --force to "
-                                     "compare them anyway");
+    EXPECT_EQ(std::string(e.what()),
+              "a and b ran different job options: job j: iodepth (1 -> 32); add --force to "
+              "compare them anyway");
   }
   CompareOptions force;
   force.force = true;
   const CompareReport r = compare_sets(sets, force);
-  EXPECT_THAT(render_compare_text(r), HasSubstr("job options that differ (compared because of --force):\n  job j: iodepth  1 -> 32\n"));
+  EXPECT_THAT(render_compare_text(r),
+              HasSubstr("job options that differ (compared because of --force):\n  job j: iodepth  1 -> 32\n"));
 }
 
 TEST(CompareReport, JsonCarriesEveryRepetitionAndTheVerdict) {
   CompareOptions options;
   options.fail_on = parse_fail_on({"iops:-5%"});
-  const CompareReport r = compare_sets({set("a", {100, 101, 102, 103}), set("b", {80, 81, 82, 83}),
-                                        set("c", {100, 102, 101, 103})}, options);
+  const CompareReport r = compare_sets(
+      {set("a", {100, 101, 102, 103}), set("b", {80, 81, 82, 83}), set("c", {100, 102, 101, 103})}, options);
   const nlohmann::json j = compare_json(r).at("sluice").at("compare");
   EXPECT_DOUBLE_EQ(j.at("alpha").get<double>(), 0.05);
   EXPECT_TRUE(j.at("failed").get<bool>());

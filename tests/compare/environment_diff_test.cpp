@@ -6,16 +6,20 @@ namespace sluice {
 namespace {
 
 nlohmann::json env_doc(const std::string& kernel, const std::string& scheduler, const std::string& iodepth) {
-  return nlohmann::json::parse(R"({"jobs": [{"jobname": "j", "job options": {"rw": "randread", "iodepth": ")" + iodepth +
+  return nlohmann::json::parse(R"({"jobs": [{"jobname": "j", "job options": {"rw": "randread", "iodepth": ")" +
+                               iodepth +
                                R"(", "output-format": "json"}}], "sluice": {"version": "0.1.0", "environment": {
-    "host": "vm", "kernel_release": ")" + kernel + R"(", "cpu": {"model": "EPYC", "count": 2},
+    "host": "vm", "kernel_release": ")" +
+                               kernel + R"(", "cpu": {"model": "EPYC", "count": 2},
     "vm": {"dirty_bytes": 0, "dirty_ratio": 20},
     "targets": [{"path": "/t/f", "filesystem": "ext4", "mount_options": "rw,relatime"}],
-    "devices": [{"name": "vda", "model": null, "scheduler": ")" + scheduler + R"(", "wbt_lat_usec": 75000}]}}})");
+    "devices": [{"name": "vda", "model": null, "scheduler": ")" +
+                               scheduler + R"(", "wbt_lat_usec": 75000}]}}})");
 }
 
 TEST(EnvironmentDiff, ListsWhatDiffers) {
-  const std::vector<Difference> d = environment_differences(env_doc("6.1", "mq-deadline", "1"), env_doc("6.18", "none", "1"));
+  const std::vector<Difference> d =
+      environment_differences(env_doc("6.1", "mq-deadline", "1"), env_doc("6.18", "none", "1"));
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].what, "device vda scheduler");
   EXPECT_EQ(d[0].old_value, "mq-deadline");

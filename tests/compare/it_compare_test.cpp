@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
 #include "support/junit_schema.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -43,8 +43,9 @@ const nlohmann::json* find_row(const nlohmann::json& doc, const std::string& job
 
 // A random-read job on a file of our own, direct I/O, 300 ms per run.
 std::vector<std::string> read_job(const std::string& file, const std::string& iodepth) {
-  return {"run", "--name=qd", "--filename=" + file, "--size=16m", "--rw=randread", "--bs=4k", "--direct=1",
-          "--ioengine=io_uring", "--iodepth=" + iodepth, "--runtime=300ms", "--time_based", "--randrepeat=0"};
+  return {"run",          "--name=qd",     "--filename=" + file,  "--size=16m",           "--rw=randread",
+          "--bs=4k",      "--direct=1",    "--ioengine=io_uring", "--iodepth=" + iodepth, "--runtime=300ms",
+          "--time_based", "--randrepeat=0"};
 }
 
 TEST(CompareIt, IodepthOneAgainstThirtyTwo) {
@@ -87,7 +88,8 @@ TEST(CompareIt, IodepthOneAgainstThirtyTwo) {
 
   const RunOutput text = run_binary({"compare", "--force", qd1, qd32});
   ASSERT_EQ(text.exit_code, 0) << describe(text);
-  EXPECT_THAT(text.out, HasSubstr("job options that differ (compared because of --force):\n  job qd: iodepth  1 -> 32"));
+  EXPECT_THAT(text.out,
+              HasSubstr("job options that differ (compared because of --force):\n  job qd: iodepth  1 -> 32"));
   EXPECT_THAT(text.out, HasSubstr("environment: the same in everything both recorded"));
   EXPECT_THAT(text.out, ::testing::ContainsRegex("qd +read +iops .* better"));
 
@@ -127,8 +129,8 @@ TEST(CompareIt, FioResultAgainstSluiceRun) {
   SLUICE_REQUIRE(kFio);
   TempDir dir;
   const std::string file = dir.file("data");
-  const std::vector<std::string> job = {"--name=j", "--filename=" + file, "--size=8m", "--rw=randread", "--bs=4k",
-                                        "--ioengine=psync", "--runtime=1", "--time_based"};
+  const std::vector<std::string> job = {"--name=j", "--filename=" + file, "--size=8m",   "--rw=randread",
+                                        "--bs=4k",  "--ioengine=psync",   "--runtime=1", "--time_based"};
   std::vector<std::string> fio_args = job;
   fio_args.push_back("--output-format=json");
   RunOptions fio;
@@ -159,8 +161,8 @@ TEST(CompareIt, FioResultAgainstSluiceRun) {
 
 // A fio-shaped result with one read job of `iops` and latencies scaled to match.
 std::string synthetic(double iops) {
-  nlohmann::json read = {{"total_ios", 1000}, {"iops", iops}, {"bw_bytes", iops * 4096},
-                         {"lat_ns", {{"mean", 1e9 / iops}}}};
+  nlohmann::json read = {
+      {"total_ios", 1000}, {"iops", iops}, {"bw_bytes", iops * 4096}, {"lat_ns", {{"mean", 1e9 / iops}}}};
   return nlohmann::json{{"fio version", "fio-3.33"}, {"jobs", {{{"jobname", "s"}, {"read", read}}}}}.dump();
 }
 
@@ -177,7 +179,8 @@ TEST(CompareIt, FailOnExitCodesAndMoreThanTwoInputs) {
   const RunOutput r = run_binary({"compare", "--fail-on=iops:-5%", base, same, slower});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_THAT(r.out, HasSubstr("fail-on: job s read iops: -20.0% (rule iops:-5%)"));
-  EXPECT_THAT(r.out, ::testing::ContainsRegex("s +read +iops +1002 IOPS +1002 IOPS +\\+0\\.1% +0\\.[0-9]+ +within noise"));
+  EXPECT_THAT(r.out,
+              ::testing::ContainsRegex("s +read +iops +1002 IOPS +1002 IOPS +\\+0\\.1% +0\\.[0-9]+ +within noise"));
   EXPECT_THAT(r.out, ::testing::ContainsRegex("s +read +iops +1002 IOPS +802 IOPS +-20\\.0% +0\\.0286 +worse"));
   EXPECT_EQ(run_binary({"compare", "--fail-on=iops:-25%", base, slower}).exit_code, 0);
 }
@@ -207,8 +210,11 @@ TEST(CompareIt, BadInputIsOneClearLine) {
 
 // A fio result of one job named `job` with the given read IOPS.
 std::string synthetic_named(const std::string& job, double iops) {
-  nlohmann::json read = {{"total_ios", 1000}, {"iops", iops}, {"bw_bytes", iops * 4096}, {"lat_ns", {{"mean", 1e9 / iops}}}};
-  return nlohmann::json{{"fio version", "fio-3.33"}, {"timestamp", 1764866400}, {"jobs", {{{"jobname", job}, {"read", read}}}}}.dump();
+  nlohmann::json read = {
+      {"total_ios", 1000}, {"iops", iops}, {"bw_bytes", iops * 4096}, {"lat_ns", {{"mean", 1e9 / iops}}}};
+  return nlohmann::json{
+      {"fio version", "fio-3.33"}, {"timestamp", 1764866400}, {"jobs", {{{"jobname", job}, {"read", read}}}}}
+      .dump();
 }
 
 // In a pipeline: the same compare as JUnit XML (valid against the schema, a failure on the breach, the exit
@@ -225,7 +231,8 @@ TEST(CompareIt, JunitAndMarkdownForPipelines) {
   const RunOutput breach = run_binary({"compare", "--fail-on=iops:-5%", "--output-format=junit", base, slower});
   EXPECT_EQ(breach.exit_code, 1) << describe(breach);
   EXPECT_THAT(breach.out, HasSubstr("<testsuites name=\"sluice compare\" tests=\"3\" failures=\"1\""));
-  EXPECT_THAT(breach.out, HasSubstr("<testcase classname=\"db &lt;&quot;wal&quot;&gt; &amp; log|1\" name=\"read iops\""));
+  EXPECT_THAT(breach.out,
+              HasSubstr("<testcase classname=\"db &lt;&quot;wal&quot;&gt; &amp; log|1\" name=\"read iops\""));
   EXPECT_THAT(breach.out, HasSubstr("read iops -20.0% breaches --fail-on=iops:-5%: "));
   EXPECT_THAT(breach.out, HasSubstr("timestamp=\"2025-12-04T16:40:00\""));
   ASSERT_NO_FATAL_FAILURE(expect_valid_junit(breach.out));
@@ -239,7 +246,8 @@ TEST(CompareIt, JunitAndMarkdownForPipelines) {
   const RunOutput md = run_binary({"compare", "--fail-on=iops:-5%", "--output-format=markdown", base, slower});
   EXPECT_EQ(md.exit_code, 1) << describe(md);
   EXPECT_THAT(md.out, HasSubstr("**0 better, 3 worse, 0 no clear change** of 3 metrics; :x: 1 --fail-on breach"));
-  EXPECT_THAT(md.out, HasSubstr("| db &lt;\"wal\"&gt; &amp; log\\|1 | read iops | 1002 IOPS | 802 IOPS | -20.0% | 0.0286 | **worse** | :x: iops:-5% |"));
+  EXPECT_THAT(md.out, HasSubstr("| db &lt;\"wal\"&gt; &amp; log\\|1 | read iops | 1002 IOPS | 802 IOPS | -20.0% | "
+                                "0.0286 | **worse** | :x: iops:-5% |"));
 }
 
 // The practitioner's loop: two labelled results saved with --repeat, compared by label from the history.
@@ -258,7 +266,8 @@ TEST(CompareIt, ComparesLabelsFromTheHistory) {
   EXPECT_THAT(r.out, ::testing::ContainsRegex("h +read +iops"));
   const RunOutput junit = run_binary({"compare", "before", "after", db, "--output-format=junit"});
   EXPECT_EQ(junit.exit_code, 0) << describe(junit);
-  EXPECT_THAT(junit.out, ::testing::ContainsRegex("<testsuite name=\"after \\([0-9a-f]{8}\\) against before \\([0-9a-f]{8}\\)\""));
+  EXPECT_THAT(junit.out,
+              ::testing::ContainsRegex("<testsuite name=\"after \\([0-9a-f]{8}\\) against before \\([0-9a-f]{8}\\)\""));
   EXPECT_THAT(junit.out, HasSubstr("<skipped message=\"cannot tell: with 3 and 3 repetitions"));
   EXPECT_THAT(junit.out, HasSubstr("<testcase classname=\"h\" name=\"read p99\""));
   ASSERT_NO_FATAL_FAILURE(expect_valid_junit(junit.out));

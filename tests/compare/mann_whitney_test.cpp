@@ -71,8 +71,8 @@ TEST(MannWhitney, IdenticalSamplesGivePOne) {
 }
 
 TEST(MannWhitney, SmallestPossiblePValue) {
-  EXPECT_NEAR(mann_whitney_min_p(3, 3), 0.1, 1e-12);          // 2 / C(6,3)
-  EXPECT_NEAR(mann_whitney_min_p(4, 4), 2.0 / 70.0, 1e-12);   // 2 / C(8,4)
+  EXPECT_NEAR(mann_whitney_min_p(3, 3), 0.1, 1e-12);         // 2 / C(6,3)
+  EXPECT_NEAR(mann_whitney_min_p(4, 4), 2.0 / 70.0, 1e-12);  // 2 / C(8,4)
   EXPECT_NEAR(mann_whitney_min_p(5, 3), 2.0 / 56.0, 1e-12);
   EXPECT_DOUBLE_EQ(mann_whitney_min_p(1, 1), 1.0);
 }

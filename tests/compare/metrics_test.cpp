@@ -47,7 +47,8 @@ TEST(Metrics, CapacityAnswerAndKnee) {
   const std::vector<Metric> m = extract_metrics(doc);
   EXPECT_DOUBLE_EQ(find(m, "capacity//capacity")->value, 5000);
   EXPECT_DOUBLE_EQ(find(m, "capacity//knee")->value, 4000);
-  const nlohmann::json none = nlohmann::json::parse(R"({"jobs": [], "sluice": {"capacity": {"iops": null, "knee": null}}})");
+  const nlohmann::json none =
+      nlohmann::json::parse(R"({"jobs": [], "sluice": {"capacity": {"iops": null, "knee": null}}})");
   EXPECT_TRUE(extract_metrics(none).empty());
 }
 

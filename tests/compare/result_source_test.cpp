@@ -1,8 +1,8 @@
 #include "compare/result_source.h"
 
-#include <fstream>
-
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include "common/error.h"
 #include "common/result_schema.h"
@@ -52,7 +52,8 @@ TEST(ResultSource, CommaListGivesOneRepetitionPerFile) {
 
 TEST(ResultSource, ExportedResultGivesItsRepetitions) {
   TempDir dir;
-  const std::string text = std::string(R"({"id": "x1", "label": "before", "repetitions": [)") + kDoc + "," + kDoc + "]}";
+  const std::string text =
+      std::string(R"({"id": "x1", "label": "before", "repetitions": [)") + kDoc + "," + kDoc + "]}";
   EXPECT_EQ(load_result_set(write(dir, "export.json", text), no_lookup).repetitions.size(), 2u);
 }
 

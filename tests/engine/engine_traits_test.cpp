@@ -3,8 +3,8 @@
 // in tests/job/validate_test.cpp: trim is accepted exactly on the engines whose row says trim.)
 #include <dirent.h>
 #include <fcntl.h>
-#include <linux/falloc.h>
 #include <gtest/gtest.h>
+#include <linux/falloc.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -209,7 +209,8 @@ TEST_P(EngineTraitsTest, MovesDataClaimMatchesWhatAReadBrings) {
     EXPECT_EQ(std::memcmp(buf.get(), pattern_.get() + 2 * kBlock, kBlock), 0)
         << "the read did not bring the file's bytes";
   } else {
-    EXPECT_EQ(std::count(buf.get(), buf.get() + kBlock, 0), static_cast<long>(kBlock)) << "the engine touched the buffer";
+    EXPECT_EQ(std::count(buf.get(), buf.get() + kBlock, 0), static_cast<long>(kBlock))
+        << "the engine touched the buffer";
   }
 }
 
@@ -285,8 +286,8 @@ TEST_P(EngineTraitsTest, NeedsSizeClaimMatchesReadsWithoutFileSizes) {
 bool fs_punches_holes(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) return false;
-  const bool ok = ftruncate(fd, 2 * kBlock) == 0 &&
-                  fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, kBlock) == 0;
+  const bool ok =
+      ftruncate(fd, 2 * kBlock) == 0 && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, kBlock) == 0;
   ::close(fd);
   ::unlink(path.c_str());
   return ok;

@@ -137,7 +137,9 @@ TEST_F(FileOpEngineTest, FilestatStatsWithTheChosenCallAndFailsOnAMissingFile) {
     EXPECT_EQ(run_one(*engine, ok), kFileBlock);
     IoUnit on_link = io(1, kFileBlock);
     // lstat stats the link itself; stat and statx (which follows it) find nothing behind it.
-    EXPECT_EQ(run_one(*engine, on_link), call == FileStatCall::kLstat ? std::int64_t{kFileBlock} : std::int64_t{-ENOENT}) << static_cast<int>(call);
+    EXPECT_EQ(run_one(*engine, on_link),
+              call == FileStatCall::kLstat ? std::int64_t{kFileBlock} : std::int64_t{-ENOENT})
+        << static_cast<int>(call);
   }
 }
 

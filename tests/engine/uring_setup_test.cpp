@@ -58,8 +58,10 @@ class UringSetupTest : public ::testing::TestWithParam<Config> {
 
   // Opens io_uring with `options`; nullptr (with the reason in skip_) when the kernel refuses the setup.
   std::unique_ptr<Engine> open(EngineOptions options) {
-    EngineSetup setup{.depth = 8, .fds = {fd_}, .file_sizes = {kSetupBlocks * kSetupBlock}, .direct = direct_, .writes = true};
-    for (std::size_t i = 0; i < kSetupBlocks; ++i) setup.buffers.push_back({wbuf_.get() + i * kSetupBlock, kSetupBlock});
+    EngineSetup setup{
+        .depth = 8, .fds = {fd_}, .file_sizes = {kSetupBlocks * kSetupBlock}, .direct = direct_, .writes = true};
+    for (std::size_t i = 0; i < kSetupBlocks; ++i)
+      setup.buffers.push_back({wbuf_.get() + i * kSetupBlock, kSetupBlock});
     options.ioengine = EngineKind::kIoUring;
     auto engine = make_engine(options);
     try {
@@ -89,7 +91,8 @@ TEST_P(UringSetupTest, WritesThenReadsBackTheData) {
                  .buffer = wbuf_.get() + i * kSetupBlock,
                  .buffer_index = static_cast<int>(i)};
     // Reads go to a buffer that is not registered: buffer_index -1 (plain READ / READV).
-    reads[i] = {.op = IoOp::kRead, .offset = i * kSetupBlock, .length = kSetupBlock, .buffer = rbuf_.get() + i * kSetupBlock};
+    reads[i] = {
+        .op = IoOp::kRead, .offset = i * kSetupBlock, .length = kSetupBlock, .buffer = rbuf_.get() + i * kSetupBlock};
   }
   ASSERT_EQ(testing::run_all(*engine, writes, 8).size(), kSetupBlocks);
   ASSERT_EQ(testing::run_all(*engine, reads, 8).size(), kSetupBlocks);
@@ -104,7 +107,8 @@ INSTANTIATE_TEST_SUITE_P(
     Configs, UringSetupTest,
     ::testing::Values(Config{"defaults", {}}, Config{"no_registered_files", {.uring = {.registerfiles = false}}},
                       Config{"no_fixed_buffers", {.uring = {.fixedbufs = false}}},
-                      Config{"fio_defaults", {.uring = {.registerfiles = false, .fixedbufs = false, .nonvectored = false}}},
+                      Config{"fio_defaults",
+                             {.uring = {.registerfiles = false, .fixedbufs = false, .nonvectored = false}}},
                       Config{"vectored", {.uring = {.fixedbufs = false, .nonvectored = false}}},
                       Config{"force_async_every_io", {.uring = {.force_async = 1}}},
                       Config{"force_async_every_third", {.uring = {.force_async = 3}}},
@@ -161,7 +165,8 @@ TEST_F(UringSetupTest, HipriFailsClearlyWithoutPollQueuesOrReadsTheData) {
   }
   std::vector<IoUnit> reads(4);
   for (std::size_t i = 0; i < reads.size(); ++i) {
-    reads[i] = {.op = IoOp::kRead, .offset = i * kSetupBlock, .length = kSetupBlock, .buffer = rbuf_.get() + i * kSetupBlock};
+    reads[i] = {
+        .op = IoOp::kRead, .offset = i * kSetupBlock, .length = kSetupBlock, .buffer = rbuf_.get() + i * kSetupBlock};
   }
   ASSERT_EQ(testing::run_all(*engine, reads, 4).size(), reads.size());
   for (const IoUnit& u : reads) EXPECT_EQ(u.result, kSetupBlock);

@@ -1,8 +1,8 @@
 // What a sluice client adds for sluice servers: the start skew from each server's measurement start, and the
 // hosts' environment differences, from synthetic reports (the end-to-end runs are in it_sluice_extras_test).
-#include <gtest/gtest.h>
-
 #include "fionet/client_sluice.h"
+
+#include <gtest/gtest.h>
 
 namespace sluice::fionet {
 namespace {
@@ -31,7 +31,8 @@ TEST(SluiceClients, StartSkewIsLatestMinusEarliest) {
   EXPECT_EQ(j["hosts"][1]["server_name"], "b-name");
   EXPECT_EQ(j["hosts"][0]["sluice"]["environment"]["kernel_release"], "6.1");
   const std::string text = sluice_clients_text(reports);
-  EXPECT_NE(text.find("Start skew of the sluice servers: 3.00 ms (first b,8765, last a,8765"), std::string::npos) << text;
+  EXPECT_NE(text.find("Start skew of the sluice servers: 3.00 ms (first b,8765, last a,8765"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("no differences from a,8765"), std::string::npos) << text;  // host names aside
 }
 

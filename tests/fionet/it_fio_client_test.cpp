@@ -1,8 +1,8 @@
 // End to end: Debian's fio 3.33 as the client (`fio --client=...`) drives sluice servers (`sluice --server`)
 // on loopback addresses; the per-client counts are compared with the same job run locally. Every server is a
 // child of the test, killed on teardown; every wait is bounded.
-#include <gtest/gtest.h>
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -69,9 +69,10 @@ class FioClientToSluice : public ::testing::Test {
     options.timeout = 60s;
     const auto start = std::chrono::steady_clock::now();
     RunOutput r = run_binary(args, options);
-    std::printf("[ timing ] fio --client with %zu sluice server(s): %lld ms\n", servers.size(),
-                static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                           std::chrono::steady_clock::now() - start).count()));
+    std::printf(
+        "[ timing ] fio --client with %zu sluice server(s): %lld ms\n", servers.size(),
+        static_cast<long long>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count()));
     return r;
   }
 
@@ -97,9 +98,10 @@ TEST_F(FioClientToSluice, OneServerJsonCountsEqualTheLocalRun) {
 
   const auto start = std::chrono::steady_clock::now();
   const RunOutput local = run_binary({"run", "--output-format=json", job_});
-  std::printf("[ timing ] the same job locally (sluice run): %lld ms\n",
-              static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                         std::chrono::steady_clock::now() - start).count()));
+  std::printf(
+      "[ timing ] the same job locally (sluice run): %lld ms\n",
+      static_cast<long long>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count()));
   ASSERT_EQ(local.exit_code, 0) << describe(local);
   const auto local_doc = parse_document(local.out);
   ASSERT_TRUE(local_doc);
@@ -139,7 +141,7 @@ TEST_F(FioClientToSluice, NormalAndTerseOutputAsFromFioServers) {
   const std::vector<Server> servers = {start_server("127.0.0.1"), start_server("127.0.0.2")};
   const RunOutput normal = fio_client(servers, {"--output-format=normal", job_});
   ASSERT_EQ(normal.exit_code, 0) << describe(normal);
-  EXPECT_NE(normal.out.find("fio=sluice-"), std::string::npos) << normal.out;         // the probe line
+  EXPECT_NE(normal.out.find("fio=sluice-"), std::string::npos) << normal.out;  // the probe line
   EXPECT_NE(normal.out.find("nullread: (g=0): rw=randread"), std::string::npos) << normal.out;
   EXPECT_NE(normal.out.find("read: IOPS="), std::string::npos) << normal.out;
   EXPECT_NE(normal.out.find("All clients: (groupid=0, jobs=2)"), std::string::npos) << normal.out;

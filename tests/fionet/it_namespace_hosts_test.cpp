@@ -26,8 +26,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr std::uint16_t kFioPort = 8765;  // each host has its own, so every server is on fio's default
-constexpr std::uint64_t kIosPerHost = 4096;      // 16 MiB of 4 KiB reads
+constexpr std::uint16_t kFioPort = 8765;     // each host has its own, so every server is on fio's default
+constexpr std::uint64_t kIosPerHost = 4096;  // 16 MiB of 4 KiB reads
 
 class ClientServerHosts : public ::testing::Test {
  protected:
@@ -57,9 +57,10 @@ class ClientServerHosts : public ::testing::Test {
     options.timeout = 15s;
     const auto start = std::chrono::steady_clock::now();
     RunOutput r = run_binary(args, options);
-    std::printf("[ timing ] %s client across namespaces: %lld ms\n", program.empty() ? "sluice" : program.c_str(),
-                static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                           std::chrono::steady_clock::now() - start).count()));
+    std::printf(
+        "[ timing ] %s client across namespaces: %lld ms\n", program.empty() ? "sluice" : program.c_str(),
+        static_cast<long long>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count()));
     return r;
   }
 
@@ -92,16 +93,16 @@ class ClientServerHosts : public ::testing::Test {
 
 TEST_F(ClientServerHosts, FioClientDrivesThreeSluiceServers) {
   const std::vector<std::string> hosts = {start_server(0, false), start_server(1, false), start_server(2, false)};
-  const RunOutput r = client("fio", {"--client=" + hosts[0], "--client=" + hosts[1], "--client=" + hosts[2],
-                                     "--output-format=json", job_});
+  const RunOutput r = client(
+      "fio", {"--client=" + hosts[0], "--client=" + hosts[1], "--client=" + hosts[2], "--output-format=json", job_});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   expect_each_host_and_all_clients(r.out, hosts);
 }
 
 TEST_F(ClientServerHosts, SluiceClientDrivesThreeFioServers) {
   const std::vector<std::string> hosts = {start_server(0, true), start_server(1, true), start_server(2, true)};
-  const RunOutput r = client("", {"--client=" + hosts[0], "--client=" + hosts[1], "--client=" + hosts[2],
-                                  "--output-format=json", job_});
+  const RunOutput r = client(
+      "", {"--client=" + hosts[0], "--client=" + hosts[1], "--client=" + hosts[2], "--output-format=json", job_});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   expect_each_host_and_all_clients(r.out, hosts);
 }
@@ -116,8 +117,7 @@ TEST_F(ClientServerHosts, MixedServersAndAJobThatFailsOnOneHost) {
   const RunOutput r = client("", {"--output-format=json", "--client=" + hosts[0], job_, "--client=" + hosts[1], job_,
                                   "--client=" + hosts[2], bad});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
-  EXPECT_NE(r.err.find("server " + hosts[2] + ",8765: its run ended with error 20 (Not a directory"),
-            std::string::npos)
+  EXPECT_NE(r.err.find("server " + hosts[2] + ",8765: its run ended with error 20 (Not a directory"), std::string::npos)
       << describe(r);
   EXPECT_EQ(r.err.find("server " + hosts[0]), std::string::npos) << describe(r);
   EXPECT_EQ(r.err.find("server " + hosts[1]), std::string::npos) << describe(r);

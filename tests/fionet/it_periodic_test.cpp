@@ -46,9 +46,10 @@ class PeriodicOverClientServer : public ::testing::Test {
     options.timeout = 30s;
     const auto start = std::chrono::steady_clock::now();
     RunOutput r = run_binary(args, options);
-    std::printf("[ timing ] %s client: %lld ms\n", program.empty() ? "sluice" : program.c_str(),
-                static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                           std::chrono::steady_clock::now() - start).count()));
+    std::printf(
+        "[ timing ] %s client: %lld ms\n", program.empty() ? "sluice" : program.c_str(),
+        static_cast<long long>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count()));
     return r;
   }
 
@@ -62,9 +63,9 @@ class PeriodicOverClientServer : public ::testing::Test {
 std::map<std::string, std::uint64_t> reads_by_client(const json& doc) {
   std::map<std::string, std::uint64_t> reads;
   for (const json& entry : doc.at("client_stats")) {
-    const std::string name = entry.at("jobname") == "All clients"
-                                 ? std::string("All clients")
-                                 : entry.at("hostname").get<std::string>() + "," + std::to_string(entry.at("port").get<int>());
+    const std::string name = entry.at("jobname") == "All clients" ? std::string("All clients")
+                                                                  : entry.at("hostname").get<std::string>() + "," +
+                                                                        std::to_string(entry.at("port").get<int>());
     reads[name] = total_ios(entry, "read");
   }
   return reads;
@@ -108,8 +109,8 @@ void expect_periodic_documents(const std::string& out, const std::vector<std::st
 
 TEST_F(PeriodicOverClientServer, SluiceClientPrintsEveryIntervalFromSluiceServers) {
   const std::vector<std::string> servers = {sluice_server("127.0.0.1"), sluice_server("127.0.0.2")};
-  const RunOutput r = client("", {"--client=" + servers[0], "--client=" + servers[1], "--status-interval=1",
-                                  "--output-format=json", job_});
+  const RunOutput r = client(
+      "", {"--client=" + servers[0], "--client=" + servers[1], "--status-interval=1", "--output-format=json", job_});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   expect_periodic_documents(r.out, servers);
   // Each periodic document is one interval further: the first server's runtime grows by about a second.
@@ -123,8 +124,8 @@ TEST_F(PeriodicOverClientServer, SluiceClientPrintsEveryIntervalFromSluiceServer
 TEST_F(PeriodicOverClientServer, SluiceClientPrintsEveryIntervalFromFioServers) {
   const std::vector<std::string> servers = {fio_servers_.start_fio("127.0.0.1", dir_.path()),
                                             fio_servers_.start_fio("127.0.0.2", dir_.path())};
-  const RunOutput r = client("", {"--client=" + servers[0], "--client=" + servers[1], "--status-interval=1",
-                                  "--output-format=json", job_});
+  const RunOutput r = client(
+      "", {"--client=" + servers[0], "--client=" + servers[1], "--status-interval=1", "--output-format=json", job_});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   expect_periodic_documents(r.out, servers);
 }

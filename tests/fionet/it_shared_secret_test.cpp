@@ -106,8 +106,8 @@ TEST_F(SharedSecret, FioClientIsRefusedWithALineItPrints) {
 
 TEST_F(SharedSecret, SecretFileOthersMayReadIsRefused) {
   const std::string open = write_secret("open", "x\n", 0644);
-  const RunOutput server_side = run({"--server=127.0.0.1," + std::to_string(unused_port("127.0.0.1")),
-                                     "--server-secret=" + open});
+  const RunOutput server_side =
+      run({"--server=127.0.0.1," + std::to_string(unused_port("127.0.0.1")), "--server-secret=" + open});
   EXPECT_NE(server_side.exit_code, 0) << describe(server_side);
   EXPECT_NE(server_side.err.find("chmod 600"), std::string::npos) << describe(server_side);
   const RunOutput client_side = run({"--client=127.0.0.1,1", "--client-secret=" + open, job_});

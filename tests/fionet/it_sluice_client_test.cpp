@@ -4,9 +4,9 @@
 // server is a child of the test (killed on teardown) or a thread of it; every wait is bounded.
 #include <arpa/inet.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -63,9 +63,10 @@ class SluiceClient : public ::testing::Test {
     options.timeout = 60s;
     const auto start = std::chrono::steady_clock::now();
     RunOutput r = run_binary(args, options);
-    std::printf("[ timing ] sluice %s...: %lld ms\n", args.front().c_str(),
-                static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                           std::chrono::steady_clock::now() - start).count()));
+    std::printf(
+        "[ timing ] sluice %s...: %lld ms\n", args.front().c_str(),
+        static_cast<long long>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count()));
     return r;
   }
   TempDir dir_;
@@ -75,10 +76,11 @@ class SluiceClient : public ::testing::Test {
 };
 
 TEST_F(SluiceClient, ThreeFioServersJsonPerClientAndAllClients) {
-  const std::vector<std::string> servers = {fio_.start_fio("127.0.0.1", dir_.path()), fio_.start_fio("127.0.0.2", dir_.path()),
+  const std::vector<std::string> servers = {fio_.start_fio("127.0.0.1", dir_.path()),
+                                            fio_.start_fio("127.0.0.2", dir_.path()),
                                             fio_.start_fio("127.0.0.3", dir_.path())};
-  const RunOutput r = client({"--client=" + servers[0], "--client=" + servers[1], "--client=" + servers[2],
-                              "--output-format=json", job_});
+  const RunOutput r = client(
+      {"--client=" + servers[0], "--client=" + servers[1], "--client=" + servers[2], "--output-format=json", job_});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
@@ -100,7 +102,8 @@ TEST_F(SluiceClient, NormalOutputThroughTheFioLinkAgainstFioAndSluiceServers) {
   RunOptions options;
   options.program = std::string(SLUICE_BINARY).substr(0, std::string(SLUICE_BINARY).rfind('/')) + "/fio";
   options.timeout = 60s;
-  const RunOutput r = run_binary({"--client=" + fio_server, "--client=" + sluice, "--output-format=normal", job_}, options);
+  const RunOutput r =
+      run_binary({"--client=" + fio_server, "--client=" + sluice, "--output-format=normal", job_}, options);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_NE(r.out.find("fio=fio-3.33"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fio=sluice-"), std::string::npos) << r.out;

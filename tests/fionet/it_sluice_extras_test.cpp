@@ -3,11 +3,11 @@
 // (no sluice key, no sluice lines). Every server is a child of the test (killed on teardown); waits are bounded.
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <sys/socket.h>
-#include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,15 +18,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "fionet/pdu.h"
 #include "fionet/wire.h"
-
 #include "support/it_test_util.h"
 #include "support/loopback_port.h"
 #include "support/machine_features.h"
@@ -133,7 +131,8 @@ TEST_F(SluiceExtras, DifferentFileSystemsAreListedAsDifferences) {
   // on different file systems, the hosts' environments differ in the target's file system.
   const std::string shm = "/dev/shm/sluice-extras-" + std::to_string(::getpid());
   ASSERT_TRUE(std::filesystem::create_directory(shm));
-  struct stat a {}, b {};
+  struct stat a {
+  }, b{};
   ::stat(dir_.path().c_str(), &a);
   ::stat(shm.c_str(), &b);
   const std::string job_a = dir_.file("a.fio");
@@ -186,7 +185,8 @@ TEST_F(SluiceExtras, OlderSluiceServerThatIgnoresTheHelloIsUsedAsAFioServer) {
       fionet::send_message(fd, fionet::Op::kProbe, 1, fionet::encode_probe_reply(reply), 5s);
       for (;;) {
         const fionet::ReadResult r = fionet::read_message(fd, 20s);
-        if (r.status != fionet::ReadStatus::kOk || r.message.op != static_cast<std::uint16_t>(fionet::Op::kSluiceHello)) break;
+        if (r.status != fionet::ReadStatus::kOk || r.message.op != static_cast<std::uint16_t>(fionet::Op::kSluiceHello))
+          break;
       }
     }
     ::close(fd);

@@ -35,8 +35,10 @@ class PeriodicSession : public SessionOverSocketPair {
  protected:
   // A 1 s null job with a report every 200 ms, as fio's client sends it (JOBLINE with fio's argv[0]).
   void send_periodic_job() {
-    const std::vector<std::string> argv = {"fio", "--status-interval=200ms", "--name=p", "--ioengine=null",
-                                           "--rw=read", "--size=1g", "--time_based", "--runtime=1"};
+    const std::vector<std::string> argv = {"fio",          "--status-interval=200ms",
+                                           "--name=p",     "--ioengine=null",
+                                           "--rw=read",    "--size=1g",
+                                           "--time_based", "--runtime=1"};
     ASSERT_TRUE(send_message(client_, Op::kJobLine, 0, encode_job_line(argv, 1), 1s));
     ASSERT_EQ(next().op, static_cast<std::uint16_t>(Op::kStart));
   }
@@ -56,13 +58,17 @@ class PeriodicSession : public SessionOverSocketPair {
           if (ts) seen.reads.push_back(ts->job.dirs[0].ios);
           break;
         }
-        case Op::kSluiceInterim: seen.marks.push_back(seen.reads.size()); break;
+        case Op::kSluiceInterim:
+          seen.marks.push_back(seen.reads.size());
+          break;
         case Op::kStop:
           seen.stopped = true;
           seen.stop_error = decode_stop(r.message.payload).error;
           break;
-        case Op::kQuit: return seen;
-        default: break;
+        case Op::kQuit:
+          return seen;
+        default:
+          break;
       }
     }
   }

@@ -124,17 +124,17 @@ TEST(FioPdu, EtaCarriesThreadsRunStringAndTimeLeft) {
   eta.run_str = "RR";
   const std::vector<std::uint8_t> p = encode_eta(eta);
   ASSERT_GE(p.size(), 171u);
-  EXPECT_EQ(get_u32(p.data(), 0), 2u);      // nr_running
-  EXPECT_EQ(get_u64(p.data(), 128), 5u);    // elapsed_sec
-  EXPECT_EQ(get_u64(p.data(), 136), 7u);    // eta_sec
-  EXPECT_EQ(get_u32(p.data(), 160), 2u);    // nr_threads
+  EXPECT_EQ(get_u32(p.data(), 0), 2u);    // nr_running
+  EXPECT_EQ(get_u64(p.data(), 128), 5u);  // elapsed_sec
+  EXPECT_EQ(get_u64(p.data(), 136), 7u);  // eta_sec
+  EXPECT_EQ(get_u32(p.data(), 160), 2u);  // nr_threads
   EXPECT_EQ(get_text(p.data(), 168, 8), "RR");
 }
 
 TEST(FioClientArguments, JobFilesRightAfterAClientAreItsOwn) {
-  const ClientOptions o = parse_client_arguments({"--client=127.0.0.1,9001", "a.fio", "--client=127.0.0.2",
-                                                  "--remote-config=/srv/b.fio", "--bs=8k", "--output-format=json",
-                                                  "common.fio"});
+  const ClientOptions o =
+      parse_client_arguments({"--client=127.0.0.1,9001", "a.fio", "--client=127.0.0.2", "--remote-config=/srv/b.fio",
+                              "--bs=8k", "--output-format=json", "common.fio"});
   ASSERT_EQ(o.servers.size(), 2u);
   EXPECT_EQ(o.servers[0].endpoint.port, 9001);
   ASSERT_EQ(o.servers[0].files.size(), 1u);

@@ -1,5 +1,7 @@
 // The shared secret of sluice's client and servers: the secret file's checks, the proofs, and a server session
 // with a secret over a socket pair (a job before the proof, a wrong proof, the right one).
+#include "fionet/shared_secret.h"
+
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -13,7 +15,6 @@
 #include "fionet/client.h"
 #include "fionet/pdu.h"
 #include "fionet/server_session.h"
-#include "fionet/shared_secret.h"
 #include "fionet/wire.h"
 #include "session_fixture.h"
 #include "support/temp_dir.h"

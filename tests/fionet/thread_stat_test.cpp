@@ -1,8 +1,9 @@
 // fio 3.33's statistics layout and sluice's results written into it.
+#include "fionet/thread_stat.h"
+
 #include <gtest/gtest.h>
 
 #include "fionet/bytes.h"
-#include "fionet/thread_stat.h"
 #include "stats/latency_histogram.h"
 
 namespace sluice::fionet {
@@ -42,7 +43,7 @@ TEST(FioThreadStat, PlatIndexIsFios) {
   EXPECT_EQ(fio_plat_index(0), 0u);
   EXPECT_EQ(fio_plat_index(127), 127u);
   EXPECT_EQ(fio_plat_index(128), 128u);
-  EXPECT_EQ(fio_plat_index(129), 128u);   // width 2 from 128
+  EXPECT_EQ(fio_plat_index(129), 128u);  // width 2 from 128
   EXPECT_EQ(fio_plat_index(255), 191u);
   EXPECT_EQ(fio_plat_index(256), 192u);
   EXPECT_EQ(fio_plat_index(1ull << 40), ts::kPlatBuckets - 1);  // beyond ~17 s: the last bucket
@@ -86,7 +87,8 @@ TEST(FioThreadStat, ResultGoesIntoItsFields) {
   EXPECT_DOUBLE_EQ(get_f64(p, ts::kClatStat + 24), 1499.5);  // mean
   EXPECT_DOUBLE_EQ(get_f64(p, ts::kBwStat + 24), 2048.0);    // KiB/s
   std::uint64_t plat_total = 0;
-  for (std::size_t i = 0; i < ts::kPlatBuckets; ++i) plat_total += get_u64(p, ts::kIoUPlat + (ts::kDirs + 0) * ts::kPlatBuckets * 8 + i * 8);
+  for (std::size_t i = 0; i < ts::kPlatBuckets; ++i)
+    plat_total += get_u64(p, ts::kIoUPlat + (ts::kDirs + 0) * ts::kPlatBuckets * 8 + i * 8);
   EXPECT_EQ(plat_total, 1000u);  // clat of reads: every sample in fio's buckets
   EXPECT_EQ(get_u64(p, ts::kTotalIoU), 1000u);
   EXPECT_EQ(get_u64(p, ts::kIoBytes), 1000u * 4096);

@@ -1,4 +1,6 @@
 // fio's frames: CRC-16, fragmenting and joining, version and checksum checks, over a socket pair.
+#include "fionet/wire.h"
+
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -7,7 +9,6 @@
 #include <thread>
 
 #include "fionet/bytes.h"
-#include "fionet/wire.h"
 
 namespace sluice::fionet {
 namespace {
@@ -37,7 +38,8 @@ TEST(FioWire, Crc16IsCrc16Arc) {
 
 TEST(FioWire, HeaderFieldsAreLittleEndianAtFiosOffsets) {
   const std::vector<std::uint8_t> payload = {1, 2, 3};
-  const std::vector<std::uint8_t> frame = encode_message(static_cast<std::uint16_t>(Op::kProbe), 0x1122334455667788ull, payload);
+  const std::vector<std::uint8_t> frame =
+      encode_message(static_cast<std::uint16_t>(Op::kProbe), 0x1122334455667788ull, payload);
   ASSERT_EQ(frame.size(), kHeaderBytes + 3);
   EXPECT_EQ(get_u16(frame.data(), 0), kProtocolVersion);
   EXPECT_EQ(get_u16(frame.data(), 2), 10);
@@ -53,7 +55,7 @@ TEST(FioWire, LongMessageGoesInFragmentsAndComesBackWhole) {
   for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<std::uint8_t>(i * 7);
   const std::vector<std::uint8_t> frames = encode_message(static_cast<std::uint16_t>(Op::kThreadStat), 9, payload);
   EXPECT_EQ(frames.size(), 5 * kHeaderBytes + payload.size());  // 4 x 1024 + 904
-  EXPECT_EQ(get_u32(frames.data(), 4), 1u);                      // "more" on the first
+  EXPECT_EQ(get_u32(frames.data(), 4), 1u);                     // "more" on the first
   SocketPair pair;
   std::thread writer([&] { EXPECT_TRUE(write_all(pair.a, frames, 5s)); });
   const ReadResult r = read_message(pair.b, 5s);

@@ -80,9 +80,12 @@ double q_by_definition(const std::vector<double>& s, std::size_t tau) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     for (std::size_t j = 0; j < s.size(); ++j) {
       const double d = std::abs(s[i] - s[j]);
-      if ((i < tau) != (j < tau)) between += d / 2;  // each cross pair is met twice
-      else if (i < tau) left += d;
-      else right += d;
+      if ((i < tau) != (j < tau))
+        between += d / 2;  // each cross pair is met twice
+      else if (i < tau)
+        left += d;
+      else
+        right += d;
     }
   }
   return m * k / (m + k) * (2 * between / (m * k) - left / (m * (m - 1)) - right / (k * (k - 1)));

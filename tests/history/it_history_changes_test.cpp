@@ -26,10 +26,10 @@ class HistoryChangesCli : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new TempDir();
     for (int i = 1; i <= 20; ++i) {
-      const RunOutput r = run_binary({"run", "--name=a", "--ioengine=null", "--rw=randread", "--size=4m",
-                                      "--runtime=200ms", "--time_based",
-                                      std::string("--rate_iops=") + (i <= 10 ? "1000" : "2000"), "--no-status",
-                                      "--label=nightly", "--db=" + database()});
+      const RunOutput r =
+          run_binary({"run", "--name=a", "--ioengine=null", "--rw=randread", "--size=4m", "--runtime=200ms",
+                      "--time_based", std::string("--rate_iops=") + (i <= 10 ? "1000" : "2000"), "--no-status",
+                      "--label=nightly", "--db=" + database()});
       ASSERT_EQ(r.exit_code, 0) << "run " << i << ": " << describe(r);
     }
   }
@@ -64,14 +64,15 @@ TEST_F(HistoryChangesCli, OneChangeAtRunElevenNamingTheOption) {
   EXPECT_THAT(text.out, HasSubstr("at result 11 of 20"));
   EXPECT_THAT(text.out, HasSubstr("job a: rate_iops: 1000 -> 2000"));
 
-  const RunOutput json = changes({"--metric=read.iops", "--metric=read.bw_bytes", "--force", "--min-shift=10%",
-                                  "--output-format=json"});
+  const RunOutput json =
+      changes({"--metric=read.iops", "--metric=read.bw_bytes", "--force", "--min-shift=10%", "--output-format=json"});
   ASSERT_EQ(json.exit_code, 0) << describe(json);
   const auto doc = parse_document(json.out);
   ASSERT_TRUE(doc) << json.out;
   const nlohmann::json& found = (*doc)["sluice"]["history"]["changes"];
   ASSERT_EQ(found.size(), 2u) << found.dump(2);
-  const RunOutput list = run_binary({"history", "list", "--label=nightly", "--db=" + database(), "--output-format=json"});
+  const RunOutput list =
+      run_binary({"history", "list", "--label=nightly", "--db=" + database(), "--output-format=json"});
   const auto runs = parse_document(list.out);
   ASSERT_TRUE(runs);
   ASSERT_EQ(runs->size(), 20u);
@@ -86,7 +87,8 @@ TEST_F(HistoryChangesCli, OneChangeAtRunElevenNamingTheOption) {
     EXPECT_GT(c["after"].get<double>(), c["before"].get<double>());
     bool named = false;
     for (const nlohmann::json& d : c["environment_diff"]) {
-      named = named || (d["kind"] == "job option" && d["what"] == "job a: rate_iops" && d["old"] == "1000" && d["new"] == "2000");
+      named = named || (d["kind"] == "job option" && d["what"] == "job a: rate_iops" && d["old"] == "1000" &&
+                        d["new"] == "2000");
     }
     EXPECT_TRUE(named) << c["environment_diff"].dump();
   }
@@ -102,8 +104,9 @@ TEST_F(HistoryChangesCli, HtmlMarksTheChangeNamingTheOption) {
   EXPECT_THAT(r.out, HasSubstr("id=\"chart-changes-1\""));
   EXPECT_THAT(r.out, HasSubstr("<g class=\"span\"><title>mean of results 1 to 10: "));
   EXPECT_THAT(r.out, HasSubstr("<g class=\"span\"><title>mean of results 11 to 20: "));
-  EXPECT_THAT(r.out, ::testing::ContainsRegex("<g class=\"marker\"><title>1 \\+[0-9.]+%\n\\+[0-9.]+% at result 11 of 20: "
-                                              "[^<]*\njob a: rate_iops: 1000 -&gt; 2000</title>"));
+  EXPECT_THAT(r.out,
+              ::testing::ContainsRegex("<g class=\"marker\"><title>1 \\+[0-9.]+%\n\\+[0-9.]+% at result 11 of 20: "
+                                       "[^<]*\njob a: rate_iops: 1000 -&gt; 2000</title>"));
   EXPECT_THAT(r.out, HasSubstr("<td>job a: rate_iops: 1000 -&gt; 2000</td>"));
 }
 

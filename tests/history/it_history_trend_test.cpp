@@ -66,10 +66,13 @@ TEST_F(HistoryTrendCli, TextMarksTheShiftAndTheSegmentMeans) {
   EXPECT_THAT(r.out, HasSubstr("SEGMENT MEAN  SHIFT\n"));
   // Nights 1-6 average 17050 (night % 3 gives 50, 100, 0, 50, 100, 0), nights 7-12 11950.
   EXPECT_THAT(r.out, ::testing::ContainsRegex("2026-11-30T22:58:18Z [^\n]* 17050\n"));
-  EXPECT_THAT(r.out, ::testing::ContainsRegex("2026-12-06T22:58:18Z [^\n]* -29\\.7%  +11950  <- change 1: -29\\.9% \\(p = 0\\.0[0-9]+\\)\n"));
+  EXPECT_THAT(r.out,
+              ::testing::ContainsRegex(
+                  "2026-12-06T22:58:18Z [^\n]* -29\\.7%  +11950  <- change 1: -29\\.9% \\(p = 0\\.0[0-9]+\\)\n"));
   EXPECT_THAT(r.out, ::testing::ContainsRegex("2026-12-11T22:58:18Z [^\n]* 11950\n"));
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '<'), 1) << r.out;  // one change, in twelve nights
-  EXPECT_THAT(r.out, HasSubstr("1 change point (E-Divisive means, 199 permutations, alpha 0.01, segments of at least 3):\n"));
+  EXPECT_THAT(r.out,
+              HasSubstr("1 change point (E-Divisive means, 199 permutations, alpha 0.01, segments of at least 3):\n"));
   EXPECT_THAT(r.out, HasSubstr("  1. -29.9% at result 7 of 12: "));
   EXPECT_THAT(r.out, ::testing::ContainsRegex("     changed since the result before \\([0-9a-f]{8}\\):\n"
                                               "       kernel_release: 6\\.1\\.0 -> 6\\.11\\.2\n"));
@@ -116,8 +119,9 @@ TEST_F(HistoryTrendCli, HtmlDrawsTheSeriesSegmentsAndTheChangeWithWhatChanged) {
   EXPECT_EQ(std::distance(std::sregex_iterator(r.out.begin(), r.out.end(), points), std::sregex_iterator()), 12);
   EXPECT_THAT(r.out, HasSubstr("<g class=\"span\"><title>mean of results 1 to 6: 17050</title>"));
   EXPECT_THAT(r.out, HasSubstr("<g class=\"span\"><title>mean of results 7 to 12: 11950</title>"));
-  EXPECT_THAT(r.out, ::testing::ContainsRegex("<g class=\"marker\"><title>1 -29\\.9%\n-29\\.9% at result 7 of 12: [^<]*\n"
-                                              "kernel_release: 6\\.1\\.0 -&gt; 6\\.11\\.2</title>"));
+  EXPECT_THAT(r.out,
+              ::testing::ContainsRegex("<g class=\"marker\"><title>1 -29\\.9%\n-29\\.9% at result 7 of 12: [^<]*\n"
+                                       "kernel_release: 6\\.1\\.0 -&gt; 6\\.11\\.2</title>"));
   EXPECT_THAT(r.out, Not(HasSubstr("<script")));
   const RunOutput list = run_binary({"history", "list", "--output-format=html", "--db=" + database()});
   EXPECT_EQ(list.exit_code, 1);

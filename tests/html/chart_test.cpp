@@ -1,12 +1,13 @@
 // The SVG writer's pieces: text escaping and number formatting, scales and ticks, min/max downsampling, and
 // render_svg/render_csv of a ChartSpec.
+#include "html/chart.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <regex>
 
-#include "html/chart.h"
 #include "html/downsample.h"
 #include "html/scale.h"
 #include "html/svg_text.h"

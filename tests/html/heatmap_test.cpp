@@ -1,11 +1,12 @@
 // The latency heatmap from a clat histogram log: cells add up to the I/Os of the log, columns are capped by
 // summing adjacent windows, rows span the latencies seen, and malformed logs are refused with the line.
+#include "html/heatmap.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "common/error.h"
-#include "html/heatmap.h"
 #include "stats/latency_histogram.h"
 #include "support/temp_dir.h"
 
@@ -81,7 +82,8 @@ TEST(Heatmap, BadLogsNameTheLine) {
 // Found by the hist_log fuzzer (2026-12-01): a bin of 8.9e67 was cast to an integer (undefined behaviour).
 TEST(Heatmap, CountsBeyond64BitsAndTooManyBinsAreRefused) {
   testing::TempDir dir;
-  std::ofstream(dir.file("huge.log")) << "100, 0, 4096, 1, 88888888888888888888888888888888888888888888888888888888888888888888\n";
+  std::ofstream(dir.file("huge.log"))
+      << "100, 0, 4096, 1, 88888888888888888888888888888888888888888888888888888888888888888888\n";
   try {
     load_heatmaps(dir.file("huge.log"));
     FAIL() << "accepted a count beyond 64 bits";

@@ -8,8 +8,8 @@
 #include <regex>
 #include <sstream>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -41,11 +41,11 @@ class ReportIt : public ::testing::Test {
   // histogram: the spectrum's source) in one file, as `--output-format=normal,json+` writes them.
   static void SetUpTestSuite() {
     dir_ = new TempDir;
-    const RunOutput r = run_binary({"run", "--name=small", "--filename=" + dir_->file("data"), "--size=8m",
-                                    "--rw=randrw", "--bs=4k", "--ioengine=psync", "--runtime=2", "--time_based",
-                                    "--write_hist_log=" + dir_->file("hist"), "--log_hist_msec=100",
-                                    "--output-format=normal,json+", "--output=" + dir_->file("run.json")},
-                                   with_timeout(30));
+    const RunOutput r =
+        run_binary({"run", "--name=small", "--filename=" + dir_->file("data"), "--size=8m", "--rw=randrw", "--bs=4k",
+                    "--ioengine=psync", "--runtime=2", "--time_based", "--write_hist_log=" + dir_->file("hist"),
+                    "--log_hist_msec=100", "--output-format=normal,json+", "--output=" + dir_->file("run.json")},
+                   with_timeout(30));
     run_ok_ = r.exit_code == 0;
     if (!run_ok_) ADD_FAILURE() << describe(r);
   }
@@ -59,7 +59,10 @@ class ReportIt : public ::testing::Test {
   // Headless Chromium on `args` with every host name resolving to nothing and a network log in
   // <dir>/<tag>.netlog (the browser's own update and account checks are in it too, as "not an origin").
   static RunOutput chromium(std::vector<std::string> args, const std::string& tag) {
-    std::vector<std::string> all = {"--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
+    std::vector<std::string> all = {"--headless",
+                                    "--disable-gpu",
+                                    "--no-sandbox",
+                                    "--no-first-run",
                                     "--user-data-dir=" + dir_->file(tag + ".profile"),
                                     "--host-resolver-rules=MAP * ~NOTFOUND",
                                     "--log-net-log=" + dir_->file(tag + ".netlog")};
@@ -126,15 +129,15 @@ TEST_F(ReportIt, OpensInHeadlessChromiumWithEveryChartAndNoRequest) {
   const std::string png = dir_->file("shot.png");
   const RunOutput s = chromium({"--screenshot=" + png, "--window-size=800,1000", "file://" + html_path}, "shot");
   ASSERT_EQ(s.exit_code, 0) << describe(s);
-  const RunOutput stats = run_binary({std::string(SLUICE_SOURCE_DIR) + "/tests/html/png_stats.py", png},
-                                     with_timeout(60, "python3"));
+  const RunOutput stats =
+      run_binary({std::string(SLUICE_SOURCE_DIR) + "/tests/html/png_stats.py", png}, with_timeout(60, "python3"));
   ASSERT_EQ(stats.exit_code, 0) << describe(stats);
   std::istringstream in(stats.out);
   long width = 0, height = 0, nonwhite = 0, colours = 0;
   in >> width >> height >> nonwhite >> colours;
   EXPECT_EQ(width, 800);
   EXPECT_GT(nonwhite, width * height / 200) << stats.out;  // text, axes and lines: not a blank page
-  EXPECT_GE(colours, 5) << stats.out;                       // the palette drew, not only black text
+  EXPECT_GE(colours, 5) << stats.out;                      // the palette drew, not only black text
 }
 
 // The request check sees a request a page makes: an image from the network is caught.
@@ -179,7 +182,8 @@ TEST_F(ReportIt, TableNumbersEqualTheTextOutput) {
 
 // The heatmap from the run's own clat histogram log holds every I/O the run's JSON counts, per direction.
 TEST_F(ReportIt, HeatmapFromTheRunsHistogramLogCountsEveryIo) {
-  const RunOutput rep = run_binary({"report", dir_->file("run.json"), "--hist-log=" + dir_->file("hist_clat_hist.1.log")});
+  const RunOutput rep =
+      run_binary({"report", dir_->file("run.json"), "--hist-log=" + dir_->file("hist_clat_hist.1.log")});
   ASSERT_EQ(rep.exit_code, 0) << describe(rep);
   const std::string text = read_file(dir_->file("run.json"));
   const auto doc = parse_document(text.substr(text.find("\n{") + 1));
@@ -194,10 +198,10 @@ TEST_F(ReportIt, HeatmapFromTheRunsHistogramLogCountsEveryIo) {
 // fio's own JSON (json+, with its histogram bins) is an input like sluice's, next to a sluice run.
 TEST_F(ReportIt, DrawsFiosJsonNextToASluiceRun) {
   SLUICE_REQUIRE(kFio);
-  const RunOutput fio = run_binary({"--name=peer", "--filename=" + dir_->file("data"), "--size=8m", "--rw=randread",
-                                    "--bs=4k", "--ioengine=psync", "--runtime=1", "--time_based",
-                                    "--output-format=json+", "--output=" + dir_->file("fio.json")},
-                                   with_timeout(30, "fio"));
+  const RunOutput fio = run_binary(
+      {"--name=peer", "--filename=" + dir_->file("data"), "--size=8m", "--rw=randread", "--bs=4k", "--ioengine=psync",
+       "--runtime=1", "--time_based", "--output-format=json+", "--output=" + dir_->file("fio.json")},
+      with_timeout(30, "fio"));
   ASSERT_EQ(fio.exit_code, 0) << describe(fio);
   const RunOutput rep = run_binary({"report", dir_->file("fio.json"), dir_->file("run.json")});
   ASSERT_EQ(rep.exit_code, 0) << describe(rep);
@@ -213,8 +217,8 @@ TEST_F(ReportIt, ExportsOneChartAsSvgOrCsv) {
   ASSERT_EQ(svg.exit_code, 0) << describe(svg);
   EXPECT_EQ(svg.out.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"chart-spectrum\"", 0), 0u);
   EXPECT_NE(svg.out.find(">99.9%</text>"), std::string::npos);
-  const RunOutput csv = run_binary({"report", dir_->file("run.json"), "--format=csv", "--chart=timeline-small",
-                                    "--output=" + dir_->file("t.csv")});
+  const RunOutput csv = run_binary(
+      {"report", dir_->file("run.json"), "--format=csv", "--chart=timeline-small", "--output=" + dir_->file("t.csv")});
   ASSERT_EQ(csv.exit_code, 0) << describe(csv);
   const std::string text = read_file(dir_->file("t.csv"));
   EXPECT_NE(text.find("series,axis,x,y\nread IOPS,left,"), std::string::npos) << text.substr(0, 300);
@@ -227,9 +231,9 @@ TEST_F(ReportIt, ExportsOneChartAsSvgOrCsv) {
 TEST_F(ReportIt, LabelsFromTheHistoryGetTheVerdictTable) {
   const std::string db = "--db=" + dir_->file("h.db");
   for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
-    const RunOutput saved = run_binary({"run", "--name=h", "--ioengine=null", "--rw=randread", "--size=64m",
-                                        "--io_size=8m", depth, "--repeat=3",
-                                        std::string("--label=") + (depth[10] == '1' ? "qd1" : "qd8"), db});
+    const RunOutput saved =
+        run_binary({"run", "--name=h", "--ioengine=null", "--rw=randread", "--size=64m", "--io_size=8m", depth,
+                    "--repeat=3", std::string("--label=") + (depth[10] == '1' ? "qd1" : "qd8"), db});
     ASSERT_EQ(saved.exit_code, 0) << describe(saved);
   }
   const RunOutput r = run_binary({"report", "qd1", "qd8", db, "-o", dir_->file("labels.html")});

@@ -19,13 +19,28 @@ namespace {
 using nlohmann::json;
 
 json job_doc(std::uint64_t ios, std::size_t seconds) {
-  json read = {{"io_bytes", ios * 4096}, {"bw_bytes", 4096 * 10890}, {"iops", 10890.4}, {"runtime", 1000},
+  json read = {{"io_bytes", ios * 4096},
+               {"bw_bytes", 4096 * 10890},
+               {"iops", 10890.4},
+               {"runtime", 1000},
                {"total_ios", ios},
-               {"clat_ns", {{"min", 31000}, {"max", 38652000}, {"mean", 262990.0}, {"stddev", 489130.0}, {"N", ios},
-                            {"percentile", {{"50.000000", 150528}, {"90.000000", 300000}, {"99.000000", 1003520},
-                                            {"99.900000", 5013504}, {"99.990000", 20000000}}}}}};
-  json doc = {{"fio version", "sluice-0.1.0"}, {"time", "Mon Nov 30 10:00:00 2026"},
-              {"jobs", json::array({{{"jobname", "j1"}, {"read", read}, {"job options", {{"rw", "randread"}, {"bs", "4k"}}}}})}};
+               {"clat_ns",
+                {{"min", 31000},
+                 {"max", 38652000},
+                 {"mean", 262990.0},
+                 {"stddev", 489130.0},
+                 {"N", ios},
+                 {"percentile",
+                  {{"50.000000", 150528},
+                   {"90.000000", 300000},
+                   {"99.000000", 1003520},
+                   {"99.900000", 5013504},
+                   {"99.990000", 20000000}}}}}};
+  json doc = {
+      {"fio version", "sluice-0.1.0"},
+      {"time", "Mon Nov 30 10:00:00 2026"},
+      {"jobs",
+       json::array({{{"jobname", "j1"}, {"read", read}, {"job options", {{"rw", "randread"}, {"bs", "4k"}}}}})}};
   doc["sluice"] = {{"version", "0.1.0"},
                    {"environment", {{"host", "h"}, {"kernel", "6.1"}, {"cpu", {{"count", 2}}}}},
                    {"jobs", json::array({{{"jobname", "j1"}, {"series", {{"interval_ns", 1000000000}}}}})}};
@@ -96,13 +111,14 @@ TEST(ResultCharts, SpectrumFromJsonPlusBins) {
 
 TEST(ResultCharts, TimelineAndCapacityMarks) {
   json doc = job_doc(1000, 30);
-  doc["sluice"]["capacity"] = {
-      {"slo_ns", 2000000}, {"stat", "p99"},
-      {"curve", json::array({{{"concurrency", 1}, {"iops", 1000}, {"lat_p99_ns", 500000}},
-                             {{"concurrency", 2}, {"iops", 1900}, {"lat_p99_ns", 700000}},
-                             {{"concurrency", 4}, {"iops", 2000}, {"lat_p99_ns", 1500000}},
-                             {{"concurrency", 8}, {"iops", 1500}, {"lat_p99_ns", 4000000}}})},
-      {"knee", {{"concurrency", 2}, {"iops", 1900}}}, {"thrashing", {{"concurrency", 8}, {"iops", 1500}}}};
+  doc["sluice"]["capacity"] = {{"slo_ns", 2000000},
+                               {"stat", "p99"},
+                               {"curve", json::array({{{"concurrency", 1}, {"iops", 1000}, {"lat_p99_ns", 500000}},
+                                                      {{"concurrency", 2}, {"iops", 1900}, {"lat_p99_ns", 700000}},
+                                                      {{"concurrency", 4}, {"iops", 2000}, {"lat_p99_ns", 1500000}},
+                                                      {{"concurrency", 8}, {"iops", 1500}, {"lat_p99_ns", 4000000}}})},
+                               {"knee", {{"concurrency", 2}, {"iops", 1900}}},
+                               {"thrashing", {{"concurrency", 8}, {"iops", 1500}}}};
   const auto charts = result_charts(doc, "", "");
   const ChartSpec* t = find(charts, "timeline-j1");
   ASSERT_NE(t, nullptr);
@@ -124,8 +140,13 @@ TEST(ResultCharts, InterferencePhasesRunOneAfterAnother) {
   json timeline = json::array();
   for (const char* phase : {"idle", "loaded"}) {
     for (int t = 1; t <= 3; ++t) {
-      timeline.push_back({{"phase", phase}, {"threads", 1}, {"t_s", t}, {"fg_iops", 100}, {"fg_lat_p99_ns", 3e6},
-                          {"dirty_bytes", 1048576 * t}, {"writeback_bytes", 0}});
+      timeline.push_back({{"phase", phase},
+                          {"threads", 1},
+                          {"t_s", t},
+                          {"fg_iops", 100},
+                          {"fg_lat_p99_ns", 3e6},
+                          {"dirty_bytes", 1048576 * t},
+                          {"writeback_bytes", 0}});
     }
   }
   doc["sluice"]["interference"] = {{"timeline", timeline},
@@ -150,7 +171,8 @@ TEST(ResultTables, NumbersRoundedAsTheTextOutput) {
   // IOPS=10.9k, BW=42.5MiB/s; clat (usec): min=31, max=38652, avg=262.99, stdev=489.13; percentiles in usec
   // rounded up: 151, 1004, 5014.
   EXPECT_NE(table.find("<td>10.9k</td><td>42.5MiB/s</td><td>1000</td>"), std::string::npos) << table;
-  EXPECT_NE(table.find("<td>usec</td><td>31</td><td>38652</td><td>262.99</td><td>489.13</td>"), std::string::npos) << table;
+  EXPECT_NE(table.find("<td>usec</td><td>31</td><td>38652</td><td>262.99</td><td>489.13</td>"), std::string::npos)
+      << table;
   EXPECT_NE(table.find("<td>usec</td><td>151</td><td>1004</td><td>5014</td>"), std::string::npos) << table;
   const std::string jobs = job_file_block(job_doc(1000, 0));
   EXPECT_NE(jobs.find("[j1]\nbs=4k\nrw=randread\n"), std::string::npos);

@@ -15,7 +15,8 @@ SeriesChartInput two_segments() {
   in.title = "read.iops";
   in.y_label = "read.iops";
   for (int i = 1; i <= 6; ++i) {
-    in.points.push_back({"id" + std::to_string(i), "2026-12-0" + std::to_string(i) + "T00:00:00Z", "", i <= 3 ? 100.0 : 50.0});
+    in.points.push_back(
+        {"id" + std::to_string(i), "2026-12-0" + std::to_string(i) + "T00:00:00Z", "", i <= 3 ? 100.0 : 50.0});
   }
   in.segments = {{1, 3, 100.0}, {4, 6, 50.0}};
   in.changes = {{4, "-50.0%", "-50.0% at result 4 of 6", {"kernel_release: 6.1 -> <6.8 & \"rc\">"}}};
@@ -46,7 +47,9 @@ TEST(SeriesChart, SvgTooltipsCarryTheDifferencesEscapedAndCsvKeepsTheSpans) {
   EXPECT_THAT(svg, HasSubstr("<g class=\"span\"><title>mean of results 1 to 3: 100</title>"));
   EXPECT_THAT(svg, HasSubstr("<g class=\"span\"><title>mean of results 4 to 6: 50</title>"));
   const std::string csv = render_csv(chart);
-  EXPECT_THAT(csv, HasSubstr("#span mean of results 4 to 6: 50,left,3.6,50\n#span-end mean of results 4 to 6: 50,left,6.4,50\n"));
+  EXPECT_THAT(
+      csv,
+      HasSubstr("#span mean of results 4 to 6: 50,left,3.6,50\n#span-end mean of results 4 to 6: 50,left,6.4,50\n"));
   EXPECT_THAT(csv, HasSubstr("#marker 1 -50.0%,,3.5,\n"));
 }
 
@@ -55,8 +58,15 @@ TEST(SeriesChart, PageHasTheChartTheChangesAndTheResults) {
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_THAT(page, HasSubstr("<title>trend of read.iops</title>"));
   EXPECT_THAT(page, HasSubstr("<td>kernel_release: 6.1 -&gt; &lt;6.8 &amp; &quot;rc&quot;&gt;</td>"));
-  EXPECT_THAT(page, HasSubstr("<tr class=\"worse\"><td>4</td><td>id4</td><td>2026-12-04T00:00:00Z</td><td></td><td>50</td><td>50</td><td>1 -50.0%</td></tr>"));
-  EXPECT_THAT(page, HasSubstr("<tr><td>3</td><td>id3</td><td>2026-12-03T00:00:00Z</td><td></td><td>100</td><td>100</td><td></td></tr>"));
+  EXPECT_THAT(
+      page,
+      HasSubstr(
+          "<tr class=\"worse\"><td>4</td><td>id4</td><td>2026-12-04T00:00:00Z</td><td></td><td>50</td><td>50</td><td>1 "
+          "-50.0%</td></tr>"));
+  EXPECT_THAT(
+      page,
+      HasSubstr(
+          "<tr><td>3</td><td>id3</td><td>2026-12-03T00:00:00Z</td><td></td><td>100</td><td>100</td><td></td></tr>"));
   EXPECT_THAT(page, Not(HasSubstr("<script")));
   SeriesChartInput flat = two_segments();
   flat.changes.clear();

@@ -126,11 +126,32 @@ TEST(FioControlOptions, SignificantFiguresAndUnitBase) {
 }
 
 TEST(FioControlOptions, EveryNewOptionHasHelp) {
-  for (const char* name : {"wait_for", "exitall", "flow", "flow_id", "flow_sleep", "max_latency", "rate_min",
-                           "rate_iops_min", "percentage_random", "random_generator", "clocksource", "filename_format",
-                           "offset_increment", "unified_rw_reporting", "significant_figures", "unit_base", "disable_lat", "disable_clat",
-                           "disable_slat", "write_hist_log", "log_hist_msec", "per_job_logs", "steadystate",
-                           "ss_dur", "ss_ramp", "ss_interval"}) {
+  for (const char* name : {"wait_for",
+                           "exitall",
+                           "flow",
+                           "flow_id",
+                           "flow_sleep",
+                           "max_latency",
+                           "rate_min",
+                           "rate_iops_min",
+                           "percentage_random",
+                           "random_generator",
+                           "clocksource",
+                           "filename_format",
+                           "offset_increment",
+                           "unified_rw_reporting",
+                           "significant_figures",
+                           "unit_base",
+                           "disable_lat",
+                           "disable_clat",
+                           "disable_slat",
+                           "write_hist_log",
+                           "log_hist_msec",
+                           "per_job_logs",
+                           "steadystate",
+                           "ss_dur",
+                           "ss_ramp",
+                           "ss_interval"}) {
     const OptionDef* def = find_option(name);
     ASSERT_NE(def, nullptr) << name;
     EXPECT_TRUE(def->supported) << name;

@@ -1,6 +1,8 @@
 // Compatibility corpus: every job file of Debian's fio-examples must either parse, or be refused for an
 // option or engine that sluice does not support; never a crash, never an "unknown option" for an option fio
 // knows. Prints a table (the source of docs/fio-compatibility.md).
+#include "job/fio_examples.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -9,7 +11,6 @@
 #include <filesystem>
 
 #include "job/job_file.h"
-#include "job/fio_examples.h"
 
 namespace sluice {
 namespace {

@@ -3,20 +3,19 @@
 // (sluice's --cap-size, --cap-runtime and --override=directory/filename). One test case per example, so a
 // failure or a slow example is named by ctest.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <cctype>
 
+#include "job/fio_examples.h"
+#include "job/job_file.h"
 #include "support/machine_features.h"
 #include "support/run_binary.h"
-#include "job/job_file.h"
 #include "support/temp_dir.h"
-#include "job/fio_examples.h"
 
 namespace sluice {
 namespace {
@@ -88,8 +87,8 @@ TEST_P(FioExampleRun, RunsShrunkWhenItParses) {
   ASSERT_FALSE(dir.path().empty());
   const bool names_files =
       std::any_of(jobs.begin(), jobs.end(), [](const FileJob& j) { return !j.spec.target.filenames.empty(); });
-  std::vector<std::string> args = {"run", "--no-status", "--output-format=json", "--cap-size=1m",
-                                   "--cap-runtime=200ms", "--override=directory=" + dir.path()};
+  std::vector<std::string> args = {"run",           "--no-status",         "--output-format=json",
+                                   "--cap-size=1m", "--cap-runtime=200ms", "--override=directory=" + dir.path()};
   if (names_files) args.push_back("--override=filename=example.dat");
   // allow_file_create=0 (xnvme-compare.fio: "avoid accidentally creating device files") would refuse the
   // scratch files the test gives it instead of the example's devices.
@@ -104,7 +103,7 @@ TEST_P(FioExampleRun, RunsShrunkWhenItParses) {
   if (!supports_direct_io(dir.path())) args.push_back("--override=direct=0");
   args.push_back(file);
   testing::RunOptions options;
-  options.timeout = 60s;  // filecreate-ioengine.fio resolves 16 x 31250 files (~12 s here; fio needs ~7 s)
+  options.timeout = 60s;     // filecreate-ioengine.fio resolves 16 x 31250 files (~12 s here; fio needs ~7 s)
   options.cwd = dir.path();  // verify_dump writes its dumps in the current directory
   options.environment = {{"FIO_RW", "randread"}, {"FIO_IODEPTH", "1"}, {"FIO_BS", "4k"}};  // as corpus_settings
   const testing::RunOutput out = testing::run_binary(args, options);

@@ -1,11 +1,12 @@
 #include "job/option_table.h"
-#include "job/option_builders.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cerrno>
 #include <set>
+
+#include "job/option_builders.h"
 
 namespace sluice {
 namespace {
@@ -15,7 +16,8 @@ using ::testing::HasSubstr;
 const SourcePos kCli{};
 const SourcePos kFile{"job.fio", 12};
 
-std::string option_error_of(JobSpec& job, std::string_view name, std::string_view value, const SourcePos& where = kCli) {
+std::string option_error_of(JobSpec& job, std::string_view name, std::string_view value,
+                            const SourcePos& where = kCli) {
   try {
     apply_option(job, name, value, where);
   } catch (const UserError& e) {
@@ -221,7 +223,9 @@ TEST(RangeErrors, NameTheRange) {
   EXPECT_EQ(option_error_of("rwmixread", "101"), "--rwmixread=101: out of range 0-100");
 }
 
-TEST(BoolErrors, SayWhatIsAccepted) { EXPECT_THAT(option_error_of("direct", "2"), HasSubstr("--direct=2: not a boolean")); }
+TEST(BoolErrors, SayWhatIsAccepted) {
+  EXPECT_THAT(option_error_of("direct", "2"), HasSubstr("--direct=2: not a boolean"));
+}
 
 TEST(IoEngine, FioEngineNotInSluice) {
   EXPECT_THAT(option_error_of("ioengine", "rbd"),
@@ -231,7 +235,9 @@ TEST(IoEngine, FioEngineNotInSluice) {
                         "pvsync2, vsync, splice, e4defrag, dircreate, dirstat, dirdelete, page_fault)"));
 }
 
-TEST(IoEngine, TypoSuggests) { EXPECT_THAT(option_error_of("ioengine", "io_urin"), HasSubstr("did you mean 'io_uring'?")); }
+TEST(IoEngine, TypoSuggests) {
+  EXPECT_THAT(option_error_of("ioengine", "io_urin"), HasSubstr("did you mean 'io_uring'?"));
+}
 
 TEST(IoEngine, Supported) {
   EXPECT_EQ(table_with("ioengine", "io_uring").engine.ioengine, EngineKind::kIoUring);
@@ -251,7 +257,9 @@ TEST(Bs, TwoValuesTrimFollowsWrite) {
 
 TEST(Bs, ThreeValues) { EXPECT_EQ(table_with("bs", "4k,64k,8k").bs, (PerDirection<std::uint64_t>{4096, 65536, 8192})); }
 
-TEST(Bs, LeadingCommaKeepsRead) { EXPECT_EQ(table_with("bs", ",64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536})); }
+TEST(Bs, LeadingCommaKeepsRead) {
+  EXPECT_EQ(table_with("bs", ",64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536}));
+}
 
 TEST(Bs, TrailingCommaSetsOnlyThatDirection) {
   EXPECT_EQ(table_with("bs", ",64k,").bs, (PerDirection<std::uint64_t>{4096, 65536, 4096}));

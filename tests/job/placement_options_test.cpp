@@ -58,9 +58,7 @@ TEST(PlacementOptions, AcceptedOptionsParseAndChangeNothing) {
   EXPECT_THROW(job_with({{"gtod_cpu", "x"}}), UserError);
 }
 
-TEST(PlacementOptions, ExitallOnErrorIsAFlag) {
-  EXPECT_TRUE(job_with({{"exitall_on_error", ""}}).exitall_on_error);
-}
+TEST(PlacementOptions, ExitallOnErrorIsAFlag) { EXPECT_TRUE(job_with({{"exitall_on_error", ""}}).exitall_on_error); }
 
 TEST(RwModifier, BackwardsStepOfASequentialMode) {
   const JobSpec job = job_with({{"rw", "read:-8k"}});
@@ -70,9 +68,7 @@ TEST(RwModifier, BackwardsStepOfASequentialMode) {
   EXPECT_FALSE(job_with({{"rw", "write:4k"}}).rw_backwards);
 }
 
-TEST(RwModifier, BackwardsIsRefusedForRandomModes) {
-  EXPECT_THROW(job_with({{"rw", "randread:-8"}}), UserError);
-}
+TEST(RwModifier, BackwardsIsRefusedForRandomModes) { EXPECT_THROW(job_with({{"rw", "randread:-8"}}), UserError); }
 
 }  // namespace
 }  // namespace sluice

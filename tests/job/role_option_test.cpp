@@ -12,8 +12,7 @@ TEST(RoleOption, JobFileSectionCanBeBackground) {
   JobFileSettings settings;
   settings.expansion.system = SystemValues{4, 4096, 2048};
   const std::vector<FileJob> jobs = parse_job_text(
-      "[global]\nioengine=null\nsize=1m\n[db]\nrw=randwrite\n[copy]\nrw=write\nrole=background\n", "job.fio",
-      settings);
+      "[global]\nioengine=null\nsize=1m\n[db]\nrw=randwrite\n[copy]\nrw=write\nrole=background\n", "job.fio", settings);
   ASSERT_EQ(jobs.size(), 2u);
   EXPECT_EQ(jobs[0].spec.role, JobRole::kForeground);
   EXPECT_EQ(jobs[1].spec.role, JobRole::kBackground);

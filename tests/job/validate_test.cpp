@@ -128,10 +128,9 @@ TEST(Validate, RateAndRateIopsOnDifferentDirectionsIsFine) {
 TEST(Validate, TrimWithMmapIsAnError) {
   const Problem p = only_problem(validate(job_at_lines({{"rw", "trim"}, {"ioengine", "mmap"}})), "ioengine");
   EXPECT_EQ(p.severity, Severity::kError);
-  EXPECT_EQ(
-      p.message,
-      "rw=trim cannot be done with ioengine=mmap (trims work with psync, sync, libaio, io_uring, null, falloc, "
-      "posixaio, pvsync, pvsync2, vsync and splice)");
+  EXPECT_EQ(p.message,
+            "rw=trim cannot be done with ioengine=mmap (trims work with psync, sync, libaio, io_uring, null, falloc, "
+            "posixaio, pvsync, pvsync2, vsync and splice)");
 }
 
 TEST(Validate, TrimWithIoUringIsFine) {
@@ -220,43 +219,44 @@ TEST(ValidateFioOptions, EngineFlagOptionsOfAnotherEngineAreAWarning) {
   EXPECT_EQ(p.severity, Severity::kWarning);
   EXPECT_EQ(p.message, "nowait has no effect with ioengine=psync (it is an option of pvsync2, io_uring, libaio)");
   EXPECT_FALSE(mentions(validate(job_at_lines({{"ioengine", "libaio"}, {"nowait", "1"}})), "nowait"));
-  EXPECT_FALSE(mentions(validate(job_at_lines({{"ioengine", "pvsync2"}, {"hipri_percentage", "50"}})),
-                        "hipri_percentage"));
+  EXPECT_FALSE(
+      mentions(validate(job_at_lines({{"ioengine", "pvsync2"}, {"hipri_percentage", "50"}})), "hipri_percentage"));
   EXPECT_TRUE(mentions(validate(job_at_lines({{"ioengine", "io_uring"}, {"userspace_reap", "1"}})), "userspace_reap"));
 }
 
 TEST(ValidateFioOptions, UnlinkEachLoopNeedsAWritingJobOnADescriptorEngine) {
-  const Problem reads =
-      only_problem(validate(job_at_lines({{"rw", "randrw"}, {"loops", "2"}, {"unlink_each_loop", "1"}})),
-                   "unlink_each_loop");
+  const Problem reads = only_problem(
+      validate(job_at_lines({{"rw", "randrw"}, {"loops", "2"}, {"unlink_each_loop", "1"}})), "unlink_each_loop");
   EXPECT_EQ(reads.severity, Severity::kError);
   const Problem mmap = only_problem(
       validate(job_at_lines({{"rw", "write"}, {"loops", "2"}, {"ioengine", "mmap"}, {"unlink_each_loop", "1"}})),
       "unlink_each_loop");
   EXPECT_EQ(mmap.severity, Severity::kError);
-  const Problem one_loop = only_problem(validate(job_at_lines({{"rw", "write"}, {"unlink_each_loop", "1"}})),
-                                        "unlink_each_loop");
+  const Problem one_loop =
+      only_problem(validate(job_at_lines({{"rw", "write"}, {"unlink_each_loop", "1"}})), "unlink_each_loop");
   EXPECT_EQ(one_loop.severity, Severity::kWarning);
-  EXPECT_FALSE(mentions(validate(job_at_lines({{"rw", "write"}, {"loops", "3"}, {"ioengine", "vsync"},
-                                               {"unlink_each_loop", "1"}})),
-                        "unlink_each_loop"));
+  EXPECT_FALSE(mentions(
+      validate(job_at_lines({{"rw", "write"}, {"loops", "3"}, {"ioengine", "vsync"}, {"unlink_each_loop", "1"}})),
+      "unlink_each_loop"));
 }
 
 TEST(ValidateFioOptions, TrimVerificationNeedsBothOptionsAndATrimmingEngine) {
-  const Problem alone =
-      only_problem(validate(job_at_lines({{"rw", "write"}, {"verify", "md5"}, {"trim_percentage", "10"}})),
-                   "trim_percentage");
+  const Problem alone = only_problem(
+      validate(job_at_lines({{"rw", "write"}, {"verify", "md5"}, {"trim_percentage", "10"}})), "trim_percentage");
   EXPECT_EQ(alone.severity, Severity::kWarning);
   EXPECT_EQ(alone.message, "trim_percentage has no effect without trim_backlog=N (no trims, as in fio)");
-  const Problem mmap = only_problem(validate(job_at_lines({{"rw", "write"}, {"verify", "md5"}, {"ioengine", "mmap"},
-                                                           {"trim_percentage", "10"}, {"trim_backlog", "4"}})),
+  const Problem mmap = only_problem(validate(job_at_lines({{"rw", "write"},
+                                                           {"verify", "md5"},
+                                                           {"ioengine", "mmap"},
+                                                           {"trim_percentage", "10"},
+                                                           {"trim_backlog", "4"}})),
                                     "trim_percentage");
   EXPECT_EQ(mmap.severity, Severity::kError);
-  EXPECT_FALSE(mentions(validate(job_at_lines({{"rw", "write"}, {"verify", "md5"}, {"trim_percentage", "10"},
-                                               {"trim_backlog", "4"}})),
-                        "trim_percentage"));
-  const Problem no_verify = only_problem(validate(job_at_lines({{"rw", "write"}, {"trim_backlog", "4"}})),
-                                         "trim_backlog");
+  EXPECT_FALSE(mentions(
+      validate(job_at_lines({{"rw", "write"}, {"verify", "md5"}, {"trim_percentage", "10"}, {"trim_backlog", "4"}})),
+      "trim_percentage"));
+  const Problem no_verify =
+      only_problem(validate(job_at_lines({{"rw", "write"}, {"trim_backlog", "4"}})), "trim_backlog");
   EXPECT_EQ(no_verify.message, "trim_backlog has no effect without verify=");
 }
 
@@ -270,8 +270,7 @@ TEST(Validate, RampSizeAndRampTimeExcludeEachOther) {
 // end_syncfs: the engines fio 3.42 can syncfs with, and null (nothing to sync); mmap is refused by name.
 TEST(Validate, EndSyncfsNeedsAnEngineThatCanSyncfs) {
   for (const char* engine : {"psync", "libaio", "io_uring", "posixaio", "null"}) {
-    EXPECT_TRUE(validate(job_at_lines({{"ioengine", engine}, {"rw", "write"}, {"end_syncfs", "1"}})).empty())
-        << engine;
+    EXPECT_TRUE(validate(job_at_lines({{"ioengine", engine}, {"rw", "write"}, {"end_syncfs", "1"}})).empty()) << engine;
   }
   const Problem p =
       only_problem(validate(job_at_lines({{"ioengine", "mmap"}, {"rw", "write"}, {"end_syncfs", "1"}})), "end_syncfs");

@@ -1,13 +1,13 @@
 // The verify options: parsing (kinds, fio's pattern forms) and validation (chunk size, modes).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "job/option_table.h"
 #include "job/validate.h"
@@ -66,8 +66,8 @@ TEST(VerifyValidate, LongDigestsNeedA104ByteHeader) {
   const JobSpec short_interval =
       verify_job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "sha512"}, {"verify_interval", "64"}});
   EXPECT_TRUE(any_contains(verify_errors_of(short_interval), "less than the header (104 bytes)"));
-  EXPECT_TRUE(verify_errors_of(verify_job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "sha256"},
-                                                {"verify_interval", "128"}}))
+  EXPECT_TRUE(verify_errors_of(
+                  verify_job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "sha256"}, {"verify_interval", "128"}}))
                   .empty());
   const JobSpec null_kind =
       verify_job_with({{"rw", "write"}, {"bs", "4k"}, {"verify", "null"}, {"verify_offset", "100"}});
@@ -99,15 +99,17 @@ TEST(VerifyOptions, PatternsAsFioParsesThem) {
   EXPECT_EQ(verify_job_with({{"verify_pattern", "\"abcd\"-120xdeadface"}}).verify_pattern,
             "abcd\xf4\xff\xff\xff\xde\xad\xfa\xce"s);
   const JobSpec with_offset = verify_job_with({{"verify_pattern", "-100xab\"1\"%o\"2\""}});
-  EXPECT_EQ(with_offset.verify_pattern, "\xf6\xff\xff\xff\xab" "1" "\0\0\0\0\0\0\0\0" "2"s);
+  EXPECT_EQ(with_offset.verify_pattern,
+            "\xf6\xff\xff\xff\xab"
+            "1"
+            "\0\0\0\0\0\0\0\0"
+            "2"s);
   EXPECT_EQ(with_offset.verify_pattern_offset_slots, (std::vector<std::uint32_t>{6}));
 }
 
 TEST(VerifyOptions, PatternFileAndErrors) {
   const std::string path = ::testing::TempDir() + "/sluice_pattern_file";
-  {
-    std::ofstream(path, std::ios::binary) << "xyz";
-  }
+  { std::ofstream(path, std::ios::binary) << "xyz"; }
   EXPECT_EQ(verify_job_with({{"verify_pattern", "'" + path + "'0x01"}}).verify_pattern, std::string("xyz\x01"));
   std::remove(path.c_str());
   EXPECT_THAT(apply_error("verify_pattern", "'/nonexistent/p'"), HasSubstr("cannot read the pattern file"));
@@ -142,7 +144,8 @@ TEST(VerifyValidate, IntervalOverTheSmallestBlockSizeShrinksToItAsFio) {
       {{"rw", "write"}, {"bs", "512"}, {"verify", "md5"}, {"do_verify", "0"}, {"verify_interval", "1M"}});
   EXPECT_TRUE(verify_errors_of(small).empty());
   EXPECT_EQ(verify_chunk_size(small), 512u);
-  EXPECT_TRUE(any_contains(verify_warnings_of(small), "verify_interval=1048576 is larger than the smallest block size"));
+  EXPECT_TRUE(
+      any_contains(verify_warnings_of(small), "verify_interval=1048576 is larger than the smallest block size"));
   const JobSpec big = verify_job_with(
       {{"rw", "write"}, {"bs", "1M"}, {"verify", "md5"}, {"do_verify", "0"}, {"verify_interval", "512"}});
   EXPECT_TRUE(verify_errors_of(big).empty());
@@ -152,29 +155,33 @@ TEST(VerifyValidate, IntervalOverTheSmallestBlockSizeShrinksToItAsFio) {
 
 // A job that writes and reads: past the write size the write size wins; else the read size may cap it.
 TEST(VerifyValidate, IntervalCapFollowsFioOrderForMixedJobs) {
-  EXPECT_EQ(verify_chunk_size(verify_job_with(
-                {{"rw", "randrw"}, {"bs", "8k,4k"}, {"verify", "crc32c"}, {"verify_interval", "16k"}})),
+  EXPECT_EQ(verify_chunk_size(
+                verify_job_with({{"rw", "randrw"}, {"bs", "8k,4k"}, {"verify", "crc32c"}, {"verify_interval", "16k"}})),
             4096u);
-  EXPECT_EQ(verify_chunk_size(verify_job_with(
-                {{"rw", "randrw"}, {"bs", "4k,16k"}, {"verify", "crc32c"}, {"verify_interval", "8k"}})),
+  EXPECT_EQ(verify_chunk_size(
+                verify_job_with({{"rw", "randrw"}, {"bs", "4k,16k"}, {"verify", "crc32c"}, {"verify_interval", "8k"}})),
             4096u);
 }
 
 TEST(VerifyValidate, IntervalMustHoldTheHeader) {
-  EXPECT_TRUE(any_contains(verify_errors_of(verify_job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "md5"}, {"verify_interval", "64"}})),
-                           "less than the header"));
+  EXPECT_TRUE(any_contains(
+      verify_errors_of(verify_job_with({{"rw", "write"}, {"bs", "512"}, {"verify", "md5"}, {"verify_interval", "64"}})),
+      "less than the header"));
 }
 
 TEST(VerifyValidate, VariableBlockSizesTakeTheLargestCommonDivisor) {
   EXPECT_TRUE(verify_errors_of(verify_job_with({{"rw", "write"}, {"bsrange", "4k-16k"}, {"verify", "md5"}})).empty());
   EXPECT_EQ(verify_chunk_size(verify_job_with({{"rw", "randwrite"}, {"bsrange", "4k-10k"}, {"verify", "md5"}})), 4096u);
-  EXPECT_EQ(verify_chunk_size(verify_job_with({{"rw", "randwrite"}, {"bssplit", "8k/50:24k/50"}, {"verify", "crc32c"}})),
-            8192u);
-  EXPECT_EQ(verify_chunk_size(verify_job_with(
-                {{"rw", "write"}, {"bsrange", "8k-32k"}, {"blockalign", "4k"}, {"verify", "crc32c"}})),
+  EXPECT_EQ(
+      verify_chunk_size(verify_job_with({{"rw", "randwrite"}, {"bssplit", "8k/50:24k/50"}, {"verify", "crc32c"}})),
+      8192u);
+  EXPECT_EQ(verify_chunk_size(
+                verify_job_with({{"rw", "write"}, {"bsrange", "8k-32k"}, {"blockalign", "4k"}, {"verify", "crc32c"}})),
             4096u);
-  EXPECT_TRUE(verify_errors_of(verify_job_with({{"rw", "write"}, {"bsrange", "4k-16k"}, {"verify", "md5"}, {"verify_interval", "4k"}}))
-                  .empty());
+  EXPECT_TRUE(
+      verify_errors_of(
+          verify_job_with({{"rw", "write"}, {"bsrange", "4k-16k"}, {"verify", "md5"}, {"verify_interval", "4k"}}))
+          .empty());
   // Sizes whose largest common divisor cannot hold a header say so and point at verify_interval.
   EXPECT_TRUE(any_contains(
       verify_errors_of(verify_job_with({{"rw", "write"}, {"bssplit", "4k/50:4100/50"}, {"verify", "md5"}})),
@@ -195,7 +202,8 @@ TEST(VerifyValidate, ReadJobWithVerifyIsClean) {
 }
 
 TEST(VerifyValidate, PatternKindNeedsPattern) {
-  EXPECT_TRUE(any_contains(verify_errors_of(verify_job_with({{"rw", "write"}, {"verify", "pattern"}})), "needs verify_pattern"));
+  EXPECT_TRUE(any_contains(verify_errors_of(verify_job_with({{"rw", "write"}, {"verify", "pattern"}})),
+                           "needs verify_pattern"));
 }
 
 TEST(VerifyValidate, ChunkIsIntervalElseWriteBlockSize) {

@@ -38,7 +38,7 @@ struct PresetMeasured {
 
 // The truth's row `what` for `rw` of `bs` bytes at `depth`.
 std::optional<PresetMeasured> truth_row(const nlohmann::json& truth, const std::string& what, const std::string& rw,
-                                  int bs, int depth) {
+                                        int bs, int depth) {
   for (const nlohmann::json& row : truth["expect"]) {
     if (row.value("what", "") == what && row.value("rw", "") == rw && row.value("bs", 0) == bs &&
         row.value("iodepth", 0) == depth) {
@@ -84,11 +84,15 @@ nlohmann::json raw_lab(const LabPlace& lab, const std::string& preset) {
 // differently, not investigated further). Without a ramp the queue fills at the start, so the first 32 ios wait
 // less than the steady state's: at depth 32 on sata7k, 5 s (~500 ios) keeps that under ~3% of the mean latency.
 std::vector<std::string> job(const std::string& device, int depth) {
-  return {"--name=fidelity",       "--filename=" + device,
-          "--rw=randread",         "--bs=4k",
-          "--direct=1",            "--ioengine=libaio",
+  return {"--name=fidelity",
+          "--filename=" + device,
+          "--rw=randread",
+          "--bs=4k",
+          "--direct=1",
+          "--ioengine=libaio",
           "--iodepth=" + std::to_string(depth),
-          "--time_based",          depth > 1 ? "--runtime=5" : "--runtime=3",
+          "--time_based",
+          depth > 1 ? "--runtime=5" : "--runtime=3",
           "--output-format=json"};
 }
 
@@ -152,9 +156,9 @@ TEST_P(LabFsyncFidelity, FioAndSluiceMeasureTheTruthsFsyncdWriteRate) {
   const std::optional<PresetMeasured> truth = truth_row(info["truth"], "fsync", "randwrite", 16384, 1);
   ASSERT_TRUE(truth) << info["truth"].dump();
   for (const std::string& tool : tools()) {
-    const RunOutput run = run_realtime(
-        tool, {"--name=fsync", "--filename=" + device, "--rw=randwrite", "--bs=16k", "--direct=1", "--ioengine=psync",
-               "--fsync=1", "--time_based", "--runtime=3", "--output-format=json"});
+    const RunOutput run =
+        run_realtime(tool, {"--name=fsync", "--filename=" + device, "--rw=randwrite", "--bs=16k", "--direct=1",
+                            "--ioengine=psync", "--fsync=1", "--time_based", "--runtime=3", "--output-format=json"});
     ASSERT_EQ(run.exit_code, 0) << describe(run);
     const std::optional<PresetMeasured> m = job_result(run, "write");
     ASSERT_TRUE(m) << tool << ": no result in\n" << run.out;

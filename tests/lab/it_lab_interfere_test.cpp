@@ -11,7 +11,6 @@
 // limit, a daemon writing its backing file through a disk's page cache is throttled by the limit that the loop
 // device's pages under writeback hold up. About 35 s.
 #include <gtest/gtest.h>
-
 #include <linux/magic.h>
 #include <stdlib.h>
 #include <sys/statfs.h>
@@ -72,8 +71,8 @@ TEST(LabInterfere, TheFloodIsVerifiedOnASlowDeviceAndRefusedWhenTheFilesAreTooSm
   // With the default limits (gigabytes) and 32 MiB of background files: never reached, and said why. Dirty and
   // Writeback are machine-wide, so this half runs before the limits are lowered: other processes' dirty data (a
   // build beside) cannot make up the difference to a throttle point of gigabytes.
-  const RunOutput small = lab.sluice({"interfere", "--filename=" + lab.dir() + "/fg", "--size=32m", "--threads=1",
-                                      "--budget=6s", "--bg-size=32m"});
+  const RunOutput small = lab.sluice(
+      {"interfere", "--filename=" + lab.dir() + "/fg", "--size=32m", "--threads=1", "--budget=6s", "--bg-size=32m"});
   ASSERT_EQ(small.exit_code, 0) << describe(small);
   EXPECT_NE(small.out.find("the background writer never reached the dirty limit (peak Dirty"), std::string::npos)
       << small.out;

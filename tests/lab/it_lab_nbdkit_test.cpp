@@ -137,9 +137,10 @@ class NbdkitDevice {
 
 std::optional<Measured> fio_randread(const std::string& device, int depth) {
   const RunOutput r =
-      run_program("fio", {"--name=nbdkit", "--filename=" + device, "--rw=randread", "--bs=4k", "--direct=1",
-                          "--ioengine=libaio", "--iodepth=" + std::to_string(depth), "--time_based", "--runtime=3",
-                          depth > 1 ? "--ramp_time=1" : "--ramp_time=0", "--output-format=json"},
+      run_program("fio",
+                  {"--name=nbdkit", "--filename=" + device, "--rw=randread", "--bs=4k", "--direct=1",
+                   "--ioengine=libaio", "--iodepth=" + std::to_string(depth), "--time_based", "--runtime=3",
+                   depth > 1 ? "--ramp_time=1" : "--ramp_time=0", "--output-format=json"},
                   30000);
   const std::optional<nlohmann::json> doc = parse_document(r.out);
   if (r.exit_code != 0 || !doc || !doc->contains("jobs") || (*doc)["jobs"].empty()) return std::nullopt;
@@ -180,9 +181,9 @@ TEST(LabNbdkit, SluiceLabAndNbdkitDelayAgreeOnFourServersOfTwoMs) {
     ASSERT_TRUE(s && n) << "fio failed at depth " << depth << "\n" << nbd.log();
     const double iops = s->iops / n->iops, lat = n->mean_lat_ns / s->mean_lat_ns;
     RecordProperty("depth " + std::to_string(depth) + " sluice/nbdkit iops", std::to_string(iops));
-    const std::string what = "depth " + std::to_string(depth) + ": sluice " + std::to_string(s->iops) +
-                             " IOPS " + std::to_string(s->mean_lat_ns / 1e6) + " ms, nbdkit " +
-                             std::to_string(n->iops) + " IOPS " + std::to_string(n->mean_lat_ns / 1e6) + " ms";
+    const std::string what = "depth " + std::to_string(depth) + ": sluice " + std::to_string(s->iops) + " IOPS " +
+                             std::to_string(s->mean_lat_ns / 1e6) + " ms, nbdkit " + std::to_string(n->iops) +
+                             " IOPS " + std::to_string(n->mean_lat_ns / 1e6) + " ms";
     if (depth == 1) {
       EXPECT_GE(lat, kDepth1LatMin) << what;
       EXPECT_LE(lat, kDepth1LatMax) << what;

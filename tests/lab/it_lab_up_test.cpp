@@ -158,12 +158,19 @@ TEST(LabUp, StateDirHoldsTheBackingFileAndDownOrRestoreRemovesIt) {
   TempDir elsewhere;
   const std::string other = std::filesystem::canonical(elsewhere.path()).string();
   std::filesystem::create_directories(elsewhere.path() + "/mine");
-  const std::vector<std::string> up_args = {"lab",         "up",          lab.model(),          lab.dir(), "--size=16m",
-                                            "--fs=none", "--no-compensation", "--state-dir=" + other, "--output-format=json"};
+  const std::vector<std::string> up_args = {"lab",
+                                            "up",
+                                            lab.model(),
+                                            lab.dir(),
+                                            "--size=16m",
+                                            "--fs=none",
+                                            "--no-compensation",
+                                            "--state-dir=" + other,
+                                            "--output-format=json"};
   RunOutput up = lab.sluice(up_args);
   ASSERT_EQ(up.exit_code, 0) << describe(up);
   EXPECT_THAT(lab_json(up).value("dir", ""), HasSubstr(other + "/lab."));  // backing file and log
-  EXPECT_EQ(lab.records().size(), 1u);  // the record stays in the state directory
+  EXPECT_EQ(lab.records().size(), 1u);                                     // the record stays in the state directory
   RunOutput down = lab.sluice({"lab", "down", lab.dir()});
   EXPECT_EQ(down.exit_code, 0) << describe(down);
   EXPECT_THAT(down.out, HasSubstr("removed " + other + "/lab."));

@@ -21,12 +21,11 @@
 // leaves the journal for `sluice restore`. tests/test-resources.txt gives the test the locks vm_knobs and
 // knob_journal.
 #include <gtest/gtest.h>
-
-#include <algorithm>
 #include <linux/magic.h>
 #include <stdlib.h>
 #include <sys/statfs.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -78,10 +77,10 @@ FsyncRun fsync_writes(const std::string& dir, bool flood) {
   RunOptions options;
   options.program = "fio";
   options.timeout = std::chrono::seconds(60);
-  const RunOutput fio = run_binary({"--name=fsync", "--filename=" + dir + "/fsync.dat", "--rw=randwrite", "--bs=16k",
-                                    "--size=128m", "--fsync=1", "--ioengine=psync", "--time_based",
-                                    "--runtime=" + std::to_string(kFioSeconds), "--output-format=json"},
-                                   options);
+  const RunOutput fio = run_binary(
+      {"--name=fsync", "--filename=" + dir + "/fsync.dat", "--rw=randwrite", "--bs=16k", "--size=128m", "--fsync=1",
+       "--ioengine=psync", "--time_based", "--runtime=" + std::to_string(kFioSeconds), "--output-format=json"},
+      options);
   if (dd.joinable()) dd.join();
   FsyncRun run;
   const std::optional<nlohmann::json> doc = parse_document(fio.out);
@@ -107,8 +106,8 @@ TEST(LabWriteback, FsyncdWritesStarveBesideABulkWriterHeldAtTheDirtyLimit) {
   SLUICE_REQUIRE(kFio);
   WritebackLab lab;
   if (!lab.on_tmpfs()) GTEST_SKIP() << "no tmpfs at /dev/shm for the lab's backing file (see the top of the file)";
-  const RunOutput up = lab.sluice({"lab", "up", "raid-wb", lab.dir(), "--fs=ext4", "--size=4g",
-                                   "--output-format=json"});
+  const RunOutput up =
+      lab.sluice({"lab", "up", "raid-wb", lab.dir(), "--fs=ext4", "--size=4g", "--output-format=json"});
   ASSERT_EQ(up.exit_code, 0) << describe(up);
   const std::optional<nlohmann::json> doc = parse_document(up.out);
   ASSERT_TRUE(doc.has_value()) << up.out;

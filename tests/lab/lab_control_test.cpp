@@ -9,9 +9,9 @@ using std::chrono::nanoseconds;
 using Kind = LabControl::Kind;
 
 TEST(LabControl, EachSettingReadsBackAsWritten) {
-  for (const LabControl& setting : {LabControl{Kind::kCalibrate, nanoseconds(820'000)},
-                                    LabControl{Kind::kCalibrate, nanoseconds(0)}, LabControl{Kind::kModel, {}},
-                                    LabControl{Kind::kPath, nanoseconds(92'970)}, LabControl{Kind::kPath, {}}}) {
+  for (const LabControl& setting :
+       {LabControl{Kind::kCalibrate, nanoseconds(820'000)}, LabControl{Kind::kCalibrate, nanoseconds(0)},
+        LabControl{Kind::kModel, {}}, LabControl{Kind::kPath, nanoseconds(92'970)}, LabControl{Kind::kPath, {}}}) {
     const std::optional<LabControl> back = parse_lab_control(lab_control_text(setting));
     ASSERT_TRUE(back) << lab_control_text(setting);
     EXPECT_EQ(back->kind, setting.kind);
@@ -27,8 +27,8 @@ TEST(LabControl, ADurationIsInMicrosecondsWhenBare) {
 }
 
 TEST(LabControl, AnythingElseIsRefused) {
-  for (const char* text : {"", "\n", "calibrate", "calibrate=", "calibrate=-1", "path=", "path=-1", "path=2s",
-                           "path=x", "reset", "models", "path=1\nmodel"}) {
+  for (const char* text : {"", "\n", "calibrate", "calibrate=", "calibrate=-1", "path=", "path=-1", "path=2s", "path=x",
+                           "reset", "models", "path=1\nmodel"}) {
     EXPECT_FALSE(parse_lab_control(text)) << text;
   }
 }

@@ -146,9 +146,8 @@ TEST(ModelEngine, TheSameSeedGivesTheSameTimes) {
 TEST(ModelEngine, JitterKeepsTheMeanService) {
   for (const char* kind : {"uniform", "exponential"}) {
     FakeEngineClock clock;
-    ModelEngine engine(
-        engine_model(std::string("read_time = 1ms\njitter_fraction = 20%\njitter = ") + kind),
-        clock.clock());
+    ModelEngine engine(engine_model(std::string("read_time = 1ms\njitter_fraction = 20%\njitter = ") + kind),
+                       clock.clock());
     constexpr int kCount = 100000;
     for (int i = 0; i < kCount; ++i) engine.admit(engine_read(0));
     const double mean_ms = static_cast<double>(engine.stats()[0].service.count()) / kCount / 1e6;

@@ -44,8 +44,8 @@ struct Fixture {
 TEST(CapacityJson, HasTheIssueSchema) {
   Fixture f;
   const nlohmann::json j = capacity_json(f.request, f.result);
-  for (const char* key : {"slo_ns", "stat", "iops", "concurrency", "iodepth", "numjobs", "lat_ns", "knee",
-                          "thrashing", "curve", "rules", "stop_reason", "independent_streams"}) {
+  for (const char* key : {"slo_ns", "stat", "iops", "concurrency", "iodepth", "numjobs", "lat_ns", "knee", "thrashing",
+                          "curve", "rules", "stop_reason", "independent_streams"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   EXPECT_EQ(j["slo_ns"], 1000000);

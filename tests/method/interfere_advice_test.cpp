@@ -38,7 +38,9 @@ Observed flooded() {
   o.peak_device_queue = 30;
   o.filesystem = "ext4";
   o.mount_options = "rw,relatime";
-  o.queue = {.scheduler = "none", .schedulers = {"none", "mq-deadline", "kyber", "bfq"}, .wbt_lat_usec = "2000",
+  o.queue = {.scheduler = "none",
+             .schedulers = {"none", "mq-deadline", "kyber", "bfq"},
+             .wbt_lat_usec = "2000",
              .nr_requests = "128"};
   o.limits.limit_bytes = 4600ull << 20;
   o.limits.background_bytes = 2300ull << 20;
@@ -52,13 +54,14 @@ TEST(TrialJudgement, HelpedNeedsAQuarterMoreIopsAndNoWorseP99) {
   TrialRun worse_tail = run("queue.scheduler", "bfq", 1, 20, 30);
   worse_tail.trial_fsync_p99_ns = 900'000'000;
   EXPECT_EQ(judge_run(worse_tail), TrialEffect::kNoChange);
-  EXPECT_EQ(judge_run(run("queue.scheduler", "bfq", 1, 0, 5)), TrialEffect::kHelped);   // a starved baseline
-  EXPECT_EQ(judge_run(run("queue.scheduler", "bfq", 1, 20, 0)), TrialEffect::kHurt);    // a starved trial
+  EXPECT_EQ(judge_run(run("queue.scheduler", "bfq", 1, 0, 5)), TrialEffect::kHelped);  // a starved baseline
+  EXPECT_EQ(judge_run(run("queue.scheduler", "bfq", 1, 20, 0)), TrialEffect::kHurt);   // a starved trial
 }
 
 TEST(Advice, ARepeatedEffectIsRecommendedWithItsCostToTheCopy) {
-  const Advice a = advise(flooded(), {run("queue.scheduler", "bfq", 1, 22, 440), run("queue.scheduler", "bfq", 10, 100, 800),
-                                      run("vm.dirty_bytes", "15M", 1, 22, 28), run("vm.dirty_bytes", "15M", 10, 100, 90)},
+  const Advice a = advise(flooded(),
+                          {run("queue.scheduler", "bfq", 1, 22, 440), run("queue.scheduler", "bfq", 10, 100, 800),
+                           run("vm.dirty_bytes", "15M", 1, 22, 28), run("vm.dirty_bytes", "15M", 10, 100, 90)},
                           {"queue.scheduler=bfq", "vm.dirty_bytes=15M"});
   EXPECT_TRUE(a.recommended);
   EXPECT_EQ(trial_text(a.best), "queue.scheduler=bfq");
@@ -77,8 +80,9 @@ TEST(Advice, AOneOffIsNotARecommendation) {
 }
 
 TEST(Advice, WhenNothingHelpsTheNextKnobsAreOffered) {
-  const Advice a = advise(flooded(), {run("vm.dirty_bytes", "15M", 1, 22, 20), run("vm.dirty_bytes", "15M", 10, 100, 50)},
-                          {"vm.dirty_bytes=15M,vm.dirty_background_bytes=5M"});
+  const Advice a =
+      advise(flooded(), {run("vm.dirty_bytes", "15M", 1, 22, 20), run("vm.dirty_bytes", "15M", 10, 100, 50)},
+             {"vm.dirty_bytes=15M,vm.dirty_background_bytes=5M"});
   EXPECT_FALSE(a.recommended);
   EXPECT_THAT(a.recommendation, HasSubstr("No tried knob helped repeatably: vm.dirty_bytes=15M hurt in 1 of 2 runs"));
   // The scheduler is none: bfq first; the tried step is not offered again.
@@ -123,8 +127,8 @@ TEST(Advice, TheMechanismNamesWhatWasObserved) {
 }
 
 TEST(Advice, JsonNamesTheRecommendedTrial) {
-  const nlohmann::json j = advice_json(advise(
-      flooded(), {run("queue.scheduler", "bfq", 1, 22, 440), run("queue.scheduler", "bfq", 10, 100, 800)}, {}));
+  const nlohmann::json j = advice_json(
+      advise(flooded(), {run("queue.scheduler", "bfq", 1, 22, 440), run("queue.scheduler", "bfq", 10, 100, 800)}, {}));
   EXPECT_EQ(j["recommended"], "queue.scheduler=bfq");
   EXPECT_EQ(j["trials"][0]["runs"], 2);
   EXPECT_EQ(j["trials"][0]["recommended"], true);

@@ -1,9 +1,10 @@
 // --try=auto's set (issue 35) and the automatic writer count, from fabricated limits, queues and speeds.
 #include "method/interfere_auto.h"
-#include "method/interfere_writers.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "method/interfere_writers.h"
 
 namespace sluice {
 namespace {
@@ -24,8 +25,10 @@ DirtyLimits limit_of_mib(std::uint64_t mib) {
 }
 
 TEST(TryAuto, TheDocumentedSetForALoopDevice) {
-  const QueueState q{.scheduler = "none", .schedulers = {"none", "mq-deadline", "kyber", "bfq"},
-                     .wbt_lat_usec = "2000", .nr_requests = "128"};
+  const QueueState q{.scheduler = "none",
+                     .schedulers = {"none", "mq-deadline", "kyber", "bfq"},
+                     .wbt_lat_usec = "2000",
+                     .nr_requests = "128"};
   EXPECT_THAT(texts(auto_trials(limit_of_mib(4600), q)),
               ElementsAre("vm.dirty_bytes=256M,vm.dirty_background_bytes=64M",
                           "vm.dirty_bytes=64M,vm.dirty_background_bytes=16M",
@@ -34,17 +37,14 @@ TEST(TryAuto, TheDocumentedSetForALoopDevice) {
 }
 
 TEST(TryAuto, OnlyStepsBelowTheLimitAndWbtTurnedOnWhenOff) {
-  const QueueState q{.scheduler = "mq-deadline", .schedulers = {"mq-deadline", "none"}, .wbt_lat_usec = "0",
-                     .nr_requests = "32"};
-  EXPECT_THAT(texts(auto_trials(limit_of_mib(100), q)),
-              ElementsAre("vm.dirty_bytes=64M,vm.dirty_background_bytes=16M",
-                          "vm.dirty_bytes=15M,vm.dirty_background_bytes=5M", "queue.wbt_lat_usec=2000",
-                          "queue.scheduler=none"));
+  const QueueState q{
+      .scheduler = "mq-deadline", .schedulers = {"mq-deadline", "none"}, .wbt_lat_usec = "0", .nr_requests = "32"};
+  EXPECT_THAT(texts(auto_trials(limit_of_mib(100), q)), ElementsAre("vm.dirty_bytes=64M,vm.dirty_background_bytes=16M",
+                                                                    "vm.dirty_bytes=15M,vm.dirty_background_bytes=5M",
+                                                                    "queue.wbt_lat_usec=2000", "queue.scheduler=none"));
 }
 
-TEST(TryAuto, WithoutADeviceOnlyTheVmSteps) {
-  EXPECT_EQ(auto_trials(limit_of_mib(4600), QueueState{}).size(), 3u);
-}
+TEST(TryAuto, WithoutADeviceOnlyTheVmSteps) { EXPECT_EQ(auto_trials(limit_of_mib(4600), QueueState{}).size(), 3u); }
 
 TEST(BackgroundWriters, OneWhenItReachesTheThrottlePointInAThirdOfThePhase) {
   // 1 GiB/s, 3 GiB to the throttle point, a 30 s phase: 3 s, well within 10 s.

@@ -1,10 +1,10 @@
 // The dirty-limit arithmetic and the explanation on synthetic /proc values.
 #include "method/interfere_explain.h"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "support/temp_dir.h"
 
@@ -88,7 +88,7 @@ TEST(Explain, APlateauOfDirtyBelowTheEstimateCountsAsTheThreshold) {
 
 TEST(DirtyPlateau, FindsTheFirstFlatRunAboveTheFloor) {
   const std::vector<double> t = {1, 2, 3, 4, 5, 6, 7, 8, 9};
-  const std::vector<std::uint64_t> dirty = {10 * kMiB, 200 * kMiB, 400 * kMiB, 600 * kMiB, 610 * kMiB,
+  const std::vector<std::uint64_t> dirty = {10 * kMiB,  200 * kMiB, 400 * kMiB, 600 * kMiB, 610 * kMiB,
                                             605 * kMiB, 620 * kMiB, 600 * kMiB, 598 * kMiB};
   const DirtyPlateau plateau = find_dirty_plateau(t, dirty);
   EXPECT_EQ(plateau.start_s, 4);

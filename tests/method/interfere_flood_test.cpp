@@ -54,7 +54,8 @@ TEST(FloodVerdict, ThrottlePointIsHalfwayBetweenBackgroundAndLimit) {
 
 TEST(FloodVerdict, ReachedWhenDirtyPlusWritebackCameToTheThrottlePoint) {
   // 700 MiB dirty + 40 under writeback = 740, within 5% of 750, from the fourth second on.
-  const FloodVerdict v = verify_flood(input(timeline({200, 400, 600, 700, 700, 700, 700, 700, 700, 700}, 40, 100), 500));
+  const FloodVerdict v =
+      verify_flood(input(timeline({200, 400, 600, 700, 700, 700, 700, 700, 700, 700}, 40, 100), 500));
   EXPECT_TRUE(v.reached);
   EXPECT_DOUBLE_EQ(v.first_reached_s, 4);
   EXPECT_DOUBLE_EQ(v.seconds_at_limit, 7);
@@ -81,7 +82,8 @@ TEST(FloodVerdict, FreeSpaceIsTheCauseWhenTheFilesWereCappedBelowTheThrottlePoin
   in.free_bytes = 1700 * kFloodTestMiB;
   const FloodVerdict v = verify_flood(in);
   EXPECT_FALSE(v.reached);
-  EXPECT_THAT(v.why, HasSubstr("free space: the background files could be only 400 MiB (the filesystem had 1700 MiB free"));
+  EXPECT_THAT(v.why,
+              HasSubstr("free space: the background files could be only 400 MiB (the filesystem had 1700 MiB free"));
 }
 
 TEST(FloodVerdict, AUserSizeBelowTheThrottlePointIsNamed) {
@@ -95,8 +97,9 @@ TEST(FloodVerdict, AWriterNoFasterThanTheDeviceIsTheCause) {
   // Dirty rises, never levelling off: writeback at 250 MiB/s keeps up with a 180 MiB/s writer.
   const FloodVerdict v = verify_flood(input(timeline({180, 250, 300, 320}, 20, 250), 180));
   EXPECT_FALSE(v.reached);
-  EXPECT_THAT(v.why, HasSubstr("the writer's speed: 1 writer of 1 MiB blocks dirtied pages at 180 MiB/s, no faster than "
-                               "the device wrote them back (250 MiB/s)"));
+  EXPECT_THAT(v.why,
+              HasSubstr("the writer's speed: 1 writer of 1 MiB blocks dirtied pages at 180 MiB/s, no faster than "
+                        "the device wrote them back (250 MiB/s)"));
   EXPECT_THAT(v.why, HasSubstr("--bg-writers"));
 }
 

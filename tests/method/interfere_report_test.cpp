@@ -31,8 +31,12 @@ TrialResult trial(std::uint32_t threads, double iops) {
   t.threads = threads;
   t.ran = true;
   t.phase = phase("trial", threads, iops);
-  t.changes = {KnobChange{.knob = "vm.dirty_bytes", .device = "", .path = "/proc/sys/vm/dirty_bytes",
-                          .original = "0", .applied = "15728640", .restored = true}};
+  t.changes = {KnobChange{.knob = "vm.dirty_bytes",
+                          .device = "",
+                          .path = "/proc/sys/vm/dirty_bytes",
+                          .original = "0",
+                          .applied = "15728640",
+                          .restored = true}};
   return t;
 }
 
@@ -56,7 +60,8 @@ TEST(InterfereReport, AStarvedPhaseSaysSoAndItsSlowdownIsALowerBound) {
 
 TEST(InterfereReport, AStarvedTrialIsNotAZeroLatency) {
   const std::string text = render_interfere_text(starved_report());
-  EXPECT_THAT(text, HasSubstr("vm.dirty_bytes=15728640                          1  starved: no write completed in 20 s"));
+  EXPECT_THAT(text,
+              HasSubstr("vm.dirty_bytes=15728640                          1  starved: no write completed in 20 s"));
   EXPECT_THAT(text, HasSubstr("   26.0 ( 2.00x)"));  // the 10-thread trial against its loaded baseline, 13
 }
 

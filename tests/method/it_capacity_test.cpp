@@ -124,9 +124,8 @@ TEST(CapacityCli, InterruptReportsWhatWasMeasured) {
 TEST(CapacityCli, RunsOnASmallFile) {
   testing::TempDir dir;
   ASSERT_FALSE(dir.path().empty());
-  const auto r = run_binary({"capacity", "--filename=" + dir.file("f"), "--size=16m", "--ioengine=psync",
-                             "--direct=0", "--budget=3s", "--scale=numjobs", "--max-concurrency=4",
-                             "--output-format=json"});
+  const auto r = run_binary({"capacity", "--filename=" + dir.file("f"), "--size=16m", "--ioengine=psync", "--direct=0",
+                             "--budget=3s", "--scale=numjobs", "--max-concurrency=4", "--output-format=json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);

@@ -4,11 +4,10 @@
 #include <sys/stat.h>
 
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 
@@ -51,8 +50,8 @@ TEST(PreconditionCli, WritesANewFileTwiceAndReportsThePasses) {
 
 TEST(PreconditionCli, PassesOptionAndBlockSizeAreHonoured) {
   testing::TempDir dir;
-  const auto r = run_binary({"precondition", "--filename=" + dir.file("f"), "--size=4m", "--passes=3", "--bs=64k",
-                             "--output-format=json"});
+  const auto r = run_binary(
+      {"precondition", "--filename=" + dir.file("f"), "--size=4m", "--passes=3", "--bs=64k", "--output-format=json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
@@ -70,10 +69,10 @@ TEST(PreconditionCli, NewFileWithoutSizeIsRefused) {
 
 TEST(PreconditionCli, SteadyRoundsReachSteadyStateAtAFixedRate) {
   testing::TempDir dir;
-  const auto r = run_binary({"precondition", "--filename=" + dir.file("f"), "--size=4m", "--until-steady",
-                             "--ioengine=null", "--rate_iops=2000", "--round=1s", "--max-rounds=7",
-                             "--output-format=json"},
-                            long_run());
+  const auto r =
+      run_binary({"precondition", "--filename=" + dir.file("f"), "--size=4m", "--until-steady", "--ioengine=null",
+                  "--rate_iops=2000", "--round=1s", "--max-rounds=7", "--output-format=json"},
+                 long_run());
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
@@ -140,8 +139,8 @@ TEST_F(PreconditionSafety, DeviceWithAFilesystemIsRefused) {
 }
 
 TEST_F(PreconditionSafety, AllowDestructiveWritesTheWholeDevice) {
-  const auto r = run_binary({"precondition", "--filename=" + device_, "--allow-destructive", "--passes=1",
-                             "--output-format=json"});
+  const auto r = run_binary(
+      {"precondition", "--filename=" + device_, "--allow-destructive", "--passes=1", "--output-format=json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);

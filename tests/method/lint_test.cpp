@@ -2,12 +2,11 @@
 #include "method/lint.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "job/validate.h"
 #include "support/temp_dir.h"
@@ -204,7 +203,8 @@ TEST(Lint, SyncEngineIodepthComesFromValidateWithItsCode) {
   JobSpec job = good_job();
   job.engine.ioengine = EngineKind::kPsync;
   const std::vector<Problem> problems = validate(job);
-  const auto it = std::find_if(problems.begin(), problems.end(), [](const Problem& p) { return p.option == "iodepth"; });
+  const auto it =
+      std::find_if(problems.begin(), problems.end(), [](const Problem& p) { return p.option == "iodepth"; });
   ASSERT_NE(it, problems.end());
   EXPECT_EQ(it->code, kLintSyncEngineIodepth);
   EXPECT_TRUE(codes_of(job, {file_target(64 * kGiB)}, LintFacts{}).empty());  // not repeated by the lint

@@ -7,8 +7,8 @@
 
 #include <filesystem>
 
-#include "method/quick.h"
 #include "common/stop_signal.h"
+#include "method/quick.h"
 #include "support/fake_engine.h"
 #include "support/temp_dir.h"
 

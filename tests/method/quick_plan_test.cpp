@@ -1,8 +1,8 @@
 // sluice quick's sizing rules and budget split (quick_plan.h), on made-up machines.
+#include "method/quick_plan.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include "method/quick_plan.h"
 
 namespace sluice {
 namespace {
@@ -138,13 +138,9 @@ TEST(QuickBudget, SharesSumToOneHundredPercent) {
   EXPECT_DOUBLE_EQ(sum, 100.0);
 }
 
-TEST(QuickBudget, FirstSlotIsItsShareOfTheWhole) {
-  EXPECT_EQ(step_slot(QuickStep::kLayout, 120s), 18s);
-}
+TEST(QuickBudget, FirstSlotIsItsShareOfTheWhole) { EXPECT_EQ(step_slot(QuickStep::kLayout, 120s), 18s); }
 
-TEST(QuickBudget, LastStepGetsAllThatRemains) {
-  EXPECT_EQ(step_slot(QuickStep::kFsyncWrite, 7s), 7s);
-}
+TEST(QuickBudget, LastStepGetsAllThatRemains) { EXPECT_EQ(step_slot(QuickStep::kFsyncWrite, 7s), 7s); }
 
 TEST(QuickBudget, RemainingTimeIsSharedByWeight) {
   // After the layout, 102 s remain for weights 10+10+20+20+5+5+15 = 85: the random read capacity gets 20/85.
@@ -163,9 +159,7 @@ TEST(QuickBudget, SlotsOfAnOnTimeRunAddUpToTheBudget) {
   EXPECT_NEAR(std::chrono::duration<double>(total).count(), 120.0, 1e-6);
 }
 
-TEST(QuickBudget, OverrunLeavesNoTime) {
-  EXPECT_EQ(step_slot(QuickStep::kSeqRead, -1s).count(), 0);
-}
+TEST(QuickBudget, OverrunLeavesNoTime) { EXPECT_EQ(step_slot(QuickStep::kSeqRead, -1s).count(), 0); }
 
 TEST(QuickBudget, TimingRampsFifteenPercentUpToOneSecond) {
   const TestTiming small = timing_for_slot(2s);
@@ -176,9 +170,7 @@ TEST(QuickBudget, TimingRampsFifteenPercentUpToOneSecond) {
   EXPECT_EQ(large.runtime, 11s);
 }
 
-TEST(QuickBudget, RuntimeHasAFloor) {
-  EXPECT_EQ(timing_for_slot(0s).runtime, 200ms);
-}
+TEST(QuickBudget, RuntimeHasAFloor) { EXPECT_EQ(timing_for_slot(0s).runtime, 200ms); }
 
 }  // namespace
 }  // namespace sluice

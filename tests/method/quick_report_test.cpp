@@ -109,9 +109,7 @@ TEST(QuickTable, WarningsBlockListsEachWarning) {
   EXPECT_THAT(t, HasSubstr("  size: test file shrunk to 1 GiB"));
 }
 
-TEST(QuickTable, NoWarningsNoBlock) {
-  EXPECT_THAT(render_quick_table(sample_report()), Not(HasSubstr("warnings")));
-}
+TEST(QuickTable, NoWarningsNoBlock) { EXPECT_THAT(render_quick_table(sample_report()), Not(HasSubstr("warnings"))); }
 
 TEST(QuickTable, SaysTheFileWasRemovedOrKept) {
   QuickReport r = sample_report();

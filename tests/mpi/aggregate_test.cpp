@@ -1,11 +1,12 @@
 // Aggregation of per-rank results on synthetic ranks: exact windows, merged percentiles, skew, and the
 // per-rank file names and time limit of an MPI run.
+#include "mpi/aggregate.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
-#include "mpi/aggregate.h"
 #include "mpi/cluster_report.h"
 #include "mpi/cluster_run.h"
 #include "mpi/wearout_run.h"
@@ -26,7 +27,8 @@ RankReport synthetic_rank(int rank, std::uint64_t start, int seconds, std::uint6
   DirectionStats& read = job.dirs[index_of(Direction::kRead)];
   for (int s = 0; s < seconds; ++s) {
     PerDirection<IntervalSample> sample{};
-    sample[index_of(Direction::kRead)] = {ops_per_second, ops_per_second * 4096, ops_per_second * latency_ns, latency_ns};
+    sample[index_of(Direction::kRead)] = {ops_per_second, ops_per_second * 4096, ops_per_second * latency_ns,
+                                          latency_ns};
     job.series.append(sample);
     for (std::uint64_t i = 0; i < ops_per_second; ++i) read.lat.record(latency_ns);
   }
@@ -101,10 +103,10 @@ TEST(HostDifferences, AKernelAndASchedulerThatDifferAreListedAndAHostNameIsNot) 
     RankReport r;
     r.rank = rank;
     r.host = host;
-    r.environment = nlohmann::json{{"host", host},
-                                   {"kernel_release", kernel},
-                                   {"devices", {{{"name", "vda"}, {"scheduler", scheduler}}}}}
-                        .dump();
+    r.environment =
+        nlohmann::json{
+            {"host", host}, {"kernel_release", kernel}, {"devices", {{{"name", "vda"}, {"scheduler", scheduler}}}}}
+            .dump();
     return r;
   };
   const std::vector<RankReport> same = {rank_with(0, "a", "6.1.0", "none"), rank_with(1, "b", "6.1.0", "none")};

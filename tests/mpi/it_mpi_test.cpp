@@ -3,7 +3,6 @@
 // Each mpirun is bounded by timeout -k so nothing is left behind. Ranks waiting in a collective yield the CPU
 // (mpi_yield_when_idle): on two cores shared with other tests a spinning rank would starve the one working.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "support/it_test_util.h"
 #include "support/machine_features.h"
 #include "support/namespace_hosts.h"
-#include "support/it_test_util.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 
@@ -24,14 +23,24 @@ namespace {
 
 using json = nlohmann::json;
 
-
 // mpirun -n N build/sluice ARGS, bounded by timeout; `mpmd` appends ": -n 1 PROGRAM MPMD..." (one more rank
 // running other arguments, or another program: build/sluice by default).
 RunOutput mpirun(int ranks, const std::vector<std::string>& args, const std::vector<std::string>& mpmd = {},
                  int seconds = 40, const std::string& mpmd_program = SLUICE_BINARY) {
-  std::vector<std::string> command = {"-k", "5", std::to_string(seconds), "mpirun", "--allow-run-as-root",
-                                      "--oversubscribe", "--mca", "btl", "self,tcp", "--mca", "mpi_yield_when_idle",
-                                      "1", "-n", std::to_string(ranks),
+  std::vector<std::string> command = {"-k",
+                                      "5",
+                                      std::to_string(seconds),
+                                      "mpirun",
+                                      "--allow-run-as-root",
+                                      "--oversubscribe",
+                                      "--mca",
+                                      "btl",
+                                      "self,tcp",
+                                      "--mca",
+                                      "mpi_yield_when_idle",
+                                      "1",
+                                      "-n",
+                                      std::to_string(ranks),
                                       SLUICE_BINARY};
   command.insert(command.end(), args.begin(), args.end());
   if (!mpmd.empty()) {
@@ -87,9 +96,9 @@ TEST(Mpi, RepeatAndSaveStoreTheAggregateOnceFromRankZero) {
   SLUICE_REQUIRE(kMpirun);
   TempDir dir;
   const std::string db = dir.file("history.db");
-  const RunOutput r = mpirun(2, {"run", "--name=r", "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1g",
-                                 "--runtime=1", "--time_based", "--output-format=json", "--repeat=2",
-                                 "--label=mpi", "--db=" + db});
+  const RunOutput r =
+      mpirun(2, {"run", "--name=r", "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1g", "--runtime=1",
+                 "--time_based", "--output-format=json", "--repeat=2", "--label=mpi", "--db=" + db});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto printed = parse_document(r.out);
   ASSERT_TRUE(printed);
@@ -140,8 +149,9 @@ TEST(Mpi, AFailingRankStopsTheOthersAndIsNamed) {
   TempDir dir;
   // The others' runtime (120 s) is what a missed stop would cost; the bound leaves mpirun a minute to start
   // and end its ranks on a busy machine (load 10 on 2 cores), far from it.
-  const std::vector<std::string> common = {"run", "--name=r", "--ioengine=psync", "--rw=read", "--bs=4k",
-                                           "--size=1m", "--runtime=120", "--time_based", "--output-format=json"};
+  const std::vector<std::string> common = {"run",           "--name=r",     "--ioengine=psync",
+                                           "--rw=read",     "--bs=4k",      "--size=1m",
+                                           "--runtime=120", "--time_based", "--output-format=json"};
   std::vector<std::string> good = common;
   good.push_back("--directory=" + dir.path());
   std::vector<std::string> bad = common;
@@ -161,8 +171,9 @@ TEST(Mpi, AFailingRankStopsTheOthersAndIsNamed) {
 // names the signalled one.
 TEST(Mpi, ASignalToOneRankStopsTheOthersAndNamesIt) {
   SLUICE_REQUIRE(kMpirun);
-  const std::vector<std::string> args = {"run", "--name=r", "--ioengine=null", "--rw=randread", "--bs=4k",
-                                         "--size=1g", "--runtime=120", "--time_based", "--output-format=json"};
+  const std::vector<std::string> args = {"run",           "--name=r",     "--ioengine=null",
+                                         "--rw=randread", "--bs=4k",      "--size=1g",
+                                         "--runtime=120", "--time_based", "--output-format=json"};
   // The kill waits for sluice's SIGTERM handler (bit 15 of /proc/PID/status SigCgt), then a second for the
   // run to be under way: a fixed sleep could end before a busy machine has started the program.
   std::string signalled =
@@ -186,8 +197,9 @@ TEST(Mpi, ASignalToOneRankStopsTheOthersAndNamesIt) {
 TEST(Mpi, ARunBeyondItsTimeLimitIsEndedWithAClearMessage) {
   SLUICE_REQUIRE(kMpirun);
   // Ended at 1 s, not at the runtime (120 s); the bound leaves mpirun time to start on a busy machine.
-  const RunOutput r = mpirun(2, {"run", "--mpi-timeout=1s", "--name=r", "--ioengine=null", "--size=1g",
-                                 "--runtime=120", "--time_based"}, {}, 90);
+  const RunOutput r = mpirun(
+      2, {"run", "--mpi-timeout=1s", "--name=r", "--ioengine=null", "--size=1g", "--runtime=120", "--time_based"}, {},
+      90);
   EXPECT_NE(r.exit_code, 0) << describe(r);
   EXPECT_LT(r.elapsed, std::chrono::seconds(60)) << describe(r);
   EXPECT_NE(r.err.find("did not finish within its time limit of 1 s"), std::string::npos) << describe(r);
@@ -197,8 +209,10 @@ TEST(Mpi, ARunBeyondItsTimeLimitIsEndedWithAClearMessage) {
 // and the point's IOPS and ios are those of all hosts (the answer's All-clients ios = the hosts' sum).
 TEST(Mpi, CapacityScalesAcrossRanksAndReportsTheAggregateAndEachHost) {
   SLUICE_REQUIRE(kMpirun);
-  const RunOutput r = mpirun(3, {"capacity", "--ioengine=null", "--size=1g", "--slo=1s", "--budget=6s",
-                                 "--max-concurrency=4", "--output-format=json"}, {}, 60);
+  const RunOutput r = mpirun(3,
+                             {"capacity", "--ioengine=null", "--size=1g", "--slo=1s", "--budget=6s",
+                              "--max-concurrency=4", "--output-format=json"},
+                             {}, 60);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc) << r.out;
@@ -208,8 +222,7 @@ TEST(Mpi, CapacityScalesAcrossRanksAndReportsTheAggregateAndEachHost) {
   ASSERT_GE(curve.size(), 2u) << capacity.dump(1);
   for (const json& point : curve) {
     EXPECT_EQ(point.at("hosts"), 3);
-    EXPECT_EQ(point.at("concurrency").get<int>(),
-              3 * point.at("iodepth").get<int>() * point.at("numjobs").get<int>());
+    EXPECT_EQ(point.at("concurrency").get<int>(), 3 * point.at("iodepth").get<int>() * point.at("numjobs").get<int>());
   }
   EXPECT_EQ(curve.front().at("concurrency"), 3);  // one stream per host first
   const int answer = capacity.at("concurrency").get<int>();
@@ -234,8 +247,8 @@ TEST(Mpi, CapacityScalesAcrossRanksAndReportsTheAggregateAndEachHost) {
 TEST(Mpi, CapacityOnFilesPrintsEachHostAndNamesAFailingRank) {
   SLUICE_REQUIRE(kMpirun);
   TempDir dir;
-  const std::vector<std::string> common = {"capacity", "--ioengine=psync", "--direct=0", "--size=1m",
-                                           "--slo=1s", "--budget=4s", "--max-concurrency=2"};
+  const std::vector<std::string> common = {"capacity", "--ioengine=psync", "--direct=0",         "--size=1m",
+                                           "--slo=1s", "--budget=4s",      "--max-concurrency=2"};
   std::vector<std::string> good = common;
   good.push_back("--directory=" + dir.path());
   const RunOutput ok = mpirun(3, good, {}, 60);
@@ -259,8 +272,8 @@ TEST(Mpi, CapacityOnFilesPrintsEachHostAndNamesAFailingRank) {
 TEST(Mpi, MetadataTasksAreEveryRanksThreads) {
   SLUICE_REQUIRE(kMpirun);
   TempDir dir;
-  const RunOutput r = mpirun(3, {"metadata", "-d", dir.path(), "-n", "60", "-i", "2", "--threads=2",
-                                 "--output-format=normal,json"}, {}, 60);
+  const RunOutput r = mpirun(
+      3, {"metadata", "-d", dir.path(), "-n", "60", "-i", "2", "--threads=2", "--output-format=normal,json"}, {}, 60);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_NE(r.out.find("was launched with 6 total task(s) on 1 node(s)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Nodemap: 100000\n"), std::string::npos) << r.out;
@@ -294,9 +307,9 @@ TEST(Mpi, MetadataStopsEveryRankWhenOneCannotUseItsDirectoryAndCreatesNothing) {
 // rank's work.
 TEST(Mpi, StonewallWearOutEvensOutTheRanksWork) {
   SLUICE_REQUIRE(kMpirun);
-  const std::vector<std::string> job = {"--mpi-wearout", "run", "--name=r", "--ioengine=null", "--rw=randread",
-                                        "--bs=4k", "--size=1g", "--runtime=1", "--time_based",
-                                        "--output-format=json"};
+  const std::vector<std::string> job = {
+      "--mpi-wearout", "run",       "--name=r",    "--ioengine=null", "--rw=randread",
+      "--bs=4k",       "--size=1g", "--runtime=1", "--time_based",    "--output-format=json"};
   std::vector<std::string> fast = job;
   fast.push_back("--rate_iops=2000");
   std::vector<std::string> slow = job;
@@ -344,12 +357,13 @@ TEST(Mpi, ThreeNetworkNamespacesAreThreeHosts) {
   TempDir dir;
   const NamespaceHosts hosts(dir.path());
   ASSERT_TRUE(hosts.ok()) << "could not create the namespaces and bridge";
-  std::vector<std::string> command = {"-k", "5", "60", "mpirun", "--allow-run-as-root", "--mca", "btl", "self,tcp",
-                                      "--mca", "mpi_yield_when_idle", "1"};
+  std::vector<std::string> command = {"-k",    "5",   "60",       "mpirun", "--allow-run-as-root",
+                                      "--mca", "btl", "self,tcp", "--mca",  "mpi_yield_when_idle",
+                                      "1"};
   for (const std::string& a : hosts.mpirun_args()) command.push_back(a);
-  const std::vector<std::string> sluice = {SLUICE_BINARY, "run", "--name=r", "--ioengine=psync", "--rw=randread",
-                                          "--bs=4k", "--size=4m", "--runtime=2", "--time_based",
-                                          "--directory=" + dir.path()};
+  const std::vector<std::string> sluice = {
+      SLUICE_BINARY, "run",       "--name=r",    "--ioengine=psync", "--rw=randread",
+      "--bs=4k",     "--size=4m", "--runtime=2", "--time_based",     "--directory=" + dir.path()};
   command.insert(command.end(), sluice.begin(), sluice.end());
   RunOptions o;
   o.program = "timeout";

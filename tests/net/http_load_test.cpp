@@ -3,11 +3,10 @@
 #include "net/http_load.h"
 
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
@@ -22,8 +21,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// Accepts connections on 127.0.0.1 (a thread each) and answers each request (read until "\r\n\r\n") with `reply`; closes the
-// connection after the reply when `close_after` is set. Serves until destroyed.
+// Accepts connections on 127.0.0.1 (a thread each) and answers each request (read until "\r\n\r\n") with `reply`;
+// closes the connection after the reply when `close_after` is set. Serves until destroyed.
 class CannedServer {
  public:
   CannedServer(std::string reply, bool close_after, bool silent = false)
@@ -118,8 +117,8 @@ TEST(HttpLoad, CountsCompleteResponsesOnKeepAliveConnections) {
 }
 
 TEST(HttpLoad, ChunkedResponsesAndConnectionCloseReconnect) {
-  CannedServer server("HTTP/1.1 201 Created\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
-                      true);
+  CannedServer server(
+      "HTTP/1.1 201 Created\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", true);
   const HttpLoadResult r = run_http_load(options_for(server.url(), 20));
   EXPECT_EQ(r.responses, 20u);
   EXPECT_EQ(r.error_total(), 0u) << (r.first_errors.empty() ? "" : r.first_errors[0]);

@@ -80,10 +80,10 @@ TEST(HttpResponseParser, ConnectionCloseAndHttp10KeepAlive) {
 }
 
 TEST(HttpResponseParser, HeadAnd204And304HaveNoBody) {
-  for (const auto& [head, text] : std::vector<std::pair<bool, std::string>>{
-           {true, "HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n"},
-           {false, "HTTP/1.1 204 No Content\r\n\r\n"},
-           {false, "HTTP/1.1 304 Not Modified\r\nContent-Length: 5\r\n\r\n"}}) {
+  for (const auto& [head, text] :
+       std::vector<std::pair<bool, std::string>>{{true, "HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n"},
+                                                 {false, "HTTP/1.1 204 No Content\r\n\r\n"},
+                                                 {false, "HTTP/1.1 304 Not Modified\r\nContent-Length: 5\r\n\r\n"}}) {
     HttpResponseParser p;
     p.reset(head);
     EXPECT_EQ(p.feed(text.data(), text.size()), text.size());

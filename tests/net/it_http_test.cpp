@@ -1,9 +1,8 @@
 // End-to-end tests of `sluice http` and `sluice capacity --target=http` through build/sluice against Debian's
 // nginx (started on a free 127.0.0.1 port in a temp dir) and tiny in-test servers. Skipped without nginx.
+#include <arpa/inet.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -12,8 +11,8 @@
 #include <fstream>
 #include <thread>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/nginx_server.h"
 
 namespace sluice::testing {
@@ -21,15 +20,15 @@ namespace {
 
 using ::testing::HasSubstr;
 
-#define REQUIRE_NGINX(server) SLUICE_REQUIRE(kNginx);                                                        \
+#define REQUIRE_NGINX(server) \
+  SLUICE_REQUIRE(kNginx);     \
   if (!(server).available()) GTEST_SKIP() << "nginx is not installed or did not start"
 
 TEST(CliHttp, ClosedLoopFetchesEveryRequestAndReportsJson) {
   NginxServer nginx;
   REQUIRE_NGINX(nginx);
   const std::string url = nginx.serve_file("4k.bin", 4096);
-  const RunOutput r =
-      run_binary({"http", "--url=" + url, "--parallel=10", "--fetches=2000", "--output-format=json"});
+  const RunOutput r = run_binary({"http", "--url=" + url, "--parallel=10", "--fetches=2000", "--output-format=json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
@@ -56,8 +55,8 @@ TEST(CliHttp, TextReportHasTheHttpLoadSummary) {
   REQUIRE_NGINX(nginx);
   const std::string a = nginx.serve_file("a.html", 100);
   std::ofstream(nginx.root() + "/../urls.txt") << a << "\n" << nginx.url("missing.html") << "\n";
-  const RunOutput r = run_binary({"http", "--urls=" + nginx.root() + "/../urls.txt", "--parallel=2",
-                                  "--fetches=20", "--no-keepalive"});
+  const RunOutput r =
+      run_binary({"http", "--urls=" + nginx.root() + "/../urls.txt", "--parallel=2", "--fetches=20", "--no-keepalive"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_THAT(r.out, HasSubstr("20 fetches, "));
   EXPECT_THAT(r.out, HasSubstr("fetches/sec, "));

@@ -24,8 +24,7 @@ class BlockDeviceUsage : public ::testing::Test {
     std::ofstream(dir_.file("sys/dev/block/7:3/loop3p1/partition")) << "1\n";
     std::ofstream(dir_.file("sys/dev/block/7:3/loop3p1/dev")) << "259:0\n";
     fs::create_directories(dir_.file("sys/dev/block/7:3/queue"));  // not a partition
-    std::ofstream(dir_.file("proc/self/mountinfo"))
-        << "22 1 254:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw\n";
+    std::ofstream(dir_.file("proc/self/mountinfo")) << "22 1 254:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw\n";
     std::ofstream(dir_.file("proc/swaps")) << "Filename Type Size Used Priority\n";
   }
   std::vector<BlockDeviceNode> nodes() const { return device_and_partitions("/dev/loop3", makedev(7, 3), roots_); }

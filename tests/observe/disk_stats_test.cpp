@@ -1,5 +1,6 @@
 #include "observe/disk_stats.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -7,8 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace sluice {
 namespace {
@@ -57,9 +56,7 @@ TEST_F(DiskStatsTest, WholeDeviceKeepsItsName) {
   EXPECT_EQ(devices_under({file_.string()}, sys_.string()), std::vector<std::string>{"dm-3"});
 }
 
-TEST_F(DiskStatsTest, UnknownDeviceIsSkipped) {
-  EXPECT_TRUE(devices_under({file_.string()}, sys_.string()).empty());
-}
+TEST_F(DiskStatsTest, UnknownDeviceIsSkipped) { EXPECT_TRUE(devices_under({file_.string()}, sys_.string()).empty()); }
 
 TEST_F(DiskStatsTest, MissingFileCountsAsItsDirectory) {
   link_device("vdz");

@@ -1,6 +1,6 @@
 #include "observe/environment.h"
-#include "report/environment_summary.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include <gtest/gtest.h>
+#include "report/environment_summary.h"
 
 namespace sluice {
 namespace {
@@ -52,9 +52,14 @@ class EnvironmentTest : public ::testing::Test {
     const std::string mnt = (root_ / "mnt").string();
     write(proc_ / "self/mountinfo",
           "22 1 254:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw,errors=remount-ro\n"
-          "30 22 254:16 / " + mnt + " rw,noatime shared:5 - xfs /dev/vdz1 rw,attr2\n"
-          "31 30 0:40 / " + mnt + "/my\\040data rw,nosuid - tmpfs tmpfs rw,size=100k\n"
-          "32 30 0:41 / " + mnt + "/my rw - tmpfs other rw\n");
+          "30 22 254:16 / " +
+              mnt +
+              " rw,noatime shared:5 - xfs /dev/vdz1 rw,attr2\n"
+              "31 30 0:40 / " +
+              mnt +
+              "/my\\040data rw,nosuid - tmpfs tmpfs rw,size=100k\n"
+              "32 30 0:41 / " +
+              mnt + "/my rw - tmpfs other rw\n");
     struct stat st {};
     ASSERT_EQ(::stat(target_.c_str(), &st), 0);
     const std::string key = std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));

@@ -1,14 +1,13 @@
 // `sluice restore` and the start-up replay, through the binary. The journals here point at files in a
 // temporary directory, so no root and no real knob is involved.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "observe/knob_journal.h"
 #include "support/temp_dir.h"

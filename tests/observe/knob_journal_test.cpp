@@ -1,5 +1,7 @@
 #include "observe/knob_journal.h"
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,9 +11,6 @@
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "common/error.h"
 #include "knob_test_tree.h"

@@ -58,12 +58,8 @@ class KnobTree {
   }
 
   static std::map<std::string, std::string> original_vm() {
-    return {{"dirty_ratio", "20"},
-            {"dirty_background_ratio", "10"},
-            {"dirty_bytes", "0"},
-            {"dirty_background_bytes", "0"},
-            {"dirty_expire_centisecs", "3000"},
-            {"dirty_writeback_centisecs", "500"}};
+    return {{"dirty_ratio", "20"},           {"dirty_background_ratio", "10"},   {"dirty_bytes", "0"},
+            {"dirty_background_bytes", "0"}, {"dirty_expire_centisecs", "3000"}, {"dirty_writeback_centisecs", "500"}};
   }
   static std::map<std::string, std::string> original_queue() {
     return {{"scheduler", "[mq-deadline] kyber none"},

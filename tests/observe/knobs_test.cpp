@@ -1,11 +1,11 @@
 #include "observe/knobs.h"
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "common/error.h"
 #include "knob_test_tree.h"

@@ -1,10 +1,11 @@
 // detect_virtualization on synthetic /proc and /sys trees.
+#include "observe/virtualization.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "observe/virtualization.h"
 #include "support/temp_dir.h"
 
 namespace sluice {

@@ -1,13 +1,13 @@
 // The writeback timeline probe on synthetic /proc/meminfo and /sys/block/<dev>/stat.
 #include "observe/writeback_sampler.h"
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "support/temp_dir.h"
 
@@ -115,9 +115,10 @@ namespace sluice {
 namespace {
 
 TEST(VmstatThresholds, TheKernelsDirtyThresholdsInBytes) {
-  const auto t = parse_vmstat_thresholds("nr_dirty 52\nnr_dirty_threshold 906594\nnr_dirty_background_threshold 452743\n"
-                                         "nr_written 9\n",
-                                         4096);
+  const auto t = parse_vmstat_thresholds(
+      "nr_dirty 52\nnr_dirty_threshold 906594\nnr_dirty_background_threshold 452743\n"
+      "nr_written 9\n",
+      4096);
   ASSERT_TRUE(t.has_value());
   EXPECT_EQ(t->limit_bytes, 906594ull * 4096);
   EXPECT_EQ(t->background_bytes, 452743ull * 4096);

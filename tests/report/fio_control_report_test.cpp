@@ -1,8 +1,8 @@
 // fio's unified_rw_reporting ("mixed"), the "steadystate" block and "global options" in sluice's reports.
 #include <gtest/gtest.h>
 
-#include "report/reporters.h"
 #include "report/report_test_support.h"
+#include "report/reporters.h"
 
 namespace sluice {
 namespace {
@@ -42,20 +42,26 @@ TEST(UnifiedRwReporting, NormalOutputSaysMixed) {
 
 TEST(SteadyStateBlock, KeysInFiosOrder) {
   JobResult job = test::make_job("s", 10, 0);
-  job.steadystate = {{"ss", "iops:10.000000%"}, {"duration", 2},      {"attained", 1},
-                     {"criterion", "2.5%"},     {"max_deviation", 3.0}, {"slope", 0.0},
+  job.steadystate = {{"ss", "iops:10.000000%"},
+                     {"duration", 2},
+                     {"attained", 1},
+                     {"criterion", "2.5%"},
+                     {"max_deviation", 3.0},
+                     {"slope", 0.0},
                      {"data", {{"bw_mean", 1}, {"iops_mean", 2}, {"iops", {1, 2}}, {"bw", {3, 4}}}}};
   const nlohmann::ordered_json doc = render_json_ordered(test::make_run({job}), false);
   const auto& ss = doc.at("jobs").at(0).at("steadystate");
   std::vector<std::string> keys;
   for (const auto& [key, value] : ss.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"ss", "duration", "attained", "criterion", "max_deviation", "slope",
-                                            "data"}));
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"ss", "duration", "attained", "criterion", "max_deviation", "slope", "data"}));
 }
 
 TEST(SteadyStateBlock, NormalOutputHasFiosLine) {
   JobResult job = test::make_job("s", 10, 0);
-  job.steadystate = {{"ss", "iops_slope:0.300000%"}, {"attained", 0}, {"criterion", "1.250000%"},
+  job.steadystate = {{"ss", "iops_slope:0.300000%"},
+                     {"attained", 0},
+                     {"criterion", "1.250000%"},
                      {"data", {{"bw_mean", 4096000}, {"iops_mean", 1000}}}};
   const std::string text = render_normal(test::make_run({job}));
   EXPECT_NE(text.find("  steadystate  : attained=no, bw="), std::string::npos) << text;
@@ -64,11 +70,15 @@ TEST(SteadyStateBlock, NormalOutputHasFiosLine) {
 
 TEST(SteadyStateBlock, LatencyCriterionAddsFio342sDataAndLine) {
   JobResult job = test::make_job("s", 10, 0);
-  job.steadystate = {{"ss", "lat:500.000000"}, {"duration", 2},        {"attained", 1},
-                     {"criterion", "12.000000"}, {"max_deviation", 12.0}, {"slope", 0.0},
-                     {"data",
-                      {{"bw_mean", 1}, {"iops_mean", 2}, {"lat_mean", 52}, {"lat_ns", {50, 54}}, {"iops", {1, 2}},
-                       {"bw", {3, 4}}}}};
+  job.steadystate = {
+      {"ss", "lat:500.000000"},
+      {"duration", 2},
+      {"attained", 1},
+      {"criterion", "12.000000"},
+      {"max_deviation", 12.0},
+      {"slope", 0.0},
+      {"data",
+       {{"bw_mean", 1}, {"iops_mean", 2}, {"lat_mean", 52}, {"lat_ns", {50, 54}}, {"iops", {1, 2}}, {"bw", {3, 4}}}}};
   const nlohmann::ordered_json doc = render_json_ordered(test::make_run({job}), false);
   std::vector<std::string> keys;
   for (const auto& [key, value] : doc.at("jobs").at(0).at("steadystate").at("data").items()) keys.push_back(key);

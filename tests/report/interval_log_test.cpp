@@ -1,17 +1,16 @@
 // Per-interval results from cumulative snapshots (report/interval_log.h): each interval's ios, bytes and
 // percentiles are those of the ios of that interval alone, and the metrics file is well-formed OpenMetrics.
+#include "report/interval_log.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "report/interval_log.h"
 
 namespace sluice {
 namespace {

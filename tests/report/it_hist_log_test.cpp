@@ -1,12 +1,12 @@
 // fio's own fiologparser_hist.py (Debian's fio package) reads sluice's histogram logs, and the columns
 // match fio 3.33's hist log. Skips when the script, a python3 with pandas, or fio is missing.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "support/machine_features.h"
 #include "support/run_binary.h"
@@ -61,7 +61,7 @@ TEST(HistLogTools, FiologparserHistReadsSluicesLog) {
 TEST(HistLogTools, SameColumnsAsFio) {
   SLUICE_REQUIRE(kFio);
   sluice::testing::TempDir dir;
-  const std::vector<std::string> job = {"--name=h",      "--ioengine=null", "--rw=randread",     "--size=4m",
+  const std::vector<std::string> job = {"--name=h",     "--ioengine=null", "--rw=randread",      "--size=4m",
                                         "--time_based", "--runtime=300ms", "--log_hist_msec=100"};
   sluice::testing::RunOptions fio;
   fio.program = "fio";

@@ -1,12 +1,12 @@
 // sluice's fio-format logs next to fio 3.33's own: the same files, the same columns, and fio's log tools
 // read them whenever they read fio's. Skips when fio (or python3 for fiologparser.py) is missing.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "support/temp_dir.h"
 

@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 
 namespace sluice::testing {
 namespace {
 
-const std::vector<std::string> kJob = {"--name=units", "--ioengine=null", "--size=256m", "--bs=4k", "--rw=read",
-                                       "--significant_figures=6", "--unit_base=1"};
+const std::vector<std::string> kJob = {"--name=units", "--ioengine=null",         "--size=256m",  "--bs=4k",
+                                       "--rw=read",    "--significant_figures=6", "--unit_base=1"};
 
 struct Shapes {
   bool job_line = false, group_line = false;
@@ -24,8 +24,10 @@ struct Shapes {
 
 Shapes shapes_of(const std::string& out) {
   Shapes s;
-  static const std::regex job(R"(  read: IOPS=([0-9.]+)k?, BW=([0-9.]+)(?:[KMGT]i)?bit/s \(([0-9.]+)(?:[kMGT])?bit/s\))");
-  static const std::regex group(R"(   READ: bw=([0-9.]+)(?:[KMGT]i)?bit/s \([0-9.]+(?:[kMGT])?bit/s\), .*, io=[0-9.]+[KMGT]iB)");
+  static const std::regex job(
+      R"(  read: IOPS=([0-9.]+)k?, BW=([0-9.]+)(?:[KMGT]i)?bit/s \(([0-9.]+)(?:[kMGT])?bit/s\))");
+  static const std::regex group(
+      R"(   READ: bw=([0-9.]+)(?:[KMGT]i)?bit/s \([0-9.]+(?:[kMGT])?bit/s\), .*, io=[0-9.]+[KMGT]iB)");
   std::smatch m;
   if (std::regex_search(out, m, job)) {
     s.job_line = true;

@@ -7,11 +7,11 @@
 // top-level "global options", which fio writes only for options of a [global] section: a RunResult keeps
 // each job's options whole, so sluice has no such section to echo. No leniency on number types was needed:
 // fio writes each key with one type in all fixtures, and sluice writes the same.
+#include <gtest/gtest.h>
+
 #include <set>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "report/reporters.h"
 #include "report_test_support.h"
@@ -20,8 +20,8 @@ namespace sluice {
 namespace {
 
 const std::vector<std::string> kFixtures = {
-    "fio_psync_randread.json",         "fio_psync_group_reporting.json", "fio_libaio_lat_slat_percentiles.json",
-    "fio_null_jsonplus.json",          "fio_global_two_jobs_jsonplus.json", "fio_psync_fsync.json",
+    "fio_psync_randread.json", "fio_psync_group_reporting.json",    "fio_libaio_lat_slat_percentiles.json",
+    "fio_null_jsonplus.json",  "fio_global_two_jobs_jsonplus.json", "fio_psync_fsync.json",
 };
 
 const std::set<std::string> kSkippedKeys = {"percentile", "bins", "job options", "global options"};

@@ -1,9 +1,9 @@
 // Values of render_json computed from the RunResult: rates, percentiles, buckets, group_reporting, and
 // well-formed output for empty and degenerate results.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "report/reporters.h"
 #include "report_test_support.h"
@@ -128,7 +128,8 @@ TEST(JsonValues, CpuIsPercentOfRuntime) {
 }
 
 TEST(JsonValues, WithoutGroupReportingEachJobHasAnEntry) {
-  const nlohmann::json doc = render_json(test::make_run({test::make_job("a", 10, 0), test::make_job("b", 10, 0)}), false);
+  const nlohmann::json doc =
+      render_json(test::make_run({test::make_job("a", 10, 0), test::make_job("b", 10, 0)}), false);
   ASSERT_EQ(doc.at("jobs").size(), 2u);
   EXPECT_EQ(doc.at("jobs").at(1).at("jobname"), "b");
 }
@@ -228,7 +229,7 @@ TEST(JsonValues, PrintedTextIsTheSameDocumentWithItsSeries) {
   const std::string text = render_json_text(run, false);
   EXPECT_EQ(nlohmann::json::parse(text), render_json(run, false));
   EXPECT_EQ(nlohmann::json::parse(text).at("sluice").at("jobs").at(1).at("jobname"), odd.name);
-  EXPECT_NE(text.find("\"samples\": []"), std::string::npos);          // an empty series
+  EXPECT_NE(text.find("\"samples\": []"), std::string::npos);                      // an empty series
   EXPECT_NE(text.find("\n            {\"t_s\":1.0,"), std::string::npos) << text;  // one compact sample a line
   EXPECT_EQ(text.back(), '\n');
 }

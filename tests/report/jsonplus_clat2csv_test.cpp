@@ -1,4 +1,5 @@
 // fio's own json+ consumer, fio_jsonplus_clat2csv, reads sluice's json+ and agrees with its bins.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -6,8 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "report/reporters.h"
 #include "report_test_support.h"
@@ -52,7 +51,9 @@ TEST(JsonPlusClat2Csv, CsvRowsCoverEveryBin) {
   job.settings.slat_percentiles = false;
   const std::string json_path = dir.path() + "/out.json";
   std::ofstream(json_path) << render_json_text(test::make_run({job}), true);
-  ASSERT_EQ(run_shell(std::string(kPython) + " " + kScript + " " + json_path + " " + dir.path() + "/c.csv >/dev/null 2>&1"), 0);
+  ASSERT_EQ(
+      run_shell(std::string(kPython) + " " + kScript + " " + json_path + " " + dir.path() + "/c.csv >/dev/null 2>&1"),
+      0);
   std::ifstream csv(dir.path() + "/c_job0.csv");
   std::string line;
   int rows = -1;  // header

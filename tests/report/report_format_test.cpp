@@ -1,7 +1,8 @@
 // fio's compact numbers and latency units.
+#include "report/report_format.h"
+
 #include <gtest/gtest.h>
 
-#include "report/report_format.h"
 #include "report/report_math.h"
 
 namespace sluice::report {

@@ -2,10 +2,9 @@
 // Synthetic results and fixture loading for the report tests.
 #include <cstdint>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "stats/result.h"
 
@@ -94,6 +93,8 @@ inline std::string read_text(const std::string& path) {
   return ss.str();
 }
 
-inline nlohmann::json load_fixture(const std::string& name) { return nlohmann::json::parse(read_text(fixture_path(name))); }
+inline nlohmann::json load_fixture(const std::string& name) {
+  return nlohmann::json::parse(read_text(fixture_path(name)));
+}
 
 }  // namespace sluice::test

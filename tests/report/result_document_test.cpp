@@ -3,14 +3,14 @@
 // describes it (docs/schema/sluice-result.schema.json) agreeing with the code's version and keys.
 #include "report/result_document.h"
 
+#include <gtest/gtest.h>
+
 #include <ctime>
 #include <fstream>
 #include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "report/reporters.h"
 #include "report_test_support.h"
@@ -57,8 +57,8 @@ TEST(ResultDocument, TimesAreFiosSecondsMillisecondsAndCtimeText) {
 }
 
 TEST(ResultDocument, SluiceSectionNamesVersionCommandAndSchemaVersion) {
-  const nlohmann::json doc = result_document(ResultEnvelope{"sysbench fileio run", kStartMs, "", std::nullopt},
-                                             {}, {{"sysbench", {{"threads", 2}}}});
+  const nlohmann::json doc = result_document(ResultEnvelope{"sysbench fileio run", kStartMs, "", std::nullopt}, {},
+                                             {{"sysbench", {{"threads", 2}}}});
   EXPECT_EQ(doc.at("fio version"), std::string("sluice-") + SLUICE_VERSION);
   const nlohmann::json& s = doc.at("sluice");
   EXPECT_EQ(s.at("version"), SLUICE_VERSION);

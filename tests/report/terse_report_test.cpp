@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "report/reporters.h"
 #include "report/report_test_support.h"
+#include "report/reporters.h"
 
 namespace sluice {
 namespace {
@@ -70,8 +70,8 @@ TEST(TerseReport, V3FieldsInFiosOrder) {
   EXPECT_EQ(f[33].rfind("99.990000%=", 0), 0u) << f[33];
   EXPECT_EQ(f[34], "0%=0");
   EXPECT_EQ(f[36], "0%=0");
-  EXPECT_EQ(f[37], "52");   // lat min: clat + 2 us
-  EXPECT_EQ(f[46], "2000"); // write_kb: 500 x 4 KiB
+  EXPECT_EQ(f[37], "52");        // lat min: clat + 2 us
+  EXPECT_EQ(f[46], "2000");      // write_kb: 500 x 4 KiB
   EXPECT_EQ(f[87].back(), '%');  // cpu usr
   EXPECT_EQ(f[89], "1234");      // ctx
   EXPECT_EQ(f[94], "100.0%");    // iodepth 4 (make_job puts every io at depth 4-7)

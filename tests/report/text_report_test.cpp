@@ -4,10 +4,10 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
+#include <gtest/gtest.h>
+
 #include <regex>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "report/reporters.h"
 #include "report_test_support.h"
@@ -41,7 +41,8 @@ TEST(TextReport, SignificantFiguresAndUnitBaseShapeTheRates) {
   job.settings.significant_figures = 6;
   job.settings.bandwidth_in_bits = true;
   const std::string text = render_normal(test::make_run({job}));
-  EXPECT_TRUE(has_line(text, R"(^  read: IOPS=50000, BW=1562\.5Mibit/s \(1638\.4Mbit/s\)\(400000KiB/2000msec\)$)")) << text;
+  EXPECT_TRUE(has_line(text, R"(^  read: IOPS=50000, BW=1562\.5Mibit/s \(1638\.4Mbit/s\)\(400000KiB/2000msec\)$)"))
+      << text;
   EXPECT_TRUE(has_line(text, R"(^   READ: bw=1562\.5Mibit/s \(1638\.4Mbit/s\), 1562\.5Mibit/s-1562\.5Mibit/s )"
                              R"(\(1638\.4Mbit/s-1638\.4Mbit/s\), io=400000KiB \(409600kB\), run=)"))
       << text;
@@ -87,7 +88,8 @@ TEST(TextReport, BucketsCpuAndDepths) {
   EXPECT_TRUE(has_line(text, R"(^  lat \(usec\)   : (50=\d\.\d\d%, )?100=(49|50|51)\.\d\d%, 250=(49|50|51)\.\d\d%$)"))
       << text;
   EXPECT_TRUE(has_line(text, R"(^  cpu          : usr=5\.00%, sys=25\.00%, ctx=1234, majf=0, minf=12$)")) << text;
-  EXPECT_TRUE(has_line(text, R"(^  IO depths    : 1=0\.0%, 2=0\.0%, 4=100\.0%, 8=0\.0%, 16=0\.0%, 32=0\.0%, >=64=0\.0%$)"));
+  EXPECT_TRUE(
+      has_line(text, R"(^  IO depths    : 1=0\.0%, 2=0\.0%, 4=100\.0%, 8=0\.0%, 16=0\.0%, 32=0\.0%, >=64=0\.0%$)"));
   EXPECT_TRUE(has_line(text, R"(^     submit    : 0=0\.0%, 4=100\.0%, )"));
   EXPECT_TRUE(has_line(text, R"(^     issued rwts: total=1000,500,0,0 short=0,0,0,0 dropped=0,0,0,0$)")) << text;
 }
@@ -95,7 +97,9 @@ TEST(TextReport, BucketsCpuAndDepths) {
 TEST(TextReport, RunStatusAndDiskStats) {
   const std::string text = normal_of_one_job();
   EXPECT_TRUE(has_line(text, R"(^Run status group 0 \(all jobs\):$)"));
-  EXPECT_TRUE(has_line(text, R"(^   READ: bw=2000KiB/s \(2048kB/s\), 2000KiB/s-2000KiB/s \(2048kB/s-2048kB/s\), io=4000KiB \(4096kB\), run=2000-2000msec$)"))
+  EXPECT_TRUE(has_line(
+      text,
+      R"(^   READ: bw=2000KiB/s \(2048kB/s\), 2000KiB/s-2000KiB/s \(2048kB/s-2048kB/s\), io=4000KiB \(4096kB\), run=2000-2000msec$)"))
       << text;
   EXPECT_TRUE(has_line(text, R"(^  WRITE: bw=)"));
   EXPECT_FALSE(has_line(text, R"(^   TRIM: )"));

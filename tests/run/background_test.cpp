@@ -3,16 +3,16 @@
 
 #include "common/error.h"
 #include "run/plan.h"
-#include "run/runner.h"
 #include "run/run_test_support.h"
+#include "run/runner.h"
 
 namespace sluice {
 namespace {
 
 using namespace std::chrono_literals;
 
-using testing::quiet;
 using testing::null_job;
+using testing::quiet;
 
 JobSpec background(JobSpec job) {
   job.role = JobRole::kBackground;
@@ -20,7 +20,8 @@ JobSpec background(JobSpec job) {
 }
 
 TEST(BackgroundPlan, BackgroundJobIsMadeTimeBased) {
-  const auto plan = make_plan({null_job("fg", RwMode::kRead, 1 << 20), background(null_job("bg", RwMode::kWrite, 1 << 20))});
+  const auto plan =
+      make_plan({null_job("fg", RwMode::kRead, 1 << 20), background(null_job("bg", RwMode::kWrite, 1 << 20))});
   ASSERT_EQ(plan.size(), 1u);
   EXPECT_FALSE(plan[0].jobs[0].spec.time_based);
   EXPECT_TRUE(plan[0].jobs[1].spec.time_based);
@@ -67,8 +68,8 @@ TEST(BackgroundRunner, BackgroundEndingFirstDoesNotEndTheGroup) {
 }
 
 TEST(BackgroundRunner, ForegroundResultIsUnchangedByTheBackgroundRole) {
-  const RunResult r = run_jobs({null_job("fg", RwMode::kRead, 1 << 20), background(null_job("bg", RwMode::kWrite, 4096))},
-                               quiet());
+  const RunResult r =
+      run_jobs({null_job("fg", RwMode::kRead, 1 << 20), background(null_job("bg", RwMode::kWrite, 4096))}, quiet());
   EXPECT_EQ(r.groups.at(0).jobs.at(0).dirs[0].bytes, 1u << 20);
   EXPECT_FALSE(r.groups[0].jobs[0].settings.background);
 }

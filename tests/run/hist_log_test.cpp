@@ -1,16 +1,16 @@
 // The histogram log in fio 3.33's layout, and per_job_logs=0 sharing one file among clones.
 #include "report/logs/hist_log.h"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
+#include "run/run_test_support.h"
 #include "run/runner.h"
 #include "support/temp_dir.h"
-#include "run/run_test_support.h"
 
 namespace sluice {
 namespace {

@@ -1,7 +1,5 @@
 // IoLoop on a fake engine and a fake clock: every number below follows from the fake service time, so the
 // tests are exact, take microseconds, and never sleep.
-#include "run/io_loop.h"
-
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -9,6 +7,7 @@
 #include "engine/engines.h"
 #include "engine/synchronous_engine.h"
 #include "job/option_table.h"
+#include "run/io_loop.h"
 #include "run/verify_state.h"
 #include "support/fake_engine.h"
 #include "support/temp_dir.h"
@@ -21,7 +20,7 @@ using testing::FakeClock;
 using testing::FakeEngine;
 
 constexpr std::uint64_t kStart = 1'000'000'000;  // the fake clock's first reading
-constexpr int kDepth32Bucket = 5;                 // IodepthDistribution::level: 32..63
+constexpr int kDepth32Bucket = 5;                // IodepthDistribution::level: 32..63
 
 JobSpec time_based_job(std::chrono::nanoseconds runtime) {
   JobSpec job;
@@ -243,7 +242,7 @@ TEST(IoLoopFakeClock, RateIopsSpacesTheArrivals) {
   job.pacing.rate_iops = {1000, 1000, 1000};
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.runtime_ns, 10'000'000u);
-  EXPECT_EQ(out.result.dirs[0].ios, 10u);  // one per ms
+  EXPECT_EQ(out.result.dirs[0].ios, 10u);                      // one per ms
   EXPECT_EQ(out.result.dirs[0].clat.moments.max(), 10'000.0);  // waiting for the rate is not latency
 }
 
@@ -257,9 +256,9 @@ TEST(IoLoopFakeClock, OpenLoopAboveCapacityLatencyGrowsWithTheRun) {
   const Outcome out = run_on_fake(job, false, 1'000'000);
   const DirectionStats& read = out.result.dirs[0];
   EXPECT_NEAR(static_cast<double>(read.ios), 1000.0, 2.0);  // the engine's capacity, a third of the rate
-  EXPECT_NEAR(read.lat.moments.min(), 1e6, 1e3);             // the first io waits for nothing
-  EXPECT_GT(read.lat.moments.max(), 600e6);                  // the last waited for ~666 earlier ones
-  EXPECT_EQ(read.clat.moments.max(), 1e6);                   // the queue is not service time
+  EXPECT_NEAR(read.lat.moments.min(), 1e6, 1e3);            // the first io waits for nothing
+  EXPECT_GT(read.lat.moments.max(), 600e6);                 // the last waited for ~666 earlier ones
+  EXPECT_EQ(read.clat.moments.max(), 1e6);                  // the queue is not service time
   EXPECT_GT(read.queue_wait.moments.mean(), 100 * read.clat.moments.mean());
 }
 
@@ -430,7 +429,6 @@ TEST(IoLoopFakeClock, EachSynchronousEngineIsRecognisedByItsOwnPerformOnly) {
   const FakeEngine fake(clock, false, 1);
   EXPECT_FALSE(NullPerform::is(fake) || PsyncPerform::is(fake) || SyncPerform::is(fake) || MmapPerform::is(fake));
 }
-
 
 // fsync=1 with the runtime ending inside a write (each io and each fsync 10 us, runtime 1.005 ms: the 51st
 // write runs from 1.000 to 1.010 ms): the fsync that write made due is still issued, as fio's loop does, so

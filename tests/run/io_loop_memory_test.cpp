@@ -9,9 +9,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "engine/engine.h"
 #include "report/reporters.h"
@@ -63,7 +62,10 @@ constexpr std::uint64_t kDay = 86'400 * kSecond;
   job.target.size.bytes = 1ull << 30;
   job.time_based = true;
   job.runtime = std::chrono::nanoseconds(kDay);
-  const JobInstance instance{.spec = job, .jobnum = jobnum, .groupid = 0, .lognum = jobnum + 1,
+  const JobInstance instance{.spec = job,
+                             .jobnum = jobnum,
+                             .groupid = 0,
+                             .lognum = jobnum + 1,
                              .seed = static_cast<std::uint64_t>(jobnum + 1)};
   std::vector<TargetFile> targets(1);
   targets[0].path = "(fake)";
@@ -110,8 +112,8 @@ TEST(IoLoopMemory, SixtyFourJobsForASimulatedDayStayUnder64MiB) {
   const std::string text = render_json_text(run, false);
   const std::uint64_t growth = peak_rss_kib() - before;
   const std::uint64_t text_kib = text.size() / 1024;
-  EXPECT_LT(growth, 2 * text_kib + 8 * 1024) << "building " << text_kib << " KiB of JSON took " << growth
-                                               << " KiB more at its peak";
+  EXPECT_LT(growth, 2 * text_kib + 8 * 1024)
+      << "building " << text_kib << " KiB of JSON took " << growth << " KiB more at its peak";
   RecordProperty("report_kib", std::to_string(text_kib));
   RecordProperty("report_peak_growth_kib", std::to_string(growth));
   // Printed as it is produced (what `sluice run` does), the report costs about the series it holds, not
@@ -125,7 +127,7 @@ TEST(IoLoopMemory, SixtyFourJobsForASimulatedDayStayUnder64MiB) {
   }
   const std::uint64_t writing_growth = peak_rss_kib() - before_writing;
   EXPECT_LT(writing_growth, 8u * 1024u) << "writing " << text_kib << " KiB of JSON took " << writing_growth
-                                          << " KiB more at its peak";
+                                        << " KiB more at its peak";
   RecordProperty("report_written_peak_growth_kib", std::to_string(writing_growth));
   {
     std::ifstream file(path, std::ios::binary);

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -70,8 +70,8 @@ class AtomicWrites : public ::testing::Test {
 
 TEST_F(AtomicWrites, Pvsync2WritesCarryRwfAtomic) {
   SLUICE_REQUIRE(kStrace);
-  const TracedRun r = run_traced("sluice", job({"--ioengine=pvsync2", "--rw=randrw", "--bs=16k"}),
-                                 "pwritev2,preadv2", tmp_.file("atomic.strace"));
+  const TracedRun r = run_traced("sluice", job({"--ioengine=pvsync2", "--rw=randrw", "--bs=16k"}), "pwritev2,preadv2",
+                                 tmp_.file("atomic.strace"));
   ASSERT_EQ(r.run.exit_code, 0) << describe(r.run);
   int writes = 0, atomic_writes = 0, atomic_reads = 0;
   for (const std::string& line : r.lines) {

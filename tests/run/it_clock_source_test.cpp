@@ -20,8 +20,8 @@ struct ClockRun {
 };
 
 ClockRun run_with_clock(const std::vector<std::string>& extra, const RunOptions& options = {}) {
-  std::vector<std::string> args = {"run", "--output-format=json", "--name=c", "--ioengine=null", "--size=1m",
-                                   "--bs=4k", "--rw=read"};
+  std::vector<std::string> args = {
+      "run", "--output-format=json", "--name=c", "--ioengine=null", "--size=1m", "--bs=4k", "--rw=read"};
   args.insert(args.end(), extra.begin(), extra.end());
   ClockRun run{run_binary(args, options), {}, {}};
   if (run.output.exit_code != 0) return run;

@@ -10,8 +10,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -42,9 +42,7 @@ double distinct_share(const std::vector<std::string>& paths) {
 
 class Dedupe : public ::testing::Test {
  protected:
-  void SetUp() override {
-    SLUICE_REQUIRE(kFio);
-  }
+  void SetUp() override { SLUICE_REQUIRE(kFio); }
 
   // Runs `job` (after the common options) with fio, then with sluice, each in its own directory; returns
   // the directories.

@@ -12,10 +12,10 @@
 #include <thread>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/faultfs_mount.h"
 #include "support/it_test_util.h"
 #include "support/loop_device.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -47,7 +47,7 @@ class Faults : public ::testing::Test {
   std::unique_ptr<FaultFsMount> mount_;
 };
 
-#define SKIP_UNLESS_MOUNTED()                                          \
+#define SKIP_UNLESS_MOUNTED() \
   if (!mount_->usable()) GTEST_SKIP() << mount_->skip_reason()
 
 TEST_F(Faults, ReadEioStopsTheJobNamesWhereAndKeepsWhatWasMeasured) {
@@ -56,15 +56,15 @@ TEST_F(Faults, ReadEioStopsTheJobNamesWhereAndKeepsWhatWasMeasured) {
   const std::string f = mnt() + "/f";
   const RunOutput r = sluice({"--name=bad", "--filename=" + f, "--size=1m", "--rw=read", "--direct=1"});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
-  EXPECT_NE(r.err.find("sluice: job bad: read of 4096 bytes at offset 524288 of " + f +
-                       " failed: Input/output error\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("sluice: job bad: read of 4096 bytes at offset 524288 of " + f + " failed: Input/output error\n"),
+      std::string::npos)
       << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
   const auto& job = doc->at("jobs").at(0);
   EXPECT_EQ(job.at("error"), 5);
-  EXPECT_EQ(total_ios(job, "read"), 129u);  // as fio: the 128 blocks before the bad one, and the bad one
+  EXPECT_EQ(total_ios(job, "read"), 129u);               // as fio: the 128 blocks before the bad one, and the bad one
   EXPECT_EQ(job.at("read").at("io_bytes"), 128 * 4096);  // what was read is measured and reported
   EXPECT_EQ(injected(), "read eio offset=524288 size=4096 path=/f\n");
 }
@@ -73,11 +73,12 @@ TEST_F(Faults, ContinueOnErrorCountsTheErrorAndGoesOn) {
   mount({"read:eio:at=524288"});
   SKIP_UNLESS_MOUNTED();
   const std::string f = mnt() + "/f";
-  const RunOutput r = sluice({"--name=coe", "--filename=" + f, "--size=1m", "--rw=read", "--direct=1",
-                              "--continue_on_error=all"});
+  const RunOutput r =
+      sluice({"--name=coe", "--filename=" + f, "--size=1m", "--rw=read", "--direct=1", "--continue_on_error=all"});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_NE(r.err.find("sluice: job coe: errors ignored (continue_on_error); first: read of 4096 bytes at offset "
-                       "524288 of " + f + " failed: Input/output error\n"),
+                       "524288 of " +
+                       f + " failed: Input/output error\n"),
             std::string::npos)
       << describe(r);
   const auto doc = parse_document(r.out);
@@ -103,7 +104,8 @@ TEST_F(Faults, ContinueOnErrorDoesNotPassEnospcButIgnoreErrorDoes) {
   // ENOSPC is not in the default list: continue_on_error=all still stops at the 51st write (fio counts
   // the failed write among the issued ios: 51). ignore_error=,ENOSPC passes it: the 206 failed writes are
   // errors, the job goes through all 256 and exits 0, its "error" the first passed one (28), as fio 3.33.
-  const std::vector<Case> cases = {{"--continue_on_error=all", 1, 28, 51, 0}, {"--ignore_error=,ENOSPC", 0, 28, 256, 206}};
+  const std::vector<Case> cases = {{"--continue_on_error=all", 1, 28, 51, 0},
+                                   {"--ignore_error=,ENOSPC", 0, 28, 256, 206}};
   for (const Case& c : cases) {
     std::vector<std::string> args = job;
     args.push_back(c.option);
@@ -182,8 +184,7 @@ TEST_F(Faults, FsyncFailureFailsTheJob) {
   mount({"fsync:eio"});
   SKIP_UNLESS_MOUNTED();
   const std::string f = mnt() + "/f";
-  const RunOutput r =
-      sluice({"--name=sync", "--filename=" + f, "--size=1m", "--rw=write", "--direct=0", "--fsync=16"});
+  const RunOutput r = sluice({"--name=sync", "--filename=" + f, "--size=1m", "--rw=write", "--direct=0", "--fsync=16"});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_NE(r.err.find("sluice: job sync: fsync of " + f + " failed: Input/output error\n"), std::string::npos)
       << describe(r);
@@ -210,7 +211,8 @@ TEST_F(Faults, LayoutEnospcRemovesThePartlyWrittenFile) {
   const std::string f = mnt() + "/new";
   const RunOutput r = sluice({"--name=lay", "--filename=" + f, "--size=8m", "--rw=read", "--direct=1"});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
-  EXPECT_NE(r.err.find("laying out " + f + " failed: a write of 4194304 bytes at offset 0 returned: No space "
+  EXPECT_NE(r.err.find("laying out " + f +
+                       " failed: a write of 4194304 bytes at offset 0 returned: No space "
                        "left on device (the partly written file, which sluice created, was removed)"),
             std::string::npos)
       << describe(r);
@@ -220,8 +222,8 @@ TEST_F(Faults, LayoutEnospcRemovesThePartlyWrittenFile) {
 TEST_F(Faults, StallShowsAsLatencyAndTheRunEndsOnTime) {
   mount({"read:delay=300:after=20:count=2"});
   SKIP_UNLESS_MOUNTED();
-  const RunOutput r = sluice({"--name=stall", "--filename=" + mnt() + "/f", "--size=1m", "--rw=randread",
-                              "--direct=1", "--runtime=1", "--time_based"});
+  const RunOutput r = sluice({"--name=stall", "--filename=" + mnt() + "/f", "--size=1m", "--rw=randread", "--direct=1",
+                              "--runtime=1", "--time_based"});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   // Catches a run held up by the stall or its teardown; room for a busy machine's start (load 10 on 2 cores).
   EXPECT_LT(r.elapsed, std::chrono::seconds(10)) << describe(r);
@@ -238,9 +240,8 @@ TEST_F(Faults, StallShowsAsLatencyAndTheRunEndsOnTime) {
 TEST_F(Faults, StallUnderOpenLoopLoadShowsAsQueueGrowth) {
   mount({"read:delay=400:after=100:count=1"});
   SKIP_UNLESS_MOUNTED();
-  const RunOutput r = sluice({"--name=open", "--filename=" + mnt() + "/f", "--size=1m", "--rw=randread",
-                              "--direct=1", "--open_loop=1", "--rate_iops=500", "--iodepth=1", "--runtime=1500ms",
-                              "--time_based"});
+  const RunOutput r = sluice({"--name=open", "--filename=" + mnt() + "/f", "--size=1m", "--rw=randread", "--direct=1",
+                              "--open_loop=1", "--rate_iops=500", "--iodepth=1", "--runtime=1500ms", "--time_based"});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_LT(r.elapsed, std::chrono::seconds(10)) << describe(r);
   const auto doc = parse_document(r.out);
@@ -281,8 +282,8 @@ class OutOfSpace : public ::testing::Test {
     const std::string image = tmp_.file("img");
     mnt_ = tmp_.file("ext4");
     std::filesystem::create_directory(mnt_);
-    if (run_command("truncate -s 16M " + image + " && mkfs.ext4 -q -F " + image + " && mount -o loop " + image +
-                    " " + mnt_) != 0) {
+    if (run_command("truncate -s 16M " + image + " && mkfs.ext4 -q -F " + image + " && mount -o loop " + image + " " +
+                    mnt_) != 0) {
       GTEST_SKIP() << "cannot mount a loop ext4 here";
     }
     mounted_ = true;
@@ -297,8 +298,8 @@ class OutOfSpace : public ::testing::Test {
 
 TEST_F(OutOfSpace, LayoutLargerThanTheFilesystemIsRefusedAndNothingIsLeft) {
   const std::string f = mnt_ + "/big";
-  const RunOutput r = run_binary({"run", "--name=big", "--filename=" + f, "--size=64m", "--rw=read", "--bs=4k",
-                                  "--ioengine=psync"});
+  const RunOutput r =
+      run_binary({"run", "--name=big", "--filename=" + f, "--size=64m", "--rw=read", "--bs=4k", "--ioengine=psync"});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << describe(r);
   EXPECT_FALSE(std::filesystem::exists(f)) << "a half laid-out file was left";
@@ -309,8 +310,8 @@ TEST_F(OutOfSpace, LayoutLargerThanTheFilesystemIsRefusedAndNothingIsLeft) {
 // writes and counts the 215th, the one that met ENOSPC, in total_ios.
 TEST_F(OutOfSpace, FillDeviceWritesUntilTheFilesystemIsFull) {
   const std::string f = mnt_ + "/fill";
-  const RunOutput r = run_binary({"run", "--name=fill", "--filename=" + f, "--rw=write", "--bs=64k",
-                                  "--ioengine=psync", "--fill_device=1", "--output-format=json"});
+  const RunOutput r = run_binary({"run", "--name=fill", "--filename=" + f, "--rw=write", "--bs=64k", "--ioengine=psync",
+                                  "--fill_device=1", "--output-format=json"});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_EQ(r.err, "");
   const auto doc = parse_document(r.out);
@@ -413,7 +414,8 @@ TEST(FilesystemRefusals, ReadOnlyFilesystemIsNamedBeforeAnyIo) {
     run_command("umount " + tmp.file("ro"));
     GTEST_SKIP() << "cannot bind-mount read-only here";
   }
-  const RunOutput fresh = run_binary({"run", "--name=ro", "--filename=" + tmp.file("ro/new"), "--size=1m", "--rw=read"});
+  const RunOutput fresh =
+      run_binary({"run", "--name=ro", "--filename=" + tmp.file("ro/new"), "--size=1m", "--rw=read"});
   const RunOutput small =
       run_binary({"run", "--name=ro", "--filename=" + tmp.file("ro/small"), "--size=1m", "--rw=write"});
   run_command("umount " + tmp.file("ro"));
@@ -438,8 +440,8 @@ TEST(FilesystemRefusals, DirectoryWithoutPermissionIsNamed) {
   RunOptions options;
   options.program = "setpriv";
   options.environment = {{"SLUICE_STATE_DIR", tmp.file("state")}};
-  const RunOutput r = run_binary({"--reuid=65534", "--regid=65534", "--clear-groups", SLUICE_BINARY, "run",
-                                  "--name=np", "--filename=" + tmp.file("closed/f"), "--size=1m", "--rw=read"},
+  const RunOutput r = run_binary({"--reuid=65534", "--regid=65534", "--clear-groups", SLUICE_BINARY, "run", "--name=np",
+                                  "--filename=" + tmp.file("closed/f"), "--size=1m", "--rw=read"},
                                  options);
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_NE(r.err.find("sluice: cannot access " + tmp.file("closed/f") + ": Permission denied"), std::string::npos)
@@ -515,9 +517,9 @@ class LoopDeviceUnderTheJob : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(1500));
       run_command(command);
     });
-    const RunOutput r = run_binary({"run", "--name=l", "--filename=" + loop_.path(), "--rw=randread", "--bs=4k",
-                                    "--direct=1", "--ioengine=io_uring", "--iodepth=4", "--runtime=3",
-                                    "--time_based", "--output-format=json"});
+    const RunOutput r =
+        run_binary({"run", "--name=l", "--filename=" + loop_.path(), "--rw=randread", "--bs=4k", "--direct=1",
+                    "--ioengine=io_uring", "--iodepth=4", "--runtime=3", "--time_based", "--output-format=json"});
     later.join();
     return r;
   }
@@ -561,8 +563,8 @@ TEST(FileChangedUnderTheJob, LaterGroupsFileGoneWhenItStartsFailsThatGroupOnly) 
   TempDir tmp;
   const std::string file = tmp.file("F");
   const std::string job = tmp.file("j.fio");
-  std::ofstream(job) << "[w]\nfilename=" << file << "\nrw=write\nsize=1m\nunlink=1\n\n[r]\nstonewall\nfilename="
-                     << file << "\nrw=read\n";
+  std::ofstream(job) << "[w]\nfilename=" << file << "\nrw=write\nsize=1m\nunlink=1\n\n[r]\nstonewall\nfilename=" << file
+                     << "\nrw=read\n";
   const RunOutput r = run_binary({"run", "--output-format=json", job});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_NE(r.err.find("sluice: job r: --size is needed to create " + file), std::string::npos) << describe(r);

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -76,8 +76,8 @@ class FileEngines : public ::testing::Test {
 };
 
 TEST_F(FileEngines, FilecreateCreatesEveryFileAndTimesOneOpenEachAsFio) {
-  const std::vector<std::string> job = {"--name=t", "--ioengine=filecreate", "--nrfiles=40", "--filesize=4k",
-                                        "--openfiles=1", "--create_on_open=1", "--fallocate=none"};
+  const std::vector<std::string> job = {"--name=t",      "--ioengine=filecreate", "--nrfiles=40",    "--filesize=4k",
+                                        "--openfiles=1", "--create_on_open=1",    "--fallocate=none"};
   const RunOutput mine = run(false, dir("sluice"), job);
   ASSERT_EQ(mine.exit_code, 0) << describe(mine);
   const auto counts = summary_of(mine, "read");

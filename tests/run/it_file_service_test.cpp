@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -37,9 +37,7 @@ std::vector<std::string> ios_by_file(const std::string& path) {
 
 class FileService : public ::testing::Test {
  protected:
-  void SetUp() override {
-    SLUICE_REQUIRE(kFio);
-  }
+  void SetUp() override { SLUICE_REQUIRE(kFio); }
 
   std::pair<std::vector<std::string>, std::vector<std::string>> both(const std::string& service,
                                                                      const std::string& rw) {

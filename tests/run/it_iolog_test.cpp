@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/blktrace_writer.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -48,7 +48,8 @@ std::vector<std::string> io_lines(const std::string& path) {
   while (std::getline(in, line)) {
     std::istringstream fields(line);
     std::string time, file, action, offset, length;
-    if (fields >> time >> file >> action >> offset >> length) lines.push_back(file + " " + action + " " + offset + " " + length);
+    if (fields >> time >> file >> action >> offset >> length)
+      lines.push_back(file + " " + action + " " + offset + " " + length);
   }
   return lines;
 }
@@ -73,7 +74,8 @@ class IoLogReplay : public ::testing::Test {
     const std::string path = file("timed.log");
     std::ofstream out(path);
     out << "fio version 3 iolog\n0 " << file("t") << " add\n10 " << file("t") << " open\n";
-    for (int i = 0; i < count; ++i) out << 1000 + i * spacing_us << " " << file("t") << " read " << i * 4096 << " 4096\n";
+    for (int i = 0; i < count; ++i)
+      out << 1000 + i * spacing_us << " " << file("t") << " read " << i * 4096 << " 4096\n";
     return path;
   }
   TempDir tmp_;
@@ -187,8 +189,8 @@ TEST_F(IoLogReplay, ABlktraceTraceReplaysWithFiosCounts) {
   }
   const std::string trace_path = file("trace.bin");
   std::ofstream(trace_path, std::ios::binary) << trace.bytes();
-  const RunOutput by_sluice = sluice({"--name=r", "--read_iolog=" + trace_path, "--replay_redirect=" + data,
-                                      "--ioengine=io_uring"});
+  const RunOutput by_sluice =
+      sluice({"--name=r", "--read_iolog=" + trace_path, "--replay_redirect=" + data, "--ioengine=io_uring"});
   ASSERT_EQ(by_sluice.exit_code, 0) << describe(by_sluice);
   const auto counts = counts_of(by_sluice);
   ASSERT_TRUE(counts);
@@ -198,8 +200,8 @@ TEST_F(IoLogReplay, ABlktraceTraceReplaysWithFiosCounts) {
   SLUICE_REQUIRE(kFio);
   // psync: fio 3.33's io_uring replay leaves the bytes of the io still in flight at the trace's end out of
   // io_bytes (4 KiB or 8 KiB short here, run to run); its psync replay counts them all.
-  const RunOutput by_fio = fio({"--name=r", "--read_iolog=" + trace_path, "--replay_redirect=" + data,
-                                "--ioengine=psync"});
+  const RunOutput by_fio =
+      fio({"--name=r", "--read_iolog=" + trace_path, "--replay_redirect=" + data, "--ioengine=psync"});
   ASSERT_EQ(by_fio.exit_code, 0) << describe(by_fio);
   EXPECT_EQ(*counts_of(by_fio), *counts);
   EXPECT_EQ(parse_document(by_fio.out.substr(by_fio.out.find("{\n")))->at("jobs")[0].value("latency_depth", 0), 2);
@@ -226,8 +228,10 @@ TEST_F(IoLogReplay, StandardInputFeedsEveryClone) {
   std::ofstream(log) << "fio version 2 iolog\n" << f << " add\n" << f << " read 0 4096\n" << f << " read 8192 4096\n";
   RunOptions options;
   options.program = "sh";
-  const RunOutput r = run_binary({"-c", std::string(SLUICE_BINARY) + " run --output-format=json --name=r "
-                                        "--numjobs=2 --read_iolog=- < " + log},
+  const RunOutput r = run_binary({"-c", std::string(SLUICE_BINARY) +
+                                            " run --output-format=json --name=r "
+                                            "--numjobs=2 --read_iolog=- < " +
+                                            log},
                                  options);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
@@ -239,7 +243,9 @@ TEST_F(IoLogReplay, StandardInputFeedsEveryClone) {
 TEST_F(IoLogReplay, EachCloneReplaysItsOwnLog) {
   const std::string a = file("a.log"), b = file("b.log");
   std::ofstream(a) << "fio version 2 iolog\n" << file("fa") << " add\n" << file("fa") << " read 0 4096\n";
-  std::ofstream(b) << "fio version 2 iolog\n" << file("fb") << " add\n" << file("fb") << " read 0 4096\n"
+  std::ofstream(b) << "fio version 2 iolog\n"
+                   << file("fb") << " add\n"
+                   << file("fb") << " read 0 4096\n"
                    << file("fb") << " read 4096 8192\n";
   const RunOutput r = sluice({"--name=r", "--numjobs=2", "--read_iolog=" + a + ":" + b});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
@@ -281,8 +287,8 @@ TEST_F(IoLogReplay, BadLogsAndCombinationsAreRefusedWithTheirReason) {
   const RunOutput readonly = sluice({"--readonly", "--name=r", "--read_iolog=" + file("bad.log")});
   EXPECT_EQ(readonly.exit_code, 1);
   EXPECT_NE(readonly.err.find("add replay_skip=write,trim"), std::string::npos) << readonly.err;
-  const RunOutput clones = sluice({"--name=w", "--filename=" + file("d"), "--size=64k", "--numjobs=2",
-                                   "--write_iolog=" + file("w.log")});
+  const RunOutput clones =
+      sluice({"--name=w", "--filename=" + file("d"), "--size=64k", "--numjobs=2", "--write_iolog=" + file("w.log")});
   EXPECT_EQ(clones.exit_code, 1);
   EXPECT_NE(clones.err.find("with numjobs=2: the clones would interleave"), std::string::npos) << clones.err;
   std::ofstream(file("good.log")) << "fio version 2 iolog\n" << file("g") << " add\n" << file("g") << " read 0 4096\n";

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -25,14 +25,18 @@ class LatencyTargetRun : public ::testing::Test {
 
   // The first job of `program`'s JSON report for a 4 KiB random-read job at iodepth 16 with `extra`.
   nlohmann::json job_of(const std::string& program, const std::vector<std::string>& extra, int want_exit = 0) {
-    std::vector<std::string> args = {"--name=lt",     "--filename=" + tmp_.file("f"), "--rw=randread",
-                                     "--bs=4k",       "--ioengine=libaio",            "--iodepth=16",
-                                     "--direct=1",    "--time_based",                 "--runtime=8",
-                                     "--latency_window=200ms", "--output-format=json"};
+    std::vector<std::string> args = {"--name=lt",           "--filename=" + tmp_.file("f"),
+                                     "--rw=randread",       "--bs=4k",
+                                     "--ioengine=libaio",   "--iodepth=16",
+                                     "--direct=1",          "--time_based",
+                                     "--runtime=8",         "--latency_window=200ms",
+                                     "--output-format=json"};
     args.insert(args.end(), extra.begin(), extra.end());
     RunOptions options;
-    if (program == "fio") options.program = "fio";
-    else args.insert(args.begin(), "run");
+    if (program == "fio")
+      options.program = "fio";
+    else
+      args.insert(args.begin(), "run");
     const RunOutput r = run_binary(args, options);
     EXPECT_EQ(r.exit_code, want_exit) << program << ": " << describe(r);
     const std::size_t start = r.out.find("{\n");
@@ -76,9 +80,16 @@ TEST_F(LatencyTargetRun, AMissedPercentileKeepsDepthOne) {
 }
 
 TEST_F(LatencyTargetRun, TheTextReportHasFiosLine) {
-  const std::vector<std::string> args = {"run",  "--name=lt", "--filename=" + tmp_.file("f"), "--rw=randread",
-                                         "--ioengine=libaio", "--iodepth=4", "--direct=1", "--size=1m",
-                                         "--latency_target=1s", "--latency_window=50ms"};
+  const std::vector<std::string> args = {"run",
+                                         "--name=lt",
+                                         "--filename=" + tmp_.file("f"),
+                                         "--rw=randread",
+                                         "--ioengine=libaio",
+                                         "--iodepth=4",
+                                         "--direct=1",
+                                         "--size=1m",
+                                         "--latency_target=1s",
+                                         "--latency_window=50ms"};
   const RunOutput r = run_binary(args);
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_NE(r.out.find("latency   : target=1000000000, window=50000, percentile=100.00%, depth="), std::string::npos)

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -62,8 +62,9 @@ std::string read_all(const std::string& path) {
 TEST(Cpuio, KeepsItsShareOfACpuWithFiosCounts) {
   for (const char* mode : {"noop", "qsort"}) {
     SCOPED_TRACE(mode);
-    const std::vector<std::string> job = {"--name=burn", "--ioengine=cpuio", "--cpuload=30",
-                                          std::string("--cpumode=") + mode, "--time_based", "--runtime=2"};
+    const std::vector<std::string> job = {"--name=burn",  "--ioengine=cpuio",
+                                          "--cpuload=30", std::string("--cpumode=") + mode,
+                                          "--time_based", "--runtime=2"};
     const RunOutput mine = run_tool(false, job);
     ASSERT_EQ(mine.exit_code, 0) << describe(mine);
     const std::vector<CpuJob> jobs = cpu_jobs(mine);
@@ -92,9 +93,9 @@ TEST(Cpuio, KeepsItsShareOfACpuWithFiosCounts) {
 
 // As fio's fio_running_or_pending_io_threads: the run's I/O jobs, running or still to come in later groups.
 TEST(Cpuio, ExitOnIoDoneEndsItWithTheRunsIo) {
-  const RunOutput r = run_tool(false, {"--name=burn", "--ioengine=cpuio", "--cpuload=20", "--time_based",
-                                       "--runtime=60", "--exit_on_io_done=1", "--name=io", "--ioengine=null",
-                                       "--size=8m", "--rate_iops=2000"});  // about 1 s of I/O
+  const RunOutput r = run_tool(
+      false, {"--name=burn", "--ioengine=cpuio", "--cpuload=20", "--time_based", "--runtime=60", "--exit_on_io_done=1",
+              "--name=io", "--ioengine=null", "--size=8m", "--rate_iops=2000"});  // about 1 s of I/O
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_LT(r.elapsed, std::chrono::seconds(15)) << "the cpuio job ran its 60 s runtime";
   EXPECT_GE(r.elapsed, std::chrono::milliseconds(900)) << "it ended before the I/O did";
@@ -104,9 +105,9 @@ TEST(Cpuio, ExitOnIoDoneEndsItWithTheRunsIo) {
   ASSERT_EQ(alone.exit_code, 0) << describe(alone);
   EXPECT_GE(alone.elapsed, std::chrono::milliseconds(1400));
   // An I/O group still to come keeps it running too.
-  const RunOutput before_io = run_tool(false, {"--name=burn", "--ioengine=cpuio", "--cpuload=20", "--time_based",
-                                               "--runtime=1500ms", "--exit_on_io_done=1", "--name=io",
-                                               "--stonewall", "--ioengine=null", "--size=1m"});
+  const RunOutput before_io =
+      run_tool(false, {"--name=burn", "--ioengine=cpuio", "--cpuload=20", "--time_based", "--runtime=1500ms",
+                       "--exit_on_io_done=1", "--name=io", "--stonewall", "--ioengine=null", "--size=1m"});
   ASSERT_EQ(before_io.exit_code, 0) << describe(before_io);
   EXPECT_GE(before_io.elapsed, std::chrono::milliseconds(1400));
 }
@@ -142,8 +143,9 @@ class Exec : public ::testing::Test {
 };
 
 TEST_F(Exec, RunsTheProgramForTheRuntimeWithFiosExpansionAndOutputFiles) {
-  const std::vector<std::string> job = {"--name=mon", "--ioengine=exec", "--program=" + script(false),
-                                        "--arguments=%n ran %r", "--time_based", "--runtime=1"};
+  const std::vector<std::string> job = {
+      "--name=mon",   "--ioengine=exec", "--program=" + script(false), "--arguments=%n ran %r",
+      "--time_based", "--runtime=1"};
   const RunOutput mine = run_tool(false, job, tmp_.path());
   ASSERT_EQ(mine.exit_code, 0) << describe(mine);
   EXPECT_GE(mine.elapsed, std::chrono::milliseconds(900));
@@ -165,8 +167,9 @@ TEST_F(Exec, RunsTheProgramForTheRuntimeWithFiosExpansionAndOutputFiles) {
 }
 
 TEST_F(Exec, AProgramIgnoringSigtermIsKilledAfterTheGraceTime) {
-  const RunOutput r = run_tool(false, {"--name=mon", "--ioengine=exec", "--program=" + script(true),
-                                       "--grace_time=0.3", "--std_redirect=0", "--time_based", "--runtime=1"},
+  const RunOutput r = run_tool(false,
+                               {"--name=mon", "--ioengine=exec", "--program=" + script(true), "--grace_time=0.3",
+                                "--std_redirect=0", "--time_based", "--runtime=1"},
                                tmp_.path());
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   // 1.3 s (runtime + grace_time) on an idle machine; a program never killed would run to the 20 s timeout.

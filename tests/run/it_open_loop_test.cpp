@@ -1,6 +1,8 @@
 // open_loop=1 and rw=randrmw (sluice extensions) end to end through build/sluice: the rate holds below
 // capacity, latency grows with the run above it, a runaway backlog stops the job, and randrmw writes back
 // exactly the blocks it read. Files live in a temporary directory; no device is touched.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -9,8 +11,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "support/it_test_util.h"
 #include "support/temp_dir.h"
@@ -67,8 +67,8 @@ TEST_F(OpenLoop, WithoutARateIsAnErrorNamingTheOption) {
 }
 
 TEST_F(OpenLoop, NullEngineBelowCapacityHoldsTheRateWithinOnePercent) {
-  const json doc = run_json({"--name=x", "--ioengine=null", "--rw=randread", "--size=1g", "--time_based",
-                             "--runtime=2", "--rate_iops=4000", "--open_loop=1"});
+  const json doc = run_json({"--name=x", "--ioengine=null", "--rw=randread", "--size=1g", "--time_based", "--runtime=2",
+                             "--rate_iops=4000", "--open_loop=1"});
   ASSERT_TRUE(doc.is_object());
   const json& read = doc["jobs"][0]["read"];
   EXPECT_NEAR(read["iops"].get<double>(), 4000.0, 40.0);
@@ -90,13 +90,14 @@ TEST_F(OpenLoop, FileEngineBelowCapacityHoldsTheRateWithinOnePercent) {
 // fio's io_submit_mode=offload exists so that a rate does not follow the device's completions (fio's own
 // words: the coordinated omission problem): with a rate it is the open loop; without one it changes nothing.
 TEST_F(OpenLoop, IoSubmitModeOffloadWithARateIsTheOpenLoop) {
-  const json doc = run_json({"--name=x", "--ioengine=null", "--rw=randread", "--size=1g", "--time_based",
-                             "--runtime=1", "--rate_iops=2000", "--io_submit_mode=offload"});
+  const json doc = run_json({"--name=x", "--ioengine=null", "--rw=randread", "--size=1g", "--time_based", "--runtime=1",
+                             "--rate_iops=2000", "--io_submit_mode=offload"});
   ASSERT_TRUE(doc.is_object());
   EXPECT_NEAR(doc["jobs"][0]["read"]["iops"].get<double>(), 2000.0, 20.0);
   EXPECT_TRUE(doc["jobs"][0]["read"].contains("queue_wait_ns"));
   EXPECT_TRUE(doc["sluice"]["jobs"][0]["open_loop"].get<bool>());
-  const json closed = run_json({"--name=x", "--ioengine=null", "--rw=randread", "--size=1m", "--io_submit_mode=offload"});
+  const json closed =
+      run_json({"--name=x", "--ioengine=null", "--rw=randread", "--size=1m", "--io_submit_mode=offload"});
   ASSERT_TRUE(closed.is_object());
   EXPECT_FALSE(closed["sluice"]["jobs"][0]["open_loop"].get<bool>());
   const RunOutput bad = run_binary({"run", "--name=x", "--ioengine=null", "--size=1m", "--io_submit_mode=ofload"});
@@ -125,7 +126,7 @@ TEST_F(OpenLoop, NormalOutputShowsQueueWait) {
 // below what the open-loop run then got. The exact arithmetic of the queue is io_loop_fake_clock_test's
 // OpenLoopAboveCapacityLatencyGrowsWithTheRun.
 TEST_F(OpenLoop, AboveCapacityLatencyGrowsWithTheRun) {
-  const std::vector<std::string> base = {"--name=x", "--ioengine=psync", "--rw=randwrite", "--fsync=1",
+  const std::vector<std::string> base = {"--name=x",  "--ioengine=psync",        "--rw=randwrite", "--fsync=1",
                                          "--size=1m", "--filename=" + file("f"), "--time_based"};
   std::vector<std::string> closed = base;
   closed.push_back("--runtime=1");
@@ -208,9 +209,9 @@ TEST_F(OpenLoop, RandRmwChainsAreIndependentAtDepth) {
   const RunOutput probe = run_binary({"run", "--no-status", "--name=p", "--ioengine=io_uring", "--size=4k",
                                       "--filename=" + file("probe"), "--number_ios=1"});
   const std::string engine = probe.exit_code == 0 ? "io_uring" : "libaio";
-  const json doc = run_json({"--name=x", "--ioengine=" + engine, "--iodepth=4", "--rw=randrmw", "--size=1m",
-                             "--direct=1", "--filename=" + file("f"), "--write_lat_log=" + file("rmw"),
-                             "--log_offset=1"});
+  const json doc =
+      run_json({"--name=x", "--ioengine=" + engine, "--iodepth=4", "--rw=randrmw", "--size=1m", "--direct=1",
+                "--filename=" + file("f"), "--write_lat_log=" + file("rmw"), "--log_offset=1"});
   ASSERT_TRUE(doc.is_object());
   const std::vector<LogRow> rows = read_log(file("rmw_lat.1.log"));
   ASSERT_EQ(rows.size(), 512u);

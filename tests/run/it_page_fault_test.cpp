@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 
 namespace sluice::testing {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -24,9 +24,15 @@ class RateSamples : public ::testing::Test {
   }
 
   nlohmann::json read_of(const std::string& program, const std::vector<std::string>& extra) {
-    std::vector<std::string> args = {"--name=r",       "--filename=" + tmp_.file("f"), "--rw=randread",
-                                     "--bs=4k",        "--ioengine=psync",             "--time_based",
-                                     "--runtime=2",    "--rate_iops=200",              "--output-format=json"};
+    std::vector<std::string> args = {"--name=r",
+                                     "--filename=" + tmp_.file("f"),
+                                     "--rw=randread",
+                                     "--bs=4k",
+                                     "--ioengine=psync",
+                                     "--time_based",
+                                     "--runtime=2",
+                                     "--rate_iops=200",
+                                     "--output-format=json"};
     args.insert(args.end(), extra.begin(), extra.end());
     const RunOutput r = run_as(program, args);
     const std::size_t start = r.out.find("{\n");

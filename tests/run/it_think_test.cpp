@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -95,8 +95,8 @@ TEST_F(ThinkTime, RateIgnoreThinktimeDoesNotCatchUpAfterAPause) {
   // The same job with rate_ignore_thinktime=1: the ios missed during a pause are not issued afterwards, so
   // the runs after the pauses hold 80 ios instead of 120 (about 280 ios in all instead of 360).
   const auto [fio, sluice] =
-      both({"--ioengine=psync", "--rw=randread", "--time_based", "--runtime=4s", "--rate_iops=100",
-            "--thinktime=400ms", "--thinktime_iotime=800ms", "--rate_ignore_thinktime=1"},
+      both({"--ioengine=psync", "--rw=randread", "--time_based", "--runtime=4s", "--rate_iops=100", "--thinktime=400ms",
+            "--thinktime_iotime=800ms", "--rate_ignore_thinktime=1"},
            200000);
   ASSERT_EQ(fio.size(), 3u);
   ASSERT_EQ(sluice.size(), 3u);

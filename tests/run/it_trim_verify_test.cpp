@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/faultfs_mount.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -55,7 +55,8 @@ int unlinks_of(const std::string& trace, const std::string& path) {
 }
 
 TEST(UnlinkEachLoop, DeletedBeforeEachLaterLoopAsFio) {
-  if (!::sluice::testing::have(::sluice::testing::Feature::kFio) || !have_program("strace")) GTEST_SKIP() << "needs fio and strace";
+  if (!::sluice::testing::have(::sluice::testing::Feature::kFio) || !have_program("strace"))
+    GTEST_SKIP() << "needs fio and strace";
   TempDir tmp;
   for (const std::string program : {"fio", "sluice"}) {
     const std::string file = tmp.file(program);

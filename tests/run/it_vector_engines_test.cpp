@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -22,8 +22,8 @@ struct Calls {
 
 // Runs `program` under strace (reads and writes of the vector kinds only) and counts `call`'s lines.
 Calls traced(const std::string& program, std::vector<std::string> args, const std::string& call, TempDir& tmp) {
-  const TracedRun r = run_traced(program, args, "readv,writev,preadv,pwritev,preadv2,pwritev2",
-                                 tmp.file(program + ".strace"));
+  const TracedRun r =
+      run_traced(program, args, "readv,writev,preadv,pwritev,preadv2,pwritev2", tmp.file(program + ".strace"));
   EXPECT_EQ(r.run.exit_code, 0) << program << ": " << describe(r.run);
   Calls calls;
   for (const std::string& line : r.lines) {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -56,9 +56,7 @@ TEST(VerifyBacklogBatch, ChecksTheOldestWaitingWritesAsFio) {
 
 class VerifyStateRun : public ::testing::Test {
  protected:
-  void SetUp() override {
-    SLUICE_REQUIRE(kFio);
-  }
+  void SetUp() override { SLUICE_REQUIRE(kFio); }
 
   // A 64 MiB random-write job with verify at depth 8, run by `program` in its own directory with `extra`.
   RunOutput run(const std::string& program, const std::vector<std::string>& extra) {

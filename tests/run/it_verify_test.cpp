@@ -1,16 +1,15 @@
 // Data verification end to end through build/sluice on temporary files: write+verify for every kind, and
 // corruption made between a write run and a verify_only run found with its offset, diagnosis and exit code 1.
 // The last tests run fio's verify=md5 on the same job file to compare phases and exit codes.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "support/machine_features.h"
 #include "support/temp_dir.h"
@@ -41,7 +40,8 @@ class VerifyRun : public ::testing::Test {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
   }
   Outcome sluice(const std::string& args) {
-    return run(SLUICE_BINARY, "run --output-format=json --name=w --filename=" + data() + " --size=256k --bs=4k " + args);
+    return run(SLUICE_BINARY,
+               "run --output-format=json --name=w --filename=" + data() + " --size=256k --bs=4k " + args);
   }
   // Flips the bits of one byte of the data file.
   void corrupt(std::uint64_t offset) {
@@ -169,7 +169,8 @@ TEST_F(VerifyRun, WithoutFatalEveryFailureIsCounted) {
 
 TEST_F(VerifyRun, BacklogVerifiesEveryBlockOnce) {
   const Outcome o = sluice("--rw=randwrite --verify=crc32c --verify_backlog=8 --ioengine=io_uring --iodepth=4");
-  if (o.exit_code != 0 && o.err.find("io_uring") != std::string::npos) GTEST_SKIP() << "io_uring unavailable: " << o.err;
+  if (o.exit_code != 0 && o.err.find("io_uring") != std::string::npos)
+    GTEST_SKIP() << "io_uring unavailable: " << o.err;
   ASSERT_EQ(o.exit_code, 0) << o.err;
   EXPECT_EQ(nlohmann::json::parse(o.out)["jobs"][0]["read"]["io_bytes"], 256 * 1024);
 }

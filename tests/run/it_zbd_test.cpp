@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -56,9 +56,7 @@ long replay_writes(const std::vector<LoggedIo>& ios, std::size_t& most_open) {
 
 class Zbd : public ::testing::Test {
  protected:
-  void SetUp() override {
-    SLUICE_REQUIRE(kFio);
-  }
+  void SetUp() override { SLUICE_REQUIRE(kFio); }
   // A 16 MiB file laid out by `program`, for the zoned jobs that follow.
   std::string laid_out(const std::string& program) {
     const std::string path = tmp_.file(program + ".zoned");

@@ -7,17 +7,17 @@
 
 #include "common/error.h"
 #include "run/plan.h"
+#include "run/run_test_support.h"
 #include "run/runner.h"
 #include "workload/io_pattern.h"
-#include "run/run_test_support.h"
 
 namespace sluice {
 namespace {
 
 using namespace std::chrono_literals;
 
-using testing::quiet;
 using testing::null_job;
+using testing::quiet;
 
 const JobResult& job_named(const RunResult& r, const std::string& name) {
   for (const GroupResult& g : r.groups) {
@@ -152,8 +152,8 @@ int sequential_steps(std::uint32_t percentage_random) {
 }
 
 TEST(JobControl, PercentageRandomMixesSequentialIos) {
-  EXPECT_LT(sequential_steps(100), 20);   // random: a neighbour only by chance
-  EXPECT_GT(sequential_steps(0), 990);    // all sequential
+  EXPECT_LT(sequential_steps(100), 20);  // random: a neighbour only by chance
+  EXPECT_GT(sequential_steps(0), 990);   // all sequential
   const int half = sequential_steps(50);
   EXPECT_GT(half, 400);
   EXPECT_LT(half, 600);

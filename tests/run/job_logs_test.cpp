@@ -1,17 +1,16 @@
 // fio-format per-io logs: file names, line format, per-io values and averaged windows with true rates.
 #include "report/logs/job_logs.h"
 
+#include <gtest/gtest.h>
 #include <time.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
+#include "run/run_test_support.h"
 #include "run/runner.h"
 #include "support/temp_dir.h"
-#include "run/run_test_support.h"
 
 namespace sluice {
 namespace {
@@ -269,7 +268,8 @@ TEST(JobLogs, LargeLogIsFlushedCompletely) {
   job.logs.write_iops_log = dir.file("p");
   auto logs = JobLogs::create(job, 0);
   constexpr int kIos = 140'000;  // ~2.2 MiB of lines: two flushes of the 1 MiB buffer and the last one
-  for (int i = 0; i < kIos; ++i) logs->record(Direction::kRead, static_cast<std::uint64_t>(i) * 1000, 1, 1, 0, 4096, 0, 0);
+  for (int i = 0; i < kIos; ++i)
+    logs->record(Direction::kRead, static_cast<std::uint64_t>(i) * 1000, 1, 1, 0, 4096, 0, 0);
   logs->finish(kIos * 1000ull);
   EXPECT_EQ(read_log_lines(dir.file("p_iops.1.log")).size(), static_cast<std::size_t>(kIos));
 }
@@ -289,7 +289,8 @@ TEST(JobLogs, RunnerWritesOneLinePerIo) {
 TEST(JobLogs, RunnerWritesAveragedWindowsForEachClone) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("run"));
-  job.target.size.bytes = 64ull << 20;  // time-based: it repeats; a 1 TiB region's random map (32 MiB a clone) cost more than the run
+  job.target.size.bytes =
+      64ull << 20;  // time-based: it repeats; a 1 TiB region's random map (32 MiB a clone) cost more than the run
   job.time_based = true;
   job.runtime = std::chrono::milliseconds(60);  // three windows: 20 ms ones discriminate as 100 ms ones did
   job.logs.log_avg_msec = 20;

@@ -57,7 +57,8 @@ TEST(OpenLoopQueue, OverflowsPastTenMillionArrivals) {
   const OpenLoopQueue queue(open_loop_job(1'000'000).pacing, 1);  // one arrival per us
   EXPECT_FALSE(queue.overflowing(Direction::kRead, 4096, kQueueStart, kQueueStart + 9'000'000'000ull));
   EXPECT_TRUE(queue.overflowing(Direction::kRead, 4096, kQueueStart, kQueueStart + 11'000'000'000ull));
-  const std::string message = queue.overflow_message(Direction::kRead, 4096, kQueueStart, kQueueStart + 11'000'000'000ull);
+  const std::string message =
+      queue.overflow_message(Direction::kRead, 4096, kQueueStart, kQueueStart + 11'000'000'000ull);
   EXPECT_NE(message.find("open_loop"), std::string::npos) << message;
   EXPECT_NE(message.find("1000000"), std::string::npos) << message;
 }

@@ -8,8 +8,8 @@
 #include <future>
 #include <thread>
 
-#include "run/run_test_support.h"
 #include "common/stop_signal.h"
+#include "run/run_test_support.h"
 #include "support/temp_dir.h"
 
 namespace sluice {

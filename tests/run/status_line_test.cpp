@@ -6,7 +6,8 @@ namespace sluice {
 namespace {
 
 TEST(StatusLine, NamesElapsedEtaAndEachActiveDirection) {
-  const std::string line = format_status(65'000'000'000ull, 5'000'000'000ull, {12345.0, 0.0, 0.0}, {48.0 * 1048576, 0, 0});
+  const std::string line =
+      format_status(65'000'000'000ull, 5'000'000'000ull, {12345.0, 0.0, 0.0}, {48.0 * 1048576, 0, 0});
   EXPECT_EQ(line, "[01:05 elapsed, eta 00:05] read: 12.3k IOPS, 48.0 MiB/s");
 }
 

@@ -1,20 +1,20 @@
 // cpus_allowed / cpus_allowed_policy and prio / prioclass applied to the calling thread (thread_placement).
-#include "support/machine_features.h"
 #include "run/thread_placement.h"
 
 #include <gtest/gtest.h>
+#include <numa.h>
+#include <numaif.h>
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <numa.h>
-#include <numaif.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
+
+#include "support/machine_features.h"
 
 namespace sluice {
 namespace {
@@ -94,7 +94,7 @@ TEST(ThreadPlacement, AClassAloneMeansLevelZeroAsFio) {
 TEST(ThreadPlacement, NumaCpuNodesRunTheThreadOnTheNodesCpus) {
   SLUICE_REQUIRE(kNuma);
   JobSpec job;
-  job.placement.cpus_allowed = {0};     // numa_cpu_nodes comes after cpus_allowed and wins, as in fio
+  job.placement.cpus_allowed = {0};  // numa_cpu_nodes comes after cpus_allowed and wins, as in fio
   job.placement.numa_cpu_nodes = "0";
   bitmask* cpus = numa_allocate_cpumask();
   ASSERT_EQ(numa_node_to_cpus(0, cpus), 0);

@@ -33,8 +33,10 @@ TEST(ScaleCli, MakeProjectAtOneAndTwoJobs) {
   // bound's fraction; nothing here is timed, so the bound is only there to end a hang.
   RunOptions options;
   options.timeout = std::chrono::seconds(120);
-  const RunOutput r = run_binary({"scale", "--values=1,2", "--log=" + tmp.file("log"), "--prepare=make -C " + project + " clean",
-                                  "--output-format=json", "--", "make", "-C", project, "-j{N}"}, options);
+  const RunOutput r =
+      run_binary({"scale", "--values=1,2", "--log=" + tmp.file("log"), "--prepare=make -C " + project + " clean",
+                  "--output-format=json", "--", "make", "-C", project, "-j{N}"},
+                 options);
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
@@ -58,8 +60,8 @@ TEST(ScaleCli, MakeProjectAtOneAndTwoJobs) {
 TEST(ScaleCli, AFailingRunIsReportedWithItsExitStatusAndStopsTheSeries) {
   TempDir tmp;
   // N=1 succeeds, N=2 exits with 3, N=4 never runs.
-  const RunOutput r = run_binary({"scale", "--values=1,2,4", "--log=" + tmp.file("log"), "--", "sh", "-c",
-                                  "test $0 -lt 2 || exit 3", "{N}"});
+  const RunOutput r = run_binary(
+      {"scale", "--values=1,2,4", "--log=" + tmp.file("log"), "--", "sh", "-c", "test $0 -lt 2 || exit 3", "{N}"});
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_NE(r.out.find("stopped: N=2 run 1"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("exit status 3"), std::string::npos) << r.out;
@@ -77,8 +79,9 @@ TEST(ScaleCli, ATimeoutKillsTheRun) {
   // Killed at 200 ms, not after the command's 60 s; the bound leaves a busy machine time to start sluice.
   RunOptions options;
   options.timeout = std::chrono::seconds(90);
-  const RunOutput r = run_binary({"scale", "--values=1", "--timeout=200ms", "--log=" + tmp.file("log"), "--shell",
-                                  "--", "sleep 60; echo {N}"}, options);
+  const RunOutput r = run_binary(
+      {"scale", "--values=1", "--timeout=200ms", "--log=" + tmp.file("log"), "--shell", "--", "sleep 60; echo {N}"},
+      options);
   EXPECT_EQ(r.exit_code, 1) << describe(r);
   EXPECT_NE(r.out.find("timed out"), std::string::npos) << r.out;
   EXPECT_LT(r.elapsed.count(), 30000) << describe(r);

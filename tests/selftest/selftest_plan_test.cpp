@@ -3,9 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
-
 #include <algorithm>
+#include <cmath>
 
 #include "lab/model_source.h"
 #include "lab/truth.h"
@@ -20,9 +19,8 @@ ModelSpec model_of(const std::string& name) {
 }
 
 const SelftestCheck* find(const std::vector<SelftestCheck>& checks, const std::string& method_part) {
-  const auto it = std::find_if(checks.begin(), checks.end(), [&](const SelftestCheck& c) {
-    return c.method.find(method_part) != std::string::npos;
-  });
+  const auto it = std::find_if(checks.begin(), checks.end(),
+                               [&](const SelftestCheck& c) { return c.method.find(method_part) != std::string::npos; });
   return it == checks.end() ? nullptr : &*it;
 }
 
@@ -44,7 +42,7 @@ TEST(SelftestPlan, QuickRunsTheQueueingModelTheCliffAndTheSsd) {
   EXPECT_TRUE(labs[2].model_text.empty());  // a preset: lab up finds it by name
   EXPECT_EQ(labs[2].model.size_bytes, std::uint64_t{1} << 30);
   ASSERT_EQ(labs[0].checks.size(), 3u);  // the open loop at 0.5 (mean, p99) and 1.5; 0.9 in the full run only
-  EXPECT_EQ(labs[3].preset, "ssd");  // quick's class, on ext4
+  EXPECT_EQ(labs[3].preset, "ssd");      // quick's class, on ext4
   EXPECT_EQ(labs[3].fs, "ext4");
   ASSERT_EQ(labs[3].checks.size(), 1u);
   EXPECT_EQ(labs[3].checks[0].measure, Measure::kQuickClass);
@@ -56,9 +54,9 @@ TEST(SelftestPlan, QuickRunsTheQueueingModelTheCliffAndTheSsd) {
 TEST(SelftestPlan, FullRunCoversRotatingAndCachedModels) {
   std::vector<std::string> names;
   for (const SelftestLab& lab : plan_selftest({})) names.push_back(lab.preset + (lab.fs == "none" ? "" : "+" + lab.fs));
-  EXPECT_EQ(names,
-            (std::vector<std::string>{kQueueModelName, "ssd-cliff", "ssd", "sas15k", "sata7k", "raid-wt", "raid-wb",
-                                      "iscsi-1g", "raid-wb+ext4", "ramdisk+ext4", "ssd+ext4", "sas15k+ext4", "sata7k+ext4"}));
+  EXPECT_EQ(names, (std::vector<std::string>{kQueueModelName, "ssd-cliff", "ssd", "sas15k", "sata7k", "raid-wt",
+                                             "raid-wb", "iscsi-1g", "raid-wb+ext4", "ramdisk+ext4", "ssd+ext4",
+                                             "sas15k+ext4", "sata7k+ext4"}));
 }
 
 // raid-wb's 512 MiB cache: its lab is 6 GiB so that the lint's rows have an area under the cache (flagged) and
@@ -180,7 +178,7 @@ TEST(SelftestPlan, SlowModelGetsALimitWithRoom) {
   const SelftestCheck* capacity = find(checks, "capacity");
   ASSERT_NE(capacity, nullptr);
   EXPECT_NE(capacity->method.find("40 ms"), std::string::npos) << capacity->method;
-  EXPECT_EQ(find(checks, "open loop"), nullptr);  // a rotating model's open loop needs minutes
+  EXPECT_EQ(find(checks, "open loop"), nullptr);           // a rotating model's open loop needs minutes
   EXPECT_NE(find(checks, "a flush after each"), nullptr);  // 9.9 ms a cycle: the lab's path is 1% of it
 }
 
@@ -191,7 +189,7 @@ TEST(SelftestPlan, FsyncRowOnlyWhereTheLabServesItFaithfully) {
   using std::chrono::microseconds;
   EXPECT_TRUE(fsync_judgeable(model_of("raid-wb"), 1509.4, microseconds(90)));
   EXPECT_FALSE(fsync_judgeable(model_of("raid-wb"), 1509.4, microseconds(216)));  // the path outlasts the flush
-  EXPECT_TRUE(fsync_judgeable(model_of("sata7k"), 100.6, microseconds(300)));    // 9.9 ms: 33 paths
+  EXPECT_TRUE(fsync_judgeable(model_of("sata7k"), 100.6, microseconds(300)));     // 9.9 ms: 33 paths
 }
 
 TEST(SelftestPlan, MethodsChooseTheGroups) {

@@ -53,8 +53,8 @@ TEST(SelftestMeasure, ReadsFioDocumentsAndCapacitySections) {
   EXPECT_EQ(read_measure(run, Measure::kReadLatencyMean, why), 3.3e6);
   EXPECT_FALSE(read_measure(run, Measure::kWriteLatencyMean, why));
   EXPECT_EQ(why, "the result has no write.lat_ns");
-  const nlohmann::json capacity = nlohmann::json::parse(
-      R"({"sluice":{"capacity":{"iops":9650,"knee":{"concurrency":8},"thrashing":null}}})");
+  const nlohmann::json capacity =
+      nlohmann::json::parse(R"({"sluice":{"capacity":{"iops":9650,"knee":{"concurrency":8},"thrashing":null}}})");
   EXPECT_EQ(read_measure(capacity, Measure::kCapacityIops, why), 9650);
   EXPECT_EQ(read_measure(capacity, Measure::kKneeConcurrency, why), 8);
   EXPECT_EQ(read_measure(capacity, Measure::kThrashing, why), 0);

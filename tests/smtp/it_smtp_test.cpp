@@ -12,8 +12,8 @@
 #include <string>
 #include <thread>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 
 namespace sluice::testing {
 namespace {
@@ -77,7 +77,8 @@ class AiosmtpdSink {
 // with `rcpt_reply`.
 class TinyServer {
  public:
-  TinyServer(std::string greeting, std::string rcpt_reply) : greeting_(std::move(greeting)), rcpt_(std::move(rcpt_reply)) {
+  TinyServer(std::string greeting, std::string rcpt_reply)
+      : greeting_(std::move(greeting)), rcpt_(std::move(rcpt_reply)) {
     fd_ = listen_loopback(port_);
     thread_ = std::thread([this] { serve(); });
   }
@@ -155,8 +156,8 @@ TEST(SmtpCli, OpenLoopAgainstTheSinkSendsAtTheRate) {
   SLUICE_REQUIRE(kAiosmtpd);
   AiosmtpdSink sink;
   if (!sink.ready()) GTEST_SKIP() << "aiosmtpd did not start";
-  const RunOutput r = run_binary({"smtp", sink.server(), "--parallel=4", "--rate=50", "--duration=1s",
-                                  "--output-format=json"});
+  const RunOutput r =
+      run_binary({"smtp", sink.server(), "--parallel=4", "--rate=50", "--duration=1s", "--output-format=json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);
@@ -169,8 +170,8 @@ TEST(SmtpCli, OpenLoopAgainstTheSinkSendsAtTheRate) {
 TEST(SmtpCli, RefusedConnectionsAreCountedNotFatal) {
   std::uint16_t port = 0;
   ::close(listen_loopback(port));  // a port nobody listens on now
-  const RunOutput r = run_binary({"smtp", "--server=127.0.0.1:" + std::to_string(port), "--messages=3",
-                                  "--output-format=json", "--timeout=2s"});
+  const RunOutput r = run_binary(
+      {"smtp", "--server=127.0.0.1:" + std::to_string(port), "--messages=3", "--output-format=json", "--timeout=2s"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);

@@ -1,10 +1,11 @@
 // The pure SMTP pieces: reply lines, --server, --size, address files, message text.
+#include "smtp/smtp_protocol.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "common/error.h"
-#include "smtp/smtp_protocol.h"
 #include "support/temp_dir.h"
 
 namespace sluice {
@@ -53,7 +54,8 @@ TEST(SmtpAddresses, FileSkipsBlanksAndComments) {
   std::ofstream(tmp.file("empty")) << "\n# none\n";
   EXPECT_THROW(read_address_file(tmp.file("empty"), "to-file"), UserError);
   EXPECT_THROW(read_address_file(tmp.file("missing"), "to-file"), UserError);
-  EXPECT_EQ(generated_addresses(2, "user", "example.com"), (std::vector<std::string>{"user0@example.com", "user1@example.com"}));
+  EXPECT_EQ(generated_addresses(2, "user", "example.com"),
+            (std::vector<std::string>{"user0@example.com", "user1@example.com"}));
 }
 
 TEST(SmtpMessage, WholeLinesNoDotStuffingNeeded) {

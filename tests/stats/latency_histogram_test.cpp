@@ -1,13 +1,13 @@
 #include "stats/latency_histogram.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "common/error.h"
 
@@ -132,8 +132,8 @@ TEST(LatencyHistogram, PercentilesOfHeavyTailWithin1Percent) {
 
 TEST(LatencyHistogram, PercentilesOfBimodalWithin1Percent) {
   std::mt19937_64 rng(3);
-  std::normal_distribution<double> fast(80'000.0, 5'000.0);   // cache hits
-  std::normal_distribution<double> slow(8'000'000.0, 1e6);    // media reads
+  std::normal_distribution<double> fast(80'000.0, 5'000.0);  // cache hits
+  std::normal_distribution<double> slow(8'000'000.0, 1e6);   // media reads
   std::bernoulli_distribution is_slow(0.07);
   std::vector<std::uint64_t> samples(200'000);
   for (auto& s : samples) s = static_cast<std::uint64_t>(std::max(1.0, is_slow(rng) ? slow(rng) : fast(rng)));

@@ -1,12 +1,12 @@
 #include "stats/moments.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 namespace sluice {
 namespace {

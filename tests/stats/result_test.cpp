@@ -1,6 +1,7 @@
 #include "stats/result.h"
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 namespace sluice {
@@ -22,14 +23,14 @@ JobResult job(std::uint64_t ios, std::uint64_t bs, std::uint64_t start_ns, std::
 }
 
 TEST(IodepthDistribution, LevelBucketsFollowFio) {
-  const std::pair<std::uint32_t, int> cases[] = {{0, 0},  {1, 0},  {2, 1},  {3, 1},  {4, 2},   {7, 2},  {8, 3},
+  const std::pair<std::uint32_t, int> cases[] = {{0, 0},  {1, 0},  {2, 1},  {3, 1},  {4, 2},  {7, 2},  {8, 3},
                                                  {15, 3}, {16, 4}, {31, 4}, {32, 5}, {63, 5}, {64, 6}, {100000, 6}};
   for (auto [depth, bucket] : cases) EXPECT_EQ(IodepthDistribution::level_bucket(depth), bucket) << depth;
 }
 
 TEST(IodepthDistribution, BatchBucketsFollowFio) {
-  const std::pair<std::uint32_t, int> cases[] = {{0, 0},  {1, 1},  {4, 1},  {5, 2},  {8, 2},  {9, 3},
-                                                 {16, 3}, {17, 4}, {32, 4}, {33, 5}, {64, 5}, {65, 6}, {4096, 6}};
+  const std::pair<std::uint32_t, int> cases[] = {{0, 0},  {1, 1},  {4, 1},  {5, 2},  {8, 2},  {9, 3},   {16, 3},
+                                                 {17, 4}, {32, 4}, {33, 5}, {64, 5}, {65, 6}, {4096, 6}};
   for (auto [count, bucket] : cases) EXPECT_EQ(IodepthDistribution::batch_bucket(count), bucket) << count;
 }
 

@@ -48,8 +48,8 @@ TEST(SteadyState, SniaNeedsAFullWindow) {
 TEST(SteadyState, FioCriteriaTakeFractionsOrAbsoluteLimits) {
   const std::vector<double> samples = {100, 101, 102, 103};
   const SeriesShape shape = describe_series(samples);
-  EXPECT_TRUE(slope_within(shape, 0.01, true));    // slope 1 <= 1% of 101.5
-  EXPECT_FALSE(slope_within(shape, 0.5, false));   // slope 1 > 0.5
+  EXPECT_TRUE(slope_within(shape, 0.01, true));   // slope 1 <= 1% of 101.5
+  EXPECT_FALSE(slope_within(shape, 0.5, false));  // slope 1 > 0.5
   EXPECT_TRUE(deviation_within(shape, 1.5, false));
   EXPECT_FALSE(deviation_within(shape, 0.01, true));  // 1.5 > 1.015
 }

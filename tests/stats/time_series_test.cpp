@@ -1,6 +1,7 @@
 #include "stats/time_series.h"
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 namespace sluice {

@@ -1,8 +1,9 @@
 // bonnie++'s options as sluice bonnie reads them: short options, units, -s and -n forms, the RAM rules.
+#include "suites/bonnie_options.h"
+
 #include <gtest/gtest.h>
 
 #include "common/error.h"
-#include "suites/bonnie_options.h"
 
 namespace sluice {
 namespace {
@@ -11,8 +12,8 @@ using Args = std::vector<std::string>;
 
 TEST(BonnieOptions, ShortOptionsBecomeLongOnes) {
   EXPECT_EQ(bonnie_long_arguments({"-d", "/tmp/x", "-s64", "-n", "1:4k:1k:2", "-qb", "-f", "-r", "32"}),
-            (Args{"--dir=/tmp/x", "--size=64", "--files=1:4k:1k:2", "--quiet", "--no-write-buffering",
-                  "--byte-io=0", "--ram=32"}));
+            (Args{"--dir=/tmp/x", "--size=64", "--files=1:4k:1k:2", "--quiet", "--no-write-buffering", "--byte-io=0",
+                  "--ram=32"}));
   EXPECT_EQ(bonnie_long_arguments({"-f5", "-x", "3", "-m", "box", "-u", "root", "--output-format=json"}),
             (Args{"--byte-io=5", "--runs=3", "--machine=box", "--user=root", "--output-format=json"}));
 }
@@ -49,8 +50,9 @@ TEST(BonnieOptions, RamAndSizeTakeMegabytesWithUnits) {
   EXPECT_EQ(note, "");
   EXPECT_EQ(bonnie_ram_mib("1g", note), 1024);
   // bonnie++ 2.00a reads -r with atoi: the unit is dropped there, and sluice says so.
-  EXPECT_EQ(note, "-r 1g: 1024 MiB of RAM for the size rules (bonnie++ 2.00a reads only the number, 1 MiB: give "
-                  "-r 1024 there)");
+  EXPECT_EQ(note,
+            "-r 1g: 1024 MiB of RAM for the size rules (bonnie++ 2.00a reads only the number, 1 MiB: give "
+            "-r 1024 there)");
   EXPECT_EQ(bonnie_ram_mib("2T", note), 2 << 20);
   EXPECT_THROW(bonnie_ram_mib("2.5g", note), UserError);
   EXPECT_THROW(bonnie_ram_mib("1k", note), UserError);

@@ -1,9 +1,9 @@
 // bonnie++ 2.00a's report layout, CSV fields and +++++ rule, from phases with known times.
+#include "suites/bonnie_report.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-
-#include "suites/bonnie_report.h"
 
 namespace sluice {
 namespace {
@@ -56,7 +56,8 @@ BonnieResult sample_result() {
   r.machine = "sluicehost";
   r.seed = 1796064605;
   r.phases[0] = phase(3.038, 2.216, 0.019756);
-  for (std::size_t i = 1; i < kBonnieTestCount; ++i) r.phases[i] = phase(0.2, 0.1, 0.0040955);  // printed truncated, as bonnie++ does: 4095us
+  for (std::size_t i = 1; i < kBonnieTestCount; ++i)
+    r.phases[i] = phase(0.2, 0.1, 0.0040955);  // printed truncated, as bonnie++ does: 4095us
   r.phases[6] = phase(0.75, 0.27, 0.010437);
   return r;
 }

@@ -50,7 +50,7 @@ TEST(IozonePlan, DefaultAutoMatrixHas126CellsWithTheCrossover) {
   EXPECT_EQ(plan.record_sizes_kb.size(), 13u);
   const auto rows = records_by_file(plan);
   EXPECT_EQ(rows.at(64), (std::vector<std::uint64_t>{4, 8, 16, 32, 64}));
-  EXPECT_EQ(rows.at(16384).size(), 13u);  // 16 MB is not above the crossover: 4 KB .. 16 MB
+  EXPECT_EQ(rows.at(16384).size(), 13u);   // 16 MB is not above the crossover: 4 KB .. 16 MB
   EXPECT_EQ(rows.at(32768).front(), 64u);  // 32 MB and up: 64 KB .. 16 MB, 9 records
   EXPECT_EQ(rows.at(524288).size(), 9u);
   EXPECT_EQ(plan.cells.front(), (IozoneCell{64, 4}));

@@ -81,13 +81,15 @@ TEST(IozoneReport, ExcelTablesListEveryRecordAndZeroForSkippedCells) {
   big.passes[1] = pass(4930579);
   cells.push_back(big);
   const std::string excel = render_iozone_excel(o, plan, cells);
-  EXPECT_THAT(excel, StartsWith("Excel output is below:\n\n\"Writer report\"\n        \"4\"  \"8\"  \"16\"  \"32\"  \"64\"\n"
-                                "\"64\"   4000  8000  16000  32000  64000 \n"
-                                "\"32768\"   0  0  0  0  1892243 \n"));
+  EXPECT_THAT(excel,
+              StartsWith("Excel output is below:\n\n\"Writer report\"\n        \"4\"  \"8\"  \"16\"  \"32\"  \"64\"\n"
+                         "\"64\"   4000  8000  16000  32000  64000 \n"
+                         "\"32768\"   0  0  0  0  1892243 \n"));
   EXPECT_THAT(excel, HasSubstr("\n\"Re-writer report\"\n"));
   EXPECT_THAT(excel, Not(HasSubstr("Reader report")));
   const std::string csv = render_iozone_excel_csv(o, plan, cells);
-  EXPECT_THAT(csv, StartsWith("\"Writer report\"\n,4,8,16,32,64\n64,4000,8000,16000,32000,64000\n32768,0,0,0,0,1892243\n\n"));
+  EXPECT_THAT(
+      csv, StartsWith("\"Writer report\"\n,4,8,16,32,64\n64,4000,8000,16000,32000,64000\n32768,0,0,0,0,1892243\n\n"));
   o.cpu = true;
   cells[0].passes[0].cpu_percent = 32;
   EXPECT_THAT(render_iozone_excel(o, plan, cells),

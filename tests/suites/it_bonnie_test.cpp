@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "support/machine_features.h"
 #include "support/it_test_util.h"
+#include "support/machine_features.h"
 #include "support/temp_dir.h"
 
 namespace sluice::testing {
@@ -36,8 +36,10 @@ std::size_t entries_in(const std::string& dir) {
 std::vector<std::string> csv_fields(const std::string& line) {
   std::vector<std::string> out(1);
   for (char c : line) {
-    if (c == ',') out.emplace_back();
-    else out.back() += c;
+    if (c == ',')
+      out.emplace_back();
+    else
+      out.back() += c;
   }
   return out;
 }
@@ -64,12 +66,14 @@ TEST(BonnieCli, RunsEveryPhaseReportsAsBonnieAndRemovesItsFiles) {
   const RunOutput r = run_binary(args_with(tmp.path(), {}), within_a_minute());
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_NE(r.out.find("Version 2.00a       ------Sequential Output------ --Sequential Input- --Random-\n"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("\ntesthost  4M:::1000 "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\n                  1 "), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("Writing a byte at a time...done\nWriting intelligently...done\nRewriting...done\n"
                        "Reading a byte at a time...done\nReading intelligently...done\nstart 'em..."),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("Delete files in random order...done."), std::string::npos) << r.err;
   const std::vector<std::string> f = csv_fields(csv_line(r.out));
   ASSERT_EQ(f.size(), 50u) << r.out;
@@ -83,8 +87,7 @@ TEST(BonnieCli, RunsEveryPhaseReportsAsBonnieAndRemovesItsFiles) {
 
 TEST(BonnieCli, JsonHoldsEveryPhaseWithItsBytes) {
   TempDir tmp;
-  const RunOutput r =
-      run_binary(args_with(tmp.path(), {"-q", "--output-format=json"}), within_a_minute());
+  const RunOutput r = run_binary(args_with(tmp.path(), {"-q", "--output-format=json"}), within_a_minute());
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc) << r.out;

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <chrono>
-
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -149,8 +148,8 @@ TEST(ClassicCommandLines, BonnieLinesAreAcceptedOrRefusedAsByBonnie) {
     for (const bool ours : {true, false}) {
       if (!ours && !real) continue;
       TempDir dir;
-      const RunOutput r = run_in(ours ? link_to_sluice("bonnie++") : "bonnie++", words(line.text, dir.path()),
-                                 dir.path());
+      const RunOutput r =
+          run_in(ours ? link_to_sluice("bonnie++") : "bonnie++", words(line.text, dir.path()), dir.path());
       const std::string who = ours ? "sluice" : "bonnie++";
       if (line.expectation == "accepted") {
         EXPECT_EQ(r.exit_code, 0) << who << " refused " << where("bonnie", line) << "\n" << r.err;
@@ -232,8 +231,8 @@ TEST(ClassicCommandLines, PostmarkPromptAtATerminal) {
   }
   std::string screen = read_terminal(fd, std::chrono::seconds(10), "pm>");
   EXPECT_THAT(screen, ::testing::HasSubstr("PostMark v1.51"));
-  for (const std::string typed : {"sett number 20", "set number -3", "set number 20", "set transactions 40", "show",
-                                  "run", "quit"}) {
+  for (const std::string typed :
+       {"sett number 20", "set number -3", "set number 20", "set transactions 40", "show", "run", "quit"}) {
     const std::string line = typed + "\n";
     ASSERT_EQ(::write(fd, line.data(), line.size()), static_cast<ssize_t>(line.size()));
     screen += read_terminal(fd, std::chrono::seconds(20), typed == "quit" ? "" : "pm>");
@@ -242,8 +241,8 @@ TEST(ClassicCommandLines, PostmarkPromptAtATerminal) {
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   ::close(fd);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << screen;
-  EXPECT_THAT(screen, ::testing::HasSubstr("Eh? ("));               // a command PostMark does not know
-  EXPECT_THAT(screen, ::testing::HasSubstr("did you mean"));       // sluice's nearest one
+  EXPECT_THAT(screen, ::testing::HasSubstr("Eh? ("));             // a command PostMark does not know
+  EXPECT_THAT(screen, ::testing::HasSubstr("did you mean"));      // sluice's nearest one
   EXPECT_THAT(screen, ::testing::HasSubstr("Error: prompt:2:"));  // a bad value, and the prompt went on
   EXPECT_THAT(screen, ::testing::HasSubstr("The base number of files is 20"));
   EXPECT_THAT(screen, ::testing::HasSubstr("Creation alone: 20 files"));

@@ -26,7 +26,8 @@ std::vector<std::string> rows_of(const std::string& out) {
   std::vector<std::string> rows;
   std::istringstream in(out);
   for (std::string line; std::getline(in, line);) {
-    if (line.size() >= 24 && std::isdigit(static_cast<unsigned char>(line[15])) && std::isdigit(static_cast<unsigned char>(line[23])) && line.find_first_not_of(' ') < 16 &&
+    if (line.size() >= 24 && std::isdigit(static_cast<unsigned char>(line[15])) &&
+        std::isdigit(static_cast<unsigned char>(line[23])) && line.find_first_not_of(' ') < 16 &&
         line.find('"') == std::string::npos) {
       rows.push_back(line);
     }
@@ -108,7 +109,8 @@ TEST(ItIozone, ExcelTablesAndTheBFileAndCsv) {
   EXPECT_THAT(csv, HasSubstr("\"Writer report\"\n,4,8,16,32,64,128,256,"));
   EXPECT_THAT(csv, HasSubstr("\n64,"));
   std::filesystem::remove(xls);
-  const RunOutput c = run_binary({"iozone", "-a", "-g", "128k", "-i", "0", "--format=csv", "-f", dir.file("iozone.tmp")});
+  const RunOutput c =
+      run_binary({"iozone", "-a", "-g", "128k", "-i", "0", "--format=csv", "-f", dir.file("iozone.tmp")});
   ASSERT_EQ(c.exit_code, 0) << describe(c);
   EXPECT_THAT(c.out, HasSubstr("file_kb,reclen_kb,write,rewrite,read,"));
   EXPECT_THAT(c.out, HasSubstr("\n128,128,"));
@@ -142,7 +144,8 @@ TEST(ItIozone, InterruptedRunKeepsWhatItMeasuredAndRemovesItsFile) {
   RunOptions o;
   o.signal_after = std::chrono::milliseconds(300);
   const RunOutput r = run_binary(
-      {"iozone", "-a", "-z", "-s", "64m", "-i", "0", "-i", "1", "-f", dir.file("iozone.tmp"), "--output-format=json"}, o);
+      {"iozone", "-a", "-z", "-s", "64m", "-i", "0", "-i", "1", "-f", dir.file("iozone.tmp"), "--output-format=json"},
+      o);
   ASSERT_EQ(r.exit_code, 130) << describe(r);
   const auto doc = parse_document(r.out);
   ASSERT_TRUE(doc);

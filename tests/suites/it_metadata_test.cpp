@@ -30,8 +30,8 @@ TEST(ItMetadata, RunsEveryPhaseWithTwoThreadsAndLeavesNothingBehind) {
   for (const nlohmann::json& it : m.at("iterations")) {
     EXPECT_TRUE(it.at("complete").get<bool>());
     const nlohmann::json& p = it.at("phases");
-    for (const char* key : {"dir_create", "dir_stat", "dir_remove", "file_create", "file_stat", "file_read",
-                            "file_remove"}) {
+    for (const char* key :
+         {"dir_create", "dir_stat", "dir_remove", "file_create", "file_stat", "file_read", "file_remove"}) {
       ASSERT_TRUE(p.contains(key)) << key;
       EXPECT_EQ(p.at(key).at("items"), 392u) << key;  // both tasks' items
       EXPECT_GT(p.at(key).at("rate").get<double>(), 0.0) << key;
@@ -47,9 +47,8 @@ TEST(ItMetadata, RunsEveryPhaseWithTwoThreadsAndLeavesNothingBehind) {
 
 TEST(ItMetadata, PrintsMdtestsSummaryWithUniqueTreesAndAPhaseSelection) {
   testing::TempDir dir;
-  const testing::RunOutput run =
-      testing::run_binary({"metadata", "-d" + dir.path(), "-I", "5", "-z", "1", "-b", "3", "-u", "-F", "-T",
-                           "--threads=2"});
+  const testing::RunOutput run = testing::run_binary(
+      {"metadata", "-d" + dir.path(), "-I", "5", "-z", "1", "-b", "3", "-u", "-F", "-T", "--threads=2"});
   ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
   EXPECT_TRUE(is_empty_directory(dir.path()));
   EXPECT_NE(run.out.find("2 tasks, 40 files\n"), std::string::npos) << run.out;  // 5 x 4 directories x 2 tasks

@@ -18,8 +18,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::vector<std::string> sysbench(const TempDir& dir, std::initializer_list<std::string> more) {
-  std::vector<std::string> args = {"sysbench", "fileio", "--dir=" + dir.path(), "--file-num=4",
-                                   "--file-total-size=8M"};
+  std::vector<std::string> args = {"sysbench", "fileio", "--dir=" + dir.path(), "--file-num=4", "--file-total-size=8M"};
   args.insert(args.end(), more);
   return args;
 }
@@ -49,8 +48,8 @@ TEST(ItSysbench, PrepareRunCleanupGivesSysbenchsReport) {
 TEST(ItSysbench, JsonHasTheSameNumbersInASysbenchBlock) {
   TempDir dir;
   ASSERT_EQ(run_binary(sysbench(dir, {"prepare"})).exit_code, 0);
-  const RunOutput run = run_binary(
-      sysbench(dir, {"--file-test-mode=rndwr", "--time=0", "--events=400", "--threads=2", "--output-format=json", "run"}));
+  const RunOutput run = run_binary(sysbench(
+      dir, {"--file-test-mode=rndwr", "--time=0", "--events=400", "--threads=2", "--output-format=json", "run"}));
   ASSERT_EQ(run.exit_code, 0) << describe(run);
   const auto doc = parse_document(run.out);
   ASSERT_TRUE(doc);
@@ -69,9 +68,9 @@ TEST(ItSysbench, JsonHasTheSameNumbersInASysbenchBlock) {
 TEST(ItSysbench, AcceptsSysbenchsOlderNamesAndBooleanSpellings) {
   TempDir dir;
   ASSERT_EQ(run_binary(sysbench(dir, {"prepare"})).exit_code, 0);
-  const RunOutput run = run_binary(sysbench(dir, {"--file-test-mode=rndwr", "--max-time=0", "--max-requests=50",
-                                                  "--num-threads=2", "--file-fsync-all=yes", "--output-format=json",
-                                                  "run"}));
+  const RunOutput run =
+      run_binary(sysbench(dir, {"--file-test-mode=rndwr", "--max-time=0", "--max-requests=50", "--num-threads=2",
+                                "--file-fsync-all=yes", "--output-format=json", "run"}));
   ASSERT_EQ(run.exit_code, 0) << describe(run);
   const auto doc = parse_document(run.out);
   ASSERT_TRUE(doc);
@@ -86,8 +85,8 @@ TEST(ItSysbench, OutputFileGetsTheWholeTextWithIntervalLines) {
   TempDir dir;
   ASSERT_EQ(run_binary(sysbench(dir, {"prepare"})).exit_code, 0);
   const std::string out = dir.file("report.txt");
-  const RunOutput run =
-      run_binary(sysbench(dir, {"--file-test-mode=rndrd", "--time=2", "--report-interval=1", "--output=" + out, "run"}));
+  const RunOutput run = run_binary(
+      sysbench(dir, {"--file-test-mode=rndrd", "--time=2", "--report-interval=1", "--output=" + out, "run"}));
   ASSERT_EQ(run.exit_code, 0) << describe(run);
   EXPECT_EQ(run.out, "");
   std::ifstream in(out);

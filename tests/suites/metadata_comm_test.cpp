@@ -1,5 +1,7 @@
 // The metadata workers' communicator: threads of one process, and threads of several processes (a fake
 // ProcessGroup standing in for MPI ranks) reducing as one team.
+#include "suites/metadata_comm.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,8 +9,6 @@
 #include <mutex>
 #include <thread>
 #include <vector>
-
-#include "suites/metadata_comm.h"
 
 namespace sluice {
 namespace {

@@ -1,4 +1,6 @@
 // The tree and item arithmetic of sluice metadata against mdtest 4.0.0's (mdtest.c, the reference's §5).
+#include "suites/metadata_plan.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 
 #include "common/error.h"
 #include "suites/metadata_comm.h"
-#include "suites/metadata_plan.h"
 
 namespace sluice {
 namespace {
@@ -21,11 +22,11 @@ MetadataOptions tree(std::uint64_t n, std::uint32_t z, std::uint32_t b) {
 }
 
 TEST(MetadataPlan, TreeDirectoriesFollowMdtestsFormula) {
-  EXPECT_EQ(metadata_tree_dirs(0, 5), 1u);            // z = 0
-  EXPECT_EQ(metadata_tree_dirs(4, 1), 5u);            // b = 1: z + 1
-  EXPECT_EQ(metadata_tree_dirs(2, 2), 7u);            // (2^3 - 1) / (2 - 1)
-  EXPECT_EQ(metadata_tree_dirs(5, 2), 63u);           // mdtest -z 5 -b 2 (the 3.3.0 sample run)
-  EXPECT_EQ(metadata_tree_dirs(3, 10), 1111u);        // (10^4 - 1) / 9
+  EXPECT_EQ(metadata_tree_dirs(0, 5), 1u);              // z = 0
+  EXPECT_EQ(metadata_tree_dirs(4, 1), 5u);              // b = 1: z + 1
+  EXPECT_EQ(metadata_tree_dirs(2, 2), 7u);              // (2^3 - 1) / (2 - 1)
+  EXPECT_EQ(metadata_tree_dirs(5, 2), 63u);             // mdtest -z 5 -b 2 (the 3.3.0 sample run)
+  EXPECT_EQ(metadata_tree_dirs(3, 10), 1111u);          // (10^4 - 1) / 9
   EXPECT_EQ(metadata_tree_dirs(64, 1000), UINT64_MAX);  // saturates instead of overflowing
 }
 
@@ -60,9 +61,9 @@ TEST(MetadataPlan, ItemsPerDirectoryGiveTheItems) {
 }
 
 TEST(MetadataPlan, RefusesImpossibleTreesBeforeAnythingIsCreated) {
-  EXPECT_THROW(make_metadata_plan(tree(0, 0, 1)), UserError);    // no items at all
-  EXPECT_THROW(make_metadata_plan(tree(5, 2, 2)), UserError);    // fewer items than the 7 directories
-  EXPECT_THROW(make_metadata_plan(tree(100, 30, 2)), UserError); // 2^31 - 1 directories
+  EXPECT_THROW(make_metadata_plan(tree(0, 0, 1)), UserError);     // no items at all
+  EXPECT_THROW(make_metadata_plan(tree(5, 2, 2)), UserError);     // fewer items than the 7 directories
+  EXPECT_THROW(make_metadata_plan(tree(100, 30, 2)), UserError);  // 2^31 - 1 directories
   EXPECT_THROW(make_metadata_plan(tree(100, 64, 1000)), UserError);
   MetadataOptions o = tree(105, 0, 1);
   o.items_per_dir = 10;  // mdtest: "items must be a multiple of items per directory"

@@ -1,10 +1,10 @@
 // mdtest 4.0.0's rate and summary arithmetic and its table layout, from a hand-made result.
+#include "suites/metadata_report.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
-
-#include "suites/metadata_report.h"
 
 namespace sluice {
 namespace {

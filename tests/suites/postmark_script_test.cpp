@@ -56,7 +56,8 @@ TEST(PostmarkScript, SetsEverySetting) {
 TEST(PostmarkScript, LocationMinusRemovesAndPlainReplaces) {
   EXPECT_EQ(apply_script("set location +a\nset location +b 2\nset location -a\n").locations.size(), 1u);
   EXPECT_EQ(apply_script("set location +a\nset location b\n").locations.front().path, "b");
-  EXPECT_NE(script_error_of([] { apply_script("set location -nowhere\n"); }).find("no location 'nowhere'"), std::string::npos);
+  EXPECT_NE(script_error_of([] { apply_script("set location -nowhere\n"); }).find("no location 'nowhere'"),
+            std::string::npos);
 }
 
 TEST(PostmarkScript, OneSizeIsFixed) {

@@ -18,8 +18,8 @@ TEST(SysbenchReport, SizesPrintAsSysbenchDoes) {
 TEST(SysbenchReport, PercentileIsOnSysbenchsLogGrid) {
   LatencyHistogram h;
   EXPECT_EQ(sysbench_percentile_ms(h, 95), 0.0);
-  for (int i = 0; i < 90; ++i) h.record(10'000);      // 0.01 ms
-  for (int i = 0; i < 10; ++i) h.record(4'000'000);   // 4 ms
+  for (int i = 0; i < 90; ++i) h.record(10'000);     // 0.01 ms
+  for (int i = 0; i < 10; ++i) h.record(4'000'000);  // 4 ms
   EXPECT_EQ(sysbench_percentile_ms(h, 0), 0.0);
   // floor(100 * 0.9 + 0.5) = 90th event: still 0.01 ms; the 95th is 4 ms. sysbench's grid steps are ~2.3%.
   EXPECT_NEAR(sysbench_percentile_ms(h, 90), 0.01, 0.01 * 0.012);
@@ -37,7 +37,8 @@ TEST(SysbenchReport, HistogramTableAsSysbenchPrintsIt) {
   h.record(192'000);
   const std::string t = render_sysbench_histogram(h);
   EXPECT_EQ(t.rfind("Latency histogram (values are in milliseconds)\n"
-                    "       value  ------------- distribution ------------- count\n", 0),
+                    "       value  ------------- distribution ------------- count\n",
+                    0),
             0u)
       << t;
   // The rows of the sample in classic-suites.md (real sysbench 1.0.20 output).
@@ -102,9 +103,11 @@ TEST(SysbenchReport, ReportMatchesSysbenchFieldForField) {
   b["file_operations"] = {{"reads_per_s", 4012.16}, {"writes_per_s", 2674.78}, {"fsyncs_per_s", 268.47}};
   b["throughput"] = {{"read_MiB_per_s", 62.69}, {"written_MiB_per_s", 41.79}};
   b["general_statistics"] = {{"total_time_s", 3.0204}, {"total_number_of_events", 21007}};
-  b["latency_ms"] = {{"min", 0.001}, {"avg", 0.14}, {"max", 7.65}, {"percentile", 95}, {"percentile_value", 0.012},
+  b["latency_ms"] = {{"min", 0.001},  {"avg", 0.14}, {"max", 7.65}, {"percentile", 95}, {"percentile_value", 0.012},
                      {"sum", 2994.31}};
-  b["threads_fairness"] = {{"events_avg", 21007.0}, {"events_stddev", 0.0}, {"execution_time_avg_s", 2.9943},
+  b["threads_fairness"] = {{"events_avg", 21007.0},
+                           {"events_stddev", 0.0},
+                           {"execution_time_avg_s", 2.9943},
                            {"execution_time_stddev_s", 0.0}};
   b["sluice_latency_ms"] = {{"p50", 0.004}};
   b["engine"] = "psync";
@@ -146,8 +149,11 @@ TEST(SysbenchReport, ReportMatchesSysbenchFieldForField) {
 }
 
 TEST(SysbenchReport, IntervalLine) {
-  nlohmann::json iv = {{"time_s", 1.0004}, {"reads_MiB_per_s", 61.83}, {"writes_MiB_per_s", 41.22},
-                       {"fsyncs_per_s", 261.82}, {"latency_ms_percentile", 0.0123}};
+  nlohmann::json iv = {{"time_s", 1.0004},
+                       {"reads_MiB_per_s", 61.83},
+                       {"writes_MiB_per_s", 41.22},
+                       {"fsyncs_per_s", 261.82},
+                       {"latency_ms_percentile", 0.0123}};
   EXPECT_EQ(render_sysbench_interval(iv, 95),
             "[ 1s ] reads: 61.83 MiB/s writes: 41.22 MiB/s fsyncs: 261.82/s latency (ms,95%): 0.012\n");
 }

@@ -24,10 +24,17 @@ std::string trace(SysbenchRequests& g, int n) {
   for (int i = 0; i < n; ++i) {
     const SysbenchRequest r = g.next();
     switch (r.op) {
-      case SysbenchOp::kRead: s += "R"; break;
-      case SysbenchOp::kWrite: s += "W"; break;
-      case SysbenchOp::kFsync: s += "F" + std::to_string(r.file); break;
-      case SysbenchOp::kStop: return s + ".";
+      case SysbenchOp::kRead:
+        s += "R";
+        break;
+      case SysbenchOp::kWrite:
+        s += "W";
+        break;
+      case SysbenchOp::kFsync:
+        s += "F" + std::to_string(r.file);
+        break;
+      case SysbenchOp::kStop:
+        return s + ".";
     }
     g.complete(r.op, r.length, 1000, 0);
   }

@@ -123,7 +123,7 @@ TEST(SysbenchRun, SeqwrRecreatesTheFiles) {
   dir.make_file("test_file.0", 1 << 20);
   std::vector<int> fds = sysbench_open_files(o);
   sysbench_close_files(fds);
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat(dir.file("test_file.0").c_str(), &st), 0);
   EXPECT_EQ(st.st_size, 0);
   ASSERT_EQ(::stat(dir.file("test_file.1").c_str(), &st), 0);

@@ -142,10 +142,10 @@ inline std::string probe_ext4_move_ext() {
 // io_uring's ABI, as far as the probes need it (<linux/io_uring.h> would clash with liburing's copy of it in
 // the tests that include both).
 namespace uring_abi {
-constexpr std::size_t kParamsSize = 120;  // struct io_uring_params
-constexpr unsigned kRegisterProbe = 8;    // IORING_REGISTER_PROBE
+constexpr std::size_t kParamsSize = 120;   // struct io_uring_params
+constexpr unsigned kRegisterProbe = 8;     // IORING_REGISTER_PROBE
 constexpr std::uint16_t kOpSupported = 1;  // IO_URING_OP_SUPPORTED
-struct ProbeOp {                          // struct io_uring_probe_op
+struct ProbeOp {                           // struct io_uring_probe_op
   std::uint8_t op;
   std::uint8_t resv;
   std::uint16_t flags;
@@ -180,9 +180,9 @@ inline std::string probe_io_uring_ops() {
     unsigned code;
     const char* name;
   };
-  constexpr Op kUsed[] = {{1, "READV"},        {2, "WRITEV"},           {3, "FSYNC"},
-                          {4, "READ_FIXED"},   {5, "WRITE_FIXED"},      {8, "SYNC_FILE_RANGE"},
-                          {17, "FALLOCATE"},   {22, "READ"},            {23, "WRITE"}};
+  constexpr Op kUsed[] = {{1, "READV"},      {2, "WRITEV"},      {3, "FSYNC"},
+                          {4, "READ_FIXED"}, {5, "WRITE_FIXED"}, {8, "SYNC_FILE_RANGE"},
+                          {17, "FALLOCATE"}, {22, "READ"},       {23, "WRITE"}};
   const int fd = setup_probe_ring();
   if (fd < 0) return "io_uring_setup: " + errno_text(errno);
   constexpr unsigned kOps = 256;

@@ -5,13 +5,12 @@
 
 #include <cstdint>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "support/run_binary.h"
 
@@ -37,15 +36,17 @@ inline bool is_root() { return ::geteuid() == 0; }
 // Prints the child's output into a failure message.
 inline std::string describe(const RunOutput& r) {
   return "exit " + std::to_string(r.exit_code) + " signal " + std::to_string(r.term_signal) +
-         (r.timed_out ? " (timed out)" : "") + "\n--- stdout ---\n" + r.out.substr(0, 3000) +
-         "\n--- stderr ---\n" + r.err.substr(0, 3000);
+         (r.timed_out ? " (timed out)" : "") + "\n--- stdout ---\n" + r.out.substr(0, 3000) + "\n--- stderr ---\n" +
+         r.err.substr(0, 3000);
 }
 
 // Runs fio's command line `args` with fio itself (program "fio") or as `sluice run ARGS` (any other program
 // name), and expects exit 0. The fio-comparison tests run the same options through both.
 inline RunOutput run_as(const std::string& program, std::vector<std::string> args, RunOptions options = {}) {
-  if (program == "fio") options.program = "fio";
-  else args.insert(args.begin(), "run");
+  if (program == "fio")
+    options.program = "fio";
+  else
+    args.insert(args.begin(), "run");
   RunOutput r = run_binary(args, options);
   EXPECT_EQ(r.exit_code, 0) << program << ": " << describe(r);
   return r;
@@ -68,10 +69,10 @@ struct TracedRun {
 // Runs fio (program "fio") or `sluice run ARGS` (any other program name) under `strace -f -qq -e trace=CALLS`
 // (CALLS: strace's list, e.g. "splice,vmsplice"), the trace written to `trace_path`; at most 60 s. The
 // caller checks run.exit_code (a failed run leaves a partial trace).
-inline TracedRun run_traced(const std::string& program, const std::vector<std::string>& args,
-                            const std::string& calls, const std::string& trace_path) {
-  std::vector<std::string> command = {"-f", "-qq", "-e", "trace=" + calls, "-o", trace_path,
-                                      program == "fio" ? "fio" : SLUICE_BINARY};
+inline TracedRun run_traced(const std::string& program, const std::vector<std::string>& args, const std::string& calls,
+                            const std::string& trace_path) {
+  std::vector<std::string> command = {
+      "-f", "-qq", "-e", "trace=" + calls, "-o", trace_path, program == "fio" ? "fio" : SLUICE_BINARY};
   if (program != "fio") command.emplace_back("run");
   command.insert(command.end(), args.begin(), args.end());
   RunOptions options;

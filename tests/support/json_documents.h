@@ -4,10 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sluice::testing {
 

@@ -34,7 +34,8 @@ inline void expect_valid_junit(const std::string& xml) {
       "schema = e.XMLSchema(e.parse(sys.argv[1]))\n"
       "if not schema.validate(e.parse(sys.argv[2])):\n"
       "    print(schema.error_log); sys.exit(1)\n";
-  const RunOutput r = run_binary({"-c", script, SLUICE_SOURCE_DIR "/tests/compare/junit.xsd", dir.file("report.xml")}, run);
+  const RunOutput r =
+      run_binary({"-c", script, SLUICE_SOURCE_DIR "/tests/compare/junit.xsd", dir.file("report.xml")}, run);
   EXPECT_EQ(r.exit_code, 0) << "not valid JUnit XML: " << r.out << r.err << "\n" << xml;
 }
 

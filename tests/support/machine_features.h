@@ -64,8 +64,7 @@ inline const char* feature_name(Feature f) {
       "root",     "odirect_tmp", "ext4_move_ext", "io_uring", "io_uring_ops", "cgroup_v1_blkio", "cgroup_v2_io",
       "numa",     "loop",        "fuse",          "netns",    "mkfs_ext4",    "mkfs_xfs",        "mpirun",
       "chromium", "fio",         "fio_examples",  "sysbench", "postmark",     "bonnie++",        "wrk",
-      "ab",       "nginx",       "postal",        "aiosmtpd", "strace",       "stress-ng",
-      "nbdkit"};
+      "ab",       "nginx",       "postal",        "aiosmtpd", "strace",       "stress-ng",       "nbdkit"};
   return kNames[static_cast<std::size_t>(f)];
 }
 
@@ -74,35 +73,64 @@ namespace detail {
 // "" when present, else why not. Runs the probe itself (uncached).
 inline std::string run_probe(Feature f) {
   switch (f) {
-    case Feature::kRoot: return probe_root();
-    case Feature::kODirectTmp: return probe_o_direct_tmp();
-    case Feature::kExt4MoveExt: return probe_ext4_move_ext();
-    case Feature::kIoUring: return probe_io_uring();
-    case Feature::kIoUringOps: return probe_io_uring_ops();
-    case Feature::kCgroupV1Blkio: return probe_cgroup_v1_blkio();
-    case Feature::kCgroupV2Io: return probe_cgroup_v2_io();
-    case Feature::kNuma: return probe_numa();
-    case Feature::kLoopDevices: return probe_loop_devices();
-    case Feature::kFuse: return probe_fuse();
-    case Feature::kNetNamespaces: return probe_net_namespaces();
-    case Feature::kMkfsExt4: return probe_program("mkfs.ext4", "e2fsprogs");
-    case Feature::kMkfsXfs: return probe_program("mkfs.xfs", "xfsprogs");
-    case Feature::kMpirun: return probe_program("mpirun", "openmpi-bin");
-    case Feature::kChromium: return probe_program("chromium", "chromium");
-    case Feature::kFio: return probe_fio();
-    case Feature::kFioExamples: return probe_path("/usr/share/doc/fio/examples", "fio-examples");
-    case Feature::kSysbench: return probe_program("sysbench", "sysbench");
-    case Feature::kPostmark: return probe_program("postmark", "postmark");
-    case Feature::kBonnie: return probe_program("bonnie++", "bonnie++");
-    case Feature::kWrk: return probe_program("wrk", "wrk");
-    case Feature::kAb: return probe_program("ab", "apache2-utils");
-    case Feature::kNginx: return probe_nginx();
-    case Feature::kPostal: return probe_program("postal", "postal");
-    case Feature::kAiosmtpd: return probe_python_module("aiosmtpd", "python3-aiosmtpd");
-    case Feature::kStrace: return probe_program("strace", "strace");
-    case Feature::kStressNg: return probe_program("stress-ng", "stress-ng");
-    case Feature::kNbdkit: return probe_nbdkit();
-    case Feature::kCount: break;
+    case Feature::kRoot:
+      return probe_root();
+    case Feature::kODirectTmp:
+      return probe_o_direct_tmp();
+    case Feature::kExt4MoveExt:
+      return probe_ext4_move_ext();
+    case Feature::kIoUring:
+      return probe_io_uring();
+    case Feature::kIoUringOps:
+      return probe_io_uring_ops();
+    case Feature::kCgroupV1Blkio:
+      return probe_cgroup_v1_blkio();
+    case Feature::kCgroupV2Io:
+      return probe_cgroup_v2_io();
+    case Feature::kNuma:
+      return probe_numa();
+    case Feature::kLoopDevices:
+      return probe_loop_devices();
+    case Feature::kFuse:
+      return probe_fuse();
+    case Feature::kNetNamespaces:
+      return probe_net_namespaces();
+    case Feature::kMkfsExt4:
+      return probe_program("mkfs.ext4", "e2fsprogs");
+    case Feature::kMkfsXfs:
+      return probe_program("mkfs.xfs", "xfsprogs");
+    case Feature::kMpirun:
+      return probe_program("mpirun", "openmpi-bin");
+    case Feature::kChromium:
+      return probe_program("chromium", "chromium");
+    case Feature::kFio:
+      return probe_fio();
+    case Feature::kFioExamples:
+      return probe_path("/usr/share/doc/fio/examples", "fio-examples");
+    case Feature::kSysbench:
+      return probe_program("sysbench", "sysbench");
+    case Feature::kPostmark:
+      return probe_program("postmark", "postmark");
+    case Feature::kBonnie:
+      return probe_program("bonnie++", "bonnie++");
+    case Feature::kWrk:
+      return probe_program("wrk", "wrk");
+    case Feature::kAb:
+      return probe_program("ab", "apache2-utils");
+    case Feature::kNginx:
+      return probe_nginx();
+    case Feature::kPostal:
+      return probe_program("postal", "postal");
+    case Feature::kAiosmtpd:
+      return probe_python_module("aiosmtpd", "python3-aiosmtpd");
+    case Feature::kStrace:
+      return probe_program("strace", "strace");
+    case Feature::kStressNg:
+      return probe_program("stress-ng", "stress-ng");
+    case Feature::kNbdkit:
+      return probe_nbdkit();
+    case Feature::kCount:
+      break;
   }
   return "unknown feature";
 }
@@ -146,9 +174,9 @@ inline bool have(Feature f) { return probe(f).available; }
 
 // Skips the current test (from a TEST body or a fixture's SetUp) unless the feature is there, naming it and
 // why it is not. `feature` is an enumerator of Feature: SLUICE_REQUIRE(kFio).
-#define SLUICE_REQUIRE(feature)                                                                                \
-  do {                                                                                                         \
-    const ::sluice::testing::FeatureProbe& sluice_probe_ =                                                     \
-        ::sluice::testing::probe(::sluice::testing::Feature::feature);                                         \
-    if (!sluice_probe_.available) GTEST_SKIP() << sluice_probe_.reason;                                        \
+#define SLUICE_REQUIRE(feature)                                         \
+  do {                                                                  \
+    const ::sluice::testing::FeatureProbe& sluice_probe_ =              \
+        ::sluice::testing::probe(::sluice::testing::Feature::feature);  \
+    if (!sluice_probe_.available) GTEST_SKIP() << sluice_probe_.reason; \
   } while (false)

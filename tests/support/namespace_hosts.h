@@ -27,7 +27,9 @@ class NamespaceHosts {
     const std::string tag = std::to_string(::getpid() % 100000) + "n" + std::to_string(made++ % 100);
     subnet_ = network + "." + std::to_string(20 + ::getpid() % 200);
     bridge_ = "slbr" + tag;
-    std::string launcher = "#!/bin/sh\n# launcher HOST COMMAND...: COMMAND in HOST's network namespace\nhost=\"$1\"; shift\ncase \"$host\" in\n";
+    std::string launcher =
+        "#!/bin/sh\n# launcher HOST COMMAND...: COMMAND in HOST's network namespace\nhost=\"$1\"; shift\ncase "
+        "\"$host\" in\n";
     ok_ = sh("ip link add " + bridge_ + " type bridge && ip addr add " + subnet_ + ".1/24 dev " + bridge_ +
              " && ip link set " + bridge_ + " up");
     for (int i = 1; ok_ && i <= count; ++i) {
@@ -36,15 +38,16 @@ class NamespaceHosts {
       const std::string address = subnet_ + "." + std::to_string(i + 1);
       namespaces_.push_back(ns);
       ok_ = sh("ip netns add " + ns + " && ip link add " + veth + " type veth peer name eth0 netns " + ns +
-               " && ip link set " + veth + " master " + bridge_ + " up && ip netns exec " + ns +
-               " ip addr add " + address + "/24 dev eth0 && ip netns exec " + ns + " ip link set eth0 up" +
-               " && ip netns exec " + ns + " ip link set lo up");
+               " && ip link set " + veth + " master " + bridge_ + " up && ip netns exec " + ns + " ip addr add " +
+               address + "/24 dev eth0 && ip netns exec " + ns + " ip link set eth0 up" + " && ip netns exec " + ns +
+               " ip link set lo up");
       addresses_.push_back(address);
       hosts_ += (hosts_.empty() ? "" : ",") + address;
       launcher += "  " + address + ") ns=" + ns + " ;;\n";
     }
-    launcher += "  *) echo \"launcher: unknown host $host\" >&2; exit 1 ;;\nesac\n"
-                "exec ip netns exec \"$ns\" unshare --uts sh -c \"hostname $ns; $*\"\n";
+    launcher +=
+        "  *) echo \"launcher: unknown host $host\" >&2; exit 1 ;;\nesac\n"
+        "exec ip netns exec \"$ns\" unshare --uts sh -c \"hostname $ns; $*\"\n";
     launcher_ = dir + "/launcher.sh";
     std::ofstream(launcher_) << launcher;
     std::filesystem::permissions(launcher_, std::filesystem::perms::owner_all);
@@ -64,9 +67,22 @@ class NamespaceHosts {
   const std::string& launcher() const { return launcher_; }
   // mpirun's arguments that place one rank on each namespace.
   std::vector<std::string> mpirun_args() const {
-    return {"--mca", "plm_rsh_agent", launcher_, "--mca", "plm_rsh_no_tree_spawn", "1",
-            "--mca", "oob_tcp_if_include", subnet_ + ".0/24", "--mca", "btl_tcp_if_include", subnet_ + ".0/24",
-            "--host", hosts_, "-n", std::to_string(namespaces_.size())};
+    return {"--mca",
+            "plm_rsh_agent",
+            launcher_,
+            "--mca",
+            "plm_rsh_no_tree_spawn",
+            "1",
+            "--mca",
+            "oob_tcp_if_include",
+            subnet_ + ".0/24",
+            "--mca",
+            "btl_tcp_if_include",
+            subnet_ + ".0/24",
+            "--host",
+            hosts_,
+            "-n",
+            std::to_string(namespaces_.size())};
   }
 
  private:

@@ -29,17 +29,17 @@ namespace sluice::testing {
 struct RunOutput {
   std::string out;
   std::string err;
-  int exit_code = -1;     // -1 when killed by a signal
-  int term_signal = 0;    // the signal that ended the child, 0 if it exited
+  int exit_code = -1;   // -1 when killed by a signal
+  int term_signal = 0;  // the signal that ended the child, 0 if it exited
   bool timed_out = false;
   std::chrono::milliseconds elapsed{0};
-  bool signalled = false;                      // the signal of RunOptions was sent
-  std::chrono::milliseconds after_signal{0};   // from sending the signal to the child's end (when signalled)
-  bool started = true;    // false: pipe or fork failed (an exec failure is exit_code 127)
+  bool signalled = false;                     // the signal of RunOptions was sent
+  std::chrono::milliseconds after_signal{0};  // from sending the signal to the child's end (when signalled)
+  bool started = true;                        // false: pipe or fork failed (an exec failure is exit_code 127)
 };
 
 struct RunOptions {
-  std::string program = SLUICE_BINARY;  // a path, or a name looked up in PATH (e.g. "fio")
+  std::string program = SLUICE_BINARY;                    // a path, or a name looked up in PATH (e.g. "fio")
   std::optional<std::chrono::milliseconds> signal_after;  // send `signal` no earlier than this after the start
   int signal = SIGINT;
   bool signal_when_caught = true;  // wait for the child's handler of `signal` (see above); false: the delay only
@@ -93,8 +93,8 @@ inline bool catches_signal(pid_t pid, int signal) {
   return signal >= 1 && signal <= 64 && ((mask >> (signal - 1)) & 1u) != 0;
 }
 
-[[noreturn]] inline void exec_child(const RunOptions& options, const std::vector<std::string>& args,
-                                    int out_fd, int err_fd) {
+[[noreturn]] inline void exec_child(const RunOptions& options, const std::vector<std::string>& args, int out_fd,
+                                    int err_fd) {
   // Handlers this process installed would show in SigCgt until exec resets them: reset them now, so a SigCgt
   // bit means the new program's own handler.
   for (int s = 1; s < NSIG; ++s) {

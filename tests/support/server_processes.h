@@ -3,6 +3,7 @@
 // namespace), each in its own process group, which is killed (SIGKILL) and reaped when the object goes, also
 // when an assertion returned early.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,8 +12,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "support/loopback_port.h"
 

@@ -4,6 +4,7 @@
 // child still running when the object goes away is killed (SIGKILL) and reaped, so none outlives its test,
 // also when an assertion returned early.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -16,8 +17,6 @@
 #include <thread>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace sluice::testing {
 

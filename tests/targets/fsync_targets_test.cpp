@@ -1,10 +1,10 @@
 // fsync_on_close: a failed fsync is reported with the file named, never dropped.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "targets/target_file.h"
 #include "support/temp_dir.h"
+#include "targets/target_file.h"
 
 namespace sluice {
 namespace {

@@ -50,8 +50,8 @@ void write_cached(const std::string& path) {
 }
 
 RunOutput create_only(const std::string& file, std::vector<std::string> extra) {
-  std::vector<std::string> args = {"run", "--name=hints", "--filename=" + file, "--size=64m", "--rw=read",
-                                   "--direct=0", "--create_only=1", "--output-format=json"};
+  std::vector<std::string> args = {"run",       "--name=hints", "--filename=" + file, "--size=64m",
+                                   "--rw=read", "--direct=0",   "--create_only=1",    "--output-format=json"};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_binary(args, {});
 }

@@ -8,11 +8,11 @@
 #include <array>
 #include <cstdio>
 
+#include "support/loop_device.h"
+#include "support/machine_features.h"
+#include "support/temp_dir.h"
 #include "targets/safety.h"
 #include "targets/target_file.h"
-#include "support/machine_features.h"
-#include "support/loop_device.h"
-#include "support/temp_dir.h"
 
 namespace sluice {
 namespace {
@@ -21,9 +21,7 @@ using ::testing::HasSubstr;
 
 using testing::have_tool;
 
-int run(const std::string& command, std::string* output = nullptr) {
-  return testing::run_command(command, output);
-}
+int run(const std::string& command, std::string* output = nullptr) { return testing::run_command(command, output); }
 
 class LoopDeviceSafety : public ::testing::Test {
  protected:
@@ -56,7 +54,7 @@ class LoopDeviceSafety : public ::testing::Test {
   void write_mbr() {
     std::array<unsigned char, 512> mbr{};
     unsigned char* entry = mbr.data() + 446;
-    entry[4] = 0x83;                                            // Linux
+    entry[4] = 0x83;  // Linux
     std::uint32_t start = 2048, sectors = (64u << 20) / 512 - 2048;
     for (int i = 0; i < 4; ++i) entry[8 + i] = static_cast<unsigned char>(start >> (8 * i));
     for (int i = 0; i < 4; ++i) entry[12 + i] = static_cast<unsigned char>(sectors >> (8 * i));

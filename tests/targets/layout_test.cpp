@@ -12,8 +12,8 @@
 #include <set>
 #include <utility>
 
-#include "targets/target_file.h"
 #include "support/temp_dir.h"
+#include "targets/target_file.h"
 
 namespace sluice {
 namespace {

@@ -1,8 +1,9 @@
+#include "targets/safety.h"
+
 #include <gtest/gtest.h>
 
-#include "targets/safety.h"
-#include "targets/target_file.h"
 #include "support/temp_dir.h"
+#include "targets/target_file.h"
 
 namespace sluice {
 namespace {

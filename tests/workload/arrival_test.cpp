@@ -25,7 +25,8 @@ TEST(ArrivalSchedule, LinearRateIopsSpacesArrivalsExactly) {
   EXPECT_TRUE(schedule.limited(Direction::kRead));
   EXPECT_FALSE(schedule.limited(Direction::kWrite));
   schedule.start(kStart);
-  for (std::uint64_t k = 0; k < 10'000; ++k) ASSERT_EQ(schedule.next_arrival(Direction::kRead, 4096), kStart + k * 1'000'000);
+  for (std::uint64_t k = 0; k < 10'000; ++k)
+    ASSERT_EQ(schedule.next_arrival(Direction::kRead, 4096), kStart + k * 1'000'000);
 }
 
 TEST(ArrivalSchedule, ByteRateSpacesBySize) {

@@ -1,8 +1,7 @@
 #include "workload/blktrace.h"
 
-#include <linux/blktrace_api.h>
-
 #include <gtest/gtest.h>
+#include <linux/blktrace_api.h>
 
 #include <sstream>
 #include <string>
@@ -16,9 +15,7 @@ namespace {
 using testing::kDevice;
 using testing::Trace;
 
-std::string named(unsigned major, unsigned minor) {
-  return major == 8 && minor == 16 ? "/dev/sdb" : "";
-}
+std::string named(unsigned major, unsigned minor) { return major == 8 && minor == 16 ? "/dev/sdb" : ""; }
 
 IoLog parse_blktrace(const std::string& bytes, const ReplaySettings& settings = {}) {
   std::istringstream in(bytes);

@@ -1,8 +1,8 @@
-#include "workload/block_size_chooser.h"
-
 #include <gtest/gtest.h>
 
 #include <map>
+
+#include "workload/block_size_chooser.h"
 
 namespace sluice {
 namespace {

@@ -26,9 +26,7 @@ std::vector<unsigned char> filled(const BufferFillPolicy& policy, std::size_t le
   return data;
 }
 
-TEST(BufferFill, RandomBuffersDoNotCompress) {
-  EXPECT_NEAR(compression_ratio(filled({}, 1 << 20)), 1.0, 0.01);
-}
+TEST(BufferFill, RandomBuffersDoNotCompress) { EXPECT_NEAR(compression_ratio(filled({}, 1 << 20)), 1.0, 0.01); }
 
 TEST(BufferFill, FiftyPercentCompressibleHalvesTheSize) {
   BufferFillPolicy policy;

@@ -172,7 +172,8 @@ TEST(IoPatternDistribution, ZonedPerDirection) {
   std::size_t reads_outside = 0, writes_outside = 0, writes = 0;
   for (const auto& io : drain(pattern, 20'000)) {
     const bool outside = io.offset >= 1'000 * 4096;
-    if (io.direction == Direction::kRead) reads_outside += outside;
+    if (io.direction == Direction::kRead)
+      reads_outside += outside;
     else {
       ++writes;
       writes_outside += outside;

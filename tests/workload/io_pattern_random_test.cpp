@@ -139,8 +139,10 @@ TEST(IoPatternRandom, OffsetModifierRunsNiosSequentiallyAfterEachSeek) {
   int seeks_that_continued = 0;
   for (std::size_t i = 1; i < ios.size(); ++i) {
     const bool follows = ios[i].offset == ios[i - 1].offset + ios[i - 1].length;
-    if (i % 8 != 0) continued += follows;
-    else seeks_that_continued += follows;
+    if (i % 8 != 0)
+      continued += follows;
+    else
+      seeks_that_continued += follows;
   }
   EXPECT_EQ(continued, 700);
   EXPECT_LE(seeks_that_continued, 1);

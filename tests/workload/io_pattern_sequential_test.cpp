@@ -8,9 +8,9 @@ namespace {
 
 using testing::drain;
 using testing::job_for;
-using testing::total_bytes;
 using testing::kKiB;
 using testing::kMiB;
+using testing::total_bytes;
 
 TEST(IoPatternSequential, OffsetsIncreaseByBsAndStopAtRegionEnd) {
   const FileRegion region{8192, 10 * 4096 + 1000};  // the 1000-byte tail cannot hold a block

@@ -95,9 +95,10 @@ TEST(IoLog, ScaleAlignSkipAndRedirect) {
   s.align = 4096;
   s.skip_write = true;
   s.redirect = "/dev/other";
-  const IoLog log = parse("fio version 3 iolog\n0 a add\n0 b add\n10 a read 65536 4096\n20 b write 0 4096\n"
-                          "30 b read 20000 512\n",
-                          s);
+  const IoLog log = parse(
+      "fio version 3 iolog\n0 a add\n0 b add\n10 a read 65536 4096\n20 b write 0 4096\n"
+      "30 b read 20000 512\n",
+      s);
   ASSERT_EQ(log.files, std::vector<std::string>{"/dev/other"});
   ASSERT_EQ(log.entries.size(), 2u);
   EXPECT_EQ(log.entries[0].offset, 16384u);
@@ -128,8 +129,7 @@ TEST(IoLog, BadInputNamesTheLineAndWhatIsWrong) {
   EXPECT_NE(error_of("fio version 3 iolog\n0 f add\n1 f wait 5 0\n").find("t.log:3: \"wait\" is not allowed"),
             std::string::npos);
   EXPECT_NE(error_of("fio version 3 iolog\n0 f add\n1 f read 0\n").find("t.log:3: expected"), std::string::npos);
-  EXPECT_NE(error_of("fio version 2 iolog\nf add\nf read 0 0\n").find("t.log:3: an io of 0 bytes"),
-            std::string::npos);
+  EXPECT_NE(error_of("fio version 2 iolog\nf add\nf read 0 0\n").find("t.log:3: an io of 0 bytes"), std::string::npos);
   EXPECT_NE(error_of("fio version 2 iolog\nf add\nf read 0 999999999\n").find("at most 64 MiB"), std::string::npos);
   EXPECT_NE(error_of("fio version 2 iolog\nf add\nf read 18446744073709551000 4096\n").find("beyond any file"),
             std::string::npos);
@@ -151,8 +151,9 @@ TEST(IoLog, AWaitOfMoreThanADayIsRefusedEvenScaled) {
 }
 
 TEST(IoLog, ASecondRunAppendedToTheFileReplaysAfterTheFirst) {
-  const IoLog log = parse("fio version 3 iolog\n0 f add\n5 f read 0 4096\n900 f close\n"
-                          "fio version 3 iolog\n0 f add\n7 f read 4096 4096\n");
+  const IoLog log = parse(
+      "fio version 3 iolog\n0 f add\n5 f read 0 4096\n900 f close\n"
+      "fio version 3 iolog\n0 f add\n7 f read 4096 4096\n");
   ASSERT_EQ(log.entries.size(), 2u);
   EXPECT_EQ(log.entries[1].offset, 4096u);
   // The first run's close line's 895 us pass before it; its own clock starts again at 0 (as fio's rule: no

@@ -1,9 +1,9 @@
+#include "workload/lfsr.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
-
-#include "workload/lfsr.h"
 
 namespace sluice {
 namespace {

@@ -1,16 +1,15 @@
 // Verify chunks: checksums against published check values, header round trip, fill and check per kind, and
 // the diagnoses (lost, torn, misdirected, no header, pattern mismatch) from corrupted buffers.
-#include <string>
-#include <vector>
-
-#include <cstring>
+#include "workload/verify_block.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
 
-#include "workload/verify_block.h"
 #include "workload/verify_checksum.h"
 
 namespace sluice {
@@ -36,7 +35,8 @@ TEST(VerifyChecksum, Crc32CheckValue) {
 }
 
 TEST(VerifyChecksum, Md5OfAbc) {
-  EXPECT_EQ(digest_hex(VerifyKind::kMd5, compute_digest(VerifyKind::kMd5, "abc", 3)), "900150983cd24fb0d6963f7d28e17f72");
+  EXPECT_EQ(digest_hex(VerifyKind::kMd5, compute_digest(VerifyKind::kMd5, "abc", 3)),
+            "900150983cd24fb0d6963f7d28e17f72");
 }
 
 TEST(VerifyChecksum, Sha256OfAbc) {
@@ -109,7 +109,9 @@ TEST(VerifyHeader, LongDigestsGetA104ByteHeader) {
 
 class VerifyChunkKinds : public ::testing::TestWithParam<VerifyKind> {
  protected:
-  VerifyFormat format() const { return VerifyFormat{GetParam(), 4096, GetParam() == VerifyKind::kPattern ? "\xaa\x55" : "", {}}; }
+  VerifyFormat format() const {
+    return VerifyFormat{GetParam(), 4096, GetParam() == VerifyKind::kPattern ? "\xaa\x55" : "", {}};
+  }
   ChunkExpectation expect(std::uint64_t offset = 8192, std::uint64_t generation = 3) const {
     return {offset, generation, chunk_seed(42, 0, offset, generation)};
   }

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "workload/verify_map.h"
+
+#include <gtest/gtest.h>
 
 namespace sluice {
 namespace {

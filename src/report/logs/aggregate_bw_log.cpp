@@ -44,7 +44,8 @@ void write_aggregate_bw_logs(const RunResult& result, const std::string& directo
     const auto k = static_cast<std::size_t>(index_of(d));
     LogFile file(directory + "/agg-" + std::string(direction_name(d)) + "_bw.log", false);
     // A direction without I/O leaves its file empty, as fio does.
-    const bool any_io = std::any_of(timelines[k].begin(), timelines[k].end(), [](const auto& e) { return e.second != 0; });
+    const bool any_io =
+        std::any_of(timelines[k].begin(), timelines[k].end(), [](const auto& e) { return e.second != 0; });
     for (const auto& [end_ms, bytes] : timelines[k]) {
       if (!any_io) break;
       const double seconds = static_cast<double>(interval_of[k][end_ms]) / 1e9;

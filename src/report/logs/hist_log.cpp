@@ -1,10 +1,10 @@
 #include "report/logs/hist_log.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 

@@ -15,10 +15,10 @@
 #include <memory>
 #include <string>
 
-#include "report/logs/log_naming.h"
 #include "job/job_spec.h"
-#include "stats/latency_histogram.h"
 #include "report/logs/log_epoch.h"
+#include "report/logs/log_naming.h"
+#include "stats/latency_histogram.h"
 #include "stats/result.h"
 
 namespace sluice {

@@ -24,7 +24,8 @@ std::uint64_t per_io_bw(std::uint32_t bytes, std::uint64_t clat_ns) noexcept {
 }
 
 std::uint64_t rate_per_second(double amount, std::uint64_t span_ns) noexcept {
-  return static_cast<std::uint64_t>(std::llround(amount * static_cast<double>(kLogNsPerSec) / static_cast<double>(span_ns)));
+  return static_cast<std::uint64_t>(
+      std::llround(amount * static_cast<double>(kLogNsPerSec) / static_cast<double>(span_ns)));
 }
 
 // fio's engines record slat only when an io is queued and completes later; sluice's async engines do that.
@@ -56,17 +57,17 @@ class FioJobLogs final : public JobLogs {
   using File = std::unique_ptr<LogFile>;
 
   File open(const std::string& prefix, const char* kind, int jobnum) const;
-  void record_one(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns,
-                  std::uint64_t slat_ns, std::uint32_t bytes, std::uint64_t offset, std::uint16_t priority) noexcept;
+  void record_one(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns, std::uint64_t slat_ns,
+                  std::uint32_t bytes, std::uint64_t offset, std::uint16_t priority) noexcept;
   void advance_to(std::uint64_t t_ns) noexcept;
   void emit_window(std::uint64_t time_ms, std::uint64_t span_ns) noexcept;
 
   bool with_offset_;
-  bool with_prio_;  // log_prio
-  bool per_job_;  // per_job_logs: one file per clone (else one shared file per log kind)
+  bool with_prio_;                // log_prio
+  bool per_job_;                  // per_job_logs: one file per clone (else one shared file per log kind)
   std::size_t compressed_chunk_;  // log_store_compressed: bytes of samples per zlib stream; 0 = text
   bool log_slat_;
-  bool log_max_;  // log_max_value: a window's latency line is its maximum
+  bool log_max_;             // log_max_value: a window's latency line is its maximum
   bool per_io_bw_ = true;    // not disable_bw: per-io bandwidth lines (log_avg_msec=0)
   bool per_io_iops_ = true;  // not gtod_reduce (every statistic disabled): per-io iops lines
   std::uint64_t avg_ns_;
@@ -81,8 +82,9 @@ FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
     : with_offset_(job.logs.log_offset),
       with_prio_(job.logs.log_prio),
       per_job_(job.logs.per_job_logs),
-      compressed_chunk_(job.logs.log_store_compressed ? (job.logs.log_compression != 0 ? job.logs.log_compression : kDefaultChunk)
-                                                 : 0),
+      compressed_chunk_(job.logs.log_store_compressed
+                            ? (job.logs.log_compression != 0 ? job.logs.log_compression : kDefaultChunk)
+                            : 0),
       log_slat_(engine_has_slat(job.engine.ioengine)),
       log_max_(job.logs.log_max_value),
       avg_ns_(static_cast<std::uint64_t>(job.logs.log_avg_msec) * kNsPerMs),
@@ -214,7 +216,8 @@ void FioJobLogs::finish(std::uint64_t t_ns) {
 }  // namespace
 
 std::unique_ptr<JobLogs> JobLogs::create(const JobSpec& job, int jobnum) {
-  if (job.logs.write_lat_log.empty() && job.logs.write_bw_log.empty() && job.logs.write_iops_log.empty()) return nullptr;
+  if (job.logs.write_lat_log.empty() && job.logs.write_bw_log.empty() && job.logs.write_iops_log.empty())
+    return nullptr;
   return std::make_unique<FioJobLogs>(job, jobnum);
 }
 

@@ -20,8 +20,9 @@ class JobLogs {
 
   // t_ns: time since the job's measured start. Latencies in ns; bytes: transferred; offset: of the io;
   // priority: the io's priority value (class << 13 | level, 0 = none).
-  virtual void record(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns, std::uint64_t slat_ns,
-                      std::uint32_t bytes, std::uint64_t offset, std::uint16_t priority) noexcept = 0;
+  virtual void record(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns,
+                      std::uint64_t slat_ns, std::uint32_t bytes, std::uint64_t offset,
+                      std::uint16_t priority) noexcept = 0;
   // Flushes the last (partial) averaging window and closes the files. t_ns: end of the measured window.
   virtual void finish(std::uint64_t t_ns) = 0;
 };

@@ -1,10 +1,10 @@
 #include "report/logs/log_file.h"
 
+#include <zlib.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-
-#include <zlib.h>
 
 #include "common/error.h"
 #include "report/logs/fio_log_sample.h"
@@ -16,9 +16,7 @@ namespace {
 // Longest line: five 20-digit numbers, a one-digit ddir and the separators.
 constexpr std::size_t kMaxLineBytes = 6 * 20 + 6 * 2 + 1;
 
-char* put_number(char* out, std::uint64_t value) noexcept {
-  return std::to_chars(out, out + 20, value).ptr;
-}
+char* put_number(char* out, std::uint64_t value) noexcept { return std::to_chars(out, out + 20, value).ptr; }
 
 char* put_separator(char* out) noexcept {
   out[0] = ',';

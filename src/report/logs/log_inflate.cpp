@@ -16,7 +16,6 @@
 namespace sluice {
 namespace {
 
-
 std::uint64_t get_le(const unsigned char* p, std::size_t bytes) noexcept {
   std::uint64_t v = 0;
   for (std::size_t i = 0; i < bytes; ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);

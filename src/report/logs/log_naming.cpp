@@ -1,11 +1,11 @@
 #include "report/logs/log_naming.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
 #include <mutex>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 

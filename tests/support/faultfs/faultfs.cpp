@@ -58,22 +58,32 @@ const auto g_start = std::chrono::steady_clock::now();
 
 const char* op_name(Op op) {
   switch (op) {
-    case Op::kRead: return "read";
-    case Op::kWrite: return "write";
-    case Op::kFsync: return "fsync";
-    case Op::kTrim: return "trim";
-    case Op::kAny: return "any";
+    case Op::kRead:
+      return "read";
+    case Op::kWrite:
+      return "write";
+    case Op::kFsync:
+      return "fsync";
+    case Op::kTrim:
+      return "trim";
+    case Op::kAny:
+      return "any";
   }
   return "?";
 }
 
 const char* action_name(Action action) {
   switch (action) {
-    case Action::kEio: return "eio";
-    case Action::kEnospc: return "enospc";
-    case Action::kShort: return "short";
-    case Action::kDelay: return "delay";
-    case Action::kIgnore: return "ignore";
+    case Action::kEio:
+      return "eio";
+    case Action::kEnospc:
+      return "enospc";
+    case Action::kShort:
+      return "short";
+    case Action::kDelay:
+      return "delay";
+    case Action::kIgnore:
+      return "ignore";
   }
   return "?";
 }
@@ -88,18 +98,30 @@ bool parse_rule(const std::string& text, Rule& rule) {
     begin = colon + 1;
   }
   if (parts.size() < 2) return false;
-  if (parts[0] == "read") rule.op = Op::kRead;
-  else if (parts[0] == "write") rule.op = Op::kWrite;
-  else if (parts[0] == "fsync") rule.op = Op::kFsync;
-  else if (parts[0] == "trim") rule.op = Op::kTrim;
-  else if (parts[0] == "any") rule.op = Op::kAny;
-  else return false;
-  if (parts[1] == "eio") rule.action = Action::kEio;
-  else if (parts[1] == "enospc") rule.action = Action::kEnospc;
-  else if (parts[1] == "short") rule.action = Action::kShort;
-  else if (parts[1] == "ignore") rule.action = Action::kIgnore;
-  else if (parts[1].rfind("delay=", 0) == 0) rule.action = Action::kDelay, rule.delay_ms = std::atoll(parts[1].c_str() + 6);
-  else return false;
+  if (parts[0] == "read")
+    rule.op = Op::kRead;
+  else if (parts[0] == "write")
+    rule.op = Op::kWrite;
+  else if (parts[0] == "fsync")
+    rule.op = Op::kFsync;
+  else if (parts[0] == "trim")
+    rule.op = Op::kTrim;
+  else if (parts[0] == "any")
+    rule.op = Op::kAny;
+  else
+    return false;
+  if (parts[1] == "eio")
+    rule.action = Action::kEio;
+  else if (parts[1] == "enospc")
+    rule.action = Action::kEnospc;
+  else if (parts[1] == "short")
+    rule.action = Action::kShort;
+  else if (parts[1] == "ignore")
+    rule.action = Action::kIgnore;
+  else if (parts[1].rfind("delay=", 0) == 0)
+    rule.action = Action::kDelay, rule.delay_ms = std::atoll(parts[1].c_str() + 6);
+  else
+    return false;
   if (rule.action == Action::kIgnore && rule.op != Op::kTrim) return false;  // only a trim can be skipped
   for (std::size_t i = 2; i < parts.size(); ++i) {
     const std::string& p = parts[i];
@@ -107,11 +129,16 @@ bool parse_rule(const std::string& text, Rule& rule) {
     if (eq == std::string::npos) return false;
     const std::string key = p.substr(0, eq);
     const long long value = std::atoll(p.c_str() + eq + 1);
-    if (key == "at") rule.at = value;
-    else if (key == "after") rule.after = value;
-    else if (key == "after_ms") rule.after_ms = value;
-    else if (key == "count") rule.count = value;
-    else return false;
+    if (key == "at")
+      rule.at = value;
+    else if (key == "after")
+      rule.after = value;
+    else if (key == "after_ms")
+      rule.after_ms = value;
+    else if (key == "count")
+      rule.count = value;
+    else
+      return false;
   }
   return true;
 }
@@ -133,8 +160,8 @@ Rule* match(Op op, const char* path, long long offset, long long size) {
   }
   if (hit && g_log) {
     std::lock_guard<std::mutex> lock(g_log_mutex);
-    std::fprintf(g_log, "%s %s offset=%lld size=%lld path=%s\n", op_name(op), action_name(hit->action), offset,
-                 size, path);
+    std::fprintf(g_log, "%s %s offset=%lld size=%lld path=%s\n", op_name(op), action_name(hit->action), offset, size,
+                 path);
     std::fflush(g_log);
   }
   return hit;
@@ -146,11 +173,18 @@ constexpr int kIgnored = 1;
 int apply(Rule* rule, std::size_t& size) {
   if (!rule) return 0;
   switch (rule->action) {
-    case Action::kEio: return -EIO;
-    case Action::kEnospc: return -ENOSPC;
-    case Action::kShort: size = size > 1 ? size / 2 : size; return 0;
-    case Action::kDelay: std::this_thread::sleep_for(std::chrono::milliseconds(rule->delay_ms)); return 0;
-    case Action::kIgnore: return kIgnored;
+    case Action::kEio:
+      return -EIO;
+    case Action::kEnospc:
+      return -ENOSPC;
+    case Action::kShort:
+      size = size > 1 ? size / 2 : size;
+      return 0;
+    case Action::kDelay:
+      std::this_thread::sleep_for(std::chrono::milliseconds(rule->delay_ms));
+      return 0;
+    case Action::kIgnore:
+      return kIgnored;
   }
   return 0;
 }
