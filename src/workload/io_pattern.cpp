@@ -171,6 +171,8 @@ struct IoPattern::Impl {
   void set_up_sprandom(const JobSpec& job, std::uint64_t seed);
   bool pick_from_sprandom(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool pick_from_sequence(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  bool place_in_window(const FileState& file, Direction direction, std::uint64_t offset, std::uint32_t length,
+                       NextIo& out) const noexcept;
   void check_sequence_fits(const JobSpec& job, std::uint64_t length, std::size_t file) const;
   void pick_free_offset(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
 };
@@ -523,11 +525,18 @@ bool IoPattern::Impl::continue_run(FileState& file, Direction direction, std::ui
 // says (fio lets such an io use a busy block), with a size that fits before the window's end.
 bool IoPattern::Impl::repeat_run_start(FileState& file, Direction direction, std::uint32_t length,
                                        NextIo& out) noexcept {
-  const std::uint64_t start = file.run_start[index_of(direction)];
-  const std::uint64_t room = file.window.length - start;
+  return place_in_window(file, direction, file.run_start[index_of(direction)], length, out);
+}
+
+// An io at `offset` of the file's window, shortened to the direction's largest size that fits before the
+// window's end; false when the offset is past the end or no size fits.
+bool IoPattern::Impl::place_in_window(const FileState& file, Direction direction, std::uint64_t offset,
+                                      std::uint32_t length, NextIo& out) const noexcept {
+  if (offset >= file.window.length) return false;
+  const std::uint64_t room = file.window.length - offset;
   if (length > room) length = choosers[index_of(direction)].largest_fitting(room);
   if (length == 0) return false;
-  out.offset = file.window.start + start;
+  out.offset = file.window.start + offset;
   out.length = length;
   return true;
 }
@@ -559,14 +568,8 @@ bool IoPattern::Impl::pick_from_lfsr(FileState& file, Direction direction, std::
     file.restarted = !strided;
     if (!file.lfsr.next(block)) return false;
   }
-  const std::uint64_t offset = block * choosers[index_of(direction)].alignment();
-  if (offset >= file.window.length) return false;  // fio: an offset past the region ends the file's pass
-  const std::uint64_t room = file.window.length - offset;
-  if (length > room) length = choosers[index_of(direction)].largest_fitting(room);
-  if (length == 0) return false;
-  out.offset = file.window.start + offset;
-  out.length = length;
-  return true;
+  // fio: an offset past the region ends the file's pass
+  return place_in_window(file, direction, block * choosers[index_of(direction)].alignment(), length, out);
 }
 
 // Each file's sprandom plan (the sizes checked here: they need the file's), and a budget of their physical
@@ -593,14 +596,7 @@ bool IoPattern::Impl::pick_from_sprandom(FileState& file, Direction direction, s
   std::uint64_t block = 0;
   const bool more = direction == Direction::kWrite ? file.sprandom.next_write(block) : file.sprandom.next_other(block);
   if (!more) return false;
-  const std::uint64_t offset = block * choosers[index_of(direction)].alignment();
-  if (offset >= file.window.length) return false;
-  const std::uint64_t room = file.window.length - offset;
-  if (length > room) length = choosers[index_of(direction)].largest_fitting(room);
-  if (length == 0) return false;
-  out.offset = file.window.start + offset;
-  out.length = length;
-  return true;
+  return place_in_window(file, direction, block * choosers[index_of(direction)].alignment(), length, out);
 }
 
 // The sequence's block for the direction's next io, at the direction's alignment, with a size that fits before
@@ -610,14 +606,7 @@ bool IoPattern::Impl::pick_from_sequence(FileState& file, Direction direction, s
   const BlockSizeChooser& chooser = choosers[index_of(direction)];
   std::uint64_t block = 0;
   if (!sequence.block_of(issued[index_of(direction)], file.window.length / chooser.min(), block)) return false;
-  const std::uint64_t offset = block * chooser.alignment();
-  if (offset >= file.window.length) return false;
-  const std::uint64_t room = file.window.length - offset;
-  if (length > room) length = chooser.largest_fitting(room);
-  if (length == 0) return false;
-  out.offset = file.window.start + offset;
-  out.length = length;
-  return true;
+  return place_in_window(file, direction, block * chooser.alignment(), length, out);
 }
 
 // fio fails the job with EINVAL when an io reaches an index past a file's blocks; sluice refuses it up front.
