@@ -198,19 +198,6 @@ void SyncStats::merge(const SyncStats& other) {
   lat.merge(other.lat);
 }
 
-int IodepthDistribution::level_bucket(std::uint32_t depth) noexcept {
-  if (depth <= 1) return 0;
-  const int log2_floor = 31 - std::countl_zero(depth);
-  return std::min(log2_floor, 6);
-}
-
-int IodepthDistribution::batch_bucket(std::uint32_t count) noexcept {
-  if (count == 0) return 0;
-  if (count <= 4) return 1;
-  const int log2_ceil = 32 - std::countl_zero(count - 1);
-  return std::min(log2_ceil - 1, 6);
-}
-
 void IodepthDistribution::merge(const IodepthDistribution& other) {
   for (std::size_t i = 0; i < level.size(); ++i) {
     level[i] += other.level[i];

@@ -3,6 +3,7 @@
 // Workers fill a JobResult each (one thread, no locks); the runner collects them into a RunResult;
 // reporters are pure functions of a RunResult.
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -70,8 +71,18 @@ struct IodepthDistribution {
   std::uint64_t total_submit_calls = 0;
   std::uint64_t total_complete_calls = 0;
 
-  static int level_bucket(std::uint32_t depth) noexcept;  // 0,1->0, 2..3->1, 4..7->2, ... >=64->6
-  static int batch_bucket(std::uint32_t count) noexcept;  // 0->0, 1..4->1, 5..8->2, ... >64->6
+  // Inline: counted at every submit and reap (with a constant count, a synchronous engine's io folds to one).
+  static constexpr int level_bucket(std::uint32_t depth) noexcept {  // 0,1->0, 2..3->1, 4..7->2, ... >=64->6
+    if (depth <= 1) return 0;
+    const int log2_floor = 31 - std::countl_zero(depth);
+    return log2_floor < 6 ? log2_floor : 6;
+  }
+  static constexpr int batch_bucket(std::uint32_t count) noexcept {  // 0->0, 1..4->1, 5..8->2, ... >64->6
+    if (count == 0) return 0;
+    if (count <= 4) return 1;
+    const int log2_ceil = 32 - std::countl_zero(count - 1);
+    return log2_ceil - 1 < 6 ? log2_ceil - 1 : 6;
+  }
   void merge(const IodepthDistribution& other);
 };
 

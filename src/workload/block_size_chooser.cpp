@@ -71,7 +71,7 @@ BlockSizeChooser::BlockSizeChooser(std::uint64_t bs, const BlockSizeRange& range
   granularity_ = kind_ == Kind::kRange && unaligned ? alignment_ : std::gcd(granularity_, alignment_);
 }
 
-std::uint32_t BlockSizeChooser::choose(Rng& rng) const noexcept {
+std::uint32_t BlockSizeChooser::choose_drawn(Rng& rng) const noexcept {
   switch (kind_) {
     case Kind::kFixed:
       return min_;

@@ -19,7 +19,7 @@ class BlockSizeChooser {
   BlockSizeChooser(std::uint64_t bs, const BlockSizeRange& range, const std::vector<BlockSizeSplitEntry>& split,
                    std::uint64_t blockalign, bool unaligned = false);
 
-  std::uint32_t choose(Rng& rng) const noexcept;
+  std::uint32_t choose(Rng& rng) const noexcept { return kind_ == Kind::kFixed ? min_ : choose_drawn(rng); }
   // The largest length this chooser can produce that is <= limit, or 0 when none is.
   std::uint32_t largest_fitting(std::uint64_t limit) const noexcept;
 
@@ -33,6 +33,7 @@ class BlockSizeChooser {
 
  private:
   enum class Kind { kFixed, kRange, kSplit };
+  std::uint32_t choose_drawn(Rng& rng) const noexcept;  // bsrange, bssplit
   Kind kind_ = Kind::kFixed;
   std::uint32_t min_ = 4096;
   std::uint32_t max_ = 4096;

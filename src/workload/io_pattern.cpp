@@ -395,6 +395,8 @@ bool IoPattern::Impl::next(NextIo& out) noexcept {
 
 // The file of the next io (one whose pass is not done; the caller makes sure there is one).
 std::size_t IoPattern::Impl::pick_file() noexcept {
+  // One file: every service type picks it (the file generator's draws and counts concern only the choice).
+  if (files.size() == 1) return 0;
   if (file_service == FileService::kDistribution) {
     next_file = static_cast<std::size_t>(file_distribution(file_rng));
   } else if (file_service == FileService::kRandom && ios_on_file == 0) {
@@ -631,6 +633,7 @@ bool IoPattern::Impl::pick_from_map(FileState& file, Direction direction, std::u
   const std::uint64_t step = to_units(choosers[index_of(direction)].alignment());  // no division per io
   std::uint64_t unit = offset_rng.below(map.blocks());
   if (step > 1) unit -= unit % step;
+  const std::uint64_t needed = std::max<std::uint64_t>(units_covering(length), 1);
   for (int wraps = 0; wraps < 2;) {
     unit = map.next_free(unit);
     if (unit == RandomMap::kNone) {
@@ -642,9 +645,13 @@ bool IoPattern::Impl::pick_from_map(FileState& file, Direction direction, std::u
       unit += step - unit % step;
       continue;
     }
-    const std::uint64_t needed = std::max<std::uint64_t>(units_covering(length), 1);
-    const std::uint64_t run = map.free_run(unit, needed);
-    map.take(unit, run);
+    // next_free found `unit` free: a one-unit io takes it without measuring the run.
+    const std::uint64_t run = needed == 1 ? 1 : map.free_run(unit, needed);
+    if (run == 1) {
+      map.take_one(unit);
+    } else {
+      map.take(unit, run);
+    }
     out.offset = file.window.start + unit * granularity;
     // Shortened to the free run (fio), else the length drawn (bs_unaligned: its last unit partly used).
     out.length = run < needed ? static_cast<std::uint32_t>(run * granularity) : length;

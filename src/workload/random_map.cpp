@@ -50,8 +50,7 @@ std::uint64_t RandomMap::find_from(std::size_t level, std::uint64_t from) const 
   return (next_word << 6) + static_cast<std::uint64_t>(std::countr_zero(~words[next_word]));
 }
 
-std::uint64_t RandomMap::next_free(std::uint64_t from) const noexcept {
-  if (from >= blocks_ || free_ == 0) return kNone;
+std::uint64_t RandomMap::next_free_beyond(std::uint64_t from) const noexcept {
   const std::uint64_t found = find_from(0, from);
   return found < blocks_ ? found : kNone;
 }
