@@ -15,6 +15,7 @@
 #include "method/precondition.h"
 #include "method/quick.h"
 #include "net/http_load.h"
+#include "run/trigger_watch.h"
 
 namespace sluice {
 
@@ -29,6 +30,7 @@ struct RunArgs {
   std::string interval_log;     // --interval-log=FILE: one JSON line per job per interval
   std::string metrics_file;     // --metrics-file=FILE: OpenMetrics text, rewritten every interval
   JobCommandLine command_line;  // the job options, --name jobs and job files (a --profile's jobs included)
+  TriggerSettings trigger;      // fio's --trigger-file, --trigger-timeout, --trigger, --trigger-remote
 };
 
 struct CapacityArgs {

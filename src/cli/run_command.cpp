@@ -33,6 +33,7 @@
 #include "report/logs/log_inflate.h"
 #include "report/reporters.h"
 #include "run/runner.h"
+#include "run/trigger_watch.h"
 
 namespace sluice {
 namespace {
@@ -50,7 +51,7 @@ line before the files apply to every job; each file after the first starts with 
 Jobs given with --name run first, in the same group as the first file's jobs.
 
 A link named fio to sluice runs `sluice run`; so does `sluice fio`. fio's global options are among the
-options below; --trigger* are refused.
+options below.
 )";
 
 constexpr const char* kNotes =
@@ -83,6 +84,13 @@ KiB is always 1024). Output names its units: KiB/MiB for sizes, MiB/s and MB/s f
 Exit status: 0 success, 1 bad input or a failed job, 130 interrupted (results of the time measured so far
 are still printed, with "interrupted": true in JSON).
 )";
+
+// --trigger-timeout: a duration where a bare number is seconds (fio's check_str_time in seconds).
+std::chrono::nanoseconds trigger_timeout_of(const OptionValue& v) {
+  const auto timeout = parse_duration(v.text, std::chrono::seconds(1));
+  if (!timeout || timeout->count() <= 0) throw UserError(v.where + ": not a positive duration; e.g. 30, 500ms, 2m");
+  return *timeout;
+}
 
 // A positive duration where a bare number is seconds (the status refresh, as fio's --eta-interval).
 std::chrono::nanoseconds seconds_or_duration(const OptionValue& v) {
@@ -191,12 +199,26 @@ void add_fio_global_rows(CommandTable<RunArgs>& t) {
                  "accepted as fio accepts it (sluice has no debug trace; the categories are "
                  "checked)"),
         [](RunArgs&, const OptionValue& v) { check_fio_debug(v.where, v.text); });
-  for (const char* trigger : {"trigger-file", "trigger-timeout", "trigger", "trigger-remote"}) {
-    t.add(text_arg(trigger, "X", "",
-                   "refused: fio's trigger commands (power-cut tests over its client/server mode), "
-                   "which sluice's client and server do not implement"),
-          [](RunArgs&, const OptionValue& v) { refuse_fio_trigger(v.where); });
-  }
+}
+
+// fio's triggers (power-cut tests); with --client they are the client's own (docs/multi-host.md).
+void add_trigger_rows(CommandTable<RunArgs>& t) {
+  t.add(text_arg("trigger-file", "FILE", "",
+                 "when FILE appears (it is removed) every job stops and --trigger's command runs, as fio; checked "
+                 "every 100 ms"),
+        [](RunArgs& a, const OptionValue& v) { a.trigger.file = v.text; });
+  t.add(text_arg("trigger-timeout", "T", "",
+                 "T after sluice started (a bare number is seconds) every job stops and --trigger's command runs, "
+                 "as fio"),
+        [](RunArgs& a, const OptionValue& v) { a.trigger.timeout = trigger_timeout_of(v); });
+  t.add(text_arg("trigger", "CMD", "",
+                 "the shell command run when the trigger fires (with --client: on this host, once per server's "
+                 "answer, as fio)"),
+        [](RunArgs& a, const OptionValue& v) { a.trigger.command = v.text; });
+  t.add(text_arg("trigger-remote", "CMD", "",
+                 "with --client: the command each server runs when the trigger fires (fio's VTRIGGER), after "
+                 "stopping its jobs"),
+        [](RunArgs& a, const OptionValue& v) { a.trigger.remote_command = v.text; });
 }
 
 CommandTable<RunArgs> make_table() {
@@ -213,6 +235,7 @@ CommandTable<RunArgs> make_table() {
   CommandTable<RunArgs> t(std::move(info));
   add_output_rows(t);
   add_run_rows(t);
+  add_trigger_rows(t);
   add_fio_global_rows(t);
   return t;
 }
@@ -361,6 +384,7 @@ void write_progress_report(const RunResult& progress, const RunOptions& run, Out
 }
 
 int run_parsed(RunArgs& parsed, const std::vector<std::string>& args) {
+  const auto genesis = std::chrono::steady_clock::now();  // --trigger-timeout counts from here (fio: its start)
   if (!parsed.run.inflate_log.empty()) {
     inflate_fio_log(parsed.run.inflate_log, stdout);  // fio does only this when given --inflate-log
     return kExitOk;
@@ -379,6 +403,11 @@ int run_parsed(RunArgs& parsed, const std::vector<std::string>& args) {
     throw UserError("--warnings-fatal: the jobs have warnings (above)");
   }
   if (parsed.parse_only) return kExitOk;
+  if (mpi::active() && parsed.trigger.armed()) {
+    throw UserError(
+        "--trigger-file / --trigger-timeout: not supported under MPI (use fio's client/server mode: "
+        "--client with --trigger-remote)");
+  }
 
   RunnerOptions runner;
   runner.allow_destructive = parsed.run.allow_destructive;
@@ -408,10 +437,17 @@ int run_parsed(RunArgs& parsed, const std::vector<std::string>& args) {
       if (mpi::rank() == 0) repetitions.next();
       return measure_on_all_ranks(jobs, runner, warnings, notes, parsed, json_plus);
     }
-    RunResult result = run_jobs(jobs, runner);
+    RunResult result;
+    std::string trigger_note;
+    {
+      LocalTrigger trigger(parsed.trigger, genesis);
+      result = run_jobs(jobs, runner);
+      trigger_note = trigger.note();
+    }
     if (intervals.active()) intervals.record(result);  // each job's last, partial interval
     result.warnings.insert(result.warnings.begin(), warnings.begin(), warnings.end());  // validation first
     result.notes = notes;
+    if (!trigger_note.empty()) result.notes.push_back(trigger_note);
     if (parsed.run.bandwidth_log) write_aggregate_bw_logs(result, ".");  // fio writes them into the current directory
     Measurement m{render_normal(result, NormalReportOptions{.show_warnings = true}), std::string(),
                   exit_code_of(result)};

@@ -7,6 +7,7 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 std::atomic<int> g_signal{0};
+std::atomic<bool> g_trigger{false};
 
 extern "C" void on_stop_signal(int signal_number) {
   if (g_stop.load(std::memory_order_relaxed)) {
@@ -34,8 +35,14 @@ void install_stop_signal_handlers() {
 bool stop_requested() noexcept { return g_stop.load(std::memory_order_relaxed); }
 int stop_signal_number() noexcept { return g_signal.load(std::memory_order_relaxed); }
 void request_stop() noexcept { g_stop.store(true, std::memory_order_relaxed); }
+void request_trigger_stop() noexcept {
+  if (!g_stop.load(std::memory_order_relaxed)) g_trigger.store(true, std::memory_order_relaxed);
+  g_stop.store(true, std::memory_order_relaxed);
+}
+bool stopped_by_trigger() noexcept { return g_trigger.load(std::memory_order_relaxed); }
 void clear_stop_request() noexcept {
   g_stop.store(false, std::memory_order_relaxed);
+  g_trigger.store(false, std::memory_order_relaxed);
   g_signal.store(0, std::memory_order_relaxed);
 }
 

@@ -12,6 +12,11 @@ bool stop_requested() noexcept;
 // Which signal asked for the stop (0 if none or requested internally).
 int stop_signal_number() noexcept;
 void request_stop() noexcept;
+// A stop asked for by fio's trigger (--trigger-file, --trigger-timeout, a client's VTRIGGER): the jobs end as
+// for any stop, but the run is not "interrupted" (fio's trigger ends its jobs and exits 0).
+void request_trigger_stop() noexcept;
+// True when the stop came from the trigger (and no signal came first).
+bool stopped_by_trigger() noexcept;
 // For tests and for a runner that runs several plans in one process.
 void clear_stop_request() noexcept;
 

@@ -14,10 +14,14 @@
 
 #include "common/error.h"
 #include "fionet/bytes.h"
+#include "fionet/client_logs.h"
 #include "fionet/client_report.h"
+#include "fionet/client_trigger.h"
+#include "fionet/disk_util_pdu.h"
 #include "fionet/pdu.h"
 #include "fionet/shared_secret.h"
 #include "fionet/thread_stat_decode.h"
+#include "fionet/trigger.h"
 #include "fionet/wire.h"
 #include "job/units.h"
 
@@ -28,6 +32,8 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 constexpr std::uint16_t kClientTypeCli = 1;  // fio's FIO_CLIENT_TYPE_CLI
 constexpr std::chrono::milliseconds kWriteTimeout = 30s;
+// After its trigger answer a silent server is given up this soon, without an error (fio's client timeout, 5 s).
+constexpr std::chrono::milliseconds kSilenceAfterTrigger = 5s;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -128,6 +134,16 @@ ClientOptions parse_client_arguments(const std::vector<std::string>& args) {
       }
       o.report_interval = *interval;
       o.report_interval_text = value;
+    } else if (name == "trigger-file") {
+      o.trigger.file = value;
+    } else if (name == "trigger-timeout") {
+      const auto timeout = parse_duration(value, std::chrono::seconds(1));
+      if (!timeout || timeout->count() <= 0) throw UserError(a + ": not a positive duration; e.g. 30, 500ms, 2m");
+      o.trigger.timeout = *timeout;
+    } else if (name == "trigger") {
+      o.trigger.command = value;
+    } else if (name == "trigger-remote") {
+      o.trigger.remote_command = value;
     } else if (name == "eta" || name == "eta-newline" || name == "eta-interval") {
       // the live status of a terminal: a client prints none
     } else if (!name.empty()) {
@@ -172,6 +188,7 @@ struct Connection {
   ClientReport latest;
   std::size_t sets = 0;
   std::uint32_t announced_stats = 0;
+  bool trigger_answered = false;  // it answered VTRIGGER: silence or a hang-up after it is what a power cut does
 };
 
 std::string where(const Connection& c) { return describe(c.server->endpoint); }
@@ -336,6 +353,8 @@ void complete_set(Connection& c) {
   c.latest.stats = std::move(c.report.stats);
   c.latest.options = std::move(c.report.options);
   c.latest.global_options = std::move(c.report.global_options);
+  c.latest.disks = std::move(c.report.disks);
+  c.report.disks.clear();
   c.report.stats.clear();
   c.report.options.clear();
   c.report.global_options.clear();
@@ -377,6 +396,18 @@ bool handle(Connection& c, const Message& m, const ClientOptions& options) {
     case Op::kGroupStat:
       c.report.groups += 1;
       break;
+    case Op::kIoLog: {  // a job's log: written here as NAME.HOST, as fio's client writes it
+      std::string problem;
+      if (const auto log = decode_iolog(m.payload))
+        save_client_log(*log, c.server->endpoint.host, problem);
+      else
+        problem = "a malformed IOLOG message";
+      if (!problem.empty()) std::fprintf(stderr, "sluice: server %s: %s\n", where(c).c_str(), problem.c_str());
+      break;
+    }
+    case Op::kDiskUtil:
+      if (auto disk = decode_disk_util(m.payload)) c.report.disks.push_back(std::move(*disk));
+      break;
     case Op::kStop:
       c.stop_error = decode_stop(m.payload).error;
       break;
@@ -390,13 +421,22 @@ bool handle(Connection& c, const Message& m, const ClientOptions& options) {
             static_cast<std::int64_t>(get_u64(m.payload.data(), 0));
       }
       break;
+    case Op::kVerifyTrigger: {  // fio's client: save the server's write state, then run --trigger here
+      c.trigger_answered = true;
+      std::string problem;
+      save_trigger_states(m.payload, state_file_prefix(c.server->endpoint), problem);
+      if (!problem.empty()) std::fprintf(stderr, "sluice: server %s: %s\n", where(c).c_str(), problem.c_str());
+      if (const std::string failure = run_trigger_command(options.trigger.command); !failure.empty())
+        std::fprintf(stderr, "sluice: %s\n", failure.c_str());
+      break;
+    }
     case Op::kSluiceHost: {
       nlohmann::json section = nlohmann::json::parse(m.payload.begin(), m.payload.end(), nullptr, false);
       if (!section.is_discarded() && section.is_object()) c.report.sluice_section = std::move(section);
       break;
     }
     default:
-      break;  // ETA, DISK_UTIL, IOLOG: nothing to keep
+      break;  // ETA: nothing to keep
   }
   return true;
 }
@@ -460,6 +500,7 @@ class PeriodicReports {
         r.stats = c.latest.stats;
         r.options = c.latest.options;
         r.global_options = c.latest.global_options;
+        r.disks = c.latest.disks;
       }
       reports.push_back(std::move(r));
     }
@@ -475,7 +516,26 @@ class PeriodicReports {
   std::optional<Clock::time_point> first_ready_;
 };
 
+// The trigger fired: every server still running is sent the remote command (fio's fio_clients_send_trigger).
+void send_trigger(std::vector<Connection>& connections, const ClientOptions& options) {
+  const std::vector<std::uint8_t> payload = encode_vtrigger(options.trigger.remote_command);
+  for (Connection& c : connections) {
+    if (!c.done) send_message(c.fd, Op::kVerifyTrigger, 0, payload, kWriteTimeout);
+  }
+}
+
+// A server that answered the trigger and then went silent or hung up without results: its trigger command may
+// have cut its power, which is what the test is for (fio's client: "ignoring timeout due to vtrigger").
+void note_gone_after_trigger(Connection& c) {
+  std::fprintf(stderr,
+               "sluice: server %s: no results after it ran its trigger command (not an error: a power-cut "
+               "test's command ends its host)\n",
+               where(c).c_str());
+  c.failure.clear();
+}
+
 void run_all(std::vector<Connection>& connections, const ClientOptions& options, PeriodicReports& periodic) {
+  TriggerClock trigger(options.trigger, options.genesis);
   for (;;) {
     std::vector<pollfd> fds;
     std::vector<Connection*> owners;
@@ -485,8 +545,9 @@ void run_all(std::vector<Connection>& connections, const ClientOptions& options,
       owners.push_back(&c);
     }
     if (fds.empty()) return;
-    ::poll(fds.data(), fds.size(), 200);
+    ::poll(fds.data(), fds.size(), options.trigger.armed() ? 100 : 200);  // fio checks its trigger every 100 ms
     const auto now = Clock::now();
+    if (options.trigger.armed() && trigger.due(now)) send_trigger(connections, options);
     for (std::size_t i = 0; i < fds.size(); ++i) {
       Connection& c = *owners[i];
       if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -499,6 +560,7 @@ void run_all(std::vector<Connection>& connections, const ClientOptions& options,
           c.done = true;
           ::close(c.fd);  // at once: the server waits for this client to hang up before its session ends
           c.fd = -1;
+          if (c.trigger_answered && c.report.stats.empty()) note_gone_after_trigger(c);
           continue;
         }
       }
@@ -506,7 +568,10 @@ void run_all(std::vector<Connection>& connections, const ClientOptions& options,
         send_message(c.fd, Op::kSendEta, 0, {}, kWriteTimeout);
         c.last_eta = now;
       }
-      if (now - c.last_heard > options.silence_limit) {
+      if (c.trigger_answered && now - c.last_heard > kSilenceAfterTrigger) {
+        c.done = true;
+        note_gone_after_trigger(c);
+      } else if (now - c.last_heard > options.silence_limit) {
         c.failure = fmt::format("no message for {} s: given up", options.silence_limit.count() / 1000);
         c.done = true;
       }

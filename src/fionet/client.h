@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fionet/endpoint.h"
+#include "run/trigger_watch.h"
 
 namespace sluice::fionet {
 
@@ -38,13 +39,19 @@ struct ClientOptions {
   std::optional<std::chrono::nanoseconds> report_interval;
   std::string report_interval_text;  // T as given, for the servers' command line
   std::string secret;  // --client-secret=FILE's content: every server must be a sluice server with the same
+  // fio's triggers, the client's own (anywhere on its command line): when the file appears or the time passes,
+  // every server is sent --trigger-remote's command (VTRIGGER), and each answer runs --trigger's here.
+  TriggerSettings trigger;
+  std::chrono::steady_clock::time_point genesis = std::chrono::steady_clock::now();  // --trigger-timeout's origin
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds silence_limit{60000};  // a running server that says nothing this long has failed
 };
 
 // fio's client command line (the arguments of `fio`, with at least one --client): --client=HOST[,PORT] (or a file
 // of hosts, one a line), job files right after a --client belong to that server alone, --remote-config=PATH,
-// --output-format, --minimal, --append-terse, --terse-version, --output, --status-interval, --client-secret=FILE
+// --output-format, --minimal, --append-terse, --terse-version, --output, --status-interval, --client-secret=FILE,
+// --trigger-file,
+// --trigger-timeout, --trigger, --trigger-remote
 // (the client's own, anywhere; --eta* are accepted and have no effect); other options after a --client go to
 // that server. Throws UserError on bad input.
 ClientOptions parse_client_arguments(const std::vector<std::string>& args);

@@ -57,6 +57,47 @@ std::size_t reporting_servers(const std::vector<ClientReport>& reports) {
   return n;
 }
 
+// fio's client: each DU message is one entry of the top-level "disk_util", with the server's "hostname" and
+// "port" (its handle_du with json_object_add_client_info).
+nlohmann::ordered_json disk_util_json(const std::vector<ClientReport>& reports) {
+  nlohmann::ordered_json disks = nlohmann::ordered_json::array();
+  for (const ClientReport& r : reports) {
+    if (r.disks.empty()) continue;
+    RunResult run;
+    run.disks = r.disks;
+    const nlohmann::ordered_json doc = render_json_ordered(run, false);
+    if (!doc.contains("disk_util")) continue;
+    for (nlohmann::ordered_json entry : doc.at("disk_util")) {
+      entry["hostname"] = r.hostname;
+      entry["port"] = r.port;
+      disks.push_back(std::move(entry));
+    }
+  }
+  return disks;
+}
+
+// fio's client prints each DU message after the server's group status: the heading before every device (its
+// handle_du), and in terse output one line of the device's fields per device (terse versions 3 and up).
+std::string disk_stats_text(const ClientReport& r) {
+  std::string out;
+  for (const DiskUtilization& d : r.disks) {
+    out += fmt::format(
+        "\nDisk stats (read/write):\n  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:3.2f}%\n", d.name,
+        d.read_ios, d.write_ios, d.read_merges, d.write_merges, d.read_ticks_ms, d.write_ticks_ms, d.in_queue_ms,
+        d.util_percent);
+  }
+  return out;
+}
+
+std::string disk_stats_terse(const ClientReport& r) {
+  std::string out;
+  for (const DiskUtilization& d : r.disks) {
+    out += fmt::format(";{};{};{};{};{};{};{};{};{:3.2f}%\n", d.name, d.read_ios, d.write_ios, d.read_merges,
+                       d.write_merges, d.read_ticks_ms, d.write_ticks_ms, d.in_queue_ms, d.util_percent);
+  }
+  return out;
+}
+
 std::string render_json_document(const std::vector<ClientReport>& reports) {
   nlohmann::ordered_json root = nlohmann::ordered_json::object();
   const std::time_t now = std::time(nullptr);
@@ -85,7 +126,7 @@ std::string render_json_document(const std::vector<ClientReport>& reports) {
   if (reporting_servers(reports) > 1)
     add_entries(all_clients_of(reports), reports.front().hostname, reports.front().port);
   root["client_stats"] = std::move(clients);
-  root["disk_util"] = nlohmann::ordered_json::array();
+  root["disk_util"] = disk_util_json(reports);
   if (nlohmann::ordered_json sluice_clients = sluice_clients_json(reports); !sluice_clients.is_null()) {
     root["sluice"] = {{"clients", std::move(sluice_clients)}};
   }
@@ -100,14 +141,22 @@ std::string render_client_reports(const std::vector<ClientReport>& reports, bool
   const bool all = reporting_servers(reports) > 1;
   if (normal) {
     for (const ClientReport& r : reports) {
-      if (!r.stats.empty())
-        out += render_normal(run_of(r), NormalReportOptions{.show_warnings = false, .sluice_lines = false}) + "\n";
+      if (r.stats.empty()) continue;
+      std::string text = render_normal(run_of(r), NormalReportOptions{.show_warnings = false, .sluice_lines = false});
+      if (!r.disks.empty()) {
+        while (!text.empty() && text.back() == '\n') text.pop_back();
+        text += "\n" + disk_stats_text(r);
+      }
+      out += text + "\n";
     }
     if (all) out += render_normal_jobs(all_clients_of(reports));
     if (const std::string extras = sluice_clients_text(reports); !extras.empty()) out += "\n" + extras;
   }
   if (terse) {
-    for (const ClientReport& r : reports) out += render_terse(run_of(r), terse_version);
+    for (const ClientReport& r : reports) {
+      out += render_terse(run_of(r), terse_version);
+      if (terse_version >= 3) out += disk_stats_terse(r);
+    }
     if (all) out += render_terse(all_clients_of(reports), terse_version);
   }
   if (json) out += render_json_document(reports);

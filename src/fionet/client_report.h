@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fionet/thread_stat_decode.h"
+#include "stats/result.h"
 
 namespace sluice::fionet {
 
@@ -21,7 +22,8 @@ struct ClientReport {
   std::vector<DecodedStat> stats;                                       // TS messages, in arrival order
   std::map<std::uint32_t, std::map<std::string, std::string>> options;  // JOB_OPT by report index
   std::map<std::string, std::string> global_options;
-  int groups = 0;  // GS messages
+  int groups = 0;                      // GS messages
+  std::vector<DiskUtilization> disks;  // DU messages: the server's block devices over its run
   // From a sluice server only (fio's servers send none of it; the report of fio servers is exactly fio's):
   bool sluice = false;                           // its probe said "sluice-..."
   std::string server_name;                       // its host name, from its probe

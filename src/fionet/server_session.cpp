@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -20,13 +21,18 @@
 #include "common/error.h"
 #include "common/stop_signal.h"
 #include "fionet/bytes.h"
+#include "fionet/disk_util_pdu.h"
+#include "fionet/iolog_pdu.h"
 #include "fionet/pdu.h"
 #include "fionet/received_jobs.h"
+#include "fionet/server_logs.h"
 #include "fionet/shared_secret.h"
 #include "fionet/thread_stat.h"
+#include "fionet/trigger.h"
 #include "fionet/wire.h"
 #include "report/reporters.h"
 #include "run/runner.h"
+#include "run/trigger_watch.h"
 #include "version.h"
 
 namespace sluice::fionet {
@@ -124,6 +130,9 @@ class Session {
           return failed_ ? 1 : 0;
         case Op::kSendEta:
           send(Op::kEta, encode_eta({}), r.message.tag);
+          break;
+        case Op::kVerifyTrigger:
+          answer_trigger(r.message, false);
           break;
         case Op::kQuit:
         case Op::kExit:
@@ -314,6 +323,8 @@ class Session {
   void run() {
     if (jobs_.empty()) return fail("no job was sent (neither a job file nor --name on the command line)");
     const auto run_received = std::chrono::steady_clock::now();
+    // The logs this run writes are those changed since (a margin for file systems' coarse timestamps).
+    logs_since_ = std::filesystem::file_time_type::clock::now() - std::chrono::seconds(2);
     send(Op::kServerStart, {});
     log(fmt::format("{}: running {} job(s)", peer_, jobs_.size()));
     std::atomic<bool> done{false};
@@ -386,6 +397,7 @@ class Session {
       client_gone = r.status != ReadStatus::kOk;
       return;
     }
+    if (r.message.op == static_cast<std::uint16_t>(Op::kVerifyTrigger)) return answer_trigger(r.message, true);
     if (r.message.op == static_cast<std::uint16_t>(Op::kSendEta)) {
       EtaInfo eta;
       eta.running = count_jobs(jobs_).clones;
@@ -404,6 +416,31 @@ class Session {
       }
       send(Op::kEta, encode_eta(eta), r.message.tag);
     }
+  }
+
+  // fio's IOLOG: the logs the run wrote go to the client (which writes NAME.HOST) and leave this host, as
+  // fio's server never writes them.
+  void send_job_logs() {
+    for (const JobLogFile& file : job_log_files(jobs_)) {
+      std::string problem;
+      const std::optional<IoLog> log = log_for_client(file, logs_since_, problem);
+      if (!problem.empty()) text("sluice: " + problem + "\n");
+      if (!log) continue;
+      std::error_code ec;
+      if (send(Op::kIoLog, encode_iolog(*log))) std::filesystem::remove(file.path, ec);
+    }
+  }
+
+  // fio's handle_trigger_cmd: the answer (the write state: none from sluice, see trigger.h), every job stopped,
+  // then the client's command run here (a power-cut test's command may end this host; nothing after it counts).
+  void answer_trigger(const Message& m, bool running) {
+    const std::optional<std::string> command = decode_vtrigger(m.payload);
+    if (!command) return log(fmt::format("{}: a malformed VTRIGGER; ignored", peer_));
+    send(Op::kVerifyTrigger, encode_empty_io_list());
+    if (running) request_trigger_stop();
+    log(fmt::format("{}: trigger{}{}", peer_, running ? ": jobs stopped" : "",
+                    command->empty() ? std::string() : fmt::format(", running `{}`", *command)));
+    if (const std::string failure = run_trigger_command(*command); !failure.empty()) log(peer_ + ": " + failure);
   }
 
   // fio's server logs the job banners and "Starting N processes" once, before the first statistics.
@@ -460,6 +497,7 @@ class Session {
       send(Op::kThreadStat, thread_stats[i]);
     }
     for (const auto& gs : group_stats) send(Op::kGroupStat, gs);
+    for (const DiskUtilization& disk : result.disks) send(Op::kDiskUtil, encode_disk_util(disk));  // after GS, as fio
     return error;
   }
 
@@ -493,6 +531,7 @@ class Session {
   }
 
   void report(const RunResult& result) {
+    send_job_logs();  // as fio's server: each log as its job ends, before the statistics
     std::uint32_t error = send_statistics(result);
     for (const GroupResult& g : result.groups) {
       for (const JobResult& j : g.jobs) {
@@ -537,6 +576,7 @@ class Session {
   std::chrono::steady_clock::time_point last_sample_;
   LiveTotals last_totals_;
   EtaInfo rates_;  // only its rates are used
+  std::filesystem::file_time_type logs_since_;
   Nonce nonce_{};
 };
 

@@ -64,13 +64,6 @@ void check_fio_debug(std::string_view where, const std::string& value) {
   }
 }
 
-void refuse_fio_trigger(std::string_view where) {
-  option_error(where,
-               "not supported by sluice: fio's triggers run a command when a file appears or at a time, for "
-               "power-cut tests driven through fio's client/server mode, whose trigger command sluice's client "
-               "and server do not implement");
-}
-
 const std::vector<std::string>& fio_debug_categories() {
   static const std::vector<std::string> kNames = {
       "process", "file",    "io",   "mem", "blktrace", "verify",   "random",      "parse",        "diskutil", "job",

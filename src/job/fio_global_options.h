@@ -24,9 +24,6 @@ std::chrono::nanoseconds fio_eta_interval(std::string_view where, const std::str
 // --debug=CATS: a comma list of fio's debug categories (or "?"); sluice has no debug trace and only checks it.
 void check_fio_debug(std::string_view where, const std::string& value);
 
-// --trigger-file, --trigger-timeout, --trigger, --trigger-remote: always refused, with the reason.
-[[noreturn]] void refuse_fio_trigger(std::string_view where);
-
 // fio's --debug categories (fio 3.33), "all" included.
 const std::vector<std::string>& fio_debug_categories();
 

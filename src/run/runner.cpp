@@ -595,7 +595,7 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
     // A file the group removed (filedelete, unlink=1) is laid out again for a later job that needs it.
     std::erase_if(laid_out, [](const auto& entry) { return ::access(entry.first.c_str(), F_OK) != 0; });
   }
-  result.interrupted = stop_requested();
+  result.interrupted = stop_requested() && !stopped_by_trigger();
   if (options.after_run) {
     for (Problem& p : options.after_run(jobs, result)) result.warnings.push_back(std::move(p));
   }

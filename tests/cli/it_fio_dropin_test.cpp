@@ -272,15 +272,6 @@ TEST(GlobalOptions, BadValuesAreRefusedWithTheNearestValidOne) {
   EXPECT_THAT(jobs.err, HasSubstr("--max-jobs=0: not a positive number of jobs"));
 }
 
-TEST(GlobalOptions, TriggersAreRefusedByNameWithTheReason) {
-  for (const char* option :
-       {"--trigger-file=/tmp/x", "--trigger-timeout=10", "--trigger=reboot", "--trigger-remote=x"}) {
-    const RunOutput r = run_sluice(before({option}, kNullRead));
-    EXPECT_EQ(r.exit_code, 1) << option;
-    EXPECT_THAT(r.err, HasSubstr(std::string(option) + ": not supported by sluice: fio's triggers")) << option;
-  }
-}
-
 TEST(GlobalOptions, OtherCommandsRefuseThem) {
   const RunOutput r = run_binary({"capacity", "--ioengine=null", "--size=1m", "--minimal"});
   EXPECT_EQ(r.exit_code, 1) << describe(r);

@@ -135,7 +135,7 @@ TEST(RunArgs, FioGlobalValuesAreCheckedAsFioChecksThem) {
   EXPECT_THAT(run_error_of({"--eta-interval=100ms"}), HasSubstr("too short"));
   EXPECT_THAT(run_error_of({"--debug=fle"}), HasSubstr("did you mean 'file'?"));
   EXPECT_THAT(run_error_of({"--max-jobs=0"}), HasSubstr("--max-jobs=0: not a positive number of jobs"));
-  EXPECT_THAT(run_error_of({"--trigger=reboot"}), HasSubstr("--trigger=reboot: not supported by sluice"));
+  EXPECT_THAT(run_error_of({"--trigger-timeout=0"}), HasSubstr("--trigger-timeout=0: not a positive duration"));
 }
 
 TEST(RunArgs, ProfileJobsComeWithTheRunOptions) {

@@ -1,0 +1,43 @@
+#pragma once
+// fio's IOLOG message (fio 3.33's server.c fio_send_iolog, client.c fio_client_handle_iolog): a log a job wrote
+// on the server, sent to the client instead of being written there. cmd_iolog_pdu (288 bytes: u64 nr_samples,
+// u32 thread_number, log_type, compressed, log_offset, log_prio, log_hist_coarseness, name[256]) and then the
+// samples: fio's binary struct io_sample (report/logs/fio_log_sample.h), plain, zlib-compressed for the
+// transfer (XMIT_COMPRESSED, only to a client whose probe offered zlib) or as the job stored them
+// (STORE_COMPRESSED, log_store_compressed). The client writes NAME.HOST: the text lines, or the stored bytes.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sluice::fionet {
+
+inline constexpr std::size_t kIoLogHeaderBytes = 288;
+
+enum class IoLogType : std::uint32_t { kLat = 1, kClat = 2, kSlat = 3, kBw = 4, kIops = 5, kHist = 6 };
+enum class IoLogCompression : std::uint32_t { kNone = 0, kTransfer = 1, kStored = 2 };
+
+struct IoLog {
+  std::string name;  // the log's file name on the server ("job_lat.1.log")
+  std::uint32_t thread_number = 1;
+  IoLogType type = IoLogType::kLat;
+  IoLogCompression compression = IoLogCompression::kNone;
+  std::uint64_t samples = 0;       // nr_samples (0 for a stored compressed log, as fio sends it)
+  std::vector<std::uint8_t> data;  // the samples' bytes, or the stored file's
+};
+
+std::vector<std::uint8_t> encode_iolog(const IoLog& log);
+// nullopt when the payload is shorter than the header.
+std::optional<IoLog> decode_iolog(const std::vector<std::uint8_t>& payload);
+
+// fio's flush_samples: the text lines of binary samples ("time, value, ddir, bs[, offset], prio"); the
+// first sample's flags say whether offsets follow and whether the priority is written as its value (hex) or
+// as 1 for the realtime class. A trailing partial sample is left out.
+std::string fio_log_text(const std::vector<std::uint8_t>& samples);
+
+// The binary samples of a text log sluice wrote (the lines fio_log_text gives back). nullopt, with the line
+// number in `bad_line`, when a line is not such a line.
+std::optional<std::vector<std::uint8_t>> samples_of_log_text(const std::string& text, std::size_t& bad_line,
+                                                             std::uint64_t& count);
+
+}  // namespace sluice::fionet
