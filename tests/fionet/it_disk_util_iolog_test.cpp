@@ -58,11 +58,11 @@ class DiskUtilAndLogs : public ::testing::Test {
     return r;
   }
 
-  // A job that writes 8 MiB with O_DIRECT to a file of the server's directory (on a block device here), so the
-  // device's counters move.
+  // A job that writes a file of the server's directory (on a block device here) with O_DIRECT for 1 s, so the
+  // device's counters move (fio's server samples them every 250 ms: a run of a few ms shows zeros there).
   std::string direct_write_job() {
     const std::string path = client_dir_.file("direct.fio");
-    std::ofstream(path) << "[w]\nrw=write\nbs=64k\nsize=8m\ndirect=1\nioengine=psync\nfilename="
+    std::ofstream(path) << "[w]\nrw=write\nbs=64k\nsize=8m\ndirect=1\nioengine=psync\ntime_based\nruntime=1\nfilename="
                         << server_dir_.file("data") << "\n";
     return path;
   }
@@ -172,7 +172,7 @@ TEST_F(DiskUtilAndLogs, LatencyLogsReachTheClientUnderFiosNames) {
     const RunOutput r = client(sluice_client, {"--client=" + address, "--output-format=json", job});
     ASSERT_EQ(r.exit_code, 0) << describe(r);
     EXPECT_EQ(client_files("lj_"), names) << (sluice_client ? "sluice client" : "fio client");
-    for (const std::string& kind : {"lat", "clat"}) {
+    for (const std::string kind : {"lat", "clat"}) {
       EXPECT_EQ(parsed_log_lines(client_dir_.file("lj_" + kind + ".1.log.127.0.0.1")), 256u) << kind;
     }
     // The server keeps no copy (fio's server never writes them).

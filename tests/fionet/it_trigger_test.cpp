@@ -73,7 +73,7 @@ class Trigger : public ::testing::Test {
 
 TEST_F(Trigger, LocalTimeoutStopsTheJobsAndRunsTheCommandAsFio) {
   SLUICE_REQUIRE(kFio);
-  for (const std::string program : {std::string(SLUICE_BINARY), std::string("fio")}) {
+  for (const std::string& program : {std::string(SLUICE_BINARY), std::string("fio")}) {
     const std::string mark = program == "fio" ? "fio.mark" : "sluice.mark";
     std::vector<std::string> args = {"--trigger-timeout=2", "--trigger=" + touch(mark), "--output-format=json", job_};
     if (program != "fio") args.insert(args.begin(), "run");
