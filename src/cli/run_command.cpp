@@ -75,6 +75,10 @@ fio's client/server mode (taken before anything else is read):
                         secret (each side proves it by HMAC-SHA256; FILE must be private, mode 600)
   --status-interval=T   with --client: every server sends its statistics so far each T and the client prints
                         each server's report and "All clients" each time (each JSON document whole)
+  --trigger-timeout=T, --trigger-file=FILE, --trigger=CMD, --trigger-remote=CMD
+                        with --client: when the trigger fires every server stops its jobs and runs CMD of
+                        --trigger-remote, and this host runs --trigger's CMD once per server's answer (fio's
+                        power-cut tests); disk stats and write_*_log logs come back from the servers (NAME.HOST)
 
 Latency definitions: slat = submit start to submit return (async engines only); clat = submit return to
 completion seen; lat = operation start to completion seen. Percentiles come from a log-linear histogram

@@ -76,6 +76,10 @@ void LocalTrigger::watch() {
   }
 }
 
-std::string LocalTrigger::note() { return fired_.load() ? note_ : std::string(); }
+std::string LocalTrigger::note() {
+  done_.store(true);
+  if (thread_.joinable()) thread_.join();  // a command still running is waited for, as fio waits for it
+  return fired_.load() ? note_ : std::string();
+}
 
 }  // namespace sluice

@@ -47,7 +47,8 @@ class LocalTrigger {
   ~LocalTrigger();
   LocalTrigger(const LocalTrigger&) = delete;
   LocalTrigger& operator=(const LocalTrigger&) = delete;
-  // After the run: "" if the trigger did not fire, else what it did ("the trigger fired ...").
+  // After the run: stops watching (waits for the trigger's command if it is running) and returns "" if the
+  // trigger did not fire, else what it did ("the trigger fired ...").
   std::string note();
 
  private:
