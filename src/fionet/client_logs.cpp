@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
+#include <vector>
 
 namespace sluice::fionet {
 
@@ -16,15 +18,23 @@ std::string save_client_log(const IoLog& log, const std::string& host, std::stri
     problem = fmt::format("the histogram log {} is not written by sluice's client (write_hist_log)", path);
     return {};
   }
-  if (log.compression == IoLogCompression::kTransfer) {
-    problem = fmt::format("the log {} came compressed for the transfer, which this client did not offer", path);
-    return {};
+  std::optional<std::vector<std::uint8_t>> inflated;
+  if (log.compression == IoLogCompression::kTransfer) {  // fio's server compresses when the probe offers zlib
+    inflated = inflate_transfer(log.data);
+    if (!inflated) {
+      problem = fmt::format("the log {} came compressed and does not inflate; not written", path);
+      return {};
+    }
+    if (inflated->size() < log.samples * 32) {  // 32: the smaller sample (without an offset)
+      problem = fmt::format("the log {} inflated to fewer samples than the server's {}; written as it came", path,
+                            log.samples);
+    }
   }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (log.compression == IoLogCompression::kStored) {
     out.write(reinterpret_cast<const char*>(log.data.data()), static_cast<std::streamsize>(log.data.size()));
   } else {
-    out << fio_log_text(log.data);
+    out << fio_log_text(inflated ? *inflated : log.data);
   }
   out.close();
   if (!out) {

@@ -7,8 +7,8 @@
 
 namespace sluice::fionet {
 
-// Writes the log; returns the path written, or "" with `problem` set (a histogram log, a log compressed for
-// the transfer, which this client never asks for, or a file that cannot be written).
+// Writes the log (inflating one compressed for the transfer); returns the path written, or "" with `problem`
+// set (a histogram log, data that does not inflate, or a file that cannot be written).
 std::string save_client_log(const IoLog& log, const std::string& host, std::string& problem);
 
 }  // namespace sluice::fionet

@@ -2,6 +2,7 @@
 #include "fionet/iolog_pdu.h"
 
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include <charconv>
 #include <sstream>
@@ -48,6 +49,38 @@ std::optional<IoLog> decode_iolog(const std::vector<std::uint8_t>& payload) {
   log.name = std::string(get_text(payload.data(), kLogNameAt, kLogNameBytes));
   log.data.assign(payload.begin() + kIoLogHeaderBytes, payload.end());
   return log;
+}
+
+std::vector<std::uint8_t> deflate_for_transfer(const std::vector<std::uint8_t>& samples) {
+  uLongf size = compressBound(static_cast<uLong>(samples.size()));
+  std::vector<std::uint8_t> out(size);
+  if (compress2(out.data(), &size, samples.data(), static_cast<uLong>(samples.size()), Z_DEFAULT_COMPRESSION) != Z_OK) {
+    return {};
+  }
+  out.resize(size);
+  return out;
+}
+
+std::optional<std::vector<std::uint8_t>> inflate_transfer(const std::vector<std::uint8_t>& data) {
+  z_stream stream{};
+  if (inflateInit(&stream) != Z_OK) return std::nullopt;
+  std::vector<std::uint8_t> out;
+  std::vector<std::uint8_t> chunk(1 << 16);
+  stream.next_in = const_cast<Bytef*>(data.data());
+  stream.avail_in = static_cast<uInt>(data.size());
+  int status = Z_OK;
+  while (status == Z_OK) {
+    stream.next_out = chunk.data();
+    stream.avail_out = static_cast<uInt>(chunk.size());
+    status = inflate(&stream, Z_NO_FLUSH);
+    out.insert(out.end(), chunk.data(), chunk.data() + (chunk.size() - stream.avail_out));
+    // The input ended before the stream's end: fio 3.33's server loses its last deflate output (it goes to a
+    // piece already sent), so its streams end so; fio's client keeps what inflated, and so does this.
+    if (status == Z_BUF_ERROR && stream.avail_in == 0) status = Z_STREAM_END;
+  }
+  inflateEnd(&stream);
+  if (status != Z_STREAM_END) return std::nullopt;
+  return out;
 }
 
 std::string fio_log_text(const std::vector<std::uint8_t>& samples) {

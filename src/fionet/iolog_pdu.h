@@ -35,6 +35,13 @@ std::optional<IoLog> decode_iolog(const std::vector<std::uint8_t>& payload);
 // as 1 for the realtime class. A trailing partial sample is left out.
 std::string fio_log_text(const std::vector<std::uint8_t>& samples);
 
+// fio's compression for the transfer (XMIT_COMPRESSED): the samples as one zlib stream, which the receiver
+// inflates whole (fio's server deflates them in 1 KiB pieces of the same stream).
+std::vector<std::uint8_t> deflate_for_transfer(const std::vector<std::uint8_t>& samples);
+// The samples again; nullopt when the data is not a zlib stream. A stream cut short gives what inflated (fio
+// 3.33's server sends its streams without their end; its client takes them so).
+std::optional<std::vector<std::uint8_t>> inflate_transfer(const std::vector<std::uint8_t>& data);
+
 // The binary samples of a text log sluice wrote (the lines fio_log_text gives back). nullopt, with the line
 // number in `bad_line`, when a line is not such a line.
 std::optional<std::vector<std::uint8_t>> samples_of_log_text(const std::string& text, std::size_t& bad_line,

@@ -48,8 +48,14 @@ std::optional<ProbeReply> decode_probe_reply(const std::vector<std::uint8_t>& pa
 
 std::vector<std::uint8_t> encode_probe(const std::string& server_name) {
   std::vector<std::uint8_t> out(kProbeBytes, 0);
+  // No zlib offered (fio's client offers it): fio 3.33's server then sends logs plain, since its compressed
+  // stream loses its last few samples now and then (its final deflate output goes to a piece already sent).
   put_text(out.data(), 8, 128, server_name);
   return out;
+}
+
+bool probe_offers_zlib(const std::vector<std::uint8_t>& payload) {
+  return payload.size() >= 8 && (get_u64(payload.data(), 0) & kProbeFlagZlib) != 0;
 }
 
 std::vector<std::uint8_t> encode_start(std::uint32_t jobs, std::uint32_t stat_outputs) {

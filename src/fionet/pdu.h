@@ -17,11 +17,15 @@ struct ProbeReply {
   std::uint8_t arch = 0;    // fio's arch_x86_64 = 1, arch_aarch64 = 13
   std::uint8_t bits_per_pointer_bytes = 8;
   std::uint32_t cpus = 0;
-  std::uint64_t flags = 0;  // FIO_PROBE_FLAG_ZLIB (compressed logs) is never offered
+  std::uint64_t flags = 0;  // kProbeFlagZlib: logs go compressed for the transfer (the client offered it)
 };
+inline constexpr std::uint64_t kProbeFlagZlib = 1;  // fio's FIO_PROBE_FLAG_ZLIB, in the probe and its reply
+// Whether a client's probe (cmd_client_probe_pdu) offers zlib-compressed logs.
+bool probe_offers_zlib(const std::vector<std::uint8_t>& payload);
 std::vector<std::uint8_t> encode_probe_reply(const ProbeReply& reply);
 std::optional<ProbeReply> decode_probe_reply(const std::vector<std::uint8_t>& payload);
-// The probe a client sends (cmd_client_probe_pdu, 136 bytes): flags and the server's name as the client knows it.
+// The probe a client sends (cmd_client_probe_pdu, 136 bytes): flags (no zlib: see pdu.cpp) and the server's
+// name as the client knows it.
 std::vector<std::uint8_t> encode_probe(const std::string& server_name);
 
 // cmd_start_pdu: jobs the server parsed and statistics (TS messages) it will send for them.

@@ -222,6 +222,9 @@ class Session {
     reply.arch = fio_arch_code();
     reply.bits_per_pointer_bytes = sizeof(void*);
     reply.cpus = static_cast<std::uint32_t>(std::max(1u, std::thread::hardware_concurrency()));
+    // As fio's server: logs go compressed when the client offers zlib (fio's client always does).
+    logs_compressed_ = probe_offers_zlib(m.payload);
+    if (logs_compressed_) reply.flags = kProbeFlagZlib;
     send(Op::kProbe, encode_probe_reply(reply), m.tag);
   }
 
@@ -426,8 +429,13 @@ class Session {
       const std::optional<IoLog> log = log_for_client(file, logs_since_, problem);
       if (!problem.empty()) text("sluice: " + problem + "\n");
       if (!log) continue;
+      IoLog sent = *log;
+      if (logs_compressed_ && sent.compression == IoLogCompression::kNone) {
+        sent.compression = IoLogCompression::kTransfer;
+        sent.data = deflate_for_transfer(log->data);
+      }
       std::error_code ec;
-      if (send(Op::kIoLog, encode_iolog(*log))) std::filesystem::remove(file.path, ec);
+      if (send(Op::kIoLog, encode_iolog(sent))) std::filesystem::remove(file.path, ec);
     }
   }
 
@@ -577,6 +585,7 @@ class Session {
   LiveTotals last_totals_;
   EtaInfo rates_;  // only its rates are used
   std::filesystem::file_time_type logs_since_;
+  bool logs_compressed_ = false;  // the client's probe offered zlib
   Nonce nonce_{};
 };
 
