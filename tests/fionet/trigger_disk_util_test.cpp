@@ -142,7 +142,7 @@ TEST(IoLog, CompressedForTheTransferInflatesToTheSameSamples) {
   const auto cut = inflate_transfer(std::vector<std::uint8_t>(deflated.begin(), deflated.end() - 4));
   ASSERT_TRUE(cut);
   EXPECT_TRUE(std::equal(cut->begin(), cut->end(), samples.begin()));
-  EXPECT_FALSE(inflate_transfer({1, 2, 3, 4}));       // not a zlib stream
+  EXPECT_FALSE(inflate_transfer({1, 2, 3, 4}));        // not a zlib stream
   EXPECT_FALSE(probe_offers_zlib(encode_probe("h")));  // sluice's client asks fio's servers for plain logs
 }
 
