@@ -130,7 +130,7 @@ void IoPattern::Impl::configure_choosers(const JobSpec& job) {
 
 void IoPattern::Impl::compute_planned(const JobSpec& job) {
   if ((job.time_based && !use_sprandom) || finished) return;
-  planned = budget;
+  planned = use_sprandom ? sprandom_bytes : budget;
   if (!wrap && !use_sprandom) {
     // A pass covers whole units only: a tail shorter than the granularity is never used.
     std::uint64_t pass = 0;

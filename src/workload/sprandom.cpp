@@ -125,7 +125,7 @@ SprandomOffsets::SprandomOffsets(const SprandomPlan& plan, std::uint64_t cache_b
       lfsr_(std::max<std::uint64_t>(lfsr_blocks, 1), seed),
       rng_(mix64(seed ^ 0x5350524e44ull)),
       new_left_(plan.region_writes) {
-  if (lfsr_blocks == 0) finished_ = true;
+  if (lfsr_blocks == 0) finished_ = empty_ = true;
   // Deferred repeats of one region are written while the next region remembers its own.
   const double least_valid = plan.validity.empty() ? 1.0 : plan.validity.front();
   const std::uint64_t estimate = remembered_estimate(region_writes_, least_valid) * (deferred_ ? 2 : 1);
@@ -184,5 +184,10 @@ bool SprandomOffsets::next_write(std::uint64_t& block) noexcept {
 }
 
 bool SprandomOffsets::next_other(std::uint64_t& block) noexcept { return !finished_ && lfsr_.next(block); }
+
+void SprandomOffsets::restart_lfsr() noexcept {
+  lfsr_.restart();
+  finished_ = empty_;
+}
 
 }  // namespace sluice

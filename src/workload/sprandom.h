@@ -76,6 +76,10 @@ class SprandomOffsets {
   // The block of another direction's io (randrw's reads): the next block of the same LFSR, as fio's reads
   // share the file's LFSR with sprandom's writes. False when it is used up.
   bool next_other(std::uint64_t& block) noexcept;
+  // fio's fio_file_reset under time_based: the LFSR starts its sequence over, the plan's state (region,
+  // repeats due) stays, and the sequence is asked again (next_write may then give one more block: see
+  // workload/io_pattern_sprandom.cpp).
+  void restart_lfsr() noexcept;
 
   // Index of the region the last write went to (may equal the plan's region count: the extra region).
   std::uint32_t region() const noexcept { return region_; }
@@ -96,6 +100,7 @@ class SprandomOffsets {
   std::uint64_t new_left_ = 0;             // LFSR blocks still to write in this region
   std::uint32_t region_ = 0;
   bool finished_ = false;
+  bool empty_ = false;  // no logical block: nothing ever comes
 };
 
 }  // namespace sluice

@@ -1,5 +1,5 @@
-// IoPattern with sprandom: the budget is the physical capacity whatever io_size, loops or time_based say (fio
-// sets io_size to it and ends the job when the plan is written), offsets stay in the job's region of the file,
+// IoPattern with sprandom: the budget is the physical capacity whatever io_size or loops say (fio sets io_size
+// to it and ends the job when the plan is written; time_based runs the plan to its end and one write more), offsets stay in the job's region of the file,
 // randrw's reads take blocks from the same LFSR, and a plan that cannot run is refused with its option.
 #include <gtest/gtest.h>
 
@@ -52,7 +52,7 @@ TEST(IoPatternSprandom, WritesAtMostThePhysicalCapacityInTheRegion) {
   for (std::uint64_t seed = 1; seed <= 4; ++seed) check_physical_budget(seed);
 }
 
-TEST(IoPatternSprandom, IoSizeLoopsAndTimeBasedDoNotExtendIt) {
+TEST(IoPatternSprandom, IoSizeAndLoopsDoNotExtendIt) {
   const FileRegion region{0, 8 * kMiB};
   const std::uint64_t reference = total_bytes([&] {
     IoPattern pattern(sprandom_job(RwMode::kRandWrite), {region}, 5);
@@ -61,9 +61,42 @@ TEST(IoPatternSprandom, IoSizeLoopsAndTimeBasedDoNotExtendIt) {
   JobSpec job = sprandom_job(RwMode::kRandWrite);
   job.io_size = 1 * kMiB;
   job.loops = 3;
-  job.time_based = true;
   IoPattern pattern(job, {region}, 5);
   EXPECT_EQ(total_bytes(drain(pattern, 100'000)), reference);
+}
+
+// fio 3.42 under time_based: the plan runs to its end (no budget); there fio resets the LFSR, asks once more
+// and ends the job after whatever that gives. One region over 8 MiB: the LFSR runs out first (2,048 blocks,
+// the region holds 2,356), so one write more, the reset LFSR's first block (no repeat is due then).
+TEST(IoPatternSprandom, TimeBasedWritesOneBlockMoreWhenTheLfsrEndedThePlan) {
+  const FileRegion region{0, 8 * kMiB};
+  JobSpec job = sprandom_job(RwMode::kRandWrite);
+  job.spr_num_regions = 1;
+  IoPattern sized(job, {region}, 5);
+  const auto reference = drain(sized);
+  ASSERT_EQ(reference.size(), 2048u) << "the LFSR ends the plan";
+  job.time_based = true;
+  IoPattern timed(job, {region}, 5);
+  EXPECT_EQ(timed.planned_bytes(), sized.planned_bytes());
+  const auto ios = drain(timed, 100'000);
+  ASSERT_EQ(ios.size(), reference.size() + 1);
+  for (std::size_t i = 0; i < reference.size(); ++i) ASSERT_EQ(ios[i].offset, reference[i].offset) << i;
+  EXPECT_EQ(ios.back().offset, reference.front().offset) << "the LFSR's first block again";
+  NextIo more;
+  EXPECT_FALSE(timed.next(more)) << "the job ends after it";
+}
+
+// 100 regions over 8 MiB: the region after the last (23 writes) fills before the LFSR runs out, so the plan
+// ends by its regions, and fio's second ask gives nothing: time_based writes what size-based does, no more.
+TEST(IoPatternSprandom, TimeBasedAddsNothingWhenTheRegionsEndedThePlan) {
+  const FileRegion region{0, 8 * kMiB};
+  JobSpec job = sprandom_job(RwMode::kRandWrite);
+  IoPattern sized(job, {region}, 5);
+  const auto reference = drain(sized);
+  ASSERT_EQ(reference.size(), 101u * 23u) << "every region and the one after the last full";
+  job.time_based = true;
+  IoPattern timed(job, {region}, 5);
+  EXPECT_EQ(drain(timed, 100'000).size(), reference.size());
 }
 
 TEST(IoPatternSprandom, ReadsOfRandrwShareTheLfsr) {

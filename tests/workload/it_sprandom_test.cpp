@@ -5,6 +5,7 @@
 // counts do too: totals are compared within 1.5%, per-decile counts within five standard deviations.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <iostream>
 #include <unordered_map>
@@ -13,6 +14,7 @@
 #include "support/it_test_util.h"
 #include "support/newer_fio.h"
 #include "support/temp_dir.h"
+#include "workload/sprandom.h"
 
 namespace sluice::testing {
 namespace {
@@ -149,6 +151,52 @@ TEST(Sprandom, CacheSizeAndOtherOverProvisioning) {
   const SprRun ours = run_sprandom("sluice", tmp, extra, 0.28);
   expect_sprandom_run("sluice", ours, 0.28);
   compare_with_newer_fio(tmp, ours, extra, 0.28);
+}
+
+// The writes of a sprandom job over 16 MiB (JSON total_ios), size-based or time_based.
+std::uint64_t sprandom_writes(const std::string& program, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"--name=spr", "--ioengine=null", "--rw=randwrite", "--bs=4k",
+                                   "--size=16m", "--sprandom=1",    "--output-format=json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  RunOptions options;
+  if (program != "sluice")
+    options.program = program;
+  else
+    args.insert(args.begin(), "run");
+  const RunOutput r = run_binary(args, options);
+  EXPECT_EQ(r.exit_code, 0) << program << ": " << describe(r);
+  const auto doc = parse_document(r.out.substr(std::min(r.out.find('{'), r.out.size())));
+  return doc ? (*doc)["jobs"][0]["write"]["total_ios"].get<std::uint64_t>() : 0;
+}
+
+// time_based: the plan runs to its end, then fio 3.42 resets the LFSR, writes once more and ends the job (its
+// get_next_rand_block after sprandom's td->done): one write more than size-based when the plan, not the
+// physical budget, ended the size-based run (16 MiB: fio 4,703 and 4,704, sluice 4,672 and 4,673; one
+// region: 4,096 and 4,097 in both), and long before the runtime.
+void expect_one_more_when_time_based(const std::string& program, const std::vector<std::string>& extra) {
+  std::vector<std::string> timed = extra;
+  timed.insert(timed.end(), {"--time_based", "--runtime=60"});
+  const auto started = std::chrono::steady_clock::now();
+  const std::uint64_t sized_writes = sprandom_writes(program, extra);
+  const std::uint64_t timed_writes = sprandom_writes(program, timed);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30)) << program << ": ends with the plan";
+  const std::uint64_t physical_blocks = sprandom_physical_bytes(16ull << 20, 0.15, kSprBlock) / kSprBlock;
+  ASSERT_LT(sized_writes, physical_blocks) << program << ": the plan ended the size-based run";
+  EXPECT_EQ(timed_writes, sized_writes + 1) << program << (extra.empty() ? "" : " " + extra[0]);
+  std::cout << program << (extra.empty() ? "" : " " + extra[0]) << ": " << sized_writes << " writes size-based, "
+            << timed_writes << " time_based\n";
+}
+
+TEST(Sprandom, TimeBasedWritesOneBlockAfterThePlanAsFio) {
+  for (const auto& extra : {std::vector<std::string>{}, std::vector<std::string>{"--spr_num_regions=1"}}) {
+    expect_one_more_when_time_based("sluice", extra);
+    const std::string fio = newer_fio();
+    if (!fio_knows_option(fio, "sprandom")) {
+      std::cout << "[ SKIPPED ] comparison: " << fio << " does not know sprandom (set SLUICE_NEWER_FIO)\n";
+      continue;
+    }
+    expect_one_more_when_time_based(fio, extra);
+  }
 }
 
 TEST(Sprandom, RefusesWhatFioRefuses) {
