@@ -351,6 +351,7 @@ bool IoLoop::next_from_pattern() {
   if (pending.starts_pass && source_.drops_cache) drop_cached(pending.file_index);
   if (pending.starts_loop && job_.target.unlink_each_loop) phases_.request(Phase::kNewLoop);
   source_.has_pending = true;
+  source_.pending_from_pattern = true;
   source_.pending_arrival_ns =
       source_.schedule.limited() ? source_.schedule.next_arrival(pending.direction, pending.length) : 0;
   return true;
@@ -426,6 +427,7 @@ bool IoLoop::next_from_log() {
         break;
     }
     source_.has_pending = true;
+    source_.pending_from_pattern = false;
     // Saturating: the log's waits add up (each is at most a day; file events add theirs).
     const std::uint64_t room_us = (kNever - source_.last_start_ns) / 1000;
     std::uint64_t arrival = delay_us == 0 ? 0 : delay_us >= room_us ? kNever : source_.last_start_ns + delay_us * 1000;

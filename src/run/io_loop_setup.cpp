@@ -219,6 +219,9 @@ void IoLoop::begin_measuring(std::uint64_t now) {
   if (job_.runtime.count() > 0) window_.end_ns = now + static_cast<std::uint64_t>(job_.runtime.count());
   live_->measuring.store(true, std::memory_order_relaxed);
   result_->start_ns = now;
+  // fio's reset_all_stats: the sequence distribution starts over, with the io waiting for its rate if any
+  source_.pattern.restart_io_numbers(source_.has_pending && source_.pending_from_pattern ? &source_.pending
+                                                                                         : nullptr);
   acct_.next_interval_ns = now + acct_.series_interval_ns;
   if (acct_.snapshot_interval_ns != 0) {
     acct_.next_snapshot_ns = now + acct_.snapshot_interval_ns - snapshot_lead_ns(acct_.snapshot_interval_ns);

@@ -91,6 +91,7 @@ struct Source {
   std::unique_ptr<RmwChains> rmw;  // rw=randrmw: each read is followed by the write of its block
   NextIo pending{};                // drawn, not yet started
   bool has_pending = false;
+  bool pending_from_pattern = false;  // the pending io came from `pattern` (not a replayed log)
   bool pending_is_sync = false;  // the pending entry of a replayed log is a sync (SyncState::due_op)
   bool pattern_done = false;
   bool waiting_for_rate = false;  // the pending io's arrival is still ahead

@@ -288,6 +288,8 @@ void IoPattern::redirect_last(const NextIo& drawn, Direction direction, std::uin
   file.position[index_of(direction)] = p.after_hole(file, relative);
 }
 
+void IoPattern::restart_io_numbers(NextIo* drawn) noexcept { impl_->restart_io_numbers(drawn); }
+
 std::uint64_t IoPattern::planned_bytes() const noexcept { return impl_->planned; }
 
 std::uint32_t IoPattern::max_block_size() const noexcept {

@@ -46,6 +46,13 @@ class IoPattern {
   // the byte budget counts `length` instead of the length drawn.
   void redirect_last(const NextIo& drawn, Direction direction, std::uint64_t resume_at, std::uint32_t length) noexcept;
 
+  // The job's statistics start over (the end of its ramp, latency_target's restart): the per-direction io
+  // numbers that random_distribution=sequence follows count from 0 again, as fio's reset_all_stats zeroes
+  // io_issues. Positions, maps and the byte budget go on. `drawn`: an io next() gave that has not started yet
+  // (waiting for its rate), or null; it is counted in the new window, so it takes number 0 of its direction
+  // (its offset and length may change; fio picks an offset after the wait).
+  void restart_io_numbers(NextIo* drawn) noexcept;
+
   // Bytes the job will transfer when size-based (for ETA); 0 when time_based or unknown.
   std::uint64_t planned_bytes() const noexcept;
   // Largest length next() can return (to size buffers).

@@ -130,6 +130,7 @@ struct IoPattern::Impl {
   void set_up_sprandom(const JobSpec& job, std::uint64_t seed);
   bool pick_from_sprandom(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool pick_from_sequence(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
+  void restart_io_numbers(NextIo* drawn) noexcept;
   bool place_in_window(const FileState& file, Direction direction, std::uint64_t offset, std::uint32_t length,
                        NextIo& out) const noexcept;
   void check_sequence_fits(const JobSpec& job, std::uint64_t length, std::size_t file) const;

@@ -19,6 +19,23 @@ bool IoPattern::Impl::pick_from_sequence(FileState& file, Direction direction, s
   return place_in_window(file, direction, block * chooser.alignment(), length, out);
 }
 
+// The io numbers from 0 again; an io drawn but not started moves to the sequence's first block of its direction
+// (the io numbers only place ios with the sequence distribution).
+void IoPattern::Impl::restart_io_numbers(NextIo* drawn) noexcept {
+  issued = {};
+  if (!use_sequence || drawn == nullptr || drawn->file_index < 0 ||
+      static_cast<std::size_t>(drawn->file_index) >= files.size()) {
+    return;
+  }
+  NextIo moved = *drawn;
+  if (!pick_from_sequence(files[static_cast<std::size_t>(drawn->file_index)], drawn->direction, drawn->length, moved)) {
+    return;
+  }
+  bytes_done = bytes_done - drawn->length + moved.length;
+  *drawn = moved;
+  ++issued[index_of(drawn->direction)];
+}
+
 // fio fails the job with EINVAL when an io reaches an index past a file's blocks; sluice refuses it up front.
 void IoPattern::Impl::check_sequence_fits(const JobSpec& job, std::uint64_t length, std::size_t file) const {
   for (Direction d : kAllDirections) {

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -153,6 +154,34 @@ TEST(SequenceDistribution, AnIndexPastTheFileFailsTheJob) {
     } else {
       EXPECT_NE(run.output.err.find("out of bounds"), std::string::npos) << run.output.err;
     }
+  }
+}
+
+// The ramp's end resets the job's statistics and with them the io numbers the sequence follows (fio's
+// reset_all_stats zeroes io_issues): the log holds the ramp's ios from n = 0, then the measured ios from n = 0
+// again. The ramp's length varies with the machine; only the shape is checked: two runs of the rule, the
+// second as many ios as the job reports (fio master: 190 ramp ios then 100 at rate_iops=100, ramp_time=1).
+TEST(SequenceDistribution, TheCountStartsOverWhenTheRampEnds) {
+  TempDir tmp;
+  for (const std::string& program : sequence_programs()) {
+    const LoggedRun run = run_logged(program, tmp,
+                                     {"--ioengine=null", "--rw=randwrite", "--bs=4k", "--size=4m",
+                                      "--random_distribution=sequence:1,0", "--random_sequence_stride=1",
+                                      "--rate_iops=200", "--ramp_time=500ms", "--time_based", "--runtime=500ms",
+                                      "--output-format=json"});
+    ASSERT_EQ(run.output.exit_code, 0) << program << ": " << describe(run.output);
+    const std::vector<std::uint64_t> blocks = logged_blocks(run.ios, "write");
+    auto rule = [](std::size_t n) { return static_cast<std::uint64_t>(n / 2 * 2 + (n % 2 == 0 ? 1 : 0)); };
+    std::size_t ramp = 0;
+    while (ramp < blocks.size() && blocks[ramp] == rule(ramp)) ++ramp;
+    ASSERT_GT(ramp, 10u) << program << ": the ramp's ios follow the sequence from its start";
+    ASSERT_LT(ramp, blocks.size()) << program << ": the count never started over";
+    for (std::size_t i = ramp; i < blocks.size(); ++i) ASSERT_EQ(blocks[i], rule(i - ramp)) << program << " io " << i;
+    const auto doc = parse_document(run.output.out.substr(std::min(run.output.out.find('{'), run.output.out.size())));
+    ASSERT_TRUE(doc) << run.output.out;
+    EXPECT_EQ((*doc)["jobs"][0]["write"]["total_ios"].get<std::uint64_t>(), blocks.size() - ramp)
+        << program << ": the measured ios are the second run";
+    std::cout << program << ": " << ramp << " ramp ios, then " << blocks.size() - ramp << " from the sequence's start\n";
   }
 }
 

@@ -147,5 +147,32 @@ TEST(IoPatternSequence, SequentialModesIgnoreIt) {
   EXPECT_EQ(offsets_of(drain(pattern), Direction::kRead, 4096), (std::vector<std::uint64_t>{0, 1, 2, 3}));
 }
 
+// fio's reset_all_stats at the ramp's end zeroes io_issues: the sequence starts over. An io drawn before the
+// restart but not started (waiting for its rate) is the first of the new count: it moves to the first block.
+TEST(IoPatternSequence, RestartingTheIoNumbersStartsTheSequenceOver) {
+  IoPattern pattern(sequence_job(RwMode::kRandRead, {2, 0, 1}, true), {{0, 96 * 1024}}, 1);
+  NextIo io;
+  std::vector<std::uint64_t> blocks;
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(pattern.next(io));
+    blocks.push_back(io.offset / 4096);
+  }
+  EXPECT_EQ(blocks, (std::vector<std::uint64_t>{2, 0, 1, 5}));
+  NextIo waiting;
+  ASSERT_TRUE(pattern.next(waiting));
+  EXPECT_EQ(waiting.offset / 4096, 3u);
+  pattern.restart_io_numbers(&waiting);
+  EXPECT_EQ(waiting.offset / 4096, 2u) << "the waiting io takes number 0";
+  blocks.clear();
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(pattern.next(io));
+    blocks.push_back(io.offset / 4096);
+  }
+  EXPECT_EQ(blocks, (std::vector<std::uint64_t>{0, 1, 5, 3}));
+  pattern.restart_io_numbers(nullptr);
+  ASSERT_TRUE(pattern.next(io));
+  EXPECT_EQ(io.offset / 4096, 2u);
+}
+
 }  // namespace
 }  // namespace sluice
