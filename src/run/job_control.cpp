@@ -76,6 +76,9 @@ GroupControl::GroupControl(const GroupPlan& group, RunIoJobs io_jobs) : io_jobs_
   std::size_t ramping = 0;
   for (const JobInstance& job : group.jobs) ramping += shares_ramp(job.spec) ? 1 : 0;
   if (ramping > 0) ramp_ = std::make_unique<RampShare>(ramping);
+  std::size_t judged = 0;
+  for (const JobInstance& job : group.jobs) judged += shares_steady_state(job.spec) ? 1 : 0;
+  if (judged > 0) steady_ = std::make_unique<SteadyShare>(judged);
   for (const JobInstance& job : group.jobs) {
     running_clones_[job.spec.name]++;
     if (engine_traits(job.spec.engine.ioengine).does_io) io_clones_running_.fetch_add(1, std::memory_order_relaxed);
@@ -91,7 +94,7 @@ GroupControl::GroupControl(const GroupPlan& group, RunIoJobs io_jobs) : io_jobs_
 std::unique_ptr<GroupControl> GroupControl::create(const GroupPlan& group, RunIoJobs io_jobs) {
   for (const JobInstance& job : group.jobs) {
     if (!job.spec.wait_for.empty() || job.spec.exitall || job.spec.exitall_on_error || job.spec.flow != 0 ||
-        job.spec.engine.cpuio.exit_on_io_done || shares_ramp(job.spec)) {
+        job.spec.engine.cpuio.exit_on_io_done || shares_ramp(job.spec) || shares_steady_state(job.spec)) {
       return std::make_unique<GroupControl>(group, io_jobs);
     }
   }

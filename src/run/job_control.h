@@ -18,6 +18,7 @@
 #include "job/job_spec.h"
 #include "run/plan.h"
 #include "run/ramp_share.h"
+#include "run/steady_share.h"
 
 namespace sluice {
 
@@ -67,11 +68,16 @@ struct RunIoJobs {
 // True when the job's ramp_size counts the bytes of its whole group (group_reporting, as fio 3.42).
 inline bool shares_ramp(const JobSpec& job) noexcept { return job.ramp_size != 0 && job.group_reporting; }
 
+// True when the job's steadystate judges its whole group (group_reporting, as fio's steadystate_check).
+inline bool shares_steady_state(const JobSpec& job) noexcept {
+  return job.group_reporting && job.ss_criterion != SteadyStateCriterion::kNone && job.ss_duration.count() > 0;
+}
+
 class GroupControl {
  public:
   explicit GroupControl(const GroupPlan& group, RunIoJobs io_jobs = {});
-  // nullptr when no job of the group uses wait_for, exitall, flow, exit_on_io_done or ramp_size under
-  // group_reporting.
+  // nullptr when no job of the group uses wait_for, exitall, flow, exit_on_io_done, or ramp_size or
+  // steadystate under group_reporting.
   static std::unique_ptr<GroupControl> create(const GroupPlan& group, RunIoJobs io_jobs = {});
 
   // Blocks until the clones of `me`'s wait_for job have finished, or a stop is requested. Returns false
@@ -91,6 +97,8 @@ class GroupControl {
   std::size_t flow_slot(const JobInstance& me) const noexcept;
   // ramp_size under group_reporting: the group's shared ramp count, or nullptr when no job has both.
   RampShare* ramp_share() noexcept { return ramp_.get(); }
+  // steadystate under group_reporting: the group's pooled counts, or nullptr when no job has both.
+  SteadyShare* steady_share() noexcept { return steady_.get(); }
 
  private:
   std::atomic<bool> stop_{false};
@@ -102,6 +110,7 @@ class GroupControl {
   std::map<std::uint32_t, std::unique_ptr<FlowGroup>> flows_;
   std::map<std::pair<std::string, int>, std::size_t> flow_slots_;
   std::unique_ptr<RampShare> ramp_;
+  std::unique_ptr<SteadyShare> steady_;
 };
 
 }  // namespace sluice

@@ -54,6 +54,8 @@ JobHooks::JobHooks(const JobInstance& instance, std::vector<std::string> paths, 
   if (control_ != nullptr) {
     flow_ = control_->flow_of(job_);
     if (flow_ != nullptr) flow_slot_ = control_->flow_slot(instance);
+    if (shares_steady_state(job_)) steady_share_ = control_->steady_share();
+    if (steady_share_ != nullptr) steady_slot_ = steady_share_->join();
   }
   flow_sleep_ns_ = static_cast<std::uint64_t>(std::max(job_.flow_sleep, std::chrono::nanoseconds(1000)).count());
 }
@@ -95,6 +97,7 @@ void JobHooks::restart() {
 
 JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult& result) {
   if (control_ != nullptr && control_->stop_requested()) return Verdict::kEnd;
+  if (steady_share_ != nullptr && steady_share_->attained()) return Verdict::kEnd;  // the group is steady
   if (control_ != nullptr && job_.engine.cpuio.exit_on_io_done && control_->io_jobs_done()) return Verdict::kEnd;
   if (!measuring) return Verdict::kContinue;
   if (job_.act_slice_ns != 0) {  // --profile=act: an hour's slice that failed ACT's criteria ends the test
@@ -117,7 +120,14 @@ JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult
       totals.clat_sum_ns += dir.clat.moments.mean() * static_cast<double>(dir.clat.count());
       totals.clat_samples += dir.clat.count();
     }
-    if (steady_->update(now_ns, totals)) return Verdict::kEnd;
+    if (steady_share_ != nullptr) {  // judged on the group's counts (fio's group_bw, group_iops, group_lat)
+      steady_share_->publish(steady_slot_, totals);
+      totals = steady_share_->total();
+    }
+    if (steady_->update(now_ns, totals)) {
+      if (steady_share_ != nullptr) steady_share_->attain(steady_->to_json());
+      return Verdict::kEnd;
+    }
   }
   if (rate_checks_) return check_rates(now_ns, result);
   return Verdict::kContinue;
@@ -160,7 +170,9 @@ void JobHooks::finish(std::uint64_t now_ns, JobResult& result) {
   if (hist_) hist_->finish(now_ns > result.start_ns ? now_ns - result.start_ns : 0, result.dirs);
   if (job_.ss_criterion != SteadyStateCriterion::kNone) {
     if (!steady_) steady_.emplace(job_, result.start_ns);
-    result.steadystate = steady_->to_json();
+    // Under group_reporting every job of a steady group reports the block of the job that found it so.
+    const bool group_steady = steady_share_ != nullptr && steady_share_->attained() && !steady_->attained();
+    result.steadystate = group_steady ? steady_share_->block() : steady_->to_json();
   }
   for (DirectionStats& dir : result.dirs) {
     if (job_.disable_lat) dir.lat = LatencyStat{};

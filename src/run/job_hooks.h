@@ -54,6 +54,8 @@ class JobHooks {
   PerDirection<std::uint64_t> window_ios_{};
   std::unique_ptr<HistLog> hist_;
   std::optional<SteadyStateMonitor> steady_;
+  SteadyShare* steady_share_ = nullptr;  // group_reporting: the group is judged as one (run/steady_share.h)
+  std::size_t steady_slot_ = 0;
   std::optional<ActSlices> act_;  // --profile=act: the job's slices, from its measured start
 };
 

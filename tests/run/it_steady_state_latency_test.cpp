@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -155,6 +156,61 @@ void file_job_reaches_steady_state(const std::string& engine) {
 TEST(SteadyStateLatency, FileWithPsync) { file_job_reaches_steady_state("psync"); }
 
 TEST(SteadyStateLatency, FileWithLibaio) { file_job_reaches_steady_state("libaio"); }
+
+// What a group's "steadystate" block must show when the group is judged as one (fio's steadystate_check
+// under group_reporting): iops the sum of both jobs' rates, and each latency sample the group's mean weighted
+// by ios, close to the group's clat mean over the run. Judged per job, the block (of the first job, the
+// slow one) would show 200 iops and its own latency, about fifteen times the group's.
+void expect_group_judged(const RunOutput& r, const std::string& who) {
+  try {
+    const auto doc = nlohmann::json::parse(r.out.substr(std::min(r.out.find('{'), r.out.size())));
+    ASSERT_EQ(doc["jobs"].size(), 1u) << who << ": one group entry";
+    const auto& job = doc["jobs"][0];
+    const auto& ss = job["steadystate"];
+    EXPECT_EQ(ss["attained"], 1) << who;
+    const double iops_mean = ss["data"]["iops_mean"].get<double>();
+    EXPECT_GT(iops_mean, 0.6 * 3200) << who << ": the group's iops, not one job's";
+    EXPECT_LT(iops_mean, 1.1 * 3200) << who;
+    const double lat_mean = ss["data"]["lat_mean"].get<double>();
+    const double group_clat = job["read"]["clat_ns"]["mean"].get<double>();
+    EXPECT_GT(lat_mean, group_clat / 2) << who << ": the group's latency weighted by ios";
+    EXPECT_LT(lat_mean, group_clat * 2) << who << ": the group's latency weighted by ios, not the slow job's";
+    std::cout << who << ": iops_mean " << iops_mean << ", lat_mean " << lat_mean << " ns, group clat mean "
+              << group_clat << " ns, runtime " << job["job_runtime"] << " ms\n";
+  } catch (const nlohmann::json::exception& e) {
+    ADD_FAILURE() << who << ": " << e.what() << "\n" << describe(r);
+  }
+}
+
+// Two jobs under group_reporting, ss=lat: a slow one (1 MiB reads of a file, 200 a second) and a fast one
+// (null engine, 3,000 a second). fio 3.42: iops_mean 3,200 ...; see docs/fio-compatibility.md.
+TEST(SteadyStateLatency, GroupReportingJudgesTheGroupAsOne) {
+  TempDir tmp;
+  const auto args = [&](const std::string& who) {
+    return std::vector<std::string>{"--group_reporting",
+                                    "--time_based",
+                                    "--runtime=10",
+                                    "--ss=lat:100%",
+                                    "--ss_dur=2",
+                                    "--rw=randread",
+                                    "--output-format=json",
+                                    "--name=slow",
+                                    "--filename=" + tmp.make_file(who, 4 << 20),
+                                    "--ioengine=psync",
+                                    "--bs=1m",
+                                    "--size=4m",
+                                    "--rate_iops=200",
+                                    "--name=fast",
+                                    "--ioengine=null",
+                                    "--bs=4k",
+                                    "--size=64m",
+                                    "--rate_iops=3000"};
+  };
+  const auto [sluice, fio] = ss_pair(args("sluice"), args("fio"));
+  expect_group_judged(sluice, "sluice");
+  if (!fio) GTEST_SKIP() << newer_fio() << " has no ss=lat: sluice checked alone";
+  expect_group_judged(*fio, "fio");
+}
 
 TEST(SteadyStateLatency, ALimitThatIsNoTimeIsRefused) {
   expect_run_refused({"--name=s", "--ioengine=null", "--size=1m", "--ss=lat:abc", "--ss_dur=2"},
