@@ -201,6 +201,7 @@ void IoLoop::run_loop(Ops& ops) {
 
 // Ends the loop on a stop request, the time limit or a job-control verdict; starts measuring after ramp.
 void IoLoop::check_time(std::uint64_t now) {
+  if (snapshot_requested()) publish_snapshot(now);
   if (stop_requested()) {
     end_reason_ = EndReason::kStop;
     return;

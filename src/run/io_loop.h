@@ -58,8 +58,9 @@ class IoLoop {
   // A flag, owned by the caller and outliving run(), that ends this job like its time limit would (the
   // runner stops background jobs with it when the foreground jobs of the group are done). Set before run().
   void set_stop_flag(const std::atomic<bool>* flag) noexcept { links_.stop_flag = flag; }
-  // Publishes the result so far into live.snapshot every `interval_ns` of the measured phase and at the end
-  // (--status-interval); 0 = never. Call before run().
+  // --status-interval (interval_ns != 0): publishes the result so far into live.snapshot whenever the reporting
+  // thread asks (at the next loop turn, or at once while sleeping) during the measured phase, and at the end;
+  // 0 = never. Call before run().
   void set_snapshot_interval(std::uint64_t interval_ns) noexcept { acct_.snapshot_interval_ns = interval_ns; }
   // The group's job control (wait_for, exitall, flow); may be null. Set before prepare().
   void set_group_control(GroupControl* control) noexcept { links_.control = control; }
@@ -145,6 +146,7 @@ class IoLoop {
     return links_.stop_flag && links_.stop_flag->load(std::memory_order_relaxed);
   }
   bool interrupted() const noexcept;
+  bool snapshot_requested() const noexcept;
 
   // --- setup (io_loop_setup.cpp)
   void begin_measuring(std::uint64_t now);

@@ -150,10 +150,6 @@ void IoLoop::drop_cached(int file_index) noexcept {
                         POSIX_FADV_DONTNEED);
 }
 
-void IoLoop::sleep_until(std::uint64_t deadline_ns) {
-  clock_.sleep_until(deadline_ns, [this] { return interrupted(); });
-}
-
 // The lat histogram of a direction as recorded so far (clat stands in for lat with synchronous engines).
 const LatencyHistogram& IoLoop::lat_histogram(Direction d) const noexcept {
   const DirectionStats& stats = result_->dirs[index_of(d)];
@@ -186,18 +182,28 @@ void IoLoop::close_intervals(std::uint64_t now) {
   }
 }
 
-// The series interval and the snapshot interval, whichever came due.
+// The series interval came due.
 void IoLoop::on_tick(std::uint64_t now) {
   if (now >= acct_.next_interval_ns) close_intervals(now);
-  if (now >= acct_.next_snapshot_ns) {
-    publish_snapshot(now);
-    while (acct_.next_snapshot_ns <= now) acct_.next_snapshot_ns += acct_.snapshot_interval_ns;
+  acct_.next_tick_ns = acct_.next_interval_ns;
+}
+
+// The reporting thread asked for the result so far (run/result_snapshot.h); only while measuring (a job in its
+// ramp shows no I/O yet, and the runner does not wait for it).
+bool IoLoop::snapshot_requested() const noexcept {
+  return acct_.snapshot_interval_ns != 0 && window_.measuring && live_->snapshot.requested();
+}
+
+void IoLoop::sleep_until(std::uint64_t deadline_ns) {
+  for (;;) {
+    clock_.sleep_until(deadline_ns, [this] { return interrupted() || snapshot_requested(); });
+    if (!snapshot_requested()) return;
+    publish_snapshot(clock_.now());  // answered at once: a sleeping worker completes no io meanwhile
   }
-  acct_.next_tick_ns = std::min(acct_.next_interval_ns, acct_.next_snapshot_ns);
 }
 
 // A copy of the result as the report would show it had the job ended now: runtime up to now, lat standing
-// in for clat where it is not recorded, the CPU used so far. Once per snapshot interval, never per io.
+// in for clat where it is not recorded, the CPU used so far. Once per report (on request), never per io.
 void IoLoop::publish_snapshot(std::uint64_t now) {
   JobResult copy = *result_;
   copy.end_ns = now;
@@ -306,6 +312,7 @@ void IoLoop::finish(std::uint64_t now) {
   result_->interrupted = end_reason_ == EndReason::kStop;
   result_->cpu = CpuSnapshot::of_this_thread() - acct_.cpu_at_start;
   if (acct_.snapshot_interval_ns != 0) live_->snapshot.publish(*result_);  // the job's last word until it is joined
+  live_->snapshot.close();
   live_->finished.store(true, std::memory_order_relaxed);
 }
 

@@ -220,13 +220,9 @@ void IoLoop::begin_measuring(std::uint64_t now) {
   live_->measuring.store(true, std::memory_order_relaxed);
   result_->start_ns = now;
   // fio's reset_all_stats: the sequence distribution starts over, with the io waiting for its rate if any
-  source_.pattern.restart_io_numbers(source_.has_pending && source_.pending_from_pattern ? &source_.pending
-                                                                                         : nullptr);
+  source_.pattern.restart_io_numbers(source_.has_pending && source_.pending_from_pattern ? &source_.pending : nullptr);
   acct_.next_interval_ns = now + acct_.series_interval_ns;
-  if (acct_.snapshot_interval_ns != 0) {
-    acct_.next_snapshot_ns = now + acct_.snapshot_interval_ns - snapshot_lead_ns(acct_.snapshot_interval_ns);
-  }
-  acct_.next_tick_ns = std::min(acct_.next_interval_ns, acct_.next_snapshot_ns);
+  acct_.next_tick_ns = acct_.next_interval_ns;
   acct_.bw_sampler.start(now, std::uint64_t{job_.bw_avg_msec} * 1'000'000);
   acct_.iops_sampler.start(now, std::uint64_t{job_.iops_avg_msec} * 1'000'000);
   result_->ioprio = prio_.default_ioprio;

@@ -92,7 +92,7 @@ struct Source {
   NextIo pending{};                // drawn, not yet started
   bool has_pending = false;
   bool pending_from_pattern = false;  // the pending io came from `pattern` (not a replayed log)
-  bool pending_is_sync = false;  // the pending entry of a replayed log is a sync (SyncState::due_op)
+  bool pending_is_sync = false;       // the pending entry of a replayed log is a sync (SyncState::due_op)
   bool pattern_done = false;
   bool waiting_for_rate = false;  // the pending io's arrival is still ahead
   bool drops_cache = false;       // invalidate=1, buffered, not pre_read: drop_cached() at each new pass
@@ -158,9 +158,8 @@ struct Accounting {
   bool record_lat = false;  // lat recorded per io (async engines, open loop); else lat = clat
   std::uint64_t series_interval_ns;
   std::uint64_t next_interval_ns = 0;
-  std::uint64_t snapshot_interval_ns = 0;  // 0 = no snapshots (periodic reports off)
-  std::uint64_t next_snapshot_ns = UINT64_MAX;
-  std::uint64_t next_tick_ns = 0;  // the earlier of next_interval_ns and next_snapshot_ns
+  std::uint64_t snapshot_interval_ns = 0;  // 0 = no snapshots (periodic reports off), else answer requests
+  std::uint64_t next_tick_ns = 0;          // next_interval_ns
   PerDirection<IntervalSample> interval{};
   PerDirection<LatencyHistogram> interval_start{};  // lat histograms as they were when the interval began
   CpuSnapshot cpu_at_start{};

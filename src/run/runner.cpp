@@ -166,6 +166,11 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
   return prepared;
 }
 
+// How long a periodic report waits for the jobs' answers: half the interval, at most a second.
+std::chrono::nanoseconds report_patience(std::uint64_t interval_ns) {
+  return std::chrono::nanoseconds(std::min<std::uint64_t>(interval_ns / 2, 1'000'000'000));
+}
+
 bool is_background(const Worker& w) { return w.instance().spec.role == JobRole::kBackground; }
 
 LiveTotals live_totals(const std::vector<Worker*>& workers) {
@@ -179,9 +184,12 @@ LiveTotals live_totals(const std::vector<Worker*>& workers) {
   return totals;
 }
 
-// The run so far for a periodic report: the groups that ended, and this group's jobs as their last snapshots
-// show them (a job not yet measuring shows its name and no I/O).
-RunResult progress_of(const RunResult& so_far, const GroupPlan& group, const std::vector<Worker*>& workers) {
+// The run so far for a periodic report: the groups that ended, and this group's jobs as of now. Each
+// measuring job is asked for its result and answers at its next loop turn, or at once while it sleeps
+// (run/result_snapshot.h); one blocked in a long io for more than `patience` shows its last answer. A job not
+// yet measuring shows its name and no I/O.
+RunResult progress_of(const RunResult& so_far, const GroupPlan& group, const std::vector<Worker*>& workers,
+                      std::chrono::nanoseconds patience) {
   RunResult progress;
   progress.environment = so_far.environment;
   progress.warnings = so_far.warnings;
@@ -189,9 +197,21 @@ RunResult progress_of(const RunResult& so_far, const GroupPlan& group, const std
   GroupResult running;
   running.groupid = group.groupid;
   running.group_reporting = group.group_reporting;
-  for (const Worker* w : workers) {
-    std::optional<JobResult> job = w->live().snapshot.latest();
-    running.jobs.push_back(job ? std::move(*job) : w->failed_result(0, ""));
+  std::vector<std::uint64_t> asked(workers.size(), 0);  // all asked first: they answer side by side
+  for (std::size_t i = 0; i < workers.size(); ++i) {
+    const LiveCounters& live = workers[i]->live();
+    if (live.measuring.load(std::memory_order_relaxed) && !live.finished.load(std::memory_order_relaxed)) {
+      asked[i] = workers[i]->live().snapshot.request();
+    }
+  }
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  for (std::size_t i = 0; i < workers.size(); ++i) {
+    const ResultSnapshot& snapshot = workers[i]->live().snapshot;
+    const auto left =
+        std::max(std::chrono::nanoseconds(0),
+                 std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - std::chrono::steady_clock::now()));
+    std::optional<JobResult> job = asked[i] != 0 ? snapshot.answer(asked[i], left) : snapshot.latest();
+    running.jobs.push_back(job ? std::move(*job) : workers[i]->failed_result(0, ""));
   }
   progress.groups.push_back(std::move(running));
   return progress;
@@ -229,8 +249,8 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
   // stopped, and those still stuck a moment later are abandoned (their threads detached, never joined).
   const std::uint64_t give_up = expected != 0 ? start + expected + stall_grace_ns() : 0;
   std::vector<bool> stuck(workers.size(), false);
-  // A periodic report comes just before each interval ends, once the workers (started with the group) have
-  // published their snapshots for it (run/result_snapshot.h).
+  // A periodic report comes just before each interval ends (so the last interval of a run still has one),
+  // with each job's result as of then (progress_of).
   const auto report_interval = static_cast<std::uint64_t>(options.report_interval.count());
   const bool reports = report_interval != 0 && options.report_progress;
   std::uint64_t next_report = reports ? start + report_interval - snapshot_lead_ns(report_interval) / 2 : UINT64_MAX;
@@ -275,7 +295,7 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
     if (now >= next_report) {
       status.clear();
       try {
-        options.report_progress(progress_of(so_far, group, workers));
+        options.report_progress(progress_of(so_far, group, workers, report_patience(report_interval)));
         while (next_report <= now) next_report += report_interval;
       } catch (const std::exception& e) {  // the workers run on: the measurement is not lost to a report
         default_notice(fmt::format("sluice: {}; no more periodic reports in this run", e.what()));

@@ -122,6 +122,7 @@ void Worker::run(const StartGate& gate) noexcept {
   gate.wait();
   if (control_ != nullptr && !control_->wait_turn(instance_)) {  // the group stopped before its turn came
     control_->finished(instance_);
+    live_.snapshot.close();
     live_.finished.store(true, std::memory_order_relaxed);
     return;
   }
@@ -150,6 +151,7 @@ void Worker::run(const StartGate& gate) noexcept {
       }
     }
     if (spec.target.create_only) {
+      live_.snapshot.close();
       live_.finished.store(true, std::memory_order_relaxed);  // the files are laid out: that was the job
     } else {
       loop_->io.run(result_, live_);
@@ -164,6 +166,7 @@ void Worker::run(const StartGate& gate) noexcept {
   } catch (const std::exception& e) {
     if (result_.error == 0) result_.error = EIO;
     result_.error_message = e.what();
+    live_.snapshot.close();
     live_.finished.store(true, std::memory_order_relaxed);
   }
   if (control_ != nullptr) control_->finished(instance_, result_.error != 0);

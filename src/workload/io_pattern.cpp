@@ -87,7 +87,8 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
     file.file_end = std::max(regions[i].start + regions[i].length, regions[i].file_size);
     file.units = (strided ? zone_range : regions[i].length) / granularity;
     if (use_map) file.map = RandomMap(file.units);
-    if (use_lfsr) file.lfsr = Lfsr((strided ? zone_range : regions[i].length) / lfsr_block, pattern_stream_seed(seed, 300 + i));
+    if (use_lfsr)
+      file.lfsr = Lfsr((strided ? zone_range : regions[i].length) / lfsr_block, pattern_stream_seed(seed, 300 + i));
     if (use_sequence) check_sequence_fits(job, strided ? zone_range : regions[i].length, i);
     if (use_distribution && !use_sequence) {
       file.distribution =

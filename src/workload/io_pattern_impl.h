@@ -56,7 +56,7 @@ struct IoPattern::Impl {
   bool use_sprandom = false;
   bool sprandom_time_based = false;  // the plan's end, not a byte budget, ends the job (one more write after it)
   std::uint64_t sprandom_bytes = 0;  // the files' physical capacities (the budget unless time_based)
-  bool use_sequence = false;  // random_distribution=sequence
+  bool use_sequence = false;         // random_distribution=sequence
   BlockSequence sequence;
   PerDirection<std::uint64_t> issued{};  // ios given per direction (the sequence's position, fio's io_issues)
   std::uint64_t lfsr_block = 4096;       // the bytes one LFSR value counts for (fio's rw_min_bs)

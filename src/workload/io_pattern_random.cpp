@@ -10,9 +10,9 @@
 //    and alignment); each unit is used once per pass. As in fio, an io that would overlap used units is
 //    shortened to the free run at its start. norandommap: uniform offsets, repeats allowed. Non-uniform
 //    distributions never use the map (fio turns norandommap on for them).
-#include "workload/io_pattern_impl.h"
-
 #include <algorithm>
+
+#include "workload/io_pattern_impl.h"
 
 namespace sluice {
 

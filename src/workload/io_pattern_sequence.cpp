@@ -1,11 +1,10 @@
 // IoPattern's fixed block sequence (fio master):
 //  - random_distribution=sequence (workload/block_sequence.h): the direction's io number picks the block, in
 //    units of its smallest size, placed at its alignment (fio: b * ba); a block past the region ends the pass.
-#include "workload/io_pattern_impl.h"
-
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "workload/io_pattern_impl.h"
 
 namespace sluice {
 

@@ -100,5 +100,24 @@ TEST(StatusInterval, NormalAndTerseRepeatEveryInterval) {
   EXPECT_EQ(sections, terse);
 }
 
+// Each periodic report holds the ios completed up to its time, also when the job's worker sleeps through the
+// moment (a rate of 4 ios a second: ios at 0, 0.25, 0.5 ... s, reports at about 0.97, 1.97, 2.97 s). The
+// reporting thread asks each worker for its result and waits for the answer, which a sleeping worker gives at
+// once; before, the workers published on their own schedule after an io completed, and a worker sleeping for
+// its rate published only at its next io, after the report had taken the interval before (the first report
+// had no I/O, the second the first's 4 or 5 ios). A report late by up to 250 ms may hold one io more.
+TEST(StatusInterval, EachReportHoldsTheIosCompletedUpToItsTime) {
+  const RunOutput r = run_binary({"run", "--name=slow", "--ioengine=null", "--size=1g", "--time_based", "--runtime=3",
+                                  "--rw=read", "--rate_iops=4", "--status-interval=1", "--output-format=json"});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<json> documents = documents_of(r.out);
+  ASSERT_GE(documents.size(), 3u) << r.out;
+  for (std::size_t k = 1; k < documents.size() && k <= 3; ++k) {  // the periodic ones, not the final one
+    const std::uint64_t ios = total_ios(documents[k - 1]["jobs"][0], "read");
+    EXPECT_GE(ios, 4 * k) << "report " << k;
+    EXPECT_LE(ios, 4 * k + 1) << "report " << k;
+  }
+}
+
 }  // namespace
 }  // namespace sluice::testing

@@ -121,6 +121,25 @@ TEST_F(PeriodicOverClientServer, SluiceClientPrintsEveryIntervalFromSluiceServer
   }
 }
 
+// Over the wire too, each server's periodic set holds the ios completed up to its time while the server's job
+// sleeps for its rate (4 ios a second: 4, 8 and 12 reads in the sets at about 1, 2 and 3 s, one more for a set
+// late by up to 250 ms); before, each set held the previous one's moment (0, 5, 9).
+TEST_F(PeriodicOverClientServer, EachSetHoldsTheIosCompletedUpToItsTime) {
+  const std::string slow = dir_.file("slow.fio");
+  std::ofstream(slow) << "[slow]\nioengine=null\nrw=read\nbs=4k\nsize=1g\ntime_based\nruntime=3\nrate_iops=4\n";
+  const std::string server = sluice_server("127.0.0.1");
+  const RunOutput r = client("", {"--client=" + server, "--status-interval=1", "--output-format=json", slow});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const std::vector<json> documents = documents_of(r.out);
+  ASSERT_GE(documents.size(), 3u) << r.out.substr(0, 3000);
+  for (std::size_t k = 1; k < documents.size() && k <= 3; ++k) {
+    const std::map<std::string, std::uint64_t> reads = reads_by_client(documents[k - 1]);
+    ASSERT_TRUE(reads.count(server)) << "set " << k;
+    EXPECT_GE(reads.at(server), 4 * k) << "set " << k;
+    EXPECT_LE(reads.at(server), 4 * k + 1) << "set " << k;
+  }
+}
+
 TEST_F(PeriodicOverClientServer, SluiceClientPrintsEveryIntervalFromFioServers) {
   const std::vector<std::string> servers = {fio_servers_.start_fio("127.0.0.1", dir_.path()),
                                             fio_servers_.start_fio("127.0.0.2", dir_.path())};

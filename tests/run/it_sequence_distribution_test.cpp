@@ -164,11 +164,11 @@ TEST(SequenceDistribution, AnIndexPastTheFileFailsTheJob) {
 TEST(SequenceDistribution, TheCountStartsOverWhenTheRampEnds) {
   TempDir tmp;
   for (const std::string& program : sequence_programs()) {
-    const LoggedRun run = run_logged(program, tmp,
-                                     {"--ioengine=null", "--rw=randwrite", "--bs=4k", "--size=4m",
-                                      "--random_distribution=sequence:1,0", "--random_sequence_stride=1",
-                                      "--rate_iops=200", "--ramp_time=500ms", "--time_based", "--runtime=500ms",
-                                      "--output-format=json"});
+    const LoggedRun run =
+        run_logged(program, tmp,
+                   {"--ioengine=null", "--rw=randwrite", "--bs=4k", "--size=4m", "--random_distribution=sequence:1,0",
+                    "--random_sequence_stride=1", "--rate_iops=200", "--ramp_time=500ms", "--time_based",
+                    "--runtime=500ms", "--output-format=json"});
     ASSERT_EQ(run.output.exit_code, 0) << program << ": " << describe(run.output);
     const std::vector<std::uint64_t> blocks = logged_blocks(run.ios, "write");
     auto rule = [](std::size_t n) { return static_cast<std::uint64_t>(n / 2 * 2 + (n % 2 == 0 ? 1 : 0)); };
@@ -181,7 +181,8 @@ TEST(SequenceDistribution, TheCountStartsOverWhenTheRampEnds) {
     ASSERT_TRUE(doc) << run.output.out;
     EXPECT_EQ((*doc)["jobs"][0]["write"]["total_ios"].get<std::uint64_t>(), blocks.size() - ramp)
         << program << ": the measured ios are the second run";
-    std::cout << program << ": " << ramp << " ramp ios, then " << blocks.size() - ramp << " from the sequence's start\n";
+    std::cout << program << ": " << ramp << " ramp ios, then " << blocks.size() - ramp
+              << " from the sequence's start\n";
   }
 }
 

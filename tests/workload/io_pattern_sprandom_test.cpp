@@ -1,6 +1,7 @@
 // IoPattern with sprandom: the budget is the physical capacity whatever io_size or loops say (fio sets io_size
-// to it and ends the job when the plan is written; time_based runs the plan to its end and one write more), offsets stay in the job's region of the file,
-// randrw's reads take blocks from the same LFSR, and a plan that cannot run is refused with its option.
+// to it and ends the job when the plan is written; time_based runs the plan to its end and one write more), offsets
+// stay in the job's region of the file, randrw's reads take blocks from the same LFSR, and a plan that cannot run is
+// refused with its option.
 #include <gtest/gtest.h>
 
 #include <set>

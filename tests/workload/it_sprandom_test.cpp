@@ -155,7 +155,7 @@ TEST(Sprandom, CacheSizeAndOtherOverProvisioning) {
 
 // The writes of a sprandom job over 16 MiB (JSON total_ios), size-based or time_based.
 std::uint64_t sprandom_writes(const std::string& program, const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {"--name=spr", "--ioengine=null", "--rw=randwrite", "--bs=4k",
+  std::vector<std::string> args = {"--name=spr", "--ioengine=null", "--rw=randwrite",      "--bs=4k",
                                    "--size=16m", "--sprandom=1",    "--output-format=json"};
   args.insert(args.end(), extra.begin(), extra.end());
   RunOptions options;
