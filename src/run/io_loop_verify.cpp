@@ -57,6 +57,7 @@ void IoLoop::run_verify_ios(VerifyRound round) {
   const std::uint32_t max_length = std::max(pool_.buffer_stride() / chunk, 1u) * chunk;
   bool more = true;
   while (end_reason_ != EndReason::kError) {
+    if (snapshot_requested()) publish_snapshot(clock_.now());  // a periodic report during the verify phase
     if (stop_requested()) {
       end_reason_ = EndReason::kStop;
       break;
