@@ -1,5 +1,5 @@
 // Checks that concern several jobs at once: wait_for names an earlier job, options whose meaning depends on
-// the clones of a job (offset_increment), and ramp_size, one per group.
+// the clones of a job (offset_increment), and ramp_size and steadystate, one per group.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -74,6 +74,31 @@ void check_ramp_size_groups(const std::vector<JobSpec>& jobs, std::vector<Proble
   }
 }
 
+// fio (steadystate.c): the jobs of a reporting group must have the same steadystate options, since under
+// group_reporting the group is judged as one job. Refused under group_reporting only: fio also refuses a
+// group without it (even a job without ss beside one with it), where each job is judged alone anyway.
+void check_steady_state_groups(const std::vector<JobSpec>& jobs, std::vector<Problem>& out) {
+  const JobSpec* first = nullptr;
+  for (const JobSpec& job : jobs) {
+    if (first == nullptr || job.stonewall || job.new_group) {
+      first = &job;
+      continue;
+    }
+    if (!job.group_reporting && !first->group_reporting) continue;
+    const bool same = job.ss_criterion == first->ss_criterion && job.ss_limit == first->ss_limit &&
+                      job.ss_limit_is_percent == first->ss_limit_is_percent && job.ss_duration == first->ss_duration &&
+                      job.ss_ramp == first->ss_ramp && job.ss_interval == first->ss_interval;
+    if (!same) {
+      out.push_back(error_at(job, "steadystate",
+                             fmt::format("job {}: its steadystate options differ from job {}'s in the same group "
+                                         "under group_reporting, which judges the group as one (fio: steadystate "
+                                         "options must be consistent within reporting groups); give them the same "
+                                         "ss, ss_dur, ss_ramp and ss_interval, or start a new group with stonewall",
+                                         job.name, first->name)));
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<Problem> validate_across_jobs(const std::vector<JobSpec>& jobs) {
@@ -90,6 +115,7 @@ std::vector<Problem> validate_across_jobs(const std::vector<JobSpec>& jobs) {
   }
   check_iolog_writers(jobs, out);
   check_ramp_size_groups(jobs, out);
+  check_steady_state_groups(jobs, out);
   return out;
 }
 

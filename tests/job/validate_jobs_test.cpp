@@ -79,5 +79,30 @@ TEST(ValidateAcrossJobs, RampSizeDiffersWithinAGroupIsRefused) {
   EXPECT_TRUE(validate_across_jobs({first, second}).empty());
 }
 
+// steadystate under group_reporting judges the group as one: one set of options per group (fio refuses the
+// rest); without group_reporting each job is judged alone and may have its own.
+TEST(ValidateAcrossJobs, SteadyStateDiffersWithinAReportingGroupIsRefused) {
+  JobSpec first = null_job("a");
+  first.ss_criterion = SteadyStateCriterion::kLat;
+  first.ss_limit = 10;
+  first.ss_limit_is_percent = true;
+  first.ss_duration = std::chrono::seconds(2);
+  JobSpec second = first;
+  second.name = "b";
+  second.ss_limit = 20;
+  EXPECT_TRUE(validate_across_jobs({first, second}).empty()) << "no group_reporting: each judged alone";
+  first.group_reporting = second.group_reporting = true;
+  const std::vector<Problem> problems = validate_across_jobs({first, second});
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].option, "steadystate");
+  EXPECT_NE(problems[0].message.find("job b: its steadystate options differ from job a's"), std::string::npos)
+      << problems[0].message;
+  second.stonewall = true;
+  EXPECT_TRUE(validate_across_jobs({first, second}).empty());
+  second.stonewall = false;
+  second.ss_limit = first.ss_limit;
+  EXPECT_TRUE(validate_across_jobs({first, second}).empty());
+}
+
 }  // namespace
 }  // namespace sluice
