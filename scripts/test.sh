@@ -13,7 +13,9 @@ trap list_skips EXIT
 
 # The unity build (SLUICE_UNITY) needs names private to a file to be unique within their target.
 scripts/check-unity-names.py
-# The code keeps the map of docs/ARCHITECTURE.md (folders, /proc and /sys, engines, json.hpp).
+# The code keeps the map and the folders' Rules of docs/ARCHITECTURE.md (folders, /proc and /sys, engines,
+# json.hpp, I/O where a folder is pure, ...); its self-test shows every check failing on a violation (<1 s each).
+scripts/check-layers.py --self-test
 scripts/check-layers.py
 # Every tracked C++ file is as clang-format (.clang-format, Debian 12's clang-format 14) leaves it (4 s).
 scripts/format.sh --check

@@ -176,5 +176,25 @@ TEST(Runner, MissingDirectoryIsAClearErrorBeforeAnyIo) {
   EXPECT_THROW(run_jobs({job}, quiet()), UserError);
 }
 
+// docs/ARCHITECTURE.md, targets/'s rule: a later group's target that cannot be resolved stops the run before
+// the first group's file is laid out (or created).
+TEST(Runner, NothingIsWrittenBeforeEveryTargetIsChecked) {
+  testing::TempDir dir;
+  JobSpec first;
+  first.name = "w";
+  first.target.filenames = {dir.file("first")};
+  first.target.size.bytes = 1 << 20;
+  first.rw = RwMode::kWrite;
+  first.engine.ioengine = EngineKind::kPsync;
+  JobSpec later = first;
+  later.name = "later";
+  later.stonewall = true;
+  later.target.filenames.clear();
+  later.target.directory = dir.file("missing/directory");
+  EXPECT_THROW(run_jobs({first, later}, quiet()), UserError);
+  struct stat st {};
+  EXPECT_NE(stat(dir.file("first").c_str(), &st), 0) << "the first group's file was created";
+}
+
 }  // namespace
 }  // namespace sluice
