@@ -19,7 +19,7 @@ inline std::uint16_t unused_port(const std::string& host) {
   a.sin_family = AF_INET;
   ::inet_pton(AF_INET, host.c_str(), &a.sin_addr);
   socklen_t len = sizeof a;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  (void)::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);  // if it fails, the port read back is 0
   ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
   ::close(fd);
   return ntohs(a.sin_port);

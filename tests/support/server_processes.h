@@ -41,6 +41,7 @@ class ServerProcesses {
       if (::chdir(cwd.c_str()) != 0) ::_exit(126);
       std::vector<std::string> copy = argv;
       std::vector<char*> args;
+      args.reserve(copy.size() + 1);
       for (std::string& a : copy) args.push_back(a.data());
       args.push_back(nullptr);
       ::execvp(args[0], args.data());
@@ -62,7 +63,7 @@ class ServerProcesses {
   // `fio --server=HOST,PORT` (fio 3.33) on a free port of `host`, running its jobs in `cwd`; returns HOST,PORT.
   std::string start_fio(const std::string& host, const std::string& cwd) {
     const std::uint16_t port = unused_port(host);
-    const std::string address = host + "," + std::to_string(port);
+    std::string address = host + "," + std::to_string(port);
     spawn({"fio", "--server=" + address}, cwd);
     wait_until_accepting(host, port);
     return address;
