@@ -12,11 +12,11 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-PhaseResult phase(const char* name, std::uint32_t threads, double iops, double seconds = 20) {
+PhaseResult phase(const char* name, std::uint32_t threads, double iops, double phase_seconds = 20) {
   PhaseResult p;
   p.name = name;
   p.threads = threads;
-  p.seconds = seconds;
+  p.seconds = phase_seconds;
   p.iops = iops;
   if (iops > 0) {
     p.lat = {.mean_ns = 4e6, .p95_ns = 6'000'000, .p99_ns = 8'000'000, .max_ns = 9'000'000};
