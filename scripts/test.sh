@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs dependencies, then: the README's first build (scripts/build.sh: the binary only, checked to build
-# no test), then sluice and its tests with -Werror (Release, then clang with ASan+UBSan), runs them all, and
-# runs each fuzz target briefly.
+# no test), then sluice and its tests with -Werror (Release, then clang with ASan+UBSan, then GCC with TSan for
+# the threaded modules' unit tests), runs them all, runs each fuzz target briefly, and clang-tidy on the files
+# the commit under test changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --with-peers
@@ -38,10 +39,22 @@ cmake --build build -j"$(nproc)"
 # --load), and a nice-19 compile yields the CPU to them; those a changing load moves (label "idle": two sets of
 # runs compared, the lab's kernel path) run after it, alone. Its output goes to build-asan/build.log, printed
 # when it fails.
+# After it, in the same background job and at the same priority: the ThreadSanitizer build of the unit tests
+# of the modules with threads (test_run, test_method, test_suites: GCC, -O1 -g1, as scripts/tsan.sh), then
+# clang-tidy (.clang-tidy, empty baseline) on the sources the commit under test changed against its parent
+# (scripts/tidy.sh --changed-since=HEAD~1; a changed header brings its source). They are paid for by the
+# unity batches of 16 (CMakeLists.txt, SLUICE_UNITY_BATCH), measured in CPU seconds (user+sys, without
+# ccache, 2026-12-04): docs/ARCHITECTURE.md, "The test command's time".
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DSLUICE_FUZZ=ON -DSLUICE_FUZZ_OPT=-O0 \
   -DSLUICE_TESTS=ON -DSLUICE_INTEGRATION_TESTS=OFF -DSLUICE_WERROR=ON >/dev/null
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DSLUICE_TSAN=ON -DSLUICE_TESTS=ON \
+  -DSLUICE_INTEGRATION_TESTS=OFF -DSLUICE_WERROR=ON >/dev/null
+mkdir -p build-tidy
 asan_started=$(date +%s)
-setsid -w nice -n 19 ionice -c 3 cmake --build build-asan -j"$(nproc)" >build-asan/build.log 2>&1 &
+setsid -w nice -n 19 ionice -c 3 bash -c '
+  cmake --build build-asan -j"$(nproc)" >build-asan/build.log 2>&1 || exit 11
+  cmake --build build-tsan -j"$(nproc)" --target test_run test_method test_suites >build-tsan/build.log 2>&1 || exit 12
+  scripts/tidy.sh --changed-since=HEAD~1 >build-tidy/tidy.log 2>&1 || exit 13' &
 asan_build=$!
 trap 'kill -- -"$asan_build" 2>/dev/null || kill "$asan_build" 2>/dev/null || true; list_skips' EXIT
 rm -f build/ctest-junit.xml build/ctest-timing-junit.xml build/ctest-idle-junit.xml build-asan/ctest-junit.xml
@@ -51,12 +64,16 @@ junit_files+=(build/ctest-timing-junit.xml)
 timing_started=$(date +%s)
 (cd build && ctest --output-on-failure -L '^timing$' -LE '^idle$' --output-junit ctest-timing-junit.xml)
 echo "test.sh: the timing tests, one at a time beside the sanitizer build, took $(( $(date +%s) - timing_started )) s"
-if ! wait "$asan_build"; then
-  tail -n 100 build-asan/build.log >&2
-  echo "test.sh: the sanitizer build failed (build-asan/build.log)" >&2
-  exit 1
-fi
-echo "test.sh: the sanitizer build, beside the tests, took $(( $(date +%s) - asan_started )) s"
+background_status=0
+wait "$asan_build" || background_status=$?
+case "$background_status" in
+  0) ;;
+  12) tail -n 100 build-tsan/build.log >&2; echo "test.sh: the TSan build failed (build-tsan/build.log)" >&2; exit 1 ;;
+  13) cat build-tidy/tidy.log >&2; echo "test.sh: clang-tidy found something (build-tidy/tidy.log)" >&2; exit 1 ;;
+  *) tail -n 100 build-asan/build.log >&2; echo "test.sh: the sanitizer build failed (build-asan/build.log)" >&2; exit 1 ;;
+esac
+tail -n 1 build-tidy/tidy.log
+echo "test.sh: the sanitizer builds and clang-tidy, beside the tests, took $(( $(date +%s) - asan_started )) s"
 trap list_skips EXIT
 junit_files+=(build/ctest-idle-junit.xml)
 # The sanitizer build leaves hundreds of MB of dirty pages; their writeback beside the idle tests moved the lab's
@@ -71,13 +88,21 @@ junit_files+=(build-asan/ctest-junit.xml)
 # may take 10 s before it counts as a hang.
 scripts/fuzz.sh 5 --build-dir=build-asan >build-asan/fuzz.log 2>&1 &
 fuzz=$!
+# The TSan unit tests beside them too: 4.6 s of CPU in 44 s at load 8 (the three binaries one after another,
+# as scripts/tsan.sh runs them; they wait on their runs' threads).
+scripts/tsan.sh --unit-only --no-build >build-tsan/tests.log 2>&1 &
+tsan=$!
 asan_status=0
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --output-on-failure -j"$(nproc)" -L unit --output-junit ctest-junit.xml) || asan_status=$?
 fuzz_status=0
 wait "$fuzz" || fuzz_status=$?
 cat build-asan/fuzz.log
-if [ "$asan_status" != 0 ] || [ "$fuzz_status" != 0 ]; then
-  echo "test.sh: under the sanitizers, the unit tests exited with $asan_status, the fuzz targets with $fuzz_status" >&2
+tsan_status=0
+wait "$tsan" || tsan_status=$?
+cat build-tsan/tests.log
+if [ "$asan_status" != 0 ] || [ "$fuzz_status" != 0 ] || [ "$tsan_status" != 0 ]; then
+  echo "test.sh: under the sanitizers, the unit tests exited with $asan_status, the fuzz targets with $fuzz_status," \
+    "the TSan unit tests with $tsan_status" >&2
   exit 1
 fi

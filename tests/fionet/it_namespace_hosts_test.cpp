@@ -44,7 +44,7 @@ class ClientServerHosts : public ::testing::Test {
 
   // A server in host i's namespace, on fio's default port; returns the address a client names.
   std::string start_server(std::size_t i, bool fio) {
-    const std::string address = hosts_->addresses().at(i);
+    std::string address = hosts_->addresses().at(i);
     const std::string program = fio ? std::string("fio") : std::string(SLUICE_BINARY);
     servers_.spawn({hosts_->launcher(), address, program, "--server=" + address}, dir_.path());
     ServerProcesses::wait_until_accepting(address, kFioPort);
