@@ -12,10 +12,10 @@ cd "$(dirname "$0")/.."
 command -v clang-tidy >/dev/null || { echo "tidy.sh: clang-tidy is missing (scripts/install-deps.sh --with-peers)" >&2; exit 1; }
 dir=build-tidy
 if [ ! -f "$dir/compile_commands.json" ] || [ CMakeLists.txt -nt "$dir/compile_commands.json" ]; then
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSLUICE_TESTS=ON -DSLUICE_UNITY=OFF \
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DSLUICE_TESTS=ON -DSLUICE_UNITY=OFF \
         -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 fi
-ninja -C "$dir" sluice_revision >/dev/null  # generated/revision.h, which the sources include
+cmake --build "$dir" --target sluice_revision >/dev/null  # generated/revision.h, which the sources include
 files=()
 if [ "${1:-}" = "--all" ]; then
   mapfile -t files < <(git ls-files 'src/*.cpp' 'tests/*.cpp')
