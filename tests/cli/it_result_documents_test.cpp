@@ -91,7 +91,7 @@ std::uint16_t unused_loopback_port() {
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof a;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  (void)::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);  // if it fails, the port read back is 0
   ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
   ::close(fd);
   return ntohs(a.sin_port);
