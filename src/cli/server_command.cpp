@@ -27,6 +27,10 @@ where you can, and narrow who may connect with --server-allow. Between sluice ho
 they know the secret (HMAC-SHA256 over a random challenge; the secret never crosses the network, and the
 traffic is neither encrypted nor signed); fio's clients cannot, and are refused with a line saying so.
 Each client is served in a process of its own; the server runs until SIGINT or SIGTERM.
+A job with verify_state_load=1 gets its verify state from the client, as fio's server does (SENDFILE: the file
+SERVER-JOB-INDEX-verify.state in the client's working directory, SERVER being the address the client
+connected to); a writing job saves local-JOB-INDEX-verify.state here. gfio's option edits (UPDATE_JOB) are
+refused by name: the job runs as its job file says.
 Example: sluice --server=127.0.0.1,8766 &  fio --client=127.0.0.1,8766 job.fio
 )";
 

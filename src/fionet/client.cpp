@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -22,7 +23,9 @@
 #include "fionet/shared_secret.h"
 #include "fionet/thread_stat_decode.h"
 #include "fionet/trigger.h"
+#include "fionet/verify_state_transfer.h"
 #include "fionet/wire.h"
+#include "job/fio_global_options.h"
 #include "job/units.h"
 
 namespace sluice::fionet {
@@ -144,8 +147,19 @@ ClientOptions parse_client_arguments(const std::vector<std::string>& args) {
       o.trigger.command = value;
     } else if (name == "trigger-remote") {
       o.trigger.remote_command = value;
-    } else if (name == "eta" || name == "eta-newline" || name == "eta-interval") {
-      // the live status of a terminal: a client prints none
+    } else if (name == "eta") {
+      if (value == "never")
+        o.eta = EtaMode::kNever;
+      else if (value == "auto")
+        o.eta = EtaMode::kAuto;
+      else if (value == "always")
+        o.eta = EtaMode::kAlways;
+      else
+        throw UserError(a + ": --eta is never, auto or always");
+    } else if (name == "eta-newline") {
+      o.eta_newline = fio_eta_newline(a, value);
+    } else if (name == "eta-interval") {
+      o.eta_interval = fio_eta_interval(a, value);
     } else if (!name.empty()) {
       if (o.servers.empty()) {
         throw UserError(a + ": before any --client; in client mode options go after the --client they are for");
@@ -179,7 +193,7 @@ struct Connection {
   std::string failure;  // why this server failed, empty if it did not
   Clock::time_point last_heard = Clock::now();
   Clock::time_point run_sent;  // when RUN went out (the base of a sluice server's measurement start)
-  Clock::time_point last_eta = Clock::now();
+  bool eta_asked = false;      // a SEND_ETA of this server is unanswered
   bool text_line_open = false;
   ClientReport report;  // the statistics being received (the final ones once the server is done)
   // --status-interval: the server's last complete periodic set of statistics, how many it sent, and how many TS
@@ -264,7 +278,7 @@ void connect_all(std::vector<Connection>& connections, const ClientOptions& opti
       problems += fmt::format("\n  {}: {}", where(c), why);
       continue;
     }
-    if (!send_message(c.fd, Op::kProbe, 1, encode_probe(c.server->endpoint.host), kWriteTimeout)) {
+    if (!send_message(c.fd, Op::kProbe, 1, encode_probe(state_file_prefix(c.server->endpoint)), kWriteTimeout)) {
       problems += fmt::format("\n  {}: the connection broke while probing", where(c));
       continue;
     }
@@ -340,8 +354,9 @@ void send_jobs(Connection& c, const ClientOptions& options) {
   if (!ok && c.failure.empty()) c.failure = "the connection broke while sending the jobs";
 }
 
-void print_text(Connection& c, const std::string& text, bool normal) {
+void print_text(Connection& c, const std::string& text, bool normal, ClientEta& eta) {
   if (!normal) return;
+  eta.end_line();
   if (!c.text_line_open) std::fputs(("<" + c.name + "> ").c_str(), stdout);
   std::fputs(text.c_str(), stdout);
   c.text_line_open = text.empty() || text.back() != '\n';
@@ -363,11 +378,15 @@ void complete_set(Connection& c) {
 }
 
 // Handles one message of a running server; false when the server is done (QUIT, or the connection ended).
-bool handle(Connection& c, const Message& m, const ClientOptions& options) {
+bool handle(Connection& c, const Message& m, const ClientOptions& options, ClientEta& eta) {
   c.last_heard = Clock::now();
   switch (static_cast<Op>(m.op)) {
     case Op::kText:
-      print_text(c, decode_text(m.payload), options.normal);
+      print_text(c, decode_text(m.payload), options.normal, eta);
+      break;
+    case Op::kEta:
+      c.eta_asked = false;
+      eta.on_reply(m.tag, m.payload);
       break;
     case Op::kServerStart:
       c.running = true;
@@ -413,6 +432,24 @@ bool handle(Connection& c, const Message& m, const ClientOptions& options) {
       break;
     case Op::kQuit:
       return false;
+    case Op::kSendFile:  // the server runs a job with verify_state_load: the state file from here, as fio's client
+      if (const auto path = decode_sendfile_request(m.payload)) {
+        const std::string refusal = refuse_requested_file(*path);
+        SendFileReply reply;
+        if (refusal.empty()) {
+          reply = read_requested_file(*path);
+        } else {
+          reply.error = EACCES;
+          std::fprintf(stderr, "sluice: server %s asked for the file %s: refused: %s\n", where(c).c_str(),
+                       path->c_str(), refusal.c_str());
+        }
+        if (reply.error != 0 && refusal.empty()) {  // fio's server only logs why it stops: say it here
+          std::fprintf(stderr, "sluice: server %s asked for the verify state %s (verify_state_load=1): %s\n",
+                       where(c).c_str(), path->c_str(), std::strerror(static_cast<int>(reply.error)));
+        }
+        send_message(c.fd, Op::kSendFile, m.tag, encode_sendfile_reply(reply), kWriteTimeout);
+      }
+      break;
     case Op::kSluiceStarted:  // only sluice servers send these, and only to a client that said hello
       // When RUN was sent, plus the server's time from RUN to its measurement start (no common clock needed).
       if (m.payload.size() >= 8) {
@@ -436,7 +473,7 @@ bool handle(Connection& c, const Message& m, const ClientOptions& options) {
       break;
     }
     default:
-      break;  // ETA: nothing to keep
+      break;  // ADD_JOB (gfio's): nothing to keep
   }
   return true;
 }
@@ -475,7 +512,8 @@ class ReportSink {
 // set; a server that is done is in it with its final statistics.
 class PeriodicReports {
  public:
-  PeriodicReports(const ClientOptions& options, ReportSink& sink) : options_(options), sink_(sink) {}
+  PeriodicReports(const ClientOptions& options, ReportSink& sink, ClientEta& eta)
+      : options_(options), sink_(sink), eta_(eta) {}
 
   void print_when_due(const std::vector<Connection>& connections, Clock::time_point now) {
     if (!options_.report_interval) return;
@@ -504,6 +542,7 @@ class PeriodicReports {
       }
       reports.push_back(std::move(r));
     }
+    eta_.end_line();
     sink_.write(render_client_reports(reports, options_.normal, options_.json, options_.terse, options_.terse_version));
     printed_ = std::max(printed_ + 1, fewest);
     first_ready_.reset();
@@ -512,6 +551,7 @@ class PeriodicReports {
  private:
   const ClientOptions& options_;
   ReportSink& sink_;
+  ClientEta& eta_;
   std::size_t printed_ = 0;
   std::optional<Clock::time_point> first_ready_;
 };
@@ -534,7 +574,22 @@ void note_gone_after_trigger(Connection& c) {
   c.failure.clear();
 }
 
-void run_all(std::vector<Connection>& connections, const ClientOptions& options, PeriodicReports& periodic) {
+// As fio's client: every --eta-interval a status request (SEND_ETA) to each running server that answered the
+// last one; the replies make one ETA line. The requests also keep a silent server from going unnoticed.
+void ask_for_status(std::vector<Connection>& connections, ClientEta& eta) {
+  std::size_t asked = 0;
+  for (const Connection& c : connections) asked += c.running && !c.done && !c.eta_asked ? 1 : 0;
+  if (asked == 0) return;
+  const std::uint64_t tag = eta.begin_round(asked);
+  for (Connection& c : connections) {
+    if (!c.running || c.done || c.eta_asked) continue;
+    c.eta_asked = send_message(c.fd, Op::kSendEta, tag, {}, kWriteTimeout);
+  }
+}
+
+void run_all(std::vector<Connection>& connections, const ClientOptions& options, PeriodicReports& periodic,
+             ClientEta& eta) {
+  auto last_round = Clock::now();
   TriggerClock trigger(options.trigger, options.genesis);
   for (;;) {
     std::vector<pollfd> fds;
@@ -552,7 +607,7 @@ void run_all(std::vector<Connection>& connections, const ClientOptions& options,
       Connection& c = *owners[i];
       if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
         const ReadResult r = read_message(c.fd, kWriteTimeout);
-        if (r.status != ReadStatus::kOk || !handle(c, r.message, options)) {
+        if (r.status != ReadStatus::kOk || !handle(c, r.message, options, eta)) {
           if (r.status != ReadStatus::kOk && c.report.stats.empty() && c.failure.empty()) {
             c.failure = r.status == ReadStatus::kVersion ? version_mismatch_text("server " + where(c), r.peer_version)
                                                          : "the server disconnected before it sent results";
@@ -564,10 +619,6 @@ void run_all(std::vector<Connection>& connections, const ClientOptions& options,
           continue;
         }
       }
-      if (c.running && now - c.last_eta >= 1s) {  // as fio's client: a status request each second
-        send_message(c.fd, Op::kSendEta, 0, {}, kWriteTimeout);
-        c.last_eta = now;
-      }
       if (c.trigger_answered && now - c.last_heard > kSilenceAfterTrigger) {
         c.done = true;
         note_gone_after_trigger(c);
@@ -575,6 +626,11 @@ void run_all(std::vector<Connection>& connections, const ClientOptions& options,
         c.failure = fmt::format("no message for {} s: given up", options.silence_limit.count() / 1000);
         c.done = true;
       }
+    }
+    // fio asks when 95 % of the interval passed (eta_time_within_slack), so that a poll's lateness loses no round.
+    if (Clock::now() - last_round >= options.eta_interval * 95 / 100) {
+      ask_for_status(connections, eta);
+      last_round = Clock::now();
     }
     periodic.print_when_due(connections, Clock::now());
   }
@@ -591,8 +647,10 @@ int run_clients(const ClientOptions& options) {
     if (!c.failure.empty()) c.done = true;
   }
   ReportSink sink(options);
-  PeriodicReports periodic(options, sink);
-  run_all(connections, options, periodic);
+  ClientEta eta(options.eta, options.json, options.eta_newline, stdout);
+  PeriodicReports periodic(options, sink, eta);
+  run_all(connections, options, periodic, eta);
+  eta.end_line();  // the report begins on a line of its own
   close_all(connections);
   std::vector<ClientReport> reports;
   int exit_code = 0;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fionet/client_eta.h"
 #include "fionet/endpoint.h"
 #include "run/trigger_watch.h"
 
@@ -38,6 +39,10 @@ struct ClientOptions {
   // servers send their statistics so far every T and the client prints every server's and "All clients".
   std::optional<std::chrono::nanoseconds> report_interval;
   std::string report_interval_text;  // T as given, for the servers' command line
+  // The ETA line of all servers (client_eta.h): --eta=never|auto|always, --eta-newline=T, --eta-interval=T.
+  EtaMode eta = EtaMode::kAuto;
+  std::chrono::nanoseconds eta_newline{0};
+  std::chrono::nanoseconds eta_interval = std::chrono::seconds(1);
   std::string secret;  // --client-secret=FILE's content: every server must be a sluice server with the same
   // fio's triggers, the client's own (anywhere on its command line): when the file appears or the time passes,
   // every server is sent --trigger-remote's command (VTRIGGER), and each answer runs --trigger's here.
@@ -50,9 +55,9 @@ struct ClientOptions {
 // fio's client command line (the arguments of `fio`, with at least one --client): --client=HOST[,PORT] (or a file
 // of hosts, one a line), job files right after a --client belong to that server alone, --remote-config=PATH,
 // --output-format, --minimal, --append-terse, --terse-version, --output, --status-interval, --client-secret=FILE,
-// --trigger-file,
-// --trigger-timeout, --trigger, --trigger-remote
-// (the client's own, anywhere; --eta* are accepted and have no effect); other options after a --client go to
+// --trigger-file, --trigger-timeout, --trigger, --trigger-remote, --eta, --eta-newline, --eta-interval (the
+// client's own, anywhere; --eta* give the ETA line of all servers, as fio's client prints it); other options
+// after a --client go to
 // that server. Throws UserError on bad input.
 ClientOptions parse_client_arguments(const std::vector<std::string>& args);
 

@@ -170,7 +170,12 @@ std::vector<std::uint8_t> encode_eta(const EtaInfo& eta) {
   for (int d = 0; d < 3; ++d) {
     put_u64(out.data(), 64 + 8 * static_cast<std::size_t>(d), eta.rate_kib_s[d]);  // rate[]: KiB/s
     put_u32(out.data(), 112 + 4 * static_cast<std::size_t>(d), eta.iops[d]);
+    put_u64(out.data(), 16 + 8 * static_cast<std::size_t>(d), eta.rate_min[d]);     // m_rate
+    put_u64(out.data(), 40 + 8 * static_cast<std::size_t>(d), eta.rate_limit[d]);   // t_rate
+    put_u32(out.data(), 88 + 4 * static_cast<std::size_t>(d), eta.iops_min[d]);     // m_iops
+    put_u32(out.data(), 100 + 4 * static_cast<std::size_t>(d), eta.iops_limit[d]);  // t_iops
   }
+  put_u32(out.data(), 156, eta.files_open);
   put_u64(out.data(), 128, eta.elapsed_s);
   put_u64(out.data(), 136, eta.eta_s);
   put_u32(out.data(), 152, 4);  // sig_figs

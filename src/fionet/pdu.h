@@ -67,6 +67,13 @@ struct EtaInfo {
   // The rates since the previous sample, per direction (read, write, trim), as fio's ETA line shows them.
   std::uint64_t rate_kib_s[3] = {0, 0, 0};
   std::uint32_t iops[3] = {0, 0, 0};
+  std::uint32_t files_open = 0;
+  // The jobs' limits, per direction: rate and rate_min in bytes/s, rate_iops and rate_iops_min (fio's t_rate,
+  // m_rate, t_iops, m_iops; its line shows them as "MIN-MAX" after the job count).
+  std::uint64_t rate_limit[3] = {0, 0, 0};
+  std::uint64_t rate_min[3] = {0, 0, 0};
+  std::uint32_t iops_limit[3] = {0, 0, 0};
+  std::uint32_t iops_min[3] = {0, 0, 0};
 };
 std::vector<std::uint8_t> encode_eta(const EtaInfo& eta);
 

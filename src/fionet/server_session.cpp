@@ -23,12 +23,14 @@
 #include "fionet/bytes.h"
 #include "fionet/disk_util_pdu.h"
 #include "fionet/iolog_pdu.h"
+#include "fionet/job_update.h"
 #include "fionet/pdu.h"
 #include "fionet/received_jobs.h"
 #include "fionet/server_logs.h"
 #include "fionet/shared_secret.h"
 #include "fionet/thread_stat.h"
 #include "fionet/trigger.h"
+#include "fionet/verify_state_transfer.h"
 #include "fionet/wire.h"
 #include "report/reporters.h"
 #include "run/runner.h"
@@ -134,6 +136,9 @@ class Session {
         case Op::kVerifyTrigger:
           answer_trigger(r.message, false);
           break;
+        case Op::kUpdateJob:  // gfio's edited options: refused by name (job_update.h says why)
+          answer_update_job(r.message);
+          break;
         case Op::kQuit:
         case Op::kExit:
           return failed_ ? 1 : 0;
@@ -214,6 +219,8 @@ class Session {
   }
 
   void answer_probe(const Message& m) {
+    // The name the client knows this server by: fio's server names the verify states it asks for after it.
+    if (m.payload.size() >= 8 + 128) server_name_ = std::string(get_text(m.payload.data(), 8, 128));
     ProbeReply reply;
     char host[256] = {};
     ::gethostname(host, sizeof(host) - 1);
@@ -325,6 +332,7 @@ class Session {
 
   void run() {
     if (jobs_.empty()) return fail("no job was sent (neither a job file nor --name on the command line)");
+    if (loads_verify_state(jobs_) && !fetch_verify_states_from_client()) return;
     const auto run_received = std::chrono::steady_clock::now();
     // The logs this run writes are those changed since (a margin for file systems' coarse timestamps).
     logs_since_ = std::filesystem::file_time_type::clock::now() - std::chrono::seconds(2);
@@ -385,9 +393,50 @@ class Session {
       pollfd_wait_and_answer(started, client_gone);
     }
     runner.join();
+    remove_fetched_states();
     if (client_gone) return;
     if (!error.empty()) return fail(error, error_number);
     report(result);
+  }
+
+  // verify_state_load: each state comes from the client, as fio's server fetches it (SENDFILE), into a directory
+  // of this session's own. False when one did not come (the run was failed with the reason).
+  bool fetch_verify_states_from_client() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "sluice-vstate-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      fail(fmt::format("verify_state_load: cannot make a directory for the client's verify states: {}",
+                       std::strerror(errno)),
+           errno);
+      return false;
+    }
+    fetched_states_dir_ = pattern;
+    SendFileIo io;
+    io.send = [this](Op op, const std::vector<std::uint8_t>& payload, std::uint64_t tag) {
+      return send(op, payload, tag);
+    };
+    io.read = [this](std::chrono::milliseconds timeout) { return read_message(fd_, timeout); };
+    io.other = [this](const Message& m) {  // a status request before the run: nothing runs yet
+      if (m.op == static_cast<std::uint16_t>(Op::kSendEta)) send(Op::kEta, encode_eta({}), m.tag);
+    };
+    std::string failure;
+    const int error = fetch_verify_states(jobs_, server_name_, fetched_states_dir_, io, failure);
+    if (error == 0) return true;
+    remove_fetched_states();
+    fail(failure, error);
+    return false;
+  }
+
+  void remove_fetched_states() {
+    if (fetched_states_dir_.empty()) return;
+    std::error_code ignored;
+    std::filesystem::remove_all(fetched_states_dir_, ignored);
+    fetched_states_dir_.clear();
+  }
+
+  void answer_update_job(const Message& m) {
+    const UpdateJobAnswer answer = answer_update_job_request(m.payload, count_jobs(jobs_).clones);
+    if (!answer.text.empty()) text(answer.text);
+    send(Op::kUpdateJob, encode_update_job_reply(answer.error), m.tag);
   }
 
   // Waits up to kRunPoll for a message during the run: SEND_ETA is answered, QUIT (or a lost client) stops it.
@@ -404,6 +453,18 @@ class Session {
     if (r.message.op == static_cast<std::uint16_t>(Op::kSendEta)) {
       EtaInfo eta;
       eta.running = count_jobs(jobs_).clones;
+      for (const JobSpec& job : jobs_) {  // as fio's calc_thread_status adds them up over its running jobs
+        const auto files = job.target.filenames.empty() ? job.target.nrfiles : job.target.filenames.size();
+        eta.files_open += static_cast<std::uint32_t>(files * job.numjobs);
+        const bool moves[3] = {job.does_reads(), job.does_writes(), job.does_trims()};
+        for (int d = 0; d < 3; ++d) {
+          if (!moves[d]) continue;  // fio's rate=N sets every direction; only those the job does count
+          eta.rate_limit[d] += job.pacing.rate[d] * job.numjobs;
+          eta.rate_min[d] += job.pacing.rate_min[d] * job.numjobs;
+          eta.iops_limit[d] += static_cast<std::uint32_t>(job.pacing.rate_iops[d] * job.numjobs);
+          eta.iops_min[d] += static_cast<std::uint32_t>(job.pacing.rate_iops_min[d] * job.numjobs);
+        }
+      }
       eta.run_str.assign(eta.running, 'R');
       eta.elapsed_s = static_cast<std::uint64_t>(
           std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started).count());
@@ -573,7 +634,9 @@ class Session {
   std::optional<std::chrono::nanoseconds> report_interval_;  // the client's --status-interval
   bool failed_ = false;
   bool ended_ = false;
-  std::string secret_;  // empty: no proof is asked for
+  std::string secret_;              // empty: no proof is asked for
+  std::string server_name_;         // from the client's probe: what the client calls this server
+  std::string fetched_states_dir_;  // the verify states fetched from the client for this run (removed after)
   bool authenticated_ = true;
   bool challenged_ = false;
   bool refused_proof_ = false;

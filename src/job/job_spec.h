@@ -477,7 +477,10 @@ struct JobSpec {
   bool verify_state_save = true;           // save local-JOB-INDEX-verify.state at the end of a writing job
   bool verify_state_load = false;          // verify_only: check only the writes that state says completed
   VerifyPolicy verify_policy = VerifyPolicy::kCompleted;  // the saved state and the verify phase skip unsynced writes
-  std::string aux_path;               // --aux-path: the directory of the verify state files ("" = cwd)
+  std::string aux_path;  // --aux-path: the directory of the verify state files ("" = cwd)
+  // Where verify_state_load reads its file when not aux_path (""): a sluice server puts there the states it
+  // fetched from its client (fio's SENDFILE, fionet/verify_state_transfer.h); saving still uses aux_path.
+  std::string verify_state_load_dir;
   std::uint32_t verify_interval = 0;  // bytes per verify header; 0 = the block size
   std::uint32_t verify_offset = 0;    // the header trades places with the bytes this far into the chunk
   // fio's trim verification: trim_percentage % of the written blocks are trimmed, in rounds every trim_backlog

@@ -17,7 +17,10 @@ void IoLoop::start_verify_only() {
   // every chunk the generation that run gave it. With verify_state_load, only the writes that run issued are
   // replayed, and those that did not complete are not checked (their blocks may hold either version).
   std::optional<VerifyState> state;
-  if (job_.verify_state_load) state = load_verify_state(verify_state_file(), job_.name);
+  if (job_.verify_state_load) {
+    const std::string& dir = job_.verify_state_load_dir.empty() ? job_.aux_path : job_.verify_state_load_dir;
+    state = load_verify_state(verify_state_path(dir, job_.name, instance_.lognum), job_.name);
+  }
   VerifyMap& map = verifier_->map();
   std::size_t next_incomplete = 0;
   NextIo io;
@@ -129,7 +132,7 @@ void IoLoop::finish_verify() {
 }
 
 std::string IoLoop::verify_state_file() const {
-  return verify_state_path(job_.aux_path, job_.name, std::max(instance_.lognum, 1) - 1);
+  return verify_state_path(job_.aux_path, job_.name, instance_.lognum);  // fio: thread_number - 1
 }
 
 }  // namespace sluice

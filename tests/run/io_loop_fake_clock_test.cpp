@@ -42,7 +42,7 @@ struct Outcome {
 // `fake`, when given, is the engine passed in: its counters are read while the loop (which owns it) lives.
 Outcome run_with(const JobSpec& job, std::unique_ptr<Engine> engine, FakeClock& clock,
                  std::uint64_t series_interval_ns = 1'000'000'000, const FakeEngine* fake = nullptr) {
-  const JobInstance instance{.spec = job, .jobnum = 0, .groupid = 0, .lognum = 1, .seed = 1};
+  const JobInstance instance{.spec = job, .jobnum = 0, .groupid = 0, .lognum = 0, .seed = 1};
   std::vector<TargetFile> targets(1);
   targets[0].path = "(fake)";
   targets[0].size = job.target.size.bytes;

@@ -121,5 +121,29 @@ TEST_F(VerifyStateRun, AuxPathHoldsTheStateAndAMissingStateFailsTheJob) {
       << missing.err;
 }
 
+// Each clone's state is named by its place in the run from 0, as fio names it (thread_number - 1): with numjobs=3
+// fio and sluice both leave local-w-0, -1 and -2 (sluice once named the second clone 0 too, over the first's).
+TEST_F(VerifyStateRun, EveryCloneHasAStateOfItsOwnNumberedAsFio) {
+  for (const std::string program : {"fio", "sluice"}) {
+    std::filesystem::create_directories(tmp_.file(program + "-clones"));
+    std::vector<std::string> args = {"--name=w",    "--filename_format=" + tmp_.file(program + "-clones/$jobnum.data"),
+                                     "--size=64k",  "--rw=write",
+                                     "--bs=4k",     "--verify=crc32c",
+                                     "--numjobs=3", "--output-format=terse"};
+    RunOptions options;
+    options.cwd = tmp_.file(program + "-clones");
+    if (program == "fio")
+      options.program = "fio";
+    else
+      args.insert(args.begin(), "run");
+    const RunOutput r = run_binary(args, options);
+    ASSERT_EQ(r.exit_code, 0) << program << ": " << describe(r);
+    for (const char* index : {"0", "1", "2"}) {
+      EXPECT_TRUE(std::filesystem::exists(tmp_.file(program + "-clones/local-w-" + index + "-verify.state")))
+          << program << ": clone " << index;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sluice::testing

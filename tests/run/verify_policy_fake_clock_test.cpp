@@ -58,7 +58,7 @@ JobSpec fsynced_write_job(const std::string& aux, std::uint32_t fsync_every) {
 }
 
 JobResult run_fake(const JobSpec& job, std::unique_ptr<Engine> engine, FakeClock& clock) {
-  const JobInstance instance{.spec = job, .jobnum = 0, .groupid = 0, .lognum = 1, .seed = 1};
+  const JobInstance instance{.spec = job, .jobnum = 0, .groupid = 0, .lognum = 0, .seed = 1};
   std::vector<TargetFile> targets(1);
   targets[0].path = "(fake)";
   targets[0].size = job.target.size.bytes;
