@@ -7,13 +7,18 @@ already lives in its sub-struct is left alone, and `job.target.size` is never re
 
 What it does, for each selected concern of MAP below:
   1. moves the field's declaration (and the comment lines right above it) from `struct JobSpec` into the
-     concern's struct (created before JobSpec when missing; the engine's structs live in
-     engine/engine_options.h and must exist), renaming it where the map says so, and adds the part as a
+     concern's struct (created before JobSpec in job_spec.h when missing; the engine's structs
+     live in engine/engine_options.h and must exist), renaming it where the map says so, and adds the part as a
      member of JobSpec;
   2. rewrites the uses across src/ tests/ fuzz/ bench/: `V.field` / `V->field` where V is declared as a
      JobSpec in that file (or is job, job_, spec, spec_ or a `.spec` member), and `&JobSpec::field` (an
      option row's member pointer) -> `&PartStruct::field`;
   3. regenerates job_part<Part>() (job_spec.h), which the option rows use to reach a part.
+  4. with --split-headers (the header step, once the consumers compile): each part whose `file` is a header
+     of its own (src/job/<part>_options.h) gets its struct there, with the types its fields use (`types`,
+     before it) and the functions of the part (`after`); SHARED_HEADERS' types (Distribution) likewise; and
+     job_spec.h includes them. A part already in its header is left alone; a field added later at JobSpec's
+     top level and mapped is moved straight into that header. Run scripts/format.sh afterwards.
 With --fix-from-errors it then compiles every translation unit of BUILD/compile_commands.json with
 -fsyntax-only and rewrites the uses the heuristics missed at the places the compiler names
 ("'JobSpec' has no member named 'size'", "'size' is not a member of 'JobSpec'", and bare names inside
@@ -26,6 +31,7 @@ fails to compile as "'JobResult' has no member named 'placement'"; the error pas
 
 Usage (from the repository's root):
   scripts/refactor/split-jobspec.py [--concern target --concern engine ...] [--fix-from-errors build]
+  scripts/refactor/split-jobspec.py --split-headers # the header step (then scripts/format.sh)
   scripts/refactor/split-jobspec.py --list          # the map and the fields left at the top level
   ninja -C build -k 0 -j1 > /tmp/build.log 2>&1; (cd build && ../scripts/refactor/split-jobspec.py \
       --errors-log /tmp/build.log)                  # fix what a build's messages name (paths are build/'s)
@@ -54,7 +60,8 @@ def same(*names):
 
 MAP = {
     "target": [
-        dict(struct="TargetOptions", path="target", file=SPEC_H,
+        dict(struct="TargetOptions", path="target", file="src/job/target_options.h",
+             types=["SizeOrPercent", "FileLockMode", "FileService", "FallocateMode", "FadviseHint"],
              doc="The job's files: which, where, how big, how they are opened, laid out and cleaned up.",
              fields=same("filenames", "opendir", "lockfile", "directory", "size", "filesize", "nrfiles",
                          "file_service", "file_service_ios", "file_distribution", "openfiles", "offset",
@@ -84,7 +91,8 @@ MAP = {
              fields={"e4defrag_donor": "donorname", "e4defrag_inplace": "inplace"}),
     ],
     "logs": [
-        dict(struct="LogOptions", path="logs", file=SPEC_H,
+        dict(struct="LogOptions", path="logs", file="src/job/log_options.h",
+             types=[],
              doc="fio's per-job log files (write_*_log and their format) and per-io log columns.",
              fields=same("write_lat_log", "write_iops_log", "write_bw_log", "log_avg_msec", "log_max_value",
                          "log_unix_epoch", "log_alternate_epoch", "log_alternate_epoch_clock_id", "log_offset",
@@ -92,35 +100,40 @@ MAP = {
                          "log_hist_coarseness", "per_job_logs", "log_prio")),
     ],
     "zones": [
-        dict(struct="ZoneOptions", path="zones", file=SPEC_H,
+        dict(struct="ZoneOptions", path="zones", file="src/job/zone_options.h",
+             types=[],
              doc="fio's zonemode=strided and zonemode=zbd and their zone settings.",
              fields=same("zone_strided", "zone_size", "zone_range", "zone_skip", "zone_zbd", "zone_capacity",
                          "read_beyond_wp", "max_open_zones", "job_max_open_zones", "ignore_zone_limits",
                          "zone_reset_threshold", "zone_reset_frequency")),
     ],
     "placement": [
-        dict(struct="PlacementOptions", path="placement", file=SPEC_H,
+        dict(struct="PlacementOptions", path="placement", file="src/job/placement_options.h",
+             types=["CmdprioSplitEntry", "NumaMemPolicy"],
              doc="Where and as whom the job's thread runs: CPUs, NUMA, priorities, nice, user, cgroup.",
              fields=same("cpus_allowed", "cpus_allowed_split", "numa_cpu_nodes", "numa_mem_policy", "ioprio_class",
                          "ioprio", "cmdprio_percentage", "cmdprio_class", "cmdprio_level", "cmdprio_bssplit", "nice",
                          "uid", "gid", "cgroup", "cgroup_weight", "cgroup_nodelete")),
     ],
     "pacing": [
-        dict(struct="PacingOptions", path="pacing", file=SPEC_H,
+        dict(struct="PacingOptions", path="pacing", file="src/job/pacing_options.h",
+             types=["RateProcess"],
              doc="How fast ios are issued: rate limits and minimums, think time, open-loop arrivals.",
              fields=same("rate", "rate_iops", "rate_process", "thinktime", "think_per_busy", "thinktime_blocks",
                          "rate_ignore_thinktime", "thinktime_on_issue", "thinktime_iotime", "thinktime_spin_set",
                          "thinktime_spin", "rate_min", "rate_cycle", "rate_iops_min", "open_loop", "submit_offload")),
     ],
     "iolog": [
-        dict(struct="IoLogOptions", path="iolog", file=SPEC_H,
+        dict(struct="IoLogOptions", path="iolog", file="src/job/iolog_options.h",
+             types=["IoLog", "kReplaySkipRead"],
              doc="fio's write_iolog / read_iolog family: the io log a job writes, and the logs it replays.",
              fields=same("write_iolog", "read_iolog", "replay_no_stall", "replay_time_scale", "replay_redirect",
                          "replay_scale", "replay_align", "replay_skip", "merge_blktrace_file",
                          "merge_blktrace_scalars", "merge_blktrace_iters", "replay_log")),
     ],
     "workload": [
-        dict(struct="WorkloadOptions", path="workload", file=SPEC_H,
+        dict(struct="WorkloadOptions", path="workload", file="src/job/workload_options.h",
+             types=["RwMode", "BlockSizeRange", "BlockSizeSplitEntry"], after=["rw_mode_name"],
              doc="The io pattern: directions and their mix, block sizes, offsets and their random distributions.",
              fields=same("rw", "rw_sequential_run", "rw_sequencer_identical", "rw_backwards", "rwmixread", "bs",
                          "bsrange", "bssplit", "blockalign", "bs_is_seq_rand", "bs_unaligned", "random_distribution",
@@ -128,7 +141,8 @@ MAP = {
                          "lfsr_offsets", "sprandom", "spr_num_regions", "spr_op", "spr_cs")),
     ],
     "buffers": [
-        dict(struct="BufferOptions", path="buffers", file=SPEC_H,
+        dict(struct="BufferOptions", path="buffers", file="src/job/buffer_options.h",
+             types=["IoMemKind", "io_mem_kind_name", "IoMemorySpec"],
              doc="The io buffers: where their memory comes from, and what write buffers hold (compressibility, dedupe).",
              fields=same("io_memory", "lockmem", "refill_buffers", "zero_buffers", "scramble_buffers",
                          "buffer_pattern", "buffer_compress_percentage", "buffer_compress_chunk",
@@ -136,41 +150,48 @@ MAP = {
                          "dedupe_global")),
     ],
     "queue": [
-        dict(struct="QueueOptions", path="queue", file=SPEC_H,
+        dict(struct="QueueOptions", path="queue", file="src/job/queue_options.h",
+             types=[],
              doc="How many ios are in flight, and how they are submitted and reaped in batches.",
              fields=same("iodepth", "iodepth_low", "iodepth_batch_submit", "iodepth_batch_complete_min",
                          "iodepth_batch_complete_max", "serialize_overlap")),
     ],
     "durability": [
-        dict(struct="DurabilityOptions", path="durability", file=SPEC_H,
+        dict(struct="DurabilityOptions", path="durability", file="src/job/durability_options.h",
+             types=["SyncMode"],
              doc="When written data is made durable: O_SYNC/O_DSYNC, a sync every N writes, at the job's end.",
              fields=same("sync", "fsync_blocks", "fdatasync_blocks", "sync_file_range_blocks",
                          "sync_file_range_flags", "end_fsync", "end_syncfs", "fsync_on_close")),
     ],
     "time": [
-        dict(struct="TimeOptions", path="time", file=SPEC_H,
+        dict(struct="TimeOptions", path="time", file="src/job/time_options.h",
+             types=[],
              doc="When the job starts and ends: start delay, ramp, runtime, loops, and the io amount that ends it.",
              fields=same("startdelay", "ramp_time", "ramp_size", "runtime", "time_based", "loops", "io_size",
                          "number_ios")),
     ],
     "latency": [
-        dict(struct="LatencyOptions", path="latency", file=SPEC_H,
+        dict(struct="LatencyOptions", path="latency", file="src/job/latency_options.h",
+             types=[],
              doc="Latency bounds: a job ends past max_latency; fio's latency_target searches the depth that keeps it.",
              fields=same("max_latency", "latency_target", "latency_window", "latency_percentile", "latency_run")),
     ],
     "errors": [
-        dict(struct="ErrorOptions", path="errors", file=SPEC_H,
+        dict(struct="ErrorOptions", path="errors", file="src/job/error_options.h",
+             types=["ErrorClass", "kContinueOnAllErrors"], after=["error_class_of", "error_is_non_fatal"],
              doc="Which io errors a job counts and goes on after, and which end it (or the whole run).",
              fields=same("continue_on_error", "ignore_errors", "error_dump", "exitall_on_error")),
     ],
     "control": [
-        dict(struct="JobControlOptions", path="control", file=SPEC_H,
+        dict(struct="JobControlOptions", path="control", file="src/job/job_control_options.h",
+             types=["JobRole"],
              doc="The job among the run's jobs: clones, groups, waits, flow shares, and commands around its I/O.",
              fields=same("numjobs", "thread", "role", "stonewall", "new_group", "wait_for", "exitall", "flow",
                          "flow_id", "flow_sleep", "exec_prerun", "exec_postrun")),
     ],
     "verify": [
-        dict(struct="VerifyOptions", path="verification", file=SPEC_H,
+        dict(struct="VerifyOptions", path="verification", file="src/job/verify_options.h",
+             types=["VerifyPolicy", "VerifyKind"],
              doc="fio's verify family: what is checked when written data is read back, when, and trim verification.",
              fields=same("verify", "verify_pattern", "verify_pattern_offset_slots", "do_verify", "verify_only",
                          "verify_fatal", "verify_dump", "verify_backlog", "verify_backlog_batch",
@@ -179,13 +200,15 @@ MAP = {
                          "trim_backlog_batch")),
     ],
     "steady_state": [
-        dict(struct="SteadyStateOptions", path="steady_state", file=SPEC_H,
+        dict(struct="SteadyStateOptions", path="steady_state", file="src/job/steady_state_options.h",
+             types=["SteadyStateCriterion"],
              doc="fio's steadystate (ss): the criterion, its limit and window, after which the job ends early.",
              fields=same("ss_criterion", "ss_limit", "ss_limit_is_percent", "ss_duration", "ss_ramp",
                          "ss_interval")),
     ],
     "report": [
-        dict(struct="ReportOptions", path="report", file=SPEC_H,
+        dict(struct="ReportOptions", path="report", file="src/job/report_options.h",
+             types=[],
              doc="What is measured of the job and how it is reported: groups, percentiles, averaging windows, units.",
              fields=same("group_reporting", "stats", "disk_util", "percentile_list", "clat_percentiles",
                          "lat_percentiles", "slat_percentiles", "block_error_percentiles", "act_slice_ns",
@@ -194,6 +217,14 @@ MAP = {
                          "disable_slat", "disable_bw")),
     ],
 }
+
+# Headers of types that several parts use (moved out of job_spec.h by the header step, as the parts' types).
+SHARED_HEADERS = [
+    dict(file="src/job/distribution.h", struct=None,
+         doc="Distribution: how random offsets (or a job's files) are drawn: uniform, zipf, pareto, normal, zoned, "
+             "sequence. Used by the workload and target parts of JobSpec.",
+         types=["DistributionKind", "AccessZone", "Distribution"]),
+]
 
 PART_NAMES = {p["path"].split(".")[0] for parts in MAP.values() for p in parts}
 
@@ -273,15 +304,20 @@ def rename_declaration(lines, old, new):
     return lines
 
 
+def home_of(files, part):
+    """The file that holds the part's struct now: its own header, or job_spec.h before the header step."""
+    if body_range(files.get(part["file"], ""), part["struct"]):
+        return part["file"]
+    return SPEC_H
+
+
 def ensure_struct(files, part):
-    text = files[part["file"]]
-    if body_range(text, part["struct"]):
+    if body_range(files[home_of(files, part)], part["struct"]):
         return
-    if part["file"] != SPEC_H:
+    if part["file"] == ENGINE_H:
         raise SystemExit("%s: struct %s missing (write it by hand first)" % (part["file"], part["struct"]))
     block = "// %s\nstruct %s {\n};\n\n" % (part["doc"], part["struct"])
-    text = text.replace("struct JobSpec {\n", block + "struct JobSpec {\n", 1)
-    files[part["file"]] = text
+    files[SPEC_H] = files[SPEC_H].replace("struct JobSpec {\n", block + "struct JobSpec {\n", 1)
 
 
 def ensure_member(files, part):
@@ -312,13 +348,97 @@ def move_declarations(files, part):
             continue
         files[SPEC_H] = spec
         lines = rename_declaration(lines, old, new)
-        text = files[part["file"]]
+        home = home_of(files, part)
+        text = files[home]
         _, end = body_range(text, part["struct"])
         # the struct's own helpers (a line with '(') stay last
         text = text[:end] + "\n".join(lines) + "\n" + text[end:]
-        files[part["file"]] = text
+        files[home] = text
         moved.append(old)
     return moved
+
+
+def take_block(text, name):
+    """Removes the namespace-level declaration of `name` (enum, struct, constant, function; with the comment
+    lines right above it) from text, outside JobSpec. Returns (text, block) or (text, None)."""
+    lines = text.split("\n")
+    depth = 0
+    for i, line in enumerate(lines):
+        if depth == 0 and re.match(r"^[^/ #}].*?\b%s\b" % re.escape(name), line) and \
+                not line.startswith("struct JobSpec ") and not line.startswith("namespace"):
+            first = i
+            while first > 0 and lines[first - 1].startswith("//") and not lines[first - 1].startswith("// <"):
+                first -= 1
+            last, d = i, 0
+            while True:
+                d += lines[last].count("{") - lines[last].count("}")
+                if d == 0 and (";" in lines[last] or lines[last].rstrip().endswith("}")):
+                    break
+                last += 1
+            block = lines[first:last + 1]
+            rest = lines[:first] + lines[last + 1:]
+            while first < len(rest) and first > 0 and rest[first] == "" and rest[first - 1] == "":
+                del rest[first]
+            return "\n".join(rest), "\n".join(block)
+        if not line.startswith(("namespace", "}  // namespace")):
+            depth += line.count("{") - line.count("}")
+    return text, None
+
+
+STD_HEADERS = [("std::array", "<array>"), ("std::chrono", "<chrono>"), ("std::uint", "<cstdint>"),
+               ("std::int", "<cstdint>"), ("std::map", "<map>"), ("std::shared_ptr", "<memory>"),
+               ("std::optional", "<optional>"), ("std::string_view", "<string_view>"), ("std::string ", "<string>"),
+               ("std::string>", "<string>"), ("std::string;", "<string>"), ("std::vector", "<vector>")]
+OWN_HEADERS = [(r"\b(PerDirection|Direction|kNumDirections)\b", "common/direction.h"),
+               (r"\bDistribution\b", "job/distribution.h")]
+
+
+def header_text(path, doc, blocks):
+    body = "\n\n".join(blocks)
+    std = sorted({h for key, h in STD_HEADERS if key in body})
+    own = sorted({h for rx, h in OWN_HEADERS if re.search(rx, body) and not path.endswith(h)})
+    text = "#pragma once\n" + "".join("// %s\n" % l for l in wrap(doc)) + "".join("#include %s\n" % h for h in std)
+    if own:
+        text += ("\n" if std else "") + "".join('#include "%s"\n' % h for h in own)
+    return text + "\nnamespace sluice {\n\n" + body + "\n\n}  // namespace sluice\n"
+
+
+def wrap(doc, width=114):
+    words, lines, line = doc.split(), [], ""
+    for w in words:
+        if line and len(line) + 1 + len(w) > width:
+            lines.append(line)
+            line = w
+        else:
+            line = (line + " " + w) if line else w
+    return lines + [line]
+
+
+def split_headers(files, parts):
+    """The header step: each part whose file is a header of its own gets its struct and its types there, and
+    job_spec.h includes it. Returns the headers written."""
+    written = []
+    for part in SHARED_HEADERS + parts:
+        path = part["file"]
+        if path in (SPEC_H, ENGINE_H) or os.path.exists(os.path.join(ROOT, path)) or path in files:
+            continue
+        spec = files[SPEC_H]
+        blocks = []
+        for name in part["types"] + ([part["struct"]] if part["struct"] else []) + part.get("after", []):
+            spec, block = take_block(spec, name)
+            if block is None:
+                raise SystemExit("%s: %s not found in %s" % (path, name, SPEC_H))
+            blocks.append(block)
+        doc = part["doc"] if part["struct"] is None else \
+            "%s and the types of its fields: a part of JobSpec (job/job_spec.h composes the parts). Include this " \
+            "header, not job_spec.h, where only this part is needed." % part["struct"]
+        files[path] = header_text(path, doc, blocks)
+        include = '#include "%s"\n' % path[len("src/"):]
+        anchor = '#include "engine/engine_options.h"\n'
+        spec = spec.replace(anchor, anchor + include, 1)
+        files[SPEC_H] = spec
+        written.append(path)
+    return written
 
 
 def source_files():
@@ -431,6 +551,14 @@ def fix_from_log(log, table):
                 if q < 0 or line[q + 9:q + 9 + len(name)] != name:
                     continue
                 lines[line_no - 1] = line[:q] + struct + "::" + new + line[q + 9 + len(name):]
+            elif kind == "scope":
+                # gcc names a bare name once per function: every bare use from here to the function's end.
+                bare = re.compile(r"(?<![\w.>:])%s\b(?!\s*\()" % re.escape(name))
+                depth, k = 0, line_no - 1
+                while k < len(lines) and depth >= 0:
+                    lines[k] = bare.sub(part + "." + new, lines[k])
+                    depth += lines[k].count("{") - lines[k].count("}")
+                    k += 1
             else:
                 if line[i:i + len(name)] != name:
                     continue
@@ -468,6 +596,8 @@ def main():
     ap.add_argument("--fix-from-errors", metavar="BUILD", help="compile BUILD's units -fsyntax-only and fix uses")
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--errors-log", metavar="LOG", help="only fix the uses a build log's errors point at")
+    ap.add_argument("--split-headers", action="store_true",
+                    help="the header step: each part (and its types) into its own header, job_spec.h including them")
     ap.add_argument("--list", action="store_true", help="only list the map and the fields left at the top level")
     args = ap.parse_args()
     concerns = args.concern or list(MAP)
@@ -479,15 +609,21 @@ def main():
             print("%d places fixed" % fix_from_log(f.read(), table))
     elif not args.list:
         files = {SPEC_H: read(SPEC_H), ENGINE_H: read(ENGINE_H)}
+        for p in all_parts:
+            if p["file"] not in files and os.path.exists(os.path.join(ROOT, p["file"])):
+                files[p["file"]] = read(p["file"])
         for c in concerns:
             for p in MAP[c]:
                 moved = move_declarations(files, p)
                 if moved:
                     print("%s: moved %d fields into %s" % (c, len(moved), p["struct"]))
         roots = {p["path"]: p["struct"] for p in all_parts if "." not in p["path"]}
-        present = [p for p in all_parts if body_range(files[p["file"]], p["struct"]) and
+        present = [p for p in all_parts if body_range(files[home_of(files, p)], p["struct"]) and
                    "  %s %s;\n" % (roots[p["path"].split(".")[0]], p["path"].split(".")[0]) in files[SPEC_H]]
         generate_job_part(files, present)
+        if args.split_headers:
+            for path in split_headers(files, all_parts):
+                print("header step: wrote " + path)
         for path, text in files.items():
             write(path, text)
         table = field_table([p for c in concerns for p in MAP[c]])
