@@ -14,7 +14,7 @@ What it does, for each selected concern of MAP below:
      JobSpec in that file (or is job, job_, spec, spec_ or a `.spec` member), and `&JobSpec::field` (an
      option row's member pointer) -> `&PartStruct::field`;
   3. regenerates job_part<Part>() (job_spec.h), which the option rows use to reach a part.
-  4. with --split-headers (the header step, once the consumers compile): each part whose `file` is a header
+  4. with --split-headers (the header step, once the consumers compile; it does only this): each part whose `file` is a header
      of its own (src/job/<part>_options.h) gets its struct there, with the types its fields use (`types`,
      before it) and the functions of the part (`after`); SHARED_HEADERS' types (Distribution) likewise; and
      job_spec.h includes them. A part already in its header is left alone; a field added later at JobSpec's
@@ -452,7 +452,7 @@ def source_files():
 VAR = re.compile(r"\bJobSpec\b(?!::)\s*(?:const\b\s*)?[&*]*\s*(?:const\b\s*)?([A-Za-z_]\w*)")
 ALWAYS = {"job", "job_", "spec", "spec_"}
 NOT_NAMES = {"const", "JobSpec", "operator", "final"}
-OTHER_TYPE = re.compile(r"\b([A-Z]\w*)\s*(?:const\s*)?[&*]\s*(job|job_|spec|spec_)\b\s*[,)=;{]")
+OTHER_TYPE = re.compile(r"\b([A-Z]\w*)\s*(?:const\s*)?[&*]?\s*(job|job_|spec|spec_)\b\s*[,)=;{]")
 
 
 def rewrite_uses(text, fields):
@@ -627,7 +627,9 @@ def main():
         for path, text in files.items():
             write(path, text)
         table = field_table([p for c in concerns for p in MAP[c]])
-        for path in source_files():
+        # The header step moves no field: the uses are left alone (a rerun of the rewrite can redo a use that an
+        # earlier --errors-log pass undid, as `job.latency_target` of a JobResult in a file that has a JobSpec job).
+        for path in ([] if args.split_headers else source_files()):
             text = read(path)
             new = rewrite_uses(text, table)
             if new != text:
