@@ -36,9 +36,12 @@ Usage (from the repository's root):
   ninja -C build -k 0 -j1 > /tmp/build.log 2>&1; (cd build && ../scripts/refactor/split-jobspec.py \
       --errors-log /tmp/build.log)                  # fix what a build's messages name (paths are build/'s)
 Re-running after merging a branch that added fields or still reads job.size: put the new fields in MAP under
-their concern (or leave them at the top level), run it with no --concern, then build and feed the log to
---errors-log until no error names a moved field. What it cannot do, by hand: a struct's helpers that read
-moved fields (JobSpec::open_loop_active now forwards to PacingOptions'), a consumer made to take its part.
+their concern (`--list` names the fields left at the top level), run it with no --concern, then build and feed
+the log to --errors-log until no error names a moved field. Once the parts are in their headers, a new mapped
+field moves straight into its part's header. What it cannot do, by hand: a struct's helpers that read moved
+fields (JobSpec::open_loop_active now forwards to PacingOptions'), a consumer made to take its part.
+Known false positive: a file that has both a JobSpec `job` and a JobResult `job` (run/runner.cpp) gets
+`job.latency.latency_target` on the JobResult at every run; the --errors-log pass undoes it (or git checkout it).
 """
 import argparse
 import json
