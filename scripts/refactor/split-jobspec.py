@@ -198,7 +198,7 @@ MAP = {
              doc="fio's verify family: what is checked when written data is read back, when, and trim verification.",
              fields=same("verify", "verify_pattern", "verify_pattern_offset_slots", "do_verify", "verify_only",
                          "verify_fatal", "verify_dump", "verify_backlog", "verify_backlog_batch",
-                         "verify_state_save", "verify_state_load", "verify_policy", "aux_path", "verify_interval",
+                         "verify_state_save", "verify_state_load", "verify_state_load_dir", "verify_policy", "aux_path", "verify_interval",
                          "verify_offset", "trim_percentage", "trim_verify_zero", "trim_backlog",
                          "trim_backlog_batch")),
     ],

@@ -273,7 +273,7 @@ std::vector<JobSpec> select_sections(std::vector<JobSpec> jobs, const std::vecto
 void check_readonly(const std::vector<JobSpec>& jobs) {
   for (const JobSpec& job : jobs) {
     if (job.does_writes() || job.does_trims()) {
-      throw UserError("job " + job.name + " (rw=" + std::string(rw_mode_name(job.rw)) +
+      throw UserError("job " + job.name + " (rw=" + std::string(rw_mode_name(job.workload.rw)) +
                       ") writes or trims, but --readonly is set; drop --readonly or use a read-only rw=");
     }
     if (job.trims_written_blocks()) {  // fio 3.40's "trim operations are possible" refusal
@@ -400,7 +400,7 @@ int run_parsed(RunArgs& parsed, const std::vector<std::string>& args) {
   }
   if (parsed.showcmd) return show_commands(parsed.command_line);
   std::vector<JobSpec> jobs = select_sections(all_jobs(parsed), parsed.run.sections);
-  for (JobSpec& job : jobs) job.aux_path = parsed.run.aux_path;
+  for (JobSpec& job : jobs) job.verification.aux_path = parsed.run.aux_path;
   if (jobs.empty()) throw UserError("no job given; try: sluice run --name=a --filename=FILE --size=1g --rw=randread");
   if (parsed.run.readonly) check_readonly(jobs);
 

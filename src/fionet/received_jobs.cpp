@@ -109,7 +109,7 @@ JobCounts count_jobs(const std::vector<JobSpec>& jobs) {
     std::uint32_t reported = 0;
     for (const JobInstance& clone : group.jobs) {
       ++counts.clones;
-      if (clone.spec.stats && clone.spec.role == JobRole::kForeground) ++reported;
+      if (clone.spec.report.stats && clone.spec.control.role == JobRole::kForeground) ++reported;
     }
     counts.reports += group.group_reporting ? (reported ? 1 : 0) : reported;
   }

@@ -15,7 +15,7 @@ std::vector<JobLogFile> job_log_files(const std::vector<JobSpec>& jobs) {
   std::vector<JobLogFile> files;
   int lognum = 0;
   for (const JobSpec& job : jobs) {
-    for (std::uint32_t clone = 0; clone < job.numjobs; ++clone, ++lognum) {
+    for (std::uint32_t clone = 0; clone < job.control.numjobs; ++clone, ++lognum) {
       const auto add = [&](const std::string& prefix, const char* kind, IoLogType type) {
         if (prefix.empty()) return;
         JobLogFile f;

@@ -60,9 +60,9 @@ std::uint8_t fio_arch_code() {
 std::uint64_t planned_seconds(const std::vector<JobSpec>& jobs) {
   std::vector<std::chrono::nanoseconds> groups;
   for (const JobSpec& job : jobs) {
-    if (!job.time_based || job.runtime.count() == 0) return 0;
-    if (groups.empty() || job.stonewall || job.new_group) groups.emplace_back(0);
-    groups.back() = std::max(groups.back(), job.startdelay + job.ramp_time + job.runtime);
+    if (!job.time.time_based || job.time.runtime.count() == 0) return 0;
+    if (groups.empty() || job.control.stonewall || job.control.new_group) groups.emplace_back(0);
+    groups.back() = std::max(groups.back(), job.time.startdelay + job.time.ramp_time + job.time.runtime);
   }
   std::chrono::nanoseconds total{0};
   for (auto g : groups) total += g;
@@ -455,14 +455,14 @@ class Session {
       eta.running = count_jobs(jobs_).clones;
       for (const JobSpec& job : jobs_) {  // as fio's calc_thread_status adds them up over its running jobs
         const auto files = job.target.filenames.empty() ? job.target.nrfiles : job.target.filenames.size();
-        eta.files_open += static_cast<std::uint32_t>(files * job.numjobs);
+        eta.files_open += static_cast<std::uint32_t>(files * job.control.numjobs);
         const bool moves[3] = {job.does_reads(), job.does_writes(), job.does_trims()};
         for (int d = 0; d < 3; ++d) {
           if (!moves[d]) continue;  // fio's rate=N sets every direction; only those the job does count
-          eta.rate_limit[d] += job.pacing.rate[d] * job.numjobs;
-          eta.rate_min[d] += job.pacing.rate_min[d] * job.numjobs;
-          eta.iops_limit[d] += static_cast<std::uint32_t>(job.pacing.rate_iops[d] * job.numjobs);
-          eta.iops_min[d] += static_cast<std::uint32_t>(job.pacing.rate_iops_min[d] * job.numjobs);
+          eta.rate_limit[d] += job.pacing.rate[d] * job.control.numjobs;
+          eta.rate_min[d] += job.pacing.rate_min[d] * job.control.numjobs;
+          eta.iops_limit[d] += static_cast<std::uint32_t>(job.pacing.rate_iops[d] * job.control.numjobs);
+          eta.iops_min[d] += static_cast<std::uint32_t>(job.pacing.rate_iops_min[d] * job.control.numjobs);
         }
       }
       eta.run_str.assign(eta.running, 'R');

@@ -90,7 +90,7 @@ SendFileReply read_requested_file(const std::string& path) {
 
 bool loads_verify_state(const std::vector<JobSpec>& jobs) {
   for (const JobSpec& job : jobs) {
-    if (job.verify_state_load) return true;
+    if (job.verification.verify_state_load) return true;
   }
   return false;
 }
@@ -125,8 +125,8 @@ int fetch_verify_states(std::vector<JobSpec>& jobs, const std::string& server_na
   int index = 0;  // the clone's number in the run, as the runner's plan gives it (fio: thread_number - 1)
   std::uint64_t tag = 0x5e4df11e0000;
   for (JobSpec& job : jobs) {
-    for (std::uint32_t clone = 0; clone < job.numjobs; ++clone, ++index) {
-      if (!job.verify_state_load) continue;
+    for (std::uint32_t clone = 0; clone < job.control.numjobs; ++clone, ++index) {
+      if (!job.verification.verify_state_load) continue;
       const std::string asked = fio_verify_state_name(server_name, job.name, static_cast<std::uint64_t>(index));
       ++tag;
       SendFileReply reply;
@@ -156,7 +156,7 @@ int fetch_verify_states(std::vector<JobSpec>& jobs, const std::string& server_na
             asked, std::strerror(error));
         return error;
       }
-      job.verify_state_load_dir = directory;
+      job.verification.verify_state_load_dir = directory;
     }
   }
   return 0;

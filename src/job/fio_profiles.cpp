@@ -295,8 +295,8 @@ void finish_fio_profile_jobs(const std::vector<std::string>& given, JobCommandLi
   }
   if (const std::optional<FioActProfile> act = fio_act_profile(given)) {
     for (JobSpec& job : parsed.jobs) {
-      job.act_slice_ns = act->slice_ns;
-      job.act_duration_ns = act->duration_ns;
+      job.report.act_slice_ns = act->slice_ns;
+      job.report.act_duration_ns = act->duration_ns;
     }
   }
 }

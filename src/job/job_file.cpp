@@ -49,7 +49,7 @@ void apply_raw(Scope& scope, const detail::RawOption& raw, const ExpansionContex
   check_bare_word(raw, def);
   std::string value;
   try {
-    value = expand_value(raw.value, def, scope.spec.kb_base, expansion);
+    value = expand_value(raw.value, def, scope.spec.report.kb_base, expansion);
   } catch (const UserError& e) {
     throw UserError(raw.where.describe() + ": " + describe_line(raw) + ": " + e.what());
   }
@@ -180,7 +180,8 @@ std::vector<FileJob> parse_job_files(const std::vector<std::string>& paths, cons
   std::vector<FileJob> all;
   for (std::size_t i = 0; i < paths.size(); ++i) {
     std::vector<FileJob> jobs = parse_one(paths[i], settings, errors);
-    if (i > 0 && !jobs.empty()) jobs.front().spec.stonewall = true;  // fio: each later file waits for the earlier
+    if (i > 0 && !jobs.empty())
+      jobs.front().spec.control.stonewall = true;  // fio: each later file waits for the earlier
     for (FileJob& job : jobs) all.push_back(std::move(job));
   }
   if (!errors.empty()) throw_errors(std::move(errors));
@@ -195,7 +196,7 @@ std::string showcmd_line(const FileJob& job) {
     line.append(" --").append(option.name);
     if (option.has_value) line.append("=").append(shell_quote(option.value));
   }
-  if (job.spec.stonewall && job.spec.given_options.count("stonewall") == 0) line += " --stonewall";
+  if (job.spec.control.stonewall && job.spec.given_options.count("stonewall") == 0) line += " --stonewall";
   return line;
 }
 

@@ -319,26 +319,14 @@ struct IoLogOptions {
   std::shared_ptr<const IoLog> replay_log;            // the clone's log, read by the runner (run/replay_binding.h)
 };
 
-struct JobSpec {
-  // --- the options by concern (the structs above; the rest of the fields below)
-  TargetOptions target;
-  EngineOptions engine;
-  LogOptions logs;
-  ZoneOptions zones;
-  PlacementOptions placement;
-  PacingOptions pacing;
-  IoLogOptions iolog;
-
-  // --- identity and targets
-  std::string name;
-  std::string description;
-
-  // --- workload shape
+// The io pattern: directions and their mix, block sizes, offsets and their random distributions.
+struct WorkloadOptions {
   RwMode rw = RwMode::kRead;
   // fio's "rw=MODE:N" modifier; 0 = none. Random modes: ios per new random offset ("randread:8").
   // Sequential modes: a hole of N bytes after each io ("write:4k").
   std::uint32_t rw_sequential_run = 0;
   bool rw_sequencer_identical = false;  // rw_sequencer=identical: the N ios of randread:N reuse one offset
+  bool rw_backwards = false;            // "rw=read:-8k": rw_sequential_run bytes are a step back, not a hole
   std::uint32_t rwmixread = 50;         // percent of reads in mixed modes
   PerDirection<std::uint64_t> bs = {4096, 4096, 4096};
   PerDirection<BlockSizeRange> bsrange{};
@@ -351,6 +339,7 @@ struct JobSpec {
   // random_distribution=sequence: after each round of the sequence the next one is shifted by its length in
   // blocks (fio's "strided block group": 2,0,1 then 5,3,4 ...) instead of repeating the same blocks.
   bool random_sequence_stride = false;
+  std::uint32_t percentage_random = 100;  // random modes: share of ios at a random offset
   bool randrepeat = true;
   std::uint64_t randseed = 0x89;  // fio's default seed base
   bool norandommap = false;
@@ -364,8 +353,16 @@ struct JobSpec {
   std::uint32_t spr_num_regions = 100;
   double spr_op = 0.15;
   std::uint64_t spr_cs = 0;  // bytes
+};
+
+// The io buffers: where their memory comes from, and what write buffers hold (compressibility, dedupe).
+struct BufferOptions {
+  IoMemorySpec io_memory{};   // mem= / iomem=, hugepage-size, iomem_align
+  std::uint64_t lockmem = 0;  // bytes each job clone pins with mlock while it runs (fio's lockmem)
   bool refill_buffers = false;
   bool zero_buffers = false;
+  bool scramble_buffers = true;  // write buffers change slightly per write (defeats naive dedupe)
+  std::string buffer_pattern;    // bytes that fill write buffers, already decoded; empty = not set
   std::uint32_t buffer_compress_percentage = 0;
   std::uint32_t buffer_compress_chunk = 512;  // bytes: compressible and random runs alternate in such chunks
   // fio's dedupe: dedupe_percentage of write buffers repeat earlier content (workload/dedupe_source.h).
@@ -373,105 +370,89 @@ struct JobSpec {
   bool dedupe_working_set = false;                  // dedupe_mode=working_set (else repeat)
   std::uint32_t dedupe_working_set_percentage = 5;  // of the job's size
   bool dedupe_global = false;
+};
 
-  // --- engine and queueing
+// How many ios are in flight, and how they are submitted and reaped in batches.
+struct QueueOptions {
   std::uint32_t iodepth = 1;
   std::uint32_t iodepth_low = 0;  // a full queue drains to this depth before it is refilled; 0 = iodepth
   std::uint32_t iodepth_batch_submit = 1;
   std::uint32_t iodepth_batch_complete_min = 1;
   std::uint32_t iodepth_batch_complete_max = 0;  // 0 = iodepth
-  std::uint32_t numjobs = 1;
-  bool thread = false;  // sluice always runs jobs as threads; accepted for compatibility
+  bool serialize_overlap = false;  // an io overlapping one in flight waits for it (fio's serialize_overlap)
+};
+
+// When written data is made durable: O_SYNC/O_DSYNC, a sync every N writes, at the job's end.
+struct DurabilityOptions {
   SyncMode sync = SyncMode::kNone;
-  std::uint32_t fsync_blocks = 0;      // fsync=N: fsync after every N writes
-  std::uint32_t fdatasync_blocks = 0;  // fdatasync=N
+  std::uint32_t fsync_blocks = 0;            // fsync=N: fsync after every N writes
+  std::uint32_t fdatasync_blocks = 0;        // fdatasync=N
+  std::uint32_t sync_file_range_blocks = 0;  // sync_file_range=FLAGS:N: every N writes; 0 = never
+  std::uint32_t sync_file_range_flags = 0;   // SYNC_FILE_RANGE_WAIT_BEFORE (1) | _WRITE (2) | _WAIT_AFTER (4)
   bool end_fsync = false;
   bool end_syncfs = false;  // at the end of a write stage: one syncfs(2) per file system, not fsyncs
   bool fsync_on_close = false;
+};
 
-  // --- time and termination
-  std::chrono::nanoseconds runtime{0};
-  bool time_based = false;
+// When the job starts and ends: start delay, ramp, runtime, loops, and the io amount that ends it.
+struct TimeOptions {
+  std::chrono::nanoseconds startdelay{0};
   std::chrono::nanoseconds ramp_time{0};
   std::uint64_t ramp_size = 0;  // bytes of I/O (the group's with group_reporting) before measuring; 0 = none
-  std::chrono::nanoseconds startdelay{0};
+  std::chrono::nanoseconds runtime{0};
+  bool time_based = false;
   std::uint32_t loops = 1;
   std::uint64_t io_size = 0;     // bytes of I/O to do; 0 = size
   std::uint64_t number_ios = 0;  // stop after this many ios; 0 = no limit
-  // continue_on_error / ignore_error, as fio's td_non_fatal_error: an error of a class whose bit is set and
-  // whose errno is in that class's list is counted and passed; any other error stops the job.
-  std::uint32_t continue_on_error = 0;            // ErrorClass bits (fio: none 0, read 1, write 2, io 3, verify 4, all)
-  std::array<std::vector<int>, 3> ignore_errors;  // per ErrorClass; empty: fio's default list {EIO, EILSEQ}
-  bool error_dump = false;                        // print every error as it happens, also those passed
+};
 
-  // --- rate and think time
-
-  // --- reporting
-  bool group_reporting = false;
-  bool stats = true;      // false: the job runs but is left out of every report and total (fio's stats=0)
-  bool disk_util = true;  // false: the devices under this job's files are not in disk_util
-  bool stonewall = false;
-  bool new_group = false;
-  std::vector<double> percentile_list = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
-  bool clat_percentiles = true;
-  // fio's block_error_percentiles: per trim block of the file, trims until it failed (stats/block_lifetimes.h)
-  bool block_error_percentiles = false;
-  // fio's --profile=act: the job's latencies are counted per slice of this length against ACT's pass criteria
-  // (stats/act_slices.h); 0 = not a job of the act profile. Set by the profile, not an option.
-  std::uint64_t act_slice_ns = 0;
-  std::uint64_t act_duration_ns = 0;  // the profile's test-duration (the slices it is cut into)
-  bool lat_percentiles = false;
-  bool slat_percentiles = false;
-  std::uint32_t kb_base = 1024;
-  std::uint32_t bw_avg_msec = 500;    // fio's bwavgtime: the window of each JSON bw_* sample
-  std::uint32_t iops_avg_msec = 500;  // fio's iopsavgtime: the same for iops_*
-  bool unified_rw_reporting = false;
-  std::uint32_t significant_figures = 4;  // digits of IOPS, bandwidth and sizes in the normal output (1-10)
-  bool unit_base_bits = false;            // fio's unit_base=1: bandwidths in bit/s in the normal output
-  std::string clocksource;  // fio's clocksource (the run's clock): "", "gettimeofday", "clock_gettime" or "cpu"
-  bool disable_lat = false;
-  bool disable_clat = false;
-  bool disable_slat = false;
-  IoMemorySpec io_memory{};  // mem= / iomem=, hugepage-size, iomem_align
-  bool disable_bw = false;   // no per-io bandwidth log lines (fio's disable_bw_measurement)
-
-  // --- job control beyond stonewall (fio)
-  std::string wait_for;   // name of a job that must finish before this one starts
-  bool exitall = false;   // when this job ends, stop every job of the group
-  std::int32_t flow = 0;  // fio flow weight; 0 = not used
-  std::uint32_t flow_id = 0;
-  // How long a job ahead of its flow share sleeps before checking again (fio's flow_sleep, in microseconds).
-  std::chrono::nanoseconds flow_sleep{std::chrono::microseconds(1000)};
+// Latency bounds: a job ends past max_latency; fio's latency_target searches the depth that keeps it.
+struct LatencyOptions {
   std::chrono::nanoseconds max_latency{0};  // stop the job when one io's completion latency exceeds this
   // fio's latency_target search (run/latency_target.h): the depth at which latency_percentile percent of ios
   // stay within latency_target over each latency_window; 0 = off.
   std::chrono::nanoseconds latency_target{0};
   std::chrono::nanoseconds latency_window{0};
   double latency_percentile = 100.0;
-  bool latency_run = false;               // keep adjusting the depth until the job ends, instead of stopping once found
-  std::uint32_t percentage_random = 100;  // random modes: share of ios at a random offset
-  bool serialize_overlap = false;         // an io overlapping one in flight waits for it (fio's serialize_overlap)
-  bool scramble_buffers = true;           // write buffers change slightly per write (defeats naive dedupe)
-  std::uint64_t lockmem = 0;              // bytes each job clone pins with mlock while it runs (fio's lockmem)
+  bool latency_run = false;  // keep adjusting the depth until the job ends, instead of stopping once found
+};
 
-  // --- steady state (fio's steadystate / ss)
-  SteadyStateCriterion ss_criterion = SteadyStateCriterion::kNone;
-  double ss_limit = 0;  // percent (ss=iops:10%) or absolute slope / deviation (lat: ns)
-  bool ss_limit_is_percent = false;
-  std::chrono::nanoseconds ss_duration{0};
-  std::chrono::nanoseconds ss_ramp{0};
-  std::chrono::nanoseconds ss_interval{std::chrono::seconds(1)};
+// Which io errors a job counts and goes on after, and which end it (or the whole run).
+struct ErrorOptions {
+  // continue_on_error / ignore_error, as fio's td_non_fatal_error: an error of a class whose bit is set and
+  // whose errno is in that class's list is counted and passed; any other error stops the job.
+  std::uint32_t continue_on_error = 0;            // ErrorClass bits (fio: none 0, read 1, write 2, io 3, verify 4, all)
+  std::array<std::vector<int>, 3> ignore_errors;  // per ErrorClass; empty: fio's default list {EIO, EILSEQ}
+  bool error_dump = false;                        // print every error as it happens, also those passed
+  bool exitall_on_error = false;                  // a job that fails stops every job of the run
+};
 
-  // --- data verification (fio's verify family)
+// The job among the run's jobs: clones, groups, waits, flow shares, and commands around its I/O.
+struct JobControlOptions {
+  std::uint32_t numjobs = 1;
+  bool thread = false;                  // sluice always runs jobs as threads; accepted for compatibility
+  JobRole role = JobRole::kForeground;  // role=background: runs beside the group's foreground jobs
+  bool stonewall = false;
+  bool new_group = false;
+  std::string wait_for;   // name of a job that must finish before this one starts
+  bool exitall = false;   // when this job ends, stop every job of the group
+  std::int32_t flow = 0;  // fio flow weight; 0 = not used
+  std::uint32_t flow_id = 0;
+  // How long a job ahead of its flow share sleeps before checking again (fio's flow_sleep, in microseconds).
+  std::chrono::nanoseconds flow_sleep{std::chrono::microseconds(1000)};
+  std::string exec_prerun;   // shell command before the job's I/O (output in NAME.prerun.txt)
+  std::string exec_postrun;  // and after it (NAME.postrun.txt)
+};
+
+// fio's verify family: what is checked when written data is read back, when, and trim verification.
+struct VerifyOptions {
   VerifyKind verify = VerifyKind::kNone;
   std::string verify_pattern;                              // bytes of the pattern, already decoded
   std::vector<std::uint32_t> verify_pattern_offset_slots;  // %o: where the chunk offset goes (8 bytes each)
   bool do_verify = true;
   bool verify_only = false;
   bool verify_fatal = false;
-  bool verify_dump = false;                  // a failed chunk is written to BASENAME.OFFSET.received / .expected
-  std::uint32_t sync_file_range_blocks = 0;  // sync_file_range=FLAGS:N: every N writes; 0 = never
-  std::uint32_t sync_file_range_flags = 0;   // SYNC_FILE_RANGE_WAIT_BEFORE (1) | _WRITE (2) | _WAIT_AFTER (4)
+  bool verify_dump = false;  // a failed chunk is written to BASENAME.OFFSET.received / .expected
   std::uint32_t verify_backlog = 0;
   std::uint32_t verify_backlog_batch = 0;  // blocks checked per backlog round; 0 = verify_backlog
   bool verify_state_save = true;           // save local-JOB-INDEX-verify.state at the end of a writing job
@@ -489,18 +470,92 @@ struct JobSpec {
   bool trim_verify_zero = true;
   std::uint64_t trim_backlog = 0;
   std::uint32_t trim_backlog_batch = 0;
+};
+
+// fio's steadystate (ss): the criterion, its limit and window, after which the job ends early.
+struct SteadyStateOptions {
+  SteadyStateCriterion ss_criterion = SteadyStateCriterion::kNone;
+  double ss_limit = 0;  // percent (ss=iops:10%) or absolute slope / deviation (lat: ns)
+  bool ss_limit_is_percent = false;
+  std::chrono::nanoseconds ss_duration{0};
+  std::chrono::nanoseconds ss_ramp{0};
+  std::chrono::nanoseconds ss_interval{std::chrono::seconds(1)};
+};
+
+// What is measured of the job and how it is reported: groups, percentiles, averaging windows, units.
+struct ReportOptions {
+  bool group_reporting = false;
+  bool stats = true;      // false: the job runs but is left out of every report and total (fio's stats=0)
+  bool disk_util = true;  // false: the devices under this job's files are not in disk_util
+  std::vector<double> percentile_list = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+  bool clat_percentiles = true;
+  bool lat_percentiles = false;
+  bool slat_percentiles = false;
+  // fio's block_error_percentiles: per trim block of the file, trims until it failed (stats/block_lifetimes.h)
+  bool block_error_percentiles = false;
+  // fio's --profile=act: the job's latencies are counted per slice of this length against ACT's pass criteria
+  // (stats/act_slices.h); 0 = not a job of the act profile. Set by the profile, not an option.
+  std::uint64_t act_slice_ns = 0;
+  std::uint64_t act_duration_ns = 0;  // the profile's test-duration (the slices it is cut into)
+  std::uint32_t kb_base = 1024;
+  std::uint32_t bw_avg_msec = 500;    // fio's bwavgtime: the window of each JSON bw_* sample
+  std::uint32_t iops_avg_msec = 500;  // fio's iopsavgtime: the same for iops_*
+  bool unified_rw_reporting = false;
+  std::uint32_t significant_figures = 4;  // digits of IOPS, bandwidth and sizes in the normal output (1-10)
+  bool unit_base_bits = false;            // fio's unit_base=1: bandwidths in bit/s in the normal output
+  std::string clocksource;  // fio's clocksource (the run's clock): "", "gettimeofday", "clock_gettime" or "cpu"
+  bool disable_lat = false;
+  bool disable_clat = false;
+  bool disable_slat = false;
+  bool disable_bw = false;  // no per-io bandwidth log lines (fio's disable_bw_measurement)
+};
+
+struct JobSpec {
+  // --- the options by concern (the structs above; the rest of the fields below)
+  TargetOptions target;
+  EngineOptions engine;
+  LogOptions logs;
+  ZoneOptions zones;
+  PlacementOptions placement;
+  PacingOptions pacing;
+  IoLogOptions iolog;
+  WorkloadOptions workload;
+  BufferOptions buffers;
+  QueueOptions queue;
+  DurabilityOptions durability;
+  TimeOptions time;
+  LatencyOptions latency;
+  ErrorOptions errors;
+  JobControlOptions control;
+  VerifyOptions verification;
+  SteadyStateOptions steady_state;
+  ReportOptions report;
+
+  // --- identity and targets
+  std::string name;
+  std::string description;
+
+  // --- workload shape
+
+  // --- engine and queueing
+
+  // --- time and termination
+
+  // --- rate and think time
+
+  // --- reporting
+
+  // --- job control beyond stonewall (fio)
+
+  // --- steady state (fio's steadystate / ss)
+
+  // --- data verification (fio's verify family)
 
   // --- placement, priority, buffer contents and fio corners (fio)
-  bool rw_backwards = false;      // "rw=read:-8k": rw_sequential_run bytes are a step back, not a hole
-  std::string exec_prerun;        // shell command before the job's I/O (output in NAME.prerun.txt)
-  std::string exec_postrun;       // and after it (NAME.postrun.txt)
-  std::string buffer_pattern;     // bytes that fill write buffers, already decoded; empty = not set
-  bool exitall_on_error = false;  // a job that fails stops every job of the run
 
   // --- I/O logs and their replay (fio's write_iolog / read_iolog family)
 
   // --- sluice extensions
-  JobRole role = JobRole::kForeground;  // role=background: runs beside the group's foreground jobs
 
   // --- provenance, for "file:line" messages and the JSON "job options" echo
   SourcePos where;                                   // where the job section / --name began
@@ -523,31 +578,36 @@ struct JobSpec {
 
   // Helpers derived from rw.
   bool is_random() const noexcept {
-    return rw == RwMode::kRandRead || rw == RwMode::kRandWrite || rw == RwMode::kRandRW || rw == RwMode::kRandTrim ||
-           rw == RwMode::kRandRmw || rw == RwMode::kRandTrimWrite;
+    return workload.rw == RwMode::kRandRead || workload.rw == RwMode::kRandWrite || workload.rw == RwMode::kRandRW ||
+           workload.rw == RwMode::kRandTrim || workload.rw == RwMode::kRandRmw || workload.rw == RwMode::kRandTrimWrite;
   }
   // fio's td_min_bs: the smallest block size of any direction (bs, bsrange's minimum, bssplit's smallest).
   std::uint64_t min_block_size() const noexcept;
   // The same for one direction.
   std::uint64_t min_block_size(Direction d) const noexcept;
   bool does_reads() const noexcept {
-    return rw == RwMode::kRead || rw == RwMode::kRandRead || rw == RwMode::kReadWrite || rw == RwMode::kRandRW ||
-           rw == RwMode::kRandRmw;
+    return workload.rw == RwMode::kRead || workload.rw == RwMode::kRandRead || workload.rw == RwMode::kReadWrite ||
+           workload.rw == RwMode::kRandRW || workload.rw == RwMode::kRandRmw;
   }
   bool does_writes() const noexcept {
-    return rw == RwMode::kWrite || rw == RwMode::kRandWrite || rw == RwMode::kReadWrite || rw == RwMode::kRandRW ||
-           rw == RwMode::kRandRmw || is_trimwrite();
+    return workload.rw == RwMode::kWrite || workload.rw == RwMode::kRandWrite || workload.rw == RwMode::kReadWrite ||
+           workload.rw == RwMode::kRandRW || workload.rw == RwMode::kRandRmw || is_trimwrite();
   }
-  bool does_trims() const noexcept { return rw == RwMode::kTrim || rw == RwMode::kRandTrim || is_trimwrite(); }
+  bool does_trims() const noexcept {
+    return workload.rw == RwMode::kTrim || workload.rw == RwMode::kRandTrim || is_trimwrite();
+  }
   // Written blocks are trimmed and verified (fio's trim_verify: verify=, trim_backlog and trim_percentage).
   bool trims_written_blocks() const noexcept {
-    return verify != VerifyKind::kNone && trim_backlog != 0 && trim_percentage != 0;
+    return verification.verify != VerifyKind::kNone && verification.trim_backlog != 0 &&
+           verification.trim_percentage != 0;
   }
-  bool is_trimwrite() const noexcept { return rw == RwMode::kTrimWrite || rw == RwMode::kRandTrimWrite; }
+  bool is_trimwrite() const noexcept {
+    return workload.rw == RwMode::kTrimWrite || workload.rw == RwMode::kRandTrimWrite;
+  }
   // Each io of the pattern (a read, or a trim) is followed by the write of the same block (workload/rmw_chains.h).
-  bool is_chained() const noexcept { return rw == RwMode::kRandRmw || is_trimwrite(); }
+  bool is_chained() const noexcept { return workload.rw == RwMode::kRandRmw || is_trimwrite(); }
   bool open_loop_active() const noexcept { return pacing.open_loop_active(); }
-  bool is_mixed() const noexcept { return rw == RwMode::kReadWrite || rw == RwMode::kRandRW; }
+  bool is_mixed() const noexcept { return workload.rw == RwMode::kReadWrite || workload.rw == RwMode::kRandRW; }
   std::uint16_t default_ioprio() const noexcept { return placement.default_ioprio(); }
   bool uses_cmdprio() const noexcept { return placement.uses_cmdprio(); }
 };
@@ -587,6 +647,28 @@ constexpr Part& job_part(JobSpec& job) noexcept {
     return job.pacing;
   } else if constexpr (std::is_same_v<Part, IoLogOptions>) {
     return job.iolog;
+  } else if constexpr (std::is_same_v<Part, WorkloadOptions>) {
+    return job.workload;
+  } else if constexpr (std::is_same_v<Part, BufferOptions>) {
+    return job.buffers;
+  } else if constexpr (std::is_same_v<Part, QueueOptions>) {
+    return job.queue;
+  } else if constexpr (std::is_same_v<Part, DurabilityOptions>) {
+    return job.durability;
+  } else if constexpr (std::is_same_v<Part, TimeOptions>) {
+    return job.time;
+  } else if constexpr (std::is_same_v<Part, LatencyOptions>) {
+    return job.latency;
+  } else if constexpr (std::is_same_v<Part, ErrorOptions>) {
+    return job.errors;
+  } else if constexpr (std::is_same_v<Part, JobControlOptions>) {
+    return job.control;
+  } else if constexpr (std::is_same_v<Part, VerifyOptions>) {
+    return job.verification;
+  } else if constexpr (std::is_same_v<Part, SteadyStateOptions>) {
+    return job.steady_state;
+  } else if constexpr (std::is_same_v<Part, ReportOptions>) {
+    return job.report;
   } else {
     static_assert(sizeof(Part) == 0, "not a part of JobSpec");
   }

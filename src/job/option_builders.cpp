@@ -162,7 +162,7 @@ OptionDef u64_option(std::string name, const JobField<std::uint64_t>& member, st
 OptionDef size_option(std::string name, const JobField<std::uint64_t>& member, std::string default_text,
                       OptionText text) {
   auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
-    member(job) = size_value(n, value, where, job.kb_base);
+    member(job) = size_value(n, value, where, job.report.kb_base);
   };
   return with_text({.name = std::move(name),
                     .type = OptionType::kSize,
@@ -175,7 +175,7 @@ OptionDef size_option(std::string name, const JobField<std::uint64_t>& member, s
 OptionDef size32_option(std::string name, const JobField<std::uint32_t>& member, std::uint64_t min,
                         std::string default_text, OptionText text) {
   auto apply = [member, min, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
-    const std::uint64_t bytes = size_value(n, value, where, job.kb_base);
+    const std::uint64_t bytes = size_value(n, value, where, job.report.kb_base);
     if (bytes != 0 && bytes < min) value_error(where, n, value, "0 or at least " + std::to_string(min) + " bytes");
     if (bytes > UINT32_MAX) value_error(where, n, value, "at most 4g");
     member(job) = static_cast<std::uint32_t>(bytes);

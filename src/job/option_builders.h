@@ -95,7 +95,8 @@ struct OptionText {
 // `def` with the text's fields set (a non-empty text.unit replaces def.unit).
 OptionDef with_text(OptionDef def, OptionText text);
 
-// The field of a JobSpec an option row stores into: one of JobSpec's own (&JobSpec::exitall) or one of a part's
+// The field of a JobSpec an option row stores into: one of JobSpec's own (&JobControlOptions::exitall) or one of a
+// part's
 // (&TargetOptions::size, &UringOptions::fixedbufs); job_part<Part>() (job/job_spec.h) finds the part. A row
 // passes the member pointer as it is: the conversion is implicit.
 template <typename T>
@@ -112,7 +113,7 @@ class JobField {
 
 // Builders. Each returns a complete row: name, type, default, unit, range and an apply() that stores the value
 // in the row's field, plus the text. A row reads
-//   bool_option("exitall", &JobSpec::exitall, "0", {.help = "When this job ends, ..."}),
+//   bool_option("exitall", &JobControlOptions::exitall, "0", {.help = "When this job ends, ..."}),
 //   bool_option("direct", &TargetOptions::direct, "0", {.help = "..."}),
 OptionDef bool_option(std::string name, const JobField<bool>& member, std::string default_text, OptionText text);
 OptionDef u32_option(std::string name, const JobField<std::uint32_t>& member, std::uint64_t min, std::uint64_t max,

@@ -124,9 +124,10 @@ void add_cmdprio_options(std::vector<OptionDef>& table) {
            .reason = "no io gets another priority",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 apply_per_direction(
-                     job.placement.cmdprio_bssplit, "cmdprio_bssplit", value, where,
-                     [&](std::string_view part) { return parse_cmdprio_split(part, value, where, job.kb_base); });
+                 apply_per_direction(job.placement.cmdprio_bssplit, "cmdprio_bssplit", value, where,
+                                     [&](std::string_view part) {
+                                       return parse_cmdprio_split(part, value, where, job.report.kb_base);
+                                     });
                },
        }});
 

@@ -140,27 +140,27 @@ void add_stat_type(std::vector<OptionDef>& table) {
 void add_queueing(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
-      {u32_option("iodepth", &JobSpec::iodepth, 1, 65536, "1",
+      {u32_option("iodepth", &QueueOptions::iodepth, 1, 65536, "1",
                   {.unit = "ios",
                    .help = "Ios kept in flight per job; only asynchronous engines (libaio, io_uring) go above 1.",
                    .given_flag = &JobSpec::GivenOptions::iodepth}),
-       u32_option("iodepth_batch_submit", &JobSpec::iodepth_batch_submit, 0, 65536, "1",
+       u32_option("iodepth_batch_submit", &QueueOptions::iodepth_batch_submit, 0, 65536, "1",
                   {.aliases = {"iodepth_batch"},
                    .unit = "ios",
                    .help = "Ios submitted in one call; 0 means iodepth. Not given: the ios ready at once go in groups "
                            "of 4 (as many IOPS as fio's one per call on virtio disks, fewer system calls).",
                    .given_flag = &JobSpec::GivenOptions::iodepth_batch_submit}),
        u32_option(
-           "iodepth_low", &JobSpec::iodepth_low, 0, 65536, "0",
+           "iodepth_low", &QueueOptions::iodepth_low, 0, 65536, "0",
            {.unit = "ios",
             .help =
                 "Once the queue is full (iodepth ios in flight), wait until only this many are left before filling it "
                 "again (fio's low watermark); 0 or a value above iodepth means iodepth: the queue is kept full."}),
-       u32_option("iodepth_batch_complete_min", &JobSpec::iodepth_batch_complete_min, 0, 65536, "1",
+       u32_option("iodepth_batch_complete_min", &QueueOptions::iodepth_batch_complete_min, 0, 65536, "1",
                   {.aliases = {"iodepth_batch_complete"},
                    .unit = "ios",
                    .help = "Minimum completions to wait for in one reap; 0 polls without waiting."}),
-       u32_option("iodepth_batch_complete_max", &JobSpec::iodepth_batch_complete_max, 0, 65536, "0",
+       u32_option("iodepth_batch_complete_max", &QueueOptions::iodepth_batch_complete_max, 0, 65536, "0",
                   {.unit = "ios",
                    .help = "Maximum completions reaped in one call. Not given: one submit group (4, or "
                            "iodepth_batch_submit), so every submission brings the queue back to iodepth, as fio's "
@@ -180,9 +180,9 @@ void add_queueing(std::vector<OptionDef>& table) {
                  job.pacing.submit_offload = choice_value("io_submit_mode", value, where, kChoices) == 1;
                },
        },
-       u32_option("numjobs", &JobSpec::numjobs, 1, 4096, "1",
+       u32_option("numjobs", &JobControlOptions::numjobs, 1, 4096, "1",
                   {.unit = "jobs", .help = "Number of clones of this job, each with its own thread and files."}),
-       bool_option("thread", &JobSpec::thread, "0",
+       bool_option("thread", &JobControlOptions::thread, "0",
                    {.help = "Accepted for fio compatibility: sluice always runs jobs as threads."})});
 }
 
@@ -213,7 +213,7 @@ void add_caching(std::vector<OptionDef>& table) {
                  static const std::vector<std::string> kChoices = {"none", "0", "sync", "1", "dsync"};
                  static const SyncMode kModes[] = {SyncMode::kNone, SyncMode::kNone, SyncMode::kSync, SyncMode::kSync,
                                                    SyncMode::kDsync};
-                 job.sync = kModes[choice_value("sync", value, where, kChoices)];
+                 job.durability.sync = kModes[choice_value("sync", value, where, kChoices)];
                },
        }});
 }
@@ -221,17 +221,17 @@ void add_caching(std::vector<OptionDef>& table) {
 void add_syncing(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
-      {u32_option("fsync", &JobSpec::fsync_blocks, 0, UINT32_MAX, "0",
+      {u32_option("fsync", &DurabilityOptions::fsync_blocks, 0, UINT32_MAX, "0",
                   {.unit = "writes", .help = "Call fsync after every N writes; 0 never."}),
-       u32_option("fdatasync", &JobSpec::fdatasync_blocks, 0, UINT32_MAX, "0",
+       u32_option("fdatasync", &DurabilityOptions::fdatasync_blocks, 0, UINT32_MAX, "0",
                   {.unit = "writes", .help = "Call fdatasync after every N writes; 0 never."}),
-       bool_option("end_fsync", &JobSpec::end_fsync, "0",
+       bool_option("end_fsync", &DurabilityOptions::end_fsync, "0",
                    {.help = "Call fsync on the job's files when its writes are done (counted in its runtime)."}),
-       bool_option("end_syncfs", &JobSpec::end_syncfs, "0",
+       bool_option("end_syncfs", &DurabilityOptions::end_syncfs, "0",
                    {.help = "When the job's writes are done, one syncfs(2) per file system holding its files "
                             "instead of end_fsync's fsync per file (fio 3.42). Not counted in the sync statistics, "
                             "as fio."}),
-       bool_option("fsync_on_close", &JobSpec::fsync_on_close, "0",
+       bool_option("fsync_on_close", &DurabilityOptions::fsync_on_close, "0",
                    {.help = "Call fsync on every file before closing it."})});
 }
 

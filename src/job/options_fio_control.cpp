@@ -24,17 +24,17 @@ void add_dependencies(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
       {string_option(
-           "wait_for", &JobSpec::wait_for, "",
+           "wait_for", &JobControlOptions::wait_for, "",
            {.help = "Start this job only when every clone of the named earlier job of the same group has finished "
                     "(fio: the waitee must be defined before the waiter).",
             .reason = "the job starts with its group"}),
-       bool_option("exitall", &JobSpec::exitall, "0",
+       bool_option("exitall", &JobControlOptions::exitall, "0",
                    {.help = "When this job ends, stop every other job of its group (they keep what they measured)."}),
-       i32_option("flow", &JobSpec::flow, -1'000'000, 1'000'000, "0",
+       i32_option("flow", &JobControlOptions::flow, -1'000'000, 1'000'000, "0",
                   {.help = "Weight in fio's token-based flow control: jobs with the same flow_id complete ios in the "
                            "ratio of their |flow| weights; a job ahead of its share sleeps flow_sleep microseconds "
                            "(default 1000 in sluice). 0: not regulated."}),
-       u32_option("flow_id", &JobSpec::flow_id, 0, UINT32_MAX, "0",
+       u32_option("flow_id", &JobControlOptions::flow_id, 0, UINT32_MAX, "0",
                   {.help = "Flow-control group of this job (jobs with the same flow_id regulate each other)."}),
        // Without a field: sluice runs one group at a time, so fio's three scopes stop the same jobs.
        {
@@ -87,7 +87,8 @@ void add_dependencies(std::vector<OptionDef>& table) {
            .help = "How long a job ahead of its flow share sleeps before checking again.",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 job.flow_sleep = std::chrono::microseconds(unsigned_value("flow_sleep", value, where, 0, 10'000'000));
+                 job.control.flow_sleep =
+                     std::chrono::microseconds(unsigned_value("flow_sleep", value, where, 0, 10'000'000));
                },
        }});
 }
@@ -96,25 +97,25 @@ void add_limits(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
       {duration_option(
-           "max_latency", &JobSpec::max_latency, microseconds(1), "0",
+           "max_latency", &LatencyOptions::max_latency, microseconds(1), "0",
            {.help =
                 "Stop the job with error ETIMEDOUT (110) when one io's total latency (lat) exceeds this (bare number "
                 "in microseconds); 0: no limit."}),
        bool_option(
-           "serialize_overlap", &JobSpec::serialize_overlap, "0",
+           "serialize_overlap", &QueueOptions::serialize_overlap, "0",
            {.help = "An io that shares bytes with an io in flight waits until that one completes, as fio's "
                     "serialize_overlap: two overlapping writes in flight may land in either order, which verification "
                     "would report as lost or torn writes. Costs a scan of the queue per io."}),
        // fio's latency_target family (io_u.c lat_target_*); run/latency_target.h has the search.
        duration_option(
-           "latency_target", &JobSpec::latency_target, microseconds(1), "0",
+           "latency_target", &LatencyOptions::latency_target, microseconds(1), "0",
            {.help =
                 "fio's latency-bounded depth search: start at depth 1 and find the largest iodepth at which "
                 "latency_percentile percent of ios complete within this total latency over each latency_window (bare "
                 "number in microseconds); the JSON's latency_depth is the depth found. `sluice capacity` is the better "
                 "method (an open-loop search of the offered rate with confidence intervals). 0: off."}),
        duration_option(
-           "latency_window", &JobSpec::latency_window, microseconds(1), "0",
+           "latency_window", &LatencyOptions::latency_window, microseconds(1), "0",
            {.help = "latency_target: how long each depth is tried before it is judged (bare number in microseconds)."}),
        {
            .name = "latency_percentile",
@@ -131,11 +132,11 @@ void add_limits(std::vector<OptionDef>& table) {
                  if (ec != std::errc() || end != value.data() + value.size() || p < 0.0 || p > 100.0) {
                    value_error(where, "latency_percentile", value, "a percentage from 0 to 100 (e.g. 99.9)");
                  }
-                 job.latency_percentile = p;
+                 job.latency.latency_percentile = p;
                },
        },
        bool_option(
-           "latency_run", &JobSpec::latency_run, "0",
+           "latency_run", &LatencyOptions::latency_run, "0",
            {.help = "latency_target: keep adjusting the depth until the job's size or runtime ends it, instead of "
                     "ending the job once the depth is found."}),
        {
@@ -150,7 +151,7 @@ void add_limits(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  apply_per_direction(job.pacing.rate_min, "rate_min", value, where, [&](std::string_view part) {
-                   return size_part("rate_min", part, value, where, job.kb_base);
+                   return size_part("rate_min", part, value, where, job.report.kb_base);
                  });
                },
        },
@@ -190,8 +191,8 @@ void add_workload_details(std::vector<OptionDef>& table) {
                    "previous io. One value for all directions (fio's per-direction list must repeat one value).",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 PerDirection<std::uint64_t> parts = {job.percentage_random, job.percentage_random,
-                                                      job.percentage_random};
+                 PerDirection<std::uint64_t> parts = {job.workload.percentage_random, job.workload.percentage_random,
+                                                      job.workload.percentage_random};
                  apply_per_direction(parts, "percentage_random", value, where, [&](std::string_view part) {
                    return unsigned_value("percentage_random", part, where, 0, 100);
                  });
@@ -199,7 +200,7 @@ void add_workload_details(std::vector<OptionDef>& table) {
                    value_error(where, "percentage_random", value,
                                "different percentages per direction are not supported");
                  }
-                 job.percentage_random = static_cast<std::uint32_t>(parts[0]);
+                 job.workload.percentage_random = static_cast<std::uint32_t>(parts[0]);
                },
        },
        {
@@ -214,7 +215,7 @@ void add_workload_details(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"tausworthe", "lfsr", "tausworthe64"};
-                 job.lfsr_offsets = choice_value("random_generator", value, where, kChoices) == 1;
+                 job.workload.lfsr_offsets = choice_value("random_generator", value, where, kChoices) == 1;
                },
            .given_flag = &JobSpec::GivenOptions::random_generator,
        },
@@ -231,7 +232,7 @@ void add_workload_details(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"gettimeofday", "clock_gettime", "cpu"};
-                 job.clocksource = kChoices[choice_value("clocksource", value, where, kChoices)];
+                 job.report.clocksource = kChoices[choice_value("clocksource", value, where, kChoices)];
                },
        },
        {
@@ -273,10 +274,10 @@ void add_reporting(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"none", "0", "mixed", "1", "both", "2"};
-                 job.unified_rw_reporting = choice_value("unified_rw_reporting", value, where, kChoices) >= 2;
+                 job.report.unified_rw_reporting = choice_value("unified_rw_reporting", value, where, kChoices) >= 2;
                },
        },
-       u32_option("significant_figures", &JobSpec::significant_figures, 1, 10, "4",
+       u32_option("significant_figures", &ReportOptions::significant_figures, 1, 10, "4",
                   {.help = "Digits of IOPS, bandwidth and sizes in the normal output (fio's num2str width; the decimal "
                            "point counts). A group's status lines use its first job's."}),
        {
@@ -290,7 +291,7 @@ void add_reporting(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"0", "8", "1"};
-                 job.unit_base_bits = choice_value("unit_base", value, where, kChoices) == 2;
+                 job.report.unit_base_bits = choice_value("unit_base", value, where, kChoices) == 2;
                },
        },
        {
@@ -304,19 +305,20 @@ void add_reporting(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  const bool on = value.empty() || bool_value("gtod_reduce", value, where);
-                 job.disable_lat = job.disable_clat = job.disable_slat = job.disable_bw = on;
+                 job.report.disable_lat = job.report.disable_clat = job.report.disable_slat = job.report.disable_bw =
+                     on;
                },
        },
-       bool_option("disable_lat", &JobSpec::disable_lat, "0",
+       bool_option("disable_lat", &ReportOptions::disable_lat, "0",
                    {.help = "Do not report total latency (lat): its statistics are zero and write_lat_log writes no "
                             "lat log, as fio's."}),
        bool_option(
-           "disable_clat", &JobSpec::disable_clat, "0",
+           "disable_clat", &ReportOptions::disable_clat, "0",
            {.help = "Do not report completion latency (clat) nor its percentiles: zero, and no clat log, as fio's."}),
-       bool_option("disable_slat", &JobSpec::disable_slat, "0",
+       bool_option("disable_slat", &ReportOptions::disable_slat, "0",
                    {.help = "Do not report submission latency (slat): zero, and no slat log, as fio's."}),
        bool_option(
-           "disable_bw_measurement", &JobSpec::disable_bw, "0",
+           "disable_bw_measurement", &ReportOptions::disable_bw, "0",
            {.aliases = {"disable_bw"},
             .help =
                 "No per-io lines in the bandwidth log (write_bw_log with log_avg_msec=0), as fio 3.33; the report's "
@@ -370,7 +372,7 @@ SteadyStateCriterion criterion_of(std::string_view name) {
 // suffix, a lat limit is a time (a bare number in nanoseconds, fio 3.42's unit for it).
 void apply_steadystate(JobSpec& job, std::string_view value, const SourcePos& where) {
   if (value == "none") {
-    job.ss_criterion = SteadyStateCriterion::kNone;
+    job.steady_state.ss_criterion = SteadyStateCriterion::kNone;
     return;
   }
   const std::size_t colon = value.find(':');
@@ -386,7 +388,7 @@ void apply_steadystate(JobSpec& job, std::string_view value, const SourcePos& wh
   const bool lat = criterion == SteadyStateCriterion::kLat || criterion == SteadyStateCriterion::kLatSlope;
   std::optional<double> number = parse_double(limit);
   if (!number && !percent && (criterion == SteadyStateCriterion::kBw || criterion == SteadyStateCriterion::kBwSlope)) {
-    number = static_cast<double>(size_value("steadystate", limit, where, job.kb_base));
+    number = static_cast<double>(size_value("steadystate", limit, where, job.report.kb_base));
   }
   if (!number && !percent && lat) {
     const std::optional<std::chrono::nanoseconds> time = parse_duration(limit, std::chrono::nanoseconds(1));
@@ -399,9 +401,9 @@ void apply_steadystate(JobSpec& job, std::string_view value, const SourcePos& wh
   if (!number || *number < 0.0 || !std::isfinite(*number)) {
     value_error(where, "steadystate", value, "the limit must be a number >= 0, optionally with %");
   }
-  job.ss_criterion = criterion;
-  job.ss_limit = *number;
-  job.ss_limit_is_percent = percent;
+  job.steady_state.ss_criterion = criterion;
+  job.steady_state.ss_limit = *number;
+  job.steady_state.ss_limit_is_percent = percent;
 }
 
 void add_steady_state_options(std::vector<OptionDef>& table) {
@@ -421,15 +423,15 @@ void add_steady_state_options(std::vector<OptionDef>& table) {
                "number in nanoseconds (lat:50us, lat_slope:1%). The job's JSON gets fio's \"steadystate\" block.",
            .apply = apply_steadystate,
        },
-       duration_option("steadystate_duration", &JobSpec::ss_duration, seconds(1), "0",
+       duration_option("steadystate_duration", &SteadyStateOptions::ss_duration, seconds(1), "0",
                        {.aliases = {"ss_dur"},
                         .help = "Length of the steady-state window (bare number in seconds); 0 disables the check."}),
        duration_option(
-           "steadystate_ramp_time", &JobSpec::ss_ramp, seconds(1), "0",
+           "steadystate_ramp_time", &SteadyStateOptions::ss_ramp, seconds(1), "0",
            {.aliases = {"ss_ramp"},
             .help = "Collect no steady-state samples during this first part of the job (bare number in seconds)."}),
        duration_option(
-           "steadystate_check_interval", &JobSpec::ss_interval, seconds(1), "1",
+           "steadystate_check_interval", &SteadyStateOptions::ss_interval, seconds(1), "1",
            {.aliases = {"ss_interval"},
             .help = "Steady-state sampling step (bare number in seconds; newer fio's option, 3.33 always uses 1 s). "
                     "ss_dur must be a multiple of it."})});

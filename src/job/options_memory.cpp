@@ -37,8 +37,8 @@ OptionDef mem_option() {
               }
               if (file.empty()) value_error(where, "mem", value, "no file after ':'");
             }
-            job.io_memory.kind = chosen;
-            job.io_memory.file = std::move(file);
+            job.buffers.io_memory.kind = chosen;
+            job.buffers.io_memory.file = std::move(file);
           },
   };
 }
@@ -61,7 +61,7 @@ void add_memory_options(std::vector<OptionDef>& table) {
                    "the device's memory alignment (the kernel refuses others with EINVAL).",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 job.io_memory.align =
+                 job.buffers.io_memory.align =
                      static_cast<std::uint32_t>(unsigned_value("iomem_align", value, where, 0, 1u << 30));
                },
        },
@@ -75,11 +75,11 @@ void add_memory_options(std::vector<OptionDef>& table) {
                    "default 4 MiB); a multiple of this machine's huge page size.",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 const std::uint64_t bytes = size_value("hugepage-size", value, where, job.kb_base);
+                 const std::uint64_t bytes = size_value("hugepage-size", value, where, job.report.kb_base);
                  if (bytes == 0 || bytes % (1u << 20) != 0) {
                    value_error(where, "hugepage-size", value, "must be a non-zero multiple of 1 MiB (fio's interval)");
                  }
-                 job.io_memory.hugepage_size = bytes;
+                 job.buffers.io_memory.hugepage_size = bytes;
                },
        }});
   for (std::size_t i = first; i < table.size(); ++i) table[i].category = "placement";  // beside lockmem

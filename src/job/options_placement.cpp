@@ -155,14 +155,15 @@ OptionDef buffer_pattern_option() {
       .reason = "random buffer contents",
       .apply =
           [](JobSpec& job, std::string_view value, const SourcePos& where) {
-            job.buffer_pattern = decode_data_pattern(value, where, "buffer_pattern", false).bytes;
+            job.buffers.buffer_pattern = decode_data_pattern(value, where, "buffer_pattern", false).bytes;
           },
   };
 }
 
 // exec_prerun (pre) or exec_postrun.
 OptionDef exec_option(bool pre) {
-  return string_option(pre ? "exec_prerun" : "exec_postrun", pre ? &JobSpec::exec_prerun : &JobSpec::exec_postrun, "",
+  return string_option(pre ? "exec_prerun" : "exec_postrun",
+                       pre ? &JobControlOptions::exec_prerun : &JobControlOptions::exec_postrun, "",
                        {.category = "placement",
                         .help = pre ? "Shell command the job runs before its I/O; output in JOBNAME.prerun.txt. A "
                                       "failure (non-zero status) fails the job, which then does no I/O."
@@ -215,7 +216,7 @@ void add_placement_options(std::vector<OptionDef>& table) {
        exec_option(false),
        buffer_pattern_option(),
        bool_option(
-           "exitall_on_error", &JobSpec::exitall_on_error, "0",
+           "exitall_on_error", &ErrorOptions::exitall_on_error, "0",
            {.category = "control",
             .help = "When this job ends with an error (an io error, verify failure, rate_min), stop the other jobs of "
                     "its group (sluice runs one group at a time; later groups still run); the run exits non-zero."}),
@@ -268,7 +269,7 @@ void add_placement_options(std::vector<OptionDef>& table) {
                                 "each job's thread, so no CPU is set aside.",
                         .reason = "no CPU is set aside unless one is named"}),
        size_option(
-           "lockmem", &JobSpec::lockmem, "0",
+           "lockmem", &BufferOptions::lockmem, "0",
            {.category = "placement",
             .help = "Pin this much memory with mlock(2) in each job clone while it runs, to leave the page cache less "
                     "(fio's way to simulate a smaller machine); a failed mlock fails the job."})});

@@ -27,7 +27,7 @@ void apply_percentile_list(JobSpec& job, std::string_view value, const SourcePos
   }
   if (list.size() > kMaxPercentiles) value_error(where, "percentile_list", value, "at most 20 percentiles");
   std::sort(list.begin(), list.end());
-  job.percentile_list = std::move(list);
+  job.report.percentile_list = std::move(list);
 }
 
 OptionDef log_option(std::string name, const JobField<std::string>& member, const std::string& what,
@@ -50,18 +50,19 @@ OptionDef log_option(std::string name, const JobField<std::string>& member, cons
 void add_grouping(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
-      {bool_option("group_reporting", &JobSpec::group_reporting, "0",
+      {bool_option("group_reporting", &ReportOptions::group_reporting, "0",
                    {.help = "Report each group as a whole instead of each job (and each numjobs clone) separately."}),
        bool_option(
-           "stats", &JobSpec::stats, "1",
+           "stats", &ReportOptions::stats, "1",
            {.help = "0: the job runs but is left out of the report and of its group's totals (fio's stats=0)."}),
-       bool_option("disk_util", &JobSpec::disk_util, "1",
+       bool_option("disk_util", &ReportOptions::disk_util, "1",
                    {.help = "0: the devices under this job's files are not in the report's disk utilization (fio's "
                             "disk_util); with 0 in every job, no disk_util at all."}),
-       bool_option("stonewall", &JobSpec::stonewall, "0",
+       bool_option("stonewall", &JobControlOptions::stonewall, "0",
                    {.aliases = {"wait_for_previous"},
                     .help = "Wait for all earlier jobs to finish before starting; also starts a new reporting group."}),
-       bool_option("new_group", &JobSpec::new_group, "0", {.help = "Start a new reporting group with this job."})});
+       bool_option("new_group", &JobControlOptions::new_group, "0",
+                   {.help = "Start a new reporting group with this job."})});
 }
 
 void add_percentiles(std::vector<OptionDef>& table) {
@@ -77,15 +78,15 @@ void add_percentiles(std::vector<OptionDef>& table) {
            .apply = apply_percentile_list,
        },
        bool_option(
-           "block_error_percentiles", &JobSpec::block_error_percentiles, "0",
+           "block_error_percentiles", &ReportOptions::block_error_percentiles, "0",
            {.help = "Count the trims each trim-sized block of the job's file goes through until a trim or write of it "
                     "fails, and report their percentiles (percentile_list) and the blocks per state (fio's \"block "
                     "lifetime percentiles\"; JSON \"block\"). One file per job."}),
-       bool_option("clat_percentiles", &JobSpec::clat_percentiles, "1",
+       bool_option("clat_percentiles", &ReportOptions::clat_percentiles, "1",
                    {.help = "Report completion-latency (clat) percentiles."}),
-       bool_option("lat_percentiles", &JobSpec::lat_percentiles, "0",
+       bool_option("lat_percentiles", &ReportOptions::lat_percentiles, "0",
                    {.help = "Report total-latency (lat) percentiles."}),
-       bool_option("slat_percentiles", &JobSpec::slat_percentiles, "0",
+       bool_option("slat_percentiles", &ReportOptions::slat_percentiles, "0",
                    {.help = "Report submission-latency (slat) percentiles."})});
 }
 
@@ -102,7 +103,7 @@ void add_units_and_logs(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"1000", "1024"};
-                 job.kb_base = choice_value("kb_base", value, where, kChoices) == 0 ? 1000 : 1024;
+                 job.report.kb_base = choice_value("kb_base", value, where, kChoices) == 0 ? 1000 : 1024;
                },
        },
        log_option("write_lat_log", &LogOptions::write_lat_log, "lat (latency)",
@@ -148,13 +149,13 @@ void add_units_and_logs(std::vector<OptionDef>& table) {
        bool_option(
            "log_offset", &LogOptions::log_offset, "0",
            {.help = "Add each io's offset in bytes as a column of the per-io logs, before the priority column."}),
-       u32_option("bwavgtime", &JobSpec::bw_avg_msec, 1, UINT32_MAX, "500",
+       u32_option("bwavgtime", &ReportOptions::bw_avg_msec, 1, UINT32_MAX, "500",
                   {.unit = "milliseconds",
                    .help = "The window of each bandwidth sample behind the JSON's bw_min, bw_max, bw_mean, bw_dev and "
                            "bw_samples (and the normal output's bw line), as fio: a sample per window for each "
                            "direction that moved."}),
        u32_option(
-           "iopsavgtime", &JobSpec::iops_avg_msec, 1, UINT32_MAX, "500",
+           "iopsavgtime", &ReportOptions::iops_avg_msec, 1, UINT32_MAX, "500",
            {.unit = "milliseconds",
             .help = "The same for the IOPS samples (iops_min, iops_max, iops_mean, iops_stddev, iops_samples)."}),
        // fio keeps logs in memory and compresses them in chunks of log_compression bytes as they fill, then
@@ -170,7 +171,7 @@ void add_units_and_logs(std::vector<OptionDef>& table) {
                    "(sluice writes its logs as it goes). With log_store_compressed, the samples per zlib stream.",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 const std::uint64_t bytes = size_value("log_compression", value, where, job.kb_base);
+                 const std::uint64_t bytes = size_value("log_compression", value, where, job.report.kb_base);
                  if (bytes != 0 && (bytes < 1024 || bytes > (std::uint64_t{512} << 20))) {
                    value_error(where, "log_compression", value, "between 1024 and 512m (fio's bounds)");
                  }
@@ -201,9 +202,9 @@ void finish_parsed_job(JobSpec& job) {
   const auto all = job.given_options.find("allrandrepeat");
   if (all != job.given_options.end() && (all->second.empty() || all->second == "1" || all->second == "true" ||
                                          all->second == "on" || all->second == "yes")) {
-    job.randrepeat = true;
+    job.workload.randrepeat = true;
     static const JobSpec kDefaults;  // a static, not a temporary: GCC 12 warns of the temporary's parts
-    job.randseed = kDefaults.randseed;
+    job.workload.randseed = kDefaults.workload.randseed;
   }
 }
 

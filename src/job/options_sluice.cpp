@@ -20,7 +20,7 @@ void add_role(std::vector<OptionDef>& table) {
               [](JobSpec& job, std::string_view value, const SourcePos& where) {
                 static const std::vector<std::string> kChoices = {"foreground", "background"};
                 static const JobRole kRoles[] = {JobRole::kForeground, JobRole::kBackground};
-                job.role = kRoles[choice_value("role", value, where, kChoices)];
+                job.control.role = kRoles[choice_value("role", value, where, kChoices)];
               },
       }});
 }

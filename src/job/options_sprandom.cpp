@@ -21,7 +21,7 @@ void apply_spr_op(JobSpec& job, std::string_view value, const SourcePos& where) 
                 "the over-provisioning must be above 0 and below 1 (e.g. 0.07 or 0.28); fio documents the range "
                 "(0, 1) and runs outside it with a meaningless plan, or aborts below 0");
   }
-  job.spr_op = op;
+  job.workload.spr_op = op;
 }
 
 }  // namespace
@@ -30,14 +30,15 @@ void add_sprandom_options(std::vector<OptionDef>& table) {
   const std::size_t first = table.size();
   table.insert(
       table.end(),
-      {bool_option("sprandom", &JobSpec::sprandom, "0",
+      {bool_option("sprandom", &WorkloadOptions::sprandom, "0",
                    {.help = "Precondition an SSD for steady-state random writes (fio's SPRandom): write the physical "
                             "capacity (size x (1 + spr_op)) once, choosing offsets so that the regions of the write "
                             "stream end with the invalid-block distribution of random writes at spr_op "
                             "over-provisioning. Needs rw=randwrite (or randrw) and one file; sets "
                             "random_generator=lfsr and norandommap=1 (giving other values is an error); the job ends "
                             "when the plan is written, whatever io_size, loops or time_based say."}),
-       u32_option("spr_num_regions", &JobSpec::spr_num_regions, 1, std::numeric_limits<std::uint32_t>::max(), "100",
+       u32_option("spr_num_regions", &WorkloadOptions::spr_num_regions, 1, std::numeric_limits<std::uint32_t>::max(),
+                  "100",
                   {.unit = "regions",
                    .help = "sprandom: the regions the physical capacity is cut into, each written with its own share "
                            "of later-overwritten blocks. More regions follow the curve more closely; each must hold at "
@@ -52,7 +53,7 @@ void add_sprandom_options(std::vector<OptionDef>& table) {
                    "1 - 1/(0.5/spr_op + 0.7).",
            .apply = apply_spr_op,
        },
-       size_option("spr_cs", &JobSpec::spr_cs, "0",
+       size_option("spr_cs", &WorkloadOptions::spr_cs, "0",
                    {.help = "sprandom: the device's write cache in bytes. When not 0, the writes that invalidate a "
                             "region's blocks go out at the end of the next region instead of its start, so the first "
                             "copies have left the cache before they are overwritten (a device may otherwise drop "

@@ -43,8 +43,8 @@ void add_sync_range_options(std::vector<OptionDef>& table) {
                                 "the count after ':' is a number of writes, at least 1");
                   }
                 }
-                job.sync_file_range_flags = mask;
-                job.sync_file_range_blocks = every;
+                job.durability.sync_file_range_flags = mask;
+                job.durability.sync_file_range_blocks = every;
               },
       }});
 }

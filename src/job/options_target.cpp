@@ -26,7 +26,7 @@ namespace {
 OptionDef size_or_percent_option(std::string name, const JobField<SizeOrPercent>& member, std::string default_text,
                                  OptionText text) {
   auto apply = [member, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
-    member(job) = size_or_percent_value(n, value, where, job.kb_base);
+    member(job) = size_or_percent_value(n, value, where, job.report.kb_base);
   };
   return with_text({.name = std::move(name),
                     .type = OptionType::kSize,

@@ -40,7 +40,7 @@ void apply_ignore_error(JobSpec& job, std::string_view value, const SourcePos& w
     const std::size_t comma = value.find(',', start);
     const std::string_view list =
         value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    if (cls >= job.ignore_errors.size()) {
+    if (cls >= job.errors.ignore_errors.size()) {
       value_error(where, "ignore_error", value, "at most 3 comma-separated lists (read, write, verify)");
     }
     std::vector<int> errors;
@@ -55,8 +55,8 @@ void apply_ignore_error(JobSpec& job, std::string_view value, const SourcePos& w
       at = colon + 1;
     }
     if (!errors.empty()) {
-      job.continue_on_error |= 1u << cls;
-      job.ignore_errors[cls] = std::move(errors);
+      job.errors.continue_on_error |= 1u << cls;
+      job.errors.ignore_errors[cls] = std::move(errors);
     }
     if (comma == std::string_view::npos) break;
     start = comma + 1;
@@ -67,13 +67,13 @@ void add_time(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
       {duration_option(
-           "runtime", &JobSpec::runtime, seconds(1), "0",
+           "runtime", &TimeOptions::runtime, seconds(1), "0",
            {.aliases = {"timeout"},
             .help = "Stop the job after this long (bare number in seconds); 0 means no limit. With time_based the job "
                     "runs exactly this long."}),
-       bool_option("time_based", &JobSpec::time_based, "0",
+       bool_option("time_based", &TimeOptions::time_based, "0",
                    {.help = "Run for the whole runtime, repeating the workload when size or io_size is done."}),
-       duration_option("ramp_time", &JobSpec::ramp_time, seconds(1), "0",
+       duration_option("ramp_time", &TimeOptions::ramp_time, seconds(1), "0",
                        {.help = "Run this long before measuring (bare number in seconds); results exclude the ramp."}),
        {
            .name = "ramp_size",
@@ -90,20 +90,20 @@ void add_time(std::vector<OptionDef>& table) {
                    value_error(where, "ramp_size", value,
                                "a percentage is not an amount of I/O; give a size, e.g. 64m");
                  }
-                 const std::uint64_t bytes = size_value("ramp_size", value, where, job.kb_base);
+                 const std::uint64_t bytes = size_value("ramp_size", value, where, job.report.kb_base);
                  if (bytes == 0) value_error(where, "ramp_size", value, "must be at least 1 byte (fio's minimum)");
-                 job.ramp_size = bytes;
+                 job.time.ramp_size = bytes;
                },
        },
-       duration_option("startdelay", &JobSpec::startdelay, seconds(1), "0",
+       duration_option("startdelay", &TimeOptions::startdelay, seconds(1), "0",
                        {.help = "Wait this long before starting the job (bare number in seconds)."}),
-       u32_option("loops", &JobSpec::loops, 1, UINT32_MAX, "1",
+       u32_option("loops", &TimeOptions::loops, 1, UINT32_MAX, "1",
                   {.unit = "passes", .help = "Repeat the job's workload this many times."}),
        accept_zone_counts(size_option(
-           "io_size", &JobSpec::io_size, "0",
+           "io_size", &TimeOptions::io_size, "0",
            {.aliases = {"io_limit"},
             .help = "Bytes of I/O to do before stopping; 0 means size. May exceed size (the region is reused)."})),
-       u64_option("number_ios", &JobSpec::number_ios, "0",
+       u64_option("number_ios", &TimeOptions::number_ios, "0",
                   {.unit = "ios", .help = "Stop after this many ios; 0 means no limit."}),
        {
            .name = "continue_on_error",
@@ -120,7 +120,7 @@ void add_time(std::vector<OptionDef>& table) {
                                                                    "io",   "verify", "all",   "1",    "true"};
                  static const std::uint32_t kMasks[] = {
                      0, 0, 0, 1, 2, 3, 4, kContinueOnAllErrors, kContinueOnAllErrors, kContinueOnAllErrors};
-                 job.continue_on_error = kMasks[choice_value("continue_on_error", value, where, kChoices)];
+                 job.errors.continue_on_error = kMasks[choice_value("continue_on_error", value, where, kChoices)];
                },
        },
        {
@@ -136,7 +136,7 @@ void add_time(std::vector<OptionDef>& table) {
                        const SourcePos& where) { apply_ignore_error(job, value, where); },
        },
        bool_option(
-           "error_dump", &JobSpec::error_dump, "0",
+           "error_dump", &ErrorOptions::error_dump, "0",
            {.help = "Print every error as it happens, also those continue_on_error passes (fio's io_u error line)."})});
 }
 
@@ -153,7 +153,7 @@ void add_rate(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  apply_per_direction(job.pacing.rate, "rate", value, where, [&](std::string_view part) {
-                   return size_part("rate", part, value, where, job.kb_base);
+                   return size_part("rate", part, value, where, job.report.kb_base);
                  });
                },
        },

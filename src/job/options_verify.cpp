@@ -25,24 +25,24 @@ VerifyKind verify_kind_value(std::string_view value, const SourcePos& where) {
 void add_trim_verify_options(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
-      {u32_option("trim_percentage", &JobSpec::trim_percentage, 0, 100, "0",
+      {u32_option("trim_percentage", &VerifyOptions::trim_percentage, 0, 100, "0",
                   {.unit = "%",
                    .category = "verify",
                    .help = "With verify= and trim_backlog: this share of the completed writes is drawn to be trimmed "
                            "(discarded) after it lands; the trimmed blocks are checked by the verify phase (zeros with "
                            "trim_verify_zero=1) and the trims are reported as the job's trims, as fio."}),
        bool_option(
-           "trim_verify_zero", &JobSpec::trim_verify_zero, "1",
+           "trim_verify_zero", &VerifyOptions::trim_verify_zero, "1",
            {.category = "verify",
             .help = "The trimmed blocks must read back as zeros (a punched hole, or a device that zeroes discarded "
                     "blocks); 0 = they are not read back at all."}),
        u64_option(
-           "trim_backlog", &JobSpec::trim_backlog, "0",
+           "trim_backlog", &VerifyOptions::trim_backlog, "0",
            {.unit = "blocks",
             .category = "verify",
             .help = "Trim the drawn writes in rounds, one every N completed writes (0 = no trims, as fio); the drawn "
                     "writes still waiting when the writes end are trimmed before the verify phase."}),
-       u32_option("trim_backlog_batch", &JobSpec::trim_backlog_batch, 0, UINT32_MAX, "",
+       u32_option("trim_backlog_batch", &VerifyOptions::trim_backlog_batch, 0, UINT32_MAX, "",
                   {.unit = "blocks",
                    .category = "verify",
                    .help = "Drawn writes trimmed per round, the oldest first (default trim_backlog).",
@@ -63,7 +63,7 @@ void apply_verify_policy(JobSpec& job, std::string_view value, const SourcePos& 
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
-  job.verify_policy = policy;
+  job.verification.verify_policy = policy;
 }
 
 }  // namespace
@@ -84,7 +84,7 @@ void add_verify_options(std::vector<OptionDef>& table) {
                "writes apart. sluice's own format: fio cannot check sluice's files. meta checks the header only, "
                "pattern the verify_pattern bytes, and null reads the data back without checking it (fio's). 0 = off.",
            .apply = [](JobSpec& job, std::string_view value,
-                       const SourcePos& where) { job.verify = verify_kind_value(value, where); },
+                       const SourcePos& where) { job.verification.verify = verify_kind_value(value, where); },
        },
        {
            .name = "verify_pattern",
@@ -99,36 +99,36 @@ void add_verify_options(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  DataPattern pattern = decode_data_pattern(value, where, "verify_pattern", true);
-                 job.verify_pattern = std::move(pattern.bytes);
-                 job.verify_pattern_offset_slots = std::move(pattern.offset_slots);
-                 if (job.verify == VerifyKind::kNone && !job.given_options.count("verify"))
-                   job.verify = VerifyKind::kPattern;
+                 job.verification.verify_pattern = std::move(pattern.bytes);
+                 job.verification.verify_pattern_offset_slots = std::move(pattern.offset_slots);
+                 if (job.verification.verify == VerifyKind::kNone && !job.given_options.count("verify"))
+                   job.verification.verify = VerifyKind::kPattern;
                },
        },
        bool_option(
-           "do_verify", &JobSpec::do_verify, "1",
+           "do_verify", &VerifyOptions::do_verify, "1",
            {.category = "verify",
             .help = "After a size-based write job finishes writing, read back everything it wrote and check it."}),
-       bool_option("verify_only", &JobSpec::verify_only, "0",
+       bool_option("verify_only", &VerifyOptions::verify_only, "0",
                    {.category = "verify",
                     .help = "Write nothing: replay the job's writes (same job options and randseed) to know what a "
                             "previous run wrote, then read it back and check it."}),
-       bool_option("verify_fatal", &JobSpec::verify_fatal, "0",
+       bool_option("verify_fatal", &VerifyOptions::verify_fatal, "0",
                    {.category = "verify",
                     .help = "Stop the job at the first verification failure; otherwise count failures and go on."}),
        bool_option(
-           "verify_dump", &JobSpec::verify_dump, "0",
+           "verify_dump", &VerifyOptions::verify_dump, "0",
            {.category = "verify",
             .help = "On a verification failure, write the chunk read to FILE.OFFSET.received and the chunk expected to "
                     "FILE.OFFSET.expected in the current directory (FILE: the target's base name), as fio; the first "
                     "10 failures of a job."}),
        u32_option(
-           "verify_backlog", &JobSpec::verify_backlog, 0, UINT32_MAX, "0",
+           "verify_backlog", &VerifyOptions::verify_backlog, 0, UINT32_MAX, "0",
            {.unit = "blocks",
             .category = "verify",
             .help = "Verify during the write phase: after every N completed writes, read back and check those N."}),
        u32_option(
-           "verify_backlog_batch", &JobSpec::verify_backlog_batch, 0, UINT32_MAX, "",
+           "verify_backlog_batch", &VerifyOptions::verify_backlog_batch, 0, UINT32_MAX, "",
            {.unit = "blocks",
             .category = "verify",
             .help = "With verify_backlog: how many of the written blocks waiting to be checked each backlog round "
@@ -137,13 +137,13 @@ void add_verify_options(std::vector<OptionDef>& table) {
                     "used up).",
             .reason = "verify_backlog"}),
        bool_option(
-           "verify_state_save", &JobSpec::verify_state_save, "1",
+           "verify_state_save", &VerifyOptions::verify_state_save, "1",
            {.category = "verify",
             .help = "A writing job with verify saves, when it ends, how many writes it issued and which did not "
                     "complete, to local-JOB-INDEX-verify.state (INDEX: the clone's number in the run from 0; in "
                     "--aux-path's directory when given), as fio; a later verify_only run with verify_state_load=1 then "
                     "checks only those writes."}),
-       bool_option("verify_state_load", &JobSpec::verify_state_load, "0",
+       bool_option("verify_state_load", &VerifyOptions::verify_state_load, "0",
                    {.category = "verify",
                     .help = "With verify_only: read the state a writing run of the job saved (verify_state_save) and "
                             "verify only the writes it completed, e.g. after a crash or an interrupted run. A missing "
@@ -176,15 +176,15 @@ void add_verify_options(std::vector<OptionDef>& table) {
                    "= the block size (with variable block sizes: the largest size that divides them all).",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 const std::uint64_t bytes = size_value("verify_interval", value, where, job.kb_base);
+                 const std::uint64_t bytes = size_value("verify_interval", value, where, job.report.kb_base);
                  if (bytes > UINT32_MAX) value_error(where, "verify_interval", value, "at most 4g");
-                 job.verify_interval = static_cast<std::uint32_t>(bytes);
+                 job.verification.verify_interval = static_cast<std::uint32_t>(bytes);
                },
        },
        // fio's minimum is its own header's size (40 bytes); sluice's header is 72, and the swap undoes itself
        // either way (verify_block.cpp), so fio's bound is kept.
        size32_option(
-           "verify_offset", &JobSpec::verify_offset, 40, "0",
+           "verify_offset", &VerifyOptions::verify_offset, 40, "0",
            {.category = "verify",
             .help = "Store each chunk's 72-byte verify header this many bytes into the chunk, trading places with the "
                     "data there (swapped back before the check), as fio; the header must end inside the chunk. Not "

@@ -28,7 +28,7 @@ void apply_rw(JobSpec& job, std::string_view value, const SourcePos& where) {
       value_error(where, "rw", value, "a backwards modifier ':-N' needs a sequential mode (read, write, rw)");
     }
     const std::string_view magnitude = backwards ? suffix.substr(1) : suffix;
-    const auto number = sequential ? parse_size(magnitude, job.kb_base) : parse_unsigned(magnitude);
+    const auto number = sequential ? parse_size(magnitude, job.report.kb_base) : parse_unsigned(magnitude);
     if (!number || (!sequential && *number == 0) || *number > 0xffffffffull) {
       value_error(where, "rw", value,
                   sequential ? "the ':N' suffix of a sequential mode is a hole size such as 4k"
@@ -36,9 +36,9 @@ void apply_rw(JobSpec& job, std::string_view value, const SourcePos& where) {
     }
     run = static_cast<std::uint32_t>(*number);
   }
-  job.rw = kModes[choice_value("rw", mode, where, kChoices)];
-  job.rw_sequential_run = run;
-  job.rw_backwards = backwards && run != 0;
+  job.workload.rw = kModes[choice_value("rw", mode, where, kChoices)];
+  job.workload.rw_sequential_run = run;
+  job.workload.rw_backwards = backwards && run != 0;
 }
 
 OptionDef rw_option() {
@@ -74,7 +74,7 @@ OptionDef rwmix_option(const std::string& name, bool is_read) {
       .apply =
           [is_read, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
             const auto percent = static_cast<std::uint32_t>(unsigned_value(n, value, where, 0, 100));
-            job.rwmixread = is_read ? percent : 100 - percent;
+            job.workload.rwmixread = is_read ? percent : 100 - percent;
           },
   };
 }
@@ -83,7 +83,7 @@ OptionDef per_direction_size_option(std::string name, const JobField<PerDirectio
                                     std::uint64_t min, std::string default_text, OptionText text) {
   auto apply = [member, min, n = name](JobSpec& job, std::string_view value, const SourcePos& where) {
     apply_per_direction(member(job), n, value, where, [&](std::string_view part) {
-      const std::uint64_t parsed = size_part(n, part, value, where, job.kb_base);
+      const std::uint64_t parsed = size_part(n, part, value, where, job.report.kb_base);
       if (parsed < min) value_error(where, n, value, "must be at least " + std::to_string(min) + " byte");
       return parsed;
     });
@@ -147,15 +147,15 @@ void add_block_sizes(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
       {per_direction_size_option(
-           "bs", &JobSpec::bs, 1, "4k",
+           "bs", &WorkloadOptions::bs, 1, "4k",
            {.aliases = {"blocksize"},
             .help = "Block size per I/O: '4k' for all directions, '4k,64k' for reads,writes (trims follow writes), "
                     "'4k,64k,8k' for reads,writes,trims; an empty element (',64k,') keeps that direction's value."}),
-       bool_option("bs_is_seq_rand", &JobSpec::bs_is_seq_rand, "0",
+       bool_option("bs_is_seq_rand", &WorkloadOptions::bs_is_seq_rand, "0",
                    {.help = "Read the bs, bsrange and bssplit values as sequential,random instead of read,write, as "
                             "fio: a random mode's ios (reads and writes) take the second value, a sequential mode's "
                             "the first."}),
-       bool_option("bs_unaligned", &JobSpec::bs_unaligned, "0",
+       bool_option("bs_unaligned", &WorkloadOptions::bs_unaligned, "0",
                    {.aliases = {"blocksize_unaligned"},
                     .help = "bsrange draws any length between its bounds, not only multiples of the smallest (random "
                             "offsets stay aligned; an io then ends inside its last block), as fio. Not with direct=1 "
@@ -170,8 +170,8 @@ void add_block_sizes(std::vector<OptionDef>& table) {
            .reason = "by default every io uses bs",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 apply_per_direction(job.bsrange, "bsrange", value, where, [&](std::string_view part) {
-                   return parse_range(part, value, where, job.kb_base);
+                 apply_per_direction(job.workload.bsrange, "bsrange", value, where, [&](std::string_view part) {
+                   return parse_range(part, value, where, job.report.kb_base);
                  });
                },
        },
@@ -185,13 +185,13 @@ void add_block_sizes(std::vector<OptionDef>& table) {
            .reason = "by default every io uses bs",
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
-                 apply_per_direction(job.bssplit, "bssplit", value, where, [&](std::string_view part) {
-                   return parse_split(part, value, where, job.kb_base);
+                 apply_per_direction(job.workload.bssplit, "bssplit", value, where, [&](std::string_view part) {
+                   return parse_split(part, value, where, job.report.kb_base);
                  });
                },
        },
        per_direction_size_option(
-           "blockalign", &JobSpec::blockalign, 0, "0",
+           "blockalign", &WorkloadOptions::blockalign, 0, "0",
            {.aliases = {"ba"},
             .help =
                 "Alignment of random offsets, per direction like bs; 0 means the direction's minimum block size."})});
@@ -229,14 +229,14 @@ Distribution parse_distribution(std::string_view option, std::string_view value,
 void apply_distribution(JobSpec& job, std::string_view value, const SourcePos& where) {
   const std::string_view kind = value.substr(0, value.find(':'));
   if (kind == "zoned" || kind == "zoned_abs") {
-    job.random_distribution = parse_zoned_distribution(value, where, job.kb_base);
+    job.workload.random_distribution = parse_zoned_distribution(value, where, job.report.kb_base);
     return;
   }
   if (kind == "sequence") {
-    job.random_distribution = parse_sequence_distribution(value, where);
+    job.workload.random_distribution = parse_sequence_distribution(value, where);
     return;
   }
-  job.random_distribution = parse_distribution("random_distribution", value, where);
+  job.workload.random_distribution = parse_distribution("random_distribution", value, where);
 }
 
 // fio's file_service_type: roundrobin|sequential|random[:N ios per file], zipf|pareto|normal|gauss[:param].
@@ -279,7 +279,7 @@ void add_randomness(std::vector<OptionDef>& table) {
                    "the block size; up to 64 indices, as fio master).",
            .apply = apply_distribution,
        },
-       bool_option("random_sequence_stride", &JobSpec::random_sequence_stride, "0",
+       bool_option("random_sequence_stride", &WorkloadOptions::random_sequence_stride, "0",
                    {.help = "With random_distribution=sequence: each round of the sequence is shifted by its length "
                             "in blocks (2,0,1 then 5,3,4, 8,6,7 ...) until it leaves the region, where the job ends, "
                             "as fio master; 0 repeats the same blocks."}),
@@ -294,9 +294,9 @@ void add_randomness(std::vector<OptionDef>& table) {
                    "random_distribution's parameters.",
            .apply = apply_file_service,
        },
-       bool_option("randrepeat", &JobSpec::randrepeat, "1",
+       bool_option("randrepeat", &WorkloadOptions::randrepeat, "1",
                    {.help = "Seed the random generators predictably so that runs repeat the same offsets."}),
-       u64_option("randseed", &JobSpec::randseed, "0x89",
+       u64_option("randseed", &WorkloadOptions::randseed, "0x89",
                   {.help = "Base seed of the random generators (used when randrepeat=1)."}),
        {
            .name = "rw_sequencer",
@@ -308,10 +308,10 @@ void add_randomness(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"sequential", "identical"};
-                 job.rw_sequencer_identical = choice_value("rw_sequencer", value, where, kChoices) == 1;
+                 job.workload.rw_sequencer_identical = choice_value("rw_sequencer", value, where, kChoices) == 1;
                },
        },
-       bool_option("norandommap", &JobSpec::norandommap, "0",
+       bool_option("norandommap", &WorkloadOptions::norandommap, "0",
                    {.help = "Do not track covered blocks: random offsets may repeat and some blocks may be missed.",
                     .given_flag = &JobSpec::GivenOptions::norandommap})});
 }
@@ -319,21 +319,21 @@ void add_randomness(std::vector<OptionDef>& table) {
 void add_buffers(std::vector<OptionDef>& table) {
   table.insert(
       table.end(),
-      {bool_option("refill_buffers", &JobSpec::refill_buffers, "0",
+      {bool_option("refill_buffers", &BufferOptions::refill_buffers, "0",
                    {.help = "Refill write buffers with new random data before every write.",
                     .given_flag = &JobSpec::GivenOptions::refill_buffers}),
        bool_option(
-           "scramble_buffers", &JobSpec::scramble_buffers, "1",
+           "scramble_buffers", &BufferOptions::scramble_buffers, "1",
            {.help = "Without refill_buffers, change one word per 512 bytes of each write buffer before every write, so "
                     "deduplicating storage does not collapse the writes; 0 writes the same buffer again."}),
-       bool_option("zero_buffers", &JobSpec::zero_buffers, "0", {.help = "Fill write buffers with zeros."}),
-       u32_option("buffer_compress_percentage", &JobSpec::buffer_compress_percentage, 0, 100, "0",
+       bool_option("zero_buffers", &BufferOptions::zero_buffers, "0", {.help = "Fill write buffers with zeros."}),
+       u32_option("buffer_compress_percentage", &BufferOptions::buffer_compress_percentage, 0, 100, "0",
                   {.unit = "percent", .help = "Make write buffers compressible by about this percentage."}),
-       size32_option("buffer_compress_chunk", &JobSpec::buffer_compress_chunk, 0, "512",
+       size32_option("buffer_compress_chunk", &BufferOptions::buffer_compress_chunk, 0, "512",
                      {.help = "With buffer_compress_percentage: each run of this many bytes is random first, then that "
                               "percentage of zeros, as fio lays them out (0 = one run per buffer). Compressors with "
                               "small windows see the ratio only when the runs are shorter than their window."}),
-       u32_option("dedupe_percentage", &JobSpec::dedupe_percentage, 0, 100, "0",
+       u32_option("dedupe_percentage", &BufferOptions::dedupe_percentage, 0, 100, "0",
                   {.unit = "percent",
                    .help = "This share of write buffers repeats earlier content, byte for byte, so storage that "
                            "deduplicates stores them once (see dedupe_mode); each buffer is otherwise as "
@@ -350,13 +350,13 @@ void add_buffers(std::vector<OptionDef>& table) {
            .apply =
                [](JobSpec& job, std::string_view value, const SourcePos& where) {
                  static const std::vector<std::string> kChoices = {"repeat", "working_set"};
-                 job.dedupe_working_set = choice_value("dedupe_mode", value, where, kChoices) == 1;
+                 job.buffers.dedupe_working_set = choice_value("dedupe_mode", value, where, kChoices) == 1;
                },
        },
-       u32_option("dedupe_working_set_percentage", &JobSpec::dedupe_working_set_percentage, 0, 100, "5",
+       u32_option("dedupe_working_set_percentage", &BufferOptions::dedupe_working_set_percentage, 0, 100, "5",
                   {.unit = "percent",
                    .help = "dedupe_mode=working_set: the working set's size, in percent of the job's size."}),
-       bool_option("dedupe_global", &JobSpec::dedupe_global, "0",
+       bool_option("dedupe_global", &BufferOptions::dedupe_global, "0",
                    {.help = "dedupe_mode=working_set: the working set is spread evenly over every job clone of the "
                             "run, so jobs repeat each other's data (fio's rotation over its jobs; a clone's pages come "
                             "from the others' unique buffers when they share randseed, the default)."})});
@@ -365,12 +365,12 @@ void add_buffers(std::vector<OptionDef>& table) {
 }  // namespace
 
 void apply_bs_is_seq_rand(JobSpec& job) {
-  if (!job.bs_is_seq_rand) return;
+  if (!job.workload.bs_is_seq_rand) return;
   const int source = job.is_random() ? index_of(Direction::kWrite) : index_of(Direction::kRead);
   for (int d = 0; d < kNumDirections; ++d) {
-    job.bs[d] = job.bs[source];
-    job.bsrange[d] = job.bsrange[source];
-    job.bssplit[d] = job.bssplit[source];
+    job.workload.bs[d] = job.workload.bs[source];
+    job.workload.bsrange[d] = job.workload.bsrange[source];
+    job.workload.bssplit[d] = job.workload.bssplit[source];
   }
 }
 

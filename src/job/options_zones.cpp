@@ -103,7 +103,7 @@ void apply_zone_counts(JobSpec& job) {
     const std::uint64_t bytes = *count * job.zones.zone_size;
     const std::string_view option = name;
     if (option == "size") job.target.size = SizeOrPercent{bytes, 0.0};
-    if (option == "io_size") job.io_size = bytes;
+    if (option == "io_size") job.time.io_size = bytes;
     if (option == "offset") job.target.offset = SizeOrPercent{bytes, 0.0};
     if (option == "offset_increment") job.target.offset_increment = bytes;
     if (option == "zoneskip") job.zones.zone_skip = bytes;

@@ -15,20 +15,20 @@ void cap_size(JobSpec& job, std::uint64_t cap) {
     job.target.size.bytes = cap;
   }
   if (job.target.filesize > cap) job.target.filesize = cap;
-  if (job.io_size > cap) job.io_size = cap;
-  if (job.ramp_size > cap) job.ramp_size = cap;
+  if (job.time.io_size > cap) job.time.io_size = cap;
+  if (job.time.ramp_size > cap) job.time.ramp_size = cap;
   if (job.target.offset.percent <= 0.0 && job.target.offset.bytes > cap) job.target.offset.bytes = 0;
   if (job.target.offset_increment > cap) job.target.offset_increment = cap;
 }
 
 void cap_runtime(JobSpec& job, std::chrono::nanoseconds cap) {
-  if (job.runtime.count() == 0 || job.runtime > cap) job.runtime = cap;
-  job.ramp_time = std::min(job.ramp_time, cap);
-  job.startdelay = std::min(job.startdelay, cap);
-  job.ss_ramp = std::min(job.ss_ramp, cap);
-  if (job.ss_duration > cap) {
-    job.ss_duration = cap;
-    job.ss_interval = std::min(job.ss_interval, cap);
+  if (job.time.runtime.count() == 0 || job.time.runtime > cap) job.time.runtime = cap;
+  job.time.ramp_time = std::min(job.time.ramp_time, cap);
+  job.time.startdelay = std::min(job.time.startdelay, cap);
+  job.steady_state.ss_ramp = std::min(job.steady_state.ss_ramp, cap);
+  if (job.steady_state.ss_duration > cap) {
+    job.steady_state.ss_duration = cap;
+    job.steady_state.ss_interval = std::min(job.steady_state.ss_interval, cap);
   }
   job.pacing.thinktime = std::min(job.pacing.thinktime, cap);
 }

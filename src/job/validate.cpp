@@ -43,31 +43,31 @@ void check_direct_alignment(const JobSpec& job, Checker& check, Direction d) {
     check.error(option, option + "=" + std::to_string(bytes) +
                             " with direct=1: O_DIRECT needs multiples of the logical block size (usually 512 or 4096)");
   };
-  if (!job.bssplit[i].empty()) {
-    for (const auto& entry : job.bssplit[i]) {
+  if (!job.workload.bssplit[i].empty()) {
+    for (const auto& entry : job.workload.bssplit[i]) {
       if (misaligned(entry.size)) return report("bssplit", entry.size);
     }
-  } else if (job.bsrange[i].min != 0) {
-    if (misaligned(job.bsrange[i].min)) return report("bsrange", job.bsrange[i].min);
-    if (misaligned(job.bsrange[i].max)) return report("bsrange", job.bsrange[i].max);
-  } else if (job.bs[i] != 0 && misaligned(job.bs[i])) {
-    report("bs", job.bs[i]);
+  } else if (job.workload.bsrange[i].min != 0) {
+    if (misaligned(job.workload.bsrange[i].min)) return report("bsrange", job.workload.bsrange[i].min);
+    if (misaligned(job.workload.bsrange[i].max)) return report("bsrange", job.workload.bsrange[i].max);
+  } else if (job.workload.bs[i] != 0 && misaligned(job.workload.bs[i])) {
+    report("bs", job.workload.bs[i]);
   }
 }
 
 void check_block_sizes(const JobSpec& job, Checker& check) {
   for (Direction d : used_directions(job)) {
     const int i = index_of(d);
-    if (job.bs[i] == 0 && job.bsrange[i].min == 0 && job.bssplit[i].empty()) {
+    if (job.workload.bs[i] == 0 && job.workload.bsrange[i].min == 0 && job.workload.bssplit[i].empty()) {
       check.error("bs", "bs=0 for " + plural_name(d) + ": a block size must be at least 1 byte");
       continue;
     }
-    if (job.bsrange[i].min > job.bsrange[i].max) {
+    if (job.workload.bsrange[i].min > job.workload.bsrange[i].max) {
       check.error("bsrange", "bsrange for " + plural_name(d) + ": the minimum is above the maximum");
     }
-    if (!job.bssplit[i].empty()) {
+    if (!job.workload.bssplit[i].empty()) {
       double sum = 0;
-      for (const auto& entry : job.bssplit[i]) sum += entry.percent;
+      for (const auto& entry : job.workload.bssplit[i]) sum += entry.percent;
       if (std::fabs(sum - 100.0) > 0.01) {
         check.error("bssplit",
                     "bssplit for " + plural_name(d) + ": percentages add up to " + text_of(sum) + ", not 100");
@@ -75,10 +75,11 @@ void check_block_sizes(const JobSpec& job, Checker& check) {
     }
     if (job.target.direct) check_direct_alignment(job, check, d);
   }
-  if (!job.target.direct || !job.bs_unaligned) return;
+  if (!job.target.direct || !job.workload.bs_unaligned) return;
   for (Direction d : used_directions(job)) {
     const int i = index_of(d);
-    if (job.bssplit[i].empty() && job.bsrange[i].min != 0 && job.bsrange[i].max > job.bsrange[i].min) {
+    if (job.workload.bssplit[i].empty() && job.workload.bsrange[i].min != 0 &&
+        job.workload.bsrange[i].max > job.workload.bsrange[i].min) {
       check.error("bs_unaligned",
                   "bs_unaligned with direct=1: its lengths are not multiples of the logical block "
                   "size, which O_DIRECT needs (fio fails such ios with EINVAL)");
@@ -111,7 +112,7 @@ void check_end_syncfs(const JobSpec& job, Checker& check) {
       EngineKind::kPvsync2,  EngineKind::kLibaio,    EngineKind::kIoUring,    EngineKind::kPosixaio,
       EngineKind::kFalloc,   EngineKind::kFtruncate, EngineKind::kFileCreate, EngineKind::kFileDelete,
       EngineKind::kDirDelete};
-  if (!job.end_syncfs || job.engine.ioengine == EngineKind::kNull) return;
+  if (!job.durability.end_syncfs || job.engine.ioengine == EngineKind::kNull) return;
   if (std::find(std::begin(kSyncfsEngines), std::end(kSyncfsEngines), job.engine.ioengine) !=
       std::end(kSyncfsEngines)) {
     return;
@@ -128,21 +129,21 @@ void check_engine(const JobSpec& job, Checker& check) {
   // One io in flight on storage. null keeps one too, but it measures the harness: there is no device queue
   // for iodepth to fill, so the "no effect" advice is not given for it.
   const bool synchronous = !traits.honours_iodepth() && traits.uses_files;
-  if (job.iodepth == 0) check.error("iodepth", "iodepth=0: must be at least 1");
-  if (synchronous && job.iodepth > 1) {
-    check.warning("iodepth", "iodepth=" + std::to_string(job.iodepth) + " has no effect with ioengine=" + engine +
+  if (job.queue.iodepth == 0) check.error("iodepth", "iodepth=0: must be at least 1");
+  if (synchronous && job.queue.iodepth > 1) {
+    check.warning("iodepth", "iodepth=" + std::to_string(job.queue.iodepth) + " has no effect with ioengine=" + engine +
                                  " (a synchronous engine keeps one io in flight per job); use io_uring or libaio");
     check.set_last_code(std::string(kLintSyncEngineIodepth));  // a methodology lint rule too (method/lint.h)
   }
   if (job.does_trims() && !traits.trim) {
-    check.error("ioengine", "rw=" + std::string(rw_mode_name(job.rw)) + " cannot be done with ioengine=" + engine +
-                                " (trims work with " + trim_engines() + ")");
+    check.error("ioengine", "rw=" + std::string(rw_mode_name(job.workload.rw)) + " cannot be done with ioengine=" +
+                                engine + " (trims work with " + trim_engines() + ")");
   }
   if (!traits.flush) {
-    const std::pair<const char*, bool> kSyncs[] = {{"fsync", job.fsync_blocks != 0},
-                                                   {"fdatasync", job.fdatasync_blocks != 0},
-                                                   {"end_fsync", job.end_fsync},
-                                                   {"sync_file_range", job.sync_file_range_blocks != 0}};
+    const std::pair<const char*, bool> kSyncs[] = {{"fsync", job.durability.fsync_blocks != 0},
+                                                   {"fdatasync", job.durability.fdatasync_blocks != 0},
+                                                   {"end_fsync", job.durability.end_fsync},
+                                                   {"sync_file_range", job.durability.sync_file_range_blocks != 0}};
     for (const auto& [option, set] : kSyncs) {
       if (set) {
         check.error(option, std::string(option) + " cannot be done with ioengine=" + engine +
@@ -151,7 +152,7 @@ void check_engine(const JobSpec& job, Checker& check) {
     }
   }
   check_end_syncfs(job, check);
-  if (!traits.does_io && job.runtime.count() == 0) {
+  if (!traits.does_io && job.time.runtime.count() == 0) {
     check.error("runtime", "ioengine=" + engine + " does no I/O and runs for a time: give runtime=");
   }
   if (job.engine.ioengine == EngineKind::kCpuio && job.engine.cpuio.cpuload == 0) {
@@ -173,20 +174,21 @@ void check_engine(const JobSpec& job, Checker& check) {
                 "onto)");
   }
   if (!traits.reads && job.does_reads()) {
-    check.error("ioengine", "rw=" + std::string(rw_mode_name(job.rw)) + " cannot be done with ioengine=" + engine +
-                                " (it does writes only; fio fails its reads with EINVAL)");
+    check.error("ioengine", "rw=" + std::string(rw_mode_name(job.workload.rw)) + " cannot be done with ioengine=" +
+                                engine + " (it does writes only; fio fails its reads with EINVAL)");
   }
-  if (job.iodepth_batch_complete_max != 0 && job.iodepth_batch_complete_min > job.iodepth_batch_complete_max) {
+  if (job.queue.iodepth_batch_complete_max != 0 &&
+      job.queue.iodepth_batch_complete_min > job.queue.iodepth_batch_complete_max) {
     check.error("iodepth_batch_complete_min",
-                "iodepth_batch_complete_min=" + std::to_string(job.iodepth_batch_complete_min) +
-                    " is above iodepth_batch_complete_max=" + std::to_string(job.iodepth_batch_complete_max));
+                "iodepth_batch_complete_min=" + std::to_string(job.queue.iodepth_batch_complete_min) +
+                    " is above iodepth_batch_complete_max=" + std::to_string(job.queue.iodepth_batch_complete_max));
   }
-  if (!synchronous && job.iodepth > 0 && job.iodepth_batch_submit > job.iodepth) {
-    check.warning("iodepth_batch_submit", "iodepth_batch_submit=" + std::to_string(job.iodepth_batch_submit) +
-                                              " is above iodepth=" + std::to_string(job.iodepth) +
+  if (!synchronous && job.queue.iodepth > 0 && job.queue.iodepth_batch_submit > job.queue.iodepth) {
+    check.warning("iodepth_batch_submit", "iodepth_batch_submit=" + std::to_string(job.queue.iodepth_batch_submit) +
+                                              " is above iodepth=" + std::to_string(job.queue.iodepth) +
                                               "; batches are capped at iodepth");
   }
-  if (job.numjobs == 0) check.error("numjobs", "numjobs=0: must be at least 1");
+  if (job.control.numjobs == 0) check.error("numjobs", "numjobs=0: must be at least 1");
   if (job.target.nrfiles == 0) check.error("nrfiles", "nrfiles=0: must be at least 1");
   if (traits.needs_fd && job.target.openfiles != 0 && job.target.openfiles < job.target.nrfiles) {
     check.error("openfiles", "openfiles=" + std::to_string(job.target.openfiles) +
@@ -197,22 +199,22 @@ void check_engine(const JobSpec& job, Checker& check) {
 }
 
 void check_time(const JobSpec& job, Checker& check) {
-  if (job.time_based && job.runtime.count() == 0) check.error("time_based", "time_based needs runtime");
-  if (job.time_based && job.runtime.count() > 0 && job.ramp_time >= job.runtime) {
-    check.warning("ramp_time",
-                  "ramp_time=" + format_duration_ns(static_cast<double>(job.ramp_time.count())) +
-                      " is not shorter than runtime=" + format_duration_ns(static_cast<double>(job.runtime.count())) +
-                      ": nothing would be measured");
+  if (job.time.time_based && job.time.runtime.count() == 0) check.error("time_based", "time_based needs runtime");
+  if (job.time.time_based && job.time.runtime.count() > 0 && job.time.ramp_time >= job.time.runtime) {
+    check.warning("ramp_time", "ramp_time=" + format_duration_ns(static_cast<double>(job.time.ramp_time.count())) +
+                                   " is not shorter than runtime=" +
+                                   format_duration_ns(static_cast<double>(job.time.runtime.count())) +
+                                   ": nothing would be measured");
   }
-  if (job.loops == 0) check.error("loops", "loops=0: must be at least 1");
-  if (job.ramp_size != 0 && job.ramp_time.count() > 0) {  // fio 3.42 rejects the job the same way
+  if (job.time.loops == 0) check.error("loops", "loops=0: must be at least 1");
+  if (job.time.ramp_size != 0 && job.time.ramp_time.count() > 0) {  // fio 3.42 rejects the job the same way
     check.error("ramp_size", "ramp_size and ramp_time exclude each other: give one of them");
   }
-  if (job.latency_target.count() > 0 && job.latency_window.count() == 0) {
+  if (job.latency.latency_target.count() > 0 && job.latency.latency_window.count() == 0) {
     // fio then judges the depth at every turn of its loop, on the few ios since the last change.
     check.error("latency_window", "latency_target needs latency_window (how long each depth is tried, e.g. 5s)");
   }
-  if (job.latency_target.count() == 0) {
+  if (job.latency.latency_target.count() == 0) {
     for (const char* option : {"latency_window", "latency_percentile", "latency_run"}) {
       if (job.given_options.count(option)) {
         check.warning(option, std::string(option) + " has no effect without latency_target");
@@ -249,14 +251,14 @@ void check_engine_flag_options(const EngineOptions& engine, Checker& check) {
 // unlink_each_loop: files deleted and created again between loops, by the engines that use plain fds.
 void check_unlink_each_loop(const JobSpec& job, Checker& check) {
   if (!job.target.unlink_each_loop) return;
-  if (job.loops < 2 || job.time_based) {
-    check.warning("unlink_each_loop", job.time_based ? "unlink_each_loop has no effect with time_based (one loop)"
-                                                     : "unlink_each_loop has no effect with loops=1");
+  if (job.time.loops < 2 || job.time.time_based) {
+    check.warning("unlink_each_loop", job.time.time_based ? "unlink_each_loop has no effect with time_based (one loop)"
+                                                          : "unlink_each_loop has no effect with loops=1");
     return;
   }
   if (job.does_reads()) {
     check.error("unlink_each_loop", "unlink_each_loop deletes the files before each loop after the first, so rw=" +
-                                        std::string(rw_mode_name(job.rw)) +
+                                        std::string(rw_mode_name(job.workload.rw)) +
                                         " would read empty files (fio fails that loop with ENOENT); use a "
                                         "writing rw= or drop unlink_each_loop");
   }
@@ -269,7 +271,7 @@ void check_unlink_each_loop(const JobSpec& job, Checker& check) {
                     std::string(e.name));
   }
   if (!job.iolog.read_iolog.empty()) check.error("unlink_each_loop", "unlink_each_loop cannot be used with read_iolog");
-  if (job.verify_only) {
+  if (job.verification.verify_only) {
     check.error("unlink_each_loop",
                 "verify_only cannot replay unlink_each_loop's loops (only the last loop's data "
                 "is kept); verify in the writing run");
@@ -277,28 +279,30 @@ void check_unlink_each_loop(const JobSpec& job, Checker& check) {
 }
 
 void check_mix_and_randomness(const JobSpec& job, Checker& check) {
-  if (job.rwmixread > 100) check.error("rwmixread", "rwmixread=" + std::to_string(job.rwmixread) + ": at most 100");
-  if (job.norandommap && !job.is_random()) {
-    check.warning("norandommap",
-                  "norandommap has no effect with rw=" + std::string(rw_mode_name(job.rw)) + " (sequential); ignored");
+  if (job.workload.rwmixread > 100)
+    check.error("rwmixread", "rwmixread=" + std::to_string(job.workload.rwmixread) + ": at most 100");
+  if (job.workload.norandommap && !job.is_random()) {
+    check.warning("norandommap", "norandommap has no effect with rw=" + std::string(rw_mode_name(job.workload.rw)) +
+                                     " (sequential); ignored");
   }
-  const std::pair<const char*, bool> kSyncs[] = {{"fsync", job.fsync_blocks != 0},
-                                                 {"fdatasync", job.fdatasync_blocks != 0},
-                                                 {"sync_file_range", job.sync_file_range_blocks != 0}};
+  const std::pair<const char*, bool> kSyncs[] = {{"fsync", job.durability.fsync_blocks != 0},
+                                                 {"fdatasync", job.durability.fdatasync_blocks != 0},
+                                                 {"sync_file_range", job.durability.sync_file_range_blocks != 0}};
   for (const auto& [option, set] : kSyncs) {
     if (set && !job.does_writes()) {
-      check.warning(option, std::string(option) + " has no effect with rw=" + std::string(rw_mode_name(job.rw)) +
-                                " (the job does not write); ignored");
+      check.warning(option, std::string(option) + " has no effect with rw=" +
+                                std::string(rw_mode_name(job.workload.rw)) + " (the job does not write); ignored");
     }
   }
   // fio's fill_device writes sequentially until ENOSPC; random writes would leave holes (fio itself fails
   // allocating its random map), and mixed or trim modes have no "full".
-  const bool fills = job.rw == RwMode::kWrite || job.rw == RwMode::kRead || job.rw == RwMode::kRandRead;
+  const bool fills =
+      job.workload.rw == RwMode::kWrite || job.workload.rw == RwMode::kRead || job.workload.rw == RwMode::kRandRead;
   if (job.target.fill_device && !fills) {
     check.error("fill_device",
                 "fill_device=1 needs rw=write (sequential writes until the filesystem is full), or "
                 "rw=read or randread (the file is filled first); not rw=" +
-                    std::string(rw_mode_name(job.rw)));
+                    std::string(rw_mode_name(job.workload.rw)));
   }
   if (job.pacing.thinktime.count() == 0) {
     for (const char* option : {"thinktime_iotime", "thinktime_blocks_type", "rate_ignore_thinktime"}) {
@@ -345,22 +349,22 @@ void check_rates(const PacingOptions& pacing, const std::vector<Direction>& used
 }
 
 void check_reporting_and_buffers(const JobSpec& job, Checker& check) {
-  if (job.percentile_list.size() > 20) check.error("percentile_list", "percentile_list: at most 20 percentiles");
-  for (double p : job.percentile_list) {
+  if (job.report.percentile_list.size() > 20) check.error("percentile_list", "percentile_list: at most 20 percentiles");
+  for (double p : job.report.percentile_list) {
     if (p < 0.0 || p > 100.0) {
       check.error("percentile_list", "percentile_list: " + text_of(p) + " is not from 0 to 100");
       break;
     }
   }
-  if (job.kb_base != 1000 && job.kb_base != 1024) {
-    check.error("kb_base", "kb_base=" + std::to_string(job.kb_base) + ": must be 1000 or 1024");
+  if (job.report.kb_base != 1000 && job.report.kb_base != 1024) {
+    check.error("kb_base", "kb_base=" + std::to_string(job.report.kb_base) + ": must be 1000 or 1024");
   }
-  if (job.zero_buffers && job.buffer_compress_percentage > 0) {
-    check.error("buffer_compress_percentage",
-                "zero_buffers and buffer_compress_percentage=" + std::to_string(job.buffer_compress_percentage) +
-                    " contradict each other; use one of them");
+  if (job.buffers.zero_buffers && job.buffers.buffer_compress_percentage > 0) {
+    check.error("buffer_compress_percentage", "zero_buffers and buffer_compress_percentage=" +
+                                                  std::to_string(job.buffers.buffer_compress_percentage) +
+                                                  " contradict each other; use one of them");
   }
-  if (job.buffer_compress_percentage > 100) {
+  if (job.buffers.buffer_compress_percentage > 100) {
     check.error("buffer_compress_percentage", "buffer_compress_percentage: at most 100");
   }
 }
@@ -369,21 +373,22 @@ void check_reporting_and_buffers(const JobSpec& job, Checker& check) {
 // refused by name rather than half done.
 // dedupe_* as fio 3.33 checks them (init.c), and the settings under which no buffer could repeat another.
 void check_dedupe(const JobSpec& job, Checker& check) {
-  if (job.dedupe_percentage == 0) return;
+  if (job.buffers.dedupe_percentage == 0) return;
   if (!job.does_writes()) {
-    check.warning("dedupe_percentage", "dedupe_percentage has no effect with rw=" + std::string(rw_mode_name(job.rw)) +
-                                           " (the job does not write); ignored");
+    check.warning("dedupe_percentage",
+                  "dedupe_percentage has no effect with rw=" + std::string(rw_mode_name(job.workload.rw)) +
+                      " (the job does not write); ignored");
     return;
   }
-  if (job.verify != VerifyKind::kNone) {
+  if (job.verification.verify != VerifyKind::kNone) {
     check.warning("dedupe_percentage",
                   "dedupe_percentage with verify: verification writes its own data into every buffer; ignored");
   }
-  if (!job.buffer_pattern.empty() || job.zero_buffers) {
-    check.warning("dedupe_percentage", std::string(job.zero_buffers ? "zero_buffers" : "buffer_pattern") +
+  if (!job.buffers.buffer_pattern.empty() || job.buffers.zero_buffers) {
+    check.warning("dedupe_percentage", std::string(job.buffers.zero_buffers ? "zero_buffers" : "buffer_pattern") +
                                            " makes every buffer the same already; dedupe_percentage ignored");
   }
-  if (!job.dedupe_working_set) return;
+  if (!job.buffers.dedupe_working_set) return;
   if (job.given_options.count("size") == 0) {
     check.error("dedupe_mode",
                 "dedupe_mode=working_set needs size (fio: the pregenerated dedupe working set "
@@ -391,10 +396,10 @@ void check_dedupe(const JobSpec& job, Checker& check) {
   } else if (job.target.nrfiles != 1) {
     check.error("dedupe_mode", "dedupe_mode=working_set works with one file per job, not nrfiles=" +
                                    std::to_string(job.target.nrfiles) + " (as fio)");
-  } else if (job.dedupe_working_set_percentage + job.dedupe_percentage > 100) {
+  } else if (job.buffers.dedupe_working_set_percentage + job.buffers.dedupe_percentage > 100) {
     check.error("dedupe_working_set_percentage",
-                "dedupe_percentage=" + std::to_string(job.dedupe_percentage) +
-                    " cannot be reached: " + std::to_string(job.dedupe_working_set_percentage) +
+                "dedupe_percentage=" + std::to_string(job.buffers.dedupe_percentage) +
+                    " cannot be reached: " + std::to_string(job.buffers.dedupe_working_set_percentage) +
                     " percent of size is the working set, written as unique buffers (as fio); the two must add up "
                     "to at most 100");
   }
@@ -403,9 +408,10 @@ void check_dedupe(const JobSpec& job, Checker& check) {
 // The largest block of a direction (bs, bsrange's maximum, bssplit's largest).
 std::uint64_t max_block_size(const JobSpec& job, Direction d) {
   const int i = index_of(d);
-  if (job.bssplit[i].empty()) return job.bsrange[i].max ? job.bsrange[i].max : job.bs[i];
+  if (job.workload.bssplit[i].empty())
+    return job.workload.bsrange[i].max ? job.workload.bsrange[i].max : job.workload.bs[i];
   std::uint64_t largest = 0;
-  for (const BlockSizeSplitEntry& e : job.bssplit[i]) largest = std::max(largest, e.size);
+  for (const BlockSizeSplitEntry& e : job.workload.bssplit[i]) largest = std::max(largest, e.size);
   return largest;
 }
 
@@ -430,7 +436,7 @@ void check_zbd(const JobSpec& job, Checker& check) {
     check.warning("zonerange", "zonerange has no effect with zonemode=zbd (zones are zonesize bytes); ignored");
   }
   if (job.is_chained()) {
-    check.error("rw", "rw=" + std::string(rw_mode_name(job.rw)) +
+    check.error("rw", "rw=" + std::string(rw_mode_name(job.workload.rw)) +
                           " writes the very block it just read or trimmed, and zonemode=zbd moves every write to "
                           "its zone's write pointer; use rw=randrw or separate jobs");
   }
@@ -440,17 +446,18 @@ void check_zbd(const JobSpec& job, Checker& check) {
   }
   if (job.does_trims()) {
     const int t = index_of(Direction::kTrim);
-    if (job.bsrange[t].min != 0 || !job.bssplit[t].empty()) {
+    if (job.workload.bsrange[t].min != 0 || !job.workload.bssplit[t].empty()) {
       check.error("bs", "bsrange and bssplit are not allowed for trims with zonemode=zbd (a trim resets one zone)");
-    } else if (job.bs[t] != job.zones.zone_size) {
-      check.error("bs", "zonemode=zbd: the trim block size " + std::to_string(job.bs[t]) + " is not the zone size " +
-                            std::to_string(job.zones.zone_size) + " (a trim resets one zone)");
+    } else if (job.workload.bs[t] != job.zones.zone_size) {
+      check.error("bs", "zonemode=zbd: the trim block size " + std::to_string(job.workload.bs[t]) +
+                            " is not the zone size " + std::to_string(job.zones.zone_size) +
+                            " (a trim resets one zone)");
     }
   }
-  if (job.verify != VerifyKind::kNone) {
+  if (job.verification.verify != VerifyKind::kNone) {
     for (Direction d : kAllDirections) {
-      if (job.zones.zone_size % job.bs[index_of(d)] != 0) {
-        check.error("bs", "zonemode=zbd with verify: the block size " + std::to_string(job.bs[index_of(d)]) +
+      if (job.zones.zone_size % job.workload.bs[index_of(d)] != 0) {
+        check.error("bs", "zonemode=zbd with verify: the block size " + std::to_string(job.workload.bs[index_of(d)]) +
                               " is not a divisor of zonesize " + std::to_string(job.zones.zone_size) + " (as fio)");
         break;
       }
@@ -539,14 +546,14 @@ void check_iolog(const JobSpec& job, Checker& check) {
     check.error("open_loop", "open_loop with read_iolog: the log's timestamps are the arrivals");
   if (job.target.fill_device) check.error("fill_device", "fill_device with read_iolog: the log says what is written");
   if (job.is_chained()) {
-    check.error("rw", "rw=" + std::string(rw_mode_name(job.rw)) +
+    check.error("rw", "rw=" + std::string(rw_mode_name(job.workload.rw)) +
                           " with read_iolog: the log's ios are replayed as "
                           "they are; leave rw out");
   }
-  if (job.iolog.read_iolog.size() > 1 && job.numjobs < job.iolog.read_iolog.size()) {
+  if (job.iolog.read_iolog.size() > 1 && job.control.numjobs < job.iolog.read_iolog.size()) {
     check.warning("read_iolog", std::to_string(job.iolog.read_iolog.size()) + " logs for " +
-                                    std::to_string(job.numjobs) + " clone(s): the logs after the first " +
-                                    std::to_string(job.numjobs) + " are not replayed");
+                                    std::to_string(job.control.numjobs) + " clone(s): the logs after the first " +
+                                    std::to_string(job.control.numjobs) + " are not replayed");
   }
 }
 
@@ -600,7 +607,7 @@ std::vector<Problem> validate(const JobSpec& job) {
   check_reporting_and_buffers(job, check);
   check_iolog(job, check);
   check_zones(job, check);
-  if (job.block_error_percentiles && job.target.nrfiles != 1) {
+  if (job.report.block_error_percentiles && job.target.nrfiles != 1) {
     check.error("block_error_percentiles", "block_error_percentiles works with one file per job, not nrfiles=" +
                                                std::to_string(job.target.nrfiles) + " (as fio)");
   }

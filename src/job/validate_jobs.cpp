@@ -18,16 +18,17 @@ Problem error_at(const JobSpec& job, const std::string& option, std::string mess
 }
 
 void check_wait_for(const JobSpec& job, const std::vector<std::string>& earlier, std::vector<Problem>& out) {
-  if (job.wait_for.empty()) return;
-  if (job.wait_for == job.name) {
-    out.push_back(error_at(job, "wait_for",
-                           fmt::format("job {}: wait_for={}: a job cannot wait for itself", job.name, job.wait_for)));
+  if (job.control.wait_for.empty()) return;
+  if (job.control.wait_for == job.name) {
+    out.push_back(
+        error_at(job, "wait_for",
+                 fmt::format("job {}: wait_for={}: a job cannot wait for itself", job.name, job.control.wait_for)));
     return;
   }
-  if (std::find(earlier.begin(), earlier.end(), job.wait_for) != earlier.end()) return;
-  std::string message =
-      fmt::format("job {}: wait_for={}: no earlier job is named '{}'", job.name, job.wait_for, job.wait_for);
-  const std::string nearest = detail::nearest_of(job.wait_for, earlier);
+  if (std::find(earlier.begin(), earlier.end(), job.control.wait_for) != earlier.end()) return;
+  std::string message = fmt::format("job {}: wait_for={}: no earlier job is named '{}'", job.name, job.control.wait_for,
+                                    job.control.wait_for);
+  const std::string nearest = detail::nearest_of(job.control.wait_for, earlier);
   if (!nearest.empty()) message += fmt::format("; did you mean '{}'?", nearest);
   out.push_back(error_at(job, "wait_for", std::move(message)));
 }
@@ -38,11 +39,11 @@ void check_iolog_writers(const std::vector<JobSpec>& jobs, std::vector<Problem>&
   std::vector<std::pair<std::string, std::string>> writers;  // file, job
   for (const JobSpec& job : jobs) {
     if (job.iolog.write_iolog.empty()) continue;
-    if (job.numjobs > 1) {
+    if (job.control.numjobs > 1) {
       out.push_back(error_at(job, "write_iolog",
                              fmt::format("job {}: write_iolog={} with numjobs={}: the clones would interleave their "
                                          "lines in one log; give each job its own log and numjobs=1",
-                                         job.name, job.iolog.write_iolog, job.numjobs)));
+                                         job.name, job.iolog.write_iolog, job.control.numjobs)));
     }
     for (const auto& [file, other] : writers) {
       if (file == job.iolog.write_iolog) {
@@ -61,15 +62,15 @@ void check_iolog_writers(const std::vector<JobSpec>& jobs, std::vector<Problem>&
 void check_ramp_size_groups(const std::vector<JobSpec>& jobs, std::vector<Problem>& out) {
   const JobSpec* first = nullptr;
   for (const JobSpec& job : jobs) {
-    if (first == nullptr || job.stonewall || job.new_group) {
+    if (first == nullptr || job.control.stonewall || job.control.new_group) {
       first = &job;
       continue;
     }
-    if (job.ramp_size != first->ramp_size) {
+    if (job.time.ramp_size != first->time.ramp_size) {
       out.push_back(error_at(job, "ramp_size",
                              fmt::format("job {}: ramp_size={} differs from job {}'s {} in the same group; give the "
                                          "jobs of a group one ramp_size (or start a new group with stonewall)",
-                                         job.name, job.ramp_size, first->name, first->ramp_size)));
+                                         job.name, job.time.ramp_size, first->name, first->time.ramp_size)));
     }
   }
 }
@@ -80,14 +81,17 @@ void check_ramp_size_groups(const std::vector<JobSpec>& jobs, std::vector<Proble
 void check_steady_state_groups(const std::vector<JobSpec>& jobs, std::vector<Problem>& out) {
   const JobSpec* first = nullptr;
   for (const JobSpec& job : jobs) {
-    if (first == nullptr || job.stonewall || job.new_group) {
+    if (first == nullptr || job.control.stonewall || job.control.new_group) {
       first = &job;
       continue;
     }
-    if (!job.group_reporting && !first->group_reporting) continue;
-    const bool same = job.ss_criterion == first->ss_criterion && job.ss_limit == first->ss_limit &&
-                      job.ss_limit_is_percent == first->ss_limit_is_percent && job.ss_duration == first->ss_duration &&
-                      job.ss_ramp == first->ss_ramp && job.ss_interval == first->ss_interval;
+    if (!job.report.group_reporting && !first->report.group_reporting) continue;
+    const bool same = job.steady_state.ss_criterion == first->steady_state.ss_criterion &&
+                      job.steady_state.ss_limit == first->steady_state.ss_limit &&
+                      job.steady_state.ss_limit_is_percent == first->steady_state.ss_limit_is_percent &&
+                      job.steady_state.ss_duration == first->steady_state.ss_duration &&
+                      job.steady_state.ss_ramp == first->steady_state.ss_ramp &&
+                      job.steady_state.ss_interval == first->steady_state.ss_interval;
     if (!same) {
       out.push_back(error_at(job, "steadystate",
                              fmt::format("job {}: its steadystate options differ from job {}'s in the same group "

@@ -216,16 +216,16 @@ std::vector<JobSpec> capacity_segment_jobs(const CapacityRequest& request, const
   std::vector<JobSpec> jobs;
   for (const JobSpec& stream : request.streams) {
     JobSpec job = stream;
-    job.iodepth = segment.iodepth;
-    job.numjobs = segment.numjobs;
-    job.time_based = true;
-    job.runtime = segment.measured;
-    job.ramp_time = timing_of(request).ramp;
-    job.group_reporting = true;
-    job.stonewall = false;
-    job.new_group = false;
-    job.max_latency = nanoseconds(0);  // one slow I/O must not end a point
-    if (job.percentile_list.empty()) job.percentile_list = {50, 95, 99, 99.9};
+    job.queue.iodepth = segment.iodepth;
+    job.control.numjobs = segment.numjobs;
+    job.time.time_based = true;
+    job.time.runtime = segment.measured;
+    job.time.ramp_time = timing_of(request).ramp;
+    job.report.group_reporting = true;
+    job.control.stonewall = false;
+    job.control.new_group = false;
+    job.latency.max_latency = nanoseconds(0);  // one slow I/O must not end a point
+    if (job.report.percentile_list.empty()) job.report.percentile_list = {50, 95, 99, 99.9};
     jobs.push_back(std::move(job));
   }
   return jobs;

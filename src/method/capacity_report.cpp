@@ -41,12 +41,13 @@ std::string workload_line(const CapacityRequest& request) {
   if (request.streams.empty()) return "no stream";
   const JobSpec& first = request.streams.front();
   std::string modes;
-  for (const JobSpec& s : request.streams) modes += (modes.empty() ? "" : " + ") + std::string(rw_mode_name(s.rw));
+  for (const JobSpec& s : request.streams)
+    modes += (modes.empty() ? "" : " + ") + std::string(rw_mode_name(s.workload.rw));
   std::string target = !first.target.filenames.empty()   ? first.target.filenames.front()
                        : !first.target.directory.empty() ? "files in " + first.target.directory
                                                          : std::string("(no file)");
   std::string line =
-      fmt::format("sluice capacity: {} {}, {} {}, {}\n", modes, format_bytes(static_cast<double>(first.bs[0])),
+      fmt::format("sluice capacity: {} {}, {} {}, {}\n", modes, format_bytes(static_cast<double>(first.workload.bs[0])),
                   engine_name(first.engine.ioengine), first.target.direct ? "direct" : "buffered", target);
   if (request.streams.size() > 1) {
     line += fmt::format(
@@ -239,7 +240,7 @@ nlohmann::json capacity_json(const CapacityRequest& request, const CapacityResul
   }
   const std::optional<CapacityPoint> limit = scaling_limit(result.curve);
   nlohmann::json streams = nlohmann::json::array();
-  for (const JobSpec& s : request.streams) streams.push_back(std::string(rw_mode_name(s.rw)));
+  for (const JobSpec& s : request.streams) streams.push_back(std::string(rw_mode_name(s.workload.rw)));
   const std::optional<CapacityPoint>& a = result.answer;
   return {
       {"slo_ns", request.slo.count()},

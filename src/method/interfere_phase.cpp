@@ -27,14 +27,14 @@ JobSpec foreground_job(const InterfereOptions& o, std::uint32_t threads, std::ch
   j.name = "fg";
   j.target.filenames = {o.filename};
   j.target.size.bytes = o.size;
-  j.rw = RwMode::kRandWrite;
-  j.bs = {o.fg_bs, o.fg_bs, o.fg_bs};
-  j.fsync_blocks = o.fg_fsync;
+  j.workload.rw = RwMode::kRandWrite;
+  j.workload.bs = {o.fg_bs, o.fg_bs, o.fg_bs};
+  j.durability.fsync_blocks = o.fg_fsync;
   j.engine.ioengine = EngineKind::kPsync;
-  j.numjobs = threads;
-  j.group_reporting = true;
-  j.time_based = true;
-  j.runtime = runtime;
+  j.control.numjobs = threads;
+  j.report.group_reporting = true;
+  j.time.time_based = true;
+  j.time.runtime = runtime;
   return j;
 }
 
@@ -43,11 +43,11 @@ JobSpec background_job(const InterfereOptions& o, const std::string& file, std::
   j.name = index == 0 ? "bg" : "bg" + std::to_string(index + 1);
   j.target.filenames = {file};
   j.target.size.bytes = bytes;
-  j.rw = RwMode::kWrite;
-  j.bs = {o.bg_bs, o.bg_bs, o.bg_bs};
-  j.zero_buffers = true;
+  j.workload.rw = RwMode::kWrite;
+  j.workload.bs = {o.bg_bs, o.bg_bs, o.bg_bs};
+  j.buffers.zero_buffers = true;
   j.engine.ioengine = EngineKind::kPsync;
-  j.role = JobRole::kBackground;
+  j.control.role = JobRole::kBackground;
   j.target.create_on_open = true;  // written like dd or cp: the file grows as the writer goes, nothing laid out before
   j.target.unlink = true;
   return j;

@@ -29,9 +29,9 @@ double probe_writer_rate(const std::string& file, std::uint64_t bs, std::uint64_
   j.name = "bg-probe";
   j.target.filenames = {file};
   j.target.size.bytes = bytes;
-  j.rw = RwMode::kWrite;
-  j.bs = {bs, bs, bs};
-  j.zero_buffers = true;
+  j.workload.rw = RwMode::kWrite;
+  j.workload.bs = {bs, bs, bs};
+  j.buffers.zero_buffers = true;
   j.engine.ioengine = EngineKind::kPsync;
   j.target.create_on_open = true;
   j.target.unlink = true;

@@ -106,26 +106,26 @@ void check_unwritten_reads(const LintJob& job, Findings& out) {
 
 void check_buffers(const JobSpec& spec, Findings& out) {
   if (!spec.does_writes()) return;
-  if (!spec.buffer_pattern.empty()) {
+  if (!spec.buffers.buffer_pattern.empty()) {
     out.add(spec, kLintCompressibleBuffers, "buffer_pattern",
             "writes one repeated pattern (buffer_pattern): storage that compresses or deduplicates makes these "
             "writes look faster than real data");
-  } else if (spec.zero_buffers) {
+  } else if (spec.buffers.zero_buffers) {
     out.add(spec, kLintCompressibleBuffers, "zero_buffers",
             "writes zeros (zero_buffers): storage that compresses, deduplicates or detects zeros makes them "
             "look faster than real data");
-  } else if (spec.buffer_compress_percentage > 0) {
+  } else if (spec.buffers.buffer_compress_percentage > 0) {
     out.add(spec, kLintCompressibleBuffers, "buffer_compress_percentage",
             fmt::format("writes buffers {}% compressible: storage that compresses makes them look faster than "
                         "incompressible data",
-                        spec.buffer_compress_percentage));
+                        spec.buffers.buffer_compress_percentage));
   }
 }
 
 void check_times(const LintJob& job, Findings& out) {
   const JobSpec& spec = *job.spec;
-  if (spec.role == JobRole::kBackground) return;  // it runs as long as the group's foreground jobs
-  const auto runtime = static_cast<std::uint64_t>(spec.runtime.count());
+  if (spec.control.role == JobRole::kBackground) return;  // it runs as long as the group's foreground jobs
+  const auto runtime = static_cast<std::uint64_t>(spec.time.runtime.count());
   if (runtime > 0 && runtime < kLintMinSteadyRuntimeNs) {
     out.add(spec, kLintShortRuntime, "runtime",
             fmt::format("runtime={} gives fewer than {} per-second samples, too few to tell whether the result "
@@ -133,7 +133,8 @@ void check_times(const LintJob& job, Findings& out) {
                         format_duration_ns(static_cast<double>(runtime)), kLintMinSteadyRuntimeNs / 1'000'000'000ull));
   }
   const bool device = !job.targets.empty() && job.targets.front().is_block_device;
-  if (device && spec.target.direct && spec.ramp_time.count() == 0 && spec.ramp_size == 0) {  // ramp_size ramps too
+  if (device && spec.target.direct && spec.time.ramp_time.count() == 0 &&
+      spec.time.ramp_size == 0) {  // ramp_size ramps too
     out.add(spec, kLintNoRampTime, "ramp_time",
             "ramp_time=0 on a device: the first seconds (queues filling, device caches and write state settling) "
             "count in the result; use --ramp_time=5 or more");
@@ -164,10 +165,10 @@ std::vector<Problem> lint_after_run(const std::vector<JobSpec>& jobs, const RunR
       if (r.interrupted || r.error != 0 || r.runtime_ns >= kLintMinSteadyRuntimeNs) continue;
       for (const JobSpec& spec : jobs) {
         if (spec.name != r.name || !engine_traits(spec.engine.ioengine).moves_data ||
-            spec.role == JobRole::kBackground) {
+            spec.control.role == JobRole::kBackground) {
           continue;
         }
-        const auto runtime = static_cast<std::uint64_t>(spec.runtime.count());
+        const auto runtime = static_cast<std::uint64_t>(spec.time.runtime.count());
         if (runtime > 0 && runtime < kLintMinSteadyRuntimeNs) continue;  // said before the run
         out.add(spec, kLintShortRuntime, "runtime",
                 fmt::format("measured for {} only: fewer than {} per-second samples, too few to tell whether the "

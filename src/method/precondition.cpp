@@ -66,12 +66,12 @@ JobSpec pass_job(const PreconditionRequest& request, std::uint32_t number, bool 
   job.name = fmt::format("precondition-pass{}", number);
   job.target.filenames = {request.filename};
   job.target.size.bytes = request.size;
-  job.rw = RwMode::kWrite;
-  job.bs = {request.block_size, request.block_size, request.block_size};
+  job.workload.rw = RwMode::kWrite;
+  job.workload.bs = {request.block_size, request.block_size, request.block_size};
   job.engine.ioengine = best_async_engine();
-  job.iodepth = engine_traits(job.engine.ioengine).honours_iodepth() ? request.iodepth : 1;
+  job.queue.iodepth = engine_traits(job.engine.ioengine).honours_iodepth() ? request.iodepth : 1;
   job.target.direct = direct;
-  job.end_fsync = !direct;  // buffered: the pass is done when the data is on the device
+  job.durability.end_fsync = !direct;  // buffered: the pass is done when the data is on the device
   return job;
 }
 
@@ -98,8 +98,8 @@ std::vector<JobSpec> round_jobs(const PreconditionRequest& request, std::uint64_
     if (job.target.filenames.empty() && job.target.directory.empty()) job.target.filenames = {request.filename};
     if (!job.target.size.is_set() && job.target.filesize == 0)
       job.target.size.bytes = request.size != 0 ? request.size : area;
-    job.runtime = request.round;
-    job.time_based = true;
+    job.time.runtime = request.round;
+    job.time.time_based = true;
   }
   return jobs;
 }

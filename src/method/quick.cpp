@@ -148,13 +148,13 @@ JobSpec QuickDriver::base_job(const char* name, RwMode rw, std::uint64_t bs) con
   job.name = name;
   job.target.filenames = {report_.file};
   job.target.size.bytes = report_.file_size;
-  job.rw = rw;
-  job.bs = {bs, bs, bs};
+  job.workload.rw = rw;
+  job.workload.bs = {bs, bs, bs};
   job.engine.ioengine = engine_;
   job.target.direct = report_.direct;
-  job.iodepth_batch_submit = 1;
-  job.time_based = true;
-  job.percentile_list = {50, 99, 99.9};
+  job.queue.iodepth_batch_submit = 1;
+  job.time.time_based = true;
+  job.report.percentile_list = {50, 99, 99.9};
   return job;
 }
 
@@ -232,8 +232,8 @@ QuickRow row_of(const JobResult& job, Direction d) {
 void QuickDriver::run_fixed(QuickStep step, const char* key, std::string label, JobSpec job) {
   if (stopped()) return;
   const TestTiming timing = timing_for_slot(step_slot(step, remaining()));
-  job.runtime = timing.runtime;
-  job.ramp_time = timing.ramp;
+  job.time.runtime = timing.runtime;
+  job.time.ramp_time = timing.ramp;
   RunnerOptions runner;
   runner.status_line = options_.status_line;
   runner.capture_environment = false;
@@ -246,8 +246,8 @@ void QuickDriver::run_fixed(QuickStep step, const char* key, std::string label, 
   QuickRow row = row_of(merged, d);
   row.key = key;
   row.test = std::move(label);
-  row.numjobs = job.numjobs;
-  if (job.fsync_blocks > 0 && merged.sync.ios > 0) {
+  row.numjobs = job.control.numjobs;
+  if (job.durability.fsync_blocks > 0 && merged.sync.ios > 0) {
     // One transaction = the write and its fsync: mean of both; the tail is the fsync's.
     row.lat_mean_ns += merged.sync.lat.moments.mean();
     row.lat_p99_ns = merged.sync.lat.histogram.percentile(99);
@@ -340,10 +340,10 @@ void QuickDriver::start(const std::string& dir) {
 void QuickDriver::run_tests() {
   const std::uint32_t seq_depth = engine_traits(engine_).honours_iodepth() ? kSeqDepth : 1;
   JobSpec seq_write = base_job("seq-write", RwMode::kWrite, 1 << 20);
-  seq_write.iodepth = seq_depth;
+  seq_write.queue.iodepth = seq_depth;
   run_fixed(QuickStep::kSeqWrite, "seq_write", "1 MiB sequential write", seq_write);
   JobSpec seq_read = base_job("seq-read", RwMode::kRead, 1 << 20);
-  seq_read.iodepth = seq_depth;
+  seq_read.queue.iodepth = seq_depth;
   run_fixed(QuickStep::kSeqRead, "seq_read", "1 MiB sequential read", seq_read);
   run_capacity(QuickStep::kRandReadCapacity, "randread_capacity", RwMode::kRandRead);
   run_capacity(QuickStep::kRandWriteCapacity, "randwrite_capacity", RwMode::kRandWrite);
@@ -354,7 +354,7 @@ void QuickDriver::run_tests() {
   // The database case: one write, then fsync, then the next; psync as databases do.
   JobSpec fsync_write = base_job("fsync-write", RwMode::kRandWrite, 16 << 10);
   fsync_write.engine.ioengine = EngineKind::kPsync;
-  fsync_write.fsync_blocks = 1;
+  fsync_write.durability.fsync_blocks = 1;
   run_fixed(QuickStep::kFsyncWrite, "fsync_write", "16 KiB random write + fsync, psync", fsync_write);
   if (short_tests_) {
     Problem w = warning("budget", fmt::format("with a budget of {}, tests measure for less than 10 s each: too "

@@ -87,8 +87,8 @@ std::chrono::nanoseconds default_time_limit(const std::vector<JobSpec>& jobs) {
   std::map<int, std::chrono::nanoseconds> longest;  // per group
   for (const GroupPlan& group : make_plan(jobs)) {
     for (const JobInstance& job : group.jobs) {
-      if (job.spec.runtime.count() == 0) return std::chrono::nanoseconds(0);
-      const auto total = job.spec.startdelay + job.spec.ramp_time + job.spec.runtime;
+      if (job.spec.time.runtime.count() == 0) return std::chrono::nanoseconds(0);
+      const auto total = job.spec.time.startdelay + job.spec.time.ramp_time + job.spec.time.runtime;
       longest[group.groupid] = std::max(longest[group.groupid], total);
     }
   }

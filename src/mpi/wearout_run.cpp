@@ -12,9 +12,9 @@ namespace {
 // The largest block a job can issue: the bound of the bytes its catch-up may need.
 std::uint64_t largest_block(const JobSpec& job) {
   std::uint64_t largest = 1;
-  for (std::size_t d = 0; d < job.bs.size(); ++d) {
-    largest = std::max({largest, job.bs[d], job.bsrange[d].max});
-    for (const BlockSizeSplitEntry& e : job.bssplit[d]) largest = std::max(largest, e.size);
+  for (std::size_t d = 0; d < job.workload.bs.size(); ++d) {
+    largest = std::max({largest, job.workload.bs[d], job.workload.bsrange[d].max});
+    for (const BlockSizeSplitEntry& e : job.workload.bssplit[d]) largest = std::max(largest, e.size);
   }
   return largest;
 }
@@ -30,22 +30,22 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 
 JobSpec wearout_job(const JobSpec& clone, int jobnum, std::uint64_t ios) {
   JobSpec job = clone;
-  job.numjobs = 1;
+  job.control.numjobs = 1;
   // The clone's own files: its number where its name template has it (a single clone would be number 0).
   if (job.target.filenames.empty()) {
     const std::string format =
         job.target.filename_format.empty() ? "$jobname.$jobnum.$filenum" : job.target.filename_format;
     job.target.filename_format = replace_all(format, "$jobnum", std::to_string(jobnum));
   }
-  job.time_based = false;
-  job.runtime = std::chrono::nanoseconds(0);
-  job.ramp_time = std::chrono::nanoseconds(0);
-  job.startdelay = std::chrono::nanoseconds(0);
-  job.loops = 1;
-  job.number_ios = ios;
-  job.io_size = ios * largest_block(job);  // enough bytes, wrapping around the file; number_ios ends it
-  job.stonewall = false;
-  job.new_group = false;
+  job.time.time_based = false;
+  job.time.runtime = std::chrono::nanoseconds(0);
+  job.time.ramp_time = std::chrono::nanoseconds(0);
+  job.time.startdelay = std::chrono::nanoseconds(0);
+  job.time.loops = 1;
+  job.time.number_ios = ios;
+  job.time.io_size = ios * largest_block(job);  // enough bytes, wrapping around the file; number_ios ends it
+  job.control.stonewall = false;
+  job.control.new_group = false;
   return job;
 }
 

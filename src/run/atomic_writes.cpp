@@ -30,12 +30,12 @@ T field(const unsigned char* raw, std::size_t at) {
 std::optional<std::vector<std::uint64_t>> write_sizes(const JobSpec& job) {
   const int w = index_of(Direction::kWrite);
   std::vector<std::uint64_t> sizes;
-  if (!job.bssplit[w].empty()) {
-    for (const BlockSizeSplitEntry& e : job.bssplit[w]) sizes.push_back(e.size);
-  } else if (job.bsrange[w].min != 0 && job.bsrange[w].min != job.bsrange[w].max) {
+  if (!job.workload.bssplit[w].empty()) {
+    for (const BlockSizeSplitEntry& e : job.workload.bssplit[w]) sizes.push_back(e.size);
+  } else if (job.workload.bsrange[w].min != 0 && job.workload.bsrange[w].min != job.workload.bsrange[w].max) {
     return std::nullopt;
   } else {
-    sizes.push_back(job.bsrange[w].min != 0 ? job.bsrange[w].min : job.bs[w]);
+    sizes.push_back(job.workload.bsrange[w].min != 0 ? job.workload.bsrange[w].min : job.workload.bs[w]);
   }
   return sizes;
 }
@@ -71,7 +71,7 @@ void check_atomic_writes(const JobSpec& job, const std::vector<TargetFile>& targ
   }
   // The kernel takes an atomic write only at an offset that is a multiple of its length.
   const std::uint64_t largest = *std::max_element(sizes->begin(), sizes->end());
-  const std::uint64_t alignment = job.blockalign[index_of(Direction::kWrite)];
+  const std::uint64_t alignment = job.workload.blockalign[index_of(Direction::kWrite)];
   if (sizes->size() > 1 && (!job.is_random() || alignment == 0 || alignment % largest != 0)) {
     throw UserError(
         fmt::format("{}: bssplit mixes write sizes up to {} bytes, and an atomic write must start at "

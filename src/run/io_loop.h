@@ -120,7 +120,7 @@ class IoLoop {
   }
   // serialize_overlap: the next io shares bytes with an io in flight, so it waits for that one to complete.
   bool pending_overlaps() const noexcept {
-    return job_.serialize_overlap && source_.has_pending &&
+    return job_.queue.serialize_overlap && source_.has_pending &&
            pool_.overlaps_taken(source_.pending.file_index, source_.pending.offset, source_.pending.length);
   }
   // latency_target: the search allows fewer ios in flight than iodepth right now.

@@ -125,7 +125,7 @@ bool IoLoop::think_due(std::uint64_t now) noexcept {
 // (an io over several blocks counts for its first, as fio's).
 void IoLoop::note_block_life(const IoUnit& unit) noexcept {
   const TargetFile& file = targets_.front();
-  const std::uint64_t block = job_.bs[index_of(Direction::kTrim)];
+  const std::uint64_t block = job_.workload.bs[index_of(Direction::kTrim)];
   if (unit.offset < file.region_start) return;
   const std::uint64_t index = (unit.offset - file.region_start) / block;
   if (index >= acct_.block_infos.size()) return;
@@ -206,8 +206,8 @@ void IoLoop::on_latency_io(const IoUnit& unit, std::uint64_t lat_ns, std::uint64
     result_->error = ETIMEDOUT;
     const std::string& path = file < targets_.size() ? targets_[file].path : kUnknownPath;
     result_->error_message = fmt::format("latency of {} nsec exceeds specified max ({} nsec): {} {} {} {}", lat_ns,
-                                         job_.latency_target.count(), path, unit.op == IoOp::kWrite ? "write" : "read",
-                                         unit.offset, unit.length);
+                                         job_.latency.latency_target.count(), path,
+                                         unit.op == IoOp::kWrite ? "write" : "read", unit.offset, unit.length);
   }
   end_reason_ = EndReason::kError;
 }

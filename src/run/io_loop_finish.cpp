@@ -79,7 +79,7 @@ void IoLoop::fail(const IoUnit& unit, bool moved_nothing) {
 // error (verify, open-loop backlog) replaces it.
 // error_dump prints each passed error as it happens.
 void IoLoop::note_ignored(const IoUnit& unit, bool moved_nothing) {
-  if (job_.error_dump) {
+  if (job_.errors.error_dump) {
     std::fprintf(stderr, "sluice: job %s: %s (passed: continue_on_error)\n", result_->name.c_str(),
                  describe_failure(unit, moved_nothing).c_str());
   }
@@ -98,10 +98,10 @@ void IoLoop::issue_sync(IoOp op, int file_index) {
     unit.offset = begin;
     unit.length = end - begin > UINT32_MAX ? 0 : static_cast<std::uint32_t>(end - begin);  // 0: to the end
     // Nothing written since the last sync: fio skips the call; flags 0 make the kernel's a no-op.
-    unit.range_flags =
-        end > begin
-            ? static_cast<std::uint8_t>(job_.sync_file_range_flags != 0 ? job_.sync_file_range_flags : kAllRangeFlags)
-            : 0;
+    unit.range_flags = end > begin ? static_cast<std::uint8_t>(job_.durability.sync_file_range_flags != 0
+                                                                   ? job_.durability.sync_file_range_flags
+                                                                   : kAllRangeFlags)
+                                   : 0;
   }
   if (verifier_) verifier_->on_sync_submitted(unit);
   log_issue(unit);
@@ -279,9 +279,9 @@ void IoLoop::finish(std::uint64_t now) {
   // 2344 ms). Ending it at the runtime would count those ios in too short a window (+18% IOPS there).
   if (end_reason_ == EndReason::kTime) now = std::min(now, std::max(window_.end_ns, window_.last_counted_ns));
   if (!window_.measuring) begin_measuring(now);  // ended during ramp: an empty measured window
-  if (job_.end_syncfs && end_reason_ != EndReason::kError) {
+  if (job_.durability.end_syncfs && end_reason_ != EndReason::kError) {
     end_syncfs();  // fio: end_syncfs takes the place of end_fsync when both are given
-  } else if (job_.end_fsync && !sync_.end_fsync_done && end_reason_ != EndReason::kError) {
+  } else if (job_.durability.end_fsync && !sync_.end_fsync_done && end_reason_ != EndReason::kError) {
     end_fsync();
   }
   close_intervals(now);
@@ -304,9 +304,9 @@ void IoLoop::finish(std::uint64_t now) {
   result_->block_infos = acct_.block_infos;
   if (latency_) {  // fio's JSON keys; latency_window in microseconds, as fio keeps it
     result_->latency_target = {{"latency_depth", latency_->depth()},
-                               {"latency_target", job_.latency_target.count()},
-                               {"latency_percentile", job_.latency_percentile},
-                               {"latency_window", job_.latency_window.count() / 1000}};
+                               {"latency_target", job_.latency.latency_target.count()},
+                               {"latency_percentile", job_.latency.latency_percentile},
+                               {"latency_window", job_.latency.latency_window.count() / 1000}};
   }
   if (!queue_.does_io) engine_->close();  // exec: its program is stopped when the job ends, not with the group
   result_->interrupted = end_reason_ == EndReason::kStop;

@@ -36,14 +36,14 @@ constexpr std::uint64_t kBufferSeedMix = 0x2545f4914f6cdd1dull;
 std::unique_ptr<DedupeSource> dedupe_source_of(const JobInstance& instance, const std::vector<TargetFile>& targets) {
   const JobSpec& job = instance.spec;
   DedupeConfig config;
-  config.percentage = job.dedupe_percentage;
-  config.working_set = job.dedupe_working_set;
+  config.percentage = job.buffers.dedupe_percentage;
+  config.working_set = job.buffers.dedupe_working_set;
   config.stream = instance.seed ^ kBufferSeedMix;
   if (config.working_set) {
     const std::uint64_t size = targets.empty() ? 0 : targets.front().region_length;
     const std::uint64_t page = std::max<std::uint64_t>(job.min_block_size(Direction::kWrite), 1);
-    config.working_set_pages = size * job.dedupe_working_set_percentage / 100 / page;
-    if (job.dedupe_global) {
+    config.working_set_pages = size * job.buffers.dedupe_working_set_percentage / 100 / page;
+    if (job.buffers.dedupe_global) {
       const std::uint64_t base = instance.seed - static_cast<std::uint64_t>(instance.lognum) * kCloneSeedStep;
       for (int clone = 0; clone < instance.run_clones; ++clone) {
         config.shared_streams.push_back((base + static_cast<std::uint64_t>(clone) * kCloneSeedStep) ^ kBufferSeedMix);
@@ -65,7 +65,7 @@ std::uint32_t submit_group_size(const JobSpec& job, std::uint32_t depth) {
   // vsync merges what one submit holds: fio's default batch of 1 merges nothing, so sluice's default does not.
   if (!is_given && engine_traits(job.engine.ioengine).merges) return 1;
   const std::uint32_t wanted =
-      !is_given ? kDefaultSubmitGroup : (job.iodepth_batch_submit == 0 ? depth : job.iodepth_batch_submit);
+      !is_given ? kDefaultSubmitGroup : (job.queue.iodepth_batch_submit == 0 ? depth : job.queue.iodepth_batch_submit);
   return std::clamp<std::uint32_t>(wanted, 1, depth);
 }
 
@@ -77,7 +77,8 @@ std::uint32_t submit_group_size(const JobSpec& job, std::uint32_t depth) {
 std::uint32_t complete_max_of(const JobSpec& job, std::uint32_t depth, std::uint32_t submit_group,
                               std::uint32_t complete_min) {
   if (job.explicitly_given.iodepth_batch_complete_max) {
-    return job.iodepth_batch_complete_max == 0 ? depth : std::clamp(job.iodepth_batch_complete_max, 1u, depth);
+    return job.queue.iodepth_batch_complete_max == 0 ? depth
+                                                     : std::clamp(job.queue.iodepth_batch_complete_max, 1u, depth);
   }
   return std::max(submit_group, complete_min);
 }
@@ -88,7 +89,7 @@ ioloop::Source::Source(const JobInstance& instance, const std::vector<TargetFile
     : pattern(RmwChains::pattern_spec(instance.spec), regions_of(targets, instance.spec.zones.zone_strided),
               instance.seed),
       schedule(instance.spec.pacing, instance.seed ^ 0x5851f42d4c957f2dull),
-      open_loop(instance.spec.pacing, std::max<std::uint32_t>(1, instance.spec.iodepth)) {}
+      open_loop(instance.spec.pacing, std::max<std::uint32_t>(1, instance.spec.queue.iodepth)) {}
 
 IoLoop::IoLoop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t series_interval_ns,
                std::unique_ptr<Engine> engine, LoopClock clock)
@@ -114,7 +115,7 @@ void IoLoop::open_zones() {
   for (Direction d : kAllDirections) settings.min_bs[index_of(d)] = job_.min_block_size(d);
   settings.random = job_.is_random();
   settings.mixed = job_.does_reads() && job_.does_writes();
-  settings.verify = job_.verify != VerifyKind::kNone;
+  settings.verify = job_.verification.verify != VerifyKind::kNone;
   settings.read_beyond_wp = job_.zones.read_beyond_wp;
   settings.writes = job_.does_writes();
   settings.zone_skip = job_.zones.zone_skip;
@@ -144,23 +145,24 @@ void IoLoop::prepare() {
   queue_.async = engine_->caps().async;
   queue_.does_io = engine_->caps().does_io;
   // A synchronous engine keeps one io in flight (validation warned).
-  const std::uint32_t depth = queue_.async || engine_->caps().merges ? std::max<std::uint32_t>(1, job_.iodepth) : 1;
+  const std::uint32_t depth =
+      queue_.async || engine_->caps().merges ? std::max<std::uint32_t>(1, job_.queue.iodepth) : 1;
   if (job_.is_chained()) source_.rmw = std::make_unique<RmwChains>(depth);
   acct_.record_lat = queue_.async || source_.open_loop.enabled();
   queue_.submit_group = submit_group_size(job_, depth);
-  queue_.complete_min = std::clamp<std::uint32_t>(job_.iodepth_batch_complete_min, 1, depth);
+  queue_.complete_min = std::clamp<std::uint32_t>(job_.queue.iodepth_batch_complete_min, 1, depth);
   queue_.depth = depth;
-  queue_.depth_low = job_.iodepth_low == 0 || job_.iodepth_low > depth ? depth : job_.iodepth_low;
+  queue_.depth_low = job_.queue.iodepth_low == 0 || job_.queue.iodepth_low > depth ? depth : job_.queue.iodepth_low;
   queue_.complete_max = complete_max_of(job_, depth, queue_.submit_group, queue_.complete_min);
 
-  pool_.allocate(depth, source_.pattern.max_block_size(), job_.name, job_.io_memory);
+  pool_.allocate(depth, source_.pattern.max_block_size(), job_.name, job_.buffers.io_memory);
   if (job_.target.lockfile != FileLockMode::kNone)
     file_locks_ = std::make_unique<FileLocks>(job_.target.lockfile, targets_);
   fill_buffer(pool_.memory(), pool_.memory_bytes(), content_.fill_policy, content_.rng);
   queue_.batch.reserve(depth);
   queue_.completions.resize(depth);
 
-  if (job_.lockmem != 0) pinned_ = std::make_unique<PinnedMemory>(job_.lockmem);
+  if (job_.buffers.lockmem != 0) pinned_ = std::make_unique<PinnedMemory>(job_.buffers.lockmem);
   logs_ = JobLogs::create(job_, instance_.lognum);
   if (job_.iolog.replay_log) replay_.emplace(ioloop::Replay{.log = job_.iolog.replay_log.get()});
   if (!job_.iolog.write_iolog.empty()) {
@@ -170,24 +172,24 @@ void IoLoop::prepare() {
   }
   verifier_ = Verifier::create(instance_, targets_, depth);
   if (job_.zones.zone_zbd) open_zones();
-  if (job_.block_error_percentiles && !targets_.empty()) {
+  if (job_.report.block_error_percentiles && !targets_.empty()) {
     // fio caps this at 8,192 blocks; sluice at what memory allows (4 bytes a block).
     constexpr std::uint64_t kMaxBlocks = std::uint64_t{1} << 26;
-    const std::uint64_t blocks = targets_.front().region_length / job_.bs[index_of(Direction::kTrim)];
+    const std::uint64_t blocks = targets_.front().region_length / job_.workload.bs[index_of(Direction::kTrim)];
     if (blocks == 0 || blocks > kMaxBlocks) {
       throw UserError(
           fmt::format("job {}: block_error_percentiles: {} trim blocks of {} bytes in the region; 1 to "
                       "{} can be followed",
-                      job_.name, blocks, job_.bs[index_of(Direction::kTrim)], kMaxBlocks));
+                      job_.name, blocks, job_.workload.bs[index_of(Direction::kTrim)], kMaxBlocks));
     }
     acct_.block_infos.assign(static_cast<std::size_t>(blocks), 0);
   }
   // sync_file_range (or a replayed log's) covers each file's writes since its last sync.
-  if (job_.sync_file_range_blocks != 0 || replay_.has_value()) sync_.unsynced.assign(targets_.size(), {});
+  if (job_.durability.sync_file_range_blocks != 0 || replay_.has_value()) sync_.unsynced.assign(targets_.size(), {});
   prio_.default_ioprio = job_.default_ioprio();
   if (job_.uses_cmdprio()) prio_.cmdprio.emplace(job_, instance_.seed ^ 0x2545f4914f6cdd1dull);
-  prio_.stats_use_lat = job_.lat_percentiles;
-  if (job_.dedupe_percentage != 0 && job_.does_writes() && !verifier_) {
+  prio_.stats_use_lat = job_.report.lat_percentiles;
+  if (job_.buffers.dedupe_percentage != 0 && job_.does_writes() && !verifier_) {
     content_.dedupe = dedupe_source_of(instance_, targets_);
   }
   std::vector<std::string> paths;
@@ -206,7 +208,7 @@ void IoLoop::prepare() {
   }
   setup.job_name = job_.name;
   setup.directory = job_.target.directory;
-  setup.runtime_ns = static_cast<std::uint64_t>(job_.runtime.count());
+  setup.runtime_ns = static_cast<std::uint64_t>(job_.time.runtime.count());
   setup.seed = instance_.seed;
   setup.buffers = pool_.buffers();
   engine_->open(setup);
@@ -216,15 +218,15 @@ void IoLoop::prepare() {
 void IoLoop::begin_measuring(std::uint64_t now) {
   window_.measuring = true;
   // The measured window is runtime long from here, however late after ramp_time the loop noticed.
-  if (job_.runtime.count() > 0) window_.end_ns = now + static_cast<std::uint64_t>(job_.runtime.count());
+  if (job_.time.runtime.count() > 0) window_.end_ns = now + static_cast<std::uint64_t>(job_.time.runtime.count());
   live_->measuring.store(true, std::memory_order_relaxed);
   result_->start_ns = now;
   // fio's reset_all_stats: the sequence distribution starts over, with the io waiting for its rate if any
   source_.pattern.restart_io_numbers(source_.has_pending && source_.pending_from_pattern ? &source_.pending : nullptr);
   acct_.next_interval_ns = now + acct_.series_interval_ns;
   acct_.next_tick_ns = acct_.next_interval_ns;
-  acct_.bw_sampler.start(now, std::uint64_t{job_.bw_avg_msec} * 1'000'000);
-  acct_.iops_sampler.start(now, std::uint64_t{job_.iops_avg_msec} * 1'000'000);
+  acct_.bw_sampler.start(now, std::uint64_t{job_.report.bw_avg_msec} * 1'000'000);
+  acct_.iops_sampler.start(now, std::uint64_t{job_.report.iops_avg_msec} * 1'000'000);
   result_->ioprio = prio_.default_ioprio;
   if (prio_.cmdprio) {  // fio's clat_prio: a latency statistic per priority the direction issues with
     for (Direction d : {Direction::kRead, Direction::kWrite}) {

@@ -82,10 +82,11 @@ GroupControl::GroupControl(const GroupPlan& group, RunIoJobs io_jobs) : io_jobs_
   for (const JobInstance& job : group.jobs) {
     running_clones_[job.spec.name]++;
     if (engine_traits(job.spec.engine.ioengine).does_io) io_clones_running_.fetch_add(1, std::memory_order_relaxed);
-    if (job.spec.flow != 0) {
-      auto& flow = flows_[job.spec.flow_id];
+    if (job.spec.control.flow != 0) {
+      auto& flow = flows_[job.spec.control.flow_id];
       if (!flow) flow = std::make_unique<FlowGroup>();
-      const auto weight = static_cast<std::uint32_t>(job.spec.flow < 0 ? -job.spec.flow : job.spec.flow);
+      const auto weight =
+          static_cast<std::uint32_t>(job.spec.control.flow < 0 ? -job.spec.control.flow : job.spec.control.flow);
       flow_slots_[{job.spec.name, job.jobnum}] = flow->join(weight);
     }
   }
@@ -93,8 +94,9 @@ GroupControl::GroupControl(const GroupPlan& group, RunIoJobs io_jobs) : io_jobs_
 
 std::unique_ptr<GroupControl> GroupControl::create(const GroupPlan& group, RunIoJobs io_jobs) {
   for (const JobInstance& job : group.jobs) {
-    if (!job.spec.wait_for.empty() || job.spec.exitall || job.spec.exitall_on_error || job.spec.flow != 0 ||
-        job.spec.engine.cpuio.exit_on_io_done || shares_ramp(job.spec) || shares_steady_state(job.spec)) {
+    if (!job.spec.control.wait_for.empty() || job.spec.control.exitall || job.spec.errors.exitall_on_error ||
+        job.spec.control.flow != 0 || job.spec.engine.cpuio.exit_on_io_done || shares_ramp(job.spec) ||
+        shares_steady_state(job.spec)) {
       return std::make_unique<GroupControl>(group, io_jobs);
     }
   }
@@ -102,7 +104,7 @@ std::unique_ptr<GroupControl> GroupControl::create(const GroupPlan& group, RunIo
 }
 
 bool GroupControl::wait_turn(const JobInstance& me) noexcept {
-  const std::string& waitee = me.spec.wait_for;
+  const std::string& waitee = me.spec.control.wait_for;
   if (waitee.empty()) return !stop_requested();
   std::unique_lock lock(mutex_);
   const auto it = running_clones_.find(waitee);
@@ -114,21 +116,22 @@ bool GroupControl::wait_turn(const JobInstance& me) noexcept {
 }
 
 void GroupControl::finished(const JobInstance& me, bool failed) noexcept {
-  if (me.spec.flow != 0) {
+  if (me.spec.control.flow != 0) {
     if (FlowGroup* flow = flow_of(me.spec)) flow->leave(flow_slot(me));
   }
   {
     std::lock_guard lock(mutex_);
     running_clones_[me.spec.name]--;
     if (engine_traits(me.spec.engine.ioengine).does_io) io_clones_running_.fetch_sub(1, std::memory_order_relaxed);
-    if (me.spec.exitall || (failed && me.spec.exitall_on_error)) stop_.store(true, std::memory_order_relaxed);
+    if (me.spec.control.exitall || (failed && me.spec.errors.exitall_on_error))
+      stop_.store(true, std::memory_order_relaxed);
   }
   changed_.notify_all();
 }
 
 FlowGroup* GroupControl::flow_of(const JobSpec& job) noexcept {
-  if (job.flow == 0) return nullptr;
-  const auto it = flows_.find(job.flow_id);
+  if (job.control.flow == 0) return nullptr;
+  const auto it = flows_.find(job.control.flow_id);
   return it == flows_.end() ? nullptr : it->second.get();
 }
 

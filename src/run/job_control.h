@@ -66,11 +66,12 @@ struct RunIoJobs {
 };
 
 // True when the job's ramp_size counts the bytes of its whole group (group_reporting, as fio 3.42).
-inline bool shares_ramp(const JobSpec& job) noexcept { return job.ramp_size != 0 && job.group_reporting; }
+inline bool shares_ramp(const JobSpec& job) noexcept { return job.time.ramp_size != 0 && job.report.group_reporting; }
 
 // True when the job's steadystate judges its whole group (group_reporting, as fio's steadystate_check).
 inline bool shares_steady_state(const JobSpec& job) noexcept {
-  return job.group_reporting && job.ss_criterion != SteadyStateCriterion::kNone && job.ss_duration.count() > 0;
+  return job.report.group_reporting && job.steady_state.ss_criterion != SteadyStateCriterion::kNone &&
+         job.steady_state.ss_duration.count() > 0;
 }
 
 class GroupControl {

@@ -48,7 +48,7 @@ JobCredentials::~JobCredentials() {
 }
 
 std::optional<TargetFailure> inaccessible_target(const std::vector<TargetFile>& targets, const JobSpec& job) {
-  const int mode = (job.does_reads() || job.verify != VerifyKind::kNone ? R_OK : 0) |
+  const int mode = (job.does_reads() || job.verification.verify != VerifyKind::kNone ? R_OK : 0) |
                    (job.does_writes() || job.does_trims() ? W_OK : 0);
   for (const TargetFile& t : targets) {
     if (t.stand_in || mode == 0) continue;

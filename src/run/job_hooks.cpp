@@ -12,10 +12,11 @@ namespace sluice {
 namespace {
 
 bool needs_hooks(const JobSpec& job) {
-  return job.max_latency.count() > 0 || job.flow != 0 || !job.logs.write_hist_log.empty() ||
-         job.ss_criterion != SteadyStateCriterion::kNone || job.disable_lat || job.disable_clat || job.disable_slat ||
-         job.exitall || !job.wait_for.empty() || job.pacing.rate_min != PerDirection<std::uint64_t>{} ||
-         job.pacing.rate_iops_min != PerDirection<std::uint64_t>{} || job.act_slice_ns != 0;
+  return job.latency.max_latency.count() > 0 || job.control.flow != 0 || !job.logs.write_hist_log.empty() ||
+         job.steady_state.ss_criterion != SteadyStateCriterion::kNone || job.report.disable_lat ||
+         job.report.disable_clat || job.report.disable_slat || job.control.exitall || !job.control.wait_for.empty() ||
+         job.pacing.rate_min != PerDirection<std::uint64_t>{} ||
+         job.pacing.rate_iops_min != PerDirection<std::uint64_t>{} || job.report.act_slice_ns != 0;
 }
 
 const char* direction_word(Direction d) noexcept {
@@ -47,7 +48,7 @@ JobHooks::JobHooks(const JobInstance& instance, std::vector<std::string> paths, 
     : job_(instance.spec),
       paths_(std::move(paths)),
       control_(control),
-      max_latency_ns_(static_cast<std::uint64_t>(job_.max_latency.count())),
+      max_latency_ns_(static_cast<std::uint64_t>(job_.latency.max_latency.count())),
       hist_(HistLog::create(instance.spec, instance.lognum)) {
   for (int d = 0; d < kNumDirections; ++d)
     rate_checks_ = rate_checks_ || job_.pacing.rate_min[d] || job_.pacing.rate_iops_min[d];
@@ -57,7 +58,8 @@ JobHooks::JobHooks(const JobInstance& instance, std::vector<std::string> paths, 
     if (shares_steady_state(job_)) steady_share_ = control_->steady_share();
     if (steady_share_ != nullptr) steady_slot_ = steady_share_->join();
   }
-  flow_sleep_ns_ = static_cast<std::uint64_t>(std::max(job_.flow_sleep, std::chrono::nanoseconds(1000)).count());
+  flow_sleep_ns_ =
+      static_cast<std::uint64_t>(std::max(job_.control.flow_sleep, std::chrono::nanoseconds(1000)).count());
 }
 
 JobHooks::Verdict JobHooks::after_io(Direction d, std::uint64_t lat_ns, int file_index, std::uint64_t offset,
@@ -100,8 +102,8 @@ JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult
   if (steady_share_ != nullptr && steady_share_->attained()) return Verdict::kEnd;  // the group is steady
   if (control_ != nullptr && job_.engine.cpuio.exit_on_io_done && control_->io_jobs_done()) return Verdict::kEnd;
   if (!measuring) return Verdict::kContinue;
-  if (job_.act_slice_ns != 0) {  // --profile=act: an hour's slice that failed ACT's criteria ends the test
-    if (!act_) act_.emplace(job_.act_slice_ns, job_.act_duration_ns, result.start_ns);
+  if (job_.report.act_slice_ns != 0) {  // --profile=act: an hour's slice that failed ACT's criteria ends the test
+    if (!act_) act_.emplace(job_.report.act_slice_ns, job_.report.act_duration_ns, result.start_ns);
     if (std::optional<std::string> failure = act_->advance(now_ns)) {
       if (result.error == 0) {
         result.error = ETIMEDOUT;
@@ -111,7 +113,7 @@ JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult
     }
   }
   if (hist_) hist_->update(now_ns - result.start_ns, result.dirs);
-  if (job_.ss_criterion != SteadyStateCriterion::kNone && job_.ss_duration.count() > 0) {
+  if (job_.steady_state.ss_criterion != SteadyStateCriterion::kNone && job_.steady_state.ss_duration.count() > 0) {
     if (!steady_) steady_.emplace(job_, result.start_ns);
     SteadyStateMonitor::Totals totals;
     for (const DirectionStats& dir : result.dirs) {
@@ -168,16 +170,16 @@ JobHooks::Verdict JobHooks::check_rates(std::uint64_t now_ns, JobResult& result)
 void JobHooks::finish(std::uint64_t now_ns, JobResult& result) {
   if (act_) result.act_slices = act_->slices();
   if (hist_) hist_->finish(now_ns > result.start_ns ? now_ns - result.start_ns : 0, result.dirs);
-  if (job_.ss_criterion != SteadyStateCriterion::kNone) {
+  if (job_.steady_state.ss_criterion != SteadyStateCriterion::kNone) {
     if (!steady_) steady_.emplace(job_, result.start_ns);
     // Under group_reporting every job of a steady group reports the block of the job that found it so.
     const bool group_steady = steady_share_ != nullptr && steady_share_->attained() && !steady_->attained();
     result.steadystate = group_steady ? steady_share_->block() : steady_->to_json();
   }
   for (DirectionStats& dir : result.dirs) {
-    if (job_.disable_lat) dir.lat = LatencyStat{};
-    if (job_.disable_clat) dir.clat = LatencyStat{};
-    if (job_.disable_slat) dir.slat = LatencyStat{};
+    if (job_.report.disable_lat) dir.lat = LatencyStat{};
+    if (job_.report.disable_clat) dir.clat = LatencyStat{};
+    if (job_.report.disable_slat) dir.slat = LatencyStat{};
   }
 }
 

@@ -15,7 +15,7 @@ namespace {
 // for their runtime: their ios are not I/O, so there is no size to finish.
 void apply_engine_pacing(JobSpec& job) {
   if (engine_traits(job.engine.ioengine).does_io) return;
-  job.time_based = true;
+  job.time.time_based = true;
   job.pacing.thinktime_blocks = 1;
   job.pacing.thinktime_spin = std::chrono::nanoseconds{0};
   if (job.engine.ioengine == EngineKind::kCpuio && job.engine.cpuio.cpuload > 0) {
@@ -36,20 +36,20 @@ std::vector<GroupPlan> make_plan(const std::vector<JobSpec>& jobs, std::uint64_t
   std::vector<GroupPlan> groups;
   int lognum = 0;
   for (const JobSpec& job : jobs) {
-    const bool starts_group = groups.empty() || job.stonewall || job.new_group;
+    const bool starts_group = groups.empty() || job.control.stonewall || job.control.new_group;
     if (starts_group) {
       GroupPlan group;
       group.groupid = static_cast<int>(groups.size());
       groups.push_back(std::move(group));
     }
     GroupPlan& group = groups.back();
-    group.group_reporting = group.group_reporting || job.group_reporting;
-    for (std::uint32_t clone = 0; clone < job.numjobs; ++clone) {
+    group.group_reporting = group.group_reporting || job.report.group_reporting;
+    for (std::uint32_t clone = 0; clone < job.control.numjobs; ++clone) {
       JobInstance instance;
       instance.spec = job;
       // A background job repeats its workload until the foreground jobs end (time_based without a limit
       // when it has no runtime of its own); the runner stops it.
-      if (job.role == JobRole::kBackground) instance.spec.time_based = true;
+      if (job.control.role == JobRole::kBackground) instance.spec.time.time_based = true;
       apply_engine_pacing(instance.spec);
       instance.jobnum = static_cast<int>(clone);
       instance.groupid = group.groupid;
@@ -58,8 +58,8 @@ std::vector<GroupPlan> make_plan(const std::vector<JobSpec>& jobs, std::uint64_t
       // No two clones of the run (of one job or of two) may replay each other's offsets or write each
       // other's data: the seed moves with the clone's position in the run, as fio's with its thread number.
       // randrepeat=0 makes runs differ from each other too.
-      instance.seed = job.randseed + static_cast<std::uint64_t>(instance.lognum) * kCloneSeedStep +
-                      (job.randrepeat ? 0 : time_seed);
+      instance.seed = job.workload.randseed + static_cast<std::uint64_t>(instance.lognum) * kCloneSeedStep +
+                      (job.workload.randrepeat ? 0 : time_seed);
       group.jobs.push_back(std::move(instance));
     }
   }
@@ -80,7 +80,7 @@ std::vector<GroupPlan> make_plan(const std::vector<JobSpec>& jobs, std::uint64_t
 
 std::size_t GroupPlan::foreground_jobs() const noexcept {
   std::size_t n = 0;
-  for (const JobInstance& job : jobs) n += job.spec.role == JobRole::kForeground ? 1 : 0;
+  for (const JobInstance& job : jobs) n += job.spec.control.role == JobRole::kForeground ? 1 : 0;
   return n;
 }
 

@@ -111,16 +111,16 @@ void bind(JobInstance& instance, LogCache& cache) {
   spec.target.size = SizeOrPercent{};
   spec.target.size.bytes = spec.target.filesize * spec.target.nrfiles;
   spec.target.offset = SizeOrPercent{};
-  spec.rw = rw_for(*log);
+  spec.workload.rw = rw_for(*log);
   for (int d = 0; d < kNumDirections; ++d) {
     // A trim moves no data: its length (a discard may be gigabytes) must not size the io buffers.
     const bool sizes_buffers = d != index_of(Direction::kTrim) || log->max_length[d] <= kMaxIoLogLength;
-    if (log->max_length[d] != 0 && sizes_buffers) spec.bs[d] = log->max_length[d];
-    spec.bsrange[d] = {};
-    spec.bssplit[d].clear();
+    if (log->max_length[d] != 0 && sizes_buffers) spec.workload.bs[d] = log->max_length[d];
+    spec.workload.bsrange[d] = {};
+    spec.workload.bssplit[d].clear();
   }
   // fio replays a blktrace at the depth the trace reached, unless iodepth is given.
-  if (log->depth != 0 && !spec.explicitly_given.iodepth) spec.iodepth = log->depth;
+  if (log->depth != 0 && !spec.explicitly_given.iodepth) spec.queue.iodepth = log->depth;
   spec.iolog.replay_log = log;
 }
 

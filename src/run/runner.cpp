@@ -66,13 +66,13 @@ std::uint64_t expected_group_ns(const GroupPlan& group) {
   std::uint64_t longest = 0;
   for (const JobInstance& job : group.jobs) {
     const JobSpec& s = job.spec;
-    if (s.role == JobRole::kBackground) continue;  // stopped with the foreground jobs
-    if (s.runtime.count() == 0) return 0;
-    if (s.ramp_size != 0) return 0;  // its ramp lasts until enough I/O is done: no end to expect
+    if (s.control.role == JobRole::kBackground) continue;  // stopped with the foreground jobs
+    if (s.time.runtime.count() == 0) return 0;
+    if (s.time.ramp_size != 0) return 0;  // its ramp lasts until enough I/O is done: no end to expect
     // exec's program may take grace_time to end after the runtime: not a stall.
     const auto grace = s.engine.ioengine == EngineKind::kExec ? s.engine.exec.grace_time : std::chrono::nanoseconds{0};
     longest = std::max<std::uint64_t>(
-        longest, static_cast<std::uint64_t>((s.startdelay + s.ramp_time + s.runtime + grace).count()));
+        longest, static_cast<std::uint64_t>((s.time.startdelay + s.time.ramp_time + s.time.runtime + grace).count()));
   }
   return longest;
 }
@@ -171,7 +171,7 @@ std::chrono::nanoseconds report_patience(std::uint64_t interval_ns) {
   return std::chrono::nanoseconds(std::min<std::uint64_t>(interval_ns / 2, 1'000'000'000));
 }
 
-bool is_background(const Worker& w) { return w.instance().spec.role == JobRole::kBackground; }
+bool is_background(const Worker& w) { return w.instance().spec.control.role == JobRole::kBackground; }
 
 LiveTotals live_totals(const std::vector<Worker*>& workers) {
   LiveTotals totals;
@@ -328,7 +328,7 @@ GroupResult run_group(const GroupPlan& group, PreparedGroup& prepared, const Run
     }
     const JobSpec& spec = w->instance().spec;
     JobResult job = w->take_result();
-    if (spec.fsync_on_close) {
+    if (spec.durability.fsync_on_close) {
       // A failed fsync fails the job: its data may not be durable. The job's first error stays the one reported.
       if (auto failure = fsync_targets(w->targets()); failure && job.error == 0) {
         job.error = failure->error;
@@ -372,7 +372,7 @@ void check_engine_targets(const JobSpec& job, const std::vector<TargetFile>& fil
     }
   }
   if (job.engine.ioengine == EngineKind::kExec) check_exec_program(job.name, job.engine.exec.program);
-  if (job.target.unlink_each_loop && job.loops > 1 && !job.time_based) {
+  if (job.target.unlink_each_loop && job.time.loops > 1 && !job.time.time_based) {
     for (const TargetFile& t : files) {
       struct stat st {};
       if (!t.is_block_device && ::stat(t.path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
@@ -394,7 +394,8 @@ std::vector<TargetFile> null_targets(const JobSpec& job) {
     TargetFile pace;
     pace.stand_in = true;
     pace.path = fmt::format("({}:{})", engine_name(job.engine.ioengine), job.name);
-    pace.size = pace.region_length = std::max<std::uint64_t>({job.bs[0], job.bs[1], job.bs[2], 1u << 20});
+    pace.size = pace.region_length =
+        std::max<std::uint64_t>({job.workload.bs[0], job.workload.bs[1], job.workload.bs[2], 1u << 20});
     return {pace};
   }
   if (job.target.size.bytes == 0 && job.target.filesize == 0) {
@@ -477,7 +478,7 @@ std::vector<std::string> all_paths(const std::vector<std::vector<std::vector<Tar
   std::set<std::string> seen;
   for (std::size_t g = 0; g < targets.size(); ++g) {
     for (std::size_t j = 0; j < targets[g].size(); ++j) {
-      if (plan != nullptr && !(*plan)[g].jobs[j].spec.disk_util) continue;
+      if (plan != nullptr && !(*plan)[g].jobs[j].spec.report.disk_util) continue;
       for (const TargetFile& t : targets[g][j]) {
         if (t.stand_in) continue;
         if (seen.insert(t.path).second) paths.push_back(t.path);
@@ -491,7 +492,7 @@ std::vector<std::string> all_paths(const std::vector<std::vector<std::vector<Tar
 void apply_clock_source(const std::vector<JobSpec>& jobs, const RunnerOptions& options) {
   std::string choice;
   for (const JobSpec& job : jobs) {
-    if (!job.clocksource.empty()) choice = job.clocksource;
+    if (!job.report.clocksource.empty()) choice = job.report.clocksource;
   }
   if (choice == "clock_gettime" || choice == "gettimeofday") {
     use_system_clock();

@@ -24,7 +24,8 @@ std::vector<FileRegion> verify_regions_of(const std::vector<TargetFile>& targets
 TrimSettings trim_settings_of(const JobInstance& instance) {
   const JobSpec& job = instance.spec;
   if (!job.trims_written_blocks()) return {};
-  return {job.trim_percentage, job.trim_backlog, job.trim_backlog_batch, job.trim_verify_zero,
+  return {job.verification.trim_percentage, job.verification.trim_backlog, job.verification.trim_backlog_batch,
+          job.verification.trim_verify_zero,
           instance.seed ^ 0x7472696d76657269ull};  // "trimveri": draws apart from the data's seeds
 }
 
@@ -32,26 +33,27 @@ TrimSettings trim_settings_of(const JobInstance& instance) {
 
 std::unique_ptr<Verifier> Verifier::create(const JobInstance& instance, const std::vector<TargetFile>& targets,
                                            std::uint32_t units) {
-  if (instance.spec.verify == VerifyKind::kNone) return nullptr;
+  if (instance.spec.verification.verify == VerifyKind::kNone) return nullptr;
   return std::make_unique<Verifier>(instance, targets, units);
 }
 
 Verifier::Verifier(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint32_t units)
     : job_name_(instance.spec.name),
-      format_{instance.spec.verify, verify_chunk_size(instance.spec), instance.spec.verify_pattern,
-              instance.spec.verify_pattern_offset_slots,
-              verify_header_bytes(instance.spec.verify) == 0 ? 0 : instance.spec.verify_offset},
-      map_(verify_regions_of(targets), verify_chunk_size(instance.spec), instance.spec.verify_backlog,
-           instance.spec.verify_backlog_batch, trim_settings_of(instance)),
+      format_{
+          instance.spec.verification.verify, verify_chunk_size(instance.spec),
+          instance.spec.verification.verify_pattern, instance.spec.verification.verify_pattern_offset_slots,
+          verify_header_bytes(instance.spec.verification.verify) == 0 ? 0 : instance.spec.verification.verify_offset},
+      map_(verify_regions_of(targets), verify_chunk_size(instance.spec), instance.spec.verification.verify_backlog,
+           instance.spec.verification.verify_backlog_batch, trim_settings_of(instance)),
       seed_(instance.seed),
       check_all_reads_(!instance.spec.does_writes()),
-      fatal_(instance.spec.verify_fatal),
-      dump_(instance.spec.verify_dump),
+      fatal_(instance.spec.verification.verify_fatal),
+      dump_(instance.spec.verification.verify_dump),
       passed_(error_is_non_fatal(instance.spec, ErrorClass::kVerify, EILSEQ)),
-      aux_dir_(instance.spec.aux_path),
+      aux_dir_(instance.spec.verification.aux_path),
       marked_(units, 0),
       unit_write_(units, 0),
-      fsynced_only_(instance.spec.verify_policy == VerifyPolicy::kFsynced),
+      fsynced_only_(instance.spec.verification.verify_policy == VerifyPolicy::kFsynced),
       unit_sync_threshold_(fsynced_only_ ? units : 0, 0) {
   for (const TargetFile& t : targets) paths_.push_back(t.path);
 }

@@ -35,19 +35,19 @@ namespace {
 
 JobReportSettings report_settings_of(const JobSpec& job) {
   JobReportSettings s;
-  s.rw = std::string(rw_mode_name(job.rw));
+  s.rw = std::string(rw_mode_name(job.workload.rw));
   s.ioengine = std::string(engine_name(job.engine.ioengine));
-  s.iodepth = job.iodepth;
+  s.iodepth = job.queue.iodepth;
   for (Direction d : kAllDirections) {
     const int i = index_of(d);
-    std::uint64_t lo = job.bs[i], hi = job.bs[i];
-    if (job.bsrange[i].min) {
-      lo = job.bsrange[i].min;
-      hi = job.bsrange[i].max;
+    std::uint64_t lo = job.workload.bs[i], hi = job.workload.bs[i];
+    if (job.workload.bsrange[i].min) {
+      lo = job.workload.bsrange[i].min;
+      hi = job.workload.bsrange[i].max;
     }
-    if (!job.bssplit[i].empty()) {
-      lo = hi = job.bssplit[i].front().size;
-      for (const auto& e : job.bssplit[i]) {
+    if (!job.workload.bssplit[i].empty()) {
+      lo = hi = job.workload.bssplit[i].front().size;
+      for (const auto& e : job.workload.bssplit[i]) {
         lo = std::min(lo, e.size);
         hi = std::max(hi, e.size);
       }
@@ -55,18 +55,18 @@ JobReportSettings report_settings_of(const JobSpec& job) {
     s.bs_min[i] = lo;
     s.bs_max[i] = hi;
   }
-  s.percentile_list = job.percentile_list;
-  s.clat_percentiles = job.clat_percentiles;
-  s.lat_percentiles = job.lat_percentiles;
-  s.slat_percentiles = job.slat_percentiles;
-  s.kb_base = job.kb_base;
-  s.significant_figures = static_cast<int>(job.significant_figures);
-  s.bandwidth_in_bits = job.unit_base_bits;
-  s.time_based = job.time_based;
+  s.percentile_list = job.report.percentile_list;
+  s.clat_percentiles = job.report.clat_percentiles;
+  s.lat_percentiles = job.report.lat_percentiles;
+  s.slat_percentiles = job.report.slat_percentiles;
+  s.kb_base = job.report.kb_base;
+  s.significant_figures = static_cast<int>(job.report.significant_figures);
+  s.bandwidth_in_bits = job.report.unit_base_bits;
+  s.time_based = job.time.time_based;
   s.open_loop = job.open_loop_active();
-  s.unified_rw_reporting = job.unified_rw_reporting;
-  s.background = job.role == JobRole::kBackground;
-  s.stats = job.stats;
+  s.unified_rw_reporting = job.report.unified_rw_reporting;
+  s.background = job.control.role == JobRole::kBackground;
+  s.stats = job.report.stats;
   return s;
 }
 
@@ -143,8 +143,8 @@ void Worker::run(const StartGate& gate) noexcept {
         throw std::runtime_error(denied->message);
       }
     }
-    if (!spec.exec_prerun.empty()) {
-      const std::string failed = run_exec_hook("exec_prerun", spec.exec_prerun, spec.name + ".prerun.txt");
+    if (!spec.control.exec_prerun.empty()) {
+      const std::string failed = run_exec_hook("exec_prerun", spec.control.exec_prerun, spec.name + ".prerun.txt");
       if (!failed.empty()) {
         result_.error = ECANCELED;  // fio reports error 0 and does no I/O: a failure that looks like a result
         throw std::runtime_error(failed + ": the job did not run");
@@ -156,8 +156,8 @@ void Worker::run(const StartGate& gate) noexcept {
     } else {
       loop_->io.run(result_, live_);
     }
-    if (!spec.exec_postrun.empty()) {
-      const std::string failed = run_exec_hook("exec_postrun", spec.exec_postrun, spec.name + ".postrun.txt");
+    if (!spec.control.exec_postrun.empty()) {
+      const std::string failed = run_exec_hook("exec_postrun", spec.control.exec_postrun, spec.name + ".postrun.txt");
       if (!failed.empty() && result_.error == 0) {
         result_.error = ECANCELED;
         throw std::runtime_error(failed);

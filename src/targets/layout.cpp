@@ -183,7 +183,7 @@ bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, 
   auto old_size = static_cast<std::uint64_t>(st.st_size);
   try {
     if (old_size < t.size && job.target.fill_device) {
-      const std::uint64_t piece = std::max<std::uint64_t>(job.bs[index_of(Direction::kRead)], 4096);
+      const std::uint64_t piece = std::max<std::uint64_t>(job.workload.bs[index_of(Direction::kRead)], 4096);
       fill_up(fd, t, old_size, piece, progress, seed, job.target.create_fsync);
     } else if (old_size < t.size) {
       preallocate(fd, t.path, job.target.fallocate, old_size, t.size);
@@ -230,7 +230,7 @@ void prepare_targets(std::vector<TargetFile>& targets, const JobSpec& job, const
       if (t.is_block_device) continue;  // devices are never laid out
       struct stat st {};
       if (::stat(t.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) continue;  // character devices, fifos
-      if (lay_out(t, job, progress, job.randseed * 0x100000001b3ull + i)) {
+      if (lay_out(t, job, progress, job.workload.randseed * 0x100000001b3ull + i)) {
         t.created_by_sluice = true;
         created_now.push_back(&t);
       }

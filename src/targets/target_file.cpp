@@ -215,8 +215,8 @@ void open_targets(std::vector<TargetFile>& targets, const JobSpec& job) {
   bool writes = job.does_writes() || job.does_trims() || !engine_traits(job.engine.ioengine).moves_data;
   int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
   if (job.target.direct) flags |= O_DIRECT;
-  if (job.sync == SyncMode::kSync) flags |= O_SYNC;
-  if (job.sync == SyncMode::kDsync) flags |= O_DSYNC;
+  if (job.durability.sync == SyncMode::kSync) flags |= O_SYNC;
+  if (job.durability.sync == SyncMode::kDsync) flags |= O_DSYNC;
   std::vector<std::string> missing;  // journaled together: one sync, not one per file
   for (const TargetFile& t : targets) {
     if (t.fd < 0 && writes && !t.is_block_device && ::access(t.path.c_str(), F_OK) != 0) missing.push_back(t.path);

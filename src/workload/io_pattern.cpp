@@ -41,19 +41,20 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   random = job.is_random();
   mixed = job.is_mixed();
   only_direction = job.does_trims() ? Direction::kTrim : (job.does_writes() ? Direction::kWrite : Direction::kRead);
-  rwmixread = std::min<std::uint32_t>(job.rwmixread, 100);
+  rwmixread = std::min<std::uint32_t>(job.workload.rwmixread, 100);
   active[index_of(Direction::kRead)] = job.does_reads();
   active[index_of(Direction::kWrite)] = job.does_writes();
   active[index_of(Direction::kTrim)] = job.does_trims();
   configure_choosers(job);
 
-  use_distribution = random && job.random_distribution.kind != DistributionKind::kRandom;
-  use_sprandom = random && job.sprandom;
+  use_distribution = random && job.workload.random_distribution.kind != DistributionKind::kRandom;
+  use_sprandom = random && job.workload.sprandom;
   if (use_sprandom) use_distribution = false;
-  use_sequence = use_distribution && job.random_distribution.kind == DistributionKind::kSequence;
-  if (use_sequence) sequence = BlockSequence(job.random_distribution.sequence, job.random_sequence_stride);
-  use_lfsr = random && job.lfsr_offsets && !use_distribution && !use_sprandom;
-  use_map = random && !job.norandommap && !use_distribution && !use_lfsr && !use_sprandom;
+  use_sequence = use_distribution && job.workload.random_distribution.kind == DistributionKind::kSequence;
+  if (use_sequence)
+    sequence = BlockSequence(job.workload.random_distribution.sequence, job.workload.random_sequence_stride);
+  use_lfsr = random && job.workload.lfsr_offsets && !use_distribution && !use_sprandom;
+  use_map = random && !job.workload.norandommap && !use_distribution && !use_lfsr && !use_sprandom;
   if (use_lfsr || use_sprandom) {
     std::uint64_t smallest = UINT64_MAX;
     for (Direction d : kAllDirections) {
@@ -62,22 +63,22 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
     lfsr_block = smallest == UINT64_MAX || smallest == 0 ? granularity : smallest;
   }
   if (random)
-    run_length = std::max<std::uint32_t>(job.rw_sequential_run, 1);
-  else if (job.rw_backwards)
-    step_back = job.rw_sequential_run;
+    run_length = std::max<std::uint32_t>(job.workload.rw_sequential_run, 1);
+  else if (job.workload.rw_backwards)
+    step_back = job.workload.rw_sequential_run;
   else
-    hole = job.rw_sequential_run;
-  identical_runs = job.rw_sequencer_identical;
-  percentage_random = std::min<std::uint32_t>(job.percentage_random, 100);
+    hole = job.workload.rw_sequential_run;
+  identical_runs = job.workload.rw_sequencer_identical;
+  percentage_random = std::min<std::uint32_t>(job.workload.percentage_random, 100);
   strided = job.zones.zone_strided && job.zones.zone_size != 0 && regions.size() == 1;
   if (strided) {
     zone_size = job.zones.zone_size;
     zone_range = job.zones.zone_range != 0 ? job.zones.zone_range : job.zones.zone_size;
     zone_skip = job.zones.zone_skip;
   }
-  wrap = job.time_based || job.io_size != 0 || strided;
-  loops = std::max<std::uint32_t>(job.loops, 1);
-  max_ios = job.number_ios;
+  wrap = job.time.time_based || job.time.io_size != 0 || strided;
+  loops = std::max<std::uint32_t>(job.time.loops, 1);
+  max_ios = job.time.number_ios;
 
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < regions.size(); ++i) {
@@ -91,8 +92,8 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
       file.lfsr = Lfsr((strided ? zone_range : regions[i].length) / lfsr_block, pattern_stream_seed(seed, 300 + i));
     if (use_sequence) check_sequence_fits(job, strided ? zone_range : regions[i].length, i);
     if (use_distribution && !use_sequence) {
-      file.distribution =
-          BlockDistribution(job.random_distribution, file.units, pattern_stream_seed(seed, 100 + i), granularity);
+      file.distribution = BlockDistribution(job.workload.random_distribution, file.units,
+                                            pattern_stream_seed(seed, 100 + i), granularity);
       if (file.distribution.zones_end() > file.units) {
         throw UserError(fmt::format(
             "job {}: random_distribution=zoned_abs: the zones end at {} bytes, beyond the {} bytes of the region "
@@ -109,10 +110,10 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   if (file_service == FileService::kDistribution && !files.empty()) {
     file_distribution = BlockDistribution(job.target.file_distribution, files.size(), pattern_stream_seed(seed, 5), 1);
   }
-  if (!job.time_based) budget = (job.io_size != 0 ? job.io_size : total) * loops;
+  if (!job.time.time_based) budget = (job.time.io_size != 0 ? job.time.io_size : total) * loops;
   // With io_size a loop is its bytes (positions go on across loops).
-  if (!job.time_based && job.io_size != 0 && loops > 1) loop_bytes = next_loop_at = job.io_size;
-  if (!job.time_based && budget == 0) finished = true;
+  if (!job.time.time_based && job.time.io_size != 0 && loops > 1) loop_bytes = next_loop_at = job.time.io_size;
+  if (!job.time.time_based && budget == 0) finished = true;
   if (files.empty()) finished = true;
   if (use_sprandom) set_up_sprandom(job, seed);
   compute_planned(job);
@@ -122,7 +123,8 @@ void IoPattern::Impl::configure_choosers(const JobSpec& job) {
   std::uint64_t g = 0;
   for (Direction d : kAllDirections) {
     const int i = index_of(d);
-    choosers[i] = BlockSizeChooser(job.bs[i], job.bsrange[i], job.bssplit[i], job.blockalign[i], job.bs_unaligned);
+    choosers[i] = BlockSizeChooser(job.workload.bs[i], job.workload.bsrange[i], job.workload.bssplit[i],
+                                   job.workload.blockalign[i], job.workload.bs_unaligned);
     if (active[i]) g = std::gcd(g, std::uint64_t{choosers[i].granularity()});
   }
   granularity = g == 0 ? 4096 : g;
@@ -130,7 +132,7 @@ void IoPattern::Impl::configure_choosers(const JobSpec& job) {
 }
 
 void IoPattern::Impl::compute_planned(const JobSpec& job) {
-  if ((job.time_based && !use_sprandom) || finished) return;
+  if ((job.time.time_based && !use_sprandom) || finished) return;
   planned = use_sprandom ? sprandom_bytes : budget;
   if (!wrap && !use_sprandom) {
     // A pass covers whole units only: a tail shorter than the granularity is never used.

@@ -20,10 +20,10 @@ void IoPattern::Impl::set_up_sprandom(const JobSpec& job, std::uint64_t seed) {
     FileState& file = files[i];
     const SprandomPlan plan = job_sprandom_plan(job, file.region.length, block);
     file.sprandom =
-        SprandomOffsets(plan, job.spr_cs, file.region.length / lfsr_block, pattern_stream_seed(seed, 500 + i));
+        SprandomOffsets(plan, job.workload.spr_cs, file.region.length / lfsr_block, pattern_stream_seed(seed, 500 + i));
     sprandom_bytes += plan.physical_bytes;
   }
-  sprandom_time_based = job.time_based;
+  sprandom_time_based = job.time.time_based;
   budget = sprandom_time_based ? 0 : sprandom_bytes;
   wrap = false;
   loops = 1;

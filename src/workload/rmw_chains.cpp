@@ -6,9 +6,9 @@ RmwChains::RmwChains(std::uint32_t chains) : blocks_(chains == 0 ? 1 : chains), 
 
 JobSpec RmwChains::pattern_spec(const JobSpec& job) {
   JobSpec reads = job;
-  if (job.rw == RwMode::kRandRmw) reads.rw = RwMode::kRandRead;
-  if (job.rw == RwMode::kTrimWrite) reads.rw = RwMode::kTrim;
-  if (job.rw == RwMode::kRandTrimWrite) reads.rw = RwMode::kRandTrim;
+  if (job.workload.rw == RwMode::kRandRmw) reads.workload.rw = RwMode::kRandRead;
+  if (job.workload.rw == RwMode::kTrimWrite) reads.workload.rw = RwMode::kTrim;
+  if (job.workload.rw == RwMode::kRandTrimWrite) reads.workload.rw = RwMode::kRandTrim;
   return reads;
 }
 

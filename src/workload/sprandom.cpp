@@ -108,8 +108,8 @@ std::string sprandom_plan_problem(const SprandomPlan& plan, std::uint64_t cache_
 }
 
 SprandomPlan job_sprandom_plan(const JobSpec& job, std::uint64_t logical_bytes, std::uint64_t block_bytes) {
-  SprandomPlan plan = plan_sprandom(logical_bytes, block_bytes, job.spr_num_regions, job.spr_op);
-  const std::string problem = sprandom_plan_problem(plan, job.spr_cs);
+  SprandomPlan plan = plan_sprandom(logical_bytes, block_bytes, job.workload.spr_num_regions, job.workload.spr_op);
+  const std::string problem = sprandom_plan_problem(plan, job.workload.spr_cs);
   if (problem.empty()) return plan;
   const auto pos = job.option_pos.find(plan.region_writes == 0 ? "spr_num_regions" : "spr_cs");
   throw UserError(fmt::format("{}: job {}: sprandom over {} bytes: {}",

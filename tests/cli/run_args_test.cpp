@@ -41,8 +41,8 @@ TEST(RunArgs, RunLevelOptions) {
 
 TEST(RunArgs, JobOptionsAndFilesArePassedOnInOrder) {
   const RunArgs parsed = parse_run_args({"--bs=8k", "--output-format=json", "a.fio", "--iodepth=4", "b.fio"});
-  EXPECT_EQ(parsed.command_line.globals.bs[1], 8192u);
-  EXPECT_EQ(parsed.command_line.globals.iodepth, 4u);
+  EXPECT_EQ(parsed.command_line.globals.workload.bs[1], 8192u);
+  EXPECT_EQ(parsed.command_line.globals.queue.iodepth, 4u);
   EXPECT_THAT(parsed.command_line.job_files, ElementsAre("a.fio", "b.fio"));
   EXPECT_EQ(parsed.run.output_formats, std::vector<Format>{Format::kJson});
 }
@@ -141,7 +141,7 @@ TEST(RunArgs, FioGlobalValuesAreCheckedAsFioChecksThem) {
 TEST(RunArgs, ProfileJobsComeWithTheRunOptions) {
   const RunArgs parsed = parse_run_args({"--profile=tiobench", "--block", "8192", "--output-format=json"});
   ASSERT_EQ(parsed.command_line.jobs.size(), 4u);
-  EXPECT_EQ(parsed.command_line.jobs[0].bs[0], 8192u);
+  EXPECT_EQ(parsed.command_line.jobs[0].workload.bs[0], 8192u);
   EXPECT_EQ(parsed.run.output_formats, std::vector<Format>{Format::kJson});
   EXPECT_THAT(run_error_of({"--profile=tiobench", "job.fio"}), HasSubstr("job files cannot be added"));
 }

@@ -107,10 +107,10 @@ TEST(VerifyStateTransfer, TheServerAsksForEachCloneOfEveryJobThatLoadsAState) {
   testing::TempDir dir;
   std::vector<JobSpec> jobs(2);
   jobs[0].name = "writer";  // no verify_state_load: nothing asked, but its clones count
-  jobs[0].numjobs = 2;
+  jobs[0].control.numjobs = 2;
   jobs[1].name = "checker";
-  jobs[1].numjobs = 2;
-  jobs[1].verify_state_load = true;
+  jobs[1].control.numjobs = 2;
+  jobs[1].verification.verify_state_load = true;
   FakeClient client;
   const std::string two = "sluice verify state 1\njob checker\nwrites 2\nincomplete\n";
   const std::string three = "sluice verify state 1\njob checker\nwrites 3\nincomplete 1\n";
@@ -122,8 +122,8 @@ TEST(VerifyStateTransfer, TheServerAsksForEachCloneOfEveryJobThatLoadsAState) {
   EXPECT_EQ(client.asked,
             (std::vector<std::string>{"10.0.0.1-checker-2-verify.state", "10.0.0.1-checker-3-verify.state"}));
   EXPECT_EQ(client.others.size(), 2u);  // the messages before each reply were handed on
-  EXPECT_EQ(jobs[1].verify_state_load_dir, dir.path());
-  EXPECT_EQ(jobs[0].verify_state_load_dir, "");
+  EXPECT_EQ(jobs[1].verification.verify_state_load_dir, dir.path());
+  EXPECT_EQ(jobs[0].verification.verify_state_load_dir, "");
   std::ostringstream kept;
   kept << std::ifstream(dir.file("local-checker-3-verify.state")).rdbuf();  // where the job's replay reads it
   EXPECT_EQ(kept.str(), three);
@@ -133,7 +133,7 @@ TEST(VerifyStateTransfer, AStateTheClientDoesNotHaveFailsTheRunNamingTheFile) {
   testing::TempDir dir;
   std::vector<JobSpec> jobs(1);
   jobs[0].name = "checker";
-  jobs[0].verify_state_load = true;
+  jobs[0].verification.verify_state_load = true;
   FakeClient client;
   std::string failure;
   EXPECT_EQ(fetch_verify_states(jobs, "127.0.0.1", dir.path(), client.io(), failure), ENOENT);
@@ -145,7 +145,7 @@ TEST(VerifyStateTransfer, AStateSluiceCannotReadIsRefusedNamingTheClientsFile) {
   testing::TempDir dir;
   std::vector<JobSpec> jobs(1);
   jobs[0].name = "checker";
-  jobs[0].verify_state_load = true;
+  jobs[0].verification.verify_state_load = true;
   FakeClient client;
   client.files["h-checker-0-verify.state"] = std::string("\x03\0\0\0\0\0\0\0", 8);  // fio's binary header
   std::string failure;
@@ -158,7 +158,7 @@ TEST(VerifyStateTransfer, NoReplyWithinTheWaitIsATimeout) {
   testing::TempDir dir;
   std::vector<JobSpec> jobs(1);
   jobs[0].name = "checker";
-  jobs[0].verify_state_load = true;
+  jobs[0].verification.verify_state_load = true;
   SendFileIo io;
   io.send = [](Op, const std::vector<std::uint8_t>&, std::uint64_t) { return true; };
   io.read = [](std::chrono::milliseconds) {

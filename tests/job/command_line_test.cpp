@@ -24,29 +24,29 @@ TEST(CommandLine, GlobalsApplyToEveryJob) {
   ASSERT_EQ(parsed.jobs.size(), 2u);
   EXPECT_EQ(parsed.jobs[0].name, "a");
   EXPECT_EQ(parsed.jobs[1].name, "b");
-  EXPECT_EQ(parsed.jobs[0].bs[0], 8192u);
-  EXPECT_EQ(parsed.jobs[1].bs[0], 8192u);
+  EXPECT_EQ(parsed.jobs[0].workload.bs[0], 8192u);
+  EXPECT_EQ(parsed.jobs[1].workload.bs[0], 8192u);
 }
 
 TEST(CommandLine, JobOptionOverridesGlobalForThatJobOnly) {
   const auto parsed = parse_job_command_line({"--iodepth=4", "--name=a", "--iodepth=16", "--name=b"});
   ASSERT_EQ(parsed.jobs.size(), 2u);
-  EXPECT_EQ(parsed.jobs[0].iodepth, 16u);
-  EXPECT_EQ(parsed.jobs[1].iodepth, 4u);
-  EXPECT_EQ(parsed.globals.iodepth, 4u);
+  EXPECT_EQ(parsed.jobs[0].queue.iodepth, 16u);
+  EXPECT_EQ(parsed.jobs[1].queue.iodepth, 4u);
+  EXPECT_EQ(parsed.globals.queue.iodepth, 4u);
 }
 
 TEST(CommandLine, OptionsAfterNameDoNotLeakIntoLaterJobs) {
   const auto parsed = parse_job_command_line({"--name=a", "--rw=write", "--name=b"});
-  EXPECT_EQ(parsed.jobs[0].rw, RwMode::kWrite);
-  EXPECT_EQ(parsed.jobs[1].rw, RwMode::kRead);
+  EXPECT_EQ(parsed.jobs[0].workload.rw, RwMode::kWrite);
+  EXPECT_EQ(parsed.jobs[1].workload.rw, RwMode::kRead);
 }
 
 TEST(CommandLine, NoNameMakesOneJobCalledSluice) {
   const auto parsed = parse_job_command_line({"--rw=randread", "--size=1g"});
   ASSERT_EQ(parsed.jobs.size(), 1u);
   EXPECT_EQ(parsed.jobs[0].name, "sluice");
-  EXPECT_EQ(parsed.jobs[0].rw, RwMode::kRandRead);
+  EXPECT_EQ(parsed.jobs[0].workload.rw, RwMode::kRandRead);
 }
 
 TEST(CommandLine, NoJobWithoutOptions) { EXPECT_TRUE(parse_job_command_line({}).jobs.empty()); }
@@ -55,18 +55,18 @@ TEST(CommandLine, JobFilesArePositional) {
   const auto parsed = parse_job_command_line({"--bs=8k", "a.fio", "b.fio"});
   EXPECT_EQ(parsed.job_files, (std::vector<std::string>{"a.fio", "b.fio"}));
   EXPECT_TRUE(parsed.jobs.empty());
-  EXPECT_EQ(parsed.globals.bs[1], 8192u);
+  EXPECT_EQ(parsed.globals.workload.bs[1], 8192u);
 }
 
 TEST(CommandLine, FlagsWithoutValue) {
   const auto parsed = parse_job_command_line({"--name=a", "--direct", "--time_based", "--runtime=5"});
   EXPECT_TRUE(parsed.jobs[0].target.direct);
-  EXPECT_TRUE(parsed.jobs[0].time_based);
+  EXPECT_TRUE(parsed.jobs[0].time.time_based);
 }
 
 TEST(CommandLine, KbBaseAppliesToSizesBeforeIt) {
   const auto parsed = parse_job_command_line({"--name=a", "--bs=4k", "--kb_base=1000"});
-  EXPECT_EQ(parsed.jobs[0].bs[0], 4000u);
+  EXPECT_EQ(parsed.jobs[0].workload.bs[0], 4000u);
 }
 
 TEST(CommandLineErrors, UnknownOptionSuggests) {

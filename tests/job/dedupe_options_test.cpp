@@ -26,12 +26,12 @@ TEST(DedupeOptions, ParseAsFio) {
                                          {"dedupe_mode", "working_set"},
                                          {"dedupe_working_set_percentage", "50"},
                                          {"dedupe_global", "1"}});
-  EXPECT_EQ(job.dedupe_percentage, 50u);
-  EXPECT_TRUE(job.dedupe_working_set);
-  EXPECT_EQ(job.dedupe_working_set_percentage, 50u);
-  EXPECT_TRUE(job.dedupe_global);
+  EXPECT_EQ(job.buffers.dedupe_percentage, 50u);
+  EXPECT_TRUE(job.buffers.dedupe_working_set);
+  EXPECT_EQ(job.buffers.dedupe_working_set_percentage, 50u);
+  EXPECT_TRUE(job.buffers.dedupe_global);
   EXPECT_TRUE(dedupe_problems(job).empty());
-  EXPECT_EQ(JobSpec{}.dedupe_working_set_percentage, 5u);  // fio's default
+  EXPECT_EQ(JobSpec{}.buffers.dedupe_working_set_percentage, 5u);  // fio's default
   EXPECT_THROW(testing::job_with({{"dedupe_percentage", "101"}}), UserError);
   EXPECT_THROW(testing::job_with({{"dedupe_mode", "workingset"}}), UserError);
 }

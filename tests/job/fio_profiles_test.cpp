@@ -43,26 +43,26 @@ TEST(FioProfiles, TiobenchIsFourStonewalledJobsWithItsOptions) {
   for (std::size_t i = 0; i < 4; ++i) {
     const JobSpec& job = parsed.jobs[i];
     EXPECT_EQ(job.name, names[i]);
-    EXPECT_EQ(job.rw, modes[i]);
+    EXPECT_EQ(job.workload.rw, modes[i]);
     EXPECT_EQ(job.target.size.bytes, 4u << 20);
-    EXPECT_EQ(job.bs[0], 8192u);
-    EXPECT_EQ(job.loops, 2u);
-    EXPECT_EQ(job.numjobs, 3u);
+    EXPECT_EQ(job.workload.bs[0], 8192u);
+    EXPECT_EQ(job.time.loops, 2u);
+    EXPECT_EQ(job.control.numjobs, 3u);
     EXPECT_EQ(job.target.directory, "/tmp");
     EXPECT_TRUE(job.target.direct) << "buffered=0";
     EXPECT_EQ(job.engine.ioengine, EngineKind::kSync);
     EXPECT_EQ(job.target.filenames.size(), 4u);
-    EXPECT_EQ(job.end_fsync, i < 2) << names[i];
-    EXPECT_EQ(job.stonewall, i > 0) << names[i];
+    EXPECT_EQ(job.durability.end_fsync, i < 2) << names[i];
+    EXPECT_EQ(job.control.stonewall, i > 0) << names[i];
   }
 }
 
 TEST(FioProfiles, DefaultsAreFios) {
   const JobCommandLine parsed = parse_profile({"--profile", "tiobench"});
   ASSERT_EQ(parsed.jobs.size(), 4u);
-  EXPECT_EQ(parsed.jobs[0].bs[0], 4096u);
+  EXPECT_EQ(parsed.jobs[0].workload.bs[0], 4096u);
   EXPECT_EQ(parsed.jobs[0].target.directory, "./");
-  EXPECT_EQ(parsed.jobs[0].numjobs, 1u);
+  EXPECT_EQ(parsed.jobs[0].control.numjobs, 1u);
   EXPECT_GT(parsed.jobs[0].target.size.bytes, 0u) << "4 KiB per MiB of memory";
 }
 
@@ -75,20 +75,20 @@ TEST(FioProfiles, ActIsReadersAndAWriterPerDevice) {
   ASSERT_EQ(parsed.jobs.size(), 4u);
   const JobSpec& reads = parsed.jobs[0];
   EXPECT_EQ(reads.name, "act-read-/dev/a");
-  EXPECT_EQ(reads.rw, RwMode::kRandRead);
-  EXPECT_EQ(reads.numjobs, 4u);
+  EXPECT_EQ(reads.workload.rw, RwMode::kRandRead);
+  EXPECT_EQ(reads.control.numjobs, 4u);
   EXPECT_EQ(reads.pacing.rate_iops[0], 1500u);  // 3 x 2000 / 4
-  EXPECT_EQ(reads.bs[0], 1536u);
+  EXPECT_EQ(reads.workload.bs[0], 1536u);
   EXPECT_TRUE(reads.target.direct);
   EXPECT_EQ(reads.engine.ioengine, EngineKind::kSync);
-  EXPECT_TRUE(reads.time_based);
-  EXPECT_EQ(reads.runtime, std::chrono::hours(2));
-  EXPECT_EQ(reads.act_slice_ns, 3600ull * 1'000'000'000ull);
-  EXPECT_EQ(reads.act_duration_ns, 7200ull * 1'000'000'000ull);
+  EXPECT_TRUE(reads.time.time_based);
+  EXPECT_EQ(reads.time.runtime, std::chrono::hours(2));
+  EXPECT_EQ(reads.report.act_slice_ns, 3600ull * 1'000'000'000ull);
+  EXPECT_EQ(reads.report.act_duration_ns, 7200ull * 1'000'000'000ull);
   const JobSpec& writes = parsed.jobs[1];
   EXPECT_EQ(writes.name, "act-write-/dev/a");
-  EXPECT_EQ(writes.rw, RwMode::kRandWrite);
-  EXPECT_EQ(writes.bs[1], 131072u);
+  EXPECT_EQ(writes.workload.rw, RwMode::kRandWrite);
+  EXPECT_EQ(writes.workload.bs[1], 131072u);
   EXPECT_EQ(writes.pacing.rate_iops[1], 36u);  // ceil(3000 / (131072 / 1536 = 85))
   EXPECT_EQ(parsed.jobs[2].target.filenames.front(), "/dev/b");
 }
@@ -97,12 +97,12 @@ TEST(FioProfiles, ActPrepZeroesThenSaltsEachDevice) {
   const JobCommandLine parsed = parse_profile({"--profile=act", "--device-names=/dev/a", "--prep"});
   ASSERT_EQ(parsed.jobs.size(), 2u);
   EXPECT_EQ(parsed.jobs[0].name, "act-prep-zeroes-/dev/a");
-  EXPECT_TRUE(parsed.jobs[0].zero_buffers);
-  EXPECT_EQ(parsed.jobs[0].bs[1], 1u << 20);
-  EXPECT_EQ(parsed.jobs[1].rw, RwMode::kRandWrite);
-  EXPECT_EQ(parsed.jobs[1].iodepth, 64u);
-  EXPECT_TRUE(parsed.jobs[1].stonewall);
-  EXPECT_EQ(parsed.jobs[1].act_slice_ns, 0u) << "the prep phase is not judged";
+  EXPECT_TRUE(parsed.jobs[0].buffers.zero_buffers);
+  EXPECT_EQ(parsed.jobs[0].workload.bs[1], 1u << 20);
+  EXPECT_EQ(parsed.jobs[1].workload.rw, RwMode::kRandWrite);
+  EXPECT_EQ(parsed.jobs[1].queue.iodepth, 64u);
+  EXPECT_TRUE(parsed.jobs[1].control.stonewall);
+  EXPECT_EQ(parsed.jobs[1].report.act_slice_ns, 0u) << "the prep phase is not judged";
 }
 
 TEST(FioProfiles, RefusalsNameTheReason) {

@@ -19,14 +19,14 @@ TEST(FlowOptions, FlowIsTypedSigned) {
 }
 
 TEST(FlowOptions, FlowLimitsBothSigns) {
-  EXPECT_EQ(job_with({{"flow", "-1000000"}}).flow, -1'000'000);
+  EXPECT_EQ(job_with({{"flow", "-1000000"}}).control.flow, -1'000'000);
   EXPECT_THROW(job_with({{"flow", "-1000001"}}), UserError);
   EXPECT_THROW(job_with({{"flow", "1000001"}}), UserError);
 }
 
 TEST(FlowOptions, FlowSleepIsStoredInMicroseconds) {
-  EXPECT_EQ(JobSpec{}.flow_sleep, std::chrono::microseconds(1000));
-  EXPECT_EQ(job_with({{"flow_sleep", "250"}}).flow_sleep, std::chrono::microseconds(250));
+  EXPECT_EQ(JobSpec{}.control.flow_sleep, std::chrono::microseconds(1000));
+  EXPECT_EQ(job_with({{"flow_sleep", "250"}}).control.flow_sleep, std::chrono::microseconds(250));
   EXPECT_THROW(job_with({{"flow_sleep", "10000001"}}), UserError);
 }
 

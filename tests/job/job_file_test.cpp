@@ -56,33 +56,33 @@ std::vector<std::string> names_of(const std::vector<FileJob>& jobs) {
 TEST(JobFile, SectionsAreJobs) {
   const auto jobs = parse("[a]\nrw=randread\n[b]\nrw=write\n");
   EXPECT_THAT(names_of(jobs), ElementsAre("a", "b"));
-  EXPECT_EQ(jobs[0].spec.rw, RwMode::kRandRead);
-  EXPECT_EQ(jobs[1].spec.rw, RwMode::kWrite);
+  EXPECT_EQ(jobs[0].spec.workload.rw, RwMode::kRandRead);
+  EXPECT_EQ(jobs[1].spec.workload.rw, RwMode::kWrite);
 }
 
 TEST(JobFile, GlobalSectionAppliesToJobsBelow) {
   const auto jobs = parse("[global]\nbs=8k\n[a]\n[b]\nbs=16k\n");
-  EXPECT_EQ(jobs[0].spec.bs[0], 8192u);
-  EXPECT_EQ(jobs[1].spec.bs[0], 16384u);
+  EXPECT_EQ(jobs[0].spec.workload.bs[0], 8192u);
+  EXPECT_EQ(jobs[1].spec.workload.bs[0], 16384u);
 }
 
 TEST(JobFile, LaterGlobalSectionChangesOnlyLaterJobs) {
   const auto jobs = parse("[global]\nbs=8k\niodepth=2\n[a]\n[global]\nbs=16k\n[b]\n");
-  EXPECT_EQ(jobs[0].spec.bs[0], 8192u);
-  EXPECT_EQ(jobs[1].spec.bs[0], 16384u);
-  EXPECT_EQ(jobs[1].spec.iodepth, 2u);  // added to, not replaced
+  EXPECT_EQ(jobs[0].spec.workload.bs[0], 8192u);
+  EXPECT_EQ(jobs[1].spec.workload.bs[0], 16384u);
+  EXPECT_EQ(jobs[1].spec.queue.iodepth, 2u);  // added to, not replaced
 }
 
 TEST(JobFile, SectionNameStartingWithGlobalIsGlobal) {
   const auto jobs = parse("[global-defaults]\nbs=8k\n[a]\n");
   EXPECT_THAT(names_of(jobs), ElementsAre("a"));
-  EXPECT_EQ(jobs[0].spec.bs[0], 8192u);
+  EXPECT_EQ(jobs[0].spec.workload.bs[0], 8192u);
 }
 
 TEST(JobFile, CommentLinesAndTrailingComments) {
   const auto jobs = parse("; top\n# also\n[a] ; job a\nbs=8k ; eight\nrw=write # write\n");
-  EXPECT_EQ(jobs[0].spec.bs[0], 8192u);
-  EXPECT_EQ(jobs[0].spec.rw, RwMode::kWrite);
+  EXPECT_EQ(jobs[0].spec.workload.bs[0], 8192u);
+  EXPECT_EQ(jobs[0].spec.workload.rw, RwMode::kWrite);
 }
 
 TEST(JobFile, HashEndsTheValueAsInFio) {
@@ -92,13 +92,13 @@ TEST(JobFile, HashEndsTheValueAsInFio) {
 
 TEST(JobFile, BlanksAroundNameAndValueAreTrimmed) {
   const auto jobs = parse("  [a]\n\t bs  =  8k \r\n");
-  EXPECT_EQ(jobs[0].spec.bs[0], 8192u);
+  EXPECT_EQ(jobs[0].spec.workload.bs[0], 8192u);
 }
 
-TEST(JobFile, FlagWithoutValue) { EXPECT_TRUE(parse("[a]\ntime_based\n")[0].spec.time_based); }
+TEST(JobFile, FlagWithoutValue) { EXPECT_TRUE(parse("[a]\ntime_based\n")[0].spec.time.time_based); }
 
 TEST(JobFile, FlagZeroTurnsItOff) {
-  EXPECT_FALSE(parse("[global]\ntime_based\n[a]\ntime_based=0\n")[0].spec.time_based);
+  EXPECT_FALSE(parse("[global]\ntime_based\n[a]\ntime_based=0\n")[0].spec.time.time_based);
 }
 
 TEST(JobFile, NameOptionRenamesTheJob) { EXPECT_EQ(parse("[a]\nname=b\n")[0].spec.name, "b"); }
@@ -118,21 +118,21 @@ TEST(JobFile, CommandLineGlobalsApplyAndFileOverrides) {
   JobFileSettings settings = test_settings();
   settings.globals = parse_job_command_line({"--iodepth=4", "--bs=16k", "x.fio"}).globals;
   const auto jobs = parse("[a]\nbs=8k\n", settings);
-  EXPECT_EQ(jobs[0].spec.iodepth, 4u);
-  EXPECT_EQ(jobs[0].spec.bs[0], 8192u);
+  EXPECT_EQ(jobs[0].spec.queue.iodepth, 4u);
+  EXPECT_EQ(jobs[0].spec.workload.bs[0], 8192u);
 }
 
 TEST(JobFile, EnvironmentAndKeywordsInValues) {
   const auto jobs = parse("[a]\nnumjobs=${NUMJOBS}\nsize=$ncpus*4096\niodepth=(2*4)\n");
-  EXPECT_EQ(jobs[0].spec.numjobs, 3u);
+  EXPECT_EQ(jobs[0].spec.control.numjobs, 3u);
   EXPECT_EQ(jobs[0].spec.target.size.bytes, 16384u);
-  EXPECT_EQ(jobs[0].spec.iodepth, 8u);
+  EXPECT_EQ(jobs[0].spec.queue.iodepth, 8u);
 }
 
 TEST(JobFile, OffsetModifierInRw) {
   const auto jobs = parse("[a]\nrw=randread:8\n");
-  EXPECT_EQ(jobs[0].spec.rw, RwMode::kRandRead);
-  EXPECT_EQ(jobs[0].spec.rw_sequential_run, 8u);
+  EXPECT_EQ(jobs[0].spec.workload.rw, RwMode::kRandRead);
+  EXPECT_EQ(jobs[0].spec.workload.rw_sequential_run, 8u);
 }
 
 TEST(JobFile, BareLogFlagIsNamedAfterTheJob) {
@@ -201,8 +201,8 @@ TEST(JobFileInclude, RelativeToTheIncludingFileAndNested) {
   write_file(dir.file("sub/two.fio"), "bs=16k\n");
   write_file(dir.file("main.fio"), "[global]\ninclude sub/one.fio\n[a]\n");
   const auto jobs = parse_job_file(dir.file("main.fio"), test_settings());
-  EXPECT_EQ(jobs[0].spec.iodepth, 2u);
-  EXPECT_EQ(jobs[0].spec.bs[0], 16384u);
+  EXPECT_EQ(jobs[0].spec.queue.iodepth, 2u);
+  EXPECT_EQ(jobs[0].spec.workload.bs[0], 16384u);
   EXPECT_EQ(jobs[0].spec.option_pos.at("bs").describe(), dir.file("sub/two.fio") + ":1");
 }
 
@@ -211,8 +211,8 @@ TEST(JobFileInclude, AppliesToItsSectionOnly) {
   write_file(dir.file("inc.fio"), "iodepth=8\n");
   write_file(dir.file("main.fio"), "[a]\ninclude inc.fio\n[b]\n");
   const auto jobs = parse_job_file(dir.file("main.fio"), test_settings());
-  EXPECT_EQ(jobs[0].spec.iodepth, 8u);
-  EXPECT_EQ(jobs[1].spec.iodepth, 1u);
+  EXPECT_EQ(jobs[0].spec.queue.iodepth, 8u);
+  EXPECT_EQ(jobs[1].spec.queue.iodepth, 1u);
 }
 
 TEST(JobFileInclude, MissingIncludeNamesTheLine) {
@@ -275,10 +275,10 @@ TEST(JobFiles, LaterFilesStartWithStonewall) {
   write_file(dir.file("two.fio"), "[c]\n[d]\n");
   const auto jobs = parse_job_files({dir.file("one.fio"), dir.file("two.fio")}, test_settings());
   ASSERT_THAT(names_of(jobs), ElementsAre("a", "b", "c", "d"));
-  EXPECT_FALSE(jobs[0].spec.stonewall);
-  EXPECT_FALSE(jobs[1].spec.stonewall);
-  EXPECT_TRUE(jobs[2].spec.stonewall);
-  EXPECT_FALSE(jobs[3].spec.stonewall);
+  EXPECT_FALSE(jobs[0].spec.control.stonewall);
+  EXPECT_FALSE(jobs[1].spec.control.stonewall);
+  EXPECT_TRUE(jobs[2].spec.control.stonewall);
+  EXPECT_FALSE(jobs[3].spec.control.stonewall);
 }
 
 TEST(JobFiles, GlobalsOfOneFileDoNotReachTheNext) {
@@ -286,7 +286,7 @@ TEST(JobFiles, GlobalsOfOneFileDoNotReachTheNext) {
   write_file(dir.file("one.fio"), "[global]\nbs=8k\n[a]\n");
   write_file(dir.file("two.fio"), "[b]\n");
   const auto jobs = parse_job_files({dir.file("one.fio"), dir.file("two.fio")}, test_settings());
-  EXPECT_EQ(jobs[1].spec.bs[0], 4096u);
+  EXPECT_EQ(jobs[1].spec.workload.bs[0], 4096u);
 }
 
 TEST(JobFiles, ProblemsOfAllFilesAreReported) {
@@ -329,9 +329,9 @@ TEST(ShowCmd, OutputParsesBackToTheSameJob) {
   }
   const JobSpec again = parse_job_command_line(args).jobs.at(0);
   EXPECT_EQ(again.target.size.bytes, jobs[0].spec.target.size.bytes);
-  EXPECT_EQ(again.bs, jobs[0].spec.bs);
-  EXPECT_EQ(again.rw, jobs[0].spec.rw);
-  EXPECT_EQ(again.iodepth, jobs[0].spec.iodepth);
+  EXPECT_EQ(again.workload.bs, jobs[0].spec.workload.bs);
+  EXPECT_EQ(again.workload.rw, jobs[0].spec.workload.rw);
+  EXPECT_EQ(again.queue.iodepth, jobs[0].spec.queue.iodepth);
 }
 
 }  // namespace

@@ -80,16 +80,16 @@ TEST(OptionTable, DefaultsMatchAFreshJobSpec) {
   for (const OptionDef& def : option_table()) {
     if (!def.default_text.empty() && def.supported) def.apply(applied, def.default_text, kCli);
   }
-  EXPECT_EQ(applied.bs, fresh.bs);
-  EXPECT_EQ(applied.rw, fresh.rw);
-  EXPECT_EQ(applied.iodepth, fresh.iodepth);
-  EXPECT_EQ(applied.rwmixread, fresh.rwmixread);
-  EXPECT_EQ(applied.randseed, fresh.randseed);
-  EXPECT_EQ(applied.percentile_list, fresh.percentile_list);
+  EXPECT_EQ(applied.workload.bs, fresh.workload.bs);
+  EXPECT_EQ(applied.workload.rw, fresh.workload.rw);
+  EXPECT_EQ(applied.queue.iodepth, fresh.queue.iodepth);
+  EXPECT_EQ(applied.workload.rwmixread, fresh.workload.rwmixread);
+  EXPECT_EQ(applied.workload.randseed, fresh.workload.randseed);
+  EXPECT_EQ(applied.report.percentile_list, fresh.report.percentile_list);
   EXPECT_EQ(applied.target.fallocate, fresh.target.fallocate);
   EXPECT_EQ(applied.target.direct, fresh.target.direct);
-  EXPECT_EQ(applied.clat_percentiles, fresh.clat_percentiles);
-  EXPECT_EQ(applied.kb_base, fresh.kb_base);
+  EXPECT_EQ(applied.report.clat_percentiles, fresh.report.clat_percentiles);
+  EXPECT_EQ(applied.report.kb_base, fresh.report.kb_base);
   EXPECT_EQ(applied.engine.ioengine, fresh.engine.ioengine);
 }
 
@@ -136,13 +136,13 @@ TEST(ApplyOption, UnknownInFileSuggests) {
 
 TEST(ApplyOption, FiosLateOptionsCheckTheirValues) {
   EXPECT_THAT(option_error_of("verify_offset", "20"), HasSubstr("--verify_offset=20: 0 or at least 40 bytes"));
-  EXPECT_EQ(table_with("verify_offset", "1k").verify_offset, 1024u);
+  EXPECT_EQ(table_with("verify_offset", "1k").verification.verify_offset, 1024u);
   EXPECT_THAT(option_error_of("log_compression", "512"), HasSubstr("between 1024 and 512m"));
   EXPECT_EQ(table_with("log_compression", "64k").logs.log_compression, 65536u);
   EXPECT_THAT(option_error_of("log_hist_coarseness", "7"), HasSubstr("--log_hist_coarseness=7"));
   EXPECT_THAT(option_error_of("rw_sequencer", "identicall"), HasSubstr("did you mean 'identical'"));
-  EXPECT_TRUE(table_with("rw_sequencer", "identical").rw_sequencer_identical);
-  EXPECT_EQ(table_with("buffer_compress_chunk", "2k").buffer_compress_chunk, 2048u);
+  EXPECT_TRUE(table_with("rw_sequencer", "identical").workload.rw_sequencer_identical);
+  EXPECT_EQ(table_with("buffer_compress_chunk", "2k").buffers.buffer_compress_chunk, 2048u);
   EXPECT_THAT(option_error_of("log_compression_cpus", "0-x"), HasSubstr("--log_compression_cpus=0-x"));
 }
 
@@ -177,9 +177,9 @@ TEST(ApplyOption, BsIsSeqRandTakesTheModesSizes) {
     return job;
   };
   const JobSpec random = parsed("randread");
-  EXPECT_EQ(random.bs[0], 16384u);
-  EXPECT_EQ(random.bs[1], 16384u);
-  EXPECT_EQ(parsed("write").bs[1], 4096u);
+  EXPECT_EQ(random.workload.bs[0], 16384u);
+  EXPECT_EQ(random.workload.bs[1], 16384u);
+  EXPECT_EQ(parsed("write").workload.bs[1], 4096u);
 }
 
 TEST(ApplyOption, UnsupportedIsRefusedByName) {
@@ -248,21 +248,23 @@ TEST(IoEngine, Supported) {
 // ---- per-option semantics
 
 TEST(Bs, SingleValueForAllDirections) {
-  EXPECT_EQ(table_with("bs", "64k").bs, (PerDirection<std::uint64_t>{65536, 65536, 65536}));
+  EXPECT_EQ(table_with("bs", "64k").workload.bs, (PerDirection<std::uint64_t>{65536, 65536, 65536}));
 }
 
 TEST(Bs, TwoValuesTrimFollowsWrite) {
-  EXPECT_EQ(table_with("bs", "4k,64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536}));
+  EXPECT_EQ(table_with("bs", "4k,64k").workload.bs, (PerDirection<std::uint64_t>{4096, 65536, 65536}));
 }
 
-TEST(Bs, ThreeValues) { EXPECT_EQ(table_with("bs", "4k,64k,8k").bs, (PerDirection<std::uint64_t>{4096, 65536, 8192})); }
+TEST(Bs, ThreeValues) {
+  EXPECT_EQ(table_with("bs", "4k,64k,8k").workload.bs, (PerDirection<std::uint64_t>{4096, 65536, 8192}));
+}
 
 TEST(Bs, LeadingCommaKeepsRead) {
-  EXPECT_EQ(table_with("bs", ",64k").bs, (PerDirection<std::uint64_t>{4096, 65536, 65536}));
+  EXPECT_EQ(table_with("bs", ",64k").workload.bs, (PerDirection<std::uint64_t>{4096, 65536, 65536}));
 }
 
 TEST(Bs, TrailingCommaSetsOnlyThatDirection) {
-  EXPECT_EQ(table_with("bs", ",64k,").bs, (PerDirection<std::uint64_t>{4096, 65536, 4096}));
+  EXPECT_EQ(table_with("bs", ",64k,").workload.bs, (PerDirection<std::uint64_t>{4096, 65536, 4096}));
 }
 
 TEST(Bs, ZeroAndTooManyRejected) {
@@ -274,63 +276,63 @@ TEST(KbBase, ChangesLaterSizes) {
   JobSpec job;
   apply_option(job, "kb_base", "1000", kCli);
   apply_option(job, "bs", "4k", kCli);
-  EXPECT_EQ(job.bs[0], 4000u);
+  EXPECT_EQ(job.workload.bs[0], 4000u);
   apply_option(job, "bs", "4KiB", kCli);
-  EXPECT_EQ(job.bs[0], 4096u);
+  EXPECT_EQ(job.workload.bs[0], 4096u);
 }
 
 TEST(KbBase, OnlyTwoValues) { EXPECT_THAT(option_error_of("kb_base", "1001"), HasSubstr("not one of 1000, 1024")); }
 
 TEST(Bsrange, DashAndColon) {
   const JobSpec job = table_with("bsrange", "4k-64k,8k:16k");
-  EXPECT_EQ(job.bsrange[0].min, 4096u);
-  EXPECT_EQ(job.bsrange[0].max, 65536u);
-  EXPECT_EQ(job.bsrange[1].min, 8192u);
-  EXPECT_EQ(job.bsrange[2].max, 16384u);
+  EXPECT_EQ(job.workload.bsrange[0].min, 4096u);
+  EXPECT_EQ(job.workload.bsrange[0].max, 65536u);
+  EXPECT_EQ(job.workload.bsrange[1].min, 8192u);
+  EXPECT_EQ(job.workload.bsrange[2].max, 16384u);
 }
 
 TEST(Bsrange, MinAboveMaxRejected) { EXPECT_THAT(option_error_of("bsrange", "64k-4k"), HasSubstr("minimum is above")); }
 
 TEST(Bssplit, GivenPercentages) {
   const JobSpec job = table_with("bssplit", "4k/50:64k/50");
-  ASSERT_EQ(job.bssplit[0].size(), 2u);
-  EXPECT_EQ(job.bssplit[0][1].size, 65536u);
-  EXPECT_DOUBLE_EQ(job.bssplit[0][1].percent, 50.0);
-  EXPECT_EQ(job.bssplit[2].size(), 2u);
+  ASSERT_EQ(job.workload.bssplit[0].size(), 2u);
+  EXPECT_EQ(job.workload.bssplit[0][1].size, 65536u);
+  EXPECT_DOUBLE_EQ(job.workload.bssplit[0][1].percent, 50.0);
+  EXPECT_EQ(job.workload.bssplit[2].size(), 2u);
 }
 
 TEST(Bssplit, BlanksShareTheRemainder) {
   const JobSpec job = table_with("bssplit", "4k/40:8k:16k/");
-  ASSERT_EQ(job.bssplit[0].size(), 3u);
-  EXPECT_DOUBLE_EQ(job.bssplit[0][1].percent, 30.0);
-  EXPECT_DOUBLE_EQ(job.bssplit[0][2].percent, 30.0);
+  ASSERT_EQ(job.workload.bssplit[0].size(), 3u);
+  EXPECT_DOUBLE_EQ(job.workload.bssplit[0][1].percent, 30.0);
+  EXPECT_DOUBLE_EQ(job.workload.bssplit[0][2].percent, 30.0);
 }
 
 TEST(Bssplit, PerDirection) {
   const JobSpec job = table_with("bssplit", "4k/100,64k/90:128k/10");
-  EXPECT_EQ(job.bssplit[0].size(), 1u);
-  EXPECT_EQ(job.bssplit[1].size(), 2u);
-  EXPECT_EQ(job.bssplit[2].size(), 2u);
+  EXPECT_EQ(job.workload.bssplit[0].size(), 1u);
+  EXPECT_EQ(job.workload.bssplit[1].size(), 2u);
+  EXPECT_EQ(job.workload.bssplit[2].size(), 2u);
 }
 
 TEST(Bssplit, OverfullRejected) { EXPECT_THAT(option_error_of("bssplit", "4k/80:8k/30"), HasSubstr("more than 100")); }
 
 TEST(Rw, SuffixSetsSequentialRun) {
   const JobSpec job = table_with("rw", "randread:8");
-  EXPECT_EQ(job.rw, RwMode::kRandRead);
-  EXPECT_EQ(job.rw_sequential_run, 8u);
+  EXPECT_EQ(job.workload.rw, RwMode::kRandRead);
+  EXPECT_EQ(job.workload.rw_sequential_run, 8u);
 }
 
 TEST(Rw, ReadwriteAliasesRw) {
-  EXPECT_EQ(table_with("rw", "readwrite").rw, RwMode::kReadWrite);
-  EXPECT_EQ(table_with("readwrite", "randrw").rw, RwMode::kRandRW);
+  EXPECT_EQ(table_with("rw", "readwrite").workload.rw, RwMode::kReadWrite);
+  EXPECT_EQ(table_with("readwrite", "randrw").workload.rw, RwMode::kRandRW);
 }
 
 TEST(Rw, BadSuffixRejected) { EXPECT_THAT(option_error_of("rw", "randread:x"), HasSubstr("':N' suffix")); }
 
 TEST(Rwmix, EachSetsTheOther) {
-  EXPECT_EQ(table_with("rwmixwrite", "30").rwmixread, 70u);
-  EXPECT_EQ(table_with("rwmixread", "30").rwmixread, 30u);
+  EXPECT_EQ(table_with("rwmixwrite", "30").workload.rwmixread, 70u);
+  EXPECT_EQ(table_with("rwmixread", "30").workload.rwmixread, 30u);
 }
 
 TEST(Filename, ColonSeparatedWithEscape) {
@@ -352,19 +354,19 @@ TEST(Buffered, InvertsDirect) {
 
 TEST(Flags, GivenAloneMeanTrue) {
   EXPECT_TRUE(table_with("direct", "").target.direct);
-  EXPECT_TRUE(table_with("time_based", "").time_based);
-  EXPECT_TRUE(table_with("group_reporting", "").group_reporting);
+  EXPECT_TRUE(table_with("time_based", "").time.time_based);
+  EXPECT_TRUE(table_with("group_reporting", "").report.group_reporting);
 }
 
 TEST(Sync, Modes) {
-  EXPECT_EQ(table_with("sync", "1").sync, SyncMode::kSync);
-  EXPECT_EQ(table_with("sync", "dsync").sync, SyncMode::kDsync);
-  EXPECT_EQ(table_with("sync", "0").sync, SyncMode::kNone);
+  EXPECT_EQ(table_with("sync", "1").durability.sync, SyncMode::kSync);
+  EXPECT_EQ(table_with("sync", "dsync").durability.sync, SyncMode::kDsync);
+  EXPECT_EQ(table_with("sync", "0").durability.sync, SyncMode::kNone);
 }
 
 TEST(Durations, RuntimeSecondsThinktimeMicroseconds) {
-  EXPECT_EQ(table_with("runtime", "30").runtime, std::chrono::seconds(30));
-  EXPECT_EQ(table_with("timeout", "2m").runtime, std::chrono::minutes(2));
+  EXPECT_EQ(table_with("runtime", "30").time.runtime, std::chrono::seconds(30));
+  EXPECT_EQ(table_with("timeout", "2m").time.runtime, std::chrono::minutes(2));
   EXPECT_EQ(table_with("thinktime", "100").pacing.thinktime, std::chrono::microseconds(100));
   EXPECT_TRUE(table_with("thinktime_spin", "10").pacing.thinktime_spin_set);
   EXPECT_THAT(option_error_of("runtime", "ten"), HasSubstr("--runtime=ten: not a duration"));
@@ -376,11 +378,11 @@ TEST(Rate, PerDirection) {
 }
 
 TEST(RandomDistribution, KindsAndDefaults) {
-  EXPECT_EQ(table_with("random_distribution", "zipf:1.2").random_distribution.kind, DistributionKind::kZipf);
-  EXPECT_DOUBLE_EQ(table_with("random_distribution", "zipf:1.2").random_distribution.parameter, 1.2);
-  EXPECT_DOUBLE_EQ(table_with("random_distribution", "zipf").random_distribution.parameter, 1.1);
-  EXPECT_DOUBLE_EQ(table_with("random_distribution", "pareto").random_distribution.parameter, 0.2);
-  EXPECT_DOUBLE_EQ(table_with("random_distribution", "normal:5").random_distribution.parameter, 5.0);
+  EXPECT_EQ(table_with("random_distribution", "zipf:1.2").workload.random_distribution.kind, DistributionKind::kZipf);
+  EXPECT_DOUBLE_EQ(table_with("random_distribution", "zipf:1.2").workload.random_distribution.parameter, 1.2);
+  EXPECT_DOUBLE_EQ(table_with("random_distribution", "zipf").workload.random_distribution.parameter, 1.1);
+  EXPECT_DOUBLE_EQ(table_with("random_distribution", "pareto").workload.random_distribution.parameter, 0.2);
+  EXPECT_DOUBLE_EQ(table_with("random_distribution", "normal:5").workload.random_distribution.parameter, 5.0);
 }
 
 TEST(RandomDistribution, Ranges) {
@@ -391,19 +393,20 @@ TEST(RandomDistribution, Ranges) {
 }
 
 TEST(RandomDistribution, ZonedAsFioParsesIt) {
-  const Distribution d = table_with("random_distribution", "zoned:60/10:30/20:8/30:2/40").random_distribution;
+  const Distribution d = table_with("random_distribution", "zoned:60/10:30/20:8/30:2/40").workload.random_distribution;
   EXPECT_EQ(d.kind, DistributionKind::kZoned);
   const std::vector<AccessZone> zones = {{60, 10}, {30, 20}, {8, 30}, {2, 40}};
   for (int dir = 0; dir < kNumDirections; ++dir) EXPECT_EQ(d.zones[dir], zones) << dir;
   // fio's rand-zones.fio: a zone without a size shares what the others leave of 100%.
-  EXPECT_EQ(table_with("random_distribution", "zoned:50/5:30/15:20/").random_distribution.zones[0],
+  EXPECT_EQ(table_with("random_distribution", "zoned:50/5:30/15:20/").workload.random_distribution.zones[0],
             (std::vector<AccessZone>{{50, 5}, {30, 15}, {20, 80}}));
   // Per direction like bssplit; an empty element leaves that direction uniform.
-  const Distribution rw = table_with("random_distribution", "zoned:100/10,,50/50:50/50").random_distribution;
+  const Distribution rw = table_with("random_distribution", "zoned:100/10,,50/50:50/50").workload.random_distribution;
   EXPECT_EQ(rw.zones[0], (std::vector<AccessZone>{{100, 10}}));
   EXPECT_TRUE(rw.zones[1].empty());
   EXPECT_EQ(rw.zones[2], (std::vector<AccessZone>{{50, 50}, {50, 50}}));
-  const Distribution abs = table_with("random_distribution", "zoned_abs:60/20g:30/100g:10/500g").random_distribution;
+  const Distribution abs =
+      table_with("random_distribution", "zoned_abs:60/20g:30/100g:10/500g").workload.random_distribution;
   EXPECT_EQ(abs.kind, DistributionKind::kZonedAbs);
   EXPECT_EQ(abs.zones[1], (std::vector<AccessZone>{{60, 20ull << 30}, {30, 100ull << 30}, {10, 500ull << 30}}));
 }
@@ -423,21 +426,21 @@ TEST(RandomDistribution, ZonedErrorsNameTheProblem) {
 }
 
 TEST(PercentileList, ParsesAndLimits) {
-  EXPECT_EQ(table_with("percentile_list", "99:50").percentile_list, (std::vector<double>{50, 99}));
+  EXPECT_EQ(table_with("percentile_list", "99:50").report.percentile_list, (std::vector<double>{50, 99}));
   EXPECT_THAT(option_error_of("percentile_list", "50:101"), HasSubstr("from 0 to 100"));
   EXPECT_THAT(option_error_of("percentile_list", "1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:19:20:21"),
               HasSubstr("at most 20"));
 }
 
 TEST(ContinueOnError, FioValuesAreClassBits) {
-  EXPECT_EQ(table_with("continue_on_error", "none").continue_on_error, 0u);
-  EXPECT_EQ(table_with("continue_on_error", "0").continue_on_error, 0u);
-  EXPECT_EQ(table_with("continue_on_error", "read").continue_on_error, 1u);
-  EXPECT_EQ(table_with("continue_on_error", "write").continue_on_error, 2u);
-  EXPECT_EQ(table_with("continue_on_error", "io").continue_on_error, 3u);
-  EXPECT_EQ(table_with("continue_on_error", "verify").continue_on_error, 4u);
-  EXPECT_EQ(table_with("continue_on_error", "all").continue_on_error, 0xffffu);
-  EXPECT_EQ(table_with("continue_on_error", "1").continue_on_error, 0xffffu);
+  EXPECT_EQ(table_with("continue_on_error", "none").errors.continue_on_error, 0u);
+  EXPECT_EQ(table_with("continue_on_error", "0").errors.continue_on_error, 0u);
+  EXPECT_EQ(table_with("continue_on_error", "read").errors.continue_on_error, 1u);
+  EXPECT_EQ(table_with("continue_on_error", "write").errors.continue_on_error, 2u);
+  EXPECT_EQ(table_with("continue_on_error", "io").errors.continue_on_error, 3u);
+  EXPECT_EQ(table_with("continue_on_error", "verify").errors.continue_on_error, 4u);
+  EXPECT_EQ(table_with("continue_on_error", "all").errors.continue_on_error, 0xffffu);
+  EXPECT_EQ(table_with("continue_on_error", "1").errors.continue_on_error, 0xffffu);
 }
 
 // fio's td_non_fatal_error: the class must be set, and the errno in the class's list (default EIO, EILSEQ).
@@ -454,15 +457,15 @@ TEST(ContinueOnError, OnlyListedErrorsOfASetClassPass) {
 
 TEST(IgnoreError, FiosExampleSetsListsAndClasses) {
   const JobSpec job = table_with("ignore_error", "EAGAIN,ENOSPC:122");  // fio's HOWTO example
-  EXPECT_EQ(job.continue_on_error, 3u);
-  EXPECT_EQ(job.ignore_errors[0], std::vector<int>({EAGAIN}));
-  EXPECT_EQ(job.ignore_errors[1], std::vector<int>({ENOSPC, 122}));
-  EXPECT_TRUE(job.ignore_errors[2].empty());
+  EXPECT_EQ(job.errors.continue_on_error, 3u);
+  EXPECT_EQ(job.errors.ignore_errors[0], std::vector<int>({EAGAIN}));
+  EXPECT_EQ(job.errors.ignore_errors[1], std::vector<int>({ENOSPC, 122}));
+  EXPECT_TRUE(job.errors.ignore_errors[2].empty());
   EXPECT_TRUE(error_is_non_fatal(job, ErrorClass::kWrite, EDQUOT));
   EXPECT_FALSE(error_is_non_fatal(job, ErrorClass::kRead, EIO));  // the list replaces the default
-  EXPECT_EQ(table_with("ignore_error", ",0x1c,-5").ignore_errors[1], std::vector<int>({28}));
-  EXPECT_EQ(table_with("ignore_error", ",,EILSEQ").continue_on_error, 4u);
-  EXPECT_EQ(table_with("ignore_error", "EIO::ENOSPC").ignore_errors[0], std::vector<int>({EIO}));  // stops at ""
+  EXPECT_EQ(table_with("ignore_error", ",0x1c,-5").errors.ignore_errors[1], std::vector<int>({28}));
+  EXPECT_EQ(table_with("ignore_error", ",,EILSEQ").errors.continue_on_error, 4u);
+  EXPECT_EQ(table_with("ignore_error", "EIO::ENOSPC").errors.ignore_errors[0], std::vector<int>({EIO}));  // stops at ""
 }
 
 TEST(IgnoreError, BadValuesAreNamed) {
@@ -497,8 +500,8 @@ TEST(CacheHints, FioDefaultsAndValues) {
 }
 
 TEST(ErrorDump, IsABool) {
-  EXPECT_FALSE(table_with("error_dump", "0").error_dump);
-  EXPECT_TRUE(table_with("error_dump", "1").error_dump);
+  EXPECT_FALSE(table_with("error_dump", "0").errors.error_dump);
+  EXPECT_TRUE(table_with("error_dump", "1").errors.error_dump);
 }
 
 TEST(Fallocate, Modes) {
@@ -540,14 +543,14 @@ namespace {
 TEST(RwModifier, SequentialModeTakesAHoleSize) {
   JobSpec job;
   apply_option(job, "rw", "write:4k", SourcePos{});
-  EXPECT_EQ(job.rw, RwMode::kWrite);
-  EXPECT_EQ(job.rw_sequential_run, 4096u);
+  EXPECT_EQ(job.workload.rw, RwMode::kWrite);
+  EXPECT_EQ(job.workload.rw_sequential_run, 4096u);
 }
 
 TEST(RwModifier, RandomModeTakesACount) {
   JobSpec job;
   apply_option(job, "rw", "randread:8", SourcePos{});
-  EXPECT_EQ(job.rw_sequential_run, 8u);
+  EXPECT_EQ(job.workload.rw_sequential_run, 8u);
   EXPECT_THROW(apply_option(job, "rw", "randread:4k", SourcePos{}), UserError);
 }
 
@@ -568,13 +571,13 @@ namespace sluice {
 namespace {
 
 TEST(MemoryOptions, KindsFilesAlignmentAndHugePages) {
-  EXPECT_EQ(JobSpec{}.io_memory.kind, IoMemKind::kMalloc);
-  EXPECT_EQ(table_with("mem", "shm").io_memory.kind, IoMemKind::kShm);
+  EXPECT_EQ(JobSpec{}.buffers.io_memory.kind, IoMemKind::kMalloc);
+  EXPECT_EQ(table_with("mem", "shm").buffers.io_memory.kind, IoMemKind::kShm);
   const JobSpec mapped = table_with("iomem", "mmaphuge:/mnt/huge/f");
-  EXPECT_EQ(mapped.io_memory.kind, IoMemKind::kMmapHuge);
-  EXPECT_EQ(mapped.io_memory.file, "/mnt/huge/f");
-  EXPECT_EQ(table_with("mem_align", "512").io_memory.align, 512u);
-  EXPECT_EQ(table_with("hugepage-size", "2m").io_memory.hugepage_size, 2u << 20);
+  EXPECT_EQ(mapped.buffers.io_memory.kind, IoMemKind::kMmapHuge);
+  EXPECT_EQ(mapped.buffers.io_memory.file, "/mnt/huge/f");
+  EXPECT_EQ(table_with("mem_align", "512").buffers.io_memory.align, 512u);
+  EXPECT_EQ(table_with("hugepage-size", "2m").buffers.io_memory.hugepage_size, 2u << 20);
   EXPECT_THAT(option_error_of("mem", "shm:/x"), HasSubstr("only the mmap kinds take a file"));
   EXPECT_THAT(option_error_of("mem", "cudamalloc"), HasSubstr("GPU memory"));
   EXPECT_THAT(option_error_of("hugepage-size", "3k"), HasSubstr("multiple of 1 MiB"));
@@ -591,17 +594,17 @@ TEST(TargetOptions, LockfileOpendirUsersAndSchedulers) {
   EXPECT_THROW(table_with("ioscheduler", "[none]"), UserError);
   EXPECT_TRUE(table_with("allow_mounted_write", "1").target.allow_mounted_write);
   EXPECT_TRUE(table_with("unlink_each_loop", "1").target.unlink_each_loop);
-  EXPECT_TRUE(table_with("disable_bw", "1").disable_bw);
-  EXPECT_TRUE(table_with("gtod_reduce", "1").disable_bw);
+  EXPECT_TRUE(table_with("disable_bw", "1").report.disable_bw);
+  EXPECT_TRUE(table_with("gtod_reduce", "1").report.disable_bw);
 }
 
 TEST(VerifyOptions, TrimVerification) {
   const JobSpec job = table_with("trim_percentage", "25");
-  EXPECT_EQ(job.trim_percentage, 25u);
-  EXPECT_TRUE(job.trim_verify_zero);
-  EXPECT_EQ(table_with("trim_backlog", "16").trim_backlog, 16u);
-  EXPECT_EQ(table_with("trim_backlog_batch", "4").trim_backlog_batch, 4u);
-  EXPECT_FALSE(table_with("trim_verify_zero", "0").trim_verify_zero);
+  EXPECT_EQ(job.verification.trim_percentage, 25u);
+  EXPECT_TRUE(job.verification.trim_verify_zero);
+  EXPECT_EQ(table_with("trim_backlog", "16").verification.trim_backlog, 16u);
+  EXPECT_EQ(table_with("trim_backlog_batch", "4").verification.trim_backlog_batch, 4u);
+  EXPECT_FALSE(table_with("trim_verify_zero", "0").verification.trim_verify_zero);
   EXPECT_THAT(option_error_of("trim_percentage", "101"), HasSubstr("out of range 0-100"));
 }
 

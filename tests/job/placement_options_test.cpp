@@ -40,15 +40,15 @@ TEST(PlacementOptions, PrioAndPrioclass) {
 }
 
 TEST(PlacementOptions, BufferPatternDecodesHexAndStrings) {
-  EXPECT_EQ(job_with({{"buffer_pattern", "0xdeadbeef"}}).buffer_pattern, std::string("\xde\xad\xbe\xef"));
-  EXPECT_EQ(job_with({{"buffer_pattern", "\"ab\""}}).buffer_pattern, "ab");
+  EXPECT_EQ(job_with({{"buffer_pattern", "0xdeadbeef"}}).buffers.buffer_pattern, std::string("\xde\xad\xbe\xef"));
+  EXPECT_EQ(job_with({{"buffer_pattern", "\"ab\""}}).buffers.buffer_pattern, "ab");
 }
 
 TEST(PlacementOptions, AcceptedOptionsParseAndChangeNothing) {
   const JobSpec plain = job_with({});
   const JobSpec job = job_with({{"create_serialize", "1"}, {"verify_async", "4"}});
   EXPECT_EQ(job.placement.cpus_allowed, plain.placement.cpus_allowed);
-  EXPECT_EQ(job.verify, plain.verify);
+  EXPECT_EQ(job.verification.verify, plain.verification.verify);
   EXPECT_THROW(job_with({{"verify_async", "x"}}), UserError);
   const JobSpec more = job_with({{"log_entries", "1048576"}, {"gtod_cpu", "1"}});
   EXPECT_EQ(more.placement.cpus_allowed, plain.placement.cpus_allowed);
@@ -58,14 +58,16 @@ TEST(PlacementOptions, AcceptedOptionsParseAndChangeNothing) {
   EXPECT_THROW(job_with({{"gtod_cpu", "x"}}), UserError);
 }
 
-TEST(PlacementOptions, ExitallOnErrorIsAFlag) { EXPECT_TRUE(job_with({{"exitall_on_error", ""}}).exitall_on_error); }
+TEST(PlacementOptions, ExitallOnErrorIsAFlag) {
+  EXPECT_TRUE(job_with({{"exitall_on_error", ""}}).errors.exitall_on_error);
+}
 
 TEST(RwModifier, BackwardsStepOfASequentialMode) {
   const JobSpec job = job_with({{"rw", "read:-8k"}});
-  EXPECT_EQ(job.rw, RwMode::kRead);
-  EXPECT_TRUE(job.rw_backwards);
-  EXPECT_EQ(job.rw_sequential_run, 8192u);
-  EXPECT_FALSE(job_with({{"rw", "write:4k"}}).rw_backwards);
+  EXPECT_EQ(job.workload.rw, RwMode::kRead);
+  EXPECT_TRUE(job.workload.rw_backwards);
+  EXPECT_EQ(job.workload.rw_sequential_run, 8192u);
+  EXPECT_FALSE(job_with({{"rw", "write:4k"}}).workload.rw_backwards);
 }
 
 TEST(RwModifier, BackwardsIsRefusedForRandomModes) { EXPECT_THROW(job_with({{"rw", "randread:-8"}}), UserError); }

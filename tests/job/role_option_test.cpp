@@ -14,16 +14,16 @@ TEST(RoleOption, JobFileSectionCanBeBackground) {
   const std::vector<FileJob> jobs = parse_job_text(
       "[global]\nioengine=null\nsize=1m\n[db]\nrw=randwrite\n[copy]\nrw=write\nrole=background\n", "job.fio", settings);
   ASSERT_EQ(jobs.size(), 2u);
-  EXPECT_EQ(jobs[0].spec.role, JobRole::kForeground);
-  EXPECT_EQ(jobs[1].spec.role, JobRole::kBackground);
+  EXPECT_EQ(jobs[0].spec.control.role, JobRole::kForeground);
+  EXPECT_EQ(jobs[1].spec.control.role, JobRole::kBackground);
 }
 
 TEST(RoleOption, CommandLineValueIsApplied) {
   JobSpec job;
   apply_option(job, "role", "background", SourcePos{});
-  EXPECT_EQ(job.role, JobRole::kBackground);
+  EXPECT_EQ(job.control.role, JobRole::kBackground);
   apply_option(job, "role", "foreground", SourcePos{});
-  EXPECT_EQ(job.role, JobRole::kForeground);
+  EXPECT_EQ(job.control.role, JobRole::kForeground);
 }
 
 TEST(RoleOption, UnknownRoleIsRefusedWithChoices) {

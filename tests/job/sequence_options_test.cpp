@@ -26,20 +26,20 @@ std::string distribution_error(const char* value) {
 
 TEST(SequenceOption, ListOfBlockIndices) {
   const JobSpec job = job_with({{"random_distribution", "sequence:2,0,1"}});
-  EXPECT_EQ(job.random_distribution.kind, DistributionKind::kSequence);
-  EXPECT_EQ(job.random_distribution.sequence, (std::vector<std::uint32_t>{2, 0, 1}));
-  EXPECT_FALSE(job.random_sequence_stride);
+  EXPECT_EQ(job.workload.random_distribution.kind, DistributionKind::kSequence);
+  EXPECT_EQ(job.workload.random_distribution.sequence, (std::vector<std::uint32_t>{2, 0, 1}));
+  EXPECT_FALSE(job.workload.random_sequence_stride);
 }
 
 TEST(SequenceOption, BlanksAroundElementsAreIgnored) {
-  EXPECT_EQ(job_with({{"random_distribution", "sequence: 7 ,\t3"}}).random_distribution.sequence,
+  EXPECT_EQ(job_with({{"random_distribution", "sequence: 7 ,\t3"}}).workload.random_distribution.sequence,
             (std::vector<std::uint32_t>{7, 3}));
 }
 
 TEST(SequenceOption, SixtyFourElementsAtMost) {
   std::string list = "sequence:0";
   for (int i = 1; i < 64; ++i) list += "," + std::to_string(i);
-  EXPECT_EQ(job_with({{"random_distribution", list.c_str()}}).random_distribution.sequence.size(), 64u);
+  EXPECT_EQ(job_with({{"random_distribution", list.c_str()}}).workload.random_distribution.sequence.size(), 64u);
   list += ",64";
   EXPECT_THAT(distribution_error(list.c_str()), HasSubstr("at most 64 block indices"));
 }
@@ -51,12 +51,13 @@ TEST(SequenceOption, RefusesWhatFioRefuses) {
   EXPECT_THAT(distribution_error("sequence:1,-2"), HasSubstr("element '-2' is not a block index"));
   EXPECT_THAT(distribution_error("sequence:4k"), HasSubstr("element '4k' is not a block index"));
   EXPECT_THAT(distribution_error("sequence:4294967296"), HasSubstr("above 4294967295"));
-  EXPECT_EQ(job_with({{"random_distribution", "sequence:4294967295"}}).random_distribution.sequence[0], 4294967295u);
+  EXPECT_EQ(job_with({{"random_distribution", "sequence:4294967295"}}).workload.random_distribution.sequence[0],
+            4294967295u);
 }
 
 TEST(SequenceOption, StrideIsABool) {
-  EXPECT_TRUE(job_with({{"random_sequence_stride", "1"}}).random_sequence_stride);
-  EXPECT_FALSE(job_with({{"random_sequence_stride", "0"}}).random_sequence_stride);
+  EXPECT_TRUE(job_with({{"random_sequence_stride", "1"}}).workload.random_sequence_stride);
+  EXPECT_FALSE(job_with({{"random_sequence_stride", "0"}}).workload.random_sequence_stride);
   EXPECT_THROW(job_with({{"random_sequence_stride", "2"}}), UserError);
 }
 

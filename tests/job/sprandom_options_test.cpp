@@ -22,19 +22,19 @@ std::vector<Problem> sprandom_errors(const JobSpec& job, const std::string& opti
 
 TEST(SprandomOptions, DefaultsAreFios) {
   const JobSpec job;
-  EXPECT_FALSE(job.sprandom);
-  EXPECT_EQ(job.spr_num_regions, 100u);
-  EXPECT_DOUBLE_EQ(job.spr_op, 0.15);
-  EXPECT_EQ(job.spr_cs, 0u);
+  EXPECT_FALSE(job.workload.sprandom);
+  EXPECT_EQ(job.workload.spr_num_regions, 100u);
+  EXPECT_DOUBLE_EQ(job.workload.spr_op, 0.15);
+  EXPECT_EQ(job.workload.spr_cs, 0u);
 }
 
 TEST(SprandomOptions, ValuesAreStored) {
   const JobSpec job = testing::job_with(
       {{"rw", "randwrite"}, {"sprandom", "1"}, {"spr_num_regions", "250"}, {"spr_op", "0.07"}, {"spr_cs", "64k"}});
-  EXPECT_TRUE(job.sprandom);
-  EXPECT_EQ(job.spr_num_regions, 250u);
-  EXPECT_DOUBLE_EQ(job.spr_op, 0.07);
-  EXPECT_EQ(job.spr_cs, 65536u);
+  EXPECT_TRUE(job.workload.sprandom);
+  EXPECT_EQ(job.workload.spr_num_regions, 250u);
+  EXPECT_DOUBLE_EQ(job.workload.spr_op, 0.07);
+  EXPECT_EQ(job.workload.spr_cs, 65536u);
   EXPECT_TRUE(validate(job).empty());
 }
 

@@ -17,13 +17,13 @@ JobSpec null_job(const std::string& name) {
 
 TEST(ValidateAcrossJobs, WaitForAnEarlierJobIsAccepted) {
   JobSpec second = null_job("reader");
-  second.wait_for = "writer";
+  second.control.wait_for = "writer";
   EXPECT_TRUE(validate_across_jobs({null_job("writer"), second}).empty());
 }
 
 TEST(ValidateAcrossJobs, WaitForUnknownNameSuggestsTheNearestAtTheOptionsLine) {
   JobSpec second = null_job("reader");
-  second.wait_for = "writr";
+  second.control.wait_for = "writr";
   second.option_pos["wait_for"] = SourcePos{"jobs.fio", 12};
   const std::vector<Problem> problems = validate_across_jobs({null_job("writer"), second});
   ASSERT_EQ(problems.size(), 1u);
@@ -35,13 +35,13 @@ TEST(ValidateAcrossJobs, WaitForUnknownNameSuggestsTheNearestAtTheOptionsLine) {
 
 TEST(ValidateAcrossJobs, WaitForALaterJobIsRefused) {
   JobSpec first = null_job("a");
-  first.wait_for = "b";
+  first.control.wait_for = "b";
   EXPECT_TRUE(has_error(validate_across_jobs({first, null_job("b")})));
 }
 
 TEST(ValidateAcrossJobs, AJobCannotWaitForItself) {
   JobSpec job = null_job("a");
-  job.wait_for = "a";
+  job.control.wait_for = "a";
   const std::vector<Problem> problems = validate_across_jobs({job});
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].message.find("cannot wait for itself"), std::string::npos);
@@ -56,7 +56,7 @@ TEST(ValidateAcrossJobs, OffsetIncrementWithAPercentageOffsetIsRefused) {
 
 TEST(ValidateAll, CombinesPerJobAndCrossJobProblems) {
   JobSpec second = null_job("b");
-  second.wait_for = "nobody";
+  second.control.wait_for = "nobody";
   EXPECT_TRUE(has_error(validate_all({null_job("a"), second})));
   EXPECT_FALSE(has_error(validate_all({null_job("a"), null_job("b")})));
 }
@@ -64,18 +64,18 @@ TEST(ValidateAll, CombinesPerJobAndCrossJobProblems) {
 // ramp_size (fio 3.42): one value per group; a stonewall starts a new group.
 TEST(ValidateAcrossJobs, RampSizeDiffersWithinAGroupIsRefused) {
   JobSpec first = null_job("a");
-  first.ramp_size = 1 << 20;
+  first.time.ramp_size = 1 << 20;
   JobSpec second = null_job("b");
-  second.ramp_size = 2 << 20;
+  second.time.ramp_size = 2 << 20;
   const std::vector<Problem> problems = validate_across_jobs({first, second});
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].option, "ramp_size");
   EXPECT_NE(problems[0].message.find("job b: ramp_size=2097152 differs from job a's 1048576"), std::string::npos)
       << problems[0].message;
-  second.stonewall = true;
+  second.control.stonewall = true;
   EXPECT_TRUE(validate_across_jobs({first, second}).empty());
-  second.stonewall = false;
-  second.ramp_size = first.ramp_size;
+  second.control.stonewall = false;
+  second.time.ramp_size = first.time.ramp_size;
   EXPECT_TRUE(validate_across_jobs({first, second}).empty());
 }
 
@@ -83,24 +83,24 @@ TEST(ValidateAcrossJobs, RampSizeDiffersWithinAGroupIsRefused) {
 // rest); without group_reporting each job is judged alone and may have its own.
 TEST(ValidateAcrossJobs, SteadyStateDiffersWithinAReportingGroupIsRefused) {
   JobSpec first = null_job("a");
-  first.ss_criterion = SteadyStateCriterion::kLat;
-  first.ss_limit = 10;
-  first.ss_limit_is_percent = true;
-  first.ss_duration = std::chrono::seconds(2);
+  first.steady_state.ss_criterion = SteadyStateCriterion::kLat;
+  first.steady_state.ss_limit = 10;
+  first.steady_state.ss_limit_is_percent = true;
+  first.steady_state.ss_duration = std::chrono::seconds(2);
   JobSpec second = first;
   second.name = "b";
-  second.ss_limit = 20;
+  second.steady_state.ss_limit = 20;
   EXPECT_TRUE(validate_across_jobs({first, second}).empty()) << "no group_reporting: each judged alone";
-  first.group_reporting = second.group_reporting = true;
+  first.report.group_reporting = second.report.group_reporting = true;
   const std::vector<Problem> problems = validate_across_jobs({first, second});
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].option, "steadystate");
   EXPECT_NE(problems[0].message.find("job b: its steadystate options differ from job a's"), std::string::npos)
       << problems[0].message;
-  second.stonewall = true;
+  second.control.stonewall = true;
   EXPECT_TRUE(validate_across_jobs({first, second}).empty());
-  second.stonewall = false;
-  second.ss_limit = first.ss_limit;
+  second.control.stonewall = false;
+  second.steady_state.ss_limit = first.steady_state.ss_limit;
   EXPECT_TRUE(validate_across_jobs({first, second}).empty());
 }
 

@@ -39,7 +39,7 @@ TEST(ValidateOpenLoop, IoSubmitModeOffloadIsTheOpenLoopOnlyWithARate) {
 TEST(ValidateOpenLoop, ARateOfAnotherDirectionDoesNotCount) {
   JobSpec job;
   job.pacing.open_loop = true;
-  job.rw = RwMode::kRandRead;
+  job.workload.rw = RwMode::kRandRead;
   job.pacing.rate_iops = {0, 1000, 0};
   EXPECT_EQ(errors_of(job).size(), 1u);
 }
@@ -63,11 +63,11 @@ TEST(ValidateOpenLoop, OptionParsesAsAFlag) {
 TEST(RandRmwOption, ParsesAndIsRandomReadWrite) {
   JobSpec job;
   apply_option(job, "rw", "randrmw", SourcePos{});
-  EXPECT_EQ(job.rw, RwMode::kRandRmw);
+  EXPECT_EQ(job.workload.rw, RwMode::kRandRmw);
   EXPECT_TRUE(job.is_random());
   EXPECT_TRUE(job.does_reads());
   EXPECT_TRUE(job.does_writes());
-  EXPECT_EQ(rw_mode_name(job.rw), "randrmw");
+  EXPECT_EQ(rw_mode_name(job.workload.rw), "randrmw");
 }
 
 }  // namespace

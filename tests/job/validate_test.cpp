@@ -65,14 +65,14 @@ TEST(Validate, FillDeviceNeedsSequentialWritesOrAReadJob) {
 
 TEST(Validate, ZeroBlockSize) {
   JobSpec job;
-  job.bs = {0, 0, 0};
+  job.workload.bs = {0, 0, 0};
   EXPECT_THAT(only_problem(validate(job), "bs").message, HasSubstr("bs=0"));
 }
 
 TEST(Validate, ZeroIodepthAndNumjobs) {
   JobSpec job;
-  job.iodepth = 0;
-  job.numjobs = 0;
+  job.queue.iodepth = 0;
+  job.control.numjobs = 0;
   const auto problems = validate(job);
   EXPECT_EQ(only_problem(problems, "iodepth").message, "iodepth=0: must be at least 1");
   EXPECT_EQ(only_problem(problems, "numjobs").message, "numjobs=0: must be at least 1");
@@ -80,7 +80,7 @@ TEST(Validate, ZeroIodepthAndNumjobs) {
 
 TEST(Validate, RwmixreadAboveHundred) {
   JobSpec job;
-  job.rwmixread = 101;
+  job.workload.rwmixread = 101;
   EXPECT_EQ(only_problem(validate(job), "rwmixread").severity, Severity::kError);
 }
 
@@ -106,7 +106,7 @@ TEST(Validate, NorandommapWithSequentialWarns) {
 
 TEST(Validate, PercentileOutOfRange) {
   JobSpec job;
-  job.percentile_list = {50, 120};
+  job.report.percentile_list = {50, 120};
   EXPECT_EQ(only_problem(validate(job), "percentile_list").severity, Severity::kError);
 }
 
@@ -177,7 +177,7 @@ TEST(Validate, ZeroBuffersConflictWithCompression) {
 TEST(Validate, ProblemWithoutPositionUsesJobStart) {
   JobSpec job;
   job.where = SourcePos{"jobs.fio", 7};
-  job.iodepth = 0;
+  job.queue.iodepth = 0;
   EXPECT_EQ(only_problem(validate(job), "iodepth").where.describe(), "jobs.fio:7");
 }
 

@@ -47,10 +47,10 @@ bool any_contains(const std::vector<std::string>& messages, const std::string& t
 }
 
 TEST(VerifyOptions, KindsParse) {
-  EXPECT_EQ(verify_job_with({{"verify", "crc32c"}}).verify, VerifyKind::kCrc32c);
-  EXPECT_EQ(verify_job_with({{"verify", "crc32c-intel"}}).verify, VerifyKind::kCrc32c);
-  EXPECT_EQ(verify_job_with({{"verify", "sha256"}}).verify, VerifyKind::kSha256);
-  EXPECT_EQ(verify_job_with({{"verify", "0"}}).verify, VerifyKind::kNone);
+  EXPECT_EQ(verify_job_with({{"verify", "crc32c"}}).verification.verify, VerifyKind::kCrc32c);
+  EXPECT_EQ(verify_job_with({{"verify", "crc32c-intel"}}).verification.verify, VerifyKind::kCrc32c);
+  EXPECT_EQ(verify_job_with({{"verify", "sha256"}}).verification.verify, VerifyKind::kSha256);
+  EXPECT_EQ(verify_job_with({{"verify", "0"}}).verification.verify, VerifyKind::kNone);
 }
 
 TEST(VerifyOptions, EveryFioKindParses) {
@@ -58,7 +58,8 @@ TEST(VerifyOptions, EveryFioKindParses) {
       {"crc7", VerifyKind::kCrc7},         {"crc16", VerifyKind::kCrc16},       {"sha1", VerifyKind::kSha1},
       {"sha512", VerifyKind::kSha512},     {"sha3-224", VerifyKind::kSha3_224}, {"sha3-256", VerifyKind::kSha3_256},
       {"sha3-384", VerifyKind::kSha3_384}, {"sha3-512", VerifyKind::kSha3_512}, {"null", VerifyKind::kNull}};
-  for (const auto& [name, kind] : kinds) EXPECT_EQ(verify_job_with({{"verify", name}}).verify, kind) << name;
+  for (const auto& [name, kind] : kinds)
+    EXPECT_EQ(verify_job_with({{"verify", name}}).verification.verify, kind) << name;
   EXPECT_THAT(apply_error("verify", "sha2"), HasSubstr("sha256"));
 }
 
@@ -75,42 +76,44 @@ TEST(VerifyValidate, LongDigestsNeedA104ByteHeader) {
 }
 
 TEST(VerifyOptions, HexPatternKeepsByteOrder) {
-  EXPECT_EQ(verify_job_with({{"verify_pattern", "0xdeadbeef"}}).verify_pattern, std::string("\xde\xad\xbe\xef"));
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "0xdeadbeef"}}).verification.verify_pattern,
+            std::string("\xde\xad\xbe\xef"));
 }
 
 TEST(VerifyOptions, QuotedAndHexPartsConcatenate) {
-  EXPECT_EQ(verify_job_with({{"verify_pattern", "\"ab\"0x0a"}}).verify_pattern, std::string("ab\n"));
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "\"ab\"0x0a"}}).verification.verify_pattern, std::string("ab\n"));
 }
 
 TEST(VerifyOptions, PatternAloneImpliesVerifyPattern) {
-  EXPECT_EQ(verify_job_with({{"verify_pattern", "0xaa"}}).verify, VerifyKind::kPattern);
-  EXPECT_EQ(verify_job_with({{"verify", "md5"}, {"verify_pattern", "0xaa"}}).verify, VerifyKind::kMd5);
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "0xaa"}}).verification.verify, VerifyKind::kPattern);
+  EXPECT_EQ(verify_job_with({{"verify", "md5"}, {"verify_pattern", "0xaa"}}).verification.verify, VerifyKind::kMd5);
 }
 
 // fio's lib/pattern.c examples, byte for byte.
 TEST(VerifyOptions, PatternsAsFioParsesThem) {
   using namespace std::string_literals;
-  EXPECT_EQ(verify_job_with({{"verify_pattern", "-1024"}}).verify_pattern, "\x00\xfc\xff\xff"s);
-  EXPECT_EQ(verify_job_with({{"verify_pattern", "66"}}).verify_pattern, "\x42"s);
-  EXPECT_EQ(verify_job_with({{"verify_pattern", "0"}}).verify_pattern, "\x00"s);
-  EXPECT_EQ(verify_job_with({{"verify_pattern", "0xFF0X1"}}).verify_pattern, "\xff\x01"s);
-  EXPECT_EQ(verify_job_with({{"verify_pattern", "\"123\"0xFFeeCC"}}).verify_pattern, "123\xff\xee\xcc"s);
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "-1024"}}).verification.verify_pattern, "\x00\xfc\xff\xff"s);
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "66"}}).verification.verify_pattern, "\x42"s);
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "0"}}).verification.verify_pattern, "\x00"s);
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "0xFF0X1"}}).verification.verify_pattern, "\xff\x01"s);
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "\"123\"0xFFeeCC"}}).verification.verify_pattern, "123\xff\xee\xcc"s);
   // The example: "abcd", then -12 (the number ends where 0x begins), then 0xdeadface.
-  EXPECT_EQ(verify_job_with({{"verify_pattern", "\"abcd\"-120xdeadface"}}).verify_pattern,
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "\"abcd\"-120xdeadface"}}).verification.verify_pattern,
             "abcd\xf4\xff\xff\xff\xde\xad\xfa\xce"s);
   const JobSpec with_offset = verify_job_with({{"verify_pattern", "-100xab\"1\"%o\"2\""}});
-  EXPECT_EQ(with_offset.verify_pattern,
+  EXPECT_EQ(with_offset.verification.verify_pattern,
             "\xf6\xff\xff\xff\xab"
             "1"
             "\0\0\0\0\0\0\0\0"
             "2"s);
-  EXPECT_EQ(with_offset.verify_pattern_offset_slots, (std::vector<std::uint32_t>{6}));
+  EXPECT_EQ(with_offset.verification.verify_pattern_offset_slots, (std::vector<std::uint32_t>{6}));
 }
 
 TEST(VerifyOptions, PatternFileAndErrors) {
   const std::string path = ::testing::TempDir() + "/sluice_pattern_file";
   { std::ofstream(path, std::ios::binary) << "xyz"; }
-  EXPECT_EQ(verify_job_with({{"verify_pattern", "'" + path + "'0x01"}}).verify_pattern, std::string("xyz\x01"));
+  EXPECT_EQ(verify_job_with({{"verify_pattern", "'" + path + "'0x01"}}).verification.verify_pattern,
+            std::string("xyz\x01"));
   std::remove(path.c_str());
   EXPECT_THAT(apply_error("verify_pattern", "'/nonexistent/p'"), HasSubstr("cannot read the pattern file"));
   EXPECT_THAT(apply_error("verify_pattern", "3000000000"), HasSubstr("from -2147483648 to 2147483647"));

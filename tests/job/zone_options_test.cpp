@@ -101,7 +101,7 @@ TEST(ZoneOptions, SizesInZonesAreZonesizeMultiples) {
                                   {"offset_increment", "1z"},
                                   {"zoneskip", "2z"}});
   EXPECT_EQ(job.target.size.bytes, 40ull << 20);  // zonesize given after size: the zones count once it is known
-  EXPECT_EQ(job.io_size, 12ull << 20);
+  EXPECT_EQ(job.time.io_size, 12ull << 20);
   EXPECT_EQ(job.target.offset.bytes, 8ull << 20);
   EXPECT_EQ(job.target.offset_increment, 4ull << 20);
   EXPECT_EQ(job.zones.zone_skip, 8ull << 20);

@@ -25,7 +25,7 @@ struct Fixture {
   CapacityResult result;
   Fixture() {
     JobSpec job;
-    job.rw = RwMode::kRandRead;
+    job.workload.rw = RwMode::kRandRead;
     job.engine.ioengine = EngineKind::kIoUring;
     job.target.direct = true;
     job.target.filenames = {"/tmp/x"};
@@ -111,7 +111,7 @@ TEST(CapacityTable, WarningsAreAtTheTopOfTheTable) {
 TEST(CapacityTable, SaysIndependentStreamsAreNotRandrw) {
   Fixture f;
   JobSpec writer = f.request.streams.front();
-  writer.rw = RwMode::kRandWrite;
+  writer.workload.rw = RwMode::kRandWrite;
   f.request.streams.push_back(writer);
   const std::string text = render_capacity_table(f.request, f.result);
   EXPECT_NE(text.find("randread + randwrite"), std::string::npos) << text;

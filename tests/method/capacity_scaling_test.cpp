@@ -25,7 +25,7 @@ std::vector<CapacityPoint> saturating_curve() {
 CapacityRequest rmw_request() {
   CapacityRequest request;
   JobSpec job;
-  job.rw = RwMode::kRandRmw;
+  job.workload.rw = RwMode::kRandRmw;
   job.target.filenames = {"/tmp/x"};
   request.streams = {job};
   request.slo = std::chrono::milliseconds(10);

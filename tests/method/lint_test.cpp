@@ -22,12 +22,12 @@ JobSpec good_job() {
   JobSpec job;
   job.name = "j";
   job.engine.ioengine = EngineKind::kIoUring;
-  job.iodepth = 32;
+  job.queue.iodepth = 32;
   job.target.direct = true;
-  job.rw = RwMode::kRandRead;
-  job.runtime = 60s;
-  job.time_based = true;
-  job.ramp_time = 5s;
+  job.workload.rw = RwMode::kRandRead;
+  job.time.runtime = 60s;
+  job.time.time_based = true;
+  job.time.ramp_time = 5s;
   return job;
 }
 
@@ -107,7 +107,7 @@ TEST(Lint, ReadingABlockDeviceMayReadUnwrittenBlocks) {
 
 TEST(Lint, WritingABlockDeviceIsNotAnUnwrittenRead) {
   JobSpec job = good_job();
-  job.rw = RwMode::kRandWrite;
+  job.workload.rw = RwMode::kRandWrite;
   LintTarget device = file_target(64 * kGiB);
   device.is_block_device = true;
   device.exists = true;
@@ -140,32 +140,32 @@ TEST(Lint, NewFileSluiceLaysOutIsNotReported) {
 
 TEST(Lint, ZeroBuffersOnWritesAreCompressible) {
   JobSpec job = good_job();
-  job.rw = RwMode::kRandWrite;
-  job.zero_buffers = true;
+  job.workload.rw = RwMode::kRandWrite;
+  job.buffers.zero_buffers = true;
   EXPECT_TRUE(has(codes_of(job, {file_target(64 * kGiB)}, LintFacts{}), kLintCompressibleBuffers));
 }
 
 TEST(Lint, CompressPercentageOnWritesIsCompressible) {
   JobSpec job = good_job();
-  job.rw = RwMode::kWrite;
-  job.buffer_compress_percentage = 50;
+  job.workload.rw = RwMode::kWrite;
+  job.buffers.buffer_compress_percentage = 50;
   EXPECT_TRUE(has(codes_of(job, {file_target(64 * kGiB)}, LintFacts{}), kLintCompressibleBuffers));
 }
 
 TEST(Lint, ShortRuntimeIsReported) {
   JobSpec job = good_job();
-  job.runtime = 5s;
+  job.time.runtime = 5s;
   EXPECT_TRUE(has(codes_of(job, {file_target(64 * kGiB)}, LintFacts{}), kLintShortRuntime));
 }
 
 TEST(Lint, NoRampTimeOnADeviceIsReported) {
   JobSpec job = good_job();
-  job.rw = RwMode::kRandWrite;
-  job.ramp_time = 0s;
+  job.workload.rw = RwMode::kRandWrite;
+  job.time.ramp_time = 0s;
   LintTarget device = file_target(64 * kGiB);
   device.is_block_device = true;
   EXPECT_TRUE(has(codes_of(job, {device}, LintFacts{}), kLintNoRampTime));
-  job.ramp_size = 1ull << 30;  // a ramp by amount of I/O (fio 3.42) is a ramp too
+  job.time.ramp_size = 1ull << 30;  // a ramp by amount of I/O (fio 3.42) is a ramp too
   EXPECT_FALSE(has(codes_of(job, {device}, LintFacts{}), kLintNoRampTime));
 }
 
@@ -173,9 +173,9 @@ TEST(Lint, NullEngineGetsNoWarning) {
   JobSpec job = good_job();
   job.engine.ioengine = EngineKind::kNull;
   job.target.direct = false;
-  job.runtime = 1s;
-  job.zero_buffers = true;
-  job.rw = RwMode::kRandRW;
+  job.time.runtime = 1s;
+  job.buffers.zero_buffers = true;
+  job.workload.rw = RwMode::kRandRW;
   EXPECT_TRUE(codes_of(job, {file_target(1 << 20)}, facts_with_memory(64 * kGiB)).empty());
 }
 
@@ -222,8 +222,8 @@ RunResult result_with_runtime(const std::string& name, std::uint64_t runtime_ns)
 
 TEST(LintAfterRun, SizeBasedJobMeasuredBrieflyIsShort) {
   JobSpec job = good_job();
-  job.runtime = 0s;
-  job.time_based = false;
+  job.time.runtime = 0s;
+  job.time.time_based = false;
   const std::vector<Problem> problems = lint_after_run({job}, result_with_runtime("j", 400'000'000));
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].code, kLintShortRuntime);
@@ -231,13 +231,13 @@ TEST(LintAfterRun, SizeBasedJobMeasuredBrieflyIsShort) {
 
 TEST(LintAfterRun, ShortRuntimeGivenIsNotRepeatedAfterTheRun) {
   JobSpec job = good_job();
-  job.runtime = 2s;
+  job.time.runtime = 2s;
   EXPECT_TRUE(lint_after_run({job}, result_with_runtime("j", 2'000'000'000)).empty());
 }
 
 TEST(LintAfterRun, InterruptedRunsAreNotJudged) {
   JobSpec job = good_job();
-  job.runtime = 0s;
+  job.time.runtime = 0s;
   RunResult result = result_with_runtime("j", 1'000'000);
   result.interrupted = true;
   EXPECT_TRUE(lint_after_run({job}, result).empty());
@@ -262,7 +262,7 @@ TEST(LintFacts, ATargetsDeviceCacheComesFromTheEnvironment) {
 TEST(LintBlock, OneHeadingAndOneLinePerWarningWithItsCode) {
   JobSpec job = good_job();
   job.target.direct = false;
-  job.runtime = 3s;
+  job.time.runtime = 3s;
   const std::string block = render_lint_block(lint_before_run({LintJob{&job, {file_target(64 * kGiB)}}}, LintFacts{}));
   EXPECT_EQ(std::count(block.begin(), block.end(), '\n'), 2) << block;
   EXPECT_NE(block.find("[buffered-io] job j:"), std::string::npos) << block;

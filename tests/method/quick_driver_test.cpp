@@ -52,16 +52,16 @@ struct FakeFixedTests {
   RunResult operator()(const std::vector<JobSpec>& batch, const RunnerOptions&) {
     const JobSpec& job = batch.front();
     jobs.push_back(job);
-    clock.advance(static_cast<std::uint64_t>((job.ramp_time + job.runtime).count()));
+    clock.advance(static_cast<std::uint64_t>((job.time.ramp_time + job.time.runtime).count()));
     JobResult result;
     result.name = job.name;
-    result.settings.iodepth = job.iodepth;
-    result.runtime_ns = static_cast<std::uint64_t>(job.runtime.count());
+    result.settings.iodepth = job.queue.iodepth;
+    result.runtime_ns = static_cast<std::uint64_t>(job.time.runtime.count());
     const Direction direction = job.does_writes() ? Direction::kWrite : Direction::kRead;
     DirectionStats& d = result.dirs[index_of(direction)];
     d.ios = result.runtime_ns / 1'000'000;  // 1000 per second
-    d.bytes = d.ios * job.bs[index_of(direction)];
-    if (job.fsync_blocks > 0) result.sync.ios = d.ios;
+    d.bytes = d.ios * job.workload.bs[index_of(direction)];
+    if (job.durability.fsync_blocks > 0) result.sync.ios = d.ios;
     GroupResult group;
     group.jobs = {result};
     RunResult run;
@@ -116,11 +116,11 @@ TEST_F(QuickDriverTest, AsksTheCapacitySearchFor4KRandomReadThenWriteUnderTheLim
   ASSERT_EQ(fake_.requests.size(), 2u);
   const CapacityRequest& read = fake_.requests[0];
   ASSERT_EQ(read.streams.size(), 1u);
-  EXPECT_EQ(read.streams[0].rw, RwMode::kRandRead);
-  EXPECT_EQ(read.streams[0].bs[index_of(Direction::kRead)], 4096u);
+  EXPECT_EQ(read.streams[0].workload.rw, RwMode::kRandRead);
+  EXPECT_EQ(read.streams[0].workload.bs[index_of(Direction::kRead)], 4096u);
   EXPECT_EQ(read.slo, 5ms);
   EXPECT_EQ(read.slo_stat, SloStat::kMean);
-  EXPECT_EQ(fake_.requests[1].streams[0].rw, RwMode::kRandWrite);
+  EXPECT_EQ(fake_.requests[1].streams[0].workload.rw, RwMode::kRandWrite);
 }
 
 TEST_F(QuickDriverTest, PsyncScalesCapacityByJobs) {
@@ -170,13 +170,13 @@ TEST_F(QuickDriverTest, EachFixedTestRunsForItsSlotAfterARamp) {
   EXPECT_GE(r.elapsed_seconds, 54.0);
   ASSERT_EQ(fixed_.jobs.size(), 5u);
   for (const JobSpec& job : fixed_.jobs) {
-    EXPECT_TRUE(job.time_based) << job.name;
-    EXPECT_GE(job.runtime, 200ms) << job.name;  // timing_for_slot's floor
-    EXPECT_GT(job.ramp_time, 0ms) << job.name;
-    EXPECT_LT(job.ramp_time, job.runtime) << job.name;
+    EXPECT_TRUE(job.time.time_based) << job.name;
+    EXPECT_GE(job.time.runtime, 200ms) << job.name;  // timing_for_slot's floor
+    EXPECT_GT(job.time.ramp_time, 0ms) << job.name;
+    EXPECT_LT(job.time.ramp_time, job.time.runtime) << job.name;
   }
   // The sequential tests' slots (10 of the 85 shares each) are twice the depth-1 tests' (5 each).
-  EXPECT_GT(fixed_.jobs[0].runtime, fixed_.jobs[2].runtime);
+  EXPECT_GT(fixed_.jobs[0].time.runtime, fixed_.jobs[2].time.runtime);
 }
 
 TEST_F(QuickDriverTest, RemovesWhatItCreated) {

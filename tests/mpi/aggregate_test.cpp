@@ -190,20 +190,20 @@ TEST(Aggregate, WearOutCountsEveryRankUpToTheLastOnesEnd) {
 TEST(WearOut, TheCatchUpJobOfACloneUsesItsFilesAndEndsByCount) {
   JobSpec clone;
   clone.name = "r";
-  clone.numjobs = 4;
-  clone.time_based = true;
-  clone.runtime = std::chrono::seconds(10);
-  clone.ramp_time = std::chrono::seconds(2);
+  clone.control.numjobs = 4;
+  clone.time.time_based = true;
+  clone.time.runtime = std::chrono::seconds(10);
+  clone.time.ramp_time = std::chrono::seconds(2);
   clone.target.filename_format = "$jobname.$jobnum.$filenum.rank1";
-  clone.bs = {4096, 65536, 4096};
+  clone.workload.bs = {4096, 65536, 4096};
   const JobSpec job = wearout_job(clone, 3, 500);
-  EXPECT_EQ(job.numjobs, 1u);
+  EXPECT_EQ(job.control.numjobs, 1u);
   EXPECT_EQ(job.target.filename_format, "$jobname.3.$filenum.rank1");
-  EXPECT_FALSE(job.time_based);
-  EXPECT_EQ(job.runtime.count(), 0);
-  EXPECT_EQ(job.ramp_time.count(), 0);
-  EXPECT_EQ(job.number_ios, 500u);
-  EXPECT_EQ(job.io_size, 500u * 65536u);
+  EXPECT_FALSE(job.time.time_based);
+  EXPECT_EQ(job.time.runtime.count(), 0);
+  EXPECT_EQ(job.time.ramp_time.count(), 0);
+  EXPECT_EQ(job.time.number_ios, 500u);
+  EXPECT_EQ(job.time.io_size, 500u * 65536u);
   JobSpec named = clone;
   named.target.filenames = {"/dev/shared"};
   named.target.filename_format.clear();
@@ -235,8 +235,8 @@ TEST(ClusterRun, GeneratedFileNamesArePerRankNamedFilesAreShared) {
 TEST(ClusterRun, DefaultTimeLimitIsTheJobsTimePlusAGraceOrNone) {
   JobSpec timed;
   timed.name = "t";
-  timed.runtime = std::chrono::seconds(10);
-  timed.ramp_time = std::chrono::seconds(2);
+  timed.time.runtime = std::chrono::seconds(10);
+  timed.time.ramp_time = std::chrono::seconds(2);
   EXPECT_EQ(default_time_limit({timed}), std::chrono::seconds(132));
   JobSpec sized;
   sized.name = "s";

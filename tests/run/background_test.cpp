@@ -15,7 +15,7 @@ using testing::null_job;
 using testing::quiet;
 
 JobSpec background(JobSpec job) {
-  job.role = JobRole::kBackground;
+  job.control.role = JobRole::kBackground;
   return job;
 }
 
@@ -23,8 +23,8 @@ TEST(BackgroundPlan, BackgroundJobIsMadeTimeBased) {
   const auto plan =
       make_plan({null_job("fg", RwMode::kRead, 1 << 20), background(null_job("bg", RwMode::kWrite, 1 << 20))});
   ASSERT_EQ(plan.size(), 1u);
-  EXPECT_FALSE(plan[0].jobs[0].spec.time_based);
-  EXPECT_TRUE(plan[0].jobs[1].spec.time_based);
+  EXPECT_FALSE(plan[0].jobs[0].spec.time.time_based);
+  EXPECT_TRUE(plan[0].jobs[1].spec.time.time_based);
   EXPECT_EQ(plan[0].foreground_jobs(), 1u);
 }
 
@@ -34,14 +34,14 @@ TEST(BackgroundPlan, GroupOfOnlyBackgroundJobsIsRefused) {
 
 TEST(BackgroundPlan, OnlyBackgroundInASecondGroupIsRefused) {
   JobSpec second = background(null_job("bg", RwMode::kWrite, 1 << 20));
-  second.stonewall = true;
+  second.control.stonewall = true;
   EXPECT_THROW(make_plan({null_job("fg", RwMode::kRead, 1 << 20), second}), UserError);
 }
 
 TEST(BackgroundRunner, BackgroundStopsWhenForegroundEnds) {
   JobSpec fg = null_job("fg", RwMode::kRead, 1 << 20);
-  fg.time_based = true;
-  fg.runtime = 100ms;  // hundreds of passes of the background's 1 MiB of null writes, even on a busy machine
+  fg.time.time_based = true;
+  fg.time.runtime = 100ms;  // hundreds of passes of the background's 1 MiB of null writes, even on a busy machine
   const RunResult r = run_jobs({fg, background(null_job("bg", RwMode::kWrite, 1 << 20))}, quiet());
   ASSERT_EQ(r.groups.at(0).jobs.size(), 2u);
   const JobResult& bg = r.groups[0].jobs[1];
@@ -56,10 +56,10 @@ TEST(BackgroundRunner, BackgroundStopsWhenForegroundEnds) {
 
 TEST(BackgroundRunner, BackgroundEndingFirstDoesNotEndTheGroup) {
   JobSpec fg = null_job("fg", RwMode::kRead, 1 << 20);
-  fg.time_based = true;
-  fg.runtime = 250ms;
+  fg.time.time_based = true;
+  fg.time.runtime = 250ms;
   JobSpec bg = background(null_job("bg", RwMode::kWrite, 1 << 20));
-  bg.runtime = 20ms;
+  bg.time.runtime = 20ms;
   const RunResult r = run_jobs({fg, bg}, quiet());
   // The foreground runs its whole runtime; the background ends at its own (160 ms of room for a busy
   // machine's late wake-up), not at the foreground's.

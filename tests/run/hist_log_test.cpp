@@ -33,7 +33,7 @@ JobSpec hist_job(const testing::TempDir& dir) {
   JobSpec job;
   job.name = "h";
   job.engine.ioengine = EngineKind::kNull;
-  job.rw = RwMode::kRandRW;
+  job.workload.rw = RwMode::kRandRW;
   job.target.size.bytes = 1 << 20;
   job.logs.write_hist_log = dir.file("h");
   return job;
@@ -83,9 +83,9 @@ TEST(HistLog, BinsUseFiosIndex) {
 TEST(HistLog, WindowsAreDeltas) {
   testing::TempDir dir;
   JobSpec job = hist_job(dir);
-  job.rw = RwMode::kRandRead;
-  job.time_based = true;
-  job.runtime = std::chrono::milliseconds(70);  // three whole windows and a part: 20 ms is as good as 100 here
+  job.workload.rw = RwMode::kRandRead;
+  job.time.time_based = true;
+  job.time.runtime = std::chrono::milliseconds(70);  // three whole windows and a part: 20 ms is as good as 100 here
   job.logs.log_hist_msec = 20;
   const RunResult r = run_jobs({job}, quiet());
   const auto rows = read_log(dir.file("h_clat_hist.1.log"));
@@ -99,8 +99,8 @@ TEST(HistLog, WindowsAreDeltas) {
 TEST(HistLog, PerJobLogsZeroSharesOneFile) {
   testing::TempDir dir;
   JobSpec job = hist_job(dir);
-  job.rw = RwMode::kRandRead;
-  job.numjobs = 2;
+  job.workload.rw = RwMode::kRandRead;
+  job.control.numjobs = 2;
   job.logs.per_job_logs = false;
   job.logs.write_bw_log = dir.file("h");
   run_jobs({job}, quiet());

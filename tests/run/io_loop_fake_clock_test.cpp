@@ -25,10 +25,10 @@ constexpr int kDepth32Bucket = 5;                // IodepthDistribution::level: 
 JobSpec time_based_job(std::chrono::nanoseconds runtime) {
   JobSpec job;
   job.name = "fake";
-  job.rw = RwMode::kRandRead;
+  job.workload.rw = RwMode::kRandRead;
   job.target.size.bytes = 64 << 20;
-  job.time_based = true;
-  job.runtime = runtime;
+  job.time.time_based = true;
+  job.time.runtime = runtime;
   return job;
 }
 
@@ -83,7 +83,7 @@ TEST(IoLoopFakeClock, RuntimeEndsAtExactlyTheFakeTime) {
 
 TEST(IoLoopFakeClock, RampTimeIsExcluded) {
   JobSpec job = time_based_job(1ms);
-  job.ramp_time = 500us;
+  job.time.ramp_time = 500us;
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.start_ns, kStart + 500'000);
   EXPECT_EQ(out.result.runtime_ns, 1'000'000u);
@@ -94,7 +94,7 @@ TEST(IoLoopFakeClock, RampTimeIsExcluded) {
 // 256 ms, but the ramp ends at the check at 1 s, and the runtime starts there.
 TEST(IoLoopFakeClock, RampSizeEndsAtTheFirstWholeSecondThatFindsItDone) {
   JobSpec job = time_based_job(10ms);
-  job.ramp_size = 1 << 20;
+  job.time.ramp_size = 1 << 20;
   const Outcome out = run_on_fake(job, false, 1'000'000);
   EXPECT_EQ(out.result.start_ns, kStart + 1'000'000'000);
   EXPECT_EQ(out.result.runtime_ns, 10'000'000u);
@@ -103,7 +103,7 @@ TEST(IoLoopFakeClock, RampSizeEndsAtTheFirstWholeSecondThatFindsItDone) {
 
 TEST(IoLoopFakeClock, RampSizeNotDoneAtTheFirstCheckWaitsForTheNext) {
   JobSpec job = time_based_job(10ms);
-  job.ramp_size = 6 << 20;  // 1536 ios: 1000 by the check at 1 s, 2000 by the one at 2 s
+  job.time.ramp_size = 6 << 20;  // 1536 ios: 1000 by the check at 1 s, 2000 by the one at 2 s
   const Outcome out = run_on_fake(job, false, 1'000'000);
   EXPECT_EQ(out.result.start_ns, kStart + 2'000'000'000);
   EXPECT_EQ(out.result.dirs[0].ios, 10u);
@@ -112,9 +112,9 @@ TEST(IoLoopFakeClock, RampSizeNotDoneAtTheFirstCheckWaitsForTheNext) {
 // A size-based job that ends during its ramp measured nothing, as with ramp_time.
 TEST(IoLoopFakeClock, RampSizeNeverDoneMeasuresNothing) {
   JobSpec job = time_based_job(0ns);
-  job.time_based = false;
+  job.time.time_based = false;
   job.target.size.bytes = 1 << 20;
-  job.ramp_size = 512 << 10;
+  job.time.ramp_size = 512 << 10;
   const Outcome out = run_on_fake(job, false, 1'000'000);  // 256 ios end the job at 256 ms, before a check
   EXPECT_EQ(out.result.dirs[0].ios, 0u);
 }
@@ -131,7 +131,7 @@ TEST(IoLoopFakeClock, SynchronousLatencyIsTheServiceTime) {
 
 TEST(IoLoopFakeClock, AsynchronousLatencyIsTheServiceTime) {
   JobSpec job = time_based_job(1ms);
-  job.iodepth = 4;
+  job.queue.iodepth = 4;
   const Outcome out = run_on_fake(job, true, 100'000);
   const DirectionStats& read = out.result.dirs[0];
   ASSERT_GT(read.ios, 0u);
@@ -144,8 +144,8 @@ TEST(IoLoopFakeClock, AsynchronousLatencyIsTheServiceTime) {
 
 TEST(IoLoopFakeClock, AsyncEngineKeepsIodepthInFlight) {
   JobSpec job = time_based_job(10ms);
-  job.iodepth = 32;
-  job.ramp_time = 1ms;  // the first fill (4, 8, ... 32 in flight) happens during the ramp
+  job.queue.iodepth = 32;
+  job.time.ramp_time = 1ms;  // the first fill (4, 8, ... 32 in flight) happens during the ramp
   const Outcome out = run_on_fake(job, true, 100'000);
   EXPECT_EQ(out.max_in_flight, 32u);
   const IodepthDistribution& depth = out.result.depth;
@@ -161,13 +161,13 @@ TEST(IoLoopFakeClock, AsyncEngineKeepsIodepthInFlight) {
 // serialize_overlap holds each back until the earlier one completed.
 TEST(IoLoopFakeClock, SerializeOverlapKeepsOverlappingIosApart) {
   JobSpec job = time_based_job(5ms);
-  job.rw = RwMode::kRandWrite;
+  job.workload.rw = RwMode::kRandWrite;
   job.target.size.bytes = 64 << 10;
-  job.norandommap = true;
-  job.iodepth = 16;
+  job.workload.norandommap = true;
+  job.queue.iodepth = 16;
   const Outcome loose = run_on_fake(job, true, 100'000);
   EXPECT_GT(loose.overlapping_submits, 100u);
-  job.serialize_overlap = true;
+  job.queue.serialize_overlap = true;
   const Outcome serialized = run_on_fake(job, true, 100'000);
   EXPECT_EQ(serialized.overlapping_submits, 0u);
   EXPECT_GT(serialized.result.dirs[1].ios, 100u);  // it still writes, at a lower depth
@@ -179,9 +179,9 @@ TEST(IoLoopFakeClock, SerializeOverlapKeepsOverlappingIosApart) {
 // window is reported.
 TEST(IoLoopFakeClock, LatencyTargetRampsToIodepthAndEndsAfterTheFinalWindow) {
   JobSpec job = time_based_job(1s);
-  job.iodepth = 8;
-  job.latency_target = 1ms;
-  job.latency_window = 10ms;
+  job.queue.iodepth = 8;
+  job.latency.latency_target = 1ms;
+  job.latency.latency_window = 10ms;
   const Outcome out = run_on_fake(job, true, 100'000);
   EXPECT_EQ(out.result.error, 0);
   EXPECT_EQ(out.max_in_flight, 8u);
@@ -195,9 +195,9 @@ TEST(IoLoopFakeClock, LatencyTargetRampsToIodepthAndEndsAfterTheFinalWindow) {
 
 TEST(IoLoopFakeClock, LatencyTargetBelowTheServiceTimeFailsAtDepthOne) {
   JobSpec job = time_based_job(1s);
-  job.iodepth = 8;
-  job.latency_target = 50us;
-  job.latency_window = 10ms;
+  job.queue.iodepth = 8;
+  job.latency.latency_target = 50us;
+  job.latency.latency_window = 10ms;
   const Outcome out = run_on_fake(job, true, 100'000);
   EXPECT_EQ(out.result.error, ETIMEDOUT);
   EXPECT_NE(out.result.error_message.find("latency of 100000 nsec exceeds specified max (50000 nsec)"),
@@ -208,8 +208,8 @@ TEST(IoLoopFakeClock, LatencyTargetBelowTheServiceTimeFailsAtDepthOne) {
 
 TEST(IoLoopFakeClock, GivenCompleteMaxIsHonoured) {
   JobSpec job = time_based_job(10ms);
-  job.iodepth = 32;
-  job.ramp_time = 1ms;
+  job.queue.iodepth = 32;
+  job.time.ramp_time = 1ms;
   apply_option(job, "iodepth_batch_complete_max", "0", SourcePos{});  // 0: everything that completed, as iodepth
   const Outcome out = run_on_fake(job, true, 100'000);
   // All 32 complete at once and are refilled in groups of 4: submissions see 4, 8, ... 32 in flight.
@@ -223,10 +223,10 @@ TEST(IoLoopFakeClock, GivenCompleteMaxIsHonoured) {
 TEST(IoLoopFakeClock, WritesInFlightAtATimeBasedEndCountAndTheVerifyStateSaysSo) {
   testing::TempDir aux;
   JobSpec job = time_based_job(1ms);
-  job.rw = RwMode::kRandWrite;
-  job.iodepth = 8;
-  job.verify = VerifyKind::kCrc32c;
-  job.aux_path = aux.path();
+  job.workload.rw = RwMode::kRandWrite;
+  job.queue.iodepth = 8;
+  job.verification.verify = VerifyKind::kCrc32c;
+  job.verification.aux_path = aux.path();
   const Outcome out = run_on_fake(job, true, 300'000);
   const DirectionStats& write = out.result.dirs[index_of(Direction::kWrite)];
   // The window runs until the last of them completed, 1.2 ms, as fio's runtime includes the drain.
@@ -291,8 +291,8 @@ TEST(IoLoopFakeClock, TimeSeriesHasOneSamplePerInterval) {
 // has none at fio's default 500 ms.
 TEST(IoLoopFakeClock, RateSamplesFollowTheAveragingWindows) {
   JobSpec job = time_based_job(10ms);
-  job.iops_avg_msec = 1;
-  job.bw_avg_msec = 2;
+  job.report.iops_avg_msec = 1;
+  job.report.bw_avg_msec = 2;
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.dirs[0].iops_samples.count(), 10u);  // at 1, 2, ... 10 ms: the last window ends with the job
   EXPECT_DOUBLE_EQ(out.result.dirs[0].iops_samples.mean(), 100'000.0);  // 100 ios per ms
@@ -304,7 +304,7 @@ TEST(IoLoopFakeClock, RateSamplesFollowTheAveragingWindows) {
 
 TEST(IoLoopFakeClock, SizeBasedJobEndsWithThePass) {
   JobSpec job = time_based_job(0ns);
-  job.time_based = false;
+  job.time.time_based = false;
   job.target.size.bytes = 1 << 20;
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.dirs[0].ios, 256u);
@@ -315,7 +315,7 @@ TEST(IoLoopFakeClock, SizeBasedJobEndsWithThePass) {
 TEST(IoLoopFakeClock, RateIopsMinFailsASlowJob) {
   JobSpec job = time_based_job(3s);
   job.name = "r";
-  job.rw = RwMode::kRead;
+  job.workload.rw = RwMode::kRead;
   job.pacing.thinktime = 10ms;  // about 100 IOPS
   job.pacing.rate_iops_min = {1000, 1000, 1000};
   const Outcome out = run_on_fake(job, false, 10'000);
@@ -327,11 +327,11 @@ TEST(IoLoopFakeClock, RateIopsMinFailsASlowJob) {
 
 TEST(IoLoopFakeClock, SteadyStateEndsTheJobEarly) {
   JobSpec job = time_based_job(20s);
-  job.ss_criterion = SteadyStateCriterion::kIops;
-  job.ss_limit = 90;  // within 90% of the mean: the fake engine's IOPS never vary
-  job.ss_limit_is_percent = true;
-  job.ss_duration = 1s;
-  job.ss_interval = 250ms;
+  job.steady_state.ss_criterion = SteadyStateCriterion::kIops;
+  job.steady_state.ss_limit = 90;  // within 90% of the mean: the fake engine's IOPS never vary
+  job.steady_state.ss_limit_is_percent = true;
+  job.steady_state.ss_duration = 1s;
+  job.steady_state.ss_interval = 250ms;
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_LT(out.result.runtime_ns, 5'000'000'000u);
   ASSERT_TRUE(out.result.steadystate.is_object());
@@ -343,10 +343,10 @@ TEST(IoLoopFakeClock, SteadyStateEndsTheJobEarly) {
 // ss=lat (fio 3.42): each interval's sample is its ios' mean completion latency, here the fake 10 us.
 TEST(IoLoopFakeClock, SteadyStateOnLatencyEndsTheJobEarly) {
   JobSpec job = time_based_job(20s);
-  job.ss_criterion = SteadyStateCriterion::kLat;
-  job.ss_limit = 1;  // ns
-  job.ss_duration = 1s;
-  job.ss_interval = 250ms;
+  job.steady_state.ss_criterion = SteadyStateCriterion::kLat;
+  job.steady_state.ss_limit = 1;  // ns
+  job.steady_state.ss_duration = 1s;
+  job.steady_state.ss_interval = 250ms;
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_LT(out.result.runtime_ns, 5'000'000'000u);
   ASSERT_TRUE(out.result.steadystate.is_object());
@@ -359,7 +359,7 @@ TEST(IoLoopFakeClock, SteadyStateOnLatencyEndsTheJobEarly) {
 TEST(IoLoopFakeClock, RateCycleSetsTheWindowTheMinimumIsCheckedOver) {
   JobSpec job = time_based_job(3s);
   job.name = "r";
-  job.rw = RwMode::kRead;
+  job.workload.rw = RwMode::kRead;
   job.pacing.thinktime = 10ms;  // about 100 IOPS
   job.pacing.rate_iops_min = {1000, 1000, 1000};
   job.pacing.rate_cycle = 200ms;
@@ -386,7 +386,7 @@ TEST(IoLoopFakeClock, ThinkInProportionToTheIoAndNeverPastTheEnd) {
 
 TEST(IoLoopFakeClock, RateMinIgnoresDirectionsTheJobDoesNotIssue) {
   JobSpec job = time_based_job(1200ms);
-  job.rw = RwMode::kRead;
+  job.workload.rw = RwMode::kRead;
   job.pacing.rate_min = {0, 1 << 30, 0};  // writes only; the job reads
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.error, 0) << out.result.error_message;
@@ -395,9 +395,9 @@ TEST(IoLoopFakeClock, RateMinIgnoresDirectionsTheJobDoesNotIssue) {
 
 TEST(IoLoopFakeClock, SteadyStateNotAttainedKeepsTheBlock) {
   JobSpec job = time_based_job(1500ms);
-  job.ss_criterion = SteadyStateCriterion::kBwSlope;
-  job.ss_limit = 0;
-  job.ss_duration = 5s;
+  job.steady_state.ss_criterion = SteadyStateCriterion::kBwSlope;
+  job.steady_state.ss_limit = 0;
+  job.steady_state.ss_duration = 5s;
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.steadystate.at("attained"), 0);
   EXPECT_EQ(out.result.runtime_ns, 1'500'000'000u);
@@ -407,7 +407,7 @@ TEST(IoLoopFakeClock, NullEngineTakesTheInlinePathAndAccountsEachIo) {
   std::unique_ptr<Engine> engine = make_null_engine();
   ASSERT_TRUE(NullPerform::is(*engine));  // run() dispatches to the per-type path, not through submit/reap
   JobSpec job = time_based_job(0ns);
-  job.time_based = false;
+  job.time.time_based = false;
   job.target.size.bytes = 1 << 20;
   FakeClock clock(kStart);
   const Outcome out = run_with(job, std::move(engine), clock);
@@ -435,8 +435,8 @@ TEST(IoLoopFakeClock, EachSynchronousEngineIsRecognisedByItsOwnPerformOnly) {
 // every write is followed by its sync.
 TEST(IoLoopFakeClock, TheSyncAWriteMadeDueIsIssuedWhenTheRuntimeEndsDuringTheWrite) {
   JobSpec job = time_based_job(1005us);
-  job.rw = RwMode::kRandWrite;
-  job.fsync_blocks = 1;
+  job.workload.rw = RwMode::kRandWrite;
+  job.durability.fsync_blocks = 1;
   const Outcome out = run_on_fake(job, false, 10'000);
   EXPECT_EQ(out.result.dirs[1].ios, 51u);
   EXPECT_EQ(out.result.sync.ios, out.result.dirs[1].ios);

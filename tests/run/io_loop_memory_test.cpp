@@ -58,10 +58,10 @@ constexpr std::uint64_t kDay = 86'400 * kSecond;
 [[maybe_unused]] JobResult run_one_simulated_day(int jobnum) {
   JobSpec job;
   job.name = "day";
-  job.rw = RwMode::kRandRead;
+  job.workload.rw = RwMode::kRandRead;
   job.target.size.bytes = 1ull << 30;
-  job.time_based = true;
-  job.runtime = std::chrono::nanoseconds(kDay);
+  job.time.time_based = true;
+  job.time.runtime = std::chrono::nanoseconds(kDay);
   const JobInstance instance{.spec = job,
                              .jobnum = jobnum,
                              .groupid = 0,

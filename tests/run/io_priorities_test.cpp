@@ -16,7 +16,7 @@ std::map<std::uint16_t, int> draw(IoPriorities& priorities, Direction d, std::ui
 
 TEST(IoPriorities, PercentageDefaultsToTheRealtimeClass) {
   JobSpec job;
-  job.rw = RwMode::kRandRW;
+  job.workload.rw = RwMode::kRandRW;
   job.placement.cmdprio_percentage = {30, 0, 0};
   IoPriorities priorities(job, 7);
   const auto reads = draw(priorities, Direction::kRead, 4096, 10000);
@@ -29,7 +29,7 @@ TEST(IoPriorities, PercentageDefaultsToTheRealtimeClass) {
 
 TEST(IoPriorities, IndexesFollowTheValuesList) {
   JobSpec job;
-  job.rw = RwMode::kRandWrite;
+  job.workload.rw = RwMode::kRandWrite;
   job.placement.ioprio_class = 2;
   job.placement.ioprio = 7;
   job.placement.cmdprio_percentage = {0, 100, 100};
@@ -45,7 +45,7 @@ TEST(IoPriorities, IndexesFollowTheValuesList) {
 
 TEST(IoPriorities, BssplitMatchesExactSizesAndSharesEntries) {
   JobSpec job;
-  job.rw = RwMode::kRandRead;
+  job.workload.rw = RwMode::kRandRead;
   // 4k: 25 % at 1/1, 75 % at 3/2 (sorted by size as fio); 64k: 50 % at cmdprio_class/cmdprio (1/0).
   job.placement.cmdprio_bssplit[0] = {{4096, 25, 0x2001}, {4096, 75, 0x6002}, {65536, 50, -1}};
   IoPriorities priorities(job, 3);

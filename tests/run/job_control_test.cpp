@@ -30,16 +30,16 @@ const JobResult& job_named(const RunResult& r, const std::string& name) {
 
 TEST(JobControl, PlanningRefusesAWaitForThatNamesNoEarlierJob) {
   JobSpec first = null_job("a");
-  first.wait_for = "b";
+  first.control.wait_for = "b";
   EXPECT_THROW(make_plan({first, null_job("b")}, 1), UserError);
 }
 
 TEST(JobControl, WaitForStartsAfterTheWaiteeEnds) {
   JobSpec first = null_job("first");
-  first.time_based = true;
-  first.runtime = 50ms;  // long beside the null ios of "second", which would start at once without wait_for
+  first.time.time_based = true;
+  first.time.runtime = 50ms;  // long beside the null ios of "second", which would start at once without wait_for
   JobSpec second = null_job("second");
-  second.wait_for = "first";
+  second.control.wait_for = "first";
   const RunResult r = run_jobs({first, second}, quiet());
   ASSERT_EQ(r.groups.size(), 1u);  // same group: no stonewall
   EXPECT_GE(job_named(r, "second").start_ns, job_named(r, "first").end_ns);
@@ -47,10 +47,10 @@ TEST(JobControl, WaitForStartsAfterTheWaiteeEnds) {
 
 TEST(JobControl, ExitallStopsTheGroup) {
   JobSpec quick = null_job("quick", RwMode::kRandRead, 1 << 20);
-  quick.exitall = true;
+  quick.control.exitall = true;
   JobSpec slow = null_job("slow");
-  slow.time_based = true;
-  slow.runtime = 20s;
+  slow.time.time_based = true;
+  slow.time.runtime = 20s;
   const auto start = std::chrono::steady_clock::now();
   const RunResult r = run_jobs({quick, slow}, quiet());
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
@@ -60,7 +60,7 @@ TEST(JobControl, ExitallStopsTheGroup) {
 
 TEST(JobControl, MaxLatencyStopsWithEtimedout) {
   JobSpec job = null_job("m", RwMode::kRandRead, 1 << 30);
-  job.max_latency = 1ns;
+  job.latency.max_latency = 1ns;
   const RunResult run = run_jobs({job}, quiet());
   const JobResult& r = run.groups.at(0).jobs.at(0);
   EXPECT_EQ(r.error, ETIMEDOUT);
@@ -71,8 +71,8 @@ TEST(JobControl, MaxLatencyStopsWithEtimedout) {
 
 TEST(JobControl, DisableLatZeroesTheStatistics) {
   JobSpec job = null_job("d");
-  job.disable_lat = true;
-  job.disable_clat = true;
+  job.report.disable_lat = true;
+  job.report.disable_clat = true;
   const RunResult run = run_jobs({job}, quiet());
   const JobResult& r = run.groups.at(0).jobs.at(0);
   EXPECT_EQ(r.dirs[0].ios, 256u);
@@ -102,15 +102,15 @@ TEST(JobControl, FlowKeepsTheRatioOfWeights) {
   // the run lasts as long as 5,000 null ios take (milliseconds; it ran a second of wall time before), and a
   // busy machine changes the run's length, not the counts. Without flow, "one" would do as many as "four".
   JobSpec one = null_job("one", RwMode::kRandRead, 1 << 30);
-  one.time_based = true;
-  one.runtime = 60s;
-  one.flow = 1;
+  one.time.time_based = true;
+  one.time.runtime = 60s;
+  one.control.flow = 1;
   JobSpec four = null_job("four", RwMode::kRandRead, 1 << 30);
-  four.number_ios = 4000;
-  four.exitall = true;
-  four.flow = 4;
-  one.flow_sleep = 100us;
-  four.flow_sleep = 100us;
+  four.time.number_ios = 4000;
+  four.control.exitall = true;
+  four.control.flow = 4;
+  one.control.flow_sleep = 100us;
+  four.control.flow_sleep = 100us;
   const RunResult r = run_jobs({one, four}, quiet());
   EXPECT_EQ(job_named(r, "four").dirs[0].ios, 4000u);
   const double ratio = static_cast<double>(job_named(r, "four").dirs[0].ios) /
@@ -123,7 +123,7 @@ TEST(JobControl, FilenameFormatNamesTheClonesFiles) {
   JobSpec job = null_job("j");
   job.target.filename_format = "data.$jobnum.$filenum";
   job.target.nrfiles = 2;
-  job.numjobs = 2;
+  job.control.numjobs = 2;
   const std::vector<GroupPlan> plan = make_plan({job});
   EXPECT_EQ(plan[0].jobs[1].spec.target.filenames, (std::vector<std::string>{"data.1.0", "data.1.1"}));
 }
@@ -132,14 +132,14 @@ TEST(JobControl, OffsetIncrementMovesEachClone) {
   JobSpec job = null_job("j");
   job.target.offset.bytes = 4096;
   job.target.offset_increment = 1 << 20;
-  job.numjobs = 3;
+  job.control.numjobs = 3;
   const std::vector<GroupPlan> plan = make_plan({job});
   EXPECT_EQ(plan[0].jobs[2].spec.target.offset.bytes, 4096u + 2 * (1u << 20));
 }
 
 int sequential_steps(std::uint32_t percentage_random) {
   JobSpec job = null_job("p", RwMode::kRandRead, 1 << 24);
-  job.percentage_random = percentage_random;
+  job.workload.percentage_random = percentage_random;
   IoPattern pattern(job, {{0, 1 << 24}}, 7);
   NextIo io;
   std::uint64_t next = ~0ull;

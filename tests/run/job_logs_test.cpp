@@ -53,7 +53,7 @@ JobSpec logged_job(const std::string& prefix) {
   JobSpec job;
   job.name = "j";
   job.engine.ioengine = EngineKind::kNull;
-  job.rw = RwMode::kRandRead;
+  job.workload.rw = RwMode::kRandRead;
   job.logs.write_lat_log = prefix;
   job.logs.write_bw_log = prefix;
   job.logs.write_iops_log = prefix;
@@ -279,7 +279,7 @@ using testing::quiet;
 TEST(JobLogs, RunnerWritesOneLinePerIo) {
   testing::TempDir dir;
   JobSpec job = logged_job(dir.file("run"));
-  job.rw = RwMode::kRandRW;
+  job.workload.rw = RwMode::kRandRW;
   job.target.size.bytes = 1 << 20;
   run_jobs({job}, quiet());
   EXPECT_EQ(read_log_lines(dir.file("run_lat.1.log")).size(), 256u);
@@ -291,10 +291,10 @@ TEST(JobLogs, RunnerWritesAveragedWindowsForEachClone) {
   JobSpec job = logged_job(dir.file("run"));
   job.target.size.bytes =
       64ull << 20;  // time-based: it repeats; a 1 TiB region's random map (32 MiB a clone) cost more than the run
-  job.time_based = true;
-  job.runtime = std::chrono::milliseconds(60);  // three windows: 20 ms ones discriminate as 100 ms ones did
+  job.time.time_based = true;
+  job.time.runtime = std::chrono::milliseconds(60);  // three windows: 20 ms ones discriminate as 100 ms ones did
   job.logs.log_avg_msec = 20;
-  job.numjobs = 2;
+  job.control.numjobs = 2;
   run_jobs({job}, quiet());
   for (const char* name : {"run_iops.1.log", "run_iops.2.log"}) {
     const auto lines = read_log_lines(dir.file(name));

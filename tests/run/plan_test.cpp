@@ -19,9 +19,9 @@ TEST(Plan, JobsWithoutStonewallShareOneGroup) {
 
 TEST(Plan, StonewallAndNewGroupStartGroups) {
   JobSpec b = job("b");
-  b.stonewall = true;
+  b.control.stonewall = true;
   JobSpec c = job("c");
-  c.new_group = true;
+  c.control.new_group = true;
   const auto plan = make_plan({job("a"), b, c});
   ASSERT_EQ(plan.size(), 3u);
   EXPECT_EQ(plan[2].groupid, 2);
@@ -30,7 +30,7 @@ TEST(Plan, StonewallAndNewGroupStartGroups) {
 
 TEST(Plan, NumjobsClonesWithDistinctSeeds) {
   JobSpec a = job("a");
-  a.numjobs = 3;
+  a.control.numjobs = 3;
   const auto plan = make_plan({a});
   ASSERT_EQ(plan[0].jobs.size(), 3u);
   EXPECT_EQ(plan[0].jobs[2].jobnum, 2);
@@ -41,9 +41,9 @@ TEST(Plan, NumjobsClonesWithDistinctSeeds) {
 // with the thread number); the seed follows the clone's place in the run, across groups too.
 TEST(Plan, JobsWithTheSameOptionsGetDistinctSeeds) {
   JobSpec b = job("b");
-  b.numjobs = 2;
+  b.control.numjobs = 2;
   JobSpec c = job("c");
-  c.stonewall = true;
+  c.control.stonewall = true;
   const auto plan = make_plan({job("a"), b, c});
   ASSERT_EQ(plan.size(), 2u);
   const std::uint64_t a_seed = plan[0].jobs[0].seed;
@@ -57,16 +57,16 @@ TEST(Plan, JobsWithTheSameOptionsGetDistinctSeeds) {
 
 TEST(Plan, GroupReportingOfAnyJobAppliesToItsGroup) {
   JobSpec b = job("b");
-  b.group_reporting = true;
+  b.report.group_reporting = true;
   const auto plan = make_plan({job("a"), b});
   EXPECT_TRUE(plan[0].group_reporting);
 }
 
 TEST(Plan, RandrepeatOffMixesInTheTimeSeed) {
   JobSpec a = job("a");
-  a.randrepeat = false;
+  a.workload.randrepeat = false;
   EXPECT_NE(make_plan({a}, 1)[0].jobs[0].seed, make_plan({a}, 2)[0].jobs[0].seed);
-  a.randrepeat = true;
+  a.workload.randrepeat = true;
   EXPECT_EQ(make_plan({a}, 1)[0].jobs[0].seed, make_plan({a}, 2)[0].jobs[0].seed);
 }
 
@@ -79,10 +79,10 @@ namespace {
 TEST(Plan, LogNumbersCountEveryCloneOfTheRun) {
   JobSpec a;
   a.name = "a";
-  a.numjobs = 2;
+  a.control.numjobs = 2;
   JobSpec b;
   b.name = "b";
-  b.stonewall = true;
+  b.control.stonewall = true;
   const auto plan = make_plan({a, b});
   EXPECT_EQ(plan[0].jobs[1].lognum, 1);
   EXPECT_EQ(plan[1].jobs[0].lognum, 2);

@@ -22,7 +22,7 @@ inline JobSpec null_job(const std::string& name, RwMode rw = RwMode::kRandRead, 
   JobSpec job;
   job.name = name;
   job.engine.ioengine = EngineKind::kNull;
-  job.rw = rw;
+  job.workload.rw = rw;
   job.target.size.bytes = size;
   return job;
 }

@@ -23,7 +23,7 @@ JobSpec plain_null_job(RwMode rw, std::uint64_t size) {
   JobSpec job;
   job.name = "n";
   job.engine.ioengine = EngineKind::kNull;
-  job.rw = rw;
+  job.workload.rw = rw;
   job.target.size.bytes = size;
   return job;
 }
@@ -41,19 +41,19 @@ TEST(Runner, SizeBasedJobDoesExactlyOnePass) {
 
 TEST(Runner, LoopsRepeatThePass) {
   JobSpec job = plain_null_job(RwMode::kRead, 1 << 20);
-  job.loops = 3;
+  job.time.loops = 3;
   EXPECT_EQ(only_job(run_jobs({job}, quiet())).dirs[0].ios, 768u);
 }
 
 TEST(Runner, NumberIosCapsTheJob) {
   JobSpec job = plain_null_job(RwMode::kRandRead, 1 << 30);
-  job.number_ios = 1000;
+  job.time.number_ios = 1000;
   EXPECT_EQ(only_job(run_jobs({job}, quiet())).dirs[0].ios, 1000u);
 }
 
 TEST(Runner, MixedJobSplitsByRwmixread) {
   JobSpec job = plain_null_job(RwMode::kRandRW, 64 << 20);
-  job.rwmixread = 75;
+  job.workload.rwmixread = 75;
   const RunResult run = run_jobs({job}, quiet());
   const JobResult& r = only_job(run);
   const double reads = static_cast<double>(r.dirs[0].ios);
@@ -64,8 +64,8 @@ TEST(Runner, MixedJobSplitsByRwmixread) {
 
 TEST(Runner, GroupSumsAddJobsSideBySide) {
   JobSpec a = plain_null_job(RwMode::kRead, 1 << 20);
-  a.numjobs = 2;
-  a.group_reporting = true;
+  a.control.numjobs = 2;
+  a.report.group_reporting = true;
   JobSpec b = plain_null_job(RwMode::kWrite, 2 << 20);
   b.name = "b";
   const RunResult r = run_jobs({a, b}, quiet());
@@ -80,7 +80,7 @@ TEST(Runner, GroupSumsAddJobsSideBySide) {
 TEST(Runner, StonewallRunsGroupsInOrder) {
   JobSpec a = plain_null_job(RwMode::kRead, 1 << 20);
   JobSpec b = plain_null_job(RwMode::kRead, 1 << 20);
-  b.stonewall = true;
+  b.control.stonewall = true;
   const RunResult r = run_jobs({a, b}, quiet());
   ASSERT_EQ(r.groups.size(), 2u);
   EXPECT_LE(r.groups[0].jobs[0].end_ns, r.groups[1].jobs[0].start_ns);
@@ -88,8 +88,8 @@ TEST(Runner, StonewallRunsGroupsInOrder) {
 
 TEST(Runner, StopRequestEndsTheRunAndMarksItInterrupted) {
   JobSpec job = plain_null_job(RwMode::kRandRead, 1 << 20);
-  job.time_based = true;
-  job.runtime = 60s;
+  job.time.time_based = true;
+  job.time.runtime = 60s;
   // The stop comes once the worker is released (before_measure), not after a guessed delay that a slow
   // start could outlast; 50 ms later, so the worker has done ios even on a busy machine.
   std::promise<void> released;
@@ -116,8 +116,8 @@ TEST(Runner, FsyncEveryNWritesIsCounted) {
   job.name = "w";
   job.target.filenames = {dir.file("f")};
   job.target.size.bytes = 1 << 20;
-  job.rw = RwMode::kWrite;
-  job.fsync_blocks = 4;
+  job.workload.rw = RwMode::kWrite;
+  job.durability.fsync_blocks = 4;
   const RunResult run = run_jobs({job}, quiet());
   const JobResult& r = only_job(run);
   EXPECT_EQ(r.dirs[1].ios, 256u);
@@ -130,7 +130,7 @@ TEST(Runner, PsyncReadsTheLaidOutFile) {
   job.name = "r";
   job.target.filenames = {dir.file("f")};
   job.target.size.bytes = 1 << 20;  // 256 direct reads: as telling as 1,024 were, a quarter of the disk time
-  job.rw = RwMode::kRandRead;
+  job.workload.rw = RwMode::kRandRead;
   job.target.direct = true;
   const RunResult run = run_jobs({job}, quiet());
   const JobResult& r = only_job(run);
@@ -149,10 +149,10 @@ TEST(Runner, IoUringKeepsTheQueueFull) {
   job.name = "q";
   job.target.filenames = {dir.file("f")};
   job.target.size.bytes = 8 << 20;
-  job.rw = RwMode::kRandRead;
+  job.workload.rw = RwMode::kRandRead;
   job.engine.ioengine = EngineKind::kIoUring;
   job.target.direct = true;  // buffered reads from the page cache complete inside submit and never queue
-  job.iodepth = 16;
+  job.queue.iodepth = 16;
   RunResult r;
   try {
     r = run_jobs({job}, quiet());
@@ -184,11 +184,11 @@ TEST(Runner, NothingIsWrittenBeforeEveryTargetIsChecked) {
   first.name = "w";
   first.target.filenames = {dir.file("first")};
   first.target.size.bytes = 1 << 20;
-  first.rw = RwMode::kWrite;
+  first.workload.rw = RwMode::kWrite;
   first.engine.ioengine = EngineKind::kPsync;
   JobSpec later = first;
   later.name = "later";
-  later.stonewall = true;
+  later.control.stonewall = true;
   later.target.filenames.clear();
   later.target.directory = dir.file("missing/directory");
   EXPECT_THROW(run_jobs({first, later}, quiet()), UserError);

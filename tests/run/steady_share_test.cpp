@@ -33,11 +33,11 @@ TEST(SteadyShare, TheGroupsCountsAreTheSlotsAdded) {
 
 TEST(SteadyShare, AMonitorOnTheGroupsCountsSamplesTheGroupsMeanLatency) {
   JobSpec job;
-  job.ss_criterion = SteadyStateCriterion::kLat;
-  job.ss_limit = 10;
-  job.ss_limit_is_percent = true;
-  job.ss_duration = 2s;
-  job.ss_interval = 1s;
+  job.steady_state.ss_criterion = SteadyStateCriterion::kLat;
+  job.steady_state.ss_limit = 10;
+  job.steady_state.ss_limit_is_percent = true;
+  job.steady_state.ss_duration = 2s;
+  job.steady_state.ss_interval = 1s;
   SteadyShare share(2);
   const std::size_t a = share.join();
   const std::size_t b = share.join();

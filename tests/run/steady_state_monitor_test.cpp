@@ -16,11 +16,11 @@ constexpr std::uint64_t kOneSecondNs = 1'000'000'000;
 
 JobSpec lat_job(SteadyStateCriterion criterion, double limit, bool percent) {
   JobSpec job;
-  job.ss_criterion = criterion;
-  job.ss_limit = limit;
-  job.ss_limit_is_percent = percent;
-  job.ss_duration = 3s;
-  job.ss_interval = 1s;
+  job.steady_state.ss_criterion = criterion;
+  job.steady_state.ss_limit = limit;
+  job.steady_state.ss_limit_is_percent = percent;
+  job.steady_state.ss_duration = 3s;
+  job.steady_state.ss_interval = 1s;
   return job;
 }
 

@@ -46,14 +46,14 @@ class SyncFailingEngine final : public Engine {
 JobSpec fsynced_write_job(const std::string& aux, std::uint32_t fsync_every) {
   JobSpec job;
   job.name = "vp";
-  job.rw = RwMode::kWrite;
+  job.workload.rw = RwMode::kWrite;
   job.target.size.bytes = 64 * 1024;
-  job.iodepth = 4;
-  job.verify = VerifyKind::kCrc32c;
-  job.verify_policy = VerifyPolicy::kFsynced;
-  job.do_verify = false;
-  job.fsync_blocks = fsync_every;
-  job.aux_path = aux;
+  job.queue.iodepth = 4;
+  job.verification.verify = VerifyKind::kCrc32c;
+  job.verification.verify_policy = VerifyPolicy::kFsynced;
+  job.verification.do_verify = false;
+  job.durability.fsync_blocks = fsync_every;
+  job.verification.aux_path = aux;
   return job;
 }
 
@@ -72,7 +72,7 @@ JobResult run_fake(const JobSpec& job, std::unique_ptr<Engine> engine, FakeClock
 }
 
 VerifyState saved_state(const JobSpec& job) {
-  return load_verify_state(verify_state_path(job.aux_path, job.name, 0), job.name);
+  return load_verify_state(verify_state_path(job.verification.aux_path, job.name, 0), job.name);
 }
 
 TEST(VerifyPolicyFakeClock, TheLastCompletedSyncCoversTheWritesIssuedBeforeIt) {
@@ -101,7 +101,7 @@ TEST(VerifyPolicyFakeClock, NoSyncCoversNothing) {
 TEST(VerifyPolicyFakeClock, AFailedSyncCoversNothingMore) {
   testing::TempDir aux;
   JobSpec job = fsynced_write_job(aux.path(), 5);
-  job.continue_on_error = kContinueOnAllErrors;  // the failed syncs are counted, the job goes on
+  job.errors.continue_on_error = kContinueOnAllErrors;  // the failed syncs are counted, the job goes on
   FakeClock clock;
   run_fake(job, std::make_unique<SyncFailingEngine>(clock, 1), clock);
   EXPECT_EQ(saved_state(job).fsynced_writes, 5u);
@@ -110,7 +110,7 @@ TEST(VerifyPolicyFakeClock, AFailedSyncCoversNothingMore) {
 TEST(VerifyPolicyFakeClock, CompletedPolicySavesNoThreshold) {
   testing::TempDir aux;
   JobSpec job = fsynced_write_job(aux.path(), 5);
-  job.verify_policy = VerifyPolicy::kCompleted;
+  job.verification.verify_policy = VerifyPolicy::kCompleted;
   FakeClock clock;
   run_fake(job, std::make_unique<FakeEngine>(clock, true, 100'000), clock);
   EXPECT_FALSE(saved_state(job).fsynced_writes.has_value());

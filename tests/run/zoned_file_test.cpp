@@ -247,7 +247,7 @@ TEST(ZonedFiles, JobsOnOneFileShareItsZonesAndItsLimit) {
 TEST(ZonedTargets, AWritingJobsRegionIsRoundedToZones) {
   JobSpec job;
   job.name = "w";
-  job.rw = RwMode::kWrite;
+  job.workload.rw = RwMode::kWrite;
   job.zones.zone_zbd = true;
   job.zones.zone_size = kMiB;
   TargetFile t;
@@ -268,7 +268,7 @@ TEST(ZonedTargets, AWritingJobsRegionIsRoundedToZones) {
   targets[0].region_length = 512 * 1024;
   EXPECT_THROW(prepare_zoned_targets(job, targets, notes), UserError);  // no whole zone
 
-  job.rw = RwMode::kRead;  // reads keep their region
+  job.workload.rw = RwMode::kRead;  // reads keep their region
   targets = {t};
   notes.clear();
   prepare_zoned_targets(job, targets, notes);

@@ -140,7 +140,7 @@ TEST(PrepareTargets, FailureNamesFileAndOffsetAndRemovesTheCreatedFile) {
 TEST(CloseTargets, UnlinksFilesSluiceCreated) {
   testing::TempDir dir;
   JobSpec job;
-  job.rw = RwMode::kWrite;
+  job.workload.rw = RwMode::kWrite;
   auto targets = one_file(dir, 4096, job);
   prepare_targets(targets, job, nullptr);
   open_targets(targets, job);
@@ -178,7 +178,7 @@ TEST(OpenTargets, ReadJobOpensReadOnly) {
 TEST(OpenTargets, WriteJobOpensReadWrite) {
   testing::TempDir dir;
   JobSpec job;
-  job.rw = RwMode::kRandWrite;
+  job.workload.rw = RwMode::kRandWrite;
   EXPECT_EQ(open_flags_for(job, dir) & O_ACCMODE, O_RDWR);
 }
 
@@ -192,8 +192,8 @@ TEST(OpenTargets, DirectJobOpensWithODirect) {
 TEST(OpenTargets, DsyncJobOpensWithODsync) {
   testing::TempDir dir;
   JobSpec job;
-  job.sync = SyncMode::kDsync;
-  job.rw = RwMode::kWrite;
+  job.durability.sync = SyncMode::kDsync;
+  job.workload.rw = RwMode::kWrite;
   EXPECT_EQ(open_flags_for(job, dir) & O_SYNC, O_DSYNC);
 }
 

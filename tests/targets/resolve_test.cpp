@@ -122,8 +122,8 @@ TEST(ResolveTargets, PercentOffsetIsOfTheFile) {
   t = resolve_targets(job, 0)[0];
   EXPECT_EQ(t.region_start, 5000u);
   EXPECT_EQ(t.region_length, 5000u);
-  job.bs = {512, 8192, 8192};   // the smallest of any direction, as fio's td_min_bs
-  job.target.offset_align = 0;  // 0, as not given
+  job.workload.bs = {512, 8192, 8192};  // the smallest of any direction, as fio's td_min_bs
+  job.target.offset_align = 0;          // 0, as not given
   EXPECT_EQ(resolve_targets(job, 0)[0].region_start, 5120u);
 }
 

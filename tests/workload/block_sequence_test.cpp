@@ -51,9 +51,9 @@ TEST(BlockSequence, FirstIndexOutOfTheRegion) {
 
 JobSpec sequence_job(RwMode rw, std::vector<std::uint32_t> indices, bool stride, std::uint64_t bs = 4096) {
   JobSpec job = job_for(rw, bs);
-  job.random_distribution.kind = DistributionKind::kSequence;
-  job.random_distribution.sequence = std::move(indices);
-  job.random_sequence_stride = stride;
+  job.workload.random_distribution.kind = DistributionKind::kSequence;
+  job.workload.random_distribution.sequence = std::move(indices);
+  job.workload.random_sequence_stride = stride;
   return job;
 }
 
@@ -80,14 +80,14 @@ TEST(IoPatternSequence, StrideEndsTheJobWhereTheGroupsLeaveTheRegion) {
 TEST(IoPatternSequence, LaterLoopsGoOnCountingAsFio) {
   // loops=2 over 6 blocks: the second loop would start at io 6 (block 8), past the region: nothing more.
   JobSpec job = sequence_job(RwMode::kRandRead, {2, 0, 1}, true);
-  job.loops = 2;
+  job.time.loops = 2;
   IoPattern pattern(job, {{0, 24 * 1024}}, 1);
   EXPECT_EQ(offsets_of(drain(pattern), Direction::kRead, 4096), (std::vector<std::uint64_t>{2, 0, 1, 5, 3, 4}));
 }
 
 TEST(IoPatternSequence, TimeBasedEndsToo) {
   JobSpec job = sequence_job(RwMode::kRandRead, {2, 0, 1}, true);
-  job.time_based = true;
+  job.time.time_based = true;
   IoPattern pattern(job, {{0, 20 * 1024}}, 1);
   EXPECT_EQ(drain(pattern, 100).size(), 3u);
 }
@@ -111,7 +111,7 @@ TEST(IoPatternSequence, BlocksCountTheBlockSizeAndSitAtTheAlignment) {
   // blockalign=4k: the index counts 4 KiB steps, the region still 6 blocks of 8 KiB (fio: b * ba, max_blocks
   // from the smallest size).
   JobSpec aligned = sequence_job(RwMode::kRandRead, {2, 0, 5}, false, 8192);
-  aligned.blockalign = {4096, 4096, 4096};
+  aligned.workload.blockalign = {4096, 4096, 4096};
   IoPattern pattern(aligned, {{0, 48 * 1024}}, 1);
   EXPECT_EQ(offsets_of(drain(pattern), Direction::kRead, 4096), (std::vector<std::uint64_t>{2, 0, 5, 2, 0, 5}));
 }

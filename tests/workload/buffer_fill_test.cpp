@@ -44,8 +44,8 @@ TEST(BufferFill, ZeroPolicyWritesZeros) {
 
 TEST(BufferFill, BufferPatternRepeatsFromTheStartAndWinsOverOtherContents) {
   JobSpec job;
-  job.buffer_pattern = "\x01\x02\x03";
-  job.zero_buffers = true;
+  job.buffers.buffer_pattern = "\x01\x02\x03";
+  job.buffers.zero_buffers = true;
   const BufferFillPolicy policy = BufferFillPolicy::from_job(job);
   ASSERT_EQ(policy.content, BufferContent::kPattern);
   const auto data = filled(policy, 10);
@@ -74,15 +74,15 @@ TEST(BufferFillPolicy, FromJobMapsTheOptions) {
   JobSpec job;
   EXPECT_EQ(BufferFillPolicy::from_job(job).content, BufferContent::kRandom);
   EXPECT_FALSE(BufferFillPolicy::from_job(job).refill_each_write);
-  job.refill_buffers = true;
+  job.buffers.refill_buffers = true;
   EXPECT_TRUE(BufferFillPolicy::from_job(job).refill_each_write);
-  job.zero_buffers = true;
+  job.buffers.zero_buffers = true;
   EXPECT_EQ(BufferFillPolicy::from_job(job).content, BufferContent::kZero);
 }
 
 TEST(BufferFillPolicy, CompressPercentageImpliesRefillUnlessGiven) {
   JobSpec job;
-  job.buffer_compress_percentage = 40;
+  job.buffers.buffer_compress_percentage = 40;
   auto policy = BufferFillPolicy::from_job(job);
   EXPECT_EQ(policy.content, BufferContent::kCompressible);
   EXPECT_EQ(policy.compress_percentage, 40u);

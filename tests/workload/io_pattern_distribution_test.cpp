@@ -20,8 +20,8 @@ constexpr std::uint64_t kBlocks = 10'000;
 // Hits per 4 KiB block of a randread job over kBlocks blocks with the given distribution.
 std::vector<double> block_counts(Distribution distribution, std::size_t ios) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.random_distribution = distribution;
-  job.time_based = true;
+  job.workload.random_distribution = distribution;
+  job.time.time_based = true;
   IoPattern pattern(job, {{0, kBlocks * 4096}}, 77);
   std::vector<double> counts(kBlocks, 0.0);
   for (const auto& io : drain(pattern, ios)) counts[io.offset / 4096] += 1.0;
@@ -92,7 +92,7 @@ TEST(IoPatternDistribution, NormalIsCentredWithTheGivenSpread) {
 
 TEST(IoPatternDistribution, NonUniformDistributionDoesNotUseTheMap) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.random_distribution = {DistributionKind::kZipf, 1.2};
+  job.workload.random_distribution = {DistributionKind::kZipf, 1.2};
   IoPattern pattern(job, {{0, 1000 * 4096}}, 1);
   auto ios = drain(pattern);
   ASSERT_EQ(ios.size(), 1000u);  // ends on bytes, not on coverage
@@ -148,7 +148,7 @@ TEST(IoPatternDistribution, ZonedAbsUsesBytes) {
 TEST(IoPatternDistribution, ZonedAbsBeyondTheRegionIsRefused) {
   JobSpec job = job_for(RwMode::kRandRead);
   job.name = "z";
-  job.random_distribution = zoned({{100, 1ull << 30}}, DistributionKind::kZonedAbs);
+  job.workload.random_distribution = zoned({{100, 1ull << 30}}, DistributionKind::kZonedAbs);
   try {
     IoPattern pattern(job, {{0, kBlocks * 4096}}, 1);
     FAIL() << "expected a UserError";
@@ -166,8 +166,8 @@ TEST(IoPatternDistribution, ZonedPerDirection) {
   Distribution d;
   d.kind = DistributionKind::kZoned;
   d.zones[index_of(Direction::kRead)] = {{100, 10}};
-  job.random_distribution = d;
-  job.time_based = true;
+  job.workload.random_distribution = d;
+  job.time.time_based = true;
   IoPattern pattern(job, {{0, kBlocks * 4096}}, 5);
   std::size_t reads_outside = 0, writes_outside = 0, writes = 0;
   for (const auto& io : drain(pattern, 20'000)) {

@@ -64,7 +64,7 @@ TEST(IoPatternFiles, ZipfFavoursSomeFiles) {
   job.target.file_service = FileService::kDistribution;
   job.target.file_distribution.kind = DistributionKind::kZipf;
   job.target.file_distribution.parameter = 1.2;
-  job.time_based = true;
+  job.time.time_based = true;
   std::vector<FileRegion> regions(8, FileRegion{0, 1 << 20});
   IoPattern pattern(job, regions, 5);
   std::map<int, int> per_file;

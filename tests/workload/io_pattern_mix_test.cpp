@@ -11,8 +11,8 @@ using testing::job_for;
 
 TEST(IoPatternMix, RwmixreadSeventyGivesSeventyPercentReads) {
   JobSpec job = job_for(RwMode::kRandRW);
-  job.rwmixread = 70;
-  job.time_based = true;
+  job.workload.rwmixread = 70;
+  job.time.time_based = true;
   IoPattern pattern(job, {{0, 1 << 20}}, 1);
   auto ios = drain(pattern, 100'000);
   double reads = 0;
@@ -23,9 +23,9 @@ TEST(IoPatternMix, RwmixreadSeventyGivesSeventyPercentReads) {
 TEST(IoPatternMix, RwmixreadDoesNotChangeTheOffsetSequence) {
   auto offsets = [](std::uint32_t rwmixread) {
     JobSpec job = job_for(RwMode::kRandRW);
-    job.rwmixread = rwmixread;
-    job.norandommap = true;
-    job.time_based = true;
+    job.workload.rwmixread = rwmixread;
+    job.workload.norandommap = true;
+    job.time.time_based = true;
     IoPattern pattern(job, {{0, 1 << 30}}, 9);
     std::vector<std::uint64_t> result;
     for (const auto& io : drain(pattern, 1000)) result.push_back(io.offset);
@@ -36,7 +36,7 @@ TEST(IoPatternMix, RwmixreadDoesNotChangeTheOffsetSequence) {
 
 TEST(IoPatternMix, SameSeedReproducesTheSequence) {
   JobSpec job = job_for(RwMode::kRandRW);
-  job.bssplit[0] = {{4096, 50}, {65536, 50}};
+  job.workload.bssplit[0] = {{4096, 50}, {65536, 50}};
   IoPattern first(job, {{0, 8 << 20}}, 1234);
   IoPattern second(job, {{0, 8 << 20}}, 1234);
   auto a = drain(first);
@@ -52,8 +52,8 @@ TEST(IoPatternMix, SameSeedReproducesTheSequence) {
 TEST(IoPatternMix, DifferentJobSeedsDiffer) {
   JobSpec job = job_for(RwMode::kRandRead);
   // The caller passes randseed + jobnum; neighbouring seeds must give unrelated sequences.
-  IoPattern first(job, {{0, 8 << 20}}, job.randseed + 0);
-  IoPattern second(job, {{0, 8 << 20}}, job.randseed + 1);
+  IoPattern first(job, {{0, 8 << 20}}, job.workload.randseed + 0);
+  IoPattern second(job, {{0, 8 << 20}}, job.workload.randseed + 1);
   auto a = drain(first, 100);
   auto b = drain(second, 100);
   int same = 0;

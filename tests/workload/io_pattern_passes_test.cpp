@@ -30,14 +30,14 @@ TEST(IoPatternPasses, OnePassHasNoStart) {
 
 TEST(IoPatternPasses, LoopsStartEachLaterPass) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.loops = 3;
+  job.time.loops = 3;
   EXPECT_EQ(pass_starts(job), (std::vector<std::size_t>{4, 8}));
 }
 
 TEST(IoPatternPasses, TimeBasedWrapsStartPasses) {
   for (RwMode rw : {RwMode::kRead, RwMode::kRandRead}) {
     JobSpec job = job_for(rw);
-    job.time_based = true;
+    job.time.time_based = true;
     EXPECT_EQ(pass_starts(job, 12), (std::vector<std::size_t>{4, 8})) << static_cast<int>(rw);
   }
 }

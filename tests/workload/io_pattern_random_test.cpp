@@ -37,7 +37,7 @@ TEST(IoPatternRandom, MapTouchesEachBlockExactlyOncePerPass) {
 
 TEST(IoPatternRandom, MapResetsForEachLoop) {
   JobSpec job = job_for(RwMode::kRandWrite);
-  job.loops = 3;
+  job.time.loops = 3;
   const std::uint64_t blocks = 300;
   IoPattern pattern(job, {{0, blocks * 4096}}, 3);
   auto ios = drain(pattern);
@@ -59,8 +59,8 @@ TEST(IoPatternRandom, RandomOrderIsNotSequential) {
 
 TEST(IoPatternRandom, NoRandomMapRepeatsAndCoversUniformly) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.norandommap = true;
-  job.time_based = true;
+  job.workload.norandommap = true;
+  job.time.time_based = true;
   const int blocks = 100;
   IoPattern pattern(job, {{0, blocks * 4096}}, 8);
   auto ios = drain(pattern, 100'000);
@@ -77,9 +77,9 @@ TEST(IoPatternRandom, NoRandomMapRepeatsAndCoversUniformly) {
 
 TEST(IoPatternRandom, BlockalignIsRespectedWithoutMap) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.norandommap = true;
-  job.blockalign[0] = 16384;
-  job.time_based = true;
+  job.workload.norandommap = true;
+  job.workload.blockalign[0] = 16384;
+  job.time.time_based = true;
   const FileRegion region{4096, 1 << 20};
   IoPattern pattern(job, {region}, 2);
   for (const auto& io : drain(pattern, 10'000)) EXPECT_EQ((io.offset - region.start) % 16384, 0u);
@@ -87,7 +87,7 @@ TEST(IoPatternRandom, BlockalignIsRespectedWithoutMap) {
 
 TEST(IoPatternRandom, BlockalignIsRespectedWithMap) {
   JobSpec job = job_for(RwMode::kRandWrite);
-  job.blockalign[1] = 16384;
+  job.workload.blockalign[1] = 16384;
   IoPattern pattern(job, {{0, 1 << 20}}, 2);
   auto ios = drain(pattern);
   ASSERT_EQ(ios.size(), (1u << 20) / 16384);  // only aligned blocks can be used; each once
@@ -102,9 +102,9 @@ TEST(IoPatternRandom, BlockalignIsRespectedWithMap) {
 TEST(IoPatternRandom, NoIoCrossesTheRegionEnd) {
   for (bool norandommap : {false, true}) {
     JobSpec job = job_for(RwMode::kRandRead);
-    job.bsrange[0] = {4096, 131072};
-    job.norandommap = norandommap;
-    job.time_based = true;
+    job.workload.bsrange[0] = {4096, 131072};
+    job.workload.norandommap = norandommap;
+    job.time.time_based = true;
     const FileRegion region{12288, (1 << 20) + 12288};
     IoPattern pattern(job, {region}, 4);
     for (const auto& io : drain(pattern, 20'000)) {
@@ -116,7 +116,7 @@ TEST(IoPatternRandom, NoIoCrossesTheRegionEnd) {
 
 TEST(IoPatternRandom, MapWithBsrangeCoversTheRegionWithoutOverlap) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.bsrange[0] = {4096, 65536};
+  job.workload.bsrange[0] = {4096, 65536};
   const std::uint64_t length = 4096 * 5000;
   IoPattern pattern(job, {{0, length}}, 6);
   auto ios = drain(pattern);
@@ -130,9 +130,9 @@ TEST(IoPatternRandom, MapWithBsrangeCoversTheRegionWithoutOverlap) {
 
 TEST(IoPatternRandom, OffsetModifierRunsNiosSequentiallyAfterEachSeek) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.rw_sequential_run = 8;  // rw=randread:8
-  job.norandommap = true;
-  job.time_based = true;
+  job.workload.rw_sequential_run = 8;  // rw=randread:8
+  job.workload.norandommap = true;
+  job.time.time_based = true;
   IoPattern pattern(job, {{0, std::uint64_t{1} << 30}}, 5);
   auto ios = drain(pattern, 800);
   int continued = 0;
@@ -150,7 +150,7 @@ TEST(IoPatternRandom, OffsetModifierRunsNiosSequentiallyAfterEachSeek) {
 
 TEST(IoPatternRandom, TimeBasedMapStartsANewPassWhenFull) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.time_based = true;
+  job.time.time_based = true;
   const std::uint64_t blocks = 500;
   IoPattern pattern(job, {{0, blocks * 4096}}, 1);
   auto ios = drain(pattern, 2 * blocks);
@@ -176,7 +176,7 @@ TEST(IoPatternRandom, NextWithMapIsFast) {
   const double bound_ns = 1000;  // typically well under 100 ns; loose so it cannot flake
 #endif
   JobSpec job = job_for(RwMode::kRandRead);
-  job.time_based = true;
+  job.time.time_based = true;
   // 256 Ki blocks: ~4 full passes of the map in the optimized build. The slow cases are the ends of passes
   // (few free blocks left) and the reset between them; a cost that grows with the map (a scan for a free
   // block) is still tens of microseconds a call at this size, far above the bound. (It was 1 Mi blocks and
@@ -228,8 +228,8 @@ TEST(IoPatternRandomFiles, PlannedBytesCountsWholeBlocksOnly) {
 // (fio 3.33's write_iolog shows all 256 offsets); a tausworthe-style draw without the map leaves many untouched.
 TEST(IoPatternRandom, LfsrTouchesEveryBlockOncePerPassWithoutTheMap) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.norandommap = true;
-  job.lfsr_offsets = true;
+  job.workload.norandommap = true;
+  job.workload.lfsr_offsets = true;
   IoPattern pattern(job, {{0, 1 << 20}}, 7);
   const auto ios = drain(pattern);
   ASSERT_EQ(ios.size(), 256u);
@@ -247,8 +247,8 @@ TEST(IoPatternRandom, LfsrTouchesEveryBlockOncePerPassWithoutTheMap) {
 
 TEST(IoPatternRandom, LfsrPassesRepeatTheOrderWithLoopsAndTimeBased) {
   JobSpec job = job_for(RwMode::kRandWrite);
-  job.lfsr_offsets = true;
-  job.loops = 3;
+  job.workload.lfsr_offsets = true;
+  job.time.loops = 3;
   IoPattern looped(job, {{4096, 100 * 4096}}, 3);
   const auto ios = drain(looped);
   ASSERT_EQ(ios.size(), 300u);
@@ -257,8 +257,8 @@ TEST(IoPatternRandom, LfsrPassesRepeatTheOrderWithLoopsAndTimeBased) {
     EXPECT_EQ(ios[i].offset, ios[i + 200].offset);
   }
   EXPECT_TRUE(ios[100].starts_pass);
-  job.loops = 1;
-  job.time_based = true;
+  job.time.loops = 1;
+  job.time.time_based = true;
   IoPattern timed(job, {{4096, 100 * 4096}}, 3);
   const auto endless = drain(timed, 250);
   ASSERT_EQ(endless.size(), 250u);

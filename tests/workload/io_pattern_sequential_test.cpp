@@ -48,7 +48,7 @@ TEST(IoPatternSequential, MixedModeKeepsOnePositionPerDirection) {
 
 TEST(IoPatternSequential, OffsetModifierSkipsBytesAfterEachIo) {
   JobSpec job = job_for(RwMode::kWrite);
-  job.rw_sequential_run = 4096;  // rw=write:4k
+  job.workload.rw_sequential_run = 4096;  // rw=write:4k
   IoPattern pattern(job, {{0, 64 * 1024}}, 1);
   auto ios = drain(pattern);
   // As fio 3.33: size bytes still move, so past the end the file is gone over again from its start.
@@ -61,8 +61,8 @@ TEST(IoPatternSequential, OffsetModifierSkipsBytesAfterEachIo) {
 // leads to 127.5 MiB, short of the file's end (no wrap), where no 1 MiB io fits, so the pass ends.
 TEST(IoPatternSequential, HoleThatStopsShortOfTheFileEndEndsThePass) {
   JobSpec job = job_for(RwMode::kRead, kMiB);
-  job.rw_sequential_run = 512 * 1024;
-  job.norandommap = true;
+  job.workload.rw_sequential_run = 512 * 1024;
+  job.workload.norandommap = true;
   IoPattern pattern(job, {{0, 128 * kMiB, 128 * kMiB}}, 1);
   const auto ios = drain(pattern);
   ASSERT_EQ(ios.size(), 85u);
@@ -73,7 +73,7 @@ TEST(IoPatternSequential, HoleThatStopsShortOfTheFileEndEndsThePass) {
 // An io that ends at the file's end ends the pass, whatever the hole (fio: 16 MiB of read:512k, bs=1m: 11 ios).
 TEST(IoPatternSequential, IoEndingAtTheFileEndEndsThePassDespiteTheHole) {
   JobSpec job = job_for(RwMode::kRead, kMiB);
-  job.rw_sequential_run = 512 * 1024;
+  job.workload.rw_sequential_run = 512 * 1024;
   IoPattern pattern(job, {{0, 16 * kMiB, 16 * kMiB}}, 1);
   EXPECT_EQ(drain(pattern).size(), 11u);
 }
@@ -82,15 +82,15 @@ TEST(IoPatternSequential, IoEndingAtTheFileEndEndsThePassDespiteTheHole) {
 // the pass ends at the region's end.
 TEST(IoPatternSequential, HoleInsideALargerFileEndsAtTheRegionEnd) {
   JobSpec job = job_for(RwMode::kWrite);
-  job.rw_sequential_run = 4096;
+  job.workload.rw_sequential_run = 4096;
   IoPattern pattern(job, {{0, 64 * kKiB, 1 * kMiB}}, 1);
   EXPECT_EQ(drain(pattern).size(), 8u);
 }
 
 TEST(IoPatternSequential, BackwardsModifierReadsFromTheEndTowardsTheStart) {
   JobSpec job = job_for(RwMode::kRead);
-  job.rw_sequential_run = 8192;  // rw=read:-8k with bs=4k: each io starts 4 KiB before the last one
-  job.rw_backwards = true;
+  job.workload.rw_sequential_run = 8192;  // rw=read:-8k with bs=4k: each io starts 4 KiB before the last one
+  job.workload.rw_backwards = true;
   const FileRegion region{4096, 16 * 4096};
   IoPattern pattern(job, {region}, 1);
   auto ios = drain(pattern);
@@ -105,7 +105,7 @@ TEST(IoPatternSequential, BackwardsModifierReadsFromTheEndTowardsTheStart) {
 
 TEST(IoPatternSequential, BsrangeNeverCrossesTheRegionEnd) {
   JobSpec job = job_for(RwMode::kRead);
-  job.bsrange[0] = {4096, 65536};
+  job.workload.bsrange[0] = {4096, 65536};
   const FileRegion region{4096, 1000 * 4096 + 512};
   IoPattern pattern(job, {region}, 9);
   auto ios = drain(pattern);
@@ -132,7 +132,7 @@ TEST(IoPatternSequential, FilesAreServedRoundRobinEachFromItsOwnStart) {
 
 TEST(IoPatternSequential, TimeBasedWrapsToTheRegionStart) {
   JobSpec job = job_for(RwMode::kRead);
-  job.time_based = true;
+  job.time.time_based = true;
   IoPattern pattern(job, {{4096, 4 * 4096}}, 1);
   auto ios = drain(pattern, 10);
   ASSERT_EQ(ios.size(), 10u);

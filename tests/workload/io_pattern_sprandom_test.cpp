@@ -21,7 +21,7 @@ using testing::total_bytes;
 
 JobSpec sprandom_job(RwMode rw) {
   JobSpec job = job_for(rw);
-  job.sprandom = true;
+  job.workload.sprandom = true;
   return job;
 }
 
@@ -60,8 +60,8 @@ TEST(IoPatternSprandom, IoSizeAndLoopsDoNotExtendIt) {
     return drain(pattern);
   }());
   JobSpec job = sprandom_job(RwMode::kRandWrite);
-  job.io_size = 1 * kMiB;
-  job.loops = 3;
+  job.time.io_size = 1 * kMiB;
+  job.time.loops = 3;
   IoPattern pattern(job, {region}, 5);
   EXPECT_EQ(total_bytes(drain(pattern, 100'000)), reference);
 }
@@ -72,11 +72,11 @@ TEST(IoPatternSprandom, IoSizeAndLoopsDoNotExtendIt) {
 TEST(IoPatternSprandom, TimeBasedWritesOneBlockMoreWhenTheLfsrEndedThePlan) {
   const FileRegion region{0, 8 * kMiB};
   JobSpec job = sprandom_job(RwMode::kRandWrite);
-  job.spr_num_regions = 1;
+  job.workload.spr_num_regions = 1;
   IoPattern sized(job, {region}, 5);
   const auto reference = drain(sized);
   ASSERT_EQ(reference.size(), 2048u) << "the LFSR ends the plan";
-  job.time_based = true;
+  job.time.time_based = true;
   IoPattern timed(job, {region}, 5);
   EXPECT_EQ(timed.planned_bytes(), sized.planned_bytes());
   const auto ios = drain(timed, 100'000);
@@ -95,7 +95,7 @@ TEST(IoPatternSprandom, TimeBasedAddsNothingWhenTheRegionsEndedThePlan) {
   IoPattern sized(job, {region}, 5);
   const auto reference = drain(sized);
   ASSERT_EQ(reference.size(), 101u * 23u) << "every region and the one after the last full";
-  job.time_based = true;
+  job.time.time_based = true;
   IoPattern timed(job, {region}, 5);
   EXPECT_EQ(drain(timed, 100'000).size(), reference.size());
 }
@@ -124,7 +124,7 @@ TEST(IoPatternSprandom, ReadsOfRandrwShareTheLfsr) {
 
 TEST(IoPatternSprandom, ACacheLargerThanARegionIsRefused) {
   JobSpec job = sprandom_job(RwMode::kRandWrite);
-  job.spr_cs = 1 * kMiB;
+  job.workload.spr_cs = 1 * kMiB;
   job.option_pos["spr_cs"] = SourcePos{"p.fio", 9};
   try {
     IoPattern pattern(job, {{0, 16 * kMiB}}, 1);

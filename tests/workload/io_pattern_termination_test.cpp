@@ -24,7 +24,7 @@ TEST(IoPatternTermination, SizeEndsAfterTheRegion) {
 
 TEST(IoPatternTermination, LoopsRepeatTheRegion) {
   JobSpec job = job_for(RwMode::kRead);
-  job.loops = 3;
+  job.time.loops = 3;
   IoPattern pattern(job, {{0, kMiB}}, 1);
   auto ios = drain(pattern);
   EXPECT_EQ(ios.size(), 768u);
@@ -35,14 +35,14 @@ TEST(IoPatternTermination, LoopsRepeatTheRegion) {
 // unlink_each_loop's boundary: exactly the first io of each later loop says so.
 TEST(IoPatternTermination, TheFirstIoOfEachLaterLoopSaysSo) {
   JobSpec job = job_for(RwMode::kRandWrite);
-  job.loops = 3;
+  job.time.loops = 3;
   IoPattern pattern(job, {{0, kMiB}}, 1);
   const auto ios = drain(pattern);
   ASSERT_EQ(ios.size(), 768u);
   for (std::size_t i = 0; i < ios.size(); ++i) EXPECT_EQ(ios[i].starts_loop, i == 256 || i == 512) << i;
   // With io_size a loop is io_size bytes, positions going on (fio): loops start at 512 KiB and at 0 again.
-  job.rw = RwMode::kWrite;
-  job.io_size = kMiB / 2;
+  job.workload.rw = RwMode::kWrite;
+  job.time.io_size = kMiB / 2;
   IoPattern sized(job, {{0, kMiB}}, 1);
   const auto sized_ios = drain(sized);
   ASSERT_EQ(sized_ios.size(), 384u);
@@ -53,7 +53,7 @@ TEST(IoPatternTermination, TheFirstIoOfEachLaterLoopSaysSo) {
 
 TEST(IoPatternTermination, IoSizeLargerThanRegionWraps) {
   JobSpec job = job_for(RwMode::kWrite);
-  job.io_size = 5 * kMiB / 2;
+  job.time.io_size = 5 * kMiB / 2;
   IoPattern pattern(job, {{0, kMiB}}, 1);
   auto ios = drain(pattern);
   EXPECT_EQ(total_bytes(ios), 5 * kMiB / 2);
@@ -63,21 +63,21 @@ TEST(IoPatternTermination, IoSizeLargerThanRegionWraps) {
 
 TEST(IoPatternTermination, IoSizeSmallerThanRegionStopsEarly) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.io_size = 100 * 1024;
+  job.time.io_size = 100 * 1024;
   IoPattern pattern(job, {{0, kMiB}}, 1);
   EXPECT_EQ(drain(pattern).size(), 25u);
 }
 
 TEST(IoPatternTermination, LastIoNeverOvershootsTheByteBudget) {
   JobSpec job = job_for(RwMode::kRead);
-  job.io_size = 10 * 1024;  // two 4 KiB ios fit; a third would overshoot
+  job.time.io_size = 10 * 1024;  // two 4 KiB ios fit; a third would overshoot
   IoPattern pattern(job, {{0, kMiB}}, 1);
   EXPECT_EQ(total_bytes(drain(pattern)), 8u * 1024);
 }
 
 TEST(IoPatternTermination, NumberIosCapsTheCount) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.number_ios = 100;
+  job.time.number_ios = 100;
   IoPattern pattern(job, {{0, kMiB}}, 1);
   EXPECT_EQ(drain(pattern).size(), 100u);
   EXPECT_EQ(pattern.planned_bytes(), 100u * 4096);
@@ -85,7 +85,7 @@ TEST(IoPatternTermination, NumberIosCapsTheCount) {
 
 TEST(IoPatternTermination, TimeBasedNeverEnds) {
   JobSpec job = job_for(RwMode::kRandRead);
-  job.time_based = true;
+  job.time.time_based = true;
   IoPattern pattern(job, {{0, 64 * 4096}}, 1);
   EXPECT_EQ(drain(pattern, 6400).size(), 6400u);
   EXPECT_EQ(pattern.planned_bytes(), 0u);
@@ -106,7 +106,7 @@ TEST(IoPatternTermination, EmptyRegionListEndsAtOnce) {
 
 TEST(IoPatternTermination, RegionSmallerThanABlockEndsAtOnceEvenTimeBased) {
   JobSpec job = job_for(RwMode::kRandRead, 8192);
-  job.time_based = true;
+  job.time.time_based = true;
   IoPattern pattern(job, {{0, 4096}}, 1);
   NextIo io;
   EXPECT_FALSE(pattern.next(io));
@@ -114,7 +114,7 @@ TEST(IoPatternTermination, RegionSmallerThanABlockEndsAtOnceEvenTimeBased) {
 
 TEST(IoPatternTermination, MaxBlockSizeIsTheLargestOfTheActiveDirections) {
   JobSpec job = job_for(RwMode::kRandRW);
-  job.bs = {4096, 65536, 1 << 20};  // trim is not active in randrw
+  job.workload.bs = {4096, 65536, 1 << 20};  // trim is not active in randrw
   IoPattern pattern(job, {{0, kMiB}}, 1);
   EXPECT_EQ(pattern.max_block_size(), 65536u);
 }

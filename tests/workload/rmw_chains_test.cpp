@@ -76,27 +76,27 @@ TEST(RmwChains, RingWrapsOverManyTransactions) {
 
 TEST(RmwChains, PatternSpecReadsRandomly) {
   JobSpec job;
-  job.rw = RwMode::kRandRmw;
-  job.bs = {8192, 8192, 8192};
+  job.workload.rw = RwMode::kRandRmw;
+  job.workload.bs = {8192, 8192, 8192};
   const JobSpec reads = RmwChains::pattern_spec(job);
-  EXPECT_EQ(reads.rw, RwMode::kRandRead);
-  EXPECT_EQ(reads.bs[0], 8192u);
-  job.rw = RwMode::kWrite;
-  EXPECT_EQ(RmwChains::pattern_spec(job).rw, RwMode::kWrite);  // other modes untouched
+  EXPECT_EQ(reads.workload.rw, RwMode::kRandRead);
+  EXPECT_EQ(reads.workload.bs[0], 8192u);
+  job.workload.rw = RwMode::kWrite;
+  EXPECT_EQ(RmwChains::pattern_spec(job).workload.rw, RwMode::kWrite);  // other modes untouched
 }
 
 TEST(RmwChains, PatternSpecOfTrimwriteTrims) {
   JobSpec job;
-  job.rw = RwMode::kTrimWrite;
-  EXPECT_EQ(RmwChains::pattern_spec(job).rw, RwMode::kTrim);
-  job.rw = RwMode::kRandTrimWrite;
-  EXPECT_EQ(RmwChains::pattern_spec(job).rw, RwMode::kRandTrim);
+  job.workload.rw = RwMode::kTrimWrite;
+  EXPECT_EQ(RmwChains::pattern_spec(job).workload.rw, RwMode::kTrim);
+  job.workload.rw = RwMode::kRandTrimWrite;
+  EXPECT_EQ(RmwChains::pattern_spec(job).workload.rw, RwMode::kRandTrim);
   EXPECT_TRUE(job.is_chained() && job.does_trims() && job.does_writes() && !job.does_reads() && job.is_random());
 }
 
 TEST(RmwChains, ReadPatternCoversEachBlockOncePerPass) {
   JobSpec job;
-  job.rw = RwMode::kRandRmw;
+  job.workload.rw = RwMode::kRandRmw;
   IoPattern pattern(RmwChains::pattern_spec(job), {{0, 64 * 4096}}, 7);
   std::vector<int> seen(64, 0);
   NextIo io;

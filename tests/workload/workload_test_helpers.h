@@ -13,8 +13,8 @@ inline constexpr std::uint64_t kMiB = 1024 * kKiB;
 
 inline JobSpec job_for(RwMode rw, std::uint64_t bs = 4096) {
   JobSpec job;
-  job.rw = rw;
-  job.bs = {bs, bs, bs};
+  job.workload.rw = rw;
+  job.workload.bs = {bs, bs, bs};
   return job;
 }
 

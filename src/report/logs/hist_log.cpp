@@ -23,7 +23,7 @@ HistLog::HistLog(const JobSpec& job, int lognum)
       issued_{job.does_reads(), job.does_writes(), job.does_trims()},
       epoch_(job.logs) {
   for (int d = 0; d < kNumDirections; ++d) {
-    const std::uint64_t bs = job.bsrange[d].max != 0 ? job.bsrange[d].max : job.bs[d];
+    const std::uint64_t bs = job.workload.bsrange[d].max != 0 ? job.workload.bsrange[d].max : job.workload.bs[d];
     block_size_[d] = bs;
   }
   file_ = open_fio_log(fio_log_path(job.logs.write_hist_log, "clat_hist", lognum, job.logs.per_job_logs), shared_);

@@ -92,13 +92,13 @@ FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
   // As fio: a disabled latency gets no log file at all, and per-io bandwidth (disable_bw) or, with every
   // statistic off (gtod_reduce), per-io iops lines are not written (averaged windows still are).
   if (!job.logs.write_lat_log.empty()) {
-    if (!job.disable_lat) lat_ = open(job.logs.write_lat_log, "lat", jobnum);
-    if (!job.disable_clat) clat_ = open(job.logs.write_lat_log, "clat", jobnum);
+    if (!job.report.disable_lat) lat_ = open(job.logs.write_lat_log, "lat", jobnum);
+    if (!job.report.disable_clat) clat_ = open(job.logs.write_lat_log, "clat", jobnum);
     // fio creates it even when the engine has no slat
-    if (!job.disable_slat) slat_ = open(job.logs.write_lat_log, "slat", jobnum);
+    if (!job.report.disable_slat) slat_ = open(job.logs.write_lat_log, "slat", jobnum);
   }
-  per_io_bw_ = !job.disable_bw;
-  per_io_iops_ = !(job.disable_clat && job.disable_slat && job.disable_bw);
+  per_io_bw_ = !job.report.disable_bw;
+  per_io_iops_ = !(job.report.disable_clat && job.report.disable_slat && job.report.disable_bw);
   if (!job.logs.write_bw_log.empty()) bw_ = open(job.logs.write_bw_log, "bw", jobnum);
   if (!job.logs.write_iops_log.empty()) iops_ = open(job.logs.write_iops_log, "iops", jobnum);
   issued_ = {job.does_reads(), job.does_writes(), job.does_trims()};
