@@ -5,17 +5,17 @@
 
 namespace sluice {
 
-std::uint64_t JobSpec::min_block_size() const noexcept {
+std::uint64_t WorkloadOptions::min_block_size() const noexcept {
   std::uint64_t smallest = UINT64_MAX;
   for (Direction d : kAllDirections) smallest = std::min(smallest, min_block_size(d));
   return smallest;
 }
 
-std::uint64_t JobSpec::min_block_size(Direction d) const noexcept {
+std::uint64_t WorkloadOptions::min_block_size(Direction d) const noexcept {
   const int i = index_of(d);
-  if (workload.bssplit[i].empty()) return workload.bsrange[i].min ? workload.bsrange[i].min : workload.bs[i];
+  if (bssplit[i].empty()) return bsrange[i].min ? bsrange[i].min : bs[i];
   std::uint64_t smallest = UINT64_MAX;
-  for (const BlockSizeSplitEntry& e : workload.bssplit[i]) smallest = std::min(smallest, e.size);
+  for (const BlockSizeSplitEntry& e : bssplit[i]) smallest = std::min(smallest, e.size);
   return smallest;
 }
 
@@ -24,10 +24,10 @@ ErrorClass error_class_of(bool is_read, int error) noexcept {
   return is_read ? ErrorClass::kRead : ErrorClass::kWrite;
 }
 
-bool error_is_non_fatal(const JobSpec& job, ErrorClass c, int error) noexcept {
+bool error_is_non_fatal(const ErrorOptions& errors, ErrorClass c, int error) noexcept {
   const auto index = static_cast<std::size_t>(c);
-  if ((job.errors.continue_on_error & (1u << index)) == 0) return false;
-  const std::vector<int>& listed = job.errors.ignore_errors[index];
+  if ((errors.continue_on_error & (1u << index)) == 0) return false;
+  const std::vector<int>& listed = errors.ignore_errors[index];
   if (listed.empty()) return error == EIO || error == EILSEQ;
   return std::find(listed.begin(), listed.end(), error) != listed.end();
 }

@@ -353,6 +353,28 @@ struct WorkloadOptions {
   std::uint32_t spr_num_regions = 100;
   double spr_op = 0.15;
   std::uint64_t spr_cs = 0;  // bytes
+  // Helpers derived from rw.
+  bool is_random() const noexcept {
+    return rw == RwMode::kRandRead || rw == RwMode::kRandWrite || rw == RwMode::kRandRW || rw == RwMode::kRandTrim ||
+           rw == RwMode::kRandRmw || rw == RwMode::kRandTrimWrite;
+  }
+  bool does_reads() const noexcept {
+    return rw == RwMode::kRead || rw == RwMode::kRandRead || rw == RwMode::kReadWrite || rw == RwMode::kRandRW ||
+           rw == RwMode::kRandRmw;
+  }
+  bool does_writes() const noexcept {
+    return rw == RwMode::kWrite || rw == RwMode::kRandWrite || rw == RwMode::kReadWrite || rw == RwMode::kRandRW ||
+           rw == RwMode::kRandRmw || is_trimwrite();
+  }
+  bool does_trims() const noexcept { return rw == RwMode::kTrim || rw == RwMode::kRandTrim || is_trimwrite(); }
+  bool is_trimwrite() const noexcept { return rw == RwMode::kTrimWrite || rw == RwMode::kRandTrimWrite; }
+  // Each io of the pattern (a read, or a trim) is followed by the write of the same block (workload/rmw_chains.h).
+  bool is_chained() const noexcept { return rw == RwMode::kRandRmw || is_trimwrite(); }
+  bool is_mixed() const noexcept { return rw == RwMode::kReadWrite || rw == RwMode::kRandRW; }
+  // fio's td_min_bs: the smallest block size of any direction (bs, bsrange's minimum, bssplit's smallest).
+  std::uint64_t min_block_size() const noexcept;
+  // The same for one direction.
+  std::uint64_t min_block_size(Direction d) const noexcept;
 };
 
 // The io buffers: where their memory comes from, and what write buffers hold (compressibility, dedupe).
@@ -470,6 +492,10 @@ struct VerifyOptions {
   bool trim_verify_zero = true;
   std::uint64_t trim_backlog = 0;
   std::uint32_t trim_backlog_batch = 0;
+  // Written blocks are trimmed and verified (fio's trim_verify: verify=, trim_backlog and trim_percentage).
+  bool trims_written_blocks() const noexcept {
+    return verify != VerifyKind::kNone && trim_backlog != 0 && trim_percentage != 0;
+  }
 };
 
 // fio's steadystate (ss): the criterion, its limit and window, after which the job ends early.
@@ -511,7 +537,7 @@ struct ReportOptions {
 };
 
 struct JobSpec {
-  // --- the options by concern (the structs above; the rest of the fields below)
+  // --- the options by concern (the parts, job/<part>_options.h)
   TargetOptions target;
   EngineOptions engine;
   LogOptions logs;
@@ -531,31 +557,9 @@ struct JobSpec {
   SteadyStateOptions steady_state;
   ReportOptions report;
 
-  // --- identity and targets
+  // --- identity
   std::string name;
   std::string description;
-
-  // --- workload shape
-
-  // --- engine and queueing
-
-  // --- time and termination
-
-  // --- rate and think time
-
-  // --- reporting
-
-  // --- job control beyond stonewall (fio)
-
-  // --- steady state (fio's steadystate / ss)
-
-  // --- data verification (fio's verify family)
-
-  // --- placement, priority, buffer contents and fio corners (fio)
-
-  // --- I/O logs and their replay (fio's write_iolog / read_iolog family)
-
-  // --- sluice extensions
 
   // --- provenance, for "file:line" messages and the JSON "job options" echo
   SourcePos where;                                   // where the job section / --name began
@@ -574,40 +578,18 @@ struct JobSpec {
   };
   GivenOptions explicitly_given;
 
-  // --- io_uring setup (fio's io_uring engine options; ignored by the other engines)
-
-  // Helpers derived from rw.
-  bool is_random() const noexcept {
-    return workload.rw == RwMode::kRandRead || workload.rw == RwMode::kRandWrite || workload.rw == RwMode::kRandRW ||
-           workload.rw == RwMode::kRandTrim || workload.rw == RwMode::kRandRmw || workload.rw == RwMode::kRandTrimWrite;
-  }
-  // fio's td_min_bs: the smallest block size of any direction (bs, bsrange's minimum, bssplit's smallest).
-  std::uint64_t min_block_size() const noexcept;
-  // The same for one direction.
-  std::uint64_t min_block_size(Direction d) const noexcept;
-  bool does_reads() const noexcept {
-    return workload.rw == RwMode::kRead || workload.rw == RwMode::kRandRead || workload.rw == RwMode::kReadWrite ||
-           workload.rw == RwMode::kRandRW || workload.rw == RwMode::kRandRmw;
-  }
-  bool does_writes() const noexcept {
-    return workload.rw == RwMode::kWrite || workload.rw == RwMode::kRandWrite || workload.rw == RwMode::kReadWrite ||
-           workload.rw == RwMode::kRandRW || workload.rw == RwMode::kRandRmw || is_trimwrite();
-  }
-  bool does_trims() const noexcept {
-    return workload.rw == RwMode::kTrim || workload.rw == RwMode::kRandTrim || is_trimwrite();
-  }
-  // Written blocks are trimmed and verified (fio's trim_verify: verify=, trim_backlog and trim_percentage).
-  bool trims_written_blocks() const noexcept {
-    return verification.verify != VerifyKind::kNone && verification.trim_backlog != 0 &&
-           verification.trim_percentage != 0;
-  }
-  bool is_trimwrite() const noexcept {
-    return workload.rw == RwMode::kTrimWrite || workload.rw == RwMode::kRandTrimWrite;
-  }
-  // Each io of the pattern (a read, or a trim) is followed by the write of the same block (workload/rmw_chains.h).
-  bool is_chained() const noexcept { return workload.rw == RwMode::kRandRmw || is_trimwrite(); }
+  // Helpers of the parts, kept here for the consumers that hold the whole job.
+  bool is_random() const noexcept { return workload.is_random(); }
+  std::uint64_t min_block_size() const noexcept { return workload.min_block_size(); }
+  std::uint64_t min_block_size(Direction d) const noexcept { return workload.min_block_size(d); }
+  bool does_reads() const noexcept { return workload.does_reads(); }
+  bool does_writes() const noexcept { return workload.does_writes(); }
+  bool does_trims() const noexcept { return workload.does_trims(); }
+  bool trims_written_blocks() const noexcept { return verification.trims_written_blocks(); }
+  bool is_trimwrite() const noexcept { return workload.is_trimwrite(); }
+  bool is_chained() const noexcept { return workload.is_chained(); }
   bool open_loop_active() const noexcept { return pacing.open_loop_active(); }
-  bool is_mixed() const noexcept { return workload.rw == RwMode::kReadWrite || workload.rw == RwMode::kRandRW; }
+  bool is_mixed() const noexcept { return workload.is_mixed(); }
   std::uint16_t default_ioprio() const noexcept { return placement.default_ioprio(); }
   bool uses_cmdprio() const noexcept { return placement.uses_cmdprio(); }
 };
@@ -704,7 +686,7 @@ constexpr std::uint32_t kContinueOnAllErrors = 0xffff;  // fio's ERROR_TYPE_ANY
 ErrorClass error_class_of(bool is_read, int error) noexcept;
 
 // Whether the job counts `error` (an errno) of class `c` and goes on (fio's td_non_fatal_error).
-bool error_is_non_fatal(const JobSpec& job, ErrorClass c, int error) noexcept;
+bool error_is_non_fatal(const ErrorOptions& errors, ErrorClass c, int error) noexcept;
 
 std::string_view rw_mode_name(RwMode mode) noexcept;  // fio spelling: "randread", "rw", ...
 

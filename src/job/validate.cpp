@@ -11,6 +11,7 @@
 #include "job/units.h"
 #include "job/validate_sprandom.h"
 #include "job/validate_verify.h"
+#include "job/validate_zones.h"
 #include "job/warning_codes.h"
 
 namespace sluice {
@@ -19,11 +20,11 @@ namespace {
 using Checker = detail::JobProblems;
 
 // The directions the job issues, so that settings of unused directions do not produce findings.
-std::vector<Direction> used_directions(const JobSpec& job) {
+std::vector<Direction> used_directions(const WorkloadOptions& workload) {
   std::vector<Direction> used;
-  if (job.does_reads()) used.push_back(Direction::kRead);
-  if (job.does_writes()) used.push_back(Direction::kWrite);
-  if (job.does_trims()) used.push_back(Direction::kTrim);
+  if (workload.does_reads()) used.push_back(Direction::kRead);
+  if (workload.does_writes()) used.push_back(Direction::kWrite);
+  if (workload.does_trims()) used.push_back(Direction::kTrim);
   return used;
 }
 
@@ -36,50 +37,51 @@ std::string text_of(double value) {
   return text;
 }
 
-void check_direct_alignment(const JobSpec& job, Checker& check, Direction d) {
+void check_direct_alignment(const WorkloadOptions& workload, Checker& check, Direction d) {
   const int i = index_of(d);
   const auto misaligned = [](std::uint64_t bytes) { return bytes % 512 != 0; };
   const auto report = [&](const std::string& option, std::uint64_t bytes) {
     check.error(option, option + "=" + std::to_string(bytes) +
                             " with direct=1: O_DIRECT needs multiples of the logical block size (usually 512 or 4096)");
   };
-  if (!job.workload.bssplit[i].empty()) {
-    for (const auto& entry : job.workload.bssplit[i]) {
+  if (!workload.bssplit[i].empty()) {
+    for (const auto& entry : workload.bssplit[i]) {
       if (misaligned(entry.size)) return report("bssplit", entry.size);
     }
-  } else if (job.workload.bsrange[i].min != 0) {
-    if (misaligned(job.workload.bsrange[i].min)) return report("bsrange", job.workload.bsrange[i].min);
-    if (misaligned(job.workload.bsrange[i].max)) return report("bsrange", job.workload.bsrange[i].max);
-  } else if (job.workload.bs[i] != 0 && misaligned(job.workload.bs[i])) {
-    report("bs", job.workload.bs[i]);
+  } else if (workload.bsrange[i].min != 0) {
+    if (misaligned(workload.bsrange[i].min)) return report("bsrange", workload.bsrange[i].min);
+    if (misaligned(workload.bsrange[i].max)) return report("bsrange", workload.bsrange[i].max);
+  } else if (workload.bs[i] != 0 && misaligned(workload.bs[i])) {
+    report("bs", workload.bs[i]);
   }
 }
 
-void check_block_sizes(const JobSpec& job, Checker& check) {
-  for (Direction d : used_directions(job)) {
+// direct: the target part's direct=1 (O_DIRECT), under which lengths must be aligned.
+void check_block_sizes(const WorkloadOptions& workload, bool direct, Checker& check) {
+  for (Direction d : used_directions(workload)) {
     const int i = index_of(d);
-    if (job.workload.bs[i] == 0 && job.workload.bsrange[i].min == 0 && job.workload.bssplit[i].empty()) {
+    if (workload.bs[i] == 0 && workload.bsrange[i].min == 0 && workload.bssplit[i].empty()) {
       check.error("bs", "bs=0 for " + plural_name(d) + ": a block size must be at least 1 byte");
       continue;
     }
-    if (job.workload.bsrange[i].min > job.workload.bsrange[i].max) {
+    if (workload.bsrange[i].min > workload.bsrange[i].max) {
       check.error("bsrange", "bsrange for " + plural_name(d) + ": the minimum is above the maximum");
     }
-    if (!job.workload.bssplit[i].empty()) {
+    if (!workload.bssplit[i].empty()) {
       double sum = 0;
-      for (const auto& entry : job.workload.bssplit[i]) sum += entry.percent;
+      for (const auto& entry : workload.bssplit[i]) sum += entry.percent;
       if (std::fabs(sum - 100.0) > 0.01) {
         check.error("bssplit",
                     "bssplit for " + plural_name(d) + ": percentages add up to " + text_of(sum) + ", not 100");
       }
     }
-    if (job.target.direct) check_direct_alignment(job, check, d);
+    if (direct) check_direct_alignment(workload, check, d);
   }
-  if (!job.target.direct || !job.workload.bs_unaligned) return;
-  for (Direction d : used_directions(job)) {
+  if (!direct || !workload.bs_unaligned) return;
+  for (Direction d : used_directions(workload)) {
     const int i = index_of(d);
-    if (job.workload.bssplit[i].empty() && job.workload.bsrange[i].min != 0 &&
-        job.workload.bsrange[i].max > job.workload.bsrange[i].min) {
+    if (workload.bssplit[i].empty() && workload.bsrange[i].min != 0 &&
+        workload.bsrange[i].max > workload.bsrange[i].min) {
       check.error("bs_unaligned",
                   "bs_unaligned with direct=1: its lengths are not multiples of the logical block "
                   "size, which O_DIRECT needs (fio fails such ios with EINVAL)");
@@ -106,35 +108,52 @@ std::string trim_engines() {
 // end_syncfs: fio 3.42's engines that can syncfs (its FIO_SYNCFS and FIO_ASYNCIO_SYNC_SYNCFS flags), and
 // null, which fio runs without a syncfs (it has no files). fio rejects the job with any other engine ("I/O
 // engine does not support syncfs"; its mmap crashes instead).
-void check_end_syncfs(const JobSpec& job, Checker& check) {
+void check_end_syncfs(const DurabilityOptions& durability, EngineKind engine, Checker& check) {
   static constexpr EngineKind kSyncfsEngines[] = {
       EngineKind::kPsync,    EngineKind::kSync,      EngineKind::kVsync,      EngineKind::kPvsync,
       EngineKind::kPvsync2,  EngineKind::kLibaio,    EngineKind::kIoUring,    EngineKind::kPosixaio,
       EngineKind::kFalloc,   EngineKind::kFtruncate, EngineKind::kFileCreate, EngineKind::kFileDelete,
       EngineKind::kDirDelete};
-  if (!job.durability.end_syncfs || job.engine.ioengine == EngineKind::kNull) return;
-  if (std::find(std::begin(kSyncfsEngines), std::end(kSyncfsEngines), job.engine.ioengine) !=
-      std::end(kSyncfsEngines)) {
+  if (!durability.end_syncfs || engine == EngineKind::kNull) return;
+  if (std::find(std::begin(kSyncfsEngines), std::end(kSyncfsEngines), engine) != std::end(kSyncfsEngines)) {
     return;
   }
   std::string takers;
   for (EngineKind e : kSyncfsEngines) takers += (takers.empty() ? "" : ", ") + std::string(engine_name(e));
-  check.error("end_syncfs", "end_syncfs cannot be done with ioengine=" + std::string(engine_name(job.engine.ioengine)) +
+  check.error("end_syncfs", "end_syncfs cannot be done with ioengine=" + std::string(engine_name(engine)) +
                                 " (as in fio, only these engines syncfs: " + takers + "); use end_fsync");
 }
 
-void check_engine(const JobSpec& job, Checker& check) {
-  const EngineTraits& traits = engine_traits(job.engine.ioengine);
+// iodepth and its batches; traits: the job's engine (a synchronous one keeps one io in flight).
+void check_queue(const QueueOptions& queue, const EngineTraits& traits, Checker& check) {
   const std::string engine(traits.name);
   // One io in flight on storage. null keeps one too, but it measures the harness: there is no device queue
   // for iodepth to fill, so the "no effect" advice is not given for it.
   const bool synchronous = !traits.honours_iodepth() && traits.uses_files;
-  if (job.queue.iodepth == 0) check.error("iodepth", "iodepth=0: must be at least 1");
-  if (synchronous && job.queue.iodepth > 1) {
-    check.warning("iodepth", "iodepth=" + std::to_string(job.queue.iodepth) + " has no effect with ioengine=" + engine +
+  if (queue.iodepth == 0) check.error("iodepth", "iodepth=0: must be at least 1");
+  if (synchronous && queue.iodepth > 1) {
+    check.warning("iodepth", "iodepth=" + std::to_string(queue.iodepth) + " has no effect with ioengine=" + engine +
                                  " (a synchronous engine keeps one io in flight per job); use io_uring or libaio");
     check.set_last_code(std::string(kLintSyncEngineIodepth));  // a methodology lint rule too (method/lint.h)
   }
+  if (queue.iodepth_batch_complete_max != 0 && queue.iodepth_batch_complete_min > queue.iodepth_batch_complete_max) {
+    check.error("iodepth_batch_complete_min",
+                "iodepth_batch_complete_min=" + std::to_string(queue.iodepth_batch_complete_min) +
+                    " is above iodepth_batch_complete_max=" + std::to_string(queue.iodepth_batch_complete_max));
+  }
+  if (!synchronous && queue.iodepth > 0 && queue.iodepth_batch_submit > queue.iodepth) {
+    check.warning("iodepth_batch_submit", "iodepth_batch_submit=" + std::to_string(queue.iodepth_batch_submit) +
+                                              " is above iodepth=" + std::to_string(queue.iodepth) +
+                                              "; batches are capped at iodepth");
+  }
+}
+
+// What the job's engine can do with the rest of the job: it reads every part, as each engine claim (trim,
+// flush, io, reads, a file descriptor) bears on another part.
+void check_engine(const JobSpec& job, Checker& check) {
+  const EngineTraits& traits = engine_traits(job.engine.ioengine);
+  const std::string engine(traits.name);
+  check_queue(job.queue, traits, check);
   if (job.does_trims() && !traits.trim) {
     check.error("ioengine", "rw=" + std::string(rw_mode_name(job.workload.rw)) + " cannot be done with ioengine=" +
                                 engine + " (trims work with " + trim_engines() + ")");
@@ -151,7 +170,7 @@ void check_engine(const JobSpec& job, Checker& check) {
       }
     }
   }
-  check_end_syncfs(job, check);
+  check_end_syncfs(job.durability, job.engine.ioengine, check);
   if (!traits.does_io && job.time.runtime.count() == 0) {
     check.error("runtime", "ioengine=" + engine + " does no I/O and runs for a time: give runtime=");
   }
@@ -177,17 +196,6 @@ void check_engine(const JobSpec& job, Checker& check) {
     check.error("ioengine", "rw=" + std::string(rw_mode_name(job.workload.rw)) + " cannot be done with ioengine=" +
                                 engine + " (it does writes only; fio fails its reads with EINVAL)");
   }
-  if (job.queue.iodepth_batch_complete_max != 0 &&
-      job.queue.iodepth_batch_complete_min > job.queue.iodepth_batch_complete_max) {
-    check.error("iodepth_batch_complete_min",
-                "iodepth_batch_complete_min=" + std::to_string(job.queue.iodepth_batch_complete_min) +
-                    " is above iodepth_batch_complete_max=" + std::to_string(job.queue.iodepth_batch_complete_max));
-  }
-  if (!synchronous && job.queue.iodepth > 0 && job.queue.iodepth_batch_submit > job.queue.iodepth) {
-    check.warning("iodepth_batch_submit", "iodepth_batch_submit=" + std::to_string(job.queue.iodepth_batch_submit) +
-                                              " is above iodepth=" + std::to_string(job.queue.iodepth) +
-                                              "; batches are capped at iodepth");
-  }
   if (job.control.numjobs == 0) check.error("numjobs", "numjobs=0: must be at least 1");
   if (job.target.nrfiles == 0) check.error("nrfiles", "nrfiles=0: must be at least 1");
   if (traits.needs_fd && job.target.openfiles != 0 && job.target.openfiles < job.target.nrfiles) {
@@ -198,25 +206,29 @@ void check_engine(const JobSpec& job, Checker& check) {
   }
 }
 
-void check_time(const JobSpec& job, Checker& check) {
-  if (job.time.time_based && job.time.runtime.count() == 0) check.error("time_based", "time_based needs runtime");
-  if (job.time.time_based && job.time.runtime.count() > 0 && job.time.ramp_time >= job.time.runtime) {
-    check.warning("ramp_time", "ramp_time=" + format_duration_ns(static_cast<double>(job.time.ramp_time.count())) +
-                                   " is not shorter than runtime=" +
-                                   format_duration_ns(static_cast<double>(job.time.runtime.count())) +
-                                   ": nothing would be measured");
+void check_time(const TimeOptions& time, Checker& check) {
+  if (time.time_based && time.runtime.count() == 0) check.error("time_based", "time_based needs runtime");
+  if (time.time_based && time.runtime.count() > 0 && time.ramp_time >= time.runtime) {
+    check.warning("ramp_time",
+                  "ramp_time=" + format_duration_ns(static_cast<double>(time.ramp_time.count())) +
+                      " is not shorter than runtime=" + format_duration_ns(static_cast<double>(time.runtime.count())) +
+                      ": nothing would be measured");
   }
-  if (job.time.loops == 0) check.error("loops", "loops=0: must be at least 1");
-  if (job.time.ramp_size != 0 && job.time.ramp_time.count() > 0) {  // fio 3.42 rejects the job the same way
+  if (time.loops == 0) check.error("loops", "loops=0: must be at least 1");
+  if (time.ramp_size != 0 && time.ramp_time.count() > 0) {  // fio 3.42 rejects the job the same way
     check.error("ramp_size", "ramp_size and ramp_time exclude each other: give one of them");
   }
-  if (job.latency.latency_target.count() > 0 && job.latency.latency_window.count() == 0) {
+}
+
+// fio's latency_target search needs its window; its other options need it.
+void check_latency_target(const LatencyOptions& latency, Checker& check) {
+  if (latency.latency_target.count() > 0 && latency.latency_window.count() == 0) {
     // fio then judges the depth at every turn of its loop, on the few ios since the last change.
     check.error("latency_window", "latency_target needs latency_window (how long each depth is tried, e.g. 5s)");
   }
-  if (job.latency.latency_target.count() == 0) {
+  if (latency.latency_target.count() == 0) {
     for (const char* option : {"latency_window", "latency_percentile", "latency_run"}) {
-      if (job.given_options.count(option)) {
+      if (check.given(option)) {
         check.warning(option, std::string(option) + " has no effect without latency_target");
       }
     }
@@ -278,40 +290,49 @@ void check_unlink_each_loop(const JobSpec& job, Checker& check) {
   }
 }
 
-void check_mix_and_randomness(const JobSpec& job, Checker& check) {
-  if (job.workload.rwmixread > 100)
-    check.error("rwmixread", "rwmixread=" + std::to_string(job.workload.rwmixread) + ": at most 100");
-  if (job.workload.norandommap && !job.is_random()) {
-    check.warning("norandommap", "norandommap has no effect with rw=" + std::string(rw_mode_name(job.workload.rw)) +
+void check_mix_and_randomness(const WorkloadOptions& workload, Checker& check) {
+  if (workload.rwmixread > 100)
+    check.error("rwmixread", "rwmixread=" + std::to_string(workload.rwmixread) + ": at most 100");
+  if (workload.norandommap && !workload.is_random()) {
+    check.warning("norandommap", "norandommap has no effect with rw=" + std::string(rw_mode_name(workload.rw)) +
                                      " (sequential); ignored");
   }
-  const std::pair<const char*, bool> kSyncs[] = {{"fsync", job.durability.fsync_blocks != 0},
-                                                 {"fdatasync", job.durability.fdatasync_blocks != 0},
-                                                 {"sync_file_range", job.durability.sync_file_range_blocks != 0}};
+}
+
+// Syncs every N writes of a job that does not write.
+void check_syncs_need_writes(const DurabilityOptions& durability, const WorkloadOptions& workload, Checker& check) {
+  const std::pair<const char*, bool> kSyncs[] = {{"fsync", durability.fsync_blocks != 0},
+                                                 {"fdatasync", durability.fdatasync_blocks != 0},
+                                                 {"sync_file_range", durability.sync_file_range_blocks != 0}};
   for (const auto& [option, set] : kSyncs) {
-    if (set && !job.does_writes()) {
-      check.warning(option, std::string(option) + " has no effect with rw=" +
-                                std::string(rw_mode_name(job.workload.rw)) + " (the job does not write); ignored");
+    if (set && !workload.does_writes()) {
+      check.warning(option, std::string(option) + " has no effect with rw=" + std::string(rw_mode_name(workload.rw)) +
+                                " (the job does not write); ignored");
     }
   }
+}
+
+void check_fill_device(const TargetOptions& target, const WorkloadOptions& workload, Checker& check) {
   // fio's fill_device writes sequentially until ENOSPC; random writes would leave holes (fio itself fails
   // allocating its random map), and mixed or trim modes have no "full".
-  const bool fills =
-      job.workload.rw == RwMode::kWrite || job.workload.rw == RwMode::kRead || job.workload.rw == RwMode::kRandRead;
-  if (job.target.fill_device && !fills) {
+  const bool fills = workload.rw == RwMode::kWrite || workload.rw == RwMode::kRead || workload.rw == RwMode::kRandRead;
+  if (target.fill_device && !fills) {
     check.error("fill_device",
                 "fill_device=1 needs rw=write (sequential writes until the filesystem is full), or "
                 "rw=read or randread (the file is filled first); not rw=" +
-                    std::string(rw_mode_name(job.workload.rw)));
+                    std::string(rw_mode_name(workload.rw)));
   }
-  if (job.pacing.thinktime.count() == 0) {
+}
+
+void check_think_time(const PacingOptions& pacing, Checker& check) {
+  if (pacing.thinktime.count() == 0) {
     for (const char* option : {"thinktime_iotime", "thinktime_blocks_type", "rate_ignore_thinktime"}) {
-      if (job.given_options.count(option) != 0) {
+      if (check.given(option)) {
         check.warning(option, std::string(option) + " has no effect without thinktime; ignored");
       }
     }
   }
-  if (job.pacing.thinktime_spin > job.pacing.thinktime && job.pacing.thinktime_spin_set) {
+  if (pacing.thinktime_spin > pacing.thinktime && pacing.thinktime_spin_set) {
     check.warning("thinktime_spin", "thinktime_spin is longer than thinktime; the whole think time is spun");
   }
 }
@@ -348,200 +369,99 @@ void check_rates(const PacingOptions& pacing, const std::vector<Direction>& used
   check_open_loop(pacing, used, check, limited);
 }
 
-void check_reporting_and_buffers(const JobSpec& job, Checker& check) {
-  if (job.report.percentile_list.size() > 20) check.error("percentile_list", "percentile_list: at most 20 percentiles");
-  for (double p : job.report.percentile_list) {
+void check_reporting(const ReportOptions& report, Checker& check) {
+  if (report.percentile_list.size() > 20) check.error("percentile_list", "percentile_list: at most 20 percentiles");
+  for (double p : report.percentile_list) {
     if (p < 0.0 || p > 100.0) {
       check.error("percentile_list", "percentile_list: " + text_of(p) + " is not from 0 to 100");
       break;
     }
   }
-  if (job.report.kb_base != 1000 && job.report.kb_base != 1024) {
-    check.error("kb_base", "kb_base=" + std::to_string(job.report.kb_base) + ": must be 1000 or 1024");
+  if (report.kb_base != 1000 && report.kb_base != 1024) {
+    check.error("kb_base", "kb_base=" + std::to_string(report.kb_base) + ": must be 1000 or 1024");
   }
-  if (job.buffers.zero_buffers && job.buffers.buffer_compress_percentage > 0) {
-    check.error("buffer_compress_percentage", "zero_buffers and buffer_compress_percentage=" +
-                                                  std::to_string(job.buffers.buffer_compress_percentage) +
-                                                  " contradict each other; use one of them");
+}
+
+void check_buffers(const BufferOptions& buffers, Checker& check) {
+  if (buffers.zero_buffers && buffers.buffer_compress_percentage > 0) {
+    check.error("buffer_compress_percentage",
+                "zero_buffers and buffer_compress_percentage=" + std::to_string(buffers.buffer_compress_percentage) +
+                    " contradict each other; use one of them");
   }
-  if (job.buffers.buffer_compress_percentage > 100) {
+  if (buffers.buffer_compress_percentage > 100) {
     check.error("buffer_compress_percentage", "buffer_compress_percentage: at most 100");
   }
 }
 
-// read_iolog replaces the job's pattern with the log's ios and timing; what would have to act on both is
-// refused by name rather than half done.
 // dedupe_* as fio 3.33 checks them (init.c), and the settings under which no buffer could repeat another.
-void check_dedupe(const JobSpec& job, Checker& check) {
-  if (job.buffers.dedupe_percentage == 0) return;
-  if (!job.does_writes()) {
+// verify: the job's verify= kind; nrfiles: the target part's file count.
+void check_dedupe(const BufferOptions& buffers, const WorkloadOptions& workload, VerifyKind verify,
+                  std::uint32_t nrfiles, Checker& check) {
+  if (buffers.dedupe_percentage == 0) return;
+  if (!workload.does_writes()) {
     check.warning("dedupe_percentage",
-                  "dedupe_percentage has no effect with rw=" + std::string(rw_mode_name(job.workload.rw)) +
+                  "dedupe_percentage has no effect with rw=" + std::string(rw_mode_name(workload.rw)) +
                       " (the job does not write); ignored");
     return;
   }
-  if (job.verification.verify != VerifyKind::kNone) {
+  if (verify != VerifyKind::kNone) {
     check.warning("dedupe_percentage",
                   "dedupe_percentage with verify: verification writes its own data into every buffer; ignored");
   }
-  if (!job.buffers.buffer_pattern.empty() || job.buffers.zero_buffers) {
-    check.warning("dedupe_percentage", std::string(job.buffers.zero_buffers ? "zero_buffers" : "buffer_pattern") +
+  if (!buffers.buffer_pattern.empty() || buffers.zero_buffers) {
+    check.warning("dedupe_percentage", std::string(buffers.zero_buffers ? "zero_buffers" : "buffer_pattern") +
                                            " makes every buffer the same already; dedupe_percentage ignored");
   }
-  if (!job.buffers.dedupe_working_set) return;
-  if (job.given_options.count("size") == 0) {
+  if (!buffers.dedupe_working_set) return;
+  if (!check.given("size")) {
     check.error("dedupe_mode",
                 "dedupe_mode=working_set needs size (fio: the pregenerated dedupe working set "
                 "requires size to be set)");
-  } else if (job.target.nrfiles != 1) {
+  } else if (nrfiles != 1) {
     check.error("dedupe_mode", "dedupe_mode=working_set works with one file per job, not nrfiles=" +
-                                   std::to_string(job.target.nrfiles) + " (as fio)");
-  } else if (job.buffers.dedupe_working_set_percentage + job.buffers.dedupe_percentage > 100) {
+                                   std::to_string(nrfiles) + " (as fio)");
+  } else if (buffers.dedupe_working_set_percentage + buffers.dedupe_percentage > 100) {
     check.error("dedupe_working_set_percentage",
-                "dedupe_percentage=" + std::to_string(job.buffers.dedupe_percentage) +
-                    " cannot be reached: " + std::to_string(job.buffers.dedupe_working_set_percentage) +
+                "dedupe_percentage=" + std::to_string(buffers.dedupe_percentage) +
+                    " cannot be reached: " + std::to_string(buffers.dedupe_working_set_percentage) +
                     " percent of size is the working set, written as unique buffers (as fio); the two must add up "
                     "to at most 100");
   }
 }
 
-// The largest block of a direction (bs, bsrange's maximum, bssplit's largest).
-std::uint64_t max_block_size(const JobSpec& job, Direction d) {
-  const int i = index_of(d);
-  if (job.workload.bssplit[i].empty())
-    return job.workload.bsrange[i].max ? job.workload.bsrange[i].max : job.workload.bs[i];
-  std::uint64_t largest = 0;
-  for (const BlockSizeSplitEntry& e : job.workload.bssplit[i]) largest = std::max(largest, e.size);
-  return largest;
-}
-
-// zonemode=zbd as fio 3.33 checks it (zbd.c: init_zone_info, zbd_verify_bs; its first write's buflen check).
-void check_zbd(const JobSpec& job, Checker& check) {
-  if (job.zones.zone_size == 0) {
-    check.error("zonemode",
-                "zonemode=zbd needs zonesize (the size of each zone), as fio for files and devices "
-                "that are not zoned");
-    return;
-  }
-  if (job.zones.zone_size < 512) check.error("zonesize", "zonemode=zbd: zonesize must be at least 512 bytes (as fio)");
-  if (job.zones.zone_capacity > job.zones.zone_size) {
-    check.error("zonecapacity", "zonecapacity " + std::to_string(job.zones.zone_capacity) +
-                                    " is larger than zonesize " + std::to_string(job.zones.zone_size));
-  }
-  if (job.zones.zone_skip % job.zones.zone_size != 0) {
-    check.error("zoneskip", "zoneskip " + std::to_string(job.zones.zone_skip) + " is not a multiple of zonesize " +
-                                std::to_string(job.zones.zone_size) + " (zonemode=zbd skips whole zones, as fio)");
-  }
-  if (job.given_options.count("zonerange") != 0) {
-    check.warning("zonerange", "zonerange has no effect with zonemode=zbd (zones are zonesize bytes); ignored");
-  }
-  if (job.is_chained()) {
-    check.error("rw", "rw=" + std::string(rw_mode_name(job.workload.rw)) +
-                          " writes the very block it just read or trimmed, and zonemode=zbd moves every write to "
-                          "its zone's write pointer; use rw=randrw or separate jobs");
-  }
-  if (job.does_writes() && max_block_size(job, Direction::kWrite) > job.zones.zone_size) {
-    check.error("bs", "zonemode=zbd: a write of " + std::to_string(max_block_size(job, Direction::kWrite)) +
-                          " bytes is larger than zonesize " + std::to_string(job.zones.zone_size));
-  }
-  if (job.does_trims()) {
-    const int t = index_of(Direction::kTrim);
-    if (job.workload.bsrange[t].min != 0 || !job.workload.bssplit[t].empty()) {
-      check.error("bs", "bsrange and bssplit are not allowed for trims with zonemode=zbd (a trim resets one zone)");
-    } else if (job.workload.bs[t] != job.zones.zone_size) {
-      check.error("bs", "zonemode=zbd: the trim block size " + std::to_string(job.workload.bs[t]) +
-                            " is not the zone size " + std::to_string(job.zones.zone_size) +
-                            " (a trim resets one zone)");
-    }
-  }
-  if (job.verification.verify != VerifyKind::kNone) {
-    for (Direction d : kAllDirections) {
-      if (job.zones.zone_size % job.workload.bs[index_of(d)] != 0) {
-        check.error("bs", "zonemode=zbd with verify: the block size " + std::to_string(job.workload.bs[index_of(d)]) +
-                              " is not a divisor of zonesize " + std::to_string(job.zones.zone_size) + " (as fio)");
-        break;
-      }
-    }
-  }
-  if (job.zones.job_max_open_zones != 0 && job.zones.max_open_zones != 0 &&
-      job.zones.job_max_open_zones > job.zones.max_open_zones) {
-    check.warning("job_max_open_zones", "job_max_open_zones is above max_open_zones, which limits it anyway");
-  }
-}
-
-// zonemode=strided as fio 3.33 checks it (init.c), plus a zone too small for any io; zonemode=zbd in check_zbd.
-void check_zones(const JobSpec& job, Checker& check) {
-  if (job.zones.zone_zbd) {
-    check_zbd(job, check);
-    return;
-  }
-  const char* zbd_options[] = {"zonecapacity",       "read_beyond_wp",       "max_open_zones",
-                               "job_max_open_zones", "zone_reset_threshold", "zone_reset_frequency",
-                               "ignore_zone_limits"};
-  for (const char* option : zbd_options) {
-    if (job.given_options.count(option) != 0) {
-      check.warning(option, std::string(option) + " has no effect without zonemode=zbd; ignored");
-    }
-  }
-  if (!job.zones.zone_strided) {
-    if (job.zones.zone_size != 0) {
-      check.error("zonesize",
-                  "zonemode=none and zonesize are not compatible (as in fio); add zonemode=strided or zonemode=zbd");
-    }
-    for (const char* option : {"zonerange", "zoneskip"}) {
-      if (job.given_options.count(option) != 0) {
-        check.warning(option, std::string(option) + " has no effect without zonemode=strided or zbd; ignored");
-      }
-    }
-    return;
-  }
-  if (job.zones.zone_size == 0) {
-    check.error("zonemode", "zonemode=strided needs zonesize (the bytes transferred in each zone)");
-    return;
-  }
-  if (job.target.nrfiles > 1) {
-    check.warning("zonemode", "zonemode=strided with " + std::to_string(job.target.nrfiles) +
-                                  " files: ignored, as fio ignores it when a job has more than one open file");
-  }
-  const std::uint64_t range = job.zones.zone_range != 0 ? job.zones.zone_range : job.zones.zone_size;
-  for (Direction d : used_directions(job)) {
-    const std::uint64_t block = job.min_block_size(d);
-    if (range < block) {
-      check.error(job.zones.zone_range != 0 ? "zonerange" : "zonesize",
-                  "a zone of " + std::to_string(range) + " bytes cannot hold one " + std::to_string(block) + "-byte " +
-                      std::string(direction_name(d)) + "; zones must be at least the block size");
-      return;
-    }
-  }
-}
-
-void check_iolog(const JobSpec& job, Checker& check) {
-  if (job.iolog.merge_blktrace_file.empty()) {
+// merge_blktrace_* against read_iolog's traces, and read_iolog against write_iolog.
+void check_iolog(const IoLogOptions& iolog, Checker& check) {
+  if (iolog.merge_blktrace_file.empty()) {
     for (const char* option : {"merge_blktrace_scalars", "merge_blktrace_iters"}) {
-      if (job.given_options.count(option) != 0) {
+      if (check.given(option)) {
         check.warning(option, std::string(option) + " has no effect without merge_blktrace_file; ignored");
       }
     }
-  } else if (job.iolog.read_iolog.empty()) {
+  } else if (iolog.read_iolog.empty()) {
     check.error("merge_blktrace_file", "merge_blktrace_file merges read_iolog's traces: give read_iolog=a:b");
   } else {
     const std::pair<const char*, std::size_t> kLists[] = {
-        {"merge_blktrace_scalars", job.iolog.merge_blktrace_scalars.size()},
-        {"merge_blktrace_iters", job.iolog.merge_blktrace_iters.size()}};
+        {"merge_blktrace_scalars", iolog.merge_blktrace_scalars.size()},
+        {"merge_blktrace_iters", iolog.merge_blktrace_iters.size()}};
     for (const auto& [option, count] : kLists) {
-      if (count != 0 && count != job.iolog.read_iolog.size()) {  // fio's "merge_blktrace_scalars(1) != nr_logs(2)"
+      if (count != 0 && count != iolog.read_iolog.size()) {  // fio's "merge_blktrace_scalars(1) != nr_logs(2)"
         check.error(option, std::string(option) + " has " + std::to_string(count) + " value(s) for " +
-                                std::to_string(job.iolog.read_iolog.size()) +
-                                " read_iolog trace(s); give one per trace");
+                                std::to_string(iolog.read_iolog.size()) + " read_iolog trace(s); give one per trace");
       }
     }
   }
-  if (job.iolog.read_iolog.empty()) return;
-  if (!job.iolog.write_iolog.empty()) {
+  if (iolog.read_iolog.empty()) return;
+  if (!iolog.write_iolog.empty()) {
     check.error("write_iolog",
                 "read_iolog and write_iolog together: fio drops write_iolog (\"read iolog overrides "
                 "write_iolog\"); give one of them");
   }
+}
+
+// read_iolog replaces the job's pattern with the log's ios and timing; what would have to act on both is
+// refused by name rather than half done. It reads the parts the log replaces (pacing, target, workload, control).
+void check_replay_conflicts(const JobSpec& job, Checker& check) {
+  if (job.iolog.read_iolog.empty()) return;
   if (job.pacing.open_loop)
     check.error("open_loop", "open_loop with read_iolog: the log's timestamps are the arrivals");
   if (job.target.fill_device) check.error("fill_device", "fill_device with read_iolog: the log says what is written");
@@ -592,9 +512,10 @@ void check_cmdprio(const EngineOptions& engine, const PlacementOptions& placemen
 
 std::vector<Problem> validate(const JobSpec& job) {
   Checker check(job);
-  check_block_sizes(job, check);
+  check_block_sizes(job.workload, job.target.direct, check);
   check_engine(job, check);
-  check_time(job, check);
+  check_time(job.time, check);
+  check_latency_target(job.latency, check);
   check_unlink_each_loop(job, check);
   if (check.given("profile")) {
     check.warning("profile",
@@ -602,16 +523,21 @@ std::vector<Problem> validate(const JobSpec& job) {
                   "sluice run --profile=tiobench)");
   }
   check_engine_flag_options(job.engine, check);
-  check_mix_and_randomness(job, check);
-  check_rates(job.pacing, used_directions(job), check);
-  check_reporting_and_buffers(job, check);
-  check_iolog(job, check);
-  check_zones(job, check);
+  check_mix_and_randomness(job.workload, check);
+  check_syncs_need_writes(job.durability, job.workload, check);
+  check_fill_device(job.target, job.workload, check);
+  check_think_time(job.pacing, check);
+  check_rates(job.pacing, used_directions(job.workload), check);
+  check_reporting(job.report, check);
+  check_buffers(job.buffers, check);
+  check_iolog(job.iolog, check);
+  check_replay_conflicts(job, check);
+  check_zones(job.zones, job.workload, job.target.nrfiles, job.verification.verify, check);
   if (job.report.block_error_percentiles && job.target.nrfiles != 1) {
     check.error("block_error_percentiles", "block_error_percentiles works with one file per job, not nrfiles=" +
                                                std::to_string(job.target.nrfiles) + " (as fio)");
   }
-  check_dedupe(job, check);
+  check_dedupe(job.buffers, job.workload, job.verification.verify, job.target.nrfiles, check);
   check_cmdprio(job.engine, job.placement, check);
   std::vector<Problem> problems = check.take();
   validate_verify(job, problems);

@@ -27,7 +27,7 @@ Direction direction_of(IoOp op) noexcept {
 
 bool IoLoop::passes_error(const IoUnit& unit) const noexcept {
   const int error = static_cast<int>(-unit.result);
-  return error_is_non_fatal(job_, error_class_of(unit.op == IoOp::kRead, error), error);
+  return error_is_non_fatal(job_.errors, error_class_of(unit.op == IoOp::kRead, error), error);
 }
 
 bool IoLoop::fills_up(const IoUnit& unit) const noexcept {

@@ -187,7 +187,7 @@ void IoLoop::prepare() {
   // sync_file_range (or a replayed log's) covers each file's writes since its last sync.
   if (job_.durability.sync_file_range_blocks != 0 || replay_.has_value()) sync_.unsynced.assign(targets_.size(), {});
   prio_.default_ioprio = job_.default_ioprio();
-  if (job_.uses_cmdprio()) prio_.cmdprio.emplace(job_, instance_.seed ^ 0x2545f4914f6cdd1dull);
+  if (job_.uses_cmdprio()) prio_.cmdprio.emplace(job_.placement, job_.workload, instance_.seed ^ 0x2545f4914f6cdd1dull);
   prio_.stats_use_lat = job_.report.lat_percentiles;
   if (job_.buffers.dedupe_percentage != 0 && job_.does_writes() && !verifier_) {
     content_.dedupe = dedupe_source_of(instance_, targets_);

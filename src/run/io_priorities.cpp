@@ -9,32 +9,35 @@ constexpr int kClassShift = 13;
 constexpr std::uint32_t kRealtimeClass = 1;
 
 // fio's cmdprio_class default is the realtime class; the level defaults to 0.
-std::uint16_t cmdprio_value(const JobSpec& job, int direction) {
+std::uint16_t cmdprio_value(const PlacementOptions& placement, int direction) {
   const std::uint32_t io_class =
-      job.placement.cmdprio_class[direction] != 0 ? job.placement.cmdprio_class[direction] : kRealtimeClass;
-  return static_cast<std::uint16_t>((io_class << kClassShift) | job.placement.cmdprio_level[direction]);
+      placement.cmdprio_class[direction] != 0 ? placement.cmdprio_class[direction] : kRealtimeClass;
+  return static_cast<std::uint16_t>((io_class << kClassShift) | placement.cmdprio_level[direction]);
 }
 
-bool direction_used(const JobSpec& job, int direction) { return direction == 0 ? job.does_reads() : job.does_writes(); }
+bool direction_used(const WorkloadOptions& workload, int direction) {
+  return direction == 0 ? workload.does_reads() : workload.does_writes();
+}
 
 }  // namespace
 
-IoPriorities::IoPriorities(const JobSpec& job, std::uint64_t seed) : default_value_(job.default_ioprio()), rng_(seed) {
+IoPriorities::IoPriorities(const PlacementOptions& placement, const WorkloadOptions& workload, std::uint64_t seed)
+    : default_value_(placement.default_ioprio()), rng_(seed) {
   for (int i = 0; i < 2; ++i) {
-    if (!direction_used(job, i)) continue;
-    if (job.placement.cmdprio_percentage[i] != 0) {
+    if (!direction_used(workload, i)) continue;
+    if (placement.cmdprio_percentage[i] != 0) {
       SizeRule rule;
-      const std::uint16_t value = cmdprio_value(job, i);
-      rule.choices.push_back({job.placement.cmdprio_percentage[i], {value, index_for(i, value)}});
+      const std::uint16_t value = cmdprio_value(placement, i);
+      rule.choices.push_back({placement.cmdprio_percentage[i], {value, index_for(i, value)}});
       rules_[i].push_back(std::move(rule));
       continue;
     }
     // cmdprio_bssplit: the entries are sorted by size; one rule per size, its entries' shares cumulated.
-    for (const CmdprioSplitEntry& entry : job.placement.cmdprio_bssplit[i]) {
+    for (const CmdprioSplitEntry& entry : placement.cmdprio_bssplit[i]) {
       if (rules_[i].empty() || rules_[i].back().size != entry.size) rules_[i].push_back(SizeRule{entry.size, {}});
       SizeRule& rule = rules_[i].back();
       const std::uint32_t below = (rule.choices.empty() ? 0 : rule.choices.back().below) + entry.percent;
-      const auto value = entry.ioprio >= 0 ? static_cast<std::uint16_t>(entry.ioprio) : cmdprio_value(job, i);
+      const auto value = entry.ioprio >= 0 ? static_cast<std::uint16_t>(entry.ioprio) : cmdprio_value(placement, i);
       rule.choices.push_back({below, {value, index_for(i, value)}});
     }
   }

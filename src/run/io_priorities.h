@@ -19,8 +19,9 @@ struct IoPriority {
 
 class IoPriorities {
  public:
-  // The job's cmdprio options (validated); seed: the clone's random stream for the draws.
-  IoPriorities(const JobSpec& job, std::uint64_t seed);
+  // The job's cmdprio options (validated) and the directions its workload issues; seed: the clone's random
+  // stream for the draws.
+  IoPriorities(const PlacementOptions& placement, const WorkloadOptions& workload, std::uint64_t seed);
 
   // The priority of one io of `length` bytes: a cmdprio one with the options' chance, else the job's own.
   IoPriority pick(Direction d, std::uint64_t length) noexcept {

@@ -21,21 +21,20 @@ long set_gid(unsigned gid) { return ::syscall(SYS_setresgid, static_cast<long>(g
 
 }  // namespace
 
-JobCredentials::JobCredentials(const JobSpec& job) : old_uid_(::getuid()), old_gid_(::getgid()) {
-  if (job.placement.gid >= 0) {
-    if (set_gid(static_cast<unsigned>(job.placement.gid)) != 0) {
-      throw std::runtime_error("gid=" + std::to_string(job.placement.gid) +
+JobCredentials::JobCredentials(const PlacementOptions& placement) : old_uid_(::getuid()), old_gid_(::getgid()) {
+  if (placement.gid >= 0) {
+    if (set_gid(static_cast<unsigned>(placement.gid)) != 0) {
+      throw std::runtime_error("gid=" + std::to_string(placement.gid) +
                                ": cannot switch to it: " + std::strerror(errno));
     }
     gid_switched_ = true;
   }
-  if (job.placement.uid >= 0) {
-    if (set_uid(static_cast<unsigned>(job.placement.uid)) != 0) {
+  if (placement.uid >= 0) {
+    if (set_uid(static_cast<unsigned>(placement.uid)) != 0) {
       const int err = errno;
       if (gid_switched_) set_gid(old_gid_);
       gid_switched_ = false;
-      throw std::runtime_error("uid=" + std::to_string(job.placement.uid) +
-                               ": cannot switch to it: " + std::strerror(err));
+      throw std::runtime_error("uid=" + std::to_string(placement.uid) + ": cannot switch to it: " + std::strerror(err));
     }
     uid_switched_ = true;
   }

@@ -18,7 +18,7 @@ class JobCredentials {
  public:
   // Switches to the job's gid, then its uid, when given. Throws std::runtime_error naming the option and the
   // reason when the kernel refuses (not root: EPERM).
-  explicit JobCredentials(const JobSpec& job);
+  explicit JobCredentials(const PlacementOptions& placement);
   ~JobCredentials();
   JobCredentials(const JobCredentials&) = delete;
   JobCredentials& operator=(const JobCredentials&) = delete;

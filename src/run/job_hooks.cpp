@@ -114,7 +114,7 @@ JobHooks::Verdict JobHooks::poll(std::uint64_t now_ns, bool measuring, JobResult
   }
   if (hist_) hist_->update(now_ns - result.start_ns, result.dirs);
   if (job_.steady_state.ss_criterion != SteadyStateCriterion::kNone && job_.steady_state.ss_duration.count() > 0) {
-    if (!steady_) steady_.emplace(job_, result.start_ns);
+    if (!steady_) steady_.emplace(job_.steady_state, result.start_ns);
     SteadyStateMonitor::Totals totals;
     for (const DirectionStats& dir : result.dirs) {
       totals.bytes += dir.bytes;
@@ -171,7 +171,7 @@ void JobHooks::finish(std::uint64_t now_ns, JobResult& result) {
   if (act_) result.act_slices = act_->slices();
   if (hist_) hist_->finish(now_ns > result.start_ns ? now_ns - result.start_ns : 0, result.dirs);
   if (job_.steady_state.ss_criterion != SteadyStateCriterion::kNone) {
-    if (!steady_) steady_.emplace(job_, result.start_ns);
+    if (!steady_) steady_.emplace(job_.steady_state, result.start_ns);
     // Under group_reporting every job of a steady group reports the block of the job that found it so.
     const bool group_steady = steady_share_ != nullptr && steady_share_->attained() && !steady_->attained();
     result.steadystate = group_steady ? steady_share_->block() : steady_->to_json();

@@ -33,15 +33,14 @@ const char* criterion_name(SteadyStateCriterion c) noexcept {
 
 }  // namespace
 
-SteadyStateMonitor::SteadyStateMonitor(const JobSpec& job, std::uint64_t start_ns)
-    : criterion_(job.steady_state.ss_criterion),
-      limit_(job.steady_state.ss_limit),
-      percent_(job.steady_state.ss_limit_is_percent),
-      duration_ns_(static_cast<std::uint64_t>(job.steady_state.ss_duration.count())),
-      interval_ns_(
-          std::max<std::uint64_t>(static_cast<std::uint64_t>(job.steady_state.ss_interval.count()), 1'000'000)),
+SteadyStateMonitor::SteadyStateMonitor(const SteadyStateOptions& options, std::uint64_t start_ns)
+    : criterion_(options.ss_criterion),
+      limit_(options.ss_limit),
+      percent_(options.ss_limit_is_percent),
+      duration_ns_(static_cast<std::uint64_t>(options.ss_duration.count())),
+      interval_ns_(std::max<std::uint64_t>(static_cast<std::uint64_t>(options.ss_interval.count()), 1'000'000)),
       window_(std::max<std::size_t>(1, static_cast<std::size_t>(duration_ns_ / interval_ns_))),
-      next_ns_(start_ns + static_cast<std::uint64_t>(job.steady_state.ss_ramp.count())) {}
+      next_ns_(start_ns + static_cast<std::uint64_t>(options.ss_ramp.count())) {}
 
 bool SteadyStateMonitor::update(std::uint64_t now_ns, const Totals& totals) {
   if (now_ns < next_ns_ || attained_ || criterion_ == SteadyStateCriterion::kNone || duration_ns_ == 0) {

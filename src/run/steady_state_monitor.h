@@ -18,8 +18,9 @@ namespace sluice {
 
 class SteadyStateMonitor {
  public:
-  // start_ns: when sampling time begins (the measured start); samples begin at start_ns + ss_ramp.
-  SteadyStateMonitor(const JobSpec& job, std::uint64_t start_ns);
+  // The job's ss options; start_ns: when sampling time begins (the measured start); samples begin at start_ns +
+  // ss_ramp.
+  SteadyStateMonitor(const SteadyStateOptions& options, std::uint64_t start_ns);
 
   // The job's counts so far, all directions: bytes, ios, and the sum and count of completion latencies.
   struct Totals {

@@ -49,7 +49,7 @@ Verifier::Verifier(const JobInstance& instance, const std::vector<TargetFile>& t
       check_all_reads_(!instance.spec.does_writes()),
       fatal_(instance.spec.verification.verify_fatal),
       dump_(instance.spec.verification.verify_dump),
-      passed_(error_is_non_fatal(instance.spec, ErrorClass::kVerify, EILSEQ)),
+      passed_(error_is_non_fatal(instance.spec.errors, ErrorClass::kVerify, EILSEQ)),
       aux_dir_(instance.spec.verification.aux_path),
       marked_(units, 0),
       unit_write_(units, 0),

@@ -137,7 +137,7 @@ void Worker::run(const StartGate& gate) noexcept {
     if (uses_cgroup(spec)) cgroup.emplace(spec);
     std::optional<JobCredentials> credentials;  // uid= / gid=: from here on the job is its user (after the cgroup)
     if (spec.placement.uid >= 0 || spec.placement.gid >= 0) {
-      credentials.emplace(spec);
+      credentials.emplace(spec.placement);
       if (std::optional<TargetFailure> denied = inaccessible_target(targets_, spec)) {
         result_.error = denied->error;
         throw std::runtime_error(denied->message);

@@ -446,11 +446,11 @@ TEST(ContinueOnError, FioValuesAreClassBits) {
 // fio's td_non_fatal_error: the class must be set, and the errno in the class's list (default EIO, EILSEQ).
 TEST(ContinueOnError, OnlyListedErrorsOfASetClassPass) {
   const JobSpec io = table_with("continue_on_error", "io");
-  EXPECT_TRUE(error_is_non_fatal(io, ErrorClass::kRead, EIO));
-  EXPECT_TRUE(error_is_non_fatal(io, ErrorClass::kWrite, EIO));
-  EXPECT_FALSE(error_is_non_fatal(io, ErrorClass::kWrite, ENOSPC));
-  EXPECT_FALSE(error_is_non_fatal(io, ErrorClass::kVerify, EILSEQ));
-  EXPECT_FALSE(error_is_non_fatal(table_with("continue_on_error", "write"), ErrorClass::kRead, EIO));
+  EXPECT_TRUE(error_is_non_fatal(io.errors, ErrorClass::kRead, EIO));
+  EXPECT_TRUE(error_is_non_fatal(io.errors, ErrorClass::kWrite, EIO));
+  EXPECT_FALSE(error_is_non_fatal(io.errors, ErrorClass::kWrite, ENOSPC));
+  EXPECT_FALSE(error_is_non_fatal(io.errors, ErrorClass::kVerify, EILSEQ));
+  EXPECT_FALSE(error_is_non_fatal(table_with("continue_on_error", "write").errors, ErrorClass::kRead, EIO));
   EXPECT_EQ(error_class_of(true, EILSEQ), ErrorClass::kVerify);
   EXPECT_EQ(error_class_of(false, EIO), ErrorClass::kWrite);
 }
@@ -461,8 +461,8 @@ TEST(IgnoreError, FiosExampleSetsListsAndClasses) {
   EXPECT_EQ(job.errors.ignore_errors[0], std::vector<int>({EAGAIN}));
   EXPECT_EQ(job.errors.ignore_errors[1], std::vector<int>({ENOSPC, 122}));
   EXPECT_TRUE(job.errors.ignore_errors[2].empty());
-  EXPECT_TRUE(error_is_non_fatal(job, ErrorClass::kWrite, EDQUOT));
-  EXPECT_FALSE(error_is_non_fatal(job, ErrorClass::kRead, EIO));  // the list replaces the default
+  EXPECT_TRUE(error_is_non_fatal(job.errors, ErrorClass::kWrite, EDQUOT));
+  EXPECT_FALSE(error_is_non_fatal(job.errors, ErrorClass::kRead, EIO));  // the list replaces the default
   EXPECT_EQ(table_with("ignore_error", ",0x1c,-5").errors.ignore_errors[1], std::vector<int>({28}));
   EXPECT_EQ(table_with("ignore_error", ",,EILSEQ").errors.continue_on_error, 4u);
   EXPECT_EQ(table_with("ignore_error", "EIO::ENOSPC").errors.ignore_errors[0], std::vector<int>({EIO}));  // stops at ""

@@ -18,7 +18,7 @@ TEST(IoPriorities, PercentageDefaultsToTheRealtimeClass) {
   JobSpec job;
   job.workload.rw = RwMode::kRandRW;
   job.placement.cmdprio_percentage = {30, 0, 0};
-  IoPriorities priorities(job, 7);
+  IoPriorities priorities(job.placement, job.workload, 7);
   const auto reads = draw(priorities, Direction::kRead, 4096, 10000);
   ASSERT_EQ(reads.size(), 2u);
   EXPECT_NEAR(reads.at(0x2000), 3000, 200);                              // class 1 level 0, fio's default
@@ -35,7 +35,7 @@ TEST(IoPriorities, IndexesFollowTheValuesList) {
   job.placement.cmdprio_percentage = {0, 100, 100};
   job.placement.cmdprio_class = {0, 3, 3};
   job.placement.cmdprio_level = {0, 2, 2};
-  IoPriorities priorities(job, 1);
+  IoPriorities priorities(job.placement, job.workload, 1);
   const IoPriority p = priorities.pick(Direction::kWrite, 512);
   EXPECT_EQ(p.value, 0x6002);
   EXPECT_EQ(p.index, 1);
@@ -48,7 +48,7 @@ TEST(IoPriorities, BssplitMatchesExactSizesAndSharesEntries) {
   job.workload.rw = RwMode::kRandRead;
   // 4k: 25 % at 1/1, 75 % at 3/2 (sorted by size as fio); 64k: 50 % at cmdprio_class/cmdprio (1/0).
   job.placement.cmdprio_bssplit[0] = {{4096, 25, 0x2001}, {4096, 75, 0x6002}, {65536, 50, -1}};
-  IoPriorities priorities(job, 3);
+  IoPriorities priorities(job.placement, job.workload, 3);
   const auto small = draw(priorities, Direction::kRead, 4096, 8000);
   EXPECT_NEAR(small.at(0x2001), 2000, 200);
   EXPECT_NEAR(small.at(0x6002), 6000, 200);

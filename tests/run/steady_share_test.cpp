@@ -41,7 +41,7 @@ TEST(SteadyShare, AMonitorOnTheGroupsCountsSamplesTheGroupsMeanLatency) {
   SteadyShare share(2);
   const std::size_t a = share.join();
   const std::size_t b = share.join();
-  SteadyStateMonitor monitor(job, 0);
+  SteadyStateMonitor monitor(job.steady_state, 0);
   monitor.update(0, share.total());
   for (std::uint64_t second = 1; second <= 2; ++second) {
     share.publish(a, {0, 100 * second, 100.0 * second * 10'000, 100 * second});

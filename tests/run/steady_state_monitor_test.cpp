@@ -39,7 +39,7 @@ bool feed(SteadyStateMonitor& monitor, const std::vector<double>& means) {
 }
 
 TEST(SteadyStateLatency, SamplesAreEachIntervalsWholeMeanClat) {
-  SteadyStateMonitor monitor(lat_job(SteadyStateCriterion::kLat, 0, false), 0);
+  SteadyStateMonitor monitor(lat_job(SteadyStateCriterion::kLat, 0, false).steady_state, 0);
   EXPECT_FALSE(feed(monitor, {100.6, 200.2, 250.9}));
   const nlohmann::json ss = monitor.to_json();
   EXPECT_EQ(ss.at("ss"), "lat:0.000000");
@@ -52,23 +52,23 @@ TEST(SteadyStateLatency, SamplesAreEachIntervalsWholeMeanClat) {
 }
 
 TEST(SteadyStateLatency, DeviationWithinAnAbsoluteLimitInNanosecondsEnds) {
-  SteadyStateMonitor monitor(lat_job(SteadyStateCriterion::kLat, 10, false), 0);
+  SteadyStateMonitor monitor(lat_job(SteadyStateCriterion::kLat, 10, false).steady_state, 0);
   EXPECT_TRUE(feed(monitor, {1000, 1005, 995}));  // deviations 0, 5, 5 around 1000
-  SteadyStateMonitor strict(lat_job(SteadyStateCriterion::kLat, 4, false), 0);
+  SteadyStateMonitor strict(lat_job(SteadyStateCriterion::kLat, 4, false).steady_state, 0);
   EXPECT_FALSE(feed(strict, {1000, 1005, 995}));
 }
 
 TEST(SteadyStateLatency, PercentLimitIsOfTheMeanLatency) {
-  SteadyStateMonitor monitor(lat_job(SteadyStateCriterion::kLat, 1, true), 0);
+  SteadyStateMonitor monitor(lat_job(SteadyStateCriterion::kLat, 1, true).steady_state, 0);
   EXPECT_TRUE(feed(monitor, {1000, 1005, 995}));  // 0.5 % of 1000
   EXPECT_EQ(monitor.to_json().at("criterion"), "0.500000%");
 }
 
 TEST(SteadyStateLatency, SlopeIsPerSecondOverTheWindow) {
-  SteadyStateMonitor rising(lat_job(SteadyStateCriterion::kLatSlope, 50, false), 0);
+  SteadyStateMonitor rising(lat_job(SteadyStateCriterion::kLatSlope, 50, false).steady_state, 0);
   EXPECT_FALSE(feed(rising, {1000, 1100, 1200}));  // +100 ns per second
   EXPECT_NEAR(rising.to_json().at("slope").get<double>(), 100.0, 1e-9);
-  SteadyStateMonitor flat(lat_job(SteadyStateCriterion::kLatSlope, 50, false), 0);
+  SteadyStateMonitor flat(lat_job(SteadyStateCriterion::kLatSlope, 50, false).steady_state, 0);
   EXPECT_TRUE(feed(flat, {1000, 1020, 1040}));  // +20 ns per second
   EXPECT_EQ(flat.to_json().at("ss"), "lat_slope:50.000000");
 }
@@ -76,7 +76,7 @@ TEST(SteadyStateLatency, SlopeIsPerSecondOverTheWindow) {
 // As fio, the lists hold the whole window (3 intervals here), those not sampled yet as 0, and the means are
 // over the whole window.
 TEST(SteadyStateLatency, AnIntervalWithoutCompletionsSamplesZeroAndTheWindowIsListedWhole) {
-  SteadyStateMonitor monitor(lat_job(SteadyStateCriterion::kLat, 0, false), 0);
+  SteadyStateMonitor monitor(lat_job(SteadyStateCriterion::kLat, 0, false).steady_state, 0);
   SteadyStateMonitor::Totals totals;
   monitor.update(0, totals);
   monitor.update(kOneSecondNs, totals);  // nothing completed
@@ -92,7 +92,7 @@ TEST(SteadyStateLatency, AnIntervalWithoutCompletionsSamplesZeroAndTheWindowIsLi
 }
 
 TEST(SteadyStateLatency, OtherCriteriaHaveNoLatencyData) {
-  SteadyStateMonitor monitor(lat_job(SteadyStateCriterion::kIops, 0, false), 0);
+  SteadyStateMonitor monitor(lat_job(SteadyStateCriterion::kIops, 0, false).steady_state, 0);
   feed(monitor, {100, 100, 100});
   EXPECT_FALSE(monitor.to_json().at("data").contains("lat_ns"));
   EXPECT_FALSE(monitor.to_json().at("data").contains("lat_mean"));
