@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/stop_signal.h"
 #include "job/command_line.h"
+#include "job/job_spec.h"
 #include "job/option_table.h"
 #include "mpi/world.h"
 #include "net/http_capacity.h"

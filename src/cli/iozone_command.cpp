@@ -18,6 +18,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/stop_signal.h"
+#include "job/job_spec.h"
 #include "job/units.h"
 #include "observe/environment.h"
 #include "observe/writeback_sampler.h"

@@ -11,6 +11,7 @@
 
 #include "cli/report_file.h"
 #include "common/error.h"
+#include "job/job_spec.h"
 #include "job/validate.h"
 #include "report/reporters.h"
 

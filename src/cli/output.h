@@ -8,10 +8,12 @@
 #include <vector>
 
 #include "cli/command_table.h"
-#include "job/job_spec.h"
+#include "job/run_options.h"
 #include "stats/result.h"
 
 namespace sluice {
+
+struct JobSpec;  // job/job_spec.h
 
 // --output-format and --output as every measuring command takes them.
 struct OutputChoice {

@@ -13,6 +13,7 @@
 #include "cli/output.h"
 #include "common/error.h"
 #include "common/stop_signal.h"
+#include "job/job_spec.h"
 #include "suites/postmark_prompt.h"
 #include "suites/postmark_report.h"
 #include "suites/postmark_session.h"

@@ -8,6 +8,7 @@
 #include "cli/output.h"
 #include "common/error.h"
 #include "job/command_line.h"
+#include "job/job_spec.h"
 #include "report/reporters.h"
 
 namespace sluice {

@@ -23,6 +23,7 @@
 #include "job/fio_global_options.h"
 #include "job/fio_profiles.h"
 #include "job/job_file.h"
+#include "job/job_spec.h"
 #include "job/option_table.h"
 #include "job/units.h"
 #include "job/validate.h"

@@ -15,6 +15,7 @@
 #include "cli/output.h"
 #include "common/clock.h"
 #include "common/nearest.h"
+#include "job/job_spec.h"
 #include "job/units.h"
 #include "observe/environment.h"
 #include "report/result_document.h"

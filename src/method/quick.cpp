@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "common/stop_signal.h"
 #include "engine/engine.h"
+#include "job/job_spec.h"
 #include "job/units.h"
 #include "method/lint.h"
 #include "observe/environment.h"

@@ -8,7 +8,8 @@
 
 #include "common/direction.h"
 #include "common/rng.h"
-#include "job/job_spec.h"
+#include "job/placement_options.h"
+#include "job/workload_options.h"
 
 namespace sluice {
 

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "job/job_spec.h"
+
 namespace sluice {
 namespace {
 

@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "job/job_spec.h"
+#include "job/placement_options.h"
 #include "targets/target_file.h"
 
 namespace sluice {
+
+struct JobSpec;  // job/job_spec.h
 
 class JobCredentials {
  public:

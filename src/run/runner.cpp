@@ -18,6 +18,7 @@
 #include "common/error.h"
 #include "common/stop_signal.h"
 #include "engine/engine.h"
+#include "job/job_spec.h"
 #include "job/option_scope.h"
 #include "job/units.h"
 #include "observe/disk_stats.h"

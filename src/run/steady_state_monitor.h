@@ -12,7 +12,7 @@
 #include <deque>
 #include <nlohmann/json.hpp>
 
-#include "job/job_spec.h"
+#include "job/steady_state_options.h"
 
 namespace sluice {
 

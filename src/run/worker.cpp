@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "common/stop_signal.h"
+#include "job/job_spec.h"
 #include "job/option_scope.h"
 #include "run/exec_hooks.h"
 #include "run/io_loop.h"

@@ -16,6 +16,7 @@
 #include "common/aligned_buffer.h"
 #include "common/created_files.h"
 #include "common/rng.h"
+#include "job/job_spec.h"
 #include "targets/target_file.h"
 #include "targets/target_internal.h"
 

@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "common/created_files.h"
+#include "job/job_spec.h"
 #include "targets/target_internal.h"
 
 namespace sluice {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "job/job_spec.h"
-
 namespace sluice {
+
+struct JobSpec;  // job/job_spec.h
 
 struct TargetFile {
   std::string path;

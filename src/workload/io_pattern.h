@@ -11,9 +11,10 @@
 #include <vector>
 
 #include "common/direction.h"
-#include "job/job_spec.h"
 
 namespace sluice {
+
+struct JobSpec;  // job/job_spec.h
 
 // The part of one file a job does I/O on.
 struct FileRegion {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "job/job_spec.h"
 #include "support/temp_dir.h"
 
 namespace sluice {

@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include "job/job_spec.h"
+
 namespace sluice {
 namespace {
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "job/job_spec.h"
 #include "run/plan.h"
 #include "run/run_test_support.h"
 #include "run/runner.h"

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdio>
 
+#include "job/job_spec.h"
 #include "support/loop_device.h"
 #include "support/machine_features.h"
 #include "support/temp_dir.h"

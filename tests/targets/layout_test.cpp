@@ -12,6 +12,7 @@
 #include <set>
 #include <utility>
 
+#include "job/job_spec.h"
 #include "support/temp_dir.h"
 #include "targets/target_file.h"
 

@@ -1,6 +1,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "job/job_spec.h"
 #include "support/temp_dir.h"
 #include "targets/target_file.h"
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "job/job_spec.h"
 #include "workload/io_pattern.h"
 #include "workload_test_helpers.h"
 

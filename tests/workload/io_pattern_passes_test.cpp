@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "job/job_spec.h"
 #include "workload/io_pattern.h"
 #include "workload_test_helpers.h"
 

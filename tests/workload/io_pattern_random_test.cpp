@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "job/job_spec.h"
 #include "support/sanitizers.h"
 #include "workload/io_pattern.h"
 #include "workload_test_helpers.h"

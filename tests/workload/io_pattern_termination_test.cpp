@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "job/job_spec.h"
 #include "workload/io_pattern.h"
 #include "workload_test_helpers.h"
 

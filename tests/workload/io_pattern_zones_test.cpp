@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "job/job_spec.h"
 #include "workload/io_pattern.h"
 #include "workload_test_helpers.h"
 
