@@ -83,7 +83,8 @@ fio's client/server mode (taken before anything else is read):
   --eta=WHEN            with --client: fio's client ETA line of all servers' jobs on stdout ("Jobs: 2 (f=2):
                         [RR][33.3%][r=2048k][r=512 IOPS][eta 00m:02s]"); auto: on a terminal only; never with
                         JSON; --eta-newline=T keeps a line per T, --eta-interval=T asks the servers each T
-  verify_state_load     a job with it on a server gets its state from the client's working directory, named
+  --client with verify_state_load=1
+                        the server gets the job's state from the client's working directory, named
                         SERVER-JOB-INDEX-verify.state as fio names it (fio's SENDFILE; docs/multi-host.md)
 
 Latency definitions: slat = submit start to submit return (async engines only); clat = submit return to
