@@ -142,7 +142,7 @@ TEST(FioSemantics, VerifyIntervalLargerOrSmallerThanTheBlockSizeRunsAsFio) {
   auto job = [&](const std::string& tool) {
     return write_job(dir, tool + ".fio",
                      "[global]\nfilename=" + dir.file(tool + ".dat") +
-                         "\nsize=4m\nverify=md5\ndo_verify=0\nrw=write\n"
+                         "\nsize=4m\nverify=md5\ndo_verify=0\nverify_state_save=0\nrw=write\n"
                          "[small]\nblocksize=512\nverify_interval=1M\n"
                          "[big]\nstonewall\nblocksize=1M\nverify_interval=512\n");
   };
