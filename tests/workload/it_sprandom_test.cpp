@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -42,10 +44,12 @@ std::uint64_t spr_physical_bytes(double op) {
 
 std::uint64_t spr_region_writes(double op) { return spr_physical_bytes(op) / kSprRegions / kSprBlock; }
 
-SprRun run_sprandom(const std::string& program, const TempDir& tmp, const std::vector<std::string>& extra, double op) {
-  const std::string log = tmp.file(program == "sluice" ? "sluice.iolog" : "fio.iolog");
-  std::vector<std::string> args = {"--name=spr", "--ioengine=null", "--rw=randwrite",       "--bs=4k",
-                                   "--size=64m", "--sprandom=1",    "--output-format=json", "--write_iolog=" + log};
+// Runs a null-engine sprandom random-write job of SIZE in sluice or another fio (PROGRAM) with EXTRA options and
+// returns its JSON document (none when the output has none; the exit code is expected 0).
+std::optional<nlohmann::json> run_sprandom_job(const std::string& program, const std::string& size,
+                                               const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"--name=spr",     "--ioengine=null", "--rw=randwrite",      "--bs=4k",
+                                   "--size=" + size, "--sprandom=1",    "--output-format=json"};
   args.insert(args.end(), extra.begin(), extra.end());
   RunOptions options;
   if (program != "sluice")
@@ -54,9 +58,16 @@ SprRun run_sprandom(const std::string& program, const TempDir& tmp, const std::v
     args.insert(args.begin(), "run");
   const RunOutput r = run_binary(args, options);
   EXPECT_EQ(r.exit_code, 0) << program << ": " << describe(r);
-  SprRun run;
   // fio prints "fio: sprandom sets ..." before its JSON.
-  const auto doc = parse_document(r.out.substr(std::min(r.out.find('{'), r.out.size())));
+  return parse_document(r.out.substr(std::min(r.out.find('{'), r.out.size())));
+}
+
+SprRun run_sprandom(const std::string& program, const TempDir& tmp, const std::vector<std::string>& extra, double op) {
+  const std::string log = tmp.file(program == "sluice" ? "sluice.iolog" : "fio.iolog");
+  std::vector<std::string> options = extra;
+  options.push_back("--write_iolog=" + log);
+  SprRun run;
+  const auto doc = run_sprandom_job(program, "64m", options);
   if (doc) {
     run.json_ios = (*doc)["jobs"][0]["write"]["total_ios"].get<std::uint64_t>();
     run.json_bytes = (*doc)["jobs"][0]["write"]["io_bytes"].get<std::uint64_t>();
@@ -155,17 +166,7 @@ TEST(Sprandom, CacheSizeAndOtherOverProvisioning) {
 
 // The writes of a sprandom job over 16 MiB (JSON total_ios), size-based or time_based.
 std::uint64_t sprandom_writes(const std::string& program, const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {"--name=spr", "--ioengine=null", "--rw=randwrite",      "--bs=4k",
-                                   "--size=16m", "--sprandom=1",    "--output-format=json"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  RunOptions options;
-  if (program != "sluice")
-    options.program = program;
-  else
-    args.insert(args.begin(), "run");
-  const RunOutput r = run_binary(args, options);
-  EXPECT_EQ(r.exit_code, 0) << program << ": " << describe(r);
-  const auto doc = parse_document(r.out.substr(std::min(r.out.find('{'), r.out.size())));
+  const auto doc = run_sprandom_job(program, "16m", extra);
   return doc ? (*doc)["jobs"][0]["write"]["total_ios"].get<std::uint64_t>() : 0;
 }
 
