@@ -268,6 +268,29 @@ void close_all(std::vector<Connection>& connections) {
   }
 }
 
+// Whether the job files or options this client sends to the server mention write_hist_log: fio 3.33's server
+// sends a histogram log's bins only compressed, so zlib is offered to it then (and only then: see encode_probe).
+// A --remote-config file is on the server, out of sight.
+bool names_hist_log(const ClientServer& s, const ClientOptions& options) {
+  constexpr std::string_view kOption = "write_hist_log";
+  for (const std::string& a : s.arguments) {
+    if (a.find(kOption) != std::string::npos) return true;
+  }
+  const std::vector<ClientJobFile>& own = s.files;
+  std::vector<std::string> paths;
+  for (const ClientJobFile& f : own) {
+    if (!f.remote) paths.push_back(f.path);
+  }
+  if (own.empty()) paths = options.common_files;
+  for (const std::string& path : paths) {
+    std::ifstream in(path, std::ios::binary);  // one that cannot be read is named when the jobs are sent
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (text.str().find(kOption) != std::string::npos) return true;
+  }
+  return false;
+}
+
 // Connects and probes every server; throws UserError naming each one that does not answer (nothing has run).
 void connect_all(std::vector<Connection>& connections, const ClientOptions& options) {
   std::string problems;
@@ -278,7 +301,9 @@ void connect_all(std::vector<Connection>& connections, const ClientOptions& opti
       problems += fmt::format("\n  {}: {}", where(c), why);
       continue;
     }
-    if (!send_message(c.fd, Op::kProbe, 1, encode_probe(state_file_prefix(c.server->endpoint)), kWriteTimeout)) {
+    const bool offer_zlib = names_hist_log(*c.server, options);
+    if (!send_message(c.fd, Op::kProbe, 1, encode_probe(state_file_prefix(c.server->endpoint), offer_zlib),
+                      kWriteTimeout)) {
       problems += fmt::format("\n  {}: the connection broke while probing", where(c));
       continue;
     }
@@ -418,7 +443,7 @@ bool handle(Connection& c, const Message& m, const ClientOptions& options, Clien
     case Op::kIoLog: {  // a job's log: written here as NAME.HOST, as fio's client writes it
       std::string problem;
       if (const auto log = decode_iolog(m.payload))
-        save_client_log(*log, c.server->endpoint.host, problem);
+        save_client_log(*log, c.server->endpoint.host, !c.sluice, problem);
       else
         problem = "a malformed IOLOG message";
       if (!problem.empty()) std::fprintf(stderr, "sluice: server %s: %s\n", where(c).c_str(), problem.c_str());

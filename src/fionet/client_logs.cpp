@@ -9,15 +9,42 @@
 #include <optional>
 #include <vector>
 
-namespace sluice::fionet {
+#include "fionet/hist_log_pdu.h"
 
-std::string save_client_log(const IoLog& log, const std::string& host, std::string& problem) {
+namespace sluice::fionet {
+namespace {
+
+// A histogram log's text; nullopt when its records came without their bins. `problem` says what did not arrive.
+std::optional<std::string> hist_text(const IoLog& log, const std::vector<std::uint8_t>& records, bool fio_server,
+                                     const std::string& path, std::string& problem) {
+  HistLogText hist = hist_log_text_of_records(records, log.samples, log.hist_coarseness, fio_server);
+  if (hist.without_bins) {
+    problem = fmt::format(
+        "the histogram log {} came without its bins (fio's server sends them only to a client that offers zlib, "
+        "which this one does when it sees write_hist_log in the jobs it sends); not written",
+        path);
+    return std::nullopt;
+  }
+  const std::string cut_bins =
+      hist.missing_bins == 0
+          ? std::string()
+          : fmt::format("the {} highest-latency bins of its last window written as 0", hist.missing_bins);
+  if (hist.incomplete != 0) {
+    problem = fmt::format("the histogram log {} lost its last {} of {} windows in the transfer; the {} before are "
+                          "written{}{}",
+                          path, hist.incomplete, log.samples, hist.lines, cut_bins.empty() ? "" : ", ", cut_bins);
+  } else if (!cut_bins.empty()) {
+    problem = fmt::format("the histogram log {} came cut short (fio 3.33's zlib stream lacks its end): {}", path,
+                          cut_bins);
+  }
+  return std::move(hist.text);
+}
+
+}  // namespace
+
+std::string save_client_log(const IoLog& log, const std::string& host, bool fio_server, std::string& problem) {
   problem.clear();
   const std::string path = log.name + "." + host;  // fio's client: "%s.%s", pdu->name, client->hostname
-  if (log.type == IoLogType::kHist) {
-    problem = fmt::format("the histogram log {} is not written by sluice's client (write_hist_log)", path);
-    return {};
-  }
   std::optional<std::vector<std::uint8_t>> inflated;
   if (log.compression == IoLogCompression::kTransfer) {  // fio's server compresses when the probe offers zlib
     inflated = inflate_transfer(log.data);
@@ -25,16 +52,27 @@ std::string save_client_log(const IoLog& log, const std::string& host, std::stri
       problem = fmt::format("the log {} came compressed and does not inflate; not written", path);
       return {};
     }
-    if (inflated->size() < log.samples * 32) {  // 32: the smaller sample (without an offset)
+    if (log.type != IoLogType::kHist && inflated->size() < log.samples * 32) {  // 32: the smaller sample
       problem = fmt::format("the log {} inflated to fewer samples than the server's {}; written as it came", path,
                             log.samples);
+    }
+  }
+  std::string text;
+  if (log.compression != IoLogCompression::kStored) {
+    const std::vector<std::uint8_t>& samples = inflated ? *inflated : log.data;
+    if (log.type != IoLogType::kHist) {
+      text = fio_log_text(samples);
+    } else if (auto hist = hist_text(log, samples, fio_server, path, problem)) {
+      text = std::move(*hist);
+    } else {
+      return {};
     }
   }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (log.compression == IoLogCompression::kStored) {
     out.write(reinterpret_cast<const char*>(log.data.data()), static_cast<std::streamsize>(log.data.size()));
   } else {
-    out << fio_log_text(inflated ? *inflated : log.data);
+    out << text;
   }
   out.close();
   if (!out) {

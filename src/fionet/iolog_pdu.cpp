@@ -13,7 +13,7 @@
 namespace sluice::fionet {
 namespace {
 
-constexpr std::size_t kLogNameAt = 32, kLogNameBytes = 256;
+constexpr std::size_t kHistCoarsenessAt = 28, kLogNameAt = 32, kLogNameBytes = 256;
 
 // One field of a log line, decimal (or hex after 0x). False when it is not a number.
 bool parse_field(std::string_view text, std::uint64_t& value, bool& hex) {
@@ -32,8 +32,8 @@ std::vector<std::uint8_t> encode_iolog(const IoLog& log) {
   put_u32(p.data(), 8, log.thread_number);
   put_u32(p.data(), 12, static_cast<std::uint32_t>(log.type));
   put_u32(p.data(), 16, static_cast<std::uint32_t>(log.compression));
-  // log_offset, log_prio and log_hist_coarseness stay 0, as fio's server leaves the first two (the samples'
-  // flag bits say it).
+  // log_offset and log_prio stay 0, as fio's server leaves them (the samples' flag bits say it).
+  put_u32(p.data(), kHistCoarsenessAt, log.hist_coarseness);
   put_text(p.data(), kLogNameAt, kLogNameBytes, log.name);
   p.insert(p.end(), log.data.begin(), log.data.end());
   return p;
@@ -46,6 +46,7 @@ std::optional<IoLog> decode_iolog(const std::vector<std::uint8_t>& payload) {
   log.thread_number = get_u32(payload.data(), 8);
   log.type = static_cast<IoLogType>(get_u32(payload.data(), 12));
   log.compression = static_cast<IoLogCompression>(get_u32(payload.data(), 16));
+  log.hist_coarseness = get_u32(payload.data(), kHistCoarsenessAt);
   log.name = std::string(get_text(payload.data(), kLogNameAt, kLogNameBytes));
   log.data.assign(payload.begin() + kIoLogHeaderBytes, payload.end());
   return log;

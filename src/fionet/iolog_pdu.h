@@ -5,6 +5,7 @@
 // samples: fio's binary struct io_sample (report/logs/fio_log_sample.h), plain, zlib-compressed for the
 // transfer (XMIT_COMPRESSED, only to a client whose probe offered zlib) or as the job stored them
 // (STORE_COMPRESSED, log_store_compressed). The client writes NAME.HOST: the text lines, or the stored bytes.
+// A histogram log's samples are records of another layout (fionet/hist_log_pdu.h).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@ struct IoLog {
   IoLogType type = IoLogType::kLat;
   IoLogCompression compression = IoLogCompression::kNone;
   std::uint64_t samples = 0;       // nr_samples (0 for a stored compressed log, as fio sends it)
+  std::uint32_t hist_coarseness = 0;  // log_hist_coarseness of a histogram log (its client sums 2^N bins)
   std::vector<std::uint8_t> data;  // the samples' bytes, or the stored file's
 };
 

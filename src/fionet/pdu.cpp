@@ -46,10 +46,12 @@ std::optional<ProbeReply> decode_probe_reply(const std::vector<std::uint8_t>& pa
   return r;
 }
 
-std::vector<std::uint8_t> encode_probe(const std::string& server_name) {
+std::vector<std::uint8_t> encode_probe(const std::string& server_name, bool offer_zlib) {
   std::vector<std::uint8_t> out(kProbeBytes, 0);
-  // No zlib offered (fio's client offers it): fio 3.33's server then sends logs plain, since its compressed
-  // stream loses its last few samples now and then (its final deflate output goes to a piece already sent).
+  // Without zlib offered (fio's client always offers it), fio 3.33's server sends logs plain, since its
+  // compressed stream lacks its end (its final deflate output goes to a piece already sent) and may lose its last
+  // few samples; but it sends a histogram log's bins only compressed, so the caller offers zlib for those.
+  if (offer_zlib) put_u64(out.data(), 0, kProbeFlagZlib);
   put_text(out.data(), 8, 128, server_name);
   return out;
 }

@@ -24,9 +24,9 @@ inline constexpr std::uint64_t kProbeFlagZlib = 1;  // fio's FIO_PROBE_FLAG_ZLIB
 bool probe_offers_zlib(const std::vector<std::uint8_t>& payload);
 std::vector<std::uint8_t> encode_probe_reply(const ProbeReply& reply);
 std::optional<ProbeReply> decode_probe_reply(const std::vector<std::uint8_t>& payload);
-// The probe a client sends (cmd_client_probe_pdu, 136 bytes): flags (no zlib: see pdu.cpp) and the server's
-// name as the client knows it.
-std::vector<std::uint8_t> encode_probe(const std::string& server_name);
+// The probe a client sends (cmd_client_probe_pdu, 136 bytes): flags (zlib only when offered: see pdu.cpp) and
+// the server's name as the client knows it.
+std::vector<std::uint8_t> encode_probe(const std::string& server_name, bool offer_zlib = false);
 
 // cmd_start_pdu: jobs the server parsed and statistics (TS messages) it will send for them.
 std::vector<std::uint8_t> encode_start(std::uint32_t jobs, std::uint32_t stat_outputs);

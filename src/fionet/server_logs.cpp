@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "fionet/hist_log_pdu.h"
 #include "report/logs/log_naming.h"
 
 namespace sluice::fionet {
@@ -20,7 +21,8 @@ std::vector<JobLogFile> job_log_files(const std::vector<JobSpec>& jobs) {
         if (prefix.empty()) return;
         JobLogFile f;
         f.path = fio_log_path(prefix, kind, lognum, job.logs.per_job_logs);
-        f.stored_compressed = job.logs.log_store_compressed;
+        f.stored_compressed = job.logs.log_store_compressed && type != IoLogType::kHist;
+        if (type == IoLogType::kHist) f.hist_coarseness = job.logs.log_hist_coarseness;
         if (f.stored_compressed) f.path += ".fz";
         f.type = type;
         f.thread_number = static_cast<std::uint32_t>(lognum + 1);
@@ -33,6 +35,7 @@ std::vector<JobLogFile> job_log_files(const std::vector<JobSpec>& jobs) {
       add(job.logs.write_lat_log, "slat", IoLogType::kSlat);
       add(job.logs.write_bw_log, "bw", IoLogType::kBw);
       add(job.logs.write_iops_log, "iops", IoLogType::kIops);
+      add(job.logs.write_hist_log, "clat_hist", IoLogType::kHist);
     }
   }
   return files;
@@ -62,9 +65,13 @@ std::optional<IoLog> log_for_client(const JobLogFile& file, std::filesystem::fil
     return log;
   }
   std::size_t bad_line = 0;
-  auto samples = samples_of_log_text(content.str(), bad_line, log.samples);
+  log.hist_coarseness = file.hist_coarseness;
+  auto samples = file.type == IoLogType::kHist
+                     ? hist_records_of_log_text(content.str(), file.hist_coarseness, bad_line, log.samples)
+                     : samples_of_log_text(content.str(), bad_line, log.samples);
   if (!samples) {
-    problem = fmt::format("{}:{}: not a line of fio's log format; the log was not sent", file.path, bad_line);
+    problem = fmt::format("{}:{}: not a line of fio's {}log format; the log was not sent", file.path, bad_line,
+                          file.type == IoLogType::kHist ? "histogram " : "");
     return std::nullopt;
   }
   log.data = std::move(*samples);
