@@ -143,7 +143,7 @@ TEST(IoLog, CompressedForTheTransferInflatesToTheSameSamples) {
   ASSERT_TRUE(cut);
   EXPECT_TRUE(std::equal(cut->begin(), cut->end(), samples.begin()));
   EXPECT_FALSE(inflate_transfer({1, 2, 3, 4}));        // not a zlib stream
-  EXPECT_FALSE(probe_offers_zlib(encode_probe("h")));  // sluice's client asks fio's servers for plain logs
+  EXPECT_FALSE(probe_offers_zlib(encode_probe("h")));  // plain logs from fio's servers, but for histogram logs
 }
 
 TEST(IoLog, OffsetsAndPriorityValuesKeepTheirColumns) {
