@@ -30,12 +30,13 @@ std::optional<std::string> hist_text(const IoLog& log, const std::vector<std::ui
           ? std::string()
           : fmt::format("the {} highest-latency bins of its last window written as 0", hist.missing_bins);
   if (hist.incomplete != 0) {
-    problem = fmt::format("the histogram log {} lost its last {} of {} windows in the transfer; the {} before are "
-                          "written{}{}",
-                          path, hist.incomplete, log.samples, hist.lines, cut_bins.empty() ? "" : ", ", cut_bins);
+    problem = fmt::format(
+        "the histogram log {} lost its last {} of {} windows in the transfer; the {} before are "
+        "written{}{}",
+        path, hist.incomplete, log.samples, hist.lines, cut_bins.empty() ? "" : ", ", cut_bins);
   } else if (!cut_bins.empty()) {
-    problem = fmt::format("the histogram log {} came cut short (fio 3.33's zlib stream lacks its end): {}", path,
-                          cut_bins);
+    problem =
+        fmt::format("the histogram log {} came cut short (fio 3.33's zlib stream lacks its end): {}", path, cut_bins);
   }
   return std::move(hist.text);
 }

@@ -20,7 +20,7 @@
 
 namespace sluice::fionet {
 
-inline constexpr std::size_t kHistBins = 1856;                        // fio's FIO_IO_U_PLAT_NR
+inline constexpr std::size_t kHistBins = 1856;                      // fio's FIO_IO_U_PLAT_NR
 inline constexpr std::size_t kHistEntryBytes = 16 + kHistBins * 8;  // struct io_u_plat_entry
 
 // One line of the text log before coarseness: a window of one direction.

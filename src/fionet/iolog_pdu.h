@@ -23,9 +23,9 @@ struct IoLog {
   std::uint32_t thread_number = 1;
   IoLogType type = IoLogType::kLat;
   IoLogCompression compression = IoLogCompression::kNone;
-  std::uint64_t samples = 0;       // nr_samples (0 for a stored compressed log, as fio sends it)
+  std::uint64_t samples = 0;          // nr_samples (0 for a stored compressed log, as fio sends it)
   std::uint32_t hist_coarseness = 0;  // log_hist_coarseness of a histogram log (its client sums 2^N bins)
-  std::vector<std::uint8_t> data;  // the samples' bytes, or the stored file's
+  std::vector<std::uint8_t> data;     // the samples' bytes, or the stored file's
 };
 
 std::vector<std::uint8_t> encode_iolog(const IoLog& log);

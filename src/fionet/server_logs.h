@@ -15,8 +15,8 @@ namespace sluice::fionet {
 struct JobLogFile {
   std::string path;  // as the job names it (relative to the server's directory, or absolute)
   IoLogType type = IoLogType::kLat;
-  std::uint32_t thread_number = 1;  // fio's: the clone's position in the run, from 1
-  bool stored_compressed = false;   // log_store_compressed: the file holds zlib streams (sent as stored)
+  std::uint32_t thread_number = 1;    // fio's: the clone's position in the run, from 1
+  bool stored_compressed = false;     // log_store_compressed: the file holds zlib streams (sent as stored)
   std::uint32_t hist_coarseness = 0;  // a histogram log's log_hist_coarseness (the values its lines hold)
 };
 
@@ -25,8 +25,9 @@ struct JobLogFile {
 std::vector<JobLogFile> job_log_files(const std::vector<JobSpec>& jobs);
 
 // The IOLOG message of one log file (its text lines as fio's binary samples, a histogram log's as fio's
-// histogram records with each window's counts, or a stored compressed file's bytes as they are). nullopt with `problem` set when it cannot be read or is not a log of fio's format; nullopt with
-// no problem when the file does not exist or is older than `run_start` (the run did not write it).
+// histogram records with each window's counts, or a stored compressed file's bytes as they are). nullopt with
+// `problem` set when it cannot be read or is not a log of fio's format; nullopt with no problem when the file
+// does not exist or is older than `run_start` (the run did not write it).
 std::optional<IoLog> log_for_client(const JobLogFile& file, std::filesystem::file_time_type run_start,
                                     std::string& problem);
 

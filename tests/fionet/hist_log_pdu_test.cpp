@@ -21,7 +21,8 @@ namespace {
 
 constexpr std::size_t kRecordBytes = 32 + kHistEntryBytes;
 
-HistWindow window_of(std::uint64_t time_ms, std::uint32_t ddir, std::vector<std::pair<std::size_t, std::uint64_t>> set) {
+HistWindow window_of(std::uint64_t time_ms, std::uint32_t ddir,
+                     std::vector<std::pair<std::size_t, std::uint64_t>> set) {
   HistWindow w{.time_ms = time_ms, .ddir = ddir, .block_size = 4096};
   for (const auto& [bin, count] : set) w.bins[bin] = count;
   return w;
@@ -56,8 +57,8 @@ TEST(HistLogRecords, LaidOutAsFiosClientReadsThem) {
   EXPECT_EQ(get_u64(out.data(), 0), 300u);
   EXPECT_EQ(get_u32(out.data(), 16), 1u);
   EXPECT_EQ(get_u64(out.data(), 24), 4096u);
-  EXPECT_EQ(get_u64(out.data(), 32 + 16), 7u);                // bin 0 after the list head
-  EXPECT_EQ(get_u64(out.data(), 32 + 16 + 1855 * 8), 2u);     // the last bin
+  EXPECT_EQ(get_u64(out.data(), 32 + 16), 7u);             // bin 0 after the list head
+  EXPECT_EQ(get_u64(out.data(), 32 + 16 + 1855 * 8), 2u);  // the last bin
 }
 
 // A line of sluice's histogram log: time, ddir, bs and `values` values (a few of them non-zero).
@@ -245,7 +246,10 @@ TEST_F(HistLogFiles, ServerSendsTheJobsHistogramLogAndTheClientWritesTheSameLine
 }
 
 TEST_F(HistLogFiles, BinlessRecordsAreNotWrittenAndSaySo) {
-  IoLog log{.name = dir_.file("h_clat_hist.1.log"), .type = IoLogType::kHist, .samples = 2, .data = std::vector<std::uint8_t>(64)};
+  IoLog log{.name = dir_.file("h_clat_hist.1.log"),
+            .type = IoLogType::kHist,
+            .samples = 2,
+            .data = std::vector<std::uint8_t>(64)};
   std::string problem;
   EXPECT_EQ(save_client_log(log, "host", true, problem), "");
   EXPECT_NE(problem.find("came without its bins"), std::string::npos) << problem;
