@@ -491,7 +491,10 @@ class Session {
       if (!problem.empty()) text("sluice: " + problem + "\n");
       if (!log) continue;
       IoLog sent = *log;
-      if (logs_compressed_ && sent.compression == IoLogCompression::kNone) {
+      // A histogram log is large plain (14.9 KB a window): sluice's client, which inflates whatever comes, gets
+      // it compressed even when its probe did not offer zlib (it offers it for the jobs it sees write one).
+      const bool compress = logs_compressed_ || (sluice_client_ && sent.type == IoLogType::kHist);
+      if (compress && sent.compression == IoLogCompression::kNone) {
         sent.compression = IoLogCompression::kTransfer;
         sent.data = deflate_for_transfer(log->data);
       }
