@@ -276,12 +276,11 @@ bool names_hist_log(const ClientServer& s, const ClientOptions& options) {
   for (const std::string& a : s.arguments) {
     if (a.find(kOption) != std::string::npos) return true;
   }
-  const std::vector<ClientJobFile>& own = s.files;
-  std::vector<std::string> paths;
-  for (const ClientJobFile& f : own) {
+  std::vector<std::string> paths;  // the files send_jobs sends: the server's own, else the common ones
+  for (const ClientJobFile& f : s.files) {
     if (!f.remote) paths.push_back(f.path);
   }
-  if (own.empty()) paths = options.common_files;
+  if (s.files.empty()) paths = options.common_files;
   for (const std::string& path : paths) {
     std::ifstream in(path, std::ios::binary);  // one that cannot be read is named when the jobs are sent
     std::ostringstream text;
