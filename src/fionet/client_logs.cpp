@@ -14,9 +14,17 @@
 namespace sluice::fionet {
 namespace {
 
-// A histogram log's text; nullopt when its records came without their bins. `problem` says what did not arrive.
+// A histogram log's text; nullopt when its records came without their bins or with a coarseness out of range. `problem`
+// says what did not arrive.
 std::optional<std::string> hist_text(const IoLog& log, const std::vector<std::uint8_t>& records, bool fio_server,
                                      const std::string& path, std::string& problem) {
+  if (log.hist_coarseness > kMaxHistCoarseness) {
+    problem = fmt::format(
+        "the histogram log {} came with log_hist_coarseness={} (fio's range is 0 to {}); not "
+        "written",
+        path, log.hist_coarseness, kMaxHistCoarseness);
+    return std::nullopt;
+  }
   HistLogText hist = hist_log_text_of_records(records, log.samples, log.hist_coarseness, fio_server);
   if (hist.without_bins) {
     problem = fmt::format(

@@ -22,6 +22,7 @@ namespace sluice::fionet {
 
 inline constexpr std::size_t kHistBins = 1856;                      // fio's FIO_IO_U_PLAT_NR
 inline constexpr std::size_t kHistEntryBytes = 16 + kHistBins * 8;  // struct io_u_plat_entry
+inline constexpr unsigned kMaxHistCoarseness = 6;                   // fio's log_hist_coarseness range: 0 to 6
 
 // One line of the text log before coarseness: a window of one direction.
 struct HistWindow {
@@ -51,7 +52,8 @@ struct HistLogText {
 
 // The text log of received records. announced: the IOLOG header's nr_samples. fio_server_deltas: the records
 // came from a fio 3.33 server, whose bins are undone to the window's counts (see above). A sample with the
-// offset bit (log_offset) makes its record 8 bytes longer, as fio's server sends it.
+// offset bit (log_offset) makes its record 8 bytes longer, as fio's server sends it. coarseness: at most
+// kMaxHistCoarseness.
 HistLogText hist_log_text_of_records(const std::vector<std::uint8_t>& data, std::uint64_t announced,
                                      unsigned coarseness, bool fio_server_deltas);
 

@@ -256,5 +256,19 @@ TEST_F(HistLogFiles, BinlessRecordsAreNotWrittenAndSaySo) {
   EXPECT_FALSE(std::filesystem::exists(dir_.file("h_clat_hist.1.log.host")));
 }
 
+TEST_F(HistLogFiles, ACoarsenessOutOfFiosRangeIsRefused) {
+  IoLog log{.name = dir_.file("h_clat_hist.1.log"),
+            .type = IoLogType::kHist,
+            .samples = 1,
+            .hist_coarseness = 64,
+            .data = {}};
+  append_hist_record(log.data, window_of(100, 0, {{3, 1}}));
+  std::string problem;
+  EXPECT_EQ(save_client_log(log, "host", true, problem), "");
+  EXPECT_NE(problem.find("log_hist_coarseness=64"), std::string::npos) << problem;
+  log.hist_coarseness = 6;
+  EXPECT_EQ(save_client_log(log, "host", true, problem), dir_.file("h_clat_hist.1.log.host")) << problem;
+}
+
 }  // namespace
 }  // namespace sluice::fionet
