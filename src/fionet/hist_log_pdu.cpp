@@ -2,11 +2,12 @@
 #include "fionet/hist_log_pdu.h"
 
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <charconv>
 #include <map>
-#include <sstream>
+#include <string>
 #include <string_view>
 
 #include "fionet/bytes.h"
@@ -34,6 +35,38 @@ void append_hist_line(std::string& out, std::uint64_t time_ms, std::uint32_t ddi
   out += '\n';
 }
 
+// One zlib stream made piece by piece (deflate_for_transfer's, without holding its input whole).
+class RecordDeflater {
+ public:
+  RecordDeflater() = default;
+  RecordDeflater(const RecordDeflater&) = delete;
+  RecordDeflater& operator=(const RecordDeflater&) = delete;
+  ~RecordDeflater() {
+    if (started_) deflateEnd(&stream_);
+  }
+  bool start() { return started_ = deflateInit(&stream_, Z_DEFAULT_COMPRESSION) == Z_OK; }
+  // Deflates `input` onto `out` (flush: Z_NO_FLUSH, or Z_FINISH for the stream's end). False on a zlib error.
+  bool add(const std::vector<std::uint8_t>& input, int flush, std::vector<std::uint8_t>& out) {
+    constexpr std::size_t kChunk = 64 * 1024;
+    stream_.next_in = const_cast<Bytef*>(input.data());
+    stream_.avail_in = static_cast<uInt>(input.size());
+    int status = Z_OK;
+    do {
+      const std::size_t at = out.size();
+      out.resize(at + kChunk);
+      stream_.next_out = out.data() + at;
+      stream_.avail_out = static_cast<uInt>(kChunk);
+      status = deflate(&stream_, flush);
+      out.resize(at + kChunk - stream_.avail_out);
+    } while (status == Z_OK && (flush == Z_FINISH || stream_.avail_out == 0));
+    return flush == Z_FINISH ? status == Z_STREAM_END : status == Z_OK || status == Z_BUF_ERROR;
+  }
+
+ private:
+  z_stream stream_{};
+  bool started_ = false;
+};
+
 // The last two records of one direction as a fio 3.33 server sent them.
 struct SentBefore {
   std::vector<std::uint64_t> last = std::vector<std::uint64_t>(kHistBins, 0);
@@ -54,12 +87,14 @@ void append_hist_record(std::vector<std::uint8_t>& out, const HistWindow& window
   for (std::size_t b = 0; b < kHistBins && b < window.bins.size(); ++b) put_u64(bins, 8 * b, window.bins[b]);
 }
 
-std::optional<std::vector<std::uint8_t>> hist_records_of_log_text(const std::string& text, unsigned coarseness,
+std::optional<std::vector<std::uint8_t>> hist_records_of_log_text(std::istream& in, unsigned coarseness, bool deflated,
                                                                   std::size_t& bad_line, std::uint64_t& count) {
   const std::size_t stride = std::size_t{1} << coarseness;
   const std::size_t values = (kHistBins + stride - 1) / stride;
-  std::vector<std::uint8_t> out;
-  std::istringstream in(text);
+  std::vector<std::uint8_t> out, record;
+  RecordDeflater deflater;
+  bad_line = 0;
+  if (deflated && !deflater.start()) return std::nullopt;
   std::string line;
   HistWindow window;
   count = 0;
@@ -85,9 +120,16 @@ std::optional<std::vector<std::uint8_t>> hist_records_of_log_text(const std::str
       bad_line = number;
       return std::nullopt;
     }
-    append_hist_record(out, window);
+    if (!deflated) {
+      append_hist_record(out, window);
+    } else {
+      record.clear();
+      append_hist_record(record, window);
+      if (!deflater.add(record, Z_NO_FLUSH, out)) return std::nullopt;
+    }
     ++count;
   }
+  if (deflated && !deflater.add({}, Z_FINISH, out)) return std::nullopt;
   return out;
 }
 

@@ -14,6 +14,7 @@
 // - To a client that did not, the 32-byte samples alone, their value field a pointer of the server: no bins.
 // sluice's server sends each window's own counts, so either client prints the lines the job writes locally.
 #include <cstdint>
+#include <istream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,10 +37,12 @@ struct HistWindow {
 // reads it.
 void append_hist_record(std::vector<std::uint8_t>& out, const HistWindow& window);
 
-// The records of a histogram log sluice wrote (its text lines, `coarseness` as the job's log_hist_coarseness):
-// each value is put in the first bin of the 2^coarseness it sums, so summing them again gives it back. nullopt
-// with `bad_line` set when a line is not such a line (or has another number of values).
-std::optional<std::vector<std::uint8_t>> hist_records_of_log_text(const std::string& text, unsigned coarseness,
+// The records of a histogram log sluice wrote, read line by line from `in` (`coarseness` as the job's
+// log_hist_coarseness): each value is put in the first bin of the 2^coarseness it sums, so summing them again
+// gives it back. deflated: the records as one zlib stream (fio's XMIT_COMPRESSED), deflated as they are made, so
+// a long log is never held whole at 14.9 KB a window. nullopt with `bad_line` set when a line is not such a line
+// (or has another number of values); with `bad_line` 0 when zlib fails.
+std::optional<std::vector<std::uint8_t>> hist_records_of_log_text(std::istream& in, unsigned coarseness, bool deflated,
                                                                   std::size_t& bad_line, std::uint64_t& count);
 
 struct HistLogText {

@@ -41,15 +41,13 @@ std::vector<JobLogFile> job_log_files(const std::vector<JobSpec>& jobs) {
   return files;
 }
 
-std::optional<IoLog> log_for_client(const JobLogFile& file, std::filesystem::file_time_type run_start,
+std::optional<IoLog> log_for_client(const JobLogFile& file, std::filesystem::file_time_type run_start, bool compressed,
                                     std::string& problem) {
   problem.clear();
   std::error_code ec;
   const auto written = std::filesystem::last_write_time(file.path, ec);
   if (ec || written < run_start) return std::nullopt;
   std::ifstream in(file.path, std::ios::binary);
-  std::ostringstream content;
-  content << in.rdbuf();
   if (!in) {
     problem = fmt::format("cannot read the log {}", file.path);
     return std::nullopt;
@@ -58,23 +56,34 @@ std::optional<IoLog> log_for_client(const JobLogFile& file, std::filesystem::fil
   log.name = file.path;
   log.thread_number = file.thread_number;
   log.type = file.type;
-  if (file.stored_compressed) {
-    log.compression = IoLogCompression::kStored;  // fio's client writes the bytes as they are
-    const std::string bytes = content.str();
-    log.data.assign(bytes.begin(), bytes.end());
-    return log;
-  }
-  std::size_t bad_line = 0;
   log.hist_coarseness = file.hist_coarseness;
-  auto samples = file.type == IoLogType::kHist
-                     ? hist_records_of_log_text(content.str(), file.hist_coarseness, bad_line, log.samples)
-                     : samples_of_log_text(content.str(), bad_line, log.samples);
-  if (!samples) {
+  std::size_t bad_line = 0;
+  std::optional<std::vector<std::uint8_t>> data;
+  if (file.type == IoLogType::kHist) {  // read line by line: its records are 14.9 KB a window
+    data = hist_records_of_log_text(in, file.hist_coarseness, compressed, bad_line, log.samples);
+  } else {
+    std::ostringstream content;
+    content << in.rdbuf();
+    const std::string text = content.str();
+    if (file.stored_compressed) {
+      log.compression = IoLogCompression::kStored;  // fio's client writes the bytes as they are
+      log.data.assign(text.begin(), text.end());
+      return log;
+    }
+    data = samples_of_log_text(text, bad_line, log.samples);
+    if (data && compressed) data = deflate_for_transfer(*data);
+  }
+  if (in.bad()) {
+    problem = fmt::format("cannot read the log {}", file.path);
+    return std::nullopt;
+  }
+  if (!data) {
     problem = fmt::format("{}:{}: not a line of fio's {}log format; the log was not sent", file.path, bad_line,
                           file.type == IoLogType::kHist ? "histogram " : "");
     return std::nullopt;
   }
-  log.data = std::move(*samples);
+  if (compressed) log.compression = IoLogCompression::kTransfer;
+  log.data = std::move(*data);
   return log;
 }
 

@@ -25,10 +25,11 @@ struct JobLogFile {
 std::vector<JobLogFile> job_log_files(const std::vector<JobSpec>& jobs);
 
 // The IOLOG message of one log file (its text lines as fio's binary samples, a histogram log's as fio's
-// histogram records with each window's counts, or a stored compressed file's bytes as they are). nullopt with
+// histogram records with each window's counts, or a stored compressed file's bytes as they are). compressed:
+// the samples or records as one zlib stream (XMIT_COMPRESSED; a stored log stays as it is). nullopt with
 // `problem` set when it cannot be read or is not a log of fio's format; nullopt with no problem when the file
 // does not exist or is older than `run_start` (the run did not write it).
-std::optional<IoLog> log_for_client(const JobLogFile& file, std::filesystem::file_time_type run_start,
+std::optional<IoLog> log_for_client(const JobLogFile& file, std::filesystem::file_time_type run_start, bool compressed,
                                     std::string& problem);
 
 }  // namespace sluice::fionet

@@ -486,20 +486,15 @@ class Session {
   // fio's server never writes them.
   void send_job_logs() {
     for (const JobLogFile& file : job_log_files(jobs_)) {
-      std::string problem;
-      const std::optional<IoLog> log = log_for_client(file, logs_since_, problem);
-      if (!problem.empty()) text("sluice: " + problem + "\n");
-      if (!log) continue;
-      IoLog sent = *log;
       // A histogram log is large plain (14.9 KB a window): sluice's client, which inflates whatever comes, gets
       // it compressed even when its probe did not offer zlib (it offers it for the jobs it sees write one).
-      const bool compress = logs_compressed_ || (sluice_client_ && sent.type == IoLogType::kHist);
-      if (compress && sent.compression == IoLogCompression::kNone) {
-        sent.compression = IoLogCompression::kTransfer;
-        sent.data = deflate_for_transfer(log->data);
-      }
+      const bool compressed = logs_compressed_ || (sluice_client_ && file.type == IoLogType::kHist);
+      std::string problem;
+      const std::optional<IoLog> log = log_for_client(file, logs_since_, compressed, problem);
+      if (!problem.empty()) text("sluice: " + problem + "\n");
+      if (!log) continue;
       std::error_code ec;
-      if (send(Op::kIoLog, encode_iolog(sent))) std::filesystem::remove(file.path, ec);
+      if (send(Op::kIoLog, encode_iolog(*log))) std::filesystem::remove(file.path, ec);
     }
   }
 

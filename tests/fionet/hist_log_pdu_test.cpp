@@ -71,13 +71,19 @@ std::string text_line(std::uint64_t time_ms, int ddir, std::size_t values, std::
   return line + "\n";
 }
 
+std::optional<std::vector<std::uint8_t>> records_of(const std::string& text, unsigned coarseness, std::size_t& bad_line,
+                                                    std::uint64_t& count, bool deflated = false) {
+  std::istringstream in(text);
+  return hist_records_of_log_text(in, coarseness, deflated, bad_line, count);
+}
+
 TEST(HistLogRecords, SluicesTextLinesComeBackTheSameForEachCoarseness) {
   for (const unsigned coarseness : {0u, 2u, 6u}) {
     const std::size_t values = kHistBins >> coarseness;
     const std::string text = text_line(100, 0, values, 1) + text_line(100, 1, values, 2) + text_line(200, 0, values, 3);
     std::size_t bad_line = 0;
     std::uint64_t count = 0;
-    const auto records = hist_records_of_log_text(text, coarseness, bad_line, count);
+    const auto records = records_of(text, coarseness, bad_line, count);
     ASSERT_TRUE(records) << "coarseness " << coarseness << ", line " << bad_line;
     EXPECT_EQ(count, 3u);
     ASSERT_EQ(records->size(), 3 * kRecordBytes);
@@ -91,16 +97,33 @@ TEST(HistLogRecords, SluicesTextLinesComeBackTheSameForEachCoarseness) {
   }
 }
 
+TEST(HistLogRecords, DeflatedAsTheyAreMadeTheyInflateToThePlainRecords) {
+  std::string text;
+  for (int line = 0; line < 300; ++line) text += text_line(100 * (line / 2 + 1), line % 2, kHistBins, line);
+  std::size_t bad_line = 0;
+  std::uint64_t count = 0;
+  const auto plain = records_of(text, 0, bad_line, count);
+  ASSERT_TRUE(plain);
+  const auto deflated = records_of(text, 0, bad_line, count, true);
+  ASSERT_TRUE(deflated);
+  EXPECT_EQ(count, 300u);
+  EXPECT_LT(deflated->size(), plain->size() / 10);
+  EXPECT_EQ(inflate_transfer(*deflated), plain);
+  const auto empty = records_of("", 0, bad_line, count, true);  // a stream with nothing in it
+  ASSERT_TRUE(empty);
+  EXPECT_EQ(inflate_transfer(*empty), std::vector<std::uint8_t>());
+}
+
 TEST(HistLogRecords, ALineOfAnotherCoarsenessOrNotNumbersIsRefusedWithItsNumber) {
   std::size_t bad_line = 0;
   std::uint64_t count = 0;
   const std::string good = text_line(100, 0, 464, 1);
-  EXPECT_TRUE(hist_records_of_log_text(good, 2, bad_line, count));
-  EXPECT_FALSE(hist_records_of_log_text(good + text_line(200, 0, 1856, 1), 2, bad_line, count));
+  EXPECT_TRUE(records_of(good, 2, bad_line, count));
+  EXPECT_FALSE(records_of(good + text_line(200, 0, 1856, 1), 2, bad_line, count));
   EXPECT_EQ(bad_line, 2u);
-  EXPECT_FALSE(hist_records_of_log_text(good + text_line(200, 0, 232, 1), 2, bad_line, count));
+  EXPECT_FALSE(records_of(good + text_line(200, 0, 232, 1), 2, bad_line, count));
   EXPECT_EQ(bad_line, 2u);
-  EXPECT_FALSE(hist_records_of_log_text("100, 0, x, 1\n", 0, bad_line, count));
+  EXPECT_FALSE(records_of("100, 0, x, 1\n", 0, bad_line, count));
   EXPECT_EQ(bad_line, 1u);
 }
 
@@ -217,30 +240,32 @@ TEST_F(HistLogFiles, ServerSendsTheJobsHistogramLogAndTheClientWritesTheSameLine
   const std::string text = text_line(100, 0, 232, 1) + text_line(200, 0, 232, 2);
   std::ofstream(files[0].path) << text;
   std::string problem;
-  const auto log = log_for_client(files[0], std::filesystem::file_time_type::min(), problem);
-  ASSERT_TRUE(log) << problem;
-  EXPECT_EQ(log->samples, 2u);
-  const auto payload = encode_iolog(*log);
-  EXPECT_EQ(get_u32(payload.data(), 12), 6u);  // IO_LOG_TYPE_HIST
-  EXPECT_EQ(get_u32(payload.data(), 28), 3u);  // log_hist_coarseness
-  auto received = decode_iolog(payload);
-  ASSERT_TRUE(received);
-  EXPECT_EQ(received->hist_coarseness, 3u);
   for (const bool compressed : {false, true}) {
+    SCOPED_TRACE(compressed ? "compressed" : "plain");
+    const auto log = log_for_client(files[0], std::filesystem::file_time_type::min(), compressed, problem);
+    ASSERT_TRUE(log) << problem;
+    EXPECT_EQ(log->samples, 2u);
+    EXPECT_EQ(log->compression, compressed ? IoLogCompression::kTransfer : IoLogCompression::kNone);
     if (compressed) {
-      received->compression = IoLogCompression::kTransfer;
-      received->data = deflate_for_transfer(log->data);
+      const auto records = inflate_transfer(log->data);
+      EXPECT_EQ(records ? records->size() : 0, 2 * kRecordBytes);
     }
+    const auto payload = encode_iolog(*log);
+    EXPECT_EQ(get_u32(payload.data(), 12), 6u);  // IO_LOG_TYPE_HIST
+    EXPECT_EQ(get_u32(payload.data(), 28), 3u);  // log_hist_coarseness
+    const auto received = decode_iolog(payload);
+    ASSERT_TRUE(received);
+    EXPECT_EQ(received->hist_coarseness, 3u);
     const std::string path = save_client_log(*received, "10.0.0.7", false, problem);
     EXPECT_EQ(path, dir_.file("h_clat_hist.1.log.10.0.0.7"));
     EXPECT_TRUE(problem.empty()) << problem;
     std::ifstream in(path);
     std::ostringstream written;
     written << in.rdbuf();
-    EXPECT_EQ(written.str(), text) << (compressed ? "compressed" : "plain");
+    EXPECT_EQ(written.str(), text);
   }
   std::ofstream(files[1].path) << "100, 0, 4096, 1, 2\n";  // not 232 values
-  EXPECT_FALSE(log_for_client(files[1], std::filesystem::file_time_type::min(), problem));
+  EXPECT_FALSE(log_for_client(files[1], std::filesystem::file_time_type::min(), false, problem));
   EXPECT_NE(problem.find("h_clat_hist.2.log:1: not a line of fio's histogram log format"), std::string::npos)
       << problem;
 }
