@@ -53,7 +53,7 @@ std::optional<std::string> hist_text(const IoLog& log, const std::vector<std::ui
 
 std::string save_client_log(const IoLog& log, const std::string& host, bool fio_server, std::string& problem) {
   problem.clear();
-  const std::string path = log.name + "." + host;  // fio's client: "%s.%s", pdu->name, client->hostname
+  std::string path = log.name + "." + host;  // fio's client: "%s.%s", pdu->name, client->hostname
   std::optional<std::vector<std::uint8_t>> inflated;
   if (log.compression == IoLogCompression::kTransfer) {  // fio's server compresses when the probe offers zlib
     inflated = inflate_transfer(log.data);
