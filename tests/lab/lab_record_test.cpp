@@ -128,7 +128,7 @@ TEST(LabJournal, ANameTakenIsRefused) {
 TEST(LabJournal, DraftsOfAKilledLabUpAreFound) {
   testing::TempDir dir;
   std::ofstream(dir.file("lab.4242.9.lab.tmp")) << "# sluice lab v1\nup 4242 77\nmountpoint /m\ndir /d\n";
-  std::ofstream(dir.file("lab.4343.9.lab.tmp"));  // killed before its lines
+  dir.make_file("lab.4343.9.lab.tmp", 0);  // killed before its lines
   std::vector<LabRecord> drafts = read_lab_record_drafts({dir.path()});
   ASSERT_EQ(drafts.size(), 2u);
   std::sort(drafts.begin(), drafts.end(), [](const LabRecord& a, const LabRecord& b) { return a.up_pid < b.up_pid; });

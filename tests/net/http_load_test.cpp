@@ -9,8 +9,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include "common/error.h"
@@ -32,9 +34,13 @@ class CannedServer {
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof a;
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(fd_, 64);
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    // An unchecked failed bind() would let listen() bind an ephemeral port on every interface, not 127.0.0.1.
+    if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd_, 64) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+      const int error = errno;
+      if (fd_ >= 0) ::close(fd_);
+      throw std::system_error(error, std::generic_category(), "CannedServer: cannot listen on 127.0.0.1");
+    }
     port_ = ntohs(a.sin_port);
     thread_ = std::thread([this] { serve(); });
   }

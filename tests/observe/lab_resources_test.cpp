@@ -78,7 +78,7 @@ TEST(LabResources, LoopDevicesWithTheirBackingFiles) {
 TEST(LabResources, AbortingAConnectionThatIsGoneIsNoError) {
   testing::TempDir root;
   std::filesystem::create_directories(root.file("sys/fs/fuse/connections/7"));
-  std::ofstream(root.file("sys/fs/fuse/connections/7/abort"));
+  root.make_file("sys/fs/fuse/connections/7/abort", 0);
   std::filesystem::create_directories(root.file("proc/self"));
   std::ofstream(root.file("proc/self/mountinfo"))
       << "22 1 0:30 / " << root.file("sys/fs/fuse/connections") << " rw - fusectl fusectl rw\n";
