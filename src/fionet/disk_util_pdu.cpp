@@ -2,6 +2,7 @@
 #include "fionet/disk_util_pdu.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "fionet/bytes.h"
 
@@ -32,7 +33,8 @@ std::vector<std::uint8_t> encode_disk_util(const DiskUtilization& d) {
   put_u64(b, kInQueue, d.in_queue_ms);
   // fio's msec, the time the counters span: io_ticks / util (sluice keeps the utilization, not the span).
   if (d.util_percent > 0) {
-    put_u64(b, kMsec, static_cast<std::uint64_t>(static_cast<double>(d.io_ticks_ms) * 100.0 / d.util_percent + 0.5));
+    put_u64(b, kMsec,
+            static_cast<std::uint64_t>(std::llround(static_cast<double>(d.io_ticks_ms) * 100.0 / d.util_percent)));
   }
   return p;  // the aggregate of slaves stays zero: slavecount 0
 }
