@@ -7,6 +7,8 @@
 
 #include <chrono>
 
+#include "job/job_spec.h"
+
 namespace sluice {
 namespace {
 
