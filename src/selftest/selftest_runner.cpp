@@ -1,6 +1,7 @@
 #include "selftest/selftest_runner.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <linux/magic.h>
 #include <sched.h>
 #include <sys/vfs.h>
