@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "common/error.h"
 #include "observe/block_device_usage.h"
 #include "targets/target_file.h"
 
