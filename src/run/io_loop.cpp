@@ -82,25 +82,24 @@ void IoLoop::run(JobResult& result, LiveCounters& live) {
   result_ = &result;
   live_ = &live;
   result.series = TimeSeries(acct_.series_interval_ns);
-  if (source_.schedule.limited() || job_.pacing.thinktime.count() > 0) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  if (source_.schedule.limited() || (think_ && think_->pacing.thinktime.count() > 0))
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 
   now_ = clock_.now();
-  if (job_.time.startdelay.count() > 0) {
-    sleep_until(now_ + static_cast<std::uint64_t>(job_.time.startdelay.count()));
+  const TimeOptions& time = window_.time;
+  if (time.startdelay.count() > 0) {
+    sleep_until(now_ + static_cast<std::uint64_t>(time.startdelay.count()));
     now_ = clock_.now();
   }
   source_.loop_start_ns = source_.last_start_ns = now_;
-  if (job_.pacing.thinktime.count() > 0 || job_.pacing.think_per_busy > 0) {
-    think_.emplace(ioloop::Think{.blocks_given = job_.explicitly_given.thinktime_blocks, .last_ns = now_});
-  }
+  if (think_) think_->last_ns = now_;
   source_.drops_cache = job_.target.invalidate && !job_.target.pre_read && !job_.target.direct && queue_.does_io;
-  window_.ramp_end_ns = now_ + static_cast<std::uint64_t>(job_.time.ramp_time.count());
-  window_.end_ns = job_.time.runtime.count() > 0
-                       ? window_.ramp_end_ns + static_cast<std::uint64_t>(job_.time.runtime.count())
-                       : kNever;
-  if (job_.time.ramp_size != 0) start_ramp_by_size();
+  window_.ramp_end_ns = now_ + static_cast<std::uint64_t>(time.ramp_time.count());
+  window_.end_ns =
+      time.runtime.count() > 0 ? window_.ramp_end_ns + static_cast<std::uint64_t>(time.runtime.count()) : kNever;
+  if (time.ramp_size != 0) start_ramp_by_size();
   source_.schedule.start(now_);
-  if (job_.time.ramp_time.count() == 0 && job_.time.ramp_size == 0) begin_measuring(now_);
+  if (time.ramp_time.count() == 0 && time.ramp_size == 0) begin_measuring(now_);
   if (job_.latency.latency_target.count() > 0) {
     latency_.emplace(LatencyTargetSettings{.target_ns = static_cast<std::uint64_t>(job_.latency.latency_target.count()),
                                            .window_ns = static_cast<std::uint64_t>(job_.latency.latency_window.count()),
@@ -212,7 +211,7 @@ void IoLoop::check_time(std::uint64_t now) {
     return;
   }
   if (!window_.measuring) {
-    if (job_.time.ramp_size != 0) {
+    if (window_.time.ramp_size != 0) {
       check_ramp_by_size(now);
     } else if (now >= window_.ramp_end_ns) {
       begin_measuring(now);
@@ -232,7 +231,7 @@ void IoLoop::check_time(std::uint64_t now) {
 void IoLoop::start_ramp_by_size() {
   window_.ramp_end_ns = now_ + kRampCheckNs;
   window_.end_ns = kNever;
-  if (job_.report.group_reporting && links_.control != nullptr && links_.control->ramp_share() != nullptr) {
+  if (acct_.report.group_reporting && links_.control != nullptr && links_.control->ramp_share() != nullptr) {
     window_.ramp_share = links_.control->ramp_share();
     window_.ramp_slot = window_.ramp_share->join();
   }
@@ -248,7 +247,7 @@ void IoLoop::check_ramp_by_size(std::uint64_t now) {
     }
   }
   if (now < window_.ramp_end_ns) return;
-  if ((share != nullptr ? share->total() : window_.ramp_bytes) >= job_.time.ramp_size) {
+  if ((share != nullptr ? share->total() : window_.ramp_bytes) >= window_.time.ramp_size) {
     if (share != nullptr) share->end();
     begin_measuring(now);
     return;
@@ -274,7 +273,7 @@ void IoLoop::fill_and_submit(Ops& ops) {
     }
     if (unit->op == IoOp::kWrite) prepare_write(*unit);
     log_issue(*unit);
-    if (think_ && job_.pacing.thinktime_on_issue) {
+    if (think_ && think_->pacing.thinktime_on_issue) {
       ++think_->ios_since;
       if (!phases_.due(Phase::kThink) && think_due(now_)) phases_.request(Phase::kThink);
     }
@@ -299,21 +298,21 @@ void IoLoop::prepare_write(IoUnit& unit) {
     fill_buffer(unit.buffer, unit.length, content_.fill_policy, content);
   } else if (content_.fill_policy.refill_each_write) {
     fill_buffer(unit.buffer, unit.length, content_.fill_policy, content_.rng);
-  } else if (job_.buffers.scramble_buffers && content_.fill_policy.content != BufferContent::kZero &&
+  } else if (content_.buffers.scramble_buffers && content_.fill_policy.content != BufferContent::kZero &&
              content_.fill_policy.content != BufferContent::kPattern) {
     scramble(unit.buffer, unit.length, content_.rng);
   }
   sync_.last_write_file = unit.file_index;
   sync_.file_written[static_cast<std::size_t>(unit.file_index)] = true;
   const std::uint32_t every =
-      job_.durability.fsync_blocks ? job_.durability.fsync_blocks : job_.durability.fdatasync_blocks;
+      sync_.durability.fsync_blocks ? sync_.durability.fsync_blocks : sync_.durability.fdatasync_blocks;
   if (every && ++sync_.writes_since_sync >= every) {
     sync_.writes_since_sync = 0;
     phases_.request(Phase::kSync);
-    sync_.due_op = job_.durability.fdatasync_blocks ? IoOp::kFdatasync : IoOp::kFsync;
+    sync_.due_op = sync_.durability.fdatasync_blocks ? IoOp::kFdatasync : IoOp::kFsync;
     sync_.due_file = sync_.last_write_file;
-  } else if (job_.durability.sync_file_range_blocks &&
-             ++sync_.writes_since_range >= job_.durability.sync_file_range_blocks) {
+  } else if (sync_.durability.sync_file_range_blocks &&
+             ++sync_.writes_since_range >= sync_.durability.sync_file_range_blocks) {
     sync_.writes_since_range = 0;  // fio: every N issued writes, unless an fsync is due then
     phases_.request(Phase::kSync);
     sync_.due_op = IoOp::kSyncRange;
@@ -378,7 +377,7 @@ bool IoLoop::fit_pending_to_zones() {
       fit = zones.fit_trim(pending.offset, zones_.resets, error);
       break;
     default:
-      if (!job_.zones.read_beyond_wp) fit = zones.fit_read(pending.offset, pending.length);
+      if (!zones_.options.read_beyond_wp) fit = zones.fit_read(pending.offset, pending.length);
       break;
   }
   if (fit != ZoneFit::kAccept) {

@@ -12,7 +12,8 @@
 // window and fills the result; io_loop_verify.cpp moves verify reads through the same submit and reap.
 //
 // The engine and the clock come from the caller (the Worker passes make_engine() and the process clock):
-// tests drive the loop with a fake engine on a fake clock.
+// tests drive the loop with a fake engine on a fake clock. The job comes as IoLoopInputs (io_loop_inputs.h):
+// the loop holds only the parts of it that it reads, each in the state group that reads it.
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -21,6 +22,7 @@
 
 #include "report/logs/job_logs.h"
 #include "run/file_locks.h"
+#include "run/io_loop_inputs.h"
 #include "run/io_loop_state.h"
 #include "run/io_pool.h"
 #include "run/iolog_writer.h"
@@ -36,8 +38,9 @@ namespace sluice {
 
 class IoLoop {
  public:
-  // engine: not yet opened; prepare() opens it. clock: LoopClock() for the process clock.
-  IoLoop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t series_interval_ns,
+  // inputs: io_loop_inputs(instance, targets). engine: not yet opened; prepare() opens it. clock: LoopClock()
+  // for the process clock.
+  IoLoop(IoLoopInputs inputs, const std::vector<TargetFile>& targets, std::uint64_t series_interval_ns,
          std::unique_ptr<Engine> engine, LoopClock clock = {});
   ~IoLoop();
   IoLoop(const IoLoop&) = delete;
@@ -50,7 +53,7 @@ class IoLoop {
   // rw=randrmw: the pattern plans the reads; each is written back too.
   std::uint64_t planned_bytes() const noexcept {
     if (replay_) return replay_->log->bytes;
-    return source_.pattern.planned_bytes() * (job_.is_chained() ? 2 : 1);
+    return source_.pattern.planned_bytes() * (job_.is_chained ? 2 : 1);
   }
   // The io buffers (page-aligned; prepare() allocates them): numa_mem_policy moves them to its nodes.
   void* buffer_memory() const noexcept { return pool_.region(); }  // page aligned: mbind's unit
@@ -120,7 +123,7 @@ class IoLoop {
   }
   // serialize_overlap: the next io shares bytes with an io in flight, so it waits for that one to complete.
   bool pending_overlaps() const noexcept {
-    return job_.queue.serialize_overlap && source_.has_pending &&
+    return queue_.options.serialize_overlap && source_.has_pending &&
            pool_.overlaps_taken(source_.pending.file_index, source_.pending.offset, source_.pending.length);
   }
   // latency_target: the search allows fewer ios in flight than iodepth right now.
@@ -204,8 +207,7 @@ class IoLoop {
   void start_new_loop();
 
   // What the job is and what it runs on.
-  const JobInstance& instance_;
-  const JobSpec& job_;
+  ioloop::Job job_;
   const std::vector<TargetFile>& targets_;
   std::unique_ptr<Engine> engine_;
   LoopClock clock_;

@@ -93,7 +93,7 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
     window_.ramp_bytes += static_cast<std::uint64_t>(unit.result);  // ramp_size counts what completed, as fio
   }
   if (think_) {
-    if (!job_.pacing.thinktime_on_issue) ++think_->ios_since;
+    if (!think_->pacing.thinktime_on_issue) ++think_->ios_since;
     // While a pause waits for the ios in flight, their completions count toward the next period (fio).
     if (!phases_.due(Phase::kThink) && think_due(now)) {
       phases_.request(Phase::kThink);
@@ -105,16 +105,17 @@ void IoLoop::complete(IoUnit& unit, std::uint64_t now) {
 // fio's handle_thinktime: due after thinktime_blocks ios, or, with thinktime_iotime, once iotime + thinktime
 // passed since the last pause began (then the blocks count only when thinktime_blocks was given).
 bool IoLoop::think_due(std::uint64_t now) noexcept {
+  const PacingOptions& pacing = think_->pacing;
   bool due = false;
-  if (job_.pacing.thinktime_iotime.count() > 0) {
-    const auto period = static_cast<std::uint64_t>((job_.pacing.thinktime_iotime + job_.pacing.thinktime).count());
+  if (pacing.thinktime_iotime.count() > 0) {
+    const auto period = static_cast<std::uint64_t>((pacing.thinktime_iotime + pacing.thinktime).count());
     if (now - think_->last_ns >= period) {
       due = true;
     } else if (!think_->blocks_given) {
       return false;
     }
   }
-  if (think_->ios_since >= std::max(1u, job_.pacing.thinktime_blocks)) due = true;
+  if (think_->ios_since >= std::max(1u, pacing.thinktime_blocks)) due = true;
   if (!due) return false;
   think_->ios_since = 0;
   think_->last_ns = now;
@@ -125,7 +126,7 @@ bool IoLoop::think_due(std::uint64_t now) noexcept {
 // (an io over several blocks counts for its first, as fio's).
 void IoLoop::note_block_life(const IoUnit& unit) noexcept {
   const TargetFile& file = targets_.front();
-  const std::uint64_t block = job_.workload.bs[index_of(Direction::kTrim)];
+  const std::uint64_t block = acct_.trim_block;
   if (unit.offset < file.region_start) return;
   const std::uint64_t index = (unit.offset - file.region_start) / block;
   if (index >= acct_.block_infos.size()) return;

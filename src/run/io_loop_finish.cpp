@@ -98,8 +98,8 @@ void IoLoop::issue_sync(IoOp op, int file_index) {
     unit.offset = begin;
     unit.length = end - begin > UINT32_MAX ? 0 : static_cast<std::uint32_t>(end - begin);  // 0: to the end
     // Nothing written since the last sync: fio skips the call; flags 0 make the kernel's a no-op.
-    unit.range_flags = end > begin ? static_cast<std::uint8_t>(job_.durability.sync_file_range_flags != 0
-                                                                   ? job_.durability.sync_file_range_flags
+    unit.range_flags = end > begin ? static_cast<std::uint8_t>(sync_.durability.sync_file_range_flags != 0
+                                                                   ? sync_.durability.sync_file_range_flags
                                                                    : kAllRangeFlags)
                                    : 0;
   }
@@ -131,13 +131,14 @@ void IoLoop::start_new_loop() {
 
 void IoLoop::think(std::uint64_t busy_ns) {
   const std::uint64_t start = clock_.now();
-  clock_.spin_until(start + static_cast<std::uint64_t>(job_.pacing.thinktime_spin.count()));
-  const auto for_busy = static_cast<std::uint64_t>(static_cast<double>(busy_ns) * job_.pacing.think_per_busy);
-  const std::uint64_t think_ns = std::max(static_cast<std::uint64_t>(job_.pacing.thinktime.count()), for_busy);
+  const PacingOptions& pacing = think_->pacing;
+  clock_.spin_until(start + static_cast<std::uint64_t>(pacing.thinktime_spin.count()));
+  const auto for_busy = static_cast<std::uint64_t>(static_cast<double>(busy_ns) * pacing.think_per_busy);
+  const std::uint64_t think_ns = std::max(static_cast<std::uint64_t>(pacing.thinktime.count()), for_busy);
   // A think time that would outlast the job ends with it (cpuio at a low cpuload thinks for seconds).
   sleep_until(std::min(start + think_ns, window_.end_ns));
   now_ = clock_.now();
-  if (job_.pacing.rate_ignore_thinktime && source_.schedule.limited()) {
+  if (pacing.rate_ignore_thinktime && source_.schedule.limited()) {
     source_.schedule.postpone(now_ - start);
     if (source_.has_pending && source_.pending_arrival_ns != 0) source_.pending_arrival_ns += now_ - start;
   }
@@ -279,9 +280,9 @@ void IoLoop::finish(std::uint64_t now) {
   // 2344 ms). Ending it at the runtime would count those ios in too short a window (+18% IOPS there).
   if (end_reason_ == EndReason::kTime) now = std::min(now, std::max(window_.end_ns, window_.last_counted_ns));
   if (!window_.measuring) begin_measuring(now);  // ended during ramp: an empty measured window
-  if (job_.durability.end_syncfs && end_reason_ != EndReason::kError) {
+  if (sync_.durability.end_syncfs && end_reason_ != EndReason::kError) {
     end_syncfs();  // fio: end_syncfs takes the place of end_fsync when both are given
-  } else if (job_.durability.end_fsync && !sync_.end_fsync_done && end_reason_ != EndReason::kError) {
+  } else if (sync_.durability.end_fsync && !sync_.end_fsync_done && end_reason_ != EndReason::kError) {
     end_fsync();
   }
   close_intervals(now);
@@ -299,7 +300,7 @@ void IoLoop::finish(std::uint64_t now) {
     }
   }
   if (hooks_) hooks_->finish(now, *result_);
-  result_->counts_zone_resets = job_.zones.zone_zbd;
+  result_->counts_zone_resets = zones_.options.zone_zbd;
   result_->zone_resets = zones_.resets;
   result_->block_infos = acct_.block_infos;
   if (latency_) {  // fio's JSON keys; latency_window in microseconds, as fio keeps it

@@ -2,19 +2,35 @@
 // IoLoop's state, grouped by concern: the loop's phase, its queue, where the next io comes from, the write
 // buffers' content, the syncs, think time, the measured window, accounting, and the parts of optional
 // features. Plain data owned by one IoLoop (one worker thread); IoLoop's files read and write them.
+// Each group that reads options holds the part of the job it reads (job/<part>_options.h), given at
+// construction from IoLoopInputs (io_loop_inputs.h): what reads what is visible here. The job outlives
+// the loop, so the parts are references.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "common/rng.h"
 #include "engine/engine.h"
+#include "job/buffer_options.h"
+#include "job/durability_options.h"
+#include "job/error_options.h"
+#include "job/iolog_options.h"
+#include "job/latency_options.h"
+#include "job/pacing_options.h"
+#include "job/queue_options.h"
+#include "job/report_options.h"
+#include "job/target_options.h"
+#include "job/time_options.h"
+#include "job/verify_options.h"
+#include "job/zone_options.h"
 #include "run/cpu_snapshot.h"
 #include "run/io_priorities.h"
 #include "run/open_loop_queue.h"
-#include "run/plan.h"
 #include "run/rate_sampler.h"
 #include "run/zoned_file.h"
 #include "stats/result.h"
@@ -29,7 +45,10 @@
 namespace sluice {
 
 class GroupControl;  // run/job_control.h
+class JobHooks;      // run/job_hooks.h
+class JobLogs;       // report/logs/job_logs.h
 class RampShare;     // run/ramp_share.h
+class Verifier;      // run/verifier.h
 
 namespace ioloop {
 
@@ -66,8 +85,44 @@ class Phases {
   std::uint8_t due_ = 0;
 };
 
+// What the job is: its name and numbers, the facts derived once from several parts, and the parts only the
+// setup and the cold paths read (the end, errors, verification, latency_target).
+struct Job {
+  std::string name;
+  std::uint64_t seed = 0;  // the clone's seed (run/plan.h)
+  int lognum = 0;          // the clone's position in the run (log and verify state file names)
+  bool does_writes = false;
+  bool writes_or_trims = false;       // the engine opens the files for writing
+  bool is_chained = false;            // rw=randrmw: each read is written back
+  bool trims_written_blocks = false;  // trim_backlog with verify
+  const TargetOptions& target;
+  const ErrorOptions& errors;
+  const LatencyOptions& latency;
+  const VerifyOptions& verification;
+  const IoLogOptions& iolog;
+  // The features whose classes still read many parts of the job: the setup boundary (io_loop_inputs.cpp)
+  // binds them to it, and prepare() builds them once.
+  std::function<void(const std::vector<TargetFile>&)> check_atomic_writes;
+  std::function<std::unique_ptr<Verifier>(std::uint32_t units)> make_verifier;  // null when verify= is not set
+  std::function<std::unique_ptr<JobHooks>(std::vector<std::string> paths, GroupControl*)> make_hooks;
+  std::function<std::unique_ptr<JobLogs>()> make_logs;
+};
+
+// What shapes the queue besides its options: which batch options were given (without them sluice picks
+// its own groups, see submit_group_size()) and whether the job's engine merges what one submit holds.
+struct QueueContext {
+  bool submit_given = false;        // iodepth_batch_submit
+  bool complete_max_given = false;  // iodepth_batch_complete_max
+  bool engine_merges = false;       // vsync
+};
+
 // The engine's queue: its shape (fixed by prepare()) and the ios in it.
 struct Queue {
+  Queue(const QueueOptions& queue_options, QueueContext queue_context) noexcept
+      : options(queue_options), context(queue_context) {}
+
+  const QueueOptions& options;
+  QueueContext context;
   bool async = false;              // the engine completes ios after submit returns
   bool does_io = true;             // false for cpuio and exec: their ios move no bytes
   std::uint32_t submit_group = 1;  // ios per submit call (see submit_group_size())
@@ -82,8 +137,8 @@ struct Queue {
 
 // Where the next io comes from: the pattern (or a replayed log, IoLoop::replay_) and the arrival schedule.
 struct Source {
-  // Defined in io_loop_setup.cpp.
-  Source(const JobInstance& instance, const std::vector<TargetFile>& targets);
+  // Defined in io_loop_setup.cpp. seed: the clone's; iodepth: open_loop's queue bound.
+  Source(IoPattern io_pattern, const PacingOptions& pacing, std::uint64_t seed, std::uint32_t iodepth);
 
   IoPattern pattern;
   ArrivalSchedule schedule;
@@ -110,6 +165,7 @@ struct Replay {
 
 // What the write buffers hold.
 struct Content {
+  const BufferOptions& buffers;
   BufferFillPolicy fill_policy;
   Rng rng;
   std::unique_ptr<DedupeSource> dedupe{};  // dedupe_percentage: which content each write buffer gets
@@ -117,6 +173,10 @@ struct Content {
 
 // fsync=N, fdatasync=N, sync_file_range, end_fsync and a replayed log's syncs.
 struct SyncState {
+  SyncState(const DurabilityOptions& durability_options, std::size_t files)
+      : durability(durability_options), file_written(files, false) {}
+
+  const DurabilityOptions& durability;
   IoOp due_op = IoOp::kFsync;  // the sync Phase::kSync issues, and its file
   int due_file = -1;
   int last_write_file = -1;
@@ -131,6 +191,10 @@ struct SyncState {
 
 // thinktime / think_per_busy: the count toward the next pause.
 struct Think {
+  Think(const PacingOptions& pacing_options, bool thinktime_blocks_given) noexcept
+      : pacing(pacing_options), blocks_given(thinktime_blocks_given) {}
+
+  const PacingOptions& pacing;
   bool blocks_given = false;  // thinktime_iotime: thinktime_blocks counts too only when given
   std::uint32_t ios_since = 0;
   std::uint64_t busy_ns = 0;  // the time of the io that made it due (think_per_busy scales it)
@@ -139,6 +203,9 @@ struct Think {
 
 // The measured window and the job's time limits.
 struct Window {
+  explicit Window(const TimeOptions& time_options) noexcept : time(time_options) {}
+
+  const TimeOptions& time;
   bool measuring = false;
   // The verify phase after the run began: its reads count only inside the measured window (fio has none
   // after a runtime end), while every io the run itself issued counts whenever it completes.
@@ -153,8 +220,10 @@ struct Window {
 
 // What the loop adds to the result besides each io's statistics.
 struct Accounting {
-  explicit Accounting(std::uint64_t series_interval) noexcept : series_interval_ns(series_interval) {}
+  Accounting(const ReportOptions& report_options, std::uint64_t series_interval, std::uint64_t trim_bs) noexcept
+      : report(report_options), series_interval_ns(series_interval), trim_block(trim_bs) {}
 
+  const ReportOptions& report;
   bool record_lat = false;  // lat recorded per io (async engines, open loop); else lat = clat
   std::uint64_t series_interval_ns;
   std::uint64_t next_interval_ns = 0;
@@ -167,11 +236,17 @@ struct Accounting {
   RateSampler iops_sampler{false};
   // block_error_percentiles: per trim block of the file's region, its trims and state
   // (stats/block_lifetimes.h); empty when the job does not ask.
+  std::uint64_t trim_block;  // the block size of trims
   std::vector<std::uint32_t> block_infos;
 };
 
 // zonemode=zbd: per file of the job, its view of the file's zones (empty when the job has none).
 struct Zones {
+  Zones(const ZoneOptions& zone_options, const ZoneJobSettings& job_settings) noexcept
+      : options(zone_options), settings(job_settings) {}
+
+  const ZoneOptions& options;
+  ZoneJobSettings settings;  // the job's facts the cursors follow
   std::vector<ZoneCursor> cursors;
   std::uint64_t resets = 0;
 };

@@ -20,7 +20,7 @@ void IoLoop::start_verify_only() {
   if (job_.verification.verify_state_load) {
     const std::string& dir = job_.verification.verify_state_load_dir.empty() ? job_.verification.aux_path
                                                                              : job_.verification.verify_state_load_dir;
-    state = load_verify_state(verify_state_path(dir, job_.name, instance_.lognum), job_.name);
+    state = load_verify_state(verify_state_path(dir, job_.name, job_.lognum), job_.name);
   }
   VerifyMap& map = verifier_->map();
   std::size_t next_incomplete = 0;
@@ -99,15 +99,15 @@ void IoLoop::finish_verify() {
   drain(end_reason_ != EndReason::kError);
   // verify_policy=fsynced: end_fsync covers the writes before the verify phase and the saved state, as in fio,
   // whose io loop ends with it.
-  if (job_.verification.verify_policy == VerifyPolicy::kFsynced && job_.durability.end_fsync &&
-      !job_.durability.end_syncfs && end_reason_ != EndReason::kError) {
+  if (job_.verification.verify_policy == VerifyPolicy::kFsynced && sync_.durability.end_fsync &&
+      !sync_.durability.end_syncfs && end_reason_ != EndReason::kError) {
     end_fsync();
     sync_.end_fsync_done = true;
   }
   const bool wrote =
-      end_reason_ == EndReason::kPatternDone || (end_reason_ == EndReason::kTime && !job_.time.time_based);
-  if (job_.does_writes() && wrote && (job_.verification.do_verify || job_.verification.verify_only) &&
-      !job_.time.time_based) {
+      end_reason_ == EndReason::kPatternDone || (end_reason_ == EndReason::kTime && !window_.time.time_based);
+  if (job_.does_writes && wrote && (job_.verification.do_verify || job_.verification.verify_only) &&
+      !window_.time.time_based) {
     window_.verify_phase = true;
     // fio syncs and drops each file's cache first, so the phase reads back what reached the storage.
     if (source_.drops_cache) {
@@ -120,11 +120,11 @@ void IoLoop::finish_verify() {
     // The drawn writes no trim round reached are trimmed now (fio leaves them untrimmed and says "trim
     // entries leaked"), so trim_percentage of the writes are trimmed and checked.
     verifier_->skip_unsynced_writes();  // verify_policy=fsynced: only what a completed sync covers
-    if (job_.trims_written_blocks()) run_verify_ios(VerifyRound::kAllTrims);
+    if (job_.trims_written_blocks) run_verify_ios(VerifyRound::kAllTrims);
     run_verify_ios(VerifyRound::kPhase);
   }
   verifier_->finish(*result_);
-  if (job_.verification.verify_state_save && job_.does_writes() && !job_.verification.verify_only) {
+  if (job_.verification.verify_state_save && job_.does_writes && !job_.verification.verify_only) {
     try {
       save_verify_state(verify_state_file(), verifier_->state());
     } catch (const UserError& e) {  // as fio: said on stderr, the job's result stands
@@ -135,7 +135,7 @@ void IoLoop::finish_verify() {
 }
 
 std::string IoLoop::verify_state_file() const {
-  return verify_state_path(job_.verification.aux_path, job_.name, instance_.lognum);  // fio: thread_number - 1
+  return verify_state_path(job_.verification.aux_path, job_.name, job_.lognum);  // fio: thread_number - 1
 }
 
 }  // namespace sluice

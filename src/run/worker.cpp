@@ -29,7 +29,7 @@ void StartGate::wait() const noexcept { open_.wait(false, std::memory_order_acqu
 struct Worker::Loop {
   IoLoop io;
   Loop(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint64_t interval)
-      : io(instance, targets, interval, make_engine(instance.spec.engine)) {}
+      : io(io_loop_inputs(instance, targets), targets, interval, make_engine(instance.spec.engine)) {}
 };
 
 namespace {

@@ -285,24 +285,24 @@ std::uint64_t ZoneCursor::resume_after(Direction direction, std::uint64_t offset
 
 // ---- ZonedFiles
 
-std::shared_ptr<ZonedFile> ZonedFiles::get(const std::string& path, std::uint64_t file_size, const JobSpec& job) {
+std::shared_ptr<ZonedFile> ZonedFiles::get(const std::string& path, std::uint64_t file_size, const ZoneOptions& zones,
+                                           const std::string& job_name) {
   std::lock_guard lock(mutex_);
   std::shared_ptr<ZonedFile>& file = files_[path];
   if (!file) {
-    file =
-        std::make_shared<ZonedFile>(file_size, job.zones.zone_size, job.zones.zone_capacity, job.zones.max_open_zones);
-  } else if (file->zone_size() != job.zones.zone_size) {
+    file = std::make_shared<ZonedFile>(file_size, zones.zone_size, zones.zone_capacity, zones.max_open_zones);
+  } else if (file->zone_size() != zones.zone_size) {
     throw UserError(fmt::format("job {}: {}: zonesize {} does not match the zone size {} of another job on the file",
-                                job.name, path, job.zones.zone_size, file->zone_size()));
-  } else if (job.zones.max_open_zones != 0 && job.zones.max_open_zones != file->max_open_zones()) {
+                                job_name, path, zones.zone_size, file->zone_size()));
+  } else if (zones.max_open_zones != 0 && zones.max_open_zones != file->max_open_zones()) {
     throw UserError(
         fmt::format("job {}: {}: max_open_zones={} differs from another job's {} on the same file (fio: "
                     "\"Different 'max_open_zones' values\")",
-                    job.name, path, job.zones.max_open_zones, file->max_open_zones()));
+                    job_name, path, zones.max_open_zones, file->max_open_zones()));
   }
-  if (job.zones.job_max_open_zones != 0 && file->max_open_zones() == 0) {
+  if (zones.job_max_open_zones != 0 && file->max_open_zones() == 0) {
     throw UserError(
-        fmt::format("job {}: job_max_open_zones needs max_open_zones (a limit for the file {})", job.name, path));
+        fmt::format("job {}: job_max_open_zones needs max_open_zones (a limit for the file {})", job_name, path));
   }
   return file;
 }

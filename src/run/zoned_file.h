@@ -130,7 +130,9 @@ class ZonedFiles {
  public:
   // The file's zones, made on first use with these settings. Throws UserError when another job of the run
   // asked for other zone settings on the same file (fio: "Different 'max_open_zones' values").
-  std::shared_ptr<ZonedFile> get(const std::string& path, std::uint64_t file_size, const JobSpec& job);
+  // job_name: for the messages.
+  std::shared_ptr<ZonedFile> get(const std::string& path, std::uint64_t file_size, const ZoneOptions& zones,
+                                 const std::string& job_name);
 
  private:
   std::mutex mutex_;

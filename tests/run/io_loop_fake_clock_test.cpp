@@ -47,7 +47,7 @@ Outcome run_with(const JobSpec& job, std::unique_ptr<Engine> engine, FakeClock& 
   targets[0].path = "(fake)";
   targets[0].size = job.target.size.bytes;
   targets[0].region_length = job.target.size.bytes;
-  IoLoop loop(instance, targets, series_interval_ns, std::move(engine), LoopClock(clock));
+  IoLoop loop(io_loop_inputs(instance, targets), targets, series_interval_ns, std::move(engine), LoopClock(clock));
   loop.prepare();
   Outcome out;
   LiveCounters live;

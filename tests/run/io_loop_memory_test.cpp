@@ -73,7 +73,8 @@ constexpr std::uint64_t kDay = 86'400 * kSecond;
   targets[0].region_length = job.target.size.bytes;
   FakeClock clock(kSecond);
   // One io per ten simulated seconds: 8,640 ios per job; the series still gets 86,400 one-second intervals.
-  IoLoop loop(instance, targets, kSecond, std::make_unique<FakeEngine>(clock, false, 10 * kSecond), LoopClock(clock));
+  IoLoop loop(io_loop_inputs(instance, targets), targets, kSecond,
+              std::make_unique<FakeEngine>(clock, false, 10 * kSecond), LoopClock(clock));
   loop.prepare();
   JobResult result;
   LiveCounters live;

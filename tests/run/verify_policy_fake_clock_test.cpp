@@ -63,7 +63,7 @@ JobResult run_fake(const JobSpec& job, std::unique_ptr<Engine> engine, FakeClock
   targets[0].path = "(fake)";
   targets[0].size = job.target.size.bytes;
   targets[0].region_length = job.target.size.bytes;
-  IoLoop loop(instance, targets, 1'000'000'000, std::move(engine), LoopClock(clock));
+  IoLoop loop(io_loop_inputs(instance, targets), targets, 1'000'000'000, std::move(engine), LoopClock(clock));
   loop.prepare();
   JobResult result;
   LiveCounters live;

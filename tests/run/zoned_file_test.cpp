@@ -229,19 +229,19 @@ TEST(ZonedFiles, JobsOnOneFileShareItsZonesAndItsLimit) {
   job.zones.zone_zbd = true;
   job.zones.zone_size = kMiB;
   job.zones.max_open_zones = 4;
-  auto first = files.get("/tmp/f", 16 * kMiB, job);
-  EXPECT_EQ(files.get("/tmp/f", 16 * kMiB, job), first);
+  auto first = files.get("/tmp/f", 16 * kMiB, job.zones, job.name);
+  EXPECT_EQ(files.get("/tmp/f", 16 * kMiB, job.zones, job.name), first);
   JobSpec other = job;
   other.zones.max_open_zones = 8;
-  EXPECT_THROW(files.get("/tmp/f", 16 * kMiB, other), UserError);
+  EXPECT_THROW(files.get("/tmp/f", 16 * kMiB, other.zones, other.name), UserError);
   other.zones.max_open_zones = 0;  // takes the file's limit
-  EXPECT_EQ(files.get("/tmp/f", 16 * kMiB, other), first);
+  EXPECT_EQ(files.get("/tmp/f", 16 * kMiB, other.zones, other.name), first);
   other.zones.zone_size = 2 * kMiB;
-  EXPECT_THROW(files.get("/tmp/f", 16 * kMiB, other), UserError);
+  EXPECT_THROW(files.get("/tmp/f", 16 * kMiB, other.zones, other.name), UserError);
   JobSpec lone = job;
   lone.zones.max_open_zones = 0;
   lone.zones.job_max_open_zones = 2;
-  EXPECT_THROW(files.get("/tmp/g", 16 * kMiB, lone), UserError);  // needs a file limit
+  EXPECT_THROW(files.get("/tmp/g", 16 * kMiB, lone.zones, lone.name), UserError);  // needs a file limit
 }
 
 TEST(ZonedTargets, AWritingJobsRegionIsRoundedToZones) {
