@@ -8,7 +8,7 @@
 #include "cli/output.h"
 #include "job/command_line.h"
 #include "job/history_choice.h"
-#include "job/job_spec.h"
+#include "job/run_options.h"
 #include "job/run_overrides.h"
 #include "method/capacity.h"
 #include "method/interfere.h"

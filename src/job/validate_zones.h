@@ -4,7 +4,9 @@
 #include <cstdint>
 
 #include "job/job_problems.h"
-#include "job/job_spec.h"
+#include "job/verify_options.h"
+#include "job/workload_options.h"
+#include "job/zone_options.h"
 
 namespace sluice {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "engine/engine.h"
-#include "job/job_spec.h"
+#include "job/target_options.h"
 #include "targets/target_file.h"
 
 namespace sluice {

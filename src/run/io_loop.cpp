@@ -12,7 +12,9 @@
 
 #include "common/stop_signal.h"
 #include "engine/synchronous_engine.h"
+#include "report/logs/job_logs.h"
 #include "run/job_control.h"
+#include "run/job_hooks.h"
 
 namespace sluice {
 namespace {

@@ -20,13 +20,11 @@
 #include <optional>
 #include <vector>
 
-#include "report/logs/job_logs.h"
 #include "run/file_locks.h"
 #include "run/io_loop_inputs.h"
 #include "run/io_loop_state.h"
 #include "run/io_pool.h"
 #include "run/iolog_writer.h"
-#include "run/job_hooks.h"
 #include "run/latency_target.h"
 #include "run/live_counters.h"
 #include "run/loop_clock.h"
@@ -35,6 +33,9 @@
 #include "stats/block_lifetimes.h"
 
 namespace sluice {
+
+class JobHooks;  // run/job_hooks.h
+class JobLogs;   // report/logs/job_logs.h
 
 class IoLoop {
  public:

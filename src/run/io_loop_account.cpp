@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "report/logs/job_logs.h"
 #include "run/io_loop.h"
+#include "run/job_hooks.h"
 
 namespace sluice {
 namespace {

@@ -11,7 +11,9 @@
 #include <string>
 
 #include "common/stop_signal.h"
+#include "report/logs/job_logs.h"
 #include "run/io_loop.h"
+#include "run/job_hooks.h"
 #include "targets/sync_filesystems.h"
 
 namespace sluice {

@@ -123,7 +123,7 @@ IoLoopInputs io_loop_inputs(const JobInstance& instance, const std::vector<Targe
       .zones = job.zones,
       .zone_settings = zone_settings_of(job),
       .buffers = job.buffers,
-      .fill_policy = BufferFillPolicy::from_job(job),
+      .fill_policy = BufferFillPolicy::from_options(job.buffers, job.explicitly_given.refill_buffers),
       .buffer_rng = Rng(instance.seed ^ kBufferSeedMix),
       .dedupe = job.buffers.dedupe_percentage != 0 && job.does_writes() && job.verification.verify == VerifyKind::kNone
                     ? dedupe_source_of(instance, targets)

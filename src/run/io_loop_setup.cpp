@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "report/logs/job_logs.h"
 #include "run/io_loop.h"
+#include "run/job_hooks.h"
 #include "run/zoned_targets.h"
 
 namespace sluice {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "job/job_spec.h"
+#include "job/buffer_options.h"
 
 namespace sluice {
 

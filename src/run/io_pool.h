@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "engine/engine.h"
-#include "job/job_spec.h"
+#include "job/buffer_options.h"
 #include "run/io_memory.h"
 
 namespace sluice {

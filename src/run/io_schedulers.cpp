@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "observe/disk_stats.h"
+#include "run/plan.h"
 
 namespace sluice {
 

@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "observe/knobs.h"
-#include "run/plan.h"
 #include "targets/target_file.h"
 
 namespace sluice {
+
+struct GroupPlan;  // run/plan.h
 
 struct SchedulerRequest {
   std::string device;     // "vda", "loop3": the whole disk under a job's files

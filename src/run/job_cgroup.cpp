@@ -43,17 +43,19 @@ Controller find_blkio() {
   return {};
 }
 
-std::string cgroup_name(const JobSpec& job) { return job.placement.cgroup.empty() ? job.name : job.placement.cgroup; }
+std::string cgroup_name(const PlacementOptions& placement, const std::string& job_name) {
+  return placement.cgroup.empty() ? job_name : placement.cgroup;
+}
 
 // The cgroup's directory; throws UserError for a name that would leave the controller's hierarchy.
-std::string cgroup_dir(const Controller& c, const JobSpec& job) {
-  const std::string name = cgroup_name(job);
+std::string cgroup_dir(const Controller& c, const PlacementOptions& placement, const std::string& job_name) {
+  const std::string name = cgroup_name(placement, job_name);
   if (name.empty() || name.front() == '/' || name == ".." || name.find("../") != std::string::npos ||
       name.ends_with("/..")) {
     throw UserError(
         fmt::format("job {}: cgroup={}: a cgroup is a path below the blkio controller's mount ({}), "
                     "without a leading / or ..",
-                    job.name, name, c.mount));
+                    job_name, name, c.mount));
   }
   return c.mount + "/" + name;
 }
@@ -99,29 +101,30 @@ std::map<std::string, Membership> members;
 
 }  // namespace
 
-void check_cgroup_support(const JobSpec& job) {
-  if (!uses_cgroup(job)) return;
+void check_cgroup_support(const PlacementOptions& placement, const std::string& job_name) {
+  if (!uses_cgroup(placement)) return;
   const Controller c = find_blkio();
   if (c.v2_only) {
     throw UserError(fmt::format(
         "job {}: cgroup={}: only cgroup v2 is mounted here, which places whole processes, and its io controller "
         "does not place threads; sluice runs every job as a thread of one process, so a job cannot have a "
         "cgroup of its own (run sluice itself in the cgroup instead, e.g. systemd-run --scope -p IOWeight=N)",
-        job.name, cgroup_name(job)));
+        job_name, cgroup_name(placement, job_name)));
   }
   if (c.mount.empty()) {
     throw UserError(
         fmt::format("job {}: cgroup={}: no cgroup blkio controller is mounted (fio: \"cgroup blkio "
                     "does not appear to be mounted\")",
-                    job.name, cgroup_name(job)));
+                    job_name, cgroup_name(placement, job_name)));
   }
-  (void)cgroup_dir(c, job);
+  (void)cgroup_dir(c, placement, job_name);
 }
 
-JobCgroup::JobCgroup(const JobSpec& job) : keep_(job.placement.cgroup_nodelete) {
+JobCgroup::JobCgroup(const PlacementOptions& placement, const std::string& job_name)
+    : keep_(placement.cgroup_nodelete) {
   const Controller c = find_blkio();
   if (c.mount.empty()) throw std::runtime_error("cgroup: no cgroup v1 blkio controller is mounted");
-  path_ = cgroup_dir(c, job);
+  path_ = cgroup_dir(c, placement, job_name);
   previous_ = current_cgroup(c.mount);
   {
     std::lock_guard lock(members_mutex);
@@ -136,7 +139,7 @@ JobCgroup::JobCgroup(const JobSpec& job) : keep_(job.placement.cgroup_nodelete) 
     ++m.jobs;
   }
   try {
-    if (job.placement.cgroup_weight != 0) {
+    if (placement.cgroup_weight != 0) {
       // blkio.weight was CFQ's; since CFQ's removal only the bfq scheduler has a weight (blkio.bfq.weight).
       const char* file = exists(path_ + "/blkio.weight")       ? "blkio.weight"
                          : exists(path_ + "/blkio.bfq.weight") ? "blkio.bfq.weight"
@@ -145,9 +148,9 @@ JobCgroup::JobCgroup(const JobSpec& job) : keep_(job.placement.cgroup_nodelete) 
         throw std::runtime_error(fmt::format(
             "cgroup_weight={}: {} has neither blkio.weight nor blkio.bfq.weight: this kernel weighs blkio cgroups "
             "only with the bfq I/O scheduler (fio 3.33 writes blkio.weight and fails the same way)",
-            job.placement.cgroup_weight, path_));
+            placement.cgroup_weight, path_));
       }
-      write_value(path_, file, job.placement.cgroup_weight, "cgroup_weight");
+      write_value(path_, file, placement.cgroup_weight, "cgroup_weight");
     }
     write_value(path_, "tasks", static_cast<std::uint64_t>(thread_id()), "cgroup write pid");
   } catch (...) {

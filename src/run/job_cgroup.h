@@ -9,25 +9,26 @@
 // and a cgroup sluice made is removed by the last job that leaves it, unless cgroup_nodelete.
 #include <string>
 
-#include "job/job_spec.h"
+#include "job/placement_options.h"
 
 namespace sluice {
 
 // Whether the job asks for a cgroup.
-inline bool uses_cgroup(const JobSpec& job) {
-  return !job.placement.cgroup.empty() || job.placement.cgroup_weight != 0;
+inline bool uses_cgroup(const PlacementOptions& placement) {
+  return !placement.cgroup.empty() || placement.cgroup_weight != 0;
 }
 
 // Before anything runs: throws UserError when the job's cgroup cannot be had here (no blkio controller of
-// cgroup v1 mounted; cgroup v2 alone; a name that is not a plain path below the controller).
-void check_cgroup_support(const JobSpec& job);
+// cgroup v1 mounted; cgroup v2 alone; a name that is not a plain path below the controller). job_name: the
+// cgroup's name when cgroup= is not given, and the messages'.
+void check_cgroup_support(const PlacementOptions& placement, const std::string& job_name);
 
 // The calling thread's membership of the job's cgroup, for the job's run.
 class JobCgroup {
  public:
   // Makes the cgroup when missing, sets cgroup_weight, moves the calling thread in. Throws std::runtime_error
   // with fio's kind of message ("cgroup mkdir", "cgroup write pid", ...) and the reason.
-  explicit JobCgroup(const JobSpec& job);
+  JobCgroup(const PlacementOptions& placement, const std::string& job_name);
   // Moves the thread back to its cgroup; the last job out removes a cgroup sluice made (not cgroup_nodelete).
   ~JobCgroup();
   JobCgroup(const JobCgroup&) = delete;

@@ -8,8 +8,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "job/job_spec.h"
-
 namespace sluice {
 namespace {
 
@@ -48,9 +46,8 @@ JobCredentials::~JobCredentials() {
   if (gid_switched_) (void)set_gid(old_gid_);
 }
 
-std::optional<TargetFailure> inaccessible_target(const std::vector<TargetFile>& targets, const JobSpec& job) {
-  const int mode = (job.does_reads() || job.verification.verify != VerifyKind::kNone ? R_OK : 0) |
-                   (job.does_writes() || job.does_trims() ? W_OK : 0);
+std::optional<TargetFailure> inaccessible_target(const std::vector<TargetFile>& targets, bool reads, bool writes) {
+  const int mode = (reads ? R_OK : 0) | (writes ? W_OK : 0);
   for (const TargetFile& t : targets) {
     if (t.stand_in || mode == 0) continue;
     if (::faccessat(AT_FDCWD, t.path.c_str(), mode, AT_EACCESS) != 0 && errno != ENOENT) {

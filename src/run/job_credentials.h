@@ -14,8 +14,6 @@
 
 namespace sluice {
 
-struct JobSpec;  // job/job_spec.h
-
 class JobCredentials {
  public:
   // Switches to the job's gid, then its uid, when given. Throws std::runtime_error naming the option and the
@@ -33,7 +31,8 @@ class JobCredentials {
 };
 
 // The first target the job's (current) effective user may not use as the job does (read, write), as errno and
-// fio's "open(PATH)" wording; nullopt when all may be used.
-std::optional<TargetFailure> inaccessible_target(const std::vector<TargetFile>& targets, const JobSpec& job);
+// fio's "open(PATH)" wording; nullopt when all may be used. reads: the job reads or verifies; writes: it writes
+// or trims.
+std::optional<TargetFailure> inaccessible_target(const std::vector<TargetFile>& targets, bool reads, bool writes);
 
 }  // namespace sluice

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "common/direction.h"
-#include "job/job_spec.h"
+#include "job/pacing_options.h"
 
 namespace sluice {
 

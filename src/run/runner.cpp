@@ -148,7 +148,7 @@ PreparedGroup prepare_group(const GroupPlan& group, std::vector<std::vector<Targ
     if (engine.needs_fd) {
       open_targets(targets, instance.spec);
       try {
-        apply_cache_hints(targets, instance.spec);
+        apply_cache_hints(targets, instance.spec.target, instance.spec.is_random());
       } catch (...) {
         close_targets(targets, false);
         throw;
@@ -463,7 +463,8 @@ std::optional<GroupResult> resolve_deferred(const GroupPlan& group, const std::v
       if (instance.spec.does_writes() || instance.spec.does_trims()) {
         for (const TargetFile& t : targets[i]) check_write_safety(t, safety_of(instance.spec, target_options));
       }
-      prepare_zoned_targets(instance.spec, targets[i], notes);
+      prepare_zoned_targets(instance.spec.zones, instance.spec.name,
+                            instance.spec.does_writes() || instance.spec.does_trims(), targets[i], notes);
     } catch (const UserError& e) {
       failure = e.what();
     }
@@ -546,8 +547,9 @@ RunResult run_jobs(const std::vector<JobSpec>& jobs, const RunnerOptions& option
         if (!later) throw;
       }
       check_engine_targets(instance.spec, files);
-      check_cgroup_support(instance.spec);
-      prepare_zoned_targets(instance.spec, files, zone_notes);
+      check_cgroup_support(instance.spec.placement, instance.spec.name);
+      prepare_zoned_targets(instance.spec.zones, instance.spec.name,
+                            instance.spec.does_writes() || instance.spec.does_trims(), files, zone_notes);
       if (files_job && (instance.spec.does_writes() || instance.spec.target.fill_device)) {
         for (const std::string& path : target_paths(instance.spec, instance.jobnum)) written_here.insert(path);
       }

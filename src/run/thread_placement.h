@@ -5,7 +5,7 @@
 // set_mempolicy, ioprio_set with pid 0 = the calling thread).
 #include <string>
 
-#include "job/job_spec.h"
+#include "job/placement_options.h"
 
 namespace sluice {
 

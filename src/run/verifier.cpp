@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "job/validate_verify.h"
+#include "run/plan.h"
 
 namespace sluice {
 namespace {

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "engine/engine.h"
-#include "run/plan.h"
 #include "run/verify_state.h"
 #include "stats/result.h"
 #include "targets/target_file.h"
@@ -21,6 +20,8 @@
 #include "workload/verify_map.h"
 
 namespace sluice {
+
+struct JobInstance;  // run/plan.h
 
 class Verifier {
  public:

@@ -135,11 +135,13 @@ void Worker::run(const StartGate& gate) noexcept {
     if (!policy_error.empty()) throw std::runtime_error(policy_error);
     const JobSpec& spec = instance_.spec;
     std::optional<JobCgroup> cgroup;  // cgroup=: the thread's I/O is the cgroup's until the job ends
-    if (uses_cgroup(spec)) cgroup.emplace(spec);
+    if (uses_cgroup(spec.placement)) cgroup.emplace(spec.placement, spec.name);
     std::optional<JobCredentials> credentials;  // uid= / gid=: from here on the job is its user (after the cgroup)
     if (spec.placement.uid >= 0 || spec.placement.gid >= 0) {
       credentials.emplace(spec.placement);
-      if (std::optional<TargetFailure> denied = inaccessible_target(targets_, spec)) {
+      if (std::optional<TargetFailure> denied =
+              inaccessible_target(targets_, spec.does_reads() || spec.verification.verify != VerifyKind::kNone,
+                                  spec.does_writes() || spec.does_trims())) {
         result_.error = denied->error;
         throw std::runtime_error(denied->message);
       }

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "common/direction.h"
-#include "job/job_spec.h"
+#include "job/zone_options.h"
 
 namespace sluice {
 

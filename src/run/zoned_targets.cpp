@@ -24,14 +24,15 @@ std::string zoned_model(const std::string& path) {
 }
 
 // fio's zbd_zone_align_file_sizes.
-void align_to_zones(const std::string& path, std::uint64_t file_size, const JobSpec& job, std::uint64_t& region_start,
-                    std::uint64_t& region_length, std::vector<std::string>& notes) {
-  const std::uint64_t zone = job.zones.zone_size;
+void align_to_zones(const std::string& path, std::uint64_t file_size, const ZoneOptions& zones,
+                    const std::string& job_name, bool writes, std::uint64_t& region_start, std::uint64_t& region_length,
+                    std::vector<std::string>& notes) {
+  const std::uint64_t zone = zones.zone_size;
   if (file_size < zone) {
     throw UserError(fmt::format("job {}: {}: file size {} is smaller than zonesize {} (zonemode=zbd needs a zone)",
-                                job.name, path, file_size, zone));
+                                job_name, path, file_size, zone));
   }
-  if (!job.does_writes() && !job.does_trims()) return;  // fio aligns the range of jobs that write
+  if (!writes) return;  // fio aligns the range of jobs that write
   if (region_start >= file_size) return;
   if (region_start % zone != 0) {
     const std::uint64_t rounded = (region_start / zone + 1) * zone;
@@ -39,7 +40,7 @@ void align_to_zones(const std::string& path, std::uint64_t file_size, const JobS
       throw UserError(
           fmt::format("job {}: {}: io_size must be at least one zone (zonemode=zbd: the region from "
                       "offset {} for {} bytes holds no whole zone of {})",
-                      job.name, path, region_start, region_length, zone));
+                      job_name, path, region_start, region_length, zone));
     }
     notes.push_back(fmt::format("{}: rounded up offset from {} to {}", path, region_start, rounded));
     region_length -= rounded - region_start;
@@ -52,7 +53,7 @@ void align_to_zones(const std::string& path, std::uint64_t file_size, const JobS
       throw UserError(
           fmt::format("job {}: {}: io_size must be at least one zone (zonemode=zbd: {} bytes from offset "
                       "{}, zones of {})",
-                      job.name, path, region_length, region_start, zone));
+                      job_name, path, region_length, region_start, zone));
     }
     notes.push_back(
         fmt::format("{}: rounded down io_size from {} to {}", path, region_length, rounded_end - region_start));
@@ -71,8 +72,9 @@ std::uint64_t zoned_file_size(const TargetFile& target) {
   return size;
 }
 
-void prepare_zoned_targets(const JobSpec& job, std::vector<TargetFile>& targets, std::vector<std::string>& notes) {
-  if (!job.zones.zone_zbd) return;
+void prepare_zoned_targets(const ZoneOptions& zones, const std::string& job_name, bool writes,
+                           std::vector<TargetFile>& targets, std::vector<std::string>& notes) {
+  if (!zones.zone_zbd) return;
   for (TargetFile& t : targets) {
     if (t.is_block_device) {
       const std::string model = zoned_model(t.path);
@@ -81,10 +83,10 @@ void prepare_zoned_targets(const JobSpec& job, std::vector<TargetFile>& targets,
             "job {}: {} is a zoned block device ({}); sluice's zonemode=zbd keeps write pointers itself, on regular "
             "files and devices that are not zoned, and does not read or reset a device's zones (BLKREPORTZONE, "
             "BLKRESETZONE)",
-            job.name, t.path, model));
+            job_name, t.path, model));
       }
     }
-    align_to_zones(t.path, zoned_file_size(t), job, t.region_start, t.region_length, notes);
+    align_to_zones(t.path, zoned_file_size(t), zones, job_name, writes, t.region_start, t.region_length, notes);
   }
 }
 

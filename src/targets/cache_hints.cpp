@@ -17,12 +17,12 @@ namespace {
 
 constexpr std::size_t kPreReadChunk = 1 << 20;
 
-int advice_of(const JobSpec& job) {
-  switch (job.target.fadvise_hint) {
+int advice_of(const TargetOptions& target, bool random) {
+  switch (target.fadvise_hint) {
     case FadviseHint::kNone:
       return -1;
     case FadviseHint::kWorkload:
-      return job.is_random() ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+      return random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
     case FadviseHint::kSequential:
       return POSIX_FADV_SEQUENTIAL;
     case FadviseHint::kRandom:
@@ -64,19 +64,19 @@ void set_write_hint(const TargetFile& t, int hint) {
 
 }  // namespace
 
-void apply_cache_hints(const std::vector<TargetFile>& targets, const JobSpec& job) {
-  const int advice = advice_of(job);
+void apply_cache_hints(const std::vector<TargetFile>& targets, const TargetOptions& target, bool random) {
+  const int advice = advice_of(target, random);
   for (const TargetFile& t : targets) {
     if (t.fd < 0) continue;
     const auto start = static_cast<off_t>(t.region_start);
     const auto length = static_cast<off_t>(t.region_length);
-    if (job.target.pre_read) {
+    if (target.pre_read) {
       pre_read(t);
-    } else if (job.target.invalidate) {
+    } else if (target.invalidate) {
       (void)::posix_fadvise(t.fd, start, length, POSIX_FADV_DONTNEED);
     }
     if (advice >= 0) (void)::posix_fadvise(t.fd, start, length, advice);
-    if (job.target.write_hint != 0) set_write_hint(t, job.target.write_hint);
+    if (target.write_hint != 0) set_write_hint(t, target.write_hint);
   }
 }
 

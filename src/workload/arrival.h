@@ -7,7 +7,7 @@
 
 #include "common/direction.h"
 #include "common/rng.h"
-#include "job/job_spec.h"
+#include "job/pacing_options.h"
 
 namespace sluice {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/rng.h"
-#include "job/job_spec.h"
+#include "job/workload_options.h"
 
 namespace sluice {
 

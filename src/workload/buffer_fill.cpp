@@ -5,22 +5,22 @@
 
 namespace sluice {
 
-BufferFillPolicy BufferFillPolicy::from_job(const JobSpec& job) {
+BufferFillPolicy BufferFillPolicy::from_options(const BufferOptions& buffers, bool refill_buffers_given) {
   BufferFillPolicy policy;
-  policy.refill_each_write = job.buffers.refill_buffers;
-  if (!job.buffers.buffer_pattern.empty()) {
+  policy.refill_each_write = buffers.refill_buffers;
+  if (!buffers.buffer_pattern.empty()) {
     policy.content = BufferContent::kPattern;  // fio: a pattern wins over the other contents
-    policy.pattern = job.buffers.buffer_pattern;
+    policy.pattern = buffers.buffer_pattern;
     policy.refill_each_write = false;
-  } else if (job.buffers.zero_buffers || job.buffers.buffer_compress_percentage >= 100) {
+  } else if (buffers.zero_buffers || buffers.buffer_compress_percentage >= 100) {
     policy.content = BufferContent::kZero;  // fio turns 100% compressible into zero_buffers too
-  } else if (job.buffers.buffer_compress_percentage > 0) {
+  } else if (buffers.buffer_compress_percentage > 0) {
     policy.content = BufferContent::kCompressible;
-    policy.compress_percentage = job.buffers.buffer_compress_percentage;
-    policy.compress_chunk = job.buffers.buffer_compress_chunk;
+    policy.compress_percentage = buffers.buffer_compress_percentage;
+    policy.compress_chunk = buffers.buffer_compress_chunk;
     // fio refills compressible buffers per write unless refill_buffers was given explicitly, so the
     // data written over the whole file compresses as asked, not just one repeated buffer.
-    if (!job.explicitly_given.refill_buffers) policy.refill_each_write = true;
+    if (!refill_buffers_given) policy.refill_each_write = true;
   }
   return policy;
 }

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "common/rng.h"
-#include "job/job_spec.h"
+#include "job/buffer_options.h"
 
 namespace sluice {
 
@@ -20,7 +20,9 @@ struct BufferFillPolicy {
   std::uint32_t compress_chunk = 512;     // for kCompressible: bytes per random-then-zeros run (0 = the buffer)
   bool refill_each_write = false;
   std::string pattern;  // for kPattern (buffer_pattern): repeated from each buffer's start
-  static BufferFillPolicy from_job(const JobSpec& job);
+  // refill_buffers_given: refill_buffers was set (JobSpec::explicitly_given); when not, compressible
+  // buffers are refilled per write.
+  static BufferFillPolicy from_options(const BufferOptions& buffers, bool refill_buffers_given);
 };
 
 // Fills `length` bytes at `data` per the policy; fast (8 bytes per Rng step).

@@ -14,8 +14,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/direction.h"
 #include "common/rng.h"
-#include "job/job_spec.h"
+#include "job/distribution.h"
 
 namespace sluice {
 

@@ -1,5 +1,7 @@
 #include "workload/rmw_chains.h"
 
+#include "job/job_spec.h"
+
 namespace sluice {
 
 RmwChains::RmwChains(std::uint32_t chains) : blocks_(chains == 0 ? 1 : chains), order_(blocks_.size(), 0) {}

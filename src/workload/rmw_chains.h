@@ -13,10 +13,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "job/job_spec.h"
 #include "workload/io_pattern.h"
 
 namespace sluice {
+
+struct JobSpec;  // job/job_spec.h
 
 class RmwChains {
  public:

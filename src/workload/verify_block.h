@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "job/job_spec.h"
+#include "job/verify_options.h"
 #include "workload/verify_checksum.h"
 
 namespace sluice {

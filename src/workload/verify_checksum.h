@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-#include "job/job_spec.h"
+#include "job/verify_options.h"
 
 namespace sluice {
 

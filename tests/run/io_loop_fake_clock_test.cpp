@@ -8,6 +8,7 @@
 #include "engine/synchronous_engine.h"
 #include "job/option_table.h"
 #include "run/io_loop.h"
+#include "run/plan.h"
 #include "run/verify_state.h"
 #include "support/fake_engine.h"
 #include "support/temp_dir.h"

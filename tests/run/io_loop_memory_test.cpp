@@ -13,8 +13,10 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "job/job_spec.h"
 #include "report/reporters.h"
 #include "run/io_loop.h"
+#include "run/plan.h"
 #include "support/fake_engine.h"
 #include "support/sanitizers.h"
 

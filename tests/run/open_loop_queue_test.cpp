@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "job/job_spec.h"
 #include "workload/arrival.h"
 
 namespace sluice {

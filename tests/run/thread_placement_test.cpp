@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "job/job_spec.h"
 #include "support/machine_features.h"
 
 namespace sluice {

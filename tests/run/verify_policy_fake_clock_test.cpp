@@ -7,7 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "job/job_spec.h"
 #include "run/io_loop.h"
+#include "run/plan.h"
 #include "run/verify_state.h"
 #include "support/fake_engine.h"
 #include "support/temp_dir.h"

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "job/job_spec.h"
 #include "run/zoned_targets.h"
 
 namespace sluice {
@@ -257,7 +258,7 @@ TEST(ZonedTargets, AWritingJobsRegionIsRoundedToZones) {
   t.region_length = 3 * kMiB;
   std::vector<TargetFile> targets{t};
   std::vector<std::string> notes;
-  prepare_zoned_targets(job, targets, notes);
+  prepare_zoned_targets(job.zones, job.name, job.does_writes() || job.does_trims(), targets, notes);
   EXPECT_EQ(targets[0].region_start, kMiB);
   EXPECT_EQ(targets[0].region_length, 2 * kMiB);
   ASSERT_EQ(notes.size(), 2u);
@@ -266,18 +267,20 @@ TEST(ZonedTargets, AWritingJobsRegionIsRoundedToZones) {
 
   targets = {t};
   targets[0].region_length = 512 * 1024;
-  EXPECT_THROW(prepare_zoned_targets(job, targets, notes), UserError);  // no whole zone
+  EXPECT_THROW(prepare_zoned_targets(job.zones, job.name, job.does_writes() || job.does_trims(), targets, notes),
+               UserError);  // no whole zone
 
   job.workload.rw = RwMode::kRead;  // reads keep their region
   targets = {t};
   notes.clear();
-  prepare_zoned_targets(job, targets, notes);
+  prepare_zoned_targets(job.zones, job.name, job.does_writes() || job.does_trims(), targets, notes);
   EXPECT_EQ(targets[0].region_start, 100u * 1024);
   EXPECT_TRUE(notes.empty());
 
   targets = {t};
   targets[0].size = kMiB / 2;  // smaller than a zone
-  EXPECT_THROW(prepare_zoned_targets(job, targets, notes), UserError);
+  EXPECT_THROW(prepare_zoned_targets(job.zones, job.name, job.does_writes() || job.does_trims(), targets, notes),
+               UserError);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "job/job_spec.h"
+
 namespace sluice {
 namespace {
 

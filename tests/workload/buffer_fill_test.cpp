@@ -46,7 +46,7 @@ TEST(BufferFill, BufferPatternRepeatsFromTheStartAndWinsOverOtherContents) {
   JobSpec job;
   job.buffers.buffer_pattern = "\x01\x02\x03";
   job.buffers.zero_buffers = true;
-  const BufferFillPolicy policy = BufferFillPolicy::from_job(job);
+  const BufferFillPolicy policy = BufferFillPolicy::from_options(job.buffers, job.explicitly_given.refill_buffers);
   ASSERT_EQ(policy.content, BufferContent::kPattern);
   const auto data = filled(policy, 10);
   EXPECT_EQ(data, (std::vector<unsigned char>{1, 2, 3, 1, 2, 3, 1, 2, 3, 1}));
@@ -72,23 +72,25 @@ TEST(BufferFill, SuccessiveFillsDiffer) {
 
 TEST(BufferFillPolicy, FromJobMapsTheOptions) {
   JobSpec job;
-  EXPECT_EQ(BufferFillPolicy::from_job(job).content, BufferContent::kRandom);
-  EXPECT_FALSE(BufferFillPolicy::from_job(job).refill_each_write);
+  EXPECT_EQ(BufferFillPolicy::from_options(job.buffers, job.explicitly_given.refill_buffers).content,
+            BufferContent::kRandom);
+  EXPECT_FALSE(BufferFillPolicy::from_options(job.buffers, job.explicitly_given.refill_buffers).refill_each_write);
   job.buffers.refill_buffers = true;
-  EXPECT_TRUE(BufferFillPolicy::from_job(job).refill_each_write);
+  EXPECT_TRUE(BufferFillPolicy::from_options(job.buffers, job.explicitly_given.refill_buffers).refill_each_write);
   job.buffers.zero_buffers = true;
-  EXPECT_EQ(BufferFillPolicy::from_job(job).content, BufferContent::kZero);
+  EXPECT_EQ(BufferFillPolicy::from_options(job.buffers, job.explicitly_given.refill_buffers).content,
+            BufferContent::kZero);
 }
 
 TEST(BufferFillPolicy, CompressPercentageImpliesRefillUnlessGiven) {
   JobSpec job;
   job.buffers.buffer_compress_percentage = 40;
-  auto policy = BufferFillPolicy::from_job(job);
+  auto policy = BufferFillPolicy::from_options(job.buffers, job.explicitly_given.refill_buffers);
   EXPECT_EQ(policy.content, BufferContent::kCompressible);
   EXPECT_EQ(policy.compress_percentage, 40u);
   EXPECT_TRUE(policy.refill_each_write);
   apply_option(job, "refill_buffers", "0", SourcePos{});
-  EXPECT_FALSE(BufferFillPolicy::from_job(job).refill_each_write);
+  EXPECT_FALSE(BufferFillPolicy::from_options(job.buffers, job.explicitly_given.refill_buffers).refill_each_write);
 }
 
 }  // namespace

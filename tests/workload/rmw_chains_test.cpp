@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "job/job_spec.h"
+
 namespace sluice {
 namespace {
 

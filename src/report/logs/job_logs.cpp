@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 
+#include "job/job_spec.h"
 #include "report/logs/log_epoch.h"
 #include "report/logs/log_file.h"
 #include "report/logs/log_naming.h"

@@ -8,9 +8,10 @@
 #include <string>
 
 #include "common/direction.h"
-#include "job/job_spec.h"
 
 namespace sluice {
+
+struct JobSpec;  // job/job_spec.h
 
 class JobLogs {
  public:

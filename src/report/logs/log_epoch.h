@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "job/job_spec.h"
+#include "job/log_options.h"
 
 namespace sluice {
 
