@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "job/job_spec.h"
 
 namespace sluice {
 namespace {

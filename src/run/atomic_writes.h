@@ -5,10 +5,11 @@
 #include <optional>
 #include <vector>
 
-#include "job/job_spec.h"
 #include "targets/target_file.h"
 
 namespace sluice {
+
+struct JobSpec;  // job/job_spec.h
 
 // statx STATX_WRITE_ATOMIC of an open file (Linux 6.11+): the smallest and largest atomic write, in bytes.
 struct AtomicWriteLimits {

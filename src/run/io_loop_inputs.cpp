@@ -7,11 +7,11 @@
 #include <algorithm>
 
 #include "job/job_spec.h"
+#include "job/validate_verify.h"
 #include "report/logs/job_logs.h"
 #include "run/atomic_writes.h"
 #include "run/job_hooks.h"
 #include "run/plan.h"
-#include "run/verifier.h"
 
 namespace sluice {
 namespace {
@@ -81,7 +81,7 @@ ioloop::Priority priority_of(const JobInstance& instance) {
   return priority;
 }
 
-ioloop::Job job_of(const JobInstance& instance, const std::vector<TargetFile>& targets) {
+ioloop::Job job_of(const JobInstance& instance) {
   const JobSpec& job = instance.spec;
   return ioloop::Job{
       .name = job.name,
@@ -91,14 +91,13 @@ ioloop::Job job_of(const JobInstance& instance, const std::vector<TargetFile>& t
       .writes_or_trims = job.does_writes() || job.does_trims(),
       .is_chained = job.is_chained(),
       .trims_written_blocks = job.trims_written_blocks(),
+      .verify_chunk = job.verification.verify == VerifyKind::kNone ? 0 : verify_chunk_size(job),
       .target = job.target,
       .errors = job.errors,
       .latency = job.latency,
       .verification = job.verification,
       .iolog = job.iolog,
       .check_atomic_writes = [&job](const std::vector<TargetFile>& files) { check_atomic_writes(job, files); },
-      .make_verifier = [&instance,
-                        &targets](std::uint32_t units) { return Verifier::create(instance, targets, units); },
       .make_hooks = [&instance](
                         std::vector<std::string> paths,
                         GroupControl* control) { return JobHooks::create(instance, std::move(paths), control); },
@@ -111,7 +110,7 @@ ioloop::Job job_of(const JobInstance& instance, const std::vector<TargetFile>& t
 IoLoopInputs io_loop_inputs(const JobInstance& instance, const std::vector<TargetFile>& targets) {
   const JobSpec& job = instance.spec;
   return IoLoopInputs{
-      .job = job_of(instance, targets),
+      .job = job_of(instance),
       .time = job.time,
       .queue = job.queue,
       .queue_context = {.submit_given = job.explicitly_given.iodepth_batch_submit,

@@ -127,7 +127,9 @@ void IoLoop::prepare() {
     for (const TargetFile& t : targets_) files.push_back(t.path);
     iolog_writer_ = std::make_unique<IoLogWriter>(job_.iolog.write_iolog, std::move(files), clock_.now());
   }
-  verifier_ = job_.make_verifier(depth);
+  verifier_ = Verifier::create(
+      job_.verification, job_.errors,
+      {.name = job_.name, .seed = job_.seed, .chunk = job_.verify_chunk, .writes = job_.does_writes}, targets_, depth);
   if (zones_.options.zone_zbd) open_zones();
   if (acct_.report.block_error_percentiles && !targets_.empty()) {
     // fio caps this at 8,192 blocks; sluice at what memory allows (4 bytes a block).

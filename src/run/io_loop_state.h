@@ -48,7 +48,6 @@ class GroupControl;  // run/job_control.h
 class JobHooks;      // run/job_hooks.h
 class JobLogs;       // report/logs/job_logs.h
 class RampShare;     // run/ramp_share.h
-class Verifier;      // run/verifier.h
 
 namespace ioloop {
 
@@ -95,6 +94,7 @@ struct Job {
   bool writes_or_trims = false;       // the engine opens the files for writing
   bool is_chained = false;            // rw=randrmw: each read is written back
   bool trims_written_blocks = false;  // trim_backlog with verify
+  std::uint32_t verify_chunk = 0;     // verify=: the bytes one header covers
   const TargetOptions& target;
   const ErrorOptions& errors;
   const LatencyOptions& latency;
@@ -103,7 +103,6 @@ struct Job {
   // The features whose classes still read many parts of the job: the setup boundary (io_loop_inputs.cpp)
   // binds them to it, and prepare() builds them once.
   std::function<void(const std::vector<TargetFile>&)> check_atomic_writes;
-  std::function<std::unique_ptr<Verifier>(std::uint32_t units)> make_verifier;  // null when verify= is not set
   std::function<std::unique_ptr<JobHooks>(std::vector<std::string> paths, GroupControl*)> make_hooks;
   std::function<std::unique_ptr<JobLogs>()> make_logs;
 };

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "run/plan.h"
 #include "workload/blktrace.h"
 #include "workload/blktrace_merge.h"
 #include "workload/iolog.h"

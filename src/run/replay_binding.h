@@ -5,9 +5,9 @@
 // then takes its ios from the log instead of the pattern.
 #include <vector>
 
-#include "run/plan.h"
-
 namespace sluice {
+
+struct GroupPlan;  // run/plan.h
 
 // Reads the log of every clone that replays one and binds it to the clone (JobSpec::replay_log).
 // Files the log names are the clone's files (replay_redirect: that one file); a file sluice must create is

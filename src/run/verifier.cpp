@@ -8,7 +8,6 @@
 #include <cstring>
 
 #include "job/validate_verify.h"
-#include "run/plan.h"
 
 namespace sluice {
 namespace {
@@ -22,39 +21,38 @@ std::vector<FileRegion> verify_regions_of(const std::vector<TargetFile>& targets
   return regions;
 }
 
-TrimSettings trim_settings_of(const JobInstance& instance) {
-  const JobSpec& job = instance.spec;
-  if (!job.trims_written_blocks()) return {};
-  return {job.verification.trim_percentage, job.verification.trim_backlog, job.verification.trim_backlog_batch,
-          job.verification.trim_verify_zero,
-          instance.seed ^ 0x7472696d76657269ull};  // "trimveri": draws apart from the data's seeds
+TrimSettings trim_settings_of(const VerifyOptions& verification, std::uint64_t seed) {
+  if (!verification.trims_written_blocks()) return {};
+  return {verification.trim_percentage, verification.trim_backlog, verification.trim_backlog_batch,
+          verification.trim_verify_zero,
+          seed ^ 0x7472696d76657269ull};  // "trimveri": draws apart from the data's seeds
 }
 
 }  // namespace
 
-std::unique_ptr<Verifier> Verifier::create(const JobInstance& instance, const std::vector<TargetFile>& targets,
+std::unique_ptr<Verifier> Verifier::create(const VerifyOptions& verification, const ErrorOptions& errors,
+                                           const VerifierJob& job, const std::vector<TargetFile>& targets,
                                            std::uint32_t units) {
-  if (instance.spec.verification.verify == VerifyKind::kNone) return nullptr;
-  return std::make_unique<Verifier>(instance, targets, units);
+  if (verification.verify == VerifyKind::kNone) return nullptr;
+  return std::make_unique<Verifier>(verification, errors, job, targets, units);
 }
 
-Verifier::Verifier(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint32_t units)
-    : job_name_(instance.spec.name),
-      format_{
-          instance.spec.verification.verify, verify_chunk_size(instance.spec),
-          instance.spec.verification.verify_pattern, instance.spec.verification.verify_pattern_offset_slots,
-          verify_header_bytes(instance.spec.verification.verify) == 0 ? 0 : instance.spec.verification.verify_offset},
-      map_(verify_regions_of(targets), verify_chunk_size(instance.spec), instance.spec.verification.verify_backlog,
-           instance.spec.verification.verify_backlog_batch, trim_settings_of(instance)),
-      seed_(instance.seed),
-      check_all_reads_(!instance.spec.does_writes()),
-      fatal_(instance.spec.verification.verify_fatal),
-      dump_(instance.spec.verification.verify_dump),
-      passed_(error_is_non_fatal(instance.spec.errors, ErrorClass::kVerify, EILSEQ)),
-      aux_dir_(instance.spec.verification.aux_path),
+Verifier::Verifier(const VerifyOptions& verification, const ErrorOptions& errors, const VerifierJob& job,
+                   const std::vector<TargetFile>& targets, std::uint32_t units)
+    : job_name_(job.name),
+      format_{verification.verify, job.chunk, verification.verify_pattern, verification.verify_pattern_offset_slots,
+              verify_header_bytes(verification.verify) == 0 ? 0 : verification.verify_offset},
+      map_(verify_regions_of(targets), job.chunk, verification.verify_backlog, verification.verify_backlog_batch,
+           trim_settings_of(verification, job.seed)),
+      seed_(job.seed),
+      check_all_reads_(!job.writes),
+      fatal_(verification.verify_fatal),
+      dump_(verification.verify_dump),
+      passed_(error_is_non_fatal(errors, ErrorClass::kVerify, EILSEQ)),
+      aux_dir_(verification.aux_path),
       marked_(units, 0),
       unit_write_(units, 0),
-      fsynced_only_(instance.spec.verification.verify_policy == VerifyPolicy::kFsynced),
+      fsynced_only_(verification.verify_policy == VerifyPolicy::kFsynced),
       unit_sync_threshold_(fsynced_only_ ? units : 0, 0) {
   for (const TargetFile& t : targets) paths_.push_back(t.path);
 }

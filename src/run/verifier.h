@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "job/error_options.h"
+#include "job/verify_options.h"
 #include "run/verify_state.h"
 #include "stats/result.h"
 #include "targets/target_file.h"
@@ -21,15 +23,23 @@
 
 namespace sluice {
 
-struct JobInstance;  // run/plan.h
+// What a Verifier needs of the job besides its verify and error options.
+struct VerifierJob {
+  std::string name;
+  std::uint64_t seed = 0;   // the clone's seed (run/plan.h)
+  std::uint32_t chunk = 0;  // the bytes one verify header covers (job/validate_verify.h, verify_chunk_size)
+  bool writes = false;      // a job that does not write checks every read it makes
+};
 
 class Verifier {
  public:
   // nullptr unless the job verifies.
-  static std::unique_ptr<Verifier> create(const JobInstance& instance, const std::vector<TargetFile>& targets,
+  static std::unique_ptr<Verifier> create(const VerifyOptions& verification, const ErrorOptions& errors,
+                                          const VerifierJob& job, const std::vector<TargetFile>& targets,
                                           std::uint32_t units);
 
-  Verifier(const JobInstance& instance, const std::vector<TargetFile>& targets, std::uint32_t units);
+  Verifier(const VerifyOptions& verification, const ErrorOptions& errors, const VerifierJob& job,
+           const std::vector<TargetFile>& targets, std::uint32_t units);
 
   // verify_policy=fsynced: a sync (fsync, fdatasync, sync_file_range) is about to be submitted; the writes issued
   // so far are durable once it completes (fio captures the threshold at submission: with an async engine, writes
