@@ -33,7 +33,7 @@
 
 namespace sluice {
 
-IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::uint64_t seed)
+IoPattern::Impl::Impl(const PatternJob& job, std::vector<FileRegion> regions, std::uint64_t seed)
     : direction_rng(pattern_stream_seed(seed, 1)),
       size_rng(pattern_stream_seed(seed, 2)),
       offset_rng(pattern_stream_seed(seed, 3)),
@@ -119,7 +119,7 @@ IoPattern::Impl::Impl(const JobSpec& job, std::vector<FileRegion> regions, std::
   compute_planned(job);
 }
 
-void IoPattern::Impl::configure_choosers(const JobSpec& job) {
+void IoPattern::Impl::configure_choosers(const PatternJob& job) {
   std::uint64_t g = 0;
   for (Direction d : kAllDirections) {
     const int i = index_of(d);
@@ -131,7 +131,7 @@ void IoPattern::Impl::configure_choosers(const JobSpec& job) {
   if (std::has_single_bit(granularity)) granularity_shift = std::countr_zero(granularity);
 }
 
-void IoPattern::Impl::compute_planned(const JobSpec& job) {
+void IoPattern::Impl::compute_planned(const PatternJob& job) {
   if ((job.time.time_based && !use_sprandom) || finished) return;
   planned = use_sprandom ? sprandom_bytes : budget;
   if (!wrap && !use_sprandom) {
@@ -274,7 +274,7 @@ std::size_t IoPattern::Impl::pick_file() noexcept {
 
 // ---- IoPattern
 
-IoPattern::IoPattern(const JobSpec& job, std::vector<FileRegion> regions, std::uint64_t seed)
+IoPattern::IoPattern(const PatternJob& job, std::vector<FileRegion> regions, std::uint64_t seed)
     : impl_(std::make_unique<Impl>(job, std::move(regions), seed)) {}
 IoPattern::~IoPattern() = default;
 IoPattern::IoPattern(IoPattern&&) noexcept = default;

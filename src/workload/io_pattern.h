@@ -11,10 +11,9 @@
 #include <vector>
 
 #include "common/direction.h"
+#include "workload/pattern_job.h"
 
 namespace sluice {
-
-struct JobSpec;  // job/job_spec.h
 
 // The part of one file a job does I/O on.
 struct FileRegion {
@@ -35,7 +34,7 @@ struct NextIo {
 class IoPattern {
  public:
   // seed: the job clone's seed (randseed + its position in the run unless randrepeat=0; see run/plan.h).
-  IoPattern(const JobSpec& job, std::vector<FileRegion> regions, std::uint64_t seed);
+  IoPattern(const PatternJob& job, std::vector<FileRegion> regions, std::uint64_t seed);
   ~IoPattern();
   IoPattern(IoPattern&&) noexcept;
   IoPattern& operator=(IoPattern&&) noexcept;

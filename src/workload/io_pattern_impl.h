@@ -9,7 +9,6 @@
 
 #include "common/direction.h"
 #include "common/rng.h"
-#include "job/job_spec.h"
 #include "workload/block_sequence.h"
 #include "workload/block_size_chooser.h"
 #include "workload/distributions.h"
@@ -99,9 +98,9 @@ struct IoPattern::Impl {
   std::uint64_t ios_done = 0;
   bool finished = false;
 
-  Impl(const JobSpec& job, std::vector<FileRegion> regions, std::uint64_t seed);
-  void configure_choosers(const JobSpec& job);
-  void compute_planned(const JobSpec& job);
+  Impl(const PatternJob& job, std::vector<FileRegion> regions, std::uint64_t seed);
+  void configure_choosers(const PatternJob& job);
+  void compute_planned(const PatternJob& job);
   bool next(NextIo& out) noexcept;
   Direction pick_direction() noexcept;
   void advance_file() noexcept {
@@ -127,13 +126,13 @@ struct IoPattern::Impl {
   bool repeat_run_start(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool pick_from_map(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool pick_from_lfsr(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
-  void set_up_sprandom(const JobSpec& job, std::uint64_t seed);
+  void set_up_sprandom(const PatternJob& job, std::uint64_t seed);
   bool pick_from_sprandom(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   bool pick_from_sequence(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
   void restart_io_numbers(NextIo* drawn) noexcept;
   bool place_in_window(const FileState& file, Direction direction, std::uint64_t offset, std::uint32_t length,
                        NextIo& out) const noexcept;
-  void check_sequence_fits(const JobSpec& job, std::uint64_t length, std::size_t file) const;
+  void check_sequence_fits(const PatternJob& job, std::uint64_t length, std::size_t file) const;
   void pick_free_offset(FileState& file, Direction direction, std::uint32_t length, NextIo& out) noexcept;
 };
 

@@ -36,7 +36,7 @@ void IoPattern::Impl::restart_io_numbers(NextIo* drawn) noexcept {
 }
 
 // fio fails the job with EINVAL when an io reaches an index past a file's blocks; sluice refuses it up front.
-void IoPattern::Impl::check_sequence_fits(const JobSpec& job, std::uint64_t length, std::size_t file) const {
+void IoPattern::Impl::check_sequence_fits(const PatternJob& job, std::uint64_t length, std::size_t file) const {
   for (Direction d : kAllDirections) {
     if (!active[index_of(d)]) continue;
     const std::uint64_t blocks = length / choosers[index_of(d)].min();

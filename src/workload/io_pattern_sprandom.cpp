@@ -13,7 +13,7 @@ namespace sluice {
 
 // Each file's sprandom plan (the sizes checked here: they need the file's), and a budget of their physical
 // capacities (none when time_based) with no wrap and one loop, replacing io_size and loops as in fio.
-void IoPattern::Impl::set_up_sprandom(const JobSpec& job, std::uint64_t seed) {
+void IoPattern::Impl::set_up_sprandom(const PatternJob& job, std::uint64_t seed) {
   const std::uint64_t block = choosers[index_of(Direction::kWrite)].min();
   sprandom_bytes = 0;
   for (std::size_t i = 0; i < files.size(); ++i) {

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "common/error.h"
-#include "job/job_spec.h"
+#include "workload/pattern_job.h"
 
 namespace sluice {
 namespace {
@@ -107,14 +107,13 @@ std::string sprandom_plan_problem(const SprandomPlan& plan, std::uint64_t cache_
   return "";
 }
 
-SprandomPlan job_sprandom_plan(const JobSpec& job, std::uint64_t logical_bytes, std::uint64_t block_bytes) {
+SprandomPlan job_sprandom_plan(const PatternJob& job, std::uint64_t logical_bytes, std::uint64_t block_bytes) {
   SprandomPlan plan = plan_sprandom(logical_bytes, block_bytes, job.workload.spr_num_regions, job.workload.spr_op);
   const std::string problem = sprandom_plan_problem(plan, job.workload.spr_cs);
   if (problem.empty()) return plan;
-  const auto pos = job.option_pos.find(plan.region_writes == 0 ? "spr_num_regions" : "spr_cs");
-  throw UserError(fmt::format("{}: job {}: sprandom over {} bytes: {}",
-                              (pos != job.option_pos.end() ? pos->second : job.where).describe(), job.name,
-                              logical_bytes, problem));
+  const SourcePos& pos = plan.region_writes == 0 ? job.spr_num_regions_pos : job.spr_cs_pos;
+  throw UserError(
+      fmt::format("{}: job {}: sprandom over {} bytes: {}", pos.describe(), job.name, logical_bytes, problem));
 }
 
 SprandomOffsets::SprandomOffsets(const SprandomPlan& plan, std::uint64_t cache_bytes, std::uint64_t lfsr_blocks,

@@ -57,10 +57,10 @@ SprandomPlan plan_sprandom(std::uint64_t logical_bytes, std::uint64_t block_byte
 // than the cache, which fio refuses as well. Phrased to follow "sprandom: ".
 std::string sprandom_plan_problem(const SprandomPlan& plan, std::uint64_t cache_bytes);
 
-struct JobSpec;
+struct PatternJob;  // workload/pattern_job.h
 // The plan of the job's spr_* options over `logical_bytes` (the job's region of its file) in blocks of
 // `block_bytes`; throws UserError ("file:line: job NAME: sprandom over N bytes: ...") when it cannot run.
-SprandomPlan job_sprandom_plan(const JobSpec& job, std::uint64_t logical_bytes, std::uint64_t block_bytes);
+SprandomPlan job_sprandom_plan(const PatternJob& job, std::uint64_t logical_bytes, std::uint64_t block_bytes);
 
 class SprandomOffsets {
  public:
