@@ -8,7 +8,6 @@
 
 #include "job/job_spec.h"
 #include "job/validate_verify.h"
-#include "report/logs/job_logs.h"
 #include "run/atomic_writes.h"
 #include "run/job_hooks.h"
 #include "run/plan.h"
@@ -97,11 +96,11 @@ ioloop::Job job_of(const JobInstance& instance) {
       .latency = job.latency,
       .verification = job.verification,
       .iolog = job.iolog,
+      .logged = LoggedJob(job),
       .check_atomic_writes = [&job](const std::vector<TargetFile>& files) { check_atomic_writes(job, files); },
       .make_hooks = [&instance](
                         std::vector<std::string> paths,
                         GroupControl* control) { return JobHooks::create(instance, std::move(paths), control); },
-      .make_logs = [&instance] { return JobLogs::create(instance.spec, instance.lognum); },
   };
 }
 

@@ -120,7 +120,7 @@ void IoLoop::prepare() {
   queue_.completions.resize(depth);
 
   if (content_.buffers.lockmem != 0) pinned_ = std::make_unique<PinnedMemory>(content_.buffers.lockmem);
-  logs_ = job_.make_logs();
+  logs_ = JobLogs::create(job_.logged, job_.lognum);
   if (job_.iolog.replay_log) replay_.emplace(ioloop::Replay{.log = job_.iolog.replay_log.get()});
   if (!job_.iolog.write_iolog.empty()) {
     std::vector<std::string> files;

@@ -28,6 +28,7 @@
 #include "job/time_options.h"
 #include "job/verify_options.h"
 #include "job/zone_options.h"
+#include "report/logs/job_logs.h"
 #include "run/cpu_snapshot.h"
 #include "run/io_priorities.h"
 #include "run/open_loop_queue.h"
@@ -46,7 +47,6 @@ namespace sluice {
 
 class GroupControl;  // run/job_control.h
 class JobHooks;      // run/job_hooks.h
-class JobLogs;       // report/logs/job_logs.h
 class RampShare;     // run/ramp_share.h
 
 namespace ioloop {
@@ -100,11 +100,11 @@ struct Job {
   const LatencyOptions& latency;
   const VerifyOptions& verification;
   const IoLogOptions& iolog;
+  LoggedJob logged;  // write_*_log: what JobLogs reads
   // The features whose classes still read many parts of the job: the setup boundary (io_loop_inputs.cpp)
   // binds them to it, and prepare() builds them once.
   std::function<void(const std::vector<TargetFile>&)> check_atomic_writes;
   std::function<std::unique_ptr<JobHooks>(std::vector<std::string> paths, GroupControl*)> make_hooks;
-  std::function<std::unique_ptr<JobLogs>()> make_logs;
 };
 
 // What shapes the queue besides its options: which batch options were given (without them sluice picks

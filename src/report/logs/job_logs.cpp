@@ -49,7 +49,7 @@ class FioJobLogs final : public JobLogs {
   // writes a stream per this many bytes of samples.
   static constexpr std::size_t kDefaultChunk = std::size_t{1} << 20;
 
-  FioJobLogs(const JobSpec& job, int jobnum);
+  FioJobLogs(const LoggedJob& job, int jobnum);
   void record(Direction d, std::uint64_t t_ns, std::uint64_t lat_ns, std::uint64_t clat_ns, std::uint64_t slat_ns,
               std::uint32_t bytes, std::uint64_t offset, std::uint16_t priority) noexcept override;
   void finish(std::uint64_t t_ns) override;
@@ -79,14 +79,14 @@ class FioJobLogs final : public JobLogs {
   std::array<WindowSums, kNumDirections> window_{};
 };
 
-FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
+FioJobLogs::FioJobLogs(const LoggedJob& job, int jobnum)
     : with_offset_(job.logs.log_offset),
       with_prio_(job.logs.log_prio),
       per_job_(job.logs.per_job_logs),
       compressed_chunk_(job.logs.log_store_compressed
                             ? (job.logs.log_compression != 0 ? job.logs.log_compression : kDefaultChunk)
                             : 0),
-      log_slat_(engine_has_slat(job.engine.ioengine)),
+      log_slat_(job.engine_has_slat),
       log_max_(job.logs.log_max_value),
       avg_ns_(static_cast<std::uint64_t>(job.logs.log_avg_msec) * kNsPerMs),
       epoch_(job.logs) {
@@ -102,7 +102,7 @@ FioJobLogs::FioJobLogs(const JobSpec& job, int jobnum)
   per_io_iops_ = !(job.report.disable_clat && job.report.disable_slat && job.report.disable_bw);
   if (!job.logs.write_bw_log.empty()) bw_ = open(job.logs.write_bw_log, "bw", jobnum);
   if (!job.logs.write_iops_log.empty()) iops_ = open(job.logs.write_iops_log, "iops", jobnum);
-  issued_ = {job.does_reads(), job.does_writes(), job.does_trims()};
+  issued_ = job.issued;
 }
 
 FioJobLogs::File FioJobLogs::open(const std::string& prefix, const char* kind, int jobnum) const {
@@ -216,7 +216,13 @@ void FioJobLogs::finish(std::uint64_t t_ns) {
 
 }  // namespace
 
-std::unique_ptr<JobLogs> JobLogs::create(const JobSpec& job, int jobnum) {
+LoggedJob::LoggedJob(const JobSpec& job)
+    : logs(job.logs),
+      report(job.report),
+      engine_has_slat(sluice::engine_has_slat(job.engine.ioengine)),
+      issued{job.does_reads(), job.does_writes(), job.does_trims()} {}
+
+std::unique_ptr<JobLogs> JobLogs::create(const LoggedJob& job, int jobnum) {
   if (job.logs.write_lat_log.empty() && job.logs.write_bw_log.empty() && job.logs.write_iops_log.empty())
     return nullptr;
   return std::make_unique<FioJobLogs>(job, jobnum);
