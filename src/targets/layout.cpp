@@ -16,7 +16,6 @@
 #include "common/aligned_buffer.h"
 #include "common/created_files.h"
 #include "common/rng.h"
-#include "job/job_spec.h"
 #include "targets/target_file.h"
 #include "targets/target_internal.h"
 
@@ -157,7 +156,7 @@ void fill_up(int fd, TargetFile& t, std::uint64_t from, std::uint64_t piece, con
 // Lays out one regular file; returns true when it created it. On failure, undoes what it did (a created
 // file is removed, an extended file is cut back to its old size) and rethrows. A missing file must have been
 // journaled (journal_creating) by the caller.
-bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, std::uint64_t seed) {
+bool lay_out(TargetFile& t, const TargetJob& job, const LayoutProgress& progress, std::uint64_t seed) {
   struct stat before {};
   const bool may_create = ::stat(t.path.c_str(), &before) != 0 && errno == ENOENT;  // journaled by the caller
   int fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
@@ -217,7 +216,7 @@ bool lay_out(TargetFile& t, const JobSpec& job, const LayoutProgress& progress, 
 
 }  // namespace
 
-void prepare_targets(std::vector<TargetFile>& targets, const JobSpec& job, const LayoutProgress& progress) {
+void prepare_targets(std::vector<TargetFile>& targets, const TargetJob& job, const LayoutProgress& progress) {
   std::vector<TargetFile*> created_now;
   std::vector<std::string> missing;  // journaled together: one sync, not one per file
   for (const TargetFile& t : targets) {

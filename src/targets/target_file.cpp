@@ -21,6 +21,14 @@
 #include "targets/target_internal.h"
 
 namespace sluice {
+
+TargetJob::TargetJob(const JobSpec& job)
+    : target(job.target),
+      workload(job.workload),
+      durability(job.durability),
+      name(job.name),
+      engine_dirs(engine_traits(job.engine.ioengine).dirs),
+      engine_moves_data(engine_traits(job.engine.ioengine).moves_data) {}
 namespace {
 
 std::string join_path(const std::string& dir, const std::string& name) {
@@ -59,7 +67,7 @@ std::vector<std::string> files_below(const std::string& dir) {
 
 }  // namespace
 
-std::vector<std::string> target_paths(const JobSpec& job, int jobnum) {
+std::vector<std::string> target_paths(const TargetJob& job, int jobnum) {
   if (!job.target.directory.empty()) check_directory(job.target.directory);
   std::vector<std::string> paths;
   if (!job.target.filenames.empty() || !job.target.opendir.empty()) {
@@ -115,7 +123,7 @@ std::uint64_t free_space_for(const std::string& path) {
 }
 
 // The bytes of I/O region each file gets when the job gives a size; 0 when it does not.
-std::uint64_t planned_size(const JobSpec& job, std::size_t nfiles, std::optional<std::uint64_t> existing,
+std::uint64_t planned_size(const TargetJob& job, std::size_t nfiles, std::optional<std::uint64_t> existing,
                            const std::string& path, bool is_block) {
   if (job.target.fill_device && !is_block && job.target.filesize == 0 && job.target.size.bytes == 0 &&
       job.target.size.percent <= 0.0) {
@@ -136,7 +144,7 @@ std::uint64_t planned_size(const JobSpec& job, std::size_t nfiles, std::optional
 
 // fio's get_start_offset: a percentage offset is aligned up to offset_align when set (not 0), else to the
 // smallest block size.
-std::uint64_t percent_alignment(const JobSpec& job) {
+std::uint64_t percent_alignment(const TargetJob& job) {
   return job.target.offset_align != 0 ? job.target.offset_align : job.min_block_size();
 }
 
@@ -145,10 +153,10 @@ std::uint64_t aligned_up(std::uint64_t offset, std::uint64_t alignment) {
   return offset + (alignment - offset % alignment);
 }
 
-TargetFile resolve_one(const JobSpec& job, const std::string& path, std::size_t nfiles) {
+TargetFile resolve_one(const TargetJob& job, const std::string& path, std::size_t nfiles) {
   TargetFile t;
   t.path = path;
-  const bool dirs = engine_traits(job.engine.ioengine).dirs;
+  const bool dirs = job.engine_dirs;
   std::optional<std::uint64_t> existing = existing_size(path, t.is_block_device, dirs);
   if (!existing && !dirs && !job.target.allow_file_create) {
     throw UserError(path + " does not exist, and allow_file_create=0 forbids creating it");
@@ -185,7 +193,7 @@ TargetFile resolve_one(const JobSpec& job, const std::string& path, std::size_t 
 
 }  // namespace
 
-std::vector<TargetFile> resolve_targets(const JobSpec& job, int jobnum) {
+std::vector<TargetFile> resolve_targets(const TargetJob& job, int jobnum) {
   std::vector<std::string> paths = target_paths(job, jobnum);
   std::vector<TargetFile> targets;
   targets.reserve(paths.size());
@@ -211,9 +219,9 @@ void make_target_directories(std::vector<TargetFile>& targets) {
   }
 }
 
-void open_targets(std::vector<TargetFile>& targets, const JobSpec& job) {
+void open_targets(std::vector<TargetFile>& targets, const TargetJob& job) {
   // An engine that moves no data changes the file whatever the io's direction (falloc allocates on reads).
-  bool writes = job.does_writes() || job.does_trims() || !engine_traits(job.engine.ioengine).moves_data;
+  bool writes = job.does_writes() || job.does_trims() || !job.engine_moves_data;
   int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC;
   if (job.target.direct) flags |= O_DIRECT;
   if (job.durability.sync == SyncMode::kSync) flags |= O_SYNC;

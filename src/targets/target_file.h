@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace sluice {
+#include "targets/target_job.h"
 
-struct JobSpec;  // job/job_spec.h
+namespace sluice {
 
 struct TargetFile {
   std::string path;
@@ -32,11 +32,11 @@ struct WriteSafetyOptions {
 
 // The paths of one job clone's files (filename, or names generated in directory), without resolving sizes.
 // Throws UserError when directory= does not exist.
-std::vector<std::string> target_paths(const JobSpec& job, int jobnum);
+std::vector<std::string> target_paths(const TargetJob& job, int jobnum);
 
 // Resolves the files of one job clone (jobnum) without touching them. Throws UserError on bad paths
 // (non-existent directory, a directory where a file is needed, no size for a new file).
-std::vector<TargetFile> resolve_targets(const JobSpec& job, int jobnum);
+std::vector<TargetFile> resolve_targets(const TargetJob& job, int jobnum);
 
 // Safety check before anything is written: for block devices, refuses (UserError naming the device and what
 // was found) when it or a partition is mounted or it carries a filesystem / partition table / RAID / LVM
@@ -45,7 +45,7 @@ void check_write_safety(const TargetFile& target, const WriteSafetyOptions& opti
 
 // Creates missing files and lays them out with real random data (large sequential direct writes) so reads
 // never measure holes; extends files that are too short (when sluice may). Reports progress.
-void prepare_targets(std::vector<TargetFile>& targets, const JobSpec& job, const LayoutProgress& progress);
+void prepare_targets(std::vector<TargetFile>& targets, const TargetJob& job, const LayoutProgress& progress);
 
 // For an engine that creates the files itself (filecreate): the targets missing now are marked created by
 // sluice, so unlink=1 removes them at the end. They are not journaled: creating them is the measurement (a
@@ -59,7 +59,7 @@ void claim_files_the_engine_creates(std::vector<TargetFile>& targets);
 void make_target_directories(std::vector<TargetFile>& targets);
 
 // Opens every target with the job's flags (O_DIRECT for direct=1, O_SYNC/O_DSYNC for sync=...), filling fd.
-void open_targets(std::vector<TargetFile>& targets, const JobSpec& job);
+void open_targets(std::vector<TargetFile>& targets, const TargetJob& job);
 // Closes (fsync_on_close honoured by the caller before) and, when the job says unlink, removes the files
 // sluice created. Never throws.
 void close_targets(std::vector<TargetFile>& targets, bool unlink_created) noexcept;
