@@ -15,6 +15,7 @@
 
 #include "common/aligned_buffer.h"
 #include "common/created_files.h"
+#include "common/error.h"
 #include "common/rng.h"
 #include "targets/target_file.h"
 #include "targets/target_internal.h"
