@@ -17,7 +17,7 @@ struct JobSpec;  // job/job_spec.h
 struct TargetJob {
   // Not explicit, as std::string_view from a string: a job's files are found from the job (resolve_targets(job,
   // ...)).
-  TargetJob(const JobSpec& job);  // NOLINT(google-explicit-constructor)
+  TargetJob(const JobSpec& job);
 
   const TargetOptions& target;
   const WorkloadOptions& workload;

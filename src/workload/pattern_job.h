@@ -17,7 +17,7 @@ struct JobSpec;  // job/job_spec.h
 
 struct PatternJob {
   // Not explicit, as std::string_view from a string: a pattern is made from a job (IoPattern(job, ...)).
-  PatternJob(const JobSpec& job);  // NOLINT(google-explicit-constructor)
+  PatternJob(const JobSpec& job);
 
   const WorkloadOptions& workload;
   const TimeOptions& time;

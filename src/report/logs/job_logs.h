@@ -20,7 +20,7 @@ struct JobSpec;  // job/job_spec.h
 // submission latency, and the directions it issues. A view: it refers to the job, which must outlive it.
 struct LoggedJob {
   // Not explicit, as std::string_view from a string: logs are made for a job (JobLogs::create(job, ...)).
-  LoggedJob(const JobSpec& job);  // NOLINT(google-explicit-constructor)
+  LoggedJob(const JobSpec& job);
 
   const LogOptions& logs;
   const ReportOptions& report;
