@@ -78,14 +78,7 @@ class ClientEtaLine : public ::testing::Test {
   std::vector<std::string> servers(bool fio) {
     std::vector<std::string> list;
     for (const char* host : {"127.0.0.1", "127.0.0.2"}) {
-      if (fio) {
-        list.push_back(servers_.start_fio(host, dir_.path()));
-        continue;
-      }
-      const std::uint16_t port = unused_port(host);
-      servers_.spawn({SLUICE_BINARY, std::string("--server=") + host + "," + std::to_string(port)}, dir_.path());
-      ServerProcesses::wait_until_accepting(host, port);
-      list.push_back(std::string(host) + "," + std::to_string(port));
+      list.push_back(servers_.start_server(fio ? std::string("fio") : std::string(SLUICE_BINARY), host, dir_.path()));
     }
     return list;
   }

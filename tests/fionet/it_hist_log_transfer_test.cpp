@@ -89,12 +89,8 @@ class HistLogTransfer : public ::testing::Test {
 
   // `sluice --server` or `fio --server` on a free port of 127.0.0.1, running its jobs in server_dir_.
   std::string server(bool sluice) {
-    const std::uint16_t port = unused_port("127.0.0.1");
-    const std::string address = "127.0.0.1," + std::to_string(port);
-    servers_.spawn({sluice ? std::string(SLUICE_BINARY) : std::string("fio"), "--server=" + address},
-                   server_dir_.path());
-    ServerProcesses::wait_until_accepting("127.0.0.1", port);
-    return address;
+    return servers_.start_server(sluice ? std::string(SLUICE_BINARY) : std::string("fio"), "127.0.0.1",
+                                 server_dir_.path());
   }
 
   // Runs the job through `address` with sluice's or fio's client; the JSON report's ios per direction.

@@ -42,11 +42,7 @@ class VerifyStateOverTheWire : public ::testing::Test {
   std::string client_dir() const { return dir_.file("client"); }
 
   std::string start_server(bool fio) {
-    if (fio) return servers_.start_fio("127.0.0.1", server_dir());
-    const std::uint16_t port = unused_port("127.0.0.1");
-    servers_.spawn({SLUICE_BINARY, "--server=127.0.0.1," + std::to_string(port)}, server_dir());
-    ServerProcesses::wait_until_accepting("127.0.0.1", port);
-    return "127.0.0.1," + std::to_string(port);
+    return servers_.start_server(fio ? std::string("fio") : std::string(SLUICE_BINARY), "127.0.0.1", server_dir());
   }
   RunOutput client(bool fio, const std::string& server, const std::string& job) {
     RunOptions options;

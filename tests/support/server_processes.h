@@ -60,14 +60,18 @@ class ServerProcesses {
     return up;
   }
 
-  // `fio --server=HOST,PORT` (fio 3.33) on a free port of `host`, running its jobs in `cwd`; returns HOST,PORT.
-  std::string start_fio(const std::string& host, const std::string& cwd) {
+  // `PROGRAM --server=HOST,PORT` (fio 3.33, or sluice's binary) on a free port of `host`, running its jobs in
+  // `cwd`; returns HOST,PORT once it accepts connections.
+  std::string start_server(const std::string& program, const std::string& host, const std::string& cwd) {
     const std::uint16_t port = unused_port(host);
     std::string address = host + "," + std::to_string(port);
-    spawn({"fio", "--server=" + address}, cwd);
+    spawn({program, "--server=" + address}, cwd);
     wait_until_accepting(host, port);
     return address;
   }
+
+  // `fio --server=HOST,PORT` (fio 3.33): start_server("fio", ...).
+  std::string start_fio(const std::string& host, const std::string& cwd) { return start_server("fio", host, cwd); }
 
  private:
   std::vector<pid_t> pids_;
